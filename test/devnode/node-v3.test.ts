@@ -33,18 +33,11 @@ describe('devnode /v3 through the SDK Node client', function () {
     return run();
   };
 
-  // the SDK types a key block's `nonce` as a Number and warns of each nonce beyond 2^53, which 64-bit proof-of-work
-  // nonces are, on the devnode as on mainnet: the warning says nothing about the devnode, so it is not printed
-  const warn = console.warn;
   before(async () => {
-    console.warn = (...args: unknown[]) => {
-      if (!String(args[0]).startsWith('AeSdk internal error: BigInt value')) warn(...args);
-    };
     t = await startTestNode({ generate: { generations: 100, seed: 'node-v3' } });
     node = new Node(t.node.externalUrl, { retryCount: 0 });
   });
   after(async () => {
-    console.warn = warn;
     await t?.node.stop();
   });
 

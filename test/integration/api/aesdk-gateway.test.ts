@@ -12,14 +12,13 @@ import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { aeSdkFlows, sdkAccounts, type AeSdkOutcomes, sdkDevnodeOptions } from '../../support/aesdk-flows.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from './harness.ts';
-import { quietSdkBigIntWarnings, startPipeline, type PipelineStack } from './pipeline-stack.ts';
+import { startPipeline, type PipelineStack } from './pipeline-stack.ts';
 
 describe('aepp-sdk AeSdk with the middleware as the node URL, read back through /mdw/v3 and /middleware', function () {
   this.timeout(60_000);
   let devnode: Devnode;
   let stack: PipelineStack;
   let url: string;
-  let restoreWarn: () => void;
   const accounts = sdkAccounts();
 
   /** chainTxsOf is the hash of every transaction on the devnode's chain naming `id` in its fields (or its inner tx's). */
@@ -43,13 +42,11 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
   };
 
   before(async () => {
-    restoreWarn = quietSdkBigIntWarnings();
     devnode = await startDevnode(sdkDevnodeOptions(accounts), silentLog);
     stack = await startPipeline(devnode, 'mdw_sdk');
     url = stack.url;
   });
   after(async () => {
-    restoreWarn?.();
     await stack?.stop();
     await devnode?.stop();
   });

@@ -36,7 +36,6 @@ import { createTestDatabase } from '../../support/postgres.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { aex9Tokens, ledgerBalances } from '../../support/aex9-truth.ts';
 import { silentLog } from './harness.ts';
-import { quietSdkBigIntWarnings } from './pipeline-stack.ts';
 
 describe("the explorer's calls, through the SDK's clients on the gateway", function () {
   this.timeout(60_000);
@@ -49,7 +48,6 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
   let truth: Node;
   let mdw: Middleware;
   let url: string;
-  let restoreWarn: (() => void) | undefined;
 
   /** same asserts the gateway answers a plain GET of the node's /v3 path as the devnode does, digit for digit. */
   const same = async (path: string): Promise<void> => {
@@ -78,7 +76,6 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
     );
 
   before(async () => {
-    restoreWarn = quietSdkBigIntWarnings();
     devnode = await startDevnode(
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 30, seed: 'explorer-calls' } },
       silentLog,
@@ -97,7 +94,6 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
     mdw = new Middleware(`${url}/mdw`, { retryCount: 0 });
   });
   after(async () => {
-    restoreWarn?.();
     await new Promise((resolve) => server?.close(resolve));
     await pool?.end();
     await devnode?.stop();

@@ -56,17 +56,3 @@ export async function startPipeline(devnode: Devnode, schema: string): Promise<P
     },
   };
 }
-
-/**
- * quietSdkBigIntWarnings drops the SDK's warning of every key block nonce beyond 2^53 (all of them: nothing about
- * the gateway) and passes every other warning on; it returns what puts console.warn back.
- */
-export function quietSdkBigIntWarnings(): () => void {
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (!String(args[0]).startsWith('AeSdk internal error: BigInt value')) warn(...args);
-  };
-  return () => {
-    console.warn = warn;
-  };
-}

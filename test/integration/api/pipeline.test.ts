@@ -7,7 +7,7 @@ import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fi
 import type { Pool } from '../../../src/db/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { silentLog } from './harness.ts';
-import { quietSdkBigIntWarnings, startPipeline, type PipelineStack } from './pipeline-stack.ts';
+import { startPipeline, type PipelineStack } from './pipeline-stack.ts';
 
 type Generation = { key_block: { hash: string; height: number }; micro_blocks: string[] };
 
@@ -25,7 +25,6 @@ describe('the gateway over the real pipeline (devnode → populator → database
   let registry: prom.Registry;
   /** the gateway's URL, for the SDK's clients */
   let url: string;
-  let restoreWarn: () => void;
   const nodeGet = async (path: string): Promise<{ status: number; json: unknown }> => {
     const res = await fetch(`${devnode.externalUrl}${path}`);
     return { status: res.status, json: parseJson(await res.text()) };
@@ -52,7 +51,6 @@ describe('the gateway over the real pipeline (devnode → populator → database
   };
 
   before(async () => {
-    restoreWarn = quietSdkBigIntWarnings();
     devnode = await startDevnode(
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'api-pipeline' } },
       silentLog,
@@ -62,7 +60,6 @@ describe('the gateway over the real pipeline (devnode → populator → database
     request = supertest(stack.app.callback());
   });
   after(async () => {
-    restoreWarn?.();
     await stack?.stop();
     await devnode?.stop();
   });

@@ -12,7 +12,7 @@ import type { Role } from '../../../src/roles.ts';
 import { BYTECODE, startDevnode, TOKEN_ACI, type Devnode } from '../../../src/devnode/index.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';
-import { quietSdkBigIntWarnings, startPipeline, type PipelineStack } from '../api/pipeline-stack.ts';
+import { startPipeline, type PipelineStack } from '../api/pipeline-stack.ts';
 
 const AE = 10n ** 18n;
 const EPOCH_LENGTH = 5;
@@ -23,12 +23,10 @@ describe('AeSdk on a hyperchain through the gateway', function () {
   let stack: PipelineStack;
   let aeSdk: AeSdk;
   let mdw: Middleware;
-  let restoreWarn: () => void;
   const alice = MemoryAccount.generate();
   const bob = MemoryAccount.generate();
 
   before(async () => {
-    restoreWarn = quietSdkBigIntWarnings();
     devnode = await startDevnode(
       {
         port: 0,
@@ -51,7 +49,6 @@ describe('AeSdk on a hyperchain through the gateway', function () {
     mdw = new Middleware(`${stack.url}/mdw`);
   });
   after(async () => {
-    restoreWarn?.();
     await stack?.stop();
     await devnode?.stop();
   });

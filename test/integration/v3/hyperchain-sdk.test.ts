@@ -17,7 +17,6 @@ import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { HC_ELECTION_ACI, HC_STAKING_ACI, HOLE_FLAG } from '../../../src/devnode/index.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { silentLog } from '../api/harness.ts';
-import { quietSdkBigIntWarnings } from '../api/pipeline-stack.ts';
 import { walkPages } from './harness.ts';
 import { mapperViolations, sdkResponseMapper } from './sdk-mappers.ts';
 
@@ -63,11 +62,7 @@ describe('/mdw/v3/hyperchain through the SDK, the hyperchain devnode as the orac
     return { status: res.status, body: parseJson(await res.text()) };
   };
 
-  let restoreWarn: () => void;
-
   before(async () => {
-    // the SDK warns of every integer above 2^53 its models type as a number (it rounds them: see sdkNumber)
-    restoreWarn = quietSdkBigIntWarnings();
     hc = await startHyperchain({ epochs: EPOCHS, extra: 4, seed: 'hyperchain-sdk' });
     await hc.populate();
     const cfg = hc.config();
@@ -103,7 +98,6 @@ describe('/mdw/v3/hyperchain through the SDK, the hyperchain devnode as the orac
     }
   });
   after(async () => {
-    restoreWarn?.();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await pool?.end();
     await hc?.close();
