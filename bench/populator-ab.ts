@@ -13,9 +13,12 @@
  *   BENCH_AB_OLD=<a checkout with node_modules>               (instead of a commit)
  *   BENCH_AB_GENERATIONS=3000 BENCH_AB_ROUNDS=3 BENCH_AB_LATENCY_MS=20 BENCH_AB_SLOTS=32 BENCH_AB_NODES=1
  *   BENCH_AB_VERIFY=0 (no verify) BENCH_AB_FLAGS="--cpu-prof --cpu-prof-dir=…" (Node flags of both populators)
+ *   BENCH_AB_TIMELINE=1: each populator's idle node slots in the first tenth of its load, the eight between and the
+ *   last (bench/node-slots.hook.ts), to tell where a populator leaves the node idle
  */
 import { spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
@@ -35,6 +38,7 @@ const SLOTS = Number(process.env.BENCH_AB_SLOTS ?? 32);
 const NODES = Number(process.env.BENCH_AB_NODES ?? 1);
 const VERIFY = process.env.BENCH_AB_VERIFY !== '0';
 const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
+const TIMELINE = process.env.BENCH_AB_TIMELINE === '1';
 const NEW = new URL('..', import.meta.url).pathname;
 // the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
 const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
@@ -48,15 +52,22 @@ interface Run {
   readonly postgresCpuSeconds: number;
   /** the node answers it needed (its own count, summed over nodes) */
   readonly nodeRequests: number;
+  /** BENCH_AB_TIMELINE: the share of the node's slots idle in each tenth of the load, and over all of it */
+  readonly slots?: { readonly idleByTenth: readonly number[]; readonly idle: number };
 }
 
 /** populate runs `checkout`'s populator child into a new schema and reports its run. */
 async function populate(checkout: string, urls: readonly string[], databaseUrl: string, schema: string): Promise<Run> {
   const postgresCpu = await postgresCpuReader(databaseUrl);
   let pg0 = 0;
-  const child = spawn(process.execPath, ['--expose-gc', ...FLAGS, join(checkout, 'bench/indexer.lib.populate.ts')], {
+  const slotsDir = TIMELINE ? mkdtempSync(join(tmpdir(), 'mdw-ab-slots-')) : undefined;
+  const slotsFile = slotsDir && join(slotsDir, 'slots.json');
+  const hook = slotsFile ? ['--import', join(NEW, 'bench/node-slots.hook.ts')] : [];
+  const script = join(checkout, 'bench/indexer.lib.populate.ts');
+  const child = spawn(process.execPath, ['--expose-gc', ...FLAGS, ...hook, script], {
     cwd: checkout,
     env: {
+      ...(slotsFile && { BENCH_NODE_SLOTS_FILE: slotsFile, BENCH_NODE_SLOTS: String(SLOTS * NODES) }),
       NODE_URL: urls[0]!,
       NODE_URLS: urls.join(','),
       DATABASE_URL: databaseUrl,
@@ -83,12 +94,28 @@ async function populate(checkout: string, urls: readonly string[], databaseUrl: 
     syncCpuSeconds: number;
     nodeRequests: number;
   };
+  const slots =
+    slotsFile && existsSync(slotsFile) ? (JSON.parse(readFileSync(slotsFile, 'utf8')) as Run['slots']) : undefined;
+  if (slotsDir) rmSync(slotsDir, { recursive: true, force: true });
   return {
     seconds: report.seconds,
     cpuSeconds: report.syncCpuSeconds,
     postgresCpuSeconds: postgresCpu() - pg0,
     nodeRequests: report.nodeRequests,
+    slots,
   };
+}
+
+/** idleLine is where a populator left the node's slots idle: its load's first tenth, the eight between, the last. */
+function idleLine(name: string, { slots }: Run): string {
+  if (!slots) return '';
+  const pct = (share: number): string => `${(100 * share).toFixed(1)} %`;
+  const between = slots.idleByTenth.slice(1, -1);
+  return (
+    `\n  ${name}'s node slots idle: first tenth ${pct(slots.idleByTenth[0]!)}, tenths 2–9 ` +
+    `${pct(Math.min(...between))}–${pct(Math.max(...between))}, last tenth ${pct(slots.idleByTenth.at(-1)!)}; ` +
+    `the whole load ${pct(slots.idle)}`
+  );
 }
 
 /** startNodes runs NODES devnodes serving one chain, each in its own process. */
@@ -142,7 +169,9 @@ function roundLine(i: number, { n, a, b, load }: Round): string {
   return (
     `round ${i + 1} (load ${load.toFixed(1)}): n ${gensPerSecond(n).toFixed(1)} gens/s, ` +
     `${(n.requests / n.generations).toFixed(2)} req/gen, CPU ${perTx(n.cpuSeconds)} µs/tx; ${side('A', a)}; ${side('B', b)}; ` +
-    `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}`
+    `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}` +
+    idleLine('A', a) +
+    idleLine('B', b)
   );
 }
 
