@@ -89,10 +89,11 @@ export class HyperchainReader {
   readonly #unread: UnreadLog;
   /** the consensus contracts' code: created at genesis, never changed, asked once per reader (again after a failure) */
   readonly #code = new Map<string, Promise<string>>();
-  /** calldata by contract, function and argument */
-  readonly #calldata = new LRUCache<string, string>({ max: CALLDATA_KEPT });
-  /** the staking contracts whose code has no `get_state()` (ae_mdw 1.107's): not tried again at every boundary */
-  readonly #withoutState = new Set<string>();
+  /**
+   * calldata by contract, function and argument, or why the contract's code cannot encode that call (no such function
+   * in ae_mdw 1.107's staking contract, `get_state()`): a contract's code never changes, so neither does the answer
+   */
+  readonly #calldata = new LRUCache<string, string | Error>({ max: CALLDATA_KEPT });
   /** what rewards.ts asks through the reader */
   readonly #ask: RewardsAsk = {
     dryRun: (block, calls) => this.#dryRun(block, calls),
@@ -150,9 +151,9 @@ export class HyperchainReader {
     const at = String(gen.keyBlock.hash);
     const stateCall = this.#stateCall(contracts.staking, stakingCode!);
     const [infoResult, pinResult, sortedResult, stateResult] = await this.#dryRun(at, [
-      { contract: election, calldata: this.#encode(election, electionCode!, 'epoch_info') },
-      { contract: election, calldata: this.#encode(election, electionCode!, 'pin_reward_info') },
-      { contract: contracts.staking, calldata: this.#encode(contracts.staking, stakingCode!, 'sorted_validators') },
+      this.#call(election, electionCode!, 'epoch_info'),
+      this.#call(election, electionCode!, 'pin_reward_info'),
+      this.#call(contracts.staking, stakingCode!, 'sorted_validators'),
       ...(stateCall ? [stateCall] : []),
     ]);
     const decode = (code: BytecodeEncoder, fn: string, r: DryRunResult | undefined): unknown =>
@@ -279,12 +280,9 @@ export class HyperchainReader {
 
   /** #stateCall is `get_state()` of the staking contract, undefined when its code has no such function. */
   #stateCall(staking: string, code: BytecodeEncoder): DryRunCall | undefined {
-    if (this.#withoutState.has(staking)) return undefined;
     try {
       return this.#call(staking, code, 'get_state');
     } catch {
-      // a contract's code never changes: its answer is the same at every boundary
-      this.#withoutState.add(staking);
       return undefined;
     }
   }
@@ -304,12 +302,19 @@ export class HyperchainReader {
     return { contract, calldata: this.#encode(contract, code, fn, arg) };
   }
 
-  /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once. */
+  /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once (a call the code lacks throws, each time). */
   #encode(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): string {
     const key = `${contract} ${fn} ${arg ?? ''}`;
     let calldata = this.#calldata.get(key);
-    if (calldata === undefined)
-      this.#calldata.set(key, (calldata = code.encodeCall(fn, arg === undefined ? [] : [arg])));
+    if (calldata === undefined) {
+      try {
+        calldata = code.encodeCall(fn, arg === undefined ? [] : [arg]);
+      } catch (err) {
+        calldata = err instanceof Error ? err : new Error(String(err));
+      }
+      this.#calldata.set(key, calldata);
+    }
+    if (calldata instanceof Error) throw calldata;
     return calldata;
   }
 
