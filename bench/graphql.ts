@@ -27,6 +27,7 @@ import { createLogger } from '../src/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import {
   cpuMicros,
+  getOf,
   killChildrenOnExit,
   loadVisits,
   percentile,
@@ -106,13 +107,9 @@ async function main(): Promise<void> {
     blocksAsked.blocks += hashes.size;
     await Promise.all([...hashes].map((hash) => get(`/mdw/v3/micro-blocks/${hash}`)));
   };
-  const asVisit =
-    (path: () => string): Visit =>
-    (get) =>
-      get(path());
   const scenarios: [string, Visit][] = [
-    ['rest_v3_transactions_page', asVisit(restPage)],
-    ...graphqlPages.map(([name, path]): [string, Visit] => [name, asVisit(path)]),
+    ['rest_v3_transactions_page', getOf(restPage)],
+    ...graphqlPages.map(([name, path]): [string, Visit] => [name, getOf(path)]),
     ['rest_v3_transactions_page_and_its_micro_blocks', restPageAndBlocks],
   ];
   // an unmeasured warm-up of each (the JIT, the named statements of every pooled connection); then a check

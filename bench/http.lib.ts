@@ -282,11 +282,17 @@ export async function load(
   concurrency: number,
   headers: Record<string, string> = {},
 ): Promise<Result> {
-  return loadVisits(base, (get) => get(path()), total, concurrency, headers);
+  return loadVisits(base, getOf(path), total, concurrency, headers);
 }
 
 /** A visit: what a client does for one measured request, through `get` (a GET of 200 answering its body's text). */
 export type Visit = (get: (path: string) => Promise<string>) => Promise<unknown>;
+
+/** getOf is the visit of one GET, of the path `path` gives each time. */
+export const getOf =
+  (path: () => string): Visit =>
+  (get) =>
+    get(path());
 
 /**
  * loadVisits makes `total` visits, `concurrency` clients at a time sharing as many keep-alive connections, and reports
