@@ -95,18 +95,20 @@ export function track(child: ChildProcess): ChildProcess {
 
 /**
  * startDevnodeProcess runs `mdw devnode` with these arguments (e.g. `--generate N --seed S`; mining only on demand, so
- * the chain stays put) and waits for its URL. `stdout` receives the devnode's own output (its log lines).
+ * the chain stays put) and waits for its URL. `stdout` receives the devnode's own output (its log lines); `mdw` is the
+ * bin/mdw.js whose devnode runs (another tree's: loaded-chain.lib.ts, BENCH_CHAIN_MDW).
  */
 export async function startDevnodeProcess(
   args: readonly string[],
   stdout?: (text: string) => void,
+  mdw = MDW,
 ): Promise<DevnodeChild> {
   const [port, internalPort] = [await freePort(), await freePort()];
   const child = track(
     spawn(
       process.execPath,
       [
-        MDW,
+        mdw,
         'devnode',
         ...args,
         ...['--port', String(port), '--internal-port', String(internalPort)],

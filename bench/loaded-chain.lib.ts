@@ -21,6 +21,12 @@ export interface LoadedChain {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_CHAIN_MDW: another tree's bin/mdw.js whose devnode generates the chain, for an A/B against a tree older than
+ * the transaction types today's devnode makes (774716f answers 500 to a page holding a ChannelSetDelegatesTx)
+ */
+const CHAIN_MDW = process.env.BENCH_CHAIN_MDW;
+
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 /**
@@ -34,7 +40,7 @@ export async function loadedChain(
   env: Readonly<Record<string, string>> = {},
 ): Promise<LoadedChain> {
   const t0 = performance.now();
-  const devnode = await startDevnodeProcess(['--generate', String(generations), '--seed', seed]);
+  const devnode = await startDevnodeProcess(['--generate', String(generations), '--seed', seed], undefined, CHAIN_MDW);
   const generatedMs = performance.now() - t0;
   const db = await createTestDatabase();
   const chainEnv = {
