@@ -4,14 +4,13 @@
  * by default and which rely on no session setting but search_path, so its reads could be served by
  * a PostgreSQL replica; the populator and a reload write through a write pool.
  */
-import { AsyncResource } from 'node:async_hooks';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { parseJson } from '../chain/json.ts';
 import type { TurnQueue } from '../turns.ts';
 import { isDatabaseUnavailable, isPoolBusy, PoolBusyError } from './errors.ts';
-import { CancellingClient } from './statement-cancel.ts';
+import { CancellingClient, inWork } from './statement-cancel.ts';
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
@@ -86,7 +85,7 @@ function clientTakingTurns(turns: TurnQueue): typeof pg.Client {
 /**
  * SheddingPool is the pg pool createPool makes: its queue of requests waiting for a connection is bounded (a server's;
  * unbounded otherwise), its queries (its own and its connections') hand their results over in turns of `turns` when
- * given, and a waiter is called back in its own async context (statement-cancel.ts follows it).
+ * given, and a waiter is called back in its own request's work (statement-cancel.ts inWork).
  */
 class SheddingPool extends pg.Pool {
   readonly #maxWaiting: number;
@@ -110,7 +109,7 @@ class SheddingPool extends pg.Pool {
     }
     // pg-pool calls a waiter back from the release of another's connection: bound to the waiter's own context, the
     // query pool.query() then sends is cancelled with its own request's deadline, not the releaser's
-    return callback ? super.connect(AsyncResource.bind(callback)) : super.connect();
+    return callback ? super.connect(inWork(callback)) : super.connect();
   }
 }
 

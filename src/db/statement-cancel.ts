@@ -3,6 +3,10 @@
  * (cancelledWith), and a connection's statement in flight when that signal aborts is cancelled in PostgreSQL (the
  * protocol's CancelRequest, what psql's Ctrl-C sends), so a request answered 503 at its deadline leaves no query
  * running, holding a connection and the locks it waits for.
+ *
+ * A connection notes the signal of the work that sent its last statement, nothing more: the signal's one listener looks
+ * for the busy connections its work was the last to use. A listener per statement, added and removed around each
+ * query with its callback wrapped, cost a small request a third of its CPU (docs/benchmarks.md, "Small requests").
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
@@ -10,12 +14,32 @@ import pg from 'pg';
 /** the signal of the work running now (set by cancelledWith, carried along its promises and callbacks) */
 const workSignal = new AsyncLocalStorage<AbortSignal>();
 
+/** the open connections of this process's pools: few (a pool's size each), looked through when a work is given up */
+const connections = new Set<CancellingClient>();
+
 /**
  * cancelledWith runs `fn` with `signal` as its statements' signal: each statement it sends (through a pool of
  * createPool's, in any promise or callback it starts) is cancelled if the signal aborts while it runs.
  */
 export function cancelledWith<T>(signal: AbortSignal, fn: () => T): T {
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const connection of connections) if (connection.runs(signal)) sendCancel(connection);
+    },
+    { once: true },
+  );
   return workSignal.run(signal, fn);
+}
+
+/**
+ * inWork is `callback` run in the work that is running now (or in none): pg-pool hands a released connection to a
+ * waiter from the releaser's context, and the statements the waiter then sends are its own work's. AsyncResource.bind
+ * did the same at ten times the cost, for every request's connection.
+ */
+export function inWork<A extends unknown[]>(callback: (...args: A) => void): (...args: A) => void {
+  const signal = workSignal.getStore();
+  return (...args) => workSignal.run(signal!, callback, ...args);
 }
 
 /** SQLSTATE query_canceled: a statement cancelled (by its request's deadline here) */
@@ -57,37 +81,33 @@ function sendCancel(client: pg.Client): void {
 /** Query is pg's query method in all its forms. */
 type Query = (...args: unknown[]) => unknown;
 
-/**
- * cancellable is a connection's `query` whose statements are cancelled when the signal of the work that sent them
- * aborts while they run. A statement sent once the signal has aborted runs (a transaction's ROLLBACK must), and so does
- * one sent outside any work's signal (the populator's, a background read's).
- */
-function cancellable(client: pg.Client, query: Query): Query {
-  return (...args) => {
-    const signal = workSignal.getStore();
-    if (!signal || signal.aborted) return query(...args);
-    const cancel = (): void => sendCancel(client);
-    signal.addEventListener('abort', cancel, { once: true });
-    const settled = (): void => signal.removeEventListener('abort', cancel);
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (...results: unknown[]) => {
-        settled();
-        (callback as Query)(...results);
-      };
-      return query(...args);
-    }
-    const result = query(...args);
-    if (result instanceof Promise) result.then(settled, settled);
-    return result;
-  };
+/** What pg's Client keeps and its declarations leave out: the statement it runs now (and those queued after it). */
+interface ActiveQuery {
+  _getActiveQuery(): unknown;
 }
 
-/** CancellingClient is pg's connection whose statements are cancelled with the work that sent them (cancelledWith). */
+/**
+ * CancellingClient is pg's connection whose statements are cancelled with the work that sent them (cancelledWith). A
+ * statement sent once the signal has aborted runs (a transaction's ROLLBACK must), and so does one sent outside any
+ * work's signal (the populator's, a background read's).
+ */
 export class CancellingClient extends pg.Client {
+  /** the signal of the work that sent the last statement: a connection runs one holder's statements at a time */
+  #sentWith: AbortSignal | undefined;
+
   constructor(config?: string | pg.ClientConfig) {
     super(config);
-    this.query = cancellable(this, this.query.bind(this) as Query) as pg.Client['query'];
+    const query = this.query.bind(this) as Query;
+    this.query = ((...args: unknown[]) => {
+      this.#sentWith = workSignal.getStore();
+      return query(...args);
+    }) as pg.Client['query'];
+    connections.add(this);
+    this.once('end', () => connections.delete(this));
+  }
+
+  /** runs says whether the connection runs a statement `signal`'s work sent (a later holder's would have replaced it) */
+  runs(signal: AbortSignal): boolean {
+    return this.#sentWith === signal && (this as unknown as ActiveQuery)._getActiveQuery() !== null;
   }
 }

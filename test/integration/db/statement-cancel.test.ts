@@ -44,4 +44,32 @@ describe('statements cancelled with their work', function () {
     second.abort();
     expect(await waiting).to.equal('cancelled');
   });
+
+  it("leaves the statement of the connection's next holder alone when the work that used it before aborts", async () => {
+    const before = new AbortController();
+    const after = new AbortController();
+    // one connection: the first work's statement ends and releases it, and the second work's runs on it
+    expect(await failure(cancelledWith(before.signal, () => pool.query('SELECT 1')))).to.equal('done');
+    const next = failure(cancelledWith(after.signal, () => pool.query('SELECT pg_sleep(0.3)')));
+    const sleeping = async (): Promise<boolean> =>
+      (await queryOnce(db.url, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(0.3)'")).rows.length > 0;
+    for (let i = 0; i < 1000 && !(await sleeping()); i++);
+    before.abort();
+    expect(await next).to.equal('done');
+  });
+
+  it("cancels a statement sent on a connection taken from the pool, as a transaction's", async () => {
+    const work = new AbortController();
+    const client = await pool.connect();
+    try {
+      const sleep = failure(cancelledWith(work.signal, () => client.query('SELECT pg_sleep(40)')));
+      const sleeping = async (): Promise<boolean> =>
+        (await queryOnce(db.url, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(40)'")).rows.length > 0;
+      for (let i = 0; i < 1000 && !(await sleeping()); i++);
+      work.abort();
+      expect(await sleep).to.equal('cancelled');
+    } finally {
+      client.release();
+    }
+  });
 });
