@@ -15,10 +15,11 @@
  * saw it (from the request's headers to the answer's last byte, bench/server-timing.hook.ts). BENCH_GENERATIONS
  * (default 20000) sets the chain length, BENCH_REQUESTS (default 3000) the requests per scenario, BENCH_CONCURRENCY
  * (default 16) the requests in flight of the second half and of the warm-up; BENCH_BASELINE_MDW
- * another tree's bin/mdw.js, whose server is measured beside this tree's scenario by scenario (an A/B run);
+ * another tree's bin/mdw.js, whose server is measured beside this tree's scenario by scenario (an A/B run), and
+ * BENCH_CHAIN_MDW the tree whose devnode generates the chain (an older server's, for a chain it can answer);
  * BENCH_SERVER_NODE_OPTIONS and BENCH_SERVER_NODE_ARGS the servers' extra Node flags (`--cpu-prof`; `--trace-gc`,
  * which NODE_OPTIONS refuses), BENCH_BASELINE_NODE_OPTIONS the baseline's alone (with BENCH_BASELINE_MDW=bin/mdw.js,
- * an A/B of flags).
+ * an A/B of flags). Each server's measured scenario starts after an unmeasured tenth of its requests.
  */
 import { availableParallelism } from 'node:os';
 import { encodeCursor, listTag } from '../src/api/mdw/graphql/cursor.ts';
@@ -132,6 +133,9 @@ async function main(): Promise<void> {
   ] as const) {
     for (const [name, visit] of scenarios) {
       for (const [suffix, api] of servers) {
+        // a server idle while the others ran may have given its heap back (HeapTrim): the heap's regrowth came into the
+        // next scenario's CPU, up to twice a page's (docs/benchmarks.md, "Small requests"), unless it grows back here
+        await loadVisits(api.url, visit, Math.ceil(total / 10), concurrency);
         await serverTimes(api);
         const cpuBefore = cpuMicros(api.pid);
         const r = await loadVisits(api.url, visit, total, concurrency);

@@ -21,26 +21,23 @@ export interface LoadedChain {
   stop(): Promise<void>;
 }
 
-/**
- * BENCH_CHAIN_MDW: another tree's bin/mdw.js whose devnode generates the chain, for an A/B against a tree older than
- * the transaction types today's devnode makes (774716f answers 500 to a page holding a ChannelSetDelegatesTx)
- */
-const CHAIN_MDW = process.env.BENCH_CHAIN_MDW;
-
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 /**
  * loadedChain generates `generations` generations from `seed` and loads them into `schema`; `env` adds to the
- * populator's and the servers' environment (a pool size). Prints how long both took.
+ * populator's and the servers' environment (a pool size). Prints how long both took. `devnodeMdw` is the bin/mdw.js
+ * whose devnode generates the chain: another tree's (BENCH_CHAIN_MDW) for an A/B against a server older than the
+ * transaction types today's devnode makes (774716f answers 500 to a page holding a ChannelSetDelegatesTx).
  */
 export async function loadedChain(
   generations: number,
   seed: string,
   schema: string,
   env: Readonly<Record<string, string>> = {},
+  devnodeMdw = process.env.BENCH_CHAIN_MDW,
 ): Promise<LoadedChain> {
   const t0 = performance.now();
-  const devnode = await startDevnodeProcess(['--generate', String(generations), '--seed', seed], undefined, CHAIN_MDW);
+  const devnode = await startDevnodeProcess(['--generate', String(generations), '--seed', seed], undefined, devnodeMdw);
   const generatedMs = performance.now() - t0;
   const db = await createTestDatabase();
   const chainEnv = {
