@@ -133,8 +133,8 @@ async function main(): Promise<void> {
   ] as const) {
     for (const [name, visit] of scenarios) {
       for (const [suffix, api] of servers) {
-        // a server idle while the others ran may have given its heap back (HeapTrim): the heap's regrowth came into the
-        // next scenario's CPU, up to twice a page's (docs/benchmarks.md, "Small requests"), unless it grows back here
+        // a server idle while the others ran may have given its heap back (HeapTrim), and the heap's regrowth costs its
+        // next requests more CPU (1.4-1.8 x in bench/requests-ab.ts): it grows back here, unmeasured
         await loadVisits(api.url, visit, Math.ceil(total / 10), concurrency);
         await serverTimes(api);
         const cpuBefore = cpuMicros(api.pid);
