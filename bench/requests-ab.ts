@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   ];
   // the image's cache off: every request reads the database, as a request the cache has not seen does
   const env = { ...chain.env, API_CACHE_MAX_BYTES: '0' };
-  const servers: [string, Child][] = [
+  const servers: ['A' | 'B', Child][] = [
     ['A', await startMdwServer(env, SERVER_NODE_OPTIONS, { mdw: a.mdw })],
     ['B', await startMdwServer(env, SERVER_NODE_OPTIONS)],
   ];
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
         const before = cpuMicros(api.pid);
         const run = await loadVisits(api.url, getOf(path), REQUESTS, CONCURRENCY);
         const perRequest = (cpuMicros(api.pid) - before) / run.requests;
-        ((cpu[name] ??= { A: [], B: [] })[side as 'A' | 'B'] as number[]).push(perRequest);
+        (cpu[name] ??= { A: [], B: [] })[side].push(perRequest);
         console.log(
           `round ${round} ${name.padEnd(12)} ${side}: ${perRequest.toFixed(0)} us/request, ${run.perSecond.toFixed(0)} requests/s, load ${run.load1.toFixed(1)}`,
         );

@@ -29,6 +29,14 @@ describe('statements cancelled with their work', function () {
       (err: unknown) => (isStatementCancelled(err) ? 'cancelled' : String(err)),
     );
 
+  /** running says whether `sql` runs in PostgreSQL, once it does or after 1000 looks (each on a connection of its own) */
+  const running = async (sql: string): Promise<boolean> => {
+    const runs = async (): Promise<boolean> =>
+      (await queryOnce(db.url, 'SELECT 1 FROM pg_stat_activity WHERE query = $1', [sql])).rows.length > 0;
+    for (let i = 0; i < 1000; i++) if (await runs()) return true;
+    return false;
+  };
+
   it('cancels a statement in flight when its own signal aborts, one that waited for the connection too', async () => {
     const first = new AbortController();
     const second = new AbortController();
@@ -36,11 +44,7 @@ describe('statements cancelled with their work', function () {
     const held = cancelledWith(first.signal, () => pool.query('SELECT pg_sleep(0.2)'));
     const waiting = failure(cancelledWith(second.signal, () => pool.query('SELECT pg_sleep(40)')));
     expect(await failure(held)).to.equal('done');
-    // (read on a connection of its own: the pool's is the sleeper's)
-    const sleeping = async (): Promise<boolean> =>
-      (await queryOnce(db.url, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(40)'")).rows.length > 0;
-    for (let i = 0; i < 1000 && !(await sleeping()); i++);
-    expect(await sleeping(), 'the second statement runs').to.equal(true);
+    expect(await running('SELECT pg_sleep(40)'), 'the second statement runs').to.equal(true);
     second.abort();
     expect(await waiting).to.equal('cancelled');
   });
@@ -50,10 +54,8 @@ describe('statements cancelled with their work', function () {
     const after = new AbortController();
     // one connection: the first work's statement ends and releases it, and the second work's runs on it
     expect(await failure(cancelledWith(before.signal, () => pool.query('SELECT 1')))).to.equal('done');
-    const next = failure(cancelledWith(after.signal, () => pool.query('SELECT pg_sleep(0.3)')));
-    const sleeping = async (): Promise<boolean> =>
-      (await queryOnce(db.url, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(0.3)'")).rows.length > 0;
-    for (let i = 0; i < 1000 && !(await sleeping()); i++);
+    const next = failure(cancelledWith(after.signal, () => pool.query('SELECT pg_sleep(1)')));
+    expect(await running('SELECT pg_sleep(1)'), 'the second statement runs').to.equal(true);
     before.abort();
     expect(await next).to.equal('done');
   });
@@ -63,9 +65,7 @@ describe('statements cancelled with their work', function () {
     const client = await pool.connect();
     try {
       const sleep = failure(cancelledWith(work.signal, () => client.query('SELECT pg_sleep(40)')));
-      const sleeping = async (): Promise<boolean> =>
-        (await queryOnce(db.url, "SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(40)'")).rows.length > 0;
-      for (let i = 0; i < 1000 && !(await sleeping()); i++);
+      expect(await running('SELECT pg_sleep(40)'), 'the statement runs').to.equal(true);
       work.abort();
       expect(await sleep).to.equal('cancelled');
     } finally {
