@@ -1,35 +1,39 @@
 /**
- * @module Statements given up with the request that sent them: a request's work runs under its deadline's AbortSignal
- * (cancelledWith), and a connection's statement in flight when that signal aborts is cancelled in PostgreSQL (the
- * protocol's CancelRequest, what psql's Ctrl-C sends), so a request answered 503 at its deadline leaves no query
- * running, holding a connection and the locks it waits for.
+ * @module Statements given up with the request that sent them: a request's work runs as a Work (cancelledWith), and a
+ * connection's statement in flight when that work is cancelled is cancelled in PostgreSQL (the protocol's
+ * CancelRequest, what psql's Ctrl-C sends), so a request answered 503 at its deadline leaves no query running,
+ * holding a connection and the locks it waits for.
  *
- * A connection notes the signal of the work that sent its last statement, nothing more: the signal's one listener looks
- * for the busy connections its work was the last to use. A listener per statement, added and removed around each
- * query with its callback wrapped, cost a small request a third of its CPU (docs/benchmarks.md, "Small requests").
+ * A connection notes the work that sent its last statement, nothing more: cancelling a work looks for the busy
+ * connections it was the last to use. A listener per statement, added and removed around each query with its callback
+ * wrapped, cost a small request a third of its CPU (docs/benchmarks.md, "Small requests").
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 
-/** the signal of the work running now (set by cancelledWith, carried along its promises and callbacks) */
-const workSignal = new AsyncLocalStorage<AbortSignal>();
+/** Work is what one request does: the statements it sends are cancelled together, once, when it is given up. */
+export class Work {
+  /**
+   * cancel asks PostgreSQL to cancel the statements this work has in flight now. Those it sends after run: a
+   * transaction's ROLLBACK must.
+   */
+  cancel(): void {
+    for (const connection of connections) if (connection.runs(this)) sendCancel(connection);
+  }
+}
 
-/** the open connections of this process's pools: few (a pool's size each), looked through when a work is given up */
+/** the work running now (set by cancelledWith, carried along its promises and callbacks) */
+const current = new AsyncLocalStorage<Work>();
+
+/** the open connections of this process's pools: few (a pool's size each), looked through when a work is cancelled */
 const connections = new Set<CancellingClient>();
 
 /**
- * cancelledWith runs `fn` with `signal` as its statements' signal: each statement it sends (through a pool of
- * createPool's, in any promise or callback it starts) is cancelled if the signal aborts while it runs.
+ * cancelledWith runs `fn` as `work`: each statement it sends (through a pool of createPool's, in any promise or
+ * callback it starts) is cancelled if the work is cancelled while the statement runs.
  */
-export function cancelledWith<T>(signal: AbortSignal, fn: () => T): T {
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const connection of connections) if (connection.runs(signal)) sendCancel(connection);
-    },
-    { once: true },
-  );
-  return workSignal.run(signal, fn);
+export function cancelledWith<T>(work: Work, fn: () => T): T {
+  return current.run(work, fn);
 }
 
 /**
@@ -38,8 +42,8 @@ export function cancelledWith<T>(signal: AbortSignal, fn: () => T): T {
  * did the same at ten times the cost, for every request's connection.
  */
 export function inWork<A extends unknown[]>(callback: (...args: A) => void): (...args: A) => void {
-  const signal = workSignal.getStore();
-  return (...args) => workSignal.run(signal!, callback, ...args);
+  const work = current.getStore();
+  return (...args) => current.run(work!, callback, ...args);
 }
 
 /** SQLSTATE query_canceled: a statement cancelled (by its request's deadline here) */
@@ -88,26 +92,26 @@ interface ActiveQuery {
 
 /**
  * CancellingClient is pg's connection whose statements are cancelled with the work that sent them (cancelledWith). A
- * statement sent once the signal has aborted runs (a transaction's ROLLBACK must), and so does one sent outside any
- * work's signal (the populator's, a background read's).
+ * statement sent after its work was cancelled runs (a transaction's ROLLBACK must), and so does one sent outside any
+ * work (the populator's, a background read's).
  */
 export class CancellingClient extends pg.Client {
-  /** the signal of the work that sent the last statement: a connection runs one holder's statements at a time */
-  #sentWith: AbortSignal | undefined;
+  /** the work that sent the last statement: a connection runs one holder's statements at a time */
+  #sentWith: Work | undefined;
 
   constructor(config?: string | pg.ClientConfig) {
     super(config);
     const query = this.query.bind(this) as Query;
     this.query = ((...args: unknown[]) => {
-      this.#sentWith = workSignal.getStore();
+      this.#sentWith = current.getStore();
       return query(...args);
     }) as pg.Client['query'];
     connections.add(this);
     this.once('end', () => connections.delete(this));
   }
 
-  /** runs says whether the connection runs a statement `signal`'s work sent (a later holder's would have replaced it) */
-  runs(signal: AbortSignal): boolean {
-    return this.#sentWith === signal && (this as unknown as ActiveQuery)._getActiveQuery() !== null;
+  /** runs says whether the connection runs a statement `work` sent (a later holder's would have replaced it) */
+  runs(work: Work): boolean {
+    return this.#sentWith === work && (this as unknown as ActiveQuery)._getActiveQuery() !== null;
   }
 }

@@ -5,9 +5,10 @@
  * the deadline it is refused with the same 503, its statement in flight cancelled, and its work may check the deadline
  * (GraphQL's fields do, before each read) to give up where it is.
  */
-import { cancelledWith } from '../../db/statement-cancel.ts';
+import { cancelledWith, Work } from '../../db/statement-cancel.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import { TurnQueue } from '../../turns.ts';
+import { Deadlines } from './deadlines.ts';
 
 export interface AdmissionOptions {
   /** turns: requests of weight 1 that run at once */
@@ -49,16 +50,6 @@ export function overloaded(cause?: unknown): AppError {
   return new AppError(ErrorCode.OVERLOADED, 503, 'server busy: retry later', { cause });
 }
 
-/** beforeAbort settles as `work` does, or rejects with the signal's reason once it aborts, whichever comes first. */
-function beforeAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason as Error);
-    signal.addEventListener('abort', abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
-  });
-}
-
 /**
  * spreadWait is a waiter's deadline, somewhere in the last quarter of `maxWaitMs`: a burst parks together, and
  * with one deadline its refusals would fall due in the same timer turn, all answered in one stretch (and asked again
@@ -84,6 +75,7 @@ export class Admission {
   readonly #options: AdmissionOptions;
   readonly #turns: TurnQueue;
   readonly #waiting: Waiter[] = [];
+  readonly #deadlines = new Deadlines();
   /** the requests running, and the turns they hold (their weights) */
   #running = 0;
   #held = 0;
@@ -116,28 +108,47 @@ export class Admission {
   async run<T>(fn: (deadline: Deadline) => Promise<T>, weight = 1, arrivedAt = performance.now()): Promise<T> {
     const turns = Math.min(Math.max(1, Math.ceil(weight)), this.#options.concurrency);
     await this.#slot(turns, arrivedAt);
-    let timer: NodeJS.Timeout | undefined;
-    let work: Promise<T> | undefined;
+    let work: Promise<T>;
+    let at: number;
+    const statements = new Work();
     try {
       // Each starts in a turn of its own (after the loop's poll for I/O): started in the task that let it in, a request
       // answered from memory would run in the same task as the one before it (let in when that one finished, or found
       // running below the limit by the next socket of the same poll), and a burst would render back to back for
       // seconds without the loop turning to a probe.
       await this.#turns.next();
-      const at = arrivedAt + this.#options.deadlineMs;
+      at = arrivedAt + this.#options.deadlineMs;
       // a turn that came after the deadline starts nothing
       if (performance.now() >= at) throw overloaded();
-      const expiry = new AbortController();
-      timer = setTimeout(() => expiry.abort(overloaded()), at - performance.now());
-      work = cancelledWith(expiry.signal, () => fn(new Deadline(at)));
-      return await beforeAbort(work, expiry.signal);
-    } finally {
-      clearTimeout(timer);
-      const release = (): void => this.#release(turns);
-      // work given up at its deadline still holds its turns until it has stopped (its rejection is handled here)
-      if (work) work.then(release, release);
-      else release();
+      work = cancelledWith(statements, () => fn(new Deadline(at)));
+    } catch (err) {
+      this.#release(turns);
+      throw err;
     }
+    const release = (): void => this.#release(turns);
+    // work given up at its deadline still holds its turns until it has stopped (its rejection is handled here)
+    work.then(release, release);
+    return this.#byDeadline(work, at, statements);
+  }
+
+  /** byDeadline settles as `work` does, or with `overloaded()` at `at`, its statements cancelled, whichever is first. */
+  #byDeadline<T>(work: Promise<T>, at: number, statements: Work): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const ended = this.#deadlines.watch(at, () => {
+        statements.cancel();
+        reject(overloaded());
+      });
+      work.then(
+        (value) => {
+          ended();
+          resolve(value);
+        },
+        (err: unknown) => {
+          ended();
+          reject(err);
+        },
+      );
+    });
   }
 
   #slot(weight: number, arrivedAt: number): Promise<void> {

@@ -11,7 +11,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
-import { exactRoutes } from './rest/exact-routes.ts';
+import { indexedRoutes } from './rest/route-index.ts';
 import type { V3Env } from './resources/resource.ts';
 import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
@@ -62,7 +62,7 @@ const ownTurns = (path: string): boolean =>
 export function v3Api(deps: RouteDeps): ApiMiddleware {
   const atRoot = deps.cfg.rootV3 === 'mdw';
   const env = v3Env(deps);
-  const routes = exactRoutes(restRouter(env));
+  const routes = indexedRoutes(restRouter(env));
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const asString = intAsString();

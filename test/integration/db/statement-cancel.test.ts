@@ -1,12 +1,12 @@
 /**
  * @module A statement is cancelled with the work that sent it (src/db/statement-cancel.ts), also when it waited for
  * a connection of a full pool: pg-pool hands the connection over from another's release, and the statement must still
- * follow its own work's signal, not the releaser's.
+ * follow its own work, not the releaser's.
  */
 import { expect } from 'chai';
 import pino from 'pino';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { cancelledWith, isStatementCancelled } from '../../../src/db/statement-cancel.ts';
+import { cancelledWith, isStatementCancelled, Work } from '../../../src/db/statement-cancel.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 
 describe('statements cancelled with their work', function () {
@@ -37,36 +37,36 @@ describe('statements cancelled with their work', function () {
     return false;
   };
 
-  it('cancels a statement in flight when its own signal aborts, one that waited for the connection too', async () => {
-    const first = new AbortController();
-    const second = new AbortController();
+  it('cancels a statement in flight when its own work is cancelled, one that waited for the connection too', async () => {
+    const first = new Work();
+    const second = new Work();
     // the pool's one connection is the first's; the second's statement waits for it, then sleeps far past the test
-    const held = cancelledWith(first.signal, () => pool.query('SELECT pg_sleep(0.2)'));
-    const waiting = failure(cancelledWith(second.signal, () => pool.query('SELECT pg_sleep(40)')));
+    const held = cancelledWith(first, () => pool.query('SELECT pg_sleep(0.2)'));
+    const waiting = failure(cancelledWith(second, () => pool.query('SELECT pg_sleep(40)')));
     expect(await failure(held)).to.equal('done');
     expect(await running('SELECT pg_sleep(40)'), 'the second statement runs').to.equal(true);
-    second.abort();
+    second.cancel();
     expect(await waiting).to.equal('cancelled');
   });
 
-  it("leaves the statement of the connection's next holder alone when the work that used it before aborts", async () => {
-    const before = new AbortController();
-    const after = new AbortController();
+  it("leaves the statement of the connection's next holder alone when the work that used it before is cancelled", async () => {
+    const before = new Work();
+    const after = new Work();
     // one connection: the first work's statement ends and releases it, and the second work's runs on it
-    expect(await failure(cancelledWith(before.signal, () => pool.query('SELECT 1')))).to.equal('done');
-    const next = failure(cancelledWith(after.signal, () => pool.query('SELECT pg_sleep(1)')));
+    expect(await failure(cancelledWith(before, () => pool.query('SELECT 1')))).to.equal('done');
+    const next = failure(cancelledWith(after, () => pool.query('SELECT pg_sleep(1)')));
     expect(await running('SELECT pg_sleep(1)'), 'the second statement runs').to.equal(true);
-    before.abort();
+    before.cancel();
     expect(await next).to.equal('done');
   });
 
   it("cancels a statement sent on a connection taken from the pool, as a transaction's", async () => {
-    const work = new AbortController();
+    const work = new Work();
     const client = await pool.connect();
     try {
-      const sleep = failure(cancelledWith(work.signal, () => client.query('SELECT pg_sleep(40)')));
+      const sleep = failure(cancelledWith(work, () => client.query('SELECT pg_sleep(40)')));
       expect(await running('SELECT pg_sleep(40)'), 'the statement runs').to.equal(true);
-      work.abort();
+      work.cancel();
       expect(await sleep).to.equal('cancelled');
     } finally {
       client.release();
