@@ -3,6 +3,7 @@
  * `Middleware` client works against us unchanged, given our URL with `/mdw`. Its own error shape,
  * `int-as-string`, and 404 `no such route` for any other path under /mdw (never forwarded).
  */
+import type Koa from 'koa';
 import type { ApiMiddleware } from '../http/state.ts';
 import { httpGet, type HttpAnswer } from '../../node/http-get.ts';
 import { noAnswer } from '../../node/errors.ts';
@@ -69,6 +70,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
+  const rest = (ctx: Koa.Context): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
+  const any = (ctx: Koa.Context): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
   return async function v3Api(ctx, next) {
     if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) {
       ctx.path = ctx.path.slice('/mdw'.length) || '/';
@@ -76,8 +79,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     } else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
-    const answer = (): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
-    // answers from memory skip the line: under a burst they stay as quick as ever
-    await (ownTurns(ctx.path) || !deps.admission ? answer() : deps.admission.run(answer, 1, ctx.state.arrivedAt));
+    // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
+    if (ownTurns(ctx.path) || !deps.admission) await any(ctx);
+    else await deps.admission.run(() => rest(ctx), 1, ctx.state.arrivedAt);
   };
 }

@@ -8,27 +8,33 @@ import { one } from '../resources/mdw-params.ts';
 import type { ResourceRequest, V3Env } from '../resources/resource.ts';
 import { txiScopeOfTransactions } from '../resources/scope-bounds.ts';
 import { sendAnswer } from './mdw-respond.ts';
-import { routerPath, type V3Operation } from './operation.ts';
+import { routerPath } from './operation.ts';
 import { V3_OPERATIONS } from './operations.ts';
 
 /** restRouter builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
 export function restRouter(env: V3Env): Router {
   const router = new Router({ prefix: '/v3' });
-  for (const op of V3_OPERATIONS)
+  for (const op of V3_OPERATIONS) {
+    const scoped = op.params.includes('scope');
     router.get(op.operationId, routerPath(op.path), async (ctx) => {
-      const request = await resourceRequest(ctx, op, env);
+      const request = scoped ? await scopedRequest(ctx, env) : plainRequest(ctx);
       const answer = await op.resource(env, request);
       if (op.noStore) ctx.set('Cache-Control', 'no-store');
       // a page's links carry the parameters the request came with
       sendAnswer(ctx, answer, ctx.query);
     });
+  }
   return router;
 }
 
-/** resourceRequest reads a request's parameters for its operation. */
-async function resourceRequest(ctx: RouterContext, op: V3Operation, env: V3Env): Promise<ResourceRequest> {
-  const request = { params: ctx.params, query: ctx.query, servedAt: servedAt(ctx) };
-  if (!op.params.includes('scope')) return request;
+/** plainRequest is a request's parameters as its route and query string give them. */
+function plainRequest(ctx: RouterContext): ResourceRequest {
+  return { params: ctx.params, query: ctx.query, servedAt: servedAt(ctx) };
+}
+
+/** scopedRequest reads the parameters of a request to an operation that takes a scope. */
+async function scopedRequest(ctx: RouterContext, env: V3Env): Promise<ResourceRequest> {
+  const request = plainRequest(ctx);
   // ae_mdw reads `scope=transaction:…` as the txis of those transactions, on every list that takes a scope
   const txiScope = await txiScopeOfTransactions(env.pool, one(ctx.query.scope) ?? '');
   if (txiScope === undefined) return request;
