@@ -3,7 +3,7 @@
  * the populator's COMMIT to delivery at every client (p50/p99), and the server's RSS.
  *
  *   node bench/websocket.ts [--clients 10000] [--processes 2] [--warmup 1] [--rounds 20] [--txs 2] [--out bench/results/websocket.json]
- *                           [--source] [--server-node-options=<NODE_OPTIONS of the server>]
+ *                           [--protocol seed|mdw] [--source] [--server-node-options=<NODE_OPTIONS of the server>]
  *
  * The server under test is what a pod runs: `mdw -s` (HTTP API and websocket in one process) as the
  * image runs it: the sources compiled to dist/ (tsc -p tsconfig.build.json) in a temporary copy of
@@ -17,6 +17,9 @@
  * - a bare `ws` server broadcasting frames of the same sizes when told over IPC (`bare` mode):
  *   what 10k sockets cost on this machine without database, hub or anything of ours;
  * - a bare LISTEN connection: COMMIT → notification, the floor any NOTIFY-driven delivery stands on.
+ * `--protocol mdw` measures ae_mdw's websocket instead of the seed's: the clients subscribe as aepp-sdk's
+ * MiddlewareSubscriber does (`{"op":"Subscribe","payload":"KeyBlocks"}`, no `source`) on `/mdw/v3/websocket` of the
+ * HTTP port, where docs/api-v3.md points it, and are done with an event once they have it from both sources (mdw, node).
  * Database: TEST_DATABASE_URL when set, else an embedded PostgreSQL.
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -43,7 +46,28 @@ const SCHEMA = 'mdw_bench_ws';
 const ROOT = new URL('..', import.meta.url).pathname;
 const log = createLogger({ logDir: undefined, logLevel: 'warn', logPretty: false }).log;
 
+/** The protocol the clients speak: the seed's, or ae_mdw's as aepp-sdk's MiddlewareSubscriber speaks it. */
+type Protocol = 'seed' | 'mdw';
+
+interface Wire {
+  /** the subscribe message's `op` */
+  readonly op: string;
+  /** the key blocks' and the transactions' subscription names */
+  readonly kinds: readonly [string, string];
+  /** frames of one event a client gets: ae_mdw's socket sends a subscription without `source` both (mdw, node) */
+  readonly copies: number;
+}
+
+const WIRES: Record<Protocol, Wire> = {
+  seed: { op: 'subscribe', kinds: ['key_blocks', 'transactions'], copies: 1 },
+  mdw: { op: 'Subscribe', kinds: ['KeyBlocks', 'Transactions'], copies: 2 },
+};
+
+/** MDW_PATH: where a client given the gateway's URL finds ae_mdw's socket (docs/api-v3.md's MiddlewareSubscriber). */
+const MDW_PATH = '/mdw/v3/websocket';
+
 interface Options {
+  protocol: Protocol;
   total: number;
   processes: number;
   warmup: number;
@@ -90,23 +114,24 @@ function rssOf(pid: number): { rssMb: number; peakRssMb: number } {
   return { rssMb: Math.round(kb('VmRSS') / 1024), peakRssMb: Math.round(kb('VmHWM') / 1024) };
 }
 
-// ---- client process: `clients <url> <count> <txs>` ------------------------------------------------
-async function clients(url: string, count: number, txs: number): Promise<void> {
-  const kinds = txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'];
+// ---- client process: `clients <url> <count> <txs> <protocol>` -------------------------------------
+async function clients(url: string, count: number, txs: number, wire: Wire): Promise<void> {
+  const kinds = txs > 0 ? wire.kinds : wire.kinds.slice(0, 1);
+  const [keyBlockEnd, txEnd] = wire.kinds.map((kind) => Buffer.from(`"subscription":"${kind}"}`));
   const report: ClientReport = { first: {}, last: {}, cpuMs: 0 };
   const complete = new Map<number, number>();
   const sockets: WebSocket[] = [];
   const done = (height: number, now: number): void => {
     (report.last[height] ??= []).push(now);
-    const n = (complete.get(height) ?? 0) + 1;
-    complete.set(height, n);
-    if (n === count) process.send!({ type: 'done', height });
+    if (countOne(complete, height) === count) process.send!({ type: 'done', height });
   };
   const openOne = (): Promise<void> =>
     new Promise((resolve, reject) => {
       // These clients share the server's cores, unlike real ones: they read bytes, without decoding
       // or validating text, so their own work disturbs the server (and the baseline) less.
       const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
+      // An event counts as delivered with its last copy (one per source the subscription gets).
+      const keyBlocksSeen = new Map<number, number>();
       const txsSeen = new Map<number, number>();
       let answers = 0;
       ws.on('message', (data: Buffer) => {
@@ -114,21 +139,22 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
         if (data[0] === OPEN_BRACKET) {
           answers += 1;
           if (answers === kinds.length) resolve();
-        } else if (data.includes(KEY_BLOCKS_END, data.length - KEY_BLOCKS_END.length)) {
+        } else if (endsWith(data, keyBlockEnd!)) {
           const height = integerAfter(data, HEIGHT);
+          if (countOne(keyBlocksSeen, height) !== wire.copies) return;
           (report.first[height] ??= []).push(now);
           if (txs === 0) done(height, now);
-        } else {
+        } else if (endsWith(data, txEnd!)) {
           const height = integerAfter(data, BLOCK_HEIGHT);
-          const seen = (txsSeen.get(height) ?? 0) + 1;
-          txsSeen.set(height, seen);
-          if (seen === txs) done(height, now);
-        }
+          if (countOne(txsSeen, height) === txs * wire.copies) done(height, now);
+        } else console.error(`unexpected message: ${data.toString('utf8', 0, 200)}`);
       });
       ws.once('open', () => {
-        for (const payload of kinds) ws.send(JSON.stringify({ op: 'subscribe', payload }));
+        for (const payload of kinds) ws.send(JSON.stringify({ op: wire.op, payload }));
       });
       ws.once('error', reject);
+      // a server over a connection limit closes at once: say so rather than wait for answers
+      ws.once('close', (code, reason) => reject(new Error(`closed before subscribed: ${code} ${String(reason)}`)));
       sockets.push(ws);
     });
   // Connect in small waves so the server's accept backlog never overflows.
@@ -149,9 +175,20 @@ async function clients(url: string, count: number, txs: number): Promise<void> {
 }
 
 const OPEN_BRACKET = '['.charCodeAt(0);
-const KEY_BLOCKS_END = Buffer.from('"subscription":"key_blocks"}');
 const HEIGHT = Buffer.from('"height":');
 const BLOCK_HEIGHT = Buffer.from('"block_height":');
+
+/** countOne adds one to `key`'s count and returns the count. */
+function countOne(counts: Map<number, number>, key: number): number {
+  const n = (counts.get(key) ?? 0) + 1;
+  counts.set(key, n);
+  return n;
+}
+
+/** endsWith tells whether the frame ends with `tail` (its subscription: the last field of every event). */
+function endsWith(data: Buffer, tail: Buffer): boolean {
+  return data.includes(tail, data.length - tail.length);
+}
 
 /** integerAfter reads the decimal digits following the first `key` in `data` (NaN when absent). */
 function integerAfter(data: Buffer, key: Buffer): number {
@@ -163,8 +200,8 @@ function integerAfter(data: Buffer, key: Buffer): number {
   return value;
 }
 
-// ---- baseline server: `bare <txs>` ----------------------------------------------------------------
-async function bare(txs: number): Promise<void> {
+// ---- baseline server: `bare <txs> <protocol>` -----------------------------------------------------
+async function bare(txs: number, protocol: Protocol): Promise<void> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await once(wss, 'listening');
   wss.on('connection', (ws) => ws.on('message', () => ws.send('[]')));
@@ -173,48 +210,85 @@ async function bare(txs: number): Promise<void> {
   process.on('message', (m: { type: string; height?: number }) => {
     if (m.type === 'stop') process.exit(0);
     if (m.type !== 'broadcast') return;
-    // Frames of the sizes the middleware sends (a key block, SpendTx as GenericSignedTx).
-    const keyBlock = JSON.stringify({
-      payload: {
-        beneficiary: account,
-        hash: randomId(Encoding.KeyBlockHash),
-        height: m.height,
-        info: 'cb_AAAAAfy4hFE=',
-        miner: account,
-        nonce: '18446744073709551557',
-        pow: Array.from({ length: 42 }, (_, i) => i * 1000),
-        prev_hash: randomId(Encoding.KeyBlockHash),
-        prev_key_hash: randomId(Encoding.KeyBlockHash),
-        state_hash: randomId(Encoding.BlockStateHash),
-        target: 522133279,
-        time: Date.now(),
-        version: 5,
-      },
-      subscription: 'key_blocks',
-    });
-    const tx = JSON.stringify(
-      {
-        payload: {
-          block_hash: randomId(Encoding.MicroBlockHash),
-          block_height: m.height,
-          hash: randomId(Encoding.TxHash),
-          signatures: [randomId(Encoding.Signature, 64)],
-          tx: spendTx(account, account).tx,
-        },
-        subscription: 'transactions',
-      },
-      (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v),
-    );
+    const { keyBlock, tx } = (protocol === 'mdw' ? mdwFrames : seedFrames)(m.height!, account, txs);
     for (const ws of wss.clients) {
-      ws.send(keyBlock);
-      for (let i = 0; i < txs; i += 1) ws.send(tx);
+      for (const frame of keyBlock) ws.send(frame);
+      for (let i = 0; i < txs; i += 1) for (const frame of tx) ws.send(frame);
     }
   });
 }
 
+/** One height's frames of the sizes the middleware sends: its key block's and a transaction's, one per source. */
+interface Frames {
+  readonly keyBlock: readonly string[];
+  readonly tx: readonly string[];
+}
+
+/** seedFrames: the seed's protocol sends each event once, the node's object (a key block, SpendTx as GenericSignedTx). */
+function seedFrames(height: number, account: string): Frames {
+  return {
+    keyBlock: [json({ payload: nodeKeyBlock(height, account), subscription: 'key_blocks' })],
+    tx: [json({ payload: nodeTx(height, account), subscription: 'transactions' })],
+  };
+}
+
+/**
+ * mdwFrames: ae_mdw's socket sends a subscription without `source` each event twice, /v3's object (the key block
+ * with ae_mdw's counts, the transaction with its place and `encoded_tx`) and then the node's.
+ */
+function mdwFrames(height: number, account: string, txs: number): Frames {
+  const keyBlock = nodeKeyBlock(height, account);
+  const tx = nodeTx(height, account);
+  const counts = { micro_blocks_count: txs > 0 ? 1 : 0, transactions_count: txs, beneficiary_reward: 0 };
+  const place = { micro_index: 0, micro_time: Date.now() };
+  // this SpendTx signed and serialised (RLP) is 166 bytes
+  const v3Tx = { ...tx, encoded_tx: randomId(Encoding.Transaction, 166), ...place };
+  const frame = (payload: object, source: string, subscription: string): string =>
+    json({ payload, source, subscription });
+  return {
+    keyBlock: [frame({ ...keyBlock, ...counts }, 'mdw', 'KeyBlocks'), frame(keyBlock, 'node', 'KeyBlocks')],
+    tx: [frame(v3Tx, 'mdw', 'Transactions'), frame(tx, 'node', 'Transactions')],
+  };
+}
+
+/** nodeKeyBlock is a key block as the node serves it, as the populator double writes it. */
+function nodeKeyBlock(height: number, account: string): Record<string, unknown> {
+  return {
+    beneficiary: account,
+    hash: randomId(Encoding.KeyBlockHash),
+    height,
+    info: 'cb_AAAAAfy4hFE=',
+    miner: account,
+    nonce: '18446744073709551557',
+    pow: Array.from({ length: 42 }, (_, i) => i * 1000),
+    prev_hash: randomId(Encoding.KeyBlockHash),
+    prev_key_hash: randomId(Encoding.KeyBlockHash),
+    state_hash: randomId(Encoding.BlockStateHash),
+    target: 522133279,
+    time: Date.now(),
+    version: 5,
+  };
+}
+
+/** nodeTx is the populator double's SpendTx as the node serves it (GenericSignedTx). */
+function nodeTx(height: number, account: string): Record<string, unknown> {
+  return {
+    block_hash: randomId(Encoding.MicroBlockHash),
+    block_height: height,
+    hash: randomId(Encoding.TxHash),
+    signatures: [randomId(Encoding.Signature, 64)],
+    tx: spendTx(account, account).tx,
+  };
+}
+
+/** json writes a bigint as a string: two characters more than the middleware's exact integer. */
+function json(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
 // ---- coordinator ----------------------------------------------------------------------------------
-async function startBare(txs: number): Promise<ServerUnderTest> {
-  const child = fork(import.meta.filename, ['bare', String(txs)], { stdio: 'inherit' });
+async function startBare(opts: Options): Promise<ServerUnderTest> {
+  const child = fork(import.meta.filename, ['bare', String(opts.txs), opts.protocol], { stdio: 'inherit' });
   const [{ url }] = (await once(child, 'message')) as [{ url: string }];
   return {
     url,
@@ -231,14 +305,25 @@ async function startBare(txs: number): Promise<ServerUnderTest> {
   };
 }
 
+/**
+ * mdwLimits lifts ae_mdw's connection limits (1000 connections, 50 from one address), which every client from
+ * 127.0.0.1 would meet, to the clients of the run.
+ */
+function mdwLimits(opts: Options): Record<string, string> {
+  if (opts.protocol !== 'mdw') return {};
+  const clients = String(opts.total);
+  return { WEBSOCKET_MDW_MAX_CONNECTIONS: clients, WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: clients };
+}
+
 /** startMiddleware runs `mdw -s` (bin: the checkout's, or a compiled image layout's) and waits until it is ready. */
 async function startMiddleware(
   pool: Pool,
   databaseUrl: string,
-  txs: number,
+  opts: Options,
   nodeOptions: string,
   bin: string,
 ): Promise<ServerUnderTest> {
+  const { txs } = opts;
   const [port, wsPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [bin, '-s'], {
     env: {
@@ -250,6 +335,7 @@ async function startMiddleware(
       DATABASE_SCHEMA: SCHEMA,
       PORT: String(port),
       WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+      ...mdwLimits(opts),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -268,7 +354,7 @@ async function startMiddleware(
   exited.catch(() => {});
   const [a, b] = [MemoryAccount.generate().address, randomId(Encoding.AccountAddress)];
   return {
-    url: `ws://127.0.0.1:${wsPort}`,
+    url: opts.protocol === 'mdw' ? `ws://127.0.0.1:${port}${MDW_PATH}` : `ws://127.0.0.1:${wsPort}`,
     pid: child.pid!,
     async trigger(height) {
       await writeHeight(pool, height, txs > 0 ? [Array.from({ length: txs }, () => spendTx(a, b))] : []);
@@ -327,7 +413,7 @@ async function runPhase(server: ServerUnderTest, opts: Options, firstHeight: num
   const procs: ChildProcess[] = [];
   for (let i = 0; i < opts.processes; i += 1) {
     const count = Math.min(perProcess, opts.total - i * perProcess);
-    const child = fork(import.meta.filename, ['clients', server.url, String(count), String(opts.txs)], {
+    const child = fork(import.meta.filename, ['clients', server.url, String(count), String(opts.txs), opts.protocol], {
       stdio: 'inherit',
     });
     child.on('message', (m: { type: string; height?: number }) => {
@@ -411,6 +497,8 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '20' },
       warmup: { type: 'string', default: '1' },
       txs: { type: 'string', default: '2' },
+      // seed: the seed's protocol; mdw: ae_mdw's, as aepp-sdk's MiddlewareSubscriber speaks it
+      protocol: { type: 'string', default: 'seed' },
       out: { type: 'string', default: 'bench/results/websocket.json' },
       // NODE_OPTIONS of the middleware server process only.
       'server-node-options': { type: 'string', default: SERVER_NODE_OPTIONS },
@@ -418,7 +506,9 @@ async function main(): Promise<void> {
       source: { type: 'boolean', default: false },
     },
   });
+  if (!Object.hasOwn(WIRES, values.protocol!)) throw new Error(`--protocol is seed or mdw, not ${values.protocol}`);
   const opts: Options = {
+    protocol: values.protocol as Protocol,
     total: Number(values.clients),
     processes: Number(values.processes),
     warmup: Number(values.warmup),
@@ -438,7 +528,7 @@ async function main(): Promise<void> {
   listenClient.on('notification', (msg) => notifiedAt.set(JSON.parse(msg.payload!).to, clock()));
   await listenClient.query(`LISTEN "${notifyChannel(SCHEMA)}"`);
 
-  const bareServer = await startBare(opts.txs);
+  const bareServer = await startBare(opts);
   const bareResult = await runPhase(bareServer, opts, 1);
   await bareServer.stop();
   // Its process also loads this whole benchmark (SDK included): its RSS says nothing about ws.
@@ -448,7 +538,7 @@ async function main(): Promise<void> {
   const image = values.source ? undefined : buildImageLayout();
   let mdwResult: Record<string, unknown>;
   try {
-    const middleware = await startMiddleware(pool, db.url, opts.txs, nodeOptions, join(image ?? ROOT, 'bin/mdw.js'));
+    const middleware = await startMiddleware(pool, db.url, opts, nodeOptions, join(image ?? ROOT, 'bin/mdw.js'));
     const recording: ServerUnderTest = {
       ...middleware,
       trigger: async (h) => {
@@ -470,13 +560,16 @@ async function main(): Promise<void> {
     benchmark: 'websocket',
     date: new Date().toISOString(),
     command:
-      `node bench/websocket.ts --clients ${opts.total} --processes ${opts.processes} --warmup ${opts.warmup} --rounds ${opts.rounds} --txs ${opts.txs}` +
+      `node bench/websocket.ts --protocol ${opts.protocol} --clients ${opts.total} --processes ${opts.processes} --warmup ${opts.warmup} --rounds ${opts.rounds} --txs ${opts.txs}` +
       (values.source ? ' --source' : '') +
       ` --server-node-options=${nodeOptions}`,
     // Other work on the machine competes for the same cores: compare phases of one run, not runs.
     machine: { cpus: cpus().length, node: process.version },
+    protocol: opts.protocol,
+    // ae_mdw's: the HTTP port's path; each event comes from both sources, as MiddlewareSubscriber subscribes
+    ...(opts.protocol === 'mdw' ? { path: MDW_PATH, sources: ['mdw', 'node'] } : {}),
     clients: opts.total,
-    subscriptions: opts.txs > 0 ? ['key_blocks', 'transactions'] : ['key_blocks'],
+    subscriptions: opts.txs > 0 ? WIRES[opts.protocol].kinds : WIRES[opts.protocol].kinds.slice(0, 1),
     txsPerHeight: opts.txs,
     middleware: mdwResult,
     baselineBareWs: bareResult,
@@ -500,6 +593,6 @@ async function main(): Promise<void> {
 }
 
 const [mode, ...args] = process.argv.slice(2);
-if (mode === 'clients') await clients(args[0]!, Number(args[1]), Number(args[2]));
-else if (mode === 'bare') await bare(Number(args[0]));
+if (mode === 'clients') await clients(args[0]!, Number(args[1]), Number(args[2]), WIRES[args[3] as Protocol]);
+else if (mode === 'bare') await bare(Number(args[0]), args[1] as Protocol);
 else await main();
