@@ -41,7 +41,10 @@ import type { HyperchainReader } from '../hyperchain/reader.ts';
 import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
 import { HYPERCHAIN_LOAD_TABLES } from '../../db/writes/hyperchain.ts';
 
-/** What the stored derivations need beyond the database. */
+/**
+ * What the stored derivations need beyond the database. The populator shares its follower's readers: they keep caches
+ * only (the decoder's code cache the detector's too, the hyperchain reader the chain's detection), safe to share.
+ */
 export interface DeriveContext {
   readonly rules: TransferRules;
   /** reads new contracts' code and meta info (the token area; absent: that area cannot be derived) */
@@ -310,20 +313,9 @@ function failureText(from: number, to: number, err: unknown): string {
 
 const PROGRESS_LOG_MS = 10_000;
 
-export interface DeriveBackfillDeps {
+export interface DeriveBackfillDeps extends DeriveContext {
   readonly pool: Pool;
   readonly log: Logger;
-  readonly rules: TransferRules;
-  /** the token area's contract reader (the populator shares its follower's: readers keep caches only, safe to share) */
-  readonly detector?: AexnDetector;
-  /** the balances area's reader of accounts' balances */
-  readonly balances?: BalanceReader;
-  /** the call area's decoder (the populator shares its follower's, whose code cache the detector shares too) */
-  readonly decoder?: ContractDecoder;
-  /** the ga area's reader of GA transactions' infos */
-  readonly gaCalls?: GaInfoReader;
-  /** the hyperchain area's reader (the populator shares its follower's: it caches only the chain's detection) */
-  readonly hyperchain?: Pick<HyperchainReader, 'read'>;
   /** heights derived per transaction */
   readonly batchHeights: number;
   /** the schema whose servers hear of each batch (their cached statistics and answers) */
