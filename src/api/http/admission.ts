@@ -125,19 +125,23 @@ export class Admission {
       this.#release(turns);
       throw err;
     }
-    const release = (): void => this.#release(turns);
-    // work given up at its deadline still holds its turns until it has stopped (its rejection is handled here)
-    work.then(release, release);
-    return this.#byDeadline(work, at, statements);
+    return this.#byDeadline(work, at, statements, turns);
   }
 
-  /** byDeadline settles as `work` does, or with `overloaded()` at `at`, its statements cancelled, whichever is first. */
-  #byDeadline<T>(work: Promise<T>, at: number, statements: Work): Promise<T> {
+  /**
+   * byDeadline settles as `work` does, or with `overloaded()` at `at`, its statements cancelled, whichever is first.
+   * Work given up at its deadline still holds its turns until it has stopped (its rejection is handled here).
+   */
+  #byDeadline<T>(work: Promise<T>, at: number, statements: Work, turns: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const ended = this.#deadlines.watch(at, () => {
+      const unwatch = this.#deadlines.watch(at, () => {
         statements.cancel();
         reject(overloaded());
       });
+      const ended = (): void => {
+        unwatch();
+        this.#release(turns);
+      };
       work.then(
         (value) => {
           ended();

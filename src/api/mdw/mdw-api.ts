@@ -71,7 +71,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
   };
   const rest = (ctx: Koa.Context): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
-  const any = (ctx: Koa.Context): Promise<void> => asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
+  const restAndGraphql = (ctx: Koa.Context): Promise<void> =>
+    asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
   return async function v3Api(ctx, next) {
     if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) {
       ctx.path = ctx.path.slice('/mdw'.length) || '/';
@@ -80,7 +81,7 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
     // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
-    if (ownTurns(ctx.path) || !deps.admission) await any(ctx);
+    if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
     else await deps.admission.run(() => rest(ctx), 1, ctx.state.arrivedAt);
   };
 }
