@@ -34,7 +34,8 @@ import { reportStatusSeries } from './middleware-series.ts';
 import { collisionOf } from './schema-ownership.ts';
 import { setConditions } from './status.ts';
 
-export type { ReconcileResult, ReconcilerDeps, ReconcilerMetrics } from './reconcile-pass.ts';
+// the queue's side of a pass's end, named where the reconciler is
+export type { ReconcileResult } from './reconcile-pass.ts';
 
 /**
  * Reconciler reconciles the Middleware named by a `namespace/name` key. Once `signal` aborts (this replica lost its
