@@ -19,7 +19,8 @@ export async function recordReorg(db: Queryable, dropped: readonly StoredHash[])
          FROM key_blocks k ORDER BY k.height DESC LIMIT 1)
      INSERT INTO reorgs (seq, from_height, dropped, top_height, top_hash)
      SELECT coalesce((SELECT max(seq) FROM reorgs), 0) + 1, $1, $2::text[], (SELECT height FROM top), (SELECT hash FROM top)`,
-    [Math.min(...dropped.map((d) => d.height)), dropped.map((d) => d.hash)],
+    // chain order: the first is the lowest (a spread of a deep reload's hashes would overflow the stack)
+    [dropped[0]!.height, dropped.map((d) => d.hash)],
   );
   await db.query('DELETE FROM reorgs WHERE seq <= (SELECT max(seq) FROM reorgs) - $1', [KEPT_ROWS]);
 }
