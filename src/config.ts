@@ -220,8 +220,9 @@ export const DEFAULTS = {
   EXPORT_MAX_RUNNING: 2,
   // a stalled or trickling reader holds its export's place no longer than this
   EXPORT_MAX_SECONDS: 600,
-  // a page is read and rendered in one turn: 200 transactions are a few ms, what a request may wait behind an export
-  EXPORT_PAGE_ROWS: 200,
+  // a page is read and rendered in one turn: the largest page a list serves (limit=100), so a request waits behind an
+  // export's page no longer than behind any other page
+  EXPORT_PAGE_ROWS: 100,
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */

@@ -52,8 +52,8 @@ const KINDS = {
 } as const;
 
 /**
- * STREAM_BUFFER: bytes the stream keeps ready before it stops reading pages (a page is 50–150 kB of CSV; the socket and
- * a compressor keep their own, smaller, buffers).
+ * STREAM_BUFFER: bytes the stream keeps ready before it stops reading pages (a page of 100 transactions is about 30 kB
+ * of CSV, 100 kB of NDJSON; the socket and a compressor keep their own, smaller, buffers).
  */
 const STREAM_BUFFER = 64 * 1024;
 
