@@ -100,12 +100,16 @@ export async function deriveBatchTokens(db: Queryable, gens: readonly Generation
   );
 }
 
-/** deriveStoredTokens replaces the token rows of heights from..to, derived from their stored contract txs. */
+/**
+ * deriveStoredTokens replaces the token rows of heights from..to, derived from their stored contract txs. `rule` reads
+ * a generation's AEX-N rows: the product's always; a test gives a wrong one, which `mdw -v --full` must find.
+ */
 export async function deriveStoredTokens(
   db: Queryable,
   detector: AexnDetector,
   from: number,
   to: number,
+  rule: (gen: FetchedGeneration) => AexnRows = aexnRows,
 ): Promise<void> {
   const txs = await storedContractTxs(db, from, to);
   const gens = storedGenerations(txs);
@@ -114,5 +118,5 @@ export async function deriveStoredTokens(
     createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions))),
   );
   await deleteTokenRows(db, from, to);
-  await writeTokenRows(db, found.map(aexnRows), callRows(txs));
+  await writeTokenRows(db, found.map(rule), callRows(txs));
 }
