@@ -25,13 +25,14 @@ export default class Root extends Command {
     '',
     'Other commands (each with --help): mdw migrate, mdw devnode, mdw dev, mdw operator, mdw manifests, mdw reload, mdw status. Version: mdw -V.',
   ].join('\n');
-  static override usage = ['[-p] [-s] [-H <heights>] [-v [--full]] [-d] [--schema <name>]'];
+  static override usage = ['[-p] [-s] [-H <heights>] [-v [--full [--sample <n>]]] [-d] [--schema <name>]'];
   static override examples = [
     'mdw -p -s',
     'mdw -s',
     'mdw -H 1,3-4,6,100-200',
     'mdw -v',
     'mdw -v -H 100-200 --full',
+    'mdw -v --full --sample 10000',
     'mdw -d -p',
   ];
   static override flags = {
@@ -39,7 +40,17 @@ export default class Root extends Command {
     server: Flags.boolean({ char: 's', description: 'serve the HTTP API and the websocket' }),
     heights: Flags.string({ char: 'H', description: 'add or replace heights: 1,3-4,6,100-200' }),
     verify: Flags.boolean({ char: 'v', description: 'check the database against the node; exits 1 on a difference' }),
-    full: Flags.boolean({ description: 'with -v: compare the full stored JSON too', dependsOn: ['verify'] }),
+    full: Flags.boolean({
+      description:
+        "with -v: compare the full stored JSON and every derived row too, and the derived state with the chain's",
+      dependsOn: ['verify'],
+    }),
+    sample: Flags.integer({
+      description:
+        "with -v --full: compare the AE balances of this many accounts drawn at random (default: every account's)",
+      min: 1,
+      dependsOn: ['full'],
+    }),
     schema: Flags.string({
       description: 'database schema to use (overrides DATABASE_SCHEMA; -H into a new schema is the blue/green reload)',
     }),
@@ -83,7 +94,12 @@ export default class Root extends Command {
     }
     if (flags.verify) {
       const { verifyChain } = await import('../../indexer/maintenance/verify.ts');
-      const report = await verifyChain({ cfg, log, out: (line) => this.log(line) }, { heights, full: flags.full });
+      const report = await verifyChain(
+        { cfg, log, out: (line) => this.log(line) },
+        { heights, full: flags.full, sample: flags.sample },
+      );
+      for (const c of report.state)
+        this.log(`state of ${c.items} ${c.what} compared with the chain: ${c.requests} node request(s), ${c.ms} ms`);
       this.log(
         `verified ${report.checked} heights: ${report.differences} difference(s)` +
           (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),

@@ -111,13 +111,18 @@ export async function deriveBatchTokens(
   );
 }
 
-/** deriveStoredTokens replaces the token rows of heights from..to, derived from their stored contract txs. */
+/**
+ * deriveStoredTokens replaces the token rows of heights from..to, derived from their stored contract txs; `onRead` hears
+ * of each token read from its contract's state. `rule` reads
+ * a generation's AEX-N rows: the product's always; a test gives a wrong one, which `mdw -v --full` must find.
+ */
 export async function deriveStoredTokens(
   db: Queryable,
   detector: AexnDetector,
   from: number,
   to: number,
   onRead?: Aex9Settling['onRead'],
+  rule: (gen: FetchedGeneration) => AexnRows = aexnRows,
 ): Promise<void> {
   const txs = await storedContractTxs(db, from, to);
   const gens = storedGenerations(txs);
@@ -126,5 +131,5 @@ export async function deriveStoredTokens(
     createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions))),
   );
   await deleteTokenRows(db, from, to);
-  await writeTokenRows(db, { from, to }, found.map(aexnRows), callRows(txs), { reader: detector, onRead });
+  await writeTokenRows(db, { from, to }, found.map(rule), callRows(txs), { reader: detector, onRead });
 }

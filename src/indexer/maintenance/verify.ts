@@ -3,7 +3,9 @@
  * transaction hashes and counts; with `full`, every stored JSON object, that each stored tx of
  * a known layout serialises to its hash, and every derived row: see compareDerived) and report each
  * difference. Over the whole chain it also re-derives the areas derived from stored rows alone (transfers,
- * statistics: verify-derived.ts) and compares them. It writes nothing to the verified schema and always terminates.
+ * statistics: verify-derived.ts) and compares them, and with `full` compares the derived state at the top with the
+ * chain's own (verify-state.ts): a re-derivation shares our rules, the chain's state does not. It writes nothing to
+ * the verified schema and always terminates.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
@@ -30,6 +32,9 @@ import { reloadHeights } from './reload.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
+import { verifyState, type StateCost } from './verify-state.ts';
+import { topBlockHash } from '../../db/queries/chain-state-check.ts';
+import { contractReaders } from '../contracts/aexn-detector.ts';
 import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 /** A height as stored: key block, then micro blocks in order with their txs in order. */
@@ -189,14 +194,24 @@ export async function loadStored(db: Queryable, height: number): Promise<StoredG
   };
 }
 
+/** What verify found: heights checked, differences, what it could not check, and what the state check cost. */
+export interface VerifyReport {
+  readonly checked: number;
+  readonly differences: number;
+  readonly unverifiable: number;
+  /** with `full` over the whole chain: each kind of entry compared with the chain's state, and its cost */
+  readonly state: readonly StateCost[];
+}
+
 /**
  * verifyChain checks the listed heights (default: every stored height) and prints one line per difference, and
  * one per height it cannot check because the state is garbage-collected (counted apart: not a difference).
+ * `sample`: with `full`, how many accounts' AE balances are compared with the node's (all when undefined).
  */
 export async function verifyChain(
   deps: { cfg: Config; log: Logger; out: (line: string) => void },
-  opts: { heights?: readonly number[]; full?: boolean },
-): Promise<{ checked: number; differences: number; unverifiable: number }> {
+  opts: { heights?: readonly number[]; full?: boolean; sample?: number },
+): Promise<VerifyReport> {
   const { cfg, log, out } = deps;
   await guardSchema(cfg, log, { writes: false, waitForNodes: true });
   const pool = createReadPool(cfg, 'mdw-verify', log, { max: 4 });
@@ -206,6 +221,7 @@ export async function verifyChain(
   let checked = 0;
   let differences = 0;
   let unverifiable = 0;
+  let state: readonly StateCost[] = [];
   const report = (found: HeightReport): void => {
     differences += found.differences.length;
     unverifiable += found.unverifiable.length;
@@ -272,13 +288,43 @@ export async function verifyChain(
         report({ differences: derived.differences, unverifiable: [] });
         for (const line of derived.skipped) out(line);
       } else out(`derived rows not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
+      // the state at the top of the whole chain: not the state at a listed height's
+      if (!opts.heights && (await lowestMissing(pool)) > top) {
+        const found = await compareState({ cfg, log, pool, node }, top, opts.sample);
+        report(found);
+        for (const line of found.notes) out(line);
+        state = found.costs;
+      }
     }
     // an area whose derivation fails is a difference, not work in progress (issue 39)
     if (checked > 0) report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
-    return { checked, differences, unverifiable };
+    return { checked, differences, unverifiable, state };
   } finally {
     await pool.end();
   }
+}
+
+/** compareState compares the derived state at the stored top `top` with the chain's (verify-state.ts). */
+async function compareState(
+  deps: { cfg: Config; log: Logger; pool: Queryable; node: NodeClient },
+  top: number,
+  sample: number | undefined,
+): ReturnType<typeof verifyState> {
+  const { cfg, log, pool, node } = deps;
+  const topBlock = await topBlockHash(pool, top);
+  if (topBlock === undefined) throw new Error(`height ${top} is stored without its key block`);
+  log.info({ top, topBlock, sample }, 'verify --full: comparing the derived state with the chain');
+  return verifyState(
+    { pool, node, decoder: contractReaders(cfg, pool, node).decoder },
+    {
+      top,
+      topBlock,
+      sample,
+      concurrency: cfg.fetchConcurrency,
+      shown: ROWS_SHOWN,
+      pending: new Set((await pendingBackfills(pool)).map((p) => p.area)),
+    },
+  );
 }
 
 /** Differing rows printed per table and direction; the count covers them all. */

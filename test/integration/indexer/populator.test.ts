@@ -7,7 +7,7 @@ import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness
 import { ACCOUNT_ROWS_BY_KEY } from '../../support/account-numbers.ts';
 
 describe('populator (devnode + PostgreSQL)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000); // a full verify also asks the node for the state at the top (issue 58)
   let h: Harness;
   let populator: Populator | undefined;
   let registry: prom.Registry;

@@ -8,7 +8,7 @@ import { populateToTop } from '../../support/populate.ts';
 import { renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
 
 describe('reload (-H) and verify (-v)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000); // a full verify also asks the node for the state at the top (issue 58)
   let h: Harness;
   const all = (): number[] => Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
 

@@ -1,0 +1,243 @@
+/**
+ * @module `mdw -v --full` compares the derived state at the top with the chain's own (contracts' dry-runs, the node's
+ * names, oracles, channels and accounts), so that a wrong derivation rule shows, which a re-derivation with the same
+ * rule cannot show; the devnode's own state is the oracle of each side a difference names.
+ */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { verifyChain, type VerifyReport } from '../../../src/indexer/maintenance/verify.ts';
+import { deriveStoredTokens } from '../../../src/indexer/derived/derive-tokens.ts';
+import { aexnRows } from '../../../src/indexer/rows/aexn-rows.ts';
+import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
+import { NodeClient } from '../../../src/node/client.ts';
+import { createWritePool, withTransaction } from '../../../src/db/pool.ts';
+import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
+import type { Config } from '../../../src/config.ts';
+import type { Devnode } from '../../../src/devnode/index.ts';
+import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { startHarness, silent, type Harness } from './support/harness.ts';
+
+/** The chain: uniform blocks, one transaction in four a token's (AEX-9, AEX-141, the DEX). */
+const CHAIN = { generations: 110, seed: 'verify-state', tokenShare: 0.25 } as const;
+
+/** A line of the state check that names a difference (the re-derivation's lines begin with `derived`). */
+const STATE_DIFFERENCE = /^(aex9|aex141|name|oracle|channel|account) \S+: .* differs: db .* node .*$/;
+
+describe('verify --full against the chain state (contracts, names, oracles, channels, accounts)', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let cfg: Config;
+
+  before(async () => {
+    const { generations, seed, tokenShare } = CHAIN;
+    h = await startHarness(generations, seed, { tokenShare });
+    // the harness names the chain's wrapped AE, as a configured network does: the clean chain holds no difference
+    expect(wrappedAe(h.devnode.chain)).to.not.equal('');
+    cfg = h.config();
+    const populator = await startPopulator({ cfg, log: silent, registry: new prom.Registry() });
+    await populator.synced();
+    await populator.stop();
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  async function verify(
+    opts: { sample?: number; cfg?: Config } = {},
+  ): Promise<{ lines: string[]; report: VerifyReport }> {
+    const lines: string[] = [];
+    const report = await verifyChain(
+      { cfg: opts.cfg ?? cfg, log: silent, out: (l) => lines.push(l) },
+      { full: true, sample: opts.sample },
+    );
+    return { lines, report };
+  }
+
+  /** rederiveTokens derives the token area of the whole chain again with `rule`. */
+  async function rederiveTokens(rule: (gen: FetchedGeneration) => ReturnType<typeof aexnRows>): Promise<void> {
+    const pool = createWritePool(cfg, 'verify-state-test', silent, 2);
+    try {
+      const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs }, silent);
+      const { aexn } = contractReaders(cfg, pool, node);
+      await withTransaction(pool, (db) => deriveStoredTokens(db, aexn, 0, h.devnode.height(), undefined, rule));
+    } finally {
+      await pool.end();
+    }
+  }
+
+  it('finds nothing on a clean chain, having compared every kind of entry with the chain', async () => {
+    const { lines, report } = await verify();
+    expect(lines).to.deep.equal([]);
+    expect(report.differences).to.equal(0);
+    expect(report.unverifiable).to.equal(0);
+    const compared = new Map(report.state.map((c) => [c.what, c]));
+    expect([...compared.keys()]).to.deep.equal([
+      'AEX-9 tokens',
+      'AEX-141 collections',
+      'names',
+      'oracles',
+      'channels',
+      'accounts',
+    ]);
+    // each kind was there to compare, and was asked of the node
+    for (const c of report.state) expect(c.items * c.requests, c.what).to.be.greaterThan(0);
+    const [{ n }] = (await h.query<{ n: string }>('mdw', 'SELECT count(*) AS n FROM account_wealth')) as [
+      { n: string },
+    ];
+    expect(compared.get('accounts')!.items).to.equal(Number(n));
+  });
+
+  it('finds a derivation rule made wrong: AEX-9 balances against the contracts, with both sides', async () => {
+    // a rule that forgets transfers: the re-derivation of -v --full, sharing the rule, could not tell
+    await rederiveTokens((gen) => {
+      const rows = aexnRows(gen);
+      return { ...rows, aex9Logs: rows.aex9Logs.filter((l) => l.kind !== 'transfer') };
+    });
+    try {
+      const { lines, report } = await verify();
+      const found = lines.filter((l) => l.startsWith('aex9 ') && l.includes(' differs: '));
+      expect(found.length).to.be.greaterThan(0);
+      expect(report.differences).to.be.greaterThanOrEqual(found.length);
+      const ledger = ledgerBalances(h.devnode.chain);
+      for (const line of found) {
+        const [, token, account, db, node] = /^aex9 (ct_\w+): balance of (ak_\w+) differs: db (-?\d+) node (\d+)$/.exec(
+          line,
+        )!;
+        // the node's side is the contract's own state, the database's side the row it serves
+        expect(BigInt(node!), line).to.equal(ledger.get(balanceKey(token!, account!)) ?? 0n);
+        const rows = await h.query<{ amount: string }>(
+          'mdw',
+          'SELECT amount::text AS amount FROM aex9_balances WHERE contract_id = $1 AND account = $2',
+          [token, account],
+        );
+        expect(BigInt(rows[0]?.amount ?? 0), line).to.equal(BigInt(db!));
+      }
+    } finally {
+      await rederiveTokens(aexnRows);
+    }
+    expect((await verify()).lines).to.deep.equal([]);
+  });
+
+  it('finds rows changed in the database (a balance, an owner, a pointer, an AE balance), naming both sides', async () => {
+    const chain = h.devnode.chain;
+    const named = [...chain.state.names.entries()]
+      .map(([, n]) => n)
+      .filter((n) => n.expires >= chain.height && n.revokedAt === undefined);
+    const pointed = named.find((n) => n.pointers.length > 0)!;
+    const owned = named.find((n) => n !== pointed)!;
+    const someone = [...chain.state.accounts.entries()].map(([id]) => id).find((id) => id !== owned.owner)!;
+    const [balance] = await h.query<{ contract_id: string; account: string; amount: string }>(
+      'mdw',
+      `UPDATE aex9_balances SET amount = amount + 1
+        WHERE (contract_id, account) = (SELECT contract_id, account FROM aex9_balances WHERE amount > 0
+                                         ORDER BY contract_id, account LIMIT 1)
+        RETURNING contract_id, account, amount::text AS amount`,
+    );
+    await h.query('mdw', 'UPDATE name_state SET owner = $2 WHERE name = $1', [owned.name, someone]);
+    const [{ pointers: stored }] = (await h.query<{ pointers: unknown }>(
+      'mdw',
+      `UPDATE name_state s SET pointers = '[]' FROM (SELECT name, pointers FROM name_state WHERE name = $1) o
+        WHERE s.name = o.name RETURNING o.pointers`,
+      [pointed.name],
+    )) as [{ pointers: unknown }];
+    const [account] = await h.query<{ account_id: string; balance: string }>(
+      'mdw',
+      `UPDATE account_wealth SET balance = balance + 7
+        WHERE account_id = (SELECT account_id FROM account_wealth ORDER BY account_id LIMIT 1)
+        RETURNING account_id, balance::text AS balance`,
+    );
+    try {
+      const { lines } = await verify();
+      const ledger = ledgerBalances(chain).get(balanceKey(balance!.contract_id, balance!.account));
+      const pointers = pointed.pointers.map((p) => `${p.key}=${p.id}`).join(' ');
+      expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.have.members([
+        `aex9 ${balance!.contract_id}: balance of ${balance!.account} differs: db ${balance!.amount} node ${ledger}`,
+        `name ${owned.name}: owner differs: db ${someone} node ${owned.owner}`,
+        `name ${pointed.name}: pointers differs: db  node ${pointers}`,
+        `account ${account!.account_id}: balance differs: db ${account!.balance} ` +
+          `node ${chain.state.accounts.get(account!.account_id)!.balance}`,
+      ]);
+    } finally {
+      await h.query('mdw', 'UPDATE aex9_balances SET amount = amount - 1 WHERE contract_id = $1 AND account = $2', [
+        balance!.contract_id,
+        balance!.account,
+      ]);
+      await h.query('mdw', 'UPDATE name_state SET owner = $2 WHERE name = $1', [owned.name, owned.owner]);
+      await h.query('mdw', 'UPDATE name_state SET pointers = $2 WHERE name = $1', [
+        pointed.name,
+        JSON.stringify(stored),
+      ]);
+      await h.query('mdw', 'UPDATE account_wealth SET balance = balance - 7 WHERE account_id = $1', [
+        account!.account_id,
+      ]);
+    }
+    expect((await verify()).lines).to.deep.equal([]);
+  });
+
+  it('--sample compares that many accounts, drawn at random', async () => {
+    const { lines, report } = await verify({ sample: 5 });
+    expect(lines).to.deep.equal([]);
+    expect(report.state.find((c) => c.what === 'accounts (a sample of 5)')).to.include({ items: 5, requests: 5 });
+  });
+
+  it('with the node ahead of the verified top, still compares what its new blocks leave alone', async () => {
+    const top = h.devnode.height();
+    await h.devnode.mineKeyBlock();
+    await h.devnode.mineKeyBlock();
+    const [name] = await h.query<{ name: string; owner: string }>(
+      'mdw',
+      `SELECT name, owner FROM name_state
+        WHERE kind <> 'revoke' AND expires_at > $1 + 2 AND auction_end_height < $1 ORDER BY name LIMIT 1`,
+      [top],
+    );
+    const someone = [...h.devnode.chain.state.accounts.entries()].map(([id]) => id).find((id) => id !== name!.owner)!;
+    // the stored heights stop at `top`: the state is compared there, names at the node's top two heights above
+    expect((await verify()).lines).to.deep.equal([]);
+    await h.query('mdw', 'UPDATE name_state SET owner = $2 WHERE name = $1', [name!.name, someone]);
+    try {
+      const { lines } = await verify();
+      expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.deep.equal([
+        `name ${name!.name}: owner differs: db ${someone} node ${name!.owner}`,
+      ]);
+    } finally {
+      await h.query('mdw', 'UPDATE name_state SET owner = $2 WHERE name = $1', [name!.name, name!.owner]);
+    }
+  });
+
+  describe('against a pruning node (the same chain, its state garbage-collected)', () => {
+    let pruning: Devnode;
+    before(async () => {
+      const { generations, seed, tokenShare } = CHAIN;
+      pruning = await startGeneratedDevnode(
+        { generations, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed, tokenShare },
+        { gcHeight: generations + 10 },
+      );
+    });
+    after(async () => {
+      await pruning.stop();
+    });
+
+    it('notes the 410s and counts no difference of state', async () => {
+      const { lines } = await verify({ cfg: { ...cfg, nodeUrls: [pruning.externalUrl] } });
+      expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.deep.equal([]);
+      expect(lines).to.include.members([
+        `${(await h.query('mdw', 'SELECT 1 FROM account_wealth')).length} account balance(s) unverifiable: ` +
+          `every node answered 410 at ${await storedTopBlock()}`,
+      ]);
+      expect(lines.some((l) => /^aex9 ct_\w+: unverifiable: every node answered 410/.test(l))).to.equal(true);
+    });
+  });
+
+  /** storedTopBlock is the last stored block: the verified top's, at which the state is asked. */
+  async function storedTopBlock(): Promise<string> {
+    const [{ hash }] = (await h.query<{ hash: string }>(
+      'mdw',
+      `SELECT coalesce((SELECT hash FROM micro_blocks WHERE height = k.height ORDER BY micro_index DESC LIMIT 1),
+                       k.hash) AS hash
+         FROM key_blocks k ORDER BY height DESC LIMIT 1`,
+    )) as [{ hash: string }];
+    return hash;
+  }
+});
