@@ -21,12 +21,24 @@ import { restRouter } from './rest/rest-routes.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
+import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
-export function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
+export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
-  const nodeStatus = async (): Promise<Json> =>
-    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
+  const timeoutMs = Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS);
+  // a node known away (a forwarded request or a reading found it so, and no probe found it back since) is not asked:
+  // the status says at once that it cannot be reached (issue 59: 5 s a request while the node hung); one that stops
+  // answering is waited for STATUS_READ_MAX_MS at most, once, and is then known away for the others
+  const nodeStatus = async (): Promise<Json> => {
+    if (outages?.node?.down) throw new Error('the node is unreachable');
+    try {
+      return parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), timeoutMs, { meter })).text);
+    } catch (err) {
+      outages?.node?.unavailable(err);
+      throw err;
+    }
+  };
   const readMeter = metrics.outbound.meter('node', 'read');
   const nodeGet = (path: string): Promise<HttpAnswer> =>
     httpGet(new URL(`${cfg.nodeUrl}${path}`), cfg.nodeTimeoutMs, { meter: readMeter }).catch((err: unknown) => {

@@ -39,6 +39,7 @@ const NOT_METRICS = [
   'mdw_failed_areas',
   'mdw_protocol',
   'mdw_epoch',
+  'mdw_node_reachable',
   'mdw_g',
   'mdw_g1',
   'mdw_g2',
