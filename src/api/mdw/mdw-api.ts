@@ -12,7 +12,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
-import { indexedRoutes } from './rest/route-index.ts';
+import { indexedRoutes, routeTemplate } from './rest/route-index.ts';
 import type { V3Env } from './resources/resource.ts';
 import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
@@ -75,7 +75,9 @@ const ownTurns = (path: string): boolean =>
 export function v3Api(deps: RouteDeps): ApiMiddleware {
   const atRoot = deps.cfg.rootV3 === 'mdw';
   const env = v3Env(deps);
-  const routes = indexedRoutes(restRouter(env));
+  const router = restRouter(env);
+  const routes = indexedRoutes(router);
+  const templateOf = routeTemplate(router);
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const asString = intAsString();
@@ -94,6 +96,15 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     ctx.state.aeMdw = true;
     // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
     if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
-    else await deps.admission.run(() => rest(ctx), 1, ctx.state.arrivedAt);
+    else
+      await deps.admission
+        .run(() => rest(ctx), 1, ctx.state.arrivedAt)
+        .catch((err: unknown) => {
+          // refused before its route ran (the line full, or its wait past its deadline): counted under the route it
+          // asked for, not as `unmatched` (issue 59)
+          const template = ctx._matchedRoute === undefined ? templateOf(ctx.method, ctx.path) : undefined;
+          if (template !== undefined) ctx.state.route = `${ctx.state.mountedAt ?? ''}${template}`;
+          throw err;
+        });
   };
 }
