@@ -45,7 +45,8 @@ describe('mdw (the binary)', () => {
   });
 
   // issue 59: the schema identity check waited for the database without limit in every role
-  it('fails -v, -H and migrate at once, exit 1, against a database that is not there, naming it', async () => {
+  it('fails -v, -H and migrate at once, exit 1, against a database that is not there, naming it', async function () {
+    this.timeout(120_000); // three starts of the binary on a loaded machine; each is bounded by mdw()'s own 30 s
     const closed = String(await freePort());
     const env = {
       DATABASE_URL: `postgres://mdw:x@127.0.0.1:${closed}/middleware`,
