@@ -1,11 +1,12 @@
 /**
  * @module A role's start waits for its database: PostgreSQL coming up after the role (pods scheduled in any order, a
- * database restarting) is a wait, not an exit.
+ * database restarting) is a wait, not an exit. A one-shot command (-v, -H, migrate) does not wait: it fails at once
+ * and its Job's retry policy decides.
  */
 import type { Logger } from '../log.ts';
 import { retry, type BackoffOptions } from '../retry.ts';
 import { isDatabaseUnavailable } from './errors.ts';
-import { errorMessage } from '../errors.ts';
+import { AppError, ErrorCode, errorMessage } from '../errors.ts';
 
 const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 
@@ -42,4 +43,22 @@ export async function untilDatabaseAnswers<T>(
     );
   }
   return result;
+}
+
+/**
+ * databaseNow runs a one-shot command's `step` once: the database's absence is an AppError MDW_DB_UNAVAILABLE that
+ * names the step and the reason (the command exits 1 with it); any other error is thrown as it is.
+ */
+export async function databaseNow<T>(what: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    throw new AppError(
+      ErrorCode.DB_UNAVAILABLE,
+      503,
+      `database unavailable (${what}): ${errorMessage(err)}; a one-shot command does not wait for it`,
+      { cause: err },
+    );
+  }
 }

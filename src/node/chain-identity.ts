@@ -47,11 +47,12 @@ export async function nodeChain(
  * nodeChains asks every node which chain it serves, leaving out (and logging once each) a node that does not answer:
  * the nodes that do are compared (one of another chain that answers only later is refused at the next start, and kept
  * out meanwhile by the NodeSet's fork check and MAX_FORK_DEPTH). With `wait`, it asks again with backoff until at
- * least one answers (logged once, with the return): a populator with one node away of several starts on the others.
+ * least one answers (logged once, with the return): a populator with one node away of several starts on the others;
+ * `attempts` bounds the asking (a one-shot command asks once and fails with MDW_NODE_UNREACHABLE when none answers).
  */
 export async function nodeChains(
   urls: readonly string[],
-  opts: { timeoutMs: number; wait: boolean; signal?: AbortSignal; meters?: NodeMeters },
+  opts: { timeoutMs: number; wait: boolean; attempts?: number; signal?: AbortSignal; meters?: NodeMeters },
   log: Logger,
 ): Promise<NodeChain[]> {
   const askAll = async (): Promise<{ chains: NodeChain[]; away: { url: string; reason: string }[] }> => {
@@ -80,7 +81,7 @@ export async function nodeChains(
     },
     {
       ...WAIT_BACKOFF,
-      attempts: opts.wait ? Infinity : 1,
+      attempts: opts.wait ? (opts.attempts ?? Infinity) : 1,
       signal: opts.signal,
       retryable: (err) => err instanceof NodeError,
       onRetry: (_attempt, err) => {

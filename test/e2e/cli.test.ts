@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { freePort } from '../support/postgres.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
 const version = (
@@ -41,6 +42,24 @@ describe('mdw (the binary)', () => {
     const { status, err } = mdw(['-s'], { STATUS_MAX_BLOCK_AGE: 'soon' });
     expect(status).to.equal(2);
     expect(err).to.contain('STATUS_MAX_BLOCK_AGE');
+  });
+
+  // issue 59: the schema identity check waited for the database without limit in every role
+  it('fails -v, -H and migrate at once, exit 1, against a database that is not there, naming it', async function () {
+    this.timeout(120_000); // three starts of the binary on a loaded machine; each is bounded by mdw()'s own 30 s
+    const closed = String(await freePort());
+    const env = {
+      DATABASE_URL: `postgres://mdw:x@127.0.0.1:${closed}/middleware`,
+      NODE_URL: `http://127.0.0.1:${closed}`,
+    };
+    for (const args of [['-v'], ['-H', '1-2'], ['migrate']]) {
+      const { status, err } = mdw(args, env); // killed after 30 s, status null, where it waited for ever
+      expect(status, `${args.join(' ')}: ${err}`).to.equal(1);
+      expect(err).to.match(
+        /^Error: database unavailable \(identity check\): connect ECONNREFUSED .*\(MDW_DB_UNAVAILABLE\)$/m,
+      );
+      expect(err, 'one line, no stack').not.to.match(/\n\s+at /);
+    }
   });
 
   it('refuses to run without a role', () => {

@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
 import pino from 'pino';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { freePort } from '../support/postgres.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../support/restartable-postgres.ts';
 import { waitFor } from '../support/wait.ts';
-
-const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
-
-/** A running `mdw` process with its JSON log lines. */
-interface Proc {
-  readonly child: ChildProcess;
-  readonly lines: () => Record<string, unknown>[];
-  readonly output: () => string;
-}
+import { exitCode } from '../support/dev-run.ts';
+import { logged, startMdw as run, type MdwProcess as Proc } from '../support/mdw-process.ts';
 
 describe('PostgreSQL goes away under a running populator and a loaded server', function () {
   this.timeout(240_000);
@@ -115,6 +107,13 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
     expect(await exitCode(verify.child), verify.output()).to.equal(0);
   });
 
+  // issue 59: a one-shot command waited for ever for a node to check the schema's chain against
+  it('fails -v at once, exit 1, when its node is not there, naming it', async () => {
+    const verify = run(['-v'], { ...env, NODE_URL: `http://127.0.0.1:${await freePort()}` });
+    expect(await exitCode(verify.child), verify.output()).to.equal(1);
+    expect(verify.output()).to.match(/^Error: .*\(MDW_NODE_UNREACHABLE\)$/m);
+  });
+
   it('mdw -H with the populator running fails at once, naming what holds the writer lock', async () => {
     const reload = run(['-H', '3-5'], env);
     expect(await exitCode(reload.child), reload.output()).to.equal(1);
@@ -184,29 +183,3 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
     }
   }
 });
-
-function logged(proc: Proc, msg: RegExp): Record<string, unknown>[] {
-  return proc.lines().filter((l) => typeof l.msg === 'string' && msg.test(l.msg));
-}
-
-function run(args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, [MDW, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  return {
-    child,
-    output: () => out.slice(-4000),
-    lines: () =>
-      out
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as Record<string, unknown>),
-  };
-}
-
-function exitCode(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) =>
-    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
-  );
-}

@@ -7,8 +7,8 @@ import { BriefValue } from './brief-value.ts';
 
 /** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests (a second at most: issue 44). */
 export const NODE_HEIGHT_TTL_MS = 1000;
-/** Upper bound on one reading: a status answer never waits long for a silent node. */
-const MAX_READ_MS = 2000;
+/** Upper bound on one reading of the node for a status: a status answer never waits long for a silent node. */
+export const STATUS_READ_MAX_MS = 2000;
 
 /** What a NodeHeight reads from. */
 export interface NodeHeightOptions {
@@ -34,7 +34,7 @@ export class NodeHeight {
 
   constructor(opts: NodeHeightOptions) {
     this.#client = new NodeClient(
-      { url: opts.urls, timeoutMs: Math.min(opts.timeoutMs, MAX_READ_MS), attempts: 1, metrics: opts.metrics },
+      { url: opts.urls, timeoutMs: Math.min(opts.timeoutMs, STATUS_READ_MAX_MS), attempts: 1, metrics: opts.metrics },
       opts.log,
     );
     this.#outage = opts.outage;

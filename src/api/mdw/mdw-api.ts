@@ -12,7 +12,7 @@ import { AppError, ErrorCode } from '../../errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
-import { indexedRoutes } from './rest/route-index.ts';
+import { indexedRoutes, routeTemplate } from './rest/route-index.ts';
 import type { V3Env } from './resources/resource.ts';
 import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
@@ -22,12 +22,24 @@ import { AccountExports, isExportPath } from './rest/export-routes.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
+import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
-export function v3Env({ pool, cfg, version, listener, metrics, replicas }: RouteDeps): V3Env {
+export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
-  const nodeStatus = async (): Promise<Json> =>
-    parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), cfg.nodeTimeoutMs, { meter })).text);
+  const timeoutMs = Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS);
+  // a node known away (a forwarded request or a reading found it so, and no probe found it back since) is not asked:
+  // the status says at once that it cannot be reached (issue 59: 5 s a request while the node hung); one that stops
+  // answering is waited for STATUS_READ_MAX_MS at most, once, and is then known away for the others
+  const nodeStatus = async (): Promise<Json> => {
+    if (outages?.node?.down) throw new Error('the node is unreachable');
+    try {
+      return parseJson((await httpGet(new URL(`${cfg.nodeUrl}/v2/status`), timeoutMs, { meter })).text);
+    } catch (err) {
+      outages?.node?.unavailable(err);
+      throw err;
+    }
+  };
   const readMeter = metrics.outbound.meter('node', 'read');
   const nodeGet = (path: string): Promise<HttpAnswer> =>
     httpGet(new URL(`${cfg.nodeUrl}${path}`), cfg.nodeTimeoutMs, { meter: readMeter }).catch((err: unknown) => {
@@ -64,7 +76,9 @@ const ownTurns = (path: string): boolean =>
 export function v3Api(deps: RouteDeps): ApiMiddleware {
   const atRoot = deps.cfg.rootV3 === 'mdw';
   const env = v3Env(deps);
-  const routes = indexedRoutes(restRouter(env));
+  const router = restRouter(env);
+  const routes = indexedRoutes(router);
+  const templateOf = routeTemplate(router);
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports);
@@ -86,6 +100,15 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     // an export admits each of its pages itself (export-routes.ts)
     if (isExportPath(ctx.path) && ctx.method === 'GET') await exports.serve(ctx);
     else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
-    else await deps.admission.run(() => rest(ctx), 1, ctx.state.arrivedAt);
+    else
+      await deps.admission
+        .run(() => rest(ctx), 1, ctx.state.arrivedAt)
+        .catch((err: unknown) => {
+          // refused before its route ran (the line full, or its wait past its deadline): counted under the route it
+          // asked for, not as `unmatched` (issue 59)
+          const template = ctx._matchedRoute === undefined ? templateOf(ctx.method, ctx.path) : undefined;
+          if (template !== undefined) ctx.state.route = `${ctx.state.mountedAt ?? ''}${template}`;
+          throw err;
+        });
   };
 }

@@ -3,7 +3,7 @@ import { Command, Flags } from '@oclif/core';
 import { createLogger } from '../../log.ts';
 import { dropSchema } from '../../db/admin.ts';
 import { AppError } from '../../errors.ts';
-import { exitIfRefused } from '../refusal.ts';
+import { exitIfAway, exitIfRefused } from '../refusal.ts';
 import { configFromEnv } from '../env.ts';
 
 export default class Migrate extends Command {
@@ -48,10 +48,12 @@ export default class Migrate extends Command {
       await guardSchema(cfg, log, {
         writes: false,
         waitForNodes: false,
+        oneShot: true,
         migrate: async () => (applied = await migrate(target, log)),
       }).catch((err: unknown) => {
         // a refused history (db/baseline.ts) says what to do: shown as it is, not as a crash
         exitIfRefused(this, err);
+        exitIfAway(this, err);
         if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: 1 });
         throw err;
       });

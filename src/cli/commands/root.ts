@@ -16,7 +16,7 @@ import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts'
 import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
 import { VERSION } from '../../version.ts';
 import { AppError } from '../../errors.ts';
-import { exitIfRefused } from '../refusal.ts';
+import { exitIfAway, exitIfRefused } from '../refusal.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
@@ -61,6 +61,8 @@ export default class Root extends Command {
     // a start refused for what the schema holds is one line and exit 2, never a stack (docs/operations.md)
     await this.runRoles().catch((err: unknown) => {
       exitIfRefused(this, err);
+      // only -v and -H get here with these: the populator and the server wait for the database and the node
+      exitIfAway(this, err);
       throw err;
     });
   }
@@ -86,6 +88,7 @@ export default class Root extends Command {
       const { reloaded, rederived, callInfoPruned } = await reloadHeights({ cfg, log }, heights).catch(
         (err: unknown) => {
           exitIfRefused(this, err);
+          exitIfAway(this, err);
           if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: err.status === 400 ? 2 : 1 });
           throw err;
         },

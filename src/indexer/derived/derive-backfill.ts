@@ -328,6 +328,8 @@ export interface DeriveBackfillDeps extends DeriveContext {
   /** the schema whose servers hear of each batch (their cached statistics and answers) */
   readonly schema: string;
   readonly metrics?: Pick<IndexerMetrics, 'derivePendingHeights' | 'deriveFailing'>;
+  /** ends the node requests of the derivations (the populator stopping, its writer lock lost) */
+  readonly signal?: AbortSignal;
 }
 
 /** DeriveBackfill derives the pending areas one batch per step, in DERIVED_AREAS order, and reports failures once. */
@@ -351,7 +353,8 @@ export class DeriveBackfill {
 
   /**
    * step derives the next batch of the first pending area: true when it did, false when nothing is left or a failing
-   * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is).
+   * area waits for its next retry. A failed derivation is recorded and logged, not thrown (the database's own loss is,
+   * and so is one that `signal` ended).
    */
   async step(opts: { catchingUp?: boolean } = {}): Promise<boolean> {
     const { pool, log, rules, detector, balances, decoder, gaCalls, hyperchain, batchHeights } = this.#deps;
@@ -381,6 +384,8 @@ export class DeriveBackfill {
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });
       });
     } catch (err) {
+      // ended by the process's own stop (or its lock's loss), not by the area: it stays pending, not failing (issue 59)
+      if (this.#deps.signal?.aborted) throw err;
       const error = failureText(from, to, err);
       await recordFailure(pool, job.area, error);
       this.#observe(pending.map((p) => (p === job ? { ...p, failingSince: new Date(), error } : p)));

@@ -9,7 +9,7 @@ import { migrationNames } from '../../db/migrator.ts';
 import { createWritePool } from '../../db/pool.ts';
 import { schemaFacts, type SchemaFacts } from '../../db/queries/schema-identity.ts';
 import { recordIdentity } from '../../db/writes/schema-identity.ts';
-import { untilDatabaseAnswers } from '../../db/wait.ts';
+import { databaseNow, untilDatabaseAnswers } from '../../db/wait.ts';
 import { AppError, ErrorCode } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { nodeChains, type NodeChain, type NodeMeters } from '../../node/chain-identity.ts';
@@ -23,6 +23,11 @@ export interface GuardOptions {
    * unchecked (a server serves the database without its node, `mdw migrate` needs none)
    */
   readonly waitForNodes: boolean;
+  /**
+   * a one-shot command (-v, -H, migrate): the database away, or every node when it needs them, fails it at once for
+   * its Job's retry policy to decide; a long-running role (populator, server) waits for them
+   */
+  readonly oneShot?: boolean;
   /** the role's own migration step, run once the schema passed the check and before the identity is recorded */
   readonly migrate?: () => Promise<unknown>;
   readonly signal?: AbortSignal;
@@ -46,6 +51,7 @@ export async function guardSchema(cfg: Config, log: Logger, options: GuardOption
     {
       timeoutMs: cfg.nodeTimeoutMs,
       wait: options.waitForNodes,
+      ...(options.oneShot ? { attempts: 1 } : {}),
       signal,
       ...(options.nodeMeters ? { meters: options.nodeMeters } : {}),
     },
@@ -53,7 +59,9 @@ export async function guardSchema(cfg: Config, log: Logger, options: GuardOption
   );
   asked.catch(() => {});
   try {
-    const read = () => untilDatabaseAnswers('identity check', () => schemaFacts(pool, schema), log, options);
+    const answered = <T>(what: string, step: () => Promise<T>): Promise<T> =>
+      options.oneShot ? databaseNow(what, step) : untilDatabaseAnswers(what, step, log, options);
+    const read = () => answered('identity check', () => schemaFacts(pool, schema));
     const files = migrationNames();
     let facts: SchemaFacts;
     try {
@@ -71,7 +79,7 @@ export async function guardSchema(cfg: Config, log: Logger, options: GuardOption
     if (!files.every((name) => applied.has(name))) await options.migrate?.();
     if (!verdict.record) return;
     // the schema as migrated, the table there now; the row as recorded, another starter's if it came first
-    const recorded = await untilDatabaseAnswers('identity record', () => recordIdentity(pool, verdict.record!), log);
+    const recorded = await answered('identity record', () => recordIdentity(pool, verdict.record!));
     judge(cfg, { ...(await read()), identity: recorded }, nodes, options.writes);
     log.info({ schema, ...recorded }, 'schema identity recorded');
   } finally {

@@ -36,6 +36,7 @@ export async function reloadHeights(
   await guardSchema(cfg, log, {
     writes: true,
     waitForNodes: true,
+    oneShot: true,
     migrate: () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log),
   });
   const pool = createWritePool(cfg, 'mdw-reload', log, 4);

@@ -213,7 +213,7 @@ export async function verifyChain(
   opts: { heights?: readonly number[]; full?: boolean; sample?: number },
 ): Promise<VerifyReport> {
   const { cfg, log, out } = deps;
-  await guardSchema(cfg, log, { writes: false, waitForNodes: true });
+  await guardSchema(cfg, log, { writes: false, waitForNodes: true, oneShot: true });
   const pool = createReadPool(cfg, 'mdw-verify', log, { max: 4 });
   const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   // with several nodes their tops are read first: one on another fork leaves the set before any height is read

@@ -55,10 +55,14 @@ async function nodeKeyHash(node: NodeClient, height: number): Promise<string | n
  * agreeingBelow walks down from `height` until a stored key hash equals the node's; returns that
  * height (-1 when none agrees). The matched height is reloaded too, to refresh its micro blocks.
  * Not below `floor`: when the node disagrees there too, the fork reaches deeper and `floor - 1` is
- * returned at once, one request instead of a walk down a chain the node does not share.
+ * returned at once, one request instead of a walk down a chain the node does not share; a floor above `height`
+ * returns `height`.
  */
 export async function agreeingBelow(db: Queryable, node: NodeClient, height: number, floor = 0): Promise<number> {
-  if (floor > 0 && floor <= height) {
+  // a walk that would start below its floor: the caller saw `height + 1` disagree already, so the fork reaches below
+  // the floor from there (a whole FORK_WINDOW wider than MAX_FORK_DEPTH); -1 here named height 0 (issue 59)
+  if (floor > height) return height;
+  if (floor > 0) {
     const stored = await keyHashAt(db, floor);
     if (stored !== undefined && (await nodeKeyHash(node, floor)) !== stored) return floor - 1;
   }

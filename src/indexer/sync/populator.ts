@@ -339,6 +339,7 @@ export class Populator implements Role {
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,
+      signal,
     });
     const follower = new Follower({
       cfg,

@@ -1,6 +1,7 @@
 /** @module A node outage under forwarded requests and status readings: every answer 502 with a reason, two log lines in all. */
 import { expect } from 'chai';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import prom from 'prom-client';
@@ -62,6 +63,53 @@ describe('a node outage as the server logs it', function () {
     } finally {
       await server.stop();
       await node.close();
+      await db.drop();
+    }
+  });
+
+  // issue 59: the status waited for the node's answer in every reading, 5 s each while the node hung
+  it('answers /mdw/v3/status and GraphQL status from what it knows while the node hangs, saying it is unreachable', async () => {
+    const db = await createMigratedDatabase('mdw_node_hangs');
+    const asked: string[] = [];
+    // a node that takes every connection and never answers: only a timeout would end a request to it
+    const node = createServer((req) => asked.push(req.url ?? ''));
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const cfg = loadConfig({
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_node_hangs',
+      NODE_URL: `http://127.0.0.1:${(node.address() as AddressInfo).port}`,
+      PORT: '0',
+      WEBSOCKET_ADDRESS: '127.0.0.1:0',
+      NODE_TIMEOUT_MS: '600000',
+    });
+    const registry = new prom.Registry();
+    const server = await startServer({ cfg, log: pino({ level: 'silent' }), registry, version: 't' });
+    try {
+      const answers = 8;
+      for (let i = 0; i < answers; i++) {
+        const res = await fetch(`${server.httpUrl}/mdw/v3/status`);
+        expect(res.status).to.equal(200);
+        expect(await res.json()).to.include({ mdw_node_reachable: false, node_version: '' });
+        const graphql = await fetch(`${server.httpUrl}/mdw/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ status { mdwHeight nodeHeight } }' }),
+        });
+        expect(graphql.status, await graphql.clone().text()).to.equal(200);
+        expect(((await graphql.json()) as { errors?: unknown }).errors).to.equal(undefined);
+        await new Promise((resolve) => setTimeout(resolve, 1000)); // each time a new reading (a second at most old)
+      }
+      // the node was asked by the first reading and by the outage's probe, not by each reading after the first
+      expect(asked.filter((url) => url === '/v2/status').length).to.be.below(answers);
+      const shed = (await registry.getSingleMetric('mdw_api_shed_requests_total')?.get())?.values ?? [];
+      expect(
+        shed.reduce((n, v) => n + v.value, 0),
+        'no answer refused as overload',
+      ).to.equal(0);
+    } finally {
+      await server.stop();
+      node.closeAllConnections();
+      node.close();
       await db.drop();
     }
   });

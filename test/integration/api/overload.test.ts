@@ -81,5 +81,13 @@ describe('a server under more load than its pool serves', function () {
     expect(metrics).to.match(
       new RegExp(`^mdw_api_shed_requests_total ${byStatus.get(503)!.length + statusShed}$`, 'm'),
     );
+    // each under the route it asked for, whether refused in the line or at its deadline (issue 59: `unmatched`)
+    expect(metrics).to.match(
+      new RegExp(
+        `^mdw_api_http_requests_total\\{method="GET",route="/mdw/v3/key-blocks",status="503"\\} ${byStatus.get(503)!.length}$`,
+        'm',
+      ),
+    );
+    expect(metrics).not.to.match(/^mdw_api_http_requests_total\{[^}]*route="unmatched"/m);
   });
 });

@@ -67,4 +67,17 @@ describe('route labels in metrics and logs', () => {
     expect(rejected.map((l) => l.path)).to.include('/mdw/v3/key-blocks/nonsense!');
     expect(requestCount(await metrics(), '/mdw/v3/key-blocks/:hash_or_kbi', 400)).to.equal(1);
   });
+
+  // issue 59: one line per rejected request was a log flood any client could cause
+  it('logs a burst of rejected requests in a few lines, each with the count since the last', async () => {
+    const before = lines.length;
+    const burst = 200;
+    await Promise.all(Array.from({ length: burst }, () => api.request.get('/mdw/v3/key-blocks/nonsense!').expect(400)));
+    const logged = lines.slice(before).filter((l) => l.msg === 'request rejected') as (LogLine & {
+      rejected: number;
+    })[];
+    expect(logged.length).to.be.within(1, burst - 1);
+    expect(logged.reduce((n, l) => n + l.rejected, 0)).to.be.at.most(burst + 1); // the last line may count the one before
+    expect(requestCount(await metrics(), '/mdw/v3/key-blocks/:hash_or_kbi', 400)).to.equal(burst + 1);
+  });
 });

@@ -74,4 +74,27 @@ describe('deep forks (issue 38)', function () {
     await converged();
     await verifyClean(h);
   });
+
+  it('names the heights of a refused fork that covers a FORK_WINDOW wider than MAX_FORK_DEPTH (issue 59)', async () => {
+    await populator!.stop();
+    const [window, depth] = [10, 12];
+    populator = await startPopulator({
+      cfg: h.config({ ...bounded, FORK_WINDOW: String(window) }),
+      log: silent,
+      registry: new prom.Registry(),
+    });
+    await converged();
+    const storedTop = h.devnode.chain.height;
+    await h.devnode.fork(depth); // every generation of the window differs: the walk below it starts under the floor
+    let error: string | null | undefined;
+    await waitFor('the refused fork in sync_state', async () => {
+      const rows = await h.query<{ last_error: string | null }>('mdw', 'SELECT last_error FROM sync_state');
+      error = rows[0]?.last_error;
+      return !!error;
+    });
+    const [, from, replaced] = /at height (\d+) or below, which would replace (\d+) or more/.exec(error!) ?? [];
+    // true of the fork the devnode made: it reaches at least this far down, replacing at least this many
+    expect(Number(from)).to.be.within(storedTop - depth, storedTop - window);
+    expect(Number(replaced)).to.be.within(Number(bounded.MAX_FORK_DEPTH) + 1, depth);
+  });
 });

@@ -40,6 +40,7 @@ const NOT_METRICS = [
   'mdw_aex9_state_tokens',
   'mdw_protocol',
   'mdw_epoch',
+  'mdw_node_reachable',
   'mdw_g',
   'mdw_g1',
   'mdw_g2',

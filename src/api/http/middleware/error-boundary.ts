@@ -37,6 +37,29 @@ const RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
 
 /** Overload is logged at most once per this long, with the count of refusals since the last line. */
 const OVERLOAD_LOG_INTERVAL_MS = 10_000;
+/**
+ * A client's rejected requests (4xx) are logged at most once per this long, with the count since the last line: one
+ * line per request was a log flood any client could cause (issue 59: 63,589 lines for one fuzz run).
+ */
+const REJECTED_LOG_INTERVAL_MS = 1000;
+
+/**
+ * countedLines counts calls and says which one is due a log line, at most one per `intervalMs`: that call gets the
+ * count of calls since the last line (itself included), the others undefined.
+ */
+function countedLines(intervalMs: number): () => number | undefined {
+  let count = 0;
+  let loggedAt = -Infinity;
+  return () => {
+    count++;
+    const now = Date.now();
+    if (now - loggedAt < intervalMs) return undefined;
+    const since = count;
+    count = 0;
+    loggedAt = now;
+    return since;
+  };
+}
 
 /** outageOf is the outage a refusal with `code` belongs to, if any. */
 function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefined {
@@ -52,17 +75,21 @@ function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefin
  */
 export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
   const { log, outages = {}, shed } = opts;
-  let overload = { refused: 0, loggedAt: 0 };
+  const overloadLine = countedLines(OVERLOAD_LOG_INTERVAL_MS);
   const overloaded = (ctx: ApiContext, err: unknown): void => {
     shed?.inc();
-    overload.refused++;
-    const now = Date.now();
-    if (now - overload.loggedAt < OVERLOAD_LOG_INTERVAL_MS) return;
+    const refused = overloadLine();
+    if (refused === undefined) return;
     log.warn(
-      { refused: overload.refused, path: askedPath(ctx), reason: (err as Error).message },
+      { refused, path: askedPath(ctx), reason: (err as Error).message },
       'overloaded: refusing requests with 503 and Retry-After until there is room',
     );
-    overload = { refused: 0, loggedAt: now };
+  };
+  const rejectedLine = countedLines(REJECTED_LOG_INTERVAL_MS);
+  const rejected = (ctx: ApiContext, e: AppError): void => {
+    const count = rejectedLine();
+    if (count !== undefined)
+      log.info({ code: e.code, path: askedPath(ctx), reason: e.message, rejected: count }, 'request rejected');
   };
   return async function errorBoundary(ctx, next) {
     try {
@@ -77,7 +104,7 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       if (outage) outage.refused(err);
       else if (e.code === ErrorCode.OVERLOADED) overloaded(ctx, err);
       else if (e.status >= 500) log.error({ err, code: e.code, path: askedPath(ctx) }, 'request failed');
-      else log.info({ code: e.code, path: askedPath(ctx), reason: e.message }, 'request rejected');
+      else rejected(ctx, e);
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];

@@ -41,6 +41,8 @@ export const STATUS = shape(
     node_revision: str,
     node_syncing: bool,
     node_version: str,
+    // not ae_mdw's: whether the node answered this reading
+    mdw_node_reachable: only('openapi', bool),
     mdw_failed_areas: only('openapi', list(object({ area: str, from: int, since: str, error: str }, true))),
     // not ae_mdw's: the AEX-9 tokens whose balances are read from their contracts' state (docs/api-v3.md)
     mdw_aex9_state_tokens: only('openapi', int),

@@ -19,7 +19,7 @@ export const MDW_COMPAT_VERSION = '1.107.1';
 /** What the status is computed from. */
 export interface StatusFacts {
   readonly totals: StoredTotals;
-  /** the node's /v2/status, or undefined when it did not answer */
+  /** the node's /v2/status, or undefined when it did not answer (or is known away: not asked) */
   readonly node: { [key: string]: Json } | undefined;
   readonly gensPerMinute: number;
   readonly revision: string;
@@ -58,6 +58,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     node_revision: typeof node?.node_revision === 'string' ? node.node_revision : '',
     node_syncing: node?.syncing === true,
     node_version: typeof node?.node_version === 'string' ? node.node_version : '',
+    // ours (issue 59): false while the node cannot be reached, the node_* fields then what the populator last read
+    mdw_node_reachable: node !== undefined,
     // ours (issue 39): the derived areas whose derivation fails, which a synced chain does not show otherwise
     mdw_failed_areas: totals.failedAreas.map((a) => ({
       area: a.area,

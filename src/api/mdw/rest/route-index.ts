@@ -87,3 +87,16 @@ function deepestDirectory(byDirectory: Map<string, Koa.Middleware>, path: string
   }
   return undefined;
 }
+
+/**
+ * routeTemplate is, for a method and path, the template of the route `router` would run (what it leaves as
+ * `_matchedRoute`), without running it: a request refused before its turn is counted under the route it asked for.
+ * One scan of the table: for refusals only, never on the way of an answer.
+ */
+export function routeTemplate(router: Router): (method: string, path: string) => string | undefined {
+  return (method, path) => {
+    // the first route that matches runs and answers (the router names each layer it runs, in turn)
+    const layer = router.match(path, method).pathAndMethod.find((l) => l.methods.length > 0);
+    return typeof layer?.path === 'string' ? layer.path : undefined;
+  };
+}

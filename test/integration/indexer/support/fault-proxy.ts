@@ -11,6 +11,8 @@ export interface FaultProxy {
   set(fault: Fault, rate?: number): void;
   /** answers every request whose path matches `paths` with the node's 404 from now on (undefined: none) */
   notFound(paths: RegExp | undefined): void;
+  /** holds every request whose path matches `paths` unanswered from now on, as a hanging node (undefined: none) */
+  hang(paths: RegExp | undefined): void;
   /** requests seen, and how many got a fault; `paths`: each request's method and path, in order */
   readonly stats: { requests: number; faulted: number; paths: string[] };
   close(): Promise<void>;
@@ -25,6 +27,7 @@ export async function startFaultProxy(
   let fault: Fault = 'none';
   let rate = 1;
   let missing: RegExp | undefined;
+  let hanging: RegExp | undefined;
   let seed = opts.seed ?? 1;
   const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const stats = { requests: 0, faulted: 0, paths: [] as string[] };
@@ -35,6 +38,7 @@ export async function startFaultProxy(
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end('{"reason":"Contract not found"}');
     }
+    if (hanging?.test(req.url ?? '')) return;
     const hit = fault !== 'none' && random() < rate;
     if (hit) stats.faulted++;
     if (hit && fault === 'down') return req.socket.destroy();
@@ -76,6 +80,9 @@ export async function startFaultProxy(
     },
     notFound(paths) {
       missing = paths;
+    },
+    hang(paths) {
+      hanging = paths;
     },
     stats,
     close: () =>

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { expect } from 'chai';
 import Koa from 'koa';
 import request from 'supertest';
-import { indexedRoutes, staticDirectory } from '../../../../src/api/mdw/rest/route-index.ts';
+import { indexedRoutes, routeTemplate, staticDirectory } from '../../../../src/api/mdw/rest/route-index.ts';
 
 /** An app with the router behind indexedRoutes; answers name the handler that ran, the params and the matched route. */
 function appWith(register: (router: Router) => void): Koa {
@@ -102,5 +102,33 @@ describe('staticDirectory', () => {
     expect(staticDirectory({ path: '/v3/status' })).to.equal('/v3/status/');
     expect(staticDirectory({ path: '/v3/{*rest}' })).to.equal('/v3/');
     expect(staticDirectory({ path: /^\/v3/ })).to.equal('');
+  });
+});
+
+describe('routeTemplate (the route of a request refused before it ran, issue 59)', () => {
+  it('is the route the router runs for the request, as its matched route says, without running it', async () => {
+    const register = (r: Router): void => {
+      r.get('/status', answer('status'));
+      r.get('/names/:id', answer('name'));
+      r.get('/names/count', answer('count'));
+      r.get('/names/:id/claims', answer('claims'));
+      r.post('/names', answer('post names'));
+    };
+    const app = appWith(register);
+    const router = new Router({ prefix: '/v3' });
+    register(router);
+    const templateOf = routeTemplate(router);
+    for (const [method, path] of [
+      ['GET', '/v3/status'],
+      ['GET', '/v3/names/a.chain'],
+      ['GET', '/v3/names/count'],
+      ['GET', '/v3/names/a.chain/claims'],
+      ['POST', '/v3/names'],
+    ] as const) {
+      const ran = await request(app.callback())[method === 'GET' ? 'get' : 'post'](path);
+      expect(templateOf(method, path), `${method} ${path}`).to.equal(ran.headers['x-route']);
+    }
+    expect(templateOf('GET', '/v3/nothing')).to.equal(undefined);
+    expect(templateOf('DELETE', '/v3/status')).to.equal(undefined);
   });
 });

@@ -63,8 +63,8 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
 /**
  * CHANGED: the components changed on purpose since 91f676c, each as the change made to 91f676c's (issue 45): /v3/stats
  * answers `validators_count` instead of `miners_count` on a hyperchain, so neither is required; /v3/status shows a
- * hyperchain's current epoch (`mdw_epoch`, absent on another chain); and the AEX-9 tokens read from their state
- * (`mdw_aex9_state_tokens`, issue 58).
+ * hyperchain's current epoch (`mdw_epoch`, absent on another chain), (issue 59) whether the node answered it
+ * (`mdw_node_reachable`), and the AEX-9 tokens read from their state (`mdw_aex9_state_tokens`, issue 58).
  */
 const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<string, unknown>>> = {
   Stats: (old) => ({
@@ -74,10 +74,11 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
   }),
   Status: (old) => ({
     ...old,
-    required: [...(old.required as string[]), 'mdw_aex9_state_tokens'],
+    required: [...(old.required as string[]), 'mdw_node_reachable', 'mdw_aex9_state_tokens'],
     properties: {
       ...(old.properties as object),
       mdw_epoch: EPOCH_REPORT_SCHEMA,
+      mdw_node_reachable: { type: 'boolean' },
       mdw_aex9_state_tokens: { type: 'integer' },
     },
   }),
