@@ -88,7 +88,7 @@ export interface FailedArea {
 
 /**
  * storedTotals reads the status numbers: the top (topHeight) and the rest in one statement. The transaction count
- * sums the micro blocks' counts (one narrow row per micro block, not one per transaction).
+ * sums the counts migration 1015 keeps per transaction type (a few rows, whatever the chain's size).
  */
 export async function storedTotals(db: Queryable): Promise<StoredTotals> {
   // one after the other: `db` may be one client (a replica's snapshot), which runs one query at a time
@@ -102,7 +102,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     failed: FailedArea[] | null;
   }>({
     name: 'mdw_v3_stored_totals',
-    text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
+    text: `SELECT (SELECT sum(n) FROM tx_type_totals) AS txs,
                   (SELECT max(name) FROM mdw_migrations) AS migration,
                   s.node_height, s.status, s.heartbeat_at,
                   (SELECT json_agg(json_build_object('area', b.area, 'from', b.next_height, 'since', b.failing_since,

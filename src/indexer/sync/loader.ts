@@ -34,6 +34,7 @@ import { keyBlockProtocol } from '../../chain/protocols.ts';
 import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
 import type { HyperchainReader, HyperchainReads } from '../hyperchain/reader.ts';
 import { recordHyperchain } from '../../db/writes/hyperchain.ts';
+import { ReorgLog } from './reorg-log.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -129,8 +130,10 @@ export async function rollbackOnly(
 ): Promise<void> {
   deps.decoder.forgetCode();
   await withTransaction(deps.pool, async (client) => {
+    const log = await ReorgLog.before(client, { from: height });
     await deleteFrom(client, height);
     await recordTop(client);
+    await log.record(client, []);
     await notifyCommitted(client, deps.schema, { from: height, to: height - 1, rollbackFrom: height });
   });
   deps.metrics?.rollbacks.inc();
@@ -296,6 +299,13 @@ export async function loadBatch(
   const types = deps.txTypeCodes ?? new TxTypeCodes();
   let unknownTypes: WrittenRows['unknownTypes'] | undefined;
   const transactions = await withTransaction(deps.pool, async (client) => {
+    // what the deletes below drop for good is logged with the rows that replace it, for the websocket's reorg notices
+    const reorgLog =
+      opts.rollbackFrom !== undefined
+        ? await ReorgLog.before(client, { from: opts.rollbackFrom })
+        : opts.replace
+          ? await ReorgLog.before(client, loaded)
+          : undefined;
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     // the heights this batch adds to the stored ones (a reload may also fill gaps)
     let added: readonly number[] = loaded;
@@ -323,6 +333,7 @@ export async function loadBatch(
       hyperchain: hyperchain?.rows,
     });
     await recordTop(client);
+    await reorgLog?.record(client, gens);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
       rederiveFrom = await markStaleAbove(client, to);

@@ -284,11 +284,6 @@ export class Populator implements Role {
     }
   }
 
-  /**
-   * #newFollower is a Follower whose node requests end with `signal` (it reads where to go on from the database), and
-   * the backfill of derived areas beside it, on the same node client and the same contract readers (one code cache,
-   * one set of parsed contracts).
-   */
   /** #nodeMeters counts every request to the nodes in the role's metrics: each answer, each failure, each one sent. */
   #nodeMeters(): NodeMeters {
     const metrics = this.#metrics;
@@ -299,6 +294,11 @@ export class Populator implements Role {
     };
   }
 
+  /**
+   * #newFollower is a Follower whose node requests end with `signal` (it reads where to go on from the database), and
+   * the backfill of derived areas beside it, on the same node client and the same contract readers (one code cache,
+   * one set of parsed contracts).
+   */
   #newFollower(signal: AbortSignal, rules: TransferRules): { follower: Follower; backfill: DeriveBackfill } {
     const cfg = this.#cfg;
     const log = this.#log;

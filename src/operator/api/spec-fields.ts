@@ -2,7 +2,7 @@
  * @module The field table of the Middleware's spec: every field declared once, with its type, bounds, default, CEL
  * rules, description and the variables it sets. The CRD's schema (crd.ts), validateMiddleware, the managed variables
  * (managed-env.ts) and docs/operator-crd.md's field table are generated from it; middleware-types.ts is checked
- * against it at compile time (spec-fields-check.ts). Pure.
+ * against it at compile time (test/operator/api/spec-fields.test.ts, under `npx tsc`). Pure.
  */
 import type {
   V1Affinity,

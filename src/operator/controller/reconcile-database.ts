@@ -8,7 +8,7 @@ import type { KubeObject } from '../kube/client.ts';
 import { listAll } from '../kube/list-all.ts';
 import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { formatSelector } from '../specs/meta.ts';
-import { buildStableService, selectedGeneration } from '../specs/services.ts';
+import { selectedGeneration, stableServiceName } from '../specs/services.ts';
 import type { DatabaseCheck } from './bluegreen.ts';
 import type { Middleware } from '../api/middleware-types.ts';
 import {
@@ -20,7 +20,7 @@ import {
 } from './database-report.ts';
 import { ownershipOf } from './schema-ownership.ts';
 import { JOB_NAME_LABEL, deleteChild, jobFailure, jobState } from './reconcile-children.ts';
-import { liveChild, writeChild, type PassContext } from './reconcile-generation.ts';
+import { liveChild, liveChildNamed, writeChild, type PassContext } from './reconcile-generation.ts';
 import { FIRST_GENERATION } from './reconcile-status.ts';
 
 /** readDatabaseCheck reads a usage Job's state and, once it has ended, its answer (from its pods). */
@@ -100,7 +100,8 @@ const ADOPT = 'adopt';
  */
 export async function adoptGeneration(pass: PassContext, all: readonly Middleware[]): Promise<AdoptionStep> {
   if (pass.build.mw.status?.activeGeneration !== undefined) return { kind: 'known' };
-  const selected = selectedGeneration(liveChild<V1Service & KubeObject>(pass, buildStableService(pass.build, 1)));
+  const stable = liveChildNamed<V1Service & KubeObject>(pass, 'Service', stableServiceName(pass.build));
+  const selected = selectedGeneration(stable);
   if (selected !== undefined)
     return {
       kind: 'adopted',

@@ -4,27 +4,23 @@
  * (reclaimPolicy Delete), or only until it has said that it keeps them (Retain, the default).
  */
 import type { V1Pod } from '@kubernetes/client-node';
+import { resolveSpec } from '../api/defaults.ts';
 import type { Middleware } from '../api/middleware-types.ts';
 import { GROUP, ReclaimPolicy } from '../api/middleware-types.ts';
+import { schemaPrefixOf } from '../api/schema-prefix.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
 import { listAll } from '../kube/list-all.ts';
 import { Component, LABEL_COMPONENT, formatSelector, schemaName } from '../specs/meta.ts';
 import type { JobState } from './bluegreen.ts';
-import { JOB_NAME_LABEL, deleteChild, generationOf } from './reconcile-children.ts';
+import { JOB_NAME_LABEL, deleteChild, generationOf, listChildren } from './reconcile-children.ts';
 import { reconcileDropJob, writeChild, type PassContext } from './reconcile-generation.ts';
 import { readDatabaseCheck } from './reconcile-database.ts';
+import { listMiddlewares, withChildren, type ChildPass, type Pass, type ReconcileResult } from './reconcile-pass.ts';
 import { ownershipOf } from './schema-ownership.ts';
 import { buildDatabaseUsageJob } from '../specs/jobs.ts';
-import type { EventRecorder } from './reconcile-events.ts';
 
 /** FINALIZER guards the generations' schemas: removed only after every one of them was dropped. */
 export const FINALIZER = `${GROUP}/drop-generations`;
-
-/** DeletionResult: done when the finalizer is gone; otherwise look again later. */
-export interface DeletionResult {
-  readonly done: boolean;
-  readonly requeueAfterMs?: number;
-}
 
 const WAIT_MS = 5000;
 const RETRY_MS = 60_000;
@@ -63,22 +59,42 @@ export function knownGenerations(mw: Middleware, pass: Pick<PassContext, 'childr
 }
 
 /**
+ * reconcileDeletion holds a deleted Middleware (its finalizer) until its schemas are dropped, or said to be kept. Its
+ * clean-up's Jobs run the image the operator accepted, not a spec image it refused.
+ */
+export async function reconcileDeletion(pass: Pass, valid: boolean): Promise<ReconcileResult> {
+  const { kube, ref, mw } = pass;
+  if (!hasFinalizer(mw)) return {};
+  if (!valid) {
+    // Without a valid spec no drop Job can be built; with nothing to drop the finalizer may simply go.
+    if (knownGenerations(mw, { children: await listChildren(kube, mw, pass.cache) }).length === 0) {
+      await removeFinalizer(kube, ref, mw);
+      return {};
+    }
+    await pass.recordEvent(
+      mw,
+      'Warning',
+      'CleanupBlocked',
+      'the spec is invalid, so the schemas cannot be dropped: fix the spec, or remove the finalizer to keep the schemas',
+    );
+    return { requeueAfterMs: RETRY_MS };
+  }
+  const child = await withChildren(pass, resolveSpec(mw.spec, schemaPrefixOf(mw)));
+  const accepted = mw.status?.operand?.image;
+  if (accepted !== undefined) child.build = { ...child.build, image: accepted };
+  return finalizeDeletion(child, await listMiddlewares(pass));
+}
+
+/**
  * finalizeDeletion stops every workload, then drops each known generation's schema with a Job,
  * and removes the finalizer once all drops succeeded. Every step is idempotent: a crash anywhere
  * repeats only what is not done yet.
  */
-export async function finalizeDeletion(
-  pass: PassContext,
-  ref: ObjectRef,
-  mw: Middleware,
-  recordEvent: EventRecorder,
-  all: readonly Middleware[],
-): Promise<DeletionResult> {
-  if (!hasFinalizer(mw)) return { done: true };
-  if (pass.build.spec.reclaimPolicy === ReclaimPolicy.Retain)
-    return retain(pass, ref, mw, recordEvent, 'reclaimPolicy is Retain', 'Normal');
+async function finalizeDeletion(pass: ChildPass, all: readonly Middleware[]): Promise<ReconcileResult> {
+  const { ref, mw, recordEvent } = pass;
+  if (pass.build.spec.reclaimPolicy === ReclaimPolicy.Retain) return retain(pass, 'reclaimPolicy is Retain', 'Normal');
   const blocker = await dropBlocker(pass);
-  if (blocker !== undefined) return retain(pass, ref, mw, recordEvent, blocker, 'Warning');
+  if (blocker !== undefined) return retain(pass, blocker, 'Warning');
   const workloads = pass.children.filter(
     (c) => c.kind === 'Deployment' || (c.kind === 'Job' && !KEPT_JOBS.has(c.metadata.labels?.[LABEL_COMPONENT] ?? '')),
   );
@@ -88,7 +104,7 @@ export async function finalizeDeletion(
   if (workloads.length > 0) {
     if (deleted > 0)
       await recordEvent(mw, 'Normal', 'StoppingWorkloads', `deleting ${deleted} workloads before dropping the schemas`);
-    return { done: false, requeueAfterMs: WAIT_MS };
+    return { requeueAfterMs: WAIT_MS };
   }
   const known = knownGenerations(mw, pass);
   const states: JobState[] = [];
@@ -96,10 +112,10 @@ export async function finalizeDeletion(
   const theirs: string[] = [];
   try {
     const owned = known.length === 0 ? { mine: [], theirs: [] } : await ownedGenerations(pass, known, all);
-    if (owned === undefined) return { done: false, requeueAfterMs: WAIT_MS };
+    if (owned === undefined) return { requeueAfterMs: WAIT_MS };
     if ('failed' in owned) {
       await recordEvent(mw, 'Warning', 'DatabaseCheckFailed', owned.failed);
-      return { done: false, requeueAfterMs: RETRY_MS };
+      return { requeueAfterMs: RETRY_MS };
     }
     generations.push(...owned.mine);
     theirs.push(...owned.theirs);
@@ -107,7 +123,7 @@ export async function finalizeDeletion(
   } catch (err) {
     // A namespace being deleted refuses new objects (403): the drop Jobs can never run there.
     if (!isKubeError(err, 403)) throw err;
-    return retain(pass, ref, mw, recordEvent, `a Job of the clean-up was refused (${err.message})`, 'Warning');
+    return retain(pass, `a Job of the clean-up was refused (${err.message})`, 'Warning');
   }
   if (states.some((s) => s !== 'Succeeded')) {
     if (pass.writes > 0)
@@ -117,7 +133,7 @@ export async function finalizeDeletion(
         'DroppingGenerations',
         `dropping the schemas of generations ${generations.join(', ')}`,
       );
-    return { done: false, requeueAfterMs: WAIT_MS };
+    return { requeueAfterMs: WAIT_MS };
   }
   await removeFinalizer(pass.kube, ref, mw);
   pass.writes++;
@@ -125,7 +141,7 @@ export async function finalizeDeletion(
   await recordEvent(mw, 'Normal', 'Finalized', dropped);
   if (theirs.length > 0)
     await recordEvent(mw, 'Warning', 'SchemasRetained', `not this Middleware's, so not dropped: ${theirs.join(', ')}`);
-  return { done: true };
+  return {};
 }
 
 /** RECLAIM: the purpose of the usage Job that reads, before any drop, which schemas this Middleware owns. */
@@ -199,18 +215,12 @@ async function dropBlocker(pass: PassContext): Promise<string | undefined> {
 }
 
 /** retain removes the finalizer without dropping anything, saying which schemas stay and why. */
-async function retain(
-  pass: PassContext,
-  ref: ObjectRef,
-  mw: Middleware,
-  recordEvent: EventRecorder,
-  why: string,
-  type: 'Normal' | 'Warning',
-): Promise<DeletionResult> {
+async function retain(pass: ChildPass, why: string, type: 'Normal' | 'Warning'): Promise<ReconcileResult> {
+  const { ref, mw } = pass;
   const schemas = knownGenerations(mw, pass).map((g) => schemaName(pass.build.spec, g));
   await removeFinalizer(pass.kube, ref, mw);
   pass.writes++;
   const kept = schemas.length > 0 ? `the schemas ${schemas.join(', ')} are kept` : 'there is no schema to keep';
-  await recordEvent(mw, type, 'SchemasRetained', `${why}: ${kept}; drop them by hand when no longer needed`);
-  return { done: true };
+  await pass.recordEvent(mw, type, 'SchemasRetained', `${why}: ${kept}; drop them by hand when no longer needed`);
+  return {};
 }

@@ -12,8 +12,10 @@ import { judgeOperand } from './operand-version.ts';
 import { deleteChild } from './reconcile-children.ts';
 import { keepDatabaseCheck, readDatabaseCheck } from './reconcile-database.ts';
 import type { PassContext } from './reconcile-generation.ts';
+import type { ChildPass, PassEnd } from './reconcile-pass.ts';
+import { stopWriters } from './reconcile-refusal.ts';
 import { takenSchemas } from './schema-ownership.ts';
-import { FIRST_GENERATION } from './reconcile-status.ts';
+import { FIRST_GENERATION, withConditions } from './reconcile-status.ts';
 import type { ConditionUpdate } from './status.ts';
 
 /** OperandStep: the image the pass builds with (none yet: touch no workload), the condition, and an Event. */
@@ -102,6 +104,39 @@ export async function checkOperand(
     condition: { type, status: 'True', reason: 'OperandAccepted', message: verdict.message },
     event: { type: 'Normal', reason: 'OperandAccepted', message: verdict.message },
   };
+}
+
+/**
+ * holdUnaccepted ends the pass of a Middleware without an accepted image (nothing is applied): checking, refused, or
+ * running on another Middleware's schema (its writers stop).
+ */
+export async function holdUnaccepted(pass: ChildPass, operand: OperandStep): Promise<PassEnd> {
+  const { mw, now } = pass;
+  const { condition } = operand;
+  // no image accepted yet, so nothing is applied: Reconciled says why (a refused image is the spec's problem)
+  const { status, reason } = condition;
+  const reconciled = {
+    type: ConditionType.Reconciled,
+    status: 'False' as const,
+    reason:
+      status !== 'False'
+        ? 'CheckingOperand'
+        : reason === 'OperandCheckFailed'
+          ? 'DatabaseCheckFailed'
+          : 'OperandRefused',
+    message: condition.message,
+  };
+  if (reason === SCHEMA_TAKEN) {
+    // it runs on another Middleware's schema (the earlier operator let it adopt one): its writers stop
+    const stopped = await stopWriters(pass.kube, pass.children);
+    if (stopped > 0)
+      await pass.recordEvent(mw, 'Warning', 'StoppingWorkloads', `deleted ${stopped} populators and schema Jobs`);
+    const conflict = { ...reconciled, reason: 'SchemaConflict' };
+    return { status: withConditions(mw, [condition, conflict], now), requeueAfterMs: RETRY_MS };
+  }
+  // workloads that ran before the check (an operator upgrade) keep serving, and the phase keeps saying so
+  const updates = isRunning(pass) ? [condition] : [condition, reconciled];
+  return { status: withConditions(mw, updates, now), requeueAfterMs: operand.requeueAfterMs ?? RETRY_MS };
 }
 
 function refusal(

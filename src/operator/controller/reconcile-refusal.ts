@@ -3,11 +3,13 @@
  * (a condition, an Event naming the other), and its writers stop, so it can never write or drop the schemas the
  * other one serves from (two Middlewares that shared one before the operator refused it).
  */
-import type { Middleware } from '../api/middleware-types.ts';
+import { ConditionType, type Middleware } from '../api/middleware-types.ts';
 import { schemaPrefixOf } from '../api/schema-prefix.ts';
 import type { KubeClient, KubeObject } from '../kube/client.ts';
 import { Component, LABEL_COMPONENT, ownerName } from '../specs/meta.ts';
-import { deleteChild } from './reconcile-children.ts';
+import { deleteChild, listChildren } from './reconcile-children.ts';
+import type { Pass, PassEnd } from './reconcile-pass.ts';
+import { withConditions } from './reconcile-status.ts';
 
 /** WRITERS: the components that write or drop a schema. */
 const WRITERS: ReadonlySet<string> = new Set([
@@ -16,6 +18,28 @@ const WRITERS: ReadonlySet<string> = new Set([
   Component.reload,
   Component.dropSchema,
 ]);
+
+const RETRY_MS = 60_000;
+
+/** refuseCollision ends the pass of a Middleware whose schemas are another's: its writers stop, its status and an Event say why. */
+export async function refuseCollision(pass: Pass, rival: Middleware): Promise<PassEnd> {
+  const { kube, mw } = pass;
+  const message = collisionMessage(mw, rival);
+  const stopped = await stopWriters(kube, await listChildren(kube, mw, pass.cache));
+  if (stopped > 0)
+    await pass.recordEvent(
+      mw,
+      'Warning',
+      'StoppingWorkloads',
+      `deleted ${stopped} populators and schema Jobs: ${message}`,
+    );
+  const update = { type: ConditionType.Reconciled, status: 'False' as const, reason: 'SchemaConflict', message };
+  return {
+    status: withConditions(mw, [update], pass.now),
+    events: [{ type: 'Warning', reason: 'SchemaConflict', message }],
+    requeueAfterMs: RETRY_MS,
+  };
+}
 
 /** collisionMessage names the other Middleware, the database they share and what to change. */
 export function collisionMessage(mw: Middleware, rival: Middleware): string {

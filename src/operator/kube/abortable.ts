@@ -9,8 +9,7 @@ export function withAbort(kube: KubeClient, signal: AbortSignal): KubeClient {
   return {
     get: (ref) => kube.get(ref),
     list: (apiVersion, kind, namespace, options) => kube.list(apiVersion, kind, namespace, options),
-    watch: (apiVersion, kind, namespace, rv, onEvent, onDone, options) =>
-      kube.watch(apiVersion, kind, namespace, rv, onEvent, onDone, options),
+    watch: (request, onEvent, onDone) => kube.watch(request, onEvent, onDone),
     apply: (obj, fieldManager, options) => {
       signal.throwIfAborted();
       return kube.apply(obj, fieldManager, options);

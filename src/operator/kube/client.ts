@@ -47,9 +47,16 @@ export interface ListPage<T> {
   continue?: string;
 }
 
-/** WatchOptions narrow a watch: objects that start or stop matching the selector arrive as ADDED or DELETED. */
-export interface WatchOptions {
-  labelSelector?: string;
+/**
+ * WatchRequest names what a watch streams: a kind's objects (in a namespace, or all when it is undefined) after
+ * resourceVersion, narrowed by a label selector (objects that start or stop matching it arrive as ADDED or DELETED).
+ */
+export interface WatchRequest {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly namespace?: string | undefined;
+  readonly resourceVersion: string;
+  readonly labelSelector?: string | undefined;
 }
 
 /**
@@ -78,13 +85,9 @@ export interface KubeClient {
   ): Promise<ListPage<T>>;
   /** watch streams changes after resourceVersion; 410 Gone (and any other end) arrives through onDone(err). */
   watch<T extends KubeObject>(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    resourceVersion: string,
+    request: WatchRequest,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
-    options?: WatchOptions,
   ): Promise<WatchHandle>;
   /**
    * apply is server-side apply under fieldManager; it creates or updates. Without `force`, a field another manager

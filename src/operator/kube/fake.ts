@@ -11,7 +11,7 @@ import type {
   ObjectRef,
   WatchEvent,
   WatchHandle,
-  WatchOptions,
+  WatchRequest,
 } from './client.ts';
 import {
   deploymentReadyStatus,
@@ -92,17 +92,14 @@ export class FakeKube implements KubeClient {
   }
 
   async watch<T extends KubeObject>(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    resourceVersion: string,
+    request: WatchRequest,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
-    options: WatchOptions = {},
   ): Promise<WatchHandle> {
+    const { apiVersion, kind, namespace, resourceVersion } = request;
     this.#failures.check('watch', { apiVersion, kind, name: '' });
     const scoped = isClusterScoped(kind) ? undefined : namespace;
-    const selector = parseLabelSelector(options.labelSelector);
+    const selector = parseLabelSelector(request.labelSelector);
     const fresh = resourceVersion === '' || resourceVersion === '0';
     const initial = this.objectsOf(apiVersion, kind, namespace).filter((o) =>
       matchesLabels(o.metadata.labels, selector),

@@ -27,7 +27,7 @@ import type {
   ObjectRef,
   WatchEvent,
   WatchHandle,
-  WatchOptions,
+  WatchRequest,
 } from './client.ts';
 import { DEFAULTS } from '../../config.ts';
 import { errorMessage } from '../../errors.ts';
@@ -215,14 +215,11 @@ class RealKubeClient implements KubeClient {
   }
 
   async watch<T extends KubeObject>(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    resourceVersion: string,
+    request: WatchRequest,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
-    options: WatchOptions = {},
   ): Promise<WatchHandle> {
+    const { apiVersion, kind, namespace, resourceVersion, labelSelector } = request;
     const path = await this.#objects.collectionPath(apiVersion, kind, namespace).catch((err: unknown) => {
       throw toKubeError(err, 'watch');
     });
@@ -235,7 +232,7 @@ class RealKubeClient implements KubeClient {
     };
     state.abort = await this.#watch.watch(
       path,
-      { resourceVersion, allowWatchBookmarks: true, labelSelector: options.labelSelector },
+      { resourceVersion, allowWatchBookmarks: true, labelSelector },
       (type: string, obj: unknown) => {
         if (state.finished) return;
         if (type === 'ERROR') finish(statusToError(obj));

@@ -191,15 +191,9 @@ export class Informer<T extends KubeObject> {
       else this.#restart('closed', this.#backoff.failures > 0 ? this.#backoff.next() : 0, false);
     };
     try {
-      const h = await opts.kube.watch<T>(
-        opts.apiVersion,
-        opts.kind,
-        opts.namespace,
-        this.#resourceVersion,
-        onEvent,
-        onDone,
-        opts.labelSelector === undefined ? {} : { labelSelector: opts.labelSelector },
-      );
+      const { apiVersion, kind, namespace, labelSelector } = opts;
+      const request = { apiVersion, kind, namespace, resourceVersion: this.#resourceVersion, labelSelector };
+      const h = await opts.kube.watch<T>(request, onEvent, onDone);
       if (!current()) h.stop();
       else this.#handle = h;
     } catch (err) {

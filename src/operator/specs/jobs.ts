@@ -23,8 +23,13 @@ const TERMINATION_LOG = '/dev/termination-log';
  * name carries a hash of its inputs: a new image or database gives a new Job, and the old one is deleted.
  */
 export function buildMigrationJob(ctx: BuildContext, generation: number): Built<V1Job> {
-  const deadline = ctx.spec.jobs.migrationDeadlineSeconds;
-  return buildJob(ctx, generation, Component.migration, ['migrate'], deadline, ctx.spec.jobs.resources);
+  const deadlineSeconds = ctx.spec.jobs.migrationDeadlineSeconds;
+  return buildJob(ctx, generation, {
+    component: Component.migration,
+    args: ['migrate'],
+    deadlineSeconds,
+    resources: ctx.spec.jobs.resources,
+  });
 }
 
 /**
@@ -33,23 +38,24 @@ export function buildMigrationJob(ctx: BuildContext, generation: number): Built<
  * It loads the chain as the populator does, so it gets the populator's own variables (spec.populator.env).
  */
 export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: string, heights: string): Built<V1Job> {
-  const args = ['-H', heights];
-  const { reloadResources } = ctx.spec.jobs;
-  const env = ctx.spec.populator.env;
-  return buildJob(ctx, generation, Component.reload, args, JOB_DEADLINE_SECONDS.reload, reloadResources, reloadId, env);
+  return buildJob(ctx, generation, {
+    component: Component.reload,
+    args: ['-H', heights],
+    deadlineSeconds: JOB_DEADLINE_SECONDS.reload,
+    resources: ctx.spec.jobs.reloadResources,
+    discriminator: reloadId,
+    extraEnv: ctx.spec.populator.env,
+  });
 }
 
 /** buildDropSchemaJob runs `mdw migrate --drop` for a retired generation; dropping an absent schema succeeds. */
 export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built<V1Job> {
-  const args = ['migrate', '--drop'];
-  return buildJob(
-    ctx,
-    generation,
-    Component.dropSchema,
-    args,
-    JOB_DEADLINE_SECONDS.dropSchema,
-    ctx.spec.jobs.resources,
-  );
+  return buildJob(ctx, generation, {
+    component: Component.dropSchema,
+    args: ['migrate', '--drop'],
+    deadlineSeconds: JOB_DEADLINE_SECONDS.dropSchema,
+    resources: ctx.spec.jobs.resources,
+  });
 }
 
 /**
@@ -59,20 +65,30 @@ export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built
  */
 export function buildDatabaseUsageJob(ctx: BuildContext, generation: number, purpose: string): Built<V1Job> {
   const args = ['db', 'usage', '--schema-prefix', ctx.spec.database.schemaPrefix, '--termination-log', TERMINATION_LOG];
-  const deadline = JOB_DEADLINE_SECONDS.databaseUsage;
-  return buildJob(ctx, generation, Component.databaseUsage, args, deadline, ctx.spec.jobs.resources, purpose);
+  return buildJob(ctx, generation, {
+    component: Component.databaseUsage,
+    args,
+    deadlineSeconds: JOB_DEADLINE_SECONDS.databaseUsage,
+    resources: ctx.spec.jobs.resources,
+    discriminator: purpose,
+  });
 }
 
-function buildJob(
-  ctx: BuildContext,
-  generation: number,
-  component: ComponentType,
-  args: string[],
-  deadlineSeconds: number,
-  resources: V1ResourceRequirements | undefined,
-  discriminator?: string,
-  extraEnv: readonly V1EnvVar[] = [],
-): Built<V1Job> {
+/** JobPlan is what sets one kind of Job apart from the others. */
+interface JobPlan {
+  readonly component: ComponentType;
+  readonly args: string[];
+  /** activeDeadlineSeconds: how long it may run, retries included */
+  readonly deadlineSeconds: number;
+  readonly resources: V1ResourceRequirements | undefined;
+  /** a reload id or a purpose: part of the input hash, so each question gets its own Job */
+  readonly discriminator?: string;
+  /** variables beside the managed ones (a reload's are the populator's) */
+  readonly extraEnv?: readonly V1EnvVar[];
+}
+
+function buildJob(ctx: BuildContext, generation: number, plan: JobPlan): Built<V1Job> {
+  const { component, args, deadlineSeconds, resources, discriminator, extraEnv = [] } = plan;
   // the database usage Job is about the whole database, not one generation's schema
   const ofGeneration = component !== Component.databaseUsage;
   const labels = labelsFor(ctx.mw, component, ofGeneration ? generation : undefined);

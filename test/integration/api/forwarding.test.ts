@@ -3,7 +3,7 @@ import { Agent, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { outboundCounts } from '../../support/outbound.ts';
-import { freePort } from '../../support/postgres.ts';
+import { deadEnd, type DeadEnd } from '../../support/dead-end.ts';
 import { waitFor } from '../../support/wait.ts';
 import { capturedLog, startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
 
@@ -202,11 +202,14 @@ describe("forwarding over a socket: the node's connections all busy, the client'
 
 describe('forwarding with the node down and the internal API off', () => {
   let api: ApiUnderTest;
+  let node: DeadEnd;
   before(async () => {
-    api = await startApi({ empty: true, env: { NODE_URL: `http://127.0.0.1:${await freePort()}` } });
+    node = await deadEnd();
+    api = await startApi({ empty: true, env: { NODE_URL: node.url } });
   });
   after(async () => {
     await api.close();
+    await node.close();
   });
 
   it('answers 502 {"reason"} when the node refuses the connection', async () => {

@@ -1,12 +1,13 @@
 /** @module A node outage under forwarded requests and status readings: every answer 502 with a reason, two log lines in all. */
 import { expect } from 'chai';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { createMigratedDatabase, freePort } from '../../support/postgres.ts';
+import { deadEnd } from '../../support/dead-end.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 
 describe('a node outage as the server logs it', function () {
@@ -14,7 +15,8 @@ describe('a node outage as the server logs it', function () {
 
   it('answers 502 with a reason to each forwarded request, and logs the loss and the return once each, status readings included', async () => {
     const db = await createMigratedDatabase('mdw_node_outage');
-    const nodePort = await freePort();
+    // the node's address, held by the test: down (each connection reset) until it comes back on it
+    const node = await deadEnd(createServer((_req, res) => res.end('{"height":5}')));
     const lines: { level: number; msg: string; refused?: number; dependency?: string }[] = [];
     const log = pino(
       { level: 'debug' },
@@ -28,15 +30,14 @@ describe('a node outage as the server logs it', function () {
     const cfg = loadConfig({
       DATABASE_URL: db.url,
       DATABASE_SCHEMA: 'mdw_node_outage',
-      NODE_URL: `http://127.0.0.1:${nodePort}`,
+      NODE_URL: node.url,
       PORT: '0',
       WEBSOCKET_ADDRESS: '127.0.0.1:0',
       NODE_TIMEOUT_MS: '1000',
     });
     const server = await startServer({ cfg, log, registry: new prom.Registry(), version: 't' });
-    let node: Server | undefined;
     try {
-      // nothing listens on the node's port: every forwarded request fails
+      // the node is down: every forwarded request fails
       for (let i = 0; i < 30; i++) {
         const res = await fetch(`${server.httpUrl}/v2/accounts/ak_x`);
         expect(res.status).to.equal(502);
@@ -46,8 +47,7 @@ describe('a node outage as the server logs it', function () {
         expect(status.status).to.equal(503);
         expect(await status.json()).to.include({ node_height: null });
       }
-      node = createServer((_req, res) => res.end('{"height":5}'));
-      await new Promise<void>((resolve) => node!.listen(nodePort, '127.0.0.1', resolve));
+      node.open();
       await waitFor('the node to be found again', () => lines.some((l) => l.msg === 'node available again'), 20_000);
       const loud = lines.filter((l) => l.level >= 40);
       expect(loud.map((l) => l.msg)).to.deep.equal(['node unavailable: refusing what needs it until it is back']);
@@ -61,7 +61,7 @@ describe('a node outage as the server logs it', function () {
       });
     } finally {
       await server.stop();
-      node?.close();
+      await node.close();
       await db.drop();
     }
   });

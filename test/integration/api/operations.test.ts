@@ -4,7 +4,7 @@ import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createPool } from '../../../src/db/pool.ts';
-import { freePort } from '../../support/postgres.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 import { ALICE, CAROL } from './fixture.ts';
 import { silentLog, startApi, type ApiUnderTest } from './harness.ts';
 
@@ -95,8 +95,9 @@ describe('operations: health, metrics, CORS, compression', () => {
 
 describe('operations with the database down', () => {
   it('stays alive, is not ready, and answers 503 {"reason"} instead of crashing', async () => {
-    const url = `postgres://postgres@127.0.0.1:${await freePort()}/none`;
-    const cfg = loadConfig({ DATABASE_URL: url, NODE_URL: `http://127.0.0.1:${await freePort()}` });
+    const [database, node] = [await deadEnd(), await deadEnd()];
+    const url = `postgres://postgres@127.0.0.1:${database.port}/none`;
+    const cfg = loadConfig({ DATABASE_URL: url, NODE_URL: node.url });
     const pool = createPool({ databaseUrl: url, schema: 'public', max: 2 }, silentLog);
     const request = supertest(
       createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' }).callback(),
@@ -109,6 +110,7 @@ describe('operations with the database down', () => {
       await request.get('/metrics').expect(200);
     } finally {
       await pool.end();
+      for (const peer of [database, node]) await peer.close();
     }
   });
 });

@@ -4,21 +4,20 @@
  * counted in the one outbound metric under its operation. A silent node (504): forwarding.test.ts.
  */
 import { expect } from 'chai';
-import { freePort } from '../../support/postgres.ts';
+import { deadEnd, type DeadEnd } from '../../support/dead-end.ts';
 import { outboundCounts } from '../../support/outbound.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 describe('the server asking a node that refuses the connection', () => {
   let api: ApiUnderTest;
+  let nodes: DeadEnd[];
   before(async () => {
-    const [external, internal] = [await freePort(), await freePort()];
-    api = await startApi({
-      empty: true,
-      env: { NODE_URL: `http://127.0.0.1:${external}`, NODE_INTERNAL_URL: `http://127.0.0.1:${internal}` },
-    });
+    nodes = [await deadEnd(), await deadEnd()];
+    api = await startApi({ empty: true, env: { NODE_URL: nodes[0]!.url, NODE_INTERNAL_URL: nodes[1]!.url } });
   });
   after(async () => {
     await api.close();
+    for (const node of nodes) await node.close();
   });
 
   it('answers 502 MDW_NODE_UNREACHABLE to a forwarded request and to a read of the mempool alike', async () => {

@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readiness } from '../../../src/api/http/readiness.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { freePort } from '../../support/postgres.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 import { silentLog } from './harness.ts';
 
 describe('/readyz with a ping too slow to answer (issue 41)', function () {
@@ -38,8 +38,9 @@ describe('/readyz with a ping too slow to answer (issue 41)', function () {
   });
 
   it('is not ready when the ping fails, however loaded the server', async () => {
+    const database = await deadEnd();
     const refused = createPool(
-      { databaseUrl: `postgres://mdw:x@127.0.0.1:${await freePort()}/mdw`, schema: 'public' },
+      { databaseUrl: `postgres://mdw:x@127.0.0.1:${database.port}/mdw`, schema: 'public' },
       silentLog,
     );
     try {
@@ -49,6 +50,7 @@ describe('/readyz with a ping too slow to answer (issue 41)', function () {
       });
     } finally {
       await refused.end();
+      await database.close();
     }
   });
 });

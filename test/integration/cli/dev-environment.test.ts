@@ -12,6 +12,7 @@ import pino from 'pino';
 import { DevEnvironment, type DevEnvironmentOptions } from '../../../src/cli/dev/environment.ts';
 import { freePort } from '../../../src/cli/free-port.ts';
 import { DEV_DEFAULTS, loadConfig } from '../../../src/config.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });
@@ -82,13 +83,14 @@ describe('DevEnvironment (mdw dev)', function () {
   });
 
   it('stops the devnode it started when the database refuses, and throws what refused', async () => {
-    const [nodePort, nodeInternalPort, closedPort] = [await freePort(), await freePort(), await freePort()];
+    const [nodePort, nodeInternalPort, database] = [await freePort(), await freePort(), await deadEnd()];
     const dev = environment(
       { nodePort, nodeInternalPort },
-      { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${closedPort}/middleware` },
+      { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${database.port}/middleware` },
     );
     const err = await failure(dev.start());
-    expect(err?.message).to.match(/ECONNREFUSED/);
+    await database.close();
+    expect(err?.message).to.match(/ECONNRESET/);
     for (const port of [nodePort, nodeInternalPort]) await expectFree(port);
   });
 

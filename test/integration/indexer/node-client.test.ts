@@ -6,7 +6,7 @@ import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { ErrorCode } from '../../../src/errors.ts';
-import { freePort } from '../../support/postgres.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -95,14 +95,12 @@ describe('NodeClient', () => {
     expect(err.code).to.equal(ErrorCode.NODE_TIMEOUT);
   });
 
-  it('reports a refused connection as NODE_UNREACHABLE', async () => {
-    const port = await freePort();
+  it('reports a connection the node resets as NODE_UNREACHABLE', async () => {
+    const node = await deadEnd();
     const err = await failure(
-      new NodeClient(
-        { url: `http://127.0.0.1:${port}`, timeoutMs: 300, attempts: 2, backoffInitialMs: 1 },
-        log,
-      ).topHeight(),
+      new NodeClient({ url: node.url, timeoutMs: 300, attempts: 2, backoffInitialMs: 1 }, log).topHeight(),
     );
+    await node.close();
     expect(err.code).to.equal(ErrorCode.NODE_UNREACHABLE);
   });
 });

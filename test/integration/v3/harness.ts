@@ -72,6 +72,8 @@ export interface V3UnderTest {
   truth(): Promise<ChainTruth>;
   /** synced resolves once the populator stored the devnode's top */
   synced(): Promise<void>;
+  /** withoutPopulator runs `fn` with the populator stopped (a -H reload needs the schema's writer lock), then starts it again */
+  withoutPopulator<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -181,7 +183,7 @@ export async function startV3(
     ...env(devnode),
   };
   const cfg = loadConfig(settings);
-  const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+  let populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
   const pool = createPool({ databaseUrl: db.url, schema: 'mdw_v3', max: 4 }, silentLog);
   const serve = async (config: Config): Promise<{ url: string; server: Server }> => {
@@ -293,6 +295,14 @@ export async function startV3(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('the populator did not reach the node top');
+    },
+    async withoutPopulator(fn) {
+      await populator.stop();
+      try {
+        return await fn();
+      } finally {
+        populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+      }
     },
     async close() {
       await ws.stop();

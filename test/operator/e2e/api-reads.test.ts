@@ -124,20 +124,14 @@ async function playControllers(kube: FakeKube, database = new FakeDatabase()): P
     });
   return Promise.all([
     kube.watch<V1Job & KubeObject>(
-      'batch/v1',
-      'Job',
-      'chain',
-      kube.resourceVersion,
+      { apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', resourceVersion: kube.resourceVersion },
       (e) => {
         if (e.type === 'ADDED') later(() => completeJobWith(kube, database, e.object));
       },
       () => undefined,
     ),
     kube.watch<V1Deployment & KubeObject>(
-      'apps/v1',
-      'Deployment',
-      'chain',
-      kube.resourceVersion,
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'chain', resourceVersion: kube.resourceVersion },
       (e) => {
         if (e.type === 'DELETED' || e.type === 'BOOKMARK') return;
         const d = e.object;

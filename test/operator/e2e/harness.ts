@@ -18,7 +18,7 @@ import {
   type ListPage,
   type ObjectRef,
   type WatchEvent,
-  type WatchOptions,
+  type WatchRequest,
   type WatchHandle,
   KubeError,
 } from '../../../src/operator/kube/client.ts';
@@ -304,15 +304,11 @@ export class InterceptingKube implements KubeClient {
     return this.#inner.list(apiVersion, kind, namespace, options);
   }
   watch<T extends KubeObject>(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    rv: string,
+    request: WatchRequest,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
-    options?: WatchOptions,
   ): Promise<WatchHandle> {
-    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone, options);
+    return this.#inner.watch(request, onEvent, onDone);
   }
   async apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T> {
     await this.#hook('apply', refOf(obj));

@@ -27,20 +27,14 @@ async function simulateControllers(kube: FakeKube, database = new FakeDatabase()
       }
     });
   const jobs = await kube.watch<V1Job & KubeObject>(
-    'batch/v1',
-    'Job',
-    'chain',
-    kube.resourceVersion,
+    { apiVersion: 'batch/v1', kind: 'Job', namespace: 'chain', resourceVersion: kube.resourceVersion },
     (e) => {
       if (e.type === 'ADDED') later(() => completeJobWith(kube, database, e.object));
     },
     () => {},
   );
   const deployments = await kube.watch<V1Deployment & KubeObject>(
-    'apps/v1',
-    'Deployment',
-    'chain',
-    kube.resourceVersion,
+    { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'chain', resourceVersion: kube.resourceVersion },
     (e) => {
       if (e.type === 'DELETED' || e.type === 'BOOKMARK') return;
       const d = e.object;

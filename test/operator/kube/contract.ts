@@ -158,16 +158,12 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       const { resourceVersion } = await kube.list('v1', 'ConfigMap', ns);
       const seen: string[] = [];
       const handle = await kube.watch<KubeObject>(
-        'v1',
-        'ConfigMap',
-        ns,
-        resourceVersion,
+        { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, resourceVersion, labelSelector: `sel=${tag}` },
         (e) =>
           seen.push(
             `${e.type} ${e.object.metadata.name ?? ''} ${(e.object.data as Record<string, string> | undefined)?.v ?? ''}`,
           ),
         () => undefined,
-        { labelSelector: `sel=${tag}` },
       );
       try {
         const x = await kube.create(configMap(`${tag}-x`, { v: '1' }));
@@ -311,10 +307,7 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       const { resourceVersion } = await kube.list('v1', 'ConfigMap', ns);
       const seen: Array<WatchEvent<KubeObject>> = [];
       const handle = await kube.watch<KubeObject>(
-        'v1',
-        'ConfigMap',
-        ns,
-        resourceVersion,
+        { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, resourceVersion },
         (e) => {
           if (e.object.metadata.name === tag) seen.push(e);
         },
@@ -337,7 +330,11 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
       await kube.create(configMap(unique('c'), {}));
       await s.compact?.();
       const err = await new Promise<KubeError | undefined>((resolve) => {
-        void kube.watch('v1', 'ConfigMap', ns, resourceVersion, () => undefined, resolve);
+        void kube.watch(
+          { apiVersion: 'v1', kind: 'ConfigMap', namespace: ns, resourceVersion },
+          () => undefined,
+          resolve,
+        );
       });
       expect(err).to.be.instanceOf(KubeError).and.include({ status: 410, reason: 'Gone' });
     });

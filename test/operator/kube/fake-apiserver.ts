@@ -78,10 +78,13 @@ async function handle(
     res.flushHeaders(); // the client waits for the headers before it reads the stream
     open.add(res);
     const h = await kube.watch(
-      apiVersion,
-      served.kind,
-      namespace,
-      q.get('resourceVersion') ?? '',
+      {
+        apiVersion,
+        kind: served.kind,
+        namespace,
+        resourceVersion: q.get('resourceVersion') ?? '',
+        ...optional({ labelSelector: q.get('labelSelector') }),
+      },
       (e) => res.write(`${JSON.stringify(e)}\n`),
       (err) => {
         if (err !== undefined) {
@@ -90,7 +93,6 @@ async function handle(
         open.delete(res);
         res.end();
       },
-      optional({ labelSelector: q.get('labelSelector') }),
     );
     req.on('close', () => h.stop());
     return;

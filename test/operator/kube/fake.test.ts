@@ -65,10 +65,12 @@ describe('FakeKube', () => {
       const first = await kube.apply(aMiddleware(), 'op');
       const seen: string[] = [];
       await kube.watch(
-        mwRef.apiVersion,
-        'Middleware',
-        NS,
-        first.metadata.resourceVersion ?? '',
+        {
+          apiVersion: mwRef.apiVersion,
+          kind: 'Middleware',
+          namespace: NS,
+          resourceVersion: first.metadata.resourceVersion ?? '',
+        },
         (e) => seen.push(e.type),
         () => undefined,
       );
@@ -234,10 +236,7 @@ describe('FakeKube', () => {
       await kube.create(aMiddleware());
       const seen: Array<WatchEvent<KubeObject>> = [];
       await kube.watch(
-        mwRef.apiVersion,
-        'Middleware',
-        undefined,
-        '',
+        { apiVersion: mwRef.apiVersion, kind: 'Middleware', resourceVersion: '' },
         (e) => seen.push(e),
         () => undefined,
       );
@@ -249,10 +248,7 @@ describe('FakeKube', () => {
     it('only carries the watched kind and namespace', async () => {
       const seen: string[] = [];
       await kube.watch(
-        'apps/v1',
-        'Deployment',
-        NS,
-        kube.resourceVersion,
+        { apiVersion: 'apps/v1', kind: 'Deployment', namespace: NS, resourceVersion: kube.resourceVersion },
         (e) => seen.push(e.object.metadata.name ?? ''),
         () => undefined,
       );
@@ -267,10 +263,7 @@ describe('FakeKube', () => {
       const done: unknown[] = [];
       const seen: string[] = [];
       const h = await kube.watch(
-        mwRef.apiVersion,
-        'Middleware',
-        NS,
-        kube.resourceVersion,
+        { apiVersion: mwRef.apiVersion, kind: 'Middleware', namespace: NS, resourceVersion: kube.resourceVersion },
         (e) => seen.push(e.type),
         (err) => done.push(err),
       );
@@ -287,10 +280,7 @@ describe('FakeKube', () => {
       const seen: string[] = [];
       const done: Array<KubeError | undefined> = [];
       await kube.watch(
-        mwRef.apiVersion,
-        'Middleware',
-        NS,
-        kube.resourceVersion,
+        { apiVersion: mwRef.apiVersion, kind: 'Middleware', namespace: NS, resourceVersion: kube.resourceVersion },
         (e) => seen.push(e.type),
         (err) => done.push(err),
       );
@@ -302,10 +292,7 @@ describe('FakeKube', () => {
 
       const stalled: string[] = [];
       await kube.watch(
-        mwRef.apiVersion,
-        'Middleware',
-        NS,
-        kube.resourceVersion,
+        { apiVersion: mwRef.apiVersion, kind: 'Middleware', namespace: NS, resourceVersion: kube.resourceVersion },
         (e) => stalled.push(e.type),
         () => undefined,
       );
@@ -319,10 +306,7 @@ describe('FakeKube', () => {
     it('rejects a resourceVersion that is not a number', async () => {
       const err = await kube
         .watch(
-          'v1',
-          'ConfigMap',
-          NS,
-          'abc',
+          { apiVersion: 'v1', kind: 'ConfigMap', namespace: NS, resourceVersion: 'abc' },
           () => undefined,
           () => undefined,
         )

@@ -170,9 +170,17 @@ describe('createKubeClient (HTTP level)', () => {
   it('watch sends the label selector with the resourceVersion', async () => {
     on('GET', '/apis/apps/v1/namespaces/ns1/deployments?', 200, '');
     await new Promise<KubeError | undefined>((resolve) => {
-      void kube.watch('apps/v1', 'Deployment', 'ns1', '7', () => undefined, resolve, {
-        labelSelector: 'app.kubernetes.io/name=aeternity-middleware,app.kubernetes.io/managed-by=mdw-operator',
-      });
+      void kube.watch(
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          namespace: 'ns1',
+          resourceVersion: '7',
+          labelSelector: 'app.kubernetes.io/name=aeternity-middleware,app.kubernetes.io/managed-by=mdw-operator',
+        },
+        () => undefined,
+        resolve,
+      );
     });
     expect(seen[0]?.path.split('?')[1]).to.equal(
       'watch=true&resourceVersion=7&allowWatchBookmarks=true&labelSelector=' +
@@ -307,7 +315,11 @@ describe('createKubeClient (HTTP level)', () => {
     on('GET', `/apis/${MW}/namespaces/ns1/middlewares?`, 200, stream);
     const events: Array<WatchEvent<KubeObject>> = [];
     const ended = new Promise<KubeError | undefined>((resolve) => {
-      void kube.watch<KubeObject>(MW, 'Middleware', 'ns1', '5', (e) => events.push(e), resolve);
+      void kube.watch<KubeObject>(
+        { apiVersion: MW, kind: 'Middleware', namespace: 'ns1', resourceVersion: '5' },
+        (e) => events.push(e),
+        resolve,
+      );
     });
     const err = await ended;
     const q = new URL(SERVER + (seen[0]?.path ?? '')).searchParams;
@@ -327,12 +339,20 @@ describe('createKubeClient (HTTP level)', () => {
   it('watch: a non-200 answer ends with a KubeError of that status; a clean close ends without error', async () => {
     on('GET', `/apis/${MW}/namespaces/ns1/middlewares?`, 410, status(410, 'Expired'));
     const gone = await new Promise<KubeError | undefined>((resolve) => {
-      void kube.watch(MW, 'Middleware', 'ns1', '1', () => undefined, resolve);
+      void kube.watch(
+        { apiVersion: MW, kind: 'Middleware', namespace: 'ns1', resourceVersion: '1' },
+        () => undefined,
+        resolve,
+      );
     });
     expect(gone).to.be.instanceOf(KubeError).and.include({ status: 410 });
     on('GET', `/apis/${MW}/namespaces/ns1/middlewares?`, 200, '');
     const clean = await new Promise<KubeError | undefined>((resolve) => {
-      void kube.watch(MW, 'Middleware', 'ns1', '1', () => undefined, resolve);
+      void kube.watch(
+        { apiVersion: MW, kind: 'Middleware', namespace: 'ns1', resourceVersion: '1' },
+        () => undefined,
+        resolve,
+      );
     });
     expect(clean).to.equal(undefined);
   });

@@ -20,7 +20,7 @@ import type {
   ObjectRef,
   WatchEvent,
   WatchHandle,
-  WatchOptions,
+  WatchRequest,
 } from '../../../src/operator/kube/client.ts';
 import { KubeError as KubeErrorClass, refOf } from '../../../src/operator/kube/client.ts';
 import type { FakeKube } from '../../../src/operator/kube/fake.ts';
@@ -69,16 +69,12 @@ class RecordingKube implements KubeClient {
     return this.#inner.list<T>(apiVersion, kind, namespace, options);
   }
   watch<T extends KubeObject>(
-    apiVersion: string,
-    kind: string,
-    namespace: string | undefined,
-    rv: string,
+    request: WatchRequest,
     onEvent: (e: WatchEvent<T>) => void,
     onDone: (err?: KubeError) => void,
-    options?: WatchOptions,
   ): Promise<WatchHandle> {
-    this.#note(kind, 'watch');
-    return this.#inner.watch(apiVersion, kind, namespace, rv, onEvent, onDone, options);
+    this.#note(request.kind, 'watch');
+    return this.#inner.watch(request, onEvent, onDone);
   }
   apply<T extends KubeObject>(obj: T, fieldManager: string, options?: ApplyOptions): Promise<T> {
     this.#note(obj.kind, 'patch');

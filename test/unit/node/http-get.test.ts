@@ -9,7 +9,7 @@ import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import tls from 'node:tls';
 import { httpBase, httpGet, HttpGetError, httpPostJson } from '../../../src/node/http-get.ts';
-import { freePort } from '../../../src/cli/free-port.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 
 /** url is the base URL of a listening server. */
 async function listen(server: net.Server, scheme = 'http'): Promise<string> {
@@ -100,10 +100,12 @@ describe('node/http-get', () => {
     expect((await httpGet(new URL(`${base}/v2/after`), 5000)).status).to.equal(200);
   });
 
-  it('says a refused connection is one, not a timeout', async () => {
-    const err = await rejection(httpGet(new URL(`http://127.0.0.1:${await freePort()}/v2/status`), 5000));
+  it('says a connection the peer resets is one, not a timeout', async () => {
+    const peer = await deadEnd();
+    const err = await rejection(httpGet(new URL(`${peer.url}/v2/status`), 5000));
+    await peer.close();
     expect(err.timedOut).to.equal(false);
-    expect(String((err.cause as Error).message ?? err.message)).to.match(/ECONNREFUSED/);
+    expect(String((err.cause as Error).message ?? err.message)).to.match(/ECONNRESET/);
   });
 
   it('reads over https from a server whose certificate the process trusts', async () => {

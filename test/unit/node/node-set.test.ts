@@ -6,7 +6,7 @@ import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { NodeSet, URGENT } from '../../../src/node/node-set.ts';
-import { freePort } from '../../support/postgres.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 
 const log = pino({ level: 'silent' });
 
@@ -128,9 +128,11 @@ describe('NodeClient with several nodes', () => {
     });
   }
 
-  it('moves on when a node is not listening at all', async () => {
-    const c = client([`http://127.0.0.1:${await freePort()}`, urls[1]!]);
+  it('moves on when a node is down (each connection reset)', async () => {
+    const down = await deadEnd();
+    const c = client([down.url, urls[1]!]);
     expect(await height(c)).to.equal(2);
+    await down.close();
   });
 
   it('asks the other node on a 404 (a node may be behind), and says 404 at once when none has it', async () => {

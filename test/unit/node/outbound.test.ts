@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import prom from 'prom-client';
 import { createApiMetrics } from '../../../src/api/http/metrics.ts';
-import { freePort } from '../../../src/cli/free-port.ts';
 import { ErrorCode } from '../../../src/errors.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
@@ -20,6 +19,7 @@ import { noAnswer, NodeError, timedOut, unreachable } from '../../../src/node/er
 import { httpGet, HttpGetError, httpPostJson } from '../../../src/node/http-get.ts';
 import { readMempool } from '../../../src/node/mempool.ts';
 import { createOutboundMetrics, OUTBOUND_METRIC, statusOutcome } from '../../../src/node/outbound-metrics.ts';
+import { deadEnd } from '../../support/dead-end.ts';
 import { outboundCounts, type SeriesValue } from '../../support/outbound.ts';
 
 const silentLog = pino({ level: 'silent' });
@@ -69,9 +69,9 @@ describe('node/outbound-metrics: one metric for every request sent out', () => {
     await httpPostJson(new URL(`${base}/v2/status/503`), '{}', 5000, { meter });
     const timeout = await httpGet(new URL(`${base}/v2/hold`), 100, { meter }).catch((e: unknown) => e);
     expect(timeout).to.be.instanceOf(HttpGetError).and.include({ outcome: 'timeout', timedOut: true });
-    const refused = await httpGet(new URL(`http://127.0.0.1:${await freePort()}/v2`), 5000, { meter }).catch(
-      (e: unknown) => e,
-    );
+    const down = await deadEnd();
+    const refused = await httpGet(new URL(`${down.url}/v2`), 5000, { meter }).catch((e: unknown) => e);
+    await down.close();
     expect(refused).to.be.instanceOf(HttpGetError).and.include({ outcome: 'unreachable', timedOut: false });
     const controller = new AbortController();
     const aborting = httpGet(new URL(`${base}/v2/hold/2`), 5000, { meter, signal: controller.signal });
@@ -139,7 +139,9 @@ describe('node/errors: one reading of a node that does not answer', () => {
   });
 
   it('rejects a mempool read the node does not answer with the NodeError every other path gives', async () => {
-    const err = await readMempool(`http://127.0.0.1:${await freePort()}`, 5000).catch((e: unknown) => e);
+    const down = await deadEnd();
+    const err = await readMempool(down.url, 5000).catch((e: unknown) => e);
+    await down.close();
     expect(err).to.be.instanceOf(NodeError).and.include({ code: ErrorCode.NODE_UNREACHABLE, status: 502 });
   });
 });

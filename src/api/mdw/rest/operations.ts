@@ -1,5 +1,5 @@
 /**
- * @module The /v3 route table: every operation once, from which the router is built (index.ts) and the
+ * @module The /v3 route table: every operation once, from which the router is built (rest-routes.ts) and the
  * /v3/api document generated (api-document.ts).
  */
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';

@@ -1,0 +1,107 @@
+/**
+ * @module A pass with an accepted image: every child the layout asks for applied in order (migration → populator →
+ * servers → Services and extras), the rest pruned, and the status the active generation then gives.
+ */
+import type { V1Deployment } from '@kubernetes/client-node';
+import type { KubeObject } from '../kube/client.ts';
+import { buildDatabaseUsageJob } from '../specs/jobs.ts';
+import { populatorDeploymentName } from '../specs/populator-deployment.ts';
+import { desiredLayout, type DesiredLayout, type ReloadStep } from './bluegreen.ts';
+import { deleteChild, isDeploymentAvailable } from './reconcile-children.ts';
+import { conditionEvents } from './reconcile-condition-events.ts';
+import { keepDatabaseCheck, readDatabaseCheck } from './reconcile-database.ts';
+import {
+  liveChildNamed,
+  reconcileDropJob,
+  reconcileGeneration,
+  reconcileReloadJob,
+  type GenerationReport,
+  type PassContext,
+} from './reconcile-generation.ts';
+import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
+import { stableTarget } from './reconcile-observe.ts';
+import type { OperandStep } from './reconcile-operand.ts';
+import type { ChildPass, PassEnd } from './reconcile-pass.ts';
+import { reconciledStatus } from './reconcile-status.ts';
+
+const WAIT_MS = 15_000;
+const NOT_SYNCED_MS = 30_000;
+
+/** converge applies the layout of the step's state and ends the pass on the status it gives, and its condition Events. */
+export async function converge(pass: ChildPass, step: ReloadStep, operand: OperandStep): Promise<PassEnd> {
+  const { mw, ref } = pass;
+  const active = await convergeChildren(pass, desiredLayout(step.state));
+  const activeProbe =
+    (active.server?.status?.availableReplicas ?? 0) > 0 ? await pass.probe(stableTarget(pass)) : undefined;
+  const pending = step.state.pendingGeneration;
+  const pendingPopulator =
+    pending === undefined
+      ? undefined
+      : liveChildNamed<V1Deployment & KubeObject>(pass, 'Deployment', populatorDeploymentName(pass.build, pending));
+  const next = {
+    ...reconciledStatus({
+      mw,
+      state: step.state,
+      active,
+      activeProbe,
+      pendingPopulator,
+      operand: operand.condition,
+      now: pass.now,
+    }),
+    schemaPrefix: pass.build.spec.database.schemaPrefix,
+    ...(operand.operand === undefined ? {} : { operand: operand.operand }),
+  };
+  pass.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
+  return {
+    status: next,
+    events: conditionEvents(mw.status?.conditions, next.conditions),
+    requeueAfterMs: requeueAfter(
+      step.requeueAfterMs ?? operand.requeueAfterMs,
+      isDeploymentAvailable(active.server) && active.migration === 'Succeeded',
+      activeProbe?.synced === true,
+    ),
+  };
+}
+
+/** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */
+async function convergeChildren(pass: ChildPass, layout: DesiredLayout): Promise<GenerationReport> {
+  const { mw, recordEvent } = pass;
+  await reconcileIdentity(pass);
+  const reports: GenerationReport[] = [];
+  for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
+  const services = await reconcileServices(pass, layout);
+  if (services.switched)
+    await recordEvent(
+      mw,
+      'Normal',
+      'Switched',
+      `the stable Services now select generation ${layout.stableGeneration} (was ${services.selectedBefore})`,
+    );
+  for (const missing of await reconcileExtras(pass))
+    await recordEvent(mw, 'Warning', 'ServiceMonitorNotInstalled', missing);
+  if (layout.reloadJob !== undefined) await reconcileReloadJob(pass, layout.reloadJob);
+  if (layout.cleanupGeneration !== undefined) await reconcileDropJob(pass, layout.cleanupGeneration);
+  if (layout.databaseCheck !== undefined) {
+    const job = buildDatabaseUsageJob(pass.build, layout.stableGeneration, layout.databaseCheck.id);
+    await keepDatabaseCheck(pass, job, await readDatabaseCheck(pass, job));
+  }
+  await prune(pass);
+  if (pass.writes > 0)
+    await recordEvent(mw, 'Normal', 'ChildrenApplied', `${pass.writes} child objects created, updated or deleted`);
+  // desiredLayout always lists the active generation first.
+  return reports[0]!;
+}
+
+async function prune(pass: PassContext): Promise<void> {
+  for (const child of pass.children) {
+    if (!pass.keep.wants(child) && (await deleteChild(pass.kube, child))) pass.writes++;
+  }
+}
+
+/** requeueAfter is the soonest look again: the machine's, or while the servers are not available or not synced. */
+function requeueAfter(machine: number | undefined, available: boolean, synced: boolean): number | undefined {
+  const waits = [machine, available ? undefined : WAIT_MS, synced ? undefined : NOT_SYNCED_MS].filter(
+    (n): n is number => n !== undefined,
+  );
+  return waits.length === 0 ? undefined : Math.min(...waits);
+}
