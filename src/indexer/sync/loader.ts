@@ -28,6 +28,7 @@ import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+import { aex9StateReport } from '../derived/aex9-state.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
@@ -328,6 +329,7 @@ export async function loadBatch(
       underived,
       balances: reads.balances,
       gaCalls: reads.gaCalls,
+      ...(deps.aexn ? { aex9State: { reader: deps.aexn, onRead: aex9StateReport(deps.log, deps.metrics) } } : {}),
       gathering,
       // its epoch boundaries' dry-runs, asked as the batch was prepared: a read that failed defers the area only
       hyperchain: hyperchain?.rows,
