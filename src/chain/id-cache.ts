@@ -21,7 +21,10 @@ export function idBytes(id: string): Uint8Array {
 
 /** taggedIdBytes is the node's binary id, `tag` then the id's payload (the caller picks the tag of its prefix). */
 export function taggedIdBytes(id: string, tag: number): Uint8Array {
-  return taggedCache.get(id) ?? remember(taggedCache, id, Buffer.concat([Uint8Array.of(tag), idBytes(id)]));
+  // a copy of its own too (Buffer.concat's small results are slices of the pool: each kept one kept 8 KiB alive)
+  return (
+    taggedCache.get(id) ?? remember(taggedCache, id, new Uint8Array(Buffer.concat([Uint8Array.of(tag), idBytes(id)])))
+  );
 }
 
 /**

@@ -1,7 +1,6 @@
 /** @module The devnode's chain: blocks, transactions, mempool, mining and forks over the world state. */
 import { randomBytes } from 'node:crypto';
 import { encode, decode, hash } from '../chain/encoding.ts';
-import type { Json } from '../chain/json.ts';
 import { KEY_BLOCK_REWARD } from './fees.ts';
 import {
   PROTOCOL_VERSION,
@@ -16,32 +15,21 @@ import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } fro
 import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules.ts';
 import { commitState, copyState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
+import { TxIndex, type TxRecord } from './tx-store.ts';
+
+export type { TxRecord } from './tx-store.ts';
 import { idBytes } from '../chain/id-cache.ts';
 import { toBigInt } from '../chain/json.ts';
 import type { Hyperchain } from './hyperchain/consensus.ts';
 import { EOE_FLAG, HOLE_FLAG, hcFlags, keyTarget } from './hyperchain/schedule.ts';
-
-/** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
-export interface TxRecord {
-  readonly hash: string;
-  readonly hashBytes: Uint8Array;
-  readonly signedBytes: Uint8Array;
-  readonly tx: TxFields;
-  blockHash: string | undefined;
-  blockHeight: number;
-  callInfo?: { [k: string]: Json };
-  gaInfo?: { [k: string]: Json };
-  json?: string;
-}
 
 /** MicroBlock is a micro block with its transactions. */
 export interface MicroBlock {
   readonly kind: 'micro';
   readonly header: MicroHeader;
   readonly hash: string;
+  /** its transactions, read back from the chain's store (a new array of new records each time) */
   readonly txs: readonly TxRecord[];
-  json?: string;
-  txsJson?: string;
 }
 
 /** KeyBlock is a key block and the micro blocks of its generation. */
@@ -50,8 +38,6 @@ export interface KeyBlock {
   readonly header: KeyHeader;
   readonly hash: string;
   readonly micro: MicroBlock[];
-  json?: string;
-  generationJson?: string;
 }
 
 /** ChainOptions fixes what the chain is made of: its network, miner key, beneficiary and genesis. */
@@ -141,7 +127,8 @@ export class Chain {
   readonly schedule: ProtocolSchedule;
   readonly keyBlocks: KeyBlock[] = [];
   readonly blocks = new Map<string, KeyBlock | MicroBlock>();
-  readonly txs = new Map<string, TxRecord>();
+  /** every transaction by hash: the sealed ones packed (tx-store.ts), the mempool's as records */
+  readonly txs = new TxIndex();
   mempool: TxRecord[] = [];
   state: WorldState = newState();
   pending: WorldState = newState(this.state);
@@ -256,7 +243,7 @@ export class Chain {
     if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
     const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, blockHash: undefined, blockHeight: -1 };
     this.#applyPending(record);
-    this.txs.set(hashValue, record);
+    this.txs.addPending(record);
     return record;
   }
 
@@ -283,7 +270,7 @@ export class Chain {
         this.#applyPending(record);
       } catch (err) {
         if (!(err instanceof TxRejected)) throw err;
-        this.txs.delete(record.hash);
+        this.txs.dropPending(record.hash);
       }
     }
   }
@@ -389,14 +376,25 @@ export class Chain {
       version: key.header.version,
     };
     const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
-    const block: MicroBlock = { kind: 'micro', header, hash: microBlockHash(header), txs };
+    const store = this.txs.store;
+    const start = store.size;
+    const count = txs.length;
+    const block: MicroBlock = {
+      kind: 'micro',
+      header,
+      hash: microBlockHash(header),
+      get txs() {
+        return store.range(start, count);
+      },
+    };
     for (const t of txs) {
       t.blockHash = block.hash;
       t.blockHeight = header.height;
       t.json = undefined;
+      store.append(t, block);
+      this.txs.dropPending(t.hash);
     }
     key.micro.push(block);
-    key.generationJson = undefined;
     this.blocks.set(block.hash, block);
     return block;
   }
@@ -475,6 +473,9 @@ export class Chain {
       throw new RangeError(`fork depth must be 1..${this.height}`);
     const base = this.height - depth;
     const removed = this.keyBlocks.splice(base + 1);
+    // the removed generations' transactions are the store's last: read them, then the store forgets them
+    const removedTxs = removed.map((kb) => kb.micro.flatMap((m) => m.txs));
+    this.txs.store.truncate(this.txs.store.size - removedTxs.reduce((n, txs) => n + txs.length, 0));
     const mempool = this.mempool;
     this.mempool = [];
     for (const kb of removed) {
@@ -483,7 +484,7 @@ export class Chain {
       for (const mb of kb.micro) this.blocks.delete(mb.hash);
     }
     this.#replay();
-    for (const old of removed) {
+    for (const [k, old] of removed.entries()) {
       const seed = hash(Buffer.concat([decode(old.hash).bytes, Buffer.from('fork')]));
       const nonce = Buffer.from(seed).readBigUInt64BE(0);
       const pow = Array.from({ length: 42 }, (_, i) =>
@@ -494,11 +495,7 @@ export class Chain {
         nonce,
         pow,
       });
-      const txs = old.micro
-        .flatMap((m) => m.txs)
-        .filter(
-          (r) => this.#include(this.state, r, this.height, this.#queryExpiry) || (this.txs.delete(r.hash), false),
-        );
+      const txs = removedTxs[k]!.filter((r) => this.#include(this.state, r, this.height, this.#queryExpiry));
       if (txs.length > 0) this.#sealMicroBlock(txs, (old.micro.at(-1)?.header.time ?? old.header.time) + 2);
     }
     this.mempool = mempool;

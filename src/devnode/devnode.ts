@@ -1,4 +1,5 @@
 /** @module Devnode: the chain, its two HTTP listeners and the mining timers, as one Role (startDevnode starts one). */
+import type { HotSpotSizes } from './hot-spots.ts';
 import { randomBytes } from 'node:crypto';
 import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../log.ts';
@@ -67,6 +68,8 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
     madeUpTxs?: boolean;
     /** a hyperchain's epoch votes in the mix (GenerateOptions.hcVotes) */
     hcVotes?: boolean;
+    /** objects far busier than the mix makes them (GenerateOptions.hotSpots) */
+    hotSpots?: HotSpotSizes;
   };
 }
 

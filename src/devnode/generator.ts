@@ -14,6 +14,7 @@ import { madeUpMakers } from './made-up-traffic.ts';
 import { epochEndVotes, hcVoteMakers } from './hc-vote-traffic.ts';
 import type { DevnodeHyperchain } from './hyperchain/setup.ts';
 import { hyperchainStakingMakers } from './hyperchain/traffic.ts';
+import { HotSpots, hotSpotKeys, type HotSpotSizes } from './hot-spots.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {
@@ -58,6 +59,8 @@ export interface GenerateOptions {
    * holds transactions, so from height 1 on it must run Ceres or a later protocol
    */
   readonly hardForks?: readonly DevnodeHardFork[];
+  /** objects far busier than the mix makes them (hot-spots.ts), each spread over the generations; none when absent */
+  readonly hotSpots?: HotSpotSizes;
 }
 
 /** GeneratedChain is the chain and the keys that can sign for it. */
@@ -135,6 +138,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     genesisAccounts: [
       ...accounts.map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
       ...(opts.extraAccounts ?? []),
+      ...(opts.hotSpots ? hotSpotKeys(opts.seed) : []).map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
       // a hyperchain's validators have accounts: they vote, and sign what they produce
       ...(opts.hyperchain?.validators ?? []).map((k) => ({ address: k.address, balance: GENERATED_BALANCE })),
     ],
@@ -180,6 +184,18 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   let rejected = 0;
   let tokenTxs = 0;
   let hole = false;
+  const hotSpots = opts.hotSpots && new HotSpots(chain, opts.seed, opts.hotSpots, opts.generations);
+  const admit = (built: BuiltTx): boolean => {
+    try {
+      chain.admit(signBuilt(chain.options.networkId, built), shownTx(built));
+      countTypes(txTypes, built.tx);
+      return true;
+    } catch (err) {
+      if (!(err instanceof TxRejected)) throw err;
+      rejected++;
+      return false;
+    }
+  };
   for (let h = 1; h <= opts.generations; h++) {
     const keyTime = GENESIS_TIME + h * 180_000;
     const pow = Array.from({ length: 42 }, () => rng.uint32());
@@ -196,17 +212,14 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     for (let m = 0, micros = hole ? 0 : shape.microBlocks(h); m < micros; m++) {
       for (let t = 0, txs = shape.transactions(h); t < txs; t++) {
         const built = shape.next(traffic, h);
-        const signedBytes = signBuilt(chain.options.networkId, built);
-        try {
-          chain.admit(signedBytes, shownTx(built));
-          countTypes(txTypes, built.tx);
-          if (tokenBuilt.has(built)) tokenTxs++;
-        } catch (err) {
-          if (!(err instanceof TxRejected)) throw err;
-          rejected++;
-        }
+        if (admit(built) && tokenBuilt.has(built)) tokenTxs++;
       }
       chain.mineMicroBlock(keyTime + (m + 1) * 3000);
+    }
+    // the hot spots' share of the generation, in a micro block of its own after the mix's (none in a hole)
+    if (hotSpots && !hole) {
+      for (const make of hotSpots.at(h)) admit(make());
+      chain.mineMicroBlock(keyTime + 179_000);
     }
     // votes before a leader that was to miss its slot: they cancel the hole, sealed at a time of the seed's (not now)
     if (hole) chain.mineMicroBlock(keyTime + 3000);

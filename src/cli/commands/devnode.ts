@@ -77,6 +77,17 @@ export default class Devnode extends Command {
         "with --generate: mainnet's shape (quiet and busy eras, many small micro blocks, mostly spends and calls)",
       default: false,
     }),
+    scale: Flags.custom<number>({
+      description:
+        "instead of --generate: a mainnet-like chain of this percentage of mainnet's generations (10: a tenth, about 114k generations and 6 M transactions) with hot spots of that size (an account of 1 M transactions at 10, a contract of 500k calls, a token of 100k holders, 500k names, a channel and an oracle of 50k updates and queries)",
+      exclusive: ['generate'],
+      parse: async (input) => {
+        const percent = Number(input);
+        if (input.trim() === '' || !(percent > 0 && percent <= 100))
+          throw new Error(`--scale must be a percentage of mainnet, more than 0 and at most 100, got ${input}`);
+        return percent;
+      },
+    })(),
     'token-share': Flags.custom<number>({
       description:
         'with --generate: the share (0–1) of transactions that are token, NFT and DEX calls and deployments (0: a chain without tokens; default about 0.1)',
@@ -125,7 +136,8 @@ export default class Devnode extends Command {
       { logDir: undefined, logLevel: 'info', logPretty: process.stdout.isTTY === true },
       'devnode',
     );
-    const { startDevnode, hardForkFilesJson, parseHardForkSchedule } = await import('../../devnode/index.ts');
+    const { startDevnode, hardForkFilesJson, parseHardForkSchedule, scaleChain } =
+      await import('../../devnode/index.ts');
     let accounts;
     let hardForks;
     try {
@@ -157,12 +169,12 @@ export default class Devnode extends Command {
         ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
         ...(accounts.length > 0 ? { accounts } : {}),
         ...(hardForks ? { hardForks } : {}),
-        ...(flags.generate
+        ...(flags.generate || flags.scale
           ? {
               generate: {
-                generations: flags.generate,
+                ...(flags.scale ? scaleChain(flags.scale) : { generations: flags.generate! }),
                 seed: flags.seed,
-                ...(flags['mainnet-like'] ? { profile: 'mainnet-like' as const } : {}),
+                ...(flags['mainnet-like'] || flags.scale ? { profile: 'mainnet-like' as const } : {}),
                 ...(flags['token-share'] === undefined ? {} : { tokenShare: flags['token-share'] }),
                 ...(flags['made-up-txs'] ? { madeUpTxs: true } : {}),
                 ...(flags['hc-votes'] ? { hcVotes: true } : {}),

