@@ -3,7 +3,7 @@ import { isPage, type LiteralSchema, type ParamName, type V3Operation, type V3Re
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
-import { V3_SHAPES } from '../resources/shapes.ts';
+import { V3_SHAPES } from './operations.ts';
 import { openApiComponents, openApiObject } from './openapi-shapes.ts';
 import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
@@ -17,7 +17,7 @@ function object(required: Record<string, unknown>, extra = true): Record<string,
 
 /**
  * SCHEMAS: the answers' shapes (the fields we guarantee; more may follow), generated from their shape tables
- * (resources/shapes.ts), and the answers that are not one object: errors, counts, unions and plain arrays.
+ * (the route table's, operations.ts), and the answers that are not one object: errors, counts, unions and plain arrays.
  */
 export const V3_SCHEMAS: Record<string, unknown> = {
   Error: object({ error: str }, false),

@@ -50,6 +50,16 @@ export interface V3Operation {
   readonly noStore?: boolean;
 }
 
+/** answerShapes are the shapes the operations answer with (a page's items too), once each, in the order of first use. */
+export function answerShapes(operations: readonly V3Operation[]): Shape[] {
+  const shapes = new Set<Shape>();
+  for (const { response } of operations) {
+    const answer = isPage(response) ? response.page : response;
+    if (typeof answer !== 'string') shapes.add(answer);
+  }
+  return [...shapes];
+}
+
 /** PAGED: the parameters of every list; SCOPED: of a list that also takes a range. */
 export const PAGED: readonly ParamName[] = ['limit', 'cursor', 'direction', 'rev'];
 export const SCOPED: readonly ParamName[] = [...PAGED, 'scope'];

@@ -48,7 +48,8 @@ import {
   getNameTransfers,
   getNameUpdates,
 } from '../resources/names.ts';
-import { PAGED, SCOPED, type ParamName, type V3Operation, page } from './operation.ts';
+import { answerShapes, PAGED, SCOPED, type ParamName, type V3Operation, page } from './operation.ts';
+import type { Shape } from '../../../shapes/shape-table.ts';
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
 import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
@@ -619,3 +620,6 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   ...STATS_OPERATIONS,
   ...HYPERCHAIN_OPERATIONS,
 ];
+
+/** V3_SHAPES: the answers' shape tables, from which the /v3/api document's components are generated. */
+export const V3_SHAPES: readonly Shape[] = answerShapes(V3_OPERATIONS);
