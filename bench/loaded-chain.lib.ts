@@ -28,6 +28,7 @@ const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefin
  * populator's and the servers' environment (a pool size). Prints how long both took. `devnodeMdw` is the bin/mdw.js
  * whose devnode generates the chain: another tree's (BENCH_CHAIN_MDW) for an A/B against a server older than the
  * transaction types today's devnode makes (774716f answers 500 to a page holding a ChannelSetDelegatesTx).
+ * `devnodeArgs` add to the devnode's flags (`--mainnet-like`).
  */
 export async function loadedChain(
   generations: number,
@@ -35,9 +36,14 @@ export async function loadedChain(
   schema: string,
   env: Readonly<Record<string, string>> = {},
   devnodeMdw = process.env.BENCH_CHAIN_MDW,
+  devnodeArgs: readonly string[] = [],
 ): Promise<LoadedChain> {
   const t0 = performance.now();
-  const devnode = await startDevnodeProcess(['--generate', String(generations), '--seed', seed], undefined, devnodeMdw);
+  const devnode = await startDevnodeProcess(
+    ['--generate', String(generations), '--seed', seed, ...devnodeArgs],
+    undefined,
+    devnodeMdw,
+  );
   const generatedMs = performance.now() - t0;
   const db = await createTestDatabase();
   const chainEnv = {

@@ -279,6 +279,7 @@ async function writeBigTokens(pool: Pool): Promise<{
     extensions: [],
     metaInvalid: false,
     balancesUnknown: false,
+    wrappedAe: false,
   });
   // creations at the first call; the events spread over the calls after its micro block, several per call
   const creation = calls[0]!;

@@ -106,6 +106,20 @@ export interface Config {
    * its Deposit and Withdrawal events mint and burn AEX-9 balances).
    */
   readonly dex: { readonly factory: string; readonly wrappedAe: string };
+  /** How /mdw/v3's streamed exports of an account's history are bounded (docs/api-v3.md, "Exports"). */
+  readonly exports: ExportLimits;
+}
+
+/** ExportLimits bound the streamed exports (EXPORT_*): rows per request, exports at once, and each one's lifetime. */
+export interface ExportLimits {
+  /** rows one export sends at most; the client resumes after the last (EXPORT_MAX_ROWS) */
+  readonly maxRows: number;
+  /** exports running at once; one more is refused with 503 and Retry-After (EXPORT_MAX_RUNNING) */
+  readonly maxRunning: number;
+  /** seconds an export may run before it is cut off, its client resuming after its last row (EXPORT_MAX_SECONDS) */
+  readonly maxSeconds: number;
+  /** rows an export reads per statement, each page in one turn of the server's line (EXPORT_PAGE_ROWS) */
+  readonly pageRows: number;
 }
 
 /** MdwWebsocketLimits bound ae_mdw's sockets as ae_mdw 1.107 does (its variable named on each). */
@@ -200,6 +214,15 @@ export const DEFAULTS = {
   DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
   DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
   REWARD_RULES: 'mainnet',
+  // a spreadsheet's rows (1,048,576 in Excel and LibreOffice): one export opens as one sheet
+  EXPORT_MAX_ROWS: 1_000_000,
+  // an export reads its pages back to back: two keep the other requests' share of the pool and the CPU
+  EXPORT_MAX_RUNNING: 2,
+  // a stalled or trickling reader holds its export's place no longer than this
+  EXPORT_MAX_SECONDS: 600,
+  // a page is read and rendered in one turn: the largest page a list serves (limit=100), so a request waits behind an
+  // export's page no longer than behind any other page
+  EXPORT_PAGE_ROWS: 100,
 } as const;
 
 /** ConfigError lists every bad variable at once, each line naming the variable. */
@@ -304,6 +327,12 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
     dex: Object.freeze({
       factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),
       wrappedAe: read.contractId('DEX_WRAPPED_AE', DEFAULTS.DEX_WRAPPED_AE),
+    }),
+    exports: Object.freeze({
+      maxRows: read.integer('EXPORT_MAX_ROWS', DEFAULTS.EXPORT_MAX_ROWS, 1, 10 ** 9),
+      maxRunning: read.integer('EXPORT_MAX_RUNNING', DEFAULTS.EXPORT_MAX_RUNNING, 1, 1000),
+      maxSeconds: read.integer('EXPORT_MAX_SECONDS', DEFAULTS.EXPORT_MAX_SECONDS, 1, 86_400),
+      pageRows: read.integer('EXPORT_PAGE_ROWS', DEFAULTS.EXPORT_PAGE_ROWS, 1, 10_000),
     }),
   };
   if (problems.length > 0) throw new ConfigError(problems);

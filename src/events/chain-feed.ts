@@ -4,9 +4,16 @@ import { sleep } from '../retry.ts';
 import type { Logger } from '../log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from '../db/notification.ts';
-import { blockHashesBetween } from '../db/queries/block-hashes.ts';
 import { topHeight } from '../db/queries/blocks.ts';
-import { readChainEvents, readReplayedChainEvents, type ChainEvent } from './events-source.ts';
+import { lastReorgSeq, type Reorg } from '../db/queries/reorgs.ts';
+import {
+  readChainChunk,
+  readReplayedChainChunk,
+  readStoredHashes,
+  type ChainChunk,
+  type ChainEvent,
+} from './events-source.ts';
+import { reorgNotice, type ReorgNotice } from './reorg-notice.ts';
 import { SentBlocks } from './sent-blocks.ts';
 
 /**
@@ -24,6 +31,11 @@ export interface ChainFeedOptions {
   readonly log: Logger;
   /** Receives each batch of new events in chain order; `noticedAt` is performance.now() of the notification. */
   readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => Promise<void>;
+  /**
+   * Receives the reorgs a chunk's snapshot logged since the last, in commit order, at once (before `deliver` is given
+   * the new chain's blocks, and before `settled` counts them): what a client is told before them.
+   */
+  readonly tell: (notices: readonly ReorgNotice[]) => void;
   /** False while no client subscribed to anything: events are then not read at all. */
   readonly hasListeners: () => boolean;
   /**
@@ -76,6 +88,8 @@ export class ChainFeed {
   readonly #options: ChainFeedOptions;
   readonly #sent = new SentBlocks();
   #state: FeedState = { next: 0, wanted: -1 };
+  /** the last reorg logged that the feed has read (told, or read with nobody to tell) */
+  #reorgSeq = 0;
   // Each chunk (read, deliver, completed) and each atFrontier call run one after the other.
   #turn: Promise<void> = Promise.resolve();
   // Arrival times of notifications not fully delivered yet, oldest first (for the latency metric).
@@ -90,9 +104,20 @@ export class ChainFeed {
 
   /** start begins after the stored top: clients get what is committed from now on. */
   async start(): Promise<void> {
-    const top = (await topHeight(this.#options.pool)) ?? -1;
+    const { pool, memoryHeights } = this.#options;
+    const top = (await topHeight(pool)) ?? -1;
     this.#state = { next: top + 1, wanted: top };
-    this.#sent.remember(await blockHashesBetween(this.#options.pool, top - this.#options.memoryHeights + 1, top));
+    const stored = await readStoredHashes(pool, top - memoryHeights + 1, top, await lastReorgSeq(pool));
+    this.#sent.remember(stored.hashes);
+    this.#reorgSeq = stored.reorgSeq;
+  }
+
+  /**
+   * reorgSeq is the last logged reorg the feed has read: a replay's read of a snapshot with another is stale (an older
+   * one: blocks it holds may be dropped, and told so) or ahead of the feed (a newer one: not told yet).
+   */
+  get reorgSeq(): number {
+    return this.#reorgSeq;
   }
 
   /** next is the lowest height not delivered yet: every height below it was read and its blocks delivered. */
@@ -178,22 +203,53 @@ export class ChainFeed {
     }
   }
 
-  /** #deliverChunk reads heights from..to and delivers the blocks not sent before. */
+  /**
+   * #deliverChunk reads heights from..to and delivers the blocks not sent before, after telling the reorgs its
+   * snapshot logged since the last chunk. A reorg below `from` (committed since the chunk was chosen) is told, and the
+   * chunk put back for the rewritten heights below it to go first: the new chain's blocks come in chain order.
+   */
   async #deliverChunk(from: number, to: number): Promise<void> {
     const { pool, memoryHeights, raiseFloor } = this.#options;
     if (this.#options.hasListeners()) {
-      const events = raiseFloor
+      const chunk = raiseFloor
         ? await this.#readRaisingFloor(from, to, raiseFloor)
-        : await readChainEvents(pool, from, to);
+        : await readChainChunk(pool, from, to, this.#reorgSeq);
       if (this.#stopped) return;
-      await this.#options.deliver(this.#sent.unsent(events), this.#noticed[0]?.at ?? performance.now());
+      const rewind = this.#tell(chunk);
+      // the reorg's notification may come later (or was missed while LISTEN was down): the snapshot is enough
+      if (rewind < this.#state.next)
+        this.#state = { ...this.#state, recheckFrom: Math.min(this.#state.recheckFrom ?? rewind, rewind) };
+      if (rewind < from) return;
+      await this.#options.deliver(this.#sent.unsent(chunk.events), this.#noticed[0]?.at ?? performance.now());
     } else {
       // Nobody to send to (a server during the populator's backfill): only note the blocks.
-      this.#sent.remember(await blockHashesBetween(pool, from, to));
+      const stored = await readStoredHashes(pool, from, to, this.#reorgSeq);
+      this.#forget(stored.reorgs);
+      this.#reorgSeq = stored.reorgSeq;
+      this.#sent.remember(stored.hashes);
     }
     this.#state = completeChunk(this.#state, from, to);
     this.#noticed = this.#noticed.filter((n) => n.to > to);
     this.#sent.forgetBelow(this.#state.next - memoryHeights);
+  }
+
+  /**
+   * #tell hands on the chunk's new reorgs and returns the height the feed must deliver from for them (Infinity: no
+   * reorg): the lowest height they rewrote that it remembers; a deeper one is told with the height it resends from.
+   */
+  #tell(chunk: ChainChunk): number {
+    this.#reorgSeq = chunk.reorgSeq;
+    if (chunk.reorgs.length === 0) return Infinity;
+    const remembered = Math.max(0, this.#state.next - this.#options.memoryHeights);
+    this.#forget(chunk.reorgs);
+    const notices = chunk.reorgs.map((r) => reorgNotice(r, Math.max(r.fromHeight, remembered)));
+    this.#options.tell(notices);
+    return Math.min(...notices.map((n) => n.resentFrom));
+  }
+
+  /** #forget drops the blocks reorgs dropped from the sent ones: if a later fork brings one back, it is sent again. */
+  #forget(reorgs: readonly Reorg[]): void {
+    for (const r of reorgs) this.#sent.forget(r.dropped);
   }
 
   /** #readRaisingFloor reads heights from..to on a standby and raises the server's floor to what that standby saw. */
@@ -201,8 +257,8 @@ export class ChainFeed {
     from: number,
     to: number,
     raiseFloor: NonNullable<ChainFeedOptions['raiseFloor']>,
-  ): Promise<ChainEvent[]> {
-    const { value, replayed } = await readReplayedChainEvents(this.#options.pool, from, to);
+  ): Promise<ChainChunk> {
+    const { value, replayed } = await readReplayedChainChunk(this.#options.pool, from, to, this.#reorgSeq);
     // a wait for a standby (all away) ends with stop, which must not hang on it
     if (replayed !== undefined) await raiseFloor(replayed, this.#stopping.signal);
     return value;

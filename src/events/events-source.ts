@@ -4,6 +4,8 @@ import { signedTx } from '../chain/signed-tx.ts';
 import { withSnapshot, type Pool, type Queryable } from '../db/pool.ts';
 import { keyBlocksBetween, microBlocksBetween, type KeyBlockRow, type MicroBlockRow } from '../db/queries/blocks.ts';
 import { txIdsBetween, type TxIdRow } from '../db/queries/account-transactions.ts';
+import { blockHashesBetween } from '../db/queries/block-hashes.ts';
+import { lastReorgSeq, reorgsAfter, type Reorg } from '../db/queries/reorgs.ts';
 import { readReplayed, type Replayed } from '../db/queries/replication.ts';
 import { transactionsBetween, type TransactionRow } from '../db/queries/transactions.ts';
 
@@ -30,21 +32,65 @@ export type ChainEvent =
     };
 
 /**
+ * ChainChunk is a range of heights as one snapshot has it, with the reorg log of that snapshot: the log's rows are
+ * written in the transaction of the blocks that replace what they drop, so the snapshot that holds a new chain's blocks
+ * holds their reorg too, on the primary or on any standby.
+ */
+export interface ChainChunk {
+  readonly events: ChainEvent[];
+  /** the reorgs logged after the one given (`afterSeq`), in commit order (none when none was given) */
+  readonly reorgs: Reorg[];
+  /** the last reorg logged in the snapshot (0: none) */
+  readonly reorgSeq: number;
+}
+
+/**
  * readChainEvents returns the events of heights from..to (inclusive), in chain order: each key
  * block, then each micro block of its generation followed by the block's transactions. One
  * repeatable-read snapshot, so a concurrent fork cannot mix two chains in one answer.
  */
-export function readChainEvents(pool: Pool, from: number, to: number): Promise<ChainEvent[]> {
-  return withSnapshot(pool, (db) => eventsIn(db, from, to));
+export async function readChainEvents(pool: Pool, from: number, to: number): Promise<ChainEvent[]> {
+  return (await readChainChunk(pool, from, to)).events;
+}
+
+/** readChainChunk reads heights from..to and the reorg log (after `afterSeq`) in one snapshot. */
+export function readChainChunk(pool: Pool, from: number, to: number, afterSeq?: number): Promise<ChainChunk> {
+  return withSnapshot(pool, (db) => chunkIn(db, from, to, afterSeq));
 }
 
 /**
- * readReplayedChainEvents is readChainEvents with the replay position of the standby read (a read replica may have
+ * readReplayedChainChunk is readChainChunk with the replay position of the standby read (a read replica may have
  * replayed commits beyond the notification the events are read for: the server's floor must be there before it
  * pushes them).
  */
-export function readReplayedChainEvents(pool: Pool, from: number, to: number): Promise<Replayed<ChainEvent[]>> {
-  return readReplayed(pool, (db) => eventsIn(db, from, to));
+export function readReplayedChainChunk(
+  pool: Pool,
+  from: number,
+  to: number,
+  afterSeq: number,
+): Promise<Replayed<ChainChunk>> {
+  return readReplayed(pool, (db) => chunkIn(db, from, to, afterSeq));
+}
+
+/** readStoredHashes reads the block hashes of heights from..to (by height) and the reorgs after `afterSeq` in one snapshot. */
+export function readStoredHashes(
+  pool: Pool,
+  from: number,
+  to: number,
+  afterSeq: number,
+): Promise<{ hashes: Map<number, string[]>; reorgs: Reorg[]; reorgSeq: number }> {
+  return withSnapshot(pool, async (db) => {
+    const hashes = await blockHashesBetween(db, from, to);
+    const reorgs = await reorgsAfter(db, afterSeq);
+    return { hashes, reorgs, reorgSeq: reorgs.at(-1)?.seq ?? afterSeq };
+  });
+}
+
+async function chunkIn(db: Queryable, from: number, to: number, afterSeq: number | undefined): Promise<ChainChunk> {
+  const events = await eventsIn(db, from, to);
+  if (afterSeq === undefined) return { events, reorgs: [], reorgSeq: await lastReorgSeq(db) };
+  const reorgs = await reorgsAfter(db, afterSeq);
+  return { events, reorgs, reorgSeq: reorgs.at(-1)?.seq ?? afterSeq };
 }
 
 async function eventsIn(db: Queryable, from: number, to: number): Promise<ChainEvent[]> {

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
+import type { ReorgNotice } from './reorg-notice.ts';
 import { encodeTextFrame } from './frame.ts';
 import type { WebsocketMetrics } from './metrics.ts';
 import { Outbox, type Mail } from './outbox.ts';
@@ -135,6 +136,13 @@ export class Hub {
       if (this.#flush(outbox) > 0)
         this.#options.metrics.deliveryLatency.observe((performance.now() - noticedAt) / 1000);
     }
+  }
+
+  /** tell sends the reorg notices to the `reorgs` subscribers at once: before the new chain's blocks are published. */
+  tell(notices: readonly ReorgNotice[]): void {
+    const outbox = new Outbox<Client>();
+    for (const notice of notices) this.#collect('reorgs', notice.payload, outbox);
+    this.#flush(outbox);
   }
 
   /** publishPending sends mempool transactions (GenericSignedTx, block_height -1) to tx_update subscribers. */

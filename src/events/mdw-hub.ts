@@ -2,6 +2,7 @@
 import type { MdwWebsocketLimits } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { ChainEvent } from './events-source.ts';
+import type { ReorgNotice } from './reorg-notice.ts';
 import { mdwEvent, parseMdwMessage, pong, type Channel } from './mdw-protocol.ts';
 import { Replay, replayRefusal, type ReplayOptions } from './mdw-replay.ts';
 import { MdwSubscriptions } from './mdw-subscriptions.ts';
@@ -45,6 +46,8 @@ const CHANNEL_OF: Record<ChainEvent['type'], Channel> = {
 
 /** EPOCHS: the channel of a hyperchain's new epochs (ours): sent with the key block that fixes each (first - 1). */
 const EPOCHS = 'Epochs';
+/** REORGS: the channel of forks (ours): each told once, before the new chain's blocks (events/reorg-notice.ts). */
+const REORGS = 'Reorgs';
 
 /** MAX_WAITING_MESSAGES: a client's messages waiting for an answer before its socket is read no more. */
 export const MAX_WAITING_MESSAGES = 64;
@@ -137,6 +140,20 @@ export class MdwHub {
   }
 
   /**
+   * tell sends the reorg notices to every `Reorgs` subscriber, at once (before the feed's delivery of the new chain's
+   * blocks, and before a replay can send one), and brings each replay back to where the new chain is sent from.
+   */
+  tell(notices: readonly ReorgNotice[]): void {
+    for (const [peer, { subs }] of this.#clients)
+      if (subs.sources(REORGS).size > 0) for (const n of notices) peer.send(mdwEvent(n.payload, 'mdw', REORGS));
+    for (const replay of this.#replays)
+      for (const n of notices) {
+        replay.noteReorg(n.dropped);
+        replay.noteDelivered(n.resentFrom);
+      }
+  }
+
+  /**
    * publish sends the events (chain order) to every subscriber. The mdw-source payloads of the events someone wants
    * them for are read first, with one read per kind for the whole batch (the feed's chunk); a failed read is logged
    * and its events go to the node-source subscribers only.
@@ -226,7 +243,7 @@ export class MdwHub {
       read,
       memoryHeights,
       batchHeights: REPLAY_BATCH_HEIGHTS,
-      send: (events, wait) => this.#sendReplayed(peer, client.subs, key, events, wait),
+      send: (events, wait, current) => this.#sendReplayed(peer, client.subs, key, events, wait, current),
       goLive: () => this.#endReplay(client, key, replay),
     });
     client.replays.set(key, replay);
@@ -258,24 +275,30 @@ export class MdwHub {
     this.#replays.delete(replay);
   }
 
-  /** #sendReplayed sends the replayed events the subscription `key` wants, as publish would have sent them. */
+  /**
+   * #sendReplayed sends the replayed events the subscription `key` wants, as publish would have sent them, while
+   * `current` holds; it returns the number of events gone through (all, unless `current` stopped it).
+   */
   async #sendReplayed(
     peer: MdwPeer,
     subs: MdwSubscriptions,
     key: string,
     events: readonly ChainEvent[],
     wait: boolean,
-  ): Promise<void> {
-    const wanted = events.filter((event) => keysFor(subs, event).includes(key));
+    current: () => boolean,
+  ): Promise<number> {
+    const wanted = new Set(events.filter((event) => keysFor(subs, event).includes(key)));
     // a failure to read the payloads fails the replay
     const render = key === EPOCHS ? renderEpochs : renderEvents;
-    const mdw = subs.sources(key).has('mdw') ? await render(this.#replay.render, wanted) : () => undefined;
-    for (const event of wanted) {
-      const sources = subs.sources(key);
-      if (sources.size === 0) return;
+    const mdw = subs.sources(key).has('mdw') ? await render(this.#replay.render, [...wanted]) : () => undefined;
+    for (const [i, event] of events.entries()) {
+      if (subs.sources(key).size === 0) return events.length;
+      if (!current()) return i;
+      if (!wanted.has(event)) continue;
       sendEvent(peer, subs, key, event, mdw(event));
       if (wait) await peer.writable();
     }
+    return events.length;
   }
 }
 

@@ -1,8 +1,8 @@
 /** @module ae_mdw's websocket protocol (on /v2/websocket and /v3/websocket): client messages, replies, error strings. Pure. */
 import { isEncoded } from '../chain/encoding.ts';
 
-/** Channel is what an ae_mdw client subscribes to (`Epochs`, a hyperchain's new epochs, is ours). */
-export type Channel = 'KeyBlocks' | 'MicroBlocks' | 'Transactions' | 'Object' | 'Epochs';
+/** Channel is what an ae_mdw client subscribes to (`Epochs`, a hyperchain's new epochs, and `Reorgs`, forks, are ours). */
+export type Channel = 'KeyBlocks' | 'MicroBlocks' | 'Transactions' | 'Object' | 'Epochs' | 'Reorgs';
 /** Source: mdw (indexed, mdw's shapes) or node (the node's shapes). A subscription without one gets both. */
 export type Source = 'mdw' | 'node';
 
@@ -17,7 +17,16 @@ export type MdwRequest =
     }
   | { readonly op: 'Ping' };
 
-const CHANNELS: ReadonlySet<string> = new Set(['KeyBlocks', 'MicroBlocks', 'Transactions', 'Object', 'Epochs']);
+const CHANNELS: ReadonlySet<string> = new Set([
+  'KeyBlocks',
+  'MicroBlocks',
+  'Transactions',
+  'Object',
+  'Epochs',
+  'Reorgs',
+]);
+/** the channels only the middleware sends: the node has no message of an epoch or a fork */
+const MDW_ONLY: ReadonlySet<string> = new Set(['Epochs', 'Reorgs']);
 const TARGET_PREFIXES = ['ak', 'ct', 'ok', 'oq', 'nm', 'ch', 'kh', 'mh', 'th', 'cm'] as const;
 
 /** parseMdwMessage reads one client message, or the error string ae_mdw answers it with. */
@@ -36,8 +45,7 @@ export function parseMdwMessage(text: string): { ok: true; request: MdwRequest }
   if (op !== 'Subscribe' && op !== 'Unsubscribe') return { ok: false, error: `invalid operation: ${String(op)}` };
   if (typeof payload !== 'string' || !CHANNELS.has(payload))
     return { ok: false, error: `invalid payload: ${String(payload)}` };
-  // the node has no message of an epoch: Epochs is the middleware's only
-  if (source !== undefined && source !== 'mdw' && (source !== 'node' || payload === 'Epochs'))
+  if (source !== undefined && source !== 'mdw' && (source !== 'node' || MDW_ONLY.has(payload)))
     return { ok: false, error: `invalid source: ${String(source)}` };
   // ae_mdw ignores the fields it does not know: so does Unsubscribe here
   const replayFrom = op === 'Subscribe' ? fromHeight : undefined;
@@ -46,6 +54,8 @@ export function parseMdwMessage(text: string): { ok: true; request: MdwRequest }
     !(typeof replayFrom === 'number' && Number.isSafeInteger(replayFrom) && replayFrom >= 0)
   )
     return { ok: false, error: `invalid from_height: ${JSON.stringify(replayFrom)}` };
+  // forks are told as they are followed: there is no stored stream of them to replay
+  if (replayFrom !== undefined && payload === 'Reorgs') return { ok: false, error: 'from_height not taken by Reorgs' };
   const base = {
     op: op as 'Subscribe' | 'Unsubscribe',
     source: source as Source | undefined,

@@ -13,18 +13,21 @@ export interface ReplayFeed {
   settled(height: number, block: string): boolean;
   /** runs fn while the feed delivers nothing */
   atFrontier<T>(fn: () => Promise<T>): Promise<T>;
+  /** the last logged reorg the feed has read and told */
+  readonly reorgSeq: number;
 }
 
 export interface ReplayOptions {
   readonly fromHeight: number;
   readonly feed: ReplayFeed;
-  /** reads the stored events of heights from..to in chain order (one snapshot) */
-  readonly read: (from: number, to: number) => Promise<ChainEvent[]>;
+  /** reads the stored events of heights from..to in chain order, and the last reorg logged (one snapshot) */
+  readonly read: (from: number, to: number) => Promise<{ events: ChainEvent[]; reorgSeq: number }>;
   /**
-   * send sends the client those of the events its subscription wants, as live events look; with `wait` it resolves
-   * only once the client has taken most of them (so a slow reader slows its replay down instead of growing a buffer).
+   * send sends the client those of the events its subscription wants, as live events look, while `current` holds; with
+   * `wait` it resolves only once the client has taken most of them (so a slow reader slows its replay down instead of
+   * growing a buffer). It resolves with the number of (leading) events it went through.
    */
-  readonly send: (events: readonly ChainEvent[], wait: boolean) => Promise<void>;
+  readonly send: (events: readonly ChainEvent[], wait: boolean, current: () => boolean) => Promise<number>;
   /** goLive hands the subscription to the live events; called while the feed delivers nothing */
   readonly goLive: () => void;
   /** heights read at once */
@@ -40,8 +43,8 @@ const WAIT_FOR_FEED_MS = 1000;
  * Replay sends the canonical chain's events from `fromHeight` up to the feed's frontier, then goes live. A block
  * is replayed only once the feed has settled it, so the feed never delivers it after the hand-over; a block the
  * feed delivers while the replay runs (a fork, a grown generation) rewinds the replay to its height, and the blocks
- * the client already got are not sent again. Blocks a fork removed after they were replayed stay sent: the client
- * gets the new chain's blocks after them, as a live client does.
+ * the client already got are not sent again. A read is sent only while the feed has told no reorg its snapshot did not
+ * hold (reorgSeq): after a reorg is told, no block it dropped is replayed, and before it is told none of the new chain.
  */
 export class Replay {
   readonly #o: ReplayOptions;
@@ -82,16 +85,21 @@ export class Replay {
         continue;
       }
       const from = this.#start();
-      if (feed.next - from <= batchHeights) break;
-      await this.#replay(from, from + batchHeights - 1, true);
+      const read =
+        feed.next - from > batchHeights
+          ? await this.#replay(from, from + batchHeights - 1, true)
+          : await feed.atFrontier(async () => {
+              if (this.#cancelled) return 'sent';
+              const from = this.#start();
+              // Nothing is delivered meanwhile: no waiting for the client here (a slow one is closed as too slow instead).
+              const read = from < feed.next ? await this.#replay(from, feed.next - 1, false) : 'sent';
+              if (read === 'sent' && !this.#cancelled) this.#o.goLive();
+              return read === 'sent' ? 'live' : read;
+            });
+      if (read === 'live') return;
+      // (outside atFrontier: the feed must deliver to tell it)
+      if (read === 'ahead') await this.#feedMoved();
     }
-    await feed.atFrontier(async () => {
-      if (this.#cancelled) return;
-      const from = this.#start();
-      // Nothing is delivered meanwhile: no waiting for the client here (a slow one is closed as too slow instead).
-      if (from < feed.next) await this.#replay(from, feed.next - 1, false);
-      if (!this.#cancelled) this.#o.goLive();
-    });
   }
 
   /**
@@ -104,16 +112,29 @@ export class Replay {
     return this.#cursor;
   }
 
-  async #replay(from: number, to: number, wait: boolean): Promise<void> {
+  /**
+   * #replay sends heights from..to ('sent'), unless its read was not of the reorgs the feed told: one the feed has not
+   * told yet ('ahead': the replay waits for it) or a snapshot from before the last told ('stopped': read again). A
+   * reorg told while it sends stops it where it is ('stopped'), to go on from there with a new read.
+   */
+  async #replay(from: number, to: number, wait: boolean): Promise<'sent' | 'ahead' | 'stopped'> {
     const { feed, read, send, memoryHeights } = this.#o;
-    const events = await read(from, to);
-    if (this.#cancelled) return;
+    const { events, reorgSeq } = await read(from, to);
+    if (this.#cancelled) return 'stopped';
+    if (reorgSeq !== feed.reorgSeq) return reorgSeq > feed.reorgSeq ? 'ahead' : 'stopped';
     // What the feed has not settled it will deliver: then noteDelivered brings the replay back for it.
-    const settled = events.filter((e) => feed.settled(e.height, e.block));
-    await send(this.#sent.unsent(settled), wait);
+    const fresh = this.#sent.unsentEvents(events.filter((e) => feed.settled(e.height, e.block)));
+    const sent = await send(fresh, wait, () => feed.reorgSeq === reorgSeq);
+    this.#sent.noteEvents(fresh.slice(0, sent));
     // After a rewind the heights above `to` are read again too: a fork replaced them all (what was sent is skipped).
-    this.#cursor = to + 1;
+    this.#cursor = sent < fresh.length ? fresh[sent]!.height : to + 1;
     this.#sent.forgetBelow(feed.next - memoryHeights);
+    return sent === fresh.length ? 'sent' : 'stopped';
+  }
+
+  /** noteReorg forgets the sent blocks a fork dropped: should a later fork bring one back, it is replayed again. */
+  noteReorg(dropped: readonly string[]): void {
+    this.#sent.forget(dropped);
   }
 
   /** #feedMoved resolves when the feed delivers, the replay is cancelled, or after a while. */

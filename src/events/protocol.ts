@@ -2,7 +2,7 @@
 import { DecodeError, decode, type Prefix } from '../chain/encoding.ts';
 
 /** Kind is what a client can subscribe to (the seed's payload values). */
-export type Kind = 'key_blocks' | 'micro_blocks' | 'transactions' | 'tx_update' | 'object';
+export type Kind = 'key_blocks' | 'micro_blocks' | 'transactions' | 'tx_update' | 'object' | 'reorgs';
 
 /** StreamKind is a kind that needs no target. */
 export type StreamKind = Exclude<Kind, 'object'>;
@@ -27,7 +27,13 @@ export type ParseResult =
   { readonly ok: true; readonly request: ClientRequest } | { readonly ok: false; readonly error: string };
 
 /** Kinds in the order the subscription list shows them. */
-export const STREAM_KINDS: readonly StreamKind[] = ['key_blocks', 'micro_blocks', 'transactions', 'tx_update'];
+export const STREAM_KINDS: readonly StreamKind[] = [
+  'key_blocks',
+  'micro_blocks',
+  'transactions',
+  'tx_update',
+  'reorgs',
+];
 
 /** Id kinds an object subscription may name: everything `account_transactions` records. */
 export const OBJECT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'oq', 'ch', 'nm', 'cm'];
@@ -38,6 +44,7 @@ const PASCAL_NAMES: Readonly<Record<Kind, string>> = {
   transactions: 'Transactions',
   tx_update: 'TxUpdate',
   object: 'Object',
+  reorgs: 'Reorgs',
 };
 
 const OPS: ReadonlyMap<string, Op> = new Map([

@@ -27,6 +27,25 @@ export class SentBlocks {
     return events.filter((e) => fresh.has(e.block));
   }
 
+  /**
+   * unsentEvents keeps the events not noted by noteEvents, without noting them: a replay notes what it did send, each
+   * event on its own (a block whose sending stopped halfway is taken up where it stopped).
+   */
+  unsentEvents<E extends BlockPlace & { readonly type: string; readonly hash?: string }>(events: readonly E[]): E[] {
+    return events.filter((e) => !this.has(e.height, eventKey(e)));
+  }
+
+  noteEvents(events: readonly (BlockPlace & { readonly type: string; readonly hash?: string })[]): void {
+    for (const e of events) this.#add(e.height, eventKey(e));
+  }
+
+  /** forget drops blocks (and their events) a fork removed: should a later fork bring one back, it is new again. */
+  forget(blocks: readonly string[]): void {
+    if (blocks.length === 0) return;
+    const gone = new Set(blocks);
+    for (const set of this.#byHeight.values()) for (const key of set) if (gone.has(key.split(' ')[0]!)) set.delete(key);
+  }
+
   forgetBelow(height: number): void {
     for (const h of this.#byHeight.keys()) if (h < height) this.#byHeight.delete(h);
   }
@@ -36,4 +55,9 @@ export class SentBlocks {
     if (set) set.add(block);
     else this.#byHeight.set(height, new Set([block]));
   }
+}
+
+/** eventKey names an event among a height's: its block, and a transaction's hash after it. */
+function eventKey(e: BlockPlace & { readonly type: string; readonly hash?: string }): string {
+  return e.type === 'transaction' ? `${e.block} ${e.hash}` : e.block;
 }

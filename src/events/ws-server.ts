@@ -13,7 +13,7 @@ import type { Role } from '../roles.ts';
 import pLimit from 'p-limit';
 import { topHeight } from '../db/queries/blocks.ts';
 import { ChainFeed } from './chain-feed.ts';
-import { readChainEvents } from './events-source.ts';
+import { readChainChunk } from './events-source.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
 import { MdwHub, type MdwPeer } from './mdw-hub.ts';
 import { mdwRenderer } from './mdw-render.ts';
@@ -112,6 +112,10 @@ export class WebsocketServer implements Role {
         await hub.publish(events, noticedAt);
         await this.#mdwHub.publish(events);
       },
+      tell: (notices) => {
+        hub.tell(notices);
+        this.#mdwHub.tell(notices);
+      },
       hasListeners: () => hub.hasAnySubscription() || this.#mdwHub.hasAnySubscription(),
       memoryHeights,
       raiseFloor: deps.raiseFloor,
@@ -124,7 +128,7 @@ export class WebsocketServer implements Role {
       limits: cfg.mdwWebsocket,
       replay: {
         feed,
-        read: (from, to) => replayReads(() => readChainEvents(replayPool, from, to)),
+        read: (from, to) => replayReads(() => readChainChunk(replayPool, from, to)),
         render: mdwRenderer(replayPool),
         top: async () => (await topHeight(pool)) ?? -1,
         maxHeights: cfg.mdwWebsocket.maxReplayHeights,

@@ -74,6 +74,13 @@ const INDEXER_METRICS = {
     help: 'Transactions stored whose type this version does not know (stored, served and counted under their name)',
     labels: ['type'],
   },
+  /** AEX-9 tokens whose events took a balance or the supply below zero: their balances are read from their state */
+  aex9StateTokens: {
+    type: 'counter',
+    name: 'mdw_aex9_state_tokens_total',
+    help: "AEX-9 tokens whose events took a balance or the supply below zero: their balances read from the contract's state from then on, by reason",
+    labels: ['reason'],
+  },
   /** contract calls stored without call info because every node had garbage-collected it (410) */
   callInfoPruned: {
     type: 'counter',

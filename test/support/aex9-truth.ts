@@ -21,7 +21,7 @@ export function aex9Tokens(chain: Chain): Map<string, string> {
   const found = new Map<string, string>();
   for (const [id, c] of chain.state.contracts.entries()) {
     const kind = kindOfCode(c.code);
-    if (kind === 'aex9' || kind === 'wae' || kind === 'pair') found.set(id, kind);
+    if (kind === 'aex9' || kind === 'aex9_unlogged' || kind === 'wae' || kind === 'pair') found.set(id, kind);
   }
   return found;
 }

@@ -268,6 +268,10 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       DEX_WRAPPED_AE: 'ct_JDp175ruWd7mQggeHewSLS1PFXt9AzThCDaFedxon8mF8xTRF',
       REWARD_RULES: 'devnode',
       MAX_FORK_DEPTH: '50',
+      EXPORT_MAX_ROWS: '1000',
+      EXPORT_MAX_RUNNING: '3',
+      EXPORT_MAX_SECONDS: '30',
+      EXPORT_PAGE_ROWS: '50',
       HTTP_HOST: '127.0.0.2',
     };
     // a variable added to DEFAULTS must join this table

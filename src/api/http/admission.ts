@@ -103,14 +103,19 @@ export class Admission {
    *
    * At the deadline run rejects with `overloaded()` whether `fn` has ended or not, and the statement `fn` has in flight
    * is cancelled (statement-cancel.ts): the answer is the refusal, whatever `fn` does after is never answered. Its
-   * turns stay held until `fn` has ended, so work given up is counted until it has stopped.
+   * turns stay held until `fn` has ended, so work given up is counted until it has stopped. `statements` is the Work
+   * `fn`'s statements run as: a work of the caller's when it must cancel them itself too (an export whose client left).
    */
-  async run<T>(fn: (deadline: Deadline) => Promise<T>, weight = 1, arrivedAt = performance.now()): Promise<T> {
+  async run<T>(
+    fn: (deadline: Deadline) => Promise<T>,
+    weight = 1,
+    arrivedAt = performance.now(),
+    statements = new Work(),
+  ): Promise<T> {
     const turns = Math.min(Math.max(1, Math.ceil(weight)), this.#options.concurrency);
     await this.#slot(turns, arrivedAt);
     let work: Promise<T>;
     let at: number;
-    const statements = new Work();
     try {
       // Each starts in a turn of its own (after the loop's poll for I/O): started in the task that let it in, a request
       // answered from memory would run in the same task as the one before it (let in when that one finished, or found

@@ -18,6 +18,7 @@ import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
 import { intAsString } from './rest/mdw-respond.ts';
 import { restRouter } from './rest/rest-routes.ts';
+import { AccountExports, isExportPath } from './rest/export-routes.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
@@ -66,6 +67,7 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const routes = indexedRoutes(restRouter(env));
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
+  const exports = new AccountExports(env, deps.admission, deps.cfg.exports);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
@@ -81,7 +83,9 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
     // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
-    if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
+    // an export admits each of its pages itself (export-routes.ts)
+    if (isExportPath(ctx.path) && ctx.method === 'GET') await exports.serve(ctx);
+    else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
     else await deps.admission.run(() => rest(ctx), 1, ctx.state.arrivedAt);
   };
 }

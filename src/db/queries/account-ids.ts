@@ -8,6 +8,7 @@ import { KEY_TAGS } from '../../chain/id-key.ts';
 /** ID_NUMBER_COLUMNS: the column of each table that holds ids' numbers. */
 export const ID_NUMBER_COLUMNS: Readonly<Record<string, string>> = {
   account_transactions: 'account',
+  account_tx_counts: 'account',
   stats_accounts: 'account',
   stats_active_accounts: 'account',
 };

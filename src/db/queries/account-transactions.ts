@@ -185,7 +185,7 @@ export async function transactionsOfAccountFromOldest(
   return renderedTxJson(rows);
 }
 
-/** countTransactionsOfAccount counts the transactions referencing the id (index-only). */
+/** countTransactionsOfAccount counts the transactions referencing the id (the counts migration 1015 keeps). */
 export async function countTransactionsOfAccount(
   db: Queryable,
   account: string,
@@ -193,11 +193,12 @@ export async function countTransactionsOfAccount(
 ): Promise<number> {
   const { rows } =
     txType === undefined
-      ? await db.query<{ n: string }>(`SELECT count(*) AS n FROM account_transactions WHERE account = ${ACCOUNT}`, [
-          idKey(account),
-        ])
+      ? await db.query<{ n: string }>(
+          `SELECT coalesce(sum(n), 0)::text AS n FROM account_tx_counts WHERE account = ${ACCOUNT}`,
+          [idKey(account)],
+        )
       : await db.query<{ n: string }>(
-          `SELECT count(*) AS n FROM account_transactions WHERE account = ${ACCOUNT} AND tx_type = $2`,
+          `SELECT coalesce(sum(n), 0)::text AS n FROM account_tx_counts WHERE account = ${ACCOUNT} AND tx_type = $2`,
           [idKey(account), txTypeCode(txType)],
         );
   return Number(rows[0]?.n ?? 0);
@@ -254,14 +255,14 @@ export async function txIdsBetween(db: Queryable, from: number, to: number): Pro
 export async function accountTypeCount(db: Queryable, id: string, txTypes: readonly string[]): Promise<number> {
   const { rows } = await db.query<{ n: string }>({
     name: 'mdw_v3_account_tx_type_count',
-    text: `SELECT count(*) AS n FROM account_transactions
+    text: `SELECT coalesce(sum(n), 0)::text AS n FROM account_tx_counts
             WHERE account = ${accountNumberSql('$1')} AND tx_type = ANY($2::smallint[])`,
     values: [idKey(id), txTypes.map(txTypeCode)],
   });
   return Number(rows[0]?.n ?? 0);
 }
 
-/** accountFieldCounts counts an id's transactions, and per outer type the fields it appears in. */
+/** accountFieldCounts counts an id's transactions, and per outer type the fields it appears in (from the kept counts). */
 export async function accountFieldCounts(
   db: Queryable,
   id: string,
@@ -269,14 +270,14 @@ export async function accountFieldCounts(
   const [total, byField] = await Promise.all([
     db.query<{ n: string }>({
       name: 'mdw_v3_account_tx_total',
-      text: `SELECT count(*) AS n FROM account_transactions WHERE account = ${accountNumberSql('$1')}`,
+      text: `SELECT coalesce(sum(n), 0)::text AS n FROM account_tx_counts WHERE account = ${accountNumberSql('$1')}`,
       values: [idKey(id)],
     }),
     db.query<{ txType: string; field: string; n: string }>({
       name: 'mdw_v3_account_tx_fields',
       // types are stored as codes; their names order the answer (in the database's collation, as before)
       text: `SELECT n.name AS "txType", x.f AS field, x.n
-               FROM (SELECT tx_type, f, count(*) AS n FROM account_transactions, unnest(string_to_array(fields, ' ')) AS f
+               FROM (SELECT tx_type, f, sum(n) AS n FROM account_tx_counts, unnest(string_to_array(fields, ' ')) AS f
                       WHERE account = ${accountNumberSql('$1')} GROUP BY 1, 2) x
                JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
               ORDER BY 1, 2`,

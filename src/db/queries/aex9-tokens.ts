@@ -14,6 +14,11 @@ export interface Aex9Row {
   readonly decimals: number | null;
   readonly extensions: string[];
   readonly metaInvalid: boolean;
+  /**
+   * why its events could not explain its balances (negative_balance, negative_supply), at the first read of its state
+   * (migration 1020: read from the contract's state since); null while they can
+   */
+  readonly stateReason: string | null;
   readonly initialSupply: string;
   readonly eventSupply: string;
   readonly holders: number;
@@ -29,6 +34,8 @@ export interface Aex9Row {
 const TOKEN_COLUMNS = `
   c.contract_id AS "contractId", c.tx_hash AS "txHash", c.height, c.micro_index AS "microIndex",
   c.tx_index AS "txIndex", c.name, c.symbol, c.decimals, c.extensions, c.meta_invalid AS "metaInvalid",
+  (SELECT r.reason FROM aex9_state_reads r WHERE r.contract_id = c.contract_id
+    ORDER BY r.height, r.micro_index, r.tx_index LIMIT 1) AS "stateReason",
   coalesce(s.initial_supply, 0)::text AS "initialSupply", coalesce(s.event_supply, 0)::text AS "eventSupply",
   coalesce(s.holders, 0) AS holders, coalesce(s.events_count, 0) AS "eventsCount",
   (c.balances_unknown OR EXISTS (SELECT 1 FROM contract_calls p WHERE p.call_info_pruned AND p.height >= c.height))

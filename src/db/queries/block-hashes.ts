@@ -84,3 +84,22 @@ export async function blockHashesBetween(db: Queryable, from: number, to: number
   for (const r of rows) byHeight.set(r.height, [...(byHeight.get(r.height) ?? []), r.hash]);
   return byHeight;
 }
+
+/**
+ * blockHashesInOrder lists the stored key and micro block hashes of the heights listed, or of every height ≥ `from`, in
+ * chain order: what a rollback or a reload is about to delete.
+ */
+export async function blockHashesInOrder(
+  db: Queryable,
+  heights: { from: number } | readonly number[],
+): Promise<StoredHash[]> {
+  const [where, value] = 'from' in heights ? ['height >= $1', heights.from] : ['height = ANY($1::int[])', heights];
+  const { rows } = await db.query<StoredHash>(
+    `SELECT height, hash FROM (
+       SELECT height, -1 AS micro_index, hash FROM key_blocks WHERE ${where}
+       UNION ALL SELECT height, micro_index, hash FROM micro_blocks WHERE ${where}) b
+      ORDER BY height, micro_index`,
+    [value],
+  );
+  return rows;
+}

@@ -5,7 +5,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { logKeyset, logKeyValues, type Walk } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
 import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
 import {
   microBlockHashSql,
@@ -137,7 +137,10 @@ export interface LogKey {
 /**
  * logsPage reads up to n log entries (optionally of one emitting contract) walking from a key (inclusive). A node
  * lists a call's log newest first (the FATE engine prepends each event); the oldest event is index 0, as ae_mdw
- * numbers them.
+ * numbers them. The calls are walked in position order from the key's call through indexes of only the calls that hold
+ * such entries (migration 1015): any with a log, or of one contract, those to it with an event of its own and those to
+ * others whose log holds one of its (contract_remote_calls). Each such call holds an entry, so without an event filter
+ * the page's entries lie in its first n + 1 calls (the key's own call may hold none past the key).
  */
 export async function logsPage(
   db: Queryable,
@@ -155,6 +158,29 @@ export async function logsPage(
   ];
   if (from) values.push(...logKeyValues(from));
   const ks = logKeyset('l', walk, from ? 6 : undefined);
+  const at = (alias: string): { where: string; order: string } =>
+    keyset(
+      ['height', 'micro_index', 'tx_index'].map((c) => `${alias}.${c}`),
+      walk,
+      from ? '$6::int, $7::int, $8::int' : undefined,
+    );
+  // an event filter may leave a call without entries: the walk then stops only at the page's end
+  const calls = filter.topic0 === undefined ? 'LIMIT $1 + 1' : '';
+  const candidates =
+    filter.contractId === undefined
+      ? `SELECT c.height, c.micro_index, c.tx_index FROM contract_calls c
+          WHERE call_has_log(c.call_info) AND c.height BETWEEN $3 AND $4 AND ${at('c').where}
+          ORDER BY ${at('c').order} ${calls}`
+      : `SELECT x.height, x.micro_index, x.tx_index FROM (
+           (SELECT c.height, c.micro_index, c.tx_index FROM contract_calls c
+             WHERE c.contract_id = $2 AND call_logs_own_event(c.call_info, c.contract_id)
+               AND c.height BETWEEN $3 AND $4 AND ${at('c').where}
+             ORDER BY ${at('c').order} ${calls})
+           UNION ALL
+           (SELECT r.height, r.micro_index, r.tx_index FROM contract_remote_calls r
+             WHERE r.contract_id = $2 AND r.height BETWEEN $3 AND $4 AND ${at('r').where}
+             ORDER BY ${at('r').order} ${calls})) x
+          ORDER BY ${at('x').order} ${calls}`;
   const { rows } = await db.query<LogRow>(
     `SELECT l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex", l.log_idx::int AS "logIdx",
             ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime", l.tx_hash AS "callTxHash",
@@ -163,9 +189,9 @@ export async function logsPage(
             ${creationTxHashSql('l.contract_id')} AS "calledContractTxHash"
        FROM (SELECT c.height, c.micro_index, c.tx_index, c.tx_hash, c.contract_id, e.entry,
                     jsonb_array_length(c.call_info->'log') - e.ord AS log_idx
-               FROM contract_calls c
-               CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.call_info->'log', '[]'::jsonb)) WITH ORDINALITY AS e(entry, ord)
-              WHERE c.height BETWEEN $3 AND $4) l
+               FROM (${candidates}) p
+               JOIN contract_calls c ON c.height = p.height AND c.micro_index = p.micro_index AND c.tx_index = p.tx_index
+               CROSS JOIN LATERAL jsonb_array_elements(coalesce(c.call_info->'log', '[]'::jsonb)) WITH ORDINALITY AS e(entry, ord)) l
        JOIN transactions t ON t.hash = l.tx_hash
       WHERE ($2::text IS NULL OR l.entry->>'address' = $2) AND ($5::text IS NULL OR l.entry->'topics'->>0 = $5)
         AND ${ks.where}

@@ -12,7 +12,8 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * the migrations applied, the schema's identity (its owner is the deployment's, not the chain's), and the ids' numbers (each load numbers ids in its own order: rows are compared with their
  * ids' keys instead, ID_NUMBER_COLUMNS); and the accounts' balances, stored at the last height of each batch that
  * touched an account, so at heights that follow the load's batches (each account's latest, account_wealth, is the
- * chain's and compared); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity).
+ * chain's and compared); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
+ * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees).
  */
 const NOT_DERIVED = [
   'hc_chain',
@@ -22,6 +23,7 @@ const NOT_DERIVED = [
   'schema_identity',
   'account_ids',
   'account_balances',
+  'reorgs',
 ];
 
 /** A table of the schema and the columns whose values derive from the chain. */

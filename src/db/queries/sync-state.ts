@@ -76,6 +76,8 @@ export interface StoredTotals {
   readonly heartbeatAt: Date | undefined;
   /** the derived areas whose derivation fails: from which height, since when, why (derive_backfill) */
   readonly failedAreas: readonly FailedArea[];
+  /** the AEX-9 tokens whose balances are read from their state (aex9_state_reads, migration 1020) */
+  readonly aex9StateTokens: number;
 }
 
 /** A derived area whose derivation fails: the first height it lacks, since when it fails and the error. */
@@ -88,7 +90,7 @@ export interface FailedArea {
 
 /**
  * storedTotals reads the status numbers: the top (topHeight) and the rest in one statement. The transaction count
- * sums the micro blocks' counts (one narrow row per micro block, not one per transaction).
+ * sums the counts migration 1015 keeps per transaction type (a few rows, whatever the chain's size).
  */
 export async function storedTotals(db: Queryable): Promise<StoredTotals> {
   // one after the other: `db` may be one client (a replica's snapshot), which runs one query at a time
@@ -100,14 +102,16 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     status: string | null;
     heartbeat_at: Date | null;
     failed: FailedArea[] | null;
+    aex9_state: number;
   }>({
     name: 'mdw_v3_stored_totals',
-    text: `SELECT (SELECT sum(tx_count) FROM micro_blocks) AS txs,
+    text: `SELECT (SELECT sum(n) FROM tx_type_totals) AS txs,
                   (SELECT max(name) FROM mdw_migrations) AS migration,
                   s.node_height, s.status, s.heartbeat_at,
                   (SELECT json_agg(json_build_object('area', b.area, 'from', b.next_height, 'since', b.failing_since,
                                                      'error', coalesce(b.last_error, '')) ORDER BY b.area)
-                     FROM derive_backfill b WHERE b.failing_since IS NOT NULL) AS failed
+                     FROM derive_backfill b WHERE b.failing_since IS NOT NULL) AS failed,
+                  (SELECT count(DISTINCT contract_id)::int FROM aex9_state_reads) AS aex9_state
              FROM sync_state s`,
   });
   const r = rows[0];
@@ -120,5 +124,6 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     heartbeatAt: r?.heartbeat_at ?? undefined,
     // json_agg gives the time as text
     failedAreas: (r?.failed ?? []).map((f) => ({ ...f, since: new Date(f.since) })),
+    aex9StateTokens: r?.aex9_state ?? 0,
   };
 }

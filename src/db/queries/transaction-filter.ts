@@ -203,9 +203,17 @@ function pageSql(f: TxFilter, walk: Walk, start: TxPosition | undefined, n: numb
   return `SELECT s.height, s.micro_index, s.tx_index ${body} AND ${ks.where} ORDER BY ${ks.order} LIMIT ${p.add(n)}`;
 }
 
-/** countTransactions counts what the filter selects (index-only where the filter allows). */
+/**
+ * countTransactions counts what the filter selects: from the counts migration 1015 keeps where no range, entrypoint or
+ * inner type narrows it (a sum of a few rows whatever the chain's size), else index-only where the filter allows.
+ */
 export async function countTransactions(db: Queryable, f: TxFilter): Promise<number> {
   const p = new Params();
+  const kept = keptCountSql(f, p);
+  if (kept !== undefined) {
+    const { rows } = await db.query<{ n: string }>({ text: kept, values: p.values });
+    return Number(rows[0]?.n ?? 0);
+  }
   if (f.ids.length === 0 && !f.types && f.entrypoint === undefined) {
     // Every transaction of a range: the micro blocks' counts, one narrow row per micro block.
     const lo = f.from ?? { height: 0, microIndex: 0, txIndex: 0 };
@@ -221,6 +229,20 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
   }
   const { rows } = await db.query<{ n: string }>({ text: `SELECT count(*) AS n ${fromWhere(f, p)}`, values: p.values });
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * keptCountSql is the statement that sums the kept counts for a filter over the whole chain with at most one id whose
+ * ways to appear name types and fields only (the kept rows have account_transactions' account, tx_type and fields, so
+ * the same conditions read them), undefined for any other filter.
+ */
+function keptCountSql(f: TxFilter, p: Params): string | undefined {
+  if (f.from || f.to || f.entrypoint !== undefined || f.ids.length > 1) return undefined;
+  const [id] = f.ids;
+  if (id?.matches.some((m) => m.innerType !== undefined)) return undefined;
+  const where = [id ? conditionSql('k', id, p) : 'true', ...(f.types ? [typeSql('k', f.types, p)] : [])].join(' AND ');
+  const table = id ? 'account_tx_counts' : 'tx_type_totals';
+  return `SELECT coalesce(sum(k.n), 0)::text AS n FROM ${table} k WHERE ${where}`;
 }
 
 /** positionsOfTime is the first position at or after `fromMs` and the last at or before `toMs` (micro block times). */

@@ -206,10 +206,12 @@ async function channelParties(db: Queryable, channelIds: readonly string[]): Pro
   if (channelIds.length === 0) return parties;
   const { rows } = await db.query<{ channel_id: string; signed: Buffer }>({
     name: 'mdw_v3_channel_creations',
-    text: `SELECT DISTINCT ON (e.channel_id) e.channel_id, t.signed
-             FROM channel_events e JOIN transactions t ON t.hash = e.tx_hash
-            WHERE e.channel_id = ANY($1::text[])
-            ORDER BY e.channel_id, e.height, e.micro_index, e.tx_index`,
+    // each channel's first event alone (one probe of its index), never all of a busy channel's updates
+    text: `SELECT c.id AS channel_id, t.signed
+             FROM unnest($1::text[]) AS c(id)
+             CROSS JOIN LATERAL (SELECT e.tx_hash FROM channel_events e WHERE e.channel_id = c.id
+                                  ORDER BY e.height, e.micro_index, e.tx_index LIMIT 1) e
+             JOIN transactions t ON t.hash = e.tx_hash`,
     values: [channelIds],
   });
   for (const r of rows) {

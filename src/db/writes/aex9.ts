@@ -1,8 +1,9 @@
 /**
  * @module AEX-9 balance moves (migration 1002): the populator's writes of a batch's balances at creation and
  * standard events. Events are kept for AEX-9 contracts only, emitted after the block whose state their creation
- * balances were read at (events of that block are in those balances already: no double counting). The triggers
- * of aex9_events keep the balances and holders.
+ * balances were read at (events of that block are in those balances already: no double counting), Deposit and
+ * Withdrawal for wrapped AE only (aexn_contracts.wrapped_ae, migration 1020). The triggers of aex9_events keep the
+ * balances and holders.
  */
 import type { Queryable } from '../pool.ts';
 import type { AexnRows } from './token-rows.ts';
@@ -45,13 +46,15 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
     logs.map((l) => l.to),
     logs.map((l) => l.amount),
   ];
-  // the events of AEX-9 contracts, after the block their balances at creation were read at
+  // the events of AEX-9 contracts, after the block their balances at creation were read at; a wrapped AE's mints and
+  // burns are its deposits and withdrawals
   const events = `
     SELECT l.* FROM unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[],
                            $8::text[], $9::text[], $10::numeric[])
                     AS l(contract_id, height, micro_index, tx_index, log_idx, tx_hash, kind, sender, recipient, amount)
       JOIN aexn_contracts c ON c.contract_id = l.contract_id AND c.aexn_type = 'aex9'
-     WHERE (l.height, l.micro_index) > (c.height, c.micro_index)`;
+     WHERE (l.height, l.micro_index) > (c.height, c.micro_index)
+       AND (c.wrapped_ae OR l.kind NOT IN ('deposit', 'withdrawal'))`;
   // one statement reads the arrays once for both tables; the events' trigger runs at its end, as before
   await db.query(
     `WITH l AS (${events}),

@@ -30,6 +30,7 @@ export async function writeAexnRows(db: Queryable, batch: readonly AexnRows[]): 
         ['extensions', 'text[]'],
         ['meta_invalid', 'boolean'],
         ['balances_unknown', 'boolean'],
+        ['wrapped_ae', 'boolean'],
       ],
       [
         contracts.map((c) => c.contractId),
@@ -48,6 +49,7 @@ export async function writeAexnRows(db: Queryable, batch: readonly AexnRows[]): 
         contracts.map((c) => c.extensions.join(' ')),
         contracts.map((c) => c.metaInvalid),
         contracts.map((c) => c.balancesUnknown),
+        contracts.map((c) => c.wrappedAe),
       ],
     );
   const created = batch.flatMap((r) => r.callCreated);

@@ -164,6 +164,7 @@ export async function storedContractTxs(db: Queryable, from: number, to: number)
 export async function deleteTokenRows(db: Queryable, from: number, to: number): Promise<void> {
   for (const table of [
     'aex9_events',
+    'aex9_state_reads',
     'aex9_transfers',
     'aex141_events',
     'dex_swaps',

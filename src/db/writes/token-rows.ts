@@ -26,6 +26,8 @@ export interface AexnContractRow extends RowTx {
   readonly extensions: readonly string[];
   readonly metaInvalid: boolean;
   readonly balancesUnknown: boolean;
+  /** AEX-9: a wrapped AE (its code, or DEX_WRAPPED_AE), whose Deposit and Withdrawal events mint and burn */
+  readonly wrappedAe: boolean;
 }
 
 /** AexnCallCreatedRow is a contract created inside a call, checked once (table aexn_call_created). */

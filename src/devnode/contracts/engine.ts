@@ -9,7 +9,7 @@ import { contractId } from '../ids.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import { commitState, newState, type WorldState } from '../state.ts';
 import { AEX141_HANDLERS } from './aex141.ts';
-import { AEX9_HANDLERS, type Handler } from './aex9.ts';
+import { AEX9_HANDLERS, AEX9_UNLOGGED_HANDLERS, type Handler } from './aex9.ts';
 import { functionId, type FunctionSpec } from './bytecode.ts';
 import { factoryHandlers, PAIR_HANDLERS, ROUTER_HANDLERS, WAE_HANDLERS } from './dex.ts';
 import {
@@ -58,6 +58,7 @@ function clone(f: Frame, kind: 'pair', init: readonly FateValue[]): string {
 
 const HANDLERS: Record<ContractKind, Record<string, Handler>> = {
   aex9: AEX9_HANDLERS,
+  aex9_unlogged: AEX9_UNLOGGED_HANDLERS,
   wae: WAE_HANDLERS,
   aex141: AEX141_HANDLERS,
   factory: factoryHandlers(clone),

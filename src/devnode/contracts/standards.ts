@@ -145,6 +145,8 @@ export const ROUTER_FUNCTIONS: readonly FunctionSpec[] = [
 /** ContractKind names what the devnode runs for a bytecode. */
 export type ContractKind =
   | 'aex9'
+  /** an AEX-9 token whose `mint` logs no event (as some deployed tokens do): the generator deploys none, tests do */
+  | 'aex9_unlogged'
   | 'wae'
   | 'aex141'
   | 'factory'
@@ -157,6 +159,7 @@ export type ContractKind =
 
 const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable: boolean }> = {
   aex9: { functions: AEX9_FUNCTIONS, payable: false },
+  aex9_unlogged: { functions: AEX9_FUNCTIONS, payable: false },
   wae: { functions: WAE_FUNCTIONS, payable: true },
   aex141: { functions: AEX141_FUNCTIONS, payable: false },
   factory: { functions: FACTORY_FUNCTIONS, payable: false },

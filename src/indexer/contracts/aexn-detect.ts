@@ -2,7 +2,8 @@
  * @module AEX-N detection from deployed FATE bytecode, as ae_mdw does it at contract creation: a contract is
  * AEX-9 or AEX-141 when its type table holds every function of the standard with exactly the standard's
  * types (names and types are in the code; the ACI is not needed). Also the constant `*_extensions` list
- * when the code returns it from a literal. Pure.
+ * when the code returns it from a literal, and whether an AEX-9 token is a wrapped AE (dex-contracts-v2's WAE: AE paid
+ * to `deposit` minted with a `Deposit` event, `withdraw` burnt with a `Withdrawal`), on any network. Pure.
  */
 import { ContractEncoder } from '@aeternity/aepp-calldata';
 import type { AexnType } from '../../db/writes/token-rows.ts';
@@ -66,6 +67,15 @@ const AEX9: Readonly<Record<string, string>> = {
   transfer: '(address,int) => ()',
 };
 
+/**
+ * A wrapped AE adds to AEX-9 a payable `deposit()` and a `withdraw(amount)` (dex-contracts-v2's WAE): its `Deposit`
+ * and `Withdrawal` events mint and burn. Other tokens' events of those names move no balance, as ae_mdw counts them.
+ */
+const WRAPPED_AE: Readonly<Record<string, string>> = {
+  deposit: '() => ()',
+  withdraw: '(int) => ()',
+};
+
 /** AEX-141's metadata: `MetadataIdentifier(string) | MetadataMap(map(string, string))`. */
 const METADATA = 'variant((string),(map(string,string)))';
 const AEX141_COMMON: Readonly<Record<string, string>> = {
@@ -111,6 +121,8 @@ export interface AexnDetection {
   readonly extensions: readonly string[] | undefined;
   /** AEX-141: the names of meta_info's metadata_type constructors, in order (ae_mdw's `metadata_type` values) */
   readonly metadataTypes?: readonly string[];
+  /** AEX-9: the token is a wrapped AE (its Deposit and Withdrawal events mint and burn) */
+  readonly wrappedAe?: boolean;
 }
 
 const METADATA_TYPES = ['url', 'object_id', 'map'];
@@ -135,7 +147,11 @@ export function detectAexn(code: string): AexnDetection | undefined {
   const byName = new Map(functions.map((f) => [f.name, f]));
   const signatures = new Map(functions.map((f) => [f.name, functionSignature(f)]));
   if (implementsAll(signatures, AEX9))
-    return { type: 'aex9', extensions: constantStrings(byName.get('aex9_extensions')) };
+    return {
+      type: 'aex9',
+      extensions: constantStrings(byName.get('aex9_extensions')),
+      wrappedAe: implementsAll(signatures, WRAPPED_AE),
+    };
   const extensions141 = (): string[] | undefined => constantStrings(byName.get('aex141_extensions'));
   if (implementsAll(signatures, AEX141))
     return { type: 'aex141', extensions: extensions141(), metadataTypes: METADATA_TYPES };

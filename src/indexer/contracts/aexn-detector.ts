@@ -30,7 +30,7 @@ export interface AexnDetectorOptions {
   /** finds contract code (cached) and keeps the FATE encoders */
   readonly decoder: ContractDecoder;
   readonly db: Queryable;
-  /** wrapped-AE contracts (Config.dex.wrappedAe) */
+  /** contracts counted as wrapped AE whatever their code says (Config.dex.wrappedAe: an override, not a requirement) */
   readonly wrappedAe: readonly string[];
 }
 
@@ -115,6 +115,13 @@ export class CodeUnknown extends NodeError {
   }
 }
 
+/** refusedAt: the node runs dry-runs but does not know the block, which left the chain (a fork the next step finds). */
+const refusedAt = (blockHash: string): NodeError =>
+  new NodeError(ErrorCode.NODE_BAD_RESPONSE, `the node refused a dry-run at block ${blockHash}`, {
+    path: '/dry-run',
+    transient: true,
+  });
+
 /** AexnDetector finds the AEX-N contracts of each batch the populator prepares. */
 export class AexnDetector {
   readonly #opts: AexnDetectorOptions;
@@ -183,7 +190,7 @@ export class AexnDetector {
         if (f.contract) contracts.push(f.contract);
         seeds.push(...f.seeds);
       }
-      return { ...gen, aexn: { contracts, callCreated, seeds, wrappedAe: this.#wrappedAe } satisfies AexnFindings };
+      return { ...gen, aexn: { contracts, callCreated, seeds } satisfies AexnFindings };
     });
   }
 
@@ -205,6 +212,33 @@ export class AexnDetector {
     const detection = detectAexn(code);
     this.#detected.set(code, { detection });
     return detection;
+  }
+
+  /**
+   * aex9Balances reads an AEX-9 token's `balances()` in the state after block `blockHash`: undefined when the node
+   * keeps no state there (pruned) or the call does not answer a map; a block the node does not know fails (a fork).
+   */
+  async aex9Balances(id: string, blockHash: string): Promise<ReadonlyMap<string, bigint> | undefined> {
+    const code = await this.#opts.decoder.code(id, new Map());
+    if (code === undefined) throw new CodeUnknown(id);
+    const encoder = this.#opts.decoder.encoder(code);
+    const results = await this.#opts.node.dryRun(blockHash, [
+      { contract: id, calldata: encoder.encodeCall('balances', []) },
+    ]);
+    if (results === REFUSED) throw refusedAt(blockHash);
+    const result = results === PRUNED ? undefined : results[0];
+    if (!result?.ok) return undefined;
+    let holders: unknown;
+    try {
+      holders = encoder.decodeResult('balances', result.value, 'ok');
+    } catch {
+      return undefined;
+    }
+    if (!(holders instanceof Map)) return undefined;
+    const balances = new Map<string, bigint>();
+    for (const [account, amount] of holders as Map<unknown, unknown>)
+      if (typeof account === 'string' && typeof amount === 'bigint' && amount > 0n) balances.set(account, amount);
+    return balances;
   }
 
   /** #knownBefore is the set of `ids` created before `start` (remembered, else stored). */
@@ -254,11 +288,7 @@ export class AexnDetector {
       asked = functions.filter((fn) => fn !== 'balances');
       results = await ask(undefined, asked);
       // the node runs dry-runs but does not know the block: it left the chain (a fork the next step finds)
-      if (refused && Array.isArray(results))
-        throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `the node refused a dry-run at block ${blockHash}`, {
-          path: '/dry-run',
-          transient: true,
-        });
+      if (refused && Array.isArray(results)) throw refusedAt(blockHash);
     }
     const value = (fn: string): unknown => {
       const r: DryRunResult | undefined = Array.isArray(results) ? results[asked.indexOf(fn)] : undefined;
@@ -280,10 +310,12 @@ export class AexnDetector {
       ...meta,
       extensions,
       balancesUnknown: detected.type === 'aex9' && !(holders instanceof Map),
+      wrappedAe: detected.type === 'aex9' && (detected.wrappedAe === true || this.#wrappedAe.has(id)),
     });
     if (holders instanceof Map)
       for (const [account, amount] of holders as Map<unknown, unknown>)
-        if (typeof account === 'string' && typeof amount === 'bigint' && amount !== 0n)
+        // a balance is held: what a contract answers below zero is none (it never makes a negative balance)
+        if (typeof account === 'string' && typeof amount === 'bigint' && amount > 0n)
           seeds.push({ ...at, contractId: id, account, amount: amount.toString() });
   }
 }

@@ -26,6 +26,7 @@ import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } f
 import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import type { ContractDecoder } from '../contracts/contract-decoder.ts';
 import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
+import type { Aex9Settling } from './aex9-state.ts';
 import { deriveBalances, type BalanceReader } from './account-balances.ts';
 import { batchRange } from './batch-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
@@ -57,6 +58,8 @@ export interface DeriveContext {
   readonly gaCalls?: GaInfoReader;
   /** reads a hyperchain's epochs from its stored key blocks (the hyperchain area; absent: that area cannot be derived) */
   readonly hyperchain?: Pick<HyperchainReader, 'read'>;
+  /** hears of the AEX-9 tokens whose balances the token area read from their state (the populator's log and metric) */
+  readonly onAex9State?: Aex9Settling['onRead'];
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
@@ -126,12 +129,14 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
   [
     'tokens',
     {
-      batch: (db, gens) => deriveBatchTokens(db, gens),
-      stored: (db, from, to, { detector }) => deriveStoredTokens(db, nodeReader('tokens', detector), from, to),
+      batch: (db, gens, { aex9State }) => deriveBatchTokens(db, gens, aex9State),
+      stored: (db, from, to, { detector, onAex9State }) =>
+        deriveStoredTokens(db, nodeReader('tokens', detector), from, to, onAex9State),
       tables: [
         'aexn_contracts',
         'aexn_call_created',
         'aex9_events',
+        'aex9_state_reads',
         'aex9_transfers',
         'aex9_balances',
         'aex9_contract_state',
@@ -250,6 +255,8 @@ export interface BatchDerivation {
   readonly balances?: BalanceReader;
   /** reads GA transactions' infos (the ga area) */
   readonly gaCalls?: GaInfoReader;
+  /** reads the state of AEX-9 tokens whose events fail them (the token area) */
+  readonly aex9State?: Aex9Settling;
   /** the batch is one of a catch-up: the areas that gather (`gathers`) are left to the backfill's stretches */
   readonly gathering?: boolean;
   /**

@@ -18,6 +18,7 @@ import { createdContractCode } from '../contracts/contract-decoder.ts';
 import { DEX_TABLES, dexRows } from './dex-tables.ts';
 import type { ContractCallRow, FetchedGeneration, GenerationRows, JsonObject } from '../rows/rows.ts';
 import { writeTableRows } from '../rows/writer.ts';
+import { settleAex9, type Aex9Settling } from './aex9-state.ts';
 
 /** What a position holds that is not a contract tx: nothing any token derivation reads. */
 const OTHER_TX: JsonObject = { hash: '', tx: {} };
@@ -75,15 +76,19 @@ function callRows(txs: readonly StoredContractTx[]): ContractCallRow[] {
 }
 
 /**
- * writeTokenRows writes the token rows of generations: the AEX-N contracts found and the AEX-9 events (`aexn`),
- * then, after the contracts, the AEX-141 events and DEX pairs and swaps read from the calls' logs.
+ * writeTokenRows writes the token rows of heights from..to: the AEX-N contracts found and the AEX-9 events (`aexn`),
+ * the state of the AEX-9 tokens those events cannot explain, then, after the contracts, the AEX-141 events and DEX
+ * pairs and swaps read from the calls' logs.
  */
 export async function writeTokenRows(
   db: Queryable,
+  heights: { readonly from: number; readonly to: number },
   aexn: readonly AexnRows[],
   calls: readonly ContractCallRow[],
+  settling: Aex9Settling | undefined,
 ): Promise<void> {
   await writeAexnRows(db, aexn);
+  await settleAex9(db, settling, heights.from, heights.to);
   await insertAex141Events(db, aex141Candidates(calls));
   const dex = dexRows(calls);
   const [pairs, swaps] = DEX_TABLES;
@@ -92,11 +97,17 @@ export async function writeTokenRows(
 }
 
 /** deriveBatchTokens writes the token rows of a batch just written (the loader's transaction, through the derived areas). */
-export async function deriveBatchTokens(db: Queryable, gens: readonly GenerationRows[]): Promise<void> {
+export async function deriveBatchTokens(
+  db: Queryable,
+  gens: readonly GenerationRows[],
+  settling: Aex9Settling | undefined,
+): Promise<void> {
   await writeTokenRows(
     db,
+    { from: gens[0]!.keyBlock.height, to: gens.at(-1)!.keyBlock.height },
     gens.map((g) => g.aexn),
     gens.flatMap((g) => g.contractCalls),
+    settling,
   );
 }
 
@@ -106,6 +117,7 @@ export async function deriveStoredTokens(
   detector: AexnDetector,
   from: number,
   to: number,
+  onRead?: Aex9Settling['onRead'],
 ): Promise<void> {
   const txs = await storedContractTxs(db, from, to);
   const gens = storedGenerations(txs);
@@ -114,5 +126,5 @@ export async function deriveStoredTokens(
     createdContractCode(gens.flatMap((g) => g.microBlocks.flatMap((m) => m.transactions))),
   );
   await deleteTokenRows(db, from, to);
-  await writeTokenRows(db, found.map(aexnRows), callRows(txs));
+  await writeTokenRows(db, { from, to }, found.map(aexnRows), callRows(txs), { reader: detector, onRead });
 }

@@ -1,7 +1,8 @@
 /**
  * @module AEX-N rows of a generation: the contracts the detector found (FetchedGeneration.aexn, rows.ts) and the
  * standard AEX-9 events read from the call logs. Events are kept for any emitter here; the writer keeps
- * those of AEX-9 contracts only, emitted after the block their creation balances were read at. Pure.
+ * those of AEX-9 contracts only, emitted after the block their creation balances were read at, and Deposit and
+ * Withdrawal of wrapped AE only. Pure.
  */
 import type { Aex9EventKind, Aex9LogRow, AexnRows } from '../../db/writes/token-rows.ts';
 import { callEvents, eventTopic, topicId } from './call-events.ts';
@@ -39,10 +40,9 @@ const AEX9_EVENTS: ReadonlyMap<bigint, { kind: Aex9EventKind; from?: number; to?
 ]);
 
 /** aex9Event reads a log as a balance-moving AEX-9 event, or undefined when it is none. */
-export function aex9Event(log: EmittedLog, wrappedAe: ReadonlySet<string>): Aex9LogRow | undefined {
+export function aex9Event(log: EmittedLog): Aex9LogRow | undefined {
   const event = AEX9_EVENTS.get(log.topics[0] ?? -1n);
   if (!event || log.topics.length !== event.arity) return undefined;
-  if ((event.kind === 'deposit' || event.kind === 'withdrawal') && !wrappedAe.has(log.address)) return undefined;
   const amount = log.topics[event.arity - 1]!;
   const from = event.from === undefined ? null : topicId(log.topics[event.from]!, 'ak');
   const to = event.to === undefined ? null : topicId(log.topics[event.to]!, 'ak');
@@ -65,11 +65,10 @@ export function aex9Event(log: EmittedLog, wrappedAe: ReadonlySet<string>): Aex9
 /** aexnRows gives a generation's AEX-N rows. */
 export function aexnRows(gen: FetchedGeneration): AexnRows {
   const found = gen.aexn;
-  const wrappedAe = found?.wrappedAe ?? new Set<string>();
   return {
     contracts: found?.contracts ?? [],
     callCreated: found?.callCreated ?? [],
     seeds: found?.seeds ?? [],
-    aex9Logs: emittedLogs(gen).flatMap((log) => aex9Event(log, wrappedAe) ?? []),
+    aex9Logs: emittedLogs(gen).flatMap((log) => aex9Event(log) ?? []),
   };
 }

@@ -25,8 +25,6 @@ export interface AexnFindings {
   readonly contracts: readonly AexnContractRow[];
   readonly callCreated: readonly AexnCallCreatedRow[];
   readonly seeds: readonly Aex9SeedRow[];
-  /** the wrapped-AE contracts whose Deposit and Withdrawal events mint and burn */
-  readonly wrappedAe: ReadonlySet<string>;
 }
 
 /** Everything the node says about one height, fetched before any database work. */

@@ -28,12 +28,14 @@ import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+import { aex9StateReport } from '../derived/aex9-state.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
 import { askBatchReads, type BatchNodeReads } from './node-reads.ts';
 import type { HyperchainReader, HyperchainReads } from '../hyperchain/reader.ts';
 import { recordHyperchain } from '../../db/writes/hyperchain.ts';
+import { ReorgLog } from './reorg-log.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
@@ -129,8 +131,10 @@ export async function rollbackOnly(
 ): Promise<void> {
   deps.decoder.forgetCode();
   await withTransaction(deps.pool, async (client) => {
+    const log = await ReorgLog.before(client, { from: height });
     await deleteFrom(client, height);
     await recordTop(client);
+    await log.record(client, []);
     await notifyCommitted(client, deps.schema, { from: height, to: height - 1, rollbackFrom: height });
   });
   deps.metrics?.rollbacks.inc();
@@ -296,6 +300,13 @@ export async function loadBatch(
   const types = deps.txTypeCodes ?? new TxTypeCodes();
   let unknownTypes: WrittenRows['unknownTypes'] | undefined;
   const transactions = await withTransaction(deps.pool, async (client) => {
+    // what the deletes below drop for good is logged with the rows that replace it, for the websocket's reorg notices
+    const reorgLog =
+      opts.rollbackFrom !== undefined
+        ? await ReorgLog.before(client, { from: opts.rollbackFrom })
+        : opts.replace
+          ? await ReorgLog.before(client, loaded)
+          : undefined;
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     // the heights this batch adds to the stored ones (a reload may also fill gaps)
     let added: readonly number[] = loaded;
@@ -318,11 +329,13 @@ export async function loadBatch(
       underived,
       balances: reads.balances,
       gaCalls: reads.gaCalls,
+      ...(deps.aexn ? { aex9State: { reader: deps.aexn, onRead: aex9StateReport(deps.log, deps.metrics) } } : {}),
       gathering,
       // its epoch boundaries' dry-runs, asked as the batch was prepared: a read that failed defers the area only
       hyperchain: hyperchain?.rows,
     });
     await recordTop(client);
+    await reorgLog?.record(client, gens);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
       rederiveFrom = await markStaleAbove(client, to);

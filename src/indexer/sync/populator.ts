@@ -23,6 +23,7 @@ import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
+import { aex9StateReport } from '../derived/aex9-state.ts';
 import { detectHyperchain } from '../hyperchain/detect.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
 import { DeriveBackfill, transactionAreas } from '../derived/derive-backfill.ts';
@@ -334,6 +335,7 @@ export class Populator implements Role {
       gaCalls: node,
       decoder: readers.decoder,
       hyperchain,
+      onAex9State: aex9StateReport(log, metrics),
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,

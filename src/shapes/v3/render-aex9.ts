@@ -3,10 +3,44 @@ import type { Json } from '../../chain/json.ts';
 import type { Aex9Row } from '../../db/queries/aex9-tokens.ts';
 import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../db/queries/aex9-balances.ts';
 import type { ShapeValue } from '../shape-table.ts';
-import type { AEX9_BALANCE, AEX9_CONTRACT_BALANCE, AEX9_TOKEN, AEX9_TRANSFER } from './shapes-aex9.ts';
+import type { AEX9_BALANCE, AEX9_CONTRACT_BALANCE, AEX9_TRANSFER } from './shapes-aex9.ts';
 
 /** incompleteMark is `{incomplete: true}` for balances that may miss moves (pruned call info), else nothing. */
 export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});
+
+/**
+ * readableNegative writes an integer below -(2^53 - 1) as its decimal text (the schema's integer text, as
+ * int-as-string writes it): the SDK's Middleware client reads big integers exactly only when they are unsigned or
+ * quoted, and fails on such a bare negative one. `event_supply` is the one answer that holds a meaningful negative: a
+ * token that burnt what it held at its creation (docs/api-v3.md, "AEX-9 tokens").
+ */
+export const readableNegative = (value: bigint): bigint | string =>
+  value < -BigInt(Number.MAX_SAFE_INTEGER) ? value.toString() : value;
+
+/** What its events would have made of a token whose balances are read from its state instead (migration 1020). */
+const STATE_REASONS: Readonly<Record<string, string>> = {
+  negative_balance: "its events took a balance below zero: balances are read from the contract's state",
+  negative_supply: "its events took its supply below zero: balances are read from the contract's state",
+};
+
+/** invalidity is ae_mdw's `invalid` with our reason and its description: unreadable meta info first, then the events. */
+function invalidity(t: Aex9Row): {
+  invalid: boolean;
+  invalid_reason: string | null;
+  invalid_description: string | null;
+} {
+  if (t.metaInvalid)
+    return {
+      invalid: true,
+      invalid_reason: 'invalid_meta_info',
+      invalid_description: 'meta_info() could not be read at the creation block',
+    };
+  // creation_unknown: its balances at creation were never read, which explains its events (it is marked incomplete)
+  const description = t.stateReason === null ? undefined : STATE_REASONS[t.stateReason];
+  if (description !== undefined)
+    return { invalid: true, invalid_reason: t.stateReason, invalid_description: description };
+  return { invalid: false, invalid_reason: null, invalid_description: null };
+}
 
 /** tokenObject is ae_mdw's Aex9Response. */
 export function tokenObject(t: Aex9Row): Record<string, Json> {
@@ -18,15 +52,13 @@ export function tokenObject(t: Aex9Row): Record<string, Json> {
     contract_tx_hash: t.txHash,
     extensions: t.extensions,
     initial_supply: BigInt(t.initialSupply),
-    event_supply: BigInt(t.eventSupply),
+    event_supply: readableNegative(BigInt(t.eventSupply)),
     holders: t.holders,
     // the balance-moving events (Transfer, Mint, Burn, Swap, Deposit, Withdrawal)
     logs_count: t.eventsCount,
-    invalid: t.metaInvalid,
-    invalid_reason: t.metaInvalid ? 'invalid_meta_info' : null,
-    invalid_description: t.metaInvalid ? 'meta_info() could not be read at the creation block' : null,
+    ...invalidity(t),
     ...incompleteMark(t.incomplete),
-  } satisfies ShapeValue<typeof AEX9_TOKEN>;
+  };
 }
 
 /** holderObject is ae_mdw's Aex9ContractBalanceResponse. */

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { withTransaction, type Pool } from '../../../src/db/pool.ts';
+import { withTransaction, type Pool, type Queryable } from '../../../src/db/pool.ts';
+import { ReorgLog } from '../../../src/indexer/sync/reorg-log.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
@@ -57,8 +58,35 @@ export function spendTx(sender: string, recipient: string, payloadBytes = 0): Tx
 }
 
 /** writeHeight writes one generation (key block, micro blocks with their transactions) in one transaction. */
-export async function writeHeight(
+export function writeHeight(
   pool: Pool,
+  height: number,
+  micros: readonly (readonly TxSpec[])[],
+): Promise<WrittenHeight> {
+  return withTransaction(pool, (db) => writeHeightIn(db, height, micros));
+}
+
+/**
+ * forkFrom replaces every height from `height` up with `count` new generations of one spend each, in one transaction
+ * that logs what it dropped, as the populator's rollback does (without a notification).
+ */
+export function forkFrom(pool: Pool, height: number, count: number): Promise<WrittenHeight[]> {
+  return withTransaction(pool, async (db) => {
+    const log = await ReorgLog.before(db, { from: height });
+    await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);
+    const written: WrittenHeight[] = [];
+    for (let h = height; h < height + count; h++)
+      written.push(
+        await writeHeightIn(db, h, [[spendTx(MemoryAccount.generate().address, MemoryAccount.generate().address)]]),
+      );
+    // the new blocks' hashes are random: every one stored before is dropped
+    await log.record(db, []);
+    return written;
+  });
+}
+
+async function writeHeightIn(
+  db: Queryable,
   height: number,
   micros: readonly (readonly TxSpec[])[],
 ): Promise<WrittenHeight> {
@@ -80,64 +108,62 @@ export async function writeHeight(
     version: 5,
   };
   const written: WrittenHeight = { keyBlock, micros: [] };
-  await withTransaction(pool, async (db) => {
+  await db.query(
+    `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
+    [height, keyHash, keyBlock.prev_hash, keyBlock.prev_key_hash, miner, miner, time, stringifyJson(keyBlock)],
+  );
+  for (const [microIndex, txs] of micros.entries()) {
+    const microHash = randomId(Encoding.MicroBlockHash);
+    const microTime = time + (microIndex + 1) * 3000;
+    const header: Record<string, Json> = {
+      hash: microHash,
+      height,
+      pof_hash: 'no_fraud',
+      prev_hash: keyHash,
+      prev_key_hash: keyHash,
+      signature: randomId(Encoding.Signature, 64),
+      state_hash: randomId(Encoding.BlockStateHash),
+      time: microTime,
+      txs_hash: randomId(Encoding.BlockTxHash),
+      version: 5,
+    };
     await db.query(
-      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)`,
-      [height, keyHash, keyBlock.prev_hash, keyBlock.prev_key_hash, miner, miner, time, stringifyJson(keyBlock)],
+      'INSERT INTO micro_blocks (hash, height, micro_index, time_ms, tx_count, header) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
+      [microHash, height, microIndex, microTime, txs.length, stringifyJson(header)],
     );
-    for (const [microIndex, txs] of micros.entries()) {
-      const microHash = randomId(Encoding.MicroBlockHash);
-      const microTime = time + (microIndex + 1) * 3000;
-      const header: Record<string, Json> = {
-        hash: microHash,
-        height,
-        pof_hash: 'no_fraud',
-        prev_hash: keyHash,
-        prev_key_hash: keyHash,
-        signature: randomId(Encoding.Signature, 64),
-        state_hash: randomId(Encoding.BlockStateHash),
-        time: microTime,
-        txs_hash: randomId(Encoding.BlockTxHash),
-        version: 5,
-      };
+    const writtenTxs: WrittenTx[] = [];
+    for (const [txIndex, spec] of txs.entries()) {
+      const hash = spec.hash ?? randomId(Encoding.TxHash);
+      const signatures = spec.signatures === undefined ? [randomId(Encoding.Signature, 64)] : spec.signatures;
       await db.query(
-        'INSERT INTO micro_blocks (hash, height, micro_index, time_ms, tx_count, header) VALUES ($1, $2, $3, $4, $5, $6::jsonb)',
-        [microHash, height, microIndex, microTime, txs.length, stringifyJson(header)],
+        `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [
+          hash,
+          height,
+          microIndex,
+          txIndex,
+          microTime,
+          txTypeCode(String(spec.tx.type)),
+          '20000',
+          ...storedTxValues(spec.tx, signatures, 200),
+        ],
       );
-      const writtenTxs: WrittenTx[] = [];
-      for (const [txIndex, spec] of txs.entries()) {
-        const hash = spec.hash ?? randomId(Encoding.TxHash);
-        const signatures = spec.signatures === undefined ? [randomId(Encoding.Signature, 64)] : spec.signatures;
+      for (const id of new Set(spec.ids)) {
         await db.query(
-          `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-          [
-            hash,
-            height,
-            microIndex,
-            txIndex,
-            microTime,
-            txTypeCode(String(spec.tx.type)),
-            '20000',
-            ...storedTxValues(spec.tx, signatures, 200),
-          ],
+          `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [await accountNumber(db, id), height, microIndex, txIndex, txTypeCode(String(spec.tx.type)), 'tx'],
         );
-        for (const id of new Set(spec.ids)) {
-          await db.query(
-            `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)
-             VALUES ($1, $2, $3, $4, $5, $6)`,
-            [await accountNumber(db, id), height, microIndex, txIndex, txTypeCode(String(spec.tx.type)), 'tx'],
-          );
-        }
-        const signed: Record<string, Json> = { block_hash: microHash, block_height: height, hash };
-        if (signatures !== null) signed.signatures = [...signatures];
-        signed.tx = spec.tx;
-        writtenTxs.push({ hash, signed });
       }
-      written.micros.push({ header, txs: writtenTxs });
+      const signed: Record<string, Json> = { block_hash: microHash, block_height: height, hash };
+      if (signatures !== null) signed.signatures = [...signatures];
+      signed.tx = spec.tx;
+      writtenTxs.push({ hash, signed });
     }
-  });
+    written.micros.push({ header, txs: writtenTxs });
+  }
   return written;
 }
 

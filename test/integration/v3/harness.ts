@@ -72,6 +72,8 @@ export interface V3UnderTest {
   truth(): Promise<ChainTruth>;
   /** synced resolves once the populator stored the devnode's top */
   synced(): Promise<void>;
+  /** withoutPopulator runs `fn` with the populator stopped (a -H reload needs the schema's writer lock), then starts it again */
+  withoutPopulator<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -137,22 +139,23 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
 /**
  * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
  * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
- * genesis (where `node.hardForks` may give it a protocol schedule).
+ * genesis (where `node.hardForks` may give it a protocol schedule); `node.profile` generates a mainnet-like chain.
  */
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
-  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> = {},
+  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> & { readonly profile?: 'mainnet-like' } = {},
 ): Promise<V3UnderTest> {
+  const { profile, ...options } = node;
   const devnode = await startDevnode(
     {
       port: 0,
       internalPort: 0,
       microBlockIntervalMs: 0,
       keyBlockIntervalMs: 0,
-      ...(generations > 0 ? { generate: { generations, seed } } : {}),
-      ...node,
+      ...(generations > 0 ? { generate: { generations, seed, ...(profile ? { profile } : {}) } } : {}),
+      ...options,
     },
     silentLog,
   );
@@ -181,7 +184,7 @@ export async function startV3(
     ...env(devnode),
   };
   const cfg = loadConfig(settings);
-  const populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+  let populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
   const pool = createPool({ databaseUrl: db.url, schema: 'mdw_v3', max: 4 }, silentLog);
   const serve = async (config: Config): Promise<{ url: string; server: Server }> => {
@@ -293,6 +296,14 @@ export async function startV3(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('the populator did not reach the node top');
+    },
+    async withoutPopulator(fn) {
+      await populator.stop();
+      try {
+        return await fn();
+      } finally {
+        populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+      }
     },
     async close() {
       await ws.stop();

@@ -1,5 +1,6 @@
 /**
- * @module Every operation of issue 12's groups through the SDK's Middleware client, used unchanged: each list
+ * @module Every operation of issue 12's groups, and the token, DEX, statistics and status ones with the middleware's
+ * default configuration (issue 58), through the SDK's Middleware client, used unchanged: each list
  * walked to its end by the SDK's own `next()`, and its items equal (by their identifying field) to what the raw
  * answer lists, which the other /v3 tests compare with the devnode's chain. What fails here fails for a user of
  * the SDK even where the raw JSON is right (a model the SDK cannot read, a link it cannot follow).
@@ -211,5 +212,88 @@ describe("/v3 through every SDK Middleware operation of issue 12's groups", func
         `/mdw/v3/accounts/${account}/activities?limit=100${type ? `&type=${type}` : ''}`,
         ['type', 'height', 'block_hash'],
       );
+  });
+
+  /** a list the chain may leave empty (the DEX of the default factory, mainnet's): walked to its end all the same */
+  const answers = async (sdk: Promise<unknown>): Promise<unknown[]> => walkPages(await sdk);
+
+  it('AEX-9 tokens and balances, with the default configuration (issue 58: they failed on negative balances)', async () => {
+    expect(v3.settings.DEX_WRAPPED_AE, 'the default configuration').to.equal(undefined);
+    const tokens = await same(
+      'getSortedAex9Tokens',
+      v3.mdw.getSortedAex9Tokens({ limit: 100 }),
+      '/mdw/v3/aex9?limit=100',
+      ['contract_id'],
+    );
+    expect((await v3.mdw.getAex9TokensCount()).data).to.equal(tokens.length);
+    const holders = new Set<string>();
+    for (const t of tokens) {
+      const ct = t.contract_id as `ct_${string}`;
+      expect((await v3.mdw.getAex9ByContract(ct)).contractId).to.equal(ct);
+      const balances = await v3.walk(`/mdw/v3/aex9/${ct}/balances?limit=100`);
+      const viaSdk = (await answers(v3.mdw.getAex9ContractBalances(ct, { limit: 100 }))) as { accountId: string }[];
+      expect(
+        viaSdk.map((b) => b.accountId),
+        `getAex9ContractBalances ${ct}`,
+      ).to.deep.equal(balances.map((b) => b.account_id));
+      if (balances.length === 0) continue;
+      const holder = balances[0]!.account_id as `ak_${string}`;
+      balances.forEach((b) => holders.add(String(b.account_id)));
+      expect((await v3.mdw.getAex9ContractAccountBalance(ct, holder)).amount).to.equal(
+        BigInt(balances[0]!.amount as bigint),
+      );
+      await same(
+        `getAex9ContractAccountBalanceHistory ${ct}`,
+        v3.mdw.getAex9ContractAccountBalanceHistory(ct, holder, { limit: 100 }),
+        `/mdw/v3/aex9/${ct}/balances/${holder}/history?limit=100`,
+        ['height', 'amount'],
+      );
+    }
+    expect(holders.size, 'tokens with holders').to.be.above(0);
+    for (const account of holders)
+      await same(
+        `getAex9AccountBalances ${account}`,
+        v3.mdw.getAex9AccountBalances(account as `ak_${string}`),
+        `/mdw/v3/accounts/${account}/aex9/balances`,
+        ['contract_id', 'amount'],
+      );
+  });
+
+  it('AEX-141 collections, DEX swaps, statistics and the status, with the default configuration', async () => {
+    const collections = await same(
+      'getSortedAex141Contracts',
+      v3.mdw.getSortedAex141Contracts({ limit: 100 }),
+      '/mdw/v3/aex141?limit=100',
+      ['contract_id'],
+    );
+    const ct = collections[0]!.contract_id as `ct_${string}`;
+    for (const c of collections)
+      expect((await v3.mdw.getAex141ByContract(c.contract_id as `ct_${string}`)).contractId).to.equal(c.contract_id);
+    const owner = String(
+      ((await v3.walk('/mdw/v3/transactions?type=contract_create&limit=100'))[0]!.tx as Obj).owner_id,
+    ) as `ak_${string}`;
+    const dex = await answers(v3.mdw.getDexSwaps());
+    expect(dex).to.have.length((await v3.walk('/mdw/v3/dex/swaps')).length);
+    await answers(v3.mdw.getDexSwapsByContractId(ct));
+    await answers(v3.mdw.getAccountDexSwaps(owner));
+    for (const op of [
+      'getStats',
+      'getDeltaStats',
+      'getTotalStats',
+      'getMinerStats',
+      'getBlocksStats',
+      'getTransactionsStats',
+      'getNamesStats',
+      'getContractsStats',
+      'getActiveAccountsStats',
+      'getTotalAccountsStats',
+      'getDifficultyStats',
+      'getHashrateStats',
+      'getAex9TransfersStats',
+    ] as const) {
+      const items = op === 'getStats' ? [await v3.mdw.getStats()] : await answers(v3.mdw[op]({ limit: 100 }));
+      expect(items.length, op).to.be.above(0);
+    }
+    expect((await v3.mdw.getStatus()).mdwHeight).to.equal(v3.devnode.height());
   });
 });

@@ -37,6 +37,7 @@ const NOT_METRICS = [
   'mdw_syncing',
   'mdw_gens_per_minute',
   'mdw_failed_areas',
+  'mdw_aex9_state_tokens',
   'mdw_protocol',
   'mdw_epoch',
   'mdw_g',

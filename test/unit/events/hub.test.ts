@@ -6,6 +6,7 @@ import type { ChainEvent } from '../../../src/events/events-source.ts';
 import { decodeTextFrames } from '../../../src/events/frame.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from '../../../src/events/hub.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
+import { reorgNotice } from '../../../src/events/reorg-notice.ts';
 import { createLogger } from '../../../src/log.ts';
 
 class FakePeer implements Peer {
@@ -57,6 +58,25 @@ function connect(hub: Hub, ...messages: object[]): FakePeer {
 }
 
 describe('Hub', () => {
+  it('tells the reorgs subscribers of a fork, in their spelling, and nobody else', () => {
+    const { hub } = setup();
+    const snake = connect(hub, { op: 'subscribe', payload: 'reorgs' }, { op: 'subscribe', payload: 'key_blocks' });
+    const pascal = connect(hub, { op: 'subscribe', payload: 'Reorgs' });
+    const blocks = connect(hub, { op: 'subscribe', payload: 'key_blocks' });
+    const notice = reorgNotice(
+      { seq: 3, fromHeight: 4, dropped: ['kh_4', 'mh_4'], top: { height: 5, hash: 'kh_5' } },
+      4,
+    );
+    hub.tell([notice]);
+    const payload = { height: 4, dropped: ['kh_4', 'mh_4'], top: { height: 5, hash: 'kh_5' }, resent_from: 4 };
+    expect(snake.messages()).to.deep.equal([{ payload, subscription: 'reorgs' }]);
+    expect(pascal.messages()).to.deep.equal([{ payload, subscription: 'Reorgs' }]);
+    expect(blocks.messages()).to.deep.equal([]);
+    // a fork that left nothing stored has no top; deeper than the memory, it is resent from higher up
+    const emptied = reorgNotice({ seq: 4, fromHeight: 0, dropped: ['kh_0'] }, 2);
+    expect(JSON.parse(emptied.payload)).to.deep.equal({ height: 0, dropped: ['kh_0'], top: null, resent_from: 2 });
+  });
+
   it('routes each event kind to its subscribers only, in order', async () => {
     const { hub } = setup();
     const blocks = connect(

@@ -1,6 +1,7 @@
 /**
  * @module The replay's hand-over to the live events, against a scripted chain feed: every block of the chain from
- * the start height once, in chain order, when blocks arrive, a generation grows or a fork lands during the replay.
+ * the start height once, in chain order, when blocks arrive, a generation grows or a fork lands during the replay; and
+ * no block a fork dropped once the feed has told the fork, none of the new chain before.
  * (The same against the devnode's chain and the real feed: test/integration/v3/websocket-replay.test.ts.)
  */
 import { expect } from 'chai';
@@ -22,6 +23,11 @@ class ScriptedChain implements ReplayFeed {
   readonly #whenReading = new Map<number, () => void>();
   frontierCalls = 0;
   replay: Replay | undefined;
+  /** the last fork the feed told, and the last one committed (the database's reorg log) */
+  reorgSeq = 0;
+  committedSeq = 0;
+  /** what the replay sent, each when the feed had told which fork */
+  readonly told: { block: string; reorgSeq: number }[] = [];
 
   constructor(top: number) {
     for (let h = 0; h <= top; h++) this.blocks.set(h, [`kh_${h}`]);
@@ -37,12 +43,12 @@ class ScriptedChain implements ReplayFeed {
     return fn();
   }
 
-  read = async (from: number, to: number): Promise<ChainEvent[]> => {
+  read = async (from: number, to: number): Promise<{ events: ChainEvent[]; reorgSeq: number }> => {
     this.reads.push([from, to]);
-    const events = this.events(from, to);
+    const snapshot = { events: this.events(from, to), reorgSeq: this.committedSeq };
     this.#whenReading.get(from)?.();
     this.#whenReading.delete(from);
-    return events;
+    return snapshot;
   };
 
   whenReading(from: number, act: () => void): void {
@@ -67,12 +73,18 @@ class ScriptedChain implements ReplayFeed {
     this.#deliver(from, top);
   }
 
-  /** fork replaces the blocks from `height` on, committed but not delivered yet */
+  /** fork replaces the blocks from `height` on, committed (with its reorg) but not delivered yet */
   fork(height: number, suffix: string): void {
     for (const h of this.blocks.keys()) if (h >= height) this.blocks.set(h, [`kh_${h}${suffix}`]);
+    this.committedSeq += 1;
   }
 
   #deliver(from: number, to: number): void {
+    // the feed tells the forks its read holds before it delivers their blocks
+    if (this.committedSeq > this.reorgSeq) {
+      this.reorgSeq = this.committedSeq;
+      this.replay?.noteDelivered(from);
+    }
     const fresh = this.delivered.unsent(this.events(from, to));
     this.next = Math.max(this.next, to + 1);
     if (fresh.length > 0) this.replay?.noteDelivered(fresh[0]!.height);
@@ -87,9 +99,14 @@ async function replayOn(chain: ScriptedChain, fromHeight: number): Promise<{ sen
     fromHeight,
     feed: chain,
     read: chain.read,
-    send: async (events) => {
+    send: async (events, _wait, current) => {
       expect(live, 'nothing replayed after the hand-over').to.equal(false);
-      sent.push(...events.map((e) => e.block));
+      for (const [i, e] of events.entries()) {
+        if (!current()) return i;
+        sent.push(e.block);
+        chain.told.push({ block: e.block, reorgSeq: chain.reorgSeq });
+      }
+      return events.length;
     },
     goLive: () => (live = true),
     batchHeights: 10,
@@ -139,16 +156,14 @@ describe('replay from a height, then live', () => {
   it('after a fork during the replay, sends the new chain from the fork height on, each block once', async () => {
     const chain = new ScriptedChain(45);
     chain.whenReading(10, () => {
-      // the read of 10..19 saw the old chain; then a fork replaces 15..45 and the feed delivers it
+      // the read of 10..19 saw the old chain; then a fork replaces 15..45 and the feed tells it and delivers it
       chain.fork(15, 'b');
       chain.feedCatchesUp(15);
     });
     const { sent, live } = await replayOn(chain, 0);
     expect(live).to.equal(true);
-    // the old 15..19 had been read: they were sent, then the new chain from 15 on
-    expect(sent).to.deep.equal([...range(0, 19), ...range(15, 45, 'b')]);
-    const canonical = sent.filter((b) => !/^kh_(1[5-9]|[2-4]\d)$/.test(b));
-    expect(canonical).to.deep.equal([...range(0, 14), ...range(15, 45, 'b')]);
+    // the read of the old 15..19 is not sent once the fork is told: 10..19 are read again
+    expect(sent).to.deep.equal([...range(0, 14), ...range(15, 45, 'b')]);
   });
 
   it('after a fork near the frontier, hands over from the fork height, not from where it had read to', async () => {
@@ -158,7 +173,7 @@ describe('replay from a height, then live', () => {
       chain.feedCatchesUp(38);
     });
     const { sent } = await replayOn(chain, 30);
-    expect(sent).to.deep.equal([...range(30, 39), ...range(38, 45, 'b')]);
+    expect(sent).to.deep.equal([...range(30, 37), ...range(38, 45, 'b')]);
   });
 
   it('does not go below its start when a fork reaches deeper', async () => {
@@ -168,7 +183,50 @@ describe('replay from a height, then live', () => {
       chain.feedCatchesUp(5);
     });
     const { sent } = await replayOn(chain, 20);
-    expect(sent).to.deep.equal([...range(20, 29), ...range(20, 30, 'b')]);
+    expect(sent).to.deep.equal(range(20, 30, 'b'));
+  });
+
+  it('sends none of a new chain its read holds before the feed has told the fork, and waits for it', async () => {
+    const chain = new ScriptedChain(45);
+    // committed, not yet read by the feed (its notification on the way, or a standby behind the primary)
+    chain.fork(15, 'b');
+    const running = replayOn(chain, 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // every read holds the fork the feed has not told yet: nothing is sent meanwhile, not even the blocks below it
+    expect(chain.told).to.deep.equal([]);
+    expect(chain.reads.length).to.be.at.least(1);
+    chain.feedCatchesUp(15);
+    const { sent } = await running;
+    expect(sent).to.deep.equal([...range(0, 14), ...range(15, 45, 'b')]);
+    expect(chain.told.filter((t) => t.block.endsWith('b')).every((t) => t.reorgSeq === 1)).to.equal(true);
+  });
+
+  it('stops sending where a fork is told, and takes up there with a new read: nothing dropped after it, nothing twice', async () => {
+    const chain = new ScriptedChain(45);
+    const sent: string[] = [];
+    const replay = new Replay({
+      fromHeight: 0,
+      feed: chain,
+      read: chain.read,
+      send: async (events, _wait, current) => {
+        for (const [i, e] of events.entries()) {
+          if (!current()) return i;
+          sent.push(e.block);
+          // the fork lands and is told while the batch 10..19 is half sent
+          if (e.block === 'kh_12' && chain.committedSeq === 0) {
+            chain.fork(15, 'b');
+            chain.feedCatchesUp(15);
+          }
+        }
+        return events.length;
+      },
+      goLive: () => {},
+      batchHeights: 10,
+      memoryHeights: MEMORY,
+    });
+    chain.replay = replay;
+    await replay.run();
+    expect(sent).to.deep.equal([...range(0, 14), ...range(15, 45, 'b')]);
   });
 
   it('starting at the top + 1 sends nothing and goes live; a cancelled replay never does', async () => {
@@ -180,7 +238,10 @@ describe('replay from a height, then live', () => {
       fromHeight: 0,
       feed: other,
       read: other.read,
-      send: async (): Promise<void> => replay.cancel(),
+      send: async (events): Promise<number> => {
+        replay.cancel();
+        return events.length;
+      },
       goLive: () => (live = true),
       batchHeights: 10,
       memoryHeights: MEMORY,
@@ -198,9 +259,11 @@ describe('replay from a height, then live', () => {
       fromHeight: 0,
       feed: chain,
       read: chain.read,
-      send: (_events, wait) => {
+      send: (events, wait) => {
         waits.push(wait);
-        return wait ? new Promise<void>((resolve) => (open = resolve)) : Promise.resolve();
+        return wait
+          ? new Promise<number>((resolve) => (open = () => resolve(events.length)))
+          : Promise.resolve(events.length);
       },
       goLive: () => {},
       batchHeights: 10,
@@ -274,5 +337,22 @@ describe('SentBlocks', () => {
     expect(sent.unsent(events)).to.deep.equal([]);
     sent.forgetBelow(2);
     expect([sent.has(1, 'mh_1'), sent.has(2, 'kh_2')]).to.deep.equal([false, true]);
+  });
+
+  it("notes a replay's events one by one, and forgets what a fork dropped, transactions with their block", () => {
+    const sent = new SentBlocks();
+    const events: ChainEvent[] = [
+      { type: 'micro_block', height: 1, block: 'mh_1', payload: '{}' },
+      { type: 'transaction', height: 1, hash: 'th_1', block: 'mh_1', payload: '{}', ids: [] },
+      { type: 'transaction', height: 1, hash: 'th_2', block: 'mh_1', payload: '{}', ids: [] },
+    ];
+    sent.noteEvents(events.slice(0, 2));
+    expect(sent.unsentEvents(events)).to.deep.equal([events[2]]);
+    sent.forget(['mh_1']);
+    expect(sent.unsentEvents(events)).to.deep.equal(events);
+    // a fork that drops a block the feed sent makes it new again, should a later fork bring it back
+    expect(sent.unsent(events)).to.have.length(3);
+    sent.forget(['mh_1']);
+    expect(sent.unsent(events)).to.have.length(3);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { detectAexn, typeSignature } from '../../../src/indexer/contracts/aexn-detect.ts';
 import { contractBytecode, type FunctionSpec } from '../../../src/devnode/contracts/bytecode.ts';
-import { AEX9_FUNCTIONS, AEX141_FUNCTIONS, BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { AEX9_FUNCTIONS, AEX141_FUNCTIONS, BYTECODE, functionsOf } from '../../../src/devnode/contracts/standards.ts';
 import { optionType, type FateType } from '../../../src/chain/fate.ts';
 
 const code = (functions: readonly FunctionSpec[]): string => contractBytecode(functions, 'test', false);
@@ -15,9 +15,20 @@ describe('AEX-N detection from FATE bytecode', () => {
     expect(detectAexn(BYTECODE.aex9)).to.deep.equal({
       type: 'aex9',
       extensions: ['allowances', 'mintable', 'burnable'],
+      wrappedAe: false,
     });
-    expect(detectAexn(BYTECODE.wae)).to.deep.equal({ type: 'aex9', extensions: ['allowances'] });
-    expect(detectAexn(BYTECODE.pair)).to.deep.equal({ type: 'aex9', extensions: ['allowances'] });
+    expect(detectAexn(BYTECODE.wae)).to.deep.equal({ type: 'aex9', extensions: ['allowances'], wrappedAe: true });
+    expect(detectAexn(BYTECODE.pair)).to.deep.equal({ type: 'aex9', extensions: ['allowances'], wrappedAe: false });
+  });
+
+  it('knows a wrapped AE by its deposit() and withdraw(int), each with exactly its types', () => {
+    const wae = functionsOf('wae');
+    expect(detectAexn(code(wae))?.wrappedAe).to.equal(true);
+    expect(detectAexn(code(without(wae, 'withdraw')))?.wrappedAe).to.equal(false);
+    expect(detectAexn(code(without(wae, 'deposit')))?.wrappedAe).to.equal(false);
+    expect(detectAexn(code(retyped(wae, 'deposit', 'int')))?.wrappedAe).to.equal(false);
+    // deposit and withdraw without AEX-9 are no token at all
+    expect(detectAexn(code(without(wae, 'balances')))).to.equal(undefined);
   });
 
   it('finds AEX-141 in NFT collections', () => {
@@ -43,7 +54,7 @@ describe('AEX-N detection from FATE bytecode', () => {
 
   it('reads no extensions when the extensions function computes them', () => {
     const computed = AEX9_FUNCTIONS.map((f) => (f.name === 'aex9_extensions' ? { ...f, constant: undefined } : f));
-    expect(detectAexn(code(computed))).to.deep.equal({ type: 'aex9', extensions: undefined });
+    expect(detectAexn(code(computed))).to.deep.equal({ type: 'aex9', extensions: undefined, wrappedAe: false });
   });
 
   it('accepts the AEX-141 layout from before the 2023 update (four metadata types, sender in transfer)', () => {

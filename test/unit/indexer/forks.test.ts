@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { classifyTopMicroBlocks, linkBreak, lowestMismatch } from '../../../src/indexer/sync/forks.ts';
 import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/maintenance/verify.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
+import { droppedBlocks } from '../../../src/indexer/sync/reorg-log.ts';
 
 function fetched(
   height: number,
@@ -109,5 +110,41 @@ describe('compareGeneration(db, node, full)', () => {
 
   it('canonicalises big integers exactly', () => {
     expect(canonical({ b: 2n ** 70n, a: [1] })).to.equal('{"a":[1],"b":1180591620717411303424}');
+  });
+});
+
+describe('droppedBlocks(before, written)', () => {
+  const before = [
+    { height: 10, hash: 'kh_10' },
+    { height: 10, hash: 'mh_a' },
+    { height: 10, hash: 'mh_b' },
+    { height: 11, hash: 'kh_11x' },
+    { height: 11, hash: 'mh_c' },
+  ];
+
+  it('lists, in chain order, the blocks stored before that the written generations do not hold', () => {
+    // generation 10 kept its key block and first micro block; 11 is another key block with no micro block
+    const written = [
+      fetched(10, 'kh_9', 'kh_9', [
+        { hash: 'mh_a', txs: [] },
+        { hash: 'mh_z', txs: [] },
+      ]),
+    ];
+    expect(droppedBlocks(before, written)).to.deep.equal([
+      { height: 10, hash: 'mh_b' },
+      { height: 11, hash: 'kh_11x' },
+      { height: 11, hash: 'mh_c' },
+    ]);
+  });
+
+  it('drops nothing when the same blocks are written again (a reload that found no fork)', () => {
+    const written = [
+      fetched(10, 'kh_9', 'kh_9', [
+        { hash: 'mh_a', txs: [] },
+        { hash: 'mh_b', txs: [] },
+      ]),
+      { ...fetched(11, 'kh_10', 'mh_b', [{ hash: 'mh_c', txs: [] }]), keyBlock: { hash: 'kh_11x', height: 11 } },
+    ];
+    expect(droppedBlocks(before, written)).to.deep.equal([]);
   });
 });

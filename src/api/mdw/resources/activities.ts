@@ -1,12 +1,12 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import { isEncoded } from '../../../chain/encoding.ts';
 import type { Pool } from '../../../db/pool.ts';
-import { activitiesPage, type ActivityKey } from '../../../db/queries/activities.ts';
+import { activitiesPage, type ActivityKey, type ActivityRow } from '../../../db/queries/activities.ts';
 import { transfersPage, type TransferKey, type TransferRow } from '../../../db/queries/internal-transfers.ts';
 import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './mdw-errors.ts';
-import { listPage } from './list.ts';
+import { listPage, type List } from './list.ts';
 import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
@@ -78,29 +78,42 @@ export async function getTransfers({ pool }: V3Env, req: ResourceRequest): Promi
 }
 
 /** getAccountActivities: an id's feed (swaps: of the configured DEX's pairs), its transactions read once per page. */
-export async function getAccountActivities({ pool, cfg }: V3Env, req: ResourceRequest): Promise<Answer> {
-  // not txi (ae_mdw refuses it here), but a transaction scope read as txis
-  const paging = parsePaging(req.query, { scopes: req.scopeOfTransactions ? ['txi'] : ['gen', 'time'] });
+export async function getAccountActivities(env: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, { scopes: activityScopes(req) });
+  return listPage(paging, await activityList(env, req, paging.scope));
+}
+
+/** activityScopes: not txi (ae_mdw refuses it here), but a transaction scope read as txis. */
+export function activityScopes(req: ResourceRequest): readonly Scope['type'][] {
+  return req.scopeOfTransactions ? ['txi'] : ['gen', 'time'];
+}
+
+/** activityList is an id's feed within `scope`, of the request's `type` and `owned_only` (the export walks it too). */
+export async function activityList(
+  { pool, cfg }: V3Env,
+  req: ResourceRequest,
+  scope: Scope | undefined,
+): Promise<List<ActivityKey, ActivityRow>> {
   const id = req.params.id!;
   if (!isEncoded(id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'])) throw v3BadRequest(`invalid id: ${id}`);
   const ownedOnly = parseBoolean(one(req.query.owned_only), 'owned_only') ?? false;
   const type = one(req.query.type);
   if (type !== undefined && !ACTIVITY_TYPES.has(type)) throw v3BadRequest(`invalid query: type=${type}`);
   const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type)).map((s) => s.sql);
-  const heights = await scopeHeights(pool, paging.scope);
-  const positions = paging.scope && paging.scope.type !== 'gen' ? await positionBounds(pool, paging.scope) : undefined;
+  const heights = await scopeHeights(pool, scope);
+  const positions = scope && scope.type !== 'gen' ? await positionBounds(pool, scope) : undefined;
   const filter = {
     ...heights,
     ownedOnly,
     dexFactory: cfg.dex.factory,
     ...(positions?.from && positions.to ? { positions: { from: positions.from, to: positions.to } } : {}),
   };
-  return listPage(paging, {
+  return {
     cursor: ACTIVITY_CURSOR,
     read: (walk, from, n) => activitiesPage(pool, id, sources, filter, walk, from, n),
     key: (a): ActivityKey => a,
     render: (rows) => activityItems(pool, rows),
-  });
+  };
 }
 
 function transferObject(t: TransferRow): Item {

@@ -42,6 +42,8 @@ export const STATUS = shape(
     node_syncing: bool,
     node_version: str,
     mdw_failed_areas: only('openapi', list(object({ area: str, from: int, since: str, error: str }, true))),
+    // not ae_mdw's: the AEX-9 tokens whose balances are read from their contracts' state (docs/api-v3.md)
+    mdw_aex9_state_tokens: only('openapi', int),
     mdw_async_tasks: only('graphql', obj),
     ...syncFields,
   },

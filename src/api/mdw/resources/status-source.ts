@@ -65,6 +65,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
       since: a.since.toISOString(),
       error: a.error,
     })),
+    // ours (issue 58): the AEX-9 tokens whose events took them below zero, marked invalid and read from their state
+    mdw_aex9_state_tokens: totals.aex9StateTokens,
   };
 }
 

@@ -6,32 +6,42 @@ import {
   transactionPositions,
   transactionsPage,
   type TxFilter,
+  type TxPosition,
 } from '../../../db/queries/transaction-filter.ts';
+import type { Pool } from '../../../db/pool.ts';
 import { accountFieldCounts, accountTypeCount } from '../../../db/queries/account-transactions.ts';
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
-import { transactionByHash } from '../../../db/queries/transactions.ts';
+import { transactionByHash, type TxRow } from '../../../db/queries/transactions.ts';
 import { readMempool } from '../../../node/mempool.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
-import { listPage } from './list.ts';
+import { listPage, type List } from './list.ts';
 import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
-import { one, parseHash, parseId, parsePaging } from './mdw-params.ts';
+import { one, parseHash, parseId, parsePaging, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
+/** TX_SCOPES: the scopes a list of transactions takes. */
+export const TX_SCOPES: readonly Scope['type'][] = ['gen', 'time', 'txi'];
+
 /** getTransactions: transactions matching every filter given. */
 export async function getTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
-  const paging = parsePaging(req.query, { scopes: ['gen', 'time', 'txi'] });
+  const paging = parsePaging(req.query, { scopes: TX_SCOPES });
   const filter: TxFilter = { ...parseTxFilter(req.query), ...(await positionBounds(pool, paging.scope)) };
-  return listPage(paging, {
+  return listPage(paging, transactionList(pool, filter));
+}
+
+/** transactionList is the list of the transactions `filter` selects, in position order (the export walks it too). */
+export function transactionList(pool: Pool, filter: TxFilter): List<TxPosition, TxRow> {
+  return {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
     key: (t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex }),
     item: transactionObject,
     readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
-  });
+  };
 }
 
 /** getTransactionsCount: how many transactions match; of one micro block (`mb_hash`, no scope) as `{data: n}`. */

@@ -2,7 +2,7 @@
  * @module The REST adapter of the /v3 resources, one for every operation of the route table: it reads the request's
  * parameters, calls the operation's resource and writes its answer (mdw-respond.ts).
  */
-import Router, { type RouterContext } from '@koa/router';
+import Router from '@koa/router';
 import type Koa from 'koa';
 import { one } from '../resources/mdw-params.ts';
 import type { ResourceRequest, V3Env } from '../resources/resource.ts';
@@ -17,7 +17,7 @@ export function restRouter(env: V3Env): Router {
   for (const op of V3_OPERATIONS) {
     const scoped = op.params.includes('scope');
     router.get(op.operationId, routerPath(op.path), async (ctx) => {
-      const request = scoped ? await scopedRequest(ctx, env) : plainRequest(ctx);
+      const request = scoped ? await scopedRequest(ctx, env, ctx.params) : plainRequest(ctx, ctx.params);
       const answer = await op.resource(env, request);
       if (op.noStore) ctx.set('Cache-Control', 'no-store');
       // a page's links carry the parameters the request came with
@@ -27,14 +27,18 @@ export function restRouter(env: V3Env): Router {
   return router;
 }
 
-/** plainRequest is a request's parameters as its route and query string give them. */
-function plainRequest(ctx: RouterContext): ResourceRequest {
-  return { params: ctx.params, query: ctx.query, servedAt: servedAt(ctx) };
+/** plainRequest is a request's parameters as its route (`params`) and query string give them. */
+function plainRequest(ctx: Koa.Context, params: ResourceRequest['params']): ResourceRequest {
+  return { params, query: ctx.query, servedAt: servedAt(ctx) };
 }
 
-/** scopedRequest reads the parameters of a request to an operation that takes a scope. */
-async function scopedRequest(ctx: RouterContext, env: V3Env): Promise<ResourceRequest> {
-  const request = plainRequest(ctx);
+/** scopedRequest reads the parameters of a request to an operation that takes a scope (an export's too). */
+export async function scopedRequest(
+  ctx: Koa.Context,
+  env: V3Env,
+  params: ResourceRequest['params'],
+): Promise<ResourceRequest> {
+  const request = plainRequest(ctx, params);
   // ae_mdw reads `scope=transaction:…` as the txis of those transactions, on every list that takes a scope
   const txiScope = await txiScopeOfTransactions(env.pool, one(ctx.query.scope) ?? '');
   if (txiScope === undefined) return request;

@@ -63,7 +63,8 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
 /**
  * CHANGED: the components changed on purpose since 91f676c, each as the change made to 91f676c's (issue 45): /v3/stats
  * answers `validators_count` instead of `miners_count` on a hyperchain, so neither is required; /v3/status shows a
- * hyperchain's current epoch (`mdw_epoch`, absent on another chain).
+ * hyperchain's current epoch (`mdw_epoch`, absent on another chain); and the AEX-9 tokens read from their state
+ * (`mdw_aex9_state_tokens`, issue 58).
  */
 const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<string, unknown>>> = {
   Stats: (old) => ({
@@ -71,7 +72,15 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
     required: (old.required as string[]).filter((key) => key !== 'miners_count'),
     properties: { ...(old.properties as object), validators_count: { type: 'integer' } },
   }),
-  Status: (old) => ({ ...old, properties: { ...(old.properties as object), mdw_epoch: EPOCH_REPORT_SCHEMA } }),
+  Status: (old) => ({
+    ...old,
+    required: [...(old.required as string[]), 'mdw_aex9_state_tokens'],
+    properties: {
+      ...(old.properties as object),
+      mdw_epoch: EPOCH_REPORT_SCHEMA,
+      mdw_aex9_state_tokens: { type: 'integer' },
+    },
+  }),
 };
 
 /** ADDED_FIELDS: the GraphQL fields added on purpose since 91f676c, by type (issue 45's `validatorsCount`). */

@@ -12,6 +12,7 @@ describe('/v3/status body', () => {
     populatorStatus: 'synced',
     heartbeatAt: new Date(),
     failedAreas: [],
+    aex9StateTokens: 0,
   };
   const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
     statusBody({
@@ -49,5 +50,10 @@ describe('/v3/status body', () => {
     expect(
       body({ failedAreas: [{ area: 'stats', from: 17, since, error: 'boom at 17' }] }).mdw_failed_areas,
     ).to.deep.equal([{ area: 'stats', from: 17, since: '2026-11-24T20:00:00.000Z', error: 'boom at 17' }]);
+  });
+
+  it('carries how many AEX-9 tokens are read from their state (issue 58)', () => {
+    expect(body({}).mdw_aex9_state_tokens).to.equal(0);
+    expect(body({ aex9StateTokens: 3 }).mdw_aex9_state_tokens).to.equal(3);
   });
 });

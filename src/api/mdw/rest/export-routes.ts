@@ -1,0 +1,195 @@
+/**
+ * @module The streamed exports of an account's history, /v3/accounts/{id}/transactions/export and …/activities/export:
+ * CSV or NDJSON by `Accept`, read page by page as the client takes the bytes (back-pressure: a page is read when the
+ * stream's buffer wants more), so the server holds one page whatever the export's size.
+ *
+ * Admission. An export is many small reads, and each page is admitted as a request of its own: it waits for a turn of
+ * the server's line (admission.ts), holds it and one pool connection only while its statement runs and its rows
+ * render, and is cancelled by the line's 5 s deadline like any request. Between pages the export holds nothing, so a
+ * slow client costs the server its socket and one page, never a connection, and the requests around an export wait
+ * behind one page at most. The first page (and the parameters' reads before it) are admitted as the request itself:
+ * busy, it is refused 503 + Retry-After before anything is sent. A later page that finds the line full waits and asks
+ * again (retry.ts's backoff): the export slows down under load rather than failing. At most EXPORT_MAX_RUNNING
+ * exports run at once (one more is refused 503 + Retry-After at once), and each for at most EXPORT_MAX_SECONDS.
+ *
+ * The end. A stream that reached the list's end or its row cap ends normally with the trailers `Export-Complete`
+ * (true/false) and, when false, `Export-Resume-After` (the cursor of its last row); a stream cut off (its lifetime
+ * over with a stalled reader, the database lost) is aborted, so the client sees a broken transfer, never a short file
+ * that looks whole. Either way `after=<the last row's cursor>` resumes. A client that goes away cancels the statement
+ * in flight in PostgreSQL (statement-cancel.ts) and frees the export's place.
+ */
+import { Readable } from 'node:stream';
+import type Koa from 'koa';
+import type { ExportLimits } from '../../../config.ts';
+import { cancelledWith, Work } from '../../../db/statement-cancel.ts';
+import { AppError, ErrorCode } from '../../../errors.ts';
+import { Backoff, sleep } from '../../../retry.ts';
+import { overloaded, type Admission } from '../../http/admission.ts';
+import { activitiesExport, transactionsExport, type AccountExport } from '../resources/account-exports.ts';
+import type { ExportRow, InTurn } from '../resources/export-walk.ts';
+import type { V3Env } from '../resources/resource.ts';
+import {
+  activityCsv,
+  ACTIVITY_COLUMNS,
+  csvFormat,
+  NDJSON,
+  transactionCsv,
+  TRANSACTION_COLUMNS,
+  type ExportFormat,
+} from './export-formats.ts';
+import { scopedRequest } from './rest-routes.ts';
+
+/** The export paths under /v3 (the id checked by the resource). */
+const EXPORT_PATH = /^\/v3\/accounts\/([^/]+)\/(transactions|activities)\/export$/;
+
+/** isExportPath tells whether a path under /mdw (without it) is an export's. */
+export const isExportPath = (path: string): boolean => EXPORT_PATH.test(path);
+
+/** What each export reads and how it writes CSV. */
+const KINDS = {
+  transactions: { start: transactionsExport, csv: csvFormat(TRANSACTION_COLUMNS, transactionCsv) },
+  activities: { start: activitiesExport, csv: csvFormat(ACTIVITY_COLUMNS, activityCsv) },
+} as const;
+
+/**
+ * STREAM_BUFFER: bytes the stream keeps ready before it stops reading pages (a page of 100 transactions is about 30 kB
+ * of CSV, 100 kB of NDJSON; the socket and a compressor keep their own, smaller, buffers).
+ */
+const STREAM_BUFFER = 64 * 1024;
+
+/** Waits of a later page that found the line full: from 100 ms, doubling up to 2 s. */
+const BUSY_BACKOFF = { initialMs: 100, maxMs: 2000, jitter: 0.2 };
+
+const TRAILERS = ['Export-Complete', 'Export-Resume-After'];
+
+/** AccountExports serves the exports and counts those running (at most EXPORT_MAX_RUNNING). */
+export class AccountExports {
+  readonly #env: V3Env;
+  readonly #admission: Admission | undefined;
+  readonly #limits: ExportLimits;
+  #running = 0;
+
+  constructor(env: V3Env, admission: Admission | undefined, limits: ExportLimits) {
+    this.#env = env;
+    this.#admission = admission;
+    this.#limits = limits;
+  }
+
+  /** running counts the exports streaming now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** serve answers an export request (its path is an export's): the stream, or a 4xx or 503 before any byte. */
+  async serve(ctx: Koa.Context): Promise<void> {
+    const [, id, kind] = EXPORT_PATH.exec(ctx.path) as unknown as [string, string, keyof typeof KINDS];
+    ctx.state.route = `${String(ctx.state.mountedAt ?? '')}/v3/accounts/:id/${kind}/export`;
+    const format = this.#format(ctx, KINDS[kind].csv);
+    if (this.#running >= this.#limits.maxRunning) throw overloaded();
+    this.#running++;
+    const work = new Work();
+    const stop = new AbortController();
+    // the response's end, or its client gone (before the first byte too): the statement in flight is cancelled
+    ctx.res.once('close', () => {
+      stop.abort();
+      work.cancel();
+    });
+    const arrivedAt = (ctx.state.arrivedAt as number | undefined) ?? performance.now();
+    let first = true;
+    const inTurn: InTurn = (read) => {
+      if (!first) return this.#retried(() => this.#turn(read, performance.now(), work), stop.signal);
+      first = false;
+      return this.#turn(read, arrivedAt, work);
+    };
+    let pages: AsyncGenerator<readonly ExportRow[], boolean>;
+    let head: IteratorResult<readonly ExportRow[], boolean>;
+    try {
+      const start: AccountExport = await this.#turn(
+        async () => KINDS[kind].start(this.#env, await scopedRequest(ctx, this.#env, { id }), this.#limits),
+        arrivedAt,
+        work,
+      );
+      pages = start(inTurn);
+      head = await pages.next();
+    } catch (err) {
+      this.#running--;
+      throw err;
+    }
+    const stream = Readable.from(this.#body(ctx, format, head, pages, performance.now()), {
+      objectMode: false,
+      highWaterMark: STREAM_BUFFER,
+    });
+    // a stalled reader is cut off at the export's lifetime (one that reads stops itself before its next page)
+    const lifetime = setTimeout(() => ctx.res.destroy(), (this.#limits.maxSeconds + 30) * 1000);
+    stream.once('close', () => {
+      clearTimeout(lifetime);
+      this.#running--;
+    });
+    // a failure after the first byte can only break the transfer off, so that the client knows it is cut short
+    stream.once('error', () => ctx.res.destroy());
+    ctx.status = 200;
+    ctx.type = format.contentType;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set('Content-Disposition', `attachment; filename="${id}-${kind}.${format === NDJSON ? 'ndjson' : 'csv'}"`);
+    ctx.set('Trailer', TRAILERS.join(', '));
+    ctx.body = stream;
+  }
+
+  /** format is the one `Accept` asks for: CSV (also for any type, or none), NDJSON; 406 for anything else. */
+  #format(ctx: Koa.Context, csv: ExportFormat): ExportFormat {
+    const chosen = ctx.accepts('text/csv', 'application/x-ndjson');
+    if (chosen === 'text/csv') return csv;
+    if (chosen === 'application/x-ndjson') return NDJSON;
+    throw new AppError(ErrorCode.API_BAD_REQUEST, 406, 'not acceptable: text/csv or application/x-ndjson');
+  }
+
+  /**
+   * body is the stream's text: the format's head, then page after page as the stream asks for them, until the walk
+   * ends (its trailers then say whether it is complete) or the lifetime is over (complete: false).
+   */
+  async *#body(
+    ctx: Koa.Context,
+    format: ExportFormat,
+    head: IteratorResult<readonly ExportRow[], boolean>,
+    pages: AsyncGenerator<readonly ExportRow[], boolean>,
+    startedAt: number,
+  ): AsyncGenerator<string> {
+    yield format.head;
+    let step = head;
+    let last: string | undefined;
+    const endsAt = startedAt + this.#limits.maxSeconds * 1000;
+    while (!step.done) {
+      yield format.page(step.value);
+      last = step.value.at(-1)?.cursor ?? last;
+      if (performance.now() >= endsAt) {
+        await pages.return(false);
+        step = { done: true, value: false };
+        break;
+      }
+      step = await pages.next();
+    }
+    ctx.res.addTrailers({
+      'Export-Complete': String(step.value),
+      ...(step.value || last === undefined ? {} : { 'Export-Resume-After': last }),
+    });
+  }
+
+  /** turn runs `read` as a request admitted in the line (arrived at `arrivedAt`), its statements those of `work`. */
+  #turn<T>(read: () => Promise<T>, arrivedAt: number, work: Work): Promise<T> {
+    if (!this.#admission) return cancelledWith(work, read);
+    return this.#admission.run(read, 1, arrivedAt, work);
+  }
+
+  /** retried is `turn` asked again, after a wait, while the line refuses it as busy and the export goes on. */
+  async #retried<T>(turn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    const backoff = new Backoff(BUSY_BACKOFF);
+    for (;;) {
+      try {
+        return await turn();
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === ErrorCode.OVERLOADED) || signal.aborted) throw err;
+      }
+      await sleep(backoff.next(), signal);
+    }
+  }
+}
