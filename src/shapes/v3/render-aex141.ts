@@ -9,7 +9,7 @@ import type {
 } from '../../db/queries/aex141-collections.ts';
 import { transferPlace } from './render-aex9.ts';
 import type { ShapeValue } from '../shape-table.ts';
-import type { AEX141_TEMPLATE, AEX141_TOKEN } from './shapes-aex141.ts';
+import type { AEX141_COLLECTION, AEX141_TEMPLATE, AEX141_TOKEN, AEX141_TRANSFER } from './shapes-aex141.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);
@@ -21,7 +21,7 @@ const later = (a: LimitAt | null, b: LimitAt | null): LimitAt | null => {
 };
 
 /** limitsObject is ae_mdw's `limits`: the latest token and template limits and where the latest of them was set; null without any. */
-export function limitsObject(token: LimitAt | null, template: LimitAt | null): Json {
+export function limitsObject(token: LimitAt | null, template: LimitAt | null): { [key: string]: Json } | null {
   const last = later(token, template);
   if (!last) return null;
   return {
@@ -51,7 +51,7 @@ export function collectionObject(c: CollectionRow): Record<string, Json> {
     // ours: the node had pruned the call info of a call since the collection's creation, whose events
     // (of this collection or not) are unknown, so counts, owners and transfers may miss some
     incomplete: c.incomplete,
-  };
+  } satisfies ShapeValue<typeof AEX141_COLLECTION>;
 }
 
 /** tokenObject is ae_mdw's Aex141TokenResponse. */
@@ -99,5 +99,5 @@ export function transferObject(t: Aex141TransferRow): Record<string, Json> {
     token_id: big(t.tokenId),
     contract_id: t.contractId,
     ...transferPlace(t),
-  };
+  } satisfies ShapeValue<typeof AEX141_TRANSFER>;
 }

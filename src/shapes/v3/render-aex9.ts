@@ -2,6 +2,8 @@
 import type { Json } from '../../chain/json.ts';
 import type { Aex9Row } from '../../db/queries/aex9-tokens.ts';
 import type { AccountTokenRow, HolderRow, Aex9TransferRow } from '../../db/queries/aex9-balances.ts';
+import type { ShapeValue } from '../shape-table.ts';
+import type { AEX9_BALANCE, AEX9_CONTRACT_BALANCE, AEX9_TRANSFER } from './shapes-aex9.ts';
 
 /** incompleteMark is `{incomplete: true}` for balances that may miss moves (pruned call info), else nothing. */
 export const incompleteMark = (incomplete: boolean): { incomplete?: true } => (incomplete ? { incomplete: true } : {});
@@ -70,7 +72,7 @@ export function holderObject(contractId: string, h: HolderRow, incomplete: boole
     last_log_idx: h.lastLogIdx,
     amount: BigInt(h.amount),
     ...incompleteMark(incomplete),
-  };
+  } satisfies ShapeValue<typeof AEX9_CONTRACT_BALANCE>;
 }
 
 /** snakeTxType is a tx type as ae_mdw prints its atoms: ContractCallTx → contract_call_tx. */
@@ -94,7 +96,7 @@ export function accountTokenObject(r: AccountTokenRow): Record<string, Json> {
     token_symbol: r.symbol,
     token_name: r.name,
     ...incompleteMark(r.incomplete),
-  };
+  } satisfies ShapeValue<typeof AEX9_BALANCE>;
 }
 
 /** transferObject is ae_mdw's v3 AEX-9 transfer (marked when the token's events may be incomplete). */
@@ -106,7 +108,7 @@ export function transferObject(t: Aex9TransferRow, incomplete: boolean): Record<
     contract_id: t.contractId,
     ...transferPlace(t),
     ...incompleteMark(incomplete),
-  };
+  } satisfies ShapeValue<typeof AEX9_TRANSFER>;
 }
 
 /** transferPlace is where a token transfer (AEX-9's or AEX-141's) was logged, as ae_mdw writes it (TRANSFER_PLACE). */
@@ -116,7 +118,7 @@ export function transferPlace(t: {
   readonly microIndex: number;
   readonly microTime: string;
   readonly txHash: string;
-}): Record<string, Json> {
+}): { log_idx: number; block_height: number; micro_index: number; micro_time: number; tx_hash: string } {
   return {
     log_idx: t.logIdx,
     block_height: t.height,

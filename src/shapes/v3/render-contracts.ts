@@ -6,6 +6,8 @@ import type { CallRow } from '../../db/queries/contract-calls.ts';
 import type { ContractCreationRow, LogRow } from '../../db/queries/contracts.ts';
 import { callFields } from './call-values.ts';
 import { sourceTxFields, txBody } from './render-source-tx.ts';
+import type { ShapeValue } from '../shape-table.ts';
+import type { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from './shapes-contracts.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 
@@ -116,7 +118,7 @@ export function contractLogObject(l: LogRow, aexnArgs = false): Record<string, J
     block_hash: l.blockHash,
     block_time: Number(l.blockTime),
     log_idx: l.logIdx,
-  };
+  } satisfies ShapeValue<typeof CONTRACT_LOG>;
 }
 
 /** contractObject is ae_mdw's Contract: the creating transaction (without type and version) and where it is. */
@@ -126,7 +128,7 @@ export function contractObject(c: ContractCreationRow): Record<string, Json> {
     ...sourceTxFields(c),
     aexn_type: c.aexnType,
     create_tx: txBody(c.tx),
-  };
+  } satisfies ShapeValue<typeof CONTRACT>;
 }
 
 const CALL_TXS = new Set(['ContractCallTx', 'ContractCreateTx']);
@@ -158,5 +160,5 @@ export function contractCallObject(c: CallRow): Record<string, Json> {
     },
     local_idx: 0,
     micro_index: c.microIndex,
-  };
+  } satisfies ShapeValue<typeof CONTRACT_CALL>;
 }

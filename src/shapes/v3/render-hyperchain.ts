@@ -4,6 +4,8 @@
  */
 import type { Json } from '../../chain/json.ts';
 import type { DelegateRow, EpochRow, ScheduleRow, ValidatorRow } from '../../db/queries/hyperchain.ts';
+import type { ShapeValue } from '../shape-table.ts';
+import type { DELEGATE, EPOCH_INFO, SCHEDULE, VALIDATOR } from './shapes-hyperchain.ts';
 
 /**
  * epochObject is ae_mdw's EpochInfo: `last_pin_height` is the height before the epoch (the pin of the epoch before is
@@ -23,12 +25,12 @@ export function epochObject(e: EpochRow): { [key: string]: Json } {
     last_leader: e.lastLeader,
     epoch_start_time: e.startTimeMs,
     validators: e.validators.map((v) => ({ validator: v.validator, stake: v.stake })),
-  };
+  } satisfies ShapeValue<typeof EPOCH_INFO>;
 }
 
 /** scheduleObject is ae_mdw's Schedule: the leader the epoch's schedule names for a height. */
 export function scheduleObject(s: ScheduleRow): { [key: string]: Json } {
-  return { height: s.height, leader: s.leader };
+  return { height: s.height, leader: s.leader } satisfies ShapeValue<typeof SCHEDULE>;
 }
 
 /**
@@ -45,10 +47,12 @@ export function validatorObject(v: ValidatorRow): { [key: string]: Json } {
     // paid yet, or a staking contract whose get_validator_state states no balance
     rewards_earned: v.rewardsEarned ?? 0n,
     pinning_history: Object.fromEntries([...v.pinningHistory].map(([epoch, reward]) => [String(epoch), reward])),
-  };
+  } satisfies ShapeValue<typeof VALIDATOR>;
 }
 
 /** delegateObject is ae_mdw's Delegate: one account's stake with a validator in an epoch. */
 export function delegateObject(d: DelegateRow): { [key: string]: Json } {
-  return { delegate: d.delegate, stake: d.stake, epoch: d.epoch, validator: d.validator };
+  return { delegate: d.delegate, stake: d.stake, epoch: d.epoch, validator: d.validator } satisfies ShapeValue<
+    typeof DELEGATE
+  >;
 }

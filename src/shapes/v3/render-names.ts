@@ -3,6 +3,8 @@ import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import type { NameEventRow, NameStateRow, PointeeRow } from '../../db/queries/names.ts';
 import { sourceTxFields, txBody } from './render-source-tx.ts';
+import type { ShapeValue } from '../shape-table.ts';
+import type { NAME_EVENT, POINTEE } from './shapes-names.ts';
 
 /** KEY_BLOCK_MS: the expected time between key blocks, for heights not mined yet. */
 export const KEY_BLOCK_MS = 180_000;
@@ -82,7 +84,7 @@ export function nameEventObject(e: NameEventRow): Record<string, Json> {
     ...sourceTxFields(e),
     internal_source: false,
     tx: txBody(e.tx),
-  };
+  } satisfies ShapeValue<typeof NAME_EVENT>;
 }
 
 /** pointeeObject is ae_mdw's Pointee: the name, the key pointing at the id, and the update that set it. */
@@ -95,5 +97,5 @@ export function pointeeObject(p: PointeeRow): Record<string, Json> {
     block_time: Number(p.blockTime),
     ...sourceTxFields(p),
     tx: txBody(p.tx),
-  };
+  } satisfies ShapeValue<typeof POINTEE>;
 }

@@ -18,6 +18,8 @@ import { listPage } from './list.ts';
 import type { Answer, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
+import type { ShapeValue } from '../../../shapes/shape-table.ts';
+import type { CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
 
 const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
@@ -120,5 +122,7 @@ export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): 
 /** channelUpdateObject is ae_mdw's ChannelUpdate: the channel transaction (unwrapped) and its source. Pure. */
 export function channelUpdateObject(channelId: string, u: ChannelUpdateRow): Record<string, Json> {
   const update = ownTx(u.tx, u.updateType) ?? u.tx;
-  return { channel: channelId, tx_type: u.updateType, ...sourceTxFields(u), tx: txBody(update) };
+  return { channel: channelId, tx_type: u.updateType, ...sourceTxFields(u), tx: txBody(update) } satisfies ShapeValue<
+    typeof CHANNEL_UPDATE
+  >;
 }

@@ -7,6 +7,8 @@ import { isJsonObject, type Json } from '../../../chain/json.ts';
 import { currentEpochReport } from '../../http/current-epoch.ts';
 import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import type { HyperchainContracts } from './hyperchain-source.ts';
+import type { ShapeValue } from '../../../shapes/shape-table.ts';
+import type { HYPERCHAIN_CONFIG } from '../../../shapes/v3/shapes-hyperchain.ts';
 
 /** What the config is made of: the node's answers. */
 export interface ConfigFacts {
@@ -39,7 +41,11 @@ export function hyperchainConfig({ contracts, status, pin, epochLength }: Config
     if (isJsonObject(p) && typeof p.version === 'number' && typeof p.effective_at_height === 'number')
       hardForks[String(p.version)] = p.effective_at_height;
   const networkId = isJsonObject(status) && typeof status.network_id === 'string' ? status.network_id : null;
-  return { consensus: [consensus], hard_forks: hardForks, fork_management: { network_id: networkId } };
+  return {
+    consensus: [consensus],
+    hard_forks: hardForks,
+    fork_management: { network_id: networkId },
+  } satisfies ShapeValue<typeof HYPERCHAIN_CONFIG>;
 }
 
 /** getHyperchainConfig: the chain's consensus settings as the node states them (ae_mdw's 400 on another chain). */

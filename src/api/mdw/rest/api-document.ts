@@ -1,8 +1,9 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
-import type { ParamName, V3Operation } from './operation.ts';
+import { isPage, type LiteralSchema, type ParamName, type V3Operation, type V3Response } from './operation.ts';
+import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
-import { V3_SHAPES } from '../resources/shapes.ts';
+import { V3_SHAPES } from './operations.ts';
 import { openApiComponents, openApiObject } from './openapi-shapes.ts';
 import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
@@ -16,7 +17,7 @@ function object(required: Record<string, unknown>, extra = true): Record<string,
 
 /**
  * SCHEMAS: the answers' shapes (the fields we guarantee; more may follow), generated from their shape tables
- * (resources/shapes.ts), and the answers that are not one object: errors, counts, unions and plain arrays.
+ * (the route table's, operations.ts), and the answers that are not one object: errors, counts, unions and plain arrays.
  */
 export const V3_SCHEMAS: Record<string, unknown> = {
   Error: object({ error: str }, false),
@@ -68,16 +69,22 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
 }
 
 /** responseSchema is the JSON schema of an answer, page envelopes written out. */
-export function responseSchema(response: string): Record<string, unknown> {
+export function responseSchema(response: V3Response): Record<string, unknown> {
   if (response === 'integer') return { type: 'integer' };
-  const page = /^Page<(\w+)>$/.exec(response);
-  if (!page) return ref(response);
+  if (!isPage(response)) return ref(schemaName(response));
   const link = { type: 'string', nullable: true };
   return {
     type: 'object',
     required: ['data', 'next', 'prev'],
-    properties: { data: { type: 'array', items: ref(page[1]!) }, next: link, prev: link },
+    properties: { data: { type: 'array', items: ref(schemaName(response.page)) }, next: link, prev: link },
   };
+}
+
+/** schemaName is the component of a shape (its OpenAPI name) or of a literal schema. */
+function schemaName(of: Shape | LiteralSchema): string {
+  if (typeof of === 'string') return of;
+  if (!of.openapi) throw new Error(`an answer's shape has no OpenAPI name: ${Object.keys(of.fields).join(', ')}`);
+  return of.openapi;
 }
 
 function ref(name: string): Record<string, unknown> {

@@ -2,7 +2,7 @@
  * @module The hyperchain part of the /v3 route table: ae_mdw's `/v3/hyperchain/*` operations (each resource answers
  * ae_mdw's 400 on a chain that is not a hyperchain: hyperchain-source.ts).
  */
-import { PAGED, SCOPED, type V3Operation } from './operation.ts';
+import { PAGED, SCOPED, type V3Operation, page } from './operation.ts';
 import { getHyperchainConfig } from '../resources/hyperchain-config.ts';
 import { getEpochs, getEpochTop, getSchedule, getSchedules } from '../resources/hyperchain-epochs.ts';
 import {
@@ -12,6 +12,7 @@ import {
   getValidatorDelegates,
   getValidators,
 } from '../resources/hyperchain-validators.ts';
+import { DELEGATE, EPOCH_INFO, HYPERCHAIN_CONFIG, SCHEDULE, VALIDATOR } from '../../../shapes/v3/shapes-hyperchain.ts';
 
 /** HYPERCHAIN_OPERATIONS: every /v3/hyperchain route, fixed paths before `{validator}`. */
 export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
@@ -20,7 +21,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetHyperchainConfig',
     summary: "The hyperchain's consensus, hard forks and fork management, as its node states them",
     params: [],
-    response: 'HyperchainConfig',
+    response: HYPERCHAIN_CONFIG,
     resource: getHyperchainConfig,
   },
   {
@@ -28,7 +29,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetEpochs',
     summary: 'Epochs, newest first',
     params: SCOPED,
-    response: 'Page<EpochInfo>',
+    response: page(EPOCH_INFO),
     resource: getEpochs,
   },
   {
@@ -36,7 +37,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetEpochTop',
     summary: 'The current epoch',
     params: [],
-    response: 'EpochInfo',
+    response: EPOCH_INFO,
     resource: getEpochTop,
   },
   {
@@ -44,7 +45,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetSchedules',
     summary: 'The leader of each height (of the stored epochs, their coming heights too)',
     params: SCOPED,
-    response: 'Page<Schedule>',
+    response: page(SCHEDULE),
     resource: getSchedules,
   },
   {
@@ -52,7 +53,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetSchedule',
     summary: 'The leader of a height',
     params: ['path:height'],
-    response: 'Schedule',
+    response: SCHEDULE,
     resource: getSchedule,
   },
   {
@@ -60,7 +61,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetValidators',
     summary: "Every epoch's validators, by epoch and validator",
     params: SCOPED,
-    response: 'Page<Validator>',
+    response: page(VALIDATOR),
     resource: getValidators,
   },
   {
@@ -68,7 +69,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopValidators',
     summary: "The current epoch's validators",
     params: PAGED,
-    response: 'Page<Validator>',
+    response: page(VALIDATOR),
     resource: getTopValidators,
   },
   {
@@ -76,7 +77,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetValidator',
     summary: 'A validator in an epoch (default: the current one, else the last it was one of)',
     params: ['path:validator', 'query:epoch'],
-    response: 'Validator',
+    response: VALIDATOR,
     resource: getValidator,
   },
   {
@@ -84,7 +85,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetValidatorDelegates',
     summary: "A validator's delegates in every epoch, by epoch and delegate",
     params: ['path:validator', ...SCOPED],
-    response: 'Page<Delegate>',
+    response: page(DELEGATE),
     resource: getValidatorDelegates,
   },
   {
@@ -92,7 +93,7 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopValidatorDelegates',
     summary: "A validator's delegates in the current epoch",
     params: ['path:validator', ...PAGED],
-    response: 'Page<Delegate>',
+    response: page(DELEGATE),
     resource: getTopValidatorDelegates,
   },
 ];

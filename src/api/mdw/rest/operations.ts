@@ -48,7 +48,8 @@ import {
   getNameTransfers,
   getNameUpdates,
 } from '../resources/names.ts';
-import { PAGED, SCOPED, type ParamName, type V3Operation } from './operation.ts';
+import { answerShapes, PAGED, SCOPED, type ParamName, type V3Operation, page } from './operation.ts';
+import type { Shape } from '../../../shapes/shape-table.ts';
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
 import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
@@ -62,6 +63,32 @@ import {
   getTransactions,
   getTransactionsCount,
 } from '../resources/transactions.ts';
+import {
+  AEX141_COLLECTION,
+  AEX141_COUNT,
+  AEX141_TEMPLATE,
+  AEX141_TEMPLATE_TOKEN,
+  AEX141_TOKEN,
+  AEX141_TOKEN_DETAIL,
+  AEX141_TRANSFER,
+} from '../../../shapes/v3/shapes-aex141.ts';
+import {
+  AEX9_ACCOUNT_BALANCE,
+  AEX9_BALANCE,
+  AEX9_BALANCE_HISTORY_ITEM,
+  AEX9_CONTRACT_BALANCE,
+  AEX9_COUNT,
+  AEX9_TOKEN,
+  AEX9_TRANSFER,
+} from '../../../shapes/v3/shapes-aex9.ts';
+import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
+import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
+import { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
+import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
+import { AUCTION, NAME, NAME_EVENT, POINTEE } from '../../../shapes/v3/shapes-names.ts';
+import { ORACLE, ORACLE_EXTEND, ORACLE_QUERY, ORACLE_RESPONSE } from '../../../shapes/v3/shapes-oracles.ts';
+import { ACTIVITY, PENDING_TRANSACTION, TRANSACTION, TRANSFER } from '../../../shapes/v3/shapes-tx.ts';
+import { STATUS } from '../resources/status-shape.ts';
 
 const TX_FILTERS: readonly ParamName[] = [
   'query:type',
@@ -83,7 +110,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetStatus',
     summary: 'Sync status',
     params: [],
-    response: 'Status',
+    response: STATUS,
     resource: getStatus,
     noStore: true,
   },
@@ -101,7 +128,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetKeyBlocks',
     summary: 'Key blocks',
     params: SCOPED,
-    response: 'Page<KeyBlock>',
+    response: page(KEY_BLOCK),
     resource: getKeyBlocks,
   },
   {
@@ -109,7 +136,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetKeyBlock',
     summary: 'A key block by hash or height',
     params: ['path:hash_or_kbi'],
-    response: 'KeyBlock',
+    response: KEY_BLOCK,
     resource: getKeyBlock,
   },
   {
@@ -117,7 +144,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetKeyBlockMicroBlocks',
     summary: 'The micro blocks of a generation',
     params: ['path:hash_or_kbi', ...PAGED],
-    response: 'Page<MicroBlock>',
+    response: page(MICRO_BLOCK),
     resource: getKeyBlockMicroBlocks,
   },
   {
@@ -125,7 +152,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetMicroBlock',
     summary: 'A micro block',
     params: ['path:hash'],
-    response: 'MicroBlock',
+    response: MICRO_BLOCK,
     resource: getMicroBlock,
   },
   {
@@ -133,7 +160,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetMicroBlockTransactions',
     summary: 'The transactions of a micro block',
     params: ['path:hash', ...PAGED],
-    response: 'Page<Transaction>',
+    response: page(TRANSACTION),
     resource: getMicroBlockTransactions,
   },
   {
@@ -141,7 +168,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTransactions',
     summary: 'Transactions matching every filter given',
     params: [...SCOPED, ...TX_FILTERS],
-    response: 'Page<Transaction>',
+    response: page(TRANSACTION),
     resource: getTransactions,
   },
   {
@@ -157,7 +184,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetPendingTransactions',
     summary: "The node's pending transactions",
     params: PAGED,
-    response: 'Page<PendingTransaction>',
+    response: page(PENDING_TRANSACTION),
     resource: getPendingTransactions,
   },
   {
@@ -173,7 +200,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTransaction',
     summary: 'A transaction',
     params: ['path:hash'],
-    response: 'Transaction',
+    response: TRANSACTION,
     resource: getTransaction,
   },
   {
@@ -189,7 +216,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNames',
     summary: 'Names, by activation, deactivation or name',
     params: [...PAGED, 'query:by', 'query:state', 'query:owned_by', 'query:prefix'],
-    response: 'Page<Name>',
+    response: page(NAME),
     resource: getNames,
   },
   {
@@ -205,7 +232,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNamesAuctions',
     summary: 'Names in auction',
     params: PAGED,
-    response: 'Page<Auction>',
+    response: page(AUCTION),
     resource: getNamesAuctions,
   },
   {
@@ -213,7 +240,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNameAuction',
     summary: 'A name in auction',
     params: ['path:id'],
-    response: 'Auction',
+    response: AUCTION,
     resource: getNameAuction,
   },
   {
@@ -221,7 +248,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNameAuctionClaims',
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
-    response: 'Page<NameEvent>',
+    response: page(NAME_EVENT),
     resource: getNameClaims,
   },
   {
@@ -229,7 +256,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetName',
     summary: 'A name by name or nm_ hash',
     params: ['path:id'],
-    response: 'Name',
+    response: NAME,
     resource: getName,
   },
   {
@@ -237,7 +264,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNameClaims',
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
-    response: 'Page<NameEvent>',
+    response: page(NAME_EVENT),
     resource: getNameClaims,
   },
   {
@@ -245,7 +272,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNameTransfers',
     summary: 'Transfers of a name',
     params: ['path:id', ...PAGED],
-    response: 'Page<NameEvent>',
+    response: page(NAME_EVENT),
     resource: getNameTransfers,
   },
   {
@@ -253,7 +280,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNameUpdates',
     summary: 'Updates of a name',
     params: ['path:id', ...PAGED],
-    response: 'Page<NameEvent>',
+    response: page(NAME_EVENT),
     resource: getNameUpdates,
   },
   {
@@ -261,7 +288,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetNameHistory',
     summary: "A name's claims, bids, updates, transfers, revokes and expiries",
     params: ['path:id', ...PAGED],
-    response: 'Page<NameHistoryItem>',
+    response: page('NameHistoryItem'),
     resource: getNameHistory,
   },
   {
@@ -269,7 +296,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAccountNameClaims',
     summary: 'Name claims made by an account',
     params: ['path:id', ...PAGED],
-    response: 'Page<NameEvent>',
+    response: page(NAME_EVENT),
     resource: getAccountNameClaims,
   },
   {
@@ -277,7 +304,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAccountPointees',
     summary: 'Names pointing at an id',
     params: ['path:id', ...PAGED],
-    response: 'Page<Pointee>',
+    response: page(POINTEE),
     resource: getAccountPointees,
   },
   {
@@ -285,7 +312,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetOracles',
     summary: 'Oracles by expiry',
     params: [...SCOPED, 'query:state'],
-    response: 'Page<Oracle>',
+    response: page(ORACLE),
     resource: getOracles,
   },
   {
@@ -293,7 +320,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetOracle',
     summary: 'An oracle',
     params: ['path:id'],
-    response: 'Oracle',
+    response: ORACLE,
     resource: getOracle,
   },
   {
@@ -301,7 +328,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetOracleQueries',
     summary: "An oracle's queries",
     params: ['path:id', ...PAGED],
-    response: 'Page<OracleQuery>',
+    response: page(ORACLE_QUERY),
     resource: getOracleQueries,
   },
   {
@@ -309,7 +336,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetOracleResponses',
     summary: "An oracle's responses",
     params: ['path:id', ...PAGED],
-    response: 'Page<OracleResponse>',
+    response: page(ORACLE_RESPONSE),
     resource: getOracleResponses,
   },
   {
@@ -317,7 +344,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetOracleExtends',
     summary: "An oracle's extensions",
     params: ['path:id', ...PAGED],
-    response: 'Page<OracleExtend>',
+    response: page(ORACLE_EXTEND),
     resource: getOracleExtends,
   },
   {
@@ -325,7 +352,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetChannels',
     summary: 'Channels by latest update',
     params: [...PAGED, 'query:state'],
-    response: 'Page<Channel>',
+    response: page(CHANNEL),
     resource: getChannels,
   },
   {
@@ -333,7 +360,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetChannel',
     summary: 'A channel',
     params: ['path:id'],
-    response: 'Channel',
+    response: CHANNEL,
     resource: getChannel,
   },
   {
@@ -341,7 +368,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetChannelUpdates',
     summary: "A channel's transactions",
     params: ['path:id', ...PAGED],
-    response: 'Page<ChannelUpdate>',
+    response: page(CHANNEL_UPDATE),
     resource: getChannelUpdates,
   },
 
@@ -350,7 +377,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetContracts',
     summary: 'Contracts by creation (ContractCreateTx, GAAttachTx)',
     params: SCOPED,
-    response: 'Page<Contract>',
+    response: page(CONTRACT),
     resource: getContracts,
   },
   {
@@ -358,7 +385,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetContractCalls',
     summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
     params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
-    response: 'Page<ContractCall>',
+    response: page(CONTRACT_CALL),
     resource: getContractCalls,
   },
   {
@@ -366,7 +393,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
     params: [...SCOPED, 'query:contract_id', 'query:event', 'query:aexn-args'],
-    response: 'Page<ContractLog>',
+    response: page(CONTRACT_LOG),
     resource: getContractLogs,
   },
   {
@@ -374,7 +401,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetContract',
     summary: 'A contract and its creation',
     params: ['path:id'],
-    response: 'Contract',
+    response: CONTRACT,
     resource: getContract,
   },
   {
@@ -382,7 +409,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetContractLogsById',
     summary: "A contract's event logs",
     params: ['path:id', ...SCOPED, 'query:event', 'query:aexn-args'],
-    response: 'Page<ContractLog>',
+    response: page(CONTRACT_LOG),
     resource: getContractLogs,
   },
   {
@@ -390,7 +417,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetContractCallsById',
     summary: "A contract's calls",
     params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
-    response: 'Page<ContractCall>',
+    response: page(CONTRACT_CALL),
     resource: getContractCalls,
   },
 
@@ -399,7 +426,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
     params: [...SCOPED, 'query:kind', 'query:account'],
-    response: 'Page<Transfer>',
+    response: page(TRANSFER),
     resource: getTransfers,
   },
   {
@@ -408,7 +435,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     summary:
       "An id's activities: transactions, internal transfers, token transfers, swaps, a name's claims, calls reaching a contract",
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
-    response: 'Page<Activity>',
+    response: page(ACTIVITY),
     resource: getAccountActivities,
   },
   // the DEX (dex.ts)
@@ -417,7 +444,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetDexSwaps',
     summary: 'DEX swaps',
     params: PAGED,
-    response: 'Page<DexSwap>',
+    response: page(DEX_SWAP),
     resource: getDexSwaps,
   },
   {
@@ -425,7 +452,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetDexSwapsByContractId',
     summary: 'DEX swaps of a pair, or of the pairs of a token',
     params: ['path:contractId', ...PAGED],
-    response: 'Page<DexSwap>',
+    response: page(DEX_SWAP),
     resource: getDexSwapsByContractId,
   },
   {
@@ -433,7 +460,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetDebugDexSwaps',
     summary: "DEX swaps a token took part in (ae_mdw's debug route)",
     params: ['path:contractId', ...PAGED],
-    response: 'Page<DexSwap>',
+    response: page(DEX_SWAP),
     resource: getDebugDexSwaps,
   },
   {
@@ -441,7 +468,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAccountDexSwaps',
     summary: "An account's DEX swaps",
     params: ['path:accountId', ...PAGED],
-    response: 'Page<DexSwap>',
+    response: page(DEX_SWAP),
     resource: getAccountDexSwaps,
   },
   // AEX-9 tokens (aex9.ts)
@@ -450,7 +477,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetSortedAex9Tokens',
     summary: 'AEX-9 tokens by name, symbol or creation',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
-    response: 'Page<Aex9Response>',
+    response: page(AEX9_TOKEN),
     resource: getSortedAex9Tokens,
   },
   {
@@ -458,7 +485,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9TokensCount',
     summary: 'The number of AEX-9 tokens',
     params: [],
-    response: 'Aex9Count',
+    response: AEX9_COUNT,
     resource: getAex9TokensCount,
   },
   {
@@ -466,7 +493,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9ByContract',
     summary: 'An AEX-9 token',
     params: ['path:id'],
-    response: 'Aex9Response',
+    response: AEX9_TOKEN,
     resource: getAex9ByContract,
   },
   {
@@ -474,7 +501,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9ContractBalances',
     summary: "A token's holders, now or at a block",
     params: ['path:contractId', ...PAGED, 'query:by', 'query:block_hash', 'query:height'],
-    response: 'Page<Aex9ContractBalanceResponse>',
+    response: page(AEX9_CONTRACT_BALANCE),
     resource: getAex9ContractBalances,
   },
   {
@@ -482,7 +509,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9ContractAccountBalance',
     summary: "An account's balance of a token, now, at a block hash or at a height",
     params: ['path:contractId', 'path:accountId', 'query:hash', 'query:height'],
-    response: 'Aex9AccountBalance',
+    response: AEX9_ACCOUNT_BALANCE,
     resource: getAex9ContractAccountBalance,
   },
   {
@@ -490,7 +517,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9ContractAccountBalanceHistory',
     summary: "An account's balance of a token at each generation",
     params: ['path:contractId', 'path:accountId', ...SCOPED],
-    response: 'Page<Aex9BalanceHistoryItem>',
+    response: page(AEX9_BALANCE_HISTORY_ITEM),
     resource: getAex9ContractAccountBalanceHistory,
   },
   {
@@ -498,7 +525,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9AccountBalances',
     summary: "An account's AEX-9 balances",
     params: ['path:accountId', ...PAGED],
-    response: 'Page<Aex9BalanceResponse>',
+    response: page(AEX9_BALANCE),
     resource: getAex9AccountBalances,
   },
   {
@@ -506,7 +533,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex9ContractTransfers',
     summary: "A token's transfers from, to or of an account",
     params: ['path:contractId', ...PAGED, 'query:sender', 'query:recipient', 'query:account'],
-    response: 'Page<Aex9Transfer>',
+    response: page(AEX9_TRANSFER),
     resource: getAex9ContractTransfers,
   },
   // AEX-141 (aex141.ts)
@@ -515,7 +542,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetSortedAex141Contracts',
     summary: 'NFT collections by creation, name or symbol',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
-    response: 'Page<Aex141Response>',
+    response: page(AEX141_COLLECTION),
     resource: getSortedAex141Contracts,
   },
   {
@@ -523,7 +550,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141Count',
     summary: 'The number of NFT collections (ae_mdw router only: not in its spec)',
     params: [],
-    response: 'Aex141Count',
+    response: AEX141_COUNT,
     resource: getAex141Count,
   },
   {
@@ -531,7 +558,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141Transfers',
     summary: 'NFT transfers of every collection, optionally from and/or to an account (ae_mdw router only)',
     params: [...PAGED, 'query:from', 'query:to'],
-    response: 'Page<Aex141TransferEvent>',
+    response: page(AEX141_TRANSFER),
     resource: getAex141Transfers,
   },
   {
@@ -539,7 +566,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141ByContract',
     summary: 'An NFT collection',
     params: ['path:id'],
-    response: 'Aex141Response',
+    response: AEX141_COLLECTION,
     resource: getAex141ByContract,
   },
   {
@@ -547,7 +574,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141ContractTokens',
     summary: "A collection's tokens and their owners",
     params: ['path:contractId', ...PAGED],
-    response: 'Page<Aex141TokenResponse>',
+    response: page(AEX141_TOKEN),
     resource: getAex141ContractTokens,
   },
   {
@@ -555,7 +582,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141TokenOwner',
     summary: "A token's owner",
     params: ['path:contractId', 'path:tokenId'],
-    response: 'Aex141TokenDetailResponse',
+    response: AEX141_TOKEN_DETAIL,
     resource: getAex141TokenOwner,
   },
   {
@@ -563,7 +590,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141ContractTemplates',
     summary: "A collection's templates",
     params: ['path:contractId', ...PAGED],
-    response: 'Page<Aex141TemplatesResponse>',
+    response: page(AEX141_TEMPLATE),
     resource: getAex141ContractTemplates,
   },
   {
@@ -571,7 +598,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141TemplateTokens',
     summary: 'The tokens minted from a template',
     params: ['path:contractId', 'path:templateId', ...PAGED],
-    response: 'Page<Aex141TemplateTokensResponse>',
+    response: page(AEX141_TEMPLATE_TOKEN),
     resource: getAex141TemplateTokens,
   },
   {
@@ -579,7 +606,7 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141ContractTransfers',
     summary: "A collection's transfers, optionally from and/or to an account",
     params: ['path:contractId', ...PAGED, 'query:from', 'query:to'],
-    response: 'Page<Aex141TransferEvent>',
+    response: page(AEX141_TRANSFER),
     resource: getAex141ContractTransfers,
   },
   {
@@ -587,9 +614,12 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetAex141OwnedTokens',
     summary: "An account's NFTs, optionally of one collection",
     params: ['path:accountId', ...PAGED, 'query:contract'],
-    response: 'Page<Aex141TokenResponse>',
+    response: page(AEX141_TOKEN),
     resource: getAex141OwnedTokens,
   },
   ...STATS_OPERATIONS,
   ...HYPERCHAIN_OPERATIONS,
 ];
+
+/** V3_SHAPES: the answers' shape tables, from which the /v3/api document's components are generated. */
+export const V3_SHAPES: readonly Shape[] = answerShapes(V3_OPERATIONS);

@@ -1,5 +1,5 @@
 /** @module The statistics' part of the /v3 route table: ae_mdw's stats operations and their resources (stats.ts). */
-import type { V3Operation } from './operation.ts';
+import { page, type V3Operation } from './operation.ts';
 import { getTopMiners24h } from '../resources/top-miners.ts';
 import {
   getDeltaStats,
@@ -11,6 +11,7 @@ import {
   seriesStats,
   type SeriesName,
 } from '../resources/stats.ts';
+import { DELTA_STAT, MINER, STAT, STATS, TOP_MINER_STAT, TOTAL_STAT } from '../../../shapes/v3/shapes-stats.ts';
 
 const SERIES_PARAMS = ['statsLimit', 'cursor', 'direction', 'rev', 'scope', 'query:interval_by'] as const;
 const DATES = ['query:min_start_date', 'query:max_start_date'] as const;
@@ -26,7 +27,7 @@ const series = (
   operationId,
   summary,
   params: [...SERIES_PARAMS, ...DATES, ...extra],
-  response: 'Page<Stat>',
+  response: page(STAT),
   resource: seriesStats(name),
 });
 
@@ -37,7 +38,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetStats',
     summary: 'Figures of the last 24 hours and of all time',
     params: [],
-    response: 'Stats',
+    response: STATS,
     resource: getStats,
   },
   {
@@ -45,7 +46,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetDeltaStats',
     summary: 'What happened in each generation',
     params: ['statsLimit', 'cursor', 'direction', 'rev', 'scope'],
-    response: 'Page<DeltaStat>',
+    response: page(DELTA_STAT),
     resource: getDeltaStats,
   },
   {
@@ -53,7 +54,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTotalStats',
     summary: 'Totals at each generation',
     params: ['statsLimit', 'cursor', 'direction', 'rev', 'scope'],
-    response: 'Page<TotalStat>',
+    response: page(TOTAL_STAT),
     resource: getTotalStats,
   },
   {
@@ -61,7 +62,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetMinerStats',
     summary: 'Rewards per beneficiary',
     params: ['statsLimit', 'cursor', 'direction', 'rev'],
-    response: 'Page<Miner>',
+    response: page(MINER),
     resource: getMinerStats,
   },
   {
@@ -69,7 +70,7 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopMinerStats',
     summary: 'Key blocks per beneficiary per interval',
     params: [...SERIES_PARAMS, ...DATES, 'query:type'],
-    response: 'Page<TopMinerStat>',
+    response: page(TOP_MINER_STAT),
     resource: getTopMinerStats,
   },
   {

@@ -6,6 +6,8 @@ import { v3Env } from '../../../../src/api/mdw/mdw-api.ts';
 import { restRouter } from '../../../../src/api/mdw/rest/rest-routes.ts';
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
 import { V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
+import { answerShapes, page, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
+import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 import { NodeHeight } from '../../../../src/api/http/node-height.ts';
 import { loadConfig } from '../../../../src/config.ts';
 import { createPool } from '../../../../src/db/pool.ts';
@@ -54,5 +56,28 @@ describe('/v3/api document', () => {
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
     expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
+  });
+
+  it("makes a component of each shape a route answers with (a page's items too), once, and none of a literal", () => {
+    const item = shape({ openapi: 'Item' }, { id: str });
+    const count = shape({ openapi: 'ItemCount' }, { data: int });
+    const op = (path: string, response: V3Operation['response']): V3Operation => ({
+      path,
+      operationId: path,
+      summary: path,
+      params: [],
+      response,
+      resource: async () => null,
+    });
+    const shapes = answerShapes([
+      op('/items', page(item)),
+      op('/items/count', count),
+      op('/items/{id}', item),
+      op('/items/total', 'integer'),
+      op('/history', page('NameHistoryItem')),
+    ]);
+    expect(shapes).to.deep.equal([item, count]);
+    const doc = v3ApiDocument([op('/items', page(item))], 't') as { paths: Record<string, { get: unknown }> };
+    expect(JSON.stringify(doc.paths['/items']!.get)).to.include('"items":{"$ref":"#/components/schemas/Item"}');
   });
 });
