@@ -113,6 +113,8 @@ export class NodeClient {
       attempt++;
       let error: NodeError | undefined;
       let gone: NodeError | undefined;
+      /** a live node's 404: the answer, when every other node only failed to answer (none can say otherwise now) */
+      let missing: NodeError | undefined;
       let transient = false;
       /** the soonest a node that answered 503 with Retry-After asked to be asked again */
       let asked: number | undefined;
@@ -132,6 +134,7 @@ export class NodeClient {
           if (error.retryAfterMs !== undefined) asked = Math.min(asked ?? Infinity, error.retryAfterMs);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
           if (error.gone) gone = error;
+          if (error.notFound) missing = error;
           transient ||= error.transient;
           if (this.#nodes.urls.length > 1)
             this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
@@ -142,6 +145,7 @@ export class NodeClient {
         }
       }
       if (error === undefined) throw unreachable(path, new Error('no node left in the set'));
+      if (missing !== undefined && gone === undefined) throw missing;
       if (!transient || attempt >= attempts || this.#opts.signal?.aborted) throw gone ?? error;
       const backoff = backoffDelay(attempt, {
         initialMs: this.#opts.backoffInitialMs,

@@ -6,8 +6,8 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 
-/** topBlockHash is the last stored block of generation `height`: its last micro block, else its key block. */
-export async function topBlockHash(db: Queryable, height: number): Promise<string | undefined> {
+/** lastBlockHashAt is the last stored block of generation `height`: its last micro block, else its key block. */
+export async function lastBlockHashAt(db: Queryable, height: number): Promise<string | undefined> {
   const { rows } = await db.query<{ hash: string }>(
     `SELECT coalesce((SELECT hash FROM micro_blocks WHERE height = $1 ORDER BY micro_index DESC LIMIT 1),
                      (SELECT hash FROM key_blocks WHERE height = $1)) AS hash`,
@@ -67,8 +67,8 @@ export interface StoredName {
   readonly auctionEnd: number;
 }
 
-/** namesPage lists up to `n` names after `after` (by name hash). */
-export async function namesPage(db: Queryable, after: string, n: number): Promise<StoredName[]> {
+/** storedNamesPage lists up to `n` names after `after` (by name hash). */
+export async function storedNamesPage(db: Queryable, after: string, n: number): Promise<StoredName[]> {
   const { rows } = await db.query<StoredName>(
     `SELECT name, name_hash AS "nameHash", owner, expires_at AS "expiresAt", pointers, kind,
             created_at_height AS "createdAt", auction_end_height AS "auctionEnd"
@@ -88,8 +88,8 @@ export interface StoredOracle {
   readonly abiVersion: string | null;
 }
 
-/** oraclesPage lists up to `n` oracles after `after` (by id). */
-export async function oraclesPage(db: Queryable, after: string, n: number): Promise<StoredOracle[]> {
+/** storedOraclesPage lists up to `n` oracles after `after` (by id). */
+export async function storedOraclesPage(db: Queryable, after: string, n: number): Promise<StoredOracle[]> {
   const { rows } = await db.query<StoredOracle>(
     `SELECT o.oracle_id AS "oracleId", l.expires_at AS "expiresAt", r.query_fee::text AS "queryFee",
             r.query_format AS "queryFormat", r.response_format AS "responseFormat", r.abi_version AS "abiVersion"

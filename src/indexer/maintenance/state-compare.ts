@@ -131,7 +131,8 @@ export function queryDifferences(
 ): string[] {
   const subject = `oracle ${oracleId}`;
   const open = new Map(stored.filter((q) => q.expiresAt > top).map((q) => [q.queryId, q]));
-  const held = new Map(node.map((q) => [String(q.id), q]));
+  // a query past its ttl is no longer open, whether or not the node has pruned it from its state yet
+  const held = new Map(node.filter((q) => Number(q.ttl) > top).map((q) => [String(q.id), q]));
   const out: string[] = [];
   for (const id of [...new Set([...open.keys(), ...held.keys()])].sort()) {
     const [q, n] = [open.get(id), held.get(id)];

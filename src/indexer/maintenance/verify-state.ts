@@ -18,8 +18,8 @@ import {
   aexnContractsPage,
   balancesPage,
   channelIdsPage,
-  namesPage,
-  oraclesPage,
+  storedNamesPage,
+  storedOraclesPage,
   sampledBalances,
   unansweredQueries,
   type AexnContract,
@@ -356,7 +356,7 @@ async function touchedAfter(node: NodeClient, opts: StateCheckOptions, nodeTop: 
 
 function checkNames(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Promise<AtTop[]> {
   return pages(
-    (after) => namesPage(deps.pool, after, PAGE),
+    (after) => storedNamesPage(deps.pool, after, PAGE),
     (n) => n.nameHash,
     opts.concurrency,
     async (n) => {
@@ -371,7 +371,7 @@ function checkNames(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Pr
 async function checkOracles(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Promise<AtTop[]> {
   const entries: AtTop[] = [];
   for (let after = ''; ;) {
-    const oracles = await oraclesPage(deps.pool, after, PAGE);
+    const oracles = await storedOraclesPage(deps.pool, after, PAGE);
     if (oracles.length === 0) return entries;
     const queries = await unansweredQueries(
       deps.pool,

@@ -33,7 +33,7 @@ import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
 import { verifyState, type StateCost } from './verify-state.ts';
-import { topBlockHash } from '../../db/queries/chain-state-check.ts';
+import { lastBlockHashAt } from '../../db/queries/chain-state-check.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
@@ -311,7 +311,7 @@ async function compareState(
   sample: number | undefined,
 ): ReturnType<typeof verifyState> {
   const { cfg, log, pool, node } = deps;
-  const topBlock = await topBlockHash(pool, top);
+  const topBlock = await lastBlockHashAt(pool, top);
   if (topBlock === undefined) throw new Error(`height ${top} is stored without its key block`);
   log.info({ top, topBlock, sample }, 'verify --full: comparing the derived state with the chain');
   return verifyState(

@@ -110,7 +110,7 @@ describe('issue 39: Ceres → Arcus → a protocol the middleware does not know'
     const out: string[] = [];
     const report = await verifyChain({ cfg, log: pino({ level: 'silent' }), out: (l) => out.push(l) }, { full: true });
     expect(out).to.deep.equal([]);
-    expect(report).to.deep.equal({ checked: devnode.height() + 1, differences: 0, unverifiable: 0 });
+    expect(report).to.deep.include({ checked: devnode.height() + 1, differences: 0, unverifiable: 0 });
   });
 
   it('says the unknown protocol once, with where it started and the rules it gets', () => {
