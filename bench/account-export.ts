@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { idOfKey } from '../src/chain/id-key.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { killChildrenOnExit, percentile, startMdwServer, type Child } from './http.lib.ts';
 import { loadedChain } from './loaded-chain.lib.ts';

@@ -30,7 +30,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { createPool } from '../src/db/pool.ts';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { txTypeCode } from '../src/chain/id-key.ts';
 import { storedTxColumns } from '../src/chain/stored-tx.ts';

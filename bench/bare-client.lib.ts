@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { contractTx } from '../src/indexer/contracts/contract-decoder.ts';
 import { httpGet, HttpGetError } from '../src/node/http-get.ts';
-import { retry } from '../src/retry.ts';
+import { retry } from '../src/base/retry.ts';
 
 /** What the bare client read: the requests the chain takes at the fewest, and in how long. */
 export interface BareRead {

@@ -13,7 +13,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../src/log.ts';
+import type { Logger } from '../src/base/log.ts';
 import { migrate, STATE_TABLE } from '../src/db/migrator.ts';
 import { createPool, quoteIdent, type Pool } from '../src/db/pool.ts';
 

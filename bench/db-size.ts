@@ -10,7 +10,7 @@
  */
 import pino from 'pino';
 import prom from 'prom-client';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createPool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';

@@ -4,7 +4,7 @@
  * code, its batch size and concurrency; nothing transformed or written) and prints one JSON line: the transactions.
  */
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { NodeClient } from '../src/node/client.ts';
 import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
 

@@ -13,7 +13,7 @@
  *                                    BENCH_STAGE=encode, BENCH_PASSES=1 and 6)
  */
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { NodeClient } from '../src/node/client.ts';
 import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
 import { ContractDecoder, createdContractCode } from '../src/indexer/contracts/contract-decoder.ts';

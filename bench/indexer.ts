@@ -23,7 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createPool, quoteIdent } from '../src/db/pool.ts';
 import { NodeClient } from '../src/node/client.ts';

@@ -4,9 +4,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
-import { loadConfig, type Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config/middleware.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type Child } from './http.lib.ts';
 

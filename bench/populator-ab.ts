@@ -21,7 +21,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';

@@ -15,7 +15,7 @@ import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { freePort } from '../src/cli/free-port.ts';
 import { bareCopyApplication, bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';

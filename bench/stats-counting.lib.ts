@@ -9,7 +9,7 @@ import pino from 'pino';
 import { idKey } from '../src/chain/id-key.ts';
 import { difficultyOf, hashrateOf } from '../src/chain/stats-intervals.ts';
 import { toSafeNumber } from '../src/chain/json.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { arrayText } from '../src/db/array-text.ts';
 import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
 import type { GenerationRows } from '../src/indexer/rows/rows.ts';

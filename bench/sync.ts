@@ -24,7 +24,7 @@ import pino from 'pino';
 import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { httpGet } from '../src/node/http-get.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/middleware.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { bareClient } from './bare-client.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';

@@ -30,7 +30,7 @@ import { writeAexnRows } from '../src/db/writes/aexn.ts';
 import { accountTokensPage, holdersPage } from '../src/db/queries/aex9-balances.ts';
 import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/db/writes/token-rows.ts';
 import type { TxPosition } from '../src/indexer/rows/rows.ts';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import {
   cpuMicros,

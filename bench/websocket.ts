@@ -32,7 +32,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import WebSocket, { WebSocketServer } from 'ws';
 import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
-import { createLogger } from '../src/log.ts';
+import { createLogger } from '../src/base/log.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { notifyChannel } from '../src/db/notification.ts';

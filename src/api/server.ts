@@ -5,21 +5,21 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/middleware.ts';
 import { createReadPool } from '../db/pool.ts';
 import { ReadReplicas } from '../db/read-replicas.ts';
 import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../db/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
-import type { Logger } from '../log.ts';
-import { createOutageMetrics, DependencyOutage } from '../outage.ts';
+import type { Logger } from '../base/log.ts';
+import { createOutageMetrics, DependencyOutage } from './http/outage.ts';
 import { httpGet } from '../node/http-get.ts';
 import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
 import { ping } from '../db/queries/stats.ts';
 import { walEnd } from '../db/queries/replication.ts';
-import type { Role } from '../roles.ts';
-import { StopList } from '../stop-list.ts';
-import { TurnQueue } from '../turns.ts';
+import type { Role } from '../base/roles.ts';
+import { StopList } from '../base/stop-list.ts';
+import { TurnQueue } from '../base/turns.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import { createApp } from './app.ts';
 import { startCacheInvalidation } from './http/cache-invalidation.ts';
@@ -99,7 +99,7 @@ export class ApiServer implements Role {
     const stops = this.#stops;
     const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
     // a request's start and what it does with each query's rows take turns of the event loop, one a turn, so the loop
-    // reads its sockets between two pages of a burst (src/turns.ts)
+    // reads its sockets between two pages of a burst (src/base/turns.ts)
     const turns = new TurnQueue();
     const replicated = cfg.databaseReadUrls.length > 0;
     // a server only reads; its LISTEN is allowed in a read-only transaction too

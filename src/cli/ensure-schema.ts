@@ -1,6 +1,6 @@
 /** @module Roles that read the schema apply pending migrations first, as the seed asks of every start. */
-import type { Config } from '../config.ts';
-import type { Logger } from '../log.ts';
+import type { Config } from '../config/middleware.ts';
+import type { Logger } from '../base/log.ts';
 
 /**
  * ensureSchema migrates only when something is pending, so a server whose database user may not

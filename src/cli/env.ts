@@ -1,6 +1,7 @@
 /** @module The CLI's one read of the environment, with a user-facing error for bad values. */
 import { Errors } from '@oclif/core';
-import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { ConfigError } from '../config/env-reader.ts';
+import { loadConfig, type Config } from '../config/middleware.ts';
 
 /**
  * configFromEnv loads the configuration or exits with status 2 and every problem listed. `overrides` win over the

@@ -3,9 +3,9 @@
  * rejection nobody handled.
  */
 import type prom from 'prom-client';
-import { createProcessMetrics } from '../process-metrics.ts';
-import type { Logger, LoggerHandle } from '../log.ts';
-import type { Role } from '../roles.ts';
+import { createProcessMetrics } from './process-metrics.ts';
+import type { Logger, LoggerHandle } from '../base/log.ts';
+import type { Role } from '../base/roles.ts';
 
 /**
  * runUntilSignal keeps the roles running until SIGTERM or SIGINT, then stops them in reverse

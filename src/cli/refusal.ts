@@ -1,6 +1,6 @@
 /** @module How a command ends on a refusal (errors.ts REFUSALS): its message as one line on stderr, and exit 2. */
 import type { Command } from '@oclif/core';
-import { AppError, ErrorCode, REFUSALS } from '../errors.ts';
+import { AppError, ErrorCode, REFUSALS } from '../base/errors.ts';
 
 /**
  * exitIfRefused ends the command with exit 2 when `err` is a refusal, printing its message whole on one line (oclif's

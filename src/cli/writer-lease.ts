@@ -4,8 +4,8 @@
  * advisory lock the populator takes guards the same thing inside the database; the Lease makes the
  * hand-over visible to the cluster and bounded in time.
  */
-import type { Logger } from '../log.ts';
-import type { Role } from '../roles.ts';
+import type { Logger } from '../base/log.ts';
+import type { Role } from '../base/roles.ts';
 import type { KubeClient } from '../operator/kube/client.ts';
 import { LeaderElector } from '../operator/runtime/leader.ts';
 

@@ -6,7 +6,7 @@
  * is refused (the migrator applies files in name order, so such a file would run in a different order on an old
  * schema than on a fresh one).
  */
-import { AppError, ErrorCode } from '../errors.ts';
+import { AppError, ErrorCode } from '../base/errors.ts';
 
 /** The files of 0.1.0's baseline, whose schema equals what the files before the release left. */
 export const BASELINE: readonly string[] = [

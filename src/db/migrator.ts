@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import { AT_0100, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 

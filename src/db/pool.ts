@@ -5,10 +5,10 @@
  * a PostgreSQL replica; the populator and a reload write through a write pool.
  */
 import pg from 'pg';
-import type { Config } from '../config.ts';
-import type { Logger } from '../log.ts';
+import type { Config } from '../config/middleware.ts';
+import type { Logger } from '../base/log.ts';
 import { parseJson } from '../chain/json.ts';
-import type { TurnQueue } from '../turns.ts';
+import type { TurnQueue } from '../base/turns.ts';
 import { isDatabaseUnavailable, isPoolBusy, PoolBusyError } from './errors.ts';
 import { CancellingClient, inWork } from './statement-cancel.ts';
 
@@ -35,7 +35,7 @@ export interface PoolOptions {
    */
   readonly maxWaiting?: number;
   /**
-   * The turns a server's queries hand their results over in, one a turn (src/turns.ts): what a request does with its
+   * The turns a server's queries hand their results over in, one a turn (src/base/turns.ts): what a request does with its
    * rows (rendering a page) runs in a turn of its own, so the server reads its sockets between two pages. Needs
    * `maxWaiting`.
    */

@@ -3,13 +3,13 @@
  * (replica-watch.ts), the floor its reads must have replayed (replay-floor.ts), and the one pool the server's reads go
  * through (replica-routing.ts). docs/operations.md, "Read replicas", tells what this guarantees.
  */
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import { ReplicaUnavailableError } from './errors.ts';
 import { formatLsn } from './lsn.ts';
 import type { Pool, Queryable } from './pool.ts';
 import { ReplayFloor } from './replay-floor.ts';
 import { noReplicaReason, routeReads } from './replica-routing.ts';
-import type { TurnQueue } from '../turns.ts';
+import type { TurnQueue } from '../base/turns.ts';
 import { atFloor, ReplicaWatch, usableReplica, type ReplicaState } from './replica-watch.ts';
 
 export interface ReadReplicasOptions {

@@ -5,8 +5,8 @@
 import { ReplicaUnavailableError } from './errors.ts';
 import { formatLsn } from './lsn.ts';
 import { createRoutingPool, type Pool, type PoolClient } from './pool.ts';
-import { sleep } from '../retry.ts';
-import type { TurnQueue } from '../turns.ts';
+import { sleep } from '../base/retry.ts';
+import type { TurnQueue } from '../base/turns.ts';
 import { replayPosition } from './queries/replication.ts';
 import type { ReplayFloor } from './replay-floor.ts';
 import { atFloor, type Replica, type ReplicaWatch } from './replica-watch.ts';

@@ -2,7 +2,7 @@
  * @module What a server knows of its read replicas: whether each answers and is a standby, how far it has replayed the
  * primary's WAL, and how far behind the primary that is (in time and bytes), from one look at each and at the primary.
  */
-import { redactUrl } from '../config.ts';
+import { redactUrl } from '../config/middleware.ts';
 import { formatLsn } from './lsn.ts';
 import type { Pool, Queryable } from './pool.ts';
 import { replayPosition, walEnd } from './queries/replication.ts';

@@ -5,7 +5,7 @@
  * so the operator can tell whether the image may run on those schemas.
  */
 import pg from 'pg';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../base/version.ts';
 import { newestMigration, STATE_TABLE } from './migrator.ts';
 import { quoteIdent } from './pool.ts';
 

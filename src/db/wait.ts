@@ -3,10 +3,10 @@
  * database restarting) is a wait, not an exit. A one-shot command (-v, -H, migrate) does not wait: it fails at once
  * and its Job's retry policy decides.
  */
-import type { Logger } from '../log.ts';
-import { retry, type BackoffOptions } from '../retry.ts';
+import type { Logger } from '../base/log.ts';
+import { retry, type BackoffOptions } from '../base/retry.ts';
 import { isDatabaseUnavailable } from './errors.ts';
-import { AppError, ErrorCode, errorMessage } from '../errors.ts';
+import { AppError, ErrorCode, errorMessage } from '../base/errors.ts';
 
 const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 

@@ -2,8 +2,8 @@
 import type { HotSpotSizes } from './hot-spots.ts';
 import { randomBytes } from 'node:crypto';
 import { stringifyJson } from '../chain/json.ts';
-import type { Logger } from '../log.ts';
-import type { Role } from '../roles.ts';
+import type { Logger } from '../base/log.ts';
+import type { Role } from '../base/roles.ts';
 import { Chain } from './chain.ts';
 import { dryRunRoute } from './contracts/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
@@ -17,7 +17,7 @@ import type { DevnodeHardFork } from './hard-forks.ts';
 import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
 import { Overload, overloadRoutes } from './overload.ts';
-import { StopList } from '../stop-list.ts';
+import { StopList } from '../base/stop-list.ts';
 import { hyperchainRoutes } from './hyperchain/routes.ts';
 import {
   devnodeHyperchain,

@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import type { Pacer } from './pacing.ts';
 
 /** Reply is a status and a JSON body already serialised, with the headers it needs besides (a 503's Retry-After). */

@@ -1,7 +1,7 @@
 /** @module Turns the populator's notifications into chain events, each block sent once, in chain order. */
 import { performance } from 'node:perf_hooks';
-import { sleep } from '../retry.ts';
-import type { Logger } from '../log.ts';
+import { sleep } from '../base/retry.ts';
+import type { Logger } from '../base/log.ts';
 import type { Pool } from '../db/pool.ts';
 import type { ChainNotification } from '../db/notification.ts';
 import { topHeight } from '../db/queries/blocks.ts';

@@ -1,7 +1,7 @@
 /** @module The websocket hub: client subscriptions, and fan-out of chain events in chain order. */
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import type { ChainEvent } from './events-source.ts';
 import type { ReorgNotice } from './reorg-notice.ts';
 import { encodeTextFrame } from './frame.ts';

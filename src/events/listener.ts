@@ -1,9 +1,9 @@
 /** @module One dedicated database connection that LISTENs for the populator, fans out to its subscribers and reconnects with backoff. */
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import { listen, unlisten } from '../db/notify.ts';
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { walEnd } from '../db/queries/replication.ts';
-import { Backoff } from '../retry.ts';
+import { Backoff } from '../base/retry.ts';
 
 /** NotificationSubscriber is one user of the shared LISTEN connection; every callback is optional. */
 export interface NotificationSubscriber {

@@ -1,6 +1,6 @@
 /** @module The ae_mdw websocket hub: its clients on /v2/websocket and /v3/websocket, and their chain events in chain order. */
-import type { MdwWebsocketLimits } from '../config.ts';
-import type { Logger } from '../log.ts';
+import type { MdwWebsocketLimits } from '../config/middleware.ts';
+import type { Logger } from '../base/log.ts';
 import type { ChainEvent } from './events-source.ts';
 import type { ReorgNotice } from './reorg-notice.ts';
 import { mdwEvent, parseMdwMessage, pong, type Channel } from './mdw-protocol.ts';

@@ -5,7 +5,7 @@
  */
 import { isJsonObject, stringifyJson, type Json } from '../chain/json.ts';
 import { PENDING_PATH, readMempool } from '../node/mempool.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import type { WebsocketMetrics } from './metrics.ts';
 
 export interface PendingPollerOptions {

@@ -3,7 +3,7 @@
  * and the compiler count in the process's one outbound metric (node/outbound-metrics.ts).
  */
 import type prom from 'prom-client';
-import { registerMetrics, type MetricsOf } from '../metric-table.ts';
+import { registerMetrics, type MetricsOf } from '../base/metric-table.ts';
 import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-metrics.ts';
 
 const INDEXER_METRICS = {

@@ -3,9 +3,9 @@
  * hash of its key block at height 0). Read from each node of NODE_URLS alone, so that one node of another network
  * cannot hide behind another.
  */
-import type { Logger } from '../log.ts';
-import { errorMessage } from '../errors.ts';
-import { retry, type BackoffOptions } from '../retry.ts';
+import type { Logger } from '../base/log.ts';
+import { errorMessage } from '../base/errors.ts';
+import { retry, type BackoffOptions } from '../base/retry.ts';
 import { NodeClient, type NodeClientOptions } from './client.ts';
 import { badResponse, NodeError, unreachable } from './errors.ts';
 

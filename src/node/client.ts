@@ -1,8 +1,8 @@
 /** @module NodeClient: the node's HTTP API with timeouts, capped exponential backoff and lossless JSON. */
 import { isJsonObject, parseJson, parseJsonMember, type Json } from '../chain/json.ts';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../base/log.ts';
 import { badResponse, noAnswer, NodeError, unreachable } from './errors.ts';
-import { backoffDelay, sleep, waitBefore } from '../retry.ts';
+import { backoffDelay, sleep, waitBefore } from '../base/retry.ts';
 import {
   askNode,
   DRY_RUN_PATH,

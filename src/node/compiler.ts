@@ -3,7 +3,7 @@
  * (contract verification) and the indexer's calldata and call-result decoding, over http-get.ts's connections.
  */
 import { parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import { AppError, ErrorCode } from '../errors.ts';
+import { AppError, ErrorCode } from '../base/errors.ts';
 import { httpBase, httpGet, httpPostJson } from './http-get.ts';
 import type { OutboundMetrics } from './outbound-metrics.ts';
 

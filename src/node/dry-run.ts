@@ -8,8 +8,8 @@ import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json
 import { badResponse, noAnswer, NodeError } from './errors.ts';
 import { httpPostJson, type RequestOptions } from './http-get.ts';
 import type { OutboundMetrics } from './outbound-metrics.ts';
-import { ErrorCode, errorMessage } from '../errors.ts';
-import { retry, type RetryOptions } from '../retry.ts';
+import { ErrorCode, errorMessage } from '../base/errors.ts';
+import { retry, type RetryOptions } from '../base/retry.ts';
 
 /** DryRunCall is one call: the contract and its calldata (`cb_`). */
 export interface DryRunCall {

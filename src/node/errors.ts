@@ -2,9 +2,9 @@
  * @module Typed errors of the node, mapped onto the NODE_* codes of the registry: one classification of a request
  * the node did not answer for every path that asks it (the node client, dry-runs, the mempool, the forwarding).
  */
-import { AppError, ErrorCode } from '../errors.ts';
+import { AppError, ErrorCode } from '../base/errors.ts';
 import { HttpGetError } from './http-get.ts';
-import { retryAfterMs as retryAfterMsOf } from '../retry.ts';
+import { retryAfterMs as retryAfterMsOf } from '../base/retry.ts';
 
 /**
  * NODE_STATUS: the answer a client gets for a request that needed the node and failed so, as a reverse proxy answers

@@ -4,7 +4,7 @@
  * waits a server asked for with Retry-After (a node's 503), which this process kept before asking again.
  */
 import type prom from 'prom-client';
-import { registerMetrics } from '../metric-table.ts';
+import { registerMetrics } from '../base/metric-table.ts';
 
 /** OutboundTarget: who is asked. */
 export type OutboundTarget = 'node' | 'compiler';

@@ -1,5 +1,5 @@
 /** @module Admin actions behind `mdw reload` and `mdw status`: request, promote and roll back reloads; describe a Middleware. */
-import { AppError, ErrorCode } from '../errors.ts';
+import { AppError, ErrorCode } from '../base/errors.ts';
 import type { Middleware, MiddlewareCondition, ReloadSpec, ReloadStrategy } from './api/middleware-types.ts';
 import { ReloadState } from './api/middleware-types.ts';
 import { schemaPrefixOf } from './api/schema-prefix.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { jitteredLatency, pacing, Pacer, timerCorrection } from '../../src/devnode/pacing.ts';
-import { sleep } from '../../src/retry.ts';
+import { sleep } from '../../src/base/retry.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 const N = 50;

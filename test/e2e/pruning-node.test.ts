@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/middleware.ts';
 import { contractCalls } from '../../src/db/queries/contract-calls.ts';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { keyPairFromSeed } from '../../src/devnode/keys.ts';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import pino from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/middleware.ts';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { createTestDatabase, freePort, queryOnce } from '../support/postgres.ts';
 import { populateToTop } from '../support/populate.ts';

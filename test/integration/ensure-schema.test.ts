@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/middleware.ts';
 import { ensureSchema } from '../../src/cli/ensure-schema.ts';
 import { migrationStatus } from '../../src/db/migrator.ts';
 import { createTestDatabase } from '../support/postgres.ts';

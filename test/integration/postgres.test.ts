@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/middleware.ts';
 import { createPool, createReadPool, createWritePool } from '../../src/db/pool.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import pino from 'pino';

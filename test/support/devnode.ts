@@ -1,7 +1,7 @@
 /** @module A test's devnode whose chain is generated at its start: on ports of the kernel's choice, mining nothing. */
 import pino from 'pino';
 import { startDevnode, type Devnode, type DevnodeOptions } from '../../src/devnode/index.ts';
-import type { Logger } from '../../src/log.ts';
+import type { Logger } from '../../src/base/log.ts';
 
 /**
  * startGeneratedDevnode starts a devnode with the chain `generate` describes, on free ports, that mines nothing by

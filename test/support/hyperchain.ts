@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import pino from 'pino';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/middleware.ts';
 import { HOLE_FLAG, startDevnode, type Devnode, type Hyperchain, type StakingRecord } from '../../src/devnode/index.ts';
 import { isPinned } from '../../src/devnode/hyperchain/consensus.ts';
 import { toBigInt } from '../../src/chain/json.ts';

@@ -1,7 +1,7 @@
 /** @module populateToTop: one populator run in the test's process, from its start until it stored the node's top. */
 import pino, { type Logger } from 'pino';
 import prom from 'prom-client';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/config/middleware.ts';
 import { startPopulator } from '../../src/indexer/sync/populator.ts';
 
 /**

@@ -1,6 +1,6 @@
 /** @module TrustedProxies: the client address behind trusted proxies (rightmost untrusted X-Forwarded-For entry). */
 import { expect } from 'chai';
-import { normaliseAddress, parseProxyEntry, TrustedProxies } from '../../src/client-address.ts';
+import { normaliseAddress, parseProxyEntry, TrustedProxies } from '../../src/config/client-address.ts';
 
 describe('parseProxyEntry', () => {
   it('reads addresses and CIDR networks, IPv4 and IPv6, a mapped IPv4 one as IPv4', () => {

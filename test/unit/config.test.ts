@@ -1,13 +1,8 @@
 import { expect } from 'chai';
-import {
-  ConfigError,
-  DEFAULTS,
-  DEV_DEFAULTS,
-  loadConfig,
-  loadKubeSettings,
-  loadOperatorConfig,
-  redactUrl,
-} from '../../src/config.ts';
+import { ConfigError } from '../../src/config/env-reader.ts';
+import { DEFAULTS } from '../../src/config/defaults.ts';
+import { DEV_DEFAULTS, loadConfig, redactUrl } from '../../src/config/middleware.ts';
+import { loadKubeSettings, loadOperatorConfig } from '../../src/config/cluster.ts';
 
 describe('loadConfig(env)', () => {
   it('applies the documented defaults to an empty environment', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppError, ErrorCode } from '../../src/errors.ts';
+import { AppError, ErrorCode } from '../../src/base/errors.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

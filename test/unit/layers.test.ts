@@ -11,7 +11,7 @@ import { expect } from 'chai';
 const SRC = new URL('../../src/', import.meta.url).pathname;
 
 /**
- * LAYERS, top first: each row's units (a folder of src/ or a file at its top) may import their own files and the
+ * LAYERS, top first: each row's units (the folders of src/) may import their own files and the
  * units of every row below; units that share a row are independent of each other (no role imports another).
  */
 const LAYERS: readonly (readonly string[])[] = [
@@ -19,20 +19,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['api', 'indexer', 'operator', 'devnode'], // the roles (each keeps its own metrics.ts)
   ['events'], // the websockets and the LISTEN side of the chain notification
   ['shapes'], // pure: the JSON that answers and events carry, built from db/'s row types
-  ['db', 'node', 'outage.ts', 'ops-server.ts', 'process-metrics.ts'], // PostgreSQL; the nodes; a dependency's outage; /metrics and probes; the process's own metrics
-  ['log.ts', 'retry.ts', 'turns.ts'],
-  ['config.ts'],
-  [
-    'chain',
-    'errors.ts',
-    'roles.ts',
-    'origins.ts',
-    'client-address.ts',
-    'version.ts',
-    'metric-table.ts',
-    'stop-list.ts',
-    'types',
-  ], // import nothing of the project (chain/ only itself; types/ is ambient)
+  ['db', 'node'], // PostgreSQL; the nodes
+  ['config'], // the environment read into typed, validated settings: the middleware's, the cluster's
+  ['base', 'chain', 'types'], // nothing of the project outside themselves: base/ the process kit, chain/ pure, types/ ambient
 ];
 
 /**

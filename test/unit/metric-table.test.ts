@@ -1,7 +1,7 @@
 /** @module registerMetrics: a table of declarations registered as prom-client metrics, read at scrape time where asked. */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { registerMetrics } from '../../src/metric-table.ts';
+import { registerMetrics } from '../../src/base/metric-table.ts';
 
 const TABLE = {
   requests: { type: 'counter', name: 't_requests_total', help: 'Requests by route.', labels: ['route'] },

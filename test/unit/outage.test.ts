@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
-import { createOutageMetrics, DependencyOutage } from '../../src/outage.ts';
+import { createOutageMetrics, DependencyOutage } from '../../src/api/http/outage.ts';
 import { waitFor } from '../support/wait.ts';
 
 describe('DependencyOutage', () => {

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { Backoff, backoffDelay, MAX_RETRY_AFTER_MS, retry, retryAfterMs, sleep, waitBefore } from '../../src/retry.ts';
+import {
+  Backoff,
+  backoffDelay,
+  MAX_RETRY_AFTER_MS,
+  retry,
+  retryAfterMs,
+  sleep,
+  waitBefore,
+} from '../../src/base/retry.ts';
 
 describe('backoffDelay(attempt, options)', () => {
   it('doubles from the initial delay up to the cap when there is no jitter', () => {

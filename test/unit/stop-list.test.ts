@@ -1,6 +1,6 @@
 /** @module StopList: the stops of a lifecycle's parts, run last first on a failed start and on stop. */
 import { expect } from 'chai';
-import { StopList } from '../../src/stop-list.ts';
+import { StopList } from '../../src/base/stop-list.ts';
 
 /** rejection is what `promise` rejects with (it must reject). */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TurnQueue } from '../../src/turns.ts';
+import { TurnQueue } from '../../src/base/turns.ts';
 import { countTurns } from '../support/loop-turns.ts';
 
 describe('TurnQueue', () => {

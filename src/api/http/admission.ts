@@ -6,8 +6,8 @@
  * (GraphQL's fields do, before each read) to give up where it is.
  */
 import { cancelledWith, Work } from '../../db/statement-cancel.ts';
-import { AppError, ErrorCode } from '../../errors.ts';
-import { TurnQueue } from '../../turns.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
+import { TurnQueue } from '../../base/turns.ts';
 import { Deadlines } from './deadlines.ts';
 
 export interface AdmissionOptions {
@@ -81,7 +81,7 @@ export class Admission {
   #held = 0;
   #pressure = 0;
 
-  /** `turns` are those its requests start in, shared with the server's pool (src/turns.ts) */
+  /** `turns` are those its requests start in, shared with the server's pool (src/base/turns.ts) */
   constructor(options: AdmissionOptions, turns = new TurnQueue()) {
     this.#options = options;
     this.#turns = turns;

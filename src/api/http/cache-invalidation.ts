@@ -1,8 +1,8 @@
 /** @module Keeps the response cache true to the database: drops rolled-back heights on the populator's NOTIFY, and keeps nothing while the LISTEN connection is lost. */
 import type { NotificationListener } from '../../events/listener.ts';
 import { decodeNotification, type ChainNotification } from '../../db/notification.ts';
-import type { Logger } from '../../log.ts';
-import type { Role } from '../../roles.ts';
+import type { Logger } from '../../base/log.ts';
+import type { Role } from '../../base/roles.ts';
 import type { ResponseCache } from './response-cache.ts';
 
 /** invalidatedFrom is the lowest height a notification may have rewritten: its rollback, else its first written height. */

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 
 /** how often HeapTrim looks: a burst counts as over after one whole period without a request waiting, the loop idle */
 export const HEAP_TRIM_EVERY_MS = 10_000;

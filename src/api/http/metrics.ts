@@ -3,7 +3,7 @@
  * to the node and the compiler, in the process's one outbound metric (node/outbound-metrics.ts).
  */
 import type prom from 'prom-client';
-import { registerMetrics, type MetricsOf } from '../../metric-table.ts';
+import { registerMetrics, type MetricsOf } from '../../base/metric-table.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { ReadReplicas } from '../../db/read-replicas.ts';
 import type { ReplicaState } from '../../db/replica-watch.ts';

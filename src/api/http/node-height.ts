@@ -1,8 +1,8 @@
 /** @module The node's height as this server reads it now, kept for a moment so that status polls do not each ask the node. */
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import { NodeClient } from '../../node/client.ts';
 import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
-import type { DependencyOutage } from '../../outage.ts';
+import type { DependencyOutage } from './outage.ts';
 import { BriefValue } from './brief-value.ts';
 
 /** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests (a second at most: issue 44). */

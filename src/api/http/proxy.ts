@@ -17,8 +17,8 @@ import type { ApiContext } from './state.ts';
 import './util-extend.ts';
 import koaProxies from 'koa-proxies';
 import vary from 'vary';
-import { AppError, ErrorCode } from '../../errors.ts';
-import type { Logger } from '../../log.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
+import type { Logger } from '../../base/log.ts';
 import { timedOut, unreachable } from '../../node/errors.ts';
 import { statusOutcome, type OutboundMetrics } from '../../node/outbound-metrics.ts';
 

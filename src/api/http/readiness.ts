@@ -5,7 +5,7 @@
  */
 import type { Pool } from '../../db/pool.ts';
 import { ping } from '../../db/queries/stats.ts';
-import type { DependencyOutage } from '../../outage.ts';
+import type { DependencyOutage } from './outage.ts';
 
 /** READY_TIMEOUT_MS bounds the database ping of /readyz. */
 const READY_TIMEOUT_MS = 2000;
@@ -40,7 +40,7 @@ export async function readiness(
     return { ready: true };
   } catch (err) {
     // The ping waited behind requests that filled the pool meanwhile, or (its rows handed over in a turn of the event
-    // loop, src/turns.ts) behind the pages rendered before it while requests wait for their turns: busy, not away. A
+    // loop, src/base/turns.ts) behind the pages rendered before it while requests wait for their turns: busy, not away. A
     // ping that failed is the database's answer, whatever the load.
     const slowUnderLoad = err === timedOut && loaded();
     return poolBusy(pool) || slowUnderLoad ? { ready: true, busy: true } : UNREACHABLE;

@@ -1,10 +1,10 @@
 /** @module What route modules share: their dependencies and the way they write JSON answers. */
 import type { ApiContext } from './state.ts';
 import { stringifyJson } from '../../chain/json.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/middleware.ts';
 import type { Pool } from '../../db/pool.ts';
 import type { ReadReplicas } from '../../db/read-replicas.ts';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import type { ApiMetrics } from './metrics.ts';
 import type { NodeHeight } from './node-height.ts';
 import type { ForwardToNode } from './proxy.ts';

@@ -1,7 +1,7 @@
 /** @module Request parameter parsing: every path and query value is checked here, bad input becomes a 400. Pure. */
 import { decode, DecodeError, type Prefix } from '../../chain/encoding.ts';
 import { CHAIN_TX_TYPES } from '../../chain/tx-schema.ts';
-import { badRequest } from '../../errors.ts';
+import { badRequest } from '../../base/errors.ts';
 
 /** Paging as handlers use it: `limit` rows starting after `offset` rows. */
 export interface Paging {

@@ -8,7 +8,7 @@ import type { ApiMiddleware } from '../http/state.ts';
 import { httpGet, type HttpAnswer } from '../../node/http-get.ts';
 import { noAnswer } from '../../node/errors.ts';
 import { parseJson, type Json } from '../../chain/json.ts';
-import { AppError, ErrorCode } from '../../errors.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';

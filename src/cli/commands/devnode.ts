@@ -1,12 +1,12 @@
 /** @module `mdw devnode`: a development æternity node (not a real node; it says so in /v2/status and /v3/status). */
 import { Command, Flags } from '@oclif/core';
-import { createLogger } from '../../log.ts';
+import { createLogger } from '../../base/log.ts';
 import { runUntilSignal } from '../lifecycle.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { HardForkFile } from '../../chain/hard-forks.ts';
 import type { StakingRecord } from '../../devnode/index.ts';
-import { HARD_FORK_FILE_VARIABLES } from '../../config.ts';
+import { HARD_FORK_FILE_VARIABLES } from '../../config/middleware.ts';
 import { parseAccountFlag } from '../account-flag.ts';
 
 export default class Devnode extends Command {

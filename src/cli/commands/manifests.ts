@@ -1,6 +1,6 @@
 /** @module `mdw manifests`: the CRD, RBAC and operator Deployment as YAML for `kubectl apply -f -`. */
 import { Command, Flags } from '@oclif/core';
-import { VERSION } from '../../version.ts';
+import { VERSION } from '../../base/version.ts';
 
 export default class Manifests extends Command {
   static override summary = 'Print the operator install (Namespace, CRD, RBAC, Deployment) as YAML.';

@@ -1,8 +1,8 @@
 /** @module `mdw migrate`: apply migrations and exit (the operator's migration Job), or show/drop them. */
 import { Command, Flags } from '@oclif/core';
-import { createLogger } from '../../log.ts';
+import { createLogger } from '../../base/log.ts';
 import { dropSchema } from '../../db/admin.ts';
-import { AppError } from '../../errors.ts';
+import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
 import { configFromEnv } from '../env.ts';
 

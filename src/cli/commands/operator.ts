@@ -2,8 +2,8 @@
 import { Command } from '@oclif/core';
 import { hostname } from 'node:os';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createLogger } from '../../log.ts';
-import { loadOperatorConfig } from '../../config.ts';
+import { createLogger } from '../../base/log.ts';
+import { loadOperatorConfig } from '../../config/cluster.ts';
 import { kubeClientFor } from '../kube-flags.ts';
 import { runUntilSignal, survivesUnhandledRejections } from '../lifecycle.ts';
 

@@ -5,17 +5,17 @@
 import { Command, Flags } from '@oclif/core';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { hostname } from 'node:os';
-import { createLogger, type Logger } from '../../log.ts';
-import type { KubeSettings } from '../../config.ts';
-import type { Role } from '../../roles.ts';
+import { createLogger, type Logger } from '../../base/log.ts';
+import type { KubeSettings } from '../../config/cluster.ts';
+import type { Role } from '../../base/roles.ts';
 import { parseHeights } from '../../indexer/sync/heights.ts';
-import { startOpsServer } from '../../ops-server.ts';
+import { startOpsServer } from '../../base/ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
 import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
-import { VERSION } from '../../version.ts';
-import { AppError } from '../../errors.ts';
+import { VERSION } from '../../base/version.ts';
+import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
 
 export default class Root extends Command {

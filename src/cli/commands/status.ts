@@ -1,7 +1,7 @@
 /** @module `mdw status <name>`: a Middleware's phase, generations, heights and conditions. */
 import { Args, Command } from '@oclif/core';
-import { AppError } from '../../errors.ts';
-import { loadKubeSettings } from '../../config.ts';
+import { AppError } from '../../base/errors.ts';
+import { loadKubeSettings } from '../../config/cluster.ts';
 import { kubeClientFor, kubeFlags } from '../kube-flags.ts';
 
 export default class Status extends Command {

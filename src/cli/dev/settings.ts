@@ -1,6 +1,6 @@
 /** @module The middleware's settings under `mdw dev`: which schema holds which chain, and the role's defaults. Pure. */
 import { decode } from '../../chain/encoding.ts';
-import { DEV_DEFAULTS, type RoleDefaults } from '../../config.ts';
+import { DEV_DEFAULTS, type RoleDefaults } from '../../config/middleware.ts';
 
 /** DEVNODE_SCHEMA_PREFIX starts the schema of each devnode chain; a new devnode run drops the others. */
 export const DEVNODE_SCHEMA_PREFIX = 'devnode_';

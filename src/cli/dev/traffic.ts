@@ -1,7 +1,7 @@
 /** @module A little chain traffic for `make dev`: spends, an oracle round trip and a name claim. */
 import { MemoryAccount } from '@aeternity/aepp-sdk';
-import type { Logger } from '../../log.ts';
-import type { Role } from '../../roles.ts';
+import type { Logger } from '../../base/log.ts';
+import type { Role } from '../../base/roles.ts';
 import { parseJson, stringifyJson } from '../../chain/json.ts';
 
 export interface TrafficOptions {

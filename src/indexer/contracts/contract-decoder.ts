@@ -14,7 +14,7 @@ import { withNativeChecksums } from './calldata-checksums.ts';
 import { typedCallData, typedValue } from './typed-values.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
-import { AppError, ErrorCode, errorMessage } from '../../errors.ts';
+import { AppError, ErrorCode, errorMessage } from '../../base/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { createCompilerClient, type CompilerClient } from '../../node/compiler.ts';
 import type { OutboundMetrics } from '../../node/outbound-metrics.ts';

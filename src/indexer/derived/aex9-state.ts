@@ -7,7 +7,7 @@
  */
 import type { Queryable } from '../../db/pool.ts';
 import { aex9Unsettled, writeAex9State, type Aex9StateRead } from '../../db/writes/aex9-state.ts';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import { mapLimit } from '../map-limit.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 

@@ -2,10 +2,10 @@
  * @module The transfer rules of the chain a role loads or verifies: the configured ones, but a hyperchain's rewards
  * on a hyperchain (which pays no key block's beneficiary: block-rewards.ts), chosen without any setting.
  */
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/middleware.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { hyperchainRecord, type HyperchainRecord } from '../../db/queries/hyperchain.ts';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import { detectHyperchain, type DetectOptions } from '../hyperchain/detect.ts';
 import { transferRulesOf, type TransferRules } from './internal-transfers.ts';
 

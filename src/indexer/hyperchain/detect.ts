@@ -8,7 +8,7 @@ import type { HyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { badResponse, noAnswer, NodeError } from '../../node/errors.ts';
 import { HttpGetError, httpGet } from '../../node/http-get.ts';
-import { retry } from '../../retry.ts';
+import { retry } from '../../base/retry.ts';
 
 const PATH = '/v3/hyperchain/contracts';
 

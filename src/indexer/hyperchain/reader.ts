@@ -13,7 +13,7 @@
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { ErrorCode } from '../../errors.ts';
+import { ErrorCode } from '../../base/errors.ts';
 import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
 import { PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';

@@ -3,15 +3,15 @@
  * not migrated by a newer version, holds the chain its nodes serve and belongs to the Middleware that runs this; a
  * writer records what the schema did not hold yet. Nothing is written when the check refuses.
  */
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/middleware.ts';
 import { checkKnown } from '../../db/baseline.ts';
 import { migrationNames } from '../../db/migrator.ts';
 import { createWritePool } from '../../db/pool.ts';
 import { schemaFacts, type SchemaFacts } from '../../db/queries/schema-identity.ts';
 import { recordIdentity } from '../../db/writes/schema-identity.ts';
 import { databaseNow, untilDatabaseAnswers } from '../../db/wait.ts';
-import { AppError, ErrorCode } from '../../errors.ts';
-import type { Logger } from '../../log.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
+import type { Logger } from '../../base/log.ts';
 import { nodeChains, type NodeChain, type NodeMeters } from '../../node/chain-identity.ts';
 import { judgeDrop, judgeIdentity } from './judge.ts';
 

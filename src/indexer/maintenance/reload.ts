@@ -2,7 +2,7 @@
  * @module Reload (-H): delete and re-load listed heights, each batch of them in one transaction,
  * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
  */
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/middleware.ts';
 import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
@@ -10,8 +10,8 @@ import { migrate } from '../../db/migrator.ts';
 import { createWritePool } from '../../db/pool.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { WriterLock, type LockHolder } from '../../db/writer-lock.ts';
-import { AppError, ErrorCode } from '../../errors.ts';
-import type { Logger } from '../../log.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
+import type { Logger } from '../../base/log.ts';
 import { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';

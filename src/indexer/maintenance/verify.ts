@@ -8,7 +8,7 @@
  * the verified schema and always terminates.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
 import { createReadPool, type Queryable } from '../../db/pool.ts';
@@ -21,7 +21,7 @@ import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
 import { lowestMissing } from '../../db/queries/sync-state.ts';
 import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
 import { isTransientDecodeError } from '../contracts/contract-decoder.ts';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import { NodeClient } from '../../node/client.ts';
 import { guardSchema } from '../identity/guard.ts';
 import { NodeError } from '../../node/errors.ts';

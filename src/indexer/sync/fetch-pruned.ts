@@ -5,7 +5,7 @@
  * nor floods the log.
  */
 import type prom from 'prom-client';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 
 /** PrunedCallInfos counts the calls stored without call info and logs the first one of the run. */
 export class PrunedCallInfos {

@@ -5,7 +5,7 @@ import { badResponse, NodeError } from '../../node/errors.ts';
 import { contractTx } from '../contracts/contract-decoder.ts';
 import { GA_TX_TYPES } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from '../rows/rows.ts';
-import type { RetryOptions } from '../../retry.ts';
+import type { RetryOptions } from '../../base/retry.ts';
 
 /**
  * BATCH_REQUEST_RETRIES: a batch is redone whole when one of its requests gives up, so the populator's node requests

@@ -3,8 +3,8 @@
  * per poll interval while far behind), checks for forks once caught up, then loads the next batch
  * of missing heights, rolls back, or reports that there is nothing to do.
  */
-import type { Config } from '../../config.ts';
-import type { Logger } from '../../log.ts';
+import type { Config } from '../../config/middleware.ts';
+import type { Logger } from '../../base/log.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { checkForks } from './forks.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
@@ -13,7 +13,7 @@ import type { IndexerMetrics } from '../metrics.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
 import { lowestMissing, missingHeights, rederiveMark } from '../../db/queries/sync-state.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
-import { AppError, ErrorCode } from '../../errors.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
 
 /** How far above the next height one look-up for missing heights reaches, in batches. */
 const LOOKAHEAD_BATCHES = 20;

@@ -1,5 +1,5 @@
 /** @module Height lists for -H and -v: "1,3-4,6,100-200" → sorted unique heights. Pure. */
-import { AppError, ErrorCode } from '../../errors.ts';
+import { AppError, ErrorCode } from '../../base/errors.ts';
 
 /** MAX_HEIGHTS caps an expanded list so a typo such as "0-999999999" fails fast instead of eating memory. */
 export const MAX_HEIGHTS = 10_000_000;

@@ -3,7 +3,7 @@
  * (node unreachable, 5xx, timeouts, malformed JSON, database hiccups) without ever crashing, and saying so.
  */
 import type prom from 'prom-client';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/middleware.ts';
 import { backfillStoredForks, type TransferRules } from '../derived/internal-transfers.ts';
 import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
 import type { HyperchainRecord } from '../../db/queries/hyperchain.ts';
@@ -15,13 +15,13 @@ import { migrate } from '../../db/migrator.ts';
 import { untilDatabaseAnswers } from '../../db/wait.ts';
 import { createWritePool, warmPool, type Pool } from '../../db/pool.ts';
 import { WriterLock } from '../../db/writer-lock.ts';
-import { AppError, errorMessage } from '../../errors.ts';
-import type { Logger } from '../../log.ts';
+import { AppError, errorMessage } from '../../base/errors.ts';
+import type { Logger } from '../../base/log.ts';
 import { NodeClient } from '../../node/client.ts';
-import { Backoff, retry, sleep, waitBefore } from '../../retry.ts';
+import { Backoff, retry, sleep, waitBefore } from '../../base/retry.ts';
 import { NodeError } from '../../node/errors.ts';
 import { NodeSet } from '../../node/node-set.ts';
-import type { Role } from '../../roles.ts';
+import type { Role } from '../../base/roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
 import { detectHyperchain } from '../hyperchain/detect.ts';

@@ -6,7 +6,7 @@
  */
 import type prom from 'prom-client';
 import { isKnownProtocol, LATEST_KNOWN_PROTOCOL } from '../../chain/protocols.ts';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 
 /** The gauges a ProtocolWatch sets. */
 export interface ProtocolGauges {

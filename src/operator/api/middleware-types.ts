@@ -47,7 +47,7 @@ export type ServiceType = (typeof ServiceType)[keyof typeof ServiceType];
 export const RootV3 = { node: 'node', mdw: 'mdw' } as const;
 export type RootV3 = (typeof RootV3)[keyof typeof RootV3];
 
-/** LogLevel: the LOG_LEVEL values the middleware accepts (src/config.ts). */
+/** LogLevel: the LOG_LEVEL values the middleware accepts (src/config/). */
 export const LogLevel = {
   trace: 'trace',
   debug: 'debug',

@@ -28,7 +28,7 @@ export const PATTERNS = {
   envName: '^[A-Za-z_][A-Za-z0-9_]*$',
   /** A label value: empty, or up to 63 alphanumerics, '-', '_' and '.' beginning and ending with an alphanumeric. */
   labelValue: '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$',
-  /** The characters of an IP address or CIDR network; the operator checks the rest (src/client-address.ts). */
+  /** The characters of an IP address or CIDR network; the operator checks the rest (src/config/client-address.ts). */
   addressOrNetwork: '^[0-9A-Fa-f:.]+(/[0-9]{1,3})?$',
 } as const;
 

@@ -13,7 +13,7 @@ import type {
   V1Toleration,
   V1TopologySpreadConstraint,
 } from '@kubernetes/client-node';
-import { parseProxyEntry } from '../../client-address.ts';
+import { parseProxyEntry } from '../../config/client-address.ts';
 import { arr, bool, documented, int, intOrString, map, obj, opaque, str, typed } from './field.ts';
 import type { Field, FieldRule } from './field.ts';
 import { managedEnvOf, managedEnvProblemOf, MANAGED_ENV_PREFIX } from './managed-env.ts';
@@ -400,7 +400,7 @@ const server = obj(
     ),
     rootV3: str({
       enum: Object.values(RootV3),
-      // same as ROOT_V3's default in src/config.ts: the node's API at the root /v3, ae_mdw's at /mdw/v3
+      // same as ROOT_V3's default in src/config/defaults.ts: the node's API at the root /v3, ae_mdw's at /mdw/v3
       default: 'node',
       doc: "ROOT_V3: the root /v3 is the node's API (node, default) or also ae_mdw's, as before the gateway layout (mdw).",
       env: ['ROOT_V3'],
@@ -569,13 +569,13 @@ export const SPEC_FIELDS = obj(
     serviceAccountTemplate,
     metrics,
     forkWindow: int(B.forkWindow, {
-      // same as FORK_WINDOW's default in src/config.ts
+      // same as FORK_WINDOW's default in src/config/defaults.ts
       default: 30,
       doc: 'FORK_WINDOW: generations re-checked at every poll.',
       env: ['FORK_WINDOW'],
     }),
     statusMaxBlockAge: int(B.statusMaxBlockAge, {
-      // same as STATUS_MAX_BLOCK_AGE's default in src/config.ts
+      // same as STATUS_MAX_BLOCK_AGE's default in src/config/defaults.ts
       default: 900,
       doc: 'STATUS_MAX_BLOCK_AGE: seconds before /middleware/status turns 503.',
       env: ['STATUS_MAX_BLOCK_AGE'],

@@ -3,7 +3,7 @@
  * stops when the pass is aborted, the Middleware, the pass's time, its Event recorder), the children a pass past its
  * checks writes, and the one exit that writes the status and, when that changed it, records the Events that say so.
  */
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../base/log.ts';
 import type { ResolvedSpec } from '../api/defaults.ts';
 import { API_VERSION, KIND, type Middleware, type MiddlewareStatus } from '../api/middleware-types.ts';
 import type { ObjectCache } from '../kube/cache.ts';

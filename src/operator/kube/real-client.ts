@@ -29,8 +29,8 @@ import type {
   WatchHandle,
   WatchRequest,
 } from './client.ts';
-import { DEFAULTS } from '../../config.ts';
-import { errorMessage } from '../../errors.ts';
+import { DEFAULTS } from '../../config/defaults.ts';
+import { errorMessage } from '../../base/errors.ts';
 
 /** KubeConfigOptions choose where the cluster credentials come from. */
 export interface KubeConfigOptions {

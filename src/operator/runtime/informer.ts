@@ -8,8 +8,8 @@ import {
   type WatchHandle,
 } from '../kube/client.ts';
 import { listAll } from '../kube/list-all.ts';
-import type { Logger } from '../../log.ts';
-import { Backoff } from '../../retry.ts';
+import type { Logger } from '../../base/log.ts';
+import { Backoff } from '../../base/retry.ts';
 
 /** InformerHandlers receive cache changes; onResync re-delivers every cached object each resync period. */
 export interface InformerHandlers<T extends KubeObject> {

@@ -5,8 +5,8 @@
 import type { V1LeaseSpec } from '@kubernetes/client-node';
 import { isKubeError } from '../kube/client.ts';
 import type { KubeClient, KubeObject, ObjectRef } from '../kube/client.ts';
-import type { Logger } from '../../log.ts';
-import { backoffDelay } from '../../retry.ts';
+import type { Logger } from '../../base/log.ts';
+import { backoffDelay } from '../../base/retry.ts';
 
 /** LeaderElectorOptions: the Lease to contend for, who we are, the timings and the callbacks. */
 export interface LeaderElectorOptions {

@@ -1,9 +1,9 @@
 /** @module OperatorRuntime: informers → work queue → reconcile, gated by leader election, with metrics and probes. */
 import type { Registry } from 'prom-client';
-import type { Logger } from '../../log.ts';
-import { startOpsServer } from '../../ops-server.ts';
-import { retry } from '../../retry.ts';
-import type { Role } from '../../roles.ts';
+import type { Logger } from '../../base/log.ts';
+import { startOpsServer } from '../../base/ops-server.ts';
+import { retry } from '../../base/retry.ts';
+import type { Role } from '../../base/roles.ts';
 import { API_VERSION, KIND } from '../api/middleware-types.ts';
 import type { ObjectCache } from '../kube/cache.ts';
 import type { KubeClient, KubeObject } from '../kube/client.ts';

@@ -1,6 +1,6 @@
 /** @module The operator's Prometheus metrics, registered on the registry the caller gives. */
 import type prom from 'prom-client';
-import { registerMetrics, type MetricTable, type MetricsOf } from '../../metric-table.ts';
+import { registerMetrics, type MetricTable, type MetricsOf } from '../../base/metric-table.ts';
 
 /**
  * clearLeaderSeries drops the series only the leader may export: one per Middleware (a standby's stale reload state

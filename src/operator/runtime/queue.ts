@@ -1,5 +1,5 @@
 /** @module A keyed work queue: deduplicated keys, one worker per key, per-key exponential backoff, a global token bucket. */
-import { backoffDelay, sleep } from '../../retry.ts';
+import { backoffDelay, sleep } from '../../base/retry.ts';
 
 /** ProcessResult lets a worker ask for a later look at the same key (polling waits) without counting a failure. */
 export type ProcessResult = { requeueAfterMs?: number } | undefined | void;

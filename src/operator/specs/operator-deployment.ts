@@ -6,7 +6,7 @@ import type {
   V1ResourceRequirements,
   V1Service,
 } from '@kubernetes/client-node';
-import { DEFAULTS } from '../../config.ts';
+import { DEFAULTS } from '../../config/defaults.ts';
 import type { Built } from './meta.ts';
 import { LABEL_COMPONENT, LABEL_INSTANCE, LABEL_MANAGED_BY, LABEL_NAME, LABEL_PART_OF, APP_NAME } from './meta.ts';
 import { LEADER_LEASE_NAME, OPERATOR_NAME } from './rbac.ts';

@@ -36,7 +36,7 @@ export interface ContainerOptions {
   readonly startupProbe?: V1Probe;
 }
 
-/** middlewareEnv is the environment src/config.ts reads, for one data generation. */
+/** middlewareEnv is the environment src/config/ reads, for one data generation. */
 function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
   const { spec } = ctx;
   const env: V1EnvVar[] = [{ name: 'NODE_URL', value: spec.nodeUrls[0] ?? '' }];

@@ -3,9 +3,9 @@ import type { V1EnvVar } from '@kubernetes/client-node';
 import type { ResolvedReadReplicas } from '../api/defaults.ts';
 import { secretEnv } from './pod.ts';
 
-/** READ_URLS_ENV is the servers' list of replica URLs, comma-separated (src/config.ts). */
+/** READ_URLS_ENV is the servers' list of replica URLs, comma-separated (src/config/). */
 export const READ_URLS_ENV = 'DATABASE_READ_URLS';
-/** MAX_LAG_ENV bounds how far behind the primary a replica may be and still be read from (src/config.ts). */
+/** MAX_LAG_ENV bounds how far behind the primary a replica may be and still be read from (src/config/). */
 export const MAX_LAG_ENV = 'READ_REPLICA_MAX_LAG_SECONDS';
 /** CNPG_PORT is the port of every CloudNativePG Service (`-rw`, `-ro`, `-r`). */
 const CNPG_PORT = 5432;

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
-import type { Config } from '../../../src/config.ts';
+import type { Config } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createWritePool, type Pool } from '../../../src/db/pool.ts';
 import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';

@@ -4,7 +4,7 @@ import prom from 'prom-client';
 import { getMinimumNameFee, produceNameId, type MemoryAccount } from '@aeternity/aepp-sdk';
 import { startServer } from '../../../src/api/server.ts';
 import { parseJson } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode, type TestNode } from '../../devnode/harness.ts';
 import { createTestDatabase } from '../../support/postgres.ts';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { STATUS_MAX_AGE_MS } from '../../../src/api/mdw/resources/status-source.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';

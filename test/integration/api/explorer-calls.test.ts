@@ -28,7 +28,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { AeSdk, Contract, Middleware, Node, buildContractId, type Encoded } from '@aeternity/aepp-sdk';
 import { parseJson } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { createApp } from '../../../src/api/app.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startDevnode, TOKEN_ACI, type Devnode, type TxRecord } from '../../../src/devnode/index.ts';

@@ -4,7 +4,7 @@ import type { MemoryAccount } from '@aeternity/aepp-sdk';
 import { startServer } from '../../../src/api/server.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode, type TestNode } from '../../devnode/harness.ts';
 import { createTestDatabase } from '../../support/postgres.ts';

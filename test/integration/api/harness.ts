@@ -9,10 +9,10 @@ import supertest from 'supertest';
 import type { Admission } from '../../../src/api/http/admission.ts';
 import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/http/response-cache.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, createReadPool, type Pool } from '../../../src/db/pool.ts';
 import { migrate } from '../../../src/db/migrator.ts';
-import { createLogger } from '../../../src/log.ts';
+import { createLogger } from '../../../src/base/log.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { buildFixture, type ChainFixture } from './fixture.ts';
 

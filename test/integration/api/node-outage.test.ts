@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { ALICE, CAROL } from './fixture.ts';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';

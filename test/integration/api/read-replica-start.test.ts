@@ -8,7 +8,7 @@ import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { ensureSchema } from '../../../src/cli/ensure-schema.ts';
 import { freePort } from '../../../src/cli/free-port.ts';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { startReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
 import { waitFor } from '../../support/wait.ts';
 import { capturedLog, startFakeNode, type FakeNode } from './harness.ts';

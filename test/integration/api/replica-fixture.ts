@@ -5,7 +5,7 @@
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startReplicatedPostgres, type ReplicaOptions, type ReplicatedPostgres } from '../../support/replica.ts';

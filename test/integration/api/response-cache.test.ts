@@ -4,7 +4,7 @@ import { startCacheInvalidation } from '../../../src/api/http/cache-invalidation
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { TOP } from './fixture.ts';
 import { silentLog, startApi, type ApiUnderTest } from './harness.ts';
 

@@ -3,7 +3,7 @@ import prom from 'prom-client';
 import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import { startServer } from '../../../src/api/server.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode } from '../../devnode/harness.ts';
 import { createTestDatabase } from '../../support/postgres.ts';

@@ -11,7 +11,7 @@ import { Errors } from '@oclif/core';
 import pino from 'pino';
 import { DevEnvironment, type DevEnvironmentOptions } from '../../../src/cli/dev/environment.ts';
 import { freePort } from '../../../src/cli/free-port.ts';
-import { DEV_DEFAULTS, loadConfig } from '../../../src/config.ts';
+import { DEV_DEFAULTS, loadConfig } from '../../../src/config/middleware.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 

@@ -1,11 +1,11 @@
 /**
- * @module A server's pools hand each query's rows over in a turn of the event loop of its own (src/turns.ts), however
+ * @module A server's pools hand each query's rows over in a turn of the event loop of its own (src/base/turns.ts), however
  * many results came in together: through pool.query, a held connection (a snapshot) and the replicas' routing pool.
  */
 import { expect } from 'chai';
 import pino from 'pino';
 import { createPool, createRoutingPool, withSnapshot, type Pool } from '../../../src/db/pool.ts';
-import { TurnQueue } from '../../../src/turns.ts';
+import { TurnQueue } from '../../../src/base/turns.ts';
 import { countTurns } from '../../support/loop-turns.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { CLOSE_TOO_MANY_CONNECTIONS, startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 
 const SCHEMA = 'mdw_mdw_ws_limits';

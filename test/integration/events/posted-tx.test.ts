@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { stringifyJson } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { postedTx } from '../../../src/events/posted-tx.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode, type TestNode } from '../../devnode/harness.ts';

@@ -2,8 +2,8 @@
 import prom from 'prom-client';
 import { createPool } from '../../../src/db/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { createLogger } from '../../../src/log.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { createLogger } from '../../../src/base/log.ts';
 
 // Started by a test or the benchmark with DATABASE_URL and DATABASE_SCHEMA; prints its url, stops on SIGTERM.
 async function main(databaseUrl: string, schema: string): Promise<void> {

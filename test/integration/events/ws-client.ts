@@ -1,8 +1,8 @@
 /** @module A websocket test client: queued messages, awaited one by one, and the close it got. */
 import WebSocket from 'ws';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { loadConfig, type Config } from '../../../src/config.ts';
-import { createLogger, type Logger } from '../../../src/log.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
+import { createLogger, type Logger } from '../../../src/base/log.ts';
 import type { Pool } from '../../../src/db/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 

@@ -4,7 +4,7 @@ import prom from 'prom-client';
 import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import {
   BIG_NONCE,
   createPopulator,

@@ -4,7 +4,7 @@ import prom from 'prom-client';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { CLOSE_TOO_SLOW } from '../../../src/events/hub.ts';
 import { CLOSE_TOO_MANY_CONNECTIONS, startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { createPopulator, spendTx, type TxSpec } from './chain-writer.ts';
 import { createEventsFixture, testConfig, type EventsFixture, type TestClient } from './ws-client.ts';
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { WebSocket } from 'ws';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { createEventsFixture, testConfig, type EventsFixture } from './ws-client.ts';
 
 const SCHEMA = 'mdw_ws_origin';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import prom from 'prom-client';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { syncState } from '../../../src/db/queries/sync-state.ts';

@@ -9,7 +9,7 @@ import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import { CERES_BID_EXTENSION, auctionTimeout, claimMaxExpiration, Protocol } from '../../../src/chain/aens.ts';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { minimumNameFee } from '../../../src/devnode/rules-names.ts';

@@ -1,7 +1,7 @@
 /** @module Two devnodes serving the same generated chain: the populator spreads over both; one stops mid-sync and it finishes on the other. */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { ErrorCode } from '../../../src/errors.ts';
+import { ErrorCode } from '../../../src/base/errors.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/migrator.ts';
 import { createWritePool, warmPool } from '../../../src/db/pool.ts';
-import { ErrorCode } from '../../../src/errors.ts';
+import { ErrorCode } from '../../../src/base/errors.ts';
 import { guardSchema } from '../../../src/indexer/identity/guard.ts';
 import { silent, startHarness, type Harness } from './support/harness.ts';
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
-import { ErrorCode } from '../../../src/errors.ts';
+import { ErrorCode } from '../../../src/base/errors.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 
 const log = pino({ level: 'silent' });

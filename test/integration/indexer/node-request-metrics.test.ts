@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { startOpsServer } from '../../../src/ops-server.ts';
+import { startOpsServer } from '../../../src/base/ops-server.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';

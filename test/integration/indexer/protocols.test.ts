@@ -17,7 +17,7 @@ import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';

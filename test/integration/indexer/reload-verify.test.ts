@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { AppError, ErrorCode } from '../../../src/errors.ts';
+import { AppError, ErrorCode } from '../../../src/base/errors.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';

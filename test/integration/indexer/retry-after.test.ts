@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool } from '../../../src/db/pool.ts';
 import { topHeight } from '../../../src/db/queries/blocks.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';

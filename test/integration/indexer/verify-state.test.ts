@@ -13,7 +13,7 @@ import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts
 import { NodeClient } from '../../../src/node/client.ts';
 import { createWritePool, withTransaction } from '../../../src/db/pool.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
-import type { Config } from '../../../src/config.ts';
+import type { Config } from '../../../src/config/middleware.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';

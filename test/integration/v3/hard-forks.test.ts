@@ -13,7 +13,7 @@ import {
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
 import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
 import { startV3, walkPages, type V3UnderTest } from './harness.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import {
   backfillStoredForks,
   storedForksWithoutTransfers,

@@ -8,7 +8,7 @@ import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { HARD_FORK_FILE_VARIABLES, loadConfig, type Config } from '../../../src/config.ts';
+import { HARD_FORK_FILE_VARIABLES, loadConfig, type Config } from '../../../src/config/middleware.ts';
 import type { HardForkFile } from '../../../src/chain/hard-forks.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import {
@@ -20,7 +20,7 @@ import {
 } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';

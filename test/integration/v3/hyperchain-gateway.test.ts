@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import WebSocket from 'ws';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { BYTECODE, startDevnode, TOKEN_ACI, type Devnode } from '../../../src/devnode/index.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';

@@ -11,7 +11,7 @@ import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
 import type { Hyperchain } from '../../../src/devnode/index.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { waitFor } from '../../support/wait.ts';
 

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import WebSocket from 'ws';
 import { MemoryAccount, MiddlewareSubscriber } from '@aeternity/aepp-sdk';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';

@@ -8,7 +8,7 @@ import prom from 'prom-client';
 import WebSocket from 'ws';
 import { MemoryAccount, MiddlewareSubscriber } from '@aeternity/aepp-sdk';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';

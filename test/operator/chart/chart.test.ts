@@ -123,7 +123,7 @@ describe('Helm chart aeternity-middleware-operator', function () {
     expect(validate(parse(readFileSync(FULL_VALUES, 'utf8'))), JSON.stringify(validate.errors)).to.equal(true);
     expect(validate({ ...(values as object), replicaCount: 'two' })).to.equal(false);
     expect(validate({ ...(values as object), logLevel: 'loud' })).to.equal(false);
-    // the bounds `mdw operator` itself accepts (src/config.ts), so a bad value fails the install, not the pods
+    // the bounds `mdw operator` itself accepts (src/config/cluster.ts), so a bad value fails the install, not the pods
     for (const kubeRequestTimeoutMs of [50, 600_001, 1.5, '30000'])
       expect(validate({ ...(values as object), kubeRequestTimeoutMs }), String(kubeRequestTimeoutMs)).to.equal(false);
     expect(validate({ ...(values as object), surprise: true })).to.equal(false);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AppError } from '../../../src/errors.ts';
+import { AppError } from '../../../src/base/errors.ts';
 import { describeStatus, promoteReload, requestReload, rollbackReload } from '../../../src/operator/admin.ts';
 import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.ts';
 import { Harness, MW_REF } from './harness.ts';

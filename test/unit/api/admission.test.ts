@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Admission, Deadline } from '../../../src/api/http/admission.ts';
-import { AppError } from '../../../src/errors.ts';
-import { TurnQueue } from '../../../src/turns.ts';
+import { AppError } from '../../../src/base/errors.ts';
+import { TurnQueue } from '../../../src/base/turns.ts';
 import { countTurns } from '../../support/loop-turns.ts';
 
 /** gate is a promise and the function that resolves it: a request that runs until told to finish. */

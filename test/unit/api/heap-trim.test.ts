@@ -8,7 +8,7 @@ import {
   trimDue,
   type HeapSample,
 } from '../../../src/api/http/heap-trim.ts';
-import { createLogger } from '../../../src/log.ts';
+import { createLogger } from '../../../src/base/log.ts';
 
 const log = createLogger({ logDir: undefined, logLevel: 'silent', logPretty: false }).log;
 const MB = 2 ** 20;

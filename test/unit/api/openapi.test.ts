@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import { openApiDocument, OPERATIONS } from '../../../src/api/legacy/legacy-openapi.ts';
 import type { RouteDeps } from '../../../src/api/http/route-deps.ts';
 import { apiRouters } from '../../../src/api/legacy/legacy-api.ts';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 
 /** routesOf lists `METHOD /path/{param}` for every route the routers register (HEAD aside). */
 function routesOf(): string[] {

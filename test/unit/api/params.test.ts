@@ -12,7 +12,7 @@ import {
   PAGING_DEFAULTS,
 } from '../../../src/api/legacy/legacy-params.ts';
 import { encode } from '../../../src/chain/encoding.ts';
-import { AppError } from '../../../src/errors.ts';
+import { AppError } from '../../../src/base/errors.ts';
 
 function rejects(fn: () => unknown, pattern: RegExp): void {
   try {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { isFinal } from '../../../src/api/http/middleware/cache-headers.ts';
 import type Koa from 'koa';
 import { corsOrigin } from '../../../src/api/http/middleware/cors-policy.ts';
-import { isListedOrigin } from '../../../src/origins.ts';
+import { isListedOrigin } from '../../../src/config/origins.ts';
 import { textProblem } from '../../../src/api/http/middleware/valid-text.ts';
 import { hopByHopHeaders, isInternalPath, normalisedPath, withoutNodeCors } from '../../../src/api/http/proxy.ts';
 import { feeShare } from '../../../src/api/legacy/routes/chain.ts';

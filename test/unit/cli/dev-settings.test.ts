@@ -3,7 +3,7 @@ import { encode, Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { bannerLines, type BannerFacts } from '../../../src/cli/dev/banner.ts';
 import { chainSchema, devSettings } from '../../../src/cli/dev/settings.ts';
 import { choosePort, PortInUseError } from '../../../src/cli/free-port.ts';

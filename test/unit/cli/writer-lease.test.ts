@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { holdWriterLease } from '../../../src/cli/writer-lease.ts';
-import type { Role } from '../../../src/roles.ts';
+import type { Role } from '../../../src/base/roles.ts';
 
 const log = pino({ level: 'silent' });
 const timings = { leaseDurationMs: 300, renewDeadlineMs: 200, retryPeriodMs: 30 };

@@ -3,7 +3,7 @@
  * refused, and the order of pending files.
  */
 import { expect } from 'chai';
-import { AppError } from '../../../src/errors.ts';
+import { AppError } from '../../../src/base/errors.ts';
 import { BASELINE, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline } from '../../../src/db/baseline.ts';
 
 const refusal = (fn: () => unknown): AppError => {

@@ -1,11 +1,13 @@
 /**
- * @module The environment variables src/config.ts reads are exactly the ones README's Configuration tables list,
+ * @module The environment variables src/config/ reads are exactly the ones README's Configuration tables list,
  * and each default the code has is the one the table shows. Any other variable-like name the docs show in code
  * (`BENCH_…`, `TEST_DATABASE_URL`, `NODE_OPTIONS`, …) occurs in the code, so a renamed one cannot linger in the docs.
  */
 import { expect } from 'chai';
 import { globSync, readFileSync } from 'node:fs';
-import { DEFAULTS, loadConfig, loadKubeSettings, loadOperatorConfig } from '../../../src/config.ts';
+import { DEFAULTS } from '../../../src/config/defaults.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { loadKubeSettings, loadOperatorConfig } from '../../../src/config/cluster.ts';
 import {
   codeBlockLines,
   codeSpans,
@@ -54,15 +56,15 @@ describe('docs: configuration variables (README.md#configuration)', () => {
     expect(read).to.include.members(['NODE_URL', 'MINERVA_ACCOUNTS_FILE', 'MIDDLEWARE_IMAGE']);
   });
 
-  it('documents every variable src/config.ts reads', () => {
+  it('documents every variable src/config/ reads', () => {
     expect([...read].filter((v) => !documented.has(v)).sort()).to.deep.equal([]);
   });
 
-  it('documents no variable src/config.ts does not read', () => {
+  it('documents no variable src/config/ does not read', () => {
     expect([...documented].filter((v) => !read.has(v)).sort()).to.deep.equal([]);
   });
 
-  it("shows each variable's default from src/config.ts in the default column", () => {
+  it("shows each variable's default from src/config/ in the default column", () => {
     const wrong = Object.entries(DEFAULTS).flatMap(([name, value]) =>
       rows
         .filter((row) => variablesOf(row).includes(name))

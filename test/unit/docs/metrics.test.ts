@@ -10,8 +10,8 @@ import { createApiMetrics } from '../../../src/api/http/metrics.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
-import { createOutageMetrics } from '../../../src/outage.ts';
-import { createProcessMetrics } from '../../../src/process-metrics.ts';
+import { createOutageMetrics } from '../../../src/api/http/outage.ts';
+import { createProcessMetrics } from '../../../src/cli/process-metrics.ts';
 import { codeSpans, markdownFiles, readDoc, ROOT, section, tableRows } from './markdown.ts';
 
 /**
@@ -21,7 +21,7 @@ import { codeSpans, markdownFiles, readDoc, ROOT, section, tableRows } from './m
  */
 const FACTORY_MODULES = [
   // every role's metrics, the operator's too, are a table (name, help, type, labels, buckets) this one helper registers
-  'src/metric-table.ts',
+  'src/base/metric-table.ts',
 ];
 
 /**

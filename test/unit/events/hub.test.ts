@@ -7,7 +7,7 @@ import { decodeTextFrames } from '../../../src/events/frame.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from '../../../src/events/hub.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { reorgNotice } from '../../../src/events/reorg-notice.ts';
-import { createLogger } from '../../../src/log.ts';
+import { createLogger } from '../../../src/base/log.ts';
 
 class FakePeer implements Peer {
   readonly frames: string[] = [];

@@ -1,7 +1,7 @@
 /** @module Tests of the ae_mdw hub's reading of a client's messages: in turns of the event loop, paced by pausing. */
 import { expect } from 'chai';
 import { MAX_WAITING_MESSAGES, MdwHub, type MdwPeer, type MdwReplaySource } from '../../../src/events/mdw-hub.ts';
-import { createLogger } from '../../../src/log.ts';
+import { createLogger } from '../../../src/base/log.ts';
 
 class FakePeer implements MdwPeer {
   readonly version = 'v3';

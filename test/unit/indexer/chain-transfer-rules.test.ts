@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
-import type { Logger } from '../../../src/log.ts';
+import type { Logger } from '../../../src/base/log.ts';
 import { chainTransferRules } from '../../../src/indexer/derived/chain-transfer-rules.ts';
 
 /** recorded is a schema whose hc_chain holds the populator's record of the chain (no node is asked). */

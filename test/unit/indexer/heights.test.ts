@@ -1,7 +1,7 @@
 /** @module Tests of the -H height list parser. */
 import { expect } from 'chai';
 import { parseHeights, contiguousRuns, MAX_HEIGHTS } from '../../../src/indexer/sync/heights.ts';
-import { AppError, ErrorCode } from '../../../src/errors.ts';
+import { AppError, ErrorCode } from '../../../src/base/errors.ts';
 
 function failure(list: string): AppError {
   try {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { ConfigError } from '../../../src/config.ts';
+import { ConfigError } from '../../../src/config/env-reader.ts';
 import { generationFees, loadHardForkFiles } from '../../../src/indexer/derived/internal-transfers.ts';
 import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import prom from 'prom-client';
 import { createApiMetrics } from '../../../src/api/http/metrics.ts';
-import { ErrorCode } from '../../../src/errors.ts';
+import { ErrorCode } from '../../../src/base/errors.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { NodeClient } from '../../../src/node/client.ts';

@@ -5,7 +5,7 @@
  */
 import cors from '@koa/cors';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
-import { isListedOrigin } from '../../../origins.ts';
+import { isListedOrigin } from '../../../config/origins.ts';
 import { AE_HEIGHT_HEADER } from './ae-height.ts';
 
 /**

@@ -5,11 +5,11 @@
  */
 import type prom from 'prom-client';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
-import { AppError, ErrorCode } from '../../../errors.ts';
+import { AppError, ErrorCode } from '../../../base/errors.ts';
 import { isDatabaseUnavailable, isPoolBusy } from '../../../db/errors.ts';
 import { isStatementCancelled } from '../../../db/statement-cancel.ts';
-import type { Logger } from '../../../log.ts';
-import type { DependencyOutage } from '../../../outage.ts';
+import type { Logger } from '../../../base/log.ts';
+import type { DependencyOutage } from '../outage.ts';
 import { overloaded } from '../admission.ts';
 import { UNREACHABLE_REASON } from '../../../node/errors.ts';
 import { askedPath } from './request-metrics.ts';

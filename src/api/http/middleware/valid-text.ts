@@ -3,7 +3,7 @@
  * are not UTF-8.
  */
 import type { ApiMiddleware } from '../state.ts';
-import { badRequest } from '../../../errors.ts';
+import { badRequest } from '../../../base/errors.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

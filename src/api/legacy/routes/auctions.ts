@@ -8,7 +8,7 @@ import {
   runningAuctions,
   type AuctionFilter,
 } from '../../../db/queries/auctions.ts';
-import { badRequest, notFound } from '../../../errors.ts';
+import { badRequest, notFound } from '../../../base/errors.ts';
 import { PAGING_DEFAULTS, parseFlag, parseId, parseInteger, parseLimitPage, parseText } from '../legacy-params.ts';
 import { jsonArrayText, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 import { MAX_NAME_LENGTH } from './names.ts';

@@ -14,7 +14,7 @@ import { newGenerationsJson } from '../../../db/queries/generations.ts';
 import { decodeErrorsSince, feesAt, heightsContiguous, sizeUpTo } from '../../../db/queries/stats.ts';
 import { syncState, type SyncState } from '../../../db/queries/sync-state.ts';
 import { transactionsBetween } from '../../../db/queries/transactions.ts';
-import { notFound } from '../../../errors.ts';
+import { notFound } from '../../../base/errors.ts';
 import { parseHeight, parseInteger, parseLimitPage } from '../legacy-params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 import { generationsReport } from '../../../shapes/middleware.ts';

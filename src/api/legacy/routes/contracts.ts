@@ -11,7 +11,7 @@ import {
   creationTransactionJson,
 } from '../../../db/queries/contracts.ts';
 import { contractCalls } from '../../../db/queries/contract-calls.ts';
-import { badRequest, notFound } from '../../../errors.ts';
+import { badRequest, notFound } from '../../../base/errors.ts';
 import { createCompilerClient } from '../../../node/compiler.ts';
 import { parseId, parseLimitPage, parseText } from '../legacy-params.ts';
 import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';

@@ -4,7 +4,7 @@ import type { ApiState } from '../../http/state.ts';
 import type { ApiContext } from '../../http/state.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 import { nameStateByHash, names, type NameFilter } from '../../../db/queries/names.ts';
-import { notFound } from '../../../errors.ts';
+import { notFound } from '../../../base/errors.ts';
 import { parseFlag, parseId, parseLimitPage, parseText } from '../legacy-params.ts';
 import { sendJson, type RouteDeps } from '../../http/route-deps.ts';
 

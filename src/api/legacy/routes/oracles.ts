@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { ApiState } from '../../http/state.ts';
 import { isJsonObject, type Json } from '../../../chain/json.ts';
 import { oracleExists, oracleQueries, oracles } from '../../../db/queries/oracles.ts';
-import { notFound } from '../../../errors.ts';
+import { notFound } from '../../../base/errors.ts';
 import { parseId, parseLimitPage } from '../legacy-params.ts';
 import { sendJson, type RouteDeps } from '../../http/route-deps.ts';
 

@@ -4,7 +4,7 @@ import type { ApiState } from '../../http/state.ts';
 import type { Prefix } from '../../../chain/encoding.ts';
 import { countTransactionsOfAccount, transactionsFromTo } from '../../../db/queries/account-transactions.ts';
 import { spendRates, transactionsInInterval } from '../../../db/queries/transactions.ts';
-import { badRequest } from '../../../errors.ts';
+import { badRequest } from '../../../base/errors.ts';
 import { accountTransactionsPage } from '../account-pages.ts';
 import {
   formatCursor,

@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import type Koa from 'koa';
 import { jsonBytes } from '../../../chain/json-bytes.ts';
-import { AppError, ErrorCode } from '../../../errors.ts';
+import { AppError, ErrorCode } from '../../../base/errors.ts';
 import { Deadline, type Admission } from '../../http/admission.ts';
 import type { V3Env } from '../resources/resource.ts';
 import type { ApiContext, ApiMiddleware } from '../../http/state.ts';

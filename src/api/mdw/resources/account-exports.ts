@@ -3,7 +3,7 @@
  * their request (the filters of the lists they walk, the walk's direction, a row limit under the cap, the cursor to
  * resume after) into a walk over the very lists /v3/transactions?account= and /v3/accounts/{id}/activities page.
  */
-import type { ExportLimits } from '../../../config.ts';
+import type { ExportLimits } from '../../../config/middleware.ts';
 import { activityList, activityScopes } from './activities.ts';
 import { exportPages, type ExportPlan, type ExportRow, type InTurn } from './export-walk.ts';
 import { v3BadRequest } from './mdw-errors.ts';

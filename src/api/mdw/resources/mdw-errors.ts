@@ -1,5 +1,5 @@
 /** @module ae_mdw's error answers: `{"error": "<kind>: <value>"}`, 404 for `not found`, 400 for every other input error. */
-import { AppError, ErrorCode } from '../../../errors.ts';
+import { AppError, ErrorCode } from '../../../base/errors.ts';
 
 /** v3BadRequest is a 400 whose message is ae_mdw's error text (e.g. `invalid id: ak_x`). */
 export function v3BadRequest(message: string): AppError {

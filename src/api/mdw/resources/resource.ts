@@ -4,7 +4,7 @@
  * its fields on it). Nothing here knows of HTTP.
  */
 import type { Json } from '../../../chain/json.ts';
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../config/middleware.ts';
 import type { Pool } from '../../../db/pool.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import type { Aex141Metadata } from './aex141-metadata.ts';

@@ -1,6 +1,6 @@
 /** @module /v3/transactions: ae_mdw's query engine over the stored chain, counts, by hash, and the node's pending list. */
 import { isJsonObject, type Json } from '../../../chain/json.ts';
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../config/middleware.ts';
 import {
   countTransactions,
   transactionPositions,

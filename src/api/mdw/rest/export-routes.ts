@@ -20,10 +20,10 @@
  */
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
-import type { ExportLimits } from '../../../config.ts';
+import type { ExportLimits } from '../../../config/middleware.ts';
 import { cancelledWith, Work } from '../../../db/statement-cancel.ts';
-import { AppError, ErrorCode } from '../../../errors.ts';
-import { Backoff, sleep } from '../../../retry.ts';
+import { AppError, ErrorCode } from '../../../base/errors.ts';
+import { Backoff, sleep } from '../../../base/retry.ts';
 import { overloaded, type Admission } from '../../http/admission.ts';
 import { activitiesExport, transactionsExport, type AccountExport } from '../resources/account-exports.ts';
 import type { ExportRow, InTurn } from '../resources/export-walk.ts';

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
-import { loadConfig, type Config } from '../../../../src/config.ts';
+import { loadConfig, type Config } from '../../../../src/config/middleware.ts';
 import type { Devnode } from '../../../../src/devnode/index.ts';
 import type { GenerateOptions } from '../../../../src/devnode/generator.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';

@@ -1,5 +1,5 @@
 /** @module The loader's dependencies as a populator on a main chain has them, for tests that drive batches by hand. */
-import type { Config } from '../../../../src/config.ts';
+import type { Config } from '../../../../src/config/middleware.ts';
 import { migrate } from '../../../../src/db/migrator.ts';
 import { createWritePool, type Pool } from '../../../../src/db/pool.ts';
 import { contractReaders } from '../../../../src/indexer/contracts/aexn-detector.ts';

@@ -1,7 +1,7 @@
 /** @module A populator in a child process, for the kill -9 test: configuration from the environment. */
 import prom from 'prom-client';
 import pino from 'pino';
-import { loadConfig } from '../../../../src/config.ts';
+import { loadConfig } from '../../../../src/config/middleware.ts';
 import { startPopulator } from '../../../../src/indexer/sync/populator.ts';
 
 const cfg = loadConfig(process.env);

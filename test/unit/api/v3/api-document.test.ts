@@ -9,9 +9,9 @@ import { V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
 import { answerShapes, page, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 import { NodeHeight } from '../../../../src/api/http/node-height.ts';
-import { loadConfig } from '../../../../src/config.ts';
+import { loadConfig } from '../../../../src/config/middleware.ts';
 import { createPool } from '../../../../src/db/pool.ts';
-import { createLogger } from '../../../../src/log.ts';
+import { createLogger } from '../../../../src/base/log.ts';
 
 const silentLog = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 

@@ -10,7 +10,7 @@ import {
   trends,
 } from '../../../../src/api/mdw/resources/stats-series.ts';
 import { parseJson, stringifyJson } from '../../../../src/chain/json.ts';
-import { AppError } from '../../../../src/errors.ts';
+import { AppError } from '../../../../src/base/errors.ts';
 
 const message = (fn: () => unknown): string => {
   try {

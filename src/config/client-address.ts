@@ -38,7 +38,7 @@ export class TrustedProxies {
   readonly #list = new BlockList();
   readonly #empty: boolean;
 
-  /** entries must each be accepted by parseProxyEntry (src/config.ts validates them). */
+  /** entries must each be accepted by parseProxyEntry (src/config/ validates them). */
   constructor(entries: readonly string[]) {
     for (const text of entries) {
       const parsed = parseProxyEntry(text);

@@ -3,10 +3,10 @@
  * (with how many requests were refused meanwhile), never one per request.
  */
 import type prom from 'prom-client';
-import { registerMetrics, type MetricsOf } from './metric-table.ts';
-import type { Logger } from './log.ts';
-import { Backoff, sleep, type BackoffOptions } from './retry.ts';
-import { errorMessage } from './errors.ts';
+import { registerMetrics, type MetricsOf } from '../../base/metric-table.ts';
+import type { Logger } from '../../base/log.ts';
+import { Backoff, sleep, type BackoffOptions } from '../../base/retry.ts';
+import { errorMessage } from '../../base/errors.ts';
 
 const OUTAGE_METRICS = {
   outages: {

@@ -2,9 +2,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
-import type { Config } from './config.ts';
 
 export type Logger = pino.Logger;
+
+/** LogSettings: where and how much to log (the configuration's LOG_DIR, LOG_LEVEL and LOG_PRETTY). */
+export interface LogSettings {
+  readonly logDir: string | undefined;
+  readonly logLevel: pino.LevelWithSilent;
+  readonly logPretty: boolean;
+}
 
 export interface LoggerHandle {
   readonly log: Logger;
@@ -17,7 +23,7 @@ export interface LoggerHandle {
  * createLogger writes to `<LOG_DIR>/<role>.log` when LOG_DIR is set, else to stdout. Pretty
  * output is for a person at a terminal; everything else gets JSON lines.
  */
-export function createLogger(cfg: Pick<Config, 'logDir' | 'logLevel' | 'logPretty'>, role = 'mdw'): LoggerHandle {
+export function createLogger(cfg: LogSettings, role = 'mdw'): LoggerHandle {
   const options: pino.LoggerOptions = {
     level: cfg.logLevel,
     base: { role },

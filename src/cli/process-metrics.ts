@@ -1,6 +1,6 @@
 /** @module Metrics of a process whatever its roles: what went wrong outside any role's own handling. */
 import type prom from 'prom-client';
-import { registerMetrics, type MetricsOf } from './metric-table.ts';
+import { registerMetrics, type MetricsOf } from '../base/metric-table.ts';
 
 const PROCESS_METRICS = {
   /** promise rejections no code handled: each a bug, logged and survived */

@@ -1,0 +1,54 @@
+/** @module The middleware's defaults, one per variable (README's configuration table lists the same). Pure. */
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+export const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** Defaults, one per variable; README's configuration table lists the same. */
+export const DEFAULTS = {
+  NODE_URL: 'http://localhost:3013',
+  DATABASE_URL: 'postgres://postgres@localhost:5432/middleware',
+  DATABASE_SCHEMA: 'public',
+  DATABASE_POOL_SIZE: 10,
+  READ_REPLICA_MAX_LAG_SECONDS: 30,
+  LOG_LEVEL: 'info',
+  STATUS_MAX_BLOCK_AGE: 900,
+  WEBSOCKET_ADDRESS: '0.0.0.0:3020',
+  WEBSOCKET_MAX_CONNECTIONS: 20000,
+  WEBSOCKET_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
+  WEBSOCKET_MAX_TOTAL_BUFFERED_BYTES: 64 * 1024 * 1024,
+  // ae_mdw 1.107's defaults (config/runtime.exs)
+  WEBSOCKET_MDW_MAX_CONNECTIONS: 1000,
+  WEBSOCKET_MDW_MAX_CONNECTIONS_PER_IP: 50,
+  WEBSOCKET_MDW_MAX_SUBSCRIPTIONS: 100_000,
+  WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS: 2_000_000,
+  WEBSOCKET_MDW_PING_LIMIT: 1000,
+  WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS: 10_000,
+  PORT: 8080,
+  FORK_WINDOW: 30,
+  MAX_FORK_DEPTH: 1000,
+  BATCH_SIZE: 500,
+  BATCH_TRANSACTIONS: 2000,
+  FETCH_CONCURRENCY: 8,
+  POLL_INTERVAL_MS: 2000,
+  MEMPOOL_POLL_INTERVAL_MS: 500,
+  NODE_TIMEOUT_MS: 10000,
+  // kube-apiserver ends a non-watch request itself after 60 s (--request-timeout); half that is a stuck one
+  KUBE_REQUEST_TIMEOUT_MS: 30000,
+  CORS_ORIGINS: '*',
+  API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  ROOT_V3: 'node',
+  // mainnet's (ae_mdw's dex_factories and ae_token)
+  DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',
+  DEX_WRAPPED_AE: 'ct_J3zBY8xxjsRr3QojETNw48Eb38fjvEuJKkQ6KzECvubvEcvCa',
+  REWARD_RULES: 'mainnet',
+  // a spreadsheet's rows (1,048,576 in Excel and LibreOffice): one export opens as one sheet
+  EXPORT_MAX_ROWS: 1_000_000,
+  // an export reads its pages back to back: two keep the other requests' share of the pool and the CPU
+  EXPORT_MAX_RUNNING: 2,
+  // a stalled or trickling reader holds its export's place no longer than this
+  EXPORT_MAX_SECONDS: 600,
+  // a page is read and rendered in one turn: the largest page a list serves (limit=100), so a request waits behind an
+  // export's page no longer than behind any other page
+  EXPORT_PAGE_ROWS: 100,
+} as const;
