@@ -13,7 +13,7 @@ import type { DatabaseReport } from './database-report.ts';
  * owners in `mdw db usage` and records the owner the operator gives it (MIDDLEWARE_UID, MIDDLEWARE_NAME). Raise it
  * with every release whose operator relies on something new in the operand.
  */
-export const MIN_OPERAND_VERSION = '0.1.0';
+export const MIN_OPERAND_VERSION = '0.2.0';
 
 /** OperandVerdict: the image may roll (with what it reported), or why not. */
 export type OperandVerdict =
