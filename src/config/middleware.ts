@@ -118,7 +118,7 @@ export interface ExportLimits {
   readonly maxRunning: number;
   /** seconds an export may run before it is cut off, its client resuming after its last row (EXPORT_MAX_SECONDS) */
   readonly maxSeconds: number;
-  /** rows an export reads per statement, each page in one turn of the server's line (EXPORT_PAGE_ROWS) */
+  /** rows an export reads per statement, each statement in one turn of the server's line (EXPORT_PAGE_ROWS) */
   readonly pageRows: number;
 }
 

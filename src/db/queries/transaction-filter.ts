@@ -5,7 +5,7 @@ import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
-import { renderedRows, TX_CALL_JOIN, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
+import { renderedRows, TX_JOINS, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -169,7 +169,7 @@ export async function transactionsPage(
   const text = `WITH page AS (${page})
       SELECT ${TX_ROW} FROM page g
         JOIN transactions t ON t.height = g.height AND t.micro_index = g.micro_index AND t.tx_index = g.tx_index
-        ${TX_CALL_JOIN}
+        ${TX_JOINS}
       ORDER BY ${order}`;
   const { rows } = await db.query<StoredTxRow>({
     name: statementName(PAGE_STATEMENTS, f, text),
