@@ -292,7 +292,7 @@ export async function transactionsBetween(db: Queryable, from: number, to: numbe
 export async function txRowsBetween(db: Queryable, from: number, to: number): Promise<TxRow[]> {
   const { rows } = await db.query<StoredTxRow>({
     name: 'mdw_v3_transactions_between',
-    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN}
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_JOINS}
             WHERE t.height BETWEEN $1 AND $2 ORDER BY t.height, t.micro_index, t.tx_index`,
     values: [from, to],
   });
