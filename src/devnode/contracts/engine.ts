@@ -33,8 +33,8 @@ import {
   type ContractLog,
   type Env,
 } from './frame.ts';
-import { HC_ELECTION_HANDLERS } from '../hyperchain/election.ts';
-import { HC_STAKING_HANDLERS, HC_STAKING_VALIDATOR_HANDLERS } from '../hyperchain/staking.ts';
+import { HC_ELECTION_HANDLERS } from './hc-election.ts';
+import { HC_STAKING_HANDLERS, HC_STAKING_VALIDATOR_HANDLERS } from './hc-staking.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */

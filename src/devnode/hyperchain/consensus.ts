@@ -12,8 +12,8 @@ import { functionId } from '../contracts/bytecode.ts';
 import { runNative, type NativeCall } from '../contracts/engine.ts';
 import { address, decodeValue, encodeCallData, fateBytes, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { BYTECODE } from '../contracts/standards.ts';
-import type { StakingRecord } from './types.ts';
-import { entropyHeight, validatorSchedule, type Stake } from './schedule.ts';
+import type { StakingRecord } from '../contracts/hc-types.ts';
+import { entropyHeight, validatorSchedule, type Stake } from '../contracts/hc-schedule.ts';
 
 /** HC_CONTRACT_OWNER creates the consensus contracts at genesis (the owner of the node's hyperchain contracts files). */
 export const HC_CONTRACT_OWNER = 'ak_11111111111111111111111111111115rHyByZ';
