@@ -182,7 +182,8 @@ describe('shape tables', () => {
   });
 
   it("answers an NFT's `owner` in GraphQL with the REST answer's owner_id (91f676c answered null)", async () => {
-    const { Aex141TokenWithMetadata } = await import('../../../../src/api/mdw/graphql/types-objects.ts');
+    const { AEX141_TOKEN_DETAIL } = await import('../../../../src/shapes/v3/shapes-aex141.ts');
+    const Aex141TokenWithMetadata = shapeType(AEX141_TOKEN_DETAIL);
     const detail = { contract_id: 'ct_x', owner_id: 'ak_owner', token_id: 3, metadata: null };
     const run = new GraphQLSchema({
       query: new GraphQLObjectType({
