@@ -171,6 +171,11 @@ describe('shape tables', () => {
     expect(() => shapeType(s)).to.throw(/no GraphQL name/);
     const thing = shapeType(s, {}, 'Thing');
     expect(Object.keys(thing.getFields())).to.deep.equal(['blockHeight', 'gqlOnly', 'synced']);
+    // a GraphQL name's type is made once: the same table gives it again, another table or other fields are refused
+    expect(shapeType(s, {}, 'Thing')).to.equal(thing);
+    const other = { ...s, fields: { block_height: int } };
+    expect(() => shapeType(other, {}, 'Thing')).to.throw(/made once/);
+    expect(() => shapeType(s, { more: { type: thing } }, 'Thing')).to.throw(/made once/);
     const run = new GraphQLSchema({
       query: new GraphQLObjectType({
         name: 'Query',
