@@ -5,22 +5,8 @@ import { byId, countOf, optionalString, pageById, requiredString, type QueryFiel
 import { enumOf } from './object-types.ts';
 import { shapeType } from './shape-types.ts';
 import { OracleQuery } from './types-objects.ts';
-import {
-  AEX141_COLLECTION,
-  AEX141_TEMPLATE,
-  AEX141_TEMPLATE_TOKEN,
-  AEX141_TOKEN,
-  AEX141_TOKEN_DETAIL,
-  AEX141_TRANSFER,
-} from '../../../shapes/v3/shapes-aex141.ts';
-import {
-  AEX9_ACCOUNT_BALANCE,
-  AEX9_BALANCE,
-  AEX9_BALANCE_HISTORY_ITEM,
-  AEX9_CONTRACT_BALANCE,
-  AEX9_TOKEN,
-  AEX9_TRANSFER,
-} from '../../../shapes/v3/shapes-aex9.ts';
+import * as nftShapes from '../../../shapes/v3/shapes-aex141.ts';
+import * as aex9Shapes from '../../../shapes/v3/shapes-aex9.ts';
 import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
 import { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
 import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
@@ -180,7 +166,7 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
   aex9Count: { op: aex9.getAex9TokensCount, type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
   aex9Contracts: {
     op: aex9.getSortedAex9Tokens,
-    type: shapeType(AEX9_TOKEN),
+    type: shapeType(aex9Shapes.AEX9_TOKEN),
     list: 'paged',
     args: {
       orderBy: { type: Aex9ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
@@ -189,10 +175,10 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'AEX-9 tokens',
   },
-  aex9Contract: byId(aex9.getAex9ByContract, shapeType(AEX9_TOKEN), 'An AEX-9 token'),
+  aex9Contract: byId(aex9.getAex9ByContract, shapeType(aex9Shapes.AEX9_TOKEN), 'An AEX-9 token'),
   aex9ContractBalances: {
     op: aex9.getAex9ContractBalances,
-    type: shapeType(AEX9_CONTRACT_BALANCE),
+    type: shapeType(aex9Shapes.AEX9_CONTRACT_BALANCE),
     list: 'paged',
     args: {
       id: requiredString('path:contractId'),
@@ -203,27 +189,27 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   aex9BalanceHistory: {
     op: aex9.getAex9ContractAccountBalanceHistory,
-    type: shapeType(AEX9_BALANCE_HISTORY_ITEM),
+    type: shapeType(aex9Shapes.AEX9_BALANCE_HISTORY_ITEM),
     list: 'scoped',
     args: { contractId, accountId },
     description: "An account's balance of a token per generation",
   },
   aex9TokenBalance: {
     op: aex9.getAex9ContractAccountBalance,
-    type: shapeType(AEX9_ACCOUNT_BALANCE),
+    type: shapeType(aex9Shapes.AEX9_ACCOUNT_BALANCE),
     args: { contractId, accountId, hash: optionalString('query:hash') },
     description: "An account's balance of a token",
   },
   aex9AccountBalances: {
     op: aex9.getAex9AccountBalances,
-    type: shapeType(AEX9_BALANCE),
+    type: shapeType(aex9Shapes.AEX9_BALANCE),
     list: 'paged',
     args: { accountId },
     description: "An account's AEX-9 balances",
   },
   aex9ContractTransfers: {
     op: aex9.getAex9ContractTransfers,
-    type: shapeType(AEX9_TRANSFER),
+    type: shapeType(aex9Shapes.AEX9_TRANSFER),
     list: 'paged',
     args: {
       contractId,
@@ -241,7 +227,7 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
   aex141Count: { op: aex141.getAex141Count, type: IntScalar, description: 'NFT collections', pick: countOf },
   aex141Contracts: {
     op: aex141.getSortedAex141Contracts,
-    type: shapeType(AEX141_COLLECTION),
+    type: shapeType(nftShapes.AEX141_COLLECTION),
     list: 'paged',
     args: {
       orderBy: { type: Aex141ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
@@ -250,51 +236,51 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'NFT collections',
   },
-  aex141Contract: byId(aex141.getAex141ByContract, shapeType(AEX141_COLLECTION), 'An NFT collection'),
+  aex141Contract: byId(aex141.getAex141ByContract, shapeType(nftShapes.AEX141_COLLECTION), 'An NFT collection'),
   aex141Transfers: {
     op: aex141.getAex141Transfers,
-    type: shapeType(AEX141_TRANSFER),
+    type: shapeType(nftShapes.AEX141_TRANSFER),
     list: 'paged',
     args: fromTo,
     description: 'NFT transfers',
   },
   aex141ContractTransfers: {
     op: aex141.getAex141ContractTransfers,
-    type: shapeType(AEX141_TRANSFER),
+    type: shapeType(nftShapes.AEX141_TRANSFER),
     list: 'paged',
     args: { contractId, ...fromTo },
     description: "A collection's transfers",
   },
   aex141ContractTokens: {
     op: aex141.getAex141ContractTokens,
-    type: shapeType(AEX141_TOKEN),
+    type: shapeType(nftShapes.AEX141_TOKEN),
     list: 'paged',
     args: { contractId },
     description: "A collection's tokens",
   },
   aex141ContractToken: {
     op: aex141.getAex141TokenOwner,
-    type: shapeType(AEX141_TOKEN_DETAIL),
+    type: shapeType(nftShapes.AEX141_TOKEN_DETAIL),
     args: { contractId, tokenId: requiredString('path:tokenId') },
     description: 'A token, its owner and metadata',
   },
   aex141AccountTokens: {
     op: aex141.getAex141OwnedTokens,
-    type: shapeType(AEX141_TOKEN),
+    type: shapeType(nftShapes.AEX141_TOKEN),
     list: 'paged',
     args: { accountId, contract: optionalString('query:contract') },
     description: "An account's NFTs",
   },
   aex141ContractTemplates: {
     op: aex141.getAex141ContractTemplates,
-    type: shapeType(AEX141_TEMPLATE),
+    type: shapeType(nftShapes.AEX141_TEMPLATE),
     list: 'paged',
     args: { contractId },
     description: "A collection's templates",
   },
   aex141ContractTemplateTokens: {
     op: aex141.getAex141TemplateTokens,
-    type: shapeType(AEX141_TEMPLATE_TOKEN),
+    type: shapeType(nftShapes.AEX141_TEMPLATE_TOKEN),
     list: 'paged',
     args: { contractId, templateId: { type: new GraphQLNonNull(IntScalar), to: 'path:templateId' } },
     description: 'The tokens of a template',
