@@ -364,8 +364,14 @@ async function explainPages(
   } as unknown as Pool;
   const middle = <T>(list: readonly T[]): T => list[Math.floor(list.length / 2)]!;
   const [amount, account] = middle(data.amountCursors).split('|') as [string, string];
-  await holdersPage(explaining, data.big, 'pubkey', 'backward', { account: middle(data.holderCursors) }, PAGE + 1);
-  await holdersPage(explaining, data.big, 'amount', 'forward', { account, amount }, PAGE + 1);
+  await holdersPage(
+    explaining,
+    { contractId: data.big, by: 'pubkey' },
+    'backward',
+    { account: middle(data.holderCursors) },
+    PAGE + 1,
+  );
+  await holdersPage(explaining, { contractId: data.big, by: 'amount' }, 'forward', { account, amount }, PAGE + 1);
   await accountTokensPage(explaining, data.rich, 'backward', middle(data.tokenCursors), PAGE + 1);
 }
 

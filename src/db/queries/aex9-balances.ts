@@ -35,6 +35,13 @@ export interface HolderKey {
   readonly amount?: string;
 }
 
+/** Which holders list a holdersPage reads: a token's, by account or by amount, now or at a block. */
+export interface HolderList {
+  readonly contractId: string;
+  readonly by: 'pubkey' | 'amount';
+  readonly at?: BlockBound | undefined;
+}
+
 /**
  * holdersPage reads up to n positive balances of a token, by account key or by amount (then account), walking
  * from a key (inclusive). Without `at` it reads the kept balances (an index walk); with it, the sums of the
@@ -42,12 +49,10 @@ export interface HolderKey {
  */
 export async function holdersPage(
   db: Queryable,
-  contractId: string,
-  by: 'pubkey' | 'amount',
+  { contractId, by, at }: HolderList,
   walk: Walk,
   from: HolderKey | undefined,
   n: number,
-  at?: BlockBound,
 ): Promise<HolderRow[]> {
   const values: unknown[] = [n, contractId, from?.account ?? null];
   const param = (value: unknown, type: string): string => `$${values.push(value)}::${type}`;

@@ -199,11 +199,8 @@ export class AexnDetector {
     const code = step.code ?? (await this.#opts.decoder.code(step.id, batchCodes));
     if (code === undefined) throw new CodeUnknown(step.id);
     const detected = this.#detect(code);
-    const contracts: AexnContractRow[] = [];
-    const seeds: Aex9SeedRow[] = [];
-    if (detected)
-      await this.#describe(step.id, code, detected, step.at, step.blockHash, step.code === undefined, contracts, seeds);
-    return { type: detected?.type ?? null, contract: contracts[0], seeds };
+    if (!detected) return { type: null, contract: undefined, seeds: [] };
+    return { type: detected.type, ...(await this.#describe(step, code, detected)) };
   }
 
   #detect(code: string): AexnDetection | undefined {
@@ -258,17 +255,12 @@ export class AexnDetector {
     return known;
   }
 
-  /** #describe reads a detected contract's meta info (and AEX-9 holders) at its creation block into rows. */
-  async #describe(
-    id: string,
-    code: string,
-    detected: AexnDetection,
-    at: TxPosition,
-    blockHash: string,
-    createdByCall: boolean,
-    contracts: AexnContractRow[],
-    seeds: Aex9SeedRow[],
-  ): Promise<void> {
+  /**
+   * #describe reads a detected contract's meta info (and AEX-9 holders) at its creation block (the step's) into its
+   * rows; a step without code is a contract created by a call.
+   */
+  async #describe(step: Step, code: string, detected: AexnDetection): Promise<Omit<Found, 'type'>> {
+    const { id, at, blockHash } = step;
     const encoder = this.#opts.decoder.encoder(code);
     const extensionsFn = `${detected.type}_extensions`;
     const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
@@ -302,21 +294,23 @@ export class AexnDetector {
     const extensions = detected.extensions ?? stringList(value(extensionsFn)) ?? [];
     const meta = readMeta(detected, value('meta_info'));
     const holders = detected.type === 'aex9' ? value('balances') : undefined;
-    contracts.push({
+    const contract: AexnContractRow = {
       ...at,
       contractId: id,
       aexnType: detected.type,
-      createdByCall,
+      createdByCall: step.code === undefined,
       ...meta,
       extensions,
       balancesUnknown: detected.type === 'aex9' && !(holders instanceof Map),
       wrappedAe: detected.type === 'aex9' && (detected.wrappedAe === true || this.#wrappedAe.has(id)),
-    });
+    };
+    const seeds: Aex9SeedRow[] = [];
     if (holders instanceof Map)
       for (const [account, amount] of holders as Map<unknown, unknown>)
         // a balance is held: what a contract answers below zero is none (it never makes a negative balance)
         if (typeof account === 'string' && typeof amount === 'bigint' && amount > 0n)
           seeds.push({ ...at, contractId: id, account, amount: amount.toString() });
+    return { contract, seeds };
   }
 }
 
