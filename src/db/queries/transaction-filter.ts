@@ -5,6 +5,7 @@ import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
+import { transactionsBetween } from './txis.ts';
 import { renderedRows, TX_CALL_JOIN, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
@@ -214,19 +215,13 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
     const { rows } = await db.query<{ n: string }>({ text: kept, values: p.values });
     return Number(rows[0]?.n ?? 0);
   }
-  if (f.ids.length === 0 && !f.types && f.entrypoint === undefined) {
-    // Every transaction of a range: the micro blocks' counts, one narrow row per micro block.
-    const lo = f.from ?? { height: 0, microIndex: 0, txIndex: 0 };
-    const hi = f.to ?? { height: MAX_INDEX, microIndex: MAX_INDEX, txIndex: MAX_INDEX };
-    const { rows } = await db.query<{ n: string }>(
-      `SELECT (coalesce((SELECT sum(m.tx_count) FROM micro_blocks m WHERE (m.height, m.micro_index) > ($1::int, $2::int)
-                  AND (m.height, m.micro_index) < ($4::int, $5::int)), 0)
-             + (SELECT count(*) FROM transactions s WHERE (s.height, s.micro_index) IN (($1, $2), ($4, $5))
-                  AND (s.height, s.micro_index, s.tx_index) BETWEEN ($1, $2, $3) AND ($4, $5, $6)))::text AS n`,
-      [lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex],
+  if (f.ids.length === 0 && !f.types && f.entrypoint === undefined)
+    // Every transaction of a range: two txis' difference.
+    return transactionsBetween(
+      db,
+      f.from ?? { height: 0, microIndex: 0, txIndex: 0 },
+      f.to ?? { height: MAX_INDEX, microIndex: MAX_INDEX, txIndex: MAX_INDEX },
     );
-    return Number(rows[0]?.n ?? 0);
-  }
   const { rows } = await db.query<{ n: string }>({ text: `SELECT count(*) AS n ${fromWhere(f, p)}`, values: p.values });
   return Number(rows[0]?.n ?? 0);
 }
