@@ -118,6 +118,7 @@ function fromWhere(f: TxFilter, p: Params): string {
       '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));
     rest.forEach((c, i) => {
+      if (c.id === first.id) return void where.push(conditionSql('s', c, p)); // the same row (onOneRow)
       const a = `a${i + 1}`;
       where.push(
         probe(`FROM account_transactions ${a} WHERE ${conditionSql(a, c, p)}
@@ -227,16 +228,26 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
 }
 
 /**
- * keptCountSql is the statement that sums the kept counts for a filter over the whole chain with at most one id whose
- * ways to appear name types and fields only (the kept rows have account_transactions' account, tx_type and fields, so
- * the same conditions read them), undefined for any other filter.
+ * onOneRow: the conditions are all of one id (`sender_id=A&recipient_id=A`), so they hold together on its one
+ * account_transactions row of a transaction (its key is the id and the position), never on two ids' rows.
+ */
+function onOneRow(ids: readonly IdCondition[]): boolean {
+  return ids.every((c) => c.id === ids[0]!.id);
+}
+
+/**
+ * keptCountSql is the statement that sums the kept counts for a filter over the whole chain with one id at most (or
+ * several conditions of the same id) whose ways to appear name types and fields only (the kept rows have
+ * account_transactions' account, tx_type and fields, so the same conditions read them), undefined for any other filter.
  */
 function keptCountSql(f: TxFilter, p: Params): string | undefined {
-  if (f.from || f.to || f.entrypoint !== undefined || f.ids.length > 1) return undefined;
-  const [id] = f.ids;
-  if (id?.matches.some((m) => m.innerType !== undefined)) return undefined;
-  const where = [id ? conditionSql('k', id, p) : 'true', ...(f.types ? [typeSql('k', f.types, p)] : [])].join(' AND ');
-  const table = id ? 'account_tx_counts' : 'tx_type_totals';
+  if (f.from || f.to || f.entrypoint !== undefined || !onOneRow(f.ids)) return undefined;
+  if (f.ids.some((c) => c.matches.some((m) => m.innerType !== undefined))) return undefined;
+  const where = [
+    ...(f.ids.length === 0 ? ['true'] : f.ids.map((c) => conditionSql('k', c, p))),
+    ...(f.types ? [typeSql('k', f.types, p)] : []),
+  ].join(' AND ');
+  const table = f.ids.length > 0 ? 'account_tx_counts' : 'tx_type_totals';
   return `SELECT coalesce(sum(k.n), 0)::text AS n FROM ${table} k WHERE ${where}`;
 }
 
