@@ -192,19 +192,19 @@ export async function aex9TransfersPage(
   const ks = logKeyset('x', walk, 4);
   const side = 'sender' in filter ? 'sender' : 'recipient' in filter ? 'recipient' : undefined;
   const account = 'sender' in filter ? filter.sender : 'recipient' in filter ? filter.recipient : filter.account;
-  // either side: both indexes walked and merged (a transfer to oneself once)
-  const matching =
-    side === undefined
-      ? `(SELECT * FROM aex9_transfers WHERE sender = $3
-          UNION SELECT * FROM aex9_transfers WHERE recipient = $3)`
-      : `(SELECT * FROM aex9_transfers WHERE ${side} = $3)`;
+  // a side's page walks that side's index (the account's transfers in chain order) until it holds a page of the
+  // token's; either side's page is the merge of the two sides' own pages (a transfer to oneself once), never all of
+  // the account's transfers sorted
+  const sidePage = (column: string): string =>
+    `(SELECT * FROM aex9_transfers x WHERE x.${column} = $3 AND x.contract_id = $2 AND ($4::int IS NULL OR ${ks.where})
+       ORDER BY ${ks.order} LIMIT $1)`;
+  const matching = side === undefined ? `(${sidePage('sender')} UNION ${sidePage('recipient')})` : sidePage(side);
   const { rows } = await db.query<Aex9TransferRow>(
     `SELECT x.contract_id AS "contractId", x.sender, x.recipient, x.amount::text AS amount, x.height,
             x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.log_idx AS "logIdx", x.tx_hash AS "txHash",
             t.micro_time_ms::text AS "microTime"
        FROM ${matching} x
        JOIN transactions t ON t.hash = x.tx_hash
-      WHERE x.contract_id = $2 AND ($4::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
     [n, contractId, account, ...logKeyValues(from)],
   );
