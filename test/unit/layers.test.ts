@@ -33,7 +33,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['server.ts'], // the server role: the app, the websockets, the cache's invalidation, started and stopped
     ['app.ts'], // the composition: the shell with both APIs mounted on it
     ['legacy', 'mdw'], // the original /middleware with the node's /v2 and /v3; ae_mdw's /mdw/v3 and GraphQL
-    ['http'], // the shell: admission, caches, content encoding, Koa middleware, metrics, the proxy to the node
+    ['http', 'status'], // the shell (admission, caches, encoding, Koa middleware, the proxy); what the statuses show
   ],
   'api/mdw': [
     ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment

@@ -271,6 +271,17 @@ export async function transactionsBetween(db: Queryable, from: number, to: numbe
   return rows.map(toTransaction);
 }
 
+/** txRowsBetween reads every transaction of heights from..to as /v3 renders them, in chain order (a websocket chunk's). */
+export async function txRowsBetween(db: Queryable, from: number, to: number): Promise<TxRow[]> {
+  const { rows } = await db.query<StoredTxRow>({
+    name: 'mdw_v3_transactions_between',
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN}
+            WHERE t.height BETWEEN $1 AND $2 ORDER BY t.height, t.micro_index, t.tx_index`,
+    values: [from, to],
+  });
+  return renderedRows(db, rows);
+}
+
 /** transactionsInInterval pages the transactions of heights from..to, newest first, optionally of one type. */
 export async function transactionsInInterval(
   db: Queryable,

@@ -12,7 +12,7 @@ import {
   isSpecifiedScalarType,
 } from 'graphql';
 import { V3_SCHEMAS } from '../../../../src/api/mdw/rest/api-document.ts';
-import { EPOCH_REPORT_SCHEMA } from '../../../../src/api/http/current-epoch.ts';
+import { EPOCH_REPORT_SCHEMA } from '../../../../src/api/status/current-epoch.ts';
 import { openApiComponents, openApiField } from '../../../../src/api/mdw/rest/openapi-shapes.ts';
 import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
 import { V3_SHAPES } from '../../../../src/api/mdw/rest/operations.ts';
