@@ -7,7 +7,7 @@ import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import { accountNumberSql } from './account-ids.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transaction-filter.ts';
+import type { TxPosition } from './positions.ts';
 
 /**
  * A place in an id's feed: a position (−1, −1 at key-block level), then a tag and a ref that order

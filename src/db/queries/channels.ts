@@ -6,7 +6,7 @@ import type { Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transaction-filter.ts';
+import type { TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import {
   microBlockHashSql,

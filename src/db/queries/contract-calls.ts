@@ -7,7 +7,7 @@ import { callInfoSql } from './call-info.ts';
 import { creationTxHashSql } from './contracts.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transaction-filter.ts';
+import type { TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, type Window } from './transactions.ts';
 

@@ -9,7 +9,7 @@ import type { Queryable } from '../pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { keyset, type Walk } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
-import type { TxPosition } from './transaction-filter.ts';
+import type { TxPosition } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
 /** A name's current state in the original middleware's field names. */

@@ -5,7 +5,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './transaction-filter.ts';
+import type { TxPosition } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 

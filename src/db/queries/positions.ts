@@ -1,5 +1,12 @@
 /** @module Keyset walks in SQL: the comparison and order of a position (one column or a row of columns) for a direction. */
 
+/** A transaction's place in the chain: its generation, micro block in it, and index in that. */
+export interface TxPosition {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+}
+
 /** Direction of a walk over a list. */
 export type Walk = 'forward' | 'backward';
 

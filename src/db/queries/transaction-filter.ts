@@ -4,16 +4,9 @@ import { accountNumberSql } from './account-ids.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type TxPosition, type Walk } from './positions.ts';
 import { transactionsBetween } from './txis.ts';
 import { renderedRows, TX_JOINS, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
-
-/** A transaction's place in the chain: its generation, micro block in it, and index in that. */
-export interface TxPosition {
-  readonly height: number;
-  readonly microIndex: number;
-  readonly txIndex: number;
-}
 
 /** One way an id may appear: in any of `fields` (all fields when absent) of a tx of `txTypes`, or of an inner tx of `innerType`. */
 export interface IdMatch {

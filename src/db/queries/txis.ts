@@ -4,7 +4,7 @@
  * generation in generation_txis (migration 1003).
  */
 import type { Queryable } from '../pool.ts';
-import type { TxPosition } from './transaction-filter.ts';
+import type { TxPosition } from './positions.ts';
 
 /**
  * txisBeforeBlocks is the txi of the first transaction of each micro block (the count of transactions before it), in one

@@ -5,7 +5,7 @@
  * after. Fork-exact as the events are: the reads and their rows go with their heights.
  */
 import type { Queryable } from '../pool.ts';
-import type { TxPosition } from '../queries/transaction-filter.ts';
+import type { TxPosition } from '../queries/positions.ts';
 
 /**
  * Why a token's balances are read from its state: what its events would have made of it, or touched again since;

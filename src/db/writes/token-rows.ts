@@ -3,7 +3,7 @@
  * declared beside the statements that write them (aexn.ts, aex9.ts, aex141.ts): db/ owns the shapes of its rows, and
  * the indexer's pure derivations (indexer/aexn-rows.ts, aex141-events.ts) build them. Types only.
  */
-import type { TxPosition } from '../queries/transaction-filter.ts';
+import type { TxPosition } from '../queries/positions.ts';
 
 /** AexnType is the token standard a contract implements (the aexn_type column). */
 export type AexnType = 'aex9' | 'aex141';

@@ -14,7 +14,7 @@ import { ErrorCode } from '../../base/errors.ts';
 import { NodeError } from '../../node/errors.ts';
 import { detectAexn, detectDexFactory, type AexnDetection } from './aexn-detect.ts';
 import { callEvents } from '../rows/call-events.ts';
-import { PAIR_CREATED } from '../derived/dex-events.ts';
+import { PAIR_CREATED } from './dex-events.ts';
 import { PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';

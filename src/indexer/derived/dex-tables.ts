@@ -3,7 +3,7 @@
  * transform stays as it is), written with the token area (derive-tokens.ts). Pure.
  */
 import { callEvents } from '../rows/call-events.ts';
-import { readPairCreated, readSwapTokens, type PairCreated, type SwapTokens } from './dex-events.ts';
+import { readPairCreated, readSwapTokens, type PairCreated, type SwapTokens } from '../contracts/dex-events.ts';
 import type { ContractCallRow, TxPosition } from '../rows/rows.ts';
 import type { Column, TableColumns } from '../rows/tables.ts';
 

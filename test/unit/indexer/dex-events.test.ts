@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import { callEvents, eventTopic, topicId } from '../../../src/indexer/rows/call-events.ts';
-import { parseSwapAmounts, readPairCreated, readSwapTokens } from '../../../src/indexer/derived/dex-events.ts';
+import { parseSwapAmounts, readPairCreated, readSwapTokens } from '../../../src/indexer/contracts/dex-events.ts';
 import { swapAction } from '../../../src/shapes/v3/render-dex.ts';
 import { dexRows } from '../../../src/indexer/derived/dex-tables.ts';
 import type { ContractCallRow } from '../../../src/indexer/rows/rows.ts';

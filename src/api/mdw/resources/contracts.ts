@@ -4,12 +4,8 @@ import { storedCreatedIds } from '../../../chain/tx-fields.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { callsPage } from '../../../db/queries/contract-calls.ts';
 import { aexnTypes, contractCreation, logsPage } from '../../../db/queries/contracts.ts';
-import {
-  transactionPositions,
-  transactionsPage,
-  type TxFilter,
-  type TxPosition,
-} from '../../../db/queries/transaction-filter.ts';
+import { transactionPositions, transactionsPage, type TxFilter } from '../../../db/queries/transaction-filter.ts';
+import type { TxPosition } from '../../../db/queries/positions.ts';
 import type { TxRow } from '../../../db/queries/transactions.ts';
 import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';

@@ -1,6 +1,6 @@
 /** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
 import type { LogKey } from '../../../db/queries/contracts.ts';
-import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import type { TxPosition } from '../../../db/queries/positions.ts';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { parseNonNegative } from './mdw-params.ts';

@@ -12,7 +12,7 @@ import {
   type NameExpiryRow,
 } from '../../../db/queries/names.ts';
 import type { Walk } from '../../../db/queries/positions.ts';
-import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import type { TxPosition } from '../../../db/queries/positions.ts';
 import { nameEventObject } from '../../../shapes/v3/render-names.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';

@@ -15,7 +15,7 @@ import {
   type NameOrder,
   type NameStateRow,
 } from '../../../db/queries/names.ts';
-import type { TxPosition } from '../../../db/queries/transaction-filter.ts';
+import type { TxPosition } from '../../../db/queries/positions.ts';
 import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';

@@ -3,7 +3,8 @@
  * position in range; transactions (`transaction:th_A-th_B`) become the txis of those transactions first.
  */
 import type { Queryable } from '../../../db/pool.ts';
-import { positionsOfTime, type TxPosition } from '../../../db/queries/transaction-filter.ts';
+import { positionsOfTime } from '../../../db/queries/transaction-filter.ts';
+import type { TxPosition } from '../../../db/queries/positions.ts';
 import { positionsOfTxis, txiOfHash } from '../../../db/queries/txis.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { parseHash, type Scope } from './mdw-params.ts';

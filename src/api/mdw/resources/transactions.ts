@@ -6,8 +6,8 @@ import {
   transactionPositions,
   transactionsPage,
   type TxFilter,
-  type TxPosition,
 } from '../../../db/queries/transaction-filter.ts';
+import type { TxPosition } from '../../../db/queries/positions.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { accountFieldCounts, accountTypeCount } from '../../../db/queries/account-transactions.ts';
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
