@@ -113,6 +113,9 @@ export async function launchEmbeddedPostgres(options: {
     port,
     persistent: options.persistent,
     createPostgresUser: true,
+    // a cluster in a new temporary directory is the test's alone: initdb need not flush it to disk (its servers run
+    // with fsync=off); a directory of the caller's own (a bench's kept data) is flushed
+    ...(options.dir === undefined ? { initdbFlags: ['--no-sync'] } : {}),
     postgresFlags: options.settings.flatMap((setting) => ['-c', setting]),
     onLog: (line) => options.onLog?.(String(line)),
     onError: () => {},

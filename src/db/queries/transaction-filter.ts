@@ -5,7 +5,7 @@ import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
 import { keyset, type TxPosition, type Walk } from './positions.ts';
-import { transactionsBetween } from './txis.ts';
+import { transactionCountBetween } from './txis.ts';
 import { renderedRows, TX_JOINS, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
 
 /** One way an id may appear: in any of `fields` (all fields when absent) of a tx of `txTypes`, or of an inner tx of `innerType`. */
@@ -211,7 +211,7 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
   }
   if (f.ids.length === 0 && !f.types && f.entrypoint === undefined)
     // Every transaction of a range: two txis' difference.
-    return transactionsBetween(
+    return transactionCountBetween(
       db,
       f.from ?? { height: 0, microIndex: 0, txIndex: 0 },
       f.to ?? { height: MAX_INDEX, microIndex: MAX_INDEX, txIndex: MAX_INDEX },

@@ -77,12 +77,12 @@ export async function positionsOfTxis(
 }
 
 /**
- * transactionsBetween counts the stored transactions from `lo` to `hi`, both included, as the difference of two txis:
+ * transactionCountBetween counts the stored transactions from `lo` to `hi`, both included, as the difference of two txis:
  * each is its generation's first txi (generation_txis) plus its micro blocks' counts and its own index, a few probes
  * whatever the range's width. A bound above the top stands for the top's end; a height without its generation_txis
  * row (a sparse reload) sums the micro blocks below it instead, as txiOfHash does.
  */
-export async function transactionsBetween(db: Queryable, lo: TxPosition, hi: TxPosition): Promise<number> {
+export async function transactionCountBetween(db: Queryable, lo: TxPosition, hi: TxPosition): Promise<number> {
   const { rows } = await db.query<{ n: string }>({
     name: 'mdw_v3_transactions_between',
     text: `SELECT greatest(0, sum(CASE WHEN t.last THEN t.txi ELSE -t.txi END))::text AS n FROM (
