@@ -18,7 +18,7 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
-import { MAINNET } from '../src/devnode/mainnet-like.ts';
+import { MAINNET } from '../src/devnode/traffic/mainnet-like.ts';
 
 const CHAINS = [
   { name: 'default', generations: Number(process.env.BENCH_DB_SIZE_GENERATIONS ?? 2000), flags: [] },

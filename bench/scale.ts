@@ -1,6 +1,6 @@
 /**
  * @module Scale benchmark (issue 57): every route asked at two sizes of a mainnet-like chain with hot spots
- * (`mdw devnode --scale P`, src/devnode/hot-spots.ts), loaded by the real populator (bench/scale-chain.lib.ts keeps
+ * (`mdw devnode --scale P`, src/devnode/traffic/hot-spots.ts), loaded by the real populator (bench/scale-chain.lib.ts keeps
  * each loaded database for later runs), with worst-case parameters: the hot account, contract, token, channel, oracle
  * and names, both ends of every list (its first page, the first page read forwards, the next page), counts, a
  * one-letter prefix, statistics over the whole chain. Prints, per request, p50 and p99 of the answer's time in the
@@ -24,7 +24,7 @@ import WebSocket from 'ws';
 import { reprefix } from '../src/chain/encoding.ts';
 import { OPERATIONS } from '../src/api/legacy/legacy-openapi.ts';
 import { V3_OPERATIONS } from '../src/api/mdw/rest/operations.ts';
-import { hotSpotKeys } from '../src/devnode/hot-spots.ts';
+import { hotSpotKeys } from '../src/devnode/traffic/hot-spots.ts';
 import { channelId, contractId } from '../src/devnode/ids.ts';
 import { GENESIS_TIME } from '../src/devnode/generator.ts';
 import { cpuMicros, killChildrenOnExit, percentile, serverTimes, startMdwServer, type Child } from './http.lib.ts';

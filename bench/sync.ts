@@ -21,7 +21,7 @@ import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { expectedShape, MAINNET } from '../src/devnode/mainnet-like.ts';
+import { expectedShape, MAINNET } from '../src/devnode/traffic/mainnet-like.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { httpGet } from '../src/node/http-get.ts';
 import { loadConfig } from '../src/config/middleware.ts';
@@ -540,7 +540,7 @@ async function main(): Promise<void> {
   }
   const shape = expectedShape();
   console.log(
-    `mainnet shape assumed (src/devnode/mainnet-like.ts, docs/devnode.md): ${MAINNET.generations} generations and ` +
+    `mainnet shape assumed (src/devnode/traffic/mainnet-like.ts, docs/devnode.md): ${MAINNET.generations} generations and ` +
       `${MAINNET.transactions} transactions (mid 2025: ae_mdw issue #2152 and its status example's mdw_tx_index); the profile's ${shape.microBlocks} micro blocks and ${shape.transactions} ` +
       `transactions per generation, ${100 * shape.callShare} % contract calls`,
   );

@@ -1,5 +1,5 @@
 /** @module Devnode: the chain, its two HTTP listeners and the mining timers, as one Role (startDevnode starts one). */
-import type { HotSpotSizes } from './hot-spots.ts';
+import type { HotSpotSizes } from './traffic/hot-spots.ts';
 import { randomBytes } from 'node:crypto';
 import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../base/log.ts';

@@ -3,18 +3,19 @@ import { PROTOCOL_VERSION } from './blocks.ts';
 import { Chain } from './chain.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
 import { deriveKey, signBytes, type KeyPair } from './keys.ts';
-import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
+import { mainnetLike, type GenerationShape } from './traffic/mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
-import { TOKEN_WEIGHT, tokenSource } from './traffic-contracts.ts';
-import { Traffic, type BuiltTx } from './traffic.ts';
-import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
+import { TOKEN_WEIGHT, tokenSource } from './traffic/contracts.ts';
+import { Traffic } from './traffic/mix.ts';
+import type { BuiltTx } from './tx-codec.ts';
+import { TrafficKit, type WeightedMaker } from './traffic/kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';
-import { madeUpMakers } from './made-up-traffic.ts';
-import { epochEndVotes, hcVoteMakers } from './hc-vote-traffic.ts';
+import { madeUpMakers } from './traffic/made-up.ts';
+import { epochEndVotes, hcVoteMakers } from './traffic/hc-votes.ts';
 import type { DevnodeHyperchain } from './hyperchain/setup.ts';
-import { hyperchainStakingMakers } from './hyperchain/traffic.ts';
-import { HotSpots, hotSpotKeys, type HotSpotSizes } from './hot-spots.ts';
+import { hyperchainStakingMakers } from './traffic/hc-stakes.ts';
+import { HotSpots, hotSpotKeys, type HotSpotSizes } from './traffic/hot-spots.ts';
 
 /** GenerateOptions shapes a generated chain; the same options give the same chain, hash for hash. */
 export interface GenerateOptions {
@@ -43,7 +44,7 @@ export interface GenerateOptions {
    * that does not know it
    */
   readonly madeUpTxs?: boolean;
-  /** a hyperchain's epoch votes (HCVoteTx) in the mix too (hc-vote-traffic.ts); a main chain has none */
+  /** a hyperchain's epoch votes (HCVoteTx) in the mix too (traffic/hc-votes.ts); a main chain has none */
   readonly hcVotes?: boolean;
   /**
    * a hyperchain (hyperchain/setup.ts): its leaders make the key blocks, one slot in twenty is a hole, validators

@@ -41,4 +41,4 @@ export { devnodeHyperchain, HYPERCHAIN_NETWORK_ID, type HyperchainOptions } from
 export { EOE_FLAG, HOLE_FLAG, validatorSchedule } from './contracts/hc-schedule.ts';
 export type { StakingRecord } from './contracts/hc-types.ts';
 export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
-export { hotSpotSizes, scaleChain, type HotSpotSizes } from './hot-spots.ts';
+export { hotSpotSizes, scaleChain, type HotSpotSizes } from './traffic/hot-spots.ts';

@@ -2,7 +2,7 @@
  * @module A transaction type no node has, which the generator emits behind a flag (tests only: `madeUpTxs`), so that
  * a middleware meets a type it does not know, as it will when a later protocol adds one. The devnode alone knows its
  * layout: the shared codec (chain/tx-serialize.ts) refuses it, as the middleware's does. Its makers for the generator
- * are in made-up-traffic.ts (the rules here are the chain's, which the traffic kit imports).
+ * are in traffic/made-up.ts (the rules here are the chain's, which the traffic kit imports).
  */
 import { taggedIdBytes } from '../chain/id-cache.ts';
 import { intToBytes, rlpEncode } from '../chain/rlp.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { generateChain } from '../../src/devnode/index.ts';
-import { BUSY, expectedShape, isBusy, QUIET } from '../../src/devnode/mainnet-like.ts';
+import { BUSY, expectedShape, isBusy, QUIET } from '../../src/devnode/traffic/mainnet-like.ts';
 
 describe('devnode --mainnet-like profile', () => {
   it('makes two eras in ten busy, spread over the chain', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { decode } from '../../src/chain/encoding.ts';
 import { generateChain, scaleChain } from '../../src/devnode/index.ts';
-import { hotSpotKeys, hotSpotSizes, share } from '../../src/devnode/hot-spots.ts';
-import { MAINNET } from '../../src/devnode/mainnet-like.ts';
+import { hotSpotKeys, hotSpotSizes, share } from '../../src/devnode/traffic/hot-spots.ts';
+import { MAINNET } from '../../src/devnode/traffic/mainnet-like.ts';
 import { decodeSignedTx, decodeTx } from '../../src/devnode/tx-codec.ts';
 
 describe('devnode --scale: a mainnet-like chain with hot spots', () => {

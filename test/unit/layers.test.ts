@@ -69,6 +69,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['index.ts'], // what the CLI and the tests take
     ['devnode.ts', 'dex-setup.ts'], // the role (the node's HTTP APIs over a chain and its generator); mdw dev's DEX
     ['generator.ts'], // blocks on a schedule with the traffic makers' transactions
+    ['traffic'], // the traffic makers: the mix, names, channels, tokens, wrapped, hyperchain, hot spots, mainnet-like
     ['chain.ts'], // the chain: blocks, mempool, state, the rules, the hyperchain's consensus in key blocks
     ['hyperchain'], // a hyperchain's consensus calls, validators' setup and vote traffic
     ['contracts'], // the native contracts (the standards, the DEX, the hyperchain's HCElection and MainStaking)

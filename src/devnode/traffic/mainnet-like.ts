@@ -6,8 +6,9 @@
  * eras whose generations fill dozens of micro blocks. Spends dominate, and contract calls, each needing one
  * call-info request more to index, are the large minority. The numbers and why: docs/devnode.md.
  */
-import type { Random } from './random.ts';
-import type { BuiltTx, Traffic } from './traffic.ts';
+import type { Random } from '../random.ts';
+import type { Traffic } from './mix.ts';
+import type { BuiltTx } from '../tx-codec.ts';
 
 /** MAINNET is the size of the real chain the profile imitates (see the module comment for the sources). */
 export const MAINNET = { generations: 1_139_200, transactions: 45_208_121 } as const;

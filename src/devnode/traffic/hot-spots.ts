@@ -7,20 +7,20 @@
  * oracle fifty thousand queries, each answered. Each spreads evenly over the chain's generations, in a micro block of
  * its own after the mix's, drawn from a random source of its own (the mix stays the chain the seed made before).
  */
-import { auctionTimeout } from '../chain/aens.ts';
-import { address, some } from '../chain/fate.ts';
-import { encode, hash, reprefix } from '../chain/encoding.ts';
-import { PROTOCOL_VERSION } from './blocks.ts';
-import type { Chain } from './chain.ts';
-import { callTx, createTx } from './contracts/txs.ts';
-import { ttlFee } from './fees.ts';
-import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from './ids.ts';
-import { deriveKey, type KeyPair } from './keys.ts';
+import { auctionTimeout } from '../../chain/aens.ts';
+import { address, some } from '../../chain/fate.ts';
+import { encode, hash, reprefix } from '../../chain/encoding.ts';
+import { PROTOCOL_VERSION } from '../blocks.ts';
+import type { Chain } from '../chain.ts';
+import { callTx, createTx } from '../contracts/txs.ts';
+import { ttlFee } from '../fees.ts';
+import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from '../ids.ts';
+import { deriveKey, type KeyPair } from '../keys.ts';
 import { MAINNET } from './mainnet-like.ts';
-import { Random } from './random.ts';
-import { minimumNameFee } from './rules-names.ts';
-import { jsonInt, type TxFields } from './tx-codec.ts';
-import type { BuiltTx } from './traffic-kit.ts';
+import { Random } from '../random.ts';
+import { minimumNameFee } from '../rules-names.ts';
+import { jsonInt, type TxFields } from '../tx-codec.ts';
+import type { BuiltTx } from '../tx-codec.ts';
 
 /** HotSpotSizes: how busy each hot spot is over the whole chain. */
 export interface HotSpotSizes {

@@ -3,8 +3,8 @@
  * devnode's GA contract with nonce 1, then GAMetaTx with an inner tx of nonce 0) and PayingForTx,
  * whose payer signs the outer tx and whose inner tx is signed over `network-inner_tx`.
  */
-import { encode } from '../chain/encoding.ts';
-import { keyPairFromSeed, signBytes, type KeyPair } from './keys.ts';
+import { encode } from '../../chain/encoding.ts';
+import { keyPairFromSeed, signBytes, type KeyPair } from '../keys.ts';
 import {
   FATE_ABI_VERSION,
   FATE_VM_VERSION,
@@ -12,9 +12,10 @@ import {
   GA_CONTRACT_BYTECODE,
   contractCallData,
   gaAuthData,
-} from './fate-contract.ts';
-import { encodeTx, type TxFields } from './tx-codec.ts';
-import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
+} from '../fate-contract.ts';
+import { encodeTx, type TxFields } from '../tx-codec.ts';
+import type { TrafficKit, WeightedMaker } from './kit.ts';
+import type { BuiltTx } from '../tx-codec.ts';
 
 /** GA_FUNDING is what a fresh key gets before it becomes a generalized account. */
 const GA_FUNDING = 10n ** 21n;

@@ -3,24 +3,25 @@
  * state. Spends, oracles and contracts here; names, channels and wrapped (GA, PayingFor) transactions
  * in traffic-*.ts; more makers can be added (`extraMakers`), e.g. by the token traffic.
  */
-import { encode, reprefix } from '../chain/encoding.ts';
-import type { Chain } from './chain.ts';
-import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION } from './fate-contract.ts';
-import { contractCreateTx } from './contracts/txs.ts';
-import { ttlFee } from './fees.ts';
-import { contractId, oracleQueryId } from './ids.ts';
-import type { KeyPair } from './keys.ts';
-import type { Random } from './random.ts';
-import { jsonInt, type TxFields } from './tx-codec.ts';
-import { schemaFor } from '../chain/tx-schema.ts';
-import type { TrafficKit } from './traffic-kit.ts';
-import { type BuiltTx, type WeightedMaker } from './traffic-kit.ts';
-import { NameTraffic } from './traffic-names.ts';
-import { isHeld } from './rules-common.ts';
-import { ChannelTraffic } from './traffic-channels.ts';
-import { WrappedTraffic } from './traffic-wrapped.ts';
+import { encode, reprefix } from '../../chain/encoding.ts';
+import type { Chain } from '../chain.ts';
+import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION } from '../fate-contract.ts';
+import { contractCreateTx } from '../contracts/txs.ts';
+import { ttlFee } from '../fees.ts';
+import { contractId, oracleQueryId } from '../ids.ts';
+import type { KeyPair } from '../keys.ts';
+import type { Random } from '../random.ts';
+import { jsonInt, type TxFields } from '../tx-codec.ts';
+import { schemaFor } from '../../chain/tx-schema.ts';
+import type { TrafficKit } from './kit.ts';
+import type { WeightedMaker } from './kit.ts';
+import type { BuiltTx } from '../tx-codec.ts';
+import { NameTraffic } from './names.ts';
+import { isHeld } from '../rules-common.ts';
+import { ChannelTraffic } from './channels.ts';
+import { WrappedTraffic } from './wrapped.ts';
 
-export type { BuiltTx, Maker, WeightedMaker } from './traffic-kit.ts';
+export type { Maker, WeightedMaker } from './kit.ts';
 
 /** hasTtl: whether the transaction's layout has a `ttl` field (GAMetaTx v2 and PayingForTx have none). */
 const hasTtl = (tx: TxFields): boolean =>

@@ -5,9 +5,9 @@
  */
 import { callTx } from '../contracts/txs.ts';
 import { address, type FateMap, type FateTuple, type FateValue } from '../../chain/fate.ts';
-import type { TrafficKit, WeightedMaker } from '../traffic-kit.ts';
-import type { Hyperchain } from './consensus.ts';
-import { MIN_STAKE } from './setup.ts';
+import type { TrafficKit, WeightedMaker } from './kit.ts';
+import type { Hyperchain } from '../hyperchain/consensus.ts';
+import { MIN_STAKE } from '../hyperchain/setup.ts';
 
 const id = (v: FateValue | undefined): string => (v as { id: string }).id;
 

@@ -3,13 +3,14 @@
  * snapshot, force progress, then a mutual close or a solo close → slash → settle), each step
  * chosen from what the chain says the channel allows.
  */
-import { encode } from '../chain/encoding.ts';
-import { intToBytes, rlpEncode } from '../chain/rlp.ts';
-import { signBytes, type KeyPair } from './keys.ts';
-import { channelId } from './ids.ts';
-import type { ChannelEntry } from './state.ts';
-import { encodeSignedTx, encodeTx, jsonInt } from './tx-codec.ts';
-import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
+import { encode } from '../../chain/encoding.ts';
+import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
+import { signBytes, type KeyPair } from '../keys.ts';
+import { channelId } from '../ids.ts';
+import type { ChannelEntry } from '../state.ts';
+import { encodeSignedTx, encodeTx, jsonInt } from '../tx-codec.ts';
+import type { TrafficKit, WeightedMaker } from './kit.ts';
+import type { BuiltTx } from '../tx-codec.ts';
 
 interface Channel {
   readonly id: string;

@@ -3,10 +3,11 @@
  * the votes a hyperchain's validators cast at each epoch's end (the node's aec_eoe_fork_vote: the last leader
  * proposes the block that closes the epoch, the others vote for it). A main chain never holds one.
  */
-import { encode } from '../chain/encoding.ts';
-import type { KeyPair } from './keys.ts';
-import { signBytes } from './keys.ts';
-import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
+import { encode } from '../../chain/encoding.ts';
+import type { KeyPair } from '../keys.ts';
+import { signBytes } from '../keys.ts';
+import type { TrafficKit, WeightedMaker } from './kit.ts';
+import type { BuiltTx } from '../tx-codec.ts';
 
 /** EPOCH_GENERATIONS: the generated chain's epoch length, in key blocks. */
 const EPOCH_GENERATIONS = 10;

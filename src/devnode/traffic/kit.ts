@@ -1,16 +1,8 @@
 /** @module What the generator's transaction makers share: the chain, the random source, the accounts and small helpers. */
-import type { Chain } from './chain.ts';
-import type { KeyPair } from './keys.ts';
-import type { Random } from './random.ts';
-import type { TxFields } from './tx-codec.ts';
-
-/** BuiltTx is a transaction and the key pairs that must sign it. */
-export interface BuiltTx {
-  readonly tx: TxFields;
-  readonly signers: readonly KeyPair[];
-  /** its serialisation, for a type the shared codec does not know (made-up-tx.ts) */
-  readonly bytes?: Uint8Array;
-}
+import type { Chain } from '../chain.ts';
+import type { KeyPair } from '../keys.ts';
+import type { Random } from '../random.ts';
+import type { BuiltTx } from '../tx-codec.ts';
 
 /** Maker builds one transaction valid at `height`, or undefined when it has nothing to act on. */
 export type Maker = (height: number) => BuiltTx | undefined;

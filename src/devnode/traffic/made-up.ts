@@ -1,9 +1,10 @@
 /**
  * @module The generator's makers of the made-up type (made-up-tx.ts), behind the `madeUpTxs` flag (tests only).
  */
-import { MADE_UP_TX_TYPE, madeUpTxBytes } from './made-up-tx.ts';
-import type { BuiltTx, TrafficKit, WeightedMaker } from './traffic-kit.ts';
-import type { TxFields } from './tx-codec.ts';
+import { MADE_UP_TX_TYPE, madeUpTxBytes } from '../made-up-tx.ts';
+import type { TrafficKit, WeightedMaker } from './kit.ts';
+import type { BuiltTx } from '../tx-codec.ts';
+import type { TxFields } from '../tx-codec.ts';
 
 /** madeUpMakers: one maker of the type, its amount beyond 2^53 (a middleware keeps it exact). */
 export function madeUpMakers(kit: TrafficKit): WeightedMaker[] {
