@@ -32,17 +32,6 @@ export default tseslint.config(
     rules: { '@typescript-eslint/max-params': ['error', { max: 6 }] },
   },
   {
-    // still more than 6, in folders being reworked beside this change: to be mended, then this entry goes
-    files: [
-      'src/db/queries/activities.ts',
-      'src/db/queries/aex9-balances.ts',
-      'src/devnode/contracts/engine.ts',
-      'src/devnode/hyperchain/consensus.ts',
-      'src/indexer/contracts/aexn-detector.ts',
-    ],
-    rules: { '@typescript-eslint/max-params': 'off' },
-  },
-  {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -9,7 +9,9 @@
  *   make bench ONLY=account-export
  *
  * BENCH_GENERATIONS (default 2000) sets the chain's length; BENCH_SERVER_NODE_OPTIONS adds the server's Node flags
- * (`--cpu-prof --cpu-prof-dir=DIR` to profile it). The busiest account of the generated chain is named by a
+ * (`--cpu-prof --cpu-prof-dir=DIR` to profile it). BENCH_BASELINE_MDW (another tree's bin/mdw.js, with its
+ * node_modules: `git archive` of a commit) exports the same account of the same database first, alone, as the
+ * baseline of the same run: its rows/s, CPU per row and memory beside the working tree's. The busiest account of the generated chain is named by a
  * few percent of its transactions (the devnode's traffic spreads over 64 accounts); with BENCH_EXPORT_EVERY_TX (default
  * 1) it is also entered in account_transactions for every other transaction of the chain (rows of the real layout, as
  * the populator writes them), so the export walks every transaction of the chain, all types rendered.
@@ -33,6 +35,7 @@ const SCHEMA = 'mdw_bench_export';
 /** the issue's target: 2 M transactions in under 60 s at < 50 MB above idle */
 const TARGET = { rows: 2_000_000, seconds: 60, mb: 50 };
 const PROBE_SECONDS = 10;
+const BASELINE_MDW = process.env.BENCH_BASELINE_MDW;
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 /** rssMb is a process's resident set in MB, from /proc. */
@@ -136,6 +139,14 @@ async function exportOnce(
   };
 }
 
+/** One server's exports: its idle RSS, the small requests alone, and each format's run. */
+interface ServerRuns {
+  readonly idleRssMb: number;
+  /** the small requests alone, and beside each run (the working tree's) */
+  readonly alone?: { readonly p50Ms: number; readonly p99Ms: number };
+  readonly runs: (ExportRun & { probeP50Ms?: number; probeP99Ms?: number })[];
+}
+
 async function main(): Promise<void> {
   killChildrenOnExit();
   const chain = await loadedChain(GENERATIONS, 'bench-export', SCHEMA, {}, undefined, ['--mainnet-like']);
@@ -162,35 +173,57 @@ async function main(): Promise<void> {
 
   const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
   const nodeOptions = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
-  const server = await startMdwServer(chain.env, nodeOptions);
   const path = `/mdw/v3/accounts/${account.id}/transactions/export`;
-  // warm-up: the routes, a short export, then idle
-  await exportOnce(server, `${path}?limit=2000`, 'text/csv', 0, postgresCpu);
-  const warmEnd = performance.now() + 2000;
-  await probe(server.url, small, () => performance.now() > warmEnd);
-  await sleep(3000);
-  const idleMb = rssMb(server.pid);
-
-  const aloneEnd = performance.now() + PROBE_SECONDS * 1000;
-  const alone = await probe(server.url, small, () => performance.now() > aloneEnd);
-  const runs: (ExportRun & { probeP50Ms: number; probeP99Ms: number })[] = [];
-  for (const accept of ['text/csv', 'application/x-ndjson']) {
-    // alone first: its rate, CPU and memory are the export's own; then again with the small requests beside it
-    const run = await exportOnce(server, path, accept, idleMb, postgresCpu);
-    let done = false;
-    const during = probe(server.url, small, () => done);
-    await exportOnce(server, path, accept, idleMb, postgresCpu);
-    done = true;
-    const latencies = await during;
-    runs.push({ ...run, probeP50Ms: percentile(latencies, 0.5), probeP99Ms: percentile(latencies, 0.99) });
-    console.log(
-      `${accept}: ${run.rows} rows in ${run.seconds} s = ${run.rowsPerSecond} rows/s, ${(run.bytes / 1e6).toFixed(1)} MB, ` +
-        `peak RSS ${run.peakRssAboveIdleMb} MB above idle (${idleMb.toFixed(1)} MB; by quarter ${run.quarterPeaksAboveIdleMb.join(', ')}), ` +
-        `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs, complete: ${run.complete}; ` +
-        `small requests during a second export p50 ${percentile(latencies, 0.5)} / p99 ${percentile(latencies, 0.99)} ms ` +
-        `(alone ${percentile(alone, 0.5)} / ${percentile(alone, 0.99)} ms)`,
-    );
+  /** exports of one server (`mdw`: another tree's), alone; with `probes`, each again beside the small requests */
+  async function serverRuns(mdw: string | undefined, probes: boolean): Promise<ServerRuns> {
+    const server = await startMdwServer(chain.env, nodeOptions, mdw === undefined ? {} : { mdw });
+    // warm-up: the routes, a short export, then idle
+    await exportOnce(server, `${path}?limit=2000`, 'text/csv', 0, postgresCpu);
+    const warmEnd = performance.now() + 2000;
+    await probe(server.url, small, () => performance.now() > warmEnd);
+    await sleep(3000);
+    const idleMb = rssMb(server.pid);
+    const aloneEnd = performance.now() + PROBE_SECONDS * 1000;
+    const alone = probes ? await probe(server.url, small, () => performance.now() > aloneEnd) : [];
+    const runs: ServerRuns['runs'] = [];
+    for (const accept of ['text/csv', 'application/x-ndjson']) {
+      // alone first: its rate, CPU and memory are the export's own; then again with the small requests beside it
+      const run = await exportOnce(server, path, accept, idleMb, postgresCpu);
+      let latencies: number[] = [];
+      if (probes) {
+        let done = false;
+        const during = probe(server.url, small, () => done);
+        await exportOnce(server, path, accept, idleMb, postgresCpu);
+        done = true;
+        latencies = await during;
+      }
+      runs.push(
+        probes ? { ...run, probeP50Ms: percentile(latencies, 0.5), probeP99Ms: percentile(latencies, 0.99) } : run,
+      );
+      console.log(
+        `${mdw ?? 'working tree'} ${accept}: ${run.rows} rows in ${run.seconds} s = ${run.rowsPerSecond} rows/s, ${(run.bytes / 1e6).toFixed(1)} MB, ` +
+          `peak RSS ${run.peakRssAboveIdleMb} MB above idle (${idleMb.toFixed(1)} MB; by quarter ${run.quarterPeaksAboveIdleMb.join(', ')}), ` +
+          `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs, complete: ${run.complete}` +
+          (probes
+            ? `; small requests during a second export p50 ${percentile(latencies, 0.5)} / p99 ${percentile(latencies, 0.99)} ms ` +
+              `(alone ${percentile(alone, 0.5)} / ${percentile(alone, 0.99)} ms)`
+            : ''),
+      );
+    }
+    await server.stop();
+    return {
+      idleRssMb: Number(idleMb.toFixed(1)),
+      ...(probes && { alone: { p50Ms: percentile(alone, 0.5), p99Ms: percentile(alone, 0.99) } }),
+      runs,
+    };
   }
+  const baseline = BASELINE_MDW === undefined ? undefined : await serverRuns(BASELINE_MDW, false);
+  const { idleRssMb, alone, runs } = await serverRuns(undefined, true);
+  if (baseline)
+    for (const [i, run] of runs.entries())
+      console.log(
+        `${run.format}: working tree ÷ baseline ${(run.rowsPerSecond / baseline.runs[i]!.rowsPerSecond).toFixed(2)} in rows/s`,
+      );
   const slowest = Math.min(...runs.map((r) => r.rowsPerSecond));
   const projected = TARGET.rows / slowest;
   // on a core of its own each, the server's CPU per row bounds the rate (PostgreSQL runs beside it)
@@ -206,13 +239,13 @@ async function main(): Promise<void> {
     transactions: Number(txCount[0]!.n),
     busiestAccountRows: account.rows,
     exportedRows: exported,
-    idleRssMb: Number(idleMb.toFixed(1)),
-    alone: { p50Ms: percentile(alone, 0.5), p99Ms: percentile(alone, 0.99) },
+    idleRssMb,
+    alone,
     runs,
+    ...(baseline && { baseline: { mdw: BASELINE_MDW, ...baseline } }),
     projectedSecondsFor2M: Math.round(projected),
     projectedSecondsFor2MOnFreeCores: Math.round(projectedOnCores),
   });
-  await server.stop();
   await pool.end();
   await chain.stop();
 }

@@ -28,7 +28,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import prom from 'prom-client';
 import { Pool as HttpPool } from 'undici';
-import { admissionLimits } from '../src/api/http/admission.ts';
+import { ANSWER_BOUND_MS } from '../src/api/http/admission.ts';
 import { loadConfig } from '../src/config/middleware.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/base/log.ts';
@@ -46,8 +46,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const MAX_REQUESTS = Number(process.env.BENCH_MAX_REQUESTS ?? 2_000_000);
 const GRAPHQL_CONNECTIONS = Number(process.env.BENCH_GRAPHQL_CONNECTIONS ?? 500);
 const GRAPHQL_REQUESTS = Number(process.env.BENCH_GRAPHQL_REQUESTS ?? 1500);
-/** the bound every answer should come within: the admission's wait and deadline, from the request's arrival */
-const ANSWER_BOUND_MS = admissionLimits(10).deadlineMs;
 /** heavy GraphQL operations, each asked with GET: a page of 100 transactions with their blocks (cost 201), two and four of them, 100 key blocks */
 const PAGE_WITH_BLOCKS = 'transactions(limit: 100) { data { hash tx block { hash height } } }';
 const GRAPHQL_HEAVY = [

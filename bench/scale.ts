@@ -17,7 +17,8 @@
  * The routes come from the route tables: ae_mdw's /mdw/v3 (src/api/mdw/rest/operations.ts) and /middleware with the
  * node's cached /v2 and /v3 (src/api/legacy/legacy-openapi.ts), so a new route is measured without an edit; plus
  * GraphQL's heaviest documents and a websocket replay of the last 1 000 heights. BENCH_SCALE_SAMPLES (default 20) sets
- * the requests per row, one after another.
+ * the requests per row, one after another; BENCH_SCALE_ONLY (a regular expression) keeps the rows whose name or path it
+ * matches, to compare a few routes before and after a change (the websocket replay runs only without it).
  */
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -36,6 +37,7 @@ import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 
 const SIZES = (process.env.BENCH_SCALE ?? '0.1,1').split(',').map(Number);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 20);
+const ONLY = process.env.BENCH_SCALE_ONLY ? new RegExp(process.env.BENCH_SCALE_ONLY) : undefined;
 const SEED = 'bench-scale';
 const LIMIT = 100;
 const TARGET_P99_MS = 50;
@@ -273,19 +275,22 @@ async function runSize(percent: number): Promise<{ rows: Record<string, Row & { 
   const ids = await hotIds(chain, server.url);
   const rows: Record<string, Row & { path: string }> = {};
   for (const [name, path] of requests(ids)) {
+    if (ONLY && !ONLY.test(name) && !ONLY.test(path)) continue;
     const { next, ...row } = await measure(server, server.url, path, postgresCpu);
     rows[name] = { ...row, path };
     if (next) rows[`${name} next`] = { ...(await measure(server, server.url, next, postgresCpu)), path: next };
   }
-  const replayMs = await replay(server.url, chain);
-  rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = {
-    status: 200,
-    p50: Number(replayMs.toFixed(1)),
-    p99: Number(replayMs.toFixed(1)),
-    serverCpuUs: 0,
-    postgresCpuUs: 0,
-    path: `from_height ${facts.top - REPLAY_HEIGHTS + 1}`,
-  };
+  if (!ONLY) {
+    const replayMs = await replay(server.url, chain);
+    rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = {
+      status: 200,
+      p50: Number(replayMs.toFixed(1)),
+      p99: Number(replayMs.toFixed(1)),
+      serverCpuUs: 0,
+      postgresCpuUs: 0,
+      path: `from_height ${facts.top - REPLAY_HEIGHTS + 1}`,
+    };
+  }
   if (percent === Math.max(...SIZES)) await explainMisses(chain, rows, server);
   await server.stop();
   const summary = {

@@ -314,7 +314,7 @@ async function writeBigTokens(pool: Pool): Promise<{
     ...holders.map((h, i) => transfer(big, owner, h, amounts[i]!, [i, HOLDERS, 0])),
     ...tokenIds.map((t, i) => transfer(t, id('ak', i, 0xa2), rich, BigInt(1 + i), [i, TOKENS, HOLDERS])),
   ].sort((a, b) => a.height - b.height || a.microIndex - b.microIndex || a.txIndex - b.txIndex || a.logIdx - b.logIdx);
-  const none = { contracts: [], callCreated: [], seeds: [], aex9Logs: [] } satisfies AexnRows;
+  const none = { contracts: [], callCreated: [], seeds: [], aex9Logs: [], dexFactories: [] } satisfies AexnRows;
   const started = Date.now();
   await withTransaction(pool, (client) =>
     writeAexnRows(client, [
@@ -364,8 +364,14 @@ async function explainPages(
   } as unknown as Pool;
   const middle = <T>(list: readonly T[]): T => list[Math.floor(list.length / 2)]!;
   const [amount, account] = middle(data.amountCursors).split('|') as [string, string];
-  await holdersPage(explaining, data.big, 'pubkey', 'backward', { account: middle(data.holderCursors) }, PAGE + 1);
-  await holdersPage(explaining, data.big, 'amount', 'forward', { account, amount }, PAGE + 1);
+  await holdersPage(
+    explaining,
+    { contractId: data.big, by: 'pubkey' },
+    'backward',
+    { account: middle(data.holderCursors) },
+    PAGE + 1,
+  );
+  await holdersPage(explaining, { contractId: data.big, by: 'amount' }, 'forward', { account, amount }, PAGE + 1);
   await accountTokensPage(explaining, data.rich, 'backward', middle(data.tokenCursors), PAGE + 1);
 }
 

@@ -14,7 +14,7 @@ import { createApiMetrics } from './http/metrics.ts';
 import { aeHeight } from './http/middleware/ae-height.ts';
 import { cacheHeaders } from './http/middleware/cache-headers.ts';
 import { topHeight } from '../db/queries/blocks.ts';
-import { readServedTop } from './http/served-top.ts';
+import { readServedTop } from './status/served-top.ts';
 import { corsPolicy } from './http/middleware/cors-policy.ts';
 import { errorBoundary, type Outages } from './http/middleware/error-boundary.ts';
 import { requestMetrics } from './http/middleware/request-metrics.ts';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config/middleware.ts';
-import { createReadPool } from '../db/pool.ts';
+import { createReadPool, type Pool } from '../db/pool.ts';
 import { ReadReplicas } from '../db/read-replicas.ts';
 import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../db/notification.ts';
@@ -22,6 +22,7 @@ import { StopList } from '../base/stop-list.ts';
 import { TurnQueue } from '../base/turns.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import { createApp } from './app.ts';
+import type { Outages } from './http/middleware/error-boundary.ts';
 import { startCacheInvalidation } from './http/cache-invalidation.ts';
 import { HeapTrim, processSampler } from './http/heap-trim.ts';
 import { ResponseCache } from './http/response-cache.ts';
@@ -94,7 +95,23 @@ export class ApiServer implements Role {
     this.#deps.log.debug('http api stopped');
   }
 
+  /**
+   * #start runs the steps in order, each pushing its stops: the database (pools, replicas, outages), the notification
+   * listener with the cache it guards, the HTTP API, the websocket server, and the work in the background.
+   */
   async #start(): Promise<void> {
+    const db = await this.#openDatabase();
+    const listening = await this.#listen(db);
+    const { server, heapTrim } = await this.#serveHttp(db, listening);
+    await this.#startWebsocket(db, listening.listener, server);
+    this.#startBackground(heapTrim);
+  }
+
+  /**
+   * #openDatabase opens the server's pools (the primary, and the replicas when DATABASE_READ_URLS lists any) with the
+   * outages of its two dependencies, and starts the wait for a replica to replay what the primary holds now.
+   */
+  async #openDatabase(): Promise<ServerDatabase> {
     const { cfg, log, registry } = this.#deps;
     const stops = this.#stops;
     const maxWaiting = cfg.databasePoolSize * WAITING_PER_CONNECTION;
@@ -147,21 +164,40 @@ export class ApiServer implements Role {
     const replayedAtStart = replicas?.caughtUp(await walEnd(primary));
     // stopping the replicas ends the wait: its rejection is then a failure's, already being thrown
     void replayedAtStart?.catch(() => {});
+    return { primary, replicas, pool, turns, outages, replayedAtStart };
+  }
+
+  /**
+   * #listen starts the LISTEN connection (on the primary) that the response cache's invalidation and the websocket
+   * share, before the first request, so no answer is cached unguarded.
+   */
+  async #listen(db: ServerDatabase): Promise<Listening> {
+    const { cfg, log } = this.#deps;
+    const { replicas } = db;
     const listener = new NotificationListener({
-      pool: primary,
+      pool: db.primary,
       channel: notifyChannel(cfg.databaseSchema),
       log: log.child({ component: 'listener' }),
       ...(replicas ? { replayed: (lsn: bigint) => replicas.replayed(lsn) } : {}),
     });
-    // Listening for rollbacks before the first request, so no answer is cached unguarded.
     await listener.start();
-    stops.push(() => listener.stop());
+    this.#stops.push(() => listener.stop());
     const responseCache = cfg.apiCacheMaxBytes > 0 ? new ResponseCache({ maxBytes: cfg.apiCacheMaxBytes }) : undefined;
     if (responseCache) {
       const invalidation = startCacheInvalidation({ listener, log, cache: responseCache });
-      stops.push(() => invalidation.stop());
+      this.#stops.push(() => invalidation.stop());
     }
-    const admission = new Admission(admissionLimits(cfg.databasePoolSize), turns);
+    return { listener, responseCache };
+  }
+
+  /**
+   * #serveHttp composes the app, with the admission of its queries and the heap's trim after a burst, and listens on
+   * cfg.port.
+   */
+  async #serveHttp(db: ServerDatabase, listening: Listening): Promise<{ server: Server; heapTrim: HeapTrim }> {
+    const { cfg, log } = this.#deps;
+    const { pool, primary, replicas, outages } = db;
+    const admission = new Admission(admissionLimits(cfg.databasePoolSize), db.turns);
     // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
     const heapTrim = new HeapTrim({
       sample: processSampler(() => admission.counts.pressure),
@@ -172,8 +208,7 @@ export class ApiServer implements Role {
       pool,
       primary,
       replicas,
-      responseCache,
-      listener,
+      ...listening,
       outages,
       admission,
       heapTrim,
@@ -187,12 +222,22 @@ export class ApiServer implements Role {
       // a burst of new connections waits in the kernel's accept queue (capped by net.core.somaxconn), not refused
       server.listen({ port: cfg.port, host: cfg.httpHost, backlog: LISTEN_BACKLOG }, resolve);
     });
-    stops.push(() => closeHttp(server));
+    this.#stops.push(() => closeHttp(server));
     const { port } = server.address() as AddressInfo;
     log.info({ port }, 'http api listening');
     this.#httpUrl = `http://${shownHost(cfg.httpHost)}:${port}`;
+    return { server, heapTrim };
+  }
+
+  /**
+   * #startWebsocket starts the websocket server on the shared listener, once a replica has what the primary held at
+   * start, and hands it ae_mdw's sockets under /mdw on the HTTP port.
+   */
+  async #startWebsocket(db: ServerDatabase, listener: NotificationListener, server: Server): Promise<void> {
+    const { cfg, log, registry } = this.#deps;
+    const { pool, primary, replicas } = db;
     // the live feed starts from what a replica has; the process stays up meanwhile, however long the replica is away
-    await replayedAtStart;
+    await db.replayedAtStart;
     const websocket = await startWebsocketServer({
       cfg,
       log,
@@ -203,12 +248,34 @@ export class ApiServer implements Role {
       ...(replicas ? { raiseFloor: (lsn: bigint, signal: AbortSignal) => replicas.raiseFloor(lsn, signal) } : {}),
     });
     this.#websocket = websocket;
-    stops.push(() => websocket.stop());
+    this.#stops.push(() => websocket.stop());
     // ae_mdw's sockets under /mdw on the HTTP port too, where a client given the gateway's URL looks
     server.on('upgrade', (req, socket, head) => websocket.upgrade(req, socket, head));
-    heapTrim.start();
-    stops.push(() => heapTrim.stop());
   }
+
+  /** #startBackground starts the work that runs beside the requests: the heap's trim. */
+  #startBackground(heapTrim: HeapTrim): void {
+    heapTrim.start();
+    this.#stops.push(() => heapTrim.stop());
+  }
+}
+
+/** The LISTEN connection the server's parts share, and the response cache its notifications invalidate. */
+interface Listening {
+  readonly listener: NotificationListener;
+  readonly responseCache: ResponseCache | undefined;
+}
+
+/** What the server's database step opens (ApiServer #openDatabase). */
+interface ServerDatabase {
+  readonly primary: Pool;
+  readonly replicas: ReadReplicas | undefined;
+  /** where reads go: the replicas' pool when there are any, else the primary */
+  readonly pool: Pool;
+  readonly turns: TurnQueue;
+  readonly outages: Outages;
+  /** resolves once a replica has replayed the primary's position at start (undefined: no replicas) */
+  readonly replayedAtStart: Promise<void> | undefined;
 }
 
 /** startServer starts an ApiServer: the -s role. */

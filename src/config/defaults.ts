@@ -48,7 +48,8 @@ export const DEFAULTS = {
   EXPORT_MAX_RUNNING: 2,
   // a stalled or trickling reader holds its export's place no longer than this
   EXPORT_MAX_SECONDS: 600,
-  // a page is read and rendered in one turn: the largest page a list serves (limit=100), so a request waits behind an
-  // export's page no longer than behind any other page
-  EXPORT_PAGE_ROWS: 100,
+  // rows per statement: a statement's planning and round trip spread over 250 rows are a small part of its work (over
+  // 100 they were two thirds of PostgreSQL's time per row); longer pages live long enough in the server to reach V8's
+  // old generation: its peak RSS rose 6–10 MB above idle at 250, 20–124 MB at 500, 130 MB at 2000 (docs/benchmarks.md)
+  EXPORT_PAGE_ROWS: 250,
 } as const;

@@ -102,8 +102,9 @@ export interface Config {
   /** Kubernetes settings: the populator's writer Lease, set by the operator on its pods. */
   readonly kube: KubeSettings;
   /**
-   * The æternity DEX of the network: the factory whose PairCreated events count, and wrapped AE (BUY/SELL swaps;
-   * its Deposit and Withdrawal events mint and burn AEX-9 balances).
+   * The æternity DEX of the network, overrides of what the code says (a factory or a wrapped AE is known by its code
+   * on any network): a factory whose PairCreated events count, and a wrapped AE (BUY/SELL swaps; its Deposit and
+   * Withdrawal events mint and burn AEX-9 balances).
    */
   readonly dex: { readonly factory: string; readonly wrappedAe: string };
   /** How /mdw/v3's streamed exports of an account's history are bounded (docs/api-v3.md, "Exports"). */
@@ -118,7 +119,7 @@ export interface ExportLimits {
   readonly maxRunning: number;
   /** seconds an export may run before it is cut off, its client resuming after its last row (EXPORT_MAX_SECONDS) */
   readonly maxSeconds: number;
-  /** rows an export reads per statement, each page in one turn of the server's line (EXPORT_PAGE_ROWS) */
+  /** rows an export reads per statement, each statement in one turn of the server's line (EXPORT_PAGE_ROWS) */
   readonly pageRows: number;
 }
 

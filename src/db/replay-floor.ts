@@ -5,8 +5,8 @@
  */
 
 /**
- * ReplayFloor raises the floor as the best replica replays the positions waited for, in order: a notification is
- * released (and the floor raised to it) only once a replica reads can go to has replayed it.
+ * ReplayFloor raises the floor as the best replica replays the positions waited for: a notification is released (and
+ * the floor raised to it) only once a replica reads can go to has replayed it, those of one look in the order they came.
  */
 export class ReplayFloor {
   #floor = 0n;
@@ -23,18 +23,20 @@ export class ReplayFloor {
   }
 
   /**
-   * release resolves, in order, the waiters `best` (the highest position a usable replica has replayed) covers,
-   * raising the floor to each; with `lsn`, true when it is replayed already and nothing waits before it (the floor
-   * raised to it too).
+   * release resolves the waiters `best` (the highest position a usable replica has replayed) covers, in the order they
+   * came, raising the floor to each; with `lsn`, true when it is replayed already (the floor raised to it too). A
+   * position the standby has replayed is not held behind a notification's it has not: a reading of the top on a standby
+   * that lagged behind a commit the server heard of waited for that commit until it gave up, a 503 counted as the
+   * database away (issue 59).
    */
   release(best: bigint | undefined, lsn?: bigint): boolean {
     if (best === undefined) return false;
-    while (this.#waiters.length > 0 && this.#waiters[0]!.lsn <= best) {
-      const waiter = this.#waiters.shift()!;
+    for (const waiter of this.#waiters.filter((w) => w.lsn <= best)) {
+      this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
       if (waiter.lsn > this.#floor) this.#floor = waiter.lsn;
       waiter.resolve();
     }
-    if (lsn === undefined || lsn > best || this.#waiters.length > 0) return false;
+    if (lsn === undefined || lsn > best) return false;
     if (lsn > this.#floor) this.#floor = lsn;
     return true;
   }

@@ -7,7 +7,7 @@ import type { FunctionSpec } from './contracts/bytecode.ts';
 import type { FateType } from '../chain/fate.ts';
 import { AEX9_FUNCTIONS } from './contracts/standards.ts';
 import { GA_FUNCTIONS } from './fate-contract.ts';
-import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from './hyperchain/types.ts';
+import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from './contracts/hc-types.ts';
 
 /** AciType is a type as the ACI writes it. */
 type AciType =

@@ -22,7 +22,7 @@ export interface KeyHeader {
   readonly time: number;
   readonly version: number;
   readonly info: string;
-  /** a hyperchain's HOLE and EOE bits (hyperchain/schedule.ts); present on every key block of a hyperchain */
+  /** a hyperchain's HOLE and EOE bits (contracts/hc-schedule.ts); present on every key block of a hyperchain */
   readonly hcFlags?: number;
 }
 

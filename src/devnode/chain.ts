@@ -21,7 +21,7 @@ export type { TxRecord } from './tx-store.ts';
 import { idBytes } from '../chain/id-cache.ts';
 import { toBigInt } from '../chain/json.ts';
 import type { Hyperchain } from './hyperchain/consensus.ts';
-import { EOE_FLAG, HOLE_FLAG, hcFlags, keyTarget } from './hyperchain/schedule.ts';
+import { EOE_FLAG, HOLE_FLAG, hcFlags, keyTarget } from './contracts/hc-schedule.ts';
 
 /** MicroBlock is a micro block with its transactions. */
 export interface MicroBlock {

@@ -5,7 +5,7 @@ import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../base/log.ts';
 import type { Role } from '../base/roles.ts';
 import { Chain } from './chain.ts';
-import { dryRunRoute } from './contracts/dry-run.ts';
+import { dryRunRoute } from './dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
@@ -18,7 +18,7 @@ import { pacing, type PacingOptions } from './pacing.ts';
 import { pacingRoute } from './pacing-route.ts';
 import { Overload, overloadRoutes } from './overload.ts';
 import { StopList } from '../base/stop-list.ts';
-import { hyperchainRoutes } from './hyperchain/routes.ts';
+import { hyperchainRoutes } from './hyperchain-routes.ts';
 import {
   devnodeHyperchain,
   HYPERCHAIN_NETWORK_ID,

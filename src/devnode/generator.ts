@@ -6,7 +6,7 @@ import { deriveKey, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules.ts';
-import { TOKEN_WEIGHT, tokenSource } from './contracts/traffic.ts';
+import { TOKEN_WEIGHT, tokenSource } from './traffic-contracts.ts';
 import { Traffic, type BuiltTx } from './traffic.ts';
 import { TrafficKit, type WeightedMaker } from './traffic-kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type TxFields } from './tx-codec.ts';

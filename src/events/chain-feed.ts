@@ -7,11 +7,13 @@ import type { ChainNotification } from '../db/notification.ts';
 import { topHeight } from '../db/queries/blocks.ts';
 import { lastReorgSeq, type Reorg } from '../db/queries/reorgs.ts';
 import {
+  covers,
   readChainChunk,
   readReplayedChainChunk,
   readStoredHashes,
   type ChainChunk,
   type ChainEvent,
+  type ChunkWants,
 } from './events-source.ts';
 import { reorgNotice, type ReorgNotice } from './reorg-notice.ts';
 import { SentBlocks } from './sent-blocks.ts';
@@ -38,6 +40,8 @@ export interface ChainFeedOptions {
   readonly tell: (notices: readonly ReorgNotice[]) => void;
   /** False while no client subscribed to anything: events are then not read at all. */
   readonly hasListeners: () => boolean;
+  /** What a chunk is read for beyond the node's payloads, as the subscriptions are when it is read. */
+  readonly wants: () => ChunkWants;
   /**
    * Set when `pool` reads replicas (db/read-replicas.ts raiseFloor): resolves once every read of the server is at or
    * past a standby's replay position. A chunk read on a standby beyond the notification it acts on (a block committed
@@ -209,11 +213,9 @@ export class ChainFeed {
    * chunk put back for the rewritten heights below it to go first: the new chain's blocks come in chain order.
    */
   async #deliverChunk(from: number, to: number): Promise<void> {
-    const { pool, memoryHeights, raiseFloor } = this.#options;
+    const { pool, memoryHeights } = this.#options;
     if (this.#options.hasListeners()) {
-      const chunk = raiseFloor
-        ? await this.#readRaisingFloor(from, to, raiseFloor)
-        : await readChainChunk(pool, from, to, this.#reorgSeq);
+      const chunk = await this.#read(from, to);
       if (this.#stopped) return;
       const rewind = this.#tell(chunk);
       // the reorg's notification may come later (or was missed while LISTEN was down): the snapshot is enough
@@ -252,13 +254,27 @@ export class ChainFeed {
     for (const r of reorgs) this.#sent.forget(r.dropped);
   }
 
-  /** #readRaisingFloor reads heights from..to on a standby and raises the server's floor to what that standby saw. */
-  async #readRaisingFloor(
-    from: number,
-    to: number,
-    raiseFloor: NonNullable<ChainFeedOptions['raiseFloor']>,
-  ): Promise<ChainChunk> {
-    const { value, replayed } = await readReplayedChainChunk(this.#options.pool, from, to, this.#reorgSeq);
+  /**
+   * #read reads heights from..to, with every payload its events go out with, in one snapshot. A subscription that wants
+   * more (ae_mdw's payloads, epochs) taken while it was read may have been answered before the snapshot was taken: the
+   * chunk is read again for it (rarely: a snapshot a moment later), so it gets every block committed after its answer.
+   */
+  async #read(from: number, to: number): Promise<ChainChunk> {
+    let wants = this.#options.wants();
+    for (;;) {
+      const chunk = await this.#readFor(from, to, wants);
+      const now = this.#options.wants();
+      if (this.#stopped || covers(wants, now)) return chunk;
+      wants = { mdw: wants.mdw || now.mdw, epochs: wants.epochs || now.epochs };
+    }
+  }
+
+  /** #readFor reads heights from..to for `wants`; on a standby it raises the server's floor to what that standby saw. */
+  async #readFor(from: number, to: number, wants: ChunkWants): Promise<ChainChunk> {
+    const { pool, raiseFloor } = this.#options;
+    const read = { afterSeq: this.#reorgSeq, wants };
+    if (!raiseFloor) return readChainChunk(pool, from, to, read);
+    const { value, replayed } = await readReplayedChainChunk(pool, from, to, read);
     // a wait for a standby (all away) ends with stop, which must not hang on it
     if (replayed !== undefined) await raiseFloor(replayed, this.#stopping.signal);
     return value;

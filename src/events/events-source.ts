@@ -1,17 +1,27 @@
-/** @module Reads the committed chain rows of a height range as websocket events, in chain order. */
-import { stringifyJson } from '../chain/json.ts';
-import { signedTx } from '../chain/signed-tx.ts';
+/** @module Reads the committed chain rows of a height range as websocket events, in chain order, with their payloads. */
+import { stringifyJson, type Json } from '../chain/json.ts';
+import { signedTx, type MinedTx } from '../chain/signed-tx.ts';
 import { withSnapshot, type Pool, type Queryable } from '../db/pool.ts';
-import { keyBlocksBetween, microBlocksBetween, type KeyBlockRow, type MicroBlockRow } from '../db/queries/blocks.ts';
+import {
+  keyBlocksBetween,
+  keyBlocksPage,
+  microBlocksBetween,
+  microBlocksCountedBetween,
+} from '../db/queries/blocks.ts';
 import { txIdsBetween, type TxIdRow } from '../db/queries/account-transactions.ts';
 import { blockHashesBetween } from '../db/queries/block-hashes.ts';
+import { epochsFixedAt, schedulePage } from '../db/queries/hyperchain.ts';
 import { lastReorgSeq, reorgsAfter, type Reorg } from '../db/queries/reorgs.ts';
 import { readReplayed, type Replayed } from '../db/queries/replication.ts';
-import { transactionsBetween, type TransactionRow } from '../db/queries/transactions.ts';
+import { transactionsBetween, txRowsBetween } from '../db/queries/transactions.ts';
+import { txisBeforeBlocks } from '../db/queries/txis.ts';
+import { keyBlockJson, microBlockJson } from '../shapes/v3/render-blocks.ts';
+import { epochJson, mdwTxPayloads, type MdwTxPayloads } from './mdw-render.ts';
 
 /**
- * ChainEvent is one thing that happened on chain, with its payload already serialised once
- * (exact integers), so fan-out to thousands of clients costs no further JSON work.
+ * ChainEvent is one thing that happened on chain, with its payloads already serialised once
+ * (exact integers), so fan-out to thousands of clients costs no further JSON work: the node's (the
+ * seed's protocol, and ae_mdw's `node` source) always, ae_mdw's `mdw` source's when the read was for it.
  */
 export type ChainEvent =
   | {
@@ -19,6 +29,10 @@ export type ChainEvent =
       readonly height: number;
       readonly block: string;
       readonly payload: string;
+      /** /v3's KeyBlock or MicroBlock (a chunk read with `mdw`) */
+      readonly mdw?: string;
+      /** a key block's hyperchain epoch it fixed (its first - 1), with its leaders (a chunk read with `epochs`) */
+      readonly epoch?: string;
     }
   | {
       readonly type: 'transaction';
@@ -29,7 +43,28 @@ export type ChainEvent =
       readonly payload: string;
       /** Every id the transaction references or creates (its account_transactions rows). */
       readonly ids: readonly string[];
+      /** /v3's Transaction and ae_mdw's v2 shape (a chunk read with `mdw`) */
+      readonly mdw?: MdwTxPayloads;
     };
+
+/**
+ * ChunkWants is what a chunk is read for beyond the node's payloads, which every read renders: ae_mdw's `mdw` source
+ * (its blocks and transactions read with what /v3 shows of them, in place of the node's rows: one read of each either
+ * way), and a hyperchain's epochs. The subscribers there are decide, so a server without them reads no more than the
+ * node's rows.
+ */
+export interface ChunkWants {
+  readonly mdw: boolean;
+  readonly epochs: boolean;
+}
+
+/** NODE_PAYLOADS: a read for the node's payloads alone. */
+export const NODE_PAYLOADS: ChunkWants = { mdw: false, epochs: false };
+
+/** covers is true when a read for `read` renders everything `wanted` asks for. */
+export function covers(read: ChunkWants, wanted: ChunkWants): boolean {
+  return (read.mdw || !wanted.mdw) && (read.epochs || !wanted.epochs);
+}
 
 /**
  * ChainChunk is a range of heights as one snapshot has it, with the reorg log of that snapshot: the log's rows are
@@ -49,13 +84,24 @@ export interface ChainChunk {
  * block, then each micro block of its generation followed by the block's transactions. One
  * repeatable-read snapshot, so a concurrent fork cannot mix two chains in one answer.
  */
-export async function readChainEvents(pool: Pool, from: number, to: number): Promise<ChainEvent[]> {
-  return (await readChainChunk(pool, from, to)).events;
+export async function readChainEvents(
+  pool: Pool,
+  from: number,
+  to: number,
+  wants: ChunkWants = NODE_PAYLOADS,
+): Promise<ChainEvent[]> {
+  return (await readChainChunk(pool, from, to, { wants })).events;
 }
 
-/** readChainChunk reads heights from..to and the reorg log (after `afterSeq`) in one snapshot. */
-export function readChainChunk(pool: Pool, from: number, to: number, afterSeq?: number): Promise<ChainChunk> {
-  return withSnapshot(pool, (db) => chunkIn(db, from, to, afterSeq));
+/** How a chunk is read: for what (`wants`), and with the reorgs logged after `afterSeq` (none when not given). */
+export interface ChunkRead {
+  readonly afterSeq?: number;
+  readonly wants?: ChunkWants;
+}
+
+/** readChainChunk reads heights from..to, their payloads and the reorg log (after `afterSeq`) in one snapshot. */
+export function readChainChunk(pool: Pool, from: number, to: number, read: ChunkRead = {}): Promise<ChainChunk> {
+  return withSnapshot(pool, (db) => chunkIn(db, from, to, read));
 }
 
 /**
@@ -67,9 +113,9 @@ export function readReplayedChainChunk(
   pool: Pool,
   from: number,
   to: number,
-  afterSeq: number,
+  read: ChunkRead,
 ): Promise<Replayed<ChainChunk>> {
-  return readReplayed(pool, (db) => chunkIn(db, from, to, afterSeq));
+  return readReplayed(pool, (db) => chunkIn(db, from, to, read));
 }
 
 /** readStoredHashes reads the block hashes of heights from..to (by height) and the reorgs after `afterSeq` in one snapshot. */
@@ -86,45 +132,121 @@ export function readStoredHashes(
   });
 }
 
-async function chunkIn(db: Queryable, from: number, to: number, afterSeq: number | undefined): Promise<ChainChunk> {
-  const events = await eventsIn(db, from, to);
+async function chunkIn(db: Queryable, from: number, to: number, read: ChunkRead): Promise<ChainChunk> {
+  const events = await eventsIn(db, from, to, read.wants ?? NODE_PAYLOADS);
+  const { afterSeq } = read;
   if (afterSeq === undefined) return { events, reorgs: [], reorgSeq: await lastReorgSeq(db) };
   const reorgs = await reorgsAfter(db, afterSeq);
   return { events, reorgs, reorgSeq: reorgs.at(-1)?.seq ?? afterSeq };
 }
 
-async function eventsIn(db: Queryable, from: number, to: number): Promise<ChainEvent[]> {
+/** A block of a chunk as its events carry it: the node's object, and /v3's when read for it. */
+interface ChunkBlock {
+  readonly height: number;
+  readonly hash: string;
+  readonly node: Json;
+  readonly mdw?: string;
+}
+
+/** A transaction of a chunk: what the node's object is made of, and ae_mdw's payloads when read for them. */
+interface ChunkTx {
+  readonly tx: MinedTx & { readonly microIndex: number; readonly txIndex: number };
+  readonly mdw?: MdwTxPayloads;
+}
+
+/** The rows of a chunk, each read once: every payload of its events is rendered from them. */
+interface ChunkRows {
+  readonly keyBlocks: readonly ChunkBlock[];
+  readonly microBlocks: readonly (ChunkBlock & { readonly microIndex: number })[];
+  readonly transactions: readonly ChunkTx[];
+  readonly ids: readonly TxIdRow[];
+  /** the epochs' payloads, by the height of the key block that fixed each */
+  readonly epochs: ReadonlyMap<number, string>;
+}
+
+async function eventsIn(db: Queryable, from: number, to: number, wants: ChunkWants): Promise<ChainEvent[]> {
   // One client runs one query at a time, so these go one after the other.
+  const blocksAndTxs = wants.mdw ? await mdwRowsIn(db, from, to) : await nodeRowsIn(db, from, to);
+  const ids = await txIdsBetween(db, from, to);
+  const keyHeights = blocksAndTxs.keyBlocks.map((k) => k.height);
+  const epochs = wants.epochs ? await epochsIn(db, keyHeights) : new Map<number, string>();
+  return inChainOrder({ ...blocksAndTxs, ids, epochs });
+}
+
+type BlocksAndTxs = Pick<ChunkRows, 'keyBlocks' | 'microBlocks' | 'transactions'>;
+
+/** nodeRowsIn reads the blocks and transactions of heights from..to as the node's objects are made of them. */
+async function nodeRowsIn(db: Queryable, from: number, to: number): Promise<BlocksAndTxs> {
   const keyBlocks = await keyBlocksBetween(db, from, to, to - from + 1, 0);
   const microBlocks = await microBlocksBetween(db, from, to);
   const transactions = await transactionsBetween(db, from, to);
-  const ids = await txIdsBetween(db, from, to);
-  return inChainOrder(keyBlocks, microBlocks, transactions, ids);
+  return {
+    keyBlocks: keyBlocks.map((k) => ({ height: k.height, hash: k.hash, node: k.data })),
+    microBlocks: microBlocks.map((m) => ({ height: m.height, microIndex: m.microIndex, hash: m.hash, node: m.header })),
+    transactions: transactions.map((tx) => ({ tx })),
+  };
 }
 
-function inChainOrder(
-  keyBlocks: KeyBlockRow[],
-  microBlocks: MicroBlockRow[],
-  txs: TransactionRow[],
-  ids: TxIdRow[],
-): ChainEvent[] {
+/**
+ * mdwRowsIn reads the blocks and transactions of heights from..to as /v3 shows them (which hold the node's objects
+ * too), with the transactions of the chain before each micro block (a v2 transaction's index).
+ */
+async function mdwRowsIn(db: Queryable, from: number, to: number): Promise<BlocksAndTxs> {
+  const keyBlocks = await keyBlocksPage(db, 'forward', undefined, to - from + 1, { first: from, last: to });
+  const microBlocks = await microBlocksCountedBetween(db, from, to);
+  const transactions = await txRowsBetween(db, from, to);
+  const before = await txisBeforeBlocks(db, transactions);
+  return {
+    keyBlocks: keyBlocks.map((k) => ({
+      height: k.height,
+      hash: String(k.data.hash),
+      node: k.data,
+      mdw: keyBlockJson(k),
+    })),
+    microBlocks: microBlocks.map((m) => ({
+      height: m.height,
+      microIndex: m.microIndex,
+      hash: String(m.header.hash),
+      node: m.header,
+      mdw: microBlockJson(m),
+    })),
+    transactions: transactions.map((tx) => ({
+      tx,
+      mdw: mdwTxPayloads(tx, before.get(`${tx.height}:${tx.microIndex}`) ?? 0),
+    })),
+  };
+}
+
+/** epochsIn reads the epochs the key blocks at these heights fixed (first - 1), with their schedules, as payloads. */
+async function epochsIn(db: Queryable, heights: readonly number[]): Promise<Map<number, string>> {
+  const payloads = new Map<number, string>();
+  if (heights.length === 0) return payloads;
+  for (const e of await epochsFixedAt(db, heights))
+    payloads.set(e.first - 1, epochJson(e, await schedulePage(db, e, 'forward', undefined, e.length)));
+  return payloads;
+}
+
+function inChainOrder(rows: ChunkRows): ChainEvent[] {
   const idsByTx = new Map<string, string[]>();
-  for (const r of ids) {
+  for (const r of rows.ids) {
     const key = position(r.height, r.microIndex, r.txIndex);
     const list = idsByTx.get(key);
     if (list) list.push(r.account);
     else idsByTx.set(key, [r.account]);
   }
-  const txsByMicro = groupBy(txs, (t) => `${t.height}:${t.microIndex}`);
-  const microsByHeight = groupBy(microBlocks, (m) => String(m.height));
+  const txsByMicro = groupBy(rows.transactions, ({ tx }) => `${tx.height}:${tx.microIndex}`);
+  const microsByHeight = groupBy(rows.microBlocks, (m) => String(m.height));
   const events: ChainEvent[] = [];
-  for (const kb of keyBlocks.sort((a, b) => a.height - b.height)) {
-    events.push({ type: 'key_block', height: kb.height, block: kb.hash, payload: stringifyJson(kb.data) });
+  for (const kb of [...rows.keyBlocks].sort((a, b) => a.height - b.height)) {
+    const epoch = rows.epochs.get(kb.height);
+    events.push({ type: 'key_block', ...blockEvent(kb), ...(epoch === undefined ? {} : { epoch }) });
     const micros = (microsByHeight.get(String(kb.height)) ?? []).sort((a, b) => a.microIndex - b.microIndex);
     for (const mb of micros) {
-      events.push({ type: 'micro_block', height: mb.height, block: mb.hash, payload: stringifyJson(mb.header) });
-      const blockTxs = (txsByMicro.get(`${mb.height}:${mb.microIndex}`) ?? []).sort((a, b) => a.txIndex - b.txIndex);
-      for (const t of blockTxs) {
+      events.push({ type: 'micro_block', ...blockEvent(mb) });
+      const blockTxs = (txsByMicro.get(`${mb.height}:${mb.microIndex}`) ?? []).sort(
+        (a, b) => a.tx.txIndex - b.tx.txIndex,
+      );
+      for (const { tx: t, mdw } of blockTxs) {
         const txIds = idsByTx.get(position(t.height, t.microIndex, t.txIndex)) ?? [];
         events.push({
           type: 'transaction',
@@ -133,11 +255,18 @@ function inChainOrder(
           block: t.microBlockHash,
           payload: stringifyJson(signedTx(t)),
           ids: txIds,
+          ...(mdw === undefined ? {} : { mdw }),
         });
       }
     }
   }
   return events;
+}
+
+/** blockEvent is what a block's event carries: where it is, the node's object, and /v3's when read. */
+function blockEvent(b: ChunkBlock): { height: number; block: string; payload: string; mdw?: string } {
+  const event = { height: b.height, block: b.hash, payload: stringifyJson(b.node) };
+  return b.mdw === undefined ? event : { ...event, mdw: b.mdw };
 }
 
 function position(height: number, microIndex: number, txIndex: number): string {

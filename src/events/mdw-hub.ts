@@ -1,12 +1,11 @@
 /** @module The ae_mdw websocket hub: its clients on /v2/websocket and /v3/websocket, and their chain events in chain order. */
 import type { MdwWebsocketLimits } from '../config/middleware.ts';
 import type { Logger } from '../base/log.ts';
-import type { ChainEvent } from './events-source.ts';
+import type { ChainChunk, ChainEvent, ChunkWants } from './events-source.ts';
 import type { ReorgNotice } from './reorg-notice.ts';
 import { mdwEvent, parseMdwMessage, pong, type Channel } from './mdw-protocol.ts';
 import { Replay, replayRefusal, type ReplayOptions } from './mdw-replay.ts';
 import { MdwSubscriptions } from './mdw-subscriptions.ts';
-import { renderEpochs, renderEvents, type MdwPayload, type MdwRenderer } from './mdw-render.ts';
 
 /** A connected client: how to send it a text frame, and which payload shapes it speaks. */
 export interface MdwPeer {
@@ -26,9 +25,9 @@ export type MdwSubscriptionLimits = Pick<
 >;
 
 /** Where replays (`from_height`) read the chain, and their bounds. */
-export interface MdwReplaySource extends Pick<ReplayOptions, 'feed' | 'read' | 'memoryHeights'> {
-  /** renders what it reads (from the same database as `read`) */
-  readonly render: MdwRenderer;
+export interface MdwReplaySource extends Pick<ReplayOptions, 'feed' | 'memoryHeights'> {
+  /** reads heights from..to as the live feed does, for what the subscription wants, and the last reorg logged */
+  read(from: number, to: number, wants: ChunkWants): Promise<ChainChunk>;
   /** the stored top height (-1 when nothing is stored) */
   top(): Promise<number>;
   /** how far below the top + 1 a replay may start */
@@ -48,6 +47,8 @@ const CHANNEL_OF: Record<ChainEvent['type'], Channel> = {
 const EPOCHS = 'Epochs';
 /** REORGS: the channel of forks (ours): each told once, before the new chain's blocks (events/reorg-notice.ts). */
 const REORGS = 'Reorgs';
+/** The channels whose mdw source is not a block's or transaction's /v3 payload. */
+const CHANNELS_WITHOUT_MDW_PAYLOADS: readonly string[] = [EPOCHS, REORGS];
 
 /** MAX_WAITING_MESSAGES: a client's messages waiting for an answer before its socket is read no more. */
 export const MAX_WAITING_MESSAGES = 64;
@@ -77,15 +78,13 @@ interface MdwClient {
 export class MdwHub {
   readonly #clients = new Map<MdwPeer, MdwClient>();
   readonly #replays = new Set<Replay>();
-  readonly #render: MdwRenderer;
   readonly #log: Logger;
   readonly #limits: MdwSubscriptionLimits;
   readonly #replay: MdwReplaySource;
   /** subscriptions of every connection together, held under limits.maxTotalSubscriptions */
   #total = 0;
 
-  constructor(options: { render: MdwRenderer; log: Logger; limits: MdwSubscriptionLimits; replay: MdwReplaySource }) {
-    this.#render = options.render;
+  constructor(options: { log: Logger; limits: MdwSubscriptionLimits; replay: MdwReplaySource }) {
     this.#log = options.log;
     this.#limits = options.limits;
     this.#replay = options.replay;
@@ -116,6 +115,18 @@ export class MdwHub {
   hasAnySubscription(): boolean {
     for (const { subs } of this.#clients.values()) if (subs.size > 0) return true;
     return false;
+  }
+
+  /** wants is what the live feed reads a chunk for: ae_mdw's payloads while a block or transaction has an mdw source. */
+  wants(): ChunkWants {
+    let mdw = false;
+    let epochs = false;
+    for (const { subs } of this.#clients.values()) {
+      mdw ||= subs.hasSource('mdw', CHANNELS_WITHOUT_MDW_PAYLOADS);
+      epochs ||= subs.sources(EPOCHS).size > 0;
+      if (mdw && epochs) break;
+    }
+    return { mdw, epochs };
   }
 
   /**
@@ -154,36 +165,16 @@ export class MdwHub {
   }
 
   /**
-   * publish sends the events (chain order) to every subscriber. The mdw-source payloads of the events someone wants
-   * them for are read first, with one read per kind for the whole batch (the feed's chunk); a failed read is logged
-   * and its events go to the node-source subscribers only.
+   * publish sends the events (chain order) to every subscriber, each source its payload as the chunk's read rendered
+   * it (ChainEvent: the feed reads ae_mdw's payloads while someone wants them, wants()).
    */
-  async publish(events: readonly ChainEvent[]): Promise<void> {
+  publish(events: readonly ChainEvent[]): void {
     if (!this.hasAnySubscription() || events.length === 0) return;
     const lowest = events.reduce((min, e) => Math.min(min, e.height), Infinity);
     for (const replay of this.#replays) replay.noteDelivered(lowest);
-    const deliveries = events.map((event) => ({ event, to: this.#subscribersOf(event) }));
-    const mdwWanted = deliveries.filter(({ to }) =>
-      to.some(([, subs, keys]) => keys.some((k) => subs.sources(k).has('mdw'))),
-    );
-    const failed = (err: unknown): (() => undefined) => {
-      this.#log.warn({ err: (err as Error).message }, 'reading mdw websocket payloads failed');
-      return () => undefined;
-    };
-    const mdw = await renderEvents(
-      this.#render,
-      mdwWanted.map((d) => d.event),
-    ).catch(failed);
-    const epochWanted = deliveries.filter(({ to }) => to.some(([, , keys]) => keys.includes(EPOCHS)));
-    const epochs = await renderEpochs(
-      this.#render,
-      epochWanted.map((d) => d.event),
-    ).catch(failed);
-    for (const { event, to } of deliveries) {
-      const payload = mdw(event);
-      for (const [peer, subs, keys] of to)
-        for (const key of keys) sendEvent(peer, subs, key, event, key === EPOCHS ? epochs(event) : payload);
-    }
+    for (const event of events)
+      for (const [peer, subs, keys] of this.#subscribersOf(event))
+        for (const key of keys) sendEvent(peer, subs, key, event);
   }
 
   /** #subscribersOf lists the clients taking the event live, each with its subscriptions (channel, targets) it goes to. */
@@ -237,10 +228,13 @@ export class MdwHub {
   /** #startReplay holds the subscription's live events back and queues its replay (it starts after the reply). */
   #startReplay(peer: MdwPeer, client: MdwClient, key: string, fromHeight: number): void {
     const { feed, read, memoryHeights } = this.#replay;
+    const { subs } = client;
     const replay: Replay = new Replay({
       fromHeight,
       feed,
-      read,
+      // what the subscription wants when each batch is read (a source may be added to it meanwhile)
+      read: (from, to) =>
+        read(from, to, { mdw: subs.sources(key).has('mdw') && key !== EPOCHS, epochs: key === EPOCHS }),
       memoryHeights,
       batchHeights: REPLAY_BATCH_HEIGHTS,
       send: (events, wait, current) => this.#sendReplayed(peer, client.subs, key, events, wait, current),
@@ -288,14 +282,11 @@ export class MdwHub {
     current: () => boolean,
   ): Promise<number> {
     const wanted = new Set(events.filter((event) => keysFor(subs, event).includes(key)));
-    // a failure to read the payloads fails the replay
-    const render = key === EPOCHS ? renderEpochs : renderEvents;
-    const mdw = subs.sources(key).has('mdw') ? await render(this.#replay.render, [...wanted]) : () => undefined;
     for (const [i, event] of events.entries()) {
       if (subs.sources(key).size === 0) return events.length;
       if (!current()) return i;
       if (!wanted.has(event)) continue;
-      sendEvent(peer, subs, key, event, mdw(event));
+      sendEvent(peer, subs, key, event);
       if (wait) await peer.writable();
     }
     return events.length;
@@ -312,12 +303,16 @@ function keysFor(subs: MdwSubscriptions, event: ChainEvent): string[] {
 }
 
 /** sendEvent sends one event to one subscription (channel or target) of a client, once per source it holds. */
-function sendEvent(peer: MdwPeer, subs: MdwSubscriptions, key: string, event: ChainEvent, mdw: MdwPayload): void {
+function sendEvent(peer: MdwPeer, subs: MdwSubscriptions, key: string, event: ChainEvent): void {
   // an epoch has no node payload; a key block that fixed none sends nothing
-  if (key === EPOCHS) return void (typeof mdw === 'string' && peer.send(mdwEvent(mdw, 'mdw', EPOCHS)));
+  if (key === EPOCHS)
+    return void (event.type === 'key_block' && event.epoch && peer.send(mdwEvent(event.epoch, 'mdw', EPOCHS)));
   const channel = CHANNEL_OF[event.type];
   for (const source of subs.sources(key)) {
-    const payload = source === 'node' ? event.payload : mdw && (typeof mdw === 'string' ? mdw : mdw[peer.version]);
+    const mdw = event.type === 'transaction' ? event.mdw?.[peer.version] : event.mdw;
+    const payload = source === 'node' ? event.payload : mdw;
+    // none when the source was taken after the read: the feed then reads the chunk again (ChainFeed #read); a replay's
+    // batch, history older than the Subscribe, goes to it from the next batch on
     if (payload === undefined) continue;
     peer.send(key === channel ? mdwEvent(payload, source, channel) : mdwEvent(payload, source, 'Object', key));
   }

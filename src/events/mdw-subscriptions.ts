@@ -62,6 +62,12 @@ export class MdwSubscriptions {
     return this.#entries.get(key) ?? new Set();
   }
 
+  /** hasSource is true when a channel or target other than `except` is held with `source`. */
+  hasSource(source: Source, except: readonly string[]): boolean {
+    for (const [key, sources] of this.#entries) if (sources.has(source) && !except.includes(key)) return true;
+    return false;
+  }
+
   get size(): number {
     return this.#entries.size;
   }

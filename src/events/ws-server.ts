@@ -16,7 +16,6 @@ import { ChainFeed } from './chain-feed.ts';
 import { readChainChunk } from './events-source.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
 import { MdwHub, type MdwPeer } from './mdw-hub.ts';
-import { mdwRenderer } from './mdw-render.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from '../db/notification.ts';
@@ -110,26 +109,25 @@ export class WebsocketServer implements Role {
       log,
       deliver: async (events, noticedAt) => {
         await hub.publish(events, noticedAt);
-        await this.#mdwHub.publish(events);
+        this.#mdwHub.publish(events);
       },
       tell: (notices) => {
         hub.tell(notices);
         this.#mdwHub.tell(notices);
       },
       hasListeners: () => hub.hasAnySubscription() || this.#mdwHub.hasAnySubscription(),
+      wants: () => this.#mdwHub.wants(),
       memoryHeights,
       raiseFloor: deps.raiseFloor,
     }));
     const replayReads = pLimit(MAX_CONCURRENT_REPLAY_READS);
     const replayPool = deps.primary ?? pool;
     this.#mdwHub = new MdwHub({
-      render: mdwRenderer(pool),
       log,
       limits: cfg.mdwWebsocket,
       replay: {
         feed,
-        read: (from, to) => replayReads(() => readChainChunk(replayPool, from, to)),
-        render: mdwRenderer(replayPool),
+        read: (from, to, wants) => replayReads(() => readChainChunk(replayPool, from, to, { wants })),
         top: async () => (await topHeight(pool)) ?? -1,
         maxHeights: cfg.mdwWebsocket.maxReplayHeights,
         memoryHeights,

@@ -13,7 +13,7 @@ import {
   generateChain,
   type Chain,
 } from '../../src/devnode/index.ts';
-import { dryRun } from '../../src/devnode/contracts/dry-run.ts';
+import { dryRun } from '../../src/devnode/dry-run.ts';
 import type { WorldState } from '../../src/devnode/state.ts';
 
 const EPOCH_LENGTH = 5;

@@ -1,4 +1,4 @@
-/** @module The hyperchain devnode's consensus arithmetic (src/devnode/hyperchain/schedule.ts), pure, table-driven. */
+/** @module The hyperchain devnode's consensus arithmetic (src/devnode/contracts/hc-schedule.ts), pure, table-driven. */
 import { hash as sdkHash } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import { idBytes } from '../../src/chain/id-cache.ts';
@@ -11,7 +11,7 @@ import {
   sortValidators,
   validatorSchedule,
   type Stake,
-} from '../../src/devnode/hyperchain/schedule.ts';
+} from '../../src/devnode/contracts/hc-schedule.ts';
 
 const A = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 const B = 'ak_11111111111111111111111111111111273Yts';

@@ -1,8 +1,9 @@
 /**
  * @module The layer order of docs/architecture.md, checked on every import of src/: no file imports a layer above
- * its own or a sibling of its row, inside src/ and inside the folders whose rooms have an order of their own (api/,
- * api/mdw/, db/, operator/); no files import each other in a circle, the devnode is a development tool that only the
- * CLI starts, chain/ is pure, and shapes/ takes only types from db/.
+ * its own or a sibling of its row, inside src/ and inside every folder of src/ that holds folders of its own (each
+ * such folder's rooms have an order of their own); no files import each other in a circle, the devnode is a
+ * development tool that only the CLI starts and that takes nothing of the product but chain/ and base/, chain/ is
+ * pure, and shapes/ takes only types from db/.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -33,16 +34,53 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['server.ts'], // the server role: the app, the websockets, the cache's invalidation, started and stopped
     ['app.ts'], // the composition: the shell with both APIs mounted on it
     ['legacy', 'mdw'], // the original /middleware with the node's /v2 and /v3; ae_mdw's /mdw/v3 and GraphQL
-    ['http'], // the shell: admission, caches, content encoding, Koa middleware, metrics, the proxy to the node
+    ['http', 'status'], // the shell (admission, caches, encoding, Koa middleware, the proxy); what the statuses show
+  ],
+  'api/http': [
+    ['route-deps.ts', 'swagger-ui.ts'], // what the APIs mount: the shared route dependencies, the documents' page
+    ['middleware'], // the Koa middleware of the shell
+    ['metrics.ts'], // the server's metrics
+    ['admission.ts', 'node-height.ts', 'response-cache.ts'], // what the metrics read: admission, the node's top, the cache
+  ],
+  'api/legacy': [
+    ['legacy-api.ts'], // the original /middleware and the node's /v2 and /v3 mounted
+    ['routes'], // its routes, over the helpers (its OpenAPI document, which names the paging of a route, among them)
   ],
   'api/mdw': [
     ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment
     ['rest', 'graphql'], // two transports of the same resources: neither calls the other
     ['resources'], // each operation a function of (environment, parameters) returning a value
   ],
+  cli: [
+    ['run.ts'], // the binary's entry: the seed's flag-only form routed to the root command
+    ['commands.ts'], // oclif's explicit command map
+    ['commands'], // the commands
+    ['dev'], // `mdw dev`'s environment
+  ],
+  'cli/commands': [
+    // one command a file, none importing another (what two share is a file of cli/)
+    ['db', 'dev.ts', 'devnode.ts', 'manifests.ts', 'migrate.ts', 'operator.ts', 'reload.ts', 'root.ts', 'status.ts'],
+  ],
   db: [
     ['writes'], // the populator's SQL: it may read what it writes through the queries
     ['queries'], // the read model: never imports a write
+  ],
+  devnode: [
+    ['index.ts'], // what the CLI and the tests take
+    ['devnode.ts', 'dex-setup.ts'], // the role (the node's HTTP APIs over a chain and its generator); mdw dev's DEX
+    ['generator.ts'], // blocks on a schedule with the traffic makers' transactions
+    ['chain.ts'], // the chain: blocks, mempool, state, the rules, the hyperchain's consensus in key blocks
+    ['hyperchain'], // a hyperchain's consensus calls, validators' setup and vote traffic
+    ['contracts'], // the native contracts (the standards, the DEX, the hyperchain's HCElection and MainStaking)
+  ],
+  indexer: [
+    ['maintenance'], // reload, verify: the operator's commands over what is stored
+    ['sync'], // the populator: the chain from the node into the database
+    ['identity'], // whether a role may touch a schema at all
+    ['derived'], // what is computed from written rows, per batch and for stored heights
+    ['hyperchain'], // a hyperchain's epochs, validators and rewards, asked of its consensus contracts
+    ['contracts'], // the node's contracts: code, decoding, AEX-N type and meta info
+    ['rows'], // the rows between fetch, transform and write
   ],
   operator: [
     ['admin.ts', 'runtime'], // the operator's commands and its process: informers, leader election, work queue
@@ -50,6 +88,10 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['specs'], // pure builders of the Kubernetes objects of a Middleware
     ['api'], // the Middleware custom resource: its types, defaults, validation, CRD schema
     ['kube'], // the Kubernetes client port and its in-memory fake
+  ],
+  shapes: [
+    ['v3', 'middleware.ts'], // the renderers of /v3 and of the original middleware's generations report
+    ['shape-table.ts'], // the tables the components and GraphQL types are generated from
   ],
 };
 
@@ -175,7 +217,7 @@ describe('layers', () => {
     expect(offenders).to.deep.equal([]);
   });
 
-  it('has no import that points up the order of the rooms inside api/, api/mdw/, db/ or operator/', () => {
+  it('has no import that points up the order of the rooms inside a folder of folders', () => {
     expect(roomOffenders(files)).to.deep.equal([]);
     const units = (folder: string): string[] => [
       ...new Set(
@@ -186,6 +228,15 @@ describe('layers', () => {
       expect(
         layers.flat().filter((u) => !units(folder).includes(u)),
         `rooms of ${folder}/`,
+      ).to.deep.equal([]);
+    // every folder that holds folders keeps an order of its rooms, each of those folders among them
+    const folders = [...new Set(files.map((f) => dirname(f.path)).filter((d) => d !== '.'))];
+    const parents = folders.filter((d) => folders.some((e) => e.startsWith(`${d}/`)));
+    expect(parents.filter((d) => ROOMS[d] === undefined).sort()).to.deep.equal([]);
+    for (const d of parents)
+      expect(
+        folders.filter((e) => dirname(e) === d && !ROOMS[d]!.flat().includes(e.slice(d.length + 1))),
+        `rooms of ${d}/`,
       ).to.deep.equal([]);
   });
 
@@ -223,11 +274,18 @@ describe('layers', () => {
     ]);
   });
 
-  it('lets only cli/ and devnode/ itself import devnode/', () => {
+  it('lets only cli/ and devnode/ itself import devnode/, and the devnode take only chain/ and base/', () => {
     const offenders = files
       .filter((f) => !['cli', 'devnode'].includes(unit(f.path)))
       .flatMap((f) => f.imports.filter((i) => unit(i) === 'devnode').map((i) => `${f.path} → ${i}`));
     expect(offenders).to.deep.equal([]);
+    // a development tool: the product's rules it follows are chain/'s (encodings, schemas), never a role's or db/'s
+    const taken = files
+      .filter((f) => unit(f.path) === 'devnode')
+      .flatMap((f) =>
+        f.imports.filter((i) => !['devnode', 'chain', 'base'].includes(unit(i))).map((i) => `${f.path} → ${i}`),
+      );
+    expect(taken).to.deep.equal([]);
   });
 
   it('keeps chain/ pure: it imports only chain/', () => {

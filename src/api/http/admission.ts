@@ -21,13 +21,25 @@ export interface AdmissionOptions {
   readonly deadlineMs: number;
 }
 
+/** ANSWER_BOUND_MS: every request that waits for a turn is answered within this of its arrival, a 200 or a 503. */
+export const ANSWER_BOUND_MS = 5000;
+
+/**
+ * ANSWER_MARGIN_MS: the wait and the deadline end this long before the bound, the time a refusal has to be written.
+ * They are timers: one fires when the event loop comes to it, after the stretch it is in (a page rendered, a poll of a
+ * burst's sockets), and the refusals due in one stretch are written one after another: with the deadline at the
+ * bound itself, every request cut by it was answered past the bound (issue 59).
+ */
+const ANSWER_MARGIN_MS = 250;
+
 /**
  * admissionLimits sizes the line to the pool: as many requests run as there are connections (a request's queries
- * run in parallel and its rendering between them), a burst of thousands waits parked, none waits longer than
- * 5 s, half the pool's connection timeout, and work that checks its deadline ends within those 5 s too.
+ * run in parallel and its rendering between them), a burst of thousands waits parked, and each is answered within
+ * ANSWER_BOUND_MS (half the pool's connection timeout): its wait and its work end ANSWER_MARGIN_MS before it.
  */
 export function admissionLimits(poolSize: number): AdmissionOptions {
-  return { concurrency: poolSize, maxWaiting: 4096, maxWaitMs: 5000, deadlineMs: 5000 };
+  const endMs = ANSWER_BOUND_MS - ANSWER_MARGIN_MS;
+  return { concurrency: poolSize, maxWaiting: 4096, maxWaitMs: endMs, deadlineMs: endMs };
 }
 
 /** Deadline is the moment a request's work is given up: check() throws `overloaded()` once it has come. */
@@ -114,23 +126,23 @@ export class Admission {
   ): Promise<T> {
     const turns = Math.min(Math.max(1, Math.ceil(weight)), this.#options.concurrency);
     await this.#slot(turns, arrivedAt);
-    let work: Promise<T>;
-    let at: number;
-    try {
-      // Each starts in a turn of its own (after the loop's poll for I/O): started in the task that let it in, a request
-      // answered from memory would run in the same task as the one before it (let in when that one finished, or found
-      // running below the limit by the next socket of the same poll), and a burst would render back to back for
-      // seconds without the loop turning to a probe.
-      await this.#turns.next();
-      at = arrivedAt + this.#options.deadlineMs;
-      // a turn that came after the deadline starts nothing
-      if (performance.now() >= at) throw overloaded();
-      work = cancelledWith(statements, () => fn(new Deadline(at)));
-    } catch (err) {
-      this.#release(turns);
-      throw err;
-    }
-    return this.#byDeadline(work, at, statements, turns);
+    const at = arrivedAt + this.#options.deadlineMs;
+    // watched from the moment it is let in, its wait for a turn of the event loop included: a starved loop hands out
+    // turns late, and a request let in near its deadline was refused when its turn came, seconds after (issue 59)
+    return this.#byDeadline(this.#started(fn, at, statements), at, statements, turns);
+  }
+
+  /**
+   * started calls `fn` in a turn of its own, unless the deadline `at` came first. Started in the task that let it in,
+   * a request answered from memory would run in the same task as the one before it (let in when that one finished, or
+   * found running below the limit by the next socket of the same poll), and a burst would render back to back for
+   * seconds without the loop turning to a probe.
+   */
+  async #started<T>(fn: (deadline: Deadline) => Promise<T>, at: number, statements: Work): Promise<T> {
+    await this.#turns.next();
+    // a turn that came after the deadline starts nothing (its refusal went out at the deadline)
+    if (performance.now() >= at) throw overloaded();
+    return cancelledWith(statements, () => fn(new Deadline(at)));
   }
 
   /**

@@ -2,8 +2,8 @@
  * @module JSON schemas (OpenAPI 3.0 dialect) of every answer our routes give, as components and
  * per-route shapes. A test validates real answers of every route against them. Pure.
  */
-import { PROTOCOL_REPORT_SCHEMA } from '../http/sync-report.ts';
-import { EPOCH_REPORT_SCHEMA } from '../http/current-epoch.ts';
+import { PROTOCOL_REPORT_SCHEMA } from '../status/sync-report.ts';
+import { EPOCH_REPORT_SCHEMA } from '../status/current-epoch.ts';
 
 type Schema = Record<string, unknown>;
 

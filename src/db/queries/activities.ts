@@ -113,29 +113,32 @@ export const REMOTE_CALL_ACTIVITIES: ActivitySql = {
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];
 const START = '$8, $9, $10, $11, $12';
 
-/** activitiesPage reads up to n items of an id's feed from the given sources, walking from a key (inclusive). */
+/** The feed an activitiesPage reads: an id's items from the given sources, within heights and options. */
+export interface ActivityFeed {
+  readonly id: string;
+  readonly sources: readonly ActivitySql[];
+  readonly first: number;
+  readonly last: number;
+  readonly ownedOnly: boolean;
+  readonly dexFactory: string;
+  /** a `time:` scope's transactions: the items of a transaction only between these (key-block items: first..last) */
+  readonly positions?: { from: TxPosition; to: TxPosition };
+}
+
+/** activitiesPage reads up to n items of an id's feed from its sources, walking from a key (inclusive). */
 export async function activitiesPage(
   db: Queryable,
-  id: string,
-  sources: readonly ActivitySql[],
-  filter: {
-    first: number;
-    last: number;
-    ownedOnly: boolean;
-    dexFactory: string;
-    /** a `time:` scope's transactions: the items of a transaction only between these (key-block items: first..last) */
-    positions?: { from: TxPosition; to: TxPosition };
-  },
+  feed: ActivityFeed,
   walk: Walk,
   from: ActivityKey | undefined,
   n: number,
 ): Promise<ActivityRow[]> {
+  const { id, sources, positions } = feed;
   if (sources.length === 0) return [];
   const start = from === undefined ? undefined : START;
-  const values: unknown[] = [n, id, filter.first, filter.last, filter.ownedOnly, idKey(id), filter.dexFactory];
+  const values: unknown[] = [n, id, feed.first, feed.last, feed.ownedOnly, idKey(id), feed.dexFactory];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.tag, from.ref);
   const p = values.length;
-  const { positions } = filter;
   if (positions) values.push(...[positions.from, positions.to].flatMap((x) => [x.height, x.microIndex, x.txIndex]));
   const within = ([h, m, t]: readonly string[]): string =>
     positions === undefined

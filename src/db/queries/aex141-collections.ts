@@ -125,6 +125,25 @@ export interface TokenRow {
   readonly edition: string | null;
 }
 
+/** A token minted from a template: its template mint is known. */
+export interface TemplateTokenRow extends TokenRow {
+  readonly templateId: string;
+  readonly mintTxHash: string;
+  readonly mintLogIdx: number;
+}
+
+/**
+ * templateToken is a token of a template's list as one minted from it: aex141_tokens_refresh (migration 1002) sets a
+ * token's template and its mint from the same template_mint event, so a token listed by its template has its mint;
+ * one without is a broken table, an error, never an answer without the mint ae_mdw's schema requires.
+ */
+export function templateToken(t: TokenRow): TemplateTokenRow {
+  const { templateId, mintTxHash, mintLogIdx } = t;
+  if (templateId === null || mintTxHash === null || mintLogIdx === null)
+    throw new Error(`AEX-141 token ${t.contractId} ${t.tokenId} is listed by a template but has no template mint`);
+  return { ...t, templateId, mintTxHash, mintLogIdx };
+}
+
 /** A place in a list of tokens: the collection and the token id. */
 export interface TokenKey {
   readonly contractId: string;

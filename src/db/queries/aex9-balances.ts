@@ -35,6 +35,13 @@ export interface HolderKey {
   readonly amount?: string;
 }
 
+/** Which holders list a holdersPage reads: a token's, by account or by amount, now or at a block. */
+export interface HolderList {
+  readonly contractId: string;
+  readonly by: 'pubkey' | 'amount';
+  readonly at?: BlockBound | undefined;
+}
+
 /**
  * holdersPage reads up to n positive balances of a token, by account key or by amount (then account), walking
  * from a key (inclusive). Without `at` it reads the kept balances (an index walk); with it, the sums of the
@@ -42,12 +49,10 @@ export interface HolderKey {
  */
 export async function holdersPage(
   db: Queryable,
-  contractId: string,
-  by: 'pubkey' | 'amount',
+  { contractId, by, at }: HolderList,
   walk: Walk,
   from: HolderKey | undefined,
   n: number,
-  at?: BlockBound,
 ): Promise<HolderRow[]> {
   const values: unknown[] = [n, contractId, from?.account ?? null];
   const param = (value: unknown, type: string): string => `$${values.push(value)}::${type}`;
@@ -187,19 +192,19 @@ export async function aex9TransfersPage(
   const ks = logKeyset('x', walk, 4);
   const side = 'sender' in filter ? 'sender' : 'recipient' in filter ? 'recipient' : undefined;
   const account = 'sender' in filter ? filter.sender : 'recipient' in filter ? filter.recipient : filter.account;
-  // either side: both indexes walked and merged (a transfer to oneself once)
-  const matching =
-    side === undefined
-      ? `(SELECT * FROM aex9_transfers WHERE sender = $3
-          UNION SELECT * FROM aex9_transfers WHERE recipient = $3)`
-      : `(SELECT * FROM aex9_transfers WHERE ${side} = $3)`;
+  // a side's page walks that side's index (the account's transfers in chain order) until it holds a page of the
+  // token's; either side's page is the merge of the two sides' own pages (a transfer to oneself once), never all of
+  // the account's transfers sorted
+  const sidePage = (column: string): string =>
+    `(SELECT * FROM aex9_transfers x WHERE x.${column} = $3 AND x.contract_id = $2 AND ($4::int IS NULL OR ${ks.where})
+       ORDER BY ${ks.order} LIMIT $1)`;
+  const matching = side === undefined ? `(${sidePage('sender')} UNION ${sidePage('recipient')})` : sidePage(side);
   const { rows } = await db.query<Aex9TransferRow>(
     `SELECT x.contract_id AS "contractId", x.sender, x.recipient, x.amount::text AS amount, x.height,
             x.micro_index AS "microIndex", x.tx_index AS "txIndex", x.log_idx AS "logIdx", x.tx_hash AS "txHash",
             t.micro_time_ms::text AS "microTime"
        FROM ${matching} x
        JOIN transactions t ON t.hash = x.tx_hash
-      WHERE x.contract_id = $2 AND ($4::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
     [n, contractId, account, ...logKeyValues(from)],
   );

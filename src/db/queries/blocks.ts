@@ -377,6 +377,17 @@ export async function microBlocksCounted(db: Queryable, hashes: readonly string[
   return rows;
 }
 
+/** microBlocksCountedBetween reads the micro blocks of heights from..to in chain order (a websocket chunk's). */
+export async function microBlocksCountedBetween(db: Queryable, from: number, to: number): Promise<MicroBlockCounted[]> {
+  const { rows } = await db.query<MicroBlockCounted>({
+    name: 'mdw_v3_micro_blocks_between',
+    text: `SELECT ${MICRO_BLOCK_COUNTED} FROM micro_blocks m WHERE m.height BETWEEN $1 AND $2
+            ORDER BY m.height, m.micro_index`,
+    values: [from, to],
+  });
+  return rows;
+}
+
 /** A beneficiary and how many key blocks it was paid for. */
 export interface MinerBlocks {
   readonly miner: string;

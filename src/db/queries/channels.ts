@@ -173,6 +173,12 @@ export async function channelById(db: Queryable, channelId: string): Promise<Cha
   return rows[0] && rendered(rows[0]);
 }
 
+/** channelExists is whether a channel has a stored transaction: a probe, where channelById folds all of them. */
+export async function channelExists(db: Queryable, channelId: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM channel_events WHERE channel_id = $1 LIMIT 1', [channelId]);
+  return rows.length > 0;
+}
+
 /** A channel's transaction (an update, in ae_mdw's words) with its block; `tx` is the outer transaction. */
 export interface ChannelUpdateRow extends TxPosition {
   readonly blockHash: string;

@@ -28,9 +28,9 @@ export interface DerivedDifference {
 /**
  * withShadowTables runs `derive` over the stored heights 0..top of one snapshot on a connection whose derived
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
- * from the twins, and the counts migration 1015 keeps, recounted from the stored rows) with the schema's rows; the
- * transaction is rolled back and the connection closed, so nothing of it stays. Returns undefined when nothing is
- * stored.
+ * from the twins, and the counts migration 1015 keeps and each generation's first txi, recounted from the stored
+ * rows) with the schema's rows; the transaction is rolled back and the connection closed, so nothing of it stays.
+ * Returns undefined when nothing is stored.
  */
 export async function withShadowTables(
   pool: Pool,
@@ -101,6 +101,17 @@ export async function withShadowTables(
       'tx_type_totals',
       `SELECT tx_type, n, size FROM ${s}.tx_type_totals`,
       `SELECT tx_type, count(*), sum(size) FROM ${s}.transactions GROUP BY 1`,
+    );
+    // each generation's first txi (generation_txis, which txis and scope counts read): the stored micro blocks'
+    // transactions below it; a row without its key block recounts as 0
+    await compare(
+      'generation_txis',
+      `SELECT height, first_txi FROM ${s}.generation_txis`,
+      `SELECT g.height, coalesce(c.before, 0) FROM ${s}.generation_txis g
+         LEFT JOIN (SELECT k.height, sum(k.n) OVER (ORDER BY k.height ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+                      FROM (SELECT k.height, (SELECT coalesce(sum(m.tx_count), 0) FROM ${s}.micro_blocks m
+                                               WHERE m.height = k.height) AS n
+                              FROM ${s}.key_blocks k) k) c ON c.height = g.height`,
     );
     return { top, differences: out };
   } finally {

@@ -1,4 +1,7 @@
-/** @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs the configured factory announced, with their tokens' meta info. */
+/**
+ * @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs that a DEX factory announced (one known by its code,
+ * dex_pairs.factory_by_code, or the configured DEX_FACTORY), with their tokens' meta info.
+ */
 import type { Queryable } from '../pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
@@ -20,13 +23,19 @@ export interface SwapRow extends LogKey {
   readonly symbol1: string | null;
   readonly decimals0: number | null;
   readonly decimals1: number | null;
+  /** the token is a wrapped AE (known by its code, or DEX_WRAPPED_AE) */
+  readonly wrapped0: boolean;
+  readonly wrapped1: boolean;
 }
 
 /** Which swaps: all, one caller's, or those of the pairs a contract is (a pair) or is in (a token). */
 /** caller: an account's swaps; contract: a pair's, or its tokens' pairs'; token: the pairs' of a token only. */
 export type SwapFilter = { readonly caller?: string; readonly contract?: string; readonly token?: string };
 
-/** swapsPage reads up to n swaps of the factory's pairs walking from a key (inclusive). */
+/** A pair a factory announced: one known by its code, or the configured one (`$n`). */
+const BY_A_FACTORY = (alias: string, n: number): string => `(${alias}.factory_by_code OR ${alias}.factory_id = $${n})`;
+
+/** swapsPage reads up to n swaps of the factories' pairs walking from a key (inclusive); `factory` the configured one. */
 export async function swapsPage(
   db: Queryable,
   factory: string,
@@ -50,18 +59,19 @@ export async function swapsPage(
             s.amount0_in::text AS "amount0In", s.amount1_in::text AS "amount1In",
             s.amount0_out::text AS "amount0Out", s.amount1_out::text AS "amount1Out",
             p.token0_id AS token0, p.token1_id AS token1, a0.symbol AS symbol0, a1.symbol AS symbol1,
-            a0.decimals AS decimals0, a1.decimals AS decimals1
+            a0.decimals AS decimals0, a1.decimals AS decimals1,
+            coalesce(a0.wrapped_ae, false) AS wrapped0, coalesce(a1.wrapped_ae, false) AS wrapped1
        FROM dex_swaps s
        CROSS JOIN LATERAL (SELECT token0_id, token1_id FROM dex_pairs p
-                            WHERE p.pair_id = s.pair_id AND p.factory_id = $2
+                            WHERE p.pair_id = s.pair_id AND ${BY_A_FACTORY('p', 2)}
                             ORDER BY p.height, p.micro_index, p.tx_index, p.log_idx LIMIT 1) p
        JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (s.height, s.micro_index, s.tx_index)
        LEFT JOIN aexn_contracts a0 ON a0.contract_id = p.token0_id
        LEFT JOIN aexn_contracts a1 ON a1.contract_id = p.token1_id
       WHERE ($3::text IS NULL OR s.caller_id = $3)
-        AND ($4::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE q.factory_id = $2
+        AND ($4::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE ${BY_A_FACTORY('q', 2)}
                                                   AND $4 IN (q.pair_id, q.token0_id, q.token1_id)))
-        AND ($9::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE q.factory_id = $2
+        AND ($9::text IS NULL OR s.pair_id IN (SELECT q.pair_id FROM dex_pairs q WHERE ${BY_A_FACTORY('q', 2)}
                                                   AND $9 IN (q.token0_id, q.token1_id)))
         AND ($5::int IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
@@ -72,13 +82,14 @@ export async function swapsPage(
 
 /**
  * DEX_ACTIVITIES: the swaps an account made, as /v3/accounts/{id}/activities lists them (after the
- * transaction, in log order): those of the pairs the configured factory (`$7`) announced, as /v3/dex lists them.
+ * transaction, in log order): those of the pairs a factory announced (known by its code, or the configured one, `$7`),
+ * as /v3/dex lists them.
  */
 export const DEX_ACTIVITIES: ActivitySql = {
   source: 'swaps',
   from: `dex_swaps s LEFT JOIN aexn_contracts c ON c.contract_id = s.pair_id`,
   keyColumns: ['s.height', 's.micro_index', 's.tx_index', "'swap'::text", "lpad(s.log_idx::text, 10, '0')"],
   data: `json_build_object('tx_hash', s.tx_hash, 'token_name', c.name, 'amount', s.amount0_in + s.amount1_in)::text`,
-  where: `s.caller_id = $2 AND s.height BETWEEN $3 AND $4 AND EXISTS (SELECT 1 FROM dex_pairs p WHERE p.pair_id = s.pair_id AND p.factory_id = $7)
+  where: `s.caller_id = $2 AND s.height BETWEEN $3 AND $4 AND EXISTS (SELECT 1 FROM dex_pairs p WHERE p.pair_id = s.pair_id AND ${BY_A_FACTORY('p', 7)})
           AND ($5 OR true)`,
 };

@@ -5,7 +5,8 @@ import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
 import { keyset, type Walk } from './positions.ts';
-import { renderedRows, TX_CALL_JOIN, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
+import { transactionsBetween } from './txis.ts';
+import { renderedRows, TX_JOINS, TX_ROW, type StoredTxRow, type TxRow } from './transactions.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -117,6 +118,7 @@ function fromWhere(f: TxFilter, p: Params): string {
       '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));
     rest.forEach((c, i) => {
+      if (c.id === first.id) return void where.push(conditionSql('s', c, p)); // the same row (onOneRow)
       const a = `a${i + 1}`;
       where.push(
         probe(`FROM account_transactions ${a} WHERE ${conditionSql(a, c, p)}
@@ -169,7 +171,7 @@ export async function transactionsPage(
   const text = `WITH page AS (${page})
       SELECT ${TX_ROW} FROM page g
         JOIN transactions t ON t.height = g.height AND t.micro_index = g.micro_index AND t.tx_index = g.tx_index
-        ${TX_CALL_JOIN}
+        ${TX_JOINS}
       ORDER BY ${order}`;
   const { rows } = await db.query<StoredTxRow>({
     name: statementName(PAGE_STATEMENTS, f, text),
@@ -214,34 +216,38 @@ export async function countTransactions(db: Queryable, f: TxFilter): Promise<num
     const { rows } = await db.query<{ n: string }>({ text: kept, values: p.values });
     return Number(rows[0]?.n ?? 0);
   }
-  if (f.ids.length === 0 && !f.types && f.entrypoint === undefined) {
-    // Every transaction of a range: the micro blocks' counts, one narrow row per micro block.
-    const lo = f.from ?? { height: 0, microIndex: 0, txIndex: 0 };
-    const hi = f.to ?? { height: MAX_INDEX, microIndex: MAX_INDEX, txIndex: MAX_INDEX };
-    const { rows } = await db.query<{ n: string }>(
-      `SELECT (coalesce((SELECT sum(m.tx_count) FROM micro_blocks m WHERE (m.height, m.micro_index) > ($1::int, $2::int)
-                  AND (m.height, m.micro_index) < ($4::int, $5::int)), 0)
-             + (SELECT count(*) FROM transactions s WHERE (s.height, s.micro_index) IN (($1, $2), ($4, $5))
-                  AND (s.height, s.micro_index, s.tx_index) BETWEEN ($1, $2, $3) AND ($4, $5, $6)))::text AS n`,
-      [lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex],
+  if (f.ids.length === 0 && !f.types && f.entrypoint === undefined)
+    // Every transaction of a range: two txis' difference.
+    return transactionsBetween(
+      db,
+      f.from ?? { height: 0, microIndex: 0, txIndex: 0 },
+      f.to ?? { height: MAX_INDEX, microIndex: MAX_INDEX, txIndex: MAX_INDEX },
     );
-    return Number(rows[0]?.n ?? 0);
-  }
   const { rows } = await db.query<{ n: string }>({ text: `SELECT count(*) AS n ${fromWhere(f, p)}`, values: p.values });
   return Number(rows[0]?.n ?? 0);
 }
 
 /**
- * keptCountSql is the statement that sums the kept counts for a filter over the whole chain with at most one id whose
- * ways to appear name types and fields only (the kept rows have account_transactions' account, tx_type and fields, so
- * the same conditions read them), undefined for any other filter.
+ * onOneRow: the conditions are all of one id (`sender_id=A&recipient_id=A`), so they hold together on its one
+ * account_transactions row of a transaction (its key is the id and the position), never on two ids' rows.
+ */
+function onOneRow(ids: readonly IdCondition[]): boolean {
+  return ids.every((c) => c.id === ids[0]!.id);
+}
+
+/**
+ * keptCountSql is the statement that sums the kept counts for a filter over the whole chain with one id at most (or
+ * several conditions of the same id) whose ways to appear name types and fields only (the kept rows have
+ * account_transactions' account, tx_type and fields, so the same conditions read them), undefined for any other filter.
  */
 function keptCountSql(f: TxFilter, p: Params): string | undefined {
-  if (f.from || f.to || f.entrypoint !== undefined || f.ids.length > 1) return undefined;
-  const [id] = f.ids;
-  if (id?.matches.some((m) => m.innerType !== undefined)) return undefined;
-  const where = [id ? conditionSql('k', id, p) : 'true', ...(f.types ? [typeSql('k', f.types, p)] : [])].join(' AND ');
-  const table = id ? 'account_tx_counts' : 'tx_type_totals';
+  if (f.from || f.to || f.entrypoint !== undefined || !onOneRow(f.ids)) return undefined;
+  if (f.ids.some((c) => c.matches.some((m) => m.innerType !== undefined))) return undefined;
+  const where = [
+    ...(f.ids.length === 0 ? ['true'] : f.ids.map((c) => conditionSql('k', c, p))),
+    ...(f.types ? [typeSql('k', f.types, p)] : []),
+  ].join(' AND ');
+  const table = f.ids.length > 0 ? 'account_tx_counts' : 'tx_type_totals';
   return `SELECT coalesce(sum(k.n), 0)::text AS n FROM ${table} k WHERE ${where}`;
 }
 

@@ -2,6 +2,7 @@
  * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows), by height
  * interval, and daily spend rates; an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
  */
+import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import { toBigInt, type Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
@@ -9,7 +10,7 @@ import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
-import { renderStoredTx } from '../../chain/stored-tx.ts';
+import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
 
@@ -156,19 +157,30 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
   return renderPlaceholders(rows[0]!.json);
 }
 
-/** TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_CALL_JOIN's `c`; renderedRows completes it. */
-export const TX_ROW = `t.hash, t.height, ${microBlockHashSql('t')} AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
+/**
+ * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its micro
+ * block, call, token standard and generalized account's call are joined, not read by a subquery per row: a long page
+ * (an export's thousands of rows) is then one plan the planner may run as joins, and the same rows for a short one.
+ */
+export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed, t.created_id AS "createdId",
   CASE WHEN c.tx_hash IS NULL THEN NULL
        ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
-                              'aexn_type', (SELECT a.aexn_type FROM aexn_contracts a WHERE a.contract_id = c.contract_id)) END AS call,
-  (SELECT json_build_object('gas_used', g.gas_used::text, 'return_type', g.return_type, 'auth_fun_name', g.auth_fun_name,
-                            'args', g.args) FROM ga_calls g
-    WHERE g.height = t.height AND g.micro_index = t.micro_index AND g.tx_index = t.tx_index) AS "gaCall"`;
+                              'aexn_type', ta.aexn_type) END AS call,
+  CASE WHEN tg.height IS NULL THEN NULL
+       ELSE json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
+                              'args', tg.args) END AS "gaCall"`;
 // contract_calls by position, not by hash: a page's calls then sit together in one small index
 // (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
-// a deep page)
-export const TX_CALL_JOIN = `LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index`;
+// a deep page); micro_blocks, aexn_contracts and ga_calls have one row at most for a transaction (their keys), and
+// contract_calls one call per transaction (the populator writes one), so the joins add no rows
+export const TX_JOINS = `JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index
+  LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
+  LEFT JOIN aexn_contracts ta ON ta.contract_id = c.contract_id
+  LEFT JOIN ga_calls tg ON tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index`;
+
+/** Rows renderedRows decodes at once (a few milliseconds): a list's page is one slice. */
+const RENDER_SLICE = 250;
 
 /** A page's row as selected: what renderedRows completes. */
 export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
@@ -179,7 +191,12 @@ export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
  * stored bytes, out of SQL's reach).
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
-  const txs = rows.map((r) => ({ ...r, ...renderStoredTx(r.signed) }));
+  const txs: (StoredTxRow & SignedTxJson)[] = [];
+  for (let i = 0; i < rows.length; i += RENDER_SLICE) {
+    // an export's page of thousands: the event loop turns between slices, so requests beside it wait behind one slice
+    if (i > 0) await setImmediate();
+    for (const r of rows.slice(i, i + RENDER_SLICE)) txs.push({ ...r, ...renderStoredTx(r.signed) });
+  }
   const nameIds = [...new Set(txs.flatMap((t) => nameTxId(t.tx) ?? []))];
   const channelIds = [...new Set(txs.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
@@ -225,7 +242,7 @@ async function channelParties(db: Queryable, channelIds: readonly string[]): Pro
 export async function transactionByHash(db: Queryable, hash: string): Promise<TxRow | undefined> {
   const { rows } = await db.query<StoredTxRow>({
     name: 'mdw_v3_transaction',
-    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN} WHERE t.hash = $1`,
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_JOINS} WHERE t.hash = $1`,
     values: [hash],
   });
   return (await renderedRows(db, rows))[0];
@@ -236,7 +253,7 @@ export async function transactionsByHashes(db: Queryable, hashes: readonly strin
   if (hashes.length === 0) return new Map();
   const { rows } = await db.query<StoredTxRow>({
     name: 'mdw_v3_transactions_by_hash',
-    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN} WHERE t.hash = ANY($1::text[])`,
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_JOINS} WHERE t.hash = ANY($1::text[])`,
     values: [[...new Set(hashes)]],
   });
   return new Map((await renderedRows(db, rows)).map((t) => [t.hash, t]));
@@ -255,7 +272,7 @@ export async function microBlockTransactionsPage(
   if (start !== undefined) values.push(start);
   const { rows } = await db.query<StoredTxRow>({
     name: `mdw_v3_micro_block_txs_${walk}${start === undefined ? '' : '_from'}`,
-    text: `SELECT ${TX_ROW} FROM transactions t ${TX_CALL_JOIN}
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_JOINS}
             WHERE t.height = $1 AND t.micro_index = $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
     values,
   });
@@ -269,6 +286,17 @@ export async function transactionsBetween(db: Queryable, from: number, to: numbe
     [from, to],
   );
   return rows.map(toTransaction);
+}
+
+/** txRowsBetween reads every transaction of heights from..to as /v3 renders them, in chain order (a websocket chunk's). */
+export async function txRowsBetween(db: Queryable, from: number, to: number): Promise<TxRow[]> {
+  const { rows } = await db.query<StoredTxRow>({
+    name: 'mdw_v3_transactions_between',
+    text: `SELECT ${TX_ROW} FROM transactions t ${TX_JOINS}
+            WHERE t.height BETWEEN $1 AND $2 ORDER BY t.height, t.micro_index, t.tx_index`,
+    values: [from, to],
+  });
+  return renderedRows(db, rows);
 }
 
 /** transactionsInInterval pages the transactions of heights from..to, newest first, optionally of one type. */

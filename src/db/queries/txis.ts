@@ -75,3 +75,33 @@ export async function positionsOfTxis(
   if (from === undefined) return EMPTY;
   return { from, to: to ?? { height: 2 ** 31 - 1, microIndex: 0, txIndex: 0 } };
 }
+
+/**
+ * transactionsBetween counts the stored transactions from `lo` to `hi`, both included, as the difference of two txis:
+ * each is its generation's first txi (generation_txis) plus its micro blocks' counts and its own index, a few probes
+ * whatever the range's width. A bound above the top stands for the top's end; a height without its generation_txis
+ * row (a sparse reload) sums the micro blocks below it instead, as txiOfHash does.
+ */
+export async function transactionsBetween(db: Queryable, lo: TxPosition, hi: TxPosition): Promise<number> {
+  const { rows } = await db.query<{ n: string }>({
+    name: 'mdw_v3_transactions_between',
+    text: `SELECT greatest(0, sum(CASE WHEN t.last THEN t.txi ELSE -t.txi END))::text AS n FROM (
+             SELECT p.last,
+                    coalesce((SELECT first_txi FROM generation_txis WHERE height = p.height),
+                             (SELECT sum(tx_count) FROM micro_blocks WHERE height < p.height), 0)
+                    + (SELECT coalesce(sum(tx_count), 0) FROM micro_blocks
+                        WHERE height = p.height AND micro_index < p.micro_index)
+                    + (SELECT count(*) FROM transactions
+                        WHERE height = p.height AND micro_index = p.micro_index
+                          AND (tx_index < p.tx_index OR (p.last AND tx_index = p.tx_index))) AS txi
+               FROM (SELECT b.last, least(b.height, k.top) AS height,
+                            CASE WHEN b.height > k.top THEN $7::int ELSE b.micro_index END AS micro_index,
+                            CASE WHEN b.height > k.top THEN $7::int ELSE b.tx_index END AS tx_index
+                       FROM (VALUES (false, $1::int, $2::int, $3::int), (true, $4::int, $5::int, $6::int))
+                              AS b(last, height, micro_index, tx_index),
+                            (SELECT coalesce((SELECT height FROM key_blocks ORDER BY height DESC LIMIT 1), 0) AS top) k) p
+           ) t`,
+    values: [lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex, 2 ** 31 - 1],
+  });
+  return Number(rows[0]?.n ?? 0);
+}

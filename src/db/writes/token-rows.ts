@@ -62,6 +62,8 @@ export interface AexnRows {
   readonly callCreated: readonly AexnCallCreatedRow[];
   readonly seeds: readonly Aex9SeedRow[];
   readonly aex9Logs: readonly Aex9LogRow[];
+  /** the emitters of `PairCreated` events that are DEX factories by their code (dex_pairs.factory_by_code) */
+  readonly dexFactories: readonly string[];
 }
 
 /** Aex141Kind names a kept event as the aex141_events table does. */

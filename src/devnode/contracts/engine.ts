@@ -33,8 +33,8 @@ import {
   type ContractLog,
   type Env,
 } from './frame.ts';
-import { HC_ELECTION_HANDLERS } from '../hyperchain/election.ts';
-import { HC_STAKING_HANDLERS, HC_STAKING_VALIDATOR_HANDLERS } from '../hyperchain/staking.ts';
+import { HC_ELECTION_HANDLERS } from './hc-election.ts';
+import { HC_STAKING_HANDLERS, HC_STAKING_VALIDATOR_HANDLERS } from './hc-staking.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
@@ -52,7 +52,7 @@ function clone(f: Frame, kind: 'pair', init: readonly FateValue[]): string {
     deposit: 0n,
     code: BYTECODE[kind],
   });
-  dispatch(f.env, f.self, id, 'init', init, 0n, true);
+  dispatch(f.env, { caller: f.self, contract: id, fn: 'init', args: init, value: 0n, isCreate: true });
   return id;
 }
 
@@ -115,16 +115,18 @@ function typed(value: FateValue, type: FateType): FateValue {
   return value;
 }
 
-/** dispatch runs `fn` of a native contract called by `caller` (`init` only at creation). */
-function dispatch(
-  env: Env,
-  caller: string,
-  contract: string,
-  fn: string,
-  args: readonly FateValue[],
-  value: bigint,
-  isCreate = false,
-): FateValue {
+/** A call of a native contract's function that dispatch runs: `init` only at creation (`isCreate`). */
+interface Dispatch {
+  readonly caller: string;
+  readonly contract: string;
+  readonly fn: string;
+  readonly args: readonly FateValue[];
+  readonly value: bigint;
+  readonly isCreate?: boolean;
+}
+
+/** dispatch runs `fn` of a native contract called by `caller`, with `value` paid to it. */
+function dispatch(env: Env, { caller, contract, fn, args, value, isCreate = false }: Dispatch): FateValue {
   charge(env, GAS.call);
   const entry = env.state.contracts.get(contract);
   require(entry !== undefined, `contract ${contract} not found`);
@@ -179,21 +181,20 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
     logs: [],
     transfers: [],
     gasUsed: call.isCreate ? GAS.create : 0,
-    call: (caller, contract, fn, args, value) => dispatch(env, caller, contract, fn, args, value),
+    call: (caller, contract, fn, args, value) => dispatch(env, { caller, contract, fn, args, value }),
   };
   try {
     const { functionId: id, args } = decodeCallData(call.callData);
     const spec = SPECS_BY_ID.get(kind)!.get(id);
     if (!spec || spec.args.length !== args.length) throw new Revert(`no function with id ${id} and these arguments`);
-    const value = dispatch(
-      env,
-      call.caller,
-      call.contract,
-      spec.name,
-      args.map((a, i) => typed(a, spec.args[i]!)),
-      call.amount,
-      call.isCreate,
-    );
+    const value = dispatch(env, {
+      caller: call.caller,
+      contract: call.contract,
+      fn: spec.name,
+      args: args.map((a, i) => typed(a, spec.args[i]!)),
+      value: call.amount,
+      isCreate: call.isCreate,
+    });
     commitState(layer);
     // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
     const log = env.logs.reverse();

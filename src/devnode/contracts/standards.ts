@@ -6,7 +6,7 @@
  */
 import { contractBytecode, type FunctionSpec } from './bytecode.ts';
 import { optionType, type FateType } from '../../chain/fate.ts';
-import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from '../hyperchain/types.ts';
+import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from './hc-types.ts';
 
 const UNIT: FateType = { tuple: [] };
 const OPTION_INT = optionType('int');
@@ -153,7 +153,7 @@ export type ContractKind =
   | 'pair'
   | 'router'
   | 'hc_staking'
-  /** MainStaking whose `get_validator_state` answers the node's current `validator` record (hyperchain/types.ts) */
+  /** MainStaking whose `get_validator_state` answers the node's current `validator` record (hc-types.ts) */
   | 'hc_staking_validator'
   | 'hc_election';
 

@@ -12,8 +12,8 @@ import { functionId } from '../contracts/bytecode.ts';
 import { runNative, type NativeCall } from '../contracts/engine.ts';
 import { address, decodeValue, encodeCallData, fateBytes, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { BYTECODE } from '../contracts/standards.ts';
-import type { StakingRecord } from './types.ts';
-import { entropyHeight, validatorSchedule, type Stake } from './schedule.ts';
+import type { StakingRecord } from '../contracts/hc-types.ts';
+import { entropyHeight, validatorSchedule, type Stake } from '../contracts/hc-schedule.ts';
 
 /** HC_CONTRACT_OWNER creates the consensus contracts at genesis (the owner of the node's hyperchain contracts files). */
 export const HC_CONTRACT_OWNER = 'ak_11111111111111111111111111111115rHyByZ';
@@ -71,6 +71,19 @@ export function isPinned(epoch: number): boolean {
   return hash(Buffer.from(`pin epoch ${epoch}`))[0]! % 3 !== 0;
 }
 
+/**
+ * A protocol call of a consensus contract: by the contracts' creator unless `caller` says (the leader), with no AE unless
+ * `amount` says, a creation only with `isCreate`.
+ */
+interface ProtocolCall {
+  readonly contract: string;
+  readonly fn: string;
+  readonly args: readonly FateValue[];
+  readonly amount?: bigint;
+  readonly isCreate?: boolean;
+  readonly caller?: string;
+}
+
 /** Hyperchain runs the consensus calls of one hyperchain's devnode. */
 export class Hyperchain {
   readonly config: HyperchainConfig;
@@ -110,13 +123,15 @@ export class Hyperchain {
         code,
       });
     }
-    this.#call(state, 0, this.staking, 'init', [this.config.minStake], 0n, true);
-    this.#call(state, 0, this.election, 'init', [address(this.staking)], 0n, true);
+    this.#call(state, 0, { contract: this.staking, fn: 'init', args: [this.config.minStake], isCreate: true });
+    this.#call(state, 0, { contract: this.election, fn: 'init', args: [address(this.staking)], isCreate: true });
     for (const v of this.config.initialValidators) {
       const signKey = address(v.signKey ?? v.owner);
-      this.#call(state, 0, this.staking, 'new_validator', [address(v.owner), signKey, true], v.stake);
+      const args = [address(v.owner), signKey, true];
+      this.#call(state, 0, { contract: this.staking, fn: 'new_validator', args, amount: v.stake });
     }
-    this.#call(state, 0, this.election, 'init_epochs', [BigInt(this.config.epochLength), this.config.pinningReward]);
+    const epochs = [BigInt(this.config.epochLength), this.config.pinningReward];
+    this.#call(state, 0, { contract: this.election, fn: 'init_epochs', args: epochs });
   }
 
   /**
@@ -129,45 +144,33 @@ export class Hyperchain {
   keyBlock(state: WorldState, block: KeyBlockStep): boolean {
     const { height, leader, hole } = block;
     const epoch = this.currentEpoch(state);
-    this.#call(state, height, this.election, 'step', [address(leader)]);
+    this.#call(state, height, { contract: this.election, fn: 'step', args: [address(leader)] });
     if (!hole) this.#reward(state, height, leader, this.config.fixedCoinbase + block.fees);
     if (height !== epoch.last) return false;
     const parentHash = this.parentHash(
       entropyHeight(epoch.epoch + 2, this.config.parentEpochLength, this.config.parentStartHeight),
     );
-    const asLeader = { caller: leader };
-    this.#call(
-      state,
-      height,
-      this.election,
-      'finalize_epoch',
-      [
+    this.#call(state, height, {
+      contract: this.election,
+      fn: 'finalize_epoch',
+      args: [
         BigInt(epoch.epoch),
         fateBytes(decode(block.prevKeyHash, ['kh']).bytes),
         fateBytes(parentHash),
         address(leader),
         [],
       ],
-      0n,
-      false,
-      asLeader,
-    );
+      caller: leader,
+    });
     const pinned = isPinned(epoch.epoch);
     if (pinned) {
-      this.#call(
-        state,
-        height,
-        this.election,
-        'pin',
-        [fateBytes(hash(Buffer.from(`pin:${block.prevKeyHash}`)))],
-        0n,
-        false,
-        asLeader,
-      );
+      const pin = fateBytes(hash(Buffer.from(`pin:${block.prevKeyHash}`)));
+      this.#call(state, height, { contract: this.election, fn: 'pin', args: [pin], caller: leader });
       const reward = this.read(state, height, this.election, 'pin_reward_info', []) as FateTuple;
       this.#reward(state, height, leader, reward.items[1] as bigint);
     }
-    this.#call(state, height, this.election, 'step_eoe', [address(leader), fateBytes(parentHash), -1n, !pinned]);
+    const eoe = [address(leader), fateBytes(parentHash), -1n, !pinned];
+    this.#call(state, height, { contract: this.election, fn: 'step_eoe', args: eoe });
     return true;
   }
 
@@ -213,48 +216,31 @@ export class Hyperchain {
 
   /** read dry-runs a function of a consensus contract on the state (no change) and decodes its result. */
   read(state: WorldState, height: number, contract: string, fn: string, args: readonly FateValue[]): FateValue {
-    const outcome = runNative(
-      newState(state),
-      this.#nativeCall(height, contract, fn, args, 0n, HC_CONTRACT_OWNER, false),
-    );
+    const outcome = runNative(newState(state), this.#nativeCall(height, { contract, fn, args }));
     if (!outcome || outcome.returnType !== 'ok') throw new Error(`hyperchain ${fn} failed: ${outcome?.returnValue}`);
     return decodeValue(outcome.returnValue);
   }
 
   #reward(state: WorldState, height: number, leader: string, amount: bigint): void {
-    this.#call(state, height, this.election, 'add_reward', [BigInt(height), address(leader)], amount);
+    const args = [BigInt(height), address(leader)];
+    this.#call(state, height, { contract: this.election, fn: 'add_reward', args, amount });
   }
 
-  /** #call runs a protocol call (the contracts' creator, or the leader, as caller); `amount` is minted into the callee first. */
-  #call(
-    state: WorldState,
-    height: number,
-    contract: string,
-    fn: string,
-    args: readonly FateValue[],
-    amount = 0n,
-    isCreate = false,
-    as = { caller: HC_CONTRACT_OWNER },
-  ): void {
+  /** #call runs a protocol call on the state; its `amount` is minted into the callee first. */
+  #call(state: WorldState, height: number, call: ProtocolCall): void {
+    const { contract, fn, amount = 0n } = call;
     if (amount > 0n) {
       const account = encode('ak', decode(contract, ['ct']).bytes);
       const held = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
       state.accounts.set(account, { ...held, balance: held.balance + amount });
     }
-    const outcome = runNative(state, this.#nativeCall(height, contract, fn, args, amount, as.caller, isCreate));
+    const outcome = runNative(state, this.#nativeCall(height, call));
     if (!outcome || outcome.returnType !== 'ok')
       throw new Error(`hyperchain protocol call ${fn} failed: ${outcome?.returnValue}`);
   }
 
-  #nativeCall(
-    height: number,
-    contract: string,
-    fn: string,
-    args: readonly FateValue[],
-    amount: bigint,
-    caller: string,
-    isCreate: boolean,
-  ): NativeCall {
+  #nativeCall(height: number, call: ProtocolCall): NativeCall {
+    const { contract, fn, args, amount = 0n, isCreate = false, caller = HC_CONTRACT_OWNER } = call;
     const kind = contract === this.staking ? this.#stakingKind : 'hc_election';
     return {
       height,

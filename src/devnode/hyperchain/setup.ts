@@ -5,7 +5,7 @@
 import { deriveKey } from '../keys.ts';
 import type { KeyPair } from '../keys.ts';
 import { Hyperchain, type HyperchainConfig } from './consensus.ts';
-import type { StakingRecord } from './types.ts';
+import type { StakingRecord } from '../contracts/hc-types.ts';
 
 /** HYPERCHAIN_NETWORK_ID: a network id the SDK does not know, so that it asks the node whether it is a hyperchain. */
 export const HYPERCHAIN_NETWORK_ID = 'hc_devnet';

@@ -3,7 +3,8 @@
  * AEX-9 or AEX-141 when its type table holds every function of the standard with exactly the standard's
  * types (names and types are in the code; the ACI is not needed). Also the constant `*_extensions` list
  * when the code returns it from a literal, and whether an AEX-9 token is a wrapped AE (dex-contracts-v2's WAE: AE paid
- * to `deposit` minted with a `Deposit` event, `withdraw` burnt with a `Withdrawal`), on any network. Pure.
+ * to `deposit` minted with a `Deposit` event, `withdraw` burnt with a `Withdrawal`), on any network; likewise a DEX
+ * factory (detectDexFactory). Pure.
  */
 import { ContractEncoder } from '@aeternity/aepp-calldata';
 import type { AexnType } from '../../db/writes/token-rows.ts';
@@ -74,6 +75,16 @@ const AEX9: Readonly<Record<string, string>> = {
 const WRAPPED_AE: Readonly<Record<string, string>> = {
   deposit: '() => ()',
   withdraw: '(int) => ()',
+};
+
+/**
+ * A DEX factory (dex-contracts-v2's AedexV2Factory) keeps its pairs and announces each one it creates with
+ * `PairCreated`: its code holds these with exactly these types, and a `create_pair` (whose options vary by version).
+ */
+const DEX_FACTORY: Readonly<Record<string, string>> = {
+  all_pairs_length: '() => int',
+  get_all_pairs: '() => list(contract)',
+  get_pair: '(contract,contract) => option(contract)',
 };
 
 /** AEX-141's metadata: `MetadataIdentifier(string) | MetadataMap(map(string, string))`. */
@@ -158,4 +169,12 @@ export function detectAexn(code: string): AexnDetection | undefined {
   if (implementsAll(signatures, AEX141_BEFORE_UPDATE))
     return { type: 'aex141', extensions: extensions141(), metadataTypes: METADATA_TYPES_BEFORE_UPDATE };
   return undefined;
+}
+
+/** detectDexFactory says whether code is a DEX factory's, whose `PairCreated` events name the pairs /v3/dex lists. */
+export function detectDexFactory(code: string): boolean {
+  const functions = decodeFunctions(code);
+  if (!functions) return false;
+  const signatures = new Map(functions.map((f) => [f.name, functionSignature(f)]));
+  return signatures.has('create_pair') && implementsAll(signatures, DEX_FACTORY);
 }

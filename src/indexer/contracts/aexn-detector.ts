@@ -2,7 +2,8 @@
  * @module AEX-N detection of a batch, before its database transaction: contracts created by transactions
  * and, since the node does not list them, contracts created inside calls, found when one first emits an
  * event or is called; their code is fetched once (the contract decoder's cache and lookups), detected
- * (aexn-detect.ts), and their meta info and AEX-9 holders read by a dry-run at the creation block.
+ * (aexn-detect.ts), and their meta info and AEX-9 holders read by a dry-run at the creation block. Also which
+ * emitters of `PairCreated` events are DEX factories by their code (their pairs are the ones /v3/dex lists).
  */
 import { LRUCache } from 'lru-cache';
 import { isJsonObject } from '../../chain/json.ts';
@@ -11,7 +12,9 @@ import type { Queryable } from '../../db/pool.ts';
 import { contractsCreatedAt, type CreatedAt } from '../../db/writes/aexn.ts';
 import { ErrorCode } from '../../base/errors.ts';
 import { NodeError } from '../../node/errors.ts';
-import { detectAexn, type AexnDetection } from './aexn-detect.ts';
+import { detectAexn, detectDexFactory, type AexnDetection } from './aexn-detect.ts';
+import { callEvents } from '../rows/call-events.ts';
+import { PAIR_CREATED } from '../derived/dex-events.ts';
 import { PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
@@ -36,6 +39,8 @@ export interface AexnDetectorOptions {
 
 /** Contracts whose creation place is remembered (a busy chain calls a few thousand contracts). */
 const KNOWN_CONTRACTS = 100_000;
+/** Contracts whose being a DEX factory or not is remembered (few contracts emit `PairCreated`) */
+const KNOWN_FACTORIES = 10_000;
 /** Characters of bytecode whose detection is remembered: the same code is deployed again and again (tokens, pairs). */
 const DETECTED_CODE_CHARS = 8_000_000;
 
@@ -80,6 +85,15 @@ function contractTxs(gen: FetchedGeneration): ContractTxAt[] {
   });
   return found;
 }
+
+/** pairAnnouncers are the contracts that emitted a `PairCreated` event in a generation (DEX factories, if their code says so). */
+const pairAnnouncers = (gen: FetchedGeneration): string[] => [
+  ...new Set(
+    [...gen.callInfos.values()].flatMap((info) =>
+      callEvents(info).flatMap((e) => (e.topics[0] === PAIR_CREATED ? [e.address] : [])),
+    ),
+  ),
+];
 
 /** A contract first seen in the batch: created by a transaction (with its code) or inside a call. */
 interface Step {
@@ -138,6 +152,8 @@ export class AexnDetector {
     maxSize: DETECTED_CODE_CHARS,
     sizeCalculation: (_, code) => code.length,
   });
+  /** whether an emitter of `PairCreated` is a DEX factory by its code (a contract's code never changes) */
+  readonly #factories = new LRUCache<string, { readonly factory: boolean }>({ max: KNOWN_FACTORIES });
 
   constructor(opts: AexnDetectorOptions) {
     this.#opts = opts;
@@ -179,6 +195,13 @@ export class AexnDetector {
       }),
     );
     const found = await mapLimit(steps.flat(), NODE_REQUESTS, (step) => this.#find(step, batchCodes));
+    const announcers = gens.map(pairAnnouncers);
+    const emitters = [...new Set(announcers.flat())];
+    const factories = new Set(
+      (await mapLimit(emitters, NODE_REQUESTS, (id) => this.#isFactory(id, batchCodes))).flatMap((f, i) =>
+        f ? [emitters[i]!] : [],
+      ),
+    );
     let next = 0;
     return gens.map((gen, i) => {
       const contracts: AexnContractRow[] = [];
@@ -190,7 +213,8 @@ export class AexnDetector {
         if (f.contract) contracts.push(f.contract);
         seeds.push(...f.seeds);
       }
-      return { ...gen, aexn: { contracts, callCreated, seeds } satisfies AexnFindings };
+      const dexFactories = announcers[i]!.filter((id) => factories.has(id));
+      return { ...gen, aexn: { contracts, callCreated, seeds, dexFactories } satisfies AexnFindings };
     });
   }
 
@@ -199,11 +223,19 @@ export class AexnDetector {
     const code = step.code ?? (await this.#opts.decoder.code(step.id, batchCodes));
     if (code === undefined) throw new CodeUnknown(step.id);
     const detected = this.#detect(code);
-    const contracts: AexnContractRow[] = [];
-    const seeds: Aex9SeedRow[] = [];
-    if (detected)
-      await this.#describe(step.id, code, detected, step.at, step.blockHash, step.code === undefined, contracts, seeds);
-    return { type: detected?.type ?? null, contract: contracts[0], seeds };
+    if (!detected) return { type: null, contract: undefined, seeds: [] };
+    return { type: detected.type, ...(await this.#describe(step, code, detected)) };
+  }
+
+  /** #isFactory says whether a contract's code is a DEX factory's (its code asked once). */
+  async #isFactory(id: string, batchCodes: ReadonlyMap<string, string>): Promise<boolean> {
+    const known = this.#factories.get(id);
+    if (known) return known.factory;
+    const code = await this.#opts.decoder.code(id, batchCodes);
+    if (code === undefined) throw new CodeUnknown(id);
+    const factory = detectDexFactory(code);
+    this.#factories.set(id, { factory });
+    return factory;
   }
 
   #detect(code: string): AexnDetection | undefined {
@@ -258,17 +290,12 @@ export class AexnDetector {
     return known;
   }
 
-  /** #describe reads a detected contract's meta info (and AEX-9 holders) at its creation block into rows. */
-  async #describe(
-    id: string,
-    code: string,
-    detected: AexnDetection,
-    at: TxPosition,
-    blockHash: string,
-    createdByCall: boolean,
-    contracts: AexnContractRow[],
-    seeds: Aex9SeedRow[],
-  ): Promise<void> {
+  /**
+   * #describe reads a detected contract's meta info (and AEX-9 holders) at its creation block (the step's) into its
+   * rows; a step without code is a contract created by a call.
+   */
+  async #describe(step: Step, code: string, detected: AexnDetection): Promise<Omit<Found, 'type'>> {
+    const { id, at, blockHash } = step;
     const encoder = this.#opts.decoder.encoder(code);
     const extensionsFn = `${detected.type}_extensions`;
     const functions = ['meta_info', ...(detected.type === 'aex9' ? ['balances'] : [])];
@@ -302,21 +329,23 @@ export class AexnDetector {
     const extensions = detected.extensions ?? stringList(value(extensionsFn)) ?? [];
     const meta = readMeta(detected, value('meta_info'));
     const holders = detected.type === 'aex9' ? value('balances') : undefined;
-    contracts.push({
+    const contract: AexnContractRow = {
       ...at,
       contractId: id,
       aexnType: detected.type,
-      createdByCall,
+      createdByCall: step.code === undefined,
       ...meta,
       extensions,
       balancesUnknown: detected.type === 'aex9' && !(holders instanceof Map),
       wrappedAe: detected.type === 'aex9' && (detected.wrappedAe === true || this.#wrappedAe.has(id)),
-    });
+    };
+    const seeds: Aex9SeedRow[] = [];
     if (holders instanceof Map)
       for (const [account, amount] of holders as Map<unknown, unknown>)
         // a balance is held: what a contract answers below zero is none (it never makes a negative balance)
         if (typeof account === 'string' && typeof amount === 'bigint' && amount > 0n)
           seeds.push({ ...at, contractId: id, account, amount: amount.toString() });
+    return { contract, seeds };
   }
 }
 

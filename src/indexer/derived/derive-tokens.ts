@@ -90,7 +90,7 @@ export async function writeTokenRows(
   await writeAexnRows(db, aexn);
   await settleAex9(db, settling, heights.from, heights.to);
   await insertAex141Events(db, aex141Candidates(calls));
-  const dex = dexRows(calls);
+  const dex = dexRows(calls, new Set(aexn.flatMap((a) => a.dexFactories)));
   const [pairs, swaps] = DEX_TABLES;
   await writeTableRows(db, pairs, dex.pairs);
   await writeTableRows(db, swaps, dex.swaps);

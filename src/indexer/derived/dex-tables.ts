@@ -9,7 +9,8 @@ import type { Column, TableColumns } from '../rows/tables.ts';
 
 /** Where an event is: its call's position and its index in the call's log. */
 type EventAt = TxPosition & { readonly logIdx: number };
-export type DexPairRow = EventAt & PairCreated;
+/** factoryByCode: the emitter's code is a DEX factory's (a pair of it is listed whatever DEX_FACTORY names) */
+export type DexPairRow = EventAt & PairCreated & { readonly factoryByCode: boolean };
 export type DexSwapRow = EventAt & SwapTokens & { readonly contractId: string };
 
 export interface DexRows {
@@ -17,8 +18,11 @@ export interface DexRows {
   readonly swaps: DexSwapRow[];
 }
 
-/** dexRows finds the DEX events of calls (any emitter: which factory counts is decided when reading). */
-export function dexRows(calls: readonly ContractCallRow[]): DexRows {
+/**
+ * dexRows finds the DEX events of calls, of any emitter: a pair is marked when its announcer is one of `factories`
+ * (DEX factories by their code); DEX_FACTORY, an override, is applied when reading.
+ */
+export function dexRows(calls: readonly ContractCallRow[], factories: ReadonlySet<string>): DexRows {
   const rows: DexRows = { pairs: [], swaps: [] };
   for (const call of calls) {
     if (call.callInfo === null) continue;
@@ -26,7 +30,7 @@ export function dexRows(calls: readonly ContractCallRow[]): DexRows {
     for (const event of callEvents(call.callInfo)) {
       const at = { height, microIndex, txIndex, txHash, logIdx: event.logIdx };
       const pair = readPairCreated(event);
-      if (pair) rows.pairs.push({ ...at, ...pair });
+      if (pair) rows.pairs.push({ ...at, ...pair, factoryByCode: factories.has(pair.factory) });
       const swap = readSwapTokens(event);
       if (swap) rows.swaps.push({ ...at, ...swap, contractId: call.contractId });
     }
@@ -54,6 +58,7 @@ export const DEX_TABLES = [
       ['pair_id', 'text', (r) => r.pair],
       ['token0_id', 'text', (r) => r.token0],
       ['token1_id', 'text', (r) => r.token1],
+      ['factory_by_code', 'boolean', (r) => r.factoryByCode],
     ],
   } satisfies TableColumns<DexPairRow>,
   {

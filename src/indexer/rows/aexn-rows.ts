@@ -70,5 +70,6 @@ export function aexnRows(gen: FetchedGeneration): AexnRows {
     callCreated: found?.callCreated ?? [],
     seeds: found?.seeds ?? [],
     aex9Logs: emittedLogs(gen).flatMap((log) => aex9Event(log) ?? []),
+    dexFactories: found?.dexFactories ?? [],
   };
 }

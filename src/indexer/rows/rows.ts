@@ -25,6 +25,8 @@ export interface AexnFindings {
   readonly contracts: readonly AexnContractRow[];
   readonly callCreated: readonly AexnCallCreatedRow[];
   readonly seeds: readonly Aex9SeedRow[];
+  /** the emitters of the generation's `PairCreated` events whose code is a DEX factory's */
+  readonly dexFactories: readonly string[];
 }
 
 /** Everything the node says about one height, fetched before any database work. */

@@ -4,12 +4,19 @@ import type {
   CollectionRow,
   LimitAt,
   TemplateRow,
+  TemplateTokenRow,
   TokenRow,
   Aex141TransferRow,
 } from '../../db/queries/aex141-collections.ts';
 import { transferPlace } from './render-aex9.ts';
 import type { ShapeValue } from '../shape-table.ts';
-import type { AEX141_COLLECTION, AEX141_TEMPLATE, AEX141_TOKEN, AEX141_TRANSFER } from './shapes-aex141.ts';
+import type {
+  AEX141_COLLECTION,
+  AEX141_TEMPLATE,
+  AEX141_TEMPLATE_TOKEN,
+  AEX141_TOKEN,
+  AEX141_TRANSFER,
+} from './shapes-aex141.ts';
 
 /** Token ids, limits and editions are unbounded integers: exact bigints on the wire. */
 const big = (text: string): bigint => BigInt(text);
@@ -62,14 +69,14 @@ export function tokenObject(t: TokenRow): Record<string, Json> {
 }
 
 /** templateTokenObject is ae_mdw's Aex141TemplateTokensResponse: the token, its owner and its template mint. */
-export function templateTokenObject(t: TokenRow): Record<string, Json> {
+export function templateTokenObject(t: TemplateTokenRow): Record<string, Json> {
   return {
     token_id: big(t.tokenId),
     owner_id: t.ownerId,
     tx_hash: t.mintTxHash,
     log_idx: t.mintLogIdx,
     edition: t.edition,
-  };
+  } satisfies ShapeValue<typeof AEX141_TEMPLATE_TOKEN>;
 }
 
 /**

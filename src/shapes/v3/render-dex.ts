@@ -7,17 +7,18 @@ import type { DEX_SWAP } from './shapes-dex.ts';
 /** SwapAction is ae_mdw's `action`: wrapped AE as the pair's first token is a BUY, as its second a SELL. */
 export type SwapAction = 'BUY' | 'SELL' | 'SWAP';
 
-/** swapAction names a swap of the pair (token0, token1) given the wrapped AE token. */
-export function swapAction(token0: string, token1: string, wrappedAe: string): SwapAction {
-  if (token0 === wrappedAe) return 'BUY';
-  if (token1 === wrappedAe) return 'SELL';
+/** swapAction names a swap of a pair given which of its tokens is a wrapped AE. */
+export function swapAction(wrapped0: boolean, wrapped1: boolean): SwapAction {
+  if (wrapped0) return 'BUY';
+  if (wrapped1) return 'SELL';
   return 'SWAP';
 }
 
 /**
  * swapObject renders a swap as ae_mdw does: `from_*` is always the pair's first token and `to_*`
  * its second (whichever way the swap went), `from_amount` = amount0_in + amount1_in, `to_amount` =
- * amount0_out + amount1_out; exact integers throughout.
+ * amount0_out + amount1_out; exact integers throughout. A token is a wrapped AE when its code says so (the row's
+ * flags) or DEX_WRAPPED_AE names it.
  */
 export function swapObject(s: SwapRow, wrappedAe: string): Record<string, Json> {
   const [in0, in1, out0, out1] = [s.amount0In, s.amount1In, s.amount0Out, s.amount1Out].map(BigInt) as [
@@ -38,7 +39,7 @@ export function swapObject(s: SwapRow, wrappedAe: string): Record<string, Json> 
     from_decimals: s.decimals0,
     to_decimals: s.decimals1,
     amounts: { amount0_in: in0, amount1_in: in1, amount0_out: out0, amount1_out: out1 },
-    action: swapAction(s.token0, s.token1, wrappedAe),
+    action: swapAction(s.wrapped0 || s.token0 === wrappedAe, s.wrapped1 || s.token1 === wrappedAe),
     tx_hash: s.txHash,
     log_idx: s.logIdx,
     micro_time: Number(s.microTime),

@@ -4,7 +4,10 @@ import { isJsonObject, type Json } from '../../chain/json.ts';
 import type { NameEventRow, NameStateRow, PointeeRow } from '../../db/queries/names.ts';
 import { sourceTxFields, txBody } from './render-source-tx.ts';
 import type { ShapeValue } from '../shape-table.ts';
-import type { NAME_EVENT, POINTEE } from './shapes-names.ts';
+import type { AUCTION, NAME, NAME_EVENT, POINTEE } from './shapes-names.ts';
+
+/** A rendered object given into another (an auction, a transaction), or none. */
+type JsonObject = { [key: string]: Json } | null;
 
 /** KEY_BLOCK_MS: the expected time between key blocks, for heights not mined yet. */
 export const KEY_BLOCK_MS = 180_000;
@@ -44,7 +47,12 @@ export function pointersJson(pointers: Json): Json[] {
 }
 
 /** nameObject is ae_mdw's Name; `auction` and `revoke` are given rendered (or null). */
-export function nameObject(n: NameStateRow, clock: ChainClock, auction: Json, revoke: Json): Record<string, Json> {
+export function nameObject(
+  n: NameStateRow,
+  clock: ChainClock,
+  auction: JsonObject,
+  revoke: JsonObject,
+): Record<string, Json> {
   return {
     active: isActive(n, clock.top),
     hash: n.nameHash,
@@ -60,11 +68,11 @@ export function nameObject(n: NameStateRow, clock: ChainClock, auction: Json, re
     name_fee: n.nameFee === null ? null : BigInt(n.nameFee),
     revoke,
     claims_count: n.claimsCount,
-  };
+  } satisfies ShapeValue<typeof NAME>;
 }
 
 /** auctionObject is ae_mdw's Auction of a name in auction; `lastBid` is the leading claim rendered. */
-export function auctionObject(n: NameStateRow, clock: ChainClock, lastBid: Json): Record<string, Json> {
+export function auctionObject(n: NameStateRow, clock: ChainClock, lastBid: JsonObject): Record<string, Json> {
   return {
     name: n.name,
     activation_time: heightTime(clock, n.createdAt),
@@ -73,7 +81,7 @@ export function auctionObject(n: NameStateRow, clock: ChainClock, lastBid: Json)
     name_fee: n.nameFee === null ? null : BigInt(n.nameFee),
     claims_count: n.claimsCount,
     last_bid: lastBid,
-  };
+  } satisfies ShapeValue<typeof AUCTION>;
 }
 
 /** nameEventObject is a NameClaim, NameTransfer or NameUpdate: the tx (without type and version) and where it is. */

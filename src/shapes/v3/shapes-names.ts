@@ -1,9 +1,12 @@
 /** @module The shape tables of ae_mdw's names, auctions, their history and pointees (render-names.ts). */
-import { asGraphQL, bool, id, int, list, nullable, obj, object, only, shape, str } from '../shape-table.ts';
+import { big, bool, id, int, list, nullable, obj, object, only, shape, str } from '../shape-table.ts';
 import { SOURCE_TX_EVENT } from './field-groups.ts';
 
-/** a name's fee: an exact amount, declared an integer in ae_mdw's OpenAPI and a BigInt in its GraphQL */
-const nameFee = asGraphQL('BigInt', nullable(int));
+/**
+ * a name's fee: an exact amount past 2^53 (ae_mdw's example is 134626900000000000000), so a big integer; ae_mdw's OpenAPI
+ * declares it a bare integer, its GraphQL a BigInt
+ */
+const nameFee = nullable({ ...big, schema: { type: 'integer' } });
 
 export const NAME = shape(
   { openapi: 'Name', graphql: ['Name'] },

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import { EOE_FLAG, HOLE_FLAG, type Hyperchain } from '../../../src/devnode/index.ts';
 import { isPinned } from '../../../src/devnode/hyperchain/consensus.ts';
-import { entropyHeight } from '../../../src/devnode/hyperchain/schedule.ts';
+import { entropyHeight } from '../../../src/devnode/contracts/hc-schedule.ts';
 import type { FateTuple } from '../../../src/chain/fate.ts';
 import { byEpochValidator, devnodeRewards, type TestHyperchain } from '../../support/hyperchain.ts';
 

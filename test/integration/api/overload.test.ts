@@ -64,7 +64,7 @@ describe('a server under more load than its pool serves', function () {
       if (status.status === 503) expect(status.headers.get('retry-after')).to.equal('1');
       statusShed = status.status === 503 ? 1 : 0;
       // every request is answered while the lock is held: those waiting for a turn after their longest wait, those
-      // let in (their reads held by the lock) at their deadline, both 5 s after their arrival
+      // let in (their reads held by the lock) at their deadline, both within 5 s of their arrival
       await answers;
     } finally {
       await locker.query('ROLLBACK');

@@ -129,6 +129,25 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
+  it("finds a generation's first txi (what txis and a scope's count read) that is not its micro blocks' recount", async () => {
+    const [row] = await h.query<{ height: number }>(
+      'mdw',
+      'SELECT height FROM generation_txis WHERE first_txi > 0 ORDER BY height LIMIT 1',
+    );
+    await h.query('mdw', 'UPDATE generation_txis SET first_txi = first_txi + 1 WHERE height = $1', [row!.height]);
+    try {
+      const { lines } = await verify('mdw', {});
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
+        'derived generation_txis: row only in the database',
+        'derived generation_txis: row only re-derived from the stored rows',
+      ]);
+      expect(lines[0]).to.contain(`"height":${row!.height},`);
+    } finally {
+      await h.query('mdw', 'UPDATE generation_txis SET first_txi = first_txi - 1 WHERE height = $1', [row!.height]);
+    }
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
   it('keeps every height visible to readers while it is being reloaded', async () => {
     const expected = h.devnode.height() + 1;
     let reloading = true;

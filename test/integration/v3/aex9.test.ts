@@ -275,6 +275,9 @@ describe('/v3/aex9 against the devnode chain', function () {
     expect(either.map((t) => t.tx_hash)).to.deep.equal(
       events.filter((e) => e.from === account || e.to === account).map((e) => e.hash),
     );
+    // newest first, in pages of 3: each page merges the two sides' own pages
+    const backward = await walk(`/mdw/v3/aex9/${id}/transfers?account=${account}&limit=3`);
+    expect(backward.map((t) => t.tx_hash)).to.deep.equal(either.map((t) => t.tx_hash).reverse());
   });
 
   it("puts an account's AEX-9 transfers in its activities, sent and received, newest first", async () => {

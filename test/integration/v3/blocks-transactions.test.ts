@@ -275,4 +275,25 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
       expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
     }
   });
+  it('ANDs two fields of one id on its own transactions (its spends to itself), listed and counted', async () => {
+    const self = v3.devnode.accounts[0]!.publicKey;
+    await v3.spend(self, 7);
+    await v3.spend(self, 8);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    // the outer transaction's fields, or a wrapped one's (PayingForTx, GAMetaTx: tx.tx.tx)
+    const selfSpend = (tx: Obj | undefined): boolean =>
+      tx !== undefined && tx.sender_id === self && tx.recipient_id === self;
+    const own = (await v3.truth()).transactions.filter((t) => {
+      const outer = t.signed.tx as Obj;
+      return selfSpend(outer) || selfSpend((outer.tx as Obj | undefined)?.tx as Obj | undefined);
+    });
+    expect(own.length).to.be.at.least(2);
+    const path = `sender_id=${self}&recipient_id=${self}`;
+    expect((await v3.walk(`/mdw/v3/transactions?${path}&limit=1`)).map((t) => t.hash)).to.deep.equal(
+      own.map((t) => t.hash).reverse(),
+    );
+    expect((await v3.get(`/mdw/v3/transactions/count?${path}`)).body).to.equal(own.length);
+  });
 });

@@ -139,22 +139,29 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
 /**
  * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
  * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
- * genesis (where `node.hardForks` may give it a protocol schedule); `node.profile` generates a mainnet-like chain.
+ * genesis (where `node.hardForks` may give it a protocol schedule); `node.profile` generates a mainnet-like chain,
+ * `node.tokenShare` one with that share of token transactions.
  */
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
   env: (devnode: Devnode) => Record<string, string> = () => ({}),
-  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> & { readonly profile?: 'mainnet-like' } = {},
+  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> & {
+    readonly profile?: 'mainnet-like';
+    /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
+    readonly tokenShare?: number;
+  } = {},
 ): Promise<V3UnderTest> {
-  const { profile, ...options } = node;
+  const { profile, tokenShare, ...options } = node;
   const devnode = await startDevnode(
     {
       port: 0,
       internalPort: 0,
       microBlockIntervalMs: 0,
       keyBlockIntervalMs: 0,
-      ...(generations > 0 ? { generate: { generations, seed, ...(profile ? { profile } : {}) } } : {}),
+      ...(generations > 0
+        ? { generate: { generations, seed, ...(profile ? { profile } : {}), ...(tokenShare ? { tokenShare } : {}) } }
+        : {}),
       ...options,
     },
     silentLog,

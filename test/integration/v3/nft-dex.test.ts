@@ -70,7 +70,8 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     v3 = await startV3(1000, 'nft-dex', (devnode) => {
       factory = contractsOf(devnode, 'factory')[0]!;
       wae = contractsOf(devnode, 'wae')[0]!;
-      return { DEX_FACTORY: factory, DEX_WRAPPED_AE: wae };
+      // the default configuration: the devnode's factory and wrapped AE are known by their code (issue 58)
+      return {};
     });
     logs = perChainState(v3.devnode, readLogs);
   });
@@ -148,6 +149,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   async function checkSwaps(): Promise<void> {
     const expected = expectedSwaps(await logs());
     expect(expected.length, 'the generated chain swaps through the router').to.be.above(3);
+    expect([v3.settings.DEX_FACTORY, v3.settings.DEX_WRAPPED_AE], 'the default configuration').to.deep.equal([
+      undefined,
+      undefined,
+    ]);
     expect((await walkPages(await v3.mdw.getDexSwaps())).map(pick)).to.deep.equal(expected);
     const forward = await walkPages(await v3.mdw.getDexSwaps({ direction: 'forward' }));
     expect(forward.map(pick)).to.deep.equal([...expected].reverse());
@@ -396,15 +401,26 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     expect(
       swapped.map((a) => [a.type, ((a.payload as Obj).tx as Obj).hash, BigInt(String((a.payload as Obj).amount))]),
     ).to.deep.equal(swaps.filter((s) => s.caller === caller).map((s) => ['DexSwapEvent', s.txHash, s.fromAmount]));
-    // the swaps of the configured factory's pairs only, as /v3/dex lists them: another factory has none of these
-    const other = await v3.serveWith({ DEX_FACTORY: wae });
+    // DEX_FACTORY is an override: the pairs of a factory whose code is not known as one (unmarked here, as a
+    // factory of other code leaves them) are listed only while the setting names it, in the feed as in /v3/dex
+    const announcers = await v3.pool.query('SELECT DISTINCT factory_id, factory_by_code FROM dex_pairs');
+    expect(announcers.rows, 'the devnode factory, known by its code').to.deep.equal([
+      { factory_id: factory, factory_by_code: true },
+    ]);
+    await v3.pool.query('UPDATE dex_pairs SET factory_by_code = false');
+    const unnamed = await v3.serveWith({});
+    const named = await v3.serveWith({ DEX_FACTORY: factory });
     try {
-      const res = await fetch(`${other.url}/mdw/v3/accounts/${caller}/activities?type=swaps`);
-      expect(await res.json()).to.deep.equal({ data: [], next: null, prev: null });
-      const dex = await fetch(`${other.url}/mdw/v3/accounts/${caller}/dex/swaps`);
-      expect(await dex.json()).to.deep.equal({ data: [], next: null, prev: null });
+      for (const path of [`/mdw/v3/accounts/${caller}/activities?type=swaps`, `/mdw/v3/accounts/${caller}/dex/swaps`]) {
+        const none = await fetch(`${unnamed.url}${path}`);
+        expect(await none.json(), path).to.deep.equal({ data: [], next: null, prev: null });
+        const some = (await (await fetch(`${named.url}${path}`)).json()) as { data: Obj[] };
+        expect(some.data.length, path).to.be.above(0);
+      }
     } finally {
-      await other.close();
+      await v3.pool.query('UPDATE dex_pairs SET factory_by_code = true');
+      await unnamed.close();
+      await named.close();
     }
     // in the whole feed (newest first) a transaction's transfers come just before the transaction itself
     const own = mine.find((t) => t.sender === account)!;

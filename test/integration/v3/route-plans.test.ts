@@ -29,16 +29,9 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
     reason: "/stats: the last 24 hours' (and the 24 before's) transactions and fees, bounded by the window",
   },
   {
-    statement: /\(SELECT sum\(tx_count\) FROM micro_blocks WHERE height < t\.height\)/,
+    statement: /\(SELECT sum\(tx_count\) FROM micro_blocks WHERE height < [tp]\.height\)/,
     table: 'micro_blocks',
     reason: "a txi's fallback when generation_txis lacks the height (a sparse reload): coalesce runs it for no other",
-  },
-  {
-    statement: /SELECT sum\(m\.tx_count\) FROM micro_blocks m WHERE \(m\.height, m\.micro_index\) >/,
-    table: 'micro_blocks',
-    reason:
-      "open: a scope's count sums one narrow row per micro block of the scope (the whole chain's is kept, " +
-      'tx_type_totals); two txis (generation_txis) would answer a wide scope in two probes',
   },
   {
     statement: /FROM channel_events x JOIN transactions t ON t\.hash = x\.tx_hash WHERE x\.channel_id = s\."channelId"/,
@@ -58,13 +51,6 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
     statement: /sum\(e\.delta\) AS amount, \(array_agg/,
     table: 'aex9_events',
     reason: "open: a token's balances at a past height, folded from the token's events up to it (the current are kept)",
-  },
-  {
-    statement: /UNION SELECT \* FROM aex9_transfers WHERE recipient = \$3/,
-    table: 'aex9_transfers',
-    reason:
-      "open: one account's transfers of a token, sent and received, merged and sorted: a keyset merge of the two " +
-      'indexes would read a page',
   },
   {
     statement: /e\.kind = 'template_creation'/,

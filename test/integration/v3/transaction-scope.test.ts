@@ -44,6 +44,27 @@ describe('/mdw/v3 lists with scope=transaction:th_A-th_B, checked against the de
     expect((await v3.get(`/mdw/v3/transactions/count?scope=transaction:${a.hash}-${b.hash}`)).body).to.equal(33);
   });
 
+  it("counts a scope's transactions as the chain holds them: narrow, wide, past the top, empty", async () => {
+    const all = chain.transactions;
+    const top = chain.keyBlocks.length - 1;
+    const inGens = (a: number, b: number): number => all.filter((t) => t.height >= a && t.height <= b).length;
+    const busy = all[Math.floor(all.length / 2)]!.height;
+    const scopes: [string, number][] = [
+      [`gen:0-${top}`, all.length],
+      [`gen:1-${top + 100}`, inGens(1, top + 100)],
+      [`gen:${busy}-${busy}`, inGens(busy, busy)],
+      [`gen:2-${busy}`, inGens(2, busy)],
+      [`gen:${busy}-${top}`, inGens(busy, top)],
+      [`gen:${top + 1}-${top + 9}`, 0],
+      [`txi:0-${all.length + 50}`, all.length],
+      [`txi:7-${all.length - 3}`, all.length - 3 - 7 + 1],
+      ['txi:12-12', 1],
+    ];
+    expect(inGens(busy, busy)).to.be.above(1);
+    for (const [scope, expected] of scopes)
+      expect((await v3.get(`/mdw/v3/transactions/count?scope=${scope}`)).body, scope).to.equal(expected);
+  });
+
   it("scopes an account's activities and the transfers the same way as the txis", async () => {
     const all = chain.transactions;
     const [a, b] = [all[3]!, all.at(-4)!];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { promotionBlockers } from '../../../src/operator/controller/promotion-gate.ts';
 import { parseStatusBody, type ProbeResult } from '../../../src/operator/controller/status-probe.ts';
-import { statusReport, type StatusInputs } from '../../../src/api/http/sync-report.ts';
+import { statusReport, type StatusInputs } from '../../../src/api/status/sync-report.ts';
 
 const healthy: ProbeResult = {
   reachable: true,

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { Admission, Deadline } from '../../../src/api/http/admission.ts';
 import { AppError } from '../../../src/base/errors.ts';
 import { TurnQueue } from '../../../src/base/turns.ts';
+import { HeldTurns } from '../../support/held-turns.ts';
 import { countTurns } from '../../support/loop-turns.ts';
 
 /** gate is a promise and the function that resolves it: a request that runs until told to finish. */
@@ -84,6 +85,28 @@ describe('Admission', () => {
     const rows = shared.next().then(() => void order.push('rows'));
     await Promise.all([rows, admission.run(async () => void order.push('request'))]);
     expect(order).to.deep.equal(['rows', 'request']);
+  });
+
+  // issue 59: a request let in near its deadline waited for a turn of a starved loop and was refused when it came
+  it('refuses a request at its deadline while it waits for its turn of the event loop, and starts nothing after', async () => {
+    const held = new HeldTurns();
+    const admission = new Admission({ concurrency: 1, maxWaiting: 10, maxWaitMs: 10_000, deadlineMs: 50 }, held);
+    let started = false;
+    // refused while its turn is still held: before, it waited for the turn, for ever here
+    expect(
+      await refusal(
+        admission.run(async () => {
+          started = true;
+        }),
+      ),
+    ).to.equal('503 MDW_OVERLOADED');
+    expect(held.asked).to.equal(1);
+    // its turn of the pool is held until its turn of the loop has come: nothing given up runs beside the next ones
+    expect(admission.counts.running).to.equal(1);
+    held.release();
+    await turns();
+    expect(started).to.equal(false);
+    expect(admission.counts.running).to.equal(0);
   });
 
   it('spreads the refusals of requests parked together over the last quarter of maxWaitMs', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { heartbeatTimeoutSeconds, statusReport, SYNCED_MAX_LAG } from '../../../src/api/http/sync-report.ts';
+import { heartbeatTimeoutSeconds, statusReport, SYNCED_MAX_LAG } from '../../../src/api/status/sync-report.ts';
 import type { SyncState } from '../../../src/db/queries/sync-state.ts';
 import { protocolReport } from '../../../src/chain/protocols.ts';
 

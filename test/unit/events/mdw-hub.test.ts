@@ -27,7 +27,6 @@ function setup(): { hub: MdwHub; peer: FakePeer } {
   // messages without from_height read neither the chain nor the database
   const unused = {} as MdwReplaySource;
   const hub = new MdwHub({
-    render: unused.render,
     log,
     limits: { maxSubscriptions: 100_000, maxTotalSubscriptions: 2_000_000, pingLimit: 1000 },
     replay: unused,
@@ -62,5 +61,24 @@ describe('MdwHub reading a flooding client', () => {
     await drained(peer, MAX_WAITING_MESSAGES + 499);
     expect(peer.pacing).to.deep.equal(['pause', 'resume']);
     expect(JSON.parse(peer.frames.at(-1)!)).to.deep.equal({ payload: 'Pong', subscriptions: [], count: 0 });
+  });
+});
+
+describe('MdwHub wants', () => {
+  it("asks a chunk's read for ae_mdw's payloads only while a block or transaction has the mdw source, for epochs while one is subscribed", async () => {
+    const { hub, peer } = setup();
+    const answered = (n: number): Promise<void> => drained(peer, n);
+    expect(hub.wants()).to.deep.equal({ mdw: false, epochs: false });
+    hub.receive(peer, '{"op":"Subscribe","payload":"KeyBlocks","source":"node"}');
+    hub.receive(peer, '{"op":"Subscribe","payload":"Epochs"}');
+    await answered(2);
+    expect(hub.wants()).to.deep.equal({ mdw: false, epochs: true });
+    hub.receive(peer, '{"op":"Subscribe","payload":"Transactions","source":"mdw"}');
+    await answered(3);
+    expect(hub.wants()).to.deep.equal({ mdw: true, epochs: true });
+    hub.receive(peer, '{"op":"Unsubscribe","payload":"Transactions","source":"mdw"}');
+    hub.receive(peer, '{"op":"Unsubscribe","payload":"Epochs"}');
+    await answered(5);
+    expect(hub.wants()).to.deep.equal({ mdw: false, epochs: false });
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { detectAexn, typeSignature } from '../../../src/indexer/contracts/aexn-detect.ts';
+import { detectAexn, detectDexFactory, typeSignature } from '../../../src/indexer/contracts/aexn-detect.ts';
 import { contractBytecode, type FunctionSpec } from '../../../src/devnode/contracts/bytecode.ts';
 import { AEX9_FUNCTIONS, AEX141_FUNCTIONS, BYTECODE, functionsOf } from '../../../src/devnode/contracts/standards.ts';
 import { optionType, type FateType } from '../../../src/chain/fate.ts';
@@ -29,6 +29,17 @@ describe('AEX-N detection from FATE bytecode', () => {
     expect(detectAexn(code(retyped(wae, 'deposit', 'int')))?.wrappedAe).to.equal(false);
     // deposit and withdraw without AEX-9 are no token at all
     expect(detectAexn(code(without(wae, 'balances')))).to.equal(undefined);
+  });
+
+  it('knows a DEX factory by its pair functions, each with exactly its types, and nothing else as one', () => {
+    expect(detectDexFactory(BYTECODE.factory)).to.equal(true);
+    for (const other of ['aex9', 'wae', 'pair', 'router', 'aex141'] as const)
+      expect(detectDexFactory(BYTECODE[other]), other).to.equal(false);
+    const factory = functionsOf('factory');
+    for (const name of ['all_pairs_length', 'get_all_pairs', 'get_pair', 'create_pair'])
+      expect(detectDexFactory(code(without(factory, name))), `without ${name}`).to.equal(false);
+    expect(detectDexFactory(code(retyped(factory, 'get_pair', 'contract'))), 'get_pair retyped').to.equal(false);
+    expect(detectDexFactory('cb_not-code')).to.equal(false);
   });
 
   it('finds AEX-141 in NFT collections', () => {

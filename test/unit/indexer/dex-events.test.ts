@@ -96,9 +96,9 @@ describe('DEX events', () => {
   });
 
   it('names the action from where wrapped AE is in the pair', () => {
-    expect(swapAction('ct_wae', 'ct_b', 'ct_wae')).to.equal('BUY');
-    expect(swapAction('ct_a', 'ct_wae', 'ct_wae')).to.equal('SELL');
-    expect(swapAction('ct_a', 'ct_b', 'ct_wae')).to.equal('SWAP');
+    expect(swapAction(true, false)).to.equal('BUY');
+    expect(swapAction(false, true)).to.equal('SELL');
+    expect(swapAction(false, false)).to.equal('SWAP');
   });
 
   it('finds the pairs and swaps of calls with their positions, skipping calls without call info', () => {
@@ -116,14 +116,19 @@ describe('DEX events', () => {
       result: null,
       decodeError: null,
     });
-    const rows = dexRows([
+    const calls = [
       call('th_1', [
         { address: ct(pair), topics: [topic0('SwapTokens'), int(sender), int(to)], data: cb('1|0|0|2') },
         { address: ct(factory), topics: [topic0('PairCreated'), int(token0), int(token1), int(pair)], data: cb('1') },
       ]),
       call('th_2', null),
+    ];
+    const rows = dexRows(calls, new Set([ct(factory)]));
+    expect(rows.pairs.map((p) => [p.txHash, p.logIdx, p.pair, p.factoryByCode])).to.deep.equal([
+      ['th_1', 0, ct(pair), true],
     ]);
-    expect(rows.pairs.map((p) => [p.txHash, p.logIdx, p.pair])).to.deep.equal([['th_1', 0, ct(pair)]]);
+    // an announcer whose code is no factory's: its pair is kept, unmarked (only DEX_FACTORY can name it)
+    expect(dexRows(calls, new Set()).pairs.map((p) => p.factoryByCode)).to.deep.equal([false]);
     expect(rows.swaps.map((s) => [s.txHash, s.logIdx, s.contractId, s.amount1Out])).to.deep.equal([
       ['th_1', 1, 'ct_router', '2'],
     ]);

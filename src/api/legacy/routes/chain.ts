@@ -20,9 +20,9 @@ import { jsonArrayText, sendJson, sendJsonText, type RouteDeps } from '../../htt
 import { generationsReport } from '../../../shapes/middleware.ts';
 import { BriefValue } from '../../http/brief-value.ts';
 import { NODE_HEIGHT_TTL_MS } from '../../http/node-height.ts';
-import { readServedTop } from '../../http/served-top.ts';
-import { heartbeatTimeoutSeconds, statusReport } from '../../http/sync-report.ts';
-import { currentEpochReport } from '../../http/current-epoch.ts';
+import { readServedTop } from '../../status/served-top.ts';
+import { heartbeatTimeoutSeconds, statusReport } from '../../status/sync-report.ts';
+import { currentEpochReport } from '../../status/current-epoch.ts';
 import { transactionCountUpTo } from '../transaction-count.ts';
 import { coinbaseAt } from '../../../chain/coinbase.ts';
 

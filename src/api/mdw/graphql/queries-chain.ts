@@ -2,24 +2,20 @@
 import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { IntScalar, JsonScalar } from './scalars.ts';
 import { asData, byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
+import { ActivityType, MicroBlock, Status, Transaction } from './types-chain.ts';
+import { shapeType } from './shape-types.ts';
+import { KEY_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
+import { ACTIVITY, TRANSFER, WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 import {
-  AccountActivity,
-  ActivityType,
-  DeltaStats,
-  KeyBlock,
-  MicroBlock,
-  MinersStats,
-  StartEndCountStats,
-  Stats,
-  Status,
-  SyncStatus,
-  TopMiners24hStats,
-  TopMinersStats,
-  TotalStats,
-  Transaction,
-  Transfer,
-  WealthEntry,
-} from './types-chain.ts';
+  DELTA_STAT,
+  MINER,
+  STAT,
+  STATS,
+  TOP_MINER_24H,
+  TOP_MINER_STAT,
+  TOTAL_STAT,
+} from '../../../shapes/v3/shapes-stats.ts';
+import { SYNC_STATUS } from '../resources/status-shape.ts';
 import { enumOf, list } from './object-types.ts';
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';
 import * as blocks from '../resources/blocks.ts';
@@ -34,20 +30,20 @@ const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLN
 const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;
 
 export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
-  keyBlocks: { op: blocks.getKeyBlocks, type: KeyBlock, list: 'scoped', description: 'Key blocks' },
+  keyBlocks: { op: blocks.getKeyBlocks, type: shapeType(KEY_BLOCK), list: 'scoped', description: 'Key blocks' },
   keyBlockAtHeight: {
     op: blocks.getKeyBlock,
-    type: KeyBlock,
+    type: shapeType(KEY_BLOCK),
     args: { height },
     description: 'The key block at a height',
   },
   keyBlockWithHash: {
     op: blocks.getKeyBlock,
-    type: KeyBlock,
+    type: shapeType(KEY_BLOCK),
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The key block with a hash',
   },
-  keyBlock: byId(blocks.getKeyBlock, KeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
+  keyBlock: byId(blocks.getKeyBlock, shapeType(KEY_BLOCK), 'A key block by height or hash', 'path:hash_or_kbi'),
   microBlocksOfKeyBlockAtHeight: {
     op: blocks.getKeyBlockMicroBlocks,
     type: MicroBlock,
@@ -139,7 +135,7 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
 export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
   accountActivities: {
     op: getAccountActivities,
-    type: AccountActivity,
+    type: shapeType(ACTIVITY),
     list: 'scoped',
     args: {
       id: requiredString('path:id'),
@@ -150,7 +146,7 @@ export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   transfers: {
     op: getTransfers,
-    type: Transfer,
+    type: shapeType(TRANSFER),
     list: 'scoped',
     args: { account: optionalString('query:account'), kind: optionalString('query:kind') },
     description: 'Internal transfers',
@@ -168,7 +164,7 @@ const dates = {
 /** series is a statistics time series of its resource, with the dates where ae_mdw takes them. */
 const series = (op: Resource, description: string, extra: QueryField['args'] = {}, withDates = true): QueryField => ({
   op,
-  type: StartEndCountStats,
+  type: shapeType(STAT),
   list: 'paged',
   args: { intervalBy: interval, ...(withDates ? dates : {}), ...extra },
   description,
@@ -177,12 +173,15 @@ const series = (op: Resource, description: string, extra: QueryField['args'] = {
 /** ae_mdw's pages of the answers that are plain arrays */
 const TopMiners24hStatsPage = new GraphQLObjectType({
   name: 'TopMiners24hStatsPage',
-  fields: { data: { type: list(TopMiners24hStats) } },
+  fields: { data: { type: list(shapeType(TOP_MINER_24H)) } },
 });
-const WealthPage = new GraphQLObjectType({ name: 'WealthPage', fields: { data: { type: list(WealthEntry) } } });
+const WealthPage = new GraphQLObjectType({
+  name: 'WealthPage',
+  fields: { data: { type: list(shapeType(WEALTH_ENTRY)) } },
+});
 
 export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
-  stats: { op: stats.getStats, type: Stats, description: 'Counters of the last 24 hours' },
+  stats: { op: stats.getStats, type: shapeType(STATS), description: 'Counters of the last 24 hours' },
   transactionsStats: series(stats.seriesStats('transactions'), 'Transactions per interval', {
     txType: optionalString('query:tx_type'),
   }),
@@ -203,10 +202,20 @@ export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
   namesStats: series(stats.seriesStats('names'), 'Names activated per interval'),
   contractsStats: series(stats.seriesStats('contracts'), 'Contracts created per interval'),
   aex9TransfersStats: series(stats.seriesStats('aex9-transfers'), 'AEX-9 transfers per interval'),
-  totalStats: { op: stats.getTotalStats, type: TotalStats, list: 'scoped', description: 'Totals per generation' },
-  deltaStats: { op: stats.getDeltaStats, type: DeltaStats, list: 'scoped', description: 'Changes per generation' },
-  minersStats: { op: stats.getMinerStats, type: MinersStats, list: 'paged', description: 'Rewards per miner' },
-  topMinersStats: { ...series(stats.getTopMinerStats, 'Top miners per interval'), type: TopMinersStats },
+  totalStats: {
+    op: stats.getTotalStats,
+    type: shapeType(TOTAL_STAT),
+    list: 'scoped',
+    description: 'Totals per generation',
+  },
+  deltaStats: {
+    op: stats.getDeltaStats,
+    type: shapeType(DELTA_STAT),
+    list: 'scoped',
+    description: 'Changes per generation',
+  },
+  minersStats: { op: stats.getMinerStats, type: shapeType(MINER), list: 'paged', description: 'Rewards per miner' },
+  topMinersStats: { ...series(stats.getTopMinerStats, 'Top miners per interval'), type: shapeType(TOP_MINER_STAT) },
   topMiners24hStats: {
     op: getTopMiners24h,
     type: TopMiners24hStatsPage,
@@ -226,5 +235,9 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
 
 export const STATUS_QUERIES: Readonly<Record<string, QueryField>> = {
   status: { op: getStatus, type: Status, description: 'Middleware and node status' },
-  syncStatus: { op: getStatus, type: SyncStatus, description: 'The stored top and whether it is still catching up' },
+  syncStatus: {
+    op: getStatus,
+    type: shapeType(SYNC_STATUS),
+    description: 'The stored top and whether it is still catching up',
+  },
 };

@@ -3,7 +3,15 @@ import { GraphQLBoolean, GraphQLNonNull } from 'graphql';
 import { IntScalar } from './scalars.ts';
 import { byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
 import { enumOf } from './object-types.ts';
-import * as T from './types-objects.ts';
+import { shapeType } from './shape-types.ts';
+import { OracleQuery } from './types-objects.ts';
+import * as nftShapes from '../../../shapes/v3/shapes-aex141.ts';
+import * as aex9Shapes from '../../../shapes/v3/shapes-aex9.ts';
+import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
+import { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
+import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
+import { AUCTION, NAME, NAME_EVENT, NAME_HISTORY, POINTEE } from '../../../shapes/v3/shapes-names.ts';
+import { ORACLE, ORACLE_EXTEND, ORACLE_RESPONSE } from '../../../shapes/v3/shapes-oracles.ts';
 import * as aex141 from '../resources/aex141.ts';
 import * as aex9 from '../resources/aex9.ts';
 import { getChannel, getChannelUpdates, getChannels } from '../resources/channels.ts';
@@ -21,10 +29,10 @@ const AuctionOrder = enumOf('AuctionOrder', ['expiration']);
 const NAME_ORDER_VALUES: Readonly<Record<string, string>> = { expiration: 'deactivation' };
 
 export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
-  name: byId(names.getName, T.Name, 'A name by name or hash'),
+  name: byId(names.getName, shapeType(NAME), 'A name by name or hash'),
   names: {
     op: names.getNames,
-    type: T.Name,
+    type: shapeType(NAME),
     list: 'paged',
     args: {
       orderBy: { type: NameOrder, to: 'query:by', defaultValue: 'expiration' },
@@ -37,7 +45,7 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   searchNames: {
     op: names.getNames,
-    type: T.Name,
+    type: shapeType(NAME),
     list: 'paged',
     args: { prefix: requiredString('query:prefix') },
     fixed: { by: 'name' },
@@ -49,30 +57,34 @@ export const NAME_QUERIES: Readonly<Record<string, QueryField>> = {
     args: { ownedBy: optionalString('query:owned_by') },
     description: 'Active names',
   },
-  nameClaims: pageById(names.getNameClaims, T.NameClaim, 'Claims and bids of a name'),
-  nameUpdates: pageById(names.getNameUpdates, T.NameUpdate, 'Updates of a name'),
-  nameTransfers: pageById(names.getNameTransfers, T.NameTransfer, 'Transfers of a name'),
-  nameHistory: pageById(getNameHistory, T.NameHistory, 'Everything that happened to a name'),
-  auction: byId(names.getNameAuction, T.Auction, 'A name in auction'),
+  nameClaims: pageById(names.getNameClaims, shapeType(NAME_EVENT, {}, 'NameClaim'), 'Claims and bids of a name'),
+  nameUpdates: pageById(names.getNameUpdates, shapeType(NAME_EVENT, {}, 'NameUpdate'), 'Updates of a name'),
+  nameTransfers: pageById(names.getNameTransfers, shapeType(NAME_EVENT, {}, 'NameTransfer'), 'Transfers of a name'),
+  nameHistory: pageById(getNameHistory, shapeType(NAME_HISTORY), 'Everything that happened to a name'),
+  auction: byId(names.getNameAuction, shapeType(AUCTION), 'A name in auction'),
   auctions: {
     op: names.getNamesAuctions,
-    type: T.Auction,
+    type: shapeType(AUCTION),
     list: 'paged',
     args: { orderBy: { type: AuctionOrder, to: 'query:by', defaultValue: 'expiration' } },
     values: { orderBy: { expiration: '' } },
     description: 'Names in auction',
   },
-  auctionClaims: pageById(names.getNameClaims, T.NameClaim, 'Claims and bids of a name in auction'),
+  auctionClaims: pageById(
+    names.getNameClaims,
+    shapeType(NAME_EVENT, {}, 'NameClaim'),
+    'Claims and bids of a name in auction',
+  ),
   accountNameClaims: {
     op: names.getAccountNameClaims,
-    type: T.NameClaim,
+    type: shapeType(NAME_EVENT, {}, 'NameClaim'),
     list: 'paged',
     args: { accountId: requiredString('path:id') },
     description: 'Name claims of an account',
   },
   accountNamePointees: {
     op: names.getAccountPointees,
-    type: T.Pointee,
+    type: shapeType(POINTEE),
     list: 'paged',
     args: { accountId: requiredString('path:id') },
     description: 'Names pointing at an id',
@@ -85,26 +97,31 @@ const logFilters = {
 } as const;
 
 export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
-  contracts: { op: getContracts, type: T.Contract, list: 'scoped', description: 'Contracts by creation' },
-  contract: byId(getContract, T.Contract, 'A contract'),
+  contracts: { op: getContracts, type: shapeType(CONTRACT), list: 'scoped', description: 'Contracts by creation' },
+  contract: byId(getContract, shapeType(CONTRACT), 'A contract'),
   contractsLogs: {
     op: getContractLogs,
-    type: T.ContractLog,
+    type: shapeType(CONTRACT_LOG),
     list: 'scoped',
     args: { contractId: optionalString('query:contract_id'), ...logFilters },
     description: 'Event logs of contract calls',
   },
   contractLogs: {
     op: getContractLogs,
-    type: T.ContractLog,
+    type: shapeType(CONTRACT_LOG),
     list: 'scoped',
     args: { id: requiredString('path:id'), ...logFilters },
     description: "A contract's event logs",
   },
-  contractsCalls: { op: getContractCalls, type: T.ContractCall, list: 'scoped', description: 'Contract calls' },
+  contractsCalls: {
+    op: getContractCalls,
+    type: shapeType(CONTRACT_CALL),
+    list: 'scoped',
+    description: 'Contract calls',
+  },
   contractCalls: {
     op: getContractCalls,
-    type: T.ContractCall,
+    type: shapeType(CONTRACT_CALL),
     list: 'scoped',
     args: { id: requiredString('path:id') },
     description: "A contract's calls",
@@ -116,27 +133,27 @@ const ActiveState = (name: string) => enumOf(name, ['active', 'inactive']);
 export const CHANNEL_QUERIES: Readonly<Record<string, QueryField>> = {
   channels: {
     op: getChannels,
-    type: T.Channel,
+    type: shapeType(CHANNEL),
     list: 'paged',
     args: { state: { type: ActiveState('ChannelState'), to: 'query:state' } },
     description: 'Channels',
   },
-  channel: byId(getChannel, T.Channel, 'A channel'),
-  channelUpdates: pageById(getChannelUpdates, T.ChannelUpdate, "A channel's updates"),
+  channel: byId(getChannel, shapeType(CHANNEL), 'A channel'),
+  channelUpdates: pageById(getChannelUpdates, shapeType(CHANNEL_UPDATE), "A channel's updates"),
 };
 
 export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
   oracles: {
     op: getOracles,
-    type: T.Oracle,
+    type: shapeType(ORACLE),
     list: 'scoped',
     args: { state: { type: ActiveState('OracleState'), to: 'query:state' } },
     description: 'Oracles',
   },
-  oracle: byId(getOracle, T.Oracle, 'An oracle'),
-  oracleQueries: pageById(getOracleQueries, T.OracleQuery, "An oracle's queries"),
-  oracleResponses: pageById(getOracleResponses, T.OracleResponse, "An oracle's responses"),
-  oracleExtends: pageById(getOracleExtends, T.OracleExtend, "An oracle's extensions"),
+  oracle: byId(getOracle, shapeType(ORACLE), 'An oracle'),
+  oracleQueries: pageById(getOracleQueries, OracleQuery, "An oracle's queries"),
+  oracleResponses: pageById(getOracleResponses, shapeType(ORACLE_RESPONSE), "An oracle's responses"),
+  oracleExtends: pageById(getOracleExtends, shapeType(ORACLE_EXTEND), "An oracle's extensions"),
 };
 
 const Aex9ContractOrderBy = enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
@@ -149,7 +166,7 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
   aex9Count: { op: aex9.getAex9TokensCount, type: IntScalar, description: 'AEX-9 tokens', pick: countOf },
   aex9Contracts: {
     op: aex9.getSortedAex9Tokens,
-    type: T.Aex9Contract,
+    type: shapeType(aex9Shapes.AEX9_TOKEN),
     list: 'paged',
     args: {
       orderBy: { type: Aex9ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
@@ -158,10 +175,10 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'AEX-9 tokens',
   },
-  aex9Contract: byId(aex9.getAex9ByContract, T.Aex9Contract, 'An AEX-9 token'),
+  aex9Contract: byId(aex9.getAex9ByContract, shapeType(aex9Shapes.AEX9_TOKEN), 'An AEX-9 token'),
   aex9ContractBalances: {
     op: aex9.getAex9ContractBalances,
-    type: T.Aex9ContractBalance,
+    type: shapeType(aex9Shapes.AEX9_CONTRACT_BALANCE),
     list: 'paged',
     args: {
       id: requiredString('path:contractId'),
@@ -172,27 +189,27 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   aex9BalanceHistory: {
     op: aex9.getAex9ContractAccountBalanceHistory,
-    type: T.Aex9BalanceHistoryItem,
+    type: shapeType(aex9Shapes.AEX9_BALANCE_HISTORY_ITEM),
     list: 'scoped',
     args: { contractId, accountId },
     description: "An account's balance of a token per generation",
   },
   aex9TokenBalance: {
     op: aex9.getAex9ContractAccountBalance,
-    type: T.Aex9Balance,
+    type: shapeType(aex9Shapes.AEX9_ACCOUNT_BALANCE),
     args: { contractId, accountId, hash: optionalString('query:hash') },
     description: "An account's balance of a token",
   },
   aex9AccountBalances: {
     op: aex9.getAex9AccountBalances,
-    type: T.Aex9AccountBalance,
+    type: shapeType(aex9Shapes.AEX9_BALANCE),
     list: 'paged',
     args: { accountId },
     description: "An account's AEX-9 balances",
   },
   aex9ContractTransfers: {
     op: aex9.getAex9ContractTransfers,
-    type: T.Aex9Transfer,
+    type: shapeType(aex9Shapes.AEX9_TRANSFER),
     list: 'paged',
     args: {
       contractId,
@@ -210,7 +227,7 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
   aex141Count: { op: aex141.getAex141Count, type: IntScalar, description: 'NFT collections', pick: countOf },
   aex141Contracts: {
     op: aex141.getSortedAex141Contracts,
-    type: T.Aex141Contract,
+    type: shapeType(nftShapes.AEX141_COLLECTION),
     list: 'paged',
     args: {
       orderBy: { type: Aex141ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
@@ -219,51 +236,51 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
     },
     description: 'NFT collections',
   },
-  aex141Contract: byId(aex141.getAex141ByContract, T.Aex141Contract, 'An NFT collection'),
+  aex141Contract: byId(aex141.getAex141ByContract, shapeType(nftShapes.AEX141_COLLECTION), 'An NFT collection'),
   aex141Transfers: {
     op: aex141.getAex141Transfers,
-    type: T.Aex141Transfer,
+    type: shapeType(nftShapes.AEX141_TRANSFER),
     list: 'paged',
     args: fromTo,
     description: 'NFT transfers',
   },
   aex141ContractTransfers: {
     op: aex141.getAex141ContractTransfers,
-    type: T.Aex141Transfer,
+    type: shapeType(nftShapes.AEX141_TRANSFER),
     list: 'paged',
     args: { contractId, ...fromTo },
     description: "A collection's transfers",
   },
   aex141ContractTokens: {
     op: aex141.getAex141ContractTokens,
-    type: T.Aex141Token,
+    type: shapeType(nftShapes.AEX141_TOKEN),
     list: 'paged',
     args: { contractId },
     description: "A collection's tokens",
   },
   aex141ContractToken: {
     op: aex141.getAex141TokenOwner,
-    type: T.Aex141TokenWithMetadata,
+    type: shapeType(nftShapes.AEX141_TOKEN_DETAIL),
     args: { contractId, tokenId: requiredString('path:tokenId') },
     description: 'A token, its owner and metadata',
   },
   aex141AccountTokens: {
     op: aex141.getAex141OwnedTokens,
-    type: T.Aex141Token,
+    type: shapeType(nftShapes.AEX141_TOKEN),
     list: 'paged',
     args: { accountId, contract: optionalString('query:contract') },
     description: "An account's NFTs",
   },
   aex141ContractTemplates: {
     op: aex141.getAex141ContractTemplates,
-    type: T.Aex141Template,
+    type: shapeType(nftShapes.AEX141_TEMPLATE),
     list: 'paged',
     args: { contractId },
     description: "A collection's templates",
   },
   aex141ContractTemplateTokens: {
     op: aex141.getAex141TemplateTokens,
-    type: T.Aex141TemplateToken,
+    type: shapeType(nftShapes.AEX141_TEMPLATE_TOKEN),
     list: 'paged',
     args: { contractId, templateId: { type: new GraphQLNonNull(IntScalar), to: 'path:templateId' } },
     description: 'The tokens of a template',
@@ -271,17 +288,17 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
 };
 
 export const DEX_QUERIES: Readonly<Record<string, QueryField>> = {
-  swaps: { op: getDexSwaps, type: T.Swap, list: 'paged', description: 'DEX swaps' },
+  swaps: { op: getDexSwaps, type: shapeType(DEX_SWAP), list: 'paged', description: 'DEX swaps' },
   accountSwaps: {
     op: getAccountDexSwaps,
-    type: T.Swap,
+    type: shapeType(DEX_SWAP),
     list: 'paged',
     args: { accountId: requiredString('path:accountId') },
     description: "An account's swaps",
   },
   contractSwaps: {
     op: getDexSwapsByContractId,
-    type: T.Swap,
+    type: shapeType(DEX_SWAP),
     list: 'paged',
     args: { contractId: requiredString('path:contractId') },
     description: 'Swaps of a pair or of the pairs of a token',

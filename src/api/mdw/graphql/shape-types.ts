@@ -54,9 +54,14 @@ export function outputType(name: GraphQLTypeName): GraphQLOutputType {
   return scalar;
 }
 
+/** MADE: the object types made so far, by GraphQL name, with the table each was made of. */
+const MADE = new Map<string, { shape: Shape; type: GraphQLObjectType<RestObject, GraphQLContext> }>();
+
 /**
  * shapeType is the object type of a shape, the extra fields after the table's; `name` picks one of its GraphQL names
- * where it has several (each is a type of its own).
+ * where it has several (each is a type of its own). A name's type is made once: a query field names its shape here
+ * and gets the same type every other field of that shape has, so no type is declared by hand; a type with fields of
+ * ours is made where they are given (graphql/types-chain.ts), and asking for it again with other fields fails.
  */
 export function shapeType(
   s: Shape,
@@ -67,7 +72,13 @@ export function shapeType(
   const chosen = name ?? (names.length === 1 ? names[0] : undefined);
   if (!chosen || !names.includes(chosen))
     throw new Error(`shape ${s.openapi ?? '?'} has no GraphQL name ${name ?? ''}`);
-  return objectOf(chosen, s, extra);
+  const made = MADE.get(chosen);
+  if (made && (made.shape !== s || Object.keys(extra).length > 0))
+    throw new Error(`GraphQL type ${chosen} is made once, of one table, with its extra fields`);
+  if (made) return made.type;
+  const type = objectOf(chosen, s, extra);
+  MADE.set(chosen, { shape: s, type });
+  return type;
 }
 
 function objectOf(name: string, s: Shape, extra: ExtraFields): GraphQLObjectType<RestObject, GraphQLContext> {

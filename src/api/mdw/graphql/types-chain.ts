@@ -1,7 +1,8 @@
 /**
- * @module ae_mdw's GraphQL object types over the chain itself (1.107, field for field as its schema names them), each
- * over the REST answer of the same resource: blocks, transactions, activities, transfers, statistics, status. Beyond
- * ae_mdw: a transaction's `block` and a micro block's `keyBlock`, loaded in batches (loaders.ts).
+ * @module The GraphQL object types over the chain itself that have fields of ours beyond their shape table (the others
+ * are made where a query field names their shape: shapeType(TABLE) in queries-chain.ts): a transaction's `block` and
+ * a micro block's `keyBlock`, loaded in batches (loaders.ts), the status's fields that ae_mdw declares and answers
+ * null; and the activities' type enum.
  */
 import type { GraphQLFieldConfig, GraphQLObjectType } from 'graphql';
 import type { BatchLoader } from './batch-loader.ts';
@@ -13,9 +14,8 @@ import type { GraphQLContext, Loaders, RestObject } from './context.ts';
 import { getPendingTransactionsCount, getTransactionsCount } from '../resources/transactions.ts';
 import { shapeType } from './shape-types.ts';
 import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
-import { ACTIVITY, TRANSACTION, TRANSFER, WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
-import * as stats from '../../../shapes/v3/shapes-stats.ts';
-import { STATUS, SYNC_STATUS } from '../resources/status-shape.ts';
+import { TRANSACTION } from '../../../shapes/v3/shapes-tx.ts';
+import { STATUS } from '../resources/status-shape.ts';
 
 /** loaded is a field of ours (beyond ae_mdw) whose objects a page's items share, read in one batch per page. */
 function loaded<K>(
@@ -27,11 +27,9 @@ function loaded<K>(
   return loadedField(type, `${description} (beyond ae_mdw; read in one batch per page)`, { key, loader });
 }
 
-export const KeyBlock = shapeType(KEY_BLOCK);
-
 export const MicroBlock: GraphQLObjectType<RestObject, GraphQLContext> = shapeType(MICRO_BLOCK, {
   keyBlock: loaded(
-    KeyBlock,
+    shapeType(KEY_BLOCK),
     'the key block of its generation',
     (m) => m.height as number,
     (loaders) => loaders.keyBlock,
@@ -47,8 +45,6 @@ export const Transaction = shapeType(TRANSACTION, {
   ),
 });
 
-export const AccountActivity = shapeType(ACTIVITY);
-
 export const ActivityType = enumOf('ActivityType', [
   'transactions',
   'aexn',
@@ -59,16 +55,6 @@ export const ActivityType = enumOf('ActivityType', [
   'claims',
   'swaps',
 ]);
-
-export const Transfer = shapeType(TRANSFER);
-
-export const Stats = shapeType(stats.STATS);
-export const StartEndCountStats = shapeType(stats.STAT);
-export const TotalStats = shapeType(stats.TOTAL_STAT);
-export const DeltaStats = shapeType(stats.DELTA_STAT);
-export const MinersStats = shapeType(stats.MINER);
-export const TopMinersStats = shapeType(stats.TOP_MINER_STAT);
-export const TopMiners24hStats = shapeType(stats.TOP_MINER_24H);
 
 /** restCount is a count answered by a /v3 resource without parameters (its `{"data": n}` or n). */
 function restCount(op: Resource, description: string): GraphQLFieldConfig<RestObject, GraphQLContext> {
@@ -102,6 +88,3 @@ export const Status = shapeType(STATUS, {
 });
 
 /** ae_mdw's SyncStatus, of /v3/status: the stored top and whether the middleware is still catching up. */
-export const SyncStatus = shapeType(SYNC_STATUS);
-
-export const WealthEntry = shapeType(WEALTH_ENTRY);

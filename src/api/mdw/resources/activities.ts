@@ -102,7 +102,9 @@ export async function activityList(
   const sources = ACTIVITY_FEED.filter((s) => type === undefined || s.types.includes(type)).map((s) => s.sql);
   const heights = await scopeHeights(pool, scope);
   const positions = scope && scope.type !== 'gen' ? await positionBounds(pool, scope) : undefined;
-  const filter = {
+  const feed = {
+    id,
+    sources,
     ...heights,
     ownedOnly,
     dexFactory: cfg.dex.factory,
@@ -110,7 +112,7 @@ export async function activityList(
   };
   return {
     cursor: ACTIVITY_CURSOR,
-    read: (walk, from, n) => activitiesPage(pool, id, sources, filter, walk, from, n),
+    read: (walk, from, n) => activitiesPage(pool, feed, walk, from, n),
     key: (a): ActivityKey => a,
     render: (rows) => activityItems(pool, rows),
   };

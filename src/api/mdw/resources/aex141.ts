@@ -6,6 +6,7 @@ import {
   collectionsPage,
   templatesPage,
   tokenById,
+  templateToken,
   tokensPage,
   aex141TransfersPage,
   type CollectionKey,
@@ -14,11 +15,12 @@ import {
   type SortedCollectionRow,
   type TokenFilter,
   type TokenKey,
+  type TokenRow,
 } from '../../../db/queries/aex141-collections.ts';
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
+import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import {
   collectionObject,
@@ -145,7 +147,8 @@ export async function getAex141ContractTemplates({ pool }: V3Env, req: ResourceR
 /** getAex141TemplateTokens: the tokens minted from a template. */
 export async function getAex141TemplateTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
   const contract = parseId(req.params.contractId, ['ct']);
-  return tokenPage(env, req, { contract, template: integerParam(req.params.templateId) }, templateTokenObject);
+  const template = integerParam(req.params.templateId);
+  return tokenPage(env, req, { contract, template }, (t) => templateTokenObject(templateToken(t)));
 }
 
 /** getAex141ContractTransfers: a collection's transfers, from and/or to an account. */
@@ -164,7 +167,7 @@ async function tokenPage(
   { pool }: V3Env,
   req: ResourceRequest,
   filter: TokenFilter,
-  render: typeof tokenObject,
+  render: (t: TokenRow) => Item,
 ): Promise<ItemsPage> {
   const paging = parsePaging(req.query);
   return listPage(paging, {

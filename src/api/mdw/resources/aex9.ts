@@ -162,7 +162,7 @@ export async function getAex9ContractBalances({ pool }: V3Env, req: ResourceRequ
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: holderCursor(by),
-    read: (walk, from, n) => holdersPage(pool, token.contractId, by, walk, from, n, at),
+    read: (walk, from, n) => holdersPage(pool, { contractId: token.contractId, by, at }, walk, from, n),
     key: (h) => ({ account: h.account, amount: h.amount }),
     render: (rows) => rows.map((h) => holderObject(token.contractId, h, token.incomplete)),
   });

@@ -6,6 +6,7 @@ import { ownTx } from '../../../chain/tx-fields.ts';
 import { jsonInt } from '../../../chain/tx-parse.ts';
 import {
   channelById,
+  channelExists,
   channelsPage,
   channelUpdatesPage,
   type ChannelKey,
@@ -110,7 +111,7 @@ export async function getChannel({ pool }: V3Env, req: ResourceRequest): Promise
 export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
   const paging = parsePaging(req.query);
   const id = parseId(req.params.id, ['ch']);
-  if (!(await channelById(pool, id))) throw v3NotFound(id);
+  if (!(await channelExists(pool, id))) throw v3NotFound(id);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => channelUpdatesPage(pool, id, walk, from, n),

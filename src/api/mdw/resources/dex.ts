@@ -1,4 +1,4 @@
-/** @module /v3/dex: DEX swaps of the configured factory's pairs, all, by pair or token, and by caller. */
+/** @module /v3/dex: DEX swaps of the pairs of the DEX factories (known by their code, or DEX_FACTORY), all, by pair or token, and by caller. */
 import { swapsPage, type SwapFilter } from '../../../db/queries/dex.ts';
 import { LOG_CURSOR } from './cursors.ts';
 import { listPage } from './list.ts';
@@ -6,7 +6,7 @@ import type { ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts'
 import { parseId, parsePaging } from './mdw-params.ts';
 import { swapObject } from '../../../shapes/v3/render-dex.ts';
 
-/** getDexSwaps: every swap of the configured DEX's pairs. */
+/** getDexSwaps: every swap of the DEX factories' pairs. */
 export const getDexSwaps: Resource = (env, req) => swapPage(env, req, {});
 
 /** getDexSwapsByContractId: the swaps of a pair, or of the pairs of a token. */

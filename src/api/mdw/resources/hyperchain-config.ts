@@ -4,7 +4,7 @@
  * value is one the node's API states, so no setting of the node, secret or not, can show.
  */
 import { isJsonObject, type Json } from '../../../chain/json.ts';
-import { currentEpochReport } from '../../http/current-epoch.ts';
+import { currentEpochReport } from '../../status/current-epoch.ts';
 import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import type { HyperchainContracts } from './hyperchain-source.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';

@@ -179,7 +179,7 @@ async function nameItems(
       .flatMap((n) => [auctionOf(n) ? n.lastClaimTx : null, revokeOf(n) ? n.revokeTx : null])
       .filter((h) => h !== null),
   );
-  const transactionValue = (hash: string | null): Json => {
+  const transactionValue = (hash: string | null): Record<string, Json> | null => {
     const row = hash === null ? undefined : txs.get(hash);
     return row ? transactionObject(row) : null;
   };

@@ -12,8 +12,8 @@ import {
   str,
   type Field,
 } from '../../../shapes/shape-table.ts';
-import { PROTOCOL_REPORT_SCHEMA } from '../../http/sync-report.ts';
-import { EPOCH_REPORT_SCHEMA } from '../../http/current-epoch.ts';
+import { PROTOCOL_REPORT_SCHEMA } from '../../status/sync-report.ts';
+import { EPOCH_REPORT_SCHEMA } from '../../status/current-epoch.ts';
 
 /** ae_mdw's GraphQL names the stored top `lastSyncedHeight` and answers `partial` while it is catching up */
 const syncFields: Record<string, Field> = {

@@ -6,9 +6,9 @@ import type { ProtocolReport } from '../../../chain/protocols.ts';
 import type { Pool } from '../../../db/pool.ts';
 import type { ReadReplicas } from '../../../db/read-replicas.ts';
 import { BriefValue } from '../../http/brief-value.ts';
-import { readServedTop } from '../../http/served-top.ts';
-import { cannotAdvance, SYNCED_MAX_LAG } from '../../http/sync-report.ts';
-import { currentEpochReport, type EpochReport } from '../../http/current-epoch.ts';
+import { readServedTop } from '../../status/served-top.ts';
+import { cannotAdvance, SYNCED_MAX_LAG } from '../../status/sync-report.ts';
+import { currentEpochReport, type EpochReport } from '../../status/current-epoch.ts';
 
 /**
  * MDW_COMPAT_VERSION is the ae_mdw release whose /v3 we answer like. The SDK's Middleware accepts

@@ -4,6 +4,7 @@ import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
 import { V3_SHAPES } from './operations.ts';
+import { exportPaths } from './export-operations.ts';
 import { openApiComponents, openApiObject } from './openapi-shapes.ts';
 import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
@@ -36,7 +37,7 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   ...openApiComponents(V3_SHAPES),
 };
 
-/** v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts). */
+/** v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts), and the exports. */
 export function v3ApiDocument(operations: readonly V3Operation[], revision: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -55,6 +56,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
       },
     };
   }
+  Object.assign(paths, exportPaths());
   return {
     openapi: '3.0.3',
     info: {

@@ -1,13 +1,14 @@
 /**
  * @module The streamed exports of an account's history, /v3/accounts/{id}/transactions/export and …/activities/export:
- * CSV or NDJSON by `Accept`, read page by page as the client takes the bytes (back-pressure: a page is read when the
- * stream's buffer wants more), so the server holds one page whatever the export's size.
+ * CSV or NDJSON by `Accept`, read page by page as the client takes the bytes (back-pressure: the walk reads one page
+ * ahead of the one being written and no more, export-walk.ts), so the server holds two pages whatever the export's size.
  *
- * Admission. An export is many small reads, and each page is admitted as a request of its own: it waits for a turn of
- * the server's line (admission.ts), holds it and one pool connection only while its statement runs and its rows
- * render, and is cancelled by the line's 5 s deadline like any request. Between pages the export holds nothing, so a
- * slow client costs the server its socket and one page, never a connection, and the requests around an export wait
- * behind one page at most. The first page (and the parameters' reads before it) are admitted as the request itself:
+ * Admission. An export is many reads, and each page's statement is admitted as a request of its own: it waits for a
+ * turn of the server's line (admission.ts), holds it and one pool connection only while its statement runs and its
+ * rows are decoded, and is cancelled by the line's 5 s deadline like any request. Between pages the export holds
+ * nothing, so a slow client costs the server its socket and two pages, never a connection; its rows render in slices
+ * of a few hundred as the stream takes them, so the requests around an export wait behind one statement or one
+ * slice at most. The first page (and the parameters' reads before it) are admitted as the request itself:
  * busy, it is refused 503 + Retry-After before anything is sent. A later page that finds the line full waits and asks
  * again (retry.ts's backoff): the export slows down under load rather than failing. At most EXPORT_MAX_RUNNING
  * exports run at once (one more is refused 503 + Retry-After at once), and each for at most EXPORT_MAX_SECONDS.
@@ -52,7 +53,7 @@ const KINDS = {
 } as const;
 
 /**
- * STREAM_BUFFER: bytes the stream keeps ready before it stops reading pages (a page of 100 transactions is about 30 kB
+ * STREAM_BUFFER: bytes the stream keeps ready before it stops taking slices (a slice of 100 transactions is about 30 kB
  * of CSV, 100 kB of NDJSON; the socket and a compressor keep their own, smaller, buffers).
  */
 const STREAM_BUFFER = 64 * 1024;

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { parseJson } from '../../../../src/chain/json.ts';
 import { INDEX_CURSOR } from '../../../../src/api/mdw/resources/cursors.ts';
-import { exportPages, type ExportPlan, type ExportRow } from '../../../../src/api/mdw/resources/export-walk.ts';
+import { setImmediate } from 'node:timers/promises';
+import {
+  exportPages,
+  SLICE_ROWS,
+  type ExportPlan,
+  type ExportRow,
+} from '../../../../src/api/mdw/resources/export-walk.ts';
 import type { List } from '../../../../src/api/mdw/resources/list.ts';
 import { csvField, csvLine, NDJSON, transactionCsv } from '../../../../src/api/mdw/rest/export-formats.ts';
 
@@ -51,6 +57,34 @@ describe('exportPages: an export walks a list page by page from a keyset cursor'
     expect(capped.complete).to.equal(false);
     const exact = await drain(numbers(keys, []), { ...plan, maxRows: 50 });
     expect([exact.rows.length, exact.complete]).to.deep.equal([50, true]);
+  });
+
+  it('reads the next page while one is taken, and no further while the reader takes nothing', async () => {
+    const reads: number[] = [];
+    const pages = exportPages(numbers(keys, reads), plan, (read) => read());
+    const first = await pages.next();
+    expect((first.value as ExportRow[]).map((r) => r.item.k)).to.deep.equal(keys.slice(0, 7));
+    for (let i = 0; i < 5; i++) await setImmediate();
+    expect(reads, 'the page after the one taken is read, one ahead').to.have.length(2);
+    expect((await pages.next()).value).to.have.length(7);
+    for (let i = 0; i < 5; i++) await setImmediate();
+    expect(reads).to.have.length(3);
+    expect(await pages.return(false)).to.deep.equal({ done: true, value: false });
+  });
+
+  it('hands a long page out in slices, each row once and in order', async () => {
+    const many = Array.from({ length: 2 * SLICE_ROWS + 30 }, (_, i) => i);
+    const reads: number[] = [];
+    const sizes: number[] = [];
+    const pages = exportPages(numbers(many, reads), { ...plan, pageRows: many.length }, (read) => read());
+    const rows: ExportRow[] = [];
+    for (let step = await pages.next(); !step.done; step = await pages.next()) {
+      sizes.push(step.value.length);
+      rows.push(...step.value);
+    }
+    expect(sizes).to.deep.equal([SLICE_ROWS, SLICE_ROWS, 30]);
+    expect(rows.map((r) => r.item.k)).to.deep.equal(many);
+    expect(reads, 'one statement for the page').to.deep.equal([many.length + 1]);
   });
 
   it('resumes after a row, and after a row gone from where it was', async () => {

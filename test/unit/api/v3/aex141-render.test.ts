@@ -1,7 +1,8 @@
 /** @module AEX-141 answers' pure parts: metadata as ae_mdw shapes it, limits and editions. */
 import { expect } from 'chai';
 import { readMetadata } from '../../../../src/api/mdw/resources/aex141-metadata.ts';
-import { limitsObject, templateObject } from '../../../../src/shapes/v3/render-aex141.ts';
+import { templateToken, type TokenRow } from '../../../../src/db/queries/aex141-collections.ts';
+import { limitsObject, templateObject, templateTokenObject } from '../../../../src/shapes/v3/render-aex141.ts';
 
 describe('AEX-141 rendering', () => {
   it('gives a metadata string under the collection metadata type, a map as {map}, and null for None or a strange value', () => {
@@ -38,5 +39,26 @@ describe('AEX-141 rendering', () => {
     expect(
       templateObject('ct_c', { ...base, editionLimit: null, supply: 2, supplyTxHash: 'th_s', supplyLogIdx: 3 }).edition,
     ).to.deep.equal({ supply: 2, supply_tx_hash: 'th_s', supply_log_idx: 3 });
+  });
+
+  it("gives a template's token with its mint, and refuses one listed by a template without it (never a null tx_hash)", () => {
+    const token: TokenRow = {
+      contractId: 'ct_c',
+      tokenId: '9007199254740993',
+      ownerId: 'ak_o',
+      templateId: '3',
+      mintTxHash: 'th_m',
+      mintLogIdx: 1,
+      edition: null,
+    };
+    // ae_mdw's Aex141TemplateTokensResponse requires owner_id, token_id, tx_hash (a th_ hash) and log_idx
+    expect(templateTokenObject(templateToken(token))).to.deep.equal({
+      token_id: 9007199254740993n,
+      owner_id: 'ak_o',
+      tx_hash: 'th_m',
+      log_idx: 1,
+      edition: null,
+    });
+    expect(() => templateToken({ ...token, mintTxHash: null, mintLogIdx: null })).to.throw(/no template mint/);
   });
 });

@@ -54,8 +54,32 @@ describe('/v3/api document', () => {
       for (const p of inPath) expect(op.params, op.path).to.include(p);
     }
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
-    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length);
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 2);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
+  });
+
+  it('documents the exports: their filters, the CSV and NDJSON they stream, and the refusals before a byte', () => {
+    type Op = {
+      parameters: { name: string; in: string }[];
+      responses: Record<string, { content: Record<string, unknown>; headers?: Record<string, unknown> }>;
+    };
+    const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, { get: Op }> };
+    const lists = { transactions: ['type', 'type_group'], activities: ['type', 'owned_only'] };
+    for (const [list, filters] of Object.entries(lists)) {
+      const op = doc.paths[`/accounts/{id}/${list}/export`]!.get;
+      expect(op.parameters.map((p) => `${p.in}:${p.name}`)).to.have.members([
+        'path:id',
+        ...filters.map((f) => `query:${f}`),
+        'query:scope',
+        'query:direction',
+        'query:limit',
+        'query:after',
+      ]);
+      expect(Object.keys(op.responses['200']!.content)).to.deep.equal(['text/csv', 'application/x-ndjson']);
+      expect(op.responses['200']!.headers).to.have.property('Trailer');
+      expect(Object.keys(op.responses)).to.include.members(['400', '406', '503']);
+      expect(op.responses['503']!.headers).to.have.property('Retry-After');
+    }
   });
 
   it("makes a component of each shape a route answers with (a page's items too), once, and none of a literal", () => {

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { isActive, isInAuction } from '../../../../src/shapes/v3/render-names.ts';
+import { auctionObject, isActive, isInAuction, nameObject } from '../../../../src/shapes/v3/render-names.ts';
+import { AUCTION, NAME } from '../../../../src/shapes/v3/shapes-names.ts';
+import { openApiField } from '../../../../src/api/mdw/rest/openapi-shapes.ts';
+import { graphqlTypeName } from '../../../../src/api/mdw/graphql/shape-types.ts';
 import type { NameStateRow } from '../../../../src/db/queries/names.ts';
 
 const name = (over: Partial<NameStateRow>): NameStateRow => ({
@@ -36,4 +39,24 @@ describe('v3 name phases (as a node answers /v2/names/<name> at the top)', () =>
       expect(isActive(row, top)).to.equal(active);
     });
   }
+});
+
+describe("v3 names' name_fee", () => {
+  // ae_mdw's names.spec.yaml gives 134626900000000000000 as its example: past 2^53, an integer in its OpenAPI
+  const fee = '134626900000000000000';
+  const clock = { top: 200, topTimeMs: 0, times: new Map<number, number>() };
+
+  it('renders the fee exact, as a big integer, and null without one', () => {
+    expect(nameObject(name({ nameFee: fee }), clock, null, null).name_fee).to.equal(134626900000000000000n);
+    expect(auctionObject(name({ nameFee: fee }), clock, null).name_fee).to.equal(134626900000000000000n);
+    expect(nameObject(name({ nameFee: null }), clock, null, null).name_fee).to.equal(null);
+  });
+
+  it('is declared a big integer: an integer in the OpenAPI component, a BigInt in GraphQL', () => {
+    for (const table of [NAME, AUCTION]) {
+      expect(table.fields.name_fee.kind).to.equal('bigint');
+      expect(openApiField(table.fields.name_fee)).to.deep.equal({ type: 'integer', nullable: true });
+      expect(graphqlTypeName(table.fields.name_fee)).to.equal('BigInt');
+    }
+  });
 });

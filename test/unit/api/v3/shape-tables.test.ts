@@ -12,7 +12,7 @@ import {
   isSpecifiedScalarType,
 } from 'graphql';
 import { V3_SCHEMAS } from '../../../../src/api/mdw/rest/api-document.ts';
-import { EPOCH_REPORT_SCHEMA } from '../../../../src/api/http/current-epoch.ts';
+import { EPOCH_REPORT_SCHEMA } from '../../../../src/api/status/current-epoch.ts';
 import { openApiComponents, openApiField } from '../../../../src/api/mdw/rest/openapi-shapes.ts';
 import { SCHEMA } from '../../../../src/api/mdw/graphql/schema.ts';
 import { V3_SHAPES } from '../../../../src/api/mdw/rest/operations.ts';
@@ -171,6 +171,11 @@ describe('shape tables', () => {
     expect(() => shapeType(s)).to.throw(/no GraphQL name/);
     const thing = shapeType(s, {}, 'Thing');
     expect(Object.keys(thing.getFields())).to.deep.equal(['blockHeight', 'gqlOnly', 'synced']);
+    // a GraphQL name's type is made once: the same table gives it again, another table or other fields are refused
+    expect(shapeType(s, {}, 'Thing')).to.equal(thing);
+    const other = { ...s, fields: { block_height: int } };
+    expect(() => shapeType(other, {}, 'Thing')).to.throw(/made once/);
+    expect(() => shapeType(s, { more: { type: thing } }, 'Thing')).to.throw(/made once/);
     const run = new GraphQLSchema({
       query: new GraphQLObjectType({
         name: 'Query',
@@ -182,7 +187,8 @@ describe('shape tables', () => {
   });
 
   it("answers an NFT's `owner` in GraphQL with the REST answer's owner_id (91f676c answered null)", async () => {
-    const { Aex141TokenWithMetadata } = await import('../../../../src/api/mdw/graphql/types-objects.ts');
+    const { AEX141_TOKEN_DETAIL } = await import('../../../../src/shapes/v3/shapes-aex141.ts');
+    const Aex141TokenWithMetadata = shapeType(AEX141_TOKEN_DETAIL);
     const detail = { contract_id: 'ct_x', owner_id: 'ak_owner', token_id: 3, metadata: null };
     const run = new GraphQLSchema({
       query: new GraphQLObjectType({

@@ -3,10 +3,10 @@
  * data of the pin the current epoch's last leader posts to the parent chain (aehttp_dispatch_ext,
  * aec_parent_connector:get_pinning_data_/2).
  */
-import { decode, encode } from '../../chain/encoding.ts';
-import type { Chain } from '../chain.ts';
-import { ok, type Route } from '../http.ts';
-import type { Hyperchain } from './consensus.ts';
+import { decode, encode } from '../chain/encoding.ts';
+import type { Chain } from './chain.ts';
+import { ok, type Route } from './http.ts';
+import type { Hyperchain } from './hyperchain/consensus.ts';
 
 /** PARENT_TYPE is the parent chain's type as the node names it: another æternity chain. */
 const PARENT_TYPE = 'AE2AE';

@@ -8,12 +8,12 @@
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import { encodedId, idBytes } from '../../chain/id-cache.ts';
 import { contractId } from '../ids.ts';
-import { contractBytecode } from '../contracts/bytecode.ts';
+import { contractBytecode } from './bytecode.ts';
 import { address, fateMap, tuple, UNIT, type FateMap, type FateTuple, type FateValue } from '../../chain/fate.ts';
-import { moveAe, require, type Frame } from '../contracts/frame.ts';
-import type { Handler } from '../contracts/aex9.ts';
-import { sortValidators, type Stake } from './schedule.ts';
-import { HC_VALIDATOR_FUNCTIONS } from './types.ts';
+import { moveAe, require, type Frame } from './frame.ts';
+import type { Handler } from './aex9.ts';
+import { sortValidators, type Stake } from './hc-schedule.ts';
+import { HC_VALIDATOR_FUNCTIONS } from './hc-types.ts';
 
 /** HC_VALIDATOR_BYTECODE is the code of each validator's StakingValidator contract. */
 export const HC_VALIDATOR_BYTECODE = contractBytecode(HC_VALIDATOR_FUNCTIONS, 'devnode StakingValidator');

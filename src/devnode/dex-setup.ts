@@ -2,14 +2,14 @@
  * @module A DEX of the devnode's own (wrapped AE, pair model, factory, router), deployed into a running chain's mempool
  * for `mdw dev`: the middleware's DEX_FACTORY and DEX_WRAPPED_AE then name contracts of this chain, not mainnet's.
  */
-import type { Chain } from '../chain.ts';
-import { signBuilt } from '../generator.ts';
-import { contractId } from '../ids.ts';
-import type { KeyPair } from '../keys.ts';
-import { TxRejected } from '../rules-common.ts';
-import { address, NONE } from '../../chain/fate.ts';
-import type { ContractKind } from './standards.ts';
-import { createTx } from './txs.ts';
+import type { Chain } from './chain.ts';
+import { signBuilt } from './generator.ts';
+import { contractId } from './ids.ts';
+import type { KeyPair } from './keys.ts';
+import { TxRejected } from './rules-common.ts';
+import { address, NONE } from '../chain/fate.ts';
+import type { ContractKind } from './contracts/standards.ts';
+import { createTx } from './contracts/txs.ts';
 
 /** DevnodeDex are the ids of a deployed DEX. */
 export interface DevnodeDex {

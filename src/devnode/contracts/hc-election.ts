@@ -3,7 +3,7 @@
  * pin and its reward, the epoch's finalisation and the block rewards held until their epoch's end. Pure over the
  * world state. The protocol's calls (`init_epochs`, `step`, `step_eoe`, `add_reward`) are the key blocks' work.
  */
-import type { Handler } from '../contracts/aex9.ts';
+import type { Handler } from './aex9.ts';
 import {
   address,
   fateBytes,
@@ -17,8 +17,8 @@ import {
   type FateValue,
   type FateVariant,
 } from '../../chain/fate.ts';
-import { require, type Frame } from '../contracts/frame.ts';
-import { validatorSchedule, type Stake } from './schedule.ts';
+import { require, type Frame } from './frame.ts';
+import { validatorSchedule, type Stake } from './hc-schedule.ts';
 
 const id = (v: FateValue | undefined): string => (v as { id: string }).id;
 const int = (v: FateValue | undefined): bigint => v as bigint;

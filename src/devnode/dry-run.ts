@@ -4,18 +4,18 @@
  * `init` of unsigned ContractCreateTxs, which the SDK dry-runs to estimate a deploy's gas),
  * with the node's DryRunResults. State below the top is rebuilt from the contract transactions.
  */
-import { decode, isEncoded } from '../../chain/encoding.ts';
-import { withPrefix } from '../../chain/id-cache.ts';
-import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
-import type { Chain } from '../chain.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
-import { contractId } from '../ids.ts';
-import { HttpError, ok, type Reply, type Route, type RouteRequest } from '../http.ts';
-import { newState, type WorldState } from '../state.ts';
-import { decodeTx, encodeTx, type TxFields } from '../tx-codec.ts';
-import { dryRunTxHash, transferEvent, type EventSource } from './tx-events.ts';
-import { callRecordJson, contractOutcome } from './call-record.ts';
-import { isNativeCode } from './engine.ts';
+import { decode, isEncoded } from '../chain/encoding.ts';
+import { withPrefix } from '../chain/id-cache.ts';
+import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
+import type { Chain } from './chain.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
+import { contractId } from './ids.ts';
+import { HttpError, ok, type Reply, type Route, type RouteRequest } from './http.ts';
+import { newState, type WorldState } from './state.ts';
+import { decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
+import { dryRunTxHash, transferEvent, type EventSource } from './contracts/tx-events.ts';
+import { callRecordJson, contractOutcome } from './contracts/call-record.ts';
+import { isNativeCode } from './contracts/engine.ts';
 
 /**
  * The node (aec_dry_run) runs a `call_req` without a caller from MR_MAGIC (the 32-byte integer 1), which it

@@ -5,17 +5,17 @@
  * and burns, liquidity and swaps through the router (calls made by contracts). Reads the pending
  * state to build calls that succeed.
  */
-import { withPrefix } from '../../chain/id-cache.ts';
-import type { Chain } from '../chain.ts';
-import { contractId } from '../ids.ts';
-import type { KeyPair } from '../keys.ts';
-import type { Random } from '../random.ts';
-import type { BuiltTx, TrafficKit } from '../traffic-kit.ts';
-import { metadataMap } from './aex141.ts';
-import { sortTokens } from './dex.ts';
-import { address, NONE, some, type FateTuple, type FateValue } from '../../chain/fate.ts';
-import { callTx, createTx } from './txs.ts';
-import type { ContractKind } from './standards.ts';
+import { withPrefix } from '../chain/id-cache.ts';
+import type { Chain } from './chain.ts';
+import { contractId } from './ids.ts';
+import type { KeyPair } from './keys.ts';
+import type { Random } from './random.ts';
+import type { BuiltTx, TrafficKit } from './traffic-kit.ts';
+import { metadataMap } from './contracts/aex141.ts';
+import { sortTokens } from './contracts/dex.ts';
+import { address, NONE, some, type FateTuple, type FateValue } from '../chain/fate.ts';
+import { callTx, createTx } from './contracts/txs.ts';
+import type { ContractKind } from './contracts/standards.ts';
 
 /** TOKENS deployed by the generator: name, symbol, decimals, initial supply of the owner. */
 const TOKENS: readonly [string, string, bigint, bigint][] = [

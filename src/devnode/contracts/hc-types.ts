@@ -2,7 +2,7 @@
  * @module The type tables of a hyperchain's consensus contracts as the devnode runs them: HCElection and MainStaking
  * (aeternity `test/contracts/*.aes`, the node's `master`), their records named as the compiler's ACI names them. Pure.
  */
-import type { FunctionSpec } from '../contracts/bytecode.ts';
+import type { FunctionSpec } from './bytecode.ts';
 import { optionType, type FateType } from '../../chain/fate.ts';
 
 const UNIT: FateType = { tuple: [] };

@@ -1,0 +1,96 @@
+/**
+ * @module The streamed exports (export-routes.ts) as /v3/api documents them: their paths, parameters, the two media
+ * types an export answers in, its trailers and its refusals. They are no route of the route table (operations.ts): the
+ * table's answers are JSON objects, an export a stream. Pure.
+ */
+import { ACTIVITY_COLUMNS, TRANSACTION_COLUMNS } from './export-formats.ts';
+
+const str = { type: 'string' } as const;
+const error = { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+const retryAfter = {
+  'Retry-After': { description: 'seconds to wait before asking again', schema: { type: 'integer' } },
+};
+
+/** An export: its path (without /v3, as the route table writes them), what it lists, its filters, its CSV columns. */
+interface ExportOperation {
+  readonly path: string;
+  readonly operationId: string;
+  readonly item: 'Transaction' | 'Activity';
+  readonly list: string;
+  readonly filters: readonly string[];
+  readonly columns: readonly string[];
+}
+
+const EXPORTS: readonly ExportOperation[] = [
+  {
+    path: '/accounts/{id}/transactions/export',
+    operationId: 'ExportAccountTransactions',
+    item: 'Transaction',
+    list: '/transactions?account={id}',
+    filters: ['type', 'type_group'],
+    columns: TRANSACTION_COLUMNS,
+  },
+  {
+    path: '/accounts/{id}/activities/export',
+    operationId: 'ExportAccountActivities',
+    item: 'Activity',
+    list: '/accounts/{id}/activities',
+    filters: ['type', 'owned_only'],
+    columns: ACTIVITY_COLUMNS,
+  },
+];
+
+/** query is an optional query parameter. */
+function query(name: string, description: string, schema: Record<string, unknown> = str): Record<string, unknown> {
+  return { name, in: 'query', required: false, description, schema };
+}
+
+/** exportPaths are the /v3/api document's paths of the exports (docs/api-v3.md, "Exports"). */
+export function exportPaths(): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(EXPORTS.map((op) => [op.path, { get: exportOperation(op) }]));
+}
+
+function exportOperation(op: ExportOperation): Record<string, unknown> {
+  return {
+    operationId: op.operationId,
+    summary: `An id's whole ${op.list} list streamed as CSV or NDJSON (by Accept), resumable after any row`,
+    parameters: [
+      { name: 'id', in: 'path', required: true, schema: str },
+      ...op.filters.map((f) => query(f, `as ${op.list} takes it`)),
+      query('scope', `as ${op.list} takes it`),
+      query('direction', 'the walk; a scope from high to low walks backward', {
+        type: 'string',
+        enum: ['forward', 'backward'],
+        default: 'backward',
+      }),
+      query('limit', 'rows sent at most: the server’s EXPORT_MAX_ROWS at most, and by default', {
+        type: 'integer',
+        minimum: 1,
+      }),
+      query('after', 'the cursor of the row to resume after (each row carries its own)'),
+    ],
+    responses: {
+      '200': {
+        description:
+          'The rows, streamed; ends with the trailers Export-Complete (true: the list’s end; false: the row cap or the ' +
+          'export’s lifetime) and, when false, Export-Resume-After. A transfer broken off was cut short.',
+        headers: {
+          Trailer: { description: 'Export-Complete, Export-Resume-After', schema: str },
+          'Content-Disposition': { description: 'attachment, named after the id and the list', schema: str },
+        },
+        content: {
+          'text/csv': { schema: { ...str, description: `RFC 4180 with a header line: ${op.columns.join(', ')}` } },
+          'application/x-ndjson': {
+            schema: {
+              ...str,
+              description: `one JSON object a line: \`cursor\` then the list’s item (components/schemas/${op.item})`,
+            },
+          },
+        },
+      },
+      '400': { ...error, description: 'Bad input: an id, filter, scope, limit or cursor the list refuses' },
+      '406': { ...error, description: 'An Accept that allows neither text/csv nor application/x-ndjson' },
+      '503': { ...error, description: 'The server is busy, or EXPORT_MAX_RUNNING exports stream', headers: retryAfter },
+    },
+  };
+}
