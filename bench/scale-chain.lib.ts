@@ -2,7 +2,9 @@
  * @module The scale bench's chains: `mdw devnode --scale P` in its own process, loaded by the real populator into an
  * embedded PostgreSQL whose data directory is kept (under .data/bench-scale/, keyed by the size, the seed and the
  * tree of src/ and migrations/ that made it), so a later run on the same tree skips the load. Reports the
- * generation's time and the devnode's memory, and the load's rate per tenth of the chain.
+ * generation's time and the devnode's memory, and the load's rate per tenth of the chain. BENCH_SCALE_PG_MEMORY (e.g.
+ * 128M) loads it with the server in a memory cgroup of that size and shared_buffers an eighth of it
+ * (bench/pg-memory.lib.ts), into a data directory of its own.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,10 +18,12 @@ import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/base/log.ts';
 import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+import { bytesOf, confinePostgres, type CgroupMemory } from './pg-memory.lib.ts';
 
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 const SCHEMA = 'mdw_scale';
 const ROOT = new URL('..', import.meta.url).pathname;
+const PG_MEMORY = process.env.BENCH_SCALE_PG_MEMORY;
 
 /** Tenth is one tenth of the chain's load: its heights, transactions and seconds. */
 export interface Tenth {
@@ -34,6 +38,8 @@ export interface LoadFacts {
   readonly transactions: number;
   readonly loadSeconds: number;
   readonly tenths: readonly Tenth[];
+  /** with BENCH_SCALE_PG_MEMORY: the cgroup's counters as the load ended, and its page cache (MB) as each tenth ended */
+  readonly memory?: CgroupMemory & { readonly cacheMbByTenth: readonly number[] };
 }
 
 export interface ScaleChain {
@@ -73,16 +79,20 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   const devnode = await startDevnodeProcess(['--scale', String(percent), '--seed', seed]);
   const generatedSeconds = (performance.now() - t0) / 1000;
   const devnodeRss = rssMb(devnode.pid);
-  const key = `${percent}-${seed}-${treeKey()}`;
+  const key = `${percent}-${seed}-${treeKey()}${PG_MEMORY ? `-pg${PG_MEMORY}` : ''}`;
   const dir = join(ROOT, '.data', 'bench-scale', key);
   let logLines: string[] = [];
   const { epg, server } = await launchEmbeddedPostgres({
     dirPrefix: 'mdw-bench-scale-',
     persistent: true,
     dir,
-    settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'],
+    settings: [
+      ...['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'],
+      ...(PG_MEMORY ? [`shared_buffers=${Math.floor(bytesOf(PG_MEMORY) / 8 / 2 ** 20)}MB`] : []),
+    ],
     onLog: (line) => logLines.push(line),
   });
+  const cgroup = PG_MEMORY ? confinePostgres(join(dir, 'data'), bytesOf(PG_MEMORY)) : undefined;
   const env = {
     DATABASE_URL: `${server}/postgres`,
     DATABASE_SCHEMA: SCHEMA,
@@ -93,7 +103,7 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   const pool = createPool({ databaseUrl: env.DATABASE_URL, schema: SCHEMA, max: 4 }, log);
   const factsFile = join(dir, 'loaded.json');
   const loadedNow = !existsSync(factsFile);
-  if (loadedNow) writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url)));
+  if (loadedNow) writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url, cgroup?.read)));
   const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as LoadFacts;
   return {
     percent,
@@ -113,26 +123,32 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
       await pool.end();
       await devnode.stop();
       await (epg as EmbeddedPostgres).stop();
+      cgroup?.release();
     },
   };
 }
 
 /** load runs the populator until it holds the devnode's top, noting when it passes each tenth of the heights. */
-async function load(env: Record<string, string>, pool: Pool, nodeUrl: string): Promise<LoadFacts> {
+async function load(
+  env: Record<string, string>,
+  pool: Pool,
+  nodeUrl: string,
+  cgroup?: () => CgroupMemory,
+): Promise<LoadFacts> {
   const status = (await (await fetch(`${nodeUrl}/v2/key-blocks/current/height`)).json()) as { height: number };
   const top = status.height;
   const t0 = performance.now();
   const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
   // the stored top, polled: the time each tenth of the heights was passed, interpolated between two polls
-  const polls: [seconds: number, height: number][] = [[0, 0]];
+  const polls: [seconds: number, height: number, cacheMb: number][] = [[0, 0, 0]];
   const watch = setInterval(() => {
-    void stored(pool).then((h) => polls.push([(performance.now() - t0) / 1000, h]));
+    void stored(pool).then((h) => polls.push([(performance.now() - t0) / 1000, h, (cgroup?.().cache ?? 0) / 2 ** 20]));
   }, 1000);
   await populator.synced();
   await populator.stop();
   clearInterval(watch);
   const loadSeconds = (performance.now() - t0) / 1000;
-  polls.push([loadSeconds, top]);
+  polls.push([loadSeconds, top, (cgroup?.().cache ?? 0) / 2 ** 20]);
   const passedAt = (height: number): number => {
     const i = polls.findIndex(([, h]) => h >= height);
     const [s1, h1] = polls[i]!;
@@ -149,8 +165,12 @@ async function load(env: Record<string, string>, pool: Pool, nodeUrl: string): P
     transactions: Number(rows.find((r) => r.tenth === i)?.n ?? 0),
     seconds: passedAt(bound(i + 1)) - passedAt(bound(i)),
   }));
+  const memory = cgroup && {
+    ...cgroup(),
+    cacheMbByTenth: tenths.map((_, i) => Math.round(polls.find(([, h]) => h >= bound(i + 1))![2])),
+  };
   await pool.query('VACUUM ANALYZE');
-  return { top, transactions: tenths.reduce((n, t) => n + t.transactions, 0), loadSeconds, tenths };
+  return { top, transactions: tenths.reduce((n, t) => n + t.transactions, 0), loadSeconds, tenths, memory };
 }
 
 async function stored(pool: Pool): Promise<number> {

@@ -11,6 +11,8 @@
  *
  *   make bench ONLY=scale                 (0.1 % and 1 % of mainnet)
  *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here)
+ *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M make bench ONLY=scale   (one size: its load only, the server in a
+ *     memory cgroup of 128 MB (bench/pg-memory.lib.ts); prints the rate per tenth, the cgroup's memory, the tables)
  *
  * The routes come from the route tables: ae_mdw's /mdw/v3 (src/api/mdw/rest/operations.ts) and /middleware with the
  * node's cached /v2 and /v3 (src/api/legacy/legacy-openapi.ts), so a new route is measured without an edit; plus
@@ -30,6 +32,7 @@ import { GENESIS_TIME } from '../src/devnode/generator.ts';
 import { cpuMicros, killChildrenOnExit, percentile, serverTimes, startMdwServer, type Child } from './http.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
+import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 
 const SIZES = (process.env.BENCH_SCALE ?? '0.1,1').split(',').map(Number);
@@ -240,7 +243,8 @@ async function replay(api: string, chain: ScaleChain): Promise<number> {
   return performance.now() - t0;
 }
 
-async function runSize(percent: number): Promise<{ rows: Record<string, Row & { path: string }>; chain: object }> {
+/** loaded loads the chain of `percent` % (or starts its kept database) and prints how the load went. */
+async function loaded(percent: number): Promise<ScaleChain> {
   const chain = await scaleChain(percent, SEED);
   const { facts } = chain;
   console.log(
@@ -249,8 +253,23 @@ async function runSize(percent: number): Promise<{ rows: Record<string, Row & { 
   );
   for (const [i, t] of facts.tenths.entries())
     console.log(
-      `  tenth ${i + 1}: ${(t.heights / t.seconds).toFixed(1)} gens/s, ${(t.transactions / t.seconds).toFixed(0)} tx/s`,
+      `  tenth ${i + 1}: ${(t.heights / t.seconds).toFixed(1)} gens/s, ${(t.transactions / t.seconds).toFixed(0)} tx/s` +
+        (facts.memory ? `, PostgreSQL's page cache ${facts.memory.cacheMbByTenth[i]} MB at its end` : ''),
     );
+  const mb = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
+  const m = facts.memory;
+  if (m)
+    console.log(
+      `  cgroup: limit ${mb(m.limit)}, peak usage ${mb(m.maxUsage)} (memory.max_usage_in_bytes); at the end cache ${mb(m.cache)}, rss ${mb(m.rss)}`,
+    );
+  const size = await databaseSize(chain.env.DATABASE_URL!, chain.env.DATABASE_SCHEMA!, facts.transactions);
+  console.log(sizeLines(size, facts.transactions).join('\n'));
+  return chain;
+}
+
+async function runSize(percent: number): Promise<{ rows: Record<string, Row & { path: string }>; chain: object }> {
+  const chain = await loaded(percent);
+  const { facts } = chain;
   const server = await startMdwServer({ ...chain.env, API_CACHE_MAX_BYTES: '0' }, '', { timed: true });
   const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
   const ids = await hotIds(chain, server.url);
@@ -329,6 +348,7 @@ async function explainMisses(chain: ScaleChain, rows: Record<string, Row & { pat
 
 async function main(): Promise<void> {
   killChildrenOnExit();
+  if (SIZES.length === 1) return (await loaded(SIZES[0]!)).stop();
   const [small, large] = [...SIZES].sort((a, b) => a - b) as [number, number];
   const bySize: Record<string, { rows: Record<string, Row & { path: string }>; chain: object }> = {};
   for (const percent of [small, large]) {
