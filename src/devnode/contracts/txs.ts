@@ -1,8 +1,7 @@
 /** @module ContractCreateTx and ContractCallTx of the native contracts, built for the generator and tests. Pure. */
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
 import type { KeyPair } from '../keys.ts';
-import type { BuiltTx } from '../tx-codec.ts';
-import { jsonInt } from '../tx-codec.ts';
+import { jsonInt, type BuiltTx } from '../tx-codec.ts';
 import { functionId } from './bytecode.ts';
 import { encodeCallData, type FateValue } from '../../chain/fate.ts';
 import { BYTECODE, type ContractKind } from './standards.ts';

@@ -8,9 +8,8 @@ import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
 import { signBytes, type KeyPair } from '../keys.ts';
 import { channelId } from '../ids.ts';
 import type { ChannelEntry } from '../state.ts';
-import { encodeSignedTx, encodeTx, jsonInt } from '../tx-codec.ts';
+import { encodeSignedTx, encodeTx, jsonInt, type BuiltTx } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
-import type { BuiltTx } from '../tx-codec.ts';
 
 interface Channel {
   readonly id: string;

@@ -19,8 +19,8 @@ import { deriveKey, type KeyPair } from '../keys.ts';
 import { MAINNET } from './mainnet-like.ts';
 import { Random } from '../random.ts';
 import { minimumNameFee } from '../rules-names.ts';
-import { jsonInt, type TxFields } from '../tx-codec.ts';
-import type { BuiltTx } from '../tx-codec.ts';
+import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
+import { oracleQueryTx } from './kit.ts';
 
 /** HotSpotSizes: how busy each hot spot is over the whole chain. */
 export interface HotSpotSizes {
@@ -345,21 +345,16 @@ export class HotSpots {
     const nonce = this.#nonce(sender);
     const oracleId = reprefix(this.#oracle.address, 'ok');
     this.#queries.push({ id: oracleQueryId(sender.address, nonce, oracleId) });
-    return {
-      tx: {
-        type: 'OracleQueryTx',
-        version: 1,
-        sender_id: sender.address,
-        nonce,
-        oracle_id: oracleId,
-        query: `hot question ${this.#rng.uint32()}`,
-        query_fee: 10,
-        query_ttl: { type: 'delta', value: QUERY_TTL },
-        response_ttl: { type: 'delta', value: QUERY_TTL },
-        fee: Number(ttlFee(QUERY_TTL)) + this.#fee(),
-      },
-      signers: [sender],
-    };
+    return oracleQueryTx({
+      sender,
+      nonce,
+      oracleId,
+      query: `hot question ${this.#rng.uint32()}`,
+      queryFee: 10,
+      queryTtl: QUERY_TTL,
+      responseTtl: QUERY_TTL,
+      fee: Number(ttlFee(QUERY_TTL)) + this.#fee(),
+    });
   }
 
   /** #responses answer the queries asked a generation before. */

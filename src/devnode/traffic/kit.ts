@@ -51,3 +51,34 @@ export class TrafficKit {
     return this.#byAddress.get(address);
   }
 }
+
+/** OracleQuery is what a maker picks for an OracleQueryTx: its sender and nonce, the oracle, the question, the TTLs. */
+export interface OracleQuery {
+  readonly sender: KeyPair;
+  readonly nonce: number;
+  readonly oracleId: string;
+  readonly query: string;
+  readonly queryFee: number | bigint;
+  readonly queryTtl: number;
+  readonly responseTtl: number;
+  readonly fee: number;
+}
+
+/** oracleQueryTx is the OracleQueryTx `q` describes (relative TTLs), signed by its sender. */
+export function oracleQueryTx(q: OracleQuery): BuiltTx {
+  return {
+    tx: {
+      type: 'OracleQueryTx',
+      version: 1,
+      sender_id: q.sender.address,
+      nonce: q.nonce,
+      oracle_id: q.oracleId,
+      query: q.query,
+      query_fee: q.queryFee,
+      query_ttl: { type: 'delta', value: q.queryTtl },
+      response_ttl: { type: 'delta', value: q.responseTtl },
+      fee: q.fee,
+    },
+    signers: [q.sender],
+  };
+}

@@ -3,8 +3,7 @@
  */
 import { MADE_UP_TX_TYPE, madeUpTxBytes } from '../made-up-tx.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
-import type { BuiltTx } from '../tx-codec.ts';
-import type { TxFields } from '../tx-codec.ts';
+import type { BuiltTx, TxFields } from '../tx-codec.ts';
 
 /** madeUpMakers: one maker of the type, its amount beyond 2^53 (a middleware keeps it exact). */
 export function madeUpMakers(kit: TrafficKit): WeightedMaker[] {

@@ -11,11 +11,9 @@ import { ttlFee } from '../fees.ts';
 import { contractId, oracleQueryId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import type { Random } from '../random.ts';
-import { jsonInt, type TxFields } from '../tx-codec.ts';
+import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import { schemaFor } from '../../chain/tx-schema.ts';
-import type { TrafficKit } from './kit.ts';
-import type { WeightedMaker } from './kit.ts';
-import type { BuiltTx } from '../tx-codec.ts';
+import { oracleQueryTx, type TrafficKit, type WeightedMaker } from './kit.ts';
 import { NameTraffic } from './names.ts';
 import { isHeld } from '../rules-common.ts';
 import { ChannelTraffic } from './channels.ts';
@@ -210,21 +208,16 @@ export class Traffic {
     const rttl = this.#rng.int(5, 50);
     const nonce = this.#nonce(sender);
     this.#queries.push({ id: oracleQueryId(sender.address, nonce, okId), oracle, responseTtl: rttl });
-    return {
-      tx: {
-        type: 'OracleQueryTx',
-        version: 1,
-        sender_id: sender.address,
-        nonce,
-        oracle_id: okId,
-        query: `question ${this.#rng.uint32()}`,
-        query_fee: jsonInt(this.#chain.pending.oracles.get(okId)!.queryFee + BigInt(this.#rng.int(0, 100))),
-        query_ttl: { type: 'delta', value: qttl },
-        response_ttl: { type: 'delta', value: rttl },
-        fee: Number(ttlFee(qttl)) + this.#fee(),
-      },
-      signers: [sender],
-    };
+    return oracleQueryTx({
+      sender,
+      nonce,
+      oracleId: okId,
+      query: `question ${this.#rng.uint32()}`,
+      queryFee: jsonInt(this.#chain.pending.oracles.get(okId)!.queryFee + BigInt(this.#rng.int(0, 100))),
+      queryTtl: qttl,
+      responseTtl: rttl,
+      fee: Number(ttlFee(qttl)) + this.#fee(),
+    });
   }
 
   #oracleRespond(height: number): BuiltTx | undefined {

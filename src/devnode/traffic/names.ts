@@ -9,9 +9,8 @@ import { commitmentId, nameHash } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import { nameStatus } from '../rules-common.ts';
 import { minimumNameFee } from '../rules-names.ts';
-import { jsonInt, type TxFields } from '../tx-codec.ts';
+import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
-import type { BuiltTx } from '../tx-codec.ts';
 
 interface Preclaim {
   readonly name: string;

@@ -13,9 +13,8 @@ import {
   contractCallData,
   gaAuthData,
 } from '../fate-contract.ts';
-import { encodeTx, type TxFields } from '../tx-codec.ts';
+import { encodeTx, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
-import type { BuiltTx } from '../tx-codec.ts';
 
 /** GA_FUNDING is what a fresh key gets before it becomes a generalized account. */
 const GA_FUNDING = 10n ** 21n;
