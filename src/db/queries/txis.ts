@@ -84,7 +84,7 @@ export async function positionsOfTxis(
  */
 export async function transactionCountBetween(db: Queryable, lo: TxPosition, hi: TxPosition): Promise<number> {
   const { rows } = await db.query<{ n: string }>({
-    name: 'mdw_v3_transactions_between',
+    name: 'mdw_v3_transaction_count_between',
     text: `SELECT greatest(0, sum(CASE WHEN t.last THEN t.txi ELSE -t.txi END))::text AS n FROM (
              SELECT p.last,
                     coalesce((SELECT first_txi FROM generation_txis WHERE height = p.height),

@@ -25,6 +25,15 @@ describe('the read model in src/db', () => {
     expect(Object.fromEntries(namesDefinedTwice(files))).to.deep.equal({});
   });
 
+  it('names every prepared statement once (node-pg refuses a name prepared with another text on a connection)', () => {
+    const byName = new Map<string, string[]>();
+    for (const f of sourceFiles(DB))
+      for (const [, name] of readFileSync(f, 'utf8').matchAll(/\bname: '([a-z0-9_]+)'/g))
+        byName.set(name!, [...(byName.get(name!) ?? []), relative(DB, f)]);
+    expect(byName.size, 'statement names are found').to.be.above(20);
+    expect(Object.fromEntries([...byName].filter(([, files]) => files.length > 1))).to.deep.equal({});
+  });
+
   it('keeps the statements that write out of queries/', () => {
     const writes = sourceFiles(join(DB, 'queries')).flatMap((f) =>
       sqlIn(f, readFileSync(f, 'utf8'))
