@@ -50,8 +50,8 @@ export type ChainEvent =
 /**
  * ChunkWants is what a chunk is read for beyond the node's payloads, which every read renders: ae_mdw's `mdw` source
  * (its blocks and transactions read with what /v3 shows of them, in place of the node's rows: one read of each either
- * way), and a hyperchain's epochs. The subscribers there are decide, so a server without them reads no more than the
- * node's rows.
+ * way), and a hyperchain's epochs. The subscriptions decide it, so a server without such subscribers reads no more
+ * than the node's rows.
  */
 export interface ChunkWants {
   readonly mdw: boolean;
