@@ -9,8 +9,7 @@
  * node client's slots; a 410 (a pruning node keeps no state at that block) is noted, not counted.
  */
 import { isJsonObject, type Json } from '../../chain/json.ts';
-import { channelState } from '../../chain/channel-state.ts';
-import { ownTx } from '../../chain/tx-fields.ts';
+import { NO_CHANNEL_STATE } from '../../chain/channel-state.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
   aex141Owners,
@@ -418,7 +417,8 @@ async function openQueries(node: NodeClient, oracleId: string, t: Tally): Promis
 /** storedChannel is what the database says of a channel, in the node's Channel fields. */
 function storedChannel(c: ChannelRow): StoredChannel {
   const create = c.createTx;
-  const state = channelState(c.txs.map((u) => ({ height: u.blockHeight, tx: ownTx(u.tx, u.type) ?? u.tx })));
+  // a state not derived yet (the channels area pending) differs from the node's as none
+  const state = c.state ?? NO_CHANNEL_STATE;
   const big = (v: Json | undefined): bigint => BigInt(String(v ?? 0));
   return {
     id: c.channelId,

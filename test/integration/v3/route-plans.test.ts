@@ -33,30 +33,6 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
     table: 'micro_blocks',
     reason: "a txi's fallback when generation_txis lacks the height (a sparse reload): coalesce runs it for no other",
   },
-  {
-    statement: /FROM channel_events x JOIN transactions t ON t\.hash = x\.tx_hash WHERE x\.channel_id = s\."channelId"/,
-    table: 'channel_events',
-    reason:
-      "open: a channel's state is folded from all its updates, so it grows with that channel's updates (never the " +
-      "chain's); a state kept per channel would make it flat",
-  },
-  {
-    statement: /FROM aex9_events WHERE contract_id = \$1 AND account = \$2/,
-    table: 'aex9_events',
-    reason:
-      "open: one holder's balance of one token at a past height, summed from that holder's events of the token " +
-      '(aex9_balances keeps the current one)',
-  },
-  {
-    statement: /sum\(e\.delta\) AS amount, \(array_agg/,
-    table: 'aex9_events',
-    reason: "open: a token's balances at a past height, folded from the token's events up to it (the current are kept)",
-  },
-  {
-    statement: /e\.kind = 'template_creation'/,
-    table: 'aex141_events',
-    reason: "open: a collection's templates, sorted by id: bounded by one collection's templates",
-  },
 ];
 
 /**

@@ -30,6 +30,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   internal_transfers: ['height', 'ref_tx_hash'],
   aex9_events: ['height', 'tx_hash'],
   aex9_transfers: ['height', 'tx_hash'],
+  aex9_event_balances: ['height'],
   aex141_events: ['height', 'tx_hash'],
   dex_swaps: ['height', 'tx_hash'],
   name_events: ['height', 'tx_hash', 'name_hash'],
@@ -37,6 +38,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   oracle_queries: ['height', 'query_id'],
   oracle_responses: ['height', 'query_id'],
   channel_events: ['height'],
+  channel_totals: ['channel_id'],
   account_ids: ['num', 'key'],
 };
 
