@@ -178,7 +178,13 @@ describe('verify --full and --state against the chain state (contracts, names, o
       });
       const lines = output.trim().split('\n');
       expect(code, output).to.equal(1);
-      expect(lines.at(-1)).to.equal(`verified the state at height ${chain.height}: 4 difference(s)`);
+      expect(lines.filter((l) => l.startsWith('verified '))).to.deep.equal([
+        `verified the state at height ${chain.height}: 4 difference(s)`,
+      ]);
+      // and what each kind cost, one line each
+      expect(
+        lines.map((l) => /^state of \d+ (.*) compared with the chain: \d+ node request\(s\), \d+ ms$/.exec(l)?.[1]),
+      ).to.include.members(['AEX-9 tokens', 'AEX-141 collections', 'names', 'oracles', 'channels', 'accounts']);
       const ledger = ledgerBalances(chain).get(balanceKey(balance!.contract_id, balance!.account));
       const pointers = pointed.pointers.map((p) => `${p.key}=${p.id}`).join(' ');
       expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.have.members([
