@@ -4,6 +4,7 @@
  * item with its `cursor`). Integers exact in both. Pure.
  */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
+import { innerTx } from '../../../chain/tx-fields.ts';
 import type { ExportRow } from '../resources/export-walk.ts';
 
 /** An export's format: its content type, the text before the rows, and a page of rows as text. */
@@ -28,7 +29,6 @@ const RECIPIENT_FIELDS = [
   'to_id',
   'commitment_id',
 ];
-const WRAPPERS = new Set(['GAMetaTx', 'PayingForTx']);
 
 /** TRANSACTION_COLUMNS: the CSV columns of a transactions export. */
 export const TRANSACTION_COLUMNS = [
@@ -97,7 +97,9 @@ function firstOf(tx: JsonObject, fields: readonly string[]): Json | undefined {
 
 /** parties are a tx's sender, recipient, amount and nonce, read of the tx a wrapper carries where it carries one. */
 function parties(outer: JsonObject): { inner: JsonObject | undefined; values: (Json | undefined)[] } {
-  const inner = WRAPPERS.has(String(outer.type)) && isJsonObject(outer.tx) ? (outer.tx as JsonObject) : undefined;
+  // a wrapper carries a signed tx, {signatures, tx}, and may carry another wrapper: the parties are the innermost tx's
+  let inner: JsonObject | undefined;
+  for (let next = innerTx(outer); next; next = innerTx(next)) inner = next;
   const own = inner ?? outer;
   return { inner, values: [firstOf(own, SENDER_FIELDS), firstOf(own, RECIPIENT_FIELDS), own.amount] };
 }
