@@ -12,6 +12,8 @@ import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
 import { AppError, ErrorCode } from '../../../src/base/errors.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
+import { serveLoaded } from '../../support/served.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 
 const log = pino({ level: 'silent' });
 const NAME = '2000_sync_state_status';
@@ -91,11 +93,18 @@ describe('a migration outside the transaction (CREATE INDEX CONCURRENTLY)', func
     return { dir, holder: await snapshotHolder() };
   }
 
-  it('builds the index while the table is read and written, and records it once built', async () => {
+  it('builds the index while a server answers and the table is written, and records it once built', async () => {
     const schema = 'mdw_ci';
     const { dir, holder } = await migratedWithHolder(schema);
     const migrating = migrate({ databaseUrl: db.url, schema, dir }, log);
     await waitingBuild();
+    // a server answers from the schema meanwhile
+    const served = serveLoaded(
+      loadConfig({ DATABASE_URL: db.url, DATABASE_SCHEMA: schema, NODE_URL: 'http://127.0.0.1:1' }),
+    );
+    const answer = await served.request.get('/mdw/v3/transactions/count');
+    await served.close();
+    expect([answer.status, answer.body]).to.deep.equal([200, 0]);
     // a plain CREATE INDEX holds a SHARE lock until its transaction ends, which this write would wait for
     await client.query("SET lock_timeout = '10s'");
     const written = await client.query(`UPDATE ${schema}.sync_state SET heartbeat_at = now() RETURNING status`);
