@@ -28,7 +28,8 @@ export interface ProgressOptions {
   readonly log: Logger;
   /** the line's message, e.g. `heights verified` */
   readonly message: string;
-  readonly total: number;
+  /** undefined: not known beforehand (entries read page by page); the line then says done and the rate only */
+  readonly total: number | undefined;
   /** at most one line per this many milliseconds (PROGRESS_LOG_MS); 0: a line at every step */
   readonly intervalMs: number;
   /** fields every line carries besides the counts (e.g. the part of a job) */
@@ -60,10 +61,9 @@ export class ProgressLine {
     if (now - this.#loggedAt < this.#opts.intervalMs) return;
     this.#loggedAt = now;
     const before = this.#opts.doneBefore ?? 0;
-    const counts = progressFields(this.#done, this.#opts.total - before, now - this.#started);
-    this.#opts.log.info(
-      { ...this.#opts.fields, ...fields, ...counts, done: before + this.#done, total: this.#opts.total },
-      this.#opts.message,
-    );
+    const { total } = this.#opts;
+    const counts = progressFields(this.#done, (total ?? this.#done) - before, now - this.#started);
+    const known = total === undefined ? { perSecond: counts.perSecond } : { ...counts, total };
+    this.#opts.log.info({ ...this.#opts.fields, ...fields, ...known, done: before + this.#done }, this.#opts.message);
   }
 }

@@ -61,4 +61,15 @@ describe('ProgressLine', () => {
       950, 1000, 5, 10,
     ]);
   });
+
+  it('says done and the rate only when the total is not known beforehand', async () => {
+    const { log, lines } = capture();
+    let now = 0;
+    const line = new ProgressLine({ log, message: 'm', total: undefined, intervalMs: 0, now: () => now });
+    now = 2000;
+    line.advance(10);
+    await settle();
+    expect([lines[0]!.done, lines[0]!.perSecond]).to.deep.equal([10, 5]);
+    expect(lines[0]).not.to.have.any.keys('total', 'secondsLeft');
+  });
 });

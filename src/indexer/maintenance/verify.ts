@@ -327,7 +327,12 @@ async function compareState(
   if (topBlock === undefined) throw new Error(`height ${top} is stored without its key block`);
   log.info({ top, topBlock, sample }, 'verify --full: comparing the derived state with the chain');
   return verifyState(
-    { pool, node, decoder: contractReaders(cfg, pool, node).decoder },
+    {
+      pool,
+      node,
+      decoder: contractReaders(cfg, pool, node).decoder,
+      progress: { log, intervalMs: cfg.progressLogMs },
+    },
     {
       top,
       topBlock,
