@@ -112,7 +112,7 @@ class Tally {
       progress &&
       new ProgressLine({
         ...progress,
-        message: 'verify --full: state compared with the chain',
+        message: 'verify: state compared with the chain',
         total: undefined,
         fields: { what },
       });
