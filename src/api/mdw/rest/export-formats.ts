@@ -66,6 +66,8 @@ export const ACTIVITY_COLUMNS = [
 /** csvField is one value as an RFC 4180 field: exact integers, text quoted where it must be, nothing for null. */
 export function csvField(value: Json | undefined): string {
   if (value === undefined || value === null) return '';
+  // most fields of a row: an integer, never quoted
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   const text = typeof value === 'string' ? value : typeof value === 'object' ? stringifyJson(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -75,13 +77,23 @@ export function csvLine(values: readonly (Json | undefined)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
+/** The last time isoTime wrote: the rows of a micro block, one after the other in an export, share theirs. */
+let lastTime: { ms: number; iso: string } = { ms: 0, iso: new Date(0).toISOString() };
+
 /** isoTime is a time in milliseconds as ISO 8601 UTC, or nothing when there is none. */
 function isoTime(ms: Json | undefined): string | undefined {
-  return typeof ms === 'number' ? new Date(ms).toISOString() : undefined;
+  if (typeof ms !== 'number') return undefined;
+  if (ms !== lastTime.ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
 }
 
-const firstOf = (tx: JsonObject, fields: readonly string[]): Json | undefined =>
-  fields.map((f) => tx[f]).find((v) => v !== undefined && v !== null);
+function firstOf(tx: JsonObject, fields: readonly string[]): Json | undefined {
+  for (const f of fields) {
+    const v = tx[f];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
 
 /** parties are a tx's sender, recipient, amount and nonce, read of the tx a wrapper carries where it carries one. */
 function parties(outer: JsonObject): { inner: JsonObject | undefined; values: (Json | undefined)[] } {
