@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import type { V3UnderTest } from './harness.ts';
-import { CASES, findIds, startCasesChain, type Ids } from './route-cases.ts';
+import { CASES, type CasesChain, type Ids } from './route-cases.ts';
 import { largeScans, PLANNER, type PlanNode } from './route-plans.ts';
 
 interface Statement {
@@ -63,7 +63,7 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
  * Recorder captures the statements the server's pool runs (not the populator's) while a request runs. A client binds
  * its query method when it is made (statement-cancel.ts), so pg.Client's is wrapped before the chain starts.
  */
-class Recorder {
+export class Recorder {
   readonly #query = pg.Client.prototype.query;
   readonly #ours = new WeakSet<object>();
   #captured: Statement[] | undefined;
@@ -105,91 +105,93 @@ class Recorder {
   }
 }
 
-describe('/v3 route plans: no route scans a table that grows with the chain where an index or a kept count would do', function () {
-  this.timeout(600_000);
-  let v3: V3UnderTest;
-  let ids: Ids;
-  let explainer: pg.Client;
-  const used = new Set<(typeof ACCEPTED)[number]>();
-  const recorder = new Recorder();
+/**
+ * describeRoutePlans is the route plans' suite over the cases' chain, which route-cases.test.ts starts with `recorder`
+ * installed.
+ */
+export function describeRoutePlans(chain: CasesChain, recorder: Recorder): void {
+  describe('/v3 route plans: no route scans a table that grows with the chain where an index or a kept count would do', function () {
+    let v3: V3UnderTest;
+    let ids: Ids;
+    let explainer: pg.Client;
+    const used = new Set<(typeof ACCEPTED)[number]>();
 
-  before(async () => {
-    recorder.install();
-    v3 = await startCasesChain('v3-route-plans');
-    ids = await findIds(v3);
-    explainer = new pg.Client({ connectionString: v3.settings.DATABASE_URL });
-    await explainer.connect();
-    await explainer.query(`SET search_path = ${v3.settings.DATABASE_SCHEMA}`);
-    await explainer.query('ANALYZE');
-    for (const setting of PLANNER) await explainer.query(`SET ${setting}`);
-  });
-  after(async () => {
-    await explainer?.end();
-    await v3?.close();
-    recorder.uninstall();
-  });
-
-  /** findings lists the large scans of one statement's plan that no ACCEPTED entry explains. */
-  const findings = async (s: Statement): Promise<string[]> => {
-    if (!/^\s*(SELECT|WITH)\b/i.test(s.text)) return [];
-    const { rows } = await explainer.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
-      text: `EXPLAIN (FORMAT JSON) ${s.text}`,
-      values: [...s.values],
+    before(async () => {
+      ({ v3, ids } = chain);
+      explainer = new pg.Client({ connectionString: v3.settings.DATABASE_URL });
+      await explainer.connect();
+      await explainer.query(`SET search_path = ${v3.settings.DATABASE_SCHEMA}`);
+      await explainer.query('ANALYZE');
+      for (const setting of PLANNER) await explainer.query(`SET ${setting}`);
     });
-    return largeScans(rows[0]!['QUERY PLAN'][0].Plan).flatMap((f) => {
-      const accepted = ACCEPTED.find((a) => a.table === f.table && a.statement.test(s.text.replace(/\s+/g, ' ')));
-      if (accepted) {
-        used.add(accepted);
-        return [];
-      }
-      return [`${f.scan} on ${f.table} ${f.why}\n      in: ${s.text.replace(/\s+/g, ' ').slice(0, 400)}`];
+    after(async () => {
+      await explainer?.end();
     });
-  };
 
-  it('refuses what grows with the chain (the counts and sums migration 1015 replaced), not a keyset page', async () => {
-    const plan = async (text: string, values: unknown[]): Promise<string[]> => {
+    /** findings lists the large scans of one statement's plan that no ACCEPTED entry explains. */
+    const findings = async (s: Statement): Promise<string[]> => {
+      if (!/^\s*(SELECT|WITH)\b/i.test(s.text)) return [];
       const { rows } = await explainer.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
-        text: `EXPLAIN (FORMAT JSON) ${text}`,
-        values,
+        text: `EXPLAIN (FORMAT JSON) ${s.text}`,
+        values: [...s.values],
       });
-      return largeScans(rows[0]!['QUERY PLAN'][0].Plan).map((f) => `${f.table}: ${f.why}`);
-    };
-    const account = 'SELECT num FROM account_ids ORDER BY num LIMIT 1';
-    expect(await plan(`SELECT count(*) FROM account_transactions WHERE account = (${account})`, [])).to.have.length(1);
-    expect(await plan('SELECT sum(size) FROM transactions WHERE height <= $1', [1000])).to.have.length(1);
-    expect(await plan('SELECT sum(tx_count) FROM micro_blocks', [])).to.have.length(1);
-    expect(
-      await plan(
-        `SELECT height, micro_index, tx_index FROM account_transactions WHERE account = (${account})
-          ORDER BY height DESC, micro_index DESC, tx_index DESC LIMIT 100`,
-        [],
-      ),
-    ).to.deep.equal([]);
-    expect(await plan('SELECT sum(fee) FROM transactions WHERE height = $1', [10])).to.deep.equal([]);
-  });
-
-  for (const op of V3_OPERATIONS.filter((o) => !o.path.startsWith('/hyperchain/'))) {
-    it(`${op.operationId}: /v3${op.path}`, async function () {
-      const requests = CASES[op.operationId]?.(ids);
-      if (!requests) this.skip(); // conformance.test.ts names it
-      const problems: string[] = [];
-      for (const request of requests) {
-        const statements = await recorder.capture(v3, async () => {
-          const res = await v3.get(`/mdw/v3${request}`);
-          expect(res.status, `${request}: ${res.text}`).to.equal(200);
-        });
-        const seen = new Set<string>();
-        for (const s of statements) {
-          if (seen.has(s.text)) continue;
-          seen.add(s.text);
-          for (const f of await findings(s)) problems.push(`${request}: ${f}`);
+      return largeScans(rows[0]!['QUERY PLAN'][0].Plan).flatMap((f) => {
+        const accepted = ACCEPTED.find((a) => a.table === f.table && a.statement.test(s.text.replace(/\s+/g, ' ')));
+        if (accepted) {
+          used.add(accepted);
+          return [];
         }
-      }
-      expect(problems, problems.join('\n')).to.deep.equal([]);
-    });
-  }
+        return [`${f.scan} on ${f.table} ${f.why}\n      in: ${s.text.replace(/\s+/g, ' ').slice(0, 400)}`];
+      });
+    };
 
-  it('every accepted scan is still found (a stale one goes)', () => {
-    expect(ACCEPTED.filter((a) => !used.has(a)).map((a) => a.reason)).to.deep.equal([]);
+    it('refuses what grows with the chain (the counts and sums migration 1015 replaced), not a keyset page', async () => {
+      const plan = async (text: string, values: unknown[]): Promise<string[]> => {
+        const { rows } = await explainer.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>({
+          text: `EXPLAIN (FORMAT JSON) ${text}`,
+          values,
+        });
+        return largeScans(rows[0]!['QUERY PLAN'][0].Plan).map((f) => `${f.table}: ${f.why}`);
+      };
+      const account = 'SELECT num FROM account_ids ORDER BY num LIMIT 1';
+      expect(await plan(`SELECT count(*) FROM account_transactions WHERE account = (${account})`, [])).to.have.length(
+        1,
+      );
+      expect(await plan('SELECT sum(size) FROM transactions WHERE height <= $1', [1000])).to.have.length(1);
+      expect(await plan('SELECT sum(tx_count) FROM micro_blocks', [])).to.have.length(1);
+      expect(
+        await plan(
+          `SELECT height, micro_index, tx_index FROM account_transactions WHERE account = (${account})
+          ORDER BY height DESC, micro_index DESC, tx_index DESC LIMIT 100`,
+          [],
+        ),
+      ).to.deep.equal([]);
+      expect(await plan('SELECT sum(fee) FROM transactions WHERE height = $1', [10])).to.deep.equal([]);
+    });
+
+    for (const op of V3_OPERATIONS.filter((o) => !o.path.startsWith('/hyperchain/'))) {
+      it(`${op.operationId}: /v3${op.path}`, async function () {
+        const requests = CASES[op.operationId]?.(ids);
+        if (!requests) this.skip(); // conformance-suite.ts names it
+        const problems: string[] = [];
+        for (const request of requests) {
+          const statements = await recorder.capture(v3, async () => {
+            const res = await v3.get(`/mdw/v3${request}`);
+            expect(res.status, `${request}: ${res.text}`).to.equal(200);
+          });
+          const seen = new Set<string>();
+          for (const s of statements) {
+            if (seen.has(s.text)) continue;
+            seen.add(s.text);
+            for (const f of await findings(s)) problems.push(`${request}: ${f}`);
+          }
+        }
+        expect(problems, problems.join('\n')).to.deep.equal([]);
+      });
+    }
+
+    it('every accepted scan is still found (a stale one goes)', () => {
+      expect(ACCEPTED.filter((a) => !used.has(a)).map((a) => a.reason)).to.deep.equal([]);
+    });
   });
-});
+}
