@@ -1,5 +1,5 @@
 /**
- * @module Reads a statement's plan as a large database would run it (route-plans.test.ts): the scans of the tables that
+ * @module Reads a statement's plan as a large database would run it (route-plans-suite.ts): the scans of the tables that
  * grow with the chain that read more than a page or a probe, where an index or a kept count would do (issue 57).
  */
 
