@@ -1,9 +1,4 @@
-/**
- * @module Process lifecycle: stop every role cleanly on SIGTERM/SIGINT, reopen logs on SIGHUP, survive a promise
- * rejection nobody handled.
- */
-import type prom from 'prom-client';
-import { createProcessMetrics } from './process-metrics.ts';
+/** @module Process lifecycle: stop every role cleanly on SIGTERM/SIGINT, reopen logs on SIGHUP. */
 import type { Logger, LoggerHandle } from '../base/log.ts';
 import type { Role } from '../base/roles.ts';
 
@@ -62,24 +57,4 @@ export async function stopRole(role: Role, log: Logger): Promise<void> {
   } catch (err) {
     log.error({ role: role.name, err }, 'role failed to stop cleanly');
   }
-}
-
-/**
- * survivesUnhandledRejections makes a rejected promise nobody handles a logged and counted event
- * (`mdw_unhandled_rejections_total`) rather than the end of the process, Node's default: every background task
- * handles its own failures, and one that was missed must not take a serving process down with it. Returns the
- * function that removes the handler.
- */
-export function survivesUnhandledRejections(
-  log: Logger,
-  registry: prom.Registry,
-  proc: NodeJS.Process = process,
-): () => void {
-  const { unhandledRejections } = createProcessMetrics(registry);
-  const onRejection = (reason: unknown): void => {
-    unhandledRejections.inc();
-    log.error({ err: reason }, 'unhandled promise rejection (a bug: please report it); the process keeps running');
-  };
-  proc.on('unhandledRejection', onRejection);
-  return () => void proc.off('unhandledRejection', onRejection);
 }

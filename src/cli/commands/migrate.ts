@@ -1,7 +1,6 @@
 /** @module `mdw migrate`: apply migrations and exit (the operator's migration Job), or show/drop them. */
 import { Command, Flags } from '@oclif/core';
 import { createLogger } from '../../base/log.ts';
-import { dropSchema } from '../../db/admin.ts';
 import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
 import { configFromEnv } from '../env.ts';
@@ -37,6 +36,8 @@ export default class Migrate extends Command {
         exitIfRefused(this, err);
         throw err;
       });
+      // pg through db/admin.ts only here: every command's module is loaded for any command, --help included
+      const { dropSchema } = await import('../../db/admin.ts');
       await dropSchema(cfg.databaseUrl, cfg.databaseSchema);
       this.log(`dropped schema ${cfg.databaseSchema}`);
     } else if (flags.status) {

@@ -1,11 +1,10 @@
 /** @module `mdw operator`: the in-cluster controller of Middleware resources. */
 import { Command } from '@oclif/core';
 import { hostname } from 'node:os';
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createLogger } from '../../base/log.ts';
 import { loadOperatorConfig } from '../../config/cluster.ts';
 import { kubeClientFor } from '../kube-flags.ts';
-import { runUntilSignal, survivesUnhandledRejections } from '../lifecycle.ts';
+import { runUntilSignal } from '../lifecycle.ts';
 
 export default class Operator extends Command {
   static override summary = 'Run the Kubernetes operator that reconciles Middleware resources.';
@@ -23,6 +22,9 @@ export default class Operator extends Command {
     const { createOperatorMetrics } = await import('../../operator/runtime/metrics.ts');
     const { createReconciler } = await import('../../operator/controller/reconcile.ts');
     const { createStatusProbe } = await import('../../operator/controller/status-probe.ts');
+    // imported here, not at the top: every command's module is loaded for any command (oclif's explicit discovery)
+    const { collectDefaultMetrics, Registry } = await import('prom-client');
+    const { survivesUnhandledRejections } = await import('../process-metrics.ts');
     const logger = createLogger({ logDir: undefined, logLevel: cfg.logLevel, logPretty: false }, 'operator');
     const kube = await kubeClientFor({}, cfg);
     const registry = new Registry();

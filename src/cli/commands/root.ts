@@ -3,7 +3,6 @@
  * Role modules are imported when used, so `mdw -V` and `mdw --help` start fast.
  */
 import { Command, Flags } from '@oclif/core';
-import { collectDefaultMetrics, Registry } from 'prom-client';
 import { hostname } from 'node:os';
 import { createLogger, type Logger } from '../../base/log.ts';
 import type { KubeSettings } from '../../config/cluster.ts';
@@ -13,7 +12,7 @@ import { startOpsServer } from '../../base/ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
-import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecycle.ts';
+import { runUntilSignal, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../../base/version.ts';
 import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
@@ -120,6 +119,9 @@ export default class Root extends Command {
     }
     if (!flags.populate && !flags.server) return removeOwnPidFile(cfg.pidFile);
 
+    // prom-client (with @opentelemetry/api, about 80 modules) only where a role serves /metrics: not for --help, -V, -v, -H
+    const { collectDefaultMetrics, Registry } = await import('prom-client');
+    const { survivesUnhandledRejections } = await import('../process-metrics.ts');
     const registry = new Registry();
     collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     survivesUnhandledRejections(log, registry);

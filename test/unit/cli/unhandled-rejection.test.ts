@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 
-const LIFECYCLE = new URL('../../../src/cli/lifecycle.ts', import.meta.url).href;
+const PROCESS_METRICS = new URL('../../../src/cli/process-metrics.ts', import.meta.url).href;
 
 describe('survivesUnhandledRejections(log, registry)', () => {
   it('logs and counts a rejection nobody handled, and the process runs on (Node alone would exit 1)', () => {
     const script = `
       import pino from 'pino';
       import prom from 'prom-client';
-      import { survivesUnhandledRejections } from ${JSON.stringify(LIFECYCLE)};
+      import { survivesUnhandledRejections } from ${JSON.stringify(PROCESS_METRICS)};
       const registry = new prom.Registry();
       survivesUnhandledRejections(pino(), registry);
       Promise.reject(new Error('a background refresh failed'));
