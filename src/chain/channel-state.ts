@@ -27,13 +27,19 @@ export interface ChannelTx {
   readonly height: number;
 }
 
+/** NO_CHANNEL_STATE is the state before a channel's ChannelCreateTx. */
+export const NO_CHANNEL_STATE: ChannelState = { round: 0n, soloRound: 0n, stateHash: null };
+
 /** channelState folds a channel's transactions, its ChannelCreateTx first, into its state. */
 export function channelState(txs: readonly ChannelTx[]): ChannelState {
-  return txs.reduce(applied, { round: 0n, soloRound: 0n, stateHash: null });
+  return txs.reduce(nextChannelState, NO_CHANNEL_STATE);
 }
 
-/** applied is the state after one transaction; one that names no state (an empty payload) keeps the last on-chain one. */
-function applied(s: ChannelState, { tx, height }: ChannelTx): ChannelState {
+/**
+ * nextChannelState is the state after one transaction; one that names no state (an empty payload) keeps the last
+ * on-chain one.
+ */
+export function nextChannelState(s: ChannelState, { tx, height }: ChannelTx): ChannelState {
   const off = offChainState(tx.payload);
   const switched = height >= SOLO_ROUND_SWITCH_HEIGHT;
   switch (tx.type) {

@@ -214,16 +214,22 @@ export async function templatesPage(
                FROM aex141_events l WHERE l.contract_id = $2 AND l.kind = 'edition_limit' AND l.template_id = c.template_id
               ORDER BY l.height DESC, l.micro_index DESC, l.tx_index DESC, l.log_idx DESC LIMIT 1) AS "editionLimit",
             s.supply, s.tx_hash AS "supplyTxHash", s.log_idx AS "supplyLogIdx"
-       FROM (SELECT DISTINCT ON (e.template_id) e.template_id, e.tx_hash, e.log_idx, e.height, e.micro_index, e.tx_index
-               FROM aex141_events e WHERE e.contract_id = $2 AND e.kind = 'template_creation'
-              ORDER BY e.template_id, e.height, e.micro_index, e.tx_index, e.log_idx) c
+       FROM aex141_events c
        CROSS JOIN LATERAL (SELECT count(*)::int AS supply,
                                   (array_agg(k.mint_tx_hash ORDER BY k.token_id DESC))[1] AS tx_hash,
                                   (array_agg(k.mint_log_idx ORDER BY k.token_id DESC))[1] AS log_idx
                              FROM aex141_tokens k WHERE k.contract_id = $2 AND k.template_id = c.template_id) s
-      WHERE NOT EXISTS (SELECT 1 FROM aex141_events d
-                         WHERE d.contract_id = $2 AND d.kind = 'template_deletion' AND d.template_id = c.template_id
-                           AND (d.height, d.micro_index, d.tx_index) >= (c.height, c.micro_index, c.tx_index))
+      WHERE c.contract_id = $2 AND c.kind = 'template_creation'
+        -- a template's first creation, not deleted since: walked in template id order (index 1052, where DISTINCT ON
+        -- sorted them all), each a probe (a LIMIT, which the planner keeps where it makes a NOT EXISTS an anti-join)
+        AND (SELECT 1 FROM aex141_events p
+              WHERE p.contract_id = $2 AND p.kind = 'template_creation' AND p.template_id = c.template_id
+                AND (p.height, p.micro_index, p.tx_index, p.log_idx) < (c.height, c.micro_index, c.tx_index, c.log_idx)
+              LIMIT 1) IS NULL
+        AND (SELECT 1 FROM aex141_events d
+              WHERE d.contract_id = $2 AND d.kind = 'template_deletion' AND d.template_id = c.template_id
+                AND (d.height, d.micro_index, d.tx_index) >= (c.height, c.micro_index, c.tx_index)
+              LIMIT 1) IS NULL
         AND ($3::numeric IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
     [n, contractId, from ?? null],

@@ -44,8 +44,9 @@ export interface HolderList {
 
 /**
  * holdersPage reads up to n positive balances of a token, by account key or by amount (then account), walking
- * from a key (inclusive). Without `at` it reads the kept balances (an index walk); with it, the sums of the
- * events up to that block.
+ * from a key (inclusive). Without `at` it reads the kept balances (an index walk); with it, each account's balance
+ * kept at its latest event up to that block (aex9_event_balances, migration 1050: a probe per account), walking the
+ * token's accounts by key, or all of them for the order by amount.
  */
 export async function holdersPage(
   db: Queryable,
@@ -60,18 +61,18 @@ export async function holdersPage(
     by === 'amount'
       ? keyset(['b.amount', 'b.account'], walk, `${param(from?.amount ?? null, 'numeric')}, $3::text`)
       : keyset(['b.account'], walk, '$3::text');
-  const last = (column: string): string =>
-    `(array_agg(e.${column} ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC, e.log_idx DESC))[1]`;
   const balances =
     at === undefined
       ? 'SELECT account, amount, height, micro_index, log_idx, tx_hash FROM aex9_balances WHERE contract_id = $2'
-      : `SELECT e.account, sum(e.delta) AS amount, ${last('height')} AS height, ${last('micro_index')} AS micro_index,
-                ${last('log_idx')} AS log_idx, ${last('tx_hash')} AS tx_hash
-           FROM aex9_events e
-          WHERE e.contract_id = $2
-            AND (e.height, e.micro_index) <= (${param(at.height, 'int')}, ${param(at.microIndex, 'int')})
-            ${by === 'pubkey' ? `AND ($3::text IS NULL OR ${keyset(['e.account'], walk, '$3::text').where})` : ''}
-          GROUP BY e.account`;
+      : `SELECT a.account, r.balance AS amount, r.height, r.micro_index, r.log_idx,
+                (SELECT e.tx_hash FROM aex9_events e
+                  WHERE e.contract_id = a.contract_id AND e.account = a.account AND e.height = r.height
+                    AND e.micro_index = r.micro_index AND e.tx_index = r.tx_index AND e.log_idx = r.log_idx
+                    AND e.side = r.side) AS tx_hash
+           FROM aex9_balances a
+           CROSS JOIN LATERAL (${balanceAtSql('a.contract_id', 'a.account', param(at.height, 'int'), param(at.microIndex, 'int'))}) r
+          WHERE a.contract_id = $2
+            ${by === 'pubkey' ? `AND ($3::text IS NULL OR ${keyset(['a.account'], walk, '$3::text').where})` : ''}`;
   const { rows } = await db.query<HolderRow>(
     `SELECT b.account, b.amount::text AS amount, b.height, m.hash AS "blockHash", b.tx_hash AS "lastTxHash",
             b.log_idx AS "lastLogIdx"
@@ -84,6 +85,16 @@ export async function holdersPage(
   return rows;
 }
 
+/**
+ * balanceAtSql is the kept balance row of one account's token (`contract`, `account`: SQL expressions) at its latest
+ * event up to the end of micro block `micro` of `height` (no row: the account had no event by then).
+ */
+function balanceAtSql(contract: string, account: string, height: string, micro: string): string {
+  return `SELECT r.balance, r.height, r.micro_index, r.tx_index, r.log_idx, r.side FROM aex9_event_balances r
+           WHERE r.contract_id = ${contract} AND r.account = ${account} AND (r.height, r.micro_index) <= (${height}, ${micro})
+           ORDER BY r.height DESC, r.micro_index DESC, r.tx_index DESC, r.log_idx DESC, r.side DESC LIMIT 1`;
+}
+
 /** accountAmount is an account's balance of a token, now or at a block (null: the account never held it). */
 export async function accountAmount(
   db: Queryable,
@@ -94,27 +105,29 @@ export async function accountAmount(
   const { rows } = await db.query<{ amount: string | null }>(
     at === undefined
       ? `SELECT (SELECT amount::text FROM aex9_balances WHERE contract_id = $1 AND account = $2) AS amount`
-      : `SELECT sum(delta)::text AS amount FROM aex9_events
-          WHERE contract_id = $1 AND account = $2 AND (height, micro_index) <= ($3::int, $4::int)`,
+      : `SELECT (SELECT balance::text FROM (${balanceAtSql('$1', '$2', '$3::int', '$4::int')}) r) AS amount`,
     at === undefined ? [contractId, account] : [contractId, account, at.height, at.microIndex],
   );
   return rows[0]?.amount ?? null;
 }
 
-/** balanceChanges lists the net move of an account's balance of a token per height, ascending, below `before`. */
-export async function balanceChanges(
+/**
+ * balancesBefore is an account's balance of a token before each of the given heights (at the key block: after every
+ * event of the heights below), one probe each; null before its first event.
+ */
+export async function balancesBefore(
   db: Queryable,
   contractId: string,
   account: string,
-  before: number,
-): Promise<{ height: number; delta: string }[]> {
-  const { rows } = await db.query<{ height: number; delta: string }>(
-    `SELECT height, sum(delta)::text AS delta FROM aex9_events
-      WHERE contract_id = $1 AND account = $2 AND height < $3
-      GROUP BY height ORDER BY height`,
-    [contractId, account, before],
+  heights: readonly number[],
+): Promise<(string | null)[]> {
+  const { rows } = await db.query<{ amount: string | null }>(
+    `SELECT (SELECT balance::text FROM (${balanceAtSql('$1', '$2', 'h.height - 1', String(MAX_MICRO))}) r) AS amount
+       FROM unnest($3::int[]) WITH ORDINALITY h(height, i)
+      ORDER BY h.i`,
+    [contractId, account, heights],
   );
-  return rows;
+  return rows.map((r) => r.amount);
 }
 
 /** An account's balance of one token with the token's meta info and the balance's latest transaction. */

@@ -2,6 +2,7 @@
  * @module Read-side SQL for state channels from channel_events: the original's open channels and a channel's
  * transactions, and ae_mdw's channels with their create tx, latest tx, updates and amounts.
  */
+import type { ChannelState } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
@@ -20,8 +21,7 @@ import {
 /** activeChannels pages the ids of channels that have no closing transaction, in id order. */
 export async function activeChannels(db: Queryable, w: Window): Promise<string[]> {
   const { rows } = await db.query<{ channel_id: string }>(
-    `SELECT channel_id FROM channel_events GROUP BY channel_id HAVING NOT bool_or(closes)
-      ORDER BY channel_id LIMIT $1 OFFSET $2`,
+    `SELECT channel_id FROM channel_totals WHERE closes = 0 ORDER BY channel_id LIMIT $1 OFFSET $2`,
     [w.limit, w.offset],
   );
   return rows.map((r) => r.channel_id);
@@ -39,14 +39,7 @@ export async function channelTransactions(db: Queryable, channelId: string, w: W
   return renderedTxJson(rows);
 }
 
-/** A channel's transaction as stored (the outer one when wrapped), its own type and its micro block's height. */
-export interface ChannelTxRow {
-  readonly type: string;
-  readonly blockHeight: number;
-  readonly tx: { [key: string]: Json };
-}
-
-/** A channel: its creation, its latest transaction, all of them, and what they moved. */
+/** A channel: its creation, its latest transaction, its state after it, and what its transactions moved. */
 export interface ChannelRow {
   readonly channelId: string;
   readonly active: boolean;
@@ -68,20 +61,14 @@ export interface ChannelRow {
     timeMs: string;
   };
   /**
-   * its transactions in chain order, from which its round, solo round and state hash follow (a payload's state, a
-   * chain of forced states: not the latest transaction alone); on-chain channels take few transactions
+   * its state after its latest transaction (round, solo round, state hash), kept on that row (migration 1051); null
+   * while the channels area has not derived it for a row stored before
    */
-  readonly txs: readonly ChannelTxRow[];
+  readonly state: ChannelState | null;
   readonly updatesCount: number;
   readonly deposited: string;
   readonly withdrawn: string;
 }
-
-// The channels a statement reads: every one, or the one whose id is $1.
-const CHANNEL_IDS = {
-  all: 'SELECT DISTINCT channel_id FROM channel_events',
-  one: 'SELECT DISTINCT channel_id FROM channel_events WHERE channel_id = $1',
-} as const;
 
 /** microBlockHeightSql is the height of the micro block of the transaction `x` (a channel_events row), see `last`. */
 function microBlockHeightSql(x: string): string {
@@ -89,52 +76,48 @@ function microBlockHeightSql(x: string): string {
                      WHERE m.height = ${x}.height AND m.micro_index = ${x}.micro_index), ${x}.height)`;
 }
 
-/** txsSql is the transactions of the channel of each row of `s` (a channelSql), read for the rows answered only. */
-function txsSql(s: string): string {
-  return `SELECT ${s}.*, (SELECT json_agg(json_build_object('type', x.tx_type, 'blockHeight', ${microBlockHeightSql('x')},
-                                               'tx', encode(t.signed, 'hex'))
-                            ORDER BY x.height, x.micro_index, x.tx_index)
-                    FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
-                   WHERE x.channel_id = ${s}."channelId") AS txs`;
-}
-
-// One row per channel of `ids`.
-function channelSql(ids: keyof typeof CHANNEL_IDS): string {
-  return `SELECT c.channel_id AS "channelId", NOT EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.closes) AS active,
-    EXISTS (SELECT 1 FROM channel_events x WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelCloseSoloTx') AS "soloClosed",
-    ct.signed AS "createTx",
-    (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
-      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelSetDelegatesTx'
+/**
+ * channelSql is one row per channel of `source` (channel_totals rows, migration 1051, as `k`): probes of its first
+ * transaction, its latest (with the state after it) and its latest delegates change; never a fold of its transactions.
+ */
+function channelSql(source: string): string {
+  const k = 'k';
+  return `SELECT ${k}.channel_id AS "channelId", ${k}.closes = 0 AS active, ${k}.solo_closes > 0 AS "soloClosed",
+    (SELECT t.signed FROM channel_events x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+      WHERE x.channel_id = ${k}.channel_id ORDER BY x.height, x.micro_index, x.tx_index LIMIT 1) AS "createTx",
+    (SELECT t.signed FROM channel_events x
+       JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+      WHERE x.channel_id = ${k}.channel_id AND x.tx_type = 'ChannelSetDelegatesTx'
       ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) AS "delegatesTx",
     json_build_object('height', lt.height, 'microIndex', lt.micro_index, 'txIndex', lt.tx_index, 'txHash', lt.hash,
                       'blockHeight', ${microBlockHeightSql('lt')},
                       'txType', ${txTypeNameSql('lt')}, 'updateType', lt.update_type, 'timeMs', lt.micro_time_ms::text) AS last,
-    (SELECT count(*) FROM channel_events x WHERE x.channel_id = c.channel_id)::int AS "updatesCount",
-    (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
-      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelDepositTx') AS deposited,
-    (SELECT coalesce(sum(t.channel_amount), 0)::text FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
-      WHERE x.channel_id = c.channel_id AND x.tx_type = 'ChannelWithdrawTx') AS withdrawn
-  FROM (${CHANNEL_IDS[ids]}) c
-  CROSS JOIN LATERAL (SELECT t.signed FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
-                       WHERE x.channel_id = c.channel_id ORDER BY x.height, x.micro_index, x.tx_index LIMIT 1) ct
-  CROSS JOIN LATERAL (SELECT t.*, x.tx_type AS update_type FROM channel_events x JOIN transactions t ON t.hash = x.tx_hash
-                       WHERE x.channel_id = c.channel_id ORDER BY x.height DESC, x.micro_index DESC, x.tx_index DESC LIMIT 1) lt`;
+    lt.round::text AS round, lt.solo_round::text AS "soloRound", lt.state_hash AS "stateHash",
+    ${k}.updates AS "updatesCount", ${k}.deposited::text AS deposited, ${k}.withdrawn::text AS withdrawn
+  FROM (${source}) k
+  CROSS JOIN LATERAL (SELECT t.*, x.tx_type AS update_type, x.round, x.solo_round, x.state_hash FROM channel_events x
+                        JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+                       WHERE x.channel_id = ${k}.channel_id AND x.height = ${k}.last_height
+                         AND x.micro_index = ${k}.last_micro_index AND x.tx_index = ${k}.last_tx_index) lt`;
 }
 
-/** A channel as selected: the create tx's stored form, its transactions' in hex (inside JSON). */
-type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'delegatesTx' | 'txs'> & {
+/** A channel as selected: the create and delegates txs' stored forms, the state's columns. */
+type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'delegatesTx' | 'state'> & {
   createTx: Buffer;
   delegatesTx: Buffer | null;
-  txs: (Omit<ChannelTxRow, 'tx'> & { tx: string })[];
+  round: string | null;
+  soloRound: string | null;
+  stateHash: string | null;
 };
 
 /** rendered renders a channel's transactions from their stored forms. */
-function rendered(r: StoredChannelRow): ChannelRow {
+function rendered({ round, soloRound, stateHash, ...r }: StoredChannelRow): ChannelRow {
   return {
     ...r,
     createTx: renderStoredTx(r.createTx).tx,
     delegatesTx: r.delegatesTx ? renderStoredTx(r.delegatesTx).tx : undefined,
-    txs: r.txs.map((u) => ({ ...u, tx: renderStoredTx(Buffer.from(u.tx, 'hex')).tx })),
+    state: round === null ? null : { round: BigInt(round), soloRound: BigInt(soloRound ?? 0), stateHash },
   };
 }
 
@@ -151,16 +134,15 @@ export async function channelsPage(
 ): Promise<ChannelRow[]> {
   const values: unknown[] = [n];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.channelId);
-  const cols = [
-    "(s.last->>'height')::int",
-    "(s.last->>'microIndex')::int",
-    "(s.last->>'txIndex')::int",
-    's."channelId"',
-  ];
-  const ks = keyset(cols, walk, from ? '$2::int, $3::int, $4::int, $5::text' : undefined);
-  const filter = state === 'active' ? 's.active' : state === 'inactive' ? 'NOT s.active' : 'true';
+  const ks = keyset(
+    ['k.last_height', 'k.last_micro_index', 'k.last_tx_index', 'k.channel_id'],
+    walk,
+    from ? '$2::int, $3::int, $4::int, $5::text' : undefined,
+  );
+  // the partial indexes of channel_totals (migration 1051) walk each state's channels in this order
+  const filter = state === 'active' ? 'k.closes = 0' : state === 'inactive' ? 'k.closes > 0' : 'true';
   const { rows } = await db.query<StoredChannelRow>(
-    `${txsSql('s')} FROM (SELECT * FROM (${channelSql('all')}) s WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1) s
+    `${channelSql(`SELECT * FROM channel_totals k WHERE ${filter} AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`)}
       ORDER BY ${ks.order}`,
     values,
   );
@@ -169,7 +151,10 @@ export async function channelsPage(
 
 /** channelById reads one channel. */
 export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
-  const { rows } = await db.query<StoredChannelRow>(`${txsSql('s')} FROM (${channelSql('one')}) s`, [channelId]);
+  const { rows } = await db.query<StoredChannelRow>(
+    channelSql('SELECT * FROM channel_totals k WHERE k.channel_id = $1'),
+    [channelId],
+  );
   return rows[0] && rendered(rows[0]);
 }
 

@@ -28,8 +28,10 @@ export interface DerivedDifference {
 /**
  * withShadowTables runs `derive` over the stored heights 0..top of one snapshot on a connection whose derived
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
- * from the twins, and the counts migrations 1015 and 1045 keep and each generation's first txi and size below,
- * recounted from the stored rows) with the schema's rows; the transaction is rolled back and the connection closed, so nothing of it stays.
+ * from the twins, and the counts migrations 1015 and 1045 keep, the AEX-9 balances after each event and the
+ * channels' totals migrations 1050 and 1051 keep, and each generation's first txi and size below, recounted from the
+ * stored rows) with the schema's rows; the transaction is rolled back and the connection closed, so nothing of it
+ * stays.
  * Returns undefined when nothing is stored.
  */
 export async function withShadowTables(
@@ -102,6 +104,26 @@ export async function withShadowTables(
       `SELECT tx_type, n, size FROM ${s}.tx_type_totals`,
       `SELECT tx_type, count(*), sum(size) FROM ${s}.transactions GROUP BY 1`,
     );
+    // the balance after each AEX-9 event migration 1050's triggers keep: the running sum of the account's events
+    await compare(
+      'aex9_event_balances',
+      `SELECT contract_id, account, height, micro_index, tx_index, log_idx, side, balance FROM ${s}.aex9_event_balances`,
+      `SELECT contract_id, account, height, micro_index, tx_index, log_idx, side,
+              sum(delta) OVER (PARTITION BY contract_id, account ORDER BY height, micro_index, tx_index, log_idx, side)
+         FROM ${s}.aex9_events`,
+    );
+    // each channel's totals and latest transaction migration 1051's triggers keep
+    await compare(
+      'channel_totals',
+      `SELECT channel_id, updates, closes, solo_closes, deposited, withdrawn, last_height, last_micro_index, last_tx_index
+         FROM ${s}.channel_totals`,
+      `SELECT channel_id, count(*), count(*) FILTER (WHERE closes), count(*) FILTER (WHERE tx_type = 'ChannelCloseSoloTx'),
+              coalesce(sum(amount) FILTER (WHERE tx_type = 'ChannelDepositTx'), 0),
+              coalesce(sum(amount) FILTER (WHERE tx_type = 'ChannelWithdrawTx'), 0),
+              (max(ARRAY[height, micro_index, tx_index]))[1], (max(ARRAY[height, micro_index, tx_index]))[2],
+              (max(ARRAY[height, micro_index, tx_index]))[3]
+         FROM ${s}.channel_events GROUP BY 1`,
+    );
     // the active names' edges migration 1045's triggers keep: a recount of the stored names' (the same snapshot)
     await compare(
       'name_count_edges',
@@ -109,7 +131,7 @@ export async function withShadowTables(
       `SELECT e.owner, e.height, sum(e.expiring), sum(e.activating) FROM ${s}.name_state n, ${s}.name_count_edges_of(n) e
         GROUP BY 1, 2 HAVING sum(e.expiring) <> 0 OR sum(e.activating) <> 0`,
     );
-    // their sums per span of 100 and 10 000 heights (migration 1049), which the names' count reads
+    // their sums per span of 100 and 10 000 heights (migration 1060), which the names' count reads
     await compare(
       'name_count_spans',
       `SELECT owner, width, span, expiring, activating FROM ${s}.name_count_spans`,

@@ -206,7 +206,7 @@ export async function nameByHash(db: Queryable, nameHash: string): Promise<NameS
 /**
  * countActiveNames counts the names active at the top (optionally of one owner) from the edges migration 1045 keeps:
  * the names expiring at or above the top less those whose first active height is above it. Each is a sum over the
- * heights from x up, read from migration 1049's spans: the edges below the next multiple of 100, the 100-spans below
+ * heights from x up, read from migration 1060's spans: the edges below the next multiple of 100, the 100-spans below
  * the next multiple of 10 000, the 10 000-spans above it (at most about 220 rows for each x, whatever the chain).
  */
 export async function countActiveNames(db: Queryable, top: number, ownedBy: string | undefined): Promise<number> {

@@ -3,6 +3,7 @@
  * before a chain position (the state a batch starting there folds its new events onto).
  */
 import type { Json } from '../../chain/json.ts';
+import type { ChannelState } from '../../chain/channel-state.ts';
 import type { Queryable } from '../pool.ts';
 
 /** A position in the chain: events strictly before it are the prior state. */
@@ -83,4 +84,37 @@ export async function priorOracleStates(
     [ids, before.height, before.microIndex],
   );
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
+}
+
+/**
+ * priorChannelStates maps each channel id that has a transaction before `before` to its state after the latest one;
+ * null while that state is not known yet (a row stored before migration 1051 that the channels area has not derived).
+ */
+export async function priorChannelStates(
+  db: Queryable,
+  ids: string[],
+  before: ChainPosition,
+): Promise<Map<string, ChannelState | null>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{
+    channel_id: string;
+    round: string | null;
+    solo_round: string | null;
+    state_hash: string | null;
+  }>(
+    `SELECT h.channel_id, e.round::text, e.solo_round::text, e.state_hash
+       FROM unnest($1::text[]) AS h(channel_id)
+       CROSS JOIN LATERAL (
+         SELECT * FROM channel_events e WHERE e.channel_id = h.channel_id AND (e.height, e.micro_index) < ($2, $3)
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
+    [ids, before.height, before.microIndex],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.channel_id,
+      r.round === null
+        ? null
+        : { round: BigInt(r.round), soloRound: BigInt(r.solo_round ?? 0), stateHash: r.state_hash },
+    ]),
+  );
 }

@@ -37,6 +37,7 @@ import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls
 import type { BatchAppearances } from './stats-accounts.ts';
 import { errorMessage } from '../../base/errors.ts';
 import { deriveCreatedIds } from './created-ids.ts';
+import { deriveChannelStates } from './channel-states.ts';
 import { deriveStoredHyperchain, writeBatchHyperchain } from './hyperchain.ts';
 import type { HyperchainReader } from '../hyperchain/reader.ts';
 import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
@@ -199,6 +200,16 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
       tables: ['ga_calls'],
       asksNode: true,
+      standalone: true,
+    },
+  ],
+  [
+    // channel_events' states (1051): a batch's are written with its rows
+    'channels',
+    {
+      batch: () => Promise.resolve(),
+      stored: (db, from, to) => deriveChannelStates(db, from, to),
+      tables: ['channel_events'],
       standalone: true,
     },
   ],

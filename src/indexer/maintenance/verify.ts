@@ -13,7 +13,7 @@ import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
 import { createReadPool, type Queryable } from '../../db/pool.ts';
-import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import { storedHeightCount, storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { keyBlockAt, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
 import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
@@ -23,6 +23,7 @@ import { lowestMissing } from '../../db/queries/sync-state.ts';
 import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
 import { isTransientDecodeError } from '../contracts/contract-decoder.ts';
 import type { Logger } from '../../base/log.ts';
+import { ProgressLine } from '../../base/progress-line.ts';
 import { NodeClient } from '../../node/client.ts';
 import { guardSchema } from '../identity/guard.ts';
 import { NodeError } from '../../node/errors.ts';
@@ -277,6 +278,12 @@ export async function verifyChain(
       report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
       return { checked: 0, differences, unverifiable, state, stateAt };
     }
+    const progress = new ProgressLine({
+      log,
+      message: 'verify: heights compared with the node',
+      total: opts.heights?.length ?? (await storedHeightCount(pool)),
+      intervalMs: cfg.progressLogMs,
+    });
     // chunks keep memory flat on a long chain; keyset over stored heights when none are listed
     let after = -1;
     for (;;) {
@@ -287,7 +294,12 @@ export async function verifyChain(
         chunk = await storedHeightsAbove(pool, after, 200);
       }
       if (chunk.length === 0) break;
-      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, check)) report(found);
+      const checkCounted = async (height: number): Promise<HeightReport> => {
+        const found = await check(height);
+        progress.advance(1);
+        return found;
+      };
+      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, checkCounted)) report(found);
       checked += chunk.length;
       after = chunk.at(-1)!;
     }
@@ -298,7 +310,7 @@ export async function verifyChain(
           pool,
           cfg.databaseSchema,
           await chainTransferRules(cfg, pool, log),
-          ROWS_SHOWN,
+          { shown: ROWS_SHOWN, progress: { log, intervalMs: cfg.progressLogMs } },
         );
         report({ differences: derived.differences, unverifiable: [] });
         if (derived.skipped) out(derived.skipped);
@@ -334,7 +346,12 @@ async function compareState(
   if (topBlock === undefined) throw new Error(`height ${top} is stored without its key block`);
   log.info({ top, topBlock, sample }, 'verify: comparing the derived state with the chain');
   return verifyState(
-    { pool, node, decoder: contractReaders(cfg, pool, node).decoder },
+    {
+      pool,
+      node,
+      decoder: contractReaders(cfg, pool, node).decoder,
+      progress: { log, intervalMs: cfg.progressLogMs },
+    },
     {
       top,
       topBlock,
@@ -379,8 +396,16 @@ async function compareDerived(
       heightRange(0, top + 1),
     );
     const out: string[] = [];
-    for (const table of await derivedTables(pool, cfg.databaseSchema)) {
-      if ((!table.byHeight && heights !== undefined) || unfinished.has(table.name)) continue;
+    const tables = (await derivedTables(pool, cfg.databaseSchema)).filter(
+      (table) => (table.byHeight || heights === undefined) && !unfinished.has(table.name),
+    );
+    const progress = new ProgressLine({
+      log,
+      message: 'verify --full: derived tables compared with the re-derived ones',
+      total: tables.length,
+      intervalMs: cfg.progressLogMs,
+    });
+    for (const table of tables) {
       for (const [from, other, where] of [
         [schemas.db, schemas.node, 'only in the database'],
         [schemas.node, schemas.db, 'only re-derived from the node'],
@@ -390,6 +415,7 @@ async function compareDerived(
         if (only.total > only.rows.length)
           out.push(`derived ${table.name}: ${only.total - only.rows.length} more row(s) ${where}`);
       }
+      progress.advance(1, { table: table.name });
     }
     return { differences: out, skipped };
   } finally {

@@ -6,10 +6,12 @@
 import { withPrefix } from '../../chain/id-cache.ts';
 import { oracleQueryId } from '../../chain/derived-ids.ts';
 import { isJsonObject } from '../../chain/json.ts';
+import { nextChannelState, NO_CHANNEL_STATE, type ChannelState } from '../../chain/channel-state.ts';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../../chain/aens.ts';
 import type { NameEventState, OracleEventState } from '../../db/queries/state-events.ts';
 import type {
   AccountTxRow,
+  ChannelEventRow,
   NameAction,
   NameEventRow,
   NameOracleQuery,
@@ -149,6 +151,23 @@ export function foldOracleActions(
       responseFormat: register?.responseFormat ?? null,
       abiVersion: register?.abiVersion ?? null,
     };
+  });
+}
+
+/**
+ * foldChannelEvents sets each channel transaction's state after it (ascending), from its channel's stored state before
+ * the batch: none for a channel the batch creates, null (unknown, and so after it) while that is not derived yet.
+ */
+export function foldChannelEvents<E extends Pick<ChannelEventRow, 'channelId' | 'update'>>(
+  prior: ReadonlyMap<string, ChannelState | null>,
+  events: readonly E[],
+): (E & { state: ChannelState | null })[] {
+  const states = new Map(prior);
+  return events.map((e) => {
+    const before = states.has(e.channelId) ? states.get(e.channelId)! : NO_CHANNEL_STATE;
+    const state = before === null ? null : nextChannelState(before, e.update);
+    states.set(e.channelId, state);
+    return { ...e, state };
   });
 }
 

@@ -1,4 +1,5 @@
 /** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
+import type { ChannelState, ChannelTx } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
@@ -131,6 +132,15 @@ export interface ChannelEventRow extends TxPosition {
   channelId: string;
   txType: string;
   closes: boolean;
+  /** a ChannelDepositTx's or ChannelWithdrawTx's amount when it is not wrapped (as transactions.channel_amount) */
+  amount: string | null;
+  /** the channel transaction (unwrapped) and its micro block's height, which the state after it follows from */
+  update: ChannelTx;
+  /**
+   * the channel's state after it, set at write time from the stored state before the batch (resolveRows); null while
+   * the state before is not known (the channels area pending, migration 1051)
+   */
+  state?: ChannelState | null;
 }
 export interface NamePointerRow extends TxPosition {
   nameHash: string;

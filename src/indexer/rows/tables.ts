@@ -158,13 +158,23 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['result', 'jsonb', (r) => json(r.result)],
     ['decode_error', 'text', (r) => r.decodeError],
   ]),
-  spec<ChannelEventRow>('channel_events', (b) => b.channelEvents, [
-    ['channel_id', 'text', (r) => r.channelId],
-    ...pos<ChannelEventRow>(),
-    ['tx_hash', 'text', (r) => r.txHash],
-    ['tx_type', 'text', (r) => r.txType],
-    ['closes', 'boolean', (r) => r.closes],
-  ]),
+  // the state after each transaction is known once the stored state before the batch is (migration 1051)
+  spec<ChannelEventRow>(
+    'channel_events',
+    (b) => b.channelEvents,
+    [
+      ['channel_id', 'text', (r) => r.channelId],
+      ...pos<ChannelEventRow>(),
+      ['tx_hash', 'text', (r) => r.txHash],
+      ['tx_type', 'text', (r) => r.txType],
+      ['closes', 'boolean', (r) => r.closes],
+      ['amount', 'numeric', (r) => r.amount],
+      ['round', 'numeric', (r) => r.state?.round.toString() ?? null],
+      ['solo_round', 'numeric', (r) => r.state?.soloRound.toString() ?? null],
+      ['state_hash', 'text', (r) => r.state?.stateHash ?? null],
+    ],
+    'needsState',
+  ),
   spec<NameEventRow>(
     'name_events',
     (b) => b.nameEvents,

@@ -7,6 +7,8 @@ import type { ActionPosition, FetchedGeneration, GenerationRows, JsonObject, TxP
 
 /** Channel txs that end a channel's life. */
 const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx']);
+/** the channel transactions whose `amount` a channel's amount adds (deposits) or takes (withdrawals) */
+const MOVING_CHANNEL_TXS = new Set(['ChannelDepositTx', 'ChannelWithdrawTx']);
 
 export function str(value: Json | undefined): string {
   if (typeof value !== 'string') throw new TypeError(`expected a string, got ${typeof value}`);
@@ -151,11 +153,18 @@ const oracleResponseRows: RowHandler = (rows, { tx, pos }) => {
 };
 
 /** Every channel tx is an event of its channel (a ChannelCreateTx's channel is the id it creates). */
-const channelRows: RowHandler = (rows, { tx, pos, created }) => {
+const channelRows: RowHandler = (rows, { tx, pos, created, depth, blockHeight }) => {
   const type = String(tx.type);
   const channel = type === 'ChannelCreateTx' ? created.channel_id : tx.channel_id;
   if (typeof channel === 'string')
-    rows.channelEvents.push({ ...pos, channelId: channel, txType: type, closes: CLOSING_CHANNEL_TXS.has(type) });
+    rows.channelEvents.push({
+      ...pos,
+      channelId: channel,
+      txType: type,
+      closes: CLOSING_CHANNEL_TXS.has(type),
+      amount: depth === 0 && MOVING_CHANNEL_TXS.has(type) ? intText(tx.amount) : null,
+      update: { tx, height: blockHeight },
+    });
 };
 
 /** The handler of each type that adds rows of its own; the others add none (channel txs: by their prefix). */

@@ -4,9 +4,16 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Queryable } from '../../db/pool.ts';
-import { foldNameActions, foldOracleActions, resolveNameQueries, resolveNameReferences } from './chain-state.ts';
+import {
+  foldChannelEvents,
+  foldNameActions,
+  foldOracleActions,
+  resolveNameQueries,
+  resolveNameReferences,
+} from './chain-state.ts';
 import type {
   AccountTxRow,
+  ChannelEventRow,
   GenerationRows,
   NameEventRow,
   OracleEventRow,
@@ -17,7 +24,7 @@ import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { CopyPayloads, copyText } from '../../db/writes/copy-in.ts';
 import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
-import { priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
+import { priorChannelStates, priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
 import { TxTypeCodes, type UnknownTxType } from '../../db/writes/tx-type-codes.ts';
 import { isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
@@ -110,17 +117,24 @@ export async function encodeRows(gens: readonly GenerationRows[]): Promise<Encod
 
 /** Rows that exist only once the stored state before a batch is known. */
 interface StateRows {
+  readonly channelEvents: ChannelEventRow[];
   readonly nameEvents: NameEventRow[];
   readonly oracleEvents: OracleEventRow[];
   readonly nameQueries: OracleQueryRow[];
   readonly nameAccountTxs: AccountTxRow[];
 }
 
-const NO_STATE_ROWS: StateRows = { nameEvents: [], oracleEvents: [], nameQueries: [], nameAccountTxs: [] };
+const NO_STATE_ROWS: StateRows = {
+  channelEvents: [],
+  nameEvents: [],
+  oracleEvents: [],
+  nameQueries: [],
+  nameAccountTxs: [],
+};
 
 function flatten(
   gens: readonly GenerationRows[],
-  { nameEvents, oracleEvents, nameQueries, nameAccountTxs }: StateRows,
+  { channelEvents, nameEvents, oracleEvents, nameQueries, nameAccountTxs }: StateRows,
 ): ResolvedRows {
   const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
     gens.flatMap((g) => g[k] as unknown[]) as never;
@@ -131,7 +145,7 @@ function flatten(
     accountTxs: all('accountTxs'),
     contracts: all('contracts'),
     contractCalls: all('contractCalls'),
-    channelEvents: all('channelEvents'),
+    channelEvents,
     namePointers: all('namePointers'),
     oracleQueries: [...all('oracleQueries'), ...nameQueries],
     oracleResponses: all('oracleResponses'),
@@ -159,7 +173,10 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
     oracleActions,
   );
   const queries = resolveNameQueries(priorNames, nameEvents, nameQueries);
+  const channelEvents = gens.flatMap((g) => g.channelEvents);
+  const priorChannels = await priorChannelStates(db, [...new Set(channelEvents.map((e) => e.channelId))], from);
   return flatten(gens, {
+    channelEvents: foldChannelEvents(priorChannels, channelEvents),
     nameEvents,
     oracleEvents,
     nameQueries: queries.queries,

@@ -3,7 +3,9 @@
  * mints, burns, allowances, wrapped AE, DEX liquidity and swaps), checked two ways after the sync and after
  * forks of depth 1 to 40: against the balances recomputed from the node's call logs (every Transfer, Mint,
  * Burn, Swap and WAE Deposit/Withdrawal from the first block), and against the devnode's own ledger. No
- * negative balance, holders and supplies as the ledger has them.
+ * negative balance, holders and supplies as the ledger has them. The balances at past key blocks (kept after each
+ * event, migration 1050: a token's holders and each holder's balance, as /v3 reads them at a height) equal the same
+ * fold of the logs stopped at that block, after the sync and after every fork.
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
@@ -17,6 +19,8 @@ import {
   type Balances,
 } from '../../support/aex9-truth.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { createReadPool, type Pool } from '../../../src/db/pool.ts';
+import { accountAmount, holdersPage, MAX_MICRO } from '../../../src/db/queries/aex9-balances.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
 describe('AEX-9 balances from events, exact across forks', function () {
@@ -65,10 +69,40 @@ describe('AEX-9 balances from events, exact across forks', function () {
     }
     const flagged = await h.query('mdw', 'SELECT 1 FROM aexn_contracts WHERE balances_unknown OR meta_invalid');
     expect(flagged).to.deep.equal([]);
+    await checkPast();
   };
+
+  /** checkPast compares the balances read at every 25th key block (and the top's) with the logs folded up to it. */
+  const checkPast = async (): Promise<void> => {
+    const blocks = h.devnode.chain.keyBlocks;
+    const tokens = (
+      await h.query<{ contract_id: string }>('mdw', 'SELECT DISTINCT contract_id FROM aex9_balances')
+    ).map((r) => r.contract_id);
+    let compared = 0;
+    for (const [height, kb] of blocks.entries()) {
+      if (height % 25 !== 0 && height !== blocks.length - 1) continue;
+      const at = { height: height - 1, microIndex: MAX_MICRO };
+      const truth = balancesFromLogs(h.devnode.chain, kb.hash);
+      const read: Balances = new Map();
+      for (const contractId of tokens)
+        for (const r of await holdersPage(pool!, { contractId, by: 'pubkey', at }, 'forward', undefined, 10_000))
+          read.set(balanceKey(contractId, r.account), BigInt(r.amount));
+      expect(read, `holders at height ${height}`).to.deep.equal(truth);
+      // one holder's balance: the same at that height, null where it had no event yet
+      for (const [key, amount] of [...truth].slice(0, 5)) {
+        const [contractId, account] = key.split(' ') as [string, string];
+        expect(await accountAmount(pool!, contractId, account, at), key).to.equal(amount.toString());
+      }
+      compared += truth.size;
+    }
+    expect(compared, 'past balances compared').to.be.above(20);
+  };
+
+  let pool: Pool | undefined;
 
   before(async () => {
     h = await startHarness(200, 'aex9-balances');
+    pool = createReadPool(h.config(), 'aex9-balances-test', silent);
     wae = wrappedAe(h.devnode.chain);
     expect(wae, 'the devnode deploys wrapped AE').to.not.equal('');
     populator = await startPopulator({
@@ -81,6 +115,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
   });
   after(async () => {
     await populator?.stop();
+    await pool?.end();
     await h?.close();
   });
 
@@ -121,6 +156,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
       ['aex9_transfers', 'contract_id, height, micro_index, tx_index, log_idx'],
       ['aex9_balances', 'contract_id, account'],
       ['aex9_contract_state', 'contract_id'],
+      ['aex9_event_balances', 'contract_id, account, height, micro_index, tx_index, log_idx, side'],
     ] as const) {
       const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
       expect(await h.query('mdw', sql), table).to.deep.equal(await h.query('fresh', sql));

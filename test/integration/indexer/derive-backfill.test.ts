@@ -86,9 +86,11 @@ describe('a stored database derives its missing derived rows from its stored row
       await query(
         `UPDATE "${schema}".sync_state SET (top_height, top_hash) = (SELECT top_height, top_hash FROM "${FRESH}".sync_state)`,
       );
+      // the channels' states after each transaction, as a schema stored before migration 1051 has none
+      await query(`UPDATE "${schema}".channel_events SET round = NULL, solo_round = NULL, state_hash = NULL`);
       await query(`INSERT INTO "${schema}".derive_backfill (area, next_height, to_height)
                    SELECT area, 0, (SELECT max(height) FROM "${schema}".key_blocks)
-                     FROM unnest(ARRAY['stats', 'tokens', 'transfers', 'balances']) AS area`);
+                     FROM unnest(ARRAY['stats', 'tokens', 'transfers', 'balances', 'channels']) AS area`);
     } finally {
       await query('SET session_replication_role = DEFAULT');
     }
@@ -184,12 +186,12 @@ describe('a stored database derives its missing derived rows from its stored row
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('a database whose derived areas wait for every stored height gets its transfers, fees, tokens and statistics from its rows', async () => {
+  it('a database whose derived areas wait for every stored height gets its transfers, fees, tokens, statistics and channel states from its rows', async () => {
     await storedWithoutDerived('stored');
     const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM stored.transactions');
     expect(Number(stored!.n)).to.be.greaterThan(100);
 
-    const refetched = await deriveAndFollow('stored', ['balances', 'stats', 'tokens', 'transfers']);
+    const refetched = await deriveAndFollow('stored', ['balances', 'channels', 'stats', 'tokens', 'transfers']);
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     await expectEqualToFresh('stored');
     // the backfill is done and recorded so: it never runs again
@@ -205,6 +207,7 @@ describe('a stored database derives its missing derived rows from its stored row
       'aex141_events',
       'dex_pairs',
       'dex_swaps',
+      'channel_events WHERE round IS NOT NULL',
     ]) {
       const [n] = await query<{ n: string }>(`SELECT count(*) AS n FROM stored.${table}`);
       expect(Number(n!.n), table).to.be.greaterThan(0);
@@ -257,6 +260,7 @@ describe('a stored database derives its missing derived rows from its stored row
         ['tokens', 0],
         ['balances', 0],
         ['stats', 0],
+        ['channels', 0],
       ]);
     } finally {
       await listener.stop();
@@ -371,7 +375,7 @@ describe('a stored database derives its missing derived rows from its stored row
     await devnode.mineKeyBlock();
     // a fork's handling reloads the last height both chains share (the fork base) with the replaced ones
     const forkBase = devnode.height() - 2 - 4;
-    const refetched = await deriveAndFollow('busy', ['balances', 'stats', 'tokens', 'transfers'], forkBase);
+    const refetched = await deriveAndFollow('busy', ['balances', 'channels', 'stats', 'tokens', 'transfers'], forkBase);
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     const top = devnode.height();
     expect(await query('SELECT max(height) AS h FROM busy.key_blocks')).to.deep.equal([{ h: top }]);

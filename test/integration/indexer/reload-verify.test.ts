@@ -129,6 +129,46 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
+  it("finds an AEX-9 balance after an event (migration 1050) and a channel's totals (1051) that are not their rows' recount", async () => {
+    // the reloads and forks before kept them exact
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+    const [balance] = await h.query<{ contract_id: string; account: string; height: number }>(
+      'mdw',
+      'SELECT contract_id, account, height FROM aex9_event_balances ORDER BY height DESC LIMIT 1',
+    );
+    const [channel] = await h.query<{ channel_id: string }>(
+      'mdw',
+      'SELECT channel_id FROM channel_totals ORDER BY updates DESC, channel_id LIMIT 1',
+    );
+    expect(balance, 'an AEX-9 event').to.not.equal(undefined);
+    expect(channel, 'a channel').to.not.equal(undefined);
+    const plant = async (by: number): Promise<void> => {
+      await h.query(
+        'mdw',
+        'UPDATE aex9_event_balances SET balance = balance + $4 WHERE contract_id = $1 AND account = $2 AND height = $3',
+        [balance!.contract_id, balance!.account, balance!.height, by],
+      );
+      await h.query('mdw', 'UPDATE channel_totals SET deposited = deposited + $2 WHERE channel_id = $1', [
+        channel!.channel_id,
+        by,
+      ]);
+    };
+    await plant(1);
+    try {
+      const { lines } = await verify('mdw', {});
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.include.members([
+        'derived aex9_event_balances: row only in the database',
+        'derived aex9_event_balances: row only re-derived from the stored rows',
+        'derived channel_totals: row only in the database',
+        'derived channel_totals: row only re-derived from the stored rows',
+      ]);
+      expect(lines.join('\n')).to.contain(`"channel_id":"${channel!.channel_id}"`);
+    } finally {
+      await plant(-1);
+    }
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
   it("finds a generation's first txi (what txis and a scope's count read) that is not its micro blocks' recount", async () => {
     const [row] = await h.query<{ height: number }>(
       'mdw',
@@ -148,7 +188,7 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
-  it("finds the active names' edges, their spans and a generation's size below (migrations 1045, 1046, 1049) that are not a recount", async () => {
+  it("finds the active names' edges, their spans and a generation's size below (migrations 1045, 1046, 1060) that are not a recount", async () => {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
     const [edge] = await h.query<{ height: number }>(
       'mdw',
@@ -167,7 +207,7 @@ describe('reload (-H) and verify (-v)', function () {
       expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
         'derived name_count_edges: row only in the database',
         'derived name_count_edges: row only re-derived from the stored rows',
-        // the edge's change reaches its spans (1049's trigger), which a recount of the names does not give either
+        // the edge's change reaches its spans (1060's trigger), which a recount of the names does not give either
         'derived name_count_spans: row only in the database',
         'derived name_count_spans: row only in the database',
         'derived name_count_spans: row only re-derived from the stored rows',

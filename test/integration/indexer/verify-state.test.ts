@@ -7,6 +7,8 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
+import pino, { type Logger } from 'pino';
+import { Writable } from 'node:stream';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain, type VerifyReport } from '../../../src/indexer/maintenance/verify.ts';
 import { deriveStoredTokens } from '../../../src/indexer/derived/derive-tokens.ts';
@@ -52,11 +54,11 @@ describe('verify --full and --state against the chain state (contracts, names, o
 
   /** verify runs `-v --state` (`-v --full` with `full`), as the CLI calls it, with the lines it prints */
   async function verify(
-    opts: { sample?: number; cfg?: Config; full?: boolean } = {},
+    opts: { sample?: number; cfg?: Config; full?: boolean; log?: Logger } = {},
   ): Promise<{ lines: string[]; report: VerifyReport }> {
     const lines: string[] = [];
     const report = await verifyChain(
-      { cfg: opts.cfg ?? cfg, log: silent, out: (l) => lines.push(l) },
+      { cfg: opts.cfg ?? cfg, log: opts.log ?? silent, out: (l) => lines.push(l) },
       opts.full ? { full: true, sample: opts.sample } : { state: true, sample: opts.sample },
     );
     return { lines, report };
@@ -74,8 +76,36 @@ describe('verify --full and --state against the chain state (contracts, names, o
     }
   }
 
-  it('finds nothing on a clean chain, having compared every kind of entry with the chain', async () => {
-    const { lines, report } = await verify({ full: true });
+  it('finds nothing on a clean chain, having compared every kind of entry with the chain, saying how far it is', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    // a progress line at every step (issue 57)
+    const { lines, report } = await verify({ cfg: h.config({ PROGRESS_LOG_MS: '0' }), log, full: true });
+    const progress = (msg: string) => logged.filter((l) => l.msg === msg && l.done !== undefined);
+    const ended = (msg: string) =>
+      progress(msg)
+        .map((l) => [l.done, l.total])
+        .at(-1);
+    const heights = h.devnode.height() + 1;
+    expect(ended('verify: heights compared with the node')).to.deep.equal([heights, heights]);
+    expect(progress('heights reloaded').every((l) => typeof l.scratch === 'string')).to.equal(true);
+    expect(ended('heights reloaded')).to.deep.equal([heights, heights]);
+    const tables = ended('verify --full: derived tables compared with the re-derived ones')!;
+    expect(tables[0]).to.equal(tables[1]);
+    const state = progress('verify: state compared with the chain');
+    for (const c of report.state)
+      expect(
+        state.filter((l) => l.what === c.what).map((l) => l.done),
+        c.what,
+      ).to.deep.equal(Array.from({ length: c.items }, (_, i) => i + 1));
     expect(lines).to.deep.equal([]);
     expect(report.differences).to.equal(0);
     expect(report.unverifiable).to.equal(0);

@@ -1,5 +1,5 @@
 /**
- * @module What issue 57's kept data answers (migrations 1045–1047 and 1049), against the devnode's chain: the active names'
+ * @module What issue 57's kept data answers (migrations 1045–1047 and 1060), against the devnode's chain: the active names'
  * count (of all and of each owner), the chain's size up to every height, and a page of one id in two fields, after a
  * sync, a fork and a -H reload.
  */
@@ -113,7 +113,7 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     await expectSelfSpends();
   });
 
-  // each edge's height and the starts of its spans of 100 and 10 000 heights (migration 1049), and either side of each
+  // each edge's height and the starts of its spans of 100 and 10 000 heights (migration 1060), and either side of each
   it('the active names at any height equal a count of the stored names by their state (every edge and span crossed)', async () => {
     const count = async (top: number, owner: string | null): Promise<number> => {
       const { rows } = await v3.pool.query<{ n: string }>(

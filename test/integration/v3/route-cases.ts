@@ -1,6 +1,7 @@
 /**
  * @module The requests that exercise every operation of the /v3 route table over the conformance chain, with real ids
- * of it: conformance.test.ts checks their answers against ae_mdw's schemas, route-plans.test.ts their statements' plans.
+ * of it: conformance-suite.ts checks their answers against ae_mdw's schemas, route-plans-suite.ts their statements'
+ * plans, both over the one chain route-cases.test.ts starts.
  */
 import { expect } from 'chai';
 import { TX_TYPE_NAMES } from '../../../src/api/mdw/resources/tx-query.ts';
@@ -33,8 +34,8 @@ export interface Ids {
 
 /**
  * CASES: the requests (under /mdw/v3) that exercise each operation of the route table, by operationId. A new
- * operation adds its case here: conformance.test.ts's first test fails, naming it, until it does (and
- * route-plans.test.ts explains the statements of each case).
+ * operation adds its case here: conformance-suite.ts's first test fails, naming it, until it does (and
+ * route-plans-suite.ts explains the statements of each case).
  */
 export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetStatus: () => ['/status'],
@@ -203,6 +204,12 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetDifficultyStats: () => ['/stats/difficulty'],
   GetHashrateStats: () => ['/stats/hashrate'],
 };
+
+/** The cases' chain and its ids, as route-cases.test.ts's `before` sets them for the suites that read them. */
+export interface CasesChain {
+  v3: V3UnderTest;
+  ids: Ids;
+}
 
 /** startCasesChain starts the chain the cases run over: every transaction type, tokens, NFTs and the DEX's swaps. */
 export function startCasesChain(name: string): Promise<V3UnderTest> {

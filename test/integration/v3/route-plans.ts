@@ -1,5 +1,5 @@
 /**
- * @module Reads a statement's plan as a large database would run it (route-plans.test.ts): the scans of the tables that
+ * @module Reads a statement's plan as a large database would run it (route-plans-suite.ts): the scans of the tables that
  * grow with the chain that read more than a page or a probe, where an index or a kept count would do (issue 57).
  */
 
@@ -30,6 +30,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   internal_transfers: ['height', 'ref_tx_hash'],
   aex9_events: ['height', 'tx_hash'],
   aex9_transfers: ['height', 'tx_hash'],
+  aex9_event_balances: ['height'],
   aex141_events: ['height', 'tx_hash'],
   dex_swaps: ['height', 'tx_hash'],
   name_events: ['height', 'tx_hash', 'name_hash'],
@@ -38,6 +39,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   oracle_queries: ['height', 'query_id'],
   oracle_responses: ['height', 'query_id'],
   channel_events: ['height'],
+  channel_totals: ['channel_id'],
   account_ids: ['num', 'key'],
 };
 

@@ -1,7 +1,13 @@
-/** @module Name and oracle state folds: claims, auctions, bids, updates, transfers, revokes, extends; queries sent to names. */
+/**
+ * @module Name, oracle and channel state folds: claims, auctions, bids, updates, transfers, revokes, extends; queries
+ * sent to names; a batch's channel transactions from their channels' stored states.
+ */
 import { expect } from 'chai';
 import { MemoryAccount, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
+import { encode } from '../../../src/chain/encoding.ts';
+import { channelState, type ChannelTx } from '../../../src/chain/channel-state.ts';
 import {
+  foldChannelEvents,
   foldNameActions,
   foldOracleActions,
   resolveNameQueries,
@@ -369,5 +375,44 @@ describe('resolveNameReferences(prior, events, refs)', () => {
     expect(rows).to.deep.equal([
       { ...at(60, 0), account: first, txType: 'SpendTx', fields: ['recipient_id', 'tx.recipient_id'] },
     ]);
+  });
+});
+
+describe('foldChannelEvents(prior, events)', () => {
+  const st = (round: number): string => encode('st', Buffer.alloc(32, round));
+  const empty = encode('tx', Buffer.alloc(0));
+  const tx = (height: number, fields: ChannelTx['tx']): ChannelTx => ({ tx: fields, height });
+  const create = tx(1, { type: 'ChannelCreateTx', state_hash: st(1) });
+  const forced = (round: number): ChannelTx =>
+    tx(1 + round, { type: 'ChannelForceProgressTx', payload: empty, round, state_hash: st(round) });
+  const deposit = (round: number): ChannelTx =>
+    tx(1 + round, { type: 'ChannelDepositTx', round, state_hash: st(round) });
+  const events = (channelId: string, txs: ChannelTx[]) => txs.map((update) => ({ channelId, update }));
+  const states = (prior: Parameters<typeof foldChannelEvents>[0], evs: ReturnType<typeof events>) =>
+    foldChannelEvents(prior, evs).map((e) => e.state);
+
+  it('gives each transaction the state after it, channel by channel, as the fold of all its transactions', () => {
+    const a = [create, forced(2), forced(3)];
+    const b = [create, deposit(2)];
+    const interleaved = [...events('ch_a', a.slice(0, 2)), ...events('ch_b', b), ...events('ch_a', a.slice(2))];
+    expect(foldChannelEvents(new Map(), interleaved).map((e) => [e.channelId, e.state])).to.deep.equal([
+      ['ch_a', channelState(a.slice(0, 1))],
+      ['ch_a', channelState(a.slice(0, 2))],
+      ['ch_b', channelState(b.slice(0, 1))],
+      ['ch_b', channelState(b)],
+      ['ch_a', channelState(a)],
+    ]);
+  });
+
+  it('continues from the stored state before the batch (the first forced round of a chain spanning two batches)', () => {
+    const before = channelState([create, forced(2)]);
+    expect(states(new Map([['ch_a', before]]), events('ch_a', [forced(3)]))).to.deep.equal([
+      channelState([create, forced(2), forced(3)]),
+    ]);
+    expect(before.soloRound).to.equal(2n);
+  });
+
+  it('leaves the state unknown after a stored state not derived yet (the channels area pending)', () => {
+    expect(states(new Map([['ch_a', null]]), events('ch_a', [deposit(2), forced(3)]))).to.deep.equal([null, null]);
   });
 });

@@ -4,7 +4,16 @@ import { DERIVED_AREAS, transactionAreas } from '../../../src/indexer/derived/de
 
 describe('DERIVED_AREAS', () => {
   it('sends a learned transaction type to every area but those derived from key blocks alone (the hyperchain)', () => {
-    expect(transactionAreas()).to.deep.equal(['transfers', 'tokens', 'balances', 'stats', 'calls', 'ga', 'created']);
+    expect(transactionAreas()).to.deep.equal([
+      'transfers',
+      'tokens',
+      'balances',
+      'stats',
+      'calls',
+      'ga',
+      'channels',
+      'created',
+    ]);
   });
 
   it('derives the hyperchain area last and alone: its failing holds up no other area, in a batch or the backfill', () => {

@@ -17,7 +17,7 @@ import {
 import {
   accountAmount,
   accountTokensPage,
-  balanceChanges,
+  balancesBefore,
   blockBound,
   holdersPage,
   MAX_MICRO,
@@ -190,10 +190,14 @@ export async function getAex9ContractAccountBalanceHistory({ pool }: V3Env, req:
   const top = (await topHeight(pool)) ?? -1;
   const first = Math.max(token.height + 1, paging.scope?.first ?? 0);
   const last = Math.min(top, paging.scope?.last ?? top);
-  const history = await historyOf(pool, token.contractId, account, last);
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    async read(walk: Direction, from: number | undefined, n: number): Promise<number[]> {
+    // the page's heights, then their balances: one probe each (aex9_event_balances), never the account's events
+    async read(
+      walk: Direction,
+      from: number | undefined,
+      n: number,
+    ): Promise<{ height: number; amount: bigint | null }[]> {
       const heights: number[] = [];
       const step = walk === 'forward' ? 1 : -1;
       for (
@@ -202,20 +206,18 @@ export async function getAex9ContractAccountBalanceHistory({ pool }: V3Env, req:
         h += step
       )
         heights.push(h);
-      return heights;
+      const amounts = await balancesBefore(pool, token.contractId, account, heights);
+      return heights.map((height, i) => ({ height, amount: amounts[i] == null ? null : BigInt(amounts[i]) }));
     },
-    key: (height) => height,
-    render: (heights) =>
-      heights.map((height) => {
-        const amount = history(height);
-        return {
-          account,
-          amount: amount === null ? null : amount,
-          contract: token.contractId,
-          height,
-          ...incompleteMark(token.incomplete),
-        };
-      }),
+    key: (r) => r.height,
+    render: (rows) =>
+      rows.map(({ height, amount }) => ({
+        account,
+        amount,
+        contract: token.contractId,
+        height,
+        ...incompleteMark(token.incomplete),
+      })),
   });
 }
 
@@ -255,37 +257,4 @@ function transferFilter(req: ResourceRequest): Aex9TransferFilter {
   if (recipient !== undefined) return { recipient: parseId(recipient, ['ak']) };
   if (account !== undefined) return { account: parseId(account, ['ak']) };
   throw v3BadRequest('invalid query: sender or recipient param is required');
-}
-
-/**
- * historyOf reads an account's balance changes of a token once and answers its balance at the key block of any
- * height up to `last` (the sum of the moves below that height; null before its first move, as the dry-run
- * ae_mdw makes answers for an account that never held the token).
- */
-async function historyOf(
-  pool: Pool,
-  contractId: string,
-  account: string,
-  last: number,
-): Promise<(height: number) => bigint | null> {
-  const changes = await balanceChanges(pool, contractId, account, last);
-  const heights: number[] = [];
-  const sums: bigint[] = [];
-  let sum = 0n;
-  for (const c of changes) {
-    sum += BigInt(c.delta);
-    heights.push(c.height);
-    sums.push(sum);
-  }
-  return (height) => {
-    // the last change below `height`
-    let lo = 0;
-    let hi = heights.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (heights[mid]! < height) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? null : sums[lo - 1]!;
-  };
 }

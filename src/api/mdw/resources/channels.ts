@@ -1,7 +1,6 @@
 /** @module /v3/channels: channels by their latest transaction, and one channel's state. */
 import { isEncoded } from '../../../chain/encoding.ts';
 import { type Json } from '../../../chain/json.ts';
-import { channelState } from '../../../chain/channel-state.ts';
 import { ownTx } from '../../../chain/tx-fields.ts';
 import { jsonInt } from '../../../chain/tx-parse.ts';
 import {
@@ -32,10 +31,10 @@ const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   },
 };
 
-/** channelObject is ae_mdw's Channel from the create tx, the latest tx, the state they set and the amounts moved. Pure. */
+/** channelObject is ae_mdw's Channel from the create tx, the latest tx, the state kept after it and the amounts moved. Pure. */
 export function channelObject(c: ChannelRow): Record<string, Json> {
   const create = c.createTx;
-  const state = channelState(c.txs.map((u) => ({ height: u.blockHeight, tx: ownTx(u.tx, u.type) ?? u.tx })));
+  const state = c.state;
   const big = (v: Json | undefined): bigint => BigInt(String(v ?? 0));
   const initiatorAmount = big(create.initiator_amount);
   const responderAmount = big(create.responder_amount);
@@ -55,9 +54,10 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
     last_updated_tx_type: c.last.txType,
     lock_period: create.lock_period ?? null,
     locked_until: lockedUntil(c),
-    round: jsonInt(state.round),
-    solo_round: jsonInt(state.soloRound),
-    state_hash: state.stateHash,
+    // unknown (null) only while the channels area derives the rows stored before migration 1051
+    round: state && jsonInt(state.round),
+    solo_round: state && jsonInt(state.soloRound),
+    state_hash: state && state.stateHash,
     updates_count: c.updatesCount,
   };
 }

@@ -19,7 +19,7 @@ const channel = (updateType: string, soloClosed: boolean, txType = updateType): 
     updateType,
     timeMs: '0',
   },
-  txs: [],
+  state: { round: 3n, soloRound: 0n, stateHash: null },
   updatesCount: 3,
   deposited: '0',
   withdrawn: '0',

@@ -14,7 +14,7 @@ import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
 import { TX_TYPE_NAMES } from '../../../src/api/mdw/resources/tx-query.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import type { V3UnderTest } from './harness.ts';
-import { CASES, findIds, startCasesChain, type Ids } from './route-cases.ts';
+import { CASES, type CasesChain, type Ids } from './route-cases.ts';
 import { mapperViolations, sdkResponseMapper, summarize } from './sdk-mappers.ts';
 
 type Obj = { [key: string]: Json };
@@ -153,137 +153,141 @@ const MAY_BE_EMPTY: Readonly<Record<string, string>> = {
 /** route is a path with its parameters' names dropped: `/names/{id}` is `/names/*`. */
 const routeOf = (path: string): RegExp => new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+').replace(/[.]/g, '\\.')}$`);
 
-describe("/v3 conformance: every operation's answers against ae_mdw's schemas (the SDK's models) and /v3/api", function () {
-  this.timeout(600_000);
-  let v3: V3UnderTest;
-  let ids: Ids;
-  let document: { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  const usedExceptions = new Set<Exception>();
-  /** the operations whose every answer was checked (exceptions are judged stale only after all of them) */
-  const checked = new Set<string>();
+/** describeConformance is the conformance suite over the cases' chain, which route-cases.test.ts starts. */
+export function describeConformance(chain: CasesChain): void {
+  describe("/v3 conformance: every operation's answers against ae_mdw's schemas (the SDK's models) and /v3/api", function () {
+    let v3: V3UnderTest;
+    let ids: Ids;
+    let document: { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const usedExceptions = new Set<Exception>();
+    /** the operations whose every answer was checked (exceptions are judged stale only after all of them) */
+    const checked = new Set<string>();
 
-  before(async () => {
-    v3 = await startCasesChain('v3-conformance');
-    ids = await findIds(v3);
-    const api = await v3.get('/mdw/v3/api');
-    document = JSON.parse(api.text);
-    ajv.addSchema({ $id: 'doc', components: (document as unknown as { components: unknown }).components });
-  });
-  after(async () => {
-    await v3?.close();
-  });
-
-  it('has a case for every operation of the route table, and none for an operation it lacks', () => {
-    const missing = OPERATIONS.filter((op) => CASES[op.operationId] === undefined).map(
-      (op) => `${op.operationId} (/v3${op.path}): add its requests to CASES in test/integration/v3/conformance.test.ts`,
-    );
-    expect(missing, 'operations without a conformance case').to.deep.equal([]);
-    const known = new Set(OPERATIONS.map((op) => op.operationId));
-    expect(Object.keys(CASES).filter((id) => !known.has(id))).to.deep.equal([]);
-  });
-
-  it('the SDK knows the operations it is expected to know (a mapping mistake would skip its check silently)', () => {
-    const withModel = OPERATIONS.filter((op) => sdkResponseMapper(`/v3${op.path}`) !== undefined);
-    expect(withModel.length).to.be.at.least(60);
-  });
-
-  // HCVoteTx is a hyperchain's (the devnode's --hc-votes), and the SDK's models know none
-  it("runs over a chain with every transaction type the devnode makes (all but a hyperchain's HCVoteTx)", () => {
-    expect([...TX_TYPE_NAMES.values()].filter((type) => !ids.txByType.has(type))).to.deep.equal(['HCVoteTx']);
-  });
-
-  it('finds a drift: a field missing, of another type, or null where the schemas allow none', async () => {
-    const request = `/transactions/${String(ids.txByType.get('SpendTx')!.hash)}`;
-    const answer = JSON.parse((await v3.get(`/mdw/v3${request}`)).text) as Obj;
-    const drifted: Obj = { ...answer, micro_index: 'one', signatures: null, tx: { ...(answer.tx as Obj), fee: true } };
-    delete drifted.block_hash;
-    const model = sdkResponseMapper('/v3/transactions/{hash}')!;
-    const unexcused = (value: Obj): string[] =>
-      mapperViolations(model, value).filter((v) => !excused('GetTransaction', request, v));
-    expect(unexcused(answer)).to.deep.equal([]);
-    expect(unexcused(drifted)).to.have.members([
-      '$.block_hash: missing (required)',
-      '$.micro_index: "one", not Number',
-      '$.signatures: null, not Sequence',
-      '$.tx.fee: true, not BigInt',
-    ]);
-    const validate = documentValidator('/transactions/{hash}');
-    expect(validate(answer)).to.equal(true);
-    expect(validate(drifted)).to.equal(false);
-  });
-
-  for (const op of OPERATIONS) {
-    it(`${op.operationId}: /v3${op.path}`, async function () {
-      const requests = CASES[op.operationId]?.(ids);
-      if (!requests) this.skip(); // the first test names it
-      const model = sdkResponseMapper(`/v3${op.path}`);
-      const validate = documentValidator(op.path);
-      let items = 0;
-      for (const request of requests) {
-        const path = request.split('?')[0]!;
-        expect(routeOf(op.path).test(path), `${request} is a request of ${op.path}`).to.equal(true);
-        for (const intAsString of [false, true]) {
-          const url = intAsString ? `${request}${request.includes('?') ? '&' : '?'}int-as-string=true` : request;
-          const res = await v3.get(`/mdw/v3${url}`);
-          expect(res.status, `${url}: ${res.text.slice(0, 300)}`).to.equal(200);
-          if (model) {
-            const violations = mapperViolations(model, res.body, { intAsString }).filter(
-              (violation) => !excused(op.operationId, url, violation),
-            );
-            const against = `${url} against the SDK's ${model.type.className ?? model.type.name}`;
-            expect(violations.length, `${against}:\n  ${summarize(violations).join('\n  ')}\n`).to.equal(0);
-          }
-          if (intAsString) continue;
-          expect(validate(JSON.parse(res.text)), `${url} against /v3/api: ${ajv.errorsText(validate.errors)}`).to.equal(
-            true,
-          );
-          const body = res.body as { data?: unknown };
-          items += Array.isArray(body.data) ? body.data.length : 1;
-        }
-      }
-      if (!(op.operationId in MAY_BE_EMPTY)) expect(items, `${op.operationId}: some answer has an item`).to.be.above(0);
-      checked.add(op.operationId);
+    before(async () => {
+      ({ v3, ids } = chain);
+      const api = await v3.get('/mdw/v3/api');
+      document = JSON.parse(api.text);
+      ajv.addSchema({ $id: 'doc', components: (document as unknown as { components: unknown }).components });
     });
-  }
+    it('has a case for every operation of the route table, and none for an operation it lacks', () => {
+      const missing = OPERATIONS.filter((op) => CASES[op.operationId] === undefined).map(
+        (op) => `${op.operationId} (/v3${op.path}): add its requests to CASES in test/integration/v3/route-cases.ts`,
+      );
+      expect(missing, 'operations without a conformance case').to.deep.equal([]);
+      const known = new Set(OPERATIONS.map((op) => op.operationId));
+      expect(Object.keys(CASES).filter((id) => !known.has(id))).to.deep.equal([]);
+    });
 
-  it("answers a malformed id of every operation that takes one with ae_mdw's error, as both schemas state it", async () => {
-    for (const op of OPERATIONS.filter((o) => o.path.includes('{'))) {
-      const request = op.path.replace(/\{[^}]+\}/g, 'x_bad');
-      const res = await v3.get(`/mdw/v3${request}`);
-      // a name's lists take a plain name, as ae_mdw's do: `x_bad.chain`, which has none
-      const expected = op.path.startsWith('/names/') && op.path.split('/').length > 3 ? [200, 400, 404] : [400, 404];
-      expect(expected, `${request}: ${res.status} ${res.text}`).to.include(res.status);
-      const model = sdkResponseMapper(`/v3${op.path}`, res.status);
-      if (model) expect(mapperViolations(model, res.body), request).to.deep.equal([]);
-      const validate = documentValidator(op.path, String(res.status));
-      expect(validate(JSON.parse(res.text)), `${request}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    it('the SDK knows the operations it is expected to know (a mapping mistake would skip its check silently)', () => {
+      const withModel = OPERATIONS.filter((op) => sdkResponseMapper(`/v3${op.path}`) !== undefined);
+      expect(withModel.length).to.be.at.least(60);
+    });
+
+    // HCVoteTx is a hyperchain's (the devnode's --hc-votes), and the SDK's models know none
+    it("runs over a chain with every transaction type the devnode makes (all but a hyperchain's HCVoteTx)", () => {
+      expect([...TX_TYPE_NAMES.values()].filter((type) => !ids.txByType.has(type))).to.deep.equal(['HCVoteTx']);
+    });
+
+    it('finds a drift: a field missing, of another type, or null where the schemas allow none', async () => {
+      const request = `/transactions/${String(ids.txByType.get('SpendTx')!.hash)}`;
+      const answer = JSON.parse((await v3.get(`/mdw/v3${request}`)).text) as Obj;
+      const drifted: Obj = {
+        ...answer,
+        micro_index: 'one',
+        signatures: null,
+        tx: { ...(answer.tx as Obj), fee: true },
+      };
+      delete drifted.block_hash;
+      const model = sdkResponseMapper('/v3/transactions/{hash}')!;
+      const unexcused = (value: Obj): string[] =>
+        mapperViolations(model, value).filter((v) => !excused('GetTransaction', request, v));
+      expect(unexcused(answer)).to.deep.equal([]);
+      expect(unexcused(drifted)).to.have.members([
+        '$.block_hash: missing (required)',
+        '$.micro_index: "one", not Number',
+        '$.signatures: null, not Sequence',
+        '$.tx.fee: true, not BigInt',
+      ]);
+      const validate = documentValidator('/transactions/{hash}');
+      expect(validate(answer)).to.equal(true);
+      expect(validate(drifted)).to.equal(false);
+    });
+
+    for (const op of OPERATIONS) {
+      it(`${op.operationId}: /v3${op.path}`, async function () {
+        const requests = CASES[op.operationId]?.(ids);
+        if (!requests) this.skip(); // the first test names it
+        const model = sdkResponseMapper(`/v3${op.path}`);
+        const validate = documentValidator(op.path);
+        let items = 0;
+        for (const request of requests) {
+          const path = request.split('?')[0]!;
+          expect(routeOf(op.path).test(path), `${request} is a request of ${op.path}`).to.equal(true);
+          for (const intAsString of [false, true]) {
+            const url = intAsString ? `${request}${request.includes('?') ? '&' : '?'}int-as-string=true` : request;
+            const res = await v3.get(`/mdw/v3${url}`);
+            expect(res.status, `${url}: ${res.text.slice(0, 300)}`).to.equal(200);
+            if (model) {
+              const violations = mapperViolations(model, res.body, { intAsString }).filter(
+                (violation) => !excused(op.operationId, url, violation),
+              );
+              const against = `${url} against the SDK's ${model.type.className ?? model.type.name}`;
+              expect(violations.length, `${against}:\n  ${summarize(violations).join('\n  ')}\n`).to.equal(0);
+            }
+            if (intAsString) continue;
+            expect(
+              validate(JSON.parse(res.text)),
+              `${url} against /v3/api: ${ajv.errorsText(validate.errors)}`,
+            ).to.equal(true);
+            const body = res.body as { data?: unknown };
+            items += Array.isArray(body.data) ? body.data.length : 1;
+          }
+        }
+        if (!(op.operationId in MAY_BE_EMPTY))
+          expect(items, `${op.operationId}: some answer has an item`).to.be.above(0);
+        checked.add(op.operationId);
+      });
+    }
+
+    it("answers a malformed id of every operation that takes one with ae_mdw's error, as both schemas state it", async () => {
+      for (const op of OPERATIONS.filter((o) => o.path.includes('{'))) {
+        const request = op.path.replace(/\{[^}]+\}/g, 'x_bad');
+        const res = await v3.get(`/mdw/v3${request}`);
+        // a name's lists take a plain name, as ae_mdw's do: `x_bad.chain`, which has none
+        const expected = op.path.startsWith('/names/') && op.path.split('/').length > 3 ? [200, 400, 404] : [400, 404];
+        expect(expected, `${request}: ${res.status} ${res.text}`).to.include(res.status);
+        const model = sdkResponseMapper(`/v3${op.path}`, res.status);
+        if (model) expect(mapperViolations(model, res.body), request).to.deep.equal([]);
+        const validate = documentValidator(op.path, String(res.status));
+        expect(validate(JSON.parse(res.text)), `${request}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+      }
+    });
+
+    it('used every exception it names (a stale one is removed, with its note in docs/api-v3.md)', function () {
+      if (checked.size < OPERATIONS.length) this.skip(); // an operation failed or was not run: not judged
+      expect(EXCEPTIONS.filter((e) => !usedExceptions.has(e)).map((e) => e.reason)).to.deep.equal([]);
+    });
+
+    /** documentValidator validates an answer of the operation at `path` against its schema in /v3/api (200 unless `status`). */
+    function documentValidator(path: string, status = '200'): ValidateFunction {
+      const response = document.paths[path]?.get.responses[status] as
+        { content: { 'application/json': { schema: unknown } } } | undefined;
+      expect(response, `/v3/api documents ${path} answering ${status}`).not.to.equal(undefined);
+      const schema = JSON.stringify(response!.content['application/json'].schema);
+      return ajv.compile(JSON.parse(schema.replaceAll('"#/components', '"doc#/components')));
+    }
+
+    /** excused tells whether an exception explains `violation` of a request of `operationId` (and records its use). */
+    function excused(operationId: string, request: string, violation: string): boolean {
+      const exception = EXCEPTIONS.find(
+        (e) =>
+          (e.operations === undefined || e.operations.includes(operationId)) &&
+          (e.request === undefined || request.includes(e.request)) &&
+          e.violation.test(violation),
+      );
+      if (exception) usedExceptions.add(exception);
+      return exception !== undefined;
     }
   });
-
-  it('used every exception it names (a stale one is removed, with its note in docs/api-v3.md)', function () {
-    if (checked.size < OPERATIONS.length) this.skip(); // an operation failed or was not run: not judged
-    expect(EXCEPTIONS.filter((e) => !usedExceptions.has(e)).map((e) => e.reason)).to.deep.equal([]);
-  });
-
-  /** documentValidator validates an answer of the operation at `path` against its schema in /v3/api (200 unless `status`). */
-  function documentValidator(path: string, status = '200'): ValidateFunction {
-    const response = document.paths[path]?.get.responses[status] as
-      { content: { 'application/json': { schema: unknown } } } | undefined;
-    expect(response, `/v3/api documents ${path} answering ${status}`).not.to.equal(undefined);
-    const schema = JSON.stringify(response!.content['application/json'].schema);
-    return ajv.compile(JSON.parse(schema.replaceAll('"#/components', '"doc#/components')));
-  }
-
-  /** excused tells whether an exception explains `violation` of a request of `operationId` (and records its use). */
-  function excused(operationId: string, request: string, violation: string): boolean {
-    const exception = EXCEPTIONS.find(
-      (e) =>
-        (e.operations === undefined || e.operations.includes(operationId)) &&
-        (e.request === undefined || request.includes(e.request)) &&
-        e.violation.test(violation),
-    );
-    if (exception) usedExceptions.add(exception);
-    return exception !== undefined;
-  }
-});
+}
