@@ -9,6 +9,7 @@ import v8 from 'node:v8';
 import { decode, encode } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { schemaFor } from '../chain/tx-schema.ts';
+import { HashIndex } from './hash-index.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
@@ -17,8 +18,8 @@ export interface TxRecord {
   readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
   readonly tx: TxFields;
-  blockHash: string | undefined;
-  blockHeight: number;
+  readonly blockHash: string | undefined;
+  readonly blockHeight: number;
   callInfo?: { [k: string]: Json };
   gaInfo?: { [k: string]: Json };
   json?: string;
@@ -26,10 +27,10 @@ export interface TxRecord {
 
 type Info = { [k: string]: Json };
 
-/** SealedBlock is what a transaction keeps of its micro block (the chain's MicroBlock). */
+/** SealedBlock is what a transaction keeps of its micro block (the chain's MicroBlock, whose hash is encoded when read). */
 export interface SealedBlock {
   readonly hash: string;
-  readonly header: { readonly height: number };
+  readonly height: number;
 }
 
 /** CHUNK is the size of one byte chunk: large enough that its overhead is nothing, small enough to grow in steps. */
@@ -76,9 +77,9 @@ function grown<T extends Uint8Array | Uint32Array | Float64Array | Int32Array>(a
 class SealedTx implements TxRecord {
   readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
-  blockHash: string | undefined;
-  blockHeight: number;
   json?: string;
+  #block: SealedBlock;
+  #blockHash: string | undefined;
   #hash: string | undefined;
   #tx: TxFields | undefined;
   /** the info and, for a type the codec does not know, the fields, read when first asked for (a replay needs neither) */
@@ -90,8 +91,7 @@ class SealedTx implements TxRecord {
   constructor(hashBytes: Uint8Array, signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown) {
     this.hashBytes = hashBytes;
     this.signedBytes = signedBytes;
-    this.blockHash = block.hash;
-    this.blockHeight = block.header.height;
+    this.#block = block;
     this.#flags = flags;
     this.#kept = kept;
   }
@@ -99,6 +99,15 @@ class SealedTx implements TxRecord {
   get hash(): string {
     this.#hash ??= encode('th', this.hashBytes);
     return this.#hash;
+  }
+
+  get blockHash(): string {
+    this.#blockHash ??= this.#block.hash;
+    return this.#blockHash;
+  }
+
+  get blockHeight(): number {
+    return this.#block.height;
   }
 
   get tx(): TxFields {
@@ -151,8 +160,7 @@ export class TxStore {
   #flags = new Uint8Array(1024);
   #block = new Uint32Array(1024);
   readonly #blocks: SealedBlock[] = [];
-  /** open addressing over the hashes' first four bytes: index + 1 of a transaction, 0 for a free slot */
-  #table = new Int32Array(2048);
+  readonly #index = new HashIndex((i) => this.#hashes.subarray(i * HASH, (i + 1) * HASH));
 
   get size(): number {
     return this.#count;
@@ -177,8 +185,7 @@ export class TxStore {
     if (this.#blocks.at(-1) !== block) this.#blocks.push(block);
     this.#block[i] = this.#blocks.length - 1;
     this.#count = i + 1;
-    if (this.#count * 2 > this.#table.length) this.#rehash(this.#table.length * 2);
-    else this.#insert(i);
+    this.#index.add();
     return i;
   }
 
@@ -211,12 +218,7 @@ export class TxStore {
     } catch {
       return -1;
     }
-    const mask = this.#table.length - 1;
-    for (let slot = this.#start(bytes, 0) & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.#table[slot]!;
-      if (entry === 0) return -1;
-      if (this.#hashEquals(entry - 1, bytes, 0)) return entry - 1;
-    }
+    return this.#index.find(bytes);
   }
 
   /**
@@ -228,7 +230,7 @@ export class TxStore {
     this.#count = count;
     const keep = count === 0 ? 0 : this.#block[count - 1]! + 1;
     this.#blocks.length = keep;
-    this.#rehash(this.#table.length);
+    this.#index.truncate(count);
   }
 
   #reserve(n: number): void {
@@ -239,28 +241,6 @@ export class TxStore {
     this.#infoLength = grown(this.#infoLength, n);
     this.#flags = grown(this.#flags, n);
     this.#block = grown(this.#block, n);
-  }
-
-  #start(bytes: Uint8Array, offset: number): number {
-    return (bytes[offset]! | (bytes[offset + 1]! << 8) | (bytes[offset + 2]! << 16) | (bytes[offset + 3]! << 24)) >>> 0;
-  }
-
-  #hashEquals(i: number, bytes: Uint8Array, offset: number): boolean {
-    const base = i * HASH;
-    for (let k = 0; k < HASH; k++) if (this.#hashes[base + k] !== bytes[offset + k]) return false;
-    return true;
-  }
-
-  #insert(i: number): void {
-    const mask = this.#table.length - 1;
-    let slot = this.#start(this.#hashes, i * HASH) & mask;
-    while (this.#table[slot] !== 0) slot = (slot + 1) & mask;
-    this.#table[slot] = i + 1;
-  }
-
-  #rehash(size: number): void {
-    this.#table = new Int32Array(size);
-    for (let i = 0; i < this.#count; i++) this.#insert(i);
   }
 }
 
