@@ -8,6 +8,7 @@
 import { decode, encode } from '../chain/encoding.ts';
 import type { MicroHeader } from './blocks.ts';
 import { HashIndex } from './hash-index.ts';
+import { RecordChunks } from './record-chunks.ts';
 import type { TxRecord, TxStore } from './tx-store.ts';
 
 /** MicroBlock is a micro block with its transactions. */
@@ -108,7 +109,7 @@ class PackedMicroBlock implements MicroBlock {
 /** MicroStore holds the sealed micro blocks in chain order, found by index or by hash. */
 export class MicroStore {
   readonly txs: TxStore;
-  readonly #chunks: Buffer[] = [];
+  readonly #records = new RecordChunks(RECORD, PER_CHUNK);
   readonly #blocks: PackedMicroBlock[] = [];
   readonly #index = new HashIndex((i) => this.bytes(i, 0, HASH));
 
@@ -123,9 +124,9 @@ export class MicroStore {
   /** append seals a micro block of key block `key` (its last, after those appended before); the block. */
   append(fields: MicroFields, key: KeyBlockOf): MicroBlock {
     const i = this.#blocks.length;
-    if (Math.floor(i / PER_CHUNK) === this.#chunks.length) this.#chunks.push(Buffer.allocUnsafe(PER_CHUNK * RECORD));
-    const chunk = this.#chunks[Math.floor(i / PER_CHUNK)]!;
-    const at = (i % PER_CHUNK) * RECORD;
+    this.#records.reserve(i);
+    const chunk = this.#records.chunk(i);
+    const at = this.#records.offset(i);
     chunk.set(fields.hash, at);
     chunk.set(fields.stateHash, at + STATE_AT);
     chunk.set(fields.txsHash, at + TXS_AT);
@@ -181,17 +182,15 @@ export class MicroStore {
 
   /** bytes, u32 and time read record `i`'s field at `offset`. */
   bytes(i: number, offset: number, length: number): Uint8Array {
-    const chunk = this.#chunks[Math.floor(i / PER_CHUNK)]!;
-    const at = (i % PER_CHUNK) * RECORD + offset;
-    return chunk.subarray(at, at + length);
+    return this.#records.view(i, offset, length);
   }
 
   u32(i: number, offset: number): number {
-    return this.#chunks[Math.floor(i / PER_CHUNK)]!.readUInt32LE((i % PER_CHUNK) * RECORD + offset);
+    return this.#records.chunk(i).readUInt32LE(this.#records.offset(i) + offset);
   }
 
   time(i: number): number {
-    return this.#chunks[Math.floor(i / PER_CHUNK)]!.readDoubleLE((i % PER_CHUNK) * RECORD + TIME_AT);
+    return this.#records.chunk(i).readDoubleLE(this.#records.offset(i) + TIME_AT);
   }
 
   #indexOf(block: MicroBlock): number {

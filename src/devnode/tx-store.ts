@@ -5,11 +5,12 @@
  * about 3 kB of heap, packed about 300 bytes. A transaction read is rebuilt from its bytes (TxRecord), as a node reads
  * its database.
  */
-import v8 from 'node:v8';
 import { decode, encode } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { schemaFor } from '../chain/tx-schema.ts';
 import { HashIndex } from './hash-index.ts';
+import { packJson, unpackJson } from './packed-json.ts';
+import { RecordChunks } from './record-chunks.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
@@ -36,6 +37,7 @@ export interface SealedBlock {
 /** CHUNK is the size of one byte chunk: large enough that its overhead is nothing, small enough to grow in steps. */
 const CHUNK = 1 << 24;
 const HASH = 32;
+const EMPTY = new Uint8Array(0);
 const GA_INFO = 1;
 const CALL_INFO = 2;
 /** the fields are kept serialised with the info: a type the shared codec does not know (made-up-tx.ts) */
@@ -46,15 +48,19 @@ class ByteArena {
   readonly #chunks: Buffer[] = [];
   #used = CHUNK;
 
-  append(bytes: Uint8Array): number {
-    if (bytes.length > CHUNK) throw new RangeError(`a sealed transaction of ${bytes.length} bytes`);
-    if (this.#used + bytes.length > CHUNK) {
+  /** append writes `bytes` and `more` after them into one chunk; the offset of the first. */
+  append(bytes: Uint8Array, more: Uint8Array = EMPTY): number {
+    const length = bytes.length + more.length;
+    if (length > CHUNK) throw new RangeError(`a sealed transaction of ${length} bytes`);
+    if (this.#used + length > CHUNK) {
       this.#chunks.push(Buffer.allocUnsafe(CHUNK));
       this.#used = 0;
     }
     const at = (this.#chunks.length - 1) * CHUNK + this.#used;
-    this.#chunks.at(-1)!.set(bytes, this.#used);
-    this.#used += bytes.length;
+    const chunk = this.#chunks.at(-1)!;
+    chunk.set(bytes, this.#used);
+    chunk.set(more, this.#used + bytes.length);
+    this.#used += length;
     return at;
   }
 
@@ -64,13 +70,6 @@ class ByteArena {
     const at = offset % CHUNK;
     return chunk.subarray(at, at + length);
   }
-}
-
-function grown<T extends Uint8Array | Uint32Array | Float64Array | Int32Array>(array: T, need: number): T {
-  if (need <= array.length) return array;
-  const next = new (array.constructor as new (n: number) => T)(Math.max(need, array.length * 2));
-  next.set(array);
-  return next;
 }
 
 /** SealedTx is a transaction read back from the store: its fields are decoded when first asked for. */
@@ -148,19 +147,24 @@ class SealedTx implements TxRecord {
   }
 }
 
+// a transaction's record: its hash, where its bytes start in the arena (six bytes), the lengths of its signed bytes and
+// of its packed info right after them, its flags and its block (an index into the store's list)
+const AT = HASH;
+const LENGTH_AT = AT + 6;
+const INFO_LENGTH_AT = LENGTH_AT + 4;
+const FLAGS_AT = INFO_LENGTH_AT + 4;
+const BLOCK_AT = FLAGS_AT + 1;
+const RECORD = BLOCK_AT + 4;
+/** records per chunk: a chunk of about 13 MB */
+const PER_CHUNK = 1 << 18;
+
 /** TxStore holds the sealed transactions in the order they were sealed, found by index or by hash. */
 export class TxStore {
   readonly #bytes = new ByteArena();
+  readonly #records = new RecordChunks(RECORD, PER_CHUNK);
   #count = 0;
-  #hashes = new Uint8Array(HASH * 1024);
-  #at = new Float64Array(1024);
-  #length = new Uint32Array(1024);
-  #infoAt = new Float64Array(1024);
-  #infoLength = new Uint32Array(1024);
-  #flags = new Uint8Array(1024);
-  #block = new Uint32Array(1024);
   readonly #blocks: SealedBlock[] = [];
-  readonly #index = new HashIndex((i) => this.#hashes.subarray(i * HASH, (i + 1) * HASH));
+  readonly #index = new HashIndex((i) => this.#records.view(i, 0, HASH));
 
   get size(): number {
     return this.#count;
@@ -169,21 +173,22 @@ export class TxStore {
   /** append seals a transaction into `block` (which must be the newest block or a newer one); its index. */
   append(record: TxRecord, block: SealedBlock): number {
     const i = this.#count;
-    this.#reserve(i + 1);
-    this.#hashes.set(record.hashBytes, i * HASH);
     let flags = schemaFor(String(record.tx.type), Number(record.tx.version)) ? 0 : OWN_FIELDS;
-    this.#at[i] = this.#bytes.append(record.signedBytes);
-    this.#length[i] = record.signedBytes.length;
     const info = record.gaInfo ?? record.callInfo;
     if (info) flags |= record.gaInfo ? GA_INFO : CALL_INFO;
-    if (flags !== 0) {
-      const infoBytes = v8.serialize((flags & OWN_FIELDS) !== 0 ? [record.tx, info] : info);
-      this.#infoAt[i] = this.#bytes.append(infoBytes);
-      this.#infoLength[i] = infoBytes.length;
-    }
-    this.#flags[i] = flags;
+    const infoBytes =
+      flags === 0 ? undefined : packJson((flags & OWN_FIELDS) !== 0 ? [record.tx, info ?? null] : info!);
+    const at = this.#bytes.append(record.signedBytes, infoBytes);
     if (this.#blocks.at(-1) !== block) this.#blocks.push(block);
-    this.#block[i] = this.#blocks.length - 1;
+    this.#records.reserve(i);
+    const chunk = this.#records.chunk(i);
+    const offset = this.#records.offset(i);
+    chunk.set(record.hashBytes, offset);
+    chunk.writeUIntLE(at, offset + AT, 6);
+    chunk.writeUInt32LE(record.signedBytes.length, offset + LENGTH_AT);
+    chunk.writeUInt32LE(infoBytes?.length ?? 0, offset + INFO_LENGTH_AT);
+    chunk[offset + FLAGS_AT] = flags;
+    chunk.writeUInt32LE(this.#blocks.length - 1, offset + BLOCK_AT);
     this.#count = i + 1;
     this.#index.add();
     return i;
@@ -192,14 +197,17 @@ export class TxStore {
   /** record is transaction `i` as a TxRecord (a new object each time). */
   record(i: number): TxRecord {
     if (!(i >= 0 && i < this.#count)) throw new RangeError(`no sealed transaction ${i}`);
-    const flags = this.#flags[i]!;
-    const block = this.#blocks[this.#block[i]!]!;
-    const bytes = this.#bytes.view(this.#at[i]!, this.#length[i]!);
+    const chunk = this.#records.chunk(i);
+    const offset = this.#records.offset(i);
+    const flags = chunk[offset + FLAGS_AT]!;
+    const block = this.#blocks[chunk.readUInt32LE(offset + BLOCK_AT)]!;
+    const at = chunk.readUIntLE(offset + AT, 6);
+    const length = chunk.readUInt32LE(offset + LENGTH_AT);
+    const infoLength = chunk.readUInt32LE(offset + INFO_LENGTH_AT);
+    const bytes = this.#bytes.view(at, length);
     // a copy: a fork truncates the store and appends over these hashes
-    const hashBytes = this.#hashes.slice(i * HASH, (i + 1) * HASH);
-    const infoAt = this.#infoAt[i]!;
-    const infoLength = this.#infoLength[i]!;
-    const kept = flags === 0 ? undefined : () => v8.deserialize(this.#bytes.view(infoAt, infoLength)) as unknown;
+    const hashBytes = Uint8Array.prototype.slice.call(chunk, offset, offset + HASH);
+    const kept = flags === 0 ? undefined : () => unpackJson(this.#bytes.view(at + length, infoLength));
     return new SealedTx(hashBytes, bytes, block, flags, kept);
   }
 
@@ -228,19 +236,10 @@ export class TxStore {
   truncate(count: number): void {
     if (count >= this.#count) return;
     this.#count = count;
-    const keep = count === 0 ? 0 : this.#block[count - 1]! + 1;
+    const keep =
+      count === 0 ? 0 : this.#records.chunk(count - 1).readUInt32LE(this.#records.offset(count - 1) + BLOCK_AT) + 1;
     this.#blocks.length = keep;
     this.#index.truncate(count);
-  }
-
-  #reserve(n: number): void {
-    this.#hashes = grown(this.#hashes, n * HASH);
-    this.#at = grown(this.#at, n);
-    this.#length = grown(this.#length, n);
-    this.#infoAt = grown(this.#infoAt, n);
-    this.#infoLength = grown(this.#infoLength, n);
-    this.#flags = grown(this.#flags, n);
-    this.#block = grown(this.#block, n);
   }
 }
 
