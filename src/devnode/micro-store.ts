@@ -111,7 +111,10 @@ export class MicroStore {
   readonly txs: TxStore;
   readonly #records = new RecordChunks(RECORD, PER_CHUNK);
   readonly #blocks: PackedMicroBlock[] = [];
-  readonly #index = new HashIndex((i) => this.bytes(i, 0, HASH));
+  readonly #index = new HashIndex(
+    (i) => this.#records.chunk(i).readUInt32LE(this.#records.offset(i)),
+    (i) => this.bytes(i, 0, HASH),
+  );
 
   constructor(txs: TxStore) {
     this.txs = txs;

@@ -5,10 +5,10 @@
  * about 3 kB of heap, packed about 300 bytes. A transaction read is rebuilt from its bytes (TxRecord), as a node reads
  * its database.
  */
-import { decode, encode } from '../chain/encoding.ts';
+import { decode, encode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { schemaFor } from '../chain/tx-schema.ts';
-import { HashIndex } from './hash-index.ts';
+import { HashIndex, hashKey } from './hash-index.ts';
 import { packJson, unpackJson } from './packed-json.ts';
 import { RecordChunks } from './record-chunks.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
@@ -74,12 +74,12 @@ class ByteArena {
 
 /** SealedTx is a transaction read back from the store: its fields are decoded when first asked for. */
 class SealedTx implements TxRecord {
-  readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
   json?: string;
   #block: SealedBlock;
   #blockHash: string | undefined;
   #hash: string | undefined;
+  #hashBytes: Uint8Array | undefined;
   #tx: TxFields | undefined;
   /** the info and, for a type the codec does not know, the fields, read when first asked for (a replay needs neither) */
   #kept: (() => unknown) | undefined;
@@ -87,12 +87,17 @@ class SealedTx implements TxRecord {
   #callInfo: Info | undefined;
   #gaInfo: Info | undefined;
 
-  constructor(hashBytes: Uint8Array, signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown) {
-    this.hashBytes = hashBytes;
+  constructor(signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown) {
     this.signedBytes = signedBytes;
     this.#block = block;
     this.#flags = flags;
     this.#kept = kept;
+  }
+
+  /** hashBytes is the hash of the signed bytes, computed (the store keeps four of its bytes, for its table) */
+  get hashBytes(): Uint8Array {
+    this.#hashBytes ??= hash(this.signedBytes);
+    return this.#hashBytes;
   }
 
   get hash(): string {
@@ -147,9 +152,10 @@ class SealedTx implements TxRecord {
   }
 }
 
-// a transaction's record: its hash, where its bytes start in the arena (six bytes), the lengths of its signed bytes and
+// a transaction's record: its hash's first four bytes (its slot in the table), where its bytes start in the arena (six bytes), the lengths of its signed bytes and
 // of its packed info right after them, its flags and its block (an index into the store's list)
-const AT = HASH;
+const KEY = 4;
+const AT = KEY;
 const LENGTH_AT = AT + 6;
 const INFO_LENGTH_AT = LENGTH_AT + 4;
 const FLAGS_AT = INFO_LENGTH_AT + 4;
@@ -164,7 +170,10 @@ export class TxStore {
   readonly #records = new RecordChunks(RECORD, PER_CHUNK);
   #count = 0;
   readonly #blocks: SealedBlock[] = [];
-  readonly #index = new HashIndex((i) => this.#records.view(i, 0, HASH));
+  readonly #index = new HashIndex(
+    (i) => this.#records.chunk(i).readUInt32LE(this.#records.offset(i)),
+    (i) => this.record(i).hashBytes,
+  );
 
   get size(): number {
     return this.#count;
@@ -183,7 +192,7 @@ export class TxStore {
     this.#records.reserve(i);
     const chunk = this.#records.chunk(i);
     const offset = this.#records.offset(i);
-    chunk.set(record.hashBytes, offset);
+    chunk.writeUInt32LE(hashKey(record.hashBytes), offset);
     chunk.writeUIntLE(at, offset + AT, 6);
     chunk.writeUInt32LE(record.signedBytes.length, offset + LENGTH_AT);
     chunk.writeUInt32LE(infoBytes?.length ?? 0, offset + INFO_LENGTH_AT);
@@ -205,10 +214,8 @@ export class TxStore {
     const length = chunk.readUInt32LE(offset + LENGTH_AT);
     const infoLength = chunk.readUInt32LE(offset + INFO_LENGTH_AT);
     const bytes = this.#bytes.view(at, length);
-    // a copy: a fork truncates the store and appends over these hashes
-    const hashBytes = Uint8Array.prototype.slice.call(chunk, offset, offset + HASH);
     const kept = flags === 0 ? undefined : () => unpackJson(this.#bytes.view(at + length, infoLength));
-    return new SealedTx(hashBytes, bytes, block, flags, kept);
+    return new SealedTx(bytes, block, flags, kept);
   }
 
   /** range is `count` transactions from index `start`. */
