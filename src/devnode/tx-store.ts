@@ -87,9 +87,10 @@ class SealedTx implements TxRecord {
   #callInfo: Info | undefined;
   #gaInfo: Info | undefined;
 
-  constructor(signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown) {
+  constructor(signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown, blockHash?: string) {
     this.signedBytes = signedBytes;
     this.#block = block;
+    this.#blockHash = blockHash;
     this.#flags = flags;
     this.#kept = kept;
   }
@@ -203,8 +204,11 @@ export class TxStore {
     return i;
   }
 
-  /** record is transaction `i` as a TxRecord (a new object each time). */
-  record(i: number): TxRecord {
+  /**
+   * record is transaction `i` as a TxRecord (a new object each time); `blockHash`, when the caller has it, its block's
+   * hash (encoded again at each read otherwise).
+   */
+  record(i: number, blockHash?: string): TxRecord {
     if (!(i >= 0 && i < this.#count)) throw new RangeError(`no sealed transaction ${i}`);
     const chunk = this.#records.chunk(i);
     const offset = this.#records.offset(i);
@@ -215,12 +219,13 @@ export class TxStore {
     const infoLength = chunk.readUInt32LE(offset + INFO_LENGTH_AT);
     const bytes = this.#bytes.view(at, length);
     const kept = flags === 0 ? undefined : () => unpackJson(this.#bytes.view(at + length, infoLength));
-    return new SealedTx(bytes, block, flags, kept);
+    return new SealedTx(bytes, block, flags, kept, blockHash);
   }
 
-  /** range is `count` transactions from index `start`. */
+  /** range is `count` transactions of one micro block from index `start` (its hash encoded once for them all). */
   range(start: number, count: number): TxRecord[] {
-    return Array.from({ length: count }, (_, k) => this.record(start + k));
+    const blockHash = count > 1 ? this.record(start).blockHash : undefined;
+    return Array.from({ length: count }, (_, k) => this.record(start + k, blockHash));
   }
 
   /** indexOf is the index of the transaction whose `th_` hash is `hash`; −1 when the store has none. */
