@@ -32,6 +32,8 @@ export const DEFAULTS = {
   FETCH_CONCURRENCY: 8,
   POLL_INTERVAL_MS: 2000,
   MEMPOOL_POLL_INTERVAL_MS: 500,
+  // as the populator's `catching up` line: a job of hours says where it is six times a minute
+  PROGRESS_LOG_MS: 10_000,
   NODE_TIMEOUT_MS: 10000,
   // kube-apiserver ends a non-watch request itself after 60 s (--request-timeout); half that is a stuck one
   KUBE_REQUEST_TIMEOUT_MS: 30000,

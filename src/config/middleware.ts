@@ -68,6 +68,8 @@ export interface Config {
   readonly pollIntervalMs: number;
   /** How often a server reads the node's mempool (internal API) for pending tx_update events. */
   readonly mempoolPollIntervalMs: number;
+  /** At most one progress line per this many ms from a long one-shot job (-v, -H); 0: one per step (tests). */
+  readonly progressLogMs: number;
   readonly nodeTimeoutMs: number;
   /** CORS allowed origins; `*` allows any origin. */
   readonly corsOrigins: readonly string[];
@@ -213,6 +215,7 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
     mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
+    progressLogMs: read.integer('PROGRESS_LOG_MS', DEFAULTS.PROGRESS_LOG_MS, 0, 3_600_000),
     nodeTimeoutMs: read.integer('NODE_TIMEOUT_MS', DEFAULTS.NODE_TIMEOUT_MS, 100, 600_000),
     corsOrigins: read.list('CORS_ORIGINS', DEFAULTS.CORS_ORIGINS),
     trustedProxies: read.proxyList('TRUSTED_PROXIES'),

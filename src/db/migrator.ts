@@ -1,14 +1,18 @@
 /**
  * @module Migrations: Umzug over migrations/*.sql, one schema per data generation, under an advisory lock. Before
  * applying, the history is checked (db/baseline.ts): a schema a newer version migrated is refused, a schema from
- * before 0.1.0 is moved onto the baseline, and a pending file named below an applied one is refused.
+ * before 0.1.0 is moved onto the baseline, and a pending file named below an applied one is refused. Pending files
+ * apply in one transaction, but a file marked `-- mdw:no-transaction` (db/migration-file.ts), which runs alone and
+ * outside any, statement by statement, and is recorded only once none of the schema's indexes is left invalid.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { Umzug, type UmzugStorage } from 'umzug';
 import type { Logger } from '../base/log.ts';
+import { AppError, ErrorCode } from '../base/errors.ts';
 import { AT_0100, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
+import { isNoTransaction, nextRun, NO_TRANSACTION, statementsOf } from './migration-file.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -27,6 +31,8 @@ export interface MigrateOptions {
 interface SqlMigration {
   readonly name: string;
   readonly sql: string;
+  /** runs alone, outside any transaction (NO_TRANSACTION) */
+  readonly noTransaction: boolean;
 }
 
 /** migrationNames lists the migrations this binary ships, in the order they apply. */
@@ -38,7 +44,10 @@ function readMigrations(dir: string): SqlMigration[] {
   return readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ name: f.replace(/\.sql$/, ''), sql: readFileSync(join(dir, f), 'utf8') }));
+    .map((f) => {
+      const sql = readFileSync(join(dir, f), 'utf8');
+      return { name: f.replace(/\.sql$/, ''), sql, noTransaction: isNoTransaction(sql) };
+    });
 }
 
 /** newestMigration is the last migration this binary ships: the newest schema it knows (`mdw db usage` reports it). */
@@ -104,7 +113,9 @@ function umzugOn(client: PoolClient, migrations: readonly SqlMigration[], log: L
     migrations: migrations.map((m) => ({
       name: m.name,
       up: async () => {
-        await client.query(m.sql);
+        if (!m.noTransaction) return void (await client.query(m.sql));
+        for (const statement of statementsOf(m.name, m.sql)) await client.query(statement);
+        await refuseInvalidIndexes(client, m.name);
       },
     })),
     storage: storageOn(client),
@@ -142,22 +153,61 @@ async function checkHistory(client: PoolClient, opts: MigrateOptions, files: rea
 }
 
 /**
- * migrate creates the schema if needed and applies every pending migration in one transaction (all or nothing,
- * the history's check included), returning the names applied by this call.
+ * refuseInvalidIndexes fails a migration run outside a transaction that left an index of the schema invalid (a
+ * `CREATE INDEX CONCURRENTLY` that failed or was cancelled keeps its index, unusable, yet written to at every insert):
+ * it is not recorded, and runs again at the next start, which its own `DROP INDEX … IF EXISTS` makes possible.
+ */
+async function refuseInvalidIndexes(client: PoolClient, name: string): Promise<void> {
+  const { rows } = await client.query<{ index: string }>(
+    `SELECT c.relname AS index FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid ORDER BY 1`,
+  );
+  if (rows.length > 0)
+    throw new AppError(
+      ErrorCode.DB_MIGRATION_REFUSED,
+      500,
+      `migration ${name} (${NO_TRANSACTION}) left invalid index(es) ${rows.map((r) => r.index).join(', ')}: not ` +
+        'recorded; it drops and builds them again at the next start',
+    );
+}
+
+/**
+ * migrate creates the schema if needed and applies every pending migration, returning the names applied by this
+ * call: in one transaction (all or nothing, the history's check included), but for the files that run outside any,
+ * each alone between the transactions of the files before and after it (nextRun).
  */
 export async function migrate(opts: MigrateOptions, log: Logger): Promise<string[]> {
   const migrations = readMigrations(opts.dir ?? MIGRATIONS_DIR);
+  const noTransaction = new Set(migrations.filter((m) => m.noTransaction).map((m) => m.name));
   return withLockedSchema(opts, log, true, async (client) => {
-    const applied = await inTransaction(client, async () => {
-      await checkHistory(
-        client,
-        opts,
-        migrations.map((m) => m.name),
-        log,
-      );
-      return umzugOn(client, migrations, log).up();
-    });
-    const names = applied.map((m) => m.name);
+    const umzug = umzugOn(client, migrations, log);
+    const names: string[] = [];
+    for (let first = true; ; first = false) {
+      const run = await inTransaction(client, async () => {
+        if (first)
+          await checkHistory(
+            client,
+            opts,
+            migrations.map((m) => m.name),
+            log,
+          );
+        const next = nextRun(
+          (await umzug.pending()).map((m) => m.name),
+          noTransaction,
+        );
+        if (next.inTransaction && next.names.length > 0) await umzug.up({ migrations: next.names });
+        return next;
+      });
+      if (run.names.length === 0) break;
+      if (!run.inTransaction) {
+        log.info({ schema: opts.schema, migration: run.names[0] }, 'applying a migration outside a transaction');
+        // the refusal of an invalid index as itself, not wrapped in Umzug's MigrationError: a start says it in one line
+        await umzug.up({ migrations: run.names }).catch((err: unknown) => {
+          throw err instanceof Error && err.cause instanceof AppError ? err.cause : err;
+        });
+      }
+      names.push(...run.names);
+    }
     if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
     return names;
   });

@@ -254,6 +254,7 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       FETCH_CONCURRENCY: '2',
       POLL_INTERVAL_MS: '300',
       MEMPOOL_POLL_INTERVAL_MS: '200',
+      PROGRESS_LOG_MS: '0',
       NODE_TIMEOUT_MS: '1500',
       KUBE_REQUEST_TIMEOUT_MS: '2500',
       CORS_ORIGINS: 'https://a.example',

@@ -17,6 +17,7 @@ import { runUntilSignal, stopAll, survivesUnhandledRejections } from '../lifecyc
 import { VERSION } from '../../base/version.ts';
 import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
+import type { VerifyReport } from '../../indexer/maintenance/verify.ts';
 
 export default class Root extends Command {
   static override summary = 'Run the middleware: populate (-p), serve (-s), reload heights (-H), verify (-v).';
@@ -25,7 +26,7 @@ export default class Root extends Command {
     '',
     'Other commands (each with --help): mdw migrate, mdw devnode, mdw dev, mdw operator, mdw manifests, mdw reload, mdw status. Version: mdw -V.',
   ].join('\n');
-  static override usage = ['[-p] [-s] [-H <heights>] [-v [--full [--sample <n>]]] [-d] [--schema <name>]'];
+  static override usage = ['[-p] [-s] [-H <heights>] [-v [--full | --state] [--sample <n>]] [-d] [--schema <name>]'];
   static override examples = [
     'mdw -p -s',
     'mdw -s',
@@ -33,6 +34,7 @@ export default class Root extends Command {
     'mdw -v',
     'mdw -v -H 100-200 --full',
     'mdw -v --full --sample 10000',
+    'mdw -v --state --sample 10000',
     'mdw -d -p',
   ];
   static override flags = {
@@ -45,11 +47,17 @@ export default class Root extends Command {
         "with -v: compare the full stored JSON and every derived row too, and the derived state with the chain's",
       dependsOn: ['verify'],
     }),
+    state: Flags.boolean({
+      description:
+        "with -v: only compare the derived state at the stored top with the chain's (what --full ends with: minutes, not a sync's time)",
+      dependsOn: ['verify'],
+      exclusive: ['full', 'heights'],
+    }),
     sample: Flags.integer({
       description:
-        "with -v --full: compare the AE balances of this many accounts drawn at random (default: every account's)",
+        "with -v --full or --state: compare the AE balances of this many accounts drawn at random (default: every account's)",
       min: 1,
-      dependsOn: ['full'],
+      relationships: [{ type: 'some', flags: ['full', 'state'] }],
     }),
     schema: Flags.string({
       description: 'database schema to use (overrides DATABASE_SCHEMA; -H into a new schema is the blue/green reload)',
@@ -99,14 +107,11 @@ export default class Root extends Command {
       const { verifyChain } = await import('../../indexer/maintenance/verify.ts');
       const report = await verifyChain(
         { cfg, log, out: (line) => this.log(line) },
-        { heights, full: flags.full, sample: flags.sample },
+        { heights, full: flags.full, state: flags.state, sample: flags.sample },
       );
       for (const c of report.state)
         this.log(`state of ${c.items} ${c.what} compared with the chain: ${c.requests} node request(s), ${c.ms} ms`);
-      this.log(
-        `verified ${report.checked} heights: ${report.differences} difference(s)` +
-          (report.unverifiable > 0 ? `, ${report.unverifiable} height(s) unverifiable (garbage-collected state)` : ''),
-      );
+      this.log(verifiedLine(report, flags.state));
       logger.flush();
       if (report.differences > 0) {
         removeOwnPidFile(cfg.pidFile);
@@ -177,6 +182,23 @@ async function underWriterLease(
       process.kill(process.pid, 'SIGTERM');
     },
   });
+}
+
+/** verifiedLine is -v's last line: what was verified, the differences, what could not be (garbage-collected state). */
+function verifiedLine(report: VerifyReport, stateOnly: boolean): string {
+  const { checked, differences, unverifiable, stateAt } = report;
+  if (stateOnly)
+    return (
+      (stateAt === undefined
+        ? 'verified no state (no stored height, or heights missing)'
+        : `verified the state at height ${stateAt}`) +
+      `: ${differences} difference(s)` +
+      (unverifiable > 0 ? `, ${unverifiable} unverifiable (garbage-collected state, a failing call: listed above)` : '')
+    );
+  return (
+    `verified ${checked} heights: ${differences} difference(s)` +
+    (unverifiable > 0 ? `, ${unverifiable} height(s) unverifiable (garbage-collected state)` : '')
+  );
 }
 
 function roleName(flags: { populate: boolean; server: boolean; verify: boolean }): string {

@@ -64,6 +64,12 @@ export async function microBlockHashesAt(db: Queryable, height: number): Promise
   return rows.map((r) => r.hash);
 }
 
+/** storedHeightCount is how many heights are stored (a progress line's total). */
+export async function storedHeightCount(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM key_blocks');
+  return rows[0]!.n;
+}
+
 /** storedHeightsAbove lists the stored heights above `after`, ascending, at most `limit` (all when null). */
 export async function storedHeightsAbove(db: Queryable, after: number, limit: number | null = null): Promise<number[]> {
   const { rows } = await db.query<{ height: number }>(

@@ -28,8 +28,8 @@ export interface DerivedDifference {
 /**
  * withShadowTables runs `derive` over the stored heights 0..top of one snapshot on a connection whose derived
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
- * from the twins, and the counts migration 1015 keeps and each generation's first txi, recounted from the stored
- * rows) with the schema's rows; the transaction is rolled back and the connection closed, so nothing of it stays.
+ * from the twins, and the counts migrations 1015 and 1045 keep and each generation's first txi and size below,
+ * recounted from the stored rows) with the schema's rows; the transaction is rolled back and the connection closed, so nothing of it stays.
  * Returns undefined when nothing is stored.
  */
 export async function withShadowTables(
@@ -102,16 +102,27 @@ export async function withShadowTables(
       `SELECT tx_type, n, size FROM ${s}.tx_type_totals`,
       `SELECT tx_type, count(*), sum(size) FROM ${s}.transactions GROUP BY 1`,
     );
-    // each generation's first txi (generation_txis, which txis and scope counts read): the stored micro blocks'
-    // transactions below it; a row without its key block recounts as 0
+    // the active names' edges migration 1045's triggers keep: a recount of the stored names' (the same snapshot)
+    await compare(
+      'name_count_edges',
+      `SELECT owner, height, expiring, activating FROM ${s}.name_count_edges`,
+      `SELECT e.owner, e.height, sum(e.expiring), sum(e.activating) FROM ${s}.name_state n, ${s}.name_count_edges_of(n) e
+        GROUP BY 1, 2 HAVING sum(e.expiring) <> 0 OR sum(e.activating) <> 0`,
+    );
+    // each generation's first txi (generation_txis, which txis and scope counts read) and size below (migration 1046,
+    // /middleware/size/height): the stored micro blocks' transactions and the stored transactions' sizes below it; a
+    // row without its key block recounts as 0
     await compare(
       'generation_txis',
-      `SELECT height, first_txi FROM ${s}.generation_txis`,
-      `SELECT g.height, coalesce(c.before, 0) FROM ${s}.generation_txis g
-         LEFT JOIN (SELECT k.height, sum(k.n) OVER (ORDER BY k.height ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+      `SELECT height, first_txi, size_before FROM ${s}.generation_txis`,
+      `SELECT g.height, coalesce(c.before, 0), coalesce(c.size_before, 0) FROM ${s}.generation_txis g
+         LEFT JOIN (SELECT k.height, sum(k.n) OVER below AS before, sum(k.size) OVER below AS size_before
                       FROM (SELECT k.height, (SELECT coalesce(sum(m.tx_count), 0) FROM ${s}.micro_blocks m
-                                               WHERE m.height = k.height) AS n
-                              FROM ${s}.key_blocks k) k) c ON c.height = g.height`,
+                                               WHERE m.height = k.height) AS n,
+                                   (SELECT coalesce(sum(t.size), 0) FROM ${s}.transactions t WHERE t.height = k.height) AS size
+                              FROM ${s}.key_blocks k) k
+                    WINDOW below AS (ORDER BY k.height ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)) c
+           ON c.height = g.height`,
     );
     return { top, differences: out };
   } finally {

@@ -13,7 +13,8 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * ids' keys instead, ID_NUMBER_COLUMNS); and the accounts' balances, stored at the last height of each batch that
  * touched an account, so at heights that follow the load's batches (each account's latest, account_wealth, is the
  * chain's and compared); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
- * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees).
+ * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees); and
+ * an interrupted reload's progress (reload_progress).
  */
 const NOT_DERIVED = [
   'hc_chain',
@@ -24,6 +25,7 @@ const NOT_DERIVED = [
   'account_ids',
   'account_balances',
   'reorgs',
+  'reload_progress',
 ];
 
 /** A table of the schema and the columns whose values derive from the chain. */

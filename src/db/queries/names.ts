@@ -133,6 +133,7 @@ export interface NameKey {
 /**
  * A name is in auction while the auction its first bid opened has not passed its last height ($1 is the top): a node
  * hands it over when the generation after the end starts. A name claimed without an auction has its end at its claim.
+ * Migration 1045's name_count_edges_of counts the active names by the same rule.
  */
 const IN_AUCTION =
   "s.auction_end_height > s.created_at_height AND s.auction_end_height >= $1 AND s.kind IN ('claim', 'bid')";
@@ -202,13 +203,17 @@ export async function nameByHash(db: Queryable, nameHash: string): Promise<NameS
   return rows[0];
 }
 
-/** countActiveNames counts the names active at the top (optionally of one owner). */
+/**
+ * countActiveNames counts the names active at the top (optionally of one owner) from the edges migration 1045 keeps:
+ * the names expiring at or above the top less those whose auction ends at or above it, over the heights ahead only.
+ */
 export async function countActiveNames(db: Queryable, top: number, ownedBy: string | undefined): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM name_state s
-      WHERE ${NOT_IN_AUCTION} AND s.expires_at >= $1 AND s.kind <> 'revoke' AND ($2::text IS NULL OR s.owner = $2)`,
-    [top, ownedBy ?? null],
-  );
+  const { rows } = await db.query<{ n: string }>({
+    name: 'mdw_v3_names_count',
+    text: `SELECT (coalesce(sum(expiring), 0) - coalesce(sum(activating) FILTER (WHERE height > $1), 0))::text AS n
+             FROM name_count_edges WHERE owner = $2 AND height >= $1`,
+    values: [top, ownedBy ?? ''],
+  });
   return Number(rows[0]?.n ?? 0);
 }
 

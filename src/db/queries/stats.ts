@@ -25,12 +25,14 @@ export async function countTransactionsIn(db: Queryable, above: number, upTo: nu
   return Number(rows[0]?.n ?? 0);
 }
 
-/** sizeUpTo sums the byte size of every transaction at or below a height. */
+/** sizeUpTo is the byte size of every transaction at or below a height. */
 export async function sizeUpTo(db: Queryable, height: number): Promise<number> {
-  // at or above the top, every stored transaction: the sizes migration 1015 keeps per type, whatever the chain's size
+  // at or above the top, every stored transaction: the sizes migration 1015 keeps per type; below it, the size below
+  // the next generation that migration 1046 keeps beside its first txi; a sum only where a sparse reload left no row
   const { rows } = await db.query<{ size: string | null }>(
     `SELECT CASE WHEN $1 >= (SELECT max(height) FROM key_blocks) THEN (SELECT sum(size) FROM tx_type_totals)
-                 ELSE (SELECT sum(size) FROM transactions WHERE height <= $1) END AS size`,
+                 ELSE coalesce((SELECT size_before FROM generation_txis WHERE height = $1 + 1),
+                               (SELECT sum(size) FROM transactions WHERE height <= $1)) END AS size`,
     [height],
   );
   return Number(rows[0]?.size ?? 0);

@@ -158,6 +158,20 @@ export async function microBlockTransactionsJson(db: Queryable, microBlockHash: 
 }
 
 /**
+ * A transaction's summary: its place, hash, stored form and the id it creates, without its call or generalized
+ * account's call (what an export's CSV columns read, render-tx.ts transactionSummary).
+ */
+export type TxSummaryRow = Pick<
+  TxRow,
+  'hash' | 'height' | 'microBlockHash' | 'microIndex' | 'txIndex' | 'microTimeMs' | 'signed' | 'createdId'
+>;
+
+/** TX_SUMMARY_ROW selects a TxSummaryRow from a `transactions t` with TX_SUMMARY_JOINS. */
+export const TX_SUMMARY_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex",
+  t.tx_index AS "txIndex", t.micro_time_ms::text AS "microTimeMs", t.signed, t.created_id AS "createdId"`;
+export const TX_SUMMARY_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
+
+/**
  * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its micro
  * block, call, token standard and generalized account's call are joined, not read by a subquery per row: a long page
  * (an export's thousands of rows) is then one plan the planner may run as joins, and the same rows for a short one.
@@ -174,7 +188,7 @@ export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_in
 // (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
 // a deep page); micro_blocks, aexn_contracts and ga_calls have one row at most for a transaction (their keys), and
 // contract_calls one call per transaction (the populator writes one), so the joins add no rows
-export const TX_JOINS = `JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index
+export const TX_JOINS = `${TX_SUMMARY_JOINS}
   LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
   LEFT JOIN aexn_contracts ta ON ta.contract_id = c.contract_id
   LEFT JOIN ga_calls tg ON tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index`;

@@ -1,13 +1,14 @@
 /**
  * @module Reload (-H): delete and re-load listed heights, each batch of them in one transaction,
- * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path.
+ * so readers see the old or the new height, never neither. Into a new schema it is the blue/green path. Each batch's
+ * transaction records how far the reload got (reload_progress), so the same list started again goes on from there.
  */
 import type { Config } from '../../config/middleware.ts';
 import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { migrate } from '../../db/migrator.ts';
-import { createWritePool } from '../../db/pool.ts';
+import { createWritePool, type Queryable } from '../../db/pool.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { WriterLock, type LockHolder } from '../../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../../base/errors.ts';
@@ -18,15 +19,18 @@ import { contractReaders } from '../contracts/aexn-detector.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
 import { guardSchema } from '../identity/guard.ts';
 import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
-import { contiguousRuns, heightRange } from '../sync/heights.ts';
+import { contiguousRuns, heightRange, runsText } from '../sync/heights.ts';
 import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
+import { clearReloadProgress, reloadProgress, saveReloadProgress } from '../../db/writes/reload-progress.ts';
+import { ProgressLine } from '../../base/progress-line.ts';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
  * When the node has other blocks at a stored height, the name and oracle state of every stored
  * height above derives from stale data: those are reloaded too, in chain order, and counted in
- * `rederived`.
+ * `rederived`. A reload of the same list that was interrupted goes on after its last batch written (both counts are
+ * this run's).
  */
 export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
@@ -66,16 +70,53 @@ export async function reloadHeights(
       txTypeCodes: new TxTypeCodes(),
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
-    let lowestReplaced: number | undefined;
+    const listText = runsText(heights);
+    const interrupted = await reloadProgress(pool);
+    const resumed = interrupted?.heights === listText ? interrupted : undefined;
+    if (resumed)
+      log.info(
+        { phase: resumed.phase, after: resumed.doneThrough, lowestReplaced: resumed.lowestReplaced },
+        'resuming an interrupted reload of the same heights after its last batch written',
+      );
+    else if (interrupted)
+      log.info(
+        { interrupted: interrupted.heights.slice(0, 200) },
+        'an interrupted reload of other heights is not resumed: this one starts from its first height',
+      );
+    let lowestReplaced = resumed?.lowestReplaced;
     // a batch up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached
     const prepare = (from: number, to: number): Promise<PreparedBatch> => {
       const preparing = prepareBatch(loader, heightRange(from, Math.min(cfg.batchSize, to - from + 1)), false);
       preparing.catch(() => {}); // surfaced when the batch is loaded
       return preparing;
     };
-    const reload = async (list: readonly number[], message: string): Promise<number> => {
+    // the heights of `list` above `after` (those up to it were written before an interruption), in batches
+    const reload = async (
+      list: readonly number[],
+      phase: 'listed' | 'above',
+      after: number | undefined,
+      message: string,
+    ): Promise<number> => {
+      const todo = after === undefined ? list : list.filter((h) => h > after);
+      const progress = new ProgressLine({
+        log,
+        message,
+        total: list.length,
+        doneBefore: list.length - todo.length,
+        intervalMs: cfg.progressLogMs,
+      });
+      // committed with the batch's rows: a kill loses the batch and its progress together
+      const record =
+        (doneThrough: number) =>
+        (client: Queryable, replaced: readonly number[]): Promise<void> =>
+          saveReloadProgress(client, {
+            heights: listText,
+            phase,
+            doneThrough,
+            lowestReplaced: replaced.length > 0 ? Math.min(lowestReplaced ?? Infinity, ...replaced) : lowestReplaced,
+          });
       let done = 0;
-      for (const [from, to] of contiguousRuns(list)) {
+      for (const [from, to] of contiguousRuns(todo)) {
         let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
         while (prepared) {
           const current = prepared;
@@ -98,12 +139,12 @@ export async function reloadHeights(
           const result = await loadBatch(
             loader,
             batch.gens.map((g) => g.height),
-            { replace: true, prepared: current },
+            { replace: true, prepared: current, alsoWrite: record(last) },
           );
           if (result.kind === 'written' && result.replaced.length > 0)
             lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
           done += batch.gens.length;
-          log.info({ from: batch.gens[0]!.height, to: last, done, total: list.length }, message);
+          progress.advance(batch.gens.length, { from: batch.gens[0]!.height, to: last });
           // the lock went with its connection (a restart): another writer may have it now
           if (lock.lost.aborted)
             throw new AppError(ErrorCode.CLI_WRITER_BUSY, 409, 'writer lock lost with its connection');
@@ -111,7 +152,13 @@ export async function reloadHeights(
       }
       return done;
     };
-    const reloaded = await reload(heights, 'heights reloaded');
+    // an interruption in the second phase had finished the list
+    const reloaded = await reload(
+      heights,
+      'listed',
+      resumed?.phase === 'above' ? Infinity : resumed?.doneThrough,
+      'heights reloaded',
+    );
     let rederived = 0;
     if (lowestReplaced !== undefined) {
       // heights reloaded in order right after the replaced one derive from fresh state; from the
@@ -125,9 +172,15 @@ export async function reloadHeights(
           { replacedFrom: lowestReplaced, heights: above.length },
           'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it',
         );
-        rederived = await reload(above, 'heights above a replaced one reloaded');
+        rederived = await reload(
+          above,
+          'above',
+          resumed?.phase === 'above' ? resumed.doneThrough : undefined,
+          'heights above a replaced one reloaded',
+        );
       }
     }
+    await clearReloadProgress(pool);
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
     return { reloaded, rederived, callInfoPruned: pruned.count };
   } finally {

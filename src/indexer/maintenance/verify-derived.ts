@@ -3,6 +3,7 @@
  * aggregates): every stored height re-derived from the stored rows into temporary twins of the tables, by the same
  * functions the populator's backfill runs (derive-backfill.ts), and compared row by row with what is stored.
  */
+import { ProgressLine, type ProgressOptions } from '../../base/progress-line.ts';
 import type { Pool } from '../../db/pool.ts';
 import { withShadowTables } from '../../db/queries/derive-check.ts';
 import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
@@ -57,7 +58,7 @@ export async function compareStoredDerivations(
   pool: Pool,
   schema: string,
   rules: TransferRules,
-  shown: number,
+  opts: { shown: number; progress: Pick<ProgressOptions, 'log' | 'intervalMs'> },
 ): Promise<{ differences: string[]; skipped?: string }> {
   const pending = await pendingBackfills(pool);
   if (pending.length > 0)
@@ -69,12 +70,20 @@ export async function compareStoredDerivations(
     pool,
     schema,
     async (db, top) => {
-      for (const derive of DERIVED_AREAS.values())
-        if (!derive.asksNode)
-          for (let from = 0; from <= top; from += HEIGHTS_PER_BATCH)
-            await derive.stored(db, from, Math.min(from + HEIGHTS_PER_BATCH - 1, top), { rules });
+      const areas = [...DERIVED_AREAS].filter(([, derive]) => !derive.asksNode);
+      const batches = Math.ceil((top + 1) / HEIGHTS_PER_BATCH);
+      const progress = new ProgressLine({
+        ...opts.progress,
+        message: 'verify: derived areas re-derived from the stored rows',
+        total: areas.length * batches,
+      });
+      for (const [area, derive] of areas)
+        for (let from = 0; from <= top; from += HEIGHTS_PER_BATCH) {
+          await derive.stored(db, from, Math.min(from + HEIGHTS_PER_BATCH - 1, top), { rules });
+          progress.advance(1, { area });
+        }
     },
-    shown,
+    opts.shown,
   );
   const differences: string[] = [];
   for (const d of result?.differences ?? []) {

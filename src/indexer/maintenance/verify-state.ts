@@ -11,6 +11,7 @@
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import { channelState } from '../../chain/channel-state.ts';
 import { ownTx } from '../../chain/tx-fields.ts';
+import { ProgressLine, type ProgressOptions } from '../../base/progress-line.ts';
 import type { Queryable } from '../../db/pool.ts';
 import {
   aex141Owners,
@@ -49,6 +50,8 @@ export interface StateCheckDeps {
   readonly node: NodeClient;
   /** finds a contract's code and its encoder, for the dry-runs */
   readonly decoder: ContractDecoder;
+  /** where each kind's progress line goes (PROGRESS_LOG_MS); none: no line */
+  readonly progress?: Pick<ProgressOptions, 'log' | 'intervalMs'>;
 }
 
 export interface StateCheckOptions {
@@ -99,10 +102,26 @@ class Tally {
   items = 0;
   requests = 0;
   readonly #started = performance.now();
+  readonly #progress: ProgressLine | undefined;
   readonly what: string;
 
-  constructor(what: string) {
+  constructor(what: string, progress: StateCheckDeps['progress']) {
     this.what = what;
+    // the entries are read page by page: how many there are is not known beforehand
+    this.#progress =
+      progress &&
+      new ProgressLine({
+        ...progress,
+        message: 'verify: state compared with the chain',
+        total: undefined,
+        fields: { what },
+      });
+  }
+
+  /** counted counts one more entry compared */
+  counted(): void {
+    this.items++;
+    this.#progress?.advance(1);
   }
 
   /** add files what the checks found, in order */
@@ -125,7 +144,7 @@ export async function verifyState(deps: StateCheckDeps, opts: StateCheckOptions)
   const tallies: Tally[] = [];
   const notes: string[] = [];
   const tally = (what: string): Tally => {
-    const t = new Tally(what);
+    const t = new Tally(what, deps.progress);
     tallies.push(t);
     return t;
   };
@@ -219,7 +238,7 @@ async function checkAex9(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally
     (c: AexnContract) => c.contractId,
     opts.concurrency,
     async ({ contractId, balancesUnknown }): Promise<Found[]> => {
-      t.items++;
+      t.counted();
       if (balancesUnknown) return [unverifiable('aex9', contractId, 'its balances at creation were not read (pruned)')];
       const [stored, read] = await Promise.all([
         aex9Holdings(deps.pool, contractId),
@@ -251,7 +270,7 @@ async function checkAex141(deps: StateCheckDeps, opts: StateCheckOptions, t: Tal
     (c: AexnContract) => c.contractId,
     opts.concurrency,
     async ({ contractId }): Promise<Found[]> => {
-      t.items++;
+      t.counted();
       const stored = await aex141Owners(deps.pool, contractId);
       const tokens = [...stored.keys()];
       const chain = new Map<string, string | undefined>();
@@ -360,7 +379,7 @@ function checkNames(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Pr
     (n) => n.nameHash,
     opts.concurrency,
     async (n) => {
-      t.items++;
+      t.counted();
       const node = await getOrNone(deps.node, `/names/${encodeURIComponent(n.name)}`, t);
       const lines = capped(nameDifferences(n, node, opts.top), `name ${n.name}`, opts.shown);
       return [{ lines, ids: [n.name, n.nameHash], heights: [n.expiresAt ?? -1, n.auctionEnd] }];
@@ -378,7 +397,7 @@ async function checkOracles(deps: StateCheckDeps, opts: StateCheckOptions, t: Ta
       oracles.map((o) => o.oracleId),
     );
     const found = await mapLimit(oracles, opts.concurrency, async (o): Promise<AtTop> => {
-      t.items++;
+      t.counted();
       const node = await getOrNone(deps.node, `/oracles/${encodeURIComponent(o.oracleId)}`, t);
       const stored = queries.get(o.oracleId) ?? [];
       const lines = oracleDifferences(o, node, opts.top);
@@ -440,7 +459,7 @@ function checkChannels(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally):
     (id) => id,
     opts.concurrency,
     async (id) => {
-      t.items++;
+      t.counted();
       const [row, node] = await Promise.all([
         channelById(deps.pool, id),
         getOrNone(deps.node, `/channels/${encodeURIComponent(id)}`, t),
@@ -454,7 +473,7 @@ function checkChannels(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally):
 async function checkBalances(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Promise<void> {
   let pruned = 0;
   const check = async ({ account, balance }: StoredBalance): Promise<string[]> => {
-    t.items++;
+    t.counted();
     t.requests++;
     try {
       return balanceDifference(account, balance, await deps.node.accountBalance(account, opts.topBlock));

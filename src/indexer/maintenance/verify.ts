@@ -4,16 +4,17 @@
  * a known layout serialises to its hash, and every derived row: see compareDerived) and report each
  * difference. Over the whole chain it also re-derives the areas derived from stored rows alone (transfers,
  * statistics: verify-derived.ts) and compares them, and with `full` compares the derived state at the top with the
- * chain's own (verify-state.ts): a re-derivation shares our rules, the chain's state does not. It writes nothing to
- * the verified schema and always terminates.
+ * chain's own (verify-state.ts): a re-derivation shares our rules, the chain's state does not. With `state` (`-v
+ * --state`) it does that last comparison only, without reading a height or re-deriving anything. It writes nothing
+ * to the verified schema and always terminates.
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
 import { createReadPool, type Queryable } from '../../db/pool.ts';
-import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
-import { keyBlockAt, microBlocksBetween } from '../../db/queries/blocks.ts';
+import { storedHeightCount, storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import { keyBlockAt, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
 import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
 import { dropSchema } from '../../db/admin.ts';
@@ -22,6 +23,7 @@ import { lowestMissing } from '../../db/queries/sync-state.ts';
 import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
 import { isTransientDecodeError } from '../contracts/contract-decoder.ts';
 import type { Logger } from '../../base/log.ts';
+import { ProgressLine } from '../../base/progress-line.ts';
 import { NodeClient } from '../../node/client.ts';
 import { guardSchema } from '../identity/guard.ts';
 import { NodeError } from '../../node/errors.ts';
@@ -199,18 +201,22 @@ export interface VerifyReport {
   readonly checked: number;
   readonly differences: number;
   readonly unverifiable: number;
-  /** with `full` over the whole chain: each kind of entry compared with the chain's state, and its cost */
+  /** with `full` over the whole chain, or `state`: each kind of entry compared with the chain's state, and its cost */
   readonly state: readonly StateCost[];
+  /** the verified top whose state was compared with the chain's; undefined when none was */
+  readonly stateAt?: number;
 }
 
 /**
  * verifyChain checks the listed heights (default: every stored height) and prints one line per difference, and
  * one per height it cannot check because the state is garbage-collected (counted apart: not a difference).
- * `sample`: with `full`, how many accounts' AE balances are compared with the node's (all when undefined).
+ * `state`: only compare the derived state at the stored top with the chain's (no height read, nothing re-derived;
+ * not with `heights`). `sample`: with `full` or `state`, how many accounts' AE balances are compared with the node's
+ * (all when undefined).
  */
 export async function verifyChain(
   deps: { cfg: Config; log: Logger; out: (line: string) => void },
-  opts: { heights?: readonly number[]; full?: boolean; sample?: number },
+  opts: { heights?: readonly number[]; full?: boolean; state?: boolean; sample?: number },
 ): Promise<VerifyReport> {
   const { cfg, log, out } = deps;
   await guardSchema(cfg, log, { writes: false, waitForNodes: true, oneShot: true });
@@ -222,10 +228,20 @@ export async function verifyChain(
   let differences = 0;
   let unverifiable = 0;
   let state: readonly StateCost[] = [];
+  let stateAt: number | undefined;
   const report = (found: HeightReport): void => {
     differences += found.differences.length;
     unverifiable += found.unverifiable.length;
     for (const line of [...found.differences, ...found.unverifiable]) out(line);
+  };
+  /** stateAtTop compares the state at `top` with the chain's when every height up to it is stored; its top or none */
+  const stateAtTop = async (top: number): Promise<number | undefined> => {
+    if ((await lowestMissing(pool)) <= top) return undefined;
+    const found = await compareState({ cfg, log, pool, node }, top, opts.sample);
+    report(found);
+    for (const line of found.notes) out(line);
+    state = found.costs;
+    return top;
   };
   const full = opts.full ?? false;
   const callArea = (await pendingBackfills(pool)).find((p) => p.area === 'calls');
@@ -253,6 +269,21 @@ export async function verifyChain(
     }
   };
   try {
+    if (opts.state) {
+      if (opts.heights) throw new Error('the state is compared at the stored top, not at listed heights');
+      const top = await topHeight(pool);
+      if (top !== undefined) stateAt = await stateAtTop(top);
+      if (top !== undefined && stateAt === undefined)
+        out(`state not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
+      report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
+      return { checked: 0, differences, unverifiable, state, stateAt };
+    }
+    const progress = new ProgressLine({
+      log,
+      message: 'verify: heights compared with the node',
+      total: opts.heights?.length ?? (await storedHeightCount(pool)),
+      intervalMs: cfg.progressLogMs,
+    });
     // chunks keep memory flat on a long chain; keyset over stored heights when none are listed
     let after = -1;
     for (;;) {
@@ -263,7 +294,12 @@ export async function verifyChain(
         chunk = await storedHeightsAbove(pool, after, 200);
       }
       if (chunk.length === 0) break;
-      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, check)) report(found);
+      const checkCounted = async (height: number): Promise<HeightReport> => {
+        const found = await check(height);
+        progress.advance(1);
+        return found;
+      };
+      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, checkCounted)) report(found);
       checked += chunk.length;
       after = chunk.at(-1)!;
     }
@@ -274,7 +310,7 @@ export async function verifyChain(
           pool,
           cfg.databaseSchema,
           await chainTransferRules(cfg, pool, log),
-          ROWS_SHOWN,
+          { shown: ROWS_SHOWN, progress: { log, intervalMs: cfg.progressLogMs } },
         );
         report({ differences: derived.differences, unverifiable: [] });
         if (derived.skipped) out(derived.skipped);
@@ -289,16 +325,11 @@ export async function verifyChain(
         for (const line of derived.skipped) out(line);
       } else out(`derived rows not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
       // the state at the top of the whole chain: not the state at a listed height's
-      if (!opts.heights && (await lowestMissing(pool)) > top) {
-        const found = await compareState({ cfg, log, pool, node }, top, opts.sample);
-        report(found);
-        for (const line of found.notes) out(line);
-        state = found.costs;
-      }
+      if (!opts.heights) stateAt = await stateAtTop(top);
     }
     // an area whose derivation fails is a difference, not work in progress (issue 39)
     if (checked > 0) report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
-    return { checked, differences, unverifiable, state };
+    return { checked, differences, unverifiable, state, stateAt };
   } finally {
     await pool.end();
   }
@@ -313,9 +344,14 @@ async function compareState(
   const { cfg, log, pool, node } = deps;
   const topBlock = await lastBlockHashAt(pool, top);
   if (topBlock === undefined) throw new Error(`height ${top} is stored without its key block`);
-  log.info({ top, topBlock, sample }, 'verify --full: comparing the derived state with the chain');
+  log.info({ top, topBlock, sample }, 'verify: comparing the derived state with the chain');
   return verifyState(
-    { pool, node, decoder: contractReaders(cfg, pool, node).decoder },
+    {
+      pool,
+      node,
+      decoder: contractReaders(cfg, pool, node).decoder,
+      progress: { log, intervalMs: cfg.progressLogMs },
+    },
     {
       top,
       topBlock,
@@ -360,8 +396,16 @@ async function compareDerived(
       heightRange(0, top + 1),
     );
     const out: string[] = [];
-    for (const table of await derivedTables(pool, cfg.databaseSchema)) {
-      if ((!table.byHeight && heights !== undefined) || unfinished.has(table.name)) continue;
+    const tables = (await derivedTables(pool, cfg.databaseSchema)).filter(
+      (table) => (table.byHeight || heights === undefined) && !unfinished.has(table.name),
+    );
+    const progress = new ProgressLine({
+      log,
+      message: 'verify --full: derived tables compared with the re-derived ones',
+      total: tables.length,
+      intervalMs: cfg.progressLogMs,
+    });
+    for (const table of tables) {
       for (const [from, other, where] of [
         [schemas.db, schemas.node, 'only in the database'],
         [schemas.node, schemas.db, 'only re-derived from the node'],
@@ -371,6 +415,7 @@ async function compareDerived(
         if (only.total > only.rows.length)
           out.push(`derived ${table.name}: ${only.total - only.rows.length} more row(s) ${where}`);
       }
+      progress.advance(1, { table: table.name });
     }
     return { differences: out, skipped };
   } finally {

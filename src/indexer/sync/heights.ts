@@ -53,3 +53,10 @@ export function contiguousRuns(heights: readonly number[]): [number, number][] {
   }
   return runs;
 }
+
+/** runsText writes ascending heights as their runs, `0-5000,5010`: what parseHeights reads back. Pure. */
+export function runsText(heights: readonly number[]): string {
+  return contiguousRuns(heights)
+    .map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`))
+    .join(',');
+}

@@ -93,6 +93,11 @@ export interface BatchOptions {
   readonly rederive?: boolean;
   /** The batch, already being prepared (the populator prepares ahead while it writes). */
   readonly prepared?: Promise<PreparedBatch>;
+  /**
+   * Written in the batch's transaction, last, given the heights whose stored blocks it replaced: a reload's progress,
+   * which commits with the rows it counts or not at all.
+   */
+  readonly alsoWrite?: (client: Queryable, replaced: readonly number[]) => Promise<void>;
 }
 
 /**
@@ -339,6 +344,7 @@ export async function loadBatch(
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
       rederiveFrom = await markStaleAbove(client, to);
+    await opts.alsoWrite?.(client, replaced);
     const notification = rolledBack ? { from, to, rollbackFrom: opts.rollbackFrom } : { from, to };
     // NOTIFY inside the transaction is delivered by PostgreSQL at COMMIT and never if it rolls back.
     await notifyCommitted(client, deps.schema, notification);

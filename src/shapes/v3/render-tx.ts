@@ -4,9 +4,9 @@ import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { innerTx, NAME_TX_TYPES, storedCreatedIds } from '../../chain/tx-fields.ts';
 import { withParties } from '../../chain/channel-parties.ts';
 import { offChainRound } from '../../chain/channel-payload.ts';
-import { isBinary } from '../../chain/stored-tx.ts';
+import { isBinary, renderStoredTxFields } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
-import type { TxRow } from '../../db/queries/transactions.ts';
+import type { TxRow, TxSummaryRow } from '../../db/queries/transactions.ts';
 import { callFields, gaAttachArgs, initArgs } from './call-values.ts';
 
 /** transactionObject is the v3 Transaction: block, hash, place, time, signatures, `encoded_tx` and `tx` with mdw's fields. */
@@ -21,6 +21,25 @@ export function transactionObject(r: TxRow): Record<string, Json> {
     micro_time: Number(r.microTimeMs),
     signatures,
     tx: mdwTx(r),
+  };
+}
+
+/**
+ * transactionSummary is transactionObject without what only the whole object needs: its place, hash, time and the
+ * stored `tx` with the id it creates, no `signatures`, `encoded_tx`, call outcome or channel parties (the parties of a
+ * channel transaction are never its first party or counterparty: its `from_id` and `channel_id` come first). An
+ * export's CSV columns read no more (test/integration/v3/account-exports.test.ts compares the two row for row).
+ */
+export function transactionSummary(r: TxSummaryRow): Record<string, Json> {
+  const tx = renderStoredTxFields(r.signed);
+  return {
+    block_hash: r.microBlockHash,
+    block_height: r.height,
+    hash: r.hash,
+    micro_index: r.microIndex,
+    micro_time: Number(r.microTimeMs),
+    // the decoded tx is this row's own: completed in place, as withAdditions's copy would be
+    tx: Object.assign(tx, storedCreatedIds(tx, r.createdId)),
   };
 }
 

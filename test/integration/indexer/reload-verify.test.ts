@@ -148,6 +148,38 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
+  it("finds the active names' edges and a generation's size below (migrations 1045, 1046) that are not a recount", async () => {
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+    const [edge] = await h.query<{ height: number }>(
+      'mdw',
+      "SELECT height FROM name_count_edges WHERE owner = '' ORDER BY height LIMIT 1",
+    );
+    const [gen] = await h.query<{ height: number }>(
+      'mdw',
+      'SELECT height FROM generation_txis WHERE size_before > 0 ORDER BY height LIMIT 1',
+    );
+    await h.query('mdw', "UPDATE name_count_edges SET expiring = expiring + 1 WHERE owner = '' AND height = $1", [
+      edge!.height,
+    ]);
+    await h.query('mdw', 'UPDATE generation_txis SET size_before = size_before - 1 WHERE height = $1', [gen!.height]);
+    try {
+      const { lines } = await verify('mdw', {});
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
+        'derived name_count_edges: row only in the database',
+        'derived name_count_edges: row only re-derived from the stored rows',
+        'derived generation_txis: row only in the database',
+        'derived generation_txis: row only re-derived from the stored rows',
+      ]);
+      expect(lines[2]).to.contain(`"height":${gen!.height},`);
+    } finally {
+      await h.query('mdw', "UPDATE name_count_edges SET expiring = expiring - 1 WHERE owner = '' AND height = $1", [
+        edge!.height,
+      ]);
+      await h.query('mdw', 'UPDATE generation_txis SET size_before = size_before + 1 WHERE height = $1', [gen!.height]);
+    }
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
   it('keeps every height visible to readers while it is being reloaded', async () => {
     const expected = h.devnode.height() + 1;
     let reloading = true;

@@ -234,6 +234,11 @@ describe('statistics counted in memory against the stored derivation', function 
     // every batch derived its statistics itself (none was left to the backfill's stored derivation); the balances
     // alone are the backfill's while the populator catches up (gathered: derive-backfill.ts)
     expect(logged.filter((l) => l.area !== undefined && l.area !== 'balances')).to.deep.equal([]);
-    expect(await compareStoredDerivations(pool, 'mdw', DEFAULT_TRANSFER_RULES, 5)).to.deep.equal({ differences: [] });
+    expect(
+      await compareStoredDerivations(pool, 'mdw', DEFAULT_TRANSFER_RULES, {
+        shown: 5,
+        progress: { log: silent, intervalMs: 10_000 },
+      }),
+    ).to.deep.equal({ differences: [] });
   });
 });

@@ -1,10 +1,14 @@
 /**
  * @module `mdw -v --full` compares the derived state at the top with the chain's own (contracts' dry-runs, the node's
  * names, oracles, channels and accounts), so that a wrong derivation rule shows, which a re-derivation with the same
- * rule cannot show; the devnode's own state is the oracle of each side a difference names.
+ * rule cannot show; `mdw -v --state` does that comparison alone. The devnode's own state is the oracle of each side a
+ * difference names. One case runs `--full` end to end; the others `--state` (the same comparison, without reading
+ * every height and re-deriving the chain), in process but for one run of the binary (its summary and exit status).
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
+import pino, { type Logger } from 'pino';
+import { Writable } from 'node:stream';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain, type VerifyReport } from '../../../src/indexer/maintenance/verify.ts';
 import { deriveStoredTokens } from '../../../src/indexer/derived/derive-tokens.ts';
@@ -17,15 +21,19 @@ import type { Config } from '../../../src/config/middleware.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { runMdw } from '../../support/dev-run.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 
-/** The chain: uniform blocks, one transaction in four a token's (AEX-9, AEX-141, the DEX). */
-const CHAIN = { generations: 110, seed: 'verify-state', tokenShare: 0.25 } as const;
+/**
+ * The chain: uniform blocks, one transaction in four a token's (AEX-9, AEX-141, the DEX); 60 generations hold every
+ * kind of entry the state check compares (the clean case asserts each was there), pointed names and oracles among them.
+ */
+const CHAIN = { generations: 60, seed: 'verify-state', tokenShare: 0.25 } as const;
 
 /** A line of the state check that names a difference (the re-derivation's lines begin with `derived`). */
 const STATE_DIFFERENCE = /^(aex9|aex141|name|oracle|channel|account) \S+: .* differs: db .* node .*$/;
 
-describe('verify --full against the chain state (contracts, names, oracles, channels, accounts)', function () {
+describe('verify --full and --state against the chain state (contracts, names, oracles, channels, accounts)', function () {
   this.timeout(600_000);
   let h: Harness;
   let cfg: Config;
@@ -44,13 +52,14 @@ describe('verify --full against the chain state (contracts, names, oracles, chan
     await h.close();
   });
 
+  /** verify runs `-v --state` (`-v --full` with `full`), as the CLI calls it, with the lines it prints */
   async function verify(
-    opts: { sample?: number; cfg?: Config } = {},
+    opts: { sample?: number; cfg?: Config; full?: boolean; log?: Logger } = {},
   ): Promise<{ lines: string[]; report: VerifyReport }> {
     const lines: string[] = [];
     const report = await verifyChain(
-      { cfg: opts.cfg ?? cfg, log: silent, out: (l) => lines.push(l) },
-      { full: true, sample: opts.sample },
+      { cfg: opts.cfg ?? cfg, log: opts.log ?? silent, out: (l) => lines.push(l) },
+      opts.full ? { full: true, sample: opts.sample } : { state: true, sample: opts.sample },
     );
     return { lines, report };
   }
@@ -67,11 +76,50 @@ describe('verify --full against the chain state (contracts, names, oracles, chan
     }
   }
 
-  it('finds nothing on a clean chain, having compared every kind of entry with the chain', async () => {
-    const { lines, report } = await verify();
+  it('finds nothing on a clean chain, having compared every kind of entry with the chain, saying how far it is', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    // a progress line at every step (issue 57)
+    const { lines, report } = await verify({ cfg: h.config({ PROGRESS_LOG_MS: '0' }), log, full: true });
+    const progress = (msg: string) => logged.filter((l) => l.msg === msg && l.done !== undefined);
+    const ended = (msg: string) =>
+      progress(msg)
+        .map((l) => [l.done, l.total])
+        .at(-1);
+    const heights = h.devnode.height() + 1;
+    expect(ended('verify: heights compared with the node')).to.deep.equal([heights, heights]);
+    expect(progress('heights reloaded').every((l) => typeof l.scratch === 'string')).to.equal(true);
+    expect(ended('heights reloaded')).to.deep.equal([heights, heights]);
+    const tables = ended('verify --full: derived tables compared with the re-derived ones')!;
+    expect(tables[0]).to.equal(tables[1]);
+    const state = progress('verify: state compared with the chain');
+    for (const c of report.state)
+      expect(
+        state.filter((l) => l.what === c.what).map((l) => l.done),
+        c.what,
+      ).to.deep.equal(Array.from({ length: c.items }, (_, i) => i + 1));
     expect(lines).to.deep.equal([]);
     expect(report.differences).to.equal(0);
     expect(report.unverifiable).to.equal(0);
+    expect([report.checked, report.stateAt]).to.deep.equal([h.devnode.height() + 1, h.devnode.height()]);
+    // --state compares the same entries, and reads no height
+    const alone = await verify();
+    expect(alone.lines).to.deep.equal([]);
+    expect([alone.report.checked, alone.report.stateAt, alone.report.differences]).to.deep.equal([
+      0,
+      h.devnode.height(),
+      0,
+    ]);
+    const counted = (r: VerifyReport) => r.state.map(({ what, items, requests }) => ({ what, items, requests }));
+    expect(counted(alone.report)).to.deep.equal(counted(report));
     const compared = new Map(report.state.map((c) => [c.what, c]));
     expect([...compared.keys()]).to.deep.equal([
       'AEX-9 tokens',
@@ -149,7 +197,24 @@ describe('verify --full against the chain state (contracts, names, oracles, chan
         RETURNING account_id, balance::text AS balance`,
     );
     try {
-      const { lines } = await verify();
+      // the binary, as an operator runs it: each difference, then the summary, and exit status 1
+      const { code, output } = await runMdw(['-v', '--state'], {
+        NODE_URL: h.devnode.externalUrl,
+        DATABASE_URL: h.db.url,
+        DATABASE_SCHEMA: 'mdw',
+        DEX_WRAPPED_AE: wrappedAe(chain),
+        FETCH_CONCURRENCY: '4',
+        LOG_LEVEL: 'silent',
+      });
+      const lines = output.trim().split('\n');
+      expect(code, output).to.equal(1);
+      expect(lines.filter((l) => l.startsWith('verified '))).to.deep.equal([
+        `verified the state at height ${chain.height}: 4 difference(s)`,
+      ]);
+      // and what each kind cost, one line each
+      expect(
+        lines.map((l) => /^state of \d+ (.*) compared with the chain: \d+ node request\(s\), \d+ ms$/.exec(l)?.[1]),
+      ).to.include.members(['AEX-9 tokens', 'AEX-141 collections', 'names', 'oracles', 'channels', 'accounts']);
       const ledger = ledgerBalances(chain).get(balanceKey(balance!.contract_id, balance!.account));
       const pointers = pointed.pointers.map((p) => `${p.key}=${p.id}`).join(' ');
       expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.have.members([

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
+import { transactionCsv } from '../../../src/api/mdw/rest/export-formats.ts';
 import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -157,6 +158,35 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
       }
     });
     expect(rows.filter((r) => r.type === 'SpendTx').length).to.be.above(0);
+  });
+
+  it("writes each CSV line as the whole Transaction's (the NDJSON row's) line, for every type of the chain", async () => {
+    // the CSV renders summaries read without the call, signatures or encoded_tx: the exports of every account of the
+    // chain and oracle compared line for line with the lines of the items NDJSON sends, of every type of the chain
+    const accounts = new Set(
+      chain.transactions.flatMap((t) => stringifyJson(t.signed).match(/(?:ak|ok)_[1-9A-HJ-NP-Za-km-z]{30,60}/g) ?? []),
+    );
+    const types = new Set<Json>();
+    let wrapped = 0;
+    for (const account of accounts) {
+      const path = `/mdw/v3/accounts/${account}/transactions/export`;
+      const whole = ndjson((await download(v3.url, path)).text);
+      const lines = (await download(v3.url, path, 'text/csv')).text.split('\r\n').slice(1, -1);
+      expect(lines).to.have.length(whole.length);
+      whole.forEach(({ cursor, item }, i) => {
+        expect(lines[i], cursor).to.equal(transactionCsv(cursor, item).slice(0, -2));
+        // a wrapper's row names the transaction it carries (a signed tx, {signatures, tx}, perhaps another wrapper)
+        let carried = item.tx as Obj;
+        while (carried.type === 'GAMetaTx' || carried.type === 'PayingForTx') carried = (carried.tx as Obj).tx as Obj;
+        if (carried !== item.tx) expect(lines[i]!.split(',')[7], cursor).to.equal(carried.type);
+        if (carried !== item.tx) wrapped++;
+      });
+      for (const { item } of whole) types.add((item.tx as Obj).type!);
+    }
+    expect([...types].sort()).to.deep.equal(
+      [...new Set(chain.transactions.map((t) => (t.signed.tx as Obj).type))].sort(),
+    );
+    expect(wrapped).to.be.above(0);
   });
 
   it('exports the activities, row for row, as /accounts/{id}/activities pages them', async () => {

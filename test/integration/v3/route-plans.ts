@@ -34,6 +34,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   dex_swaps: ['height', 'tx_hash'],
   name_events: ['height', 'tx_hash', 'name_hash'],
   name_pointers: ['height', 'name_hash'],
+  name_state: ['name_hash'],
   oracle_queries: ['height', 'query_id'],
   oracle_responses: ['height', 'query_id'],
   channel_events: ['height'],

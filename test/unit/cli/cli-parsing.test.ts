@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { Parser } from '@oclif/core';
+import Root from '../../../src/cli/commands/root.ts';
 import { routeArgv } from '../../../src/cli/route.ts';
 import { withoutDaemonFlag } from '../../../src/cli/daemonize.ts';
 import { parseAccountFlag } from '../../../src/cli/account-flag.ts';
@@ -54,5 +56,33 @@ describe('parseAccountFlag(value)', () => {
     expect(() => parseAccountFlag('sk_abc')).to.throw(/SECRET:BALANCE/);
     expect(() => parseAccountFlag('sk_abc:1e5')).to.throw(/SECRET:BALANCE/);
     expect(() => parseAccountFlag(':5')).to.throw(/SECRET:BALANCE/);
+  });
+});
+
+describe("mdw -v --state and --sample (the root command's flags)", () => {
+  const parse = (argv: string[]) => Parser.parse(argv, { flags: Root.flags, strict: true });
+
+  it('takes --sample with --state as with --full', async () => {
+    expect((await parse(['-v', '--state', '--sample', '5'])).flags).to.include({
+      verify: true,
+      state: true,
+      sample: 5,
+    });
+    expect((await parse(['-v', '--full', '--sample', '5'])).flags).to.include({ verify: true, full: true, sample: 5 });
+  });
+
+  it('refuses --state with --full or -H, or without -v, and --sample with neither', async () => {
+    for (const [argv, refusal] of [
+      [['-v', '--state', '--full'], /--full=true cannot also be provided when using --state/],
+      [['-v', '--state', '-H', '1-2'], /--heights=1-2 cannot also be provided when using --state/],
+      [['--state'], /All of the following must be provided when using --state: --verify/],
+      [['-v', '--sample', '5'], /One of the following must be provided when using --sample: --full, --state/],
+    ] as const) {
+      const err = await parse([...argv]).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(err?.message, argv.join(' ')).to.match(refusal);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /** @module Tests of the -H height list parser. */
 import { expect } from 'chai';
-import { parseHeights, contiguousRuns, MAX_HEIGHTS } from '../../../src/indexer/sync/heights.ts';
+import { parseHeights, contiguousRuns, MAX_HEIGHTS, runsText } from '../../../src/indexer/sync/heights.ts';
 import { AppError, ErrorCode } from '../../../src/base/errors.ts';
 
 function failure(list: string): AppError {
@@ -42,5 +42,17 @@ describe('contiguousRuns(heights)', () => {
       [7, 8],
     ]);
     expect(contiguousRuns([])).to.deep.equal([]);
+  });
+});
+
+describe('runsText(heights)', () => {
+  it('writes a list as its runs, which parseHeights reads back to the same list (a reload is resumed by it)', () => {
+    for (const list of ['0-5000,5010', '7', '1,3-4,6,100-103']) {
+      const heights = parseHeights(list);
+      expect(runsText(heights)).to.equal(list);
+      expect(parseHeights(runsText(heights))).to.deep.equal(heights);
+    }
+    // two spellings of one list are one list
+    expect(runsText(parseHeights('5,4,3'))).to.equal(runsText(parseHeights('3-5')));
   });
 });

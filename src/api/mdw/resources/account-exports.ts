@@ -8,10 +8,11 @@ import { activityList, activityScopes } from './activities.ts';
 import { exportPages, type ExportPlan, type ExportRow, type InTurn } from './export-walk.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { one, parseId, parsePaging, type Scope } from './mdw-params.ts';
+import type { List } from './list.ts';
 import type { Query } from './page.ts';
 import type { ResourceRequest, V3Env } from './resource.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { transactionList, TX_SCOPES } from './transactions.ts';
+import { transactionList, transactionSummaryList, TX_SCOPES } from './transactions.ts';
 import { parseTxFilter } from './tx-query.ts';
 
 /** A prepared export: its walk, started in the turns `inTurn` hands out. */
@@ -24,6 +25,12 @@ const ACCOUNT_PREFIXES = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq'] as const;
 const EXPORT_PARAMS = ['scope', 'direction', 'limit', 'after'];
 
 /**
+ * What an export's rows are: the list's items whole (NDJSON), or summaries with the fields the CSV columns read, where
+ * the list has cheaper ones (a transaction's without its signatures, `encoded_tx` and call).
+ */
+export type ExportItems = 'whole' | 'summaries';
+
+/**
  * transactionsExport: the transactions naming the id in any field, as /v3/transactions?account=<id> lists them
  * (`type`, `type_group`, `scope` gen/time/txi, `direction`).
  */
@@ -31,20 +38,29 @@ export async function transactionsExport(
   { pool }: V3Env,
   req: ResourceRequest,
   limits: ExportLimits,
+  items: ExportItems,
 ): Promise<AccountExport> {
   const id = parseId(req.params.id, ACCOUNT_PREFIXES);
   const { scope, plan } = exportPlan(req.query, ['type', 'type_group'], TX_SCOPES, limits);
   const { types } = parseTxFilter({ type: req.query.type, type_group: req.query.type_group });
-  const list = transactionList(pool, { types, ids: [{ id, matches: [] }], ...(await positionBounds(pool, scope)) });
-  list.cursor.decode(plan.after);
-  return (inTurn) => exportPages(list, plan, inTurn);
+  const filter = { types, ids: [{ id, matches: [] }], ...(await positionBounds(pool, scope)) };
+  return items === 'summaries'
+    ? listExport(transactionSummaryList(pool, filter), plan)
+    : listExport(transactionList(pool, filter), plan);
 }
 
-/** activitiesExport: the id's feed, as /v3/accounts/{id}/activities lists it (`type`, `owned_only`, `scope`, `direction`). */
+/**
+ * activitiesExport: the id's feed, as /v3/accounts/{id}/activities lists it (`type`, `owned_only`, `scope`,
+ * `direction`); its items whole in either format.
+ */
 export async function activitiesExport(env: V3Env, req: ResourceRequest, limits: ExportLimits): Promise<AccountExport> {
   parseId(req.params.id, ACCOUNT_PREFIXES);
   const { scope, plan } = exportPlan(req.query, ['type', 'owned_only'], activityScopes(req), limits);
-  const list = await activityList(env, req, scope);
+  return listExport(await activityList(env, req, scope), plan);
+}
+
+/** listExport is the walk of `list` as `plan` says, its cursor to resume after checked with the list's codec first. */
+function listExport<K, R>(list: List<K, R>, plan: ExportPlan): AccountExport {
   list.cursor.decode(plan.after);
   return (inTurn) => exportPages(list, plan, inTurn);
 }

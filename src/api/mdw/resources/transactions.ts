@@ -5,13 +5,14 @@ import {
   countTransactions,
   transactionPositions,
   transactionsPage,
+  transactionSummariesPage,
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { accountFieldCounts, accountTypeCount } from '../../../db/queries/account-transactions.ts';
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
-import { transactionByHash, type TxRow } from '../../../db/queries/transactions.ts';
+import { transactionByHash, type TxRow, type TxSummaryRow } from '../../../db/queries/transactions.ts';
 import { readMempool } from '../../../node/mempool.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
@@ -20,7 +21,7 @@ import { listPage, type List } from './list.ts';
 import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
 import { one, parseHash, parseId, parsePaging, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { transactionObject } from '../../../shapes/v3/render-tx.ts';
+import { transactionObject, transactionSummary } from '../../../shapes/v3/render-tx.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
 
 /** TX_SCOPES: the scopes a list of transactions takes. */
@@ -41,6 +42,20 @@ export function transactionList(pool: Pool, filter: TxFilter): List<TxPosition, 
     key: (t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex }),
     item: transactionObject,
     readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
+  };
+}
+
+/**
+ * transactionSummaryList is transactionList with each transaction's summary (render-tx.ts transactionSummary) for its
+ * item: a CSV export's list, read and rendered in less than half the time.
+ */
+export function transactionSummaryList(pool: Pool, filter: TxFilter): List<TxPosition, TxSummaryRow> {
+  const { cursor, key } = transactionList(pool, filter);
+  return {
+    cursor,
+    key,
+    read: (walk, from, n) => transactionSummariesPage(pool, filter, walk, from, n),
+    item: transactionSummary,
   };
 }
 

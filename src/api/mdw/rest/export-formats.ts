@@ -4,6 +4,7 @@
  * item with its `cursor`). Integers exact in both. Pure.
  */
 import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
+import { innerTx } from '../../../chain/tx-fields.ts';
 import type { ExportRow } from '../resources/export-walk.ts';
 
 /** An export's format: its content type, the text before the rows, and a page of rows as text. */
@@ -28,7 +29,6 @@ const RECIPIENT_FIELDS = [
   'to_id',
   'commitment_id',
 ];
-const WRAPPERS = new Set(['GAMetaTx', 'PayingForTx']);
 
 /** TRANSACTION_COLUMNS: the CSV columns of a transactions export. */
 export const TRANSACTION_COLUMNS = [
@@ -66,6 +66,8 @@ export const ACTIVITY_COLUMNS = [
 /** csvField is one value as an RFC 4180 field: exact integers, text quoted where it must be, nothing for null. */
 export function csvField(value: Json | undefined): string {
   if (value === undefined || value === null) return '';
+  // most fields of a row: an integer, never quoted
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   const text = typeof value === 'string' ? value : typeof value === 'object' ? stringifyJson(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -75,17 +77,29 @@ export function csvLine(values: readonly (Json | undefined)[]): string {
   return `${values.map(csvField).join(',')}\r\n`;
 }
 
+/** The last time isoTime wrote: the rows of a micro block, one after the other in an export, share theirs. */
+let lastTime: { ms: number; iso: string } = { ms: 0, iso: new Date(0).toISOString() };
+
 /** isoTime is a time in milliseconds as ISO 8601 UTC, or nothing when there is none. */
 function isoTime(ms: Json | undefined): string | undefined {
-  return typeof ms === 'number' ? new Date(ms).toISOString() : undefined;
+  if (typeof ms !== 'number') return undefined;
+  if (ms !== lastTime.ms) lastTime = { ms, iso: new Date(ms).toISOString() };
+  return lastTime.iso;
 }
 
-const firstOf = (tx: JsonObject, fields: readonly string[]): Json | undefined =>
-  fields.map((f) => tx[f]).find((v) => v !== undefined && v !== null);
+function firstOf(tx: JsonObject, fields: readonly string[]): Json | undefined {
+  for (const f of fields) {
+    const v = tx[f];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
 
 /** parties are a tx's sender, recipient, amount and nonce, read of the tx a wrapper carries where it carries one. */
 function parties(outer: JsonObject): { inner: JsonObject | undefined; values: (Json | undefined)[] } {
-  const inner = WRAPPERS.has(String(outer.type)) && isJsonObject(outer.tx) ? (outer.tx as JsonObject) : undefined;
+  // a wrapper carries a signed tx, {signatures, tx}, and may carry another wrapper: the parties are the innermost tx's
+  let inner: JsonObject | undefined;
+  for (let next = innerTx(outer); next; next = innerTx(next)) inner = next;
   const own = inner ?? outer;
   return { inner, values: [firstOf(own, SENDER_FIELDS), firstOf(own, RECIPIENT_FIELDS), own.amount] };
 }

@@ -106,7 +106,13 @@ export class AccountExports {
     let head: IteratorResult<readonly ExportRow[], boolean>;
     try {
       const start: AccountExport = await this.#turn(
-        async () => KINDS[kind].start(this.#env, await scopedRequest(ctx, this.#env, { id }), this.#limits),
+        async () =>
+          KINDS[kind].start(
+            this.#env,
+            await scopedRequest(ctx, this.#env, { id }),
+            this.#limits,
+            format === NDJSON ? 'whole' : 'summaries',
+          ),
         arrivedAt,
         work,
       );

@@ -120,7 +120,7 @@ describe('export formats', () => {
 
   it("reads a wrapped transaction's parties of the transaction it carries", () => {
     const item = parseJson(
-      '{"block_height": 1, "micro_index": 0, "hash": "th_z", "tx": {"type": "PayingForTx", "payer_id": "ak_p", "fee": 5, "nonce": 2, "tx": {"type": "SpendTx", "sender_id": "ak_s", "recipient_id": "ak_r", "amount": 3, "nonce": 4}}}',
+      '{"block_height": 1, "micro_index": 0, "hash": "th_z", "tx": {"type": "PayingForTx", "payer_id": "ak_p", "fee": 5, "nonce": 2, "tx": {"signatures": ["sg_x"], "tx": {"type": "SpendTx", "sender_id": "ak_s", "recipient_id": "ak_r", "amount": 3, "nonce": 4}}}}',
     ) as { [key: string]: never };
     expect(transactionCsv('1-0-0', item)).to.equal('1-0-0,1,0,,,th_z,PayingForTx,SpendTx,ak_s,ak_r,3,5,2\r\n');
   });

@@ -1,0 +1,129 @@
+/**
+ * @module Issue 57: a reload (-H) killed with SIGKILL goes on after its last batch written when started again with the
+ * same list (an operator's Job pod restarted, a blue/green reload), another list starts fresh, and `mdw -v` says how
+ * far it is on the way, done of total, with the same total as its last line.
+ */
+import { expect } from 'chai';
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { saveReloadProgress } from '../../../src/db/writes/reload-progress.ts';
+import { createWritePool } from '../../../src/db/pool.ts';
+import { queryOnce } from '../../support/postgres.ts';
+import { wrappedAe } from '../../support/aex9-truth.ts';
+import { exitCode } from '../../support/dev-run.ts';
+import { logged, startMdw } from '../../support/mdw-process.ts';
+import { startHarness, waitFor, type Harness } from './support/harness.ts';
+
+const SCHEMA = 'mdw_g2';
+
+describe('a reload (-H) killed and started again', function () {
+  this.timeout(240_000);
+  let h: Harness;
+  let env: Record<string, string>;
+  let top: number;
+
+  before(async () => {
+    h = await startHarness(120, 'reload-resume');
+    top = h.devnode.height();
+    const wae = wrappedAe(h.devnode.chain);
+    env = {
+      PATH: process.env.PATH ?? '',
+      NODE_URL: h.devnode.externalUrl,
+      DATABASE_URL: h.db.url,
+      BATCH_SIZE: '5',
+      FETCH_CONCURRENCY: '1',
+      LOG_LEVEL: 'info',
+      // a progress line at every step: the lines are what is tested, not their rate
+      PROGRESS_LOG_MS: '0',
+      ...(wae === '' ? {} : { DEX_WRAPPED_AE: wae }),
+    };
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  const progress = async (): Promise<{ done_through: number; stored_top: number } | undefined> =>
+    (
+      await queryOnce<{ done_through: number; stored_top: number }>(
+        h.db.url,
+        `SELECT done_through, (SELECT max(height) FROM ${SCHEMA}.key_blocks) AS stored_top
+           FROM ${SCHEMA}.reload_progress`,
+      ).catch(() => ({ rows: [] }))
+    ).rows[0];
+
+  it('goes on after the last batch it wrote, and `mdw -v` then finds no difference', async () => {
+    const list = `0-${top}`;
+    const first = startMdw(['-H', list, '--schema', SCHEMA], env);
+    await waitFor(
+      'the reload to write a third of the list',
+      async () => ((await progress())?.done_through ?? -1) >= top / 3,
+      120_000,
+    );
+    first.child.kill('SIGKILL');
+    await exitCode(first.child);
+    const left = (await progress())!;
+    // the progress commits with its batch: the rows stored end exactly where it says
+    expect(left.stored_top).to.equal(left.done_through);
+    expect(left.done_through).to.be.lessThan(top);
+
+    const second = startMdw(['-H', list, '--schema', SCHEMA], env);
+    expect(await exitCode(second.child), second.output()).to.equal(0);
+    expect(logged(second, /^resuming an interrupted reload/).map((l) => [l.phase, l.after])).to.deep.equal([
+      ['listed', left.done_through],
+    ]);
+    const lines = logged(second, /^heights reloaded$/);
+    const steps = lines.filter((l) => l.done !== undefined);
+    // counted from where the first run stopped, towards the whole list
+    expect(steps[0]!.from).to.equal(left.done_through + 1);
+    expect(steps.map((l) => l.total)).to.satisfy((t: unknown[]) => t.every((x) => x === top + 1));
+    expect(steps.map((l) => l.done)).to.deep.equal(
+      [...steps.map((l) => l.done as number)].sort((a, b) => a - b),
+      'done only grows',
+    );
+    expect(steps.at(-1)!.done).to.equal(top + 1);
+    // it reloaded what was left, not the whole list
+    expect(lines.at(-1)!.reloaded).to.equal(top - left.done_through);
+    expect(await progress(), 'a completed reload leaves no progress behind').to.equal(undefined);
+
+    const verify = startMdw(['-v', '--schema', SCHEMA], env);
+    expect(await exitCode(verify.child), verify.output()).to.equal(0);
+    expect(verify.output()).to.contain(`verified ${top + 1} heights: 0 difference(s)`);
+    const compared = logged(verify, /^verify: heights compared with the node$/);
+    expect(compared.length).to.be.greaterThan(1);
+    expect(compared.map((l) => l.total)).to.satisfy((t: unknown[]) => t.every((x) => x === top + 1));
+    expect(compared.map((l) => l.done)).to.deep.equal(compared.map((_, i) => i + 1));
+    expect(typeof compared[0]!.perSecond).to.equal('number');
+    const derived = logged(verify, /^verify: derived areas re-derived from the stored rows$/);
+    expect(derived.at(-1)!.done).to.equal(derived.at(-1)!.total);
+  });
+
+  it('starts another list from its start, and resumes the same list after what it wrote', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk: Buffer, _enc, done) {
+          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    const cfg = h.config({ DATABASE_SCHEMA: SCHEMA, PROGRESS_LOG_MS: '0' });
+    const interrupt = async (heights: string, doneThrough: number): Promise<void> => {
+      const pool = createWritePool(cfg, 'test', log, 1);
+      await saveReloadProgress(pool, { heights, phase: 'listed', doneThrough, lowestReplaced: undefined });
+      await pool.end();
+    };
+    await interrupt('0-30', 20);
+    expect((await reloadHeights({ cfg, log }, [10, 11, 12])).reloaded).to.equal(3);
+    expect(lines.filter((l) => /^an interrupted reload of other heights/.test(String(l.msg)))).to.have.length(1);
+    // the same list: 10-14 were written before the interruption
+    await interrupt('10-19', 14);
+    const tenToNineteen = Array.from({ length: 10 }, (_, i) => 10 + i);
+    expect((await reloadHeights({ cfg, log }, tenToNineteen)).reloaded).to.equal(5);
+    expect(
+      lines.filter((l) => /^resuming an interrupted reload/.test(String(l.msg))).map((l) => l.after),
+    ).to.deep.equal([14]);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * @module What issue 57's kept data answers (migrations 1045–1047), against the devnode's chain: the active names'
+ * count (of all and of each owner), the chain's size up to every height, and a page of one id in two fields, after a
+ * sync, a fork and a -H reload.
+ */
+import { expect } from 'chai';
+import type { Json } from '../../../src/chain/json.ts';
+import { countActiveNames } from '../../../src/db/queries/names.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { silentLog } from '../api/harness.ts';
+import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** the transaction a signed one carries, unwrapped from PayingForTx and GAMetaTx */
+const innermost = (tx: Obj): Obj => {
+  const inner = (tx.tx as Obj | undefined)?.tx as Obj | undefined;
+  return inner === undefined ? tx : innermost(inner);
+};
+
+describe('kept counts and sizes (issue 57) against the devnode chain, through a fork and a reload', function () {
+  this.timeout(300_000);
+  let v3: V3UnderTest;
+
+  before(async () => {
+    v3 = await startV3(60, 'v3-kept-flat');
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  /** the node's active names: every name the chain claimed, asked of the node's API (found while active) */
+  async function nodeActiveNames(chain: ChainTruth): Promise<Map<string, string>> {
+    const names = new Set(
+      chain.transactions
+        .map((t) => innermost(t.signed.tx as Obj))
+        .filter((tx) => tx.type === 'NameClaimTx')
+        .map((tx) => String(tx.name)),
+    );
+    const owners = new Map<string, string>();
+    for (const name of names) {
+      const res = await fetch(`${v3.devnode.externalUrl}/v3/names/${name}`);
+      if (res.status === 200) owners.set(name, String(((await res.json()) as Obj).owner));
+      else expect(res.status, name).to.equal(404);
+    }
+    return owners;
+  }
+
+  async function expectNameCounts(): Promise<void> {
+    await v3.synced();
+    const owners = await nodeActiveNames(await v3.truth());
+    expect(owners.size, 'active names on the chain').to.be.above(0);
+    expect((await v3.get('/mdw/v3/names/count')).body).to.equal(owners.size);
+    const byOwner = new Map<string, number>();
+    for (const owner of owners.values()) byOwner.set(owner, (byOwner.get(owner) ?? 0) + 1);
+    for (const [owner, n] of byOwner) expect((await v3.get(`/mdw/v3/names/count?owned_by=${owner}`)).body).to.equal(n);
+  }
+
+  /** the byte size of the chain's transactions at or below each height, from the devnode's signed transactions */
+  async function expectSizes(): Promise<void> {
+    await v3.synced();
+    const chain = await v3.truth();
+    const top = chain.keyBlocks.length - 1;
+    const sizes = new Array<number>(top + 1).fill(0);
+    for (const t of chain.transactions) sizes[t.height]! += v3.devnode.chain.txs.get(t.hash)!.signedBytes.length;
+    let below = 0;
+    for (let h = 0; h <= top; h++) {
+      below += sizes[h]!;
+      expect((await v3.get(`/middleware/size/height/${h}`)).body, `height ${h}`).to.deep.equal({ size: below });
+    }
+    expect((await v3.get('/middleware/size/current')).body).to.deep.equal({ size: below });
+  }
+
+  /** a page walk and the count of sender_id=A&recipient_id=A for each account that spent to itself */
+  async function expectSelfSpends(): Promise<void> {
+    await v3.synced();
+    const chain = await v3.truth();
+    const own = new Map<string, string[]>();
+    for (const t of chain.transactions) {
+      const tx = innermost(t.signed.tx as Obj);
+      if (tx.type === 'SpendTx' && tx.sender_id === tx.recipient_id)
+        own.set(String(tx.sender_id), [t.hash, ...(own.get(String(tx.sender_id)) ?? [])]);
+    }
+    expect(own.size, 'accounts that spent to themselves').to.be.above(0);
+    for (const [id, hashes] of own) {
+      const path = `sender_id=${id}&recipient_id=${id}`;
+      expect((await v3.walk(`/mdw/v3/transactions?${path}&limit=1`)).map((t) => t.hash)).to.deep.equal(hashes);
+      const forward = await v3.walk(`/mdw/v3/transactions?${path}&direction=forward&limit=2`);
+      expect(forward.map((t) => t.hash)).to.deep.equal([...hashes].reverse());
+      expect((await v3.get(`/mdw/v3/transactions/count?${path}`)).body).to.equal(hashes.length);
+      const scope = `scope=gen:0-${chain.keyBlocks.length - 1}`;
+      expect((await v3.get(`/mdw/v3/transactions/count?${path}&${scope}`)).body).to.equal(hashes.length);
+    }
+  }
+
+  it('after a sync: the active names, the sizes up to every height, the self-spends', async () => {
+    // a few spends to oneself of a prefunded account beside the generated chain's
+    const self = v3.devnode.accounts[1]!.publicKey;
+    await v3.spend(self, 1); // from account 0: gives account 1 a balance it spends to itself below
+    for (const amount of [2, 3]) {
+      const built = await fetch(`${v3.devnode.internalUrl}/v2/debug/transactions/spend`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender_id: self, recipient_id: self, amount, fee: 20_000_000_000_000 }),
+      });
+      await v3.submit(((await built.json()) as { tx: string }).tx, 1);
+      await v3.devnode.mineMicroBlock();
+    }
+    await v3.devnode.mineKeyBlock();
+    await expectNameCounts();
+    await expectSizes();
+    await expectSelfSpends();
+  });
+
+  it('the active names at any height equal a count of the stored names by their state (every edge crossed)', async () => {
+    const count = async (top: number, owner: string | null): Promise<number> => {
+      const { rows } = await v3.pool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM name_state s
+          WHERE NOT (s.auction_end_height > s.created_at_height AND s.auction_end_height >= $1 AND s.kind IN ('claim', 'bid'))
+            AND s.expires_at >= $1 AND s.kind <> 'revoke' AND ($2::text IS NULL OR s.owner = $2)`,
+        [top, owner],
+      );
+      return Number(rows[0]!.n);
+    };
+    const { rows } = await v3.pool.query<{ h: number; owner: string }>(
+      `SELECT DISTINCT h, owner FROM name_state, LATERAL (VALUES (expires_at), (auction_end_height)) v(at),
+              LATERAL (VALUES (at - 1), (at), (at + 1)) w(h) WHERE h IS NOT NULL ORDER BY 1, 2`,
+    );
+    expect(rows.length).to.be.above(0);
+    for (const { h, owner } of rows) {
+      expect(await countActiveNames(v3.pool, h, undefined), `height ${h}`).to.equal(await count(h, null));
+      expect(await countActiveNames(v3.pool, h, owner), `height ${h}, ${owner}`).to.equal(await count(h, owner));
+    }
+  });
+
+  it('after a fork that replaced heights with names, sizes and self-spends', async () => {
+    await v3.devnode.fork(10);
+    await expectNameCounts();
+    await expectSizes();
+    await expectSelfSpends();
+  });
+
+  it('after a -H reload of heights in the middle, kept equal to the chain', async () => {
+    const top = v3.devnode.height();
+    await v3.withoutPopulator(() =>
+      reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [top - 30, top - 29, top - 28]),
+    );
+    await expectNameCounts();
+    await expectSizes();
+    await expectSelfSpends();
+  });
+});
