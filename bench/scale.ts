@@ -34,6 +34,7 @@ import { postgresCpuReader } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
+import { filledPath, type RouteValues } from '../test/support/route-values.ts';
 
 const SIZES = (process.env.BENCH_SCALE ?? '0.1,1').split(',').map(Number);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 20);
@@ -53,20 +54,10 @@ interface Row {
 }
 
 /** HotIds are the worst-case values of the route parameters: the hot spots of the chain and its busiest places. */
-interface HotIds {
-  readonly account: string;
+interface HotIds extends RouteValues {
+  /** the owner of the most names */
   readonly nameOwner: string;
-  readonly contract: string;
-  readonly token: string;
-  readonly channel: string;
-  readonly oracle: string;
-  readonly name: string;
-  readonly auction: string;
-  readonly collection: string;
-  readonly busyHeight: number;
   readonly top: number;
-  readonly microBlock: string;
-  readonly tx: string;
 }
 
 async function json(url: string): Promise<{ [k: string]: unknown }> {
@@ -106,36 +97,6 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
   };
 }
 
-/** pathValue is the worst-case value of a path parameter, by its name and the route it is in. */
-function pathValue(path: string, param: string, ids: HotIds): string {
-  if (param === 'hash_or_kbi' || param === 'height' || param === 'from') return String(ids.busyHeight);
-  if (param === 'to') return String(ids.busyHeight + 10);
-  if (param === 'hash') return path.includes('micro-blocks') ? ids.microBlock : ids.tx;
-  if (param === 'millis') return String(GENESIS_TIME + ids.busyHeight * 180_000);
-  if (param === 'tokenId' || param === 'templateId') return '1';
-  if (param === 'oracle_id') return ids.oracle;
-  if (param === 'name') return path.includes('auction') ? ids.auction : ids.name;
-  if (param === 'contractId') return path.includes('aex141') ? ids.collection : ids.token;
-  if (param === 'accountId' || param === 'account' || param === 'address' || param === 'sender') return ids.account;
-  if (param === 'receiver' || param === 'validator') return ids.account;
-  if (param !== 'id') return ids.account;
-  const byResource: [string, string][] = [
-    ['/names/auctions', ids.auction],
-    ['/names', ids.name],
-    ['/oracles', ids.oracle],
-    ['/channels', ids.channel],
-    ['/contracts', ids.contract],
-    ['/aex9', ids.token],
-    ['/aex141', ids.collection],
-  ];
-  return byResource.find(([prefix]) => path.startsWith(prefix))?.[1] ?? ids.account;
-}
-
-/** filled is a route's path with its parameters' worst-case values. */
-function filled(path: string, ids: HotIds): string {
-  return path.replace(/\{([\w-]+)\}/g, (_, param: string) => encodeURIComponent(pathValue(path, param, ids)));
-}
-
 /** HOT_QUERIES: a query parameter's worst-case value, one request each (the widest scope, the hot spots). */
 const HOT_QUERIES = (ids: HotIds): Record<string, string> => ({
   account: ids.account,
@@ -160,7 +121,7 @@ function requests(ids: HotIds): [string, string][] {
   const list: [string, string][] = [];
   const hot = HOT_QUERIES(ids);
   for (const op of V3_OPERATIONS) {
-    const path = `/mdw/v3${filled(op.path, ids)}`;
+    const path = `/mdw/v3${filledPath(op.path, ids)}`;
     const paged = op.params.includes('limit') || op.params.includes('statsLimit');
     const base = paged ? `${path}?limit=${LIMIT}` : path;
     const join = (q: string): string => `${base}${base.includes('?') ? '&' : '?'}${q}`;
@@ -174,7 +135,7 @@ function requests(ids: HotIds): [string, string][] {
   }
   for (const op of OPERATIONS) {
     if (op.method !== 'get') continue;
-    const path = filled(op.path, ids);
+    const path = filledPath(op.path, ids);
     list.push([op.path, op.params.includes('limit') ? `${path}?limit=${LIMIT}` : path]);
   }
   const graphql = (name: string, query: string): [string, string] => [

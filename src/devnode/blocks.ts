@@ -95,19 +95,45 @@ export function keyBlockHash(h: KeyHeader): string {
   return encode('kh', hash(keyHeaderBytes(h)));
 }
 
-/** microHeaderBytes is the binary micro header; without a signature it is the bytes the miner signs. */
-export function microHeaderBytes(h: MicroHeader): Uint8Array {
+/** PackedMicroHeader is a micro header with its hashes and signature as bytes, as the chain keeps them. */
+export interface PackedMicroHeader {
+  readonly height: number;
+  readonly prevHash: Uint8Array;
+  readonly prevKeyHash: Uint8Array;
+  readonly stateHash: Uint8Array;
+  readonly txsHash: Uint8Array;
+  readonly time: number;
+  readonly version: number;
+  readonly signature?: Uint8Array;
+}
+
+/** packedMicroHeaderBytes is the binary micro header; without a signature it is the bytes the miner signs. */
+export function packedMicroHeaderBytes(h: PackedMicroHeader): Uint8Array {
   return Buffer.concat([
     u32(h.version),
     u32(MICRO_FLAGS),
     u64(h.height),
-    idBytes(h.prevHash),
-    idBytes(h.prevKeyHash),
-    idBytes(h.stateHash),
-    idBytes(h.txsHash),
+    h.prevHash,
+    h.prevKeyHash,
+    h.stateHash,
+    h.txsHash,
     u64(h.time),
-    h.signature ? idBytes(h.signature) : Buffer.alloc(0),
+    h.signature ?? Buffer.alloc(0),
   ]);
+}
+
+/** microHeaderBytes is the binary micro header of an encoded one. */
+export function microHeaderBytes(h: MicroHeader): Uint8Array {
+  return packedMicroHeaderBytes({
+    height: h.height,
+    time: h.time,
+    version: h.version,
+    prevHash: idBytes(h.prevHash),
+    prevKeyHash: idBytes(h.prevKeyHash),
+    stateHash: idBytes(h.stateHash),
+    txsHash: idBytes(h.txsHash),
+    ...(h.signature ? { signature: idBytes(h.signature) } : {}),
+  });
 }
 
 /** microBlockHash is the `mh_` of a signed micro header. */

@@ -5,10 +5,9 @@ import { KEY_BLOCK_REWARD } from './fees.ts';
 import {
   PROTOCOL_VERSION,
   keyBlockHash,
-  microBlockHash,
-  microHeaderBytes,
+  packedMicroHeaderBytes,
   type KeyHeader,
-  type MicroHeader,
+  type PackedMicroHeader,
 } from './blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
@@ -16,21 +15,14 @@ import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyCont
 import { commitState, copyState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { TxIndex, type TxRecord } from './tx-store.ts';
+import { MicroStore, type MicroBlock } from './micro-store.ts';
 
 export type { TxRecord } from './tx-store.ts';
+export type { MicroBlock } from './micro-store.ts';
 import { idBytes } from '../chain/id-cache.ts';
 import { toBigInt } from '../chain/json.ts';
 import type { Hyperchain } from './hyperchain/consensus.ts';
 import { EOE_FLAG, HOLE_FLAG, hcFlags, keyTarget } from './contracts/hc-schedule.ts';
-
-/** MicroBlock is a micro block with its transactions. */
-export interface MicroBlock {
-  readonly kind: 'micro';
-  readonly header: MicroHeader;
-  readonly hash: string;
-  /** its transactions, read back from the chain's store (a new array of new records each time) */
-  readonly txs: readonly TxRecord[];
-}
 
 /** KeyBlock is a key block and the micro blocks of its generation. */
 export interface KeyBlock {
@@ -126,9 +118,15 @@ export class Chain {
   readonly options: ChainOptions;
   readonly schedule: ProtocolSchedule;
   readonly keyBlocks: KeyBlock[] = [];
-  readonly blocks = new Map<string, KeyBlock | MicroBlock>();
+  readonly #keyBlocksByHash = new Map<string, KeyBlock>();
   /** every transaction by hash: the sealed ones packed (tx-store.ts), the mempool's as records */
   readonly txs = new TxIndex();
+  /** the micro blocks, packed (micro-store.ts) */
+  readonly #micro = new MicroStore(this.txs.store);
+  /** blocks finds a key or micro block by its hash */
+  readonly blocks = {
+    get: (hash: string): KeyBlock | MicroBlock | undefined => this.#keyBlocksByHash.get(hash) ?? this.#micro.get(hash),
+  };
   mempool: TxRecord[] = [];
   state: WorldState = newState();
   pending: WorldState = newState(this.state);
@@ -181,7 +179,8 @@ export class Chain {
   }
 
   #topTime(): number {
-    return this.top.micro.at(-1)?.header.time ?? this.top.header.time;
+    const micro = this.top.micro.at(-1);
+    return micro ? this.#micro.timeOf(micro) : this.top.header.time;
   }
 
   #now(): number {
@@ -329,7 +328,7 @@ export class Chain {
   #pushKeyBlock(header: KeyHeader): KeyBlock {
     const block: KeyBlock = { kind: 'key', header, hash: keyBlockHash(header), micro: [] };
     this.keyBlocks.push(block);
-    this.blocks.set(block.hash, block);
+    this.#keyBlocksByHash.set(block.hash, block);
     this.#keyBlockEffects(this.state, header, this.#queryExpiry);
     if (((header.hcFlags ?? 0) & EOE_FLAG) !== 0) this.#keepEpochEnd(block);
     this.#resetPending();
@@ -363,39 +362,35 @@ export class Chain {
   #sealMicroBlock(txs: TxRecord[], time: number): MicroBlock {
     const key = this.top;
     const prev = key.micro.at(-1);
-    const txsHashBytes = hash(Buffer.concat(txs.map((t) => t.hashBytes)));
-    const txsHash = encode('bx', txsHashBytes);
-    const prevState = idBytes((prev ?? key).header.stateHash);
-    const unsigned: MicroHeader = {
+    const keyHash = idBytes(key.hash);
+    const txsHash = hash(Buffer.concat(txs.map((t) => t.hashBytes)));
+    const prevState = prev ? this.#micro.stateHashBytes(prev) : idBytes(key.header.stateHash);
+    const unsigned: PackedMicroHeader = {
       height: this.txHeight(key.header.height),
-      prevHash: prev?.hash ?? key.hash,
-      prevKeyHash: key.hash,
-      stateHash: encode('bs', hash(Buffer.concat([prevState, txsHashBytes]))),
+      prevHash: prev ? this.#micro.hashBytes(prev) : keyHash,
+      prevKeyHash: keyHash,
+      stateHash: hash(Buffer.concat([prevState, txsHash])),
       txsHash,
       time,
       version: key.header.version,
     };
-    const header = { ...unsigned, signature: encode('sg', signBytes(this.options.miner, microHeaderBytes(unsigned))) };
+    const signature = signBytes(this.options.miner, packedMicroHeaderBytes(unsigned));
     const store = this.txs.store;
-    const start = store.size;
-    const count = txs.length;
-    const block: MicroBlock = {
-      kind: 'micro',
-      header,
-      hash: microBlockHash(header),
-      get txs() {
-        return store.range(start, count);
+    const block = this.#micro.append(
+      {
+        ...unsigned,
+        hash: hash(packedMicroHeaderBytes({ ...unsigned, signature })),
+        signature,
+        txStart: store.size,
+        txCount: txs.length,
       },
-    };
+      key,
+    );
     for (const t of txs) {
-      t.blockHash = block.hash;
-      t.blockHeight = header.height;
-      t.json = undefined;
       store.append(t, block);
       this.txs.dropPending(t.hash);
     }
     key.micro.push(block);
-    this.blocks.set(block.hash, block);
     return block;
   }
 
@@ -407,7 +402,7 @@ export class Chain {
       height: this.height + 1,
       prevHash: prev.hash,
       prevKeyHash: this.top.hash,
-      stateHash: encode('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
+      stateHash: this.#keyStateHash(prev),
       miner: fields.miner ?? this.options.miner.address,
       beneficiary: fields.beneficiary ?? this.options.beneficiary,
       target: TARGET,
@@ -435,7 +430,7 @@ export class Chain {
       height,
       prevHash: prev.hash,
       prevKeyHash: this.top.hash,
-      stateHash: encode('bs', hash(Buffer.concat([idBytes(prev.header.stateHash), Buffer.from('key')]))),
+      stateHash: this.#keyStateHash(prev),
       miner: producer,
       beneficiary: producer,
       target: keyTarget(this.top.header.target, height, flags),
@@ -444,6 +439,12 @@ export class Chain {
       info: fields.info ?? EMPTY_CB,
       hcFlags: hcFlags(flags),
     };
+  }
+
+  /** #keyStateHash is the state hash of a key block after `prev` (the devnode's: a hash of the one before). */
+  #keyStateHash(prev: KeyBlock | MicroBlock): string {
+    const prevState = prev.kind === 'micro' ? this.#micro.stateHashBytes(prev) : idBytes(prev.header.stateHash);
+    return encode('bs', hash(Buffer.concat([prevState, Buffer.from('key')])));
   }
 
   /** mineKeyBlock first seals the mempool in a micro block (not before a hole: its leader made none), then adds the next key block. */
@@ -475,13 +476,14 @@ export class Chain {
     const removed = this.keyBlocks.splice(base + 1);
     // the removed generations' transactions are the store's last: read them, then the store forgets them
     const removedTxs = removed.map((kb) => kb.micro.flatMap((m) => m.txs));
+    const removedTimes = removed.map((kb) => (kb.micro.length > 0 ? this.#micro.timeOf(kb.micro.at(-1)!) : undefined));
     this.txs.store.truncate(this.txs.store.size - removedTxs.reduce((n, txs) => n + txs.length, 0));
+    this.#micro.truncate(this.#micro.size - removed.reduce((n, kb) => n + kb.micro.length, 0));
     const mempool = this.mempool;
     this.mempool = [];
     for (const kb of removed) {
-      this.blocks.delete(kb.hash);
+      this.#keyBlocksByHash.delete(kb.hash);
       this.#epochEnds.delete(kb.hash);
-      for (const mb of kb.micro) this.blocks.delete(mb.hash);
     }
     this.#replay();
     for (const [k, old] of removed.entries()) {
@@ -496,7 +498,7 @@ export class Chain {
         pow,
       });
       const txs = removedTxs[k]!.filter((r) => this.#include(this.state, r, this.height, this.#queryExpiry));
-      if (txs.length > 0) this.#sealMicroBlock(txs, (old.micro.at(-1)?.header.time ?? old.header.time) + 2);
+      if (txs.length > 0) this.#sealMicroBlock(txs, (removedTimes[k] ?? old.header.time) + 2);
     }
     this.mempool = mempool;
     this.#resetPending();
@@ -539,7 +541,7 @@ export class Chain {
     if (!block) return undefined;
     if (block.kind === 'key') return { height: block.header.height, micro: -1 };
     // a micro block follows the key block of txHeight's inverse (on a hyperchain, the one before its own height's)
-    const keyHeight = this.options.hyperchain ? block.header.height - 1 : block.header.height;
+    const keyHeight = this.options.hyperchain ? block.height - 1 : block.height;
     return { height: keyHeight, micro: this.keyBlocks[keyHeight]!.micro.indexOf(block) };
   }
 
@@ -551,12 +553,14 @@ export class Chain {
     const state = from ? copyState(from.state) : newState();
     const expiry = copyExpiry(from?.expiry ?? new Map());
     const keep = upto === undefined;
+    // blocks compared as objects: a micro block's hash is encoded each time it is read
+    const target = upto === undefined ? undefined : this.blocks.get(upto);
     if (!from) this.#seedGenesis(state);
     for (const kb of this.keyBlocks.slice(from?.at.height ?? 0)) {
       const continued = from !== undefined && kb.header.height === from.at.height;
       if (!continued) this.#keyBlockEffects(state, kb.header, expiry);
-      if (kb.hash === upto) break;
-      const last = kb.micro.findIndex((mb) => mb.hash === upto);
+      if (kb === target) break;
+      const last = target?.kind === 'micro' ? kb.micro.indexOf(target) : -1;
       const micro = kb.micro.slice(continued ? from.at.micro + 1 : 0, last < 0 ? undefined : last + 1);
       for (const mb of micro) for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
       if (last >= 0) break;

@@ -71,7 +71,7 @@ function refuse(value: string, prefixes: readonly Prefix[], refused: Refused): H
  * each one was a tenth of the devnode's CPU per answer.
  */
 function byHash<T>(
-  map: ReadonlyMap<string, T>,
+  map: { get(key: string): T | undefined },
   req: RouteRequest,
   prefixes: Prefix[],
   refused = INVALID_HASH,

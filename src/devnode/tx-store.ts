@@ -5,10 +5,12 @@
  * about 3 kB of heap, packed about 300 bytes. A transaction read is rebuilt from its bytes (TxRecord), as a node reads
  * its database.
  */
-import v8 from 'node:v8';
-import { decode, encode } from '../chain/encoding.ts';
+import { decode, encode, hash } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
 import { schemaFor } from '../chain/tx-schema.ts';
+import { HashIndex, hashKey } from './hash-index.ts';
+import { packJson, unpackJson } from './packed-json.ts';
+import { RecordChunks } from './record-chunks.ts';
 import { decodeSignedTx, decodeTx, type TxFields } from './tx-codec.ts';
 
 /** TxRecord is one signed transaction, pending (blockHeight −1) or included in a micro block. */
@@ -17,8 +19,8 @@ export interface TxRecord {
   readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
   readonly tx: TxFields;
-  blockHash: string | undefined;
-  blockHeight: number;
+  readonly blockHash: string | undefined;
+  readonly blockHeight: number;
   callInfo?: { [k: string]: Json };
   gaInfo?: { [k: string]: Json };
   json?: string;
@@ -26,15 +28,16 @@ export interface TxRecord {
 
 type Info = { [k: string]: Json };
 
-/** SealedBlock is what a transaction keeps of its micro block (the chain's MicroBlock). */
+/** SealedBlock is what a transaction keeps of its micro block (the chain's MicroBlock, whose hash is encoded when read). */
 export interface SealedBlock {
   readonly hash: string;
-  readonly header: { readonly height: number };
+  readonly height: number;
 }
 
 /** CHUNK is the size of one byte chunk: large enough that its overhead is nothing, small enough to grow in steps. */
 const CHUNK = 1 << 24;
 const HASH = 32;
+const EMPTY = new Uint8Array(0);
 const GA_INFO = 1;
 const CALL_INFO = 2;
 /** the fields are kept serialised with the info: a type the shared codec does not know (made-up-tx.ts) */
@@ -45,15 +48,19 @@ class ByteArena {
   readonly #chunks: Buffer[] = [];
   #used = CHUNK;
 
-  append(bytes: Uint8Array): number {
-    if (bytes.length > CHUNK) throw new RangeError(`a sealed transaction of ${bytes.length} bytes`);
-    if (this.#used + bytes.length > CHUNK) {
+  /** append writes `bytes` and `more` after them into one chunk; the offset of the first. */
+  append(bytes: Uint8Array, more: Uint8Array = EMPTY): number {
+    const length = bytes.length + more.length;
+    if (length > CHUNK) throw new RangeError(`a sealed transaction of ${length} bytes`);
+    if (this.#used + length > CHUNK) {
       this.#chunks.push(Buffer.allocUnsafe(CHUNK));
       this.#used = 0;
     }
     const at = (this.#chunks.length - 1) * CHUNK + this.#used;
-    this.#chunks.at(-1)!.set(bytes, this.#used);
-    this.#used += bytes.length;
+    const chunk = this.#chunks.at(-1)!;
+    chunk.set(bytes, this.#used);
+    chunk.set(more, this.#used + bytes.length);
+    this.#used += length;
     return at;
   }
 
@@ -65,21 +72,14 @@ class ByteArena {
   }
 }
 
-function grown<T extends Uint8Array | Uint32Array | Float64Array | Int32Array>(array: T, need: number): T {
-  if (need <= array.length) return array;
-  const next = new (array.constructor as new (n: number) => T)(Math.max(need, array.length * 2));
-  next.set(array);
-  return next;
-}
-
 /** SealedTx is a transaction read back from the store: its fields are decoded when first asked for. */
 class SealedTx implements TxRecord {
-  readonly hashBytes: Uint8Array;
   readonly signedBytes: Uint8Array;
-  blockHash: string | undefined;
-  blockHeight: number;
   json?: string;
+  #block: SealedBlock;
+  #blockHash: string | undefined;
   #hash: string | undefined;
+  #hashBytes: Uint8Array | undefined;
   #tx: TxFields | undefined;
   /** the info and, for a type the codec does not know, the fields, read when first asked for (a replay needs neither) */
   #kept: (() => unknown) | undefined;
@@ -87,18 +87,32 @@ class SealedTx implements TxRecord {
   #callInfo: Info | undefined;
   #gaInfo: Info | undefined;
 
-  constructor(hashBytes: Uint8Array, signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown) {
-    this.hashBytes = hashBytes;
+  constructor(signedBytes: Uint8Array, block: SealedBlock, flags: number, kept?: () => unknown, blockHash?: string) {
     this.signedBytes = signedBytes;
-    this.blockHash = block.hash;
-    this.blockHeight = block.header.height;
+    this.#block = block;
+    this.#blockHash = blockHash;
     this.#flags = flags;
     this.#kept = kept;
+  }
+
+  /** hashBytes is the hash of the signed bytes, computed (the store keeps four of its bytes, for its table) */
+  get hashBytes(): Uint8Array {
+    this.#hashBytes ??= hash(this.signedBytes);
+    return this.#hashBytes;
   }
 
   get hash(): string {
     this.#hash ??= encode('th', this.hashBytes);
     return this.#hash;
+  }
+
+  get blockHash(): string {
+    this.#blockHash ??= this.#block.hash;
+    return this.#blockHash;
+  }
+
+  get blockHeight(): number {
+    return this.#block.height;
   }
 
   get tx(): TxFields {
@@ -139,20 +153,28 @@ class SealedTx implements TxRecord {
   }
 }
 
+// a transaction's record: its hash's first four bytes (its slot in the table), where its bytes start in the arena (six bytes), the lengths of its signed bytes and
+// of its packed info right after them, its flags and its block (an index into the store's list)
+const KEY = 4;
+const AT = KEY;
+const LENGTH_AT = AT + 6;
+const INFO_LENGTH_AT = LENGTH_AT + 4;
+const FLAGS_AT = INFO_LENGTH_AT + 4;
+const BLOCK_AT = FLAGS_AT + 1;
+const RECORD = BLOCK_AT + 4;
+/** records per chunk: a chunk of about 13 MB */
+const PER_CHUNK = 1 << 18;
+
 /** TxStore holds the sealed transactions in the order they were sealed, found by index or by hash. */
 export class TxStore {
   readonly #bytes = new ByteArena();
+  readonly #records = new RecordChunks(RECORD, PER_CHUNK);
   #count = 0;
-  #hashes = new Uint8Array(HASH * 1024);
-  #at = new Float64Array(1024);
-  #length = new Uint32Array(1024);
-  #infoAt = new Float64Array(1024);
-  #infoLength = new Uint32Array(1024);
-  #flags = new Uint8Array(1024);
-  #block = new Uint32Array(1024);
   readonly #blocks: SealedBlock[] = [];
-  /** open addressing over the hashes' first four bytes: index + 1 of a transaction, 0 for a free slot */
-  #table = new Int32Array(2048);
+  readonly #index = new HashIndex(
+    (i) => this.#records.chunk(i).readUInt32LE(this.#records.offset(i)),
+    (i) => this.record(i).hashBytes,
+  );
 
   get size(): number {
     return this.#count;
@@ -161,44 +183,49 @@ export class TxStore {
   /** append seals a transaction into `block` (which must be the newest block or a newer one); its index. */
   append(record: TxRecord, block: SealedBlock): number {
     const i = this.#count;
-    this.#reserve(i + 1);
-    this.#hashes.set(record.hashBytes, i * HASH);
     let flags = schemaFor(String(record.tx.type), Number(record.tx.version)) ? 0 : OWN_FIELDS;
-    this.#at[i] = this.#bytes.append(record.signedBytes);
-    this.#length[i] = record.signedBytes.length;
     const info = record.gaInfo ?? record.callInfo;
     if (info) flags |= record.gaInfo ? GA_INFO : CALL_INFO;
-    if (flags !== 0) {
-      const infoBytes = v8.serialize((flags & OWN_FIELDS) !== 0 ? [record.tx, info] : info);
-      this.#infoAt[i] = this.#bytes.append(infoBytes);
-      this.#infoLength[i] = infoBytes.length;
-    }
-    this.#flags[i] = flags;
+    const infoBytes =
+      flags === 0 ? undefined : packJson((flags & OWN_FIELDS) !== 0 ? [record.tx, info ?? null] : info!);
+    const at = this.#bytes.append(record.signedBytes, infoBytes);
     if (this.#blocks.at(-1) !== block) this.#blocks.push(block);
-    this.#block[i] = this.#blocks.length - 1;
+    this.#records.reserve(i);
+    const chunk = this.#records.chunk(i);
+    const offset = this.#records.offset(i);
+    chunk.writeUInt32LE(hashKey(record.hashBytes), offset);
+    chunk.writeUIntLE(at, offset + AT, 6);
+    chunk.writeUInt32LE(record.signedBytes.length, offset + LENGTH_AT);
+    chunk.writeUInt32LE(infoBytes?.length ?? 0, offset + INFO_LENGTH_AT);
+    chunk[offset + FLAGS_AT] = flags;
+    chunk.writeUInt32LE(this.#blocks.length - 1, offset + BLOCK_AT);
     this.#count = i + 1;
-    if (this.#count * 2 > this.#table.length) this.#rehash(this.#table.length * 2);
-    else this.#insert(i);
+    this.#index.add();
     return i;
   }
 
-  /** record is transaction `i` as a TxRecord (a new object each time). */
-  record(i: number): TxRecord {
+  /**
+   * record is transaction `i` as a TxRecord (a new object each time); `blockHash`, when the caller has it, its block's
+   * hash (encoded again at each read otherwise).
+   */
+  record(i: number, blockHash?: string): TxRecord {
     if (!(i >= 0 && i < this.#count)) throw new RangeError(`no sealed transaction ${i}`);
-    const flags = this.#flags[i]!;
-    const block = this.#blocks[this.#block[i]!]!;
-    const bytes = this.#bytes.view(this.#at[i]!, this.#length[i]!);
-    // a copy: a fork truncates the store and appends over these hashes
-    const hashBytes = this.#hashes.slice(i * HASH, (i + 1) * HASH);
-    const infoAt = this.#infoAt[i]!;
-    const infoLength = this.#infoLength[i]!;
-    const kept = flags === 0 ? undefined : () => v8.deserialize(this.#bytes.view(infoAt, infoLength)) as unknown;
-    return new SealedTx(hashBytes, bytes, block, flags, kept);
+    const chunk = this.#records.chunk(i);
+    const offset = this.#records.offset(i);
+    const flags = chunk[offset + FLAGS_AT]!;
+    const block = this.#blocks[chunk.readUInt32LE(offset + BLOCK_AT)]!;
+    const at = chunk.readUIntLE(offset + AT, 6);
+    const length = chunk.readUInt32LE(offset + LENGTH_AT);
+    const infoLength = chunk.readUInt32LE(offset + INFO_LENGTH_AT);
+    const bytes = this.#bytes.view(at, length);
+    const kept = flags === 0 ? undefined : () => unpackJson(this.#bytes.view(at + length, infoLength));
+    return new SealedTx(bytes, block, flags, kept, blockHash);
   }
 
-  /** range is `count` transactions from index `start`. */
+  /** range is `count` transactions of one micro block from index `start` (its hash encoded once for them all). */
   range(start: number, count: number): TxRecord[] {
-    return Array.from({ length: count }, (_, k) => this.record(start + k));
+    const blockHash = count > 1 ? this.record(start).blockHash : undefined;
+    return Array.from({ length: count }, (_, k) => this.record(start + k, blockHash));
   }
 
   /** indexOf is the index of the transaction whose `th_` hash is `hash`; −1 when the store has none. */
@@ -211,12 +238,7 @@ export class TxStore {
     } catch {
       return -1;
     }
-    const mask = this.#table.length - 1;
-    for (let slot = this.#start(bytes, 0) & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.#table[slot]!;
-      if (entry === 0) return -1;
-      if (this.#hashEquals(entry - 1, bytes, 0)) return entry - 1;
-    }
+    return this.#index.find(bytes);
   }
 
   /**
@@ -226,41 +248,10 @@ export class TxStore {
   truncate(count: number): void {
     if (count >= this.#count) return;
     this.#count = count;
-    const keep = count === 0 ? 0 : this.#block[count - 1]! + 1;
+    const keep =
+      count === 0 ? 0 : this.#records.chunk(count - 1).readUInt32LE(this.#records.offset(count - 1) + BLOCK_AT) + 1;
     this.#blocks.length = keep;
-    this.#rehash(this.#table.length);
-  }
-
-  #reserve(n: number): void {
-    this.#hashes = grown(this.#hashes, n * HASH);
-    this.#at = grown(this.#at, n);
-    this.#length = grown(this.#length, n);
-    this.#infoAt = grown(this.#infoAt, n);
-    this.#infoLength = grown(this.#infoLength, n);
-    this.#flags = grown(this.#flags, n);
-    this.#block = grown(this.#block, n);
-  }
-
-  #start(bytes: Uint8Array, offset: number): number {
-    return (bytes[offset]! | (bytes[offset + 1]! << 8) | (bytes[offset + 2]! << 16) | (bytes[offset + 3]! << 24)) >>> 0;
-  }
-
-  #hashEquals(i: number, bytes: Uint8Array, offset: number): boolean {
-    const base = i * HASH;
-    for (let k = 0; k < HASH; k++) if (this.#hashes[base + k] !== bytes[offset + k]) return false;
-    return true;
-  }
-
-  #insert(i: number): void {
-    const mask = this.#table.length - 1;
-    let slot = this.#start(this.#hashes, i * HASH) & mask;
-    while (this.#table[slot] !== 0) slot = (slot + 1) & mask;
-    this.#table[slot] = i + 1;
-  }
-
-  #rehash(size: number): void {
-    this.#table = new Int32Array(size);
-    for (let i = 0; i < this.#count; i++) this.#insert(i);
+    this.#index.truncate(count);
   }
 }
 

@@ -131,6 +131,14 @@ export async function withShadowTables(
       `SELECT e.owner, e.height, sum(e.expiring), sum(e.activating) FROM ${s}.name_state n, ${s}.name_count_edges_of(n) e
         GROUP BY 1, 2 HAVING sum(e.expiring) <> 0 OR sum(e.activating) <> 0`,
     );
+    // their sums per span of 100 and 10 000 heights (migration 1060), which the names' count reads
+    await compare(
+      'name_count_spans',
+      `SELECT owner, width, span, expiring, activating FROM ${s}.name_count_spans`,
+      `SELECT e.owner, w.width, e.height / w.width, sum(e.expiring), sum(e.activating)
+         FROM ${s}.name_state n, ${s}.name_count_edges_of(n) e, (VALUES (100), (10000)) w(width)
+        GROUP BY 1, 2, 3 HAVING sum(e.expiring) <> 0 OR sum(e.activating) <> 0`,
+    );
     // each generation's first txi (generation_txis, which txis and scope counts read) and size below (migration 1046,
     // /middleware/size/height): the stored micro blocks' transactions and the stored transactions' sizes below it; a
     // row without its key block recounts as 0

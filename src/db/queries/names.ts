@@ -205,13 +205,26 @@ export async function nameByHash(db: Queryable, nameHash: string): Promise<NameS
 
 /**
  * countActiveNames counts the names active at the top (optionally of one owner) from the edges migration 1045 keeps:
- * the names expiring at or above the top less those whose auction ends at or above it, over the heights ahead only.
+ * the names expiring at or above the top less those whose first active height is above it. Each is a sum over the
+ * heights from x up, read from migration 1060's spans: the edges below the next multiple of 100, the 100-spans below
+ * the next multiple of 10 000, the 10 000-spans above it (at most about 220 rows for each x, whatever the chain).
  */
 export async function countActiveNames(db: Queryable, top: number, ownedBy: string | undefined): Promise<number> {
   const { rows } = await db.query<{ n: string }>({
     name: 'mdw_v3_names_count',
-    text: `SELECT (coalesce(sum(expiring), 0) - coalesce(sum(activating) FILTER (WHERE height > $1), 0))::text AS n
-             FROM name_count_edges WHERE owner = $2 AND height >= $1`,
+    text: `SELECT (coalesce(sum(r.expiring) FILTER (WHERE v.x = $1), 0)
+                   - coalesce(sum(r.activating) FILTER (WHERE v.x > $1), 0))::text AS n
+             FROM (VALUES ($1::integer), ($1::integer + 1)) v(x)
+            CROSS JOIN LATERAL (
+                  SELECT e.expiring, e.activating FROM name_count_edges e
+                   WHERE e.owner = $2 AND e.height >= v.x AND e.height < (v.x + 99) / 100 * 100
+                   UNION ALL
+                  SELECT s.expiring, s.activating FROM name_count_spans s
+                   WHERE s.owner = $2 AND s.width = 100 AND s.span >= (v.x + 99) / 100
+                     AND s.span < (v.x + 9999) / 10000 * 100
+                   UNION ALL
+                  SELECT s.expiring, s.activating FROM name_count_spans s
+                   WHERE s.owner = $2 AND s.width = 10000 AND s.span >= (v.x + 9999) / 10000) r`,
     values: [top, ownedBy ?? ''],
   });
   return Number(rows[0]?.n ?? 0);

@@ -2,8 +2,7 @@
 import { expect } from 'chai';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import { ALICE, BOB, CAROL, CONTRACT, DAVE, id, NAME, NAME_HASH, TOP } from './fixture.ts';
-import { ResponseCache } from '../../../src/api/http/response-cache.ts';
+import { ALICE, BOB, CAROL, CONTRACT, DAVE, id, NAME, NAME_HASH } from './fixture.ts';
 import { addAuctions, AUCTION_BIDS, auctionTx, ENDED, LONGER, ZZ } from './auction-fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
@@ -37,28 +36,6 @@ describe('the original endpoints that answered 404', function () {
       const { rows } = await api.pool.query<{ n: string }>('SELECT count(*) AS n FROM transactions WHERE height < 50');
       await api.pool.query('DELETE FROM key_blocks WHERE height >= 50');
       await api.request.get('/middleware/count/current').expect(200, { count: Number(rows[0]!.n) });
-    });
-  });
-
-  describe('count/current with the in-memory cache', () => {
-    it('keeps the count of final heights, adds the heights above it, and drops it with a rollback', async () => {
-      const cache = new ResponseCache({ maxBytes: 1024 * 1024 });
-      const cached = await startApi({ env: { FORK_WINDOW: '10' }, responseCache: cache });
-      try {
-        const all = cached.fixture.txs.length;
-        await cached.request.get('/middleware/count/current').expect(200, { count: all });
-        expect(JSON.parse(cache.get('final-count transactions')!.body.toString())).to.include({ height: TOP - 10 });
-        // a row at a final height, written behind the cache's back, is not counted again: the kept count is used
-        await cached.pool.query('DELETE FROM transactions WHERE height = 15');
-        await cached.request.get('/middleware/count/current').expect(200, { count: all });
-        // a rollback (the populator's NOTIFY) drops it, and the next count reads the index again
-        cache.invalidateFrom(45);
-        await cached.pool.query('DELETE FROM key_blocks WHERE height >= 45');
-        const { rows } = await cached.pool.query<{ n: string }>('SELECT count(*) AS n FROM transactions');
-        await cached.request.get('/middleware/count/current').expect(200, { count: Number(rows[0]!.n) });
-      } finally {
-        await cached.close();
-      }
     });
   });
 

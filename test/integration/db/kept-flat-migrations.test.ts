@@ -1,5 +1,5 @@
 /**
- * @module Migrations 1045–1048 on a schema the populator filled before them (an upgrade): their backfill builds the
+ * @module Migrations 1045–1048 and 1060 on a schema the populator filled before them (an upgrade): their backfill builds the
  * active names' edges and the sizes below each generation exactly as the triggers and the populator keep them, and
  * `mdw -v` finds nothing to recount.
  */
@@ -18,12 +18,15 @@ const MIGRATIONS = [
   '1047_account_transactions_multi_field',
   '1048_name_state_deactivation',
 ];
+/** the active names' edges summed per span (issue 57's second step), named after migrations of other areas */
+const SPANS = '1060_name_count_spans';
 const KEPT = {
   edges: 'SELECT owner, height, expiring, activating FROM name_count_edges ORDER BY owner, height',
+  spans: 'SELECT owner, width, span, expiring, activating FROM name_count_spans ORDER BY owner, width, span',
   sizes: 'SELECT height, first_txi, size_before FROM generation_txis ORDER BY height',
 };
 
-describe('migrations 1045–1048 on a populated schema', function () {
+describe('migrations 1045–1048 and 1060 on a populated schema', function () {
   this.timeout(180_000);
   let h: Harness;
 
@@ -36,17 +39,25 @@ describe('migrations 1045–1048 on a populated schema', function () {
   });
 
   it('build on upgrade what the populator keeps, and verify finds no difference', async () => {
-    const kept = { edges: await h.query('mdw', KEPT.edges), sizes: await h.query('mdw', KEPT.sizes) };
+    const read = async (): Promise<{ [k in keyof typeof KEPT]: unknown[] }> => ({
+      edges: await h.query('mdw', KEPT.edges),
+      spans: await h.query('mdw', KEPT.spans),
+      sizes: await h.query('mdw', KEPT.sizes),
+    });
+    const kept = await read();
     expect(kept.edges.length, 'active names').to.be.above(0);
+    expect(kept.spans.length, 'spans of 100 and 10 000 heights').to.be.at.least(2);
     expect(kept.sizes.length, 'generations').to.be.above(40);
     // the schema as before the migrations: their objects gone, their names not applied
     await h.query('mdw', 'DROP INDEX name_state_deactivation');
     await h.query('mdw', 'DROP INDEX account_transactions_multi_field');
     await h.query('mdw', 'ALTER TABLE generation_txis DROP COLUMN size_before');
+    await h.query('mdw', 'DROP TABLE name_count_spans');
     await h.query('mdw', 'DROP TABLE name_count_edges');
+    await h.query('mdw', 'DROP FUNCTION name_count_spans_apply()');
     await h.query('mdw', 'DROP FUNCTION name_count_edges_apply() CASCADE');
     await h.query('mdw', 'DROP FUNCTION name_count_edges_of(name_state)');
-    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = ANY($1)', [MIGRATIONS]);
+    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = ANY($1)', [[...MIGRATIONS, SPANS]]);
     // the migrations named after them, applied here, are set aside: the files of the release that brought 1045–1048
     // end with 1048, and the migrator refuses a pending file named below an applied one
     const later = await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [MIGRATIONS.at(-1)]);
@@ -62,8 +73,9 @@ describe('migrations 1045–1048 on a populated schema', function () {
       await h.query('mdw', `INSERT INTO mdw_migrations SELECT * FROM json_populate_record(NULL::mdw_migrations, $1)`, [
         JSON.stringify(row),
       ]);
-    expect(await migrate({ databaseUrl: h.db.url, schema: 'mdw' }, silent)).to.deep.equal([]);
-    expect({ edges: await h.query('mdw', KEPT.edges), sizes: await h.query('mdw', KEPT.sizes) }).to.deep.equal(kept);
+    // then 1060 (set aside above with its objects) sums the rebuilt edges per span
+    expect(await migrate({ databaseUrl: h.db.url, schema: 'mdw' }, silent)).to.deep.equal([SPANS]);
+    expect(await read()).to.deep.equal(kept);
     const lines: string[] = [];
     const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
     expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });

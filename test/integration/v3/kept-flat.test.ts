@@ -1,5 +1,5 @@
 /**
- * @module What issue 57's kept data answers (migrations 1045–1047), against the devnode's chain: the active names'
+ * @module What issue 57's kept data answers (migrations 1045–1047 and 1060), against the devnode's chain: the active names'
  * count (of all and of each owner), the chain's size up to every height, and a page of one id in two fields, after a
  * sync, a fork and a -H reload.
  */
@@ -113,7 +113,8 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     await expectSelfSpends();
   });
 
-  it('the active names at any height equal a count of the stored names by their state (every edge crossed)', async () => {
+  // each edge's height and the starts of its spans of 100 and 10 000 heights (migration 1060), and either side of each
+  it('the active names at any height equal a count of the stored names by their state (every edge and span crossed)', async () => {
     const count = async (top: number, owner: string | null): Promise<number> => {
       const { rows } = await v3.pool.query<{ n: string }>(
         `SELECT count(*) AS n FROM name_state s
@@ -125,7 +126,8 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     };
     const { rows } = await v3.pool.query<{ h: number; owner: string }>(
       `SELECT DISTINCT h, owner FROM name_state, LATERAL (VALUES (expires_at), (auction_end_height)) v(at),
-              LATERAL (VALUES (at - 1), (at), (at + 1)) w(h) WHERE h IS NOT NULL ORDER BY 1, 2`,
+              LATERAL (VALUES (at), (at / 100 * 100), (at / 10000 * 10000)) b(at_or_edge),
+              LATERAL (VALUES (at_or_edge - 1), (at_or_edge), (at_or_edge + 1)) w(h) WHERE h >= 0 ORDER BY 1, 2`,
     );
     expect(rows.length).to.be.above(0);
     for (const { h, owner } of rows) {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dryRun, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
 import { badResponse, NodeError, unreachable } from '../../../src/node/errors.ts';
+import { waitFor } from '../../support/wait.ts';
 
 /**
  * A node answering every dry-run with one status (and results when 200), or with the status `status` gives for the
@@ -106,7 +107,8 @@ describe('AEX-N dry-runs against the node', () => {
       maxMs: 60_000,
       signal: stop.signal,
     }).catch((e: unknown) => e);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // the first round answered (on a loaded machine it may take longer than any fixed pause), its retry pending
+    await waitFor('the first round', () => failing.length === 1, 20_000, 5);
     stop.abort();
     expect(await asking).to.be.instanceOf(NodeError);
     expect(failing).to.have.length(1);

@@ -23,12 +23,14 @@ import { NODE_HEIGHT_TTL_MS } from '../../http/node-height.ts';
 import { readServedTop } from '../../status/served-top.ts';
 import { heartbeatTimeoutSeconds, statusReport } from '../../status/sync-report.ts';
 import { currentEpochReport } from '../../status/current-epoch.ts';
-import { transactionCountUpTo } from '../transaction-count.ts';
+import { transactionCountBetween } from '../../../db/queries/txis.ts';
 import { coinbaseAt } from '../../../chain/coinbase.ts';
 
 /** GENERATIONS_PAGING: generations (not joined rows, the original's bug) per page of /generations. */
 export const GENERATIONS_PAGING = { limit: 100, maxLimit: 100 } as const;
 const MAX_MILLIS = 8.64e15;
+/** above any micro block's or transaction's index: a position after the last of its height */
+const MAX_TXI_PART = 2 ** 31 - 1;
 
 /** chainRoutes registers generations (both shapes), height/at, size, count, reward and status. */
 export function chainRoutes(deps: RouteDeps): Router {
@@ -62,7 +64,9 @@ export function chainRoutes(deps: RouteDeps): Router {
   router.get('/count/current', async (ctx) => {
     const top = await topHeight(pool);
     if (top === undefined) throw notFound('the database holds no blocks yet');
-    const count = await transactionCountUpTo({ db: pool, forkWindow: cfg.forkWindow, cache: deps.responseCache }, top);
+    // the txi after the top's last transaction: two rows of generation_txis, whatever the chain's length (issue 57)
+    const last = { height: top, microIndex: MAX_TXI_PART, txIndex: MAX_TXI_PART };
+    const count = await transactionCountBetween(pool, { height: 0, microIndex: 0, txIndex: 0 }, last);
     sendJson(ctx, { count });
   });
 
