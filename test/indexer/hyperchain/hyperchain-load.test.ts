@@ -1,5 +1,5 @@
 /**
- * @module The populator on a hyperchain (issue 45 item 2): a generated chain of 31 epochs (holes, validator churn,
+ * @module The populator on a hyperchain (issue 45 item 2): a generated chain of 21 epochs (holes, validator churn,
  * delegates moving, HCVoteTxs, micro blocks before their key blocks) loads with `-v --full` clean, and its epochs,
  * schedule, validators, delegates and pins equal the devnode's own state; after a populator killed mid-epoch and
  * resumed, and after a fork across an epoch boundary, too. No key block's beneficiary is credited a block reward, by
@@ -25,6 +25,12 @@ import { expectDevnodeState } from './oracle.ts';
 
 const silent = pino({ level: 'silent' });
 const CHILD = fileURLToPath(new URL('../../integration/indexer/support/populate-child.ts', import.meta.url));
+/**
+ * The chain's epochs of ten heights, and three heights of the next: past the mainnet rules' reward delay of 180 (the
+ * reward check needs heights beyond it), with holes, validator churn and stakes past 2^53 (the first case asserts them)
+ */
+const EPOCHS = 21;
+const TOP = EPOCHS * 10 + 3;
 const TABLES = ['hc_chain', 'hc_epochs', 'hc_schedule', 'hc_produced', 'hc_validators', 'hc_delegates', 'hc_pins'];
 
 /** tableRows is every row of each hyperchain table but its recording time, in a fixed order. */
@@ -91,15 +97,15 @@ describe('populator on a hyperchain', function () {
   let hc: TestHyperchain;
 
   before(async () => {
-    hc = await startHyperchain({ epochs: 31, extra: 3 });
+    hc = await startHyperchain({ epochs: EPOCHS, extra: 3 });
     await hc.populate();
   });
   after(async () => {
     await hc?.close();
   });
 
-  it('loads 31 epochs with -v --full clean, and every hyperchain row equals the devnode state', async () => {
-    expect(hc.devnode.height()).to.equal(31 * 10 + 3);
+  it(`loads ${EPOCHS} epochs with -v --full clean, and every hyperchain row equals the devnode state`, async () => {
+    expect(hc.devnode.height()).to.equal(TOP);
     await expectVerifyClean(hc, 'mdw');
     const [chain] = await hc.query<{ hyperchain: boolean; staking: string }>('mdw', 'SELECT * FROM hc_chain');
     expect(chain).to.include({ hyperchain: true, staking: hc.devnode.chain.options.hyperchain!.staking });
@@ -144,7 +150,7 @@ describe('populator on a hyperchain', function () {
   });
 
   it('-H reloads heights by the same rules: no block reward, -v --full clean (issue 45)', async () => {
-    const heights = Array.from({ length: 12 }, (_, i) => 250 + i);
+    const heights = Array.from({ length: 12 }, (_, i) => 150 + i);
     const done = await reloadHeights({ cfg: hc.config(), log: silent }, heights);
     expect(done.reloaded).to.equal(12);
     const [rewards] = await hc.query<{ n: number }>(
@@ -199,53 +205,60 @@ describe('populator on a hyperchain', function () {
         contracts: { staking: hyperchain.staking, election: hyperchain.election, rewards: hyperchain.staking },
       });
       expect(await reads.isHyperchain(pool)).to.equal(true);
-      // top 313 is in epoch 32 (311-320), whose row came with the end of epoch 31
-      expect(await reads.currentEpoch(pool)).to.equal(32);
+      // the top (213) is in the epoch after the last whole one (211-220), whose row came with the end of that one
+      expect(await reads.currentEpoch(pool)).to.equal(EPOCHS + 1);
       expect(await reads.epochHeights(pool, { first: 3, last: 4 })).to.deep.equal({ first: 21, last: 40 });
       expect(await reads.epochHeights(pool, { first: 90, last: 99 })).to.equal(undefined);
 
       const all = { first: 1, last: 1000 };
       const newest = await reads.epochsPage(pool, all, 'backward', undefined, 3);
-      expect(newest.map((e) => e.epoch)).to.deep.equal([32, 31, 30]);
-      const next = await reads.epochsPage(pool, all, 'backward', 29, 3);
-      expect(next.map((e) => e.epoch)).to.deep.equal([29, 28, 27]);
+      expect(newest.map((e) => e.epoch)).to.deep.equal([EPOCHS + 1, EPOCHS, EPOCHS - 1]);
+      const next = await reads.epochsPage(pool, all, 'backward', EPOCHS - 2, 3);
+      expect(next.map((e) => e.epoch)).to.deep.equal([EPOCHS - 2, EPOCHS - 3, EPOCHS - 4]);
       const forward = await reads.epochsPage(pool, { first: 2, last: 4 }, 'forward', 3, 10);
       expect(forward.map((e) => e.epoch)).to.deep.equal([3, 4]);
       // the running epoch's last leader is the top height's; an ended one's its last height's
       const schedule = await pool.query<{ height: number; leader: string }>('SELECT height, leader FROM hc_schedule');
       const leaderAt = new Map(schedule.rows.map((r) => [r.height, r.leader]));
-      expect(newest[0]!.lastLeader).to.equal(leaderAt.get(313));
-      expect(newest[1]!.lastLeader).to.equal(leaderAt.get(310));
+      expect(newest[0]!.lastLeader).to.equal(leaderAt.get(TOP));
+      expect(newest[1]!.lastLeader).to.equal(leaderAt.get(EPOCHS * 10));
       const stakes = await pool.query<{ validator: string; stake: string }>(
-        'SELECT validator, stake::text AS stake FROM hc_validators WHERE epoch = 31 ORDER BY position',
+        'SELECT validator, stake::text AS stake FROM hc_validators WHERE epoch = $1 ORDER BY position',
+        [EPOCHS],
       );
       expect(newest[1]!.validators).to.deep.equal(stakes.rows.map((r) => ({ ...r, stake: BigInt(r.stake) })));
       expect(newest[1]!.validators.some((v) => v.stake > 2n ** 53n)).to.equal(true);
-      expect(await reads.epochAt(pool, 31)).to.deep.equal(newest[1]);
+      expect(await reads.epochAt(pool, EPOCHS)).to.deep.equal(newest[1]);
 
-      const heights = await reads.schedulePage(pool, { first: 305, last: 320 }, 'backward', 314, 4);
+      const span = { first: EPOCHS * 10 - 5, last: EPOCHS * 10 + 10 };
+      const heights = await reads.schedulePage(pool, span, 'backward', TOP + 1, 4);
       expect(heights.map((h) => [h.height, h.producer === null])).to.deep.equal([
-        [314, true],
-        [313, false],
-        [312, false],
-        [311, false],
+        [TOP + 1, true],
+        [TOP, false],
+        [TOP - 1, false],
+        [TOP - 2, false],
       ]);
-      expect(await reads.scheduleAt(pool, 320)).to.include({ epoch: 32, producer: null, hole: null });
+      expect(await reads.scheduleAt(pool, (EPOCHS + 1) * 10)).to.include({
+        epoch: EPOCHS + 1,
+        producer: null,
+        hole: null,
+      });
       const hole = await pool.query<{ height: number }>('SELECT height FROM hc_produced WHERE hole LIMIT 1');
       expect(await reads.scheduleAt(pool, hole.rows[0]!.height)).to.include({ hole: true });
 
-      const validators = await reads.validatorsPage(pool, { first: 30, last: 31 }, 'backward', undefined, 100);
+      const lastTwo = { first: EPOCHS - 1, last: EPOCHS };
+      const validators = await reads.validatorsPage(pool, lastTwo, 'backward', undefined, 100);
       const byBytes = (a: reads.ValidatorKey, b: reads.ValidatorKey): number =>
         b.epoch - a.epoch || Buffer.compare(Buffer.from(b.validator), Buffer.from(a.validator));
       expect(validators).to.deep.equal([...validators].sort(byBytes));
-      expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([31, 30]));
+      expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([EPOCHS, EPOCHS - 1]));
       const [first, second] = validators;
-      const resumed = await reads.validatorsPage(pool, { first: 30, last: 31 }, 'backward', second, 1);
+      const resumed = await reads.validatorsPage(pool, lastTwo, 'backward', second, 1);
       expect(resumed).to.deep.equal([second]);
       const mine = await reads.validatorsPage(pool, all, 'forward', undefined, 1000, first!.validator);
       expect(new Set(mine.map((v) => v.validator))).to.deep.equal(new Set([first!.validator]));
       expect(await reads.validatorAt(pool, first!.validator, first!.epoch)).to.deep.equal(first);
-      expect(await reads.lastValidatorEpoch(pool, first!.validator)).to.equal(32);
+      expect(await reads.lastValidatorEpoch(pool, first!.validator)).to.equal(EPOCHS + 1);
       const pins = await pool.query<{ leader: string; epoch: number; reward: string }>('SELECT * FROM hc_pins');
       const pinner = pins.rows[0]!;
       const withPins = (await reads.validatorsPage(pool, all, 'forward', undefined, 1, pinner.leader))[0]!;
@@ -313,7 +326,7 @@ describe('populator on a hyperchain', function () {
   });
 
   it('follows a fork across an epoch boundary: the replaced epoch rows go, the new chain is loaded', async () => {
-    // heights 306-313 replaced: the end of epoch 31 at 310 (which fixes epoch 32) among them; a new top shows it
+    // heights 206-213 replaced: the end of the last whole epoch at 210 (which fixes the next) among them; a new top shows it
     await hc.devnode.fork(8);
     await hc.devnode.mineKeyBlock();
     await hc.populate();

@@ -18,6 +18,7 @@ import {
   type Devnode,
   type DevnodeOptions,
 } from '../../../src/devnode/index.ts';
+import type { GenerateOptions } from '../../../src/devnode/generator.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/base/roles.ts';
@@ -140,7 +141,8 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
  * startV3 runs devnode → populator → database → our server, and a Middleware client pointed at it; `env` adds
  * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
  * genesis (where `node.hardForks` may give it a protocol schedule); `node.profile` generates a mainnet-like chain,
- * `node.tokenShare` one with that share of token transactions.
+ * `node.tokenShare` one with that share of token transactions, `node.shape` its micro blocks and transactions per
+ * generation (fewer: a cheaper chain of the same length in time).
  */
 export async function startV3(
   generations = 30,
@@ -150,9 +152,10 @@ export async function startV3(
     readonly profile?: 'mainnet-like';
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
     readonly tokenShare?: number;
+    readonly shape?: Pick<GenerateOptions, 'microBlocksPerGeneration' | 'txsPerMicroBlock'>;
   } = {},
 ): Promise<V3UnderTest> {
-  const { profile, tokenShare, ...options } = node;
+  const { profile, tokenShare, shape, ...options } = node;
   const devnode = await startDevnode(
     {
       port: 0,
@@ -160,7 +163,15 @@ export async function startV3(
       microBlockIntervalMs: 0,
       keyBlockIntervalMs: 0,
       ...(generations > 0
-        ? { generate: { generations, seed, ...(profile ? { profile } : {}), ...(tokenShare ? { tokenShare } : {}) } }
+        ? {
+            generate: {
+              generations,
+              seed,
+              ...(profile ? { profile } : {}),
+              ...(tokenShare ? { tokenShare } : {}),
+              ...shape,
+            },
+          }
         : {}),
       ...options,
     },

@@ -67,12 +67,19 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   }
 
   before(async () => {
-    v3 = await startV3(1000, 'nft-dex', (devnode) => {
-      factory = contractsOf(devnode, 'factory')[0]!;
-      wae = contractsOf(devnode, 'wae')[0]!;
-      // the default configuration: the devnode's factory and wrapped AE are known by their code (issue 58)
-      return {};
-    });
+    // a third of the traffic tokens, NFTs and swaps: 250 generations hold every kind the cases check (each asserts its
+    // kinds are present) that 1000 of the default mix held
+    v3 = await startV3(
+      250,
+      'nft-dex',
+      (devnode) => {
+        factory = contractsOf(devnode, 'factory')[0]!;
+        wae = contractsOf(devnode, 'wae')[0]!;
+        // the default configuration: the devnode's factory and wrapped AE are known by their code (issue 58)
+        return {};
+      },
+      { tokenShare: 0.3 },
+    );
     logs = perChainState(v3.devnode, readLogs);
   });
   after(async () => {
@@ -523,9 +530,9 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
 describe('/v3 AEX-141 collections over a pruning node', function () {
   this.timeout(600_000);
   let v3: V3UnderTest;
-  const GC_HEIGHT = 300;
+  const GC_HEIGHT = 80;
   before(async () => {
-    v3 = await startV3(400, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT });
+    v3 = await startV3(120, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT, tokenShare: 0.3 });
   });
   after(async () => {
     await v3?.close();

@@ -91,8 +91,9 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
   let chain: ChainTruth;
   let r: Recount;
   before(async () => {
-    // 600 generations, three minutes apart from 2026-01-01: two UTC days
-    v3 = await startV3(600, 'v3-stats');
+    // 500 generations, three minutes apart from 2026-01-01: two UTC days (the second from height 480); one micro block
+    // of four transactions each, the kinds the cases count still among them (checkSeries and checkGenerations guard it)
+    v3 = await startV3(500, 'v3-stats', () => ({}), { shape: { microBlocksPerGeneration: 1, txsPerMicroBlock: 4 } });
     chain = await v3.truth();
     r = recount(chain);
   });
@@ -110,6 +111,10 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       await v3.mdw.getTransactionsStats({ intervalBy: 'day', limit: 100, direction: 'forward' }),
     );
     expect(days.map((d) => d.startDate)).to.deep.equal(allDays);
+    expect([...r.txsPerDay.keys()].slice(0, 2), 'transactions on both generated days').to.deep.equal([
+      '2026-01-01',
+      '2026-01-02',
+    ]);
     expect(days.map((d) => d.endDate)).to.deep.equal([...allDays.slice(1), isoDay((lastDay! + 1) * DAY_MS)]);
     expect(counts(days)).to.deep.equal(r.txsPerDay);
     const lastPage = await v3.mdw.getTransactionsStats({ limit: 1 });
@@ -120,6 +125,7 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
         .replace(/([a-z])([A-Z])/g, '$1_$2')
         .toLowerCase();
       const byType = await walkPages(await v3.mdw.getTransactionsStats({ txType: snake, limit: 100 }));
+      expect(r.txsPerDayOfType(type).size, `the chain has ${type}s`).to.be.greaterThan(0);
       expect(counts(byType), type).to.deep.equal(r.txsPerDayOfType(type));
     }
     const key = await walkPages(await v3.mdw.getBlocksStats({ type: 'key', limit: 100 }));
