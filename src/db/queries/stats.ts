@@ -16,15 +16,6 @@ export async function heightsContiguous(db: Queryable): Promise<boolean> {
   return rows[0]?.contiguous ?? false;
 }
 
-/** countTransactionsIn counts the stored transactions with `above < height <= upTo` (on the (height, …) index). */
-export async function countTransactionsIn(db: Queryable, above: number, upTo: number): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    'SELECT count(*) AS n FROM transactions WHERE height > $1 AND height <= $2',
-    [above, upTo],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
 /** sizeUpTo is the byte size of every transaction at or below a height. */
 export async function sizeUpTo(db: Queryable, height: number): Promise<number> {
   // at or above the top, every stored transaction: the sizes migration 1015 keeps per type; below it, the size below

@@ -14,6 +14,8 @@ const NOT_PER_HEIGHT: Readonly<Record<string, string>> = {
   key_blocks: 'the heights themselves',
   sync_state: 'the stored top',
   aex9_balances: "a balance's last change, kept by aex9_events' own triggers as their rows come and go",
+  aex9_event_balances: "an event's running balance, kept by aex9_events' own triggers as their rows come and go",
+  name_count_edges: "a height names expire or become active at (ahead of the top), kept by name_state's triggers",
 };
 
 describe('height cascade: every per-height table is emptied by a delete on key_blocks', function () {
