@@ -1,6 +1,6 @@
 /**
- * @module The writer's reads of name_events and oracle_events: each name's or oracle's latest event
- * before a chain position (the state a batch starting there folds its new events onto).
+ * @module The writer's reads of name_events, oracle_events and channel_events: each name's, oracle's or channel's
+ * latest event before a chain position (the state a batch starting there folds its new events onto).
  */
 import type { Json } from '../../chain/json.ts';
 import type { ChannelState } from '../../chain/channel-state.ts';
@@ -28,6 +28,18 @@ export interface OracleEventState {
   readonly expiresAt: number;
 }
 
+/**
+ * latestEventsBefore is the statement reading, for each key of `$1`, its latest row of `table` before the position
+ * ($2, $3) as `e`, beside the key as `h.<key>`: one index probe per key.
+ */
+function latestEventsBefore(table: string, key: string, columns: string): string {
+  return `SELECT h.${key}, ${columns}
+       FROM unnest($1::text[]) AS h(${key})
+       CROSS JOIN LATERAL (
+         SELECT * FROM ${table} e WHERE e.${key} = h.${key} AND (e.height, e.micro_index) < ($2, $3)
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`;
+}
+
 /** priorNameStates maps each name hash that has an event before `before` to its state after that event. */
 export async function priorNameStates(
   db: Queryable,
@@ -45,11 +57,11 @@ export async function priorNameStates(
     name_fee: string | null;
     pointers: Json;
   }>(
-    `SELECT h.name_hash, e.name, e.kind, e.owner, e.expires_at, e.auction_end, e.name_fee, e.pointers
-       FROM unnest($1::text[]) AS h(name_hash)
-       CROSS JOIN LATERAL (
-         SELECT * FROM name_events e WHERE e.name_hash = h.name_hash AND (e.height, e.micro_index) < ($2, $3)
-          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
+    latestEventsBefore(
+      'name_events',
+      'name_hash',
+      'e.name, e.kind, e.owner, e.expires_at, e.auction_end, e.name_fee, e.pointers',
+    ),
     [hashes, before.height, before.microIndex],
   );
   return new Map(
@@ -76,11 +88,7 @@ export async function priorOracleStates(
 ): Promise<Map<string, OracleEventState>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ oracle_id: string; expires_at: number }>(
-    `SELECT o.oracle_id, e.expires_at
-       FROM unnest($1::text[]) AS o(oracle_id)
-       CROSS JOIN LATERAL (
-         SELECT expires_at FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND (e.height, e.micro_index) < ($2, $3)
-          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
+    latestEventsBefore('oracle_events', 'oracle_id', 'e.expires_at'),
     [ids, before.height, before.microIndex],
   );
   return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
@@ -101,14 +109,11 @@ export async function priorChannelStates(
     round: string | null;
     solo_round: string | null;
     state_hash: string | null;
-  }>(
-    `SELECT h.channel_id, e.round::text, e.solo_round::text, e.state_hash
-       FROM unnest($1::text[]) AS h(channel_id)
-       CROSS JOIN LATERAL (
-         SELECT * FROM channel_events e WHERE e.channel_id = h.channel_id AND (e.height, e.micro_index) < ($2, $3)
-          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
-    [ids, before.height, before.microIndex],
-  );
+  }>(latestEventsBefore('channel_events', 'channel_id', 'e.round::text, e.solo_round::text, e.state_hash'), [
+    ids,
+    before.height,
+    before.microIndex,
+  ]);
   return new Map(
     rows.map((r) => [
       r.channel_id,
