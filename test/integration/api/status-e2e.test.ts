@@ -5,13 +5,15 @@ import { loadConfig } from '../../../src/config/middleware.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { startTestNode } from '../../devnode/harness.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
+import { within } from '../../support/wait.ts';
 import { silentLog } from './harness.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- status bodies are read field by field
 type Status = { status: number; body: any };
 
 describe('/middleware/status end to end (devnode → populator → server): the promotion gate’s view', function () {
-  this.timeout(60_000);
+  // each step is bounded (within, until) so that a hang names its step; a CI run once hung past a 60 s timeout unnamed
+  this.timeout(120_000);
 
   it('follows the node now: lag grows when the populator stops, synced turns false at once, node_height null in an outage', async () => {
     const t = await startTestNode();
@@ -27,10 +29,13 @@ describe('/middleware/status end to end (devnode → populator → server): the 
       NODE_TIMEOUT_MS: '500',
       STATUS_MAX_BLOCK_AGE: String(10 ** 9),
     });
-    let populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+    let populator = await within(
+      'the first populator’s start',
+      startPopulator({ cfg, log: silentLog, registry: new prom.Registry() }),
+    );
     const server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
     const status = async (): Promise<Status> => {
-      const res = await fetch(`${server.httpUrl}/middleware/status`);
+      const res = await fetch(`${server.httpUrl}/middleware/status`, { signal: AbortSignal.timeout(10_000) });
       return { status: res.status, body: await res.json() };
     };
     const until = async (what: string, ok: (s: Status) => boolean): Promise<Status> => {
@@ -49,7 +54,7 @@ describe('/middleware/status end to end (devnode → populator → server): the 
       expect(synced.body).to.include({ node_height: top, lag: 0, contiguous: true });
       expect(synced.body.populator).to.include({ alive: true });
 
-      await populator.stop();
+      await within('the populator’s stop', populator.stop());
       // no waiting for a heartbeat to go stale: the clean stop is visible on the next answer
       const stopped = await status();
       expect(stopped.status).to.equal(503);
@@ -61,17 +66,26 @@ describe('/middleware/status end to end (devnode → populator → server): the 
       expect(behind.body).to.include({ height: top, lag: 6, synced: false });
 
       // a populator again: synced again; then the node goes away under a running populator
-      populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
+      populator = await within(
+        'the second populator’s start',
+        startPopulator({ cfg, log: silentLog, registry: new prom.Registry() }),
+      );
       await until('synced again', (s) => s.body.synced === true && s.body.height === top + 6);
-      await t.node.stop();
+      await within('the node’s stop', t.node.stop());
       const outage = await until('the node outage', (s) => s.body.node_height === null);
       expect(outage.status).to.equal(503);
       expect(outage.body).to.include({ lag: null, synced: false, reason: 'the node cannot be reached' });
       expect(outage.body.populator).to.include({ alive: true });
     } finally {
-      await server.stop();
-      await populator.stop().catch(() => {});
-      await t.node.stop().catch(() => {});
+      await within('the server’s stop', server.stop());
+      await within(
+        'the populator’s last stop',
+        populator.stop().catch(() => {}),
+      );
+      await within(
+        'the node’s last stop',
+        t.node.stop().catch(() => {}),
+      );
       await db.drop();
     }
   });
