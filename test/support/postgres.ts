@@ -9,6 +9,7 @@ import pino from 'pino';
 import { migrate } from '../../src/db/migrator.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { freePort } from '../../src/cli/free-port.ts';
+import { copyFreshCluster } from './cluster-template.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -102,25 +103,31 @@ export async function launchEmbeddedPostgres(options: {
   // initdb runs as the postgres user, which must be able to enter the directory root created.
   chmodSync(dir, 0o755);
   const port = await freePort();
+  const embedded = (databaseDir: string, password: string): EmbeddedPostgres =>
+    new EmbeddedPostgres({
+      databaseDir,
+      user: 'postgres',
+      password,
+      port,
+      persistent: options.persistent,
+      createPostgresUser: true,
+      // a cluster in a temporary directory is the test's alone: initdb need not flush it to disk (its servers run
+      // with fsync=off); a directory of the caller's own (a bench's kept data) is flushed
+      ...(options.dir === undefined ? { initdbFlags: ['--no-sync'] } : {}),
+      postgresFlags: options.settings.flatMap((setting) => ['-c', setting]),
+      onLog: (line) => options.onLog?.(String(line)),
+      onError: () => {},
+    });
   // a kept server keeps its password (in its directory: a bench's, never a deployment's)
   const passwordFile = join(dir, 'password');
-  const password = kept ? readFileSync(passwordFile, 'utf8') : randomBytes(8).toString('hex');
+  let password: string;
+  if (kept) password = readFileSync(passwordFile, 'utf8');
+  // a new temporary directory's cluster is a copy of the one initdb made for the machine (cluster-template.ts)
+  else if (options.dir === undefined) password = await copyFreshCluster(join(dir, 'data'), embedded);
+  else password = randomBytes(8).toString('hex');
   if (!kept) writeFileSync(passwordFile, password);
-  const epg = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    user: 'postgres',
-    password,
-    port,
-    persistent: options.persistent,
-    createPostgresUser: true,
-    // a cluster in a new temporary directory is the test's alone: initdb need not flush it to disk (its servers run
-    // with fsync=off); a directory of the caller's own (a bench's kept data) is flushed
-    ...(options.dir === undefined ? { initdbFlags: ['--no-sync'] } : {}),
-    postgresFlags: options.settings.flatMap((setting) => ['-c', setting]),
-    onLog: (line) => options.onLog?.(String(line)),
-    onError: () => {},
-  });
-  if (!kept) await epg.initialise();
+  const epg = embedded(join(dir, 'data'), password);
+  if (!kept && options.dir !== undefined) await epg.initialise();
   await epg.start();
   return { epg, dir, server: `postgres://postgres:${password}@127.0.0.1:${port}` };
 }
