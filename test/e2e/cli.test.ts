@@ -30,8 +30,10 @@ describe('mdw (the binary)', () => {
       expect(out).to.contain(flag);
   });
 
+  // the lists parseHeights refuses are its unit test's (heights.test.ts): here the binary's exit 2 before any work, for
+  // a list and for one its flag parser could take for a flag
   it('rejects a malformed -H list with exit code 2 before any work', () => {
-    for (const list of ['1,3-', 'a', '5-3', '1,,2', '-1']) {
+    for (const list of ['5-3', '-1']) {
       const { status, err } = mdw(['-H', list], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
       expect(status, list).to.equal(2);
       expect(err).to.match(/heights/i);

@@ -20,7 +20,8 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
     // side by side: the PostgreSQL of its own is made (initdb) in its processes while this one generates the chain
     [devnode, db] = await Promise.all([
       startDevnode(
-        { port: 0, internalPort: 0, generate: { generations: 30, seed: 'e2e-db-restart' } },
+        // a chain past height 10, the highest the load asks for
+        { port: 0, internalPort: 0, generate: { generations: 12, seed: 'e2e-db-restart' } },
         pino({ level: 'silent' }),
       ),
       startRestartablePostgres(),
@@ -77,7 +78,7 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
         }
       }),
     );
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitFor('answers before the restart', () => (statuses.get(200) ?? 0) >= paths.length, 10_000, 20);
     await db.stop();
     await devnode.mineKeyBlock();
     await new Promise((r) => setTimeout(r, 3000));

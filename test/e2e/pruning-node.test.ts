@@ -15,8 +15,8 @@ import { createTestDatabase } from '../support/postgres.ts';
 import { populateToTop } from '../support/populate.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
-const GENERATIONS = 30;
-const GC_HEIGHT = 20;
+const GENERATIONS = 16;
+const GC_HEIGHT = 10;
 const SEED = 'pruning-e2e';
 // one known genesis account on both nodes, so that they serve the same chain
 const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(7));

@@ -16,8 +16,9 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
   let port: number;
 
   before(async () => {
+    // a chain past height 7, the generation compared with the node's
     devnode = await startDevnode(
-      { port: 0, internalPort: 0, generate: { generations: 40, seed: 'e2e-roles' } },
+      { port: 0, internalPort: 0, generate: { generations: 12, seed: 'e2e-roles' } },
       pino({ level: 'silent' }),
     );
     db = await createTestDatabase();

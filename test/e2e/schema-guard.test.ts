@@ -13,6 +13,8 @@ import { populateToTop } from '../support/populate.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
 const SCHEMA = 'mdw_neta';
+/** neta's chain, the one the schema holds: heights 0 to NETA_TOP */
+const NETA_TOP = 8;
 const OWNER = { MIDDLEWARE_UID: '7d1c3e9a-0001', MIDDLEWARE_NAME: 'chain/neta' };
 
 describe('a schema knows what it holds (issue 38)', function () {
@@ -30,8 +32,10 @@ describe('a schema knows what it holds (issue 38)', function () {
       mine: false,
       generate: { generations, microBlocksPerGeneration: 1, txsPerMicroBlock: 2, seed },
     });
-    neta = await startDevnode(generated('neta', 61), quiet);
-    netb = await startDevnode({ ...generated('netb', 30), networkId: 'ae_othernet' }, quiet);
+    // chains as short as the cases allow (-H 3 reloads height 3; another network's node below neta's top): what is
+    // checked is the identity, the same at any height, and `mdw -v --full` compares every stored height either way
+    neta = await startDevnode(generated('neta', NETA_TOP), quiet);
+    netb = await startDevnode({ ...generated('netb', 4), networkId: 'ae_othernet' }, quiet);
     db = await createTestDatabase();
     env = {
       PATH: process.env.PATH ?? '',
@@ -62,7 +66,7 @@ describe('a schema knows what it holds (issue 38)', function () {
 
   it('records the chain and the owner with the first write', async () => {
     expect(await stored()).to.deep.equal({
-      heights: 62,
+      heights: NETA_TOP + 1,
       identity: [
         {
           network_id: 'ae_devnet',
@@ -103,19 +107,22 @@ describe('a schema knows what it holds (issue 38)', function () {
 
   it("refuses another Middleware's identity, and a writer without one, but lets it verify", async () => {
     const before = await stored();
-    const other = await mdw(['-p'], { MIDDLEWARE_UID: 'a-second-middleware', MIDDLEWARE_NAME: 'chain/netb' });
+    // both refused at their start, side by side
+    const [other, byHand] = await Promise.all([
+      mdw(['-p'], { MIDDLEWARE_UID: 'a-second-middleware', MIDDLEWARE_NAME: 'chain/netb' }),
+      mdw(['-H', '3']),
+    ]);
     expect(other.status, other.err).to.equal(2);
     expect(other.err).to.contain(
       `schema "${SCHEMA}" belongs to Middleware chain/neta (uid ${OWNER.MIDDLEWARE_UID}), not to chain/netb ` +
         '(uid a-second-middleware) (MIDDLEWARE_UID)',
     );
-    const byHand = await mdw(['-H', '3']);
     expect(byHand.status, byHand.err).to.equal(2);
     expect(byHand.err).to.contain('runs without MIDDLEWARE_UID: it may read and verify an owned schema');
     expect(await stored()).to.deep.equal(before);
     const verify = await mdw(['-v', '--full']);
     expect(verify.status, verify.out + verify.err).to.equal(0);
-    expect(verify.out).to.contain('verified 62 heights: 0 difference(s)');
+    expect(verify.out).to.contain(`verified ${NETA_TOP + 1} heights: 0 difference(s)`);
   });
 
   it('adopts the node on a schema from before the identity when height 0 agrees, and refuses another', async () => {
@@ -156,7 +163,7 @@ describe('a schema knows what it holds (issue 38)', function () {
     }
     const verify = await mdw(['-v', '--full'], OWNER);
     expect(verify.status, verify.out + verify.err).to.equal(0);
-    expect((await stored()).heights).to.equal(62);
+    expect((await stored()).heights).to.equal(NETA_TOP + 1);
   });
 
   it("never drops another Middleware's schema (mdw migrate --drop, the operator's drop Job), and lets its owner", async () => {
@@ -172,7 +179,7 @@ describe('a schema knows what it holds (issue 38)', function () {
         '(uid a-second-middleware) (MIDDLEWARE_UID) that would drop it: nothing dropped',
     );
     expect(await schemaThere()).to.equal(true);
-    expect((await stored()).heights).to.equal(62);
+    expect((await stored()).heights).to.equal(NETA_TOP + 1);
     const owner = await mdw(['migrate', '--drop'], OWNER);
     expect(owner.status, owner.err).to.equal(0);
     expect(await schemaThere()).to.equal(false);
