@@ -65,8 +65,9 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
     expect(await exitCode(child)).to.equal(0);
   });
 
+  // the clean -v is the last one's, after the repair (a start of the binary costs 1.4 s of CPU): a difference the load
+  // had made would fail it too, the corrupted row's is named by its height
   it('-v finds no difference, reports a corrupted row with exit 1, and -H repairs it', async () => {
-    expect((await mdw(['-v'])).status).to.equal(0);
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     // lose one transaction row of the lowest height that has any
