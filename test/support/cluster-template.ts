@@ -47,9 +47,12 @@ async function makeTemplate(newEmbedded: (dataDir: string, password: string) => 
     await newEmbedded(join(aside, 'data'), password).initialise();
     try {
       renameSync(aside, TEMPLATE);
-    } catch (err) {
+    } catch {
       // another process put its template in place first: that one serves
-      if (!existsSync(join(TEMPLATE, 'data', 'PG_VERSION'))) throw err;
+      if (existsSync(join(TEMPLATE, 'data', 'PG_VERSION'))) return;
+      // a leftover without a cluster (a cleaner of the temporary directory emptied it): replaced
+      rmSync(TEMPLATE, { recursive: true, force: true });
+      renameSync(aside, TEMPLATE);
     }
   } finally {
     rmSync(aside, { recursive: true, force: true });
