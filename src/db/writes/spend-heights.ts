@@ -4,6 +4,7 @@
  */
 import { txTypeCode } from '../../chain/id-key.ts';
 import type { Spend, SpendDayTotal } from '../../chain/spend-days.ts';
+import { arrayText } from '../array-text.ts';
 import type { Queryable } from '../pool.ts';
 
 /** A stored spend before its amount is read: its height, its micro block's time and its stored form. */
@@ -38,10 +39,10 @@ export async function addSpendHeights(db: Queryable, totals: readonly SpendDayTo
            SELECT * FROM unnest($1::int[], $2::int[], $3::bigint[], $4::numeric[])
            ON CONFLICT (height, day) DO UPDATE SET count = s.count + excluded.count, amount = s.amount + excluded.amount`,
     values: [
-      totals.map((t) => t.height),
-      totals.map((t) => t.day),
-      totals.map((t) => t.count),
-      totals.map((t) => t.amount.toString()),
+      arrayText(totals.map((t) => t.height)),
+      arrayText(totals.map((t) => t.day)),
+      arrayText(totals.map((t) => t.count)),
+      arrayText(totals.map((t) => t.amount)),
     ],
   });
 }
