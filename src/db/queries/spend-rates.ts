@@ -20,19 +20,41 @@ export interface SpendRate {
 
 /** spendRates counts the spends and sums their amounts per UTC day, days fromDay ≤ day < toDay (since 1970-01-01). */
 export async function spendRates(pool: Pool, fromDay: number, toDay: number): Promise<SpendRate[]> {
-  // one snapshot: the heights the area has not derived are exactly those its kept rows lack
+  // one snapshot: the kept days, and the heights the area has not derived (and what they may hold of it) alike
   const days = await withSnapshot(pool, async (db) => {
-    const { rows } = await db.query<{ day: number; count: string; amount: string }>(
-      'SELECT day, count, amount FROM spend_days WHERE day >= $1 AND day < $2',
-      [fromDay, toDay],
-    );
-    const kept = rows.map((r) => ({ day: r.day, count: Number(r.count), amount: BigInt(r.amount) }));
+    const kept = await keptDays(db, 'SELECT day, count, amount FROM spend_days WHERE day >= $1 AND day < $2', [
+      fromDay,
+      toDay,
+    ]);
     const pending = (await pendingBackfills(db)).find((p) => p.area === 'spends');
     if (pending === undefined) return kept;
+    // the pending heights' own rows, if any (a continued generation whose derivation failed), give way to their decoding
+    const stale = await keptDays(
+      db,
+      `SELECT day, sum(count) AS count, sum(amount) AS amount FROM spend_heights
+        WHERE height BETWEEN $3 AND $4 AND day >= $1 AND day < $2 GROUP BY day`,
+      [fromDay, toDay, pending.next, pending.to],
+    );
     const underived = await spendsNotKept(db, pending, fromDay * DAY_MS, toDay * DAY_MS);
-    return [...kept, ...spendsPerHeightDay(underived)];
+    return [
+      ...kept,
+      ...stale.map((d) => ({ day: d.day, count: -d.count, amount: -d.amount })),
+      ...spendsPerHeightDay(underived),
+    ];
   });
-  return spendsPerDay(days).map((d) => ({ date: isoDate(d.day), count: d.count, amount: d.amount.toString() }));
+  return spendsPerDay(days)
+    .filter((d) => d.count > 0)
+    .map((d) => ({ date: isoDate(d.day), count: d.count, amount: d.amount.toString() }));
+}
+
+/** keptDays reads kept totals per day (`day`, `count`, `amount`). */
+async function keptDays(
+  db: Queryable,
+  sql: string,
+  values: readonly number[],
+): Promise<{ day: number; count: number; amount: bigint }[]> {
+  const { rows } = await db.query<{ day: number; count: string; amount: string }>(sql, [...values]);
+  return rows.map((r) => ({ day: r.day, count: Number(r.count), amount: BigInt(r.amount) }));
 }
 
 /**
