@@ -73,13 +73,6 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
     table: 'transactions',
     reason: "/middleware/status: the decode errors of the last 500 heights' transactions, bounded by the window",
   },
-  {
-    statement: /t\.tx_type = \d+ AND t\.height BETWEEN b\.lo AND b\.hi/,
-    table: 'transactions',
-    reason:
-      'open: /middleware/transactions/rate sums the spends of the days asked (up to 400: a window, not the chain, yet ' +
-      "millions of rows at mainnet's rate); spends kept per day would make it flat",
-  },
 ];
 
 /**

@@ -40,6 +40,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   oracle_responses: ['height', 'query_id'],
   channel_events: ['height'],
   channel_totals: ['channel_id'],
+  spend_heights: ['height'],
   account_ids: ['num', 'key'],
 };
 
