@@ -5,11 +5,9 @@
  */
 import { txTypeCode } from '../../chain/id-key.ts';
 import { spendsPerDay, spendsPerHeightDay, storedSpendAmount } from '../../chain/spend-days.ts';
-import { isoDate } from '../../chain/stats-intervals.ts';
+import { DAY_MS, isoDate } from '../../chain/stats-intervals.ts';
 import { withSnapshot, type Pool, type Queryable } from '../pool.ts';
 import { pendingBackfills } from './pending-backfills.ts';
-
-const DAY_MS = 86_400_000;
 
 /** A day of spend activity. */
 export interface SpendRate {

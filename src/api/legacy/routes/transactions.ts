@@ -5,7 +5,7 @@ import type { Prefix } from '../../../chain/encoding.ts';
 import { countTransactionsOfAccount, transactionsFromTo } from '../../../db/queries/account-transactions.ts';
 import { transactionsInInterval } from '../../../db/queries/transactions.ts';
 import { spendRates } from '../../../db/queries/spend-rates.ts';
-import { utcDay } from '../../../chain/stats-intervals.ts';
+import { DAY_MS, utcDay } from '../../../chain/stats-intervals.ts';
 import { badRequest } from '../../../base/errors.ts';
 import { accountTransactionsPage } from '../account-pages.ts';
 import {
@@ -24,7 +24,6 @@ const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']
 const RECIPIENT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'nm'];
 /** MAX_RATE_DAYS bounds one /transactions/rate request. */
 const MAX_RATE_DAYS = 400;
-const DAY_MS = 86_400_000;
 
 /** transactionRoutes registers the /middleware/transactions paths. */
 export function transactionRoutes(deps: RouteDeps): Router {
