@@ -215,6 +215,48 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
+  it('finds the spends of a height and day, and of a day (migration 1061), that are not the stored spends decoded', async () => {
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+    const [row] = await h.query<{ height: number; day: number }>(
+      'mdw',
+      'SELECT height, day FROM spend_heights ORDER BY height DESC LIMIT 1',
+    );
+    expect(row, 'a height with spends').to.not.equal(undefined);
+    const lines = async (): Promise<string[]> => (await verify('mdw', {})).lines.map((l) => l.replace(/: \{.*/, ''));
+    // a height's row (its day's total follows by the trigger): both differ from the decoded spends
+    const plantHeight = (by: number): Promise<unknown> =>
+      h.query('mdw', 'UPDATE spend_heights SET amount = amount + $3 WHERE height = $1 AND day = $2', [
+        row!.height,
+        row!.day,
+        by,
+      ]);
+    await plantHeight(1);
+    try {
+      expect(await lines()).to.deep.equal([
+        'derived spend_heights: row only in the database',
+        'derived spend_heights: row only re-derived from the stored rows',
+        'derived spend_days: row only in the database',
+        'derived spend_days: row only re-derived from the stored rows',
+      ]);
+    } finally {
+      await plantHeight(-1);
+    }
+    // a day's total alone
+    const plantDay = (by: number): Promise<unknown> =>
+      h.query('mdw', 'UPDATE spend_days SET count = count + $2 WHERE day = $1', [row!.day, by]);
+    await plantDay(1);
+    try {
+      const found = await lines();
+      expect(found).to.deep.equal([
+        'derived spend_days: row only in the database',
+        'derived spend_days: row only re-derived from the stored rows',
+      ]);
+    } finally {
+      await plantDay(-1);
+    }
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
   it('keeps every height visible to readers while it is being reloaded', async () => {
     const expected = h.devnode.height() + 1;
     let reloading = true;
