@@ -216,7 +216,7 @@ describe('reload (-H) and verify (-v)', function () {
   });
 
   it('finds the spends of a height and day, and of a day (migration 1061), that are not the stored spends decoded', async () => {
-    expect(await verify('mdw', {})).to.include({ differences: 0 });
+    // clean before: the closing -v of the test above, over this same state
     const [row] = await h.query<{ height: number; day: number }>(
       'mdw',
       'SELECT height, day FROM spend_heights ORDER BY height DESC LIMIT 1',
