@@ -1,10 +1,10 @@
 /**
- * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows), by height
- * interval, and daily spend rates; an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
+ * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows) and by height
+ * interval (the daily spend rates are spend-rates.ts'); an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
  */
 import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
-import { toBigInt, type Json } from '../../chain/json.ts';
+import type { Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
 import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -331,40 +331,6 @@ export async function transactionsInInterval(
     [from, to, txType === undefined ? null : txTypeCode(txType), w.limit, w.offset],
   );
   return renderedTxJson(rows);
-}
-
-/** A day of spend activity. */
-export interface SpendRate {
-  readonly date: string;
-  readonly count: number;
-  readonly amount: string;
-}
-
-/**
- * spendRates counts SpendTx and sums their amounts per UTC day of the micro block time, fromMs ≤ time < toMs. The
- * amounts are read from the stored transactions here (the binary form has no SQL reader).
- */
-export async function spendRates(db: Queryable, fromMs: number, toMs: number): Promise<SpendRate[]> {
-  const { rows } = await db.query<{ date: string; signed: Buffer }>(
-    `WITH bounds AS (
-       SELECT coalesce((SELECT max(height) FROM key_blocks WHERE time_ms <= $1), 0) AS lo,
-              coalesce((SELECT min(height) FROM key_blocks WHERE time_ms >= $2), 2147483647) AS hi)
-     SELECT to_char(to_timestamp(t.micro_time_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, t.signed
-       FROM transactions t, bounds b
-      WHERE t.tx_type = ${txTypeCode('SpendTx')} AND t.height BETWEEN b.lo AND b.hi
-        AND t.micro_time_ms >= $1 AND t.micro_time_ms < $2`,
-    [fromMs, toMs],
-  );
-  const days = new Map<string, { count: number; amount: bigint }>();
-  for (const r of rows) {
-    const day = days.get(r.date) ?? { count: 0, amount: 0n };
-    day.count += 1;
-    day.amount += toBigInt(renderStoredTx(r.signed).tx.amount ?? 0);
-    days.set(r.date, day);
-  }
-  return [...days]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([date, d]) => ({ date, count: d.count, amount: d.amount.toString() }));
 }
 
 function toTransaction(r: Record<string, unknown>): TransactionRow {
