@@ -166,32 +166,29 @@ export type TxSummaryRow = Pick<
   'hash' | 'height' | 'microBlockHash' | 'microIndex' | 'txIndex' | 'microTimeMs' | 'signed' | 'createdId'
 >;
 
-/** TX_SUMMARY_ROW selects a TxSummaryRow from a `transactions t` with TX_SUMMARY_JOINS. */
+/** TX_SUMMARY_ROW selects a TxSummaryRow from a `transactions t` with TX_JOINS. */
 export const TX_SUMMARY_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex",
   t.tx_index AS "txIndex", t.micro_time_ms::text AS "microTimeMs", t.signed, t.created_id AS "createdId"`;
-export const TX_SUMMARY_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
+/** TX_JOINS: the micro block of a `transactions t`, which TX_ROW and TX_SUMMARY_ROW read. */
+export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
 
 /**
- * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its micro
- * block, call, token standard and generalized account's call are joined, not read by a subquery per row: a long page
- * (an export's thousands of rows) is then one plan the planner may run as joins, and the same rows for a short one.
+ * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its call
+ * (with the token standard) and generalized account's call are a subquery each, not joins: PostgreSQL planned a page's
+ * statement with the three more joins for longer than it ran (an export's page of 250 rows, planned per page as a
+ * filtered walk is: 12–15 ms of PostgreSQL's CPU against 6–8 ms so; the plan was the same index probe per row).
+ * contract_calls by position, not by hash: a page's calls then sit together in one small index (the hash index put
+ * each of a page's 101 probes on a leaf page of its own, read cold from disk on a deep page); a transaction has one
+ * call at most (the populator writes one) and one generalized account's call at most (ga_calls' key).
  */
 export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed, t.created_id AS "createdId",
-  CASE WHEN c.tx_hash IS NULL THEN NULL
-       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
-                              'aexn_type', ta.aexn_type) END AS call,
-  CASE WHEN tg.height IS NULL THEN NULL
-       ELSE json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
-                              'args', tg.args) END AS "gaCall"`;
-// contract_calls by position, not by hash: a page's calls then sit together in one small index
-// (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
-// a deep page); micro_blocks, aexn_contracts and ga_calls have one row at most for a transaction (their keys), and
-// contract_calls one call per transaction (the populator writes one), so the joins add no rows
-export const TX_JOINS = `${TX_SUMMARY_JOINS}
-  LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
-  LEFT JOIN aexn_contracts ta ON ta.contract_id = c.contract_id
-  LEFT JOIN ga_calls tg ON tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index`;
+  (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
+                            'aexn_type', (SELECT ta.aexn_type FROM aexn_contracts ta WHERE ta.contract_id = c.contract_id))
+     FROM contract_calls c WHERE c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index) AS call,
+  (SELECT json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
+                            'args', tg.args)
+     FROM ga_calls tg WHERE tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index) AS "gaCall"`;
 
 /** Rows renderedRows decodes at once (a few milliseconds): a list's page is one slice. */
 const RENDER_SLICE = 250;
@@ -205,14 +202,14 @@ export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
  * stored bytes, out of SQL's reach).
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
-  const txs: (StoredTxRow & SignedTxJson)[] = [];
+  const rendered: SignedTxJson[] = [];
   for (let i = 0; i < rows.length; i += RENDER_SLICE) {
     // an export's page of thousands: the event loop turns between slices, so requests beside it wait behind one slice
     if (i > 0) await setImmediate();
-    for (const r of rows.slice(i, i + RENDER_SLICE)) txs.push({ ...r, ...renderStoredTx(r.signed) });
+    for (const r of rows.slice(i, i + RENDER_SLICE)) rendered.push(renderStoredTx(r.signed));
   }
-  const nameIds = [...new Set(txs.flatMap((t) => nameTxId(t.tx) ?? []))];
-  const channelIds = [...new Set(txs.flatMap((t) => partiesChannel(t.tx) ?? []))];
+  const nameIds = [...new Set(rendered.flatMap((t) => nameTxId(t.tx) ?? []))];
+  const channelIds = [...new Set(rendered.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
   const [found, parties] = await Promise.all([
     nameIds.length === 0
@@ -224,11 +221,17 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
     channelParties(db, channelIds),
   ]);
   for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
-  return txs.map((t) => ({
-    ...t,
-    name: names.get(nameTxId(t.tx) ?? '') ?? null,
-    parties: parties.get(partiesChannel(t.tx) ?? '') ?? null,
-  }));
+  // one object a row, its stored columns and what was rendered and looked up of them
+  return rows.map((r, i) => {
+    const { signatures, tx } = rendered[i]!;
+    return {
+      ...r,
+      signatures,
+      tx,
+      name: names.get(nameTxId(tx) ?? '') ?? null,
+      parties: parties.get(partiesChannel(tx) ?? '') ?? null,
+    };
+  });
 }
 
 /** channelParties reads each channel's parties from its first transaction, its creation. */
