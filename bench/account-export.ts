@@ -54,6 +54,17 @@ async function busiestAccount(pool: Pool): Promise<{ id: string; num: number; ro
   return { id: idOfKey(rows[0]!.key), num: rows[0]!.num, rows: Number(rows[0]!.n) };
 }
 
+/** withPeakRss runs `work`, sampling a process's RSS every 100 ms: its result and the peak seen. */
+async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
+  let peakMb = rssMb(pid);
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 100);
+  try {
+    return { result: await work(), peakMb };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 /** Probes are small requests sent 4 at a time until `stop`: their latencies in ms. */
 async function probe(url: string, paths: () => string, stop: () => boolean): Promise<number[]> {
   const latencies: number[] = [];
@@ -78,6 +89,11 @@ interface ExportRun {
   readonly seconds: number;
   readonly rowsPerSecond: number;
   readonly peakRssAboveIdleMb: number;
+  /**
+   * the RSS above idle as the export starts: what the runs before it left (freed memory a process keeps: V8's pages,
+   * malloc's arenas, the compressors' buffers of the small requests), which its peak counts too
+   */
+  readonly startRssAboveIdleMb: number;
   /** the peak in each quarter of the export's time: flat memory is the same peak in each */
   readonly quarterPeaksAboveIdleMb: number[];
   /** CPU per row of the server and of PostgreSQL, µs (the machine's load does not change these much) */
@@ -95,6 +111,7 @@ async function exportOnce(
   postgresCpu: () => number,
 ): Promise<ExportRun> {
   const samples: [number, number][] = [];
+  const startMb = rssMb(server.pid);
   const sampler = setInterval(() => samples.push([performance.now(), rssMb(server.pid)]), 100);
   const [cpu0, pg0] = [processCpuSeconds(server.pid), postgresCpu()];
   const t0 = performance.now();
@@ -134,6 +151,7 @@ async function exportOnce(
     seconds: Number(seconds.toFixed(2)),
     rowsPerSecond: Math.round(counted / seconds),
     peakRssAboveIdleMb: Number((peak - idleMb).toFixed(1)),
+    startRssAboveIdleMb: Number((startMb - idleMb).toFixed(1)),
     quarterPeaksAboveIdleMb: quarters.map((r) => Number((r - idleMb).toFixed(1))),
     serverCpuUsPerRow: Math.round((cpu * 1e6) / Math.max(1, counted)),
     postgresCpuUsPerRow: Math.round((pg * 1e6) / Math.max(1, counted)),
@@ -144,9 +162,17 @@ async function exportOnce(
 /** One server's exports: its idle RSS, the small requests alone, and each format's run. */
 interface ServerRuns {
   readonly idleRssMb: number;
-  /** the small requests alone, and beside each run (the working tree's) */
-  readonly alone?: { readonly p50Ms: number; readonly p99Ms: number };
-  readonly runs: (ExportRun & { probeP50Ms?: number; probeP99Ms?: number; peakRssAboveIdleBesideProbesMb?: number })[];
+  /**
+   * the small requests alone, and beside each run (the working tree's); their own peak RSS above idle, which the runs
+   * beside them count too
+   */
+  readonly alone?: { readonly p50Ms: number; readonly p99Ms: number; readonly peakRssAboveIdleMb: number };
+  readonly runs: (ExportRun & {
+    probeP50Ms?: number;
+    probeP99Ms?: number;
+    peakRssAboveIdleBesideProbesMb?: number;
+    startRssAboveIdleBesideProbesMb?: number;
+  })[];
 }
 
 async function main(): Promise<void> {
@@ -186,7 +212,10 @@ async function main(): Promise<void> {
     await sleep(3000);
     const idleMb = rssMb(server.pid);
     const aloneEnd = performance.now() + PROBE_SECONDS * 1000;
-    const probesAlone = probes ? await probe(server.url, small, () => performance.now() > aloneEnd) : [];
+    const { result: probesAlone, peakMb: probesPeakMb } = await withPeakRss(server.pid, async () =>
+      probes ? probe(server.url, small, () => performance.now() > aloneEnd) : [],
+    );
+    const probesAboveIdleMb = Number((probesPeakMb - idleMb).toFixed(1));
     const runs: ServerRuns['runs'] = [];
     // each format alone first: its rate, CPU and memory are the export's own (after a run beside the small requests,
     // whose compressed answers leave the RSS higher, the next run's peak above idle was the probes' as much as its own)
@@ -210,24 +239,33 @@ async function main(): Promise<void> {
               probeP50Ms: percentile(latencies, 0.5),
               probeP99Ms: percentile(latencies, 0.99),
               peakRssAboveIdleBesideProbesMb: beside!.peakRssAboveIdleMb,
+              startRssAboveIdleBesideProbesMb: beside!.startRssAboveIdleMb,
             }
           : run,
       );
       console.log(
         `${mdw ?? 'working tree'} ${accept}: ${run.rows} rows in ${run.seconds} s = ${run.rowsPerSecond} rows/s, ${(run.bytes / 1e6).toFixed(1)} MB, ` +
-          `peak RSS ${run.peakRssAboveIdleMb} MB above idle (${idleMb.toFixed(1)} MB; by quarter ${run.quarterPeaksAboveIdleMb.join(', ')}), ` +
+          `peak RSS ${run.peakRssAboveIdleMb} MB above idle (${idleMb.toFixed(1)} MB; by quarter ${run.quarterPeaksAboveIdleMb.join(', ')}; ` +
+          `${run.startRssAboveIdleMb} MB at its start), ` +
           `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs, complete: ${run.complete}` +
           (probes
             ? `; small requests during a second export p50 ${percentile(latencies, 0.5)} / p99 ${percentile(latencies, 0.99)} ms ` +
               `(alone ${percentile(probesAlone, 0.5)} / ${percentile(probesAlone, 0.99)} ms), its peak RSS ` +
-              `${beside!.peakRssAboveIdleMb} MB above idle`
+              `${beside!.peakRssAboveIdleMb} MB above idle (${beside!.startRssAboveIdleMb} MB at its start; the small requests ` +
+              `alone ${probesAboveIdleMb} MB)`
             : ''),
       );
     }
     await server.stop();
     return {
       idleRssMb: Number(idleMb.toFixed(1)),
-      ...(probes && { alone: { p50Ms: percentile(probesAlone, 0.5), p99Ms: percentile(probesAlone, 0.99) } }),
+      ...(probes && {
+        alone: {
+          p50Ms: percentile(probesAlone, 0.5),
+          p99Ms: percentile(probesAlone, 0.99),
+          peakRssAboveIdleMb: probesAboveIdleMb,
+        },
+      }),
       runs,
     };
   }

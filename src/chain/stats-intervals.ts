@@ -8,7 +8,8 @@ export type IntervalBy = 'day' | 'week' | 'month';
 
 export const INTERVALS: readonly IntervalBy[] = ['day', 'week', 'month'];
 
-const DAY_MS = 86_400_000;
+/** DAY_MS: a UTC day in milliseconds */
+export const DAY_MS = 86_400_000;
 
 /** utcDay is the day (since 1970-01-01, UTC) of a time in milliseconds. */
 export function utcDay(ms: number): number {

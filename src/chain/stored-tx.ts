@@ -149,7 +149,7 @@ export function isBinary(stored: Uint8Array): boolean {
 /** renderStoredTx is the node's `signatures` and `tx` of a stored transaction. */
 export function renderStoredTx(stored: Uint8Array): SignedTxJson {
   if (!isBinary(stored)) return storedJson(stored);
-  const { signatures, txBytes } = decodeSignedTx(stored);
+  const { signatures, txBytes } = decodeSignedTx(plainBytes(stored));
   const tx = decodeTx(txBytes);
   return { signatures: signaturesOmitted(tx) ? null : signatures.map((s) => encode('sg', s)), tx };
 }
@@ -159,7 +159,15 @@ export function renderStoredTx(stored: Uint8Array): SignedTxJson {
  * which a reader of the fields (an export's CSV) need not pay.
  */
 export function renderStoredTxFields(stored: Uint8Array): TxFields {
-  return isBinary(stored) ? decodeTx(decodeSignedTx(stored).txBytes) : storedJson(stored).tx;
+  return isBinary(stored) ? decodeTx(decodeSignedTx(plainBytes(stored)).txBytes) : storedJson(stored).tx;
+}
+
+/**
+ * plainBytes is a Buffer's bytes seen as a plain Uint8Array: the RLP items decoded of it are then plain views too,
+ * where a Buffer's are Buffers, whose constructor was 8 % of a rendering's profile.
+ */
+function plainBytes(stored: Uint8Array): Uint8Array {
+  return Buffer.isBuffer(stored) ? new Uint8Array(stored.buffer, stored.byteOffset, stored.length) : stored;
 }
 
 /** storedJson reads a transaction stored as its JSON text. */

@@ -75,9 +75,12 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
     case 'id':
       tx[name] = idJson(blob(item, name), name);
       return at + 1;
-    case 'int':
-      tx[name] = intJson(blob(item, name));
+    case 'int': {
+      const value = intJson(blob(item, name));
+      // the node omits a ttl of 0: never set (a delete would turn the object into a dictionary, slower to complete)
+      if (value !== 0 || name !== 'ttl') tx[name] = value;
       return at + 1;
+    }
     case 'ba':
     case 'cb':
     case 'st':
@@ -161,8 +164,10 @@ export function decodeTx(bytes: Uint8Array): TxFields {
   let at = 2;
   for (const [name, kind] of schema.fields) at = decodeField(items, at, name, kind, tx);
   if (at !== items.length) throw new TxCodecError(`${schema.type} has ${items.length - 2} fields, expected ${at - 2}`);
-  if (tx.ttl === 0) delete tx.ttl;
-  return { ...tx, type: schema.type, version };
+  // after the fields, as the node prints them: set in place, not by a copy of the whole object for two members
+  tx.type = schema.type;
+  tx.version = version;
+  return tx;
 }
 
 /** decodeSignedTx unwraps a signed transaction into its signatures and inner transaction bytes. */

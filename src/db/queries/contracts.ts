@@ -43,14 +43,27 @@ export async function allContracts(db: Queryable, w: Window): Promise<ContractRo
   return rows.map((r) => ({ contractId: r.contract_id, createTxHash: r.create_tx_hash, height: r.height }));
 }
 
-/** contractTransactions pages the create transaction and every call of a contract, in chain order. */
+/**
+ * contractTransactions pages the create transaction and every call of a contract, in chain order: the create, then
+ * the calls as their index (contract_calls_contract) walks them, so a page reads its offset and its rows, never all
+ * the contract's calls sorted (issue 57). A contract's create comes before its calls on a chain; a ContractCreateTx is
+ * also its first call (its init), which is the create, once. The create takes the first page's first row and moves the
+ * other pages' calls by one.
+ */
 export async function contractTransactions(db: Queryable, contractId: string, w: Window): Promise<TxJson[]> {
   const { rows } = await db.query<TxJson>(
-    `SELECT ${SIGNED_TX_JSON_COLUMNS}
-       FROM transactions t
-      WHERE t.hash IN (SELECT create_tx_hash FROM contracts WHERE contract_id = $1
-                       UNION SELECT tx_hash FROM contract_calls WHERE contract_id = $1)
-      ORDER BY t.height, t.micro_index, t.tx_index LIMIT $2 OFFSET $3`,
+    `WITH created AS (SELECT t.hash, t.height, t.micro_index, t.tx_index
+                        FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1)
+     SELECT ${SIGNED_TX_JSON_COLUMNS}
+       FROM (SELECT hash, height, micro_index, tx_index FROM created WHERE $3::int = 0
+             UNION ALL
+             (SELECT tx_hash, height, micro_index, tx_index FROM contract_calls
+               WHERE contract_id = $1 AND tx_hash IS DISTINCT FROM (SELECT hash FROM created)
+               ORDER BY height, micro_index, tx_index
+               LIMIT $2::int - (SELECT count(*) FROM created WHERE $3::int = 0)
+              OFFSET greatest($3::int - (SELECT count(*) FROM created), 0))) p
+       JOIN transactions t ON t.hash = p.hash
+      ORDER BY p.height, p.micro_index, p.tx_index`,
     [contractId, w.limit, w.offset],
   );
   return renderedTxJson(rows);

@@ -15,6 +15,7 @@ export const DERIVED_BY_HEIGHT = [
   'stats_accounts',
   'stats_active_accounts',
   'stats_miner_rewards',
+  'spend_heights',
 ] as const;
 
 /** Rows of one table found on one side only (first few as JSON text, and how many in all). */
@@ -28,10 +29,10 @@ export interface DerivedDifference {
 /**
  * withShadowTables runs `derive` over the stored heights 0..top of one snapshot on a connection whose derived
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
- * from the twins, and the counts migrations 1015 and 1045 keep, the AEX-9 balances after each event and the
- * channels' totals migrations 1050 and 1051 keep, and each generation's first txi and size below, recounted from the
- * stored rows) with the schema's rows; the transaction is rolled back and the connection closed, so nothing of it
- * stays.
+ * from the twins, among them the spends per day migration 1061 keeps; and the counts migrations 1015 and 1045 keep,
+ * the AEX-9 balances after each event and the channels' totals migrations 1050 and 1051 keep, and each generation's
+ * first txi and size below, recounted from the stored rows) with the schema's rows; the transaction is rolled back and
+ * the connection closed, so nothing of it stays.
  * Returns undefined when nothing is stored.
  */
 export async function withShadowTables(
@@ -92,6 +93,12 @@ export async function withShadowTables(
       'stats_miners',
       `SELECT miner, total_reward FROM ${s}.stats_miners`,
       `SELECT miner, sum(reward) FROM pg_temp.stats_miner_rewards GROUP BY 1 HAVING sum(reward) <> 0`,
+    );
+    // the spends per day migration 1061's triggers keep: the re-derived heights' summed
+    await compare(
+      'spend_days',
+      `SELECT day, count, amount FROM ${s}.spend_days`,
+      `SELECT day, sum(count), sum(amount) FROM pg_temp.spend_heights GROUP BY 1`,
     );
     // the counts migration 1015's triggers keep equal a recount of the stored rows (the same snapshot)
     await compare(

@@ -40,22 +40,30 @@ export interface NameFilter {
 }
 
 // Current state per name, kept by migration 1001 (name_state_refresh over name_events, run by
-// triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back.
-const NAME_STATE = `
+// triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back. The
+// listing reads every name, or (pointing at $1) only the names the id's pointer rows name.
+const NAME_STATE = (from: string): string => `
   SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
-    FROM name_state
+    FROM ${from}
    WHERE ($2::text IS NULL OR owner = $2)
      AND ($3::int IS NULL OR ((auction_end_height = created_at_height OR auction_end_height < $3)
                                AND expires_at >= $3 AND kind <> 'revoke'))
      AND ($4::text IS NULL OR strpos(name, $4) > 0)
      AND `;
 
-// Names currently pointing at $1. A sub-select under an OR stays a filter over every name, so the
-// listing picks this condition, or its neutral form, as a whole: then the lookup is a join.
+// Names currently pointing at $1: the names of the id's pointer rows (name_pointers_id; every update's, so each name
+// once) with their states, read first and whole (materialized), then kept when their current pointers hold the id and
+// sorted. Asked as a condition on name_state, the planner could walk every name of the chain in order and probe the
+// id's pointers for each, or join each name walked with every name of the id (issue 57); this way a page costs the
+// id's own names, never the chain's.
 const POINTING_AT = [
-  '$1::text IS NULL',
-  `name_hash IN (SELECT name_hash FROM name_pointers WHERE id = $1)
-     AND pointers @> jsonb_build_array(jsonb_build_object('id', $1::text))`,
+  { with: '', from: 'name_state', where: '$1::text IS NULL' },
+  {
+    with: `WITH pointing AS MATERIALIZED (
+             SELECT s.* FROM (SELECT DISTINCT name_hash FROM name_pointers WHERE id = $1) p JOIN name_state s USING (name_hash))`,
+    from: 'pointing',
+    where: "pointers @> jsonb_build_array(jsonb_build_object('id', $1::text))",
+  },
 ] as const;
 
 const ORDERS = {
@@ -67,8 +75,9 @@ const ORDERS = {
 /** names pages the current state of names matching the filter. */
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
+  const source = POINTING_AT[filter.pointingAt === undefined ? 0 : 1];
   const { rows } = await db.query<NameRow>(
-    `${NAME_STATE}${POINTING_AT[filter.pointingAt === undefined ? 0 : 1]} ORDER BY ${order} LIMIT $5 OFFSET $6`,
+    `${source.with}${NAME_STATE(source.from)}${source.where} ORDER BY ${order} LIMIT $5 OFFSET $6`,
     [
       filter.pointingAt ?? null,
       filter.owner ?? null,

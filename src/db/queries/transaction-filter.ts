@@ -10,7 +10,6 @@ import {
   renderedRows,
   TX_JOINS,
   TX_ROW,
-  TX_SUMMARY_JOINS,
   TX_SUMMARY_ROW,
   type StoredTxRow,
   type TxRow,
@@ -182,7 +181,7 @@ export function transactionSummariesPage(
   start: TxPosition | undefined,
   n: number,
 ): Promise<TxSummaryRow[]> {
-  return selectedPage<TxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_SUMMARY_JOINS }, f, walk, start, n);
+  return selectedPage<TxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_JOINS }, f, walk, start, n);
 }
 
 /** selectedPage selects `columns` of the transactions `t` (with `joins`) of up to n rows the filter selects. */

@@ -1,10 +1,10 @@
 /**
- * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows), by height
- * interval, and daily spend rates; an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
+ * @module Read-side SQL for transactions: by hash and block (the node's JSON, ae_mdw's rendered rows) and by height
+ * interval (the daily spend rates are spend-rates.ts'); an id's lists are in account-transactions.ts, ae_mdw's filters in transaction-filter.ts.
  */
 import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
-import { toBigInt, type Json } from '../../chain/json.ts';
+import type { Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
 import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -166,32 +166,29 @@ export type TxSummaryRow = Pick<
   'hash' | 'height' | 'microBlockHash' | 'microIndex' | 'txIndex' | 'microTimeMs' | 'signed' | 'createdId'
 >;
 
-/** TX_SUMMARY_ROW selects a TxSummaryRow from a `transactions t` with TX_SUMMARY_JOINS. */
+/** TX_SUMMARY_ROW selects a TxSummaryRow from a `transactions t` with TX_JOINS. */
 export const TX_SUMMARY_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex",
   t.tx_index AS "txIndex", t.micro_time_ms::text AS "microTimeMs", t.signed, t.created_id AS "createdId"`;
-export const TX_SUMMARY_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
+/** TX_JOINS: the micro block of a `transactions t`, which TX_ROW and TX_SUMMARY_ROW read. */
+export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
 
 /**
- * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its micro
- * block, call, token standard and generalized account's call are joined, not read by a subquery per row: a long page
- * (an export's thousands of rows) is then one plan the planner may run as joins, and the same rows for a short one.
+ * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its call
+ * (with the token standard) and generalized account's call are a subquery each, not joins: PostgreSQL planned a page's
+ * statement with the three more joins for longer than it ran (an export's page of 250 rows, planned per page as a
+ * filtered walk is: 12–15 ms of PostgreSQL's CPU against 6–8 ms so; the plan was the same index probe per row).
+ * contract_calls by position, not by hash: a page's calls then sit together in one small index (the hash index put
+ * each of a page's 101 probes on a leaf page of its own, read cold from disk on a deep page); a transaction has one
+ * call at most (the populator writes one) and one generalized account's call at most (ga_calls' key).
  */
 export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed, t.created_id AS "createdId",
-  CASE WHEN c.tx_hash IS NULL THEN NULL
-       ELSE json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
-                              'aexn_type', ta.aexn_type) END AS call,
-  CASE WHEN tg.height IS NULL THEN NULL
-       ELSE json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
-                              'args', tg.args) END AS "gaCall"`;
-// contract_calls by position, not by hash: a page's calls then sit together in one small index
-// (the hash index put each of a page's 101 probes on a leaf page of its own, read cold from disk on
-// a deep page); micro_blocks, aexn_contracts and ga_calls have one row at most for a transaction (their keys), and
-// contract_calls one call per transaction (the populator writes one), so the joins add no rows
-export const TX_JOINS = `${TX_SUMMARY_JOINS}
-  LEFT JOIN contract_calls c ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
-  LEFT JOIN aexn_contracts ta ON ta.contract_id = c.contract_id
-  LEFT JOIN ga_calls tg ON tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index`;
+  (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
+                            'aexn_type', (SELECT ta.aexn_type FROM aexn_contracts ta WHERE ta.contract_id = c.contract_id))
+     FROM contract_calls c WHERE c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index) AS call,
+  (SELECT json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
+                            'args', tg.args)
+     FROM ga_calls tg WHERE tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index) AS "gaCall"`;
 
 /** Rows renderedRows decodes at once (a few milliseconds): a list's page is one slice. */
 const RENDER_SLICE = 250;
@@ -205,14 +202,14 @@ export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
  * stored bytes, out of SQL's reach).
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
-  const txs: (StoredTxRow & SignedTxJson)[] = [];
+  const rendered: SignedTxJson[] = [];
   for (let i = 0; i < rows.length; i += RENDER_SLICE) {
     // an export's page of thousands: the event loop turns between slices, so requests beside it wait behind one slice
     if (i > 0) await setImmediate();
-    for (const r of rows.slice(i, i + RENDER_SLICE)) txs.push({ ...r, ...renderStoredTx(r.signed) });
+    for (const r of rows.slice(i, i + RENDER_SLICE)) rendered.push(renderStoredTx(r.signed));
   }
-  const nameIds = [...new Set(txs.flatMap((t) => nameTxId(t.tx) ?? []))];
-  const channelIds = [...new Set(txs.flatMap((t) => partiesChannel(t.tx) ?? []))];
+  const nameIds = [...new Set(rendered.flatMap((t) => nameTxId(t.tx) ?? []))];
+  const channelIds = [...new Set(rendered.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
   const [found, parties] = await Promise.all([
     nameIds.length === 0
@@ -224,11 +221,17 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
     channelParties(db, channelIds),
   ]);
   for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
-  return txs.map((t) => ({
-    ...t,
-    name: names.get(nameTxId(t.tx) ?? '') ?? null,
-    parties: parties.get(partiesChannel(t.tx) ?? '') ?? null,
-  }));
+  // one object a row, its stored columns and what was rendered and looked up of them
+  return rows.map((r, i) => {
+    const { signatures, tx } = rendered[i]!;
+    return {
+      ...r,
+      signatures,
+      tx,
+      name: names.get(nameTxId(tx) ?? '') ?? null,
+      parties: parties.get(partiesChannel(tx) ?? '') ?? null,
+    };
+  });
 }
 
 /** channelParties reads each channel's parties from its first transaction, its creation. */
@@ -328,40 +331,6 @@ export async function transactionsInInterval(
     [from, to, txType === undefined ? null : txTypeCode(txType), w.limit, w.offset],
   );
   return renderedTxJson(rows);
-}
-
-/** A day of spend activity. */
-export interface SpendRate {
-  readonly date: string;
-  readonly count: number;
-  readonly amount: string;
-}
-
-/**
- * spendRates counts SpendTx and sums their amounts per UTC day of the micro block time, fromMs ≤ time < toMs. The
- * amounts are read from the stored transactions here (the binary form has no SQL reader).
- */
-export async function spendRates(db: Queryable, fromMs: number, toMs: number): Promise<SpendRate[]> {
-  const { rows } = await db.query<{ date: string; signed: Buffer }>(
-    `WITH bounds AS (
-       SELECT coalesce((SELECT max(height) FROM key_blocks WHERE time_ms <= $1), 0) AS lo,
-              coalesce((SELECT min(height) FROM key_blocks WHERE time_ms >= $2), 2147483647) AS hi)
-     SELECT to_char(to_timestamp(t.micro_time_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, t.signed
-       FROM transactions t, bounds b
-      WHERE t.tx_type = ${txTypeCode('SpendTx')} AND t.height BETWEEN b.lo AND b.hi
-        AND t.micro_time_ms >= $1 AND t.micro_time_ms < $2`,
-    [fromMs, toMs],
-  );
-  const days = new Map<string, { count: number; amount: bigint }>();
-  for (const r of rows) {
-    const day = days.get(r.date) ?? { count: 0, amount: 0n };
-    day.count += 1;
-    day.amount += toBigInt(renderStoredTx(r.signed).tx.amount ?? 0);
-    days.set(r.date, day);
-  }
-  return [...days]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([date, d]) => ({ date, count: d.count, amount: d.amount.toString() }));
 }
 
 function toTransaction(r: Record<string, unknown>): TransactionRow {

@@ -1,7 +1,7 @@
 /**
  * @module The derived areas (internal transfers and generation fees; AEX-N, AEX-9, AEX-141 and DEX rows;
  * statistics; accounts' balances; the decoding of calls stored undecoded for now; generalized accounts' calls; the ids
- * transactions create; a hyperchain's consensus) beside the chain: each batch derives
+ * transactions create; the spends per day; a hyperchain's consensus) beside the chain: each batch derives
  * them in its transaction; an area that an upgrade added, that is behind, or whose derivation fails is recorded in
  * derive_backfill (migration 1003) and derived later from the stored rows, never by fetching the blocks again, one
  * batch of heights per step, each in one transaction that also records the progress: a kill mid-way resumes at the
@@ -38,6 +38,7 @@ import type { BatchAppearances } from './stats-accounts.ts';
 import { errorMessage } from '../../base/errors.ts';
 import { deriveCreatedIds } from './created-ids.ts';
 import { deriveChannelStates } from './channel-states.ts';
+import { deriveBatchSpends, deriveStoredSpends } from './spend-days.ts';
 import { deriveStoredHyperchain, writeBatchHyperchain } from './hyperchain.ts';
 import type { HyperchainReader } from '../hyperchain/reader.ts';
 import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
@@ -220,6 +221,16 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       batch: () => Promise.resolve(),
       stored: (db, from, to) => deriveCreatedIds(db, from, to),
       tables: ['transactions'],
+      standalone: true,
+    },
+  ],
+  [
+    // spend_heights (1061), whose triggers keep spend_days: a batch's amounts from its transactions in memory
+    'spends',
+    {
+      batch: (db, gens) => deriveBatchSpends(db, gens),
+      stored: (db, from, to) => deriveStoredSpends(db, from, to),
+      tables: ['spend_heights', 'spend_days'],
       standalone: true,
     },
   ],

@@ -370,7 +370,7 @@ const ROWS_SHOWN = 5;
  * compareDerived re-derives every derived row (account index, fees, sizes, names, oracles, channels, contracts and
  * their calls, and any table added later) from the node: it loads heights 0 to `top` into a scratch schema as a
  * sync from scratch would, and compares each table row by row with the verified schema, over the verified heights
- * (state tables without a height, such as name_state, only when every stored height is verified). The tables of an
+ * (state tables, such as name_state and the latest token balances, only when every stored height is verified). The tables of an
  * area the populator is still deriving (derive_backfill) lack rows the scratch load has: they are skipped, one line
  * per area says so. The scratch schema is dropped afterwards.
  */

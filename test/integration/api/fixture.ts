@@ -6,6 +6,7 @@ import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { channelId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
+import { deriveStoredSpends } from '../../../src/indexer/derived/spend-days.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
@@ -355,6 +356,8 @@ export async function buildFixture(
       await insertTx(db, t, Number(mh.time));
     }
   }
+  // the spends per day (migration 1061) as the populator's `spends` area derives stored heights
+  await deriveStoredSpends(db, 0, top);
   await db.query(
     'UPDATE sync_state SET top_height = $1, top_hash = $2, node_height = $3, heartbeat_at = now() - make_interval(secs => $4), status = $5',
     [top, f.keyHash(top), top + 1, (opts.heartbeatAgeMs ?? 0) / 1000, 'following'],

@@ -1,7 +1,8 @@
 /**
- * @module Migrations 1045–1048 and 1060 on a schema the populator filled before them (an upgrade): their backfill builds the
- * active names' edges and the sizes below each generation exactly as the triggers and the populator keep them, and
- * `mdw -v` finds nothing to recount.
+ * @module Migrations 1045–1048, 1060 and 1061 on a schema the populator filled before them (an upgrade): their backfill
+ * builds the active names' edges, the sizes below each generation and the spends per day exactly as the triggers and
+ * the populator keep them (1061's through the populator's `spends` area, the spend rates answering the same meanwhile),
+ * and `mdw -v` finds nothing to recount.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -10,6 +11,10 @@ import { join } from 'node:path';
 import { MIGRATIONS_DIR, migrate, migrationNames } from '../../../src/db/migrator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { createPool } from '../../../src/db/pool.ts';
+import { spendRates } from '../../../src/db/queries/spend-rates.ts';
+import { DeriveBackfill } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DEFAULT_TRANSFER_RULES } from '../../../src/indexer/derived/internal-transfers.ts';
 import { startHarness, silent, type Harness } from '../indexer/support/harness.ts';
 
 const MIGRATIONS = [
@@ -20,13 +25,17 @@ const MIGRATIONS = [
 ];
 /** the active names' edges summed per span (issue 57's second step), named after migrations of other areas */
 const SPANS = '1060_name_count_spans';
+/** the spends per height and day, and per day (the spend rates' kept rows) */
+const SPENDS = '1061_spend_days';
 const KEPT = {
   edges: 'SELECT owner, height, expiring, activating FROM name_count_edges ORDER BY owner, height',
   spans: 'SELECT owner, width, span, expiring, activating FROM name_count_spans ORDER BY owner, width, span',
   sizes: 'SELECT height, first_txi, size_before FROM generation_txis ORDER BY height',
+  spendHeights: 'SELECT height, day, count, amount FROM spend_heights ORDER BY height, day',
+  spendDays: 'SELECT day, count, amount FROM spend_days ORDER BY day',
 };
 
-describe('migrations 1045–1048 and 1060 on a populated schema', function () {
+describe('migrations 1045–1048, 1060 and 1061 on a populated schema', function () {
   this.timeout(180_000);
   let h: Harness;
 
@@ -38,12 +47,33 @@ describe('migrations 1045–1048 and 1060 on a populated schema', function () {
     await h?.close();
   });
 
+  /** migrateUpTo applies the pending files up to `last` (a release's files end with its newest migration) */
+  const migrateUpTo = async (last: string): Promise<string[]> => {
+    const release = mkdtempSync(join(tmpdir(), 'mdw-migrations-'));
+    for (const name of migrationNames().filter((n) => n <= last))
+      symlinkSync(join(MIGRATIONS_DIR, `${name}.sql`), join(release, `${name}.sql`));
+    try {
+      return await migrate({ databaseUrl: h.db.url, schema: 'mdw', dir: release }, silent);
+    } finally {
+      rmSync(release, { recursive: true });
+    }
+  };
+  /** restore records as applied again the migrations set aside */
+  const restore = async (rows: readonly { name: string }[]): Promise<void> => {
+    for (const row of rows)
+      await h.query('mdw', `INSERT INTO mdw_migrations SELECT * FROM json_populate_record(NULL::mdw_migrations, $1)`, [
+        JSON.stringify(row),
+      ]);
+  };
+  const read = async (): Promise<{ [k in keyof typeof KEPT]: unknown[] }> => ({
+    edges: await h.query('mdw', KEPT.edges),
+    spans: await h.query('mdw', KEPT.spans),
+    sizes: await h.query('mdw', KEPT.sizes),
+    spendHeights: await h.query('mdw', KEPT.spendHeights),
+    spendDays: await h.query('mdw', KEPT.spendDays),
+  });
+
   it('build on upgrade what the populator keeps, and verify finds no difference', async () => {
-    const read = async (): Promise<{ [k in keyof typeof KEPT]: unknown[] }> => ({
-      edges: await h.query('mdw', KEPT.edges),
-      spans: await h.query('mdw', KEPT.spans),
-      sizes: await h.query('mdw', KEPT.sizes),
-    });
     const kept = await read();
     expect(kept.edges.length, 'active names').to.be.above(0);
     expect(kept.spans.length, 'spans of 100 and 10 000 heights').to.be.at.least(2);
@@ -60,22 +90,79 @@ describe('migrations 1045–1048 and 1060 on a populated schema', function () {
     await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = ANY($1)', [[...MIGRATIONS, SPANS]]);
     // the migrations named after them, applied here, are set aside: the files of the release that brought 1045–1048
     // end with 1048, and the migrator refuses a pending file named below an applied one
-    const later = await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [MIGRATIONS.at(-1)]);
-    const release = mkdtempSync(join(tmpdir(), 'mdw-migrations-'));
-    for (const name of migrationNames().filter((n) => n <= MIGRATIONS.at(-1)!))
-      symlinkSync(join(MIGRATIONS_DIR, `${name}.sql`), join(release, `${name}.sql`));
-    try {
-      expect(await migrate({ databaseUrl: h.db.url, schema: 'mdw', dir: release }, silent)).to.deep.equal(MIGRATIONS);
-    } finally {
-      rmSync(release, { recursive: true });
-    }
-    for (const row of later)
-      await h.query('mdw', `INSERT INTO mdw_migrations SELECT * FROM json_populate_record(NULL::mdw_migrations, $1)`, [
-        JSON.stringify(row),
-      ]);
+    const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
+      MIGRATIONS.at(-1),
+    ]);
+    expect(await migrateUpTo(MIGRATIONS.at(-1)!)).to.deep.equal(MIGRATIONS);
+    await restore(later.filter((row) => row.name < SPANS));
     // then 1060 (set aside above with its objects) sums the rebuilt edges per span
-    expect(await migrate({ databaseUrl: h.db.url, schema: 'mdw' }, silent)).to.deep.equal([SPANS]);
+    expect(await migrateUpTo(SPANS)).to.deep.equal([SPANS]);
+    await restore(later.filter((row) => row.name > SPANS));
     expect(await read()).to.deep.equal(kept);
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
+    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+  });
+
+  it('1061 leaves the spends to the `spends` area, and the rates answer the same before, during and after it', async () => {
+    const kept = await read();
+    expect(kept.spendHeights.length, 'heights with spends').to.be.above(5);
+    const pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+    try {
+      const [days] = await h.query<{ first: number; last: number }>(
+        'mdw',
+        'SELECT min(day) AS first, max(day) AS last FROM spend_days',
+      );
+      const rates = (): ReturnType<typeof spendRates> => spendRates(pool, days!.first - 1, days!.last + 2);
+      const answered = await rates();
+      expect(
+        answered.reduce((n, r) => n + r.count, 0),
+        'spends',
+      ).to.be.above(5);
+      // the schema as before 1061: its objects gone, its name not applied
+      await h.query('mdw', 'DROP TRIGGER spends_on_key_blocks_delete ON key_blocks');
+      await h.query('mdw', 'DROP TABLE spend_heights, spend_days');
+      await h.query('mdw', 'DROP FUNCTION spend_days_apply()');
+      await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [SPENDS]);
+      const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
+        SPENDS,
+      ]);
+      expect(await migrateUpTo(SPENDS)).to.deep.equal([SPENDS]);
+      await restore(later);
+      // nothing kept yet: every height waits for the area, whose heights the rates decode as before
+      expect(await h.query('mdw', 'SELECT area, next_height FROM derive_backfill')).to.deep.equal([
+        { area: 'spends', next_height: 0 },
+      ]);
+      expect(await h.query('mdw', KEPT.spendDays)).to.deep.equal([]);
+      expect(await rates()).to.deep.equal(answered);
+      const backfill = new DeriveBackfill({
+        pool,
+        log: silent,
+        rules: DEFAULT_TRANSFER_RULES,
+        batchHeights: 7,
+        schema: 'mdw',
+      });
+      // part derived: the kept heights and the decoded ones add up to the same days
+      expect(await backfill.step()).to.equal(true);
+      expect((await h.query('mdw', KEPT.spendHeights)).length, 'heights kept after one step').to.be.above(0);
+      expect(await rates()).to.deep.equal(answered);
+      while (await backfill.step());
+      expect(await h.query('mdw', 'SELECT * FROM derive_backfill')).to.deep.equal([]);
+      expect(await read()).to.deep.equal(kept);
+      expect(await rates()).to.deep.equal(answered);
+      // heights pending that hold rows of the area already (a continued generation whose derivation failed): their
+      // rows give way to their decoding, never counted twice
+      await h.query(
+        'mdw',
+        `INSERT INTO derive_backfill (area, next_height, to_height)
+                            SELECT 'spends', min(height) + 1, max(height) FROM key_blocks`,
+      );
+      expect(await rates()).to.deep.equal(answered);
+      while (await backfill.step());
+      expect(await read()).to.deep.equal(kept);
+    } finally {
+      await pool.end();
+    }
     const lines: string[] = [];
     const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
     expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });

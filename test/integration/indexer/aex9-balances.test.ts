@@ -5,9 +5,12 @@
  * Burn, Swap and WAE Deposit/Withdrawal from the first block), and against the devnode's own ledger. No
  * negative balance, holders and supplies as the ledger has them. The balances at past key blocks (kept after each
  * event, migration 1050: a token's holders and each holder's balance, as /v3 reads them at a height) equal the same
- * fold of the logs stopped at that block, after the sync and after every fork.
+ * fold of the logs stopped at that block, after the sync and after every fork, and what each token's contract answers
+ * in a dry-run at that block (its own state, not a fold of its logs).
  */
 import { expect } from 'chai';
+import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
+import { TOKEN_ACI } from '../../../src/devnode/aci.ts';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import {
@@ -123,6 +126,36 @@ describe('AEX-9 balances from events, exact across forks', function () {
     await check();
     const kinds = await h.query<{ kind: string }>('mdw', 'SELECT DISTINCT kind FROM aex9_events');
     expect(kinds.map((k) => k.kind)).to.include.members(['seed', 'transfer', 'mint', 'burn', 'deposit']);
+  });
+
+  it("equals at past heights what each token's contract answers there (balances() dry-run at that key block)", async () => {
+    const aeSdk = new AeSdk({
+      nodes: [{ name: 'devnode', instance: new Node(h.devnode.externalUrl, { retryCount: 0 }) }],
+    });
+    const tokens = await h.query<{ contract_id: string; height: number }>(
+      'mdw',
+      "SELECT contract_id, height FROM aexn_contracts WHERE aexn_type = 'aex9'",
+    );
+    const blocks = h.devnode.chain.keyBlocks;
+    let compared = 0;
+    for (let height = 50; height < blocks.length; height += 50) {
+      const at = { height: height - 1, microIndex: MAX_MICRO };
+      for (const { contract_id: contractId } of tokens.filter((t) => t.height < height)) {
+        const contract = await Contract.initialize<{ balances: () => Map<string, bigint> }>({
+          ...aeSdk.getContext(),
+          aci: TOKEN_ACI as never,
+          address: contractId as Encoded.ContractAddress,
+        });
+        const { decodedResult } = await contract.balances({ top: blocks[height]!.hash } as never);
+        const theirs = positive(new Map([...decodedResult].map(([a, v]) => [balanceKey(contractId, a), v])));
+        const ours: Balances = new Map();
+        for (const r of await holdersPage(pool!, { contractId, by: 'pubkey', at }, 'forward', undefined, 10_000))
+          ours.set(balanceKey(contractId, r.account), BigInt(r.amount));
+        expect(positive(ours), `${contractId} at height ${height}`).to.deep.equal(theirs);
+        compared += theirs.size;
+      }
+    }
+    expect(compared, 'past balances compared with the contracts').to.be.above(20);
   });
 
   for (const depth of [1, 6, 17, 40]) {

@@ -61,9 +61,9 @@ describe('a stored database derives its missing derived rows from its stored row
   const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> =>
     (await client.query<T>(sql, params)).rows;
 
-  /** Tables of the derived areas (src/indexer/derive-backfill.ts DERIVED_AREAS): transfers, tokens, balances, statistics. */
+  /** Tables of the derived areas (src/indexer/derive-backfill.ts DERIVED_AREAS): transfers, tokens, balances, statistics, spends. */
   const DERIVED =
-    /^(internal_transfers|generation_fees|aexn_|aex9_|aex141_|dex_|account_balances|account_wealth|account_holders|stats_)/;
+    /^(internal_transfers|generation_fees|aexn_|aex9_|aex141_|dex_|account_balances|account_wealth|account_holders|stats_|spend_)/;
 
   /**
    * storedWithoutDerived gives `schema` the fresh load's chain without the rows of the derived areas, and records
@@ -90,7 +90,7 @@ describe('a stored database derives its missing derived rows from its stored row
       await query(`UPDATE "${schema}".channel_events SET round = NULL, solo_round = NULL, state_hash = NULL`);
       await query(`INSERT INTO "${schema}".derive_backfill (area, next_height, to_height)
                    SELECT area, 0, (SELECT max(height) FROM "${schema}".key_blocks)
-                     FROM unnest(ARRAY['stats', 'tokens', 'transfers', 'balances', 'channels']) AS area`);
+                     FROM unnest(ARRAY['stats', 'tokens', 'transfers', 'balances', 'channels', 'spends']) AS area`);
     } finally {
       await query('SET session_replication_role = DEFAULT');
     }
@@ -186,12 +186,19 @@ describe('a stored database derives its missing derived rows from its stored row
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('a database whose derived areas wait for every stored height gets its transfers, fees, tokens, statistics and channel states from its rows', async () => {
+  it('a database whose derived areas wait for every stored height gets its transfers, fees, tokens, statistics, channel states and spends from its rows', async () => {
     await storedWithoutDerived('stored');
     const [stored] = await query<{ n: string }>('SELECT count(*) AS n FROM stored.transactions');
     expect(Number(stored!.n)).to.be.greaterThan(100);
 
-    const refetched = await deriveAndFollow('stored', ['balances', 'channels', 'stats', 'tokens', 'transfers']);
+    const refetched = await deriveAndFollow('stored', [
+      'balances',
+      'channels',
+      'spends',
+      'stats',
+      'tokens',
+      'transfers',
+    ]);
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     await expectEqualToFresh('stored');
     // the backfill is done and recorded so: it never runs again
@@ -208,6 +215,7 @@ describe('a stored database derives its missing derived rows from its stored row
       'dex_pairs',
       'dex_swaps',
       'channel_events WHERE round IS NOT NULL',
+      'spend_days',
     ]) {
       const [n] = await query<{ n: string }>(`SELECT count(*) AS n FROM stored.${table}`);
       expect(Number(n!.n), table).to.be.greaterThan(0);
@@ -261,6 +269,7 @@ describe('a stored database derives its missing derived rows from its stored row
         ['balances', 0],
         ['stats', 0],
         ['channels', 0],
+        ['spends', 0],
       ]);
     } finally {
       await listener.stop();
@@ -375,7 +384,11 @@ describe('a stored database derives its missing derived rows from its stored row
     await devnode.mineKeyBlock();
     // a fork's handling reloads the last height both chains share (the fork base) with the replaced ones
     const forkBase = devnode.height() - 2 - 4;
-    const refetched = await deriveAndFollow('busy', ['balances', 'channels', 'stats', 'tokens', 'transfers'], forkBase);
+    const refetched = await deriveAndFollow(
+      'busy',
+      ['balances', 'channels', 'spends', 'stats', 'tokens', 'transfers'],
+      forkBase,
+    );
     expect(refetched, 'blocks of stored heights fetched again').to.deep.equal([]);
     const top = devnode.height();
     expect(await query('SELECT max(height) AS h FROM busy.key_blocks')).to.deep.equal([{ h: top }]);

@@ -23,7 +23,7 @@ describe('the devnode generated chain through the middleware (devnode + populato
   let request: ReturnType<typeof supertest>;
 
   before(async () => {
-    h = await startHarness(300, 'devnode-fidelity');
+    h = await startHarness(150, 'devnode-fidelity');
     populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     await populator.synced();
     pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 4 }, silent);

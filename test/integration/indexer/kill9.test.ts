@@ -12,7 +12,7 @@ describe('populator killed with SIGKILL', function () {
   this.timeout(90_000);
   let h: Harness;
   before(async () => {
-    h = await startHarness(200, 'kill9-test');
+    h = await startHarness(60, 'kill9-test');
   });
   after(async () => {
     await h.close();

@@ -2,9 +2,7 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
-import { ACCOUNT_ROWS_BY_KEY } from '../../support/account-numbers.ts';
 
 describe('populator (devnode + PostgreSQL)', function () {
   this.timeout(120_000); // a full verify also asks the node for the state at the top (issue 58)
@@ -78,7 +76,7 @@ describe('populator (devnode + PostgreSQL)', function () {
     await h.devnode.mineKeyBlock();
     await h.devnode.mineKeyBlock();
     await converged();
-    await verifyClean(h);
+    // the next test's -v --full checks what was followed: its fork of depth 1 replaces the newer height only
   });
 
   for (const depth of [1, 5, 8]) {
@@ -94,26 +92,10 @@ describe('populator (devnode + PostgreSQL)', function () {
       expect(await rollbackCount()).to.equal(rollbacks + 1);
       const left = await h.query('mdw', 'SELECT hash FROM key_blocks WHERE hash = ANY($1)', [replaced]);
       expect(left, 'replaced key blocks still stored').to.deep.equal([]);
+      // derived state equals a fresh load of the same chain: -v --full loads heights 0 to the top into a scratch schema
+      // and compares every derived table with it (name and oracle events and state, contracts, channels, the account
+      // index by the ids' keys)
       await verifyClean(h);
-      // derived state equals a fresh load of the same chain into another schema
-      await reloadHeights(
-        { cfg: h.config({ DATABASE_SCHEMA: `fresh_${depth}` }), log: silent },
-        Array.from({ length: h.devnode.height() + 1 }, (_, i) => i),
-      );
-      for (const [table, order] of [
-        ['name_events', 'name_hash, height, micro_index, tx_index'],
-        ['oracle_events', 'oracle_id, height, micro_index, tx_index'],
-        ['oracle_queries', 'query_id'],
-        ['contracts', 'contract_id'],
-        ['channel_events', 'channel_id, height, micro_index, tx_index'],
-        ['name_state', 'name_hash'],
-      ] as const) {
-        const sql = `SELECT * FROM ${table} ORDER BY ${order}`;
-        expect(await h.query('mdw', sql), table).to.deep.equal(await h.query(`fresh_${depth}`, sql));
-      }
-      expect(await h.query('mdw', ACCOUNT_ROWS_BY_KEY)).to.deep.equal(
-        await h.query(`fresh_${depth}`, ACCOUNT_ROWS_BY_KEY),
-      );
     });
   }
 
@@ -137,6 +119,7 @@ describe('populator (devnode + PostgreSQL)', function () {
     const second = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     await h.devnode.mineKeyBlock();
     await converged();
+    // what the first wrote while the second waited is what the node has
     await verifyClean(h);
     let synced = false;
     void second.synced().then(() => {

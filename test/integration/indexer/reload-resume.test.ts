@@ -24,7 +24,7 @@ describe('a reload (-H) killed and started again', function () {
   let top: number;
 
   before(async () => {
-    h = await startHarness(120, 'reload-resume');
+    h = await startHarness(60, 'reload-resume');
     top = h.devnode.height();
     const wae = wrappedAe(h.devnode.chain);
     env = {

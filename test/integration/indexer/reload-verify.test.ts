@@ -102,9 +102,9 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
   });
 
-  it("finds a kept count (migration 1015) that is not its rows' recount; the reloads before kept them exact", async () => {
-    // every reload of the tests above deleted and wrote heights again: the counts followed them
-    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  it("finds a kept count (migration 1015), an AEX-9 balance after an event (1050) and a channel's totals (1051) that are not their rows' recount; the reloads before kept them exact", async () => {
+    // every reload of the tests above deleted and wrote heights again: the counts followed them (the -v --full that
+    // closes the test above, over this same state, compared them clean)
     const [kept] = await h.query<{ account: number; n: string }>(
       'mdw',
       'SELECT account, sum(n)::text AS n FROM account_tx_counts GROUP BY 1 ORDER BY sum(n) DESC, account LIMIT 1',
@@ -115,23 +115,6 @@ describe('reload (-H) and verify (-v)', function () {
       [kept!.account],
     );
     expect(recount!.n).to.equal(kept!.n);
-    await h.query('mdw', 'UPDATE account_tx_counts SET n = n + 1 WHERE account = $1', [kept!.account]);
-    await h.query('mdw', 'UPDATE tx_type_totals SET size = size - 1');
-    const { lines } = await verify('mdw', {});
-    expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.include.members([
-      'derived account_tx_counts: row only in the database',
-      'derived account_tx_counts: row only re-derived from the stored rows',
-      'derived tx_type_totals: row only in the database',
-      'derived tx_type_totals: row only re-derived from the stored rows',
-    ]);
-    await h.query('mdw', 'UPDATE account_tx_counts SET n = n - 1 WHERE account = $1', [kept!.account]);
-    await h.query('mdw', 'UPDATE tx_type_totals SET size = size + 1');
-    expect(await verify('mdw', {})).to.include({ differences: 0 });
-  });
-
-  it("finds an AEX-9 balance after an event (migration 1050) and a channel's totals (1051) that are not their rows' recount", async () => {
-    // the reloads and forks before kept them exact
-    expect(await verify('mdw', {})).to.include({ differences: 0 });
     const [balance] = await h.query<{ contract_id: string; account: string; height: number }>(
       'mdw',
       'SELECT contract_id, account, height FROM aex9_event_balances ORDER BY height DESC LIMIT 1',
@@ -143,6 +126,8 @@ describe('reload (-H) and verify (-v)', function () {
     expect(balance, 'an AEX-9 event').to.not.equal(undefined);
     expect(channel, 'a channel').to.not.equal(undefined);
     const plant = async (by: number): Promise<void> => {
+      await h.query('mdw', 'UPDATE account_tx_counts SET n = n + $2 WHERE account = $1', [kept!.account, by]);
+      await h.query('mdw', 'UPDATE tx_type_totals SET size = size - $1', [by]);
       await h.query(
         'mdw',
         'UPDATE aex9_event_balances SET balance = balance + $4 WHERE contract_id = $1 AND account = $2 AND height = $3',
@@ -153,10 +138,15 @@ describe('reload (-H) and verify (-v)', function () {
         by,
       ]);
     };
+    // one pass finds each
     await plant(1);
     try {
       const { lines } = await verify('mdw', {});
       expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.include.members([
+        'derived account_tx_counts: row only in the database',
+        'derived account_tx_counts: row only re-derived from the stored rows',
+        'derived tx_type_totals: row only in the database',
+        'derived tx_type_totals: row only re-derived from the stored rows',
         'derived aex9_event_balances: row only in the database',
         'derived aex9_event_balances: row only re-derived from the stored rows',
         'derived channel_totals: row only in the database',
@@ -189,7 +179,7 @@ describe('reload (-H) and verify (-v)', function () {
   });
 
   it("finds the active names' edges, their spans and a generation's size below (migrations 1045, 1046, 1060) that are not a recount", async () => {
-    expect(await verify('mdw', {})).to.include({ differences: 0 });
+    // clean before: the closing -v of the test above, over this same state
     const [edge] = await h.query<{ height: number }>(
       'mdw',
       "SELECT height FROM name_count_edges WHERE owner = '' ORDER BY height LIMIT 1",
@@ -221,6 +211,48 @@ describe('reload (-H) and verify (-v)', function () {
         edge!.height,
       ]);
       await h.query('mdw', 'UPDATE generation_txis SET size_before = size_before + 1 WHERE height = $1', [gen!.height]);
+    }
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
+  it('finds the spends of a height and day, and of a day (migration 1061), that are not the stored spends decoded', async () => {
+    // clean before: the closing -v of the test above, over this same state
+    const [row] = await h.query<{ height: number; day: number }>(
+      'mdw',
+      'SELECT height, day FROM spend_heights ORDER BY height DESC LIMIT 1',
+    );
+    expect(row, 'a height with spends').to.not.equal(undefined);
+    const lines = async (): Promise<string[]> => (await verify('mdw', {})).lines.map((l) => l.replace(/: \{.*/, ''));
+    // a height's row (its day's total follows by the trigger): both differ from the decoded spends
+    const plantHeight = (by: number): Promise<unknown> =>
+      h.query('mdw', 'UPDATE spend_heights SET amount = amount + $3 WHERE height = $1 AND day = $2', [
+        row!.height,
+        row!.day,
+        by,
+      ]);
+    await plantHeight(1);
+    try {
+      expect(await lines()).to.deep.equal([
+        'derived spend_heights: row only in the database',
+        'derived spend_heights: row only re-derived from the stored rows',
+        'derived spend_days: row only in the database',
+        'derived spend_days: row only re-derived from the stored rows',
+      ]);
+    } finally {
+      await plantHeight(-1);
+    }
+    // a day's total alone
+    const plantDay = (by: number): Promise<unknown> =>
+      h.query('mdw', 'UPDATE spend_days SET count = count + $2 WHERE day = $1', [row!.day, by]);
+    await plantDay(1);
+    try {
+      const found = await lines();
+      expect(found).to.deep.equal([
+        'derived spend_days: row only in the database',
+        'derived spend_days: row only re-derived from the stored rows',
+      ]);
+    } finally {
+      await plantDay(-1);
     }
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });

@@ -14,12 +14,8 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { tokenStandards } from '../../support/devnode-contracts.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
-import { populateToTop } from '../../support/populate.ts';
-import { rowsApart } from './support/schema-rows.ts';
 
 const CODE = /\/contracts\/[^/]+\/code/;
-/** A schema loaded by a populator that never missed a contract's code. */
-const CLEAN = 'clean';
 
 describe('a populator that cannot get what it needs', function () {
   this.timeout(300_000);
@@ -138,18 +134,16 @@ describe('a populator that cannot get what it needs', function () {
     const areas = async (): Promise<string[]> =>
       (await h.query<{ area: string }>('mdw', 'SELECT area FROM derive_backfill ORDER BY area')).map((r) => r.area);
     await waitFor('every deferred area to be derived', async () => (await areas()).length === 0, 60_000);
-    await populateToTop(h.config({ DATABASE_SCHEMA: CLEAN }));
-    const decodings = (schema: string): Promise<Record<string, unknown>[]> =>
-      h.query(
-        schema,
-        `SELECT tx_hash, function, arguments::text, result::text, decode_error FROM contract_calls
-          ORDER BY height, micro_index, tx_index`,
-      );
-    const clean = await decodings(CLEAN);
-    expect(clean.filter((c) => c.function !== null).length, 'calls the clean load decoded').to.be.greaterThan(0);
-    expect(await decodings('mdw')).to.deep.equal(clean);
-    // every table, derived ones included, as `mdw -v --full` compares them
-    expect(await rowsApart(h.db.url, CLEAN, 'mdw')).to.deep.equal([]);
+    const [calls] = await h.query<{ decoded: number; undecoded: number }>(
+      'mdw',
+      `SELECT count(*) FILTER (WHERE function IS NOT NULL)::int AS decoded,
+              count(*) FILTER (WHERE decode_error = 'contract bytecode unknown')::int AS undecoded
+         FROM contract_calls`,
+    );
+    expect(calls, 'calls decoded, none left undecoded').to.deep.include({ undecoded: 0 });
+    expect(calls!.decoded, 'calls decoded').to.be.greaterThan(0);
+    // as a load that never missed the code: -v --full loads every height into a scratch schema and compares every
+    // table with it, the calls' decodings included
     await verifyClean(h);
   });
 

@@ -142,7 +142,7 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
  * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
  * genesis (where `node.hardForks` may give it a protocol schedule); `node.profile` generates a mainnet-like chain,
  * `node.tokenShare` one with that share of token transactions, `node.shape` its micro blocks and transactions per
- * generation (fewer: a cheaper chain of the same length in time).
+ * generation (fewer: a cheaper chain of the same length in time), `node.hotSpots` its hot spots.
  */
 export async function startV3(
   generations = 30,
@@ -153,9 +153,11 @@ export async function startV3(
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
     readonly tokenShare?: number;
     readonly shape?: Pick<GenerateOptions, 'microBlocksPerGeneration' | 'txsPerMicroBlock'>;
+    /** objects far busier than the mix makes them (GenerateOptions.hotSpots) */
+    readonly hotSpots?: GenerateOptions['hotSpots'];
   } = {},
 ): Promise<V3UnderTest> {
-  const { profile, tokenShare, shape, ...options } = node;
+  const { profile, tokenShare, shape, hotSpots, ...options } = node;
   const devnode = await startDevnode(
     {
       port: 0,
@@ -169,6 +171,7 @@ export async function startV3(
               seed,
               ...(profile ? { profile } : {}),
               ...(tokenShare ? { tokenShare } : {}),
+              ...(hotSpots ? { hotSpots } : {}),
               ...shape,
             },
           }

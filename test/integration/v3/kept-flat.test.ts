@@ -1,13 +1,14 @@
 /**
- * @module What issue 57's kept data answers (migrations 1045–1047 and 1060), against the devnode's chain: the active names'
- * count (of all and of each owner), the chain's size up to every height, and a page of one id in two fields, after a
- * sync, a fork and a -H reload.
+ * @module What issue 57's kept data answers (migrations 1045–1047, 1060 and 1061), against the devnode's chain: the
+ * active names' count (of all and of each owner), the chain's size up to every height, a page of one id in two fields
+ * and the spends per day, after a sync, a fork and a -H reload.
  */
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
 import { countActiveNames } from '../../../src/db/queries/names.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
+import { isoDate, utcDay } from '../../../src/chain/stats-intervals.ts';
 import { silentLog } from '../api/harness.ts';
 import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
 
@@ -94,7 +95,38 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     }
   }
 
-  it('after a sync: the active names, the sizes up to every height, the self-spends', async () => {
+  /**
+   * /middleware/transactions/rate over every day of the chain (windows of at most 400 days, bounds exclusive) equals
+   * the node's spends (outer SpendTx) counted and their amounts summed per UTC day of their micro block's time
+   */
+  async function expectSpendRates(): Promise<void> {
+    await v3.synced();
+    const chain = await v3.truth();
+    const expected = new Map<number, { count: number; amount: bigint }>();
+    for (const t of chain.transactions) {
+      const tx = t.signed.tx as Obj;
+      if (tx.type !== 'SpendTx') continue;
+      const day = utcDay(Number(chain.microBlocks.get(t.height)![t.microIndex]!.time));
+      const total = expected.get(day) ?? { count: 0, amount: 0n };
+      expected.set(day, { count: total.count + 1, amount: total.amount + BigInt(String(tx.amount)) });
+    }
+    expect(expected.size, 'days with spends').to.be.at.least(2);
+    const ymd = (day: number): string => isoDate(day).replace(/-/g, '');
+    const answered: Json[] = [];
+    const days = [...expected.keys()];
+    for (let from = Math.min(...days) - 1; from < Math.max(...days); from += 399) {
+      const res = await v3.get(`/middleware/transactions/rate/${ymd(from)}/${ymd(from + 400)}`);
+      expect(res.status, res.text).to.equal(200);
+      answered.push(...(res.body as Json[]));
+    }
+    expect(answered).to.deep.equal(
+      [...expected]
+        .sort(([a], [b]) => a - b)
+        .map(([day, { count, amount }]) => ({ date: isoDate(day), count, amount: amount.toString() })),
+    );
+  }
+
+  it('after a sync: the active names, the sizes up to every height, the self-spends, the spends per day', async () => {
     // a few spends to oneself of a prefunded account beside the generated chain's
     const self = v3.devnode.accounts[1]!.publicKey;
     await v3.spend(self, 1); // from account 0: gives account 1 a balance it spends to itself below
@@ -107,10 +139,22 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
       await v3.submit(((await built.json()) as { tx: string }).tx, 1);
       await v3.devnode.mineMicroBlock();
     }
+    // spends past 2^53 aettos in two micro blocks of one generation, the second stored as the stored top's continuation
+    for (const amount of ['9007199254740993', '18446744073709551621']) {
+      const built = await fetch(`${v3.devnode.internalUrl}/v2/debug/transactions/spend`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"sender_id":"${v3.devnode.accounts[0]!.publicKey}","recipient_id":"${self}","amount":${amount},"fee":20000000000000}`,
+      });
+      await v3.submit(((await built.json()) as { tx: string }).tx, 0);
+      await v3.devnode.mineMicroBlock();
+      await v3.synced();
+    }
     await v3.devnode.mineKeyBlock();
     await expectNameCounts();
     await expectSizes();
     await expectSelfSpends();
+    await expectSpendRates();
   });
 
   // each edge's height and the starts of its spans of 100 and 10 000 heights (migration 1060), and either side of each
@@ -136,11 +180,12 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     }
   });
 
-  it('after a fork that replaced heights with names, sizes and self-spends', async () => {
+  it('after a fork that replaced heights with names, sizes, self-spends and spends', async () => {
     await v3.devnode.fork(10);
     await expectNameCounts();
     await expectSizes();
     await expectSelfSpends();
+    await expectSpendRates();
   });
 
   it('after a -H reload of heights in the middle, kept equal to the chain', async () => {
@@ -151,5 +196,6 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     await expectNameCounts();
     await expectSizes();
     await expectSelfSpends();
+    await expectSpendRates();
   });
 });

@@ -61,30 +61,17 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
       '/middleware/names/auctions/active/count: the auctions open at the top (an auction lasts at most ~30 000 heights)',
   },
   {
-    statement: /name_hash IN \(SELECT name_hash FROM name_pointers WHERE id = \$1\)/,
+    statement:
+      /pointing AS MATERIALIZED \( SELECT s\.\* FROM \(SELECT DISTINCT name_hash FROM name_pointers WHERE id = \$1\)/,
     table: 'name_pointers',
     reason:
-      "open: /middleware/names/reverse/{account}: the pointee's pointers probed once per name walked (with hashes " +
-      "disabled); bounded by the pointee's pointers times the names, a walk of name_pointers by id first would make it flat",
+      "/middleware/names/reverse/{account}: the names of the id's own pointer rows, sorted by name as the route " +
+      'answers them: bounded by what points at that id, never the chain',
   },
   {
     statement: /JOIN contract_calls c ON c\.tx_hash = t\.hash WHERE t\.height > \$1 AND c\.decode_error IS NOT NULL/,
     table: 'transactions',
     reason: "/middleware/status: the decode errors of the last 500 heights' transactions, bounded by the window",
-  },
-  {
-    statement: /t\.tx_type = \d+ AND t\.height BETWEEN b\.lo AND b\.hi/,
-    table: 'transactions',
-    reason:
-      'open: /middleware/transactions/rate sums the spends of the days asked (up to 400: a window, not the chain, yet ' +
-      "millions of rows at mainnet's rate); spends kept per day would make it flat",
-  },
-  {
-    statement: /FROM transactions t WHERE t\.hash IN \(SELECT create_tx_hash FROM/,
-    table: 'contract_calls',
-    reason:
-      "open: /middleware/contracts/transactions/address/{ct} sorts all the contract's calls (grows with that " +
-      "contract's calls, not the chain); a keyset walk of contract_calls by (contract_id, position) would make it flat",
   },
 ];
 

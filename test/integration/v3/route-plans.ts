@@ -40,6 +40,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   oracle_responses: ['height', 'query_id'],
   channel_events: ['height'],
   channel_totals: ['channel_id'],
+  spend_heights: ['height'],
   account_ids: ['num', 'key'],
 };
 
@@ -115,9 +116,10 @@ export function largeScans(root: PlanNode): Finding[] {
     }
     for (const child of node.Plans ?? []) {
       const relation = child['Parent Relationship'];
-      if (type === 'Limit') visit(child, true, '');
+      // an init plan or a CTE hangs under the node that uses it first, a LIMIT too, and runs whole all the same
+      if (relation === 'InitPlan' || relation === 'SubPlan') visit(child, false, 'a sub-plan without a LIMIT');
+      else if (type === 'Limit') visit(child, true, '');
       else if (BLOCKING.has(type)) visit(child, false, `into a ${type}`);
-      else if (relation === 'InitPlan' || relation === 'SubPlan') visit(child, false, 'a sub-plan without a LIMIT');
       else if (relation === 'Inner' && (type === 'Nested Loop' || type === 'Hash Join'))
         visit(child, false, 'whole for each outer row');
       else visit(child, limited, under || 'with no LIMIT');

@@ -13,6 +13,7 @@ describe('DERIVED_AREAS', () => {
       'ga',
       'channels',
       'created',
+      'spends',
     ]);
   });
 

@@ -3,7 +3,9 @@ import Router from '@koa/router';
 import type { ApiState } from '../../http/state.ts';
 import type { Prefix } from '../../../chain/encoding.ts';
 import { countTransactionsOfAccount, transactionsFromTo } from '../../../db/queries/account-transactions.ts';
-import { spendRates, transactionsInInterval } from '../../../db/queries/transactions.ts';
+import { transactionsInInterval } from '../../../db/queries/transactions.ts';
+import { spendRates } from '../../../db/queries/spend-rates.ts';
+import { DAY_MS, utcDay } from '../../../chain/stats-intervals.ts';
 import { badRequest } from '../../../base/errors.ts';
 import { accountTransactionsPage } from '../account-pages.ts';
 import {
@@ -22,7 +24,6 @@ const ACCOUNT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']
 const RECIPIENT_PREFIXES: readonly Prefix[] = ['ak', 'ct', 'ok', 'nm'];
 /** MAX_RATE_DAYS bounds one /transactions/rate request. */
 const MAX_RATE_DAYS = 400;
-const DAY_MS = 86_400_000;
 
 /** transactionRoutes registers the /middleware/transactions paths. */
 export function transactionRoutes(deps: RouteDeps): Router {
@@ -75,7 +76,7 @@ export function transactionRoutes(deps: RouteDeps): Router {
     if (to < from) throw badRequest('from must not be after to');
     if ((to - from) / DAY_MS > MAX_RATE_DAYS) throw badRequest(`at most ${MAX_RATE_DAYS} days per request`);
     // Both bounds are exclusive, as in the original: the days strictly between from and to.
-    sendJson(ctx, await spendRates(pool, from + DAY_MS, to));
+    sendJson(ctx, await spendRates(pool, utcDay(from) + 1, utcDay(to)));
   });
 
   return router;

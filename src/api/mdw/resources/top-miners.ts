@@ -1,8 +1,7 @@
 /** @module /v3/stats/miners/top-24h: the beneficiaries of the last 24 hours' key blocks, as the explorer charts them. */
 import { minersSince } from '../../../db/queries/blocks.ts';
 import { notOnHyperchain } from './hyperchain-guard.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../../chain/stats-intervals.ts';
 
 /**
  * getTopMiners24h: `[{miner, blocks_mined}]` for the key blocks of the last 24 hours by wall clock, most first

@@ -167,5 +167,15 @@ export function csvFormat(columns: readonly string[], row: (cursor: string, item
 export const NDJSON: ExportFormat = {
   contentType: 'application/x-ndjson',
   head: '',
-  page: (rows) => rows.map((r) => `${stringifyJson({ cursor: r.cursor, ...r.item })}\n`).join(''),
+  page: (rows) => rows.map(ndjsonLine).join(''),
 };
+
+/**
+ * ndjsonLine is `{cursor, ...item}` as one line of JSON, the item's text spliced after the cursor's member rather than
+ * the item copied (an item has no `cursor` of its own).
+ */
+function ndjsonLine({ cursor, item }: ExportRow): string {
+  const json = stringifyJson(item);
+  const head = `{"cursor":${JSON.stringify(cursor)}`;
+  return json === '{}' ? `${head}}\n` : `${head},${json.slice(1)}\n`;
+}
