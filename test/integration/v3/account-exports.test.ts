@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { transactionCsv } from '../../../src/api/mdw/rest/export-formats.ts';
 import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
+import { waitFor } from '../../support/wait.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -323,10 +324,18 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
       while (next.status === 503)
         next = await download(server.url, `/mdw/v3/accounts/${busiest}/activities/export?limit=2`);
       expect(next.status).to.equal(200);
-      const { rows } = await v3.pool.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%feed_parameters%'`,
+      // no export statement left running: the cancelled one's backend reports itself idle a moment after the error it
+      // sent (it cleans up first), which a loaded machine may not have scheduled yet
+      await waitFor(
+        'no export statement left running',
+        async () => {
+          const { rows } = await v3.pool.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%feed_parameters%'`,
+          );
+          return Number(rows[0]!.n) === 0;
+        },
+        5000,
       );
-      expect(Number(rows[0]!.n)).to.equal(0);
     } finally {
       await server.close();
     }
