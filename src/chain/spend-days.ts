@@ -33,33 +33,37 @@ export function storedSpendAmount(signed: Uint8Array): bigint {
 
 /** spendsPerHeightDay counts and sums spends per height and UTC day, in (height, day) order. */
 export function spendsPerHeightDay(spends: Iterable<Spend>): SpendDayTotal[] {
-  const totals = new Map<string, { height: number; day: number; count: number; amount: bigint }>();
-  for (const s of spends) {
-    // times are far below 2^53 ms: Number is exact (as the statistics' days)
-    const day = utcDay(Number(s.microTimeMs));
-    const key = `${s.height}:${day}`;
-    const total = totals.get(key);
-    if (total === undefined) totals.set(key, { height: s.height, day, count: 1, amount: s.amount });
-    else {
-      total.count += 1;
-      total.amount += s.amount;
-    }
-  }
-  return [...totals.values()].sort((a, b) => a.height - b.height || a.day - b.day);
+  // times are far below 2^53 ms: Number is exact (as the statistics' days)
+  const totals = [...spends].map((s) => ({
+    height: s.height,
+    day: utcDay(Number(s.microTimeMs)),
+    count: 1,
+    amount: s.amount,
+  }));
+  return addedUp(totals, (t) => `${t.height}:${t.day}`).sort((a, b) => a.height - b.height || a.day - b.day);
 }
 
 /** spendsPerDay adds up totals (of heights, or of days) per day, in day order. */
 export function spendsPerDay(
   totals: Iterable<{ readonly day: number; readonly count: number; readonly amount: bigint }>,
 ): { day: number; count: number; amount: bigint }[] {
-  const days = new Map<number, { day: number; count: number; amount: bigint }>();
+  const days = [...totals].map((t) => ({ day: t.day, count: t.count, amount: t.amount }));
+  return addedUp(days, (t) => t.day).sort((a, b) => a.day - b.day);
+}
+
+/** addedUp sums the counts and amounts of the totals that share a key into the first of them (which it changes). */
+function addedUp<T extends { count: number; amount: bigint }>(
+  totals: readonly T[],
+  key: (t: T) => string | number,
+): T[] {
+  const sums = new Map<string | number, T>();
   for (const t of totals) {
-    const day = days.get(t.day);
-    if (day === undefined) days.set(t.day, { day: t.day, count: t.count, amount: t.amount });
+    const sum = sums.get(key(t));
+    if (sum === undefined) sums.set(key(t), t);
     else {
-      day.count += t.count;
-      day.amount += t.amount;
+      sum.count += t.count;
+      sum.amount += t.amount;
     }
   }
-  return [...days.values()].sort((a, b) => a.day - b.day);
+  return [...sums.values()];
 }
