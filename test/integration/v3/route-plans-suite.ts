@@ -61,14 +61,6 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
       '/middleware/names/auctions/active/count: the auctions open at the top (an auction lasts at most ~30 000 heights)',
   },
   {
-    statement:
-      /pointing AS MATERIALIZED \( SELECT s\.\* FROM \(SELECT DISTINCT name_hash FROM name_pointers WHERE id = \$1\)/,
-    table: 'name_pointers',
-    reason:
-      "/middleware/names/reverse/{account}: the names of the id's own pointer rows, sorted by name as the route " +
-      'answers them: bounded by what points at that id, never the chain',
-  },
-  {
     statement: /JOIN contract_calls c ON c\.tx_hash = t\.hash WHERE t\.height > \$1 AND c\.decode_error IS NOT NULL/,
     table: 'transactions',
     reason: "/middleware/status: the decode errors of the last 500 heights' transactions, bounded by the window",
