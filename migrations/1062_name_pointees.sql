@@ -1,23 +1,27 @@
 -- The names currently pointing at an id, in name order (/middleware/names/reverse/{id}, issue 57): the route read the
 -- id's pointer rows of every update and their names' states, then sorted all of them by name, so the first page of an
 -- id that thousands of names point at cost all of them. Here each name whose current pointers hold an id has a row
--- (id, name), and a page is a walk of the id's rows in name order: the page and its offset, plus the id's names that
--- expired since (their expiry is in the index, so they are skipped without reading their states). PostgreSQL 11
--- compatible.
+-- (id, name) with what tells whether it is active at a height, and a page is a walk of the id's rows in name order in
+-- the index alone (its offset, and the id's names that expired since, skipped by the expiry beside them), then the
+-- states of the page's names. PostgreSQL 11 compatible.
 CREATE TABLE name_pointees (
-  id         text NOT NULL,
-  name       text NOT NULL,
-  name_hash  text NOT NULL,
-  -- name_state's expiry of the name: the walk skips the names expired at the top
-  expires_at integer,
-  PRIMARY KEY (id, name) INCLUDE (name_hash, expires_at)
+  id          text NOT NULL,
+  name        text NOT NULL,
+  name_hash   text NOT NULL,
+  -- name_state's expiry of the name, and its auction's end when its registration had one (else null): the walk
+  -- keeps the names active at the top, as name_state's columns tell (queries/names.ts activeAt)
+  expires_at  integer,
+  auction_end integer,
+  PRIMARY KEY (id, name) INCLUDE (name_hash, expires_at, auction_end)
 );
 
 -- a name_state row's pointees: the ids of its pointers, each key's last (an update repeating a key keeps its last id,
 -- as the node and name_pointers do), once per id; none for a revoked name
-CREATE FUNCTION name_pointees_of(s name_state) RETURNS TABLE (id text, name text, name_hash text, expires_at integer)
+CREATE FUNCTION name_pointees_of(s name_state)
+RETURNS TABLE (id text, name text, name_hash text, expires_at integer, auction_end integer)
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT DISTINCT k.id, s.name, s.name_hash, s.expires_at
+  SELECT DISTINCT k.id, s.name, s.name_hash, s.expires_at,
+         CASE WHEN s.auction_end_height <> s.created_at_height THEN s.auction_end_height END
     FROM (SELECT DISTINCT ON (p.value->>'key') p.value->>'id' AS id
             FROM jsonb_array_elements(s.pointers) WITH ORDINALITY p(value, i)
            WHERE jsonb_typeof(p.value->'id') = 'string'
@@ -33,7 +37,8 @@ BEGIN
     DELETE FROM name_pointees k USING old_rows r, name_pointees_of(r) o WHERE k.id = o.id AND k.name = o.name;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO name_pointees (id, name, name_hash, expires_at) SELECT o.* FROM new_rows r, name_pointees_of(r) o;
+    INSERT INTO name_pointees (id, name, name_hash, expires_at, auction_end)
+    SELECT o.* FROM new_rows r, name_pointees_of(r) o;
   END IF;
   RETURN NULL;
 END
@@ -54,4 +59,4 @@ END
 $$;
 
 -- the names stored before this migration
-INSERT INTO name_pointees (id, name, name_hash, expires_at) SELECT o.* FROM name_state s, name_pointees_of(s) o;
+INSERT INTO name_pointees (id, name, name_hash, expires_at, auction_end) SELECT o.* FROM name_state s, name_pointees_of(s) o;

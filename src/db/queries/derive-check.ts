@@ -150,7 +150,7 @@ export async function withShadowTables(
     // the names pointing at each id migration 1062's triggers keep: the stored names' current pointers
     await compare(
       'name_pointees',
-      `SELECT id, name, name_hash, expires_at FROM ${s}.name_pointees`,
+      `SELECT id, name, name_hash, expires_at, auction_end FROM ${s}.name_pointees`,
       `SELECT o.* FROM ${s}.name_state n, ${s}.name_pointees_of(n) o`,
     );
     // each generation's first txi (generation_txis, which txis and scope counts read) and size below (migration 1046,

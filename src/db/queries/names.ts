@@ -65,14 +65,17 @@ export async function names(db: Queryable, filter: NameFilter, w: Window): Promi
 
 /**
  * namesPointingAt pages by name the names active at `top` whose current pointers hold the id: a walk of the id's
- * name_pointees rows (migration 1062) in name order, skipping those expired at the top by the index's own expiry and
- * reading the states of the page and its offset only, whatever the names pointing at the id.
+ * name_pointees rows (migration 1062, which hold what activeAt reads of name_state) in name order, in the index alone
+ * for the offset and the names expired at the top, then the states of the page's names only.
  */
 export async function namesPointingAt(db: Queryable, id: string, top: number, w: Window): Promise<NameRow[]> {
   const { rows } = await db.query<NameRow>(
-    `SELECT ${NAME_COLUMNS} FROM name_pointees p JOIN name_state s ON s.name_hash = p.name_hash
-      WHERE p.id = $1 AND p.expires_at >= $2 AND ${activeAt('$2')}
-      ORDER BY p.name LIMIT $3 OFFSET $4`,
+    `SELECT ${NAME_COLUMNS}
+       FROM (SELECT p.name, p.name_hash FROM name_pointees p
+              WHERE p.id = $1 AND p.expires_at >= $2 AND (p.auction_end IS NULL OR p.auction_end < $2)
+              ORDER BY p.name LIMIT $3 OFFSET $4) p
+       JOIN name_state s ON s.name_hash = p.name_hash
+      ORDER BY p.name`,
     [id, top, w.limit, w.offset],
   );
   return rows;

@@ -36,7 +36,7 @@ const KEPT = {
   sizes: 'SELECT height, first_txi, size_before FROM generation_txis ORDER BY height',
   spendHeights: 'SELECT height, day, count, amount FROM spend_heights ORDER BY height, day',
   spendDays: 'SELECT day, count, amount FROM spend_days ORDER BY day',
-  pointees: 'SELECT id, name, name_hash, expires_at FROM name_pointees ORDER BY id, name',
+  pointees: 'SELECT id, name, name_hash, expires_at, auction_end FROM name_pointees ORDER BY id, name',
 };
 
 describe('migrations 1045–1048 and 1060–1062 on a populated schema', function () {
