@@ -1,5 +1,5 @@
 /**
- * @module Migrations 1045–1048 and 1060–1062 on a schema the populator filled before them (an upgrade): their backfill
+ * @module Migrations 1045–1048 and 1060–1063 on a schema the populator filled before them (an upgrade): their backfill
  * builds the active names' edges, the sizes below each generation, the spends per day and the names pointing at each
  * id exactly as the triggers and the populator keep them (1061's through the populator's `spends` area, the spend
  * rates answering the same meanwhile), and `mdw -v` finds nothing to recount.
@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MIGRATIONS_DIR, migrate, migrationNames } from '../../../src/db/migrator.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { createPool } from '../../../src/db/pool.ts';
@@ -26,6 +27,8 @@ const MIGRATIONS = [
 ];
 /** the active names' edges summed per span (issue 57's second step), named after migrations of other areas */
 const SPANS = '1060_name_count_spans';
+/** the same spans kept by statement triggers instead of 1060's row trigger (the populator's speed) */
+const SPANS_BY_STATEMENT = '1063_name_count_spans_by_statement';
 /** the spends per height and day, and per day (the spend rates' kept rows) */
 const SPENDS = '1061_spend_days';
 /** the names pointing at each id (the reverse lookup's kept rows) */
@@ -39,7 +42,7 @@ const KEPT = {
   pointees: 'SELECT id, name, name_hash, expires_at, auction_end FROM name_pointees ORDER BY id, name',
 };
 
-describe('migrations 1045–1048 and 1060–1062 on a populated schema', function () {
+describe('migrations 1045–1048 and 1060–1063 on a populated schema', function () {
   this.timeout(180_000);
   let h: Harness;
 
@@ -92,7 +95,9 @@ describe('migrations 1045–1048 and 1060–1062 on a populated schema', functio
     await h.query('mdw', 'DROP FUNCTION name_count_spans_apply()');
     await h.query('mdw', 'DROP FUNCTION name_count_edges_apply() CASCADE');
     await h.query('mdw', 'DROP FUNCTION name_count_edges_of(name_state)');
-    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = ANY($1)', [[...MIGRATIONS, SPANS]]);
+    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = ANY($1)', [
+      [...MIGRATIONS, SPANS, SPANS_BY_STATEMENT],
+    ]);
     // the migrations named after them, applied here, are set aside: the files of the release that brought 1045–1048
     // end with 1048, and the migrator refuses a pending file named below an applied one
     const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
@@ -100,9 +105,11 @@ describe('migrations 1045–1048 and 1060–1062 on a populated schema', functio
     ]);
     expect(await migrateUpTo(MIGRATIONS.at(-1)!)).to.deep.equal(MIGRATIONS);
     await restore(later.filter((row) => row.name < SPANS));
-    // then 1060 (set aside above with its objects) sums the rebuilt edges per span
+    // then 1060 (set aside above with its objects) sums the rebuilt edges per span, and 1063 keeps them by statement
     expect(await migrateUpTo(SPANS)).to.deep.equal([SPANS]);
-    await restore(later.filter((row) => row.name > SPANS));
+    await restore(later.filter((row) => row.name > SPANS && row.name < SPANS_BY_STATEMENT));
+    expect(await migrateUpTo(SPANS_BY_STATEMENT)).to.deep.equal([SPANS_BY_STATEMENT]);
+    await restore(later.filter((row) => row.name > SPANS_BY_STATEMENT));
     expect(await read()).to.deep.equal(kept);
     const lines: string[] = [];
     const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
@@ -199,6 +206,35 @@ describe('migrations 1045–1048 and 1060–1062 on a populated schema', functio
     } finally {
       await pool.end();
     }
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
+    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+  });
+
+  it('1063 keeps the same spans by statement triggers on upgrade, and through a reload of every height', async () => {
+    const kept = await read();
+    // the schema as before 1063: 1060's spans and row trigger, built again over the same edges
+    await h.query('mdw', 'DROP TABLE name_count_spans');
+    await h.query('mdw', 'DROP FUNCTION name_count_spans_apply() CASCADE');
+    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = ANY($1)', [[SPANS, SPANS_BY_STATEMENT]]);
+    const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
+      SPANS,
+    ]);
+    expect(await migrateUpTo(SPANS)).to.deep.equal([SPANS]);
+    await restore(later.filter((row) => row.name < SPANS_BY_STATEMENT));
+    expect(
+      await h.query('mdw', "SELECT tgname FROM pg_trigger WHERE tgrelid = 'name_count_edges'::regclass"),
+    ).to.deep.equal([{ tgname: 'name_count_spans_on_change' }]);
+    expect(await migrateUpTo(SPANS_BY_STATEMENT)).to.deep.equal([SPANS_BY_STATEMENT]);
+    await restore(later.filter((row) => row.name > SPANS_BY_STATEMENT));
+    expect(await read()).to.deep.equal(kept);
+    // every name's state deleted and written again: the statements' edges reach the spans once each
+    const [top] = await h.query<{ top: number }>('mdw', 'SELECT max(height) AS top FROM key_blocks');
+    await reloadHeights(
+      { cfg: h.config(), log: silent },
+      Array.from({ length: top!.top + 1 }, (_, i) => i),
+    );
+    expect(await read()).to.deep.equal(kept);
     const lines: string[] = [];
     const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
     expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });

@@ -1,5 +1,5 @@
 /**
- * @module What issue 57's kept data answers (migrations 1045–1047, 1060 and 1061), against the devnode's chain: the
+ * @module What issue 57's kept data answers (migrations 1045–1047, 1060, 1061 and 1063), against the devnode's chain: the
  * active names' count (of all and of each owner), the chain's size up to every height, a page of one id in two fields
  * and the spends per day, after a sync, a fork and a -H reload.
  */
@@ -48,8 +48,23 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     return owners;
   }
 
+  /** the kept spans (migrations 1060, 1063) are the kept edges summed per span of 100 and 10 000 heights, their definition */
+  async function expectSpansSumEdges(): Promise<void> {
+    const { rows: spans } = await v3.pool.query(
+      'SELECT owner, width, span, expiring, activating FROM name_count_spans ORDER BY 1, 2, 3',
+    );
+    const { rows: sums } = await v3.pool.query(
+      `SELECT e.owner, w.width, e.height / w.width AS span, sum(e.expiring) AS expiring, sum(e.activating) AS activating
+         FROM name_count_edges e CROSS JOIN (VALUES (100), (10000)) w(width)
+        GROUP BY 1, 2, 3 HAVING sum(e.expiring) <> 0 OR sum(e.activating) <> 0 ORDER BY 1, 2, 3`,
+    );
+    expect(spans.length, 'spans').to.be.above(0);
+    expect(spans).to.deep.equal(sums);
+  }
+
   async function expectNameCounts(): Promise<void> {
     await v3.synced();
+    await expectSpansSumEdges();
     const owners = await nodeActiveNames(await v3.truth());
     expect(owners.size, 'active names on the chain').to.be.above(0);
     expect((await v3.get('/mdw/v3/names/count')).body).to.equal(owners.size);
