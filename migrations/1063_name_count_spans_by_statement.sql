@@ -16,6 +16,7 @@ DECLARE
   added name_count_edges[] := '{}';
   removed name_count_edges[] := '{}';
   zeroed name_count_spans[];
+  z name_count_spans;
 BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
     added := ARRAY(SELECT n FROM new_rows n WHERE n.expiring <> 0 OR n.activating <> 0);
@@ -39,10 +40,11 @@ BEGIN
     RETURNING k.*
   )
   SELECT array_agg(ROW(c.*)::name_count_spans) INTO zeroed FROM changed c WHERE c.expiring = 0 AND c.activating = 0;
-  IF zeroed IS NOT NULL THEN
-    DELETE FROM name_count_spans k USING unnest(zeroed) z
+  -- few if any: each by its key (a join of the spans with the array may scan them all, the owners' too)
+  FOREACH z IN ARRAY coalesce(zeroed, '{}') LOOP
+    DELETE FROM name_count_spans k
      WHERE k.owner = z.owner AND k.width = z.width AND k.span = z.span AND k.expiring = 0 AND k.activating = 0;
-  END IF;
+  END LOOP;
   RETURN NULL;
 END
 $$;
