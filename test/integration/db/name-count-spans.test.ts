@@ -85,7 +85,7 @@ describe('name_count_spans kept from name_count_edges by statement (migration 10
     expect(await expectSpans()).to.equal(8);
     // an update of many rows, one moved to another height and one to another owner
     await pool.query("UPDATE name_count_edges SET expiring = expiring + 1 WHERE owner = ''");
-    await pool.query("UPDATE name_count_edges SET height = 30_000 WHERE owner = 'ak_a' AND height = 20_050");
+    await pool.query("UPDATE name_count_edges SET height = 30000 WHERE owner = 'ak_a' AND height = 20050");
     await pool.query("UPDATE name_count_edges SET owner = 'ak_b' WHERE owner = 'ak_a' AND height = 150");
     expect(await expectSpans()).to.equal(8);
   });
