@@ -39,10 +39,7 @@ export async function createTestDatabase(
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const url = await sharedServerUrl();
   const name = `mdw_test_${randomBytes(6).toString('hex')}`;
-  // FILE_COPY copies the template's files; the default (WAL_LOG) writes each of its pages to the WAL too, which for a
-  // migrated schema's hundreds of small relations costs nearly what migrating them does
-  const from =
-    opts.migrated === undefined ? '' : ` TEMPLATE ${await migratedTemplate(url, opts.migrated)} STRATEGY FILE_COPY`;
+  const from = opts.migrated === undefined ? '' : await migratedTemplate(url, opts.migrated);
   await queryOnce(url, `CREATE DATABASE ${name}${from}`);
   const dbUrl = withDatabase(url, name);
   return {
@@ -58,10 +55,13 @@ export async function createTestDatabase(
 const templates = new Map<string, Promise<string>>();
 
 /**
- * migratedTemplate is the name of the server's database holding `schema` migrated to the newest migration: named after
- * the schema and the migrations' contents (a server kept between runs, TEST_DATABASE_URL, never copies a stale one),
- * made by the first process that needs it while the others wait on an advisory lock. It takes no connections: a
- * database is copied only while no session is connected to it.
+ * migratedTemplate is the clause of a CREATE DATABASE that copies the server's database holding `schema` migrated to the
+ * newest migration. FILE_COPY copies its files; PostgreSQL 15's default, WAL_LOG, writes each of its pages to the WAL
+ * too, which for a migrated schema's hundreds of small relations costs nearly what migrating them does (before 15, which
+ * has no STRATEGY, a copy is of the files: `make test-pg11`). The template is named after the schema and the migrations'
+ * contents (a server kept between runs, TEST_DATABASE_URL, never copies a stale one) and made by the first process that
+ * needs it while the others wait on an advisory lock. It takes no connections: a database is copied only while no
+ * session is connected to it.
  */
 function migratedTemplate(url: string, schema: string): Promise<string> {
   let made = templates.get(schema);
@@ -82,18 +82,20 @@ async function makeMigratedTemplate(url: string, schema: string): Promise<string
   client.on('error', () => {});
   await client.connect();
   try {
+    const version = await client.query<{ v: number }>("SELECT current_setting('server_version_num')::int AS v");
+    const strategy = version.rows[0]!.v >= 150000 ? ' STRATEGY FILE_COPY' : '';
     await client.query("SELECT pg_advisory_lock(hashtext('mdw_test_template'))");
     const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (rows.length === 0) {
       // made aside and renamed: a process stopped halfway leaves no template that looks whole
       const aside = `${name}_making`;
-      await client.query(`DROP DATABASE IF EXISTS ${aside} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${aside}`);
       await client.query(`CREATE DATABASE ${aside}`);
       await migrate({ databaseUrl: withDatabase(url, aside), schema }, silent);
       await client.query(`ALTER DATABASE ${aside} RENAME TO ${name}`);
       await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
     }
-    return name;
+    return ` TEMPLATE ${name}${strategy}`;
   } finally {
     await client.end();
   }
