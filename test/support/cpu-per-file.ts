@@ -4,6 +4,7 @@
  *
  *     MDW_TEST_CPU_LOG=/tmp/cpu.ndjson npx mocha --parallel --jobs 3 --require test/support/cpu-per-file.ts 'test/**\/*.test.ts'
  *
+ * (in a parallel run each file is a root suite of its own, whose hooks these are; a serial run gets one line for all)
  * appends one JSON line per file to MDW_TEST_CPU_LOG (default: mdw-test-cpu.ndjson in the temporary directory), in
  * CPU seconds: `worker` (the mocha process running the file, from the end of its previous file: the file's imports
  * included), `children` (what it reaped: the `mdw` processes and PostgreSQL clusters the file starts itself) and `pg`
