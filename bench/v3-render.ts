@@ -9,7 +9,7 @@
 import { generateChain } from '../src/devnode/index.ts';
 import { txJson } from '../src/devnode/views.ts';
 import { parseJson, type Json } from '../src/chain/json.ts';
-import { renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
+import { encodedStoredTx, renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
 import { transactionJson } from '../src/shapes/v3/render-tx.ts';
 import { createdIdOf } from '../src/chain/tx-fields.ts';
 import type { TxRow } from '../src/db/queries/transactions.ts';
@@ -36,6 +36,8 @@ function rows(): { row: Omit<TxRow, 'tx' | 'signatures'>; signed: Buffer }[] {
           microTimeMs: '0',
           txType: String(tx.type),
           signed: Buffer.from(signed),
+          // read with the row (db/queries/signed-base64.ts)
+          encoded: encodedStoredTx(signed),
           createdId: createdIdOf(tx),
           call: null,
           name: null,

@@ -7,6 +7,7 @@ const reprefixCache = new Map<string, string>();
 const taggedCache = new Map<string, Uint8Array>();
 const encodedCache = new Map<string, string>();
 const fieldCache = new Map<string, { bytes: Uint8Array; canonical: boolean }>();
+const encodedFieldCache = new Map<string, string>();
 function remember<V>(cache: Map<string, V>, key: string, value: V, max = MAX_ENTRIES): V {
   if (cache.size >= max) cache.clear();
   cache.set(key, value);
@@ -33,8 +34,13 @@ export function taggedIdBytes(id: string, tag: number): Uint8Array {
  * its checksum is most of a rendering.
  */
 export function encodedId(prefix: Prefix, bytes: Uint8Array): string {
-  const key = `${prefix}${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')}`;
+  const key = bytesKey(prefix, bytes);
   return encodedCache.get(key) ?? remember(encodedCache, key, encode(prefix, bytes));
+}
+
+/** bytesKey is a cache's key of `encode(prefix, bytes)`. */
+function bytesKey(prefix: Prefix, bytes: Uint8Array): string {
+  return `${prefix}${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1')}`;
 }
 
 /**
@@ -57,6 +63,20 @@ export function decodedField(text: string, prefix: Prefix): { bytes: Uint8Array;
   const { bytes, canonical } = decodeCanonical(text, prefix);
   // a copy, as idBytes keeps
   return remember(fieldCache, text, { bytes: new Uint8Array(bytes), canonical }, FIELD_ENTRIES);
+}
+
+/** SHORT_FIELD_BYTES: the most bytes of a field whose encoding encodedField remembers (its text within SHORT_FIELD). */
+const SHORT_FIELD_BYTES = 112;
+
+/**
+ * encodedField is `encode(prefix, bytes)` of a transaction's field (a payload, call data), remembered for short ones:
+ * a rendering of stored transactions meets the same again and again (most spends' empty payload, `ba_Xfbg4g==`; the
+ * call data of popular calls), and the checksum (two SHA-256) is most of their encoding.
+ */
+export function encodedField(prefix: Prefix, bytes: Uint8Array): string {
+  if (bytes.length > SHORT_FIELD_BYTES) return encode(prefix, bytes);
+  const key = bytesKey(prefix, bytes);
+  return encodedFieldCache.get(key) ?? remember(encodedFieldCache, key, encode(prefix, bytes), FIELD_ENTRIES);
 }
 
 /** withPrefix is the same 32 bytes under another prefix (`ak_X` → `ok_X`). */

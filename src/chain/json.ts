@@ -44,6 +44,17 @@ export function parseJson(text: string): Json {
   return counter.marks * 3 === marked.length - text.length ? restored : parseJsonWithReviver(text);
 }
 
+/**
+ * setOwn sets an own member's value. An own "__proto__" key (JSON.parse makes one) is redefined, never assigned:
+ * assigning sets the prototype. Any other is assigned: defined, it made a slower object of the copy withRawBigInts
+ * makes of a transaction for its amount (an export's item and its text took 99.5k instructions a row, 93.9k so).
+ */
+function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  else object[key] = value;
+}
+
 /** unmark replaces the marked strings of a parsed value in place, counting them. */
 function unmark(value: Json, counter: { marks: number }): Json {
   if (typeof value === 'string') {
@@ -58,9 +69,7 @@ function unmark(value: Json, counter: { marks: number }): Json {
     for (const key of Object.keys(value)) {
       const before = value[key]!;
       const after = unmark(before, counter);
-      // an own "__proto__" key (JSON.parse makes one) is redefined, never assigned: assigning sets the prototype
-      if (after !== before)
-        Object.defineProperty(value, key, { value: after, writable: true, enumerable: true, configurable: true });
+      if (after !== before) setOwn(value, key, after);
     }
   }
   return value;
@@ -144,8 +153,7 @@ export function withRawBigInts(value: unknown, depth = 0): unknown {
     const written = withRawBigInts(member, depth + 1);
     if (written === member) continue;
     copy ??= { ...value };
-    // an own "__proto__" key (JSON.parse makes one) is redefined, never assigned: assigning sets the prototype
-    Object.defineProperty(copy, key, { value: written, writable: true, enumerable: true, configurable: true });
+    setOwn(copy, key, written);
   }
   return copy ?? value;
 }

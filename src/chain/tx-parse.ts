@@ -3,7 +3,7 @@
  * tx-serialize.ts: the devnode reads what clients post with it, and the server reads the transactions it forwards.
  */
 import { encode } from './encoding.ts';
-import { encodedId } from './id-cache.ts';
+import { encodedField, encodedId } from './id-cache.ts';
 import { bytesToInt, rlpDecode, type RlpItem } from './rlp.ts';
 import {
   ID_TAGS,
@@ -88,7 +88,7 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
     case 'tx':
     case 'oq':
     case 'ss':
-      tx[name] = encode(kind, blob(item, name));
+      tx[name] = encodedField(kind, blob(item, name));
       return at + 1;
     case 'update':
       tx[name] = updateJson(blob(item, name));

@@ -30,7 +30,8 @@ export interface DerivedDifference {
  * withShadowTables runs `derive` over the stored heights 0..top of one snapshot on a connection whose derived
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
  * from the twins, among them the spends per day migration 1061 keeps; and the counts migrations 1015 and 1045 keep,
- * the AEX-9 balances after each event and the channels' totals migrations 1050 and 1051 keep, and each generation's
+ * the AEX-9 balances after each event and the channels' totals migrations 1050 and 1051 keep, the names pointing at
+ * each id migration 1062 keeps, and each generation's
  * first txi and size below, recounted from the stored rows) with the schema's rows; the transaction is rolled back and
  * the connection closed, so nothing of it stays.
  * Returns undefined when nothing is stored.
@@ -145,6 +146,12 @@ export async function withShadowTables(
       `SELECT e.owner, w.width, e.height / w.width, sum(e.expiring), sum(e.activating)
          FROM ${s}.name_state n, ${s}.name_count_edges_of(n) e, (VALUES (100), (10000)) w(width)
         GROUP BY 1, 2, 3 HAVING sum(e.expiring) <> 0 OR sum(e.activating) <> 0`,
+    );
+    // the names pointing at each id migration 1062's triggers keep: the stored names' current pointers
+    await compare(
+      'name_pointees',
+      `SELECT id, name, name_hash, expires_at, auction_end FROM ${s}.name_pointees`,
+      `SELECT o.* FROM ${s}.name_state n, ${s}.name_pointees_of(n) o`,
     );
     // each generation's first txi (generation_txis, which txis and scope counts read) and size below (migration 1046,
     // /middleware/size/height): the stored micro blocks' transactions and the stored transactions' sizes below it; a

@@ -32,39 +32,18 @@ export interface NameFilter {
   readonly activeAt?: number | undefined;
   /** only names containing this text (lower case) */
   readonly contains?: string | undefined;
-  /** only names currently pointing at this id, unexpired at `activeAt` */
-  readonly pointingAt?: string | undefined;
   /** newest claim first (default), latest expiry first, or by name */
   readonly order?: 'created' | 'expires' | 'name';
   readonly reverse?: boolean;
 }
 
 // Current state per name, kept by migration 1001 (name_state_refresh over name_events, run by
-// triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back. The
-// listing reads every name, or (pointing at $1) only the names the id's pointer rows name.
-const NAME_STATE = (from: string): string => `
-  SELECT name, name_hash, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers
-    FROM ${from}
-   WHERE ($2::text IS NULL OR owner = $2)
-     AND ($3::int IS NULL OR ((auction_end_height = created_at_height OR auction_end_height < $3)
-                               AND expires_at >= $3 AND kind <> 'revoke'))
-     AND ($4::text IS NULL OR strpos(name, $4) > 0)
-     AND `;
-
-// Names currently pointing at $1: the names of the id's pointer rows (name_pointers_id; every update's, so each name
-// once) with their states, read first and whole (materialized), then kept when their current pointers hold the id and
-// sorted. Asked as a condition on name_state, the planner could walk every name of the chain in order and probe the
-// id's pointers for each, or join each name walked with every name of the id (issue 57); this way a page costs the
-// id's own names, never the chain's.
-const POINTING_AT = [
-  { with: '', from: 'name_state', where: '$1::text IS NULL' },
-  {
-    with: `WITH pointing AS MATERIALIZED (
-             SELECT s.* FROM (SELECT DISTINCT name_hash FROM name_pointers WHERE id = $1) p JOIN name_state s USING (name_hash))`,
-    from: 'pointing',
-    where: "pointers @> jsonb_build_array(jsonb_build_object('id', $1::text))",
-  },
-] as const;
+// triggers in the writing transaction): a pure function of name_events, so forks and reloads roll it back.
+const NAME_COLUMNS =
+  's.name, s.name_hash, s.tx_hash, s.created_at_height, s.auction_end_height, s.owner, s.expires_at, s.pointers';
+/** a name active at height `top`: its auction over (or none), not expired, not revoked */
+const activeAt = (top: string): string =>
+  `(s.auction_end_height = s.created_at_height OR s.auction_end_height < ${top}) AND s.expires_at >= ${top} AND s.kind <> 'revoke'`;
 
 const ORDERS = {
   created: ['created_at_height DESC, name', 'created_at_height ASC, name DESC'],
@@ -75,17 +54,29 @@ const ORDERS = {
 /** names pages the current state of names matching the filter. */
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
-  const source = POINTING_AT[filter.pointingAt === undefined ? 0 : 1];
   const { rows } = await db.query<NameRow>(
-    `${source.with}${NAME_STATE(source.from)}${source.where} ORDER BY ${order} LIMIT $5 OFFSET $6`,
-    [
-      filter.pointingAt ?? null,
-      filter.owner ?? null,
-      filter.activeAt ?? null,
-      filter.contains ?? null,
-      w.limit,
-      w.offset,
-    ],
+    `SELECT ${NAME_COLUMNS} FROM name_state s
+      WHERE ($1::text IS NULL OR s.owner = $1) AND ($2::int IS NULL OR (${activeAt('$2')})) AND ($3::text IS NULL OR strpos(s.name, $3) > 0)
+      ORDER BY ${order} LIMIT $4 OFFSET $5`,
+    [filter.owner ?? null, filter.activeAt ?? null, filter.contains ?? null, w.limit, w.offset],
+  );
+  return rows;
+}
+
+/**
+ * namesPointingAt pages by name the names active at `top` whose current pointers hold the id: a walk of the id's
+ * name_pointees rows (migration 1062, which hold what activeAt reads of name_state) in name order, in the index alone
+ * for the offset and the names expired at the top, then the states of the page's names only.
+ */
+export async function namesPointingAt(db: Queryable, id: string, top: number, w: Window): Promise<NameRow[]> {
+  const { rows } = await db.query<NameRow>(
+    `SELECT ${NAME_COLUMNS}
+       FROM (SELECT p.name, p.name_hash FROM name_pointees p
+              WHERE p.id = $1 AND p.expires_at >= $2 AND (p.auction_end IS NULL OR p.auction_end < $2)
+              ORDER BY p.name LIMIT $3 OFFSET $4) p
+       JOIN name_state s ON s.name_hash = p.name_hash
+      ORDER BY p.name`,
+    [id, top, w.limit, w.offset],
   );
   return rows;
 }

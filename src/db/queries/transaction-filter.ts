@@ -8,10 +8,12 @@ import { keyset, type TxPosition, type Walk } from './positions.ts';
 import { transactionCountBetween } from './txis.ts';
 import {
   renderedRows,
+  summaryRows,
   TX_JOINS,
   TX_ROW,
   TX_SUMMARY_ROW,
   type StoredTxRow,
+  type StoredTxSummaryRow,
   type TxRow,
   type TxSummaryRow,
 } from './transactions.ts';
@@ -174,14 +176,16 @@ export async function transactionsPage(
  * of up to n transactions the filter selects, walking from a position (inclusive): a CSV export's page, a third of
  * transactionsPage's work in PostgreSQL.
  */
-export function transactionSummariesPage(
+export async function transactionSummariesPage(
   db: Queryable,
   f: TxFilter,
   walk: Walk,
   start: TxPosition | undefined,
   n: number,
 ): Promise<TxSummaryRow[]> {
-  return selectedPage<TxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_JOINS }, f, walk, start, n);
+  return summaryRows(
+    await selectedPage<StoredTxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_JOINS }, f, walk, start, n),
+  );
 }
 
 /** selectedPage selects `columns` of the transactions `t` (with `joins`) of up to n rows the filter selects. */

@@ -13,6 +13,7 @@ import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
+import { checkedSignedBase64Sql, checkedSignedOfBase64, signedBase64Sql, signedOfBase64 } from './signed-base64.ts';
 
 /** A stored transaction with its place in the chain. */
 export interface TransactionRow {
@@ -38,6 +39,8 @@ export interface TxRow {
   readonly txType: string;
   /** the stored form (chain/stored-tx.ts), from which `signatures` and `tx` are rendered */
   readonly signed: Buffer;
+  /** a binary stored form as the node broadcasts it (`tx_…`, encoded_tx), null for one stored as JSON */
+  readonly encoded: string | null;
   /** the id it creates as ae_mdw shows it (migration 1013; null: none, or not derived yet) */
   readonly createdId: string | null;
   readonly signatures: string[] | null;
@@ -166,9 +169,20 @@ export type TxSummaryRow = Pick<
   'hash' | 'height' | 'microBlockHash' | 'microIndex' | 'txIndex' | 'microTimeMs' | 'signed' | 'createdId'
 >;
 
-/** TX_SUMMARY_ROW selects a TxSummaryRow from a `transactions t` with TX_JOINS. */
+/** A TxSummaryRow as selected: its stored form as base64 (signed-base64.ts). */
+export type StoredTxSummaryRow = Omit<TxSummaryRow, 'signed'> & { readonly signed: string };
+
+/** TX_SUMMARY_ROW selects a StoredTxSummaryRow from a `transactions t` with TX_JOINS; summaryRows completes it. */
 export const TX_SUMMARY_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex",
-  t.tx_index AS "txIndex", t.micro_time_ms::text AS "microTimeMs", t.signed, t.created_id AS "createdId"`;
+  t.tx_index AS "txIndex", t.micro_time_ms::text AS "microTimeMs", ${signedBase64Sql('t')} AS signed, t.created_id AS "createdId"`;
+
+/** summaryRows reads the stored forms of TX_SUMMARY_ROW's rows. */
+export function summaryRows(rows: readonly StoredTxSummaryRow[]): TxSummaryRow[] {
+  return rows.map((r) => ({ ...r, signed: signedOfBase64(r.signed) }));
+}
+/** The types whose rendering reads their contract call (TxRow `call`), and those that read their own call (`gaCall`). */
+const CALL_TYPES = ['ContractCallTx', 'ContractCreateTx'] as const;
+const GA_CALL_TYPES = ['GAAttachTx', 'GAMetaTx'] as const;
 /** TX_JOINS: the micro block of a `transactions t`, which TX_ROW and TX_SUMMARY_ROW read. */
 export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
 
@@ -179,22 +193,29 @@ export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.mic
  * filtered walk is: 12–15 ms of PostgreSQL's CPU against 6–8 ms so; the plan was the same index probe per row).
  * contract_calls by position, not by hash: a page's calls then sit together in one small index (the hash index put
  * each of a page's 101 probes on a leaf page of its own, read cold from disk on a deep page); a transaction has one
- * call at most (the populator writes one) and one generalized account's call at most (ga_calls' key).
+ * call at most (the populator writes one) and one generalized account's call at most (ga_calls' key). Each is probed
+ * only for the types whose rendering reads it (render-tx.ts mdwTx: a contract call or creation, itself or the one a
+ * GAMetaTx or PayingForTx wraps; a GAAttachTx or GAMetaTx): the probes of every other row found nothing, and were
+ * half of an export's page in PostgreSQL (a small ga_calls is scanned whole for each probe: 56 µs a row).
  */
 export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
-  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", t.signed, t.created_id AS "createdId",
+  t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", ${checkedSignedBase64Sql('t')} AS signed,
+  t.created_id AS "createdId", CASE WHEN t.tx_type IN (${CALL_TYPES.map(txTypeCode).join(', ')}) OR t.inner_type IN (${CALL_TYPES.map((c) => `'${c}'`).join(', ')}) THEN
   (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
                             'aexn_type', (SELECT ta.aexn_type FROM aexn_contracts ta WHERE ta.contract_id = c.contract_id))
-     FROM contract_calls c WHERE c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index) AS call,
+     FROM contract_calls c WHERE c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index) END AS call,
+  CASE WHEN t.tx_type IN (${GA_CALL_TYPES.map(txTypeCode).join(', ')}) THEN
   (SELECT json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
                             'args', tg.args)
-     FROM ga_calls tg WHERE tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index) AS "gaCall"`;
+     FROM ga_calls tg WHERE tg.height = t.height AND tg.micro_index = t.micro_index AND tg.tx_index = t.tx_index) END AS "gaCall"`;
 
 /** Rows renderedRows decodes at once (a few milliseconds): a list's page is one slice. */
 const RENDER_SLICE = 250;
 
-/** A page's row as selected: what renderedRows completes. */
-export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
+/** A page's row as selected, its stored form and checksum as base64 (signed-base64.ts): what renderedRows completes. */
+export type StoredTxRow = Omit<TxRow, 'signed' | 'encoded' | 'signatures' | 'tx' | 'name' | 'parties'> & {
+  readonly signed: string;
+};
 
 /**
  * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
@@ -202,11 +223,12 @@ export type StoredTxRow = Omit<TxRow, 'signatures' | 'tx' | 'name' | 'parties'>;
  * stored bytes, out of SQL's reach).
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
+  const stored = rows.map((r) => checkedSignedOfBase64(r.signed));
   const rendered: SignedTxJson[] = [];
   for (let i = 0; i < rows.length; i += RENDER_SLICE) {
     // an export's page of thousands: the event loop turns between slices, so requests beside it wait behind one slice
     if (i > 0) await setImmediate();
-    for (const r of rows.slice(i, i + RENDER_SLICE)) rendered.push(renderStoredTx(r.signed));
+    for (const s of stored.slice(i, i + RENDER_SLICE)) rendered.push(renderStoredTx(s.signed));
   }
   const nameIds = [...new Set(rendered.flatMap((t) => nameTxId(t.tx) ?? []))];
   const channelIds = [...new Set(rendered.flatMap((t) => partiesChannel(t.tx) ?? []))];
@@ -214,10 +236,12 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
   const [found, parties] = await Promise.all([
     nameIds.length === 0
       ? undefined
-      : db.query<{ name_hash: string; name: string }>(
-          'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
-          [nameIds],
-        ),
+      : db.query<{ name_hash: string; name: string }>({
+          // prepared: an export asks it for each page, and its plan (the key's probes) is the same for any hashes
+          name: 'mdw_v3_names_of_hashes',
+          text: 'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
+          values: [nameIds],
+        }),
     channelParties(db, channelIds),
   ]);
   for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
@@ -226,6 +250,7 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
     const { signatures, tx } = rendered[i]!;
     return {
       ...r,
+      ...stored[i]!,
       signatures,
       tx,
       name: names.get(nameTxId(tx) ?? '') ?? null,

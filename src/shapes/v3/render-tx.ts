@@ -4,7 +4,7 @@ import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { innerTx, NAME_TX_TYPES, storedCreatedIds } from '../../chain/tx-fields.ts';
 import { withParties } from '../../chain/channel-parties.ts';
 import { offChainRound } from '../../chain/channel-payload.ts';
-import { isBinary, renderStoredTxFields } from '../../chain/stored-tx.ts';
+import { renderStoredTxFields } from '../../chain/stored-tx.ts';
 import { signedTxBytes } from '../../chain/tx-serialize.ts';
 import type { TxRow, TxSummaryRow } from '../../db/queries/transactions.ts';
 import { callFields, gaAttachArgs, initArgs } from './call-values.ts';
@@ -49,11 +49,11 @@ export function transactionJson(r: TxRow): string {
 }
 
 /**
- * encodedTx is the signed transaction as `tx_…`, as the node would broadcast it: the stored bytes, or for one stored as
- * JSON (chain/stored-tx.ts) its serialisation where the serialiser knows its layout.
+ * encodedTx is the signed transaction as `tx_…`, as the node would broadcast it: the stored bytes (read so with the row),
+ * or for one stored as JSON (chain/stored-tx.ts) its serialisation where the serialiser knows its layout.
  */
-export function encodedTx(r: Pick<TxRow, 'signed' | 'tx' | 'signatures'>): string | null {
-  if (isBinary(r.signed)) return encode('tx', r.signed);
+export function encodedTx(r: Pick<TxRow, 'encoded' | 'tx' | 'signatures'>): string | null {
+  if (r.encoded !== null) return r.encoded;
   try {
     return encode('tx', signedTxBytes({ tx: r.tx, signatures: [...(r.signatures ?? [])] }));
   } catch {

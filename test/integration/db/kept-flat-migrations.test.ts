@@ -1,8 +1,8 @@
 /**
- * @module Migrations 1045–1048, 1060 and 1061 on a schema the populator filled before them (an upgrade): their backfill
- * builds the active names' edges, the sizes below each generation and the spends per day exactly as the triggers and
- * the populator keep them (1061's through the populator's `spends` area, the spend rates answering the same meanwhile),
- * and `mdw -v` finds nothing to recount.
+ * @module Migrations 1045–1048 and 1060–1062 on a schema the populator filled before them (an upgrade): their backfill
+ * builds the active names' edges, the sizes below each generation, the spends per day and the names pointing at each
+ * id exactly as the triggers and the populator keep them (1061's through the populator's `spends` area, the spend
+ * rates answering the same meanwhile), and `mdw -v` finds nothing to recount.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { MIGRATIONS_DIR, migrate, migrationNames } from '../../../src/db/migrato
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { createPool } from '../../../src/db/pool.ts';
+import { namesPointingAt } from '../../../src/db/queries/names.ts';
 import { spendRates } from '../../../src/db/queries/spend-rates.ts';
 import { DeriveBackfill } from '../../../src/indexer/derived/derive-backfill.ts';
 import { DEFAULT_TRANSFER_RULES } from '../../../src/indexer/derived/internal-transfers.ts';
@@ -27,15 +28,18 @@ const MIGRATIONS = [
 const SPANS = '1060_name_count_spans';
 /** the spends per height and day, and per day (the spend rates' kept rows) */
 const SPENDS = '1061_spend_days';
+/** the names pointing at each id (the reverse lookup's kept rows) */
+const POINTEES = '1062_name_pointees';
 const KEPT = {
   edges: 'SELECT owner, height, expiring, activating FROM name_count_edges ORDER BY owner, height',
   spans: 'SELECT owner, width, span, expiring, activating FROM name_count_spans ORDER BY owner, width, span',
   sizes: 'SELECT height, first_txi, size_before FROM generation_txis ORDER BY height',
   spendHeights: 'SELECT height, day, count, amount FROM spend_heights ORDER BY height, day',
   spendDays: 'SELECT day, count, amount FROM spend_days ORDER BY day',
+  pointees: 'SELECT id, name, name_hash, expires_at, auction_end FROM name_pointees ORDER BY id, name',
 };
 
-describe('migrations 1045–1048, 1060 and 1061 on a populated schema', function () {
+describe('migrations 1045–1048 and 1060–1062 on a populated schema', function () {
   this.timeout(180_000);
   let h: Harness;
 
@@ -71,6 +75,7 @@ describe('migrations 1045–1048, 1060 and 1061 on a populated schema', function
     sizes: await h.query('mdw', KEPT.sizes),
     spendHeights: await h.query('mdw', KEPT.spendHeights),
     spendDays: await h.query('mdw', KEPT.spendDays),
+    pointees: await h.query('mdw', KEPT.pointees),
   });
 
   it('build on upgrade what the populator keeps, and verify finds no difference', async () => {
@@ -160,6 +165,37 @@ describe('migrations 1045–1048, 1060 and 1061 on a populated schema', function
       expect(await rates()).to.deep.equal(answered);
       while (await backfill.step());
       expect(await read()).to.deep.equal(kept);
+    } finally {
+      await pool.end();
+    }
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
+    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+  });
+
+  it('1062 keeps the names pointing at each id as the triggers do, and the reverse lookups answer the same', async () => {
+    const kept = await read();
+    expect(new Set(kept.pointees.map((r) => (r as { id: string }).id)).size, 'ids pointed at').to.be.above(1);
+    const pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+    try {
+      const [top] = await h.query<{ top: number }>('mdw', 'SELECT max(height) AS top FROM key_blocks');
+      const lookups = async (): Promise<unknown[]> => {
+        const ids = await h.query<{ id: string }>('mdw', 'SELECT DISTINCT id FROM name_pointees ORDER BY id');
+        return Promise.all(ids.map((r) => namesPointingAt(pool, r.id, top!.top, { limit: 100, offset: 0 })));
+      };
+      const answered = await lookups();
+      // the schema as before 1062: its objects gone, its name not applied
+      await h.query('mdw', 'DROP TABLE name_pointees');
+      await h.query('mdw', 'DROP FUNCTION name_pointees_apply() CASCADE');
+      await h.query('mdw', 'DROP FUNCTION name_pointees_of(name_state)');
+      await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [POINTEES]);
+      const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
+        POINTEES,
+      ]);
+      expect(await migrateUpTo(POINTEES)).to.deep.equal([POINTEES]);
+      await restore(later);
+      expect(await read()).to.deep.equal(kept);
+      expect(await lookups()).to.deep.equal(answered);
     } finally {
       await pool.end();
     }

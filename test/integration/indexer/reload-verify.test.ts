@@ -215,6 +215,35 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
+  it('finds a name pointing at an id (migration 1062) that its current pointers do not hold, and one missing', async () => {
+    // clean before: the closing -v of the test above, over this same state
+    const [row] = await h.query<{ id: string; name: string }>(
+      'mdw',
+      'SELECT id, name FROM name_pointees ORDER BY id, name LIMIT 1',
+    );
+    expect(row, 'a name with pointers').to.not.equal(undefined);
+    // the row moved to an id its name does not point at
+    await h.query('mdw', "UPDATE name_pointees SET id = 'ak_pointed_at_by_nothing' WHERE id = $1 AND name = $2", [
+      row!.id,
+      row!.name,
+    ]);
+    try {
+      const { lines } = await verify('mdw', {});
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
+        'derived name_pointees: row only in the database',
+        'derived name_pointees: row only re-derived from the stored rows',
+      ]);
+      expect(lines[0]).to.contain('ak_pointed_at_by_nothing');
+      expect(lines[1]).to.contain(row!.id);
+    } finally {
+      await h.query('mdw', "UPDATE name_pointees SET id = $1 WHERE id = 'ak_pointed_at_by_nothing' AND name = $2", [
+        row!.id,
+        row!.name,
+      ]);
+    }
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
   it('finds the spends of a height and day, and of a day (migration 1061), that are not the stored spends decoded', async () => {
     // clean before: the closing -v of the test above, over this same state
     const [row] = await h.query<{ height: number; day: number }>(

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { ApiState } from '../../http/state.ts';
 import type { ApiContext } from '../../http/state.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
-import { nameStateByHash, names, type NameFilter } from '../../../db/queries/names.ts';
+import { nameStateByHash, names, namesPointingAt, type NameFilter } from '../../../db/queries/names.ts';
 import { notFound } from '../../../base/errors.ts';
 import { parseFlag, parseId, parseLimitPage, parseText } from '../legacy-params.ts';
 import { sendJson, type RouteDeps } from '../../http/route-deps.ts';
@@ -42,8 +42,7 @@ export function nameRoutes(deps: RouteDeps): Router {
     const account = parseId(ctx.params.account, POINTER_PREFIXES, 'account');
     const top = await topHeight(pool);
     if (top === undefined) return sendJson(ctx, []);
-    const filter: NameFilter = { pointingAt: account, activeAt: top, order: 'name' };
-    sendJson(ctx, await names(pool, filter, parseLimitPage(ctx.query)));
+    sendJson(ctx, await namesPointingAt(pool, account, top, parseLimitPage(ctx.query)));
   });
 
   router.get('/hash/:hash', async (ctx) => {
