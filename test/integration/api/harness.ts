@@ -11,7 +11,6 @@ import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, createReadPool, type Pool } from '../../../src/db/pool.ts';
-import { migrate } from '../../../src/db/migrator.ts';
 import { createLogger } from '../../../src/base/log.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { buildFixture, type ChainFixture } from './fixture.ts';
@@ -139,8 +138,7 @@ export async function startApi(
     admission?: Admission;
   } = {},
 ): Promise<ApiUnderTest> {
-  const db = await createTestDatabase();
-  await migrate({ databaseUrl: db.url, schema: 'public' }, silentLog);
+  const db = await createTestDatabase({ migrated: 'public' });
   const node = await startFakeNode();
   const cfg = loadConfig({ DATABASE_URL: db.url, NODE_URL: node.url, NODE_TIMEOUT_MS: '1000', ...opts.env });
   const pool = createPool({ databaseUrl: db.url, schema: 'public', max: 5 }, silentLog);

@@ -1,0 +1,178 @@
+/**
+ * @module What each test file costs in CPU, for finding the heavy ones: a root hook plugin, not part of the suite's
+ * own hooks. Required beside them:
+ *
+ *     MDW_TEST_CPU_LOG=/tmp/cpu.ndjson npx mocha --parallel --jobs 3 --require test/support/cpu-per-file.ts 'test/**\/*.test.ts'
+ *
+ * (in a parallel run each file is a root suite of its own, whose hooks these are; a serial run gets one line for all)
+ * appends one JSON line per file to MDW_TEST_CPU_LOG (default: mdw-test-cpu.ndjson in the temporary directory), in
+ * CPU seconds: `worker` (the mocha process running the file, from the end of its previous file: the file's imports
+ * included), `children` (what it reaped: the `mdw` processes and PostgreSQL clusters the file starts itself) and `pg`
+ * (the run's shared PostgreSQL's backends serving the file's process and its children). A backend is found by its
+ * client's port (in its process title) among the sockets the worker's process tree holds, sampled every 200 ms; a
+ * backend's last 200 ms before it exits are missed, so `pg` is a lower bound. Linux only (reads /proc).
+ */
+import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setInterval, clearInterval } from 'node:timers';
+import type Mocha from 'mocha';
+
+const TICKS = 100; // USER_HZ on Linux
+const LOG = process.env.MDW_TEST_CPU_LOG ?? join(tmpdir(), 'mdw-test-cpu.ndjson');
+
+/** statFields are a /proc/<pid>/stat's fields after the command's name, numbered as in proc(5) from 3 (state). */
+function statFields(pid: number | 'self'): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined; // exited
+  }
+}
+const field = (fields: string[], n: number): number => Number(fields[n - 3]);
+
+function reapedChildrenTicks(): number {
+  const f = statFields('self')!;
+  return field(f, 16) + field(f, 17);
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
+function socketInodes(pid: number, into: Set<string>): void {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return;
+  }
+  for (const fd of fds) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (target.startsWith('socket:[')) into.add(target.slice(8, -1));
+    } catch {
+      // closed meanwhile
+    }
+  }
+}
+
+/** clientPorts are the local ports of the process tree's TCP connections to `serverPort`. */
+function clientPorts(serverPort: number): Set<number> {
+  const inodes = new Set<string>();
+  const pending = [process.pid];
+  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
+    socketInodes(pid, inodes);
+    pending.push(...childPids(pid));
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let lines: string[];
+    try {
+      lines = readFileSync(table, 'utf8').split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || !inodes.has(cols[9]!)) continue;
+      const remotePort = parseInt(cols[2]!.split(':')[1]!, 16);
+      if (remotePort === serverPort) ports.add(parseInt(cols[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/** postmasterPid is the shared server's process: the one started with `-p <port>`. */
+function postmasterPid(port: number): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args[0]?.endsWith('/postgres') && args[args.indexOf('-p') + 1] === String(port)) return Number(entry);
+    } catch {
+      // exited
+    }
+  }
+  return undefined;
+}
+
+class BackendSampler {
+  readonly #port: number;
+  readonly #postmaster: number | undefined;
+  /** ticks last seen, per backend (pid and start time) serving this file */
+  #ticks = new Map<string, number>();
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(port: number) {
+    this.#port = port;
+    this.#postmaster = postmasterPid(port);
+  }
+
+  start(): void {
+    this.#ticks = new Map();
+    this.#timer = setInterval(() => this.sample(), 200);
+    this.#timer.unref();
+  }
+
+  stop(): number {
+    this.sample();
+    clearInterval(this.#timer);
+    return [...this.#ticks.values()].reduce((a, b) => a + b, 0);
+  }
+
+  sample(): void {
+    if (this.#postmaster === undefined) return;
+    const ports = clientPorts(this.#port);
+    for (const pid of childPids(this.#postmaster)) {
+      let title: string;
+      try {
+        title = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      const port = /\((\d+)\)/.exec(title)?.[1];
+      const f = port && ports.has(Number(port)) ? statFields(pid) : undefined;
+      if (f) this.#ticks.set(`${pid}@${field(f, 22)}`, field(f, 14) + field(f, 15));
+    }
+  }
+}
+
+// made at the first file: in a serial run the server starts after this module loads
+let sampler: BackendSampler | undefined;
+let cpuMark = process.cpuUsage();
+let childrenMark = reapedChildrenTicks();
+let started = Date.now();
+
+export const mochaHooks = {
+  beforeAll(this: Mocha.Context): void {
+    started = Date.now();
+    sampler ??= new BackendSampler(Number(new URL(process.env.TEST_DATABASE_URL ?? 'postgres://x:1/').port));
+    sampler.start();
+  },
+  afterAll(this: Mocha.Context): void {
+    const pg = sampler?.stop() ?? 0;
+    const cpu = process.cpuUsage(cpuMark);
+    const children = reapedChildrenTicks();
+    const root = this.test?.parent;
+    const file = root?.suites.find((s) => s.file)?.file ?? root?.file ?? '?';
+    const line = {
+      file: file.slice(file.indexOf('test/')),
+      worker: (cpu.user + cpu.system) / 1e6,
+      sys: cpu.system / 1e6,
+      children: (children - childrenMark) / TICKS,
+      pg: pg / TICKS,
+      wall: (Date.now() - started) / 1000,
+    };
+    appendFileSync(LOG, `${JSON.stringify(line)}\n`);
+    cpuMark = process.cpuUsage();
+    childrenMark = children;
+  },
+};
