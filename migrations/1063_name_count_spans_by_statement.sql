@@ -1,8 +1,8 @@
 -- Migration 1060's spans kept by statement triggers (issue 57, the populator's speed): its row trigger ran an upsert
 -- and a delete per edge row written, 77 % of a name-state refresh's time. Here each statement writing
 -- name_count_edges applies its rows at once: their signed changes (a new row adds, a deleted one subtracts, an updated
--- one adds its new values and subtracts its old) summed per (owner, width, span) in one upsert, then one delete of the
--- spans it left at zero. 1045's trigger writes the edges by INSERT … ON CONFLICT DO UPDATE: its inserted rows are in
+-- one adds its new values and subtracts its old) summed per (owner, width, span) in one upsert, then the spans it left
+-- at zero deleted, each by its key. 1045's trigger writes the edges by INSERT … ON CONFLICT DO UPDATE: its inserted rows are in
 -- the INSERT trigger's transition table, its updated rows in the UPDATE trigger's (old and new), each once. The edges'
 -- statements run inside name_state's, so the spans stay exact in the same snapshot (a batch, a fork's rollback, a -H
 -- reload). The spans themselves are unchanged. PostgreSQL 11 compatible.
