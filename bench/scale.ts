@@ -9,7 +9,7 @@
  * (p99 > 50 ms at the larger size, or growth > 1.5) the EXPLAIN (ANALYZE, BUFFERS) of its statements (auto_explain).
  * Writes bench/results/scale.json.
  *
- *   make bench ONLY=scale                 (0.1 % and 1 % of mainnet)
+ *   make bench ONLY=scale                 (0.05 % and 0.5 % of mainnet: ten times apart, about half an hour here)
  *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here)
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M make bench ONLY=scale   (one size: its load only, the server in a
  *     memory cgroup of 128 MB (bench/pg-memory.lib.ts); prints the rate per tenth, the cgroup's memory, the tables)
@@ -36,7 +36,7 @@ import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 import { filledPath, type RouteValues } from '../test/support/route-values.ts';
 
-const SIZES = (process.env.BENCH_SCALE ?? '0.1,1').split(',').map(Number);
+const SIZES = (process.env.BENCH_SCALE ?? '0.05,0.5').split(',').map(Number);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 20);
 const ONLY = process.env.BENCH_SCALE_ONLY ? new RegExp(process.env.BENCH_SCALE_ONLY) : undefined;
 const SEED = 'bench-scale';
