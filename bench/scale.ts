@@ -77,6 +77,8 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
     string,
   ];
   const top = chain.facts.top;
+  // the middle of the first busy era (mainnet-like.ts: eras 3 and 7 of 10)
+  const busyHeight = Math.floor(top * 0.35);
   const v3 = `${api}/mdw/v3`;
   const hotTxs = await json(`${v3}/transactions?account=${account}&limit=1`);
   return {
@@ -89,9 +91,9 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
     name: first(await json(`${v3}/names?owned_by=${nameOwner}&limit=1`), 'name'),
     auction: first(await json(`${v3}/names/auctions?limit=1`), 'name'),
     collection: first(await json(`${v3}/aex141?limit=1`), 'contract_id'),
-    // the middle of the first busy era (mainnet-like.ts: eras 3 and 7 of 10)
-    busyHeight: Math.floor(top * 0.35),
+    busyHeight,
     top,
+    keyBlockHash: String((await json(`${v3}/key-blocks/${busyHeight}`)).hash ?? ''),
     microBlock: first(hotTxs, 'block_hash'),
     tx: first(hotTxs, 'hash'),
   };
