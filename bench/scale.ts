@@ -9,7 +9,7 @@
  * (p99 > 50 ms at the larger size, or growth > 1.5) the EXPLAIN (ANALYZE, BUFFERS) of its statements (auto_explain).
  * Writes bench/results/scale.json.
  *
- *   make bench ONLY=scale                 (0.1 % and 1 % of mainnet)
+ *   make bench ONLY=scale                 (0.05 % and 0.5 % of mainnet: ten times apart, about half an hour here)
  *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here)
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M make bench ONLY=scale   (one size: its load only, the server in a
  *     memory cgroup of 128 MB (bench/pg-memory.lib.ts); prints the rate per tenth, the cgroup's memory, the tables)
@@ -36,7 +36,7 @@ import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 import { filledPath, type RouteValues } from '../test/support/route-values.ts';
 
-const SIZES = (process.env.BENCH_SCALE ?? '0.1,1').split(',').map(Number);
+const SIZES = (process.env.BENCH_SCALE ?? '0.05,0.5').split(',').map(Number);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 20);
 const ONLY = process.env.BENCH_SCALE_ONLY ? new RegExp(process.env.BENCH_SCALE_ONLY) : undefined;
 const SEED = 'bench-scale';
@@ -77,6 +77,8 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
     string,
   ];
   const top = chain.facts.top;
+  // the middle of the first busy era (mainnet-like.ts: eras 3 and 7 of 10)
+  const busyHeight = Math.floor(top * 0.35);
   const v3 = `${api}/mdw/v3`;
   const hotTxs = await json(`${v3}/transactions?account=${account}&limit=1`);
   return {
@@ -89,9 +91,9 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
     name: first(await json(`${v3}/names?owned_by=${nameOwner}&limit=1`), 'name'),
     auction: first(await json(`${v3}/names/auctions?limit=1`), 'name'),
     collection: first(await json(`${v3}/aex141?limit=1`), 'contract_id'),
-    // the middle of the first busy era (mainnet-like.ts: eras 3 and 7 of 10)
-    busyHeight: Math.floor(top * 0.35),
+    busyHeight,
     top,
+    keyBlockHash: String((await json(`${v3}/key-blocks/${busyHeight}`)).hash ?? ''),
     microBlock: first(hotTxs, 'block_hash'),
     tx: first(hotTxs, 'hash'),
   };
@@ -153,36 +155,76 @@ function requests(ids: HotIds): [string, string][] {
   return list;
 }
 
-async function measure(
-  server: Child,
-  url: string,
-  path: string,
-  postgresCpu: () => number,
-): Promise<Row & { next?: string }> {
-  const warm = await fetch(`${url}${path}`);
-  const text = await warm.text();
-  await serverTimes(server);
-  const [cpu0, pg0] = [cpuMicros(server.pid), postgresCpu()];
-  let status = warm.status;
-  for (let i = 0; i < SAMPLES; i++) status = (await (await fetch(`${url}${path}`)).arrayBuffer(), status);
-  const times = await serverTimes(server);
-  let next: string | undefined;
+/** A size made ready to be asked: its chain (loaded now or kept), a server on it and its requests by name. */
+interface Size {
+  readonly percent: number;
+  readonly chain: ScaleChain;
+  readonly server: Child;
+  readonly postgresCpu: () => number;
+  readonly paths: Map<string, string>;
+}
+
+async function ready(percent: number): Promise<Size> {
+  const chain = await loaded(percent);
+  const server = await startMdwServer({ ...chain.env, API_CACHE_MAX_BYTES: '0' }, '', { timed: true });
+  const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
+  const paths = new Map(
+    requests(await hotIds(chain, server.url)).filter(([name, path]) => !ONLY || ONLY.test(name) || ONLY.test(path)),
+  );
+  return { percent, chain, server, postgresCpu, paths };
+}
+
+/**
+ * measureTogether asks each size its own path of one request, SAMPLES times, taking turns between the sizes (and
+ * turning the order each round): whatever else the machine does meanwhile, every size meets it alike, so their times'
+ * ratio is the chain's growth, not the load's. Each size's row also names its next page, when its answer has one.
+ */
+async function measureTogether(asks: readonly { size: Size; path: string }[]): Promise<(Row & { next?: string })[]> {
+  const texts: { status: number; text: string }[] = [];
+  for (const { size, path } of asks) {
+    const warm = await fetch(`${size.server.url}${path}`);
+    texts.push({ status: warm.status, text: await warm.text() });
+  }
+  for (const { size } of asks) await serverTimes(size.server);
+  const cpu0 = asks.map(({ size }) => [cpuMicros(size.server.pid), size.postgresCpu()] as const);
+  const statuses = texts.map((t) => t.status);
+  for (let i = 0; i < SAMPLES; i++) {
+    const order = i % 2 === 0 ? asks.keys() : [...asks.keys()].reverse();
+    for (const j of order) {
+      const { size, path } = asks[j]!;
+      const res = await fetch(`${size.server.url}${path}`);
+      await res.arrayBuffer();
+      statuses[j] = res.status;
+    }
+  }
+  const rows: (Row & { next?: string })[] = [];
+  for (const [j, { size }] of asks.entries()) {
+    const times = await serverTimes(size.server);
+    const [cpu, pg] = cpu0[j]!;
+    const next = nextPage(texts[j]!.text);
+    rows.push({
+      status: statuses[j]!,
+      p50: percentile(times, 0.5),
+      p99: percentile(times, 0.99),
+      serverCpuUs: Math.round((cpuMicros(size.server.pid) - cpu) / SAMPLES),
+      postgresCpuUs: Math.round(((size.postgresCpu() - pg) * 1e6) / SAMPLES),
+      ...(next ? { next } : {}),
+    });
+  }
+  return rows;
+}
+
+/** nextPage is the path of an answer's next page, if it names one. */
+function nextPage(text: string): string | undefined {
   try {
     const body = JSON.parse(text) as { next?: unknown };
     // ae_mdw's next links are its own paths (`/v3/…`), under /mdw here
     if (typeof body.next === 'string' && body.next !== '')
-      next = body.next.startsWith('/mdw') ? body.next : `/mdw${body.next}`;
+      return body.next.startsWith('/mdw') ? body.next : `/mdw${body.next}`;
   } catch {
     // not JSON: no next page
   }
-  return {
-    status,
-    p50: percentile(times, 0.5),
-    p99: percentile(times, 0.99),
-    serverCpuUs: Math.round((cpuMicros(server.pid) - cpu0) / SAMPLES),
-    postgresCpuUs: Math.round(((postgresCpu() - pg0) * 1e6) / SAMPLES),
-    ...(next ? { next } : {}),
-  };
+  return undefined;
 }
 
 /** replay subscribes to the Transactions of the last heights and times until every stored one has come. */
@@ -230,33 +272,39 @@ async function loaded(percent: number): Promise<ScaleChain> {
   return chain;
 }
 
-async function runSize(percent: number): Promise<{ rows: Record<string, Row & { path: string }>; chain: object }> {
-  const chain = await loaded(percent);
+type Rows = Record<string, Row & { path: string }>;
+
+/** askAll asks every request of both sizes, together (measureTogether), and then each one's next page. */
+async function askAll(sizes: readonly [Size, Size]): Promise<[Rows, Rows]> {
+  const rows: [Rows, Rows] = [{}, {}];
+  for (const name of sizes[1].paths.keys()) {
+    let label = name;
+    let asks = sizes.flatMap((size, i) => (size.paths.has(name) ? [{ i, size, path: size.paths.get(name)! }] : []));
+    while (asks.length > 0) {
+      const measured = await measureTogether(asks);
+      const nexts: typeof asks = [];
+      for (const [k, { i, size, path }] of asks.entries()) {
+        const { next, ...row } = measured[k]!;
+        rows[i]![label] = { ...row, path };
+        if (next && label === name) nexts.push({ i, size, path: next });
+      }
+      [asks, label] = [nexts, `${name} next`];
+    }
+  }
+  return rows;
+}
+
+/** replayRow is the websocket replay of a size's last heights, as a row. */
+async function replayRow(size: Size): Promise<Row & { path: string }> {
+  const replayMs = Number((await replay(size.server.url, size.chain)).toFixed(1));
+  const from = size.chain.facts.top - REPLAY_HEIGHTS + 1;
+  return { status: 200, p50: replayMs, p99: replayMs, serverCpuUs: 0, postgresCpuUs: 0, path: `from_height ${from}` };
+}
+
+/** summary is what the results file keeps of a size's chain and its load. */
+function summary({ chain }: Size): object {
   const { facts } = chain;
-  const server = await startMdwServer({ ...chain.env, API_CACHE_MAX_BYTES: '0' }, '', { timed: true });
-  const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
-  const ids = await hotIds(chain, server.url);
-  const rows: Record<string, Row & { path: string }> = {};
-  for (const [name, path] of requests(ids)) {
-    if (ONLY && !ONLY.test(name) && !ONLY.test(path)) continue;
-    const { next, ...row } = await measure(server, server.url, path, postgresCpu);
-    rows[name] = { ...row, path };
-    if (next) rows[`${name} next`] = { ...(await measure(server, server.url, next, postgresCpu)), path: next };
-  }
-  if (!ONLY) {
-    const replayMs = await replay(server.url, chain);
-    rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = {
-      status: 200,
-      p50: Number(replayMs.toFixed(1)),
-      p99: Number(replayMs.toFixed(1)),
-      serverCpuUs: 0,
-      postgresCpuUs: 0,
-      path: `from_height ${facts.top - REPLAY_HEIGHTS + 1}`,
-    };
-  }
-  if (percent === Math.max(...SIZES)) await explainMisses(chain, rows, server);
-  await server.stop();
-  const summary = {
+  return {
     top: facts.top,
     transactions: facts.transactions,
     generatedSeconds: Math.round(chain.generatedSeconds),
@@ -265,8 +313,6 @@ async function runSize(percent: number): Promise<{ rows: Record<string, Row & { 
     loadedNow: chain.loadedNow,
     tenths: facts.tenths,
   };
-  await chain.stop();
-  return { rows, chain: summary };
 }
 
 /** missed is whether a row misses its target: p99 above 50 ms, or its p50 grown more than 1.5 times. */
@@ -274,10 +320,8 @@ function missed(large: Row, small: Row | undefined): boolean {
   return large.p99 > TARGET_P99_MS || (small !== undefined && large.p50 / Math.max(small.p50, 0.001) > TARGET_GROWTH);
 }
 
-let smallRows: Record<string, Row> = {};
-
 /** explainMisses prints EXPLAIN (ANALYZE, BUFFERS) of every statement of each request that misses (auto_explain). */
-async function explainMisses(chain: ScaleChain, rows: Record<string, Row & { path: string }>, measured: Child) {
+async function explainMisses({ chain }: Size, rows: Rows, smallRows: Rows): Promise<void> {
   const misses = Object.entries(rows).filter(
     ([name, r]) => !name.startsWith('websocket') && missed(r, smallRows[name]),
   );
@@ -306,34 +350,41 @@ async function explainMisses(chain: ScaleChain, rows: Record<string, Row & { pat
   await server.stop();
   for (const s of settings) await chain.pool.query(`ALTER SYSTEM RESET ${s.split(' ')[0]}`);
   await chain.pool.query('SELECT pg_reload_conf()');
-  void measured;
 }
 
 async function main(): Promise<void> {
   killChildrenOnExit();
   if (SIZES.length === 1) return (await loaded(SIZES[0]!)).stop();
   const [small, large] = [...SIZES].sort((a, b) => a - b) as [number, number];
-  const bySize: Record<string, { rows: Record<string, Row & { path: string }>; chain: object }> = {};
-  for (const percent of [small, large]) {
-    bySize[percent] = await runSize(percent);
-    if (percent === small) smallRows = bySize[percent].rows;
+  // both sizes stay up, so that each request is asked of both in turns
+  const sizes: [Size, Size] = [await ready(small), await ready(large)];
+  const [a, b] = await askAll(sizes);
+  if (!ONLY)
+    for (const [size, rows] of [
+      [sizes[0], a],
+      [sizes[1], b],
+    ] as const)
+      rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = await replayRow(size);
+  await explainMisses(sizes[1], b, a);
+  for (const size of sizes) {
+    await size.server.stop();
+    await size.chain.stop();
   }
-  const [a, b] = [bySize[small]!.rows, bySize[large]!.rows];
   const cell = (r: Row | undefined): string =>
     r ? `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)}${r.status === 200 ? '' : ` (${r.status})`}` : '–';
   console.log(
-    `\n| request | ${small} %: p50 / p99 ms | ${large} %: p50 / p99 ms | growth (p50) | server / PostgreSQL CPU µs at ${large} % | |`,
+    `\n| request | ${small} %: p50 / p99 ms | ${large} %: p50 / p99 ms | growth (p50) | server / PostgreSQL CPU µs, ${small} → ${large} % | |`,
   );
   console.log('|---|---|---|---|---|---|');
   for (const [name, r] of Object.entries(b)) {
     const growth = a[name] ? r.p50 / Math.max(a[name].p50, 0.001) : NaN;
     console.log(
-      `| \`${name}\` | ${cell(a[name])} | ${cell(r)} | ${growth.toFixed(2)} | ${r.serverCpuUs} / ${r.postgresCpuUs} | ${missed(r, a[name]) ? 'miss' : ''} |`,
+      `| \`${name}\` | ${cell(a[name])} | ${cell(r)} | ${growth.toFixed(2)} | ${a[name] ? `${a[name].serverCpuUs} / ${a[name].postgresCpuUs} → ` : ''}${r.serverCpuUs} / ${r.postgresCpuUs} | ${missed(r, a[name]) ? 'miss' : ''} |`,
     );
   }
   writeResult('scale', {
     date: new Date().toISOString(),
-    sizes: { [small]: bySize[small]!.chain, [large]: bySize[large]!.chain },
+    sizes: { [small]: summary(sizes[0]), [large]: summary(sizes[1]) },
     samples: SAMPLES,
     targets: { p99Ms: TARGET_P99_MS, growth: TARGET_GROWTH },
     rows: { [small]: a, [large]: b },

@@ -18,6 +18,8 @@ export interface RouteValues {
   readonly collection: string;
   /** a height with transactions, the `from` of a range (whose `to` is 10 heights above) */
   readonly busyHeight: number;
+  /** a key block's hash, a micro block's and a transaction's */
+  readonly keyBlockHash: string;
   readonly microBlock: string;
   readonly tx: string;
 }
@@ -33,6 +35,7 @@ function pathValue(path: string, param: string, ids: RouteValues): string {
   if (param === 'address' && path.includes('/channels/')) return ids.channel;
   if (param === 'hash_or_kbi' || param === 'height' || param === 'from') return String(ids.busyHeight);
   if (param === 'to') return String(ids.busyHeight + 10);
+  if (param === 'hash' && path.includes('key-blocks')) return ids.keyBlockHash;
   if (param === 'hash') return path.includes('micro-blocks') ? ids.microBlock : ids.tx;
   if (param === 'millis') return String(millis);
   if (param === 'tokenId' || param === 'templateId') return '1';

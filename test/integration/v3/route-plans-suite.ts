@@ -213,7 +213,12 @@ export function describeRoutePlans(chain: CasesChain, recorder: Recorder): void 
     for (const op of OPERATIONS.filter((o) => o.method === 'get' && o.path.startsWith('/middleware/'))) {
       it(`${op.path}`, async () => {
         const spend = ids.txByType.get('SpendTx')!;
-        const path = filledPath(op.path, { ...ids, busyHeight: Number(ids.keyBlock.height), tx: String(spend.hash) });
+        const path = filledPath(op.path, {
+          ...ids,
+          busyHeight: Number(ids.keyBlock.height),
+          keyBlockHash: String(ids.keyBlock.hash),
+          tx: String(spend.hash),
+        });
         // the status answers 503 on a chain whose newest block is old, as the cases chain's is
         const statuses = op.path === '/middleware/status' ? [200, 503] : [200];
         await expectFlat([op.params.includes('limit') ? `${path}?limit=100` : path], statuses);
