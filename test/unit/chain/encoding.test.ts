@@ -31,6 +31,18 @@ describe('chain/encoding', () => {
       expect(encode('ak', id)).to.equal(sdkEncode(id, Encoding.AccountAddress));
   });
 
+  it("encodes Base58 payloads of every length like aepp-sdk's encode, leading zero bytes and signatures included", () => {
+    for (let i = 0; i < 1500; i++) {
+      const bytes = randomBytes(i % 150);
+      if (i % 4 === 0) bytes.fill(0, 0, Math.min(bytes.length, i % 9));
+      if (i % 50 === 1) bytes.fill(0xff);
+      expect(encode('nm', bytes), bytes.toString('hex')).to.equal(sdkEncode(bytes, Encoding.Name));
+      const signature = randomBytes(64);
+      if (i % 3 === 0) signature.fill(0, 0, i % 5);
+      expect(encode('sg', signature)).to.equal(sdkEncode(signature, Encoding.Signature));
+    }
+  });
+
   it('encodes Base58 like the bs58 library, leading zero bytes included', () => {
     for (let i = 0; i < 2000; i++) {
       const bytes = randomBytes(i % 70);
