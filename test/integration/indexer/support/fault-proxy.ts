@@ -13,8 +13,11 @@ export interface FaultProxy {
   notFound(paths: RegExp | undefined): void;
   /** holds every request whose path matches `paths` unanswered from now on, as a hanging node (undefined: none) */
   hang(paths: RegExp | undefined): void;
-  /** requests seen, and how many got a fault; `paths`: each request's method and path, in order */
-  readonly stats: { requests: number; faulted: number; paths: string[] };
+  /**
+   * requests seen, and how many got a fault; `paths`: each request's method and path, in order; `answered`: the status
+   * of each answer sent whole (not one the client gave up on first, as a client timing out on a loaded machine does)
+   */
+  readonly stats: { requests: number; faulted: number; paths: string[]; answered: number[] };
   close(): Promise<void>;
 }
 
@@ -30,10 +33,11 @@ export async function startFaultProxy(
   let hanging: RegExp | undefined;
   let seed = opts.seed ?? 1;
   const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const stats = { requests: 0, faulted: 0, paths: [] as string[] };
+  const stats = { requests: 0, faulted: 0, paths: [] as string[], answered: [] as number[] };
   const server: Server = createServer((req, res) => {
     stats.requests++;
     stats.paths.push(`${req.method} ${req.url}`);
+    res.on('finish', () => stats.answered.push(res.statusCode));
     if (missing?.test(req.url ?? '')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end('{"reason":"Contract not found"}');
