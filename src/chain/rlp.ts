@@ -82,20 +82,10 @@ function readLength(bytes: Uint8Array, at: number, size: number): number {
   return n;
 }
 
-/**
- * decodedEnd is where the item decodeAt last returned ends: a module variable rather than an `[item, end]` pair per
- * item (a transaction's 15 or so items each made one, for the export's collector). decodeAt is synchronous, and each
- * caller reads it right after its call.
- */
-let decodedEnd = 0;
-
-function decodeAt(bytes: Uint8Array, at: number): RlpItem {
+function decodeAt(bytes: Uint8Array, at: number): [RlpItem, number] {
   if (at >= bytes.length) throw new RlpError('truncated item');
   const first = bytes[at]!;
-  if (first < 0x80) {
-    decodedEnd = at + 1;
-    return bytes.subarray(at, at + 1);
-  }
+  if (first < 0x80) return [bytes.subarray(at, at + 1), at + 1];
   let start: number;
   let length: number;
   const isList = first >= 0xc0;
@@ -110,25 +100,22 @@ function decodeAt(bytes: Uint8Array, at: number): RlpItem {
   }
   const end = start + length;
   if (end > bytes.length) throw new RlpError('item longer than its input');
-  if (!isList) {
-    decodedEnd = end;
-    return bytes.subarray(start, end);
-  }
+  if (!isList) return [bytes.subarray(start, end), end];
   const items: RlpItem[] = [];
   let pos = start;
   while (pos < end) {
-    items.push(decodeAt(bytes, pos));
-    pos = decodedEnd;
+    const [child, next] = decodeAt(bytes, pos);
+    items.push(child);
+    pos = next;
   }
   if (pos !== end) throw new RlpError('list content overruns its length');
-  decodedEnd = end;
-  return items;
+  return [items, end];
 }
 
 /** rlpDecode parses exactly one item spanning all of `bytes`. */
 export function rlpDecode(bytes: Uint8Array): RlpItem {
-  const item = decodeAt(bytes, 0);
-  if (decodedEnd !== bytes.length) throw new RlpError('trailing bytes after the item');
+  const [item, end] = decodeAt(bytes, 0);
+  if (end !== bytes.length) throw new RlpError('trailing bytes after the item');
   return item;
 }
 
