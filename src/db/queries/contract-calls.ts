@@ -6,8 +6,7 @@ import type { Json } from '../../chain/json.ts';
 import { callInfoSql } from './call-info.ts';
 import { creationTxHashSql } from './contracts.ts';
 import type { Queryable } from '../pool.ts';
-import { keyset, type Walk } from './positions.ts';
-import type { TxPosition } from './positions.ts';
+import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, type Window } from './transactions.ts';
 
@@ -104,7 +103,9 @@ export async function callsPage(
   from: TxPosition | undefined,
   n: number,
 ): Promise<CallRow[]> {
-  const { from: lo, to: hi } = filter;
+  // a cursor moves the range's bound on the walk's side (tighterStart): one comparison of the position on each side
+  const lo = from && walk === 'forward' ? tighterStart(walk, from, filter.from) : filter.from;
+  const hi = from && walk === 'backward' ? tighterStart(walk, from, filter.to) : filter.to;
   const values: unknown[] = [n, lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex];
   // only the filters given are in the statement (one prepared plan per combination, each with its index)
   const where = [
@@ -119,24 +120,18 @@ export async function callsPage(
   add('c.contract_id', filter.contractId);
   add('c.caller_id', filter.callerId);
   add('c.function', filter.function);
-  const at = values.length;
-  if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const ks = keyset(
-    ['c.height', 'c.micro_index', 'c.tx_index'],
-    walk,
-    from ? `$${at + 1}, $${at + 2}, $${at + 3}` : undefined,
-  );
+  const ks = keyset(['c.height', 'c.micro_index', 'c.tx_index'], walk, undefined);
   const shape = [filter.contractId, filter.callerId, filter.function]
     .map((v) => (v === undefined ? '0' : '1'))
     .join('');
   const { rows } = await db.query({
-    name: `mdw_v3_contract_calls_${walk}_${shape}${from ? '_from' : ''}`,
+    name: `mdw_v3_contract_calls_${walk}_${shape}`,
     text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.tx_hash AS "txHash",
                   ${microBlockHashSql('t')} AS "blockHash", c.contract_id AS "contractId",
                   ${creationTxHashSql('c.contract_id')} AS "contractTxHash",
                   c.caller_id AS "callerId", c.function, c.arguments, c.result, ${callInfoSql('c')} AS "callInfo", t.signed AS tx
              FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash
-            WHERE ${where.join(' AND ')} AND ${ks.where}
+            WHERE ${where.join(' AND ')}
             ORDER BY ${ks.order} LIMIT $1`,
     values,
   });

@@ -7,8 +7,24 @@ export interface TxPosition {
   readonly txIndex: number;
 }
 
+/** comparePositions orders positions in chain order. Pure. */
+export function comparePositions(a: TxPosition, b: TxPosition): number {
+  return a.height - b.height || a.microIndex - b.microIndex || a.txIndex - b.txIndex;
+}
+
 /** Direction of a walk over a list. */
 export type Walk = 'forward' | 'backward';
+
+/**
+ * tighterStart is where a walk from `cursor` within a range whose bound on the walk's side is `bound` starts: the
+ * later of the two walking forwards, the earlier backwards. A walk's statement takes it as its one row comparison on
+ * that side: given two there, PostgreSQL starts its index scan at one of them, not the tighter, and a next page of
+ * `scope=gen:1-top` from height 4 walked every transaction down from the top to it (12 670 blocks, 0.5–1.4 s on a
+ * 3.3 M-transaction chain; 4 blocks, 0.4 ms, from the tighter). Pure.
+ */
+export function tighterStart(walk: Walk, cursor: TxPosition, bound: TxPosition): TxPosition {
+  return (walk === 'forward' ? 1 : -1) * comparePositions(cursor, bound) >= 0 ? cursor : bound;
+}
 
 /**
  * keyset returns the condition "at or after `start`" of a walk over the columns (true without a

@@ -4,7 +4,7 @@ import { accountNumberSql } from './account-ids.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
 import { StatementNames } from '../statement-names.ts';
-import { keyset, type TxPosition, type Walk } from './positions.ts';
+import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
 import { transactionCountBetween } from './txis.ts';
 import {
   renderedRows,
@@ -226,8 +226,24 @@ export async function transactionPositions(
   return rows;
 }
 
+/**
+ * fromCursor is the filter and start of a walk from a cursor with the range's bound on the walk's side folded into the
+ * start (tighterStart), so that the page's statement compares the position once on that side. Pure.
+ */
+export function fromCursor(
+  f: TxFilter,
+  walk: Walk,
+  start: TxPosition | undefined,
+): { f: TxFilter; start: TxPosition | undefined } {
+  const bound = walk === 'forward' ? f.from : f.to;
+  if (start === undefined || bound === undefined) return { f, start };
+  const folded = walk === 'forward' ? { ...f, from: undefined } : { ...f, to: undefined };
+  return { f: folded, start: tighterStart(walk, start, bound) };
+}
+
 /** pageSql selects the positions of up to n rows the filter selects from `start` on, in the walk's order. */
-function pageSql(f: TxFilter, walk: Walk, start: TxPosition | undefined, n: number, p: Params): string {
+function pageSql(filter: TxFilter, walk: Walk, cursor: TxPosition | undefined, n: number, p: Params): string {
+  const { f, start } = fromCursor(filter, walk, cursor);
   const ks = keyset(POSITION, walk, start === undefined ? undefined : positionParams(start, p));
   if (onTwoFields(f)) {
     const limit = p.add(n);

@@ -11,8 +11,7 @@ import {
   type NameEventRow,
   type NameExpiryRow,
 } from '../../../db/queries/names.ts';
-import type { Walk } from '../../../db/queries/positions.ts';
-import type { TxPosition } from '../../../db/queries/positions.ts';
+import { comparePositions, type TxPosition, type Walk } from '../../../db/queries/positions.ts';
 import { nameEventObject } from '../../../shapes/v3/render-names.ts';
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
@@ -41,11 +40,6 @@ export const HISTORY_CURSOR: CursorCodec<TxPosition> = {
       : { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
   },
 };
-
-/** comparePositions orders positions in chain order. Pure. */
-export function comparePositions(a: TxPosition, b: TxPosition): number {
-  return a.height - b.height || a.microIndex - b.microIndex || a.txIndex - b.txIndex;
-}
 
 /**
  * historyPage merges up to n of a name's events from `from` (inclusive) with its expiries (a few per name, all read)
