@@ -120,7 +120,7 @@ export async function callsPage(
   add('c.contract_id', filter.contractId);
   add('c.caller_id', filter.callerId);
   add('c.function', filter.function);
-  const ks = keyset(['c.height', 'c.micro_index', 'c.tx_index'], walk, undefined);
+  const { order } = keyset(['c.height', 'c.micro_index', 'c.tx_index'], walk, undefined);
   const shape = [filter.contractId, filter.callerId, filter.function]
     .map((v) => (v === undefined ? '0' : '1'))
     .join('');
@@ -132,7 +132,7 @@ export async function callsPage(
                   c.caller_id AS "callerId", c.function, c.arguments, c.result, ${callInfoSql('c')} AS "callInfo", t.signed AS tx
              FROM contract_calls c JOIN transactions t ON t.hash = c.tx_hash
             WHERE ${where.join(' AND ')}
-            ORDER BY ${ks.order} LIMIT $1`,
+            ORDER BY ${order} LIMIT $1`,
     values,
   });
   return withTxObjects<CallRow>(rows, 'tx');

@@ -180,6 +180,7 @@ export const TX_SUMMARY_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.
 export function summaryRows(rows: readonly StoredTxSummaryRow[]): TxSummaryRow[] {
   return rows.map((r) => ({ ...r, signed: signedOfBase64(r.signed) }));
 }
+
 /** The types whose rendering reads their contract call (TxRow `call`), and those that read their own call (`gaCall`). */
 const CALL_TYPES = ['ContractCallTx', 'ContractCreateTx'] as const;
 const GA_CALL_TYPES = ['GAAttachTx', 'GAMetaTx'] as const;

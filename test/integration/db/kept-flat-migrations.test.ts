@@ -80,6 +80,12 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
     spendDays: await h.query('mdw', KEPT.spendDays),
     pointees: await h.query('mdw', KEPT.pointees),
   });
+  /** verifiesClean runs `mdw -v` over the schema: no line, no difference */
+  const verifiesClean = async (): Promise<void> => {
+    const lines: string[] = [];
+    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
+    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+  };
 
   it('build on upgrade what the populator keeps, and verify finds no difference', async () => {
     const kept = await read();
@@ -111,9 +117,7 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
     expect(await migrateUpTo(SPANS_BY_STATEMENT)).to.deep.equal([SPANS_BY_STATEMENT]);
     await restore(later.filter((row) => row.name > SPANS_BY_STATEMENT));
     expect(await read()).to.deep.equal(kept);
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
-    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+    await verifiesClean();
   });
 
   it('1061 leaves the spends to the `spends` area, and the rates answer the same before, during and after it', async () => {
@@ -175,9 +179,7 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
     } finally {
       await pool.end();
     }
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
-    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+    await verifiesClean();
   });
 
   it('1062 keeps the names pointing at each id as the triggers do, and the reverse lookups answer the same', async () => {
@@ -206,9 +208,7 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
     } finally {
       await pool.end();
     }
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
-    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+    await verifiesClean();
   });
 
   it('1063 keeps the same spans by statement triggers on upgrade, and through a reload of every height', async () => {
@@ -235,8 +235,6 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
       Array.from({ length: top!.top + 1 }, (_, i) => i),
     );
     expect(await read()).to.deep.equal(kept);
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, {});
-    expect({ lines, differences: report.differences }).to.deep.equal({ lines: [], differences: 0 });
+    await verifiesClean();
   });
 });
