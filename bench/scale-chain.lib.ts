@@ -103,7 +103,8 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   const pool = createPool({ databaseUrl: env.DATABASE_URL, schema: SCHEMA, max: 4 }, log);
   const factsFile = join(dir, 'loaded.json');
   const loadedNow = !existsSync(factsFile);
-  if (loadedNow) writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url, cgroup?.read)));
+  if (loadedNow)
+    writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url, join(dir, 'polls.json'), cgroup?.read)));
   const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as LoadFacts;
   return {
     percent,
@@ -128,21 +129,32 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   };
 }
 
-/** load runs the populator until it holds the devnode's top, noting when it passes each tenth of the heights. */
+type Poll = [seconds: number, height: number, cacheMb: number];
+
+/**
+ * load runs the populator until it holds the devnode's top, noting when it passes each tenth of the heights. The polls
+ * are written to `pollsFile` as they come, so a load stopped (a large size outlasts a session) and started again on
+ * the same data directory resumes where the populator stopped and still times its tenths: the time between the two
+ * runs is left out.
+ */
 async function load(
   env: Record<string, string>,
   pool: Pool,
   nodeUrl: string,
+  pollsFile: string,
   cgroup?: () => CgroupMemory,
 ): Promise<LoadFacts> {
   const status = (await (await fetch(`${nodeUrl}/v2/key-blocks/current/height`)).json()) as { height: number };
   const top = status.height;
-  const t0 = performance.now();
-  const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
   // the stored top, polled: the time each tenth of the heights was passed, interpolated between two polls
-  const polls: [seconds: number, height: number, cacheMb: number][] = [[0, 0, 0]];
+  const polls: Poll[] = existsSync(pollsFile) ? (JSON.parse(readFileSync(pollsFile, 'utf8')) as Poll[]) : [[0, 0, 0]];
+  const t0 = performance.now() - polls.at(-1)![0] * 1000;
+  const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
   const watch = setInterval(() => {
-    void stored(pool).then((h) => polls.push([(performance.now() - t0) / 1000, h, (cgroup?.().cache ?? 0) / 2 ** 20]));
+    void stored(pool).then((h) => {
+      polls.push([(performance.now() - t0) / 1000, h, (cgroup?.().cache ?? 0) / 2 ** 20]);
+      writeFileSync(pollsFile, JSON.stringify(polls));
+    });
   }, 1000);
   await populator.synced();
   await populator.stop();
