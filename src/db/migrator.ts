@@ -226,7 +226,7 @@ export async function migrate(opts: MigrateOptions, log: Logger): Promise<string
         { schema: opts.schema, reason: search.reason },
         "the names' substring search (/middleware/names/{query}) reads every name: no pg_trgm index. As a superuser " +
           `run \`CREATE SCHEMA IF NOT EXISTS ${EXTENSION_SCHEMA}; CREATE EXTENSION pg_trgm SCHEMA ${EXTENSION_SCHEMA};\` in ` +
-          'this database, then `mdw migrate` (docs/operations.md, "A name\'s substring search")',
+          'this database, then `mdw migrate` or start the populator (docs/operations.md, "A name\'s substring search")',
       );
     return names;
   });

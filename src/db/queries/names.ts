@@ -54,10 +54,11 @@ const ORDERS = {
 
 /**
  * names pages the current state of names matching the filter. A name holding a text is found by LIKE, not strpos (the
- * same names): pg_trgm's index of the names (db/name-search-index.ts), where the database has it, serves a LIKE. Each
- * request's statement is planned with its text (an unnamed statement), so the planner reads the index when few names
- * hold it and walks the order's index up to the page when many do (or when the text has fewer than three characters,
- * which holds no trigram); without the index it reads the names as strpos did.
+ * same names): pg_trgm's index of the names (db/name-search-index.ts), where the database has it, serves a LIKE, whose
+ * selectivity the planner estimates from the column's statistics (strpos's is a guess). Each request's statement is
+ * planned with its text (an unnamed statement): when many names hold it, a walk of the order's index that stops at the
+ * page; when few do, the index's bitmap of the names holding its trigrams, or for a text of one or two characters
+ * (no trigram) and where the index is missing, one read of the table, then the few sorted.
  */
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
