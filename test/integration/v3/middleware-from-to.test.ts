@@ -30,16 +30,10 @@ const BEFORE = `WITH page AS (
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
      ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC`;
 
-/** The levels of a signed transaction the route reads (the outer one and the one it wraps), with their field prefix. */
-function levels(signed: Obj): { tx: Obj; prefix: string }[] {
+/** The levels of a signed transaction the route reads: the outer one, and the one a GAMetaTx or PayingForTx wraps. */
+function levels(signed: Obj): Obj[] {
   const tx = signed.tx as Obj;
-  const inner = ((tx.tx as Obj | undefined)?.tx as Obj | undefined) ?? undefined;
-  return tx.type === 'GAMetaTx' || tx.type === 'PayingForTx'
-    ? [
-        { tx, prefix: '' },
-        { tx: inner!, prefix: 'tx.' },
-      ]
-    : [{ tx, prefix: '' }];
+  return tx.type === 'GAMetaTx' || tx.type === 'PayingForTx' ? [tx, (tx.tx as Obj).tx as Obj] : [tx];
 }
 
 describe('/middleware/transactions/account/{sender}/to/{receiver} against the devnode', function () {
@@ -101,7 +95,7 @@ describe('/middleware/transactions/account/{sender}/to/{receiver} against the de
       const senders = new Set<string>();
       const recipients = new Set<string>();
       let named = false;
-      for (const { tx } of levels(t.signed)) {
+      for (const tx of levels(t.signed)) {
         if (typeof tx.sender_id === 'string') senders.add(tx.sender_id);
         const to = tx.recipient_id;
         if (typeof to === 'string' && to.startsWith('nm_')) {
