@@ -11,7 +11,8 @@
  *
  *   make bench ONLY=scale                 (0.05 % and 0.5 % of mainnet: ten times apart, about half an hour here)
  *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here; a load stopped and started again on
- *     the same tree resumes with its tenths' times kept: to resume on a later tree, rename its data directory)
+ *     the same tree resumes with its tenths' times kept; to resume or ask on a later tree, rename its data directory:
+ *     a kept database is migrated before the servers start)
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M make bench ONLY=scale   (one size: its load only, the server in a
  *     memory cgroup of 128 MB (bench/pg-memory.lib.ts); prints the rate per tenth, the cgroup's memory, the tables)
  *
