@@ -220,6 +220,13 @@ export function describeRoutePlans(chain: CasesChain, recorder: Recorder): void 
       });
     }
 
+    // the one from-to route with two accounts (the table's fill asks it with one at both ends): either side is walked
+    it('/middleware/transactions/account/{sender}/to/{receiver}, two accounts both ways', async () => {
+      const [a, b] = [ids.account, ids.holder];
+      expect(a).to.not.equal(b);
+      await expectFlat([a, b].map((x, i) => `/middleware/transactions/account/${x}/to/${[b, a][i]}?limit=100`));
+    });
+
     it('every accepted scan is still found (a stale one goes)', () => {
       expect(ACCEPTED.filter((a) => !used.has(a)).map((a) => a.reason)).to.deep.equal([]);
     });
