@@ -66,11 +66,6 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
     reason:
       '/middleware/names/auctions/active/count: the auctions open at the top (an auction lasts at most ~30 000 heights)',
   },
-  {
-    statement: /JOIN contract_calls c ON c\.tx_hash = t\.hash WHERE t\.height > \$1 AND c\.decode_error IS NOT NULL/,
-    table: 'transactions',
-    reason: "/middleware/status: the decode errors of the last 500 heights' transactions, bounded by the window",
-  },
 ];
 
 /**
