@@ -22,7 +22,8 @@
  * the requests per row, one after another; BENCH_SCALE_ONLY (a regular expression) keeps the rows whose name or path it
  * matches, to compare a few routes before and after a change (the websocket replay runs only without it). Last, the
  * hot account's whole history is exported as NDJSON at each size (issue 61: rows/s, CPU per row, the server's memory
- * above idle; with BENCH_SCALE_ONLY only when it matches `export`).
+ * above idle; with BENCH_SCALE_ONLY only when it matches `export`). BENCH_SERVER_NODE_OPTIONS adds the servers' Node flags
+ * (`--cpu-prof --cpu-prof-dir=DIR` to profile them).
  */
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -176,7 +177,7 @@ async function ready(percent: number): Promise<Size> {
   // a pod's Node flags; the hot account's export is read whole (exportRun): no row cap or lifetime cuts it short
   const server = await startMdwServer(
     { ...chain.env, API_CACHE_MAX_BYTES: '0', EXPORT_MAX_ROWS: String(10 ** 9), EXPORT_MAX_SECONDS: '7200' },
-    SERVER_NODE_OPTIONS,
+    `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim(),
     { timed: true },
   );
   const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
