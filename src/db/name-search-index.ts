@@ -55,10 +55,13 @@ async function makeExtension(client: PoolClient): Promise<{ schema: string } | {
 
 /**
  * ensureNameSearchIndex builds the index in the connection's schema (its search_path) unless it is there: after making
- * pg_trgm if the database lacks it, concurrently (the populator may write names meanwhile, servers read), naming the
- * operator class by its schema (a generation's search_path holds only itself). An index a failed build left invalid
- * is dropped and built again. It never throws for want of the extension or a failed build: the search answers the same
- * without the index, reading every name.
+ * pg_trgm if the database lacks it, naming the operator class by its schema (a generation's search_path holds only
+ * itself). Not concurrently: the names' writes wait for the build (seconds; the servers read on), where a concurrent
+ * build waits for every older transaction of the database, and a role waiting for a lock of ours (a standby populator
+ * for the writer lock, a second migrator) waits inside one while it waits for this migrator: the build never ended. An
+ * index left invalid (by a concurrent build of an earlier version, interrupted) is dropped and built again. It never
+ * throws for want of the extension or a failed build: the search answers the same without the index, reading every
+ * name.
  */
 export async function ensureNameSearchIndex(client: PoolClient): Promise<NameSearchIndex> {
   const table = await client.query<{ t: string | null }>("SELECT to_regclass('name_state')::text AS t");
@@ -72,13 +75,13 @@ export async function ensureNameSearchIndex(client: PoolClient): Promise<NameSea
   const extension = await makeExtension(client);
   if ('reason' in extension) return { state: 'absent', reason: extension.reason };
   try {
-    if (rows[0]) await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${NAME_SEARCH_INDEX}`);
+    if (rows[0]) await client.query(`DROP INDEX IF EXISTS ${NAME_SEARCH_INDEX}`);
     await client.query(
-      `CREATE INDEX CONCURRENTLY ${NAME_SEARCH_INDEX} ON name_state USING gin (name ${quoteIdent(extension.schema)}.gin_trgm_ops) WITH (gin_pending_list_limit = 256)`,
+      `CREATE INDEX ${NAME_SEARCH_INDEX} ON name_state USING gin (name ${quoteIdent(extension.schema)}.gin_trgm_ops) WITH (gin_pending_list_limit = 256)`,
     );
     return { state: 'built' };
   } catch (err) {
-    await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${NAME_SEARCH_INDEX}`).catch(() => {});
+    await client.query(`DROP INDEX IF EXISTS ${NAME_SEARCH_INDEX}`).catch(() => {});
     return { state: 'absent', reason: errorMessage(err) };
   }
 }

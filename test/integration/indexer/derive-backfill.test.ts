@@ -81,6 +81,8 @@ describe('a stored database derives its missing derived rows from its stored row
     try {
       for (const { t } of tables) {
         if ((DERIVED.test(t) && !keep(t)) || ['mdw_migrations', 'sync_state', 'derive_backfill'].includes(t)) continue;
+        // a kept one-row table (key_block_count) holds the migration's row: the fresh load's replaces it
+        await query(`DELETE FROM "${schema}"."${t}"`);
         await query(`INSERT INTO "${schema}"."${t}" SELECT * FROM "${FRESH}"."${t}"`);
       }
       await query(
