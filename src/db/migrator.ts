@@ -3,7 +3,8 @@
  * applying, the history is checked (db/baseline.ts): a schema a newer version migrated is refused, a schema from
  * before 0.1.0 is moved onto the baseline, and a pending file named below an applied one is refused. Pending files
  * apply in one transaction, but a file marked `-- mdw:no-transaction` (db/migration-file.ts), which runs alone and
- * outside any, statement by statement, and is recorded only once none of the schema's indexes is left invalid.
+ * outside any, statement by statement, and is recorded only once none of the schema's indexes is left invalid. Then
+ * the names' trigram index is built when it can be (db/name-search-index.ts), else a warning says what to run.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import type { Logger } from '../base/log.ts';
 import { AppError, ErrorCode } from '../base/errors.ts';
 import { AT_0100, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
 import { isNoTransaction, nextRun, NO_TRANSACTION, statementsOf } from './migration-file.ts';
+import { ensureNameSearchIndex, EXTENSION_SCHEMA, NAME_SEARCH_INDEX } from './name-search-index.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from './pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -163,9 +165,11 @@ async function checkHistory(client: PoolClient, opts: MigrateOptions, files: rea
  * it is not recorded, and runs again at the next start, which its own `DROP INDEX … IF EXISTS` makes possible.
  */
 async function refuseInvalidIndexes(client: PoolClient, name: string): Promise<void> {
+  // the names' trigram index is no migration's: one a killed build left invalid is built again after the migrations
   const { rows } = await client.query<{ index: string }>(
     `SELECT c.relname AS index FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid ORDER BY 1`,
+      WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid AND c.relname <> $1 ORDER BY 1`,
+    [NAME_SEARCH_INDEX],
   );
   if (rows.length > 0)
     throw new AppError(
@@ -214,6 +218,16 @@ export async function migrate(opts: MigrateOptions, log: Logger): Promise<string
       names.push(...run.names);
     }
     if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
+    const search = await ensureNameSearchIndex(client);
+    if (search.state === 'built')
+      log.info({ schema: opts.schema, index: NAME_SEARCH_INDEX }, 'name search index built');
+    if (search.state === 'absent')
+      log.warn(
+        { schema: opts.schema, reason: search.reason },
+        "the names' substring search (/middleware/names/{query}) reads every name: no pg_trgm index. As a superuser " +
+          `run \`CREATE SCHEMA IF NOT EXISTS ${EXTENSION_SCHEMA}; CREATE EXTENSION pg_trgm SCHEMA ${EXTENSION_SCHEMA};\` in ` +
+          'this database, then `mdw migrate` or start the populator (docs/operations.md, "A name\'s substring search")',
+      );
     return names;
   });
 }

@@ -1,22 +1,14 @@
 /**
  * @module Read-side SQL for account_transactions (one row per id a transaction references): an id's transaction
- * pages (the original's, from the newest or, deep down, from the oldest end), their counts, a sender's to a
- * recipient, the fields an id appears in (ae_mdw's), and the ids of a range of heights (the websocket's).
+ * pages (the original's, from the newest or, deep down, from the oldest end), their counts, the fields an id
+ * appears in (ae_mdw's), and the ids of a range of heights (the websocket's).
  */
 import { idKey, idOfKey, TX_TYPE_CODES, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
-import { fieldsPattern } from './account-fields.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { topHeight } from './blocks.ts';
 import { placeholderSql } from './stored-tx-json.ts';
-import {
-  microBlockHashSql,
-  NEWEST_FIRST,
-  renderedTxJson,
-  SIGNED_TX_JSON_COLUMNS,
-  type TxJson,
-  type Window,
-} from './transactions.ts';
+import { microBlockHashSql, NEWEST_FIRST, renderedTxJson, type TxJson, type Window } from './transactions.ts';
 
 // account_transactions names an id by its number (migration 1000); the queries below are given its key as $1
 const ACCOUNT = accountNumberSql('$1');
@@ -202,35 +194,6 @@ export async function countTransactionsOfAccount(
           [idKey(account), txTypeCode(txType)],
         );
   return Number(rows[0]?.n ?? 0);
-}
-
-/** transactionsFromTo pages transactions whose sender is `sender` and recipient is `recipient`, newest first. */
-export async function transactionsFromTo(
-  db: Queryable,
-  sender: string,
-  recipient: string,
-  w: Window,
-): Promise<TxJson[]> {
-  const { rows } = await db.query<TxJson>(
-    `WITH page AS (
-       SELECT s.height, s.micro_index, s.tx_index FROM account_transactions s
-         JOIN account_transactions r ON r.account = ${accountNumberSql('$2')} AND r.height = s.height
-          AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index AND r.fields ~ $5
-        WHERE s.account = ${ACCOUNT} AND s.fields ~ $6
-        ORDER BY s.height DESC, s.micro_index DESC, s.tx_index DESC LIMIT $3 OFFSET $4)
-     SELECT ${SIGNED_TX_JSON_COLUMNS} FROM page p
-       JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
-     ${NEWEST_FIRST}`,
-    [
-      idKey(sender),
-      idKey(recipient),
-      w.limit,
-      w.offset,
-      fieldsPattern(['recipient_id', 'tx.recipient_id']),
-      fieldsPattern(['sender_id', 'tx.sender_id']),
-    ],
-  );
-  return renderedTxJson(rows);
 }
 
 /** An id a transaction references or creates (an account_transactions row), at the transaction's position. */

@@ -1,6 +1,7 @@
 /** @module Read-side SQL for ae_mdw's /v3/aex9 token list, count and token: aexn_contracts with each token's holders and supplies. */
 import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { escapeLike } from './like-pattern.ts';
 
 /** An AEX-9 token as /v3/aex9 shows it. */
 export interface Aex9Row {
@@ -70,9 +71,6 @@ export type TokenOrder =
 export type Aex9TokenKey =
   | { readonly value: string; readonly contractId: string }
   | { readonly height: number; readonly microIndex: number; readonly txIndex: number; readonly contractId: string };
-
-/** escapeLike makes a text match itself in LIKE. */
-const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** aex9TokensPage reads up to n tokens in `order` walking from a key (inclusive). */
 export async function aex9TokensPage(

@@ -31,8 +31,8 @@ export interface DerivedDifference {
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
  * from the twins, among them the spends per day migration 1061 keeps; and the counts migrations 1015 and 1045 keep,
  * the AEX-9 balances after each event and the channels' totals migrations 1050 and 1051 keep, the names pointing at
- * each id migration 1062 keeps, and each generation's
- * first txi and size below, recounted from the stored rows) with the schema's rows; the transaction is rolled back and
+ * each id migration 1062 keeps, the key blocks' count and oracles' expiries migration 1069 keeps, and each
+ * generation's first txi and size below, recounted from the stored rows) with the schema's rows; the transaction is rolled back and
  * the connection closed, so nothing of it stays.
  * Returns undefined when nothing is stored.
  */
@@ -152,6 +152,16 @@ export async function withShadowTables(
       'name_pointees',
       `SELECT id, name, name_hash, expires_at, auction_end FROM ${s}.name_pointees`,
       `SELECT o.* FROM ${s}.name_state n, ${s}.name_pointees_of(n) o`,
+    );
+    // the stored key blocks' count migration 1069's triggers keep (/middleware/status's `contiguous`)
+    await compare('key_block_count', `SELECT n FROM ${s}.key_block_count`, `SELECT count(*) FROM ${s}.key_blocks`);
+    // each registered oracle's expiry after its latest event, which migration 1069's triggers keep (the oracles' list)
+    await compare(
+      'oracle_expiries',
+      `SELECT oracle_id, expires_at FROM ${s}.oracle_expiries`,
+      `SELECT DISTINCT ON (oracle_id) oracle_id, expires_at FROM ${s}.oracle_events
+        WHERE oracle_id IN (SELECT oracle_id FROM ${s}.oracle_events WHERE kind = 'register')
+        ORDER BY oracle_id, height DESC, micro_index DESC, tx_index DESC`,
     );
     // each generation's first txi (generation_txis, which txis and scope counts read) and size below (migration 1046,
     // /middleware/size/height): the stored micro blocks' transactions and the stored transactions' sizes below it; a

@@ -7,6 +7,7 @@ import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { accountNumberSql } from './account-ids.ts';
+import { containing } from './like-pattern.ts';
 import { keyset, type Walk } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import type { TxPosition } from './positions.ts';
@@ -51,14 +52,27 @@ const ORDERS = {
   name: ['name', 'name DESC'],
 } as const;
 
-/** names pages the current state of names matching the filter. */
+/**
+ * names pages the current state of names matching the filter. A name holding a text is found by LIKE, not strpos (the
+ * same names): pg_trgm's index of the names (db/name-search-index.ts), where the database has it, serves a LIKE, whose
+ * selectivity the planner estimates from the column's statistics (strpos's is a guess). Each request's statement is
+ * planned with its text (an unnamed statement): when many names hold it, a walk of the order's index that stops at the
+ * page; when few do, the index's bitmap of the names holding its trigrams, or for a text of one or two characters
+ * (no trigram) and where the index is missing, one read of the table, then the few sorted.
+ */
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
   const { rows } = await db.query<NameRow>(
     `SELECT ${NAME_COLUMNS} FROM name_state s
-      WHERE ($1::text IS NULL OR s.owner = $1) AND ($2::int IS NULL OR (${activeAt('$2')})) AND ($3::text IS NULL OR strpos(s.name, $3) > 0)
+      WHERE ($1::text IS NULL OR s.owner = $1) AND ($2::int IS NULL OR (${activeAt('$2')})) AND ($3::text IS NULL OR s.name LIKE $3)
       ORDER BY ${order} LIMIT $4 OFFSET $5`,
-    [filter.owner ?? null, filter.activeAt ?? null, filter.contains ?? null, w.limit, w.offset],
+    [
+      filter.owner ?? null,
+      filter.activeAt ?? null,
+      filter.contains === undefined ? null : containing(filter.contains),
+      w.limit,
+      w.offset,
+    ],
   );
   return rows;
 }

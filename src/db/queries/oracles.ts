@@ -100,26 +100,22 @@ export interface OracleKey {
   readonly oracleId: string;
 }
 
-// The oracles a state statement reads: every one, or the one whose id is $1.
-const ORACLE_IDS = {
-  all: 'SELECT DISTINCT oracle_id FROM oracle_events',
-  one: 'SELECT DISTINCT oracle_id FROM oracle_events WHERE oracle_id = $1',
-} as const;
-
-// One row per oracle of `ids`: its latest event's expiry and its latest registration (both by primary key order).
-function oracleStateSql(ids: keyof typeof ORACLE_IDS): string {
-  return `SELECT o.oracle_id AS "oracleId", l.expires_at AS "expiresAt",
+// An oracle's state: `o`'s oracle_id and expires_at (its latest event's) with its latest registration `r`
+// (LATEST_REGISTRATION).
+const ORACLE_STATE_COLUMNS = `o.oracle_id AS "oracleId", o.expires_at AS "expiresAt",
     r.height AS "registeredAt", r.tx_hash AS "registerTxHash", t.micro_time_ms::text AS "registerTimeMs",
-    r.query_fee::text AS "queryFee", r.query_format AS "queryFormat", r.response_format AS "responseFormat"
-  FROM (${ORACLE_IDS[ids]}) o
-  CROSS JOIN LATERAL (SELECT e.expires_at FROM oracle_events e WHERE e.oracle_id = o.oracle_id
-                       ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) l
-  CROSS JOIN LATERAL (SELECT e.* FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND e.kind = 'register'
+    r.query_fee::text AS "queryFee", r.query_format AS "queryFormat", r.response_format AS "responseFormat"`;
+
+// The latest registration of the oracle `o.oracle_id` (by primary key order) and its transaction.
+const LATEST_REGISTRATION = `CROSS JOIN LATERAL (SELECT e.* FROM oracle_events e WHERE e.oracle_id = o.oracle_id AND e.kind = 'register'
                        ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) r
   JOIN transactions t ON t.hash = r.tx_hash`;
-}
 
-/** oraclesPage reads up to n oracles (active: expiry above the top; inactive: at or below) walking from a key. */
+/**
+ * oraclesPage reads up to n oracles (active: expiry above the top; inactive: at or below) walking from a key: along
+ * the kept expiries (migration 1069, registered oracles only) in the walk's order, then each oracle of the page with
+ * its latest registration: a page reads its own oracles and never every oracle's state.
+ */
 export async function oraclesPage(
   db: Queryable,
   filter: { state?: 'active' | 'inactive'; top: number; first?: number; last?: number },
@@ -129,24 +125,34 @@ export async function oraclesPage(
 ): Promise<OracleStateRow[]> {
   const values: unknown[] = [filter.top, n, filter.first ?? 0, filter.last ?? 2 ** 31 - 1];
   if (from) values.push(from.expiresAt, from.oracleId);
-  const ks = keyset(['s."expiresAt"', 's."oracleId"'], walk, from ? '$5::int, $6::text' : undefined);
+  const ks = keyset(['o.expires_at', 'o.oracle_id'], walk, from ? '$5::int, $6::text' : undefined);
   const state =
     filter.state === 'active'
-      ? 's."expiresAt" > $1::int'
+      ? 'o.expires_at > $1::int'
       : filter.state === 'inactive'
-        ? 's."expiresAt" <= $1::int'
+        ? 'o.expires_at <= $1::int'
         : '$1::int IS NOT NULL';
   const { rows } = await db.query<OracleStateRow>(
-    `SELECT * FROM (${oracleStateSql('all')}) s WHERE ${state} AND s."expiresAt" BETWEEN $3 AND $4 AND ${ks.where}
-      ORDER BY ${ks.order} LIMIT $2`,
+    `SELECT ${ORACLE_STATE_COLUMNS}
+       FROM (SELECT o.oracle_id, o.expires_at FROM oracle_expiries o
+              WHERE ${state} AND o.expires_at BETWEEN $3 AND $4 AND ${ks.where}
+              ORDER BY ${ks.order} LIMIT $2) o
+       ${LATEST_REGISTRATION}
+      ORDER BY ${ks.order}`,
     values,
   );
   return rows;
 }
 
-/** oracleState reads one oracle. */
+/** oracleState reads one oracle: its latest event's expiry and its latest registration. */
 export async function oracleState(db: Queryable, oracleId: string): Promise<OracleStateRow | undefined> {
-  const { rows } = await db.query<OracleStateRow>(oracleStateSql('one'), [oracleId]);
+  const { rows } = await db.query<OracleStateRow>(
+    `SELECT ${ORACLE_STATE_COLUMNS}
+       FROM (SELECT e.oracle_id, e.expires_at FROM oracle_events e WHERE e.oracle_id = $1
+              ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) o
+       ${LATEST_REGISTRATION}`,
+    [oracleId],
+  );
   return rows[0];
 }
 

@@ -6,12 +6,13 @@ import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /**
- * heightsContiguous is true when every height from 0 to the top is stored (as many heights as the top + 1, in one
- * index-only pass over key_blocks' primary key); false for an empty database.
+ * heightsContiguous is true when every height from 0 to the top is stored: as many key blocks as the top + 1, their
+ * count kept by migration 1069's triggers (one row, where counting read key_blocks' whole index); false for an empty
+ * database.
  */
 export async function heightsContiguous(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ contiguous: boolean | null }>(
-    'SELECT count(*) = max(height) + 1 AS contiguous FROM key_blocks',
+    'SELECT (SELECT n FROM key_block_count) = (SELECT max(height) + 1 FROM key_blocks) AS contiguous',
   );
   return rows[0]?.contiguous ?? false;
 }
@@ -39,13 +40,12 @@ export async function feesAt(db: Queryable, height: number): Promise<string> {
 }
 
 /**
- * decodeErrorsSince counts contract calls above a height whose decoding failed. It walks the
- * transactions of those heights (indexed by height), never the whole contract_calls table.
+ * decodeErrorsSince counts contract calls above a height whose decoding failed: the calls of migration 1068's partial
+ * index (those with a decode error) of those heights, never the other calls nor the heights below.
  */
 export async function decodeErrorsSince(db: Queryable, height: number): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM transactions t JOIN contract_calls c ON c.tx_hash = t.hash
-      WHERE t.height > $1 AND c.decode_error IS NOT NULL`,
+    'SELECT count(*) AS n FROM contract_calls WHERE height > $1 AND decode_error IS NOT NULL',
     [height],
   );
   return Number(rows[0]?.n ?? 0);

@@ -250,8 +250,28 @@ function pageSql(filter: TxFilter, walk: Walk, cursor: TxPosition | undefined, n
     const walked = `AND ${ks.where} ORDER BY ${ks.order} LIMIT ${limit}`;
     return `SELECT s.height, s.micro_index, s.tx_index ${twoFieldsFromWhere(f, p, walked)} ORDER BY ${ks.order} LIMIT ${limit}`;
   }
+  const walkedTypes = typesWalkedApart(f);
+  if (walkedTypes !== undefined) {
+    const limit = p.add(n);
+    const walks = walkedTypes.map(
+      (type) =>
+        `(SELECT s.height, s.micro_index, s.tx_index ${fromWhere({ ...f, types: [type] }, p)} AND ${ks.where}
+           ORDER BY ${ks.order} LIMIT ${limit})`,
+    );
+    return `SELECT s.height, s.micro_index, s.tx_index FROM (${walks.join(' UNION ALL ')}) s ORDER BY ${ks.order} LIMIT ${limit}`;
+  }
   const body = fromWhere(f, p);
   return `SELECT s.height, s.micro_index, s.tx_index ${body} AND ${ks.where} ORDER BY ${ks.order} LIMIT ${p.add(n)}`;
+}
+
+/**
+ * typesWalkedApart: the types of a walk over every transaction (no id) of several types, each walked on its own along
+ * transactions_type (type, position) and the walks merged: `tx_type = ANY(…)` on that index reads every transaction
+ * of the types and sorts them for a page (every contract creation of the chain for `/v3/contracts`), while each
+ * walk reads at most a page. Undefined for one type or a walk with ids.
+ */
+function typesWalkedApart(f: TxFilter): readonly string[] | undefined {
+  return f.ids.length === 0 && f.types !== undefined && f.types.length > 1 ? f.types : undefined;
 }
 
 /**

@@ -42,6 +42,8 @@ describe('reload (-H) and verify (-v)', function () {
         (r) => r.height,
       ),
     ).to.deep.equal([3, 7, 8, 9, 20]);
+    // the key blocks' count (migration 1069) is the heights stored, not the top's + 1: the status's heights not contiguous
+    expect(await h.query('sparse', 'SELECT n::int FROM key_block_count')).to.deep.equal([{ n: 5 }]);
     expect(await verify('sparse', { full: true })).to.deep.equal({
       lines: [
         'derived areas not compared: heights 0-20 are not all stored (each derives from those below)',
@@ -56,6 +58,9 @@ describe('reload (-H) and verify (-v)', function () {
 
   it('fills the gaps of a sparse database when populating', async () => {
     await populateToTop(h.config({ DATABASE_SCHEMA: 'sparse' }));
+    expect(await h.query('sparse', 'SELECT n::int FROM key_block_count')).to.deep.equal([
+      { n: h.devnode.height() + 1 },
+    ]);
     expect(await verify('sparse', { full: true })).to.deep.equal({
       lines: [],
       checked: h.devnode.height() + 1,
@@ -102,7 +107,7 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', { full: true })).to.include({ differences: 0 });
   });
 
-  it("finds a kept count (migration 1015), an AEX-9 balance after an event (1050) and a channel's totals (1051) that are not their rows' recount; the reloads before kept them exact", async () => {
+  it("finds a kept count (migrations 1015, 1069), an oracle's kept expiry (1069), an AEX-9 balance after an event (1050) and a channel's totals (1051) that are not their rows' recount; the reloads before kept them exact", async () => {
     // every reload of the tests above deleted and wrote heights again: the counts followed them (the -v --full that
     // closes the test above, over this same state, compared them clean)
     const [kept] = await h.query<{ account: number; n: string }>(
@@ -123,11 +128,21 @@ describe('reload (-H) and verify (-v)', function () {
       'mdw',
       'SELECT channel_id FROM channel_totals ORDER BY updates DESC, channel_id LIMIT 1',
     );
+    const [oracle] = await h.query<{ oracle_id: string }>(
+      'mdw',
+      'SELECT min(oracle_id) AS oracle_id FROM oracle_expiries',
+    );
+    expect(oracle?.oracle_id, 'an oracle').to.be.a('string');
     expect(balance, 'an AEX-9 event').to.not.equal(undefined);
     expect(channel, 'a channel').to.not.equal(undefined);
     const plant = async (by: number): Promise<void> => {
       await h.query('mdw', 'UPDATE account_tx_counts SET n = n + $2 WHERE account = $1', [kept!.account, by]);
       await h.query('mdw', 'UPDATE tx_type_totals SET size = size - $1', [by]);
+      await h.query('mdw', 'UPDATE key_block_count SET n = n + $1', [by]);
+      await h.query('mdw', 'UPDATE oracle_expiries SET expires_at = expires_at + $2 WHERE oracle_id = $1', [
+        oracle!.oracle_id,
+        by,
+      ]);
       await h.query(
         'mdw',
         'UPDATE aex9_event_balances SET balance = balance + $4 WHERE contract_id = $1 AND account = $2 AND height = $3',
@@ -147,6 +162,10 @@ describe('reload (-H) and verify (-v)', function () {
         'derived account_tx_counts: row only re-derived from the stored rows',
         'derived tx_type_totals: row only in the database',
         'derived tx_type_totals: row only re-derived from the stored rows',
+        'derived key_block_count: row only in the database',
+        'derived key_block_count: row only re-derived from the stored rows',
+        'derived oracle_expiries: row only in the database',
+        'derived oracle_expiries: row only re-derived from the stored rows',
         'derived aex9_event_balances: row only in the database',
         'derived aex9_event_balances: row only re-derived from the stored rows',
         'derived channel_totals: row only in the database',

@@ -58,8 +58,8 @@ export interface V3UnderTest {
   readonly wsUrl: string;
   /** spend submits a SpendTx from a prefunded account to the recipient (mined with the next micro block) */
   spend(recipient: string, amount: number): Promise<string>;
-  /** submit signs an unsigned `tx_…` with prefunded account `signer` and posts it; the tx hash */
-  submit(tx: string, signer?: number): Promise<string>;
+  /** submit signs an unsigned `tx_…` with prefunded account `signer` (or an `sk_` secret key) and posts it; the tx hash */
+  submit(tx: string, signer?: number | string): Promise<string>;
   nodeGet(path: string): Promise<Json>;
   /** the settings (environment) the populator and the server were started with */
   readonly settings: Record<string, string>;
@@ -228,11 +228,11 @@ export async function startV3(
   });
   const nodeGet = async (path: string): Promise<Json> =>
     parseJson(await (await fetch(`${devnode.externalUrl}${path}`)).text());
-  const submit = async (tx: string, signer = 0): Promise<string> => {
-    const signed = await new MemoryAccount(devnode.accounts[signer]!.secretKey as `sk_${string}`).signTransaction(
-      tx as `tx_${string}`,
-      { networkId: 'ae_devnet' },
-    );
+  const submit = async (tx: string, signer: number | string = 0): Promise<string> => {
+    const secretKey = typeof signer === 'string' ? signer : devnode.accounts[signer]!.secretKey;
+    const signed = await new MemoryAccount(secretKey as `sk_${string}`).signTransaction(tx as `tx_${string}`, {
+      networkId: 'ae_devnet',
+    });
     const posted = await fetch(`${devnode.externalUrl}/v2/transactions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -1,7 +1,8 @@
 /**
- * @module What issue 57's kept data answers (migrations 1045–1047, 1060, 1061 and 1063), against the devnode's chain: the
- * active names' count (of all and of each owner), the chain's size up to every height, a page of one id in two fields
- * and the spends per day, after a sync, a fork and a -H reload.
+ * @module What issue 57's kept data answers (migrations 1045–1047, 1060, 1061, 1063 and 1069), against the devnode's chain:
+ * the active names' count (of all and of each owner), the chain's size up to every height, a page of one id in two
+ * fields, the spends per day, the stored key blocks' count (the status's `contiguous`) and the oracles' expiries (their
+ * list), after a sync, a fork and a -H reload.
  */
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
@@ -11,6 +12,7 @@ import { loadConfig } from '../../../src/config/middleware.ts';
 import { isoDate, utcDay } from '../../../src/chain/stats-intervals.ts';
 import { silentLog } from '../api/harness.ts';
 import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
+import { oracleId } from '../../../src/chain/derived-ids.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -141,7 +143,47 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     );
   }
 
-  it('after a sync: the active names, the sizes up to every height, the self-spends, the spends per day', async () => {
+  /**
+   * the oracles' list, walked along the kept expiries (migration 1069), holds every oracle the chain registered, in
+   * expiry order, each active one with the expiry (`ttl`) the node gives it
+   */
+  async function expectOracles(): Promise<void> {
+    await v3.synced();
+    const chain = await v3.truth();
+    const registered = new Set(
+      chain.transactions
+        .map((t) => innermost(t.signed.tx as Obj))
+        .filter((tx) => tx.type === 'OracleRegisterTx')
+        .map((tx) => oracleId(String(tx.account_id))),
+    );
+    expect(registered.size, 'oracles on the chain').to.be.above(1);
+    const listed = await v3.walk('/mdw/v3/oracles?limit=2');
+    expect(listed.map((o) => o.oracle).sort()).to.deep.equal([...registered].sort());
+    const expiries = listed.map((o) => Number(o.expire_height));
+    expect(expiries).to.deep.equal([...expiries].sort((a, b) => b - a));
+    const forward = await v3.walk('/mdw/v3/oracles?limit=3&direction=forward');
+    expect(forward.map((o) => o.oracle)).to.deep.equal(listed.map((o) => o.oracle).reverse());
+    let active = 0;
+    for (const o of listed) {
+      const res = await fetch(`${v3.devnode.externalUrl}/v3/oracles/${String(o.oracle)}`);
+      if (res.status === 404) continue;
+      expect(((await res.json()) as Obj).ttl, String(o.oracle)).to.equal(o.expire_height);
+      active++;
+    }
+    expect(active, 'oracles active on the node').to.be.above(0);
+  }
+
+  /** the key blocks' count (migration 1069) is the chain's, so the status finds every height stored */
+  async function expectKeyBlockCount(): Promise<void> {
+    await v3.synced();
+    const chain = await v3.truth();
+    const { rows } = await v3.pool.query<{ n: string }>('SELECT n FROM key_block_count');
+    expect(rows.map((r) => Number(r.n))).to.deep.equal([chain.keyBlocks.length]);
+    const status = await v3.get('/middleware/status');
+    expect(status.body, status.text).to.deep.include({ contiguous: true, height: chain.keyBlocks.length - 1 });
+  }
+
+  it('after a sync: the active names, the sizes up to every height, the self-spends, the spends per day, the key blocks, the oracles', async () => {
     // a few spends to oneself of a prefunded account beside the generated chain's
     const self = v3.devnode.accounts[1]!.publicKey;
     await v3.spend(self, 1); // from account 0: gives account 1 a balance it spends to itself below
@@ -170,6 +212,8 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     await expectSizes();
     await expectSelfSpends();
     await expectSpendRates();
+    await expectKeyBlockCount();
+    await expectOracles();
   });
 
   // each edge's height and the starts of its spans of 100 and 10 000 heights (migration 1060), and either side of each
@@ -195,12 +239,14 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     }
   });
 
-  it('after a fork that replaced heights with names, sizes, self-spends and spends', async () => {
+  it('after a fork that replaced heights with names, sizes, self-spends, spends, key blocks and oracles', async () => {
     await v3.devnode.fork(10);
     await expectNameCounts();
     await expectSizes();
     await expectSelfSpends();
     await expectSpendRates();
+    await expectKeyBlockCount();
+    await expectOracles();
   });
 
   it('after a -H reload of heights in the middle, kept equal to the chain', async () => {
@@ -212,5 +258,7 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
     await expectSizes();
     await expectSelfSpends();
     await expectSpendRates();
+    await expectKeyBlockCount();
+    await expectOracles();
   });
 });

@@ -5,12 +5,13 @@
  * rollback of the repointing generation (a fork's delete) gives back the answer the chain gave before it.
  */
 import { expect } from 'chai';
-import { buildTx, commitmentHash, Tag, type AensName } from '@aeternity/aepp-sdk';
+import { buildTx, Tag, type AensName } from '@aeternity/aepp-sdk';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { namesPointingAt } from '../../../src/db/queries/names.ts';
 import { deleteFrom } from '../../../src/db/writes/heights.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
+import { claimNames } from './name-claims.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -109,18 +110,7 @@ describe('/middleware/names/reverse/{id} as names are pointed, repointed, revoke
   };
 
   it('follows pointers set, repointed, revoked, expired and forked, and a rollback gives back the earlier answer', async () => {
-    const salt = (i: number): number => 9_000 + i;
-    await send(
-      NAMES.map(
-        (name, i) => (n) =>
-          buildTx({ tag: Tag.NamePreclaimTx, accountId: owner, nonce: n, commitmentId: commitmentHash(name, salt(i)) }),
-      ),
-    );
-    await send(
-      NAMES.map(
-        (name, i) => (n) => buildTx({ tag: Tag.NameClaimTx, accountId: owner, nonce: n, name, nameSalt: salt(i) }),
-      ),
-    );
+    await claimNames(send, owner, NAMES, 9_000);
     // 0–19 point at the target (every fourth by two keys: listed once), 5 and 6 for 3 heights only; 20–23 at another
     await send(
       NAMES.map((name, i) =>

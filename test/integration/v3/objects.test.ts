@@ -86,6 +86,25 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     );
   });
 
+  it('lists every contract the chain creates (ContractCreateTx and GAAttachTx merged), both ways, page by page', async () => {
+    const creations = chain.transactions.filter((t) =>
+      ['ContractCreateTx', 'GAAttachTx'].includes(String(txOf(t).type)),
+    );
+    expect(new Set(creations.map((t) => txOf(t).type)).size, 'both types on the chain').to.equal(2);
+    const newest = newestFirst(creations);
+    expect((await walk('/mdw/v3/contracts?limit=3')).map((c) => c.source_tx_hash)).to.deep.equal(newest);
+    const forward = await walk('/mdw/v3/contracts?direction=forward&limit=4');
+    expect(forward.map((c) => c.source_tx_hash)).to.deep.equal([...newest].reverse());
+    // a scope: the creations of its heights only, forward from its lower end (as ae_mdw reads `gen:low-high`)
+    const [from, to] = [creations[1]!.height, creations.at(-2)!.height];
+    const scoped = await walk(`/mdw/v3/contracts?scope=gen:${from}-${to}&limit=2`);
+    expect(scoped.map((c) => c.source_tx_hash)).to.deep.equal(
+      creations.filter((t) => t.height >= from && t.height <= to).map((t) => t.hash),
+    );
+    const backwards = await walk(`/mdw/v3/contracts?scope=gen:${to}-${from}&limit=2`);
+    expect(backwards.map((c) => c.source_tx_hash)).to.deep.equal(scoped.map((c) => c.source_tx_hash).reverse());
+  });
+
   it('serves every contract by id and lists every call log as the node reports it', async () => {
     const creates = ofType('ContractCreateTx');
     expect(creates.length, 'the generated chain creates contracts').to.be.above(0);

@@ -66,11 +66,6 @@ const ACCEPTED: readonly { readonly statement: RegExp; readonly table: string; r
     reason:
       '/middleware/names/auctions/active/count: the auctions open at the top (an auction lasts at most ~30 000 heights)',
   },
-  {
-    statement: /JOIN contract_calls c ON c\.tx_hash = t\.hash WHERE t\.height > \$1 AND c\.decode_error IS NOT NULL/,
-    table: 'transactions',
-    reason: "/middleware/status: the decode errors of the last 500 heights' transactions, bounded by the window",
-  },
 ];
 
 /**
@@ -224,6 +219,13 @@ export function describeRoutePlans(chain: CasesChain, recorder: Recorder): void 
         await expectFlat([op.params.includes('limit') ? `${path}?limit=100` : path], statuses);
       });
     }
+
+    // the one from-to route with two accounts (the table's fill asks it with one at both ends): either side is walked
+    it('/middleware/transactions/account/{sender}/to/{receiver}, two accounts both ways', async () => {
+      const [a, b] = [ids.account, ids.holder];
+      expect(a).to.not.equal(b);
+      await expectFlat([a, b].map((x, i) => `/middleware/transactions/account/${x}/to/${[b, a][i]}?limit=100`));
+    });
 
     it('every accepted scan is still found (a stale one goes)', () => {
       expect(ACCEPTED.filter((a) => !used.has(a)).map((a) => a.reason)).to.deep.equal([]);

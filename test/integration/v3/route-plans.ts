@@ -72,6 +72,8 @@ export interface Finding {
 /** Partial indexes that hold a bounded set of their table's rows, with what it is. */
 const NARROW_INDEXES: Readonly<Record<string, string>> = {
   contract_calls_pruned: 'the calls whose info every node had pruned (a probe for one at or above a height)',
+  contract_calls_decode_errors:
+    "the calls whose decoding failed (migration 1068), of which the status counts the last 500 heights': only them",
 };
 
 /** conditionOf is the index condition of a scan (a bitmap heap scan's from its bitmap index scans). */

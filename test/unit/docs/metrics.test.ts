@@ -26,7 +26,8 @@ const FACTORY_MODULES = [
 
 /**
  * Names in the docs that start with `mdw_` and are no metric: `/v3/status` fields (ae_mdw's), the data generations'
- * schemas (`mdw_g<N>`, `mdw_g1`, `mdw_g2`) and the populator's NOTIFY channel (`mdw_chain_<schema>`).
+ * schemas (`mdw_g<N>`, `mdw_g1`, `mdw_g2`), the populator's NOTIFY channel (`mdw_chain_<schema>`) and the schema pg_trgm
+ * is made in (`mdw_extensions`).
  */
 const NOT_METRICS = [
   'mdw_version',
@@ -45,6 +46,7 @@ const NOT_METRICS = [
   'mdw_g1',
   'mdw_g2',
   'mdw_chain_',
+  'mdw_extensions',
 ];
 
 /** `name{label,label}  type` of every metric the factories register, sorted. */

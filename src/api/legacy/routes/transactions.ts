@@ -2,7 +2,8 @@
 import Router from '@koa/router';
 import type { ApiState } from '../../http/state.ts';
 import type { Prefix } from '../../../chain/encoding.ts';
-import { countTransactionsOfAccount, transactionsFromTo } from '../../../db/queries/account-transactions.ts';
+import { countTransactionsOfAccount } from '../../../db/queries/account-transactions.ts';
+import { transactionsFromTo } from '../../../db/queries/transactions-from-to.ts';
 import { transactionsInInterval } from '../../../db/queries/transactions.ts';
 import { spendRates } from '../../../db/queries/spend-rates.ts';
 import { DAY_MS, utcDay } from '../../../chain/stats-intervals.ts';
