@@ -90,7 +90,10 @@ describe('Dockerfile', () => {
 
   // Rehearsal: every step runs as written but three. Both `npm ci` take the checkout's node_modules (installed from
   // the same lockfile): the build stage's whole, the runtime's without what the lockfile flags dev (installProduction).
-  // `tsc` compiles without checking types (`make test` checked them). `npm cache clean` is skipped (shared cache).
+  // `tsc` compiles without checking types (`make test` checked them) nor reading the declarations src/ imports, which
+  // only the checking needs: with these files' syntax alone making the JavaScript, dist/ is the same byte for byte
+  // (compared on 573ecee9), in 9.4 CPU s instead of 15.1 (layers.test.ts checks that src/ imports only src/, what
+  // tsc's rootDir would have refused here). `npm cache clean` is skipped (shared cache).
   it('rehearses the build: production install, compiled dist/, `mdw --version` writing nothing', function () {
     this.timeout(300_000); // a compile of src/ on a shared machine
     const tmp = mkdtempSync(join(tmpdir(), 'mdw-image-'));
@@ -148,7 +151,7 @@ function rehearseStage(stage: Stage, dir: string, stages: StageDirs, installDevD
           else installDevDependencies?.();
           continue;
         }
-        const command = step.startsWith('npx tsc') ? `${step} --noCheck` : step;
+        const command = step.startsWith('npx tsc') ? `${step} --noCheck --noResolve` : step;
         execFileSync('sh', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       }
     }

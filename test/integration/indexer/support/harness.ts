@@ -22,8 +22,9 @@ export interface Harness {
 }
 
 /**
- * startHarness starts a generated devnode (mining only on demand) and creates a fresh database; `generate` adds to
- * the chain's shape (e.g. its share of token transactions).
+ * startHarness starts a generated devnode (mining only on demand) and creates a fresh database, its schema `mdw`
+ * migrated (a copy of the server's template: the populator finds every migration applied, as after its own migrating,
+ * and records the identity); `generate` adds to the chain's shape (e.g. its share of token transactions).
  */
 export async function startHarness(
   generations: number,
@@ -37,7 +38,7 @@ export async function startHarness(
     seed,
     ...generate,
   });
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: 'mdw' });
   // the chain's wrapped AE named, as on a configured network: unnamed, its deposits are not counted, and the
   // state check of `-v --full` (verifyClean) rightly finds its holders' balances wrong (issue 58)
   const wae = wrappedAe(devnode.chain);
