@@ -165,11 +165,9 @@ async function checkHistory(client: PoolClient, opts: MigrateOptions, files: rea
  * it is not recorded, and runs again at the next start, which its own `DROP INDEX … IF EXISTS` makes possible.
  */
 async function refuseInvalidIndexes(client: PoolClient, name: string): Promise<void> {
-  // the names' trigram index is no migration's: one a killed build left invalid is built again after the migrations
   const { rows } = await client.query<{ index: string }>(
     `SELECT c.relname AS index FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid AND c.relname <> $1 ORDER BY 1`,
-    [NAME_SEARCH_INDEX],
+      WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid ORDER BY 1`,
   );
   if (rows.length > 0)
     throw new AppError(

@@ -58,30 +58,26 @@ async function makeExtension(client: PoolClient): Promise<{ schema: string } | {
  * pg_trgm if the database lacks it, naming the operator class by its schema (a generation's search_path holds only
  * itself). Not concurrently: the names' writes wait for the build (seconds; the servers read on), where a concurrent
  * build waits for every older transaction of the database, and a role waiting for a lock of ours (a standby populator
- * for the writer lock, a second migrator) waits inside one while it waits for this migrator: the build never ended. An
- * index left invalid (by a concurrent build of an earlier version, interrupted) is dropped and built again. It never
- * throws for want of the extension or a failed build: the search answers the same without the index, reading every
- * name.
+ * for the writer lock, a second migrator) waits inside one while it waits for this migrator: the build never ended. A
+ * build that fails or is killed leaves nothing behind (one statement). It never throws for want of the extension or a
+ * failed build: the search answers the same without the index, reading every name.
  */
 export async function ensureNameSearchIndex(client: PoolClient): Promise<NameSearchIndex> {
-  const table = await client.query<{ t: string | null }>("SELECT to_regclass('name_state')::text AS t");
-  if (table.rows[0]?.t == null) return { state: 'no-names' };
-  const { rows } = await client.query<{ valid: boolean }>(
-    `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
+  const { rows } = await client.query<{ names: boolean; indexed: boolean }>(
+    `SELECT to_regclass(format('%I.name_state', current_schema())) IS NOT NULL AS names,
+            to_regclass(format('%I.%I', current_schema(), $1::text)) IS NOT NULL AS indexed`,
     [NAME_SEARCH_INDEX],
   );
-  if (rows[0]?.valid) return { state: 'present' };
+  if (!rows[0]?.names) return { state: 'no-names' };
+  if (rows[0].indexed) return { state: 'present' };
   const extension = await makeExtension(client);
   if ('reason' in extension) return { state: 'absent', reason: extension.reason };
   try {
-    if (rows[0]) await client.query(`DROP INDEX IF EXISTS ${NAME_SEARCH_INDEX}`);
     await client.query(
       `CREATE INDEX ${NAME_SEARCH_INDEX} ON name_state USING gin (name ${quoteIdent(extension.schema)}.gin_trgm_ops) WITH (gin_pending_list_limit = 256)`,
     );
     return { state: 'built' };
   } catch (err) {
-    await client.query(`DROP INDEX IF EXISTS ${NAME_SEARCH_INDEX}`).catch(() => {});
     return { state: 'absent', reason: errorMessage(err) };
   }
 }
