@@ -18,7 +18,6 @@
  * the populator writes them), so the export walks every transaction of the chain, all types rendered.
  */
 import { request } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { idOfKey } from '../src/chain/id-key.ts';
@@ -28,6 +27,7 @@ import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts'
 import { killChildrenOnExit, percentile, startMdwServer, type Child } from './http.lib.ts';
 import { loadedChain } from './loaded-chain.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { rssMb, withPeakRss } from './process-memory.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 2000);
@@ -40,11 +40,6 @@ const FORMATS = ['text/csv', 'application/x-ndjson'] as const;
 const BASELINE_MDW = process.env.BENCH_BASELINE_MDW;
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
-/** rssMb is a process's resident set in MB, from /proc. */
-function rssMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-}
-
 /** busiestAccount is the id account_transactions names most often, and how often. */
 async function busiestAccount(pool: Pool): Promise<{ id: string; num: number; rows: number }> {
   const { rows } = await pool.query<{ key: Buffer; num: number; n: string }>(
@@ -52,17 +47,6 @@ async function busiestAccount(pool: Pool): Promise<{ id: string; num: number; ro
       ORDER BY n DESC LIMIT 1) a JOIN account_ids i ON i.num = a.account`,
   );
   return { id: idOfKey(rows[0]!.key), num: rows[0]!.num, rows: Number(rows[0]!.n) };
-}
-
-/** withPeakRss runs `work`, sampling a process's RSS every 100 ms: its result and the peak seen. */
-async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
-  let peakMb = rssMb(pid);
-  const sampler = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 100);
-  try {
-    return { result: await work(), peakMb };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 /** Probes are small requests sent 4 at a time until `stop`: their latencies in ms. */

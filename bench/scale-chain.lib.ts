@@ -20,6 +20,7 @@ import { createLogger } from '../src/base/log.ts';
 import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
 import { bytesOf, confinePostgres, type CgroupMemory } from './pg-memory.lib.ts';
+import { memoryMb } from './process-memory.lib.ts';
 
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 const SCHEMA = 'mdw_scale';
@@ -78,13 +79,6 @@ function treeKey(): string {
   return `${git('rev-parse', 'HEAD:src')}-${git('rev-parse', 'HEAD:migrations')}${dirty}`;
 }
 
-/** rssMb is a process's VmRSS and VmHWM in MB. */
-function rssMb(pid: number): { generated: number; peak: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { generated: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-}
-
 /** scaleChain generates the chain of `percent` % of mainnet from `seed` and loads it, or starts its kept database. */
 export async function scaleChain(percent: number, seed: string): Promise<ScaleChain> {
   const key = `${percent}-${seed}-${treeKey()}${PG_MEMORY ? `-pg${PG_MEMORY}` : ''}`;
@@ -95,7 +89,7 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
       ? NO_NODE
       : await startDevnodeProcess(['--scale', String(percent), '--seed', seed]);
   const generatedSeconds = (performance.now() - t0) / 1000;
-  const devnodeRss = devnode === NO_NODE ? { generated: 0, peak: 0 } : rssMb(devnode.pid);
+  const devnodeRss = devnode === NO_NODE ? { rss: 0, peak: 0 } : memoryMb(devnode.pid);
   let logLines: string[] = [];
   const { epg, server } = await launchEmbeddedPostgres({
     dirPrefix: 'mdw-bench-scale-',
@@ -130,7 +124,10 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
     pool,
     devnode,
     generatedSeconds,
-    devnodeRssMb: { generated: devnodeRss.generated, peak: devnode === NO_NODE ? 0 : rssMb(devnode.pid).peak },
+    devnodeRssMb: {
+      generated: Math.round(devnodeRss.rss),
+      peak: Math.round(devnode === NO_NODE ? 0 : memoryMb(devnode.pid).peak),
+    },
     facts,
     loadedNow,
     takeLog: () => {

@@ -26,7 +26,6 @@
  * (`--cpu-prof --cpu-prof-dir=DIR` to profile them).
  */
 import { request } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -39,6 +38,7 @@ import { channelId, contractId } from '../src/devnode/ids.ts';
 import { GENESIS_TIME } from '../src/devnode/generator.ts';
 import { cpuMicros, killChildrenOnExit, percentile, serverTimes, startMdwServer, type Child } from './http.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
+import { rssMb, withPeakRss } from './process-memory.lib.ts';
 import { writeResult } from './results.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
@@ -324,9 +324,6 @@ interface ExportRun {
   readonly peakRssMbAboveIdle: number;
 }
 
-const rssMb = (pid: number): number =>
-  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-
 /**
  * exportRun reads the hot account's whole history as NDJSON (issue 61's target: 2 M rows in under 60 s, under 50 MB
  * above idle), as fast as this process takes it.
@@ -337,10 +334,11 @@ async function exportRun(size: Size, account: string): Promise<ExportRun> {
   // a short export first: the idle figure is a server that has exported, as the routes asked before leave it
   await readExport(`${server.url}${path}?limit=${10 * LIMIT}`);
   const idle = rssMb(server.pid);
-  let peak = idle;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid))), 100);
   const [cpu0, pg0, t0] = [cpuMicros(server.pid), size.postgresCpu(), performance.now()];
-  const { rows, bytes, complete } = await readExport(`${server.url}${path}`).finally(() => clearInterval(sampler));
+  const {
+    result: { rows, bytes, complete },
+    peakMb,
+  } = await withPeakRss(server.pid, () => readExport(`${server.url}${path}`));
   const seconds = (performance.now() - t0) / 1000;
   if (!complete) throw new Error(`the export of ${account} was cut short after ${rows} rows`);
   return {
@@ -349,7 +347,7 @@ async function exportRun(size: Size, account: string): Promise<ExportRun> {
     seconds: Number(seconds.toFixed(1)),
     serverCpuUsPerRow: Math.round((cpuMicros(server.pid) - cpu0) / rows),
     postgresCpuUsPerRow: Math.round(((size.postgresCpu() - pg0) * 1e6) / rows),
-    peakRssMbAboveIdle: Math.round(peak - idle),
+    peakRssMbAboveIdle: Math.round(peakMb - idle),
   };
 }
 
