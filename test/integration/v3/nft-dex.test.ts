@@ -179,9 +179,36 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         token,
       ).to.deep.equal(ofToken.map((s) => [s.txHash, s.logIdx]));
     }
-    // a pair is not a token: the debug route lists nothing for it, as ae_mdw's does
-    const [pair] = contractsOf(v3.devnode, 'pair');
-    expect(await rawWalk(`/mdw/v3/debug/dex/${pair}/swaps`)).to.deep.equal([]);
+    // a pair's own id lists its swaps (the SwapTokens it emitted), both ways, a page of two at a time so that every
+    // walk of each pair continues from a cursor
+    const emitted = (await logs()).filter((l) => BigInt(String(l.topics[0])) === topicOf('SwapTokens'));
+    const pairOf = new Map(emitted.map((l) => [`${l.txHash}/${l.logIdx}`, l.address]));
+    const pairs = contractsOf(v3.devnode, 'pair');
+    expect(pairs.filter((p) => expected.some((s) => pairOf.get(`${s.txHash}/${s.logIdx}`) === p))).to.have.length.above(
+      1,
+    );
+    for (const pair of pairs) {
+      const own = expected
+        .filter((s) => pairOf.get(`${s.txHash}/${s.logIdx}`) === pair)
+        .map((s) => [s.txHash, s.logIdx]);
+      const back = await rawWalk(`/mdw/v3/dex/${pair}/swaps?limit=2`);
+      expect(
+        back.map((s) => [s.tx_hash, s.log_idx]),
+        pair,
+      ).to.deep.equal(own);
+      const forth = await rawWalk(`/mdw/v3/dex/${pair}/swaps?limit=2&direction=forward`);
+      expect(
+        forth.map((s) => [s.tx_hash, s.log_idx]),
+        pair,
+      ).to.deep.equal([...own].reverse());
+      // a pair is not a token: the debug route lists nothing for it, as ae_mdw's does
+      expect(await rawWalk(`/mdw/v3/debug/dex/${pair}/swaps`)).to.deep.equal([]);
+    }
+    // a contract in no pair (the factory, a collection) lists none, on both routes
+    for (const none of [factory, ...contractsOf(v3.devnode, 'aex141').slice(0, 1)]) {
+      expect(await rawWalk(`/mdw/v3/dex/${none}/swaps`), none).to.deep.equal([]);
+      expect(await rawWalk(`/mdw/v3/debug/dex/${none}/swaps`), none).to.deep.equal([]);
+    }
   }
 
   /** ownership recomputes each collection's owners, templates and transfers from the NFT events of its logs. */
