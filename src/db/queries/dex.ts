@@ -40,7 +40,7 @@ const BY_A_FACTORY = (alias: string, n: number): string => `(${alias}.factory_by
  * A contract's or a token's swaps are those of its pairs, read first (in the same snapshot): each pair's swaps are
  * walked along dex_swaps_pair, a page at most each, and the walks merged, so a page reads the pairs' newest swaps and
  * no other. A filter on the pairs inside the walk (`pair_id IN (…)`) walked every swap of the chain in position order
- * for a contract of no pair or of rare swaps (the scale chain's hot token: 21 000 swaps read at 10 % of mainnet to
+ * for a contract of no pair or of rare swaps (the scale chain's hot token: 2 134 swaps read at 1 % of mainnet to
  * answer none); a contract of no factory's pair reads no swap at all.
  */
 export async function swapsPage(

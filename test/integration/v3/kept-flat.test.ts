@@ -171,6 +171,18 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
       active++;
     }
     expect(active, 'oracles active on the node').to.be.above(0);
+    // the original's list (migration 1074's walk): every registration of the chain, newest first, by limit and page
+    const registrations = chain.transactions
+      .filter((t) => innermost(t.signed.tx as Obj).type === 'OracleRegisterTx')
+      .sort((a, b) => b.height - a.height || b.microIndex - a.microIndex || b.txIndex - a.txIndex)
+      .map((t) => t.hash);
+    const pages: Obj[] = [];
+    for (let page = 1; ; page++) {
+      const rows = (await v3.get(`/middleware/oracles/list?limit=2&page=${page}`)).body as Obj[];
+      pages.push(...rows);
+      if (rows.length < 2) break;
+    }
+    expect(pages.map((o) => o.transaction_hash)).to.deep.equal(registrations);
   }
 
   /** the key blocks' count (migration 1069) is the chain's, so the status finds every height stored */
