@@ -25,15 +25,21 @@ export interface OracleQueryRow {
   readonly response: { readonly hash: string; readonly timeMs: number; readonly tx: Json } | null;
 }
 
-/** oracles pages registrations, newest first; expiry is that of the oracle's latest event. */
+/**
+ * oracles pages registrations, newest first; expiry is that of the oracle's latest event. The page is walked along
+ * the registrations' index (migration 1074), the rows it skips read from the index alone: the transactions and the
+ * expiries are read for the page's rows only.
+ */
 export async function oracles(db: Queryable, w: Window): Promise<OracleRow[]> {
   const { rows } = await db.query(
     `SELECT r.oracle_id, r.tx_hash, r.height, t.signed AS tx,
             (SELECT e.expires_at FROM oracle_events e WHERE e.oracle_id = r.oracle_id
               ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) AS expires_at
-       FROM oracle_events r JOIN transactions t ON t.hash = r.tx_hash
-      WHERE r.kind = 'register'
-      ORDER BY r.height DESC, r.micro_index DESC, r.tx_index DESC LIMIT $1 OFFSET $2`,
+       FROM (SELECT oracle_id, tx_hash, height, micro_index, tx_index FROM oracle_events
+              WHERE kind = 'register'
+              ORDER BY height DESC, micro_index DESC, tx_index DESC LIMIT $1 OFFSET $2) r
+       JOIN transactions t ON t.hash = r.tx_hash
+      ORDER BY r.height DESC, r.micro_index DESC, r.tx_index DESC`,
     [w.limit, w.offset],
   );
   return withTxObjects<{ oracle_id: string; tx_hash: string; height: number; expires_at: number; tx: Json }>(
