@@ -6,7 +6,6 @@ import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import type { Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
-import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
@@ -45,7 +44,10 @@ export interface TxRow {
   readonly createdId: string | null;
   readonly signatures: string[] | null;
   readonly tx: { [key: string]: Json };
-  /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
+  /**
+   * the call's decoded function, arguments and result, and of the node's call info the members the rendering reads
+   * (RENDERED_CALL_INFO), for contract calls and creations
+   */
   readonly call: {
     function: string | null;
     arguments: Json;
@@ -184,6 +186,16 @@ export function summaryRows(rows: readonly StoredTxSummaryRow[]): TxSummaryRow[]
 /** The types whose rendering reads their contract call (TxRow `call`), and those that read their own call (`gaCall`). */
 const CALL_TYPES = ['ContractCallTx', 'ContractCreateTx'] as const;
 const GA_CALL_TYPES = ['GAAttachTx', 'GAMetaTx'] as const;
+/**
+ * RENDERED_CALL_INFO is what TX_ROW reads of the call info of the contract_calls row `c`: the members the rendering
+ * reads (render-tx.ts withAdditions), each as stored; one absent, or a call info that is no object, null, which the
+ * rendering reads as it reads an absent one.
+ * The node's whole call info (callInfoSql: the trimmed members put back with `jsonb ||`, its gas price, nonce and ids
+ * besides) cost the page's statement a new jsonb a row, and its text PostgreSQL's output and the server's parse.
+ */
+const RENDERED_CALL_INFO = `json_build_object(${['gas_used', 'return_type', 'log', 'return_value']
+  .map((k) => `'${k}', c.call_info -> '${k}'`)
+  .join(', ')})`;
 /** TX_JOINS: the micro block of a `transactions t`, which TX_ROW and TX_SUMMARY_ROW read. */
 export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
 
@@ -202,7 +214,7 @@ export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.mic
 export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", ${checkedSignedBase64Sql('t')} AS signed,
   t.created_id AS "createdId", CASE WHEN t.tx_type IN (${CALL_TYPES.map(txTypeCode).join(', ')}) OR t.inner_type IN (${CALL_TYPES.map((c) => `'${c}'`).join(', ')}) THEN
-  (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
+  (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${RENDERED_CALL_INFO},
                             'aexn_type', (SELECT ta.aexn_type FROM aexn_contracts ta WHERE ta.contract_id = c.contract_id))
      FROM contract_calls c WHERE c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index) END AS call,
   CASE WHEN t.tx_type IN (${GA_CALL_TYPES.map(txTypeCode).join(', ')}) THEN
