@@ -1,7 +1,9 @@
 /**
  * @module Devnode memory bench: generates the chain `mdw devnode --scale P` serves (issue 57) in this process and
  * prints the time it took (wall and CPU), the RSS after it and at its peak, and the heap's and the buffers' shares, so
- * the bytes a transaction costs can be read off two sizes and projected to a tenth of mainnet. Writes
+ * the bytes a transaction costs can be read off two sizes and projected to a tenth of mainnet. Then reads the state
+ * after 64 blocks spread over the chain, in chain order, as a populator reads its balances after each batch, and
+ * prints the heap the states it keeps take (what serving adds to the generated chain). Writes
  * bench/results/devnode-memory.json.
  *
  *   node --expose-gc bench/devnode-memory.ts   (BENCH_DEVNODE_SCALE=0.1, per cent of mainnet)
@@ -51,6 +53,15 @@ const spaces = Object.fromEntries(
     .getHeapSpaceStatistics()
     .map((s) => [s.space_name, { committedMb: s.space_size / MB, usedMb: s.space_used_size / MB }]),
 );
+// the states a populator's balance reads leave kept: one per batch, each after the batch's last block
+const READS = 64;
+const readsStarted = performance.now();
+for (let i = 1; i <= READS; i++) {
+  const kb = chain.keyBlocks[Math.floor((i * (chain.height - 1)) / READS)]!;
+  chain.stateAfter(kb.micro.at(-1)?.hash ?? kb.hash);
+}
+const readsSeconds = (performance.now() - readsStarted) / 1000;
+const keptStatesMb = (settled().heapUsed - after.heapUsed) / MB;
 const result = {
   percent: PERCENT,
   generations: chain.height,
@@ -66,6 +77,8 @@ const result = {
   heapTotalMb: after.heapTotal / MB,
   arrayBuffersMb: after.arrayBuffers / MB,
   spaces,
+  keptStatesMb,
+  readsSeconds,
 };
 console.log(
   `${PERCENT} % of mainnet: ${chain.height} generations, ${txs} transactions in ${seconds.toFixed(0)} s ` +
@@ -74,5 +87,8 @@ console.log(
 console.log(
   `RSS ${(after.rss / MB).toFixed(0)} MB after, ${(peak / MB).toFixed(0)} MB peak (${(before.rss / MB).toFixed(0)} before); ` +
     `heap ${(after.heapUsed / MB).toFixed(0)} MB used of ${(after.heapTotal / MB).toFixed(0)}, buffers ${(after.arrayBuffers / MB).toFixed(0)} MB`,
+);
+console.log(
+  `the states after ${READS} blocks in chain order: ${keptStatesMb.toFixed(0)} MB of heap kept, read in ${readsSeconds.toFixed(0)} s`,
 );
 writeResult('devnode-memory', result);

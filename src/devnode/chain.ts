@@ -82,6 +82,14 @@ type QueryExpiry = Map<number, string[]>;
 const HISTORY_KEPT = 32;
 
 /**
+ * MAX_LAYERS bounds how many kept states a rebuilt one is layered over: it holds only the writes of the blocks replayed
+ * since the nearest kept state below, which it reads through, and a read walks at most this many layers; past it, it
+ * is copied into one layer. Each one copied (a populator reads balances after every batch: a new state each time),
+ * the kept states were HISTORY_KEPT whole world states, a gigabyte while serving a tenth of mainnet.
+ */
+const MAX_LAYERS = 32;
+
+/**
  * EPOCH_ENDS_KEPT bounds the states a hyperchain keeps at the key blocks that end an epoch (where a middleware reads
  * each epoch's consensus): past it every second one is dropped, so they thin out evenly as the chain grows. A state
  * costs about 0.1 MB on a few thousand generations: 256 keep a bench's chain whole (its dry-runs rebuild nothing).
@@ -97,11 +105,15 @@ interface BlockPosition {
 const before = (a: BlockPosition, b: BlockPosition): boolean =>
   a.height < b.height || (a.height === b.height && a.micro < b.micro);
 
-/** A state rebuilt for reads at a past block, with the oracle queries due for refund after it. */
+/**
+ * A state rebuilt for reads at a past block, with the oracle queries due for refund after it; `layers`: how many kept
+ * states it is layered over (0: one layer of its own).
+ */
 interface KeptState {
   readonly at: BlockPosition;
   readonly state: WorldState;
   readonly expiry: QueryExpiry;
+  readonly layers: number;
 }
 
 const copyExpiry = (expiry: QueryExpiry): QueryExpiry =>
@@ -340,7 +352,8 @@ export class Chain {
     const bound = this.options.epochEndsKept ?? EPOCH_ENDS_KEPT;
     if (bound === 0) return;
     const at = { height: block.header.height, micro: -1 };
-    this.#epochEnds.set(block.hash, { at, state: copyState(this.state), expiry: copyExpiry(this.#queryExpiry) });
+    const state = copyState(this.state);
+    this.#epochEnds.set(block.hash, { at, state, expiry: copyExpiry(this.#queryExpiry), layers: 0 });
     if (this.#epochEnds.size <= bound) return;
     // every second one counting back from the newest, which stays: the spacing doubles
     const hashes = [...this.#epochEnds.keys()];
@@ -547,10 +560,12 @@ export class Chain {
 
   /**
    * #rebuild replays the chain through block `upto` (every kept block when undefined) into a new state: from genesis,
-   * or after the kept state `from` (a copy of it: a kept state is read by others and never changes).
+   * or after the kept state `from`, in a layer over it (a copy of it past MAX_LAYERS: a kept state is read by others and
+   * never changes).
    */
-  #rebuild(upto: string | undefined, from?: KeptState): { state: WorldState; expiry: QueryExpiry } {
-    const state = from ? copyState(from.state) : newState();
+  #rebuild(upto: string | undefined, from?: KeptState): Omit<KeptState, 'at'> {
+    const layered = from !== undefined && from.layers < MAX_LAYERS;
+    const state = !from ? newState() : layered ? newState(from.state) : copyState(from.state);
     const expiry = copyExpiry(from?.expiry ?? new Map());
     const keep = upto === undefined;
     // blocks compared as objects: a micro block's hash is encoded each time it is read
@@ -565,6 +580,6 @@ export class Chain {
       for (const mb of micro) for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
       if (last >= 0) break;
     }
-    return { state, expiry };
+    return { state, expiry, layers: layered ? from.layers + 1 : 0 };
   }
 }
