@@ -11,8 +11,9 @@
  *   migration  a migration adding an index to the largest table (the migrator's transaction: CREATE INDEX), then the
  *              same with CREATE INDEX CONCURRENTLY, each while requests go to the server (their slowest answer)
  *   reload     blue/green: `mdw -H 0-top --schema <schema>_g2` beside the live schema, and the disk it took
- * BENCH_SCALE_OPS_MAX_SECONDS stops `full` and `reload` after that long (SIGTERM) and reports how far they came; the
- * reload is then started again for as long, to see whether it goes on from there.
+ * BENCH_SCALE_OPS_MAX_SECONDS stops `v`, `full` and `reload` after that long (SIGTERM) and reports how far they came
+ * (their progress lines give done / total and the rate); the reload is then started again for as long, to see whether
+ * it goes on from there. The devnode's memory after generation and at the end is reported beside the operations.
  *
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M node bench/scale-ops.ts
  */
@@ -25,6 +26,7 @@ import { migrate, MIGRATIONS_DIR } from '../src/db/migrator.ts';
 import { dropSchema, schemaSizes } from '../src/db/admin.ts';
 import { createLogger } from '../src/base/log.ts';
 import { killChildrenOnExit, startMdwServer, track } from './http.lib.ts';
+import { memoryMb, rssMb } from './process-memory.lib.ts';
 import { writeResult } from './results.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 
@@ -50,8 +52,6 @@ interface Measured {
   readonly note?: string;
 }
 
-const rssMb = (pid: number): number =>
-  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 const load = (): string => loadavg()[0]!.toFixed(1);
 
 /** mdw runs `mdw args` under /usr/bin/time until it exits (or `until` resolves: then SIGTERM); its time and peak RSS. */
@@ -166,7 +166,7 @@ async function main(): Promise<void> {
     clearInterval(watch);
     results[op] = {
       ...measured,
-      serverPeakRssMb: serverPeak,
+      serverPeakRssMb: Math.round(serverPeak),
       ...(postgresPeak ? { postgresPeakMb: Math.round(postgresPeak / 2 ** 20) } : {}),
     };
     console.log(`${op}: ${JSON.stringify(results[op])}`);
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     return { ...r, load: `${load0}–${load()}`, ...(r.code === 0 || until ? {} : { note: `exit ${r.code}` }) };
   };
 
-  await run('v', () => timed('v', ['-v']));
+  await run('v', () => timed('v', ['-v'], capped));
   await run('full', async () => {
     const r = await timed('full', ['-v', '--full', '--sample', '1000'], capped);
     // a stopped `-v --full` leaves its scratch schema behind (SIGTERM ends it before its finally)
@@ -259,7 +259,10 @@ async function main(): Promise<void> {
   });
   await server.stop();
   await chain.stop();
-  writeResult('scale-ops', { date: new Date().toISOString(), percent: PERCENT, top, results });
+  const { rss, peak } = memoryMb(chain.devnode.pid);
+  const devnodeRssMb = { generated: chain.devnodeRssMb.generated, end: Math.round(rss), peak: Math.round(peak) };
+  console.log(`devnode RSS MB: ${JSON.stringify(devnodeRssMb)}`);
+  writeResult('scale-ops', { date: new Date().toISOString(), percent: PERCENT, top, devnodeRssMb, results });
 }
 
 await main();
