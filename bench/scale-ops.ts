@@ -27,7 +27,7 @@ import { dropSchema, schemaSizes } from '../src/db/admin.ts';
 import { createLogger } from '../src/base/log.ts';
 import { killChildrenOnExit, startMdwServer, track } from './http.lib.ts';
 import { memoryMb, rssMb } from './process-memory.lib.ts';
-import { writeResult } from './results.lib.ts';
+import { writeResult, writeResultFile } from './results.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 
 const PERCENT = Number(process.env.BENCH_SCALE ?? '0.1');
@@ -36,7 +36,6 @@ const HEIGHTS = Number(process.env.BENCH_SCALE_OPS_HEIGHTS ?? 10_000);
 const MAX_SECONDS = Number(process.env.BENCH_SCALE_OPS_MAX_SECONDS ?? 0);
 const capped = MAX_SECONDS ? () => new Promise<void>((r) => setTimeout(r, MAX_SECONDS * 1000)) : undefined;
 const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
-const RESULTS = new URL('results/', import.meta.url).pathname;
 const PROGRESS = /progress|heights? .*(of|left)|loaded|reloading|compared|verified|synced|%/i;
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
@@ -80,7 +79,7 @@ async function mdw(
   }
   const code = await exited;
   const seconds = (performance.now() - t0) / 1000;
-  writeFileSync(join(RESULTS, `scale-ops-${name}.log`), output);
+  writeResultFile(`scale-ops-${name}.log`, output);
   const time = /bench-time (\S+) (\d+) (\S+) (\S+)/.exec(output);
   const lines = output.split('\n').filter((l) => PROGRESS.test(l) && !l.startsWith('bench-time'));
   console.log(`  ${name}: exit ${code}, ${lines.length} progress lines; last: ${lines.at(-1)?.slice(0, 200) ?? '–'}`);
@@ -259,7 +258,8 @@ async function main(): Promise<void> {
   });
   await server.stop();
   await chain.stop();
-  const { rss, peak } = memoryMb(chain.devnode.pid);
+  // none with BENCH_SCALE_NO_DEVNODE (pid 0), which serves only the operations that need no node (`migration`)
+  const { rss, peak } = chain.devnode.pid ? memoryMb(chain.devnode.pid) : { rss: 0, peak: 0 };
   const devnodeRssMb = { generated: chain.devnodeRssMb.generated, end: Math.round(rss), peak: Math.round(peak) };
   console.log(`devnode RSS MB: ${JSON.stringify(devnodeRssMb)}`);
   writeResult('scale-ops', { date: new Date().toISOString(), percent: PERCENT, top, devnodeRssMb, results });
