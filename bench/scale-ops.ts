@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-migrations-'));
     for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')))
       copyFileSync(join(MIGRATIONS_DIR, f), join(dir, f));
-    writeFileSync(join(dir, '1050_bench_index.sql'), `CREATE INDEX bench_index ON ${table} (${column});`);
+    writeFileSync(join(dir, '9999_bench_index.sql'), `CREATE INDEX bench_index ON ${table} (${column});`);
     const opts = { databaseUrl: chain.env.DATABASE_URL!, schema: chain.env.DATABASE_SCHEMA!, dir };
     const quiet = await slowestAnswer(server.url, new Promise((r) => setTimeout(r, 5000)));
     const t0 = performance.now();
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
     await chain.pool.query(
       `DROP INDEX ${chain.env.DATABASE_SCHEMA}.bench_index, ${chain.env.DATABASE_SCHEMA}.bench_index_c`,
     );
-    await chain.pool.query(`DELETE FROM ${chain.env.DATABASE_SCHEMA}.mdw_migrations WHERE name = '1050_bench_index'`);
+    await chain.pool.query(`DELETE FROM ${chain.env.DATABASE_SCHEMA}.mdw_migrations WHERE name = '9999_bench_index'`);
     return {
       seconds,
       load: `${load0}–${load()}`,
