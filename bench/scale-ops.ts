@@ -11,8 +11,9 @@
  *   migration  a migration adding an index to the largest table (the migrator's transaction: CREATE INDEX), then the
  *              same with CREATE INDEX CONCURRENTLY, each while requests go to the server (their slowest answer)
  *   reload     blue/green: `mdw -H 0-top --schema <schema>_g2` beside the live schema, and the disk it took
- * BENCH_SCALE_OPS_MAX_SECONDS stops `full` and `reload` after that long (SIGTERM) and reports how far they came; the
- * reload is then started again for as long, to see whether it goes on from there.
+ * BENCH_SCALE_OPS_MAX_SECONDS stops `v`, `full` and `reload` after that long (SIGTERM) and reports how far they came
+ * (their progress lines give done / total and the rate); the reload is then started again for as long, to see whether
+ * it goes on from there. The devnode's memory after generation and at the end is reported beside the operations.
  *
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M node bench/scale-ops.ts
  */
@@ -25,7 +26,8 @@ import { migrate, MIGRATIONS_DIR } from '../src/db/migrator.ts';
 import { dropSchema, schemaSizes } from '../src/db/admin.ts';
 import { createLogger } from '../src/base/log.ts';
 import { killChildrenOnExit, startMdwServer, track } from './http.lib.ts';
-import { writeResult } from './results.lib.ts';
+import { memoryMb, rssMb } from './process-memory.lib.ts';
+import { writeResult, writeResultFile } from './results.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 
 const PERCENT = Number(process.env.BENCH_SCALE ?? '0.1');
@@ -34,7 +36,6 @@ const HEIGHTS = Number(process.env.BENCH_SCALE_OPS_HEIGHTS ?? 10_000);
 const MAX_SECONDS = Number(process.env.BENCH_SCALE_OPS_MAX_SECONDS ?? 0);
 const capped = MAX_SECONDS ? () => new Promise<void>((r) => setTimeout(r, MAX_SECONDS * 1000)) : undefined;
 const MDW = new URL('../bin/mdw.js', import.meta.url).pathname;
-const RESULTS = new URL('results/', import.meta.url).pathname;
 const PROGRESS = /progress|heights? .*(of|left)|loaded|reloading|compared|verified|synced|%/i;
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
@@ -50,8 +51,6 @@ interface Measured {
   readonly note?: string;
 }
 
-const rssMb = (pid: number): number =>
-  Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 const load = (): string => loadavg()[0]!.toFixed(1);
 
 /** mdw runs `mdw args` under /usr/bin/time until it exits (or `until` resolves: then SIGTERM); its time and peak RSS. */
@@ -80,7 +79,7 @@ async function mdw(
   }
   const code = await exited;
   const seconds = (performance.now() - t0) / 1000;
-  writeFileSync(join(RESULTS, `scale-ops-${name}.log`), output);
+  writeResultFile(`scale-ops-${name}.log`, output);
   const time = /bench-time (\S+) (\d+) (\S+) (\S+)/.exec(output);
   const lines = output.split('\n').filter((l) => PROGRESS.test(l) && !l.startsWith('bench-time'));
   console.log(`  ${name}: exit ${code}, ${lines.length} progress lines; last: ${lines.at(-1)?.slice(0, 200) ?? '–'}`);
@@ -166,7 +165,7 @@ async function main(): Promise<void> {
     clearInterval(watch);
     results[op] = {
       ...measured,
-      serverPeakRssMb: serverPeak,
+      serverPeakRssMb: Math.round(serverPeak),
       ...(postgresPeak ? { postgresPeakMb: Math.round(postgresPeak / 2 ** 20) } : {}),
     };
     console.log(`${op}: ${JSON.stringify(results[op])}`);
@@ -177,7 +176,7 @@ async function main(): Promise<void> {
     return { ...r, load: `${load0}–${load()}`, ...(r.code === 0 || until ? {} : { note: `exit ${r.code}` }) };
   };
 
-  await run('v', () => timed('v', ['-v']));
+  await run('v', () => timed('v', ['-v'], capped));
   await run('full', async () => {
     const r = await timed('full', ['-v', '--full', '--sample', '1000'], capped);
     // a stopped `-v --full` leaves its scratch schema behind (SIGTERM ends it before its finally)
@@ -209,7 +208,7 @@ async function main(): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-migrations-'));
     for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')))
       copyFileSync(join(MIGRATIONS_DIR, f), join(dir, f));
-    writeFileSync(join(dir, '1050_bench_index.sql'), `CREATE INDEX bench_index ON ${table} (${column});`);
+    writeFileSync(join(dir, '9999_bench_index.sql'), `CREATE INDEX bench_index ON ${table} (${column});`);
     const opts = { databaseUrl: chain.env.DATABASE_URL!, schema: chain.env.DATABASE_SCHEMA!, dir };
     const quiet = await slowestAnswer(server.url, new Promise((r) => setTimeout(r, 5000)));
     const t0 = performance.now();
@@ -226,7 +225,7 @@ async function main(): Promise<void> {
     await chain.pool.query(
       `DROP INDEX ${chain.env.DATABASE_SCHEMA}.bench_index, ${chain.env.DATABASE_SCHEMA}.bench_index_c`,
     );
-    await chain.pool.query(`DELETE FROM ${chain.env.DATABASE_SCHEMA}.mdw_migrations WHERE name = '1050_bench_index'`);
+    await chain.pool.query(`DELETE FROM ${chain.env.DATABASE_SCHEMA}.mdw_migrations WHERE name = '9999_bench_index'`);
     return {
       seconds,
       load: `${load0}–${load()}`,
@@ -259,7 +258,11 @@ async function main(): Promise<void> {
   });
   await server.stop();
   await chain.stop();
-  writeResult('scale-ops', { date: new Date().toISOString(), percent: PERCENT, top, results });
+  // none with BENCH_SCALE_NO_DEVNODE (pid 0), which serves only the operations that need no node (`migration`)
+  const { rss, peak } = chain.devnode.pid ? memoryMb(chain.devnode.pid) : { rss: 0, peak: 0 };
+  const devnodeRssMb = { generated: chain.devnodeRssMb.generated, end: Math.round(rss), peak: Math.round(peak) };
+  console.log(`devnode RSS MB: ${JSON.stringify(devnodeRssMb)}`);
+  writeResult('scale-ops', { date: new Date().toISOString(), percent: PERCENT, top, devnodeRssMb, results });
 }
 
 await main();
