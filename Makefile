@@ -37,7 +37,8 @@ dev: node_modules/.installed
 ## test: type-check, lint and every test (unit, integration with a real PostgreSQL, e2e)
 # The static checks run beside the tests at the lowest priority (NICE), where they had run before them: the suite keeps
 # the two cores busy but for the moments all its workers wait (on a timer, a node, the server), which the checks take,
-# and its timings go on as if they were not there. Either failing fails the target.
+# and its timings go on as if they were not there. Either failing fails the target. On a machine busy with other work
+# the checks wait for it: `make check unit` runs them one after the other.
 test: node_modules/.installed
 	$(MAKE) --no-print-directory -j4 NICE='nice -n 19' unit typecheck eslint format-check
 
