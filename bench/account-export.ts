@@ -23,7 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { idOfKey } from '../src/chain/id-key.ts';
 import { createPool, type Pool } from '../src/db/pool.ts';
 import { createLogger } from '../src/base/log.ts';
-import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
+import { serverNodeOptions } from '../src/operator/specs/server-deployment.ts';
 import { killChildrenOnExit, percentile, startMdwServer, type Child } from './http.lib.ts';
 import { loadedChain } from './loaded-chain.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
       : `/mdw/v3/key-blocks/${1 + Math.floor(Math.random() * top)}`;
 
   const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
-  const nodeOptions = `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
+  const nodeOptions = `${serverNodeOptions(undefined)} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim();
   const path = `/mdw/v3/accounts/${account.id}/transactions/export`;
   /** exports of one server (`mdw`: another tree's), alone; with `probes`, each again beside the small requests */
   async function serverRuns(mdw: string | undefined, probes: boolean): Promise<ServerRuns> {

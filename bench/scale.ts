@@ -15,6 +15,8 @@
  *     a kept database is migrated before the servers start)
  *   BENCH_SCALE=0.5 BENCH_SCALE_PG_MEMORY=128M make bench ONLY=scale   (one size: its load only, the server in a
  *     memory cgroup of 128 MB (bench/pg-memory.lib.ts); prints the rate per tenth, the cgroup's memory, the tables)
+ *   BENCH_SCALE=1 BENCH_SCALE_NO_DEVNODE=1 BENCH_SCALE_ONLY=export make bench ONLY=scale   (one size's export alone,
+ *     on its kept database)
  *
  * The routes come from the route tables: ae_mdw's /mdw/v3 (src/api/mdw/rest/operations.ts) and /middleware with the
  * node's cached /v2 and /v3 (src/api/legacy/legacy-openapi.ts), so a new route is measured without an edit; plus
@@ -33,7 +35,7 @@ import { reprefix } from '../src/chain/encoding.ts';
 import { OPERATIONS } from '../src/api/legacy/legacy-openapi.ts';
 import { V3_OPERATIONS } from '../src/api/mdw/rest/operations.ts';
 import { hotSpotKeys } from '../src/devnode/traffic/hot-spots.ts';
-import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
+import { serverNodeOptions } from '../src/operator/specs/server-deployment.ts';
 import { channelId, contractId } from '../src/devnode/ids.ts';
 import { GENESIS_TIME } from '../src/devnode/generator.ts';
 import { cpuMicros, killChildrenOnExit, percentile, serverTimes, startMdwServer, type Child } from './http.lib.ts';
@@ -174,10 +176,10 @@ interface Size {
 
 async function ready(percent: number): Promise<Size> {
   const chain = await loaded(percent);
-  // a pod's Node flags; the hot account's export is read whole (exportRun): no row cap or lifetime cuts it short
+  // a pod's Node flags (one without a memory limit, as this machine has none); the hot account's export is read whole (exportRun): no row cap or lifetime cuts it short
   const server = await startMdwServer(
     { ...chain.env, API_CACHE_MAX_BYTES: '0', EXPORT_MAX_ROWS: String(10 ** 9), EXPORT_MAX_SECONDS: '7200' },
-    `${SERVER_NODE_OPTIONS} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim(),
+    `${serverNodeOptions(undefined)} ${process.env.BENCH_SERVER_NODE_OPTIONS ?? ''}`.trim(),
     { timed: true },
   );
   const postgresCpu = await postgresCpuReader(chain.env.DATABASE_URL!);
@@ -351,6 +353,18 @@ async function exportRun(size: Size, account: string): Promise<ExportRun> {
   };
 }
 
+/** printedExportRun is exportRun of the hot account, printed. */
+async function printedExportRun(size: Size): Promise<ExportRun> {
+  const run = await exportRun(size, hotSpotKeys(SEED)[0]!.address);
+  console.log(
+    `export of the hot account at ${size.percent} % (NDJSON): ${run.rows} rows, ${run.mb} MB in ${run.seconds} s ` +
+      `(${Math.round(run.rows / run.seconds)} rows/s; 2 M rows: ${Math.round((2e6 * run.seconds) / run.rows)} s), ` +
+      `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs; ` +
+      `server peak ${run.peakRssMbAboveIdle} MB above idle`,
+  );
+  return run;
+}
+
 /** readExport reads an NDJSON export: its lines and bytes, and whether its trailer says it is complete. */
 function readExport(url: string): Promise<{ rows: number; bytes: number; complete: boolean }> {
   return new Promise((resolve, reject) => {
@@ -421,7 +435,14 @@ async function explainMisses({ chain }: Size, rows: Rows, smallRows: Rows): Prom
 
 async function main(): Promise<void> {
   killChildrenOnExit();
-  if (SIZES.length === 1) return (await loaded(SIZES[0]!)).stop();
+  // one size: its load alone, or its export when BENCH_SCALE_ONLY asks for it (no routes to compare with a smaller one)
+  if (SIZES.length === 1 && !ONLY?.test('export')) return (await loaded(SIZES[0]!)).stop();
+  if (SIZES.length === 1) {
+    const size = await ready(SIZES[0]!);
+    await printedExportRun(size);
+    await size.server.stop();
+    return size.chain.stop();
+  }
   const [small, large] = [...SIZES].sort((a, b) => a - b) as [number, number];
   // both sizes stay up, so that each request is asked of both in turns
   const sizes: [Size, Size] = [await ready(small), await ready(large)];
@@ -434,16 +455,7 @@ async function main(): Promise<void> {
       rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = await replayRow(size);
   await explainMisses(sizes[1], b, a);
   const exports: Record<number, ExportRun> = {};
-  if (!ONLY || ONLY.test('export'))
-    for (const size of sizes) {
-      const run = (exports[size.percent] = await exportRun(size, hotSpotKeys(SEED)[0]!.address));
-      console.log(
-        `export of the hot account at ${size.percent} % (NDJSON): ${run.rows} rows, ${run.mb} MB in ${run.seconds} s ` +
-          `(${Math.round(run.rows / run.seconds)} rows/s; 2 M rows: ${Math.round((2e6 * run.seconds) / run.rows)} s), ` +
-          `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs; ` +
-          `server peak ${run.peakRssMbAboveIdle} MB above idle`,
-      );
-    }
+  if (!ONLY || ONLY.test('export')) for (const size of sizes) exports[size.percent] = await printedExportRun(size);
   for (const size of sizes) {
     await size.server.stop();
     await size.chain.stop();

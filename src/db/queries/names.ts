@@ -7,7 +7,7 @@ import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
 import { accountNumberSql } from './account-ids.ts';
-import { containing } from './like-pattern.ts';
+import { containing, escapeLike } from './like-pattern.ts';
 import { keyset, type Walk } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import type { TxPosition } from './positions.ts';
@@ -52,27 +52,50 @@ const ORDERS = {
   name: ['name', 'name DESC'],
 } as const;
 
+/** a name of the form `label.chain` (one dot), and one not: the predicate of migration 1070's partial index */
+const LABEL_CHAIN = "s.name ~ '^[^.]*\\.chain$'";
+const NOT_LABEL_CHAIN = "s.name !~ '^[^.]*\\.chain$'";
+
+const reversed = (text: string): string => [...text].reverse().join('');
+
+/**
+ * holdingCondition is the condition of the names holding a text (as its LIKE finds them), its patterns pushed to
+ * `values`. A name of the form `label.chain` holds a text holding a dot only where the text's first dot is the name's
+ * own: the text's rest is a start of `.chain` and the name ends with the text's part before that dot and `.chain`. So
+ * among those names such a text is found by that end, a range of their names reversed (migration 1070;
+ * `hot-spot-name-8vt.chain` and `hot-spot-name-8vt.c` both give `niahc.tv8-eman-tops-toh%`), and by its LIKE among
+ * the few names of another form, not by its trigrams, whose `.chain` ones every name holds. Reversed by code points,
+ * as PostgreSQL's reverse() reverses characters.
+ */
+export function holdingCondition(text: string, values: unknown[]): string {
+  values.push(containing(text));
+  const like = `s.name LIKE $${values.length}`;
+  const dot = text.indexOf('.');
+  if (dot < 0) return like;
+  const others = `(${NOT_LABEL_CHAIN} AND ${like})`;
+  if (!'.chain'.startsWith(text.slice(dot))) return others;
+  values.push(`${escapeLike(reversed(`${text.slice(0, dot)}.chain`))}%`);
+  return `((${LABEL_CHAIN} AND reverse(s.name) LIKE $${values.length}) OR ${others})`;
+}
+
 /**
  * names pages the current state of names matching the filter. A name holding a text is found by LIKE, not strpos (the
  * same names): pg_trgm's index of the names (db/name-search-index.ts), where the database has it, serves a LIKE, whose
  * selectivity the planner estimates from the column's statistics (strpos's is a guess). Each request's statement is
  * planned with its text (an unnamed statement): when many names hold it, a walk of the order's index that stops at the
  * page; when few do, the index's bitmap of the names holding its trigrams, or for a text of one or two characters
- * (no trigram) and where the index is missing, one read of the table, then the few sorted.
+ * (no trigram) and where the index is missing, one read of the table, then the few sorted. A text holding a dot (a
+ * whole name) is found by the names' ends instead (holdingCondition).
  */
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];
+  const values: unknown[] = [filter.owner ?? null, filter.activeAt ?? null, w.limit, w.offset];
+  const holding = filter.contains === undefined ? 'true' : holdingCondition(filter.contains, values);
   const { rows } = await db.query<NameRow>(
     `SELECT ${NAME_COLUMNS} FROM name_state s
-      WHERE ($1::text IS NULL OR s.owner = $1) AND ($2::int IS NULL OR (${activeAt('$2')})) AND ($3::text IS NULL OR s.name LIKE $3)
-      ORDER BY ${order} LIMIT $4 OFFSET $5`,
-    [
-      filter.owner ?? null,
-      filter.activeAt ?? null,
-      filter.contains === undefined ? null : containing(filter.contains),
-      w.limit,
-      w.offset,
-    ],
+      WHERE ($1::text IS NULL OR s.owner = $1) AND ($2::int IS NULL OR (${activeAt('$2')})) AND ${holding}
+      ORDER BY ${order} LIMIT $3 OFFSET $4`,
+    values,
   );
   return rows;
 }

@@ -6,7 +6,6 @@ import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import type { Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
-import { callInfoSql } from './call-info.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
@@ -45,7 +44,10 @@ export interface TxRow {
   readonly createdId: string | null;
   readonly signatures: string[] | null;
   readonly tx: { [key: string]: Json };
-  /** the call's decoded function, arguments, result and the node's call info, for contract calls and creations */
+  /**
+   * the call's decoded function, arguments and result, and of the node's call info the members the rendering reads
+   * (RENDERED_CALL_INFO), for contract calls and creations
+   */
   readonly call: {
     function: string | null;
     arguments: Json;
@@ -184,12 +186,23 @@ export function summaryRows(rows: readonly StoredTxSummaryRow[]): TxSummaryRow[]
 /** The types whose rendering reads their contract call (TxRow `call`), and those that read their own call (`gaCall`). */
 const CALL_TYPES = ['ContractCallTx', 'ContractCreateTx'] as const;
 const GA_CALL_TYPES = ['GAAttachTx', 'GAMetaTx'] as const;
+/**
+ * RENDERED_CALL_INFO is what TX_ROW reads of the call info of the contract_calls row `c`: the members the rendering
+ * reads (render-tx.ts withAdditions), each as stored; one absent, or a call info that is no object, null, which the
+ * rendering reads as it reads an absent one.
+ * The node's whole call info (callInfoSql: the trimmed members put back with `jsonb ||`, its gas price, nonce and ids
+ * besides) cost the page's statement a new jsonb a row, and its text PostgreSQL's output and the server's parse.
+ */
+const RENDERED_CALL_INFO = `json_build_object(${['gas_used', 'return_type', 'log', 'return_value']
+  .map((k) => `'${k}', c.call_info -> '${k}'`)
+  .join(', ')})`;
 /** TX_JOINS: the micro block of a `transactions t`, which TX_ROW and TX_SUMMARY_ROW read. */
 export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.micro_index = t.micro_index';
 
 /**
  * TX_ROW selects a TxRow's stored columns from a `transactions t` with TX_JOINS; renderedRows completes it. Its call
- * (with the token standard) and generalized account's call are a subquery each, not joins: PostgreSQL planned a page's
+ * (with the called contract's id, whose token standard renderedRows looks up) and generalized account's call are a
+ * subquery each, not joins: PostgreSQL planned a page's
  * statement with the three more joins for longer than it ran (an export's page of 250 rows, planned per page as a
  * filtered walk is: 12–15 ms of PostgreSQL's CPU against 6–8 ms so; the plan was the same index probe per row).
  * contract_calls by position, not by hash: a page's calls then sit together in one small index (the hash index put
@@ -202,8 +215,8 @@ export const TX_JOINS = 'JOIN micro_blocks tm ON tm.height = t.height AND tm.mic
 export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_index AS "microIndex", t.tx_index AS "txIndex",
   t.micro_time_ms::text AS "microTimeMs", ${txTypeNameSql('t')} AS "txType", ${checkedSignedBase64Sql('t')} AS signed,
   t.created_id AS "createdId", CASE WHEN t.tx_type IN (${CALL_TYPES.map(txTypeCode).join(', ')}) OR t.inner_type IN (${CALL_TYPES.map((c) => `'${c}'`).join(', ')}) THEN
-  (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${callInfoSql('c')},
-                            'aexn_type', (SELECT ta.aexn_type FROM aexn_contracts ta WHERE ta.contract_id = c.contract_id))
+  (SELECT json_build_object('function', c.function, 'arguments', c.arguments, 'result', c.result, 'call_info', ${RENDERED_CALL_INFO},
+                            'contract_id', c.contract_id)
      FROM contract_calls c WHERE c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index) END AS call,
   CASE WHEN t.tx_type IN (${GA_CALL_TYPES.map(txTypeCode).join(', ')}) THEN
   (SELECT json_build_object('gas_used', tg.gas_used::text, 'return_type', tg.return_type, 'auth_fun_name', tg.auth_fun_name,
@@ -213,15 +226,23 @@ export const TX_ROW = `t.hash, t.height, tm.hash AS "microBlockHash", t.micro_in
 /** Rows renderedRows decodes at once (a few milliseconds): a list's page is one slice. */
 const RENDER_SLICE = 250;
 
-/** A page's row as selected, its stored form and checksum as base64 (signed-base64.ts): what renderedRows completes. */
-export type StoredTxRow = Omit<TxRow, 'signed' | 'encoded' | 'signatures' | 'tx' | 'name' | 'parties'> & {
+/** A call as TX_ROW selects it: the called (or created) contract's id where TxRow has its token standard. */
+type StoredCall = Omit<NonNullable<TxRow['call']>, 'aexn_type'> & { readonly contract_id: string };
+
+/**
+ * A page's row as selected, its stored form and checksum as base64 (signed-base64.ts) and its call with the contract's
+ * id: what renderedRows completes.
+ */
+export type StoredTxRow = Omit<TxRow, 'signed' | 'encoded' | 'signatures' | 'tx' | 'name' | 'parties' | 'call'> & {
   readonly signed: string;
+  readonly call: StoredCall | null;
 };
 
 /**
  * renderedRows renders the rows' transactions from their stored form and adds the plain names of name transactions'
  * name_id and the parties of channel transactions' channel (one lookup each for the page: the ids are inside the
- * stored bytes, out of SQL's reach).
+ * stored bytes, out of SQL's reach), and the token standard of the contracts the page's calls call (one lookup for the
+ * page: as a subquery of each call's, a probe of 20 rows, it was half the page's statement on a chain of calls).
  */
 export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]): Promise<TxRow[]> {
   const stored = rows.map((r) => checkedSignedOfBase64(r.signed));
@@ -234,7 +255,8 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
   const nameIds = [...new Set(rendered.flatMap((t) => nameTxId(t.tx) ?? []))];
   const channelIds = [...new Set(rendered.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
-  const [found, parties] = await Promise.all([
+  const contractIds = [...new Set(rows.flatMap((r) => r.call?.contract_id ?? []))];
+  const [found, parties, standards] = await Promise.all([
     nameIds.length === 0
       ? undefined
       : db.query<{ name_hash: string; name: string }>({
@@ -244,6 +266,7 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
           values: [nameIds],
         }),
     channelParties(db, channelIds),
+    tokenStandards(db, contractIds),
   ]);
   for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
   // one object a row, its stored columns and what was rendered and looked up of them
@@ -252,12 +275,32 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
     return {
       ...r,
       ...stored[i]!,
+      call: r.call && withStandard(r.call, standards),
       signatures,
       tx,
       name: names.get(nameTxId(tx) ?? '') ?? null,
       parties: parties.get(partiesChannel(tx) ?? '') ?? null,
     };
   });
+}
+
+/** tokenStandards reads the token standard (aex9, aex141) of each of the contracts that has one. */
+async function tokenStandards(db: Queryable, contractIds: readonly string[]): Promise<Map<string, string>> {
+  if (contractIds.length === 0) return new Map();
+  const { rows } = await db.query<{ contract_id: string; aexn_type: string }>({
+    name: 'mdw_v3_aexn_types_of_contracts',
+    text: 'SELECT contract_id, aexn_type FROM aexn_contracts WHERE contract_id = ANY($1::text[])',
+    values: [contractIds],
+  });
+  return new Map(rows.map((r) => [r.contract_id, r.aexn_type]));
+}
+
+/** withStandard is a stored call with its contract's token standard (null: none) in place of the contract's id. */
+function withStandard(
+  { contract_id: contractId, ...call }: StoredCall,
+  standards: ReadonlyMap<string, string>,
+): TxRow['call'] {
+  return { ...call, aexn_type: standards.get(contractId) ?? null };
 }
 
 /** channelParties reads each channel's parties from its first transaction, its creation. */

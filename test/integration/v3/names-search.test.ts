@@ -2,13 +2,16 @@
  * @module /middleware/names/{query}, a substring search over the names, against the names the devnode's chain holds: its
  * claims read block by block from the node API and each name's expiry from `/v2/names/{name}`. Asked with pg_trgm's
  * index (the populator's migrate made it) and without it (dropped), each answer equals the chain's names holding the
- * query in the route's order, page by page, and the old statement's (strpos) rows.
+ * query in the route's order, page by page, and the old statement's (strpos) rows; a query holding a dot (a whole name,
+ * its end, the part of `.chain` it holds) read by the names' ends (migration 1070) too, and with names of other forms
+ * than `label.chain` (as mainnet's `.test` names) the same as the old statement's.
  */
 import { expect } from 'chai';
 import { buildTx, Tag, type AensName } from '@aeternity/aepp-sdk';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { NAME_SEARCH_INDEX } from '../../../src/db/name-search-index.ts';
+import { names } from '../../../src/db/queries/names.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 import { claimNames } from './name-claims.ts';
 
@@ -134,6 +137,23 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
     '%', // LIKE's wildcards match themselves only
     '_',
     'pct-x',
+    // holding a dot: found by the names' ends
+    'search-alpha-01.chain', // a whole name
+    'ALPHA-01.CHAIN',
+    'h-01.chain', // a name's end
+    'zq-name-02.chain',
+    '3.chain',
+    '01.ch', // and a start of `.chain`
+    '9876.c',
+    'o-03.',
+    '.chain', // every name
+    '.ch',
+    'chain', // no dot: every name's trigrams
+    'search-alpha-01.chain.chain', // more than a name of the chain holds
+    '.chainx',
+    'alpha-01.test', // another top-level domain
+    'search-alpha-01.chai%',
+    '_.chain',
   ];
 
   const expectAsTheChain = async (): Promise<void> => {
@@ -171,6 +191,94 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
         `EXPLAIN SELECT name FROM name_state s WHERE s.name LIKE '%rare-na%' ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
       );
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(`Bitmap Index Scan on ${NAME_SEARCH_INDEX}`);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+  });
+
+  it("answers as the old statement with names of other forms than `label.chain`, and a whole name reads the names' ends", async () => {
+    // names the chain holds none of since Lima (mainnet's first year had `.test` names), beside 20 000 of the usual
+    // form, in a transaction rolled back; each page of names() equal to the old statement's on that connection
+    const OTHERS = [
+      'old-name.test',
+      'sub.domain.chain',
+      'search-alpha-01.chain.chain',
+      'a.chainy.chain',
+      'two..chain',
+      '.chain',
+      'search-alpha-01.chain.',
+      'no-dot-at-all',
+      'alpha-01.chain-and-more',
+      'umlaut-ä.test',
+      'astral-𝔸.test',
+    ];
+    const client = await v3.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO name_state (name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers, kind)
+         SELECT 'nm_other' || i, n, 'th_other', 1, 1, 'ak_other', i * 7, '[]', 'claim'
+           FROM unnest($1::text[]) WITH ORDINALITY AS t(n, i)`,
+        [OTHERS],
+      );
+      await client.query(
+        `INSERT INTO name_state (name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers, kind)
+         SELECT 'nm_filler' || i, 'filler-name-' || i || '.chain', 'th_filler', 1, 1, 'ak_filler', i, '[]', 'claim'
+           FROM generate_series(1, 20000) i`,
+      );
+      await client.query('ANALYZE name_state');
+      const queries = [
+        ...QUERIES,
+        // `.` alone is no path segment a client sends (it names the directory): asked of names() only
+        ...[
+          '.',
+          '.test',
+          'e.test',
+          'sub.domain',
+          'n.chain.c',
+          '.chain.',
+          'a.chainy',
+          '..chain',
+          '.chain-and',
+          'ä.test',
+        ],
+        ...['𝔸.test', 'al-𝔸.', 'filler-name-12345.chain', 'r-name-1.ch', '.cha', '7.chain'],
+      ];
+      for (const query of queries) {
+        const text = query.toLowerCase();
+        for (const [limit, offset] of [
+          [100, 0],
+          [3, 2],
+        ] as const) {
+          const old = await client.query(STRPOS, [text, limit, offset]);
+          const found = await names(client, { contains: text, order: 'expires' }, { limit, offset });
+          expect(found, `${query}, ${limit} from ${offset}`).to.deep.equal(old.rows);
+        }
+      }
+      expect((await client.query(STRPOS, ['.test', 100, 0])).rows.map((r: Obj) => r.name)).to.have.members([
+        'old-name.test',
+        'umlaut-ä.test',
+        'astral-𝔸.test',
+      ]);
+
+      // which indexes a whole name's search scanned: the names' ends, not the trigrams
+      const scans = async (): Promise<{ reversed: number; trigrams: number }> =>
+        (
+          await client.query<{ reversed: number; trigrams: number }>(
+            `SELECT pg_stat_get_xact_numscans('name_state_name_reversed'::regclass)::int AS reversed,
+                    pg_stat_get_xact_numscans($1::regclass)::int AS trigrams`,
+            [NAME_SEARCH_INDEX],
+          )
+        ).rows[0]!;
+      const before = await scans();
+      const found = await names(
+        client,
+        { contains: 'filler-name-12345.chain', order: 'expires' },
+        { limit: 100, offset: 0 },
+      );
+      expect(found.map((r) => r.name)).to.deep.equal(['filler-name-12345.chain']);
+      expect(await scans()).to.deep.equal({ reversed: before.reversed + 1, trigrams: before.trigrams });
     } finally {
       await client.query('ROLLBACK');
       client.release();

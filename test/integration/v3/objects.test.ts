@@ -218,6 +218,17 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       // (ae_mdw leaves a create inside a GAMetaTx or PayingForTx as the node shows it)
       else if (tx === one.tx)
         expect((tx.args as Obj[]).map((a) => a.type)).to.deep.equal(args.map((a) => (a as Obj).type));
+      // the outcome ae_mdw adds to either, the node's: what a page reads of the stored call info
+      if (tx.type === 'ContractCallTx' || tx === one.tx)
+        expect(
+          { gas_used: tx.gas_used, return_type: tx.return_type, log: tx.log, created: tx.return_value },
+          truth.hash,
+        ).to.deep.equal({
+          gas_used: callInfo.gas_used,
+          return_type: callInfo.return_type,
+          log: callInfo.log,
+          created: tx.type === 'ContractCreateTx' ? callInfo.return_value : undefined,
+        });
     }
     expect([...outcomes], 'calls that returned').to.include('ok');
     expect([...kinds], "the kinds the chain's calls carry").to.include.members([

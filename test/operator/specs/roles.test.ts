@@ -48,10 +48,12 @@ describe('server Deployment', () => {
     expect(envOf(buildServerDeployment(legacy, 1).spec?.template).ROOT_V3).to.equal('mdw');
     expect(envOf(buildPopulatorDeployment(legacy, 1).spec?.template)).to.not.have.property('ROOT_V3');
   });
-  it("caps V8's young generation of servers (many websocket clients) and pins the populator's (its batches)", () => {
+  it("caps V8's young generation of servers (many websocket clients), their heap without a memory limit (a long export's garbage), and pins the populator's (its batches)", () => {
     expect(envOf(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
-      '--max-semi-space-size=8',
+      '--max-semi-space-size=8 --max-old-space-size=1024',
     );
+    const limited = contextOf(aMiddleware({ server: { resources: { limits: { memory: '512Mi' } } } }));
+    expect(envOf(buildServerDeployment(limited, 1).spec?.template).NODE_OPTIONS).to.equal('--max-semi-space-size=8');
     expect(envOf(buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template).NODE_OPTIONS).to.equal(
       '--max-semi-space-size=32',
     );
