@@ -35,7 +35,12 @@ dev: node_modules/.installed
 	node bin/mdw.js dev $(if $(NODE_URL),--node-url '$(NODE_URL)') $(ARGS)
 
 ## test: type-check, lint and every test (unit, integration with a real PostgreSQL, e2e)
-test: check unit
+# The static checks run beside the tests at the lowest priority (NICE), where they had run before them: the suite keeps
+# the two cores busy but for the moments all its workers wait (on a timer, a node, the server), which the checks take,
+# and its timings go on as if they were not there. Either failing fails the target. On a machine busy with other work
+# the checks wait for it: `make check unit` runs them one after the other.
+test: node_modules/.installed
+	$(MAKE) --no-print-directory -j4 NICE='nice -n 19' unit typecheck eslint format-check
 
 # The three static checks only read the sources and each is one process: side by side they take the time of the
 # longest on two cores instead of the sum. -O keeps each one's output in one piece.
@@ -43,16 +48,16 @@ check: node_modules/.installed
 	$(MAKE) --no-print-directory -j3 -O typecheck eslint format-check
 
 typecheck: node_modules/.installed
-	npx tsc --noEmit
+	$(NICE) npx tsc --noEmit
 
 ## lint: ESLint, and Prettier's check of the code's format (`npx prettier --write .` fixes it)
 lint: eslint format-check
 
 eslint: node_modules/.installed
-	npx eslint .
+	$(NICE) npx eslint .
 
 format-check: node_modules/.installed
-	npx prettier --check --log-level warn .
+	$(NICE) npx prettier --check --log-level warn .
 
 unit: node_modules/.installed
 	npx mocha --parallel --jobs 3 'test/**/*.test.ts'

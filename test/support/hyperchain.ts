@@ -56,7 +56,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
     },
     pino({ level: 'silent' }),
   );
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: 'mdw' });
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   const config = (overrides: Record<string, string> = {}): Config =>

@@ -28,7 +28,7 @@ export function serveLoaded(cfg: Config): Served {
 
 /** loadAndServe loads the chain of the node at `nodeUrl` into a new database up to its top and serves it. */
 export async function loadAndServe(nodeUrl: string): Promise<Served> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: 'mdw' });
   try {
     const cfg = loadConfig({ NODE_URL: nodeUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw', POLL_INTERVAL_MS: '50' });
     await populateToTop(cfg);

@@ -30,7 +30,7 @@ describe('issue 39: X-Ae-Height and Retry-After on the node’s API', function (
 
   before(async () => {
     devnode = await startGeneratedDevnode({ generations: STORED, seed: 'node-headers' });
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: 'mdw' });
     cfg = loadConfig({
       NODE_URL: devnode.externalUrl,
       DATABASE_URL: db.url,

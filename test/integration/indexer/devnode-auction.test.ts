@@ -33,7 +33,7 @@ describe('a name auction with outbids, node and middleware (devnode + populator 
 
   before(async () => {
     t = await startTestNode();
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: 'mdw' });
     cfg = loadConfig({
       NODE_URL: t.node.externalUrl,
       DATABASE_URL: db.url,

@@ -79,7 +79,7 @@ describe('issue 39: a node’s 503 with Retry-After', function () {
   });
 
   it('has the populator leave an overloaded node alone for as long as it asked, then follow on', async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: 'mdw' });
     const registry = new prom.Registry();
     const lines: { msg: string; retryAfterMs?: number }[] = [];
     const log = pino(
