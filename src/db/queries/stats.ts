@@ -166,18 +166,28 @@ export interface MinerInterval {
   readonly count: number;
 }
 
-/** minerIntervals reads every interval's key blocks per beneficiary within first..last. */
+/**
+ * minerIntervals reads the key blocks per beneficiary of the `intervals` intervals within first..last nearest the
+ * walk's start (first going forward, last going backward) that hold any: index 1075 finds them, so a page reads its own
+ * intervals, not the range's.
+ */
 export async function minerIntervals(
   db: Queryable,
   intervalBy: string,
   first: number,
   last: number,
+  walk: Walk,
+  intervals: number,
 ): Promise<MinerInterval[]> {
+  const forward = walk === 'forward';
   const { rows } = await db.query<MinerInterval>({
-    name: 'mdw_v3_stats_miner_intervals',
+    name: `mdw_v3_stats_miner_intervals_${walk}`,
     text: `SELECT start, substr(series, 7) AS miner, count::int AS count FROM stats_intervals
-            WHERE series LIKE 'miner:%' AND interval_by = $1 AND start BETWEEN $2 AND $3`,
-    values: [intervalBy, first, last],
+            WHERE series LIKE 'miner:%' AND interval_by = $1 AND start IN (
+              SELECT DISTINCT start FROM stats_intervals
+               WHERE series LIKE 'miner:%' AND interval_by = $1 AND start BETWEEN $2 AND $3
+               ORDER BY start ${forward ? 'ASC' : 'DESC'} LIMIT $4)`,
+    values: [intervalBy, first, last, intervals],
   });
   return rows;
 }

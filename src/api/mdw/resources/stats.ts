@@ -9,11 +9,11 @@ import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/bloc
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { itemsPage } from './list.ts';
-import type { Answer, Resource, ResourceRequest, V3Env } from './resource.ts';
+import type { Answer, Item, Resource, ResourceRequest, V3Env } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { notOnHyperchain } from './hyperchain-guard.ts';
 import { currentValidatorsCount } from './hyperchain-validators.ts';
-import { paginate, type Query } from './page.ts';
+import { paginate, type Fetch, type Query } from './page.ts';
 import { parseId, parsePaging, type Paging } from './mdw-params.ts';
 import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
 import { deltaStatObject, totalStatObject } from '../../../shapes/v3/render-stats.ts';
@@ -119,14 +119,22 @@ export const getTopMinerStats = notOnHyperchain(async function getTopMinerStats(
   const paging = parsePaging(req.query, STATS_LIMIT);
   const q = parseSeriesQuery(req.query, ['type']);
   const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
-  const rows = await minerIntervals(pool, q.by, first, last);
-  const items = rows
-    .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
-    .sort((a, b) => compareTopMiner(a.key, b.key));
-  const page = await paginate(arrayFetch(items, compareTopMiner), {
-    ...paging,
-    cursor: TOP_MINER_CURSOR.decode(paging.cursor),
-  });
+  // n items from a cursor lie in the n + 1 intervals nearest it that hold any (each holds one or more; the cursor's
+  // own may hold only items behind it): those are read and sorted, not the whole range
+  const fetch: Fetch<TopMinerKey, Item> = async (direction, from, n) => {
+    const forward = direction === 'forward';
+    const [lo, hi] =
+      from === undefined
+        ? [first, last]
+        : forward
+          ? [Math.max(first, from.start), last]
+          : [first, Math.min(last, from.start)];
+    const items = (await minerIntervals(pool, q.by, lo, hi, direction, n + 1))
+      .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
+      .sort((a, b) => compareTopMiner(a.key, b.key));
+    return arrayFetch(items, compareTopMiner)(direction, from, n);
+  };
+  const page = await paginate(fetch, { ...paging, cursor: TOP_MINER_CURSOR.decode(paging.cursor) });
   return itemsPage(page, TOP_MINER_CURSOR.encode);
 });
 
