@@ -182,11 +182,13 @@ export async function minerIntervals(
   const forward = walk === 'forward';
   const { rows } = await db.query<MinerInterval>({
     name: `mdw_v3_stats_miner_intervals_${walk}`,
-    text: `SELECT start, substr(series, 7) AS miner, count::int AS count FROM stats_intervals
-            WHERE series LIKE 'miner:%' AND interval_by = $1 AND start IN (
-              SELECT DISTINCT start FROM stats_intervals
-               WHERE series LIKE 'miner:%' AND interval_by = $1 AND start BETWEEN $2 AND $3
-               ORDER BY start ${forward ? 'ASC' : 'DESC'} LIMIT $4)`,
+    // the window's two ends, not `start IN (…)`, which the planner may join to every miner row of the interval type
+    text: `WITH w AS (SELECT DISTINCT start FROM stats_intervals
+                       WHERE series LIKE 'miner:%' AND interval_by = $1 AND start BETWEEN $2 AND $3
+                       ORDER BY start ${forward ? 'ASC' : 'DESC'} LIMIT $4)
+           SELECT start, substr(series, 7) AS miner, count::int AS count FROM stats_intervals
+            WHERE series LIKE 'miner:%' AND interval_by = $1
+              AND start BETWEEN (SELECT min(start) FROM w) AND (SELECT max(start) FROM w)`,
     values: [intervalBy, first, last, intervals],
   });
   return rows;
