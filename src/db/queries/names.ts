@@ -53,8 +53,9 @@ const ORDERS = {
 } as const;
 
 /** a name of the form `label.chain` (one dot), and one not: the predicate of migration 1070's partial index */
-const LABEL_CHAIN = "s.name ~ '^[^.]*\\.chain$'";
-const NOT_LABEL_CHAIN = "s.name !~ '^[^.]*\\.chain$'";
+const LABEL_CHAIN_PATTERN = "'^[^.]*\\.chain$'";
+const LABEL_CHAIN = `s.name ~ ${LABEL_CHAIN_PATTERN}`;
+const NOT_LABEL_CHAIN = `s.name !~ ${LABEL_CHAIN_PATTERN}`;
 
 const reversed = (text: string): string => [...text].reverse().join('');
 
