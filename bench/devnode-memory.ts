@@ -3,7 +3,8 @@
  * prints the time it took (wall and CPU), the RSS after it and at its peak, and the heap's and the buffers' shares, so
  * the bytes a transaction costs can be read off two sizes and projected to a tenth of mainnet. Then reads the state
  * after 64 blocks spread over the chain, in chain order, as a populator reads its balances after each batch, and
- * prints the heap the states it keeps take (what serving adds to the generated chain). Writes
+ * prints the heap the states it keeps take (what serving adds to the generated chain). Last, reads at four blocks far
+ * apart and a fork of depth 20 at the top, timed (each replays from the nearest checkpoint below, chain.ts). Writes
  * bench/results/devnode-memory.json.
  *
  *   node --expose-gc bench/devnode-memory.ts   (BENCH_DEVNODE_SCALE=0.1, per cent of mainnet)
@@ -62,6 +63,19 @@ for (let i = 1; i <= READS; i++) {
 }
 const readsSeconds = (performance.now() - readsStarted) / 1000;
 const keptStatesMb = (settled().heapUsed - after.heapUsed) / MB;
+// reads far from the last ones (`mdw -H` from an old height, `mdw -v` at a block anywhere), then a fork at the top:
+// each rebuilt from the nearest checkpoint below, or from genesis without one
+const farStarted = performance.now();
+const farReads = [0.5, 0.1, 0.9, 0.3].map((f) => {
+  const t0 = performance.now();
+  chain.stateAfter(chain.keyBlocks[Math.floor(f * chain.height)]!.hash);
+  return (performance.now() - t0) / 1000;
+});
+const farReadsSeconds = (performance.now() - farStarted) / 1000;
+const forkStarted = performance.now();
+chain.fork(20);
+const forkSeconds = (performance.now() - forkStarted) / 1000;
+const servedPeakRssMb = peakRss() / MB;
 const result = {
   percent: PERCENT,
   generations: chain.height,
@@ -79,6 +93,9 @@ const result = {
   spaces,
   keptStatesMb,
   readsSeconds,
+  farReads,
+  forkSeconds,
+  servedPeakRssMb,
 };
 console.log(
   `${PERCENT} % of mainnet: ${chain.height} generations, ${txs} transactions in ${seconds.toFixed(0)} s ` +
@@ -90,5 +107,9 @@ console.log(
 );
 console.log(
   `the states after ${READS} blocks in chain order: ${keptStatesMb.toFixed(0)} MB of heap kept, read in ${readsSeconds.toFixed(0)} s`,
+);
+console.log(
+  `reads at 4 blocks far apart: ${farReads.map((s) => s.toFixed(2)).join(', ')} s (${farReadsSeconds.toFixed(1)} s); ` +
+    `a fork of depth 20: ${forkSeconds.toFixed(1)} s; RSS peak ${servedPeakRssMb.toFixed(0)} MB`,
 );
 writeResult('devnode-memory', result);

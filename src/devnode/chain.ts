@@ -12,7 +12,7 @@ import {
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
 import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules.ts';
-import { commitState, copyState, newState, type WorldState } from './state.ts';
+import { commitState, copyState, foldState, newState, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { TxIndex, type TxRecord } from './tx-store.ts';
 import { MicroStore, type MicroBlock } from './micro-store.ts';
@@ -45,7 +45,26 @@ export interface ChainOptions {
   readonly hyperchain?: Hyperchain;
   /** how many epoch ends a hyperchain keeps the state of (EPOCH_ENDS_KEPT when absent; 0: none, every read rebuilds) */
   readonly epochEndsKept?: number;
+  /** the committed states kept as the chain grows (CHECKPOINTS when absent; a spacing of 0: none, reads rebuild from genesis) */
+  readonly checkpoints?: Checkpoints;
 }
+
+/** Checkpoints: a committed state is kept every `spacing` key blocks, at most `kept` of them (the spacing doubling). */
+export interface Checkpoints {
+  readonly spacing: number;
+  readonly kept: number;
+}
+
+/**
+ * CHECKPOINTS: the committed state is kept as the chain grows, first every 256 key blocks; past 32 kept, every second
+ * one is folded into the one after it and the spacing doubles, so they thin out evenly (at a tenth of mainnet, 114 000
+ * key blocks, one every 4 096). A read at a past block, a dry-run on an old block and a fork then replay at most the
+ * spacing's blocks from the nearest one below, where they replayed the chain from genesis: minutes at that size on
+ * the devnode's one thread, every other answer waiting (a node reads its state trees at the block). Each kept state is
+ * a layer of the writes since the one before and the committed state a layer over the newest: together they hold what
+ * one state holds, plus the values written again in a later span.
+ */
+export const CHECKPOINTS: Checkpoints = { spacing: 256, kept: 64 };
 
 /** KeyBlockFields lets a caller (pool manager, generator, fork) choose a key block's mined fields. */
 export interface KeyBlockFields {
@@ -82,10 +101,11 @@ type QueryExpiry = Map<number, string[]>;
 const HISTORY_KEPT = 32;
 
 /**
- * MAX_LAYERS bounds how many kept states a rebuilt one is layered over: it holds only the writes of the blocks replayed
- * since the nearest kept state below, which it reads through, and a read walks at most this many layers; past it, it
- * is copied into one layer. Each one copied (a populator reads balances after every batch: a new state each time),
- * the kept states were HISTORY_KEPT whole world states, a gigabyte while serving a tenth of mainnet.
+ * MAX_LAYERS bounds how many rebuilt states one is layered over above its base (a checkpoint, an epoch end or a state
+ * of its own): it holds only the writes of the blocks replayed since the nearest kept state below, which it reads
+ * through; past the bound its layers above the base are copied into one. Each one a whole copy (a populator reads
+ * balances after every batch: a new state each time), the kept states were HISTORY_KEPT whole world states, a gigabyte
+ * while serving a tenth of mainnet.
  */
 const MAX_LAYERS = 32;
 
@@ -105,14 +125,14 @@ interface BlockPosition {
 const before = (a: BlockPosition, b: BlockPosition): boolean =>
   a.height < b.height || (a.height === b.height && a.micro < b.micro);
 
-/**
- * A state rebuilt for reads at a past block, with the oracle queries due for refund after it; `layers`: how many kept
- * states it is layered over (0: one layer of its own).
- */
+/** A state kept for reads at a past block, never written again, with the oracle queries due for refund after it. */
 interface KeptState {
   readonly at: BlockPosition;
   readonly state: WorldState;
   readonly expiry: QueryExpiry;
+  /** the kept state of a layer of its own, a checkpoint or an epoch end below it that it reads through (or itself) */
+  readonly base: WorldState;
+  /** how many layers it has above `base` */
   readonly layers: number;
 }
 
@@ -150,11 +170,15 @@ export class Chain {
    * order): a read at an old boundary costs no replay, a read near one the blocks after it, as a node's state trees
    */
   readonly #epochEnds = new Map<string, KeptState>();
+  /** the committed states kept as the chain grows (CHECKPOINTS), by hash in height order: each a layer over the one before */
+  readonly #checkpoints = new Map<string, KeptState>();
+  #checkpointSpacing: number;
   /** queries asked by mempool transactions, indexed for refunds when their micro block is sealed */
   #pendingQueries: { id: string; expires: number }[] = [];
 
   constructor(options: ChainOptions) {
     this.options = options;
+    this.#checkpointSpacing = (options.checkpoints ?? CHECKPOINTS).spacing;
     this.schedule = new ProtocolSchedule(options.hardForks ?? CERES_ONLY);
     this.#seedGenesis(this.state);
     const genesis: KeyHeader = {
@@ -343,8 +367,31 @@ export class Chain {
     this.#keyBlocksByHash.set(block.hash, block);
     this.#keyBlockEffects(this.state, header, this.#queryExpiry);
     if (((header.hcFlags ?? 0) & EOE_FLAG) !== 0) this.#keepEpochEnd(block);
+    this.#keepCheckpoint(block);
     this.#resetPending();
     return block;
+  }
+
+  /**
+   * #keepCheckpoint keeps the committed state after key block `block` when the spacing has passed since the last kept
+   * one, and the chain goes on in a layer over it; past the bound, every second one counting back from the newest (which
+   * stays) is folded into the one after it, and the spacing doubles.
+   */
+  #keepCheckpoint(block: KeyBlock): void {
+    const height = block.header.height;
+    const last = [...this.#checkpoints.values()].at(-1);
+    if (this.#checkpointSpacing === 0 || height - (last?.at.height ?? 0) < this.#checkpointSpacing) return;
+    const state = this.state;
+    const at = { height, micro: -1 };
+    this.#checkpoints.set(block.hash, { at, state, expiry: copyExpiry(this.#queryExpiry), base: state, layers: 0 });
+    this.state = newState(state);
+    if (this.#checkpoints.size <= (this.options.checkpoints ?? CHECKPOINTS).kept) return;
+    const kept = [...this.#checkpoints];
+    for (let i = kept.length - 2; i >= 0; i -= 2) {
+      foldState(kept[i + 1]![1].state);
+      this.#checkpoints.delete(kept[i]![0]);
+    }
+    this.#checkpointSpacing *= 2;
   }
 
   /** #keepEpochEnd keeps a copy of the state right after an epoch's last key block, thinning the kept ones past the bound. */
@@ -353,7 +400,7 @@ export class Chain {
     if (bound === 0) return;
     const at = { height: block.header.height, micro: -1 };
     const state = copyState(this.state);
-    this.#epochEnds.set(block.hash, { at, state, expiry: copyExpiry(this.#queryExpiry), layers: 0 });
+    this.#epochEnds.set(block.hash, { at, state, expiry: copyExpiry(this.#queryExpiry), base: state, layers: 0 });
     if (this.#epochEnds.size <= bound) return;
     // every second one counting back from the newest, which stays: the spacing doubles
     const hashes = [...this.#epochEnds.keys()];
@@ -497,6 +544,7 @@ export class Chain {
     for (const kb of removed) {
       this.#keyBlocksByHash.delete(kb.hash);
       this.#epochEnds.delete(kb.hash);
+      this.#checkpoints.delete(kb.hash);
     }
     this.#replay();
     for (const [k, old] of removed.entries()) {
@@ -517,9 +565,9 @@ export class Chain {
     this.#resetPending();
   }
 
-  /** #replay rebuilds the committed state from genesis through the kept blocks. */
+  /** #replay rebuilds the committed state through the kept blocks, from the newest checkpoint (or genesis). */
   #replay(): void {
-    const { state, expiry } = this.#rebuild(undefined);
+    const { state, expiry } = this.#rebuild(undefined, [...this.#checkpoints.values()].at(-1));
     this.state = state;
     this.#queryExpiry = expiry;
     this.#history.clear();
@@ -528,17 +576,18 @@ export class Chain {
 
   /**
    * stateAfter is the committed state right after block `blockHash` (key or micro; the node's state "at" a block),
-   * kept for the next reads; undefined for a block not on the chain. A hyperchain's epoch ends are kept as the chain
-   * grows; another block's state is rebuilt from the nearest kept state below the block, or from genesis: a client reading at each new batch's last block (the populator's balances) costs the
-   * blocks since its last read, not the whole chain's replay (a node reads its state trees at the block).
+   * kept for the next reads; undefined for a block not on the chain. Checkpoints and a hyperchain's epoch ends are kept
+   * as the chain grows; another block's state is rebuilt from the nearest kept state below the block, or from genesis:
+   * a client reading at each new batch's last block (the populator's balances) costs the blocks since its last read,
+   * a read far from the last ones the blocks since a checkpoint (a node reads its state trees at the block).
    */
   stateAfter(blockHash: string): WorldState | undefined {
     const at = this.#position(blockHash);
     if (at === undefined) return undefined;
     if (blockHash === this.topHash) return this.state;
-    let kept = this.#epochEnds.get(blockHash) ?? this.#history.get(blockHash);
+    let kept = this.#epochEnds.get(blockHash) ?? this.#checkpoints.get(blockHash) ?? this.#history.get(blockHash);
     if (!kept) {
-      const below = [...this.#history.values(), ...this.#epochEnds.values()]
+      const below = [...this.#history.values(), ...this.#epochEnds.values(), ...this.#checkpoints.values()]
         .filter((k) => before(k.at, at))
         .reduce<KeptState | undefined>((best, k) => (best && !before(best.at, k.at) ? best : k), undefined);
       kept = { at, ...this.#rebuild(blockHash, below) };
@@ -560,12 +609,12 @@ export class Chain {
 
   /**
    * #rebuild replays the chain through block `upto` (every kept block when undefined) into a new state: from genesis,
-   * or after the kept state `from`, in a layer over it (a copy of it past MAX_LAYERS: a kept state is read by others and
-   * never changes).
+   * or after the kept state `from`, in a layer over it (past MAX_LAYERS, over its base, holding a copy of its layers
+   * above the base: a kept state is read by others and never changes).
    */
   #rebuild(upto: string | undefined, from?: KeptState): Omit<KeptState, 'at'> {
     const layered = from !== undefined && from.layers < MAX_LAYERS;
-    const state = !from ? newState() : layered ? newState(from.state) : copyState(from.state);
+    const state = !from ? newState() : layered ? newState(from.state) : copyState(from.state, from.base);
     const expiry = copyExpiry(from?.expiry ?? new Map());
     const keep = upto === undefined;
     // blocks compared as objects: a micro block's hash is encoded each time it is read
@@ -580,6 +629,6 @@ export class Chain {
       for (const mb of micro) for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
       if (last >= 0) break;
     }
-    return { state, expiry, layers: layered ? from.layers + 1 : 0 };
+    return { state, expiry, base: from?.base ?? state, layers: !from ? 0 : layered ? from.layers + 1 : 1 };
   }
 }

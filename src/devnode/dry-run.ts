@@ -8,14 +8,12 @@ import { decode, isEncoded } from '../chain/encoding.ts';
 import { withPrefix } from '../chain/id-cache.ts';
 import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
 import type { Chain } from './chain.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { contractId } from './ids.ts';
 import { HttpError, ok, type Reply, type Route, type RouteRequest } from './http.ts';
 import { newState, type WorldState } from './state.ts';
 import { decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { dryRunTxHash, transferEvent, type EventSource } from './contracts/tx-events.ts';
 import { callRecordJson, contractOutcome } from './contracts/call-record.ts';
-import { isNativeCode } from './contracts/engine.ts';
 
 /**
  * The node (aec_dry_run) runs a `call_req` without a caller from MR_MAGIC (the 32-byte integer 1), which it
@@ -46,70 +44,6 @@ function uint(v: Json | undefined, fallback: bigint, what: string): bigint {
     // reported below
   }
   throw bad(`Bad request: ${what} is not an unsigned integer`);
-}
-
-/**
- * REPLAYED remembers the last rebuilt states by block hash (a hash fixes the whole history below it, so an
- * entry never goes stale, even across forks): a client reading balances at one block asks many times.
- */
-const REPLAYED = new Map<string, WorldState>();
-const REPLAYS_KEPT = 8;
-
-function stateAt(chain: Chain, top: string): WorldState {
-  let state = REPLAYED.get(top);
-  if (!state) {
-    state = replayContracts(chain, top);
-    if (REPLAYED.size >= REPLAYS_KEPT) REPLAYED.delete(REPLAYED.keys().next().value!);
-    REPLAYED.set(top, state);
-  }
-  return state;
-}
-
-/** replayContracts rebuilds the native contracts' state at block `upto` (key or micro) from their transactions. */
-function replayContracts(chain: Chain, upto: string): WorldState {
-  const state = newState();
-  // blocks compared as objects: a micro block's hash is encoded each time it is read
-  const target = chain.blocks.get(upto);
-  for (const kb of chain.keyBlocks) {
-    if (kb === target) return state;
-    for (const mb of kb.micro) {
-      for (const record of mb.txs) replayTx(state, record.tx, kb.header.height);
-      if (mb === target) return state;
-    }
-  }
-  return state;
-}
-
-function replayTx(state: WorldState, tx: TxFields, height: number): void {
-  if (tx.type !== 'ContractCreateTx' && tx.type !== 'ContractCallTx') return;
-  const isCreate = tx.type === 'ContractCreateTx';
-  const caller = str(isCreate ? tx.owner_id : tx.caller_id);
-  const contract = isCreate ? undefined : state.contracts.get(str(tx.contract_id));
-  const code = isCreate ? str(tx.code) : contract?.code;
-  if (code === undefined || !isNativeCode(code)) return;
-  const id = isCreate ? contractId(caller, toBigInt(tx.nonce ?? 0)) : str(tx.contract_id);
-  if (isCreate) {
-    const vmVersion = FATE_VM_VERSION;
-    state.contracts.set(id, { id, ownerId: caller, vmVersion, abiVersion: FATE_ABI_VERSION, deposit: 0n, code });
-  }
-  const amount = toBigInt(tx.amount ?? 0);
-  const account = withPrefix(id, 'ak');
-  const before = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
-  state.accounts.set(account, { ...before, balance: before.balance + amount });
-  const outcome = contractOutcome(state, {
-    height,
-    caller,
-    contract: id,
-    code,
-    callData: str(tx.call_data),
-    amount,
-    gasLimit: Number(toBigInt(tx.gas ?? 0)),
-    isCreate,
-  });
-  if (outcome.returnType !== 'ok') {
-    state.accounts.set(account, before);
-    if (isCreate) state.contracts.delete(id);
-  }
 }
 
 /** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx or ContractCreateTx. */
@@ -267,9 +201,8 @@ export function dryRun(chain: Chain, body: Json | undefined): Reply {
   const top = body.top === undefined ? chain.topHash : str(body.top);
   const block = chain.blocks.get(top);
   if (!block) throw bad('Bad request: top is not a block of the chain');
-  // a hyperchain's consensus contracts change in key blocks, with no transaction to replay: its whole state at the block
-  const base =
-    top === chain.topHash ? chain.state : chain.options.hyperchain ? chain.stateAfter(top)! : stateAt(chain, top);
+  // the whole state at the block, as a node reads its state trees there (from the chain's nearest checkpoint)
+  const base = chain.stateAfter(top)!;
   const state = newState(base);
   const magic = state.accounts.get(MR_MAGIC) ?? { balance: 0n, nonce: 0 };
   state.accounts.set(MR_MAGIC, { ...magic, balance: magic.balance + MR_MAGIC_FUNDS });

@@ -1,6 +1,6 @@
 /** @module Deterministic chains for tests and benchmarks: N generations × M micro blocks of mixed, valid, signed transactions. */
 import { PROTOCOL_VERSION } from './blocks.ts';
-import { Chain } from './chain.ts';
+import { Chain, type Checkpoints } from './chain.ts';
 import type { DevnodeHardFork } from './hard-forks.ts';
 import { deriveKey, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './traffic/mainnet-like.ts';
@@ -52,6 +52,8 @@ export interface GenerateOptions {
   readonly hyperchain?: DevnodeHyperchain;
   /** how many epoch ends a hyperchain's chain keeps the state of (ChainOptions.epochEndsKept) */
   readonly epochEndsKept?: number;
+  /** the committed states the chain keeps as it grows (ChainOptions.checkpoints) */
+  readonly checkpoints?: Checkpoints;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
   /**
@@ -145,6 +147,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ...(opts.hardForks ? { hardForks: opts.hardForks } : {}),
     ...(opts.hyperchain ? { hyperchain: opts.hyperchain.hyperchain } : {}),
     ...(opts.epochEndsKept !== undefined ? { epochEndsKept: opts.epochEndsKept } : {}),
+    ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
   });
   if (chain.schedule.protocolAt(1) < PROTOCOL_VERSION)
     throw new RangeError(

@@ -1,24 +1,31 @@
 /** @module The devnode's world state (accounts, oracles, names, contracts, channels) as layered maps. */
 import type { FateValue } from '../chain/fate.ts';
 
+/** DELETED marks a key deleted in a layer (hidden from the layers below): a read then costs one lookup a layer. */
+const DELETED = Symbol('deleted');
+
 /** LayeredMap reads through to its parent and writes to itself, so a mempool view costs nothing to drop. */
 export class LayeredMap<V> {
-  #own: Map<string, V | undefined> | undefined;
-  readonly #parent: LayeredMap<V> | undefined;
+  #own: Map<string, V | typeof DELETED> | undefined;
+  #parent: LayeredMap<V> | undefined;
 
   constructor(parent?: LayeredMap<V>) {
     this.#parent = parent;
   }
 
-  #writable(): Map<string, V | undefined> {
+  #writable(): Map<string, V | typeof DELETED> {
     this.#own ??= new Map();
     return this.#own;
   }
 
-  /** get returns the newest value of a key (undefined when absent or deleted). */
+  /**
+   * get returns the newest value of a key (undefined when absent or deleted), walking the layers in a loop: a devnode
+   * reads through its checkpoints' layers (chain.ts), tens of them.
+   */
   get(key: string): V | undefined {
-    if (this.#own?.has(key)) return this.#own.get(key);
-    return this.#parent?.get(key);
+    let value = this.#own?.get(key);
+    for (let below = this.#parent; value === undefined && below; below = below.#parent) value = below.#own?.get(key);
+    return value === DELETED ? undefined : value;
   }
 
   /** set records a value in this layer. */
@@ -28,7 +35,7 @@ export class LayeredMap<V> {
 
   /** delete hides a key in this layer (and everything above it). */
   delete(key: string): void {
-    this.#writable().set(key, undefined);
+    this.#writable().set(key, DELETED);
   }
 
   /** commit moves this layer's writes into its parent. */
@@ -40,14 +47,35 @@ export class LayeredMap<V> {
     this.#own = undefined;
   }
 
-  /** entries lists every live value, newest layer first (for small maps and tests). */
-  *entries(seen = new Set<string>()): Generator<[string, V]> {
+  /**
+   * foldParent takes in the writes of its parent that it does not override and reads through the grandparent: its
+   * reads stay the same and the parent is no longer one of its layers (the parent itself is left as it is).
+   */
+  foldParent(): void {
+    const parent = this.#parent;
+    if (!parent) return;
+    const own = this.#writable();
+    for (const [k, v] of parent.#own ?? []) if (!own.has(k)) own.set(k, v);
+    this.#parent = parent.#parent;
+  }
+
+  /**
+   * writes lists the writes of this layer and those below it down to `until` (excluded; to the bottom when absent),
+   * newest first, deletions as undefined.
+   */
+  *writes(until?: LayeredMap<V>, seen = new Set<string>()): Generator<[string, V | undefined]> {
+    if (this === until) return;
     for (const [k, v] of this.#own ?? []) {
       if (seen.has(k)) continue;
       seen.add(k);
-      if (v !== undefined) yield [k, v];
+      yield [k, v === DELETED ? undefined : v];
     }
-    if (this.#parent) yield* this.#parent.entries(seen);
+    if (this.#parent) yield* this.#parent.writes(until, seen);
+  }
+
+  /** entries lists every live value, newest layer first (for small maps and tests). */
+  *entries(): Generator<[string, V]> {
+    for (const [k, v] of this.writes()) if (v !== undefined) yield [k, v];
   }
 }
 
@@ -158,16 +186,25 @@ export function commitState(layer: WorldState): void {
 }
 
 /**
- * copyState makes a state of one layer holding what `state` holds: a copy the caller may go on writing while `state`
- * stays as it is (the values are never changed in place, only replaced).
+ * copyState makes a state that reads as `state` does in one layer of its own, over `over` when given (one of
+ * `state`'s layers: only the writes above it are copied): a copy the caller may go on writing while `state` stays as
+ * it is (the values are never changed in place, only replaced).
  */
-export function copyState(state: WorldState): WorldState {
-  const copy = newState();
+export function copyState(state: WorldState, over?: WorldState): WorldState {
+  const copy = newState(over);
   for (const [name, map] of Object.entries(state) as [keyof WorldState, LayeredMap<unknown>][]) {
     const target = copy[name] as LayeredMap<unknown>;
-    for (const [k, v] of map.entries()) target.set(k, v);
+    for (const [k, v] of map.writes(over?.[name] as LayeredMap<unknown> | undefined)) {
+      if (v !== undefined) target.set(k, v);
+      else if (over) target.delete(k);
+    }
   }
   return copy;
+}
+
+/** foldState folds the layer `state` is made over into it (LayeredMap.foldParent): it reads as before. */
+export function foldState(state: WorldState): void {
+  for (const map of Object.values(state) as LayeredMap<unknown>[]) map.foldParent();
 }
 
 /** newState makes an empty state, or a writable view over `parent`. */

@@ -1,10 +1,11 @@
 /**
  * @module The devnode's state after a past block (`/v2/accounts/{id}/hash/{hash}` and every read at a block): rebuilt
- * from the nearest kept state below the block, it equals the state replayed from genesis, whatever order the blocks
- * are read in.
+ * from the nearest kept state below the block (a state read before, or a checkpoint kept as the chain grew), it equals
+ * the state replayed from genesis, whatever order the blocks are read in, and so does the committed state after a fork.
  */
 import { expect } from 'chai';
 import { generateChain, type Chain } from '../../src/devnode/index.ts';
+import type { Checkpoints } from '../../src/devnode/chain.ts';
 import type { WorldState } from '../../src/devnode/state.ts';
 
 const GENERATIONS = 60;
@@ -24,7 +25,10 @@ const contents = (state: WorldState): Record<string, [string, unknown][]> =>
 
 describe('devnode: the state after a past block', function () {
   this.timeout(60_000);
-  const generate = (): Chain => generateChain({ generations: GENERATIONS, seed: 'state-after' }).chain;
+  const generate = (checkpoints: Checkpoints = { spacing: 0, kept: 0 }): Chain =>
+    generateChain({ generations: GENERATIONS, seed: 'state-after', checkpoints }).chain;
+  /** every 3 key blocks, at most 4 kept: thinned (folded, the spacing doubled) three times over 60 generations */
+  const CHECKPOINTED = { spacing: 3, kept: 4 };
 
   it('read block after block (each continued from the one before) equals each replayed from genesis', () => {
     const forward = generate();
@@ -36,6 +40,36 @@ describe('devnode: the state after a past block', function () {
     // every third block forward, then the ones between (a kept state above the block is of no use)
     const order = [...hashes.filter((_, i) => i % 3 === 0), ...hashes.filter((_, i) => i % 3 !== 0)];
     for (const h of order) expect(contents(forward.stateAfter(h)!), h).to.deep.equal(fromGenesis.get(h));
+  });
+
+  it('read from checkpoints, thinned as the chain grew, equals each replayed from genesis in any order', () => {
+    const checkpointed = generate(CHECKPOINTED);
+    const rebuilt = generate();
+    const hashes = blockHashes(checkpointed);
+    expect(blockHashes(rebuilt)).to.deep.equal(hashes);
+    expect(contents(checkpointed.state)).to.deep.equal(contents(rebuilt.state));
+    // newest first (no read kept below: each from a checkpoint), then every fifth forward, then the rest
+    const order = [...hashes.toReversed(), ...hashes.filter((_, i) => i % 5 === 0), ...hashes.filter((_, i) => i % 5)];
+    for (const h of order)
+      expect(contents(checkpointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
+  });
+
+  it('a fork rebuilds from the newest checkpoint below it what a replay from genesis gives', () => {
+    const checkpointed = generate(CHECKPOINTED);
+    const rebuilt = generate();
+    // depth 1 (above the newest checkpoint), then deeper than several, then the chain grown again and forked again
+    for (const depth of [1, 20, 7]) {
+      checkpointed.fork(depth);
+      rebuilt.fork(depth);
+      expect(blockHashes(checkpointed)).to.deep.equal(blockHashes(rebuilt));
+      expect(contents(checkpointed.state), `after a fork of ${depth}`).to.deep.equal(contents(rebuilt.state));
+      // the same blocks on both: mined fields fixed, not drawn
+      for (const chain of [checkpointed, rebuilt])
+        for (let i = 0; i < 5; i++)
+          chain.mineKeyBlock({ nonce: BigInt(i), pow: new Array(42).fill(i), time: chain.top.header.time + 180_000 });
+    }
+    for (const h of blockHashes(rebuilt).toReversed())
+      expect(contents(checkpointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
   });
 
   it('answers for a block of the chain only', () => {
