@@ -24,6 +24,14 @@ import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
 import { clearReloadProgress, reloadProgress, saveReloadProgress } from '../../db/writes/reload-progress.ts';
 import { ProgressLine } from '../../base/progress-line.ts';
+import { Backoff, sleep, waitBefore } from '../../base/retry.ts';
+
+/**
+ * NODE_AWAY: a batch whose node reads failed after the client's own tries (a node restarting, or busy for longer than
+ * its timeout) is prepared again after this backoff, for as long as the node stays away, as the populator waits: a
+ * reload of hours does not end on a node's minute away (started again it would go on after its last batch anyway).
+ */
+const NODE_AWAY = { initialMs: 1000, maxMs: 30_000, jitter: 0.2 };
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
@@ -84,6 +92,7 @@ export async function reloadHeights(
         'an interrupted reload of other heights is not resumed: this one starts from its first height',
       );
     let lowestReplaced = resumed?.lowestReplaced;
+    const away = new Backoff(NODE_AWAY);
     // a batch up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached
     const prepare = (from: number, to: number): Promise<PreparedBatch> => {
       const preparing = prepareBatch(loader, heightRange(from, Math.min(cfg.batchSize, to - from + 1)), false);
@@ -117,12 +126,23 @@ export async function reloadHeights(
           });
       let done = 0;
       for (const [from, to] of contiguousRuns(todo)) {
+        // the first height of the batch being prepared: read again from there when the node went away
+        let start = from;
         let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
         while (prepared) {
           const current = prepared;
           let batch: PreparedBatch;
+          let result: Awaited<ReturnType<typeof loadBatch>>;
           try {
             batch = await current;
+            const last = batch.gens.at(-1)!.height;
+            // prepare the next batch while this one is written
+            prepared = last < to ? prepare(last + 1, to) : undefined;
+            result = await loadBatch(
+              loader,
+              batch.gens.map((g) => g.height),
+              { replace: true, prepared: current, alsoWrite: record(last) },
+            );
           } catch (err) {
             if (err instanceof NodeError && err.notFound) {
               throw new AppError(
@@ -131,16 +151,19 @@ export async function reloadHeights(
                 `the node has no generation in ${from}-${to} (${err.message})`,
               );
             }
-            throw err;
+            if (!(err instanceof NodeError && err.transient)) throw err;
+            if (away.failures === 0)
+              log.warn({ err: err.message, from: start }, 'the node does not answer: the reload waits for it');
+            await sleep(waitBefore(away.next(), err.retryAfterMs));
+            prepared = prepare(start, to);
+            continue;
+          }
+          if (away.failures > 0) {
+            log.info({ failedTries: away.failures, from: start }, 'the node answers again: the reload goes on');
+            away.reset();
           }
           const last = batch.gens.at(-1)!.height;
-          // prepare the next batch while this one is written
-          prepared = last < to ? prepare(last + 1, to) : undefined;
-          const result = await loadBatch(
-            loader,
-            batch.gens.map((g) => g.height),
-            { replace: true, prepared: current, alsoWrite: record(last) },
-          );
+          start = last + 1;
           if (result.kind === 'written' && result.replaced.length > 0)
             lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
           done += batch.gens.length;

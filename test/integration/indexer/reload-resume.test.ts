@@ -1,7 +1,8 @@
 /**
  * @module Issue 57: a reload (-H) killed with SIGKILL goes on after its last batch written when started again with the
  * same list (an operator's Job pod restarted, a blue/green reload), another list starts fresh, and `mdw -v` says how
- * far it is on the way, done of total, with the same total as its last line.
+ * far it is on the way, done of total, with the same total as its last line. A node that goes away mid-reload is
+ * waited for, said once, and the reload goes on when it answers again.
  */
 import { expect } from 'chai';
 import pino from 'pino';
@@ -10,12 +11,29 @@ import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { saveReloadProgress } from '../../../src/db/writes/reload-progress.ts';
 import { createWritePool } from '../../../src/db/pool.ts';
 import { queryOnce } from '../../support/postgres.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { startFaultProxy } from './support/fault-proxy.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';
 import { exitCode } from '../../support/dev-run.ts';
 import { logged, startMdw } from '../../support/mdw-process.ts';
-import { startHarness, waitFor, type Harness } from './support/harness.ts';
+import { silent, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 const SCHEMA = 'mdw_g2';
+
+/** capturedLog is a pino logger whose lines are kept, parsed, in `lines`. */
+function capturedLog(): { log: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const log = pino(
+    { level: 'info' },
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    }),
+  );
+  return { log, lines };
+}
 
 describe('a reload (-H) killed and started again', function () {
   this.timeout(240_000);
@@ -99,16 +117,7 @@ describe('a reload (-H) killed and started again', function () {
   });
 
   it('starts another list from its start, and resumes the same list after what it wrote', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { log, lines } = capturedLog();
     const cfg = h.config({ DATABASE_SCHEMA: SCHEMA, PROGRESS_LOG_MS: '0' });
     const interrupt = async (heights: string, doneThrough: number): Promise<void> => {
       const pool = createWritePool(cfg, 'test', log, 1);
@@ -125,5 +134,45 @@ describe('a reload (-H) killed and started again', function () {
     expect(
       lines.filter((l) => /^resuming an interrupted reload/.test(String(l.msg))).map((l) => l.after),
     ).to.deep.equal([14]);
+  });
+
+  it('waits for a node that goes away, says so once, and goes on when it answers again, losing nothing', async () => {
+    const proxy = await startFaultProxy(h.devnode.externalUrl);
+    try {
+      const { log, lines } = capturedLog();
+      const said = (msg: RegExp): Record<string, unknown>[] => lines.filter((l) => msg.test(String(l.msg)));
+      const schema = 'mdw_g3';
+      const cfg = h.config({ DATABASE_SCHEMA: schema, NODE_URL: proxy.url, BATCH_SIZE: '5', PROGRESS_LOG_MS: '0' });
+      // the first half of the chain: enough batches to go away in the middle of
+      const heights = Array.from({ length: Math.ceil(top / 2) }, (_, i) => i);
+      const reloading = reloadHeights({ cfg, log }, heights);
+      await waitFor(
+        'a third of the heights reloaded',
+        async () => said(/^heights reloaded$/).some((l) => Number(l.done) >= heights.length / 3),
+        120_000,
+      );
+      proxy.set('down');
+      // past the node client's own tries: the reload itself waits
+      await waitFor(
+        'the reload to wait for the node',
+        async () => said(/^the node does not answer/).length > 0,
+        60_000,
+      );
+      const requestsAway = proxy.stats.requests;
+      await waitFor('another try while the node is away', async () => proxy.stats.requests > requestsAway, 60_000);
+      proxy.set('none');
+      expect((await reloading).reloaded).to.equal(heights.length);
+      expect(said(/^the node does not answer/), 'the loss said once').to.have.length(1);
+      expect(said(/^the node answers again/), 'the return said once').to.have.length(1);
+      const differences: string[] = [];
+      const report = await verifyChain(
+        { cfg: h.config({ DATABASE_SCHEMA: schema }), log: silent, out: (l) => differences.push(l) },
+        { heights },
+      );
+      expect(differences).to.deep.equal([]);
+      expect(report.checked).to.equal(heights.length);
+    } finally {
+      await proxy.close();
+    }
   });
 });
