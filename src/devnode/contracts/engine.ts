@@ -162,9 +162,6 @@ export interface CallOutcome {
   readonly transfers?: readonly AeTransfer[];
 }
 
-/** isNativeCode says whether the engine runs this bytecode. */
-export const isNativeCode = (code: string): boolean => kindOfCode(code) !== undefined;
-
 /**
  * runNative runs a call of native code on a layer of `state`, committed only when the call
  * succeeds. Undefined when the code is not native.
