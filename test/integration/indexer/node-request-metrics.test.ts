@@ -40,7 +40,7 @@ describe("the populator's node request metrics on /metrics", function () {
     h = await startHarness(40, 'node-request-metrics');
     proxies = [
       await startFaultProxy(h.devnode.externalUrl, { seed: 3 }),
-      await startFaultProxy(h.devnode.externalUrl, { seed: 7, slowMs: 1500 }),
+      await startFaultProxy(h.devnode.externalUrl, { seed: 7, slowMs: 4000 }),
     ];
   });
   after(async () => {
@@ -59,7 +59,7 @@ describe("the populator's node request metrics on /metrics", function () {
     const cfg = h.config({
       NODE_URL: proxies[0]!.url,
       NODE_URLS: proxies[1]!.url,
-      NODE_TIMEOUT_MS: '500',
+      NODE_TIMEOUT_MS: '1500',
       POLL_INTERVAL_MS: '600000',
     });
     populator = await startPopulator({ cfg, log: silent, registry });
@@ -67,7 +67,7 @@ describe("the populator's node request metrics on /metrics", function () {
     await populator.synced();
     // the requests the last step sent beside its write (the node's top, the derived areas' reads) end after synced
     // does: the counts are read once the nodes have seen no request for longer than a request may take
-    await quiet(proxies, 1500);
+    await quiet(proxies, 4500);
     const exposition = await (await fetch(`${ops.url}/metrics`)).text();
 
     const [unavailable, slow] = proxies.map((p) => p.stats) as [FaultProxy['stats'], FaultProxy['stats']];
