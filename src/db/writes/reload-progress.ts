@@ -1,5 +1,5 @@
 /** @module A reload's (-H) progress in its target schema (reload_progress, migration 1055): one row, one writer. */
-import type { Queryable } from '../pool.ts';
+import { quoteIdent, type Queryable } from '../pool.ts';
 
 /** Where a reload stands: the list, its phase, the last height of the phase written, the lowest one replaced. */
 export interface ReloadProgress {
@@ -10,14 +10,15 @@ export interface ReloadProgress {
   readonly lowestReplaced: number | undefined;
 }
 
-/** reloadProgress is the progress an interrupted reload left, if any. */
-export async function reloadProgress(db: Queryable): Promise<ReloadProgress | undefined> {
+/** reloadProgress is the progress an interrupted reload left, if any (in `schema`, else the connection's). */
+export async function reloadProgress(db: Queryable, schema?: string): Promise<ReloadProgress | undefined> {
+  const table = schema === undefined ? 'reload_progress' : `${quoteIdent(schema)}.reload_progress`;
   const { rows } = await db.query<{
     heights: string;
     phase: 'listed' | 'above';
     done_through: number;
     lowest_replaced: number | null;
-  }>('SELECT heights, phase, done_through, lowest_replaced FROM reload_progress');
+  }>(`SELECT heights, phase, done_through, lowest_replaced FROM ${table}`);
   const r = rows[0];
   return r
     ? {
@@ -42,4 +43,24 @@ export async function saveReloadProgress(db: Queryable, p: ReloadProgress): Prom
 /** clearReloadProgress forgets a reload's progress: it completed, or a populator has written the schema since. */
 export async function clearReloadProgress(db: Queryable): Promise<void> {
   await db.query('DELETE FROM reload_progress');
+}
+
+/** What a reload left in its target schema: the top key block stored and an interrupted reload's progress. */
+export interface ReloadedSchema {
+  readonly top: { readonly height: number; readonly hash: string } | undefined;
+  readonly interrupted: ReloadProgress | undefined;
+}
+
+/** reloadedSchema reads what `schema` holds, through a connection to any schema; undefined when it has no such tables. */
+export async function reloadedSchema(db: Queryable, schema: string): Promise<ReloadedSchema | undefined> {
+  const q = quoteIdent(schema);
+  const { rows } = await db.query<{ ready: boolean }>(
+    'SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL AS ready',
+    [`${q}.key_blocks`, `${q}.reload_progress`],
+  );
+  if (!rows[0]?.ready) return undefined;
+  const top = await db.query<{ height: number; hash: string }>(
+    `SELECT height, hash FROM ${q}.key_blocks ORDER BY height DESC LIMIT 1`,
+  );
+  return { top: top.rows[0], interrupted: await reloadProgress(db, schema) };
 }

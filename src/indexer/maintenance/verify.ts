@@ -8,7 +8,6 @@
  * --state`) it does that last comparison only, without reading a height or re-deriving anything. It writes nothing
  * to the verified schema and always terminates.
  */
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
@@ -29,8 +28,8 @@ import { guardSchema } from '../identity/guard.ts';
 import { NodeError } from '../../node/errors.ts';
 import { fetchGeneration } from '../sync/fetch.ts';
 import { mapLimit } from '../map-limit.ts';
-import { heightRange } from '../sync/heights.ts';
 import { reloadHeights } from './reload.ts';
+import { planScratch, scratchSchemaOf } from './verify-scratch.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
@@ -372,7 +371,8 @@ const ROWS_SHOWN = 5;
  * sync from scratch would, and compares each table row by row with the verified schema, over the verified heights
  * (state tables, such as name_state and the latest token balances, only when every stored height is verified). The tables of an
  * area the populator is still deriving (derive_backfill) lack rows the scratch load has: they are skipped, one line
- * per area says so. The scratch schema is dropped afterwards.
+ * per area says so. The scratch schema is dropped once compared; a run stopped before leaves it for the next to go on
+ * from (verify-scratch.ts).
  */
 async function compareDerived(
   deps: { cfg: Config; log: Logger; pool: Queryable },
@@ -387,14 +387,19 @@ async function compareDerived(
       `derived rows of the ${p.area} area not compared: ${pendingState(p)} ` +
       `(${(DERIVED_AREAS.get(p.area)?.tables ?? []).join(', ')})`,
   );
-  const scratch = `${cfg.databaseSchema.slice(0, 40)}_verify_${randomBytes(4).toString('hex')}`;
+  const scratch = scratchSchemaOf(cfg.databaseSchema);
   const schemas = { db: cfg.databaseSchema, node: scratch };
-  log.info({ scratch, heights: top + 1 }, 'verify --full: re-deriving every row from the node');
+  const plan = await planScratch(pool, cfg.databaseUrl, scratch, top);
+  log.info(
+    { scratch, heights: top + 1, ...(plan.heldThrough === undefined ? {} : { goingOnAfter: plan.heldThrough }) },
+    plan.heldThrough === undefined
+      ? 'verify --full: re-deriving every row from the node'
+      : 'verify --full: re-deriving every row from the node, going on from the scratch schema an earlier run left',
+  );
+  let compared = false;
   try {
-    await reloadHeights(
-      { cfg: { ...cfg, databaseSchema: scratch }, log: log.child({ scratch }) },
-      heightRange(0, top + 1),
-    );
+    for (const list of plan.lists)
+      await reloadHeights({ cfg: { ...cfg, databaseSchema: scratch }, log: log.child({ scratch }) }, list);
     const out: string[] = [];
     const tables = (await derivedTables(pool, cfg.databaseSchema)).filter(
       (table) => (table.byHeight || heights === undefined) && !unfinished.has(table.name),
@@ -417,8 +422,9 @@ async function compareDerived(
       }
       progress.advance(1, { table: table.name });
     }
+    compared = true;
     return { differences: out, skipped };
   } finally {
-    await dropSchema(cfg.databaseUrl, scratch);
+    if (compared) await dropSchema(cfg.databaseUrl, scratch);
   }
 }

@@ -35,7 +35,7 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
     // and leaves no scratch schema behind
     const schemas = await h.query<{ n: string }>(
       'mdw',
-      "SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name LIKE 'mdw_verify_%'",
+      "SELECT count(*) AS n FROM information_schema.schemata WHERE schema_name LIKE 'mdw_verify%'",
     );
     expect(Number(schemas[0]!.n)).to.equal(0);
   });
