@@ -21,6 +21,7 @@ import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
 import { bytesOf, confinePostgres, type CgroupMemory } from './pg-memory.lib.ts';
 import { memoryMb } from './process-memory.lib.ts';
+import { postmasterPid, treeCpuSeconds } from './process-cpu.lib.ts';
 
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 const SCHEMA = 'mdw_scale';
@@ -38,11 +39,17 @@ const NO_NODE: DevnodeChild = {
   stop: async () => {},
 };
 
-/** Tenth is one tenth of the chain's load: its heights, transactions and seconds. */
+/**
+ * Tenth is one tenth of the chain's load: its heights, transactions and seconds, and the CPU seconds the populator (this
+ * process) and PostgreSQL (its server's processes) spent on it: on a shared machine the rate follows whatever else
+ * runs, the CPU per transaction follows the load's own work (absent for a load measured before they were recorded).
+ */
 export interface Tenth {
   readonly heights: number;
   readonly transactions: number;
   readonly seconds: number;
+  readonly populatorCpuSeconds?: number;
+  readonly postgresCpuSeconds?: number;
 }
 
 /** LoadFacts are what loading a chain measured; kept beside its data directory for later runs. */
@@ -115,8 +122,15 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   // a kept database renamed from an earlier tree's key has that tree's schema: migrated here, without the servers'
   // readiness wait (a backfill over a large chain outlasts it)
   if (!loadedNow) await migrate({ databaseUrl: env.DATABASE_URL, schema: SCHEMA }, log);
-  if (loadedNow)
-    writeFileSync(factsFile, JSON.stringify(await load(env, pool, devnode.url, join(dir, 'polls.json'), cgroup?.read)));
+  if (loadedNow) {
+    const postmaster = postmasterPid(join(dir, 'data'));
+    const cpu = (): [number, number] => {
+      const own = process.cpuUsage();
+      return [(own.user + own.system) / 1e6, treeCpuSeconds(postmaster)];
+    };
+    const facts = await load(env, pool, devnode.url, join(dir, 'polls.json'), cpu, cgroup?.read);
+    writeFileSync(factsFile, JSON.stringify(facts));
+  }
   const facts = JSON.parse(readFileSync(factsFile, 'utf8')) as LoadFacts;
   return {
     percent,
@@ -144,7 +158,7 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   };
 }
 
-type Poll = [seconds: number, height: number, cacheMb: number];
+type Poll = [seconds: number, height: number, cacheMb: number, populatorCpu?: number, postgresCpu?: number];
 
 /**
  * load runs the populator until it holds the devnode's top, noting when it passes each tenth of the heights. The polls
@@ -157,6 +171,7 @@ async function load(
   pool: Pool,
   nodeUrl: string,
   pollsFile: string,
+  cpu: () => [populator: number, postgres: number],
   cgroup?: () => CgroupMemory,
 ): Promise<LoadFacts> {
   const status = (await (await fetch(`${nodeUrl}/v2/key-blocks/current/height`)).json()) as { height: number };
@@ -164,10 +179,17 @@ async function load(
   // the stored top, polled: the time each tenth of the heights was passed, interpolated between two polls
   const polls: Poll[] = existsSync(pollsFile) ? (JSON.parse(readFileSync(pollsFile, 'utf8')) as Poll[]) : [[0, 0, 0]];
   const t0 = performance.now() - polls.at(-1)![0] * 1000;
+  // CPU counted on from where a stopped run's last poll left it, as the time is
+  const [cpu0Populator, cpu0Postgres] = cpu();
+  const last = polls.at(-1)!;
+  const cpuNow = (): [number, number] => {
+    const [populator, postgres] = cpu();
+    return [(last[3] ?? 0) + populator - cpu0Populator, (last[4] ?? 0) + postgres - cpu0Postgres];
+  };
   const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
   const watch = setInterval(() => {
     void stored(pool).then((h) => {
-      polls.push([(performance.now() - t0) / 1000, h, (cgroup?.().cache ?? 0) / 2 ** 20]);
+      polls.push([(performance.now() - t0) / 1000, h, (cgroup?.().cache ?? 0) / 2 ** 20, ...cpuNow()]);
       writeFileSync(pollsFile, JSON.stringify(polls));
     });
   }, 1000);
@@ -175,12 +197,14 @@ async function load(
   await populator.stop();
   clearInterval(watch);
   const loadSeconds = (performance.now() - t0) / 1000;
-  polls.push([loadSeconds, top, (cgroup?.().cache ?? 0) / 2 ** 20]);
-  const passedAt = (height: number): number => {
+  polls.push([loadSeconds, top, (cgroup?.().cache ?? 0) / 2 ** 20, ...cpuNow()]);
+  // a poll's field (0: seconds, 3 and 4: CPU) when the stored top passed `height`, interpolated between two polls
+  const passedAt = (height: number, field: 0 | 3 | 4 = 0): number => {
     const i = polls.findIndex(([, h]) => h >= height);
-    const [s1, h1] = polls[i]!;
-    const [s0, h0] = polls[Math.max(0, i - 1)]!;
-    return h1 === h0 ? s1 : s0 + ((s1 - s0) * (height - h0)) / (h1 - h0);
+    const p1 = polls[i]!;
+    const p0 = polls[Math.max(0, i - 1)]!;
+    const [v0, v1] = [p0[field] ?? 0, p1[field] ?? 0];
+    return p1[1] === p0[1] ? v1 : v0 + ((v1 - v0) * (height - p0[1])) / (p1[1] - p0[1]);
   };
   const bound = (i: number): number => Math.ceil((i * top) / 10);
   const { rows } = await pool.query<{ tenth: number; n: string }>(
@@ -191,6 +215,8 @@ async function load(
     heights: bound(i + 1) - bound(i),
     transactions: Number(rows.find((r) => r.tenth === i)?.n ?? 0),
     seconds: passedAt(bound(i + 1)) - passedAt(bound(i)),
+    populatorCpuSeconds: passedAt(bound(i + 1), 3) - passedAt(bound(i), 3),
+    postgresCpuSeconds: passedAt(bound(i + 1), 4) - passedAt(bound(i), 4),
   }));
   const memory = cgroup && {
     ...cgroup(),

@@ -274,6 +274,10 @@ async function loaded(percent: number): Promise<ScaleChain> {
   for (const [i, t] of facts.tenths.entries())
     console.log(
       `  tenth ${i + 1}: ${(t.heights / t.seconds).toFixed(1)} gens/s, ${(t.transactions / t.seconds).toFixed(0)} tx/s` +
+        (t.populatorCpuSeconds === undefined
+          ? ''
+          : `, CPU per tx: populator ${((t.populatorCpuSeconds * 1e6) / t.transactions).toFixed(0)} µs, ` +
+            `PostgreSQL ${(((t.postgresCpuSeconds ?? 0) * 1e6) / t.transactions).toFixed(0)} µs`) +
         (facts.memory ? `, PostgreSQL's page cache ${facts.memory.cacheMbByTenth[i]} MB at its end` : ''),
     );
   const mb = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
