@@ -256,10 +256,10 @@ async function main(): Promise<void> {
         `database grew ${Math.round((after - before) / 2 ** 20)} MB${again}`,
     };
   });
+  // read before the devnode stops; none with BENCH_SCALE_NO_DEVNODE (pid 0), which serves only `migration`
+  const { rss, peak } = chain.devnode.pid ? memoryMb(chain.devnode.pid) : { rss: 0, peak: 0 };
   await server.stop();
   await chain.stop();
-  // none with BENCH_SCALE_NO_DEVNODE (pid 0), which serves only the operations that need no node (`migration`)
-  const { rss, peak } = chain.devnode.pid ? memoryMb(chain.devnode.pid) : { rss: 0, peak: 0 };
   const devnodeRssMb = { generated: chain.devnodeRssMb.generated, end: Math.round(rss), peak: Math.round(peak) };
   console.log(`devnode RSS MB: ${JSON.stringify(devnodeRssMb)}`);
   writeResult('scale-ops', { date: new Date().toISOString(), percent: PERCENT, top, devnodeRssMb, results });
