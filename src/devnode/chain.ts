@@ -56,9 +56,9 @@ export interface Checkpoints {
 }
 
 /**
- * CHECKPOINTS: the committed state is kept as the chain grows, first every 256 key blocks; past 32 kept, every second
+ * CHECKPOINTS: the committed state is kept as the chain grows, first every 256 key blocks; past 64 kept, every second
  * one is folded into the one after it and the spacing doubles, so they thin out evenly (at a tenth of mainnet, 114 000
- * key blocks, one every 4 096). A read at a past block, a dry-run on an old block and a fork then replay at most the
+ * key blocks, one every 2 048). A read at a past block, a dry-run on an old block and a fork then replay at most the
  * spacing's blocks from the nearest one below, where they replayed the chain from genesis: minutes at that size on
  * the devnode's one thread, every other answer waiting (a node reads its state trees at the block). Each kept state is
  * a layer of the writes since the one before and the committed state a layer over the newest: together they hold what
@@ -172,6 +172,7 @@ export class Chain {
   readonly #epochEnds = new Map<string, KeptState>();
   /** the committed states kept as the chain grows (CHECKPOINTS), by hash in height order: each a layer over the one before */
   readonly #checkpoints = new Map<string, KeptState>();
+  /** how many key blocks apart checkpoints are kept now (0: none): the options' spacing, doubled at each thinning */
   #checkpointSpacing: number;
   /** queries asked by mempool transactions, indexed for refunds when their micro block is sealed */
   #pendingQueries: { id: string; expires: number }[] = [];
@@ -379,7 +380,7 @@ export class Chain {
    */
   #keepCheckpoint(block: KeyBlock): void {
     const height = block.header.height;
-    const last = [...this.#checkpoints.values()].at(-1);
+    const last = this.#lastCheckpoint();
     if (this.#checkpointSpacing === 0 || height - (last?.at.height ?? 0) < this.#checkpointSpacing) return;
     const state = this.state;
     const at = { height, micro: -1 };
@@ -392,6 +393,11 @@ export class Chain {
       this.#checkpoints.delete(kept[i]![0]);
     }
     this.#checkpointSpacing *= 2;
+  }
+
+  /** #lastCheckpoint is the newest checkpoint (the map keeps them in height order). */
+  #lastCheckpoint(): KeptState | undefined {
+    return [...this.#checkpoints.values()].at(-1);
   }
 
   /** #keepEpochEnd keeps a copy of the state right after an epoch's last key block, thinning the kept ones past the bound. */
@@ -567,7 +573,7 @@ export class Chain {
 
   /** #replay rebuilds the committed state through the kept blocks, from the newest checkpoint (or genesis). */
   #replay(): void {
-    const { state, expiry } = this.#rebuild(undefined, [...this.#checkpoints.values()].at(-1));
+    const { state, expiry } = this.#rebuild(undefined, this.#lastCheckpoint());
     this.state = state;
     this.#queryExpiry = expiry;
     this.#history.clear();

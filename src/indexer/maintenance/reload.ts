@@ -132,10 +132,11 @@ export async function reloadHeights(
         while (prepared) {
           const current = prepared;
           let batch: PreparedBatch;
+          let last: number;
           let result: Awaited<ReturnType<typeof loadBatch>>;
           try {
             batch = await current;
-            const last = batch.gens.at(-1)!.height;
+            last = batch.gens.at(-1)!.height;
             // prepare the next batch while this one is written
             prepared = last < to ? prepare(last + 1, to) : undefined;
             result = await loadBatch(
@@ -162,7 +163,6 @@ export async function reloadHeights(
             log.info({ failedTries: away.failures, from: start }, 'the node answers again: the reload goes on');
             away.reset();
           }
-          const last = batch.gens.at(-1)!.height;
           start = last + 1;
           if (result.kind === 'written' && result.replaced.length > 0)
             lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
