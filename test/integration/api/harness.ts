@@ -28,6 +28,7 @@ export interface LogLine {
   readonly msg: string;
   readonly dependency?: string;
   readonly refused?: number;
+  readonly [field: string]: unknown;
 }
 
 /** capturedLog is a logger at `info` whose lines are kept, parsed, in `lines`. */

@@ -5,8 +5,6 @@
  * waited for, said once, and the reload goes on when it answers again.
  */
 import { expect } from 'chai';
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { saveReloadProgress } from '../../../src/db/writes/reload-progress.ts';
 import { createWritePool } from '../../../src/db/pool.ts';
@@ -19,23 +17,9 @@ import { wrappedAe } from '../../support/aex9-truth.ts';
 import { exitCode } from '../../support/dev-run.ts';
 import { logged, startMdw } from '../../support/mdw-process.ts';
 import { silent, startHarness, waitFor, type Harness } from './support/harness.ts';
+import { capturedLog } from '../api/harness.ts';
 
 const SCHEMA = 'mdw_g2';
-
-/** capturedLog is a pino logger whose lines are kept, parsed, in `lines`. */
-function capturedLog(): { log: pino.Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const log = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    }),
-  );
-  return { log, lines };
-}
 
 describe('a reload (-H) killed and started again', function () {
   this.timeout(240_000);
