@@ -23,7 +23,7 @@
  * GraphQL's heaviest documents and a websocket replay of the last 1 000 heights. BENCH_SCALE_SAMPLES (default 20) sets
  * the requests per row, one after another; BENCH_SCALE_ONLY (a regular expression) keeps the rows whose name or path it
  * matches, to compare a few routes before and after a change (the websocket replay runs only without it). Last, the
- * hot account's whole history is exported as NDJSON at each size (issue 61: rows/s, CPU per row, the server's memory
+ * hot account's whole history is exported as CSV and as NDJSON at each size (issue 61: rows/s, CPU per row, the server's memory
  * above idle; with BENCH_SCALE_ONLY only when it matches `export`). BENCH_SERVER_NODE_OPTIONS adds the servers' Node flags
  * (`--cpu-prof --cpu-prof-dir=DIR` to profile them).
  */
@@ -330,21 +330,25 @@ interface ExportRun {
   readonly peakRssMbAboveIdle: number;
 }
 
+/** The export's two formats by their media type: CSV (the default) leaves out the columns no CSV line shows. */
+const EXPORT_FORMATS = { CSV: 'text/csv', NDJSON: 'application/x-ndjson' } as const;
+type ExportFormat = keyof typeof EXPORT_FORMATS;
+
 /**
- * exportRun reads the hot account's whole history as NDJSON (issue 61's target: 2 M rows in under 60 s, under 50 MB
+ * exportRun reads the hot account's whole history in `format` (issue 61's target: 2 M rows in under 60 s, under 50 MB
  * above idle), as fast as this process takes it.
  */
-async function exportRun(size: Size, account: string): Promise<ExportRun> {
+async function exportRun(size: Size, account: string, format: ExportFormat): Promise<ExportRun> {
   const { server } = size;
   const path = `/mdw/v3/accounts/${account}/transactions/export`;
   // a short export first: the idle figure is a server that has exported, as the routes asked before leave it
-  await readExport(`${server.url}${path}?limit=${10 * LIMIT}`);
+  await readExport(`${server.url}${path}?limit=${10 * LIMIT}`, format);
   const idle = rssMb(server.pid);
   const [cpu0, pg0, t0] = [cpuMicros(server.pid), size.postgresCpu(), performance.now()];
   const {
     result: { rows, bytes, complete },
     peakMb,
-  } = await withPeakRss(server.pid, () => readExport(`${server.url}${path}`));
+  } = await withPeakRss(server.pid, () => readExport(`${server.url}${path}`, format));
   const seconds = (performance.now() - t0) / 1000;
   if (!complete) throw new Error(`the export of ${account} was cut short after ${rows} rows`);
   return {
@@ -357,23 +361,26 @@ async function exportRun(size: Size, account: string): Promise<ExportRun> {
   };
 }
 
-/** printedExportRun is exportRun of the hot account, printed. */
-async function printedExportRun(size: Size): Promise<ExportRun> {
-  const run = await exportRun(size, hotSpotKeys(SEED)[0]!.address);
-  console.log(
-    `export of the hot account at ${size.percent} % (NDJSON): ${run.rows} rows, ${run.mb} MB in ${run.seconds} s ` +
-      `(${Math.round(run.rows / run.seconds)} rows/s; 2 M rows: ${Math.round((2e6 * run.seconds) / run.rows)} s), ` +
-      `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs; ` +
-      `server peak ${run.peakRssMbAboveIdle} MB above idle`,
-  );
-  return run;
+/** printedExportRuns are exportRun of the hot account in each format, printed. */
+async function printedExportRuns(size: Size): Promise<Record<ExportFormat, ExportRun>> {
+  const runs = {} as Record<ExportFormat, ExportRun>;
+  for (const format of Object.keys(EXPORT_FORMATS) as ExportFormat[]) {
+    const run = (runs[format] = await exportRun(size, hotSpotKeys(SEED)[0]!.address, format));
+    console.log(
+      `export of the hot account at ${size.percent} % (${format}): ${run.rows} rows, ${run.mb} MB in ${run.seconds} s ` +
+        `(${Math.round(run.rows / run.seconds)} rows/s; 2 M rows: ${Math.round((2e6 * run.seconds) / run.rows)} s), ` +
+        `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs; ` +
+        `server peak ${run.peakRssMbAboveIdle} MB above idle`,
+    );
+  }
+  return runs;
 }
 
-/** readExport reads an NDJSON export: its lines and bytes, and whether its trailer says it is complete. */
-function readExport(url: string): Promise<{ rows: number; bytes: number; complete: boolean }> {
+/** readExport reads an export: its rows (lines, less CSV's header) and bytes, and whether its trailer says it is complete. */
+function readExport(url: string, format: ExportFormat): Promise<{ rows: number; bytes: number; complete: boolean }> {
   return new Promise((resolve, reject) => {
-    request(url, { headers: { accept: 'application/x-ndjson' } }, (res) => {
-      let [rows, bytes] = [0, 0];
+    request(url, { headers: { accept: EXPORT_FORMATS[format] } }, (res) => {
+      let [rows, bytes] = [format === 'CSV' ? -1 : 0, 0];
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
         for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
@@ -443,7 +450,7 @@ async function main(): Promise<void> {
   if (SIZES.length === 1 && !ONLY?.test('export')) return (await loaded(SIZES[0]!)).stop();
   if (SIZES.length === 1) {
     const size = await ready(SIZES[0]!);
-    await printedExportRun(size);
+    await printedExportRuns(size);
     await size.server.stop();
     return size.chain.stop();
   }
@@ -458,8 +465,8 @@ async function main(): Promise<void> {
     ] as const)
       rows[`websocket replay of ${REPLAY_HEIGHTS} heights`] = await replayRow(size);
   await explainMisses(sizes[1], b, a);
-  const exports: Record<number, ExportRun> = {};
-  if (!ONLY || ONLY.test('export')) for (const size of sizes) exports[size.percent] = await printedExportRun(size);
+  const exports: Record<number, Record<ExportFormat, ExportRun>> = {};
+  if (!ONLY || ONLY.test('export')) for (const size of sizes) exports[size.percent] = await printedExportRuns(size);
   for (const size of sizes) {
     await size.server.stop();
     await size.chain.stop();
