@@ -1,22 +1,12 @@
 import { expect } from 'chai';
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { Registry } from 'prom-client';
 import { createOutageMetrics, DependencyOutage } from '../../src/api/http/outage.ts';
 import { waitFor } from '../support/wait.ts';
+import { capturedLog } from '../support/captured-log.ts';
 
 describe('DependencyOutage', () => {
   it('logs the loss once and the return once with the count of refusals, whatever the number of requests', async () => {
-    const lines: { msg: string; refused?: number; dependency?: string }[] = [];
-    const log = pino(
-      { level: 'debug' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
-          done();
-        },
-      }),
-    );
+    const { log, lines } = capturedLog('debug');
     const registry = new Registry();
     let answering = false;
     const probes: boolean[] = [];

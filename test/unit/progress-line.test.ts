@@ -1,8 +1,7 @@
 /** @module A long job's progress line: its numbers, and at most one line per interval. */
 import { expect } from 'chai';
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { ProgressLine, progressFields } from '../../src/base/progress-line.ts';
+import { capturedLog } from '../support/captured-log.ts';
 
 describe('progressFields(done, total, elapsedMs)', () => {
   it('gives the rate since the start and the seconds left at that rate', () => {
@@ -21,20 +20,10 @@ describe('progressFields(done, total, elapsedMs)', () => {
 });
 
 describe('ProgressLine', () => {
-  function capture(): { log: pino.Logger; lines: Record<string, unknown>[] } {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
-    return { log: pino({ level: 'info' }, sink), lines };
-  }
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it('logs at most once per interval, with done of total and its fields', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturedLog();
     let now = 0;
     const line = new ProgressLine({ log, message: 'heights verified', total: 100, intervalMs: 10_000, now: () => now });
     for (let i = 0; i < 10; i++) {
@@ -51,7 +40,7 @@ describe('ProgressLine', () => {
   });
 
   it('counts a resumed job from where it was, and its rate from this run only', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturedLog();
     let now = 0;
     const line = new ProgressLine({ log, message: 'm', total: 1000, doneBefore: 900, intervalMs: 0, now: () => now });
     now = 10_000;
@@ -63,7 +52,7 @@ describe('ProgressLine', () => {
   });
 
   it('says done and the rate only when the total is not known beforehand', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturedLog();
     let now = 0;
     const line = new ProgressLine({ log, message: 'm', total: undefined, intervalMs: 0, now: () => now });
     now = 2000;

@@ -11,7 +11,8 @@ import { STATUS_MAX_AGE_MS } from '../../../src/api/mdw/resources/status-source.
 import { migrate } from '../../../src/db/migrator.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';
 import { waitFor } from '../../support/wait.ts';
-import { capturedLog, silentLog, startFakeNode, type FakeNode, type LogLine } from './harness.ts';
+import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
+import { capturedLog, type LogLine } from '../../support/captured-log.ts';
 
 describe('a database outage as the server answers and logs it', function () {
   this.timeout(120_000);

@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { outboundCounts } from '../../support/outbound.ts';
 import { deadEnd, type DeadEnd } from '../../support/dead-end.ts';
 import { waitFor } from '../../support/wait.ts';
-import { capturedLog, startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
+import { startApi, startFakeNode, type ApiUnderTest, type FakeNode } from './harness.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 describe('forwarding to the node', () => {
   let api: ApiUnderTest;

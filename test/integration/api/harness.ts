@@ -1,8 +1,7 @@
 /** @module API test harness: a migrated test database with the fixture chain, the Koa app over it, and a fake node. */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
+import type pino from 'pino';
 import type Koa from 'koa';
 import prom from 'prom-client';
 import supertest from 'supertest';
@@ -21,30 +20,6 @@ export const silentLog = createLogger({
   logPretty: false,
   logDir: undefined,
 }).log;
-
-/** A log line as a role wrote it: its level, its message and its fields. */
-export interface LogLine {
-  readonly level: number;
-  readonly msg: string;
-  readonly dependency?: string;
-  readonly refused?: number;
-  readonly [field: string]: unknown;
-}
-
-/** capturedLog is a logger at `info` whose lines are kept, parsed, in `lines`. */
-export function capturedLog(): { log: pino.Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const log = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(JSON.parse(chunk.toString()) as LogLine);
-        done();
-      },
-    }),
-  );
-  return { log, lines };
-}
 
 /** A request as the fake node saw it. */
 export interface SeenRequest {

@@ -2,7 +2,6 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
@@ -10,6 +9,7 @@ import { loadConfig } from '../../../src/config/middleware.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 describe('a node outage as the server logs it', function () {
   this.timeout(60_000);
@@ -18,16 +18,7 @@ describe('a node outage as the server logs it', function () {
     const db = await createMigratedDatabase('mdw_node_outage');
     // the node's address, held by the test: down (each connection reset) until it comes back on it
     const node = await deadEnd(createServer((_req, res) => res.end('{"height":5}')));
-    const lines: { level: number; msg: string; refused?: number; dependency?: string }[] = [];
-    const log = pino(
-      { level: 'debug' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
-          done();
-        },
-      }),
-    );
+    const { log, lines } = capturedLog('debug');
     const cfg = loadConfig({
       DATABASE_URL: db.url,
       DATABASE_SCHEMA: 'mdw_node_outage',

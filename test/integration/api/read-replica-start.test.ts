@@ -11,7 +11,8 @@ import { freePort } from '../../../src/cli/free-port.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { startReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
 import { waitFor } from '../../support/wait.ts';
-import { capturedLog, startFakeNode, type FakeNode } from './harness.ts';
+import { startFakeNode, type FakeNode } from './harness.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 describe('a server reading standbys, at its start (issue 38)', function () {
   this.timeout(180_000);

@@ -11,7 +11,8 @@ import { createPool, type Pool } from '../../../src/db/pool.ts';
 import { startReplicatedPostgres, type ReplicaOptions, type ReplicatedPostgres } from '../../support/replica.ts';
 import { notify, spendTx, writeHeight, type WrittenHeight } from '../events/chain-writer.ts';
 import { openClient, type TestClient } from '../events/ws-client.ts';
-import { capturedLog, silentLog, startFakeNode, type FakeNode, type LogLine } from './harness.ts';
+import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
+import { capturedLog, type LogLine } from '../../support/captured-log.ts';
 
 /** The schema the chain is written in. */
 const SCHEMA = 'public';

@@ -4,7 +4,8 @@
  * names the path the client asked.
  */
 import { expect } from 'chai';
-import { capturedLog, startApi, type ApiUnderTest, type LogLine } from './harness.ts';
+import { startApi, type ApiUnderTest } from './harness.ts';
+import { capturedLog, type LogLine } from '../../support/captured-log.ts';
 
 /** requestCount is the value of mdw_api_http_requests_total for a route label and status in the exposition text. */
 function requestCount(text: string, route: string, status: number): number | undefined {

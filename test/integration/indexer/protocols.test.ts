@@ -3,7 +3,6 @@
  * followed to its top and verified clean; the unknown protocol is said once, counted and shown in both statuses;
  * the headers' `flags` (shown by 7.3 nodes) are stored and served as the node gave them.
  */
-import { Writable } from 'node:stream';
 import { decode } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import pino from 'pino';
@@ -21,6 +20,7 @@ import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 const ARCUS_AT = 8;
 const FUTURE_AT = 16;
@@ -35,16 +35,7 @@ describe('issue 39: Ceres → Arcus → a protocol the middleware does not know'
   let populator: Populator;
   let pool: Pool;
   const registry = new prom.Registry();
-  const lines: { msg: string; protocol?: number; height?: number; rules?: number }[] = [];
-  const log = pino(
-    { level: 'info' },
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString('utf8')) as (typeof lines)[number]);
-        done();
-      },
-    }),
-  );
+  const { log, lines } = capturedLog();
   const storedTop = async (): Promise<number> =>
     (await pool.query<{ h: number | null }>('SELECT max(height) AS h FROM key_blocks')).rows[0]!.h ?? -1;
 

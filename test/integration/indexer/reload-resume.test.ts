@@ -17,7 +17,7 @@ import { wrappedAe } from '../../support/aex9-truth.ts';
 import { exitCode } from '../../support/dev-run.ts';
 import { logged, startMdw } from '../../support/mdw-process.ts';
 import { silent, startHarness, waitFor, type Harness } from './support/harness.ts';
-import { capturedLog } from '../api/harness.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 const SCHEMA = 'mdw_g2';
 

@@ -3,7 +3,6 @@
  * for as long as it asked (never sooner), the dry-runs too; asserted on the devnode's count of refused requests and
  * on the waits recorded (mdw_outbound_retry_after_wait_seconds), never on how long anything took.
  */
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
@@ -19,6 +18,7 @@ import type { SeriesValue } from '../../support/outbound.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -81,16 +81,7 @@ describe('issue 39: a node’s 503 with Retry-After', function () {
   it('has the populator leave an overloaded node alone for as long as it asked, then follow on', async () => {
     const db = await createTestDatabase({ migrated: 'mdw' });
     const registry = new prom.Registry();
-    const lines: { msg: string; retryAfterMs?: number }[] = [];
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(JSON.parse(chunk.toString('utf8')) as (typeof lines)[number]);
-          done();
-        },
-      }),
-    );
+    const { log, lines } = capturedLog();
     const cfg = loadConfig({
       NODE_URL: devnode.externalUrl,
       DATABASE_URL: db.url,

@@ -7,8 +7,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import pino, { type Logger } from 'pino';
-import { Writable } from 'node:stream';
+import type { Logger } from 'pino';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain, type VerifyReport } from '../../../src/indexer/maintenance/verify.ts';
 import { deriveStoredTokens } from '../../../src/indexer/derived/derive-tokens.ts';
@@ -23,6 +22,7 @@ import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 import { runMdw } from '../../support/dev-run.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 
 /**
  * The chain: uniform blocks, one transaction in four a token's (AEX-9, AEX-141, the DEX); 60 generations hold every
@@ -77,16 +77,7 @@ describe('verify --full and --state against the chain state (contracts, names, o
   }
 
   it('finds nothing on a clean chain, having compared every kind of entry with the chain, saying how far it is', async () => {
-    const logged: Record<string, unknown>[] = [];
-    const log = pino(
-      { level: 'info' },
-      new Writable({
-        write(chunk: Buffer, _enc, done) {
-          logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { log, lines: logged } = capturedLog();
     // a progress line at every step (issue 57)
     const { lines, report } = await verify({ cfg: h.config({ PROGRESS_LOG_MS: '0' }), log, full: true });
     const progress = (msg: string) => logged.filter((l) => l.msg === msg && l.done !== undefined);

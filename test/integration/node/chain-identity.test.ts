@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { nodeChains } from '../../../src/node/chain-identity.ts';
 import { startFaultProxy, type FaultProxy } from '../indexer/support/fault-proxy.ts';
-import { capturedLog } from '../api/harness.ts';
+import { capturedLog } from '../../support/captured-log.ts';
 import { waitFor } from '../../support/wait.ts';
 
 describe('node/chain-identity: which chain the nodes serve', function () {

@@ -1,28 +1,13 @@
 import { expect } from 'chai';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { untilDatabaseAnswers } from '../../../src/db/wait.ts';
-
-function capture(): { log: pino.Logger; msgs: string[] } {
-  const msgs: string[] = [];
-  const log = pino(
-    { level: 'debug' },
-    new Writable({
-      write(chunk: Buffer, _enc, done) {
-        msgs.push((JSON.parse(chunk.toString()) as { msg: string }).msg);
-        done();
-      },
-    }),
-  );
-  return { log, msgs };
-}
+import { capturedLog } from '../../support/captured-log.ts';
 
 const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 const fast = { backoff: { initialMs: 1, maxMs: 2 } };
 
 describe('untilDatabaseAnswers', () => {
   it('retries while the database is away, logging the wait once and the return once', async () => {
-    const { log, msgs } = capture();
+    const { log, lines } = capturedLog('debug');
     let tries = 0;
     const value = await untilDatabaseAnswers(
       'migrations',
@@ -35,11 +20,14 @@ describe('untilDatabaseAnswers', () => {
     );
     expect(value).to.equal('migrated');
     expect(tries).to.equal(6);
-    expect(msgs).to.deep.equal(['database unavailable: waiting for it before starting', 'database available again']);
+    expect(lines.map((l) => l.msg)).to.deep.equal([
+      'database unavailable: waiting for it before starting',
+      'database available again',
+    ]);
   });
 
   it('logs nothing when the database answers at once, and throws any other error at once', async () => {
-    const { log, msgs } = capture();
+    const { log, lines } = capturedLog('debug');
     expect(await untilDatabaseAnswers('check', async () => 1, log, fast)).to.equal(1);
     let tries = 0;
     const bug = untilDatabaseAnswers(
@@ -53,11 +41,11 @@ describe('untilDatabaseAnswers', () => {
     );
     expect(await bug.catch((e: Error) => e.message)).to.equal('syntax error');
     expect(tries).to.equal(1);
-    expect(msgs).to.deep.equal([]);
+    expect(lines.map((l) => l.msg)).to.deep.equal([]);
   });
 
   it('gives up when its signal aborts (the process is stopping)', async () => {
-    const { log } = capture();
+    const { log } = capturedLog('debug');
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 20);
     const wait = untilDatabaseAnswers('check', () => Promise.reject(refused()), log, { ...fast, signal: stop.signal });
