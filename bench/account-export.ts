@@ -9,6 +9,11 @@
  *
  *   make bench ONLY=account-export
  *
+ * BENCH_EXPORT_PIN=1 puts the server on a core of its own (CPU 1) and everything else (this process, PostgreSQL, the
+ * devnode) on CPU 0, as a deployment gives the server its core: the small requests' latencies beside an export are then
+ * the server's, not two cores shared four ways. Beside each export the server's event-loop delay (its /metrics,
+ * prom-client's histogram, reset by each scrape) tells how long a request waited behind the export's work in the server.
+ *
  * BENCH_GENERATIONS (default 2000) sets the chain's length; BENCH_SERVER_NODE_OPTIONS adds the server's Node flags
  * (`--cpu-prof --cpu-prof-dir=DIR` to profile it). BENCH_BASELINE_MDW (another tree's bin/mdw.js, with its
  * node_modules: `git archive` of a commit) exports the same account of the same database first, alone, as the
@@ -28,6 +33,7 @@ import { killChildrenOnExit, percentile, startMdwServer, type Child } from './ht
 import { loadedChain } from './loaded-chain.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { rssMb, withPeakRss } from './process-memory.lib.ts';
+import { pinTree } from './pin.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 2000);
@@ -38,6 +44,7 @@ const TARGET = { rows: 2_000_000, seconds: 60, mb: 50 };
 const PROBE_SECONDS = 10;
 const FORMATS = ['text/csv', 'application/x-ndjson'] as const;
 const BASELINE_MDW = process.env.BENCH_BASELINE_MDW;
+const PIN = process.env.BENCH_EXPORT_PIN === '1';
 const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 /** busiestAccount is the id account_transactions names most often, and how often. */
@@ -64,6 +71,24 @@ async function probe(url: string, paths: () => string, stop: () => boolean): Pro
     }),
   );
   return latencies.sort((a, b) => a - b);
+}
+
+interface LoopDelay {
+  readonly p99Ms: number;
+  readonly maxMs: number;
+}
+
+/**
+ * loopDelay reads the server's event-loop delay since the last scrape of its /metrics (which resets it): p99 and max
+ * in ms. Read once before an interval to start it.
+ */
+async function loopDelay(url: string): Promise<LoopDelay> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const gauge = (name: string): number =>
+    Number(
+      (Number(new RegExp(`^nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text)?.[1]) * 1000).toFixed(1),
+    );
+  return { p99Ms: gauge('p99'), maxMs: gauge('max') };
 }
 
 interface ExportRun {
@@ -150,10 +175,16 @@ interface ServerRuns {
    * the small requests alone, and beside each run (the working tree's); their own peak RSS above idle, which the runs
    * beside them count too
    */
-  readonly alone?: { readonly p50Ms: number; readonly p99Ms: number; readonly peakRssAboveIdleMb: number };
+  readonly alone?: {
+    readonly p50Ms: number;
+    readonly p99Ms: number;
+    readonly peakRssAboveIdleMb: number;
+    readonly eventLoopDelayMs: LoopDelay;
+  };
   readonly runs: (ExportRun & {
     probeP50Ms?: number;
     probeP99Ms?: number;
+    eventLoopDelayBesideMs?: LoopDelay;
     peakRssAboveIdleBesideProbesMb?: number;
     startRssAboveIdleBesideProbesMb?: number;
   })[];
@@ -191,6 +222,10 @@ async function main(): Promise<void> {
   /** exports of one server (`mdw`: another tree's), alone; with `probes`, each again beside the small requests */
   async function serverRuns(mdw: string | undefined, probes: boolean): Promise<ServerRuns> {
     const server = await startMdwServer(chain.env, nodeOptions, mdw === undefined ? {} : { mdw });
+    if (PIN) {
+      pinTree(process.pid, '0');
+      pinTree(server.pid, '1');
+    }
     // warm-up: the routes, a short export, then idle
     await exportOnce(server, `${path}?limit=2000`, 'text/csv', 0, postgresCpu);
     const warmEnd = performance.now() + 2000;
@@ -198,9 +233,11 @@ async function main(): Promise<void> {
     await sleep(3000);
     const idleMb = rssMb(server.pid);
     const aloneEnd = performance.now() + PROBE_SECONDS * 1000;
+    await loopDelay(server.url);
     const { result: probesAlone, peakMb: probesPeakMb } = await withPeakRss(server.pid, async () =>
       probes ? probe(server.url, small, () => performance.now() > aloneEnd) : [],
     );
+    const loopAlone = await loopDelay(server.url);
     const probesAboveIdleMb = Number((probesPeakMb - idleMb).toFixed(1));
     const runs: ServerRuns['runs'] = [];
     // each format alone first: its rate, CPU and memory are the export's own (after a run beside the small requests,
@@ -211,12 +248,15 @@ async function main(): Promise<void> {
       const run = alone[i]!;
       let latencies: number[] = [];
       let beside: ExportRun | undefined;
+      let loopBeside: LoopDelay | undefined;
       if (probes) {
         let done = false;
+        await loopDelay(server.url);
         const during = probe(server.url, small, () => done);
         beside = await exportOnce(server, path, accept, idleMb, postgresCpu);
         done = true;
         latencies = await during;
+        loopBeside = await loopDelay(server.url);
       }
       runs.push(
         probes
@@ -225,6 +265,7 @@ async function main(): Promise<void> {
               probeP50Ms: percentile(latencies, 0.5),
               probeP99Ms: percentile(latencies, 0.99),
               peakRssAboveIdleBesideProbesMb: beside!.peakRssAboveIdleMb,
+              eventLoopDelayBesideMs: loopBeside,
               startRssAboveIdleBesideProbesMb: beside!.startRssAboveIdleMb,
             }
           : run,
@@ -236,7 +277,8 @@ async function main(): Promise<void> {
           `CPU per row: server ${run.serverCpuUsPerRow} µs, PostgreSQL ${run.postgresCpuUsPerRow} µs, complete: ${run.complete}` +
           (probes
             ? `; small requests during a second export p50 ${percentile(latencies, 0.5)} / p99 ${percentile(latencies, 0.99)} ms ` +
-              `(alone ${percentile(probesAlone, 0.5)} / ${percentile(probesAlone, 0.99)} ms), its peak RSS ` +
+              `(alone ${percentile(probesAlone, 0.5)} / ${percentile(probesAlone, 0.99)} ms), the server's event-loop delay ` +
+              `p99 ${loopBeside!.p99Ms} / max ${loopBeside!.maxMs} ms (alone ${loopAlone.p99Ms} / ${loopAlone.maxMs}), its peak RSS ` +
               `${beside!.peakRssAboveIdleMb} MB above idle (${beside!.startRssAboveIdleMb} MB at its start; the small requests ` +
               `alone ${probesAboveIdleMb} MB)`
             : ''),
@@ -250,6 +292,7 @@ async function main(): Promise<void> {
           p50Ms: percentile(probesAlone, 0.5),
           p99Ms: percentile(probesAlone, 0.99),
           peakRssAboveIdleMb: probesAboveIdleMb,
+          eventLoopDelayMs: loopAlone,
         },
       }),
       runs,
@@ -274,6 +317,7 @@ async function main(): Promise<void> {
   );
   writeResult('account-export', {
     generations: GENERATIONS,
+    serverPinned: PIN,
     transactions: Number(txCount[0]!.n),
     busiestAccountRows: account.rows,
     exportedRows: exported,
