@@ -4,7 +4,8 @@
  * tree of src/ and migrations/ that made it), so a later run on the same tree skips the load. Reports the
  * generation's time and the devnode's memory, and the load's rate per tenth of the chain. BENCH_SCALE_PG_MEMORY (e.g.
  * 128M) loads it with the server in a memory cgroup of that size and shared_buffers an eighth of it
- * (bench/pg-memory.lib.ts), into a data directory of its own.
+ * (bench/pg-memory.lib.ts), into a data directory of its own. BENCH_SCALE_PG_SETTINGS adds the server's settings
+ * (`;`-separated, e.g. `shared_preload_libraries=pg_stat_statements`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -105,6 +106,8 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
     settings: [
       ...['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'],
       ...(PG_MEMORY ? [`shared_buffers=${Math.floor(bytesOf(PG_MEMORY) / 8 / 2 ** 20)}MB`] : []),
+      // e.g. shared_preload_libraries=pg_stat_statements, to see which statements a load's time goes to
+      ...(process.env.BENCH_SCALE_PG_SETTINGS?.split(';').filter(Boolean) ?? []),
     ],
     onLog: (line) => logLines.push(line),
   });
