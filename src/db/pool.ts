@@ -274,6 +274,21 @@ export async function warmPool(pool: Pool, count: number): Promise<void> {
   for (const c of clients) if (c.status === 'fulfilled') c.value.release();
 }
 
+/**
+ * concurrently runs independent reads at once on a pool (a connection each) and one after another on a client, which
+ * answers one statement at a time: pg queues a second query on a busy client with a deprecation warning, and pg@9
+ * refuses it. A read given a snapshot's or a transaction's client is as right as one given the pool.
+ */
+export async function concurrently<T extends unknown[]>(
+  db: Queryable,
+  reads: { readonly [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
+  if (db instanceof pg.Pool) return (await Promise.all(reads.map((read) => read()))) as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as T;
+}
+
 /** withTransaction runs fn on one client inside BEGIN/COMMIT, rolling back and rethrowing on error. */
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>, mode = ''): Promise<T> {
   const client = await pool.connect();

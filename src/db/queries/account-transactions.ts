@@ -4,7 +4,7 @@
  * appears in (ae_mdw's), and the ids of a range of heights (the websocket's).
  */
 import { idKey, idOfKey, TX_TYPE_CODES, txTypeCode } from '../../chain/id-key.ts';
-import type { Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { topHeight } from './blocks.ts';
 import { placeholderSql } from './stored-tx-json.ts';
@@ -230,22 +230,24 @@ export async function accountFieldCounts(
   db: Queryable,
   id: string,
 ): Promise<{ total: number; byField: { txType: string; field: string; n: number }[] }> {
-  const [total, byField] = await Promise.all([
-    db.query<{ n: string }>({
-      name: 'mdw_v3_account_tx_total',
-      text: `SELECT coalesce(sum(n), 0)::text AS n FROM account_tx_counts WHERE account = ${accountNumberSql('$1')}`,
-      values: [idKey(id)],
-    }),
-    db.query<{ txType: string; field: string; n: string }>({
-      name: 'mdw_v3_account_tx_fields',
-      // types are stored as codes; their names order the answer (in the database's collation, as before)
-      text: `SELECT n.name AS "txType", x.f AS field, x.n
+  const [total, byField] = await concurrently(db, [
+    () =>
+      db.query<{ n: string }>({
+        name: 'mdw_v3_account_tx_total',
+        text: `SELECT coalesce(sum(n), 0)::text AS n FROM account_tx_counts WHERE account = ${accountNumberSql('$1')}`,
+        values: [idKey(id)],
+      }),
+    () =>
+      db.query<{ txType: string; field: string; n: string }>({
+        name: 'mdw_v3_account_tx_fields',
+        // types are stored as codes; their names order the answer (in the database's collation, as before)
+        text: `SELECT n.name AS "txType", x.f AS field, x.n
                FROM (SELECT tx_type, f, sum(n) AS n FROM account_tx_counts, unnest(string_to_array(fields, ' ')) AS f
                       WHERE account = ${accountNumberSql('$1')} GROUP BY 1, 2) x
                JOIN unnest($2::smallint[], $3::text[]) AS n(code, name) ON n.code = x.tx_type
               ORDER BY 1, 2`,
-      values: [idKey(id), TX_TYPE_CODES.map(([, code]) => code), TX_TYPE_CODES.map(([type]) => type)],
-    }),
+        values: [idKey(id), TX_TYPE_CODES.map(([, code]) => code), TX_TYPE_CODES.map(([type]) => type)],
+      }),
   ]);
   return {
     total: Number(total.rows[0]?.n ?? 0),

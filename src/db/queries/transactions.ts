@@ -10,7 +10,7 @@ import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
-import type { Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
 import { checkedSignedBase64Sql, checkedSignedOfBase64, signedBase64Sql, signedOfBase64 } from './signed-base64.ts';
 
@@ -256,17 +256,18 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
   const channelIds = [...new Set(rendered.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
   const contractIds = [...new Set(rows.flatMap((r) => r.call?.contract_id ?? []))];
-  const [found, parties, standards] = await Promise.all([
-    nameIds.length === 0
-      ? undefined
-      : db.query<{ name_hash: string; name: string }>({
-          // prepared: an export asks it for each page, and its plan (the key's probes) is the same for any hashes
-          name: 'mdw_v3_names_of_hashes',
-          text: 'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
-          values: [nameIds],
-        }),
-    channelParties(db, channelIds),
-    tokenStandards(db, contractIds),
+  const [found, parties, standards] = await concurrently(db, [
+    () =>
+      nameIds.length === 0
+        ? Promise.resolve(undefined)
+        : db.query<{ name_hash: string; name: string }>({
+            // prepared: an export asks it for each page, and its plan (the key's probes) is the same for any hashes
+            name: 'mdw_v3_names_of_hashes',
+            text: 'SELECT name_hash, name FROM name_state WHERE name_hash = ANY($1::text[])',
+            values: [nameIds],
+          }),
+    () => channelParties(db, channelIds),
+    () => tokenStandards(db, contractIds),
   ]);
   for (const r of found?.rows ?? []) names.set(r.name_hash, r.name);
   // one object a row, its stored columns and what was rendered and looked up of them

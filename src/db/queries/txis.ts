@@ -3,7 +3,7 @@
  * number of transactions before it in chain order (height, micro index, tx index), kept per
  * generation in generation_txis (migration 1003).
  */
-import type { Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../pool.ts';
 import type { TxPosition } from './positions.ts';
 
 /**
@@ -71,7 +71,7 @@ export async function positionsOfTxis(
   first: number,
   last: number,
 ): Promise<{ from: TxPosition; to: TxPosition }> {
-  const [from, to] = await Promise.all([positionOfTxi(db, first), positionOfTxi(db, last)]);
+  const [from, to] = await concurrently(db, [() => positionOfTxi(db, first), () => positionOfTxi(db, last)]);
   if (from === undefined) return EMPTY;
   return { from, to: to ?? { height: 2 ** 31 - 1, microIndex: 0, txIndex: 0 } };
 }

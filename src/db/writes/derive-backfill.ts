@@ -6,7 +6,7 @@ import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import { callInfoSql } from '../queries/call-info.ts';
-import type { Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../pool.ts';
 import { microBlockHashSql } from '../queries/transactions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 
@@ -78,18 +78,20 @@ export async function replaceGenerationFees(db: Queryable, from: number, to: num
   await db.query('DELETE FROM generation_fees WHERE height BETWEEN $1 AND $2', [from, to]);
   // the fee column suffices but for contract txs (gas) and wrappers (their inner tx's fee and gas), whose stored
   // transactions are rendered here (the binary form has no SQL reader)
-  const [plain, special] = await Promise.all([
-    db.query<{ height: number; fees: string }>(
-      `SELECT height, sum(fee)::text AS fees FROM transactions
+  const [plain, special] = await concurrently(db, [
+    () =>
+      db.query<{ height: number; fees: string }>(
+        `SELECT height, sum(fee)::text AS fees FROM transactions
         WHERE height BETWEEN $1 AND $2 AND tx_type <> ALL($3::smallint[]) GROUP BY height`,
-      [from, to, FEE_WALKED.map(txTypeCode)],
-    ),
-    db.query<{ height: number; signed: Buffer; gas_used: Json | null }>(
-      `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used
+        [from, to, FEE_WALKED.map(txTypeCode)],
+      ),
+    () =>
+      db.query<{ height: number; signed: Buffer; gas_used: Json | null }>(
+        `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used
          FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
         WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::smallint[])`,
-      [from, to, FEE_WALKED.map(txTypeCode)],
-    ),
+        [from, to, FEE_WALKED.map(txTypeCode)],
+      ),
   ]);
   const fees = new Map<number, bigint>(plain.rows.map((r) => [r.height, BigInt(r.fees)]));
   for (const r of special.rows) {
