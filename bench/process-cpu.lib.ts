@@ -55,6 +55,19 @@ export function treeCpuSeconds(root: number): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+/** descendantPids lists `root` and every live process below it. */
+export function descendantPids(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const s = stat(Number(entry));
+    if (s) children.set(s.ppid, [...(children.get(s.ppid) ?? []), Number(entry)]);
+  }
+  const found = [root];
+  for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i]!) ?? []));
+  return found;
+}
+
 /** postmasterPid reads the server's pid from postmaster.pid in its data directory (a local server). */
 export function postmasterPid(dataDirectory: string): number {
   return Number(readFileSync(`${dataDirectory}/postmaster.pid`, 'utf8').split('\n')[0]);
