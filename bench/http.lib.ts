@@ -96,12 +96,14 @@ export function track(child: ChildProcess): ChildProcess {
 /**
  * startDevnodeProcess runs `mdw devnode` with these arguments (e.g. `--generate N --seed S`; mining only on demand, so
  * the chain stays put) and waits for its URL. `stdout` receives the devnode's own output (its log lines); `mdw` is the
- * bin/mdw.js whose devnode runs (another tree's: loaded-chain.lib.ts, BENCH_CHAIN_MDW).
+ * bin/mdw.js whose devnode runs (another tree's: loaded-chain.lib.ts, BENCH_CHAIN_MDW); `nodeOptions` its NODE_OPTIONS
+ * (`--inspect=…`, for its heap: heap.lib.ts).
  */
 export async function startDevnodeProcess(
   args: readonly string[],
   stdout?: (text: string) => void,
   mdw = MDW,
+  nodeOptions?: string,
 ): Promise<DevnodeChild> {
   const [port, internalPort] = [await freePort(), await freePort()];
   const child = track(
@@ -114,7 +116,7 @@ export async function startDevnodeProcess(
         ...['--port', String(port), '--internal-port', String(internalPort)],
         ...['--key-block-interval', '0', '--micro-block-interval', '0'],
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) } },
     ),
   );
   let output = '';

@@ -18,8 +18,9 @@ import { createPool, type Pool } from '../src/db/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { createLogger } from '../src/base/log.ts';
-import { launchEmbeddedPostgres } from '../test/support/postgres.ts';
+import { freePort, launchEmbeddedPostgres } from '../test/support/postgres.ts';
 import { startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+import { settledMemory, type SettledMemory } from './heap.lib.ts';
 import { bytesOf, confinePostgres, type CgroupMemory } from './pg-memory.lib.ts';
 import { memoryMb } from './process-memory.lib.ts';
 import { postmasterPid, treeCpuSeconds } from './process-cpu.lib.ts';
@@ -71,6 +72,8 @@ export interface ScaleChain {
   readonly generatedSeconds: number;
   /** the devnode's resident memory once its chain is generated and at its peak (MB, /proc VmRSS and VmHWM) */
   readonly devnodeRssMb: { readonly generated: number; readonly peak: number };
+  /** the devnode's memory after a full collection (through its inspector): what it keeps, apart from the slack */
+  devnodeSettled(): Promise<SettledMemory | undefined>;
   readonly facts: LoadFacts;
   /** whether this run loaded the chain (false: a kept database from an earlier run) */
   readonly loadedNow: boolean;
@@ -92,10 +95,16 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
   const key = `${percent}-${seed}-${treeKey()}${PG_MEMORY ? `-pg${PG_MEMORY}` : ''}`;
   const dir = join(ROOT, '.data', 'bench-scale', key);
   const t0 = performance.now();
+  const inspectPort = await freePort();
   const devnode =
     NO_DEVNODE && existsSync(join(dir, 'loaded.json'))
       ? NO_NODE
-      : await startDevnodeProcess(['--scale', String(percent), '--seed', seed]);
+      : await startDevnodeProcess(
+          ['--scale', String(percent), '--seed', seed],
+          undefined,
+          undefined,
+          `--inspect=127.0.0.1:${inspectPort}`,
+        );
   const generatedSeconds = (performance.now() - t0) / 1000;
   const devnodeRss = devnode === NO_NODE ? { rss: 0, peak: 0 } : memoryMb(devnode.pid);
   let logLines: string[] = [];
@@ -145,6 +154,7 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
       generated: Math.round(devnodeRss.rss),
       peak: Math.round(devnode === NO_NODE ? 0 : memoryMb(devnode.pid).peak),
     },
+    devnodeSettled: () => (devnode === NO_NODE ? Promise.resolve(undefined) : settledMemory(inspectPort)),
     facts,
     loadedNow,
     takeLog: () => {

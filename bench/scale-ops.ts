@@ -3,7 +3,9 @@
  * size; with BENCH_SCALE_PG_MEMORY its server stays in its memory cgroup) while a server answers. Each operation runs
  * as an operator runs it, `mdw …` in a process of its own under /usr/bin/time: its wall and CPU time, peak RSS, the load
  * average, the server's and PostgreSQL's peak memory meanwhile, and its log lines that tell progress (kept in
- * bench/results/scale-ops-<op>.log). BENCH_SCALE_OPS picks them (default all, in this order):
+ * bench/results/scale-ops-<op>.log), and the devnode's peak RSS meanwhile and its memory after a full collection
+ * once it ended (what it keeps from serving it). BENCH_SCALE_OPS picks them and their order (default all, in this
+ * order; `fork,v,full` first brings a kept database whose top a fork round left behind onto the new devnode's chain):
  *   v          `mdw -v`
  *   full       `mdw -v --full --sample 1000`
  *   H          `mdw -H` over the last min(top, BENCH_SCALE_OPS_HEIGHTS = 10 000) heights, in place
@@ -29,6 +31,7 @@ import { killChildrenOnExit, startMdwServer, track } from './http.lib.ts';
 import { memoryMb, rssMb } from './process-memory.lib.ts';
 import { writeResult, writeResultFile } from './results.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
+import type { SettledMemory } from './heap.lib.ts';
 
 const PERCENT = Number(process.env.BENCH_SCALE ?? '0.1');
 const OPS = (process.env.BENCH_SCALE_OPS ?? 'v,full,H,fork,migration,reload').split(',');
@@ -47,6 +50,9 @@ interface Measured {
   readonly load: string;
   readonly serverPeakRssMb: number;
   readonly postgresPeakMb?: number;
+  /** the devnode's highest RSS during the operation, and its memory after a full collection once it ended */
+  readonly devnodePeakRssMb?: number;
+  readonly devnodeSettled?: SettledMemory;
   readonly progressLines: number;
   readonly note?: string;
 }
@@ -154,19 +160,23 @@ async function main(): Promise<void> {
       return undefined;
     }
   };
-  const run = async (op: string, body: () => Promise<Omit<Measured, 'serverPeakRssMb' | 'postgresPeakMb'>>) => {
-    if (!OPS.includes(op)) return;
-    let [serverPeak, postgresPeak] = [rssMb(server.pid), postgresMemory() ?? 0];
+  const devnodeRss = (): number => (chain.devnode.pid ? rssMb(chain.devnode.pid) : 0);
+  type Measure = () => Promise<Omit<Measured, 'serverPeakRssMb' | 'postgresPeakMb' | 'devnodePeakRssMb'>>;
+  const run = async (op: string, body: Measure) => {
+    let [serverPeak, postgresPeak, devnodePeak] = [rssMb(server.pid), postgresMemory() ?? 0, devnodeRss()];
     const watch = setInterval(() => {
       serverPeak = Math.max(serverPeak, rssMb(server.pid));
       postgresPeak = Math.max(postgresPeak, postgresMemory() ?? 0);
+      devnodePeak = Math.max(devnodePeak, devnodeRss());
     }, 500);
     const measured = await body();
     clearInterval(watch);
+    const devnodeSettled = await chain.devnodeSettled();
     results[op] = {
       ...measured,
       serverPeakRssMb: Math.round(serverPeak),
       ...(postgresPeak ? { postgresPeakMb: Math.round(postgresPeak / 2 ** 20) } : {}),
+      ...(devnodeSettled ? { devnodePeakRssMb: Math.round(devnodePeak), devnodeSettled } : {}),
     };
     console.log(`${op}: ${JSON.stringify(results[op])}`);
   };
@@ -176,8 +186,9 @@ async function main(): Promise<void> {
     return { ...r, load: `${load0}–${load()}`, ...(r.code === 0 || until ? {} : { note: `exit ${r.code}` }) };
   };
 
-  await run('v', () => timed('v', ['-v'], capped));
-  await run('full', async () => {
+  const ops: Record<string, Measure> = {};
+  ops.v = () => timed('v', ['-v'], capped);
+  ops.full = async () => {
     const r = await timed('full', ['-v', '--full', '--sample', '1000'], capped);
     // a stopped `-v --full` leaves its scratch schema for the next run to go on from: dropped here, none follows
     const { rows } = await chain.pool.query<{ name: string }>(
@@ -186,9 +197,9 @@ async function main(): Promise<void> {
     );
     for (const { name } of rows) await dropSchema(chain.env.DATABASE_URL!, name);
     return { ...r, note: `${r.note ?? ''}scratch schemas left behind: ${rows.length}` };
-  });
-  await run('H', () => timed('H', ['-H', `${Math.max(1, top - HEIGHTS + 1)}-${top}`]));
-  await run('fork', async () => {
+  };
+  ops.H = () => timed('H', ['-H', `${Math.max(1, top - HEIGHTS + 1)}-${top}`]);
+  ops.fork = async () => {
     const forked = (await (
       await fetch(`${chain.devnode.internalUrl}/v2/debug/dev/fork`, {
         method: 'POST',
@@ -202,8 +213,8 @@ async function main(): Promise<void> {
       while (String(await storedTop(chain)) !== String([h, hash])) await new Promise((r) => setTimeout(r, 200));
     };
     return timed('fork', ['-p'], caughtUp);
-  });
-  await run('migration', async () => {
+  };
+  ops.migration = async () => {
     const { table, bytes, column } = await largestTable(chain);
     const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-migrations-'));
     for (const f of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')))
@@ -235,8 +246,8 @@ async function main(): Promise<void> {
         `transaction; slowest answer meanwhile ${slowest} ms (${quiet} ms before); CREATE INDEX CONCURRENTLY ` +
         `${secondsConcurrently.toFixed(1)} s, slowest answer meanwhile ${slowestConcurrently} ms`,
     };
-  });
-  await run('reload', async () => {
+  };
+  ops.reload = async () => {
     const green = `${chain.env.DATABASE_SCHEMA}_g2`;
     const before = await databaseBytes(chain);
     const r = await timed('reload', ['-H', `0-${top}`, '--schema', green], capped);
@@ -255,7 +266,10 @@ async function main(): Promise<void> {
         `${r.note ?? ''}reached height ${reached} of ${top}; new schema ${Math.round(schemaBytes / 2 ** 20)} MB; ` +
         `database grew ${Math.round((after - before) / 2 ** 20)} MB${again}`,
     };
-  });
+  };
+  const unknown = OPS.filter((op) => !ops[op]);
+  if (unknown.length > 0) throw new Error(`BENCH_SCALE_OPS: no ${unknown.join(', ')} (${Object.keys(ops).join(', ')})`);
+  for (const op of OPS) await run(op, ops[op]!);
   // read before the devnode stops; none with BENCH_SCALE_NO_DEVNODE (pid 0), which serves only `migration`
   const { rss, peak } = chain.devnode.pid ? memoryMb(chain.devnode.pid) : { rss: 0, peak: 0 };
   await server.stop();
