@@ -116,7 +116,10 @@ export async function startDevnodeProcess(
         ...['--port', String(port), '--internal-port', String(internalPort)],
         ...['--key-block-interval', '0', '--micro-block-interval', '0'],
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) } },
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, ...(nodeOptions && { NODE_OPTIONS: nodeOptions }) },
+      },
     ),
   );
   let output = '';
