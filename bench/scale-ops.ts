@@ -29,6 +29,7 @@ import { dropSchema, schemaSizes } from '../src/db/admin.ts';
 import { createLogger } from '../src/base/log.ts';
 import { killChildrenOnExit, startMdwServer, track } from './http.lib.ts';
 import { memoryMb, rssMb } from './process-memory.lib.ts';
+import { processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult, writeResultFile } from './results.lib.ts';
 import { scaleChain, type ScaleChain } from './scale-chain.lib.ts';
 import type { SettledMemory } from './heap.lib.ts';
@@ -50,7 +51,8 @@ interface Measured {
   readonly load: string;
   readonly serverPeakRssMb: number;
   readonly postgresPeakMb?: number;
-  /** the devnode's highest RSS during the operation, and its memory after a full collection once it ended */
+  /** the devnode's CPU time, its highest RSS during the operation, and its memory after a full collection once it ended */
+  readonly devnodeCpuSeconds?: number;
   readonly devnodePeakRssMb?: number;
   readonly devnodeSettled?: SettledMemory;
   readonly progressLines: number;
@@ -161,9 +163,12 @@ async function main(): Promise<void> {
     }
   };
   const devnodeRss = (): number => (chain.devnode.pid ? rssMb(chain.devnode.pid) : 0);
-  type Measure = () => Promise<Omit<Measured, 'serverPeakRssMb' | 'postgresPeakMb' | 'devnodePeakRssMb'>>;
+  type Measure = () => Promise<
+    Omit<Measured, 'serverPeakRssMb' | 'postgresPeakMb' | 'devnodeCpuSeconds' | 'devnodePeakRssMb'>
+  >;
   const run = async (op: string, body: Measure) => {
     let [serverPeak, postgresPeak, devnodePeak] = [rssMb(server.pid), postgresMemory() ?? 0, devnodeRss()];
+    const devnodeCpu = chain.devnode.pid ? processCpuSeconds(chain.devnode.pid) : 0;
     const watch = setInterval(() => {
       serverPeak = Math.max(serverPeak, rssMb(server.pid));
       postgresPeak = Math.max(postgresPeak, postgresMemory() ?? 0);
@@ -171,12 +176,13 @@ async function main(): Promise<void> {
     }, 500);
     const measured = await body();
     clearInterval(watch);
+    const devnodeCpuSeconds = chain.devnode.pid ? processCpuSeconds(chain.devnode.pid) - devnodeCpu : 0;
     const devnodeSettled = await chain.devnodeSettled();
     results[op] = {
       ...measured,
       serverPeakRssMb: Math.round(serverPeak),
       ...(postgresPeak ? { postgresPeakMb: Math.round(postgresPeak / 2 ** 20) } : {}),
-      ...(devnodeSettled ? { devnodePeakRssMb: Math.round(devnodePeak), devnodeSettled } : {}),
+      ...(devnodeSettled ? { devnodeCpuSeconds, devnodePeakRssMb: Math.round(devnodePeak), devnodeSettled } : {}),
     };
     console.log(`${op}: ${JSON.stringify(results[op])}`);
   };
