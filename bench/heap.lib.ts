@@ -1,7 +1,7 @@
 /**
  * @module A child process's live memory, read through its inspector (started with `--inspect=127.0.0.1:PORT`): a full
  * collection first, then its `process.memoryUsage()`. What its RSS alone cannot tell: how much of it the collector's
- * slack is (garbage not yet collected, pages the heap keeps) and how much is kept.
+ * slack is (garbage not yet collected, pages the heap keeps) and how much is kept. In MiB, as process-memory.lib.ts.
  */
 
 export interface SettledMemory {
@@ -62,7 +62,7 @@ export async function settledMemory(port: number): Promise<SettledMemory> {
   const before = await memoryUsage(port);
   await inspect(port, 'HeapProfiler.collectGarbage');
   const after = await memoryUsage(port);
-  const mb = (bytes: number): number => Math.round(bytes / 1e6);
+  const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
   return {
     rssMb: mb(before.rss),
     oldSpaceMb: mb(before.spaces.old_space ?? 0),
