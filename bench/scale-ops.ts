@@ -8,6 +8,8 @@
  * order; `fork,v,full` first brings a kept database whose top a fork round left behind onto the new devnode's chain):
  *   v          `mdw -v`
  *   full       `mdw -v --full --sample 1000`
+ *   state      `mdw -v --state --sample 1000`: `-v --full`'s last part alone, the derived state against the chain's at
+ *              the top (dry-runs of every token's holders, names, oracles, channels, sampled balances)
  *   H          `mdw -H` over the last min(top, BENCH_SCALE_OPS_HEIGHTS = 10 000) heights, in place
  *   fork       a fork of depth 20 at the top (the devnode's /v2/debug/dev/fork), then `mdw -p` until it holds the new top
  *   migration  a migration adding an index to the largest table (the migrator's transaction: CREATE INDEX), then the
@@ -27,7 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { migrate, MIGRATIONS_DIR } from '../src/db/migrator.ts';
 import { dropSchema, schemaSizes } from '../src/db/admin.ts';
 import { createLogger } from '../src/base/log.ts';
-import { killChildrenOnExit, startMdwServer, track } from './http.lib.ts';
+import { killChildrenOnExit, startMdwServer } from './http.lib.ts';
 import { memoryMb, rssMb } from './process-memory.lib.ts';
 import { processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult, writeResultFile } from './results.lib.ts';
@@ -69,12 +71,21 @@ async function mdw(
   until?: () => Promise<void>,
 ): Promise<{ seconds: number; cpuSeconds: number; peakRssMb: number; progressLines: number; code: number | null }> {
   const t0 = performance.now();
-  const child = track(
-    spawn('/usr/bin/time', ['-f', 'bench-time %e %M %U %S', process.execPath, MDW, ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_PRETTY: 'false' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    }),
-  );
+  // a process group of its own: /usr/bin/time passes no signal on, so a bench that ends early kills the group
+  const child = spawn('/usr/bin/time', ['-f', 'bench-time %e %M %U %S', process.execPath, MDW, ...args], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_PRETTY: 'false' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const killGroup = (): void => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // the group has ended
+    }
+  };
+  process.once('exit', killGroup);
+  child.once('exit', () => process.off('exit', killGroup));
   let output = '';
   child.stdout!.on('data', (b: Buffer) => (output += String(b)));
   child.stderr!.on('data', (b: Buffer) => (output += String(b)));
@@ -204,6 +215,7 @@ async function main(): Promise<void> {
     for (const { name } of rows) await dropSchema(chain.env.DATABASE_URL!, name);
     return { ...r, note: `${r.note ?? ''}scratch schemas left behind: ${rows.length}` };
   };
+  ops.state = () => timed('state', ['-v', '--state', '--sample', '1000'], capped);
   ops.H = () => timed('H', ['-H', `${Math.max(1, top - HEIGHTS + 1)}-${top}`]);
   ops.fork = async () => {
     const forked = (await (
