@@ -5,7 +5,8 @@
  * average, the server's and PostgreSQL's peak memory meanwhile, and its log lines that tell progress (kept in
  * bench/results/scale-ops-<op>.log), and the devnode's peak RSS meanwhile and its memory after a full collection
  * once it ended (what it keeps from serving it). BENCH_SCALE_OPS picks them and their order (default all, in this
- * order; `fork,v,full` first brings a kept database whose top a fork round left behind onto the new devnode's chain):
+ * order; `H,…` first, with BENCH_SCALE_OPS_HEIGHTS past a fork round's depth, brings a kept database whose top the
+ * round left behind onto the new devnode's chain: `fork` waits on it, the populator refusing a fork that deep):
  *   v          `mdw -v`
  *   full       `mdw -v --full --sample 1000`
  *   state      `mdw -v --state --sample 1000`: `-v --full`'s last part alone, the derived state against the chain's at

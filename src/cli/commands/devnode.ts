@@ -14,9 +14,9 @@ import { setFlagsFromString } from 'node:v8';
  * HEAP_GROWING_PERCENT bounds how far the devnode process's old generation may grow past what its last full collection
  * kept before it collects again. V8 picks that factor itself, up to four times for a program that allocates fast, and
  * a devnode serving a pass over a large chain allocates fast (every answer is rendered from packed bytes): serving a
- * second pass over a tenth of mainnet, whose kept data is 3.8 GiB (1.3 GB of world state on the heap, 2.5 GB of packed
- * chain in buffers), its RSS reached 5.2 GB, the rest garbage not yet collected. The price is more full collections of
- * a heap that holds little garbage (docs/devnode.md, "memory").
+ * second pass over a tenth of mainnet, whose kept data is 3.8 GiB (1.26 GiB of world state and kept states on the
+ * heap, 2.34 GiB of packed chain in buffers), its RSS reached 5.2 GiB, the rest garbage not yet collected. The price
+ * is more full collections of a heap that holds little garbage (docs/devnode.md, "A chain at mainnet's scale").
  */
 const HEAP_GROWING_PERCENT = 10;
 
