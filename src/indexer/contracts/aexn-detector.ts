@@ -13,6 +13,7 @@ import { contractsCreatedAt, type CreatedAt } from '../../db/writes/aexn.ts';
 import { ErrorCode } from '../../base/errors.ts';
 import { NodeError } from '../../node/errors.ts';
 import { detectAexn, detectDexFactory, type AexnDetection } from './aexn-detect.ts';
+import { readHoldings } from './aex9-holdings.ts';
 import { callEvents } from '../rows/call-events.ts';
 import { PAIR_CREATED } from './dex-events.ts';
 import { PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
@@ -259,18 +260,8 @@ export class AexnDetector {
     ]);
     if (results === REFUSED) throw refusedAt(blockHash);
     const result = results === PRUNED ? undefined : results[0];
-    if (!result?.ok) return undefined;
-    let holders: unknown;
-    try {
-      holders = encoder.decodeResult('balances', result.value, 'ok');
-    } catch {
-      return undefined;
-    }
-    if (!(holders instanceof Map)) return undefined;
-    const balances = new Map<string, bigint>();
-    for (const [account, amount] of holders as Map<unknown, unknown>)
-      if (typeof account === 'string' && typeof amount === 'bigint' && amount > 0n) balances.set(account, amount);
-    return balances;
+    const holders = result?.ok ? readHoldings(encoder, result.value) : undefined;
+    return holders && new Map([...holders].filter(([, amount]) => amount > 0n));
   }
 
   /** #knownBefore is the set of `ids` created before `start` (remembered, else stored). */
@@ -317,18 +308,23 @@ export class AexnDetector {
       // the node runs dry-runs but does not know the block: it left the chain (a fork the next step finds)
       if (refused && Array.isArray(results)) throw refusedAt(blockHash);
     }
-    const value = (fn: string): unknown => {
+    const answer = (fn: string): string | undefined => {
       const r: DryRunResult | undefined = Array.isArray(results) ? results[asked.indexOf(fn)] : undefined;
-      if (!r?.ok) return undefined;
+      return r?.ok ? r.value : undefined;
+    };
+    const value = (fn: string): unknown => {
+      const a = answer(fn);
+      if (a === undefined) return undefined;
       try {
-        return encoder.decodeResult(fn, r.value, 'ok');
+        return encoder.decodeResult(fn, a, 'ok');
       } catch {
         return undefined;
       }
     };
     const extensions = detected.extensions ?? stringList(value(extensionsFn)) ?? [];
     const meta = readMeta(detected, value('meta_info'));
-    const holders = detected.type === 'aex9' ? value('balances') : undefined;
+    const balances = detected.type === 'aex9' ? answer('balances') : undefined;
+    const holders = balances === undefined ? undefined : readHoldings(encoder, balances);
     const contract: AexnContractRow = {
       ...at,
       contractId: id,
@@ -336,15 +332,13 @@ export class AexnDetector {
       createdByCall: step.code === undefined,
       ...meta,
       extensions,
-      balancesUnknown: detected.type === 'aex9' && !(holders instanceof Map),
+      balancesUnknown: detected.type === 'aex9' && holders === undefined,
       wrappedAe: detected.type === 'aex9' && (detected.wrappedAe === true || this.#wrappedAe.has(id)),
     };
     const seeds: Aex9SeedRow[] = [];
-    if (holders instanceof Map)
-      for (const [account, amount] of holders as Map<unknown, unknown>)
-        // a balance is held: what a contract answers below zero is none (it never makes a negative balance)
-        if (typeof account === 'string' && typeof amount === 'bigint' && amount > 0n)
-          seeds.push({ ...at, contractId: id, account, amount: amount.toString() });
+    for (const [account, amount] of holders ?? [])
+      // a balance is held: what a contract answers below zero is none (it never makes a negative balance)
+      if (amount > 0n) seeds.push({ ...at, contractId: id, account, amount: amount.toString() });
     return { contract, seeds };
   }
 }

@@ -21,7 +21,7 @@ import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import { detectHyperchain, type DetectOptions } from './detect.ts';
 import { SCHEDULE_ACI } from './schedule-aci.ts';
-import { readAnswer } from './fate-answers.ts';
+import { readAnswer } from '../contracts/fate-answers.ts';
 import {
   encodeSeed,
   isEpochBoundary,

@@ -8,7 +8,7 @@
 import { isKind, type FateValue } from '../../chain/fate.ts';
 import type { DryRunResult } from '../../node/dry-run.ts';
 import type { BytecodeEncoder } from '../contracts/contract-decoder.ts';
-import { readAnswer } from './fate-answers.ts';
+import { readAnswer } from '../contracts/fate-answers.ts';
 import { readFateValidatorState, readValidatorState, type ValidatorState } from './validator-state.ts';
 
 /** Each validator's `total_balance` by its signing key. */

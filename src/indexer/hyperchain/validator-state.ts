@@ -9,7 +9,7 @@ import { isKind, type FateValue } from '../../chain/fate.ts';
 import type { DryRunResult } from '../../node/dry-run.ts';
 import type { BytecodeEncoder } from '../contracts/contract-decoder.ts';
 import { readDelegates, readFateDelegates } from './epoch-rows.ts';
-import { readAnswer } from './fate-answers.ts';
+import { readAnswer } from '../contracts/fate-answers.ts';
 
 /** ValidatorState is what one answer states, by the record it is. */
 export type ValidatorState =

@@ -29,7 +29,8 @@ import { channelById, type ChannelRow } from '../../db/queries/channels.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { PRUNED, REFUSED, type DryRunCall } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
-import type { ContractDecoder } from '../contracts/contract-decoder.ts';
+import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
+import { readHoldings } from '../contracts/aex9-holdings.ts';
 import { mapLimit } from '../map-limit.ts';
 import { fetchGeneration } from '../sync/fetch.ts';
 import {
@@ -186,17 +187,23 @@ async function pages<T, R>(
   }
 }
 
+/** read reads a call's answer (`cb_…`) by the code's encoder: its decoding by the code's types unless told otherwise. */
+type Read<T> = (encoder: BytecodeEncoder, fn: string, answer: string) => T;
+
+const byTypes: Read<unknown> = (encoder, fn, answer) => encoder.decodeResult(fn, answer, 'ok');
+
 /**
- * dryRun asks one contract's read-only `calls` (function names and arguments) at the verified top: their decoded
- * results, or why not (a line for `unverifiable`).
+ * dryRun asks one contract's read-only `calls` (function names and arguments) at the verified top: their results as
+ * `read` reads them, or why not (a line for `unverifiable`).
  */
-async function dryRun(
+async function dryRun<T>(
   deps: StateCheckDeps,
   opts: StateCheckOptions,
   t: Tally,
   contractId: string,
   calls: readonly { fn: string; args: unknown[] }[],
-): Promise<unknown[] | string> {
+  read: Read<T>,
+): Promise<T[] | string> {
   const code = await deps.decoder.code(contractId);
   if (code === undefined) return 'its code is at hand nowhere';
   const encoder = deps.decoder.encoder(code);
@@ -208,10 +215,10 @@ async function dryRun(
   const results = await deps.node.dryRun(opts.topBlock, requests);
   if (results === PRUNED) return `every node answered 410: no state at ${opts.topBlock}`;
   if (results === REFUSED) return `every node refused a dry-run at ${opts.topBlock}`;
-  const decoded: unknown[] = [];
+  const decoded: T[] = [];
   for (const [i, r] of results.entries()) {
     if (!r.ok) return `${calls[i]!.fn}() failed: ${r.reason}`;
-    decoded.push(encoder.decodeResult(calls[i]!.fn, r.value, 'ok'));
+    decoded.push(read(encoder, calls[i]!.fn, r.value));
   }
   return decoded;
 }
@@ -241,13 +248,13 @@ async function checkAex9(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally
       if (balancesUnknown) return [unverifiable('aex9', contractId, 'its balances at creation were not read (pruned)')];
       const [stored, read] = await Promise.all([
         aex9Holdings(deps.pool, contractId),
-        dryRun(deps, opts, t, contractId, [{ fn: 'balances', args: [] }]),
+        dryRun(deps, opts, t, contractId, [{ fn: 'balances', args: [] }], (encoder, _, answer) =>
+          readHoldings(encoder, answer),
+        ),
       ]);
       if (typeof read === 'string') return [unverifiable('aex9', contractId, read)];
-      const held = read[0] instanceof Map ? (read[0] as Map<unknown, unknown>) : new Map();
-      const chain = new Map(
-        [...held].flatMap(([k, v]) => (typeof k === 'string' && typeof v === 'bigint' ? [[k, v] as const] : [])),
-      );
+      const [chain] = read;
+      if (chain === undefined) return [unverifiable('aex9', contractId, 'balances() answered no map(address, int)')];
       return differences(capped(aex9Differences(contractId, stored, chain), `aex9 ${contractId}`, opts.shown));
     },
   );
@@ -276,7 +283,7 @@ async function checkAex141(deps: StateCheckDeps, opts: StateCheckOptions, t: Tal
       for (let i = 0; i < tokens.length; i += OWNER_CALLS) {
         const batch = tokens.slice(i, i + OWNER_CALLS);
         const calls = batch.map((token) => ({ fn: 'owner', args: [BigInt(token)] }));
-        const read = await dryRun(deps, opts, t, contractId, calls);
+        const read = await dryRun(deps, opts, t, contractId, calls, byTypes);
         if (typeof read === 'string') return [unverifiable('aex141', contractId, read)];
         batch.forEach((token, j) => chain.set(token, optionalAddress(read[j])));
       }

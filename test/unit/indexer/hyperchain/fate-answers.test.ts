@@ -1,5 +1,5 @@
 /**
- * @module The staking contract's answers read from their FATE value (indexer/hyperchain/fate-answers.ts): the sorted
+ * @module The staking contract's answers read from their FATE value (indexer/contracts/fate-answers.ts): the sorted
  * validators and each one's delegates, checked against aepp-calldata's decoding by the contract's types (the
  * independent oracle) on the devnode's own answers, and an answer the FATE reading does not know read through
  * aepp-calldata as before.
@@ -18,7 +18,7 @@ import {
   readFateStakes,
   readStakes,
 } from '../../../../src/indexer/hyperchain/epoch-rows.ts';
-import { readAnswer } from '../../../../src/indexer/hyperchain/fate-answers.ts';
+import { readAnswer } from '../../../../src/indexer/contracts/fate-answers.ts';
 import { dryRunBody, readResults } from '../../../../src/node/dry-run.ts';
 
 const SEED = 'fate-answers';
