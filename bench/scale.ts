@@ -32,6 +32,7 @@ import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { reprefix } from '../src/chain/encoding.ts';
+import { idKey, idOfKey, txTypeCode } from '../src/chain/id-key.ts';
 import { OPERATIONS } from '../src/api/legacy/legacy-openapi.ts';
 import { V3_OPERATIONS } from '../src/api/mdw/rest/operations.ts';
 import { hotSpotKeys } from '../src/devnode/traffic/hot-spots.ts';
@@ -68,6 +69,28 @@ interface HotIds extends RouteValues {
   /** the owner of the most names */
   readonly nameOwner: string;
   readonly top: number;
+  /** the account of the most spends, the one of the most spends received but it, the one that paid itself most */
+  readonly spender: string;
+  readonly spendRecipient: string;
+  readonly selfPayer: string;
+}
+
+/**
+ * busiestInSpends reads the kept counts per account, type and fields (migration 1015) for the spends' busiest ends:
+ * the two busy accounts of the from-to route and the account of the count of A paying A (their ids' numbers read back
+ * as ids), which the hot spots do not name.
+ */
+async function busiestInSpends(chain: ScaleChain): Promise<Pick<HotIds, 'spender' | 'spendRecipient' | 'selfPayer'>> {
+  const busiest = async (fields: string, not = ''): Promise<string> => {
+    const { rows } = await chain.pool.query<{ key: Buffer }>(
+      `SELECT i.key FROM account_tx_counts k JOIN account_ids i ON i.num = k.account
+        WHERE k.tx_type = $1 AND k.fields LIKE $2 AND i.key <> $3 ORDER BY k.n DESC LIMIT 1`,
+      [txTypeCode('SpendTx'), fields, not === '' ? Buffer.alloc(0) : idKey(not)],
+    );
+    return rows[0] ? idOfKey(rows[0].key) : '';
+  };
+  const spender = await busiest('sender_id');
+  return { spender, spendRecipient: await busiest('recipient_id', spender), selfPayer: await busiest('% %') };
 }
 
 async function json(url: string): Promise<{ [k: string]: unknown }> {
@@ -106,6 +129,7 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
     keyBlockHash: String((await json(`${v3}/key-blocks/${busyHeight}`)).hash ?? ''),
     microBlock: first(hotTxs, 'block_hash'),
     tx: first(hotTxs, 'hash'),
+    ...(await busiestInSpends(chain)),
   };
 }
 
@@ -154,6 +178,27 @@ function requests(ids: HotIds): [string, string][] {
     `graphql ${name}`,
     `/mdw/graphql?query=${encodeURIComponent(query)}`,
   ];
+  // the worst cases no route's own parameters reach: a name query of one or two rare letters (no trigram: a read of
+  // the names), one whose trigrams most names share (the part before the dot of the hot spot's names), two busy
+  // accounts with few spends between them, and the count of A paying A within a scope (not the whole chain's)
+  const label = ids.name.split('.')[0]!;
+  list.push(
+    ['/middleware/names/{query} one letter', '/middleware/names/q'],
+    ['/middleware/names/{query} two rare letters', '/middleware/names/zq'],
+    ['/middleware/names/{query} shared trigrams', `/middleware/names/${encodeURIComponent(label)}`],
+    [
+      '/middleware/transactions/account/{sender}/to/{receiver} two busy',
+      `/middleware/transactions/account/${ids.spender}/to/${ids.spendRecipient}?limit=${LIMIT}`,
+    ],
+    [
+      'v3 /transactions sender_id, recipient_id two busy',
+      `/mdw/v3/transactions?limit=${LIMIT}&sender_id=${ids.spender}&recipient_id=${ids.spendRecipient}`,
+    ],
+    [
+      'v3 /transactions/count A pays A in a scope',
+      `/mdw/v3/transactions/count?scope=gen:1-${ids.top - 1}&sender_id=${ids.selfPayer}&recipient_id=${ids.selfPayer}`,
+    ],
+  );
   const tx = 'hash blockHeight microIndex txIndex tx';
   list.push(
     graphql('transactions with blocks', `{ transactions(limit: ${LIMIT}) { data { ${tx} block { hash height } } } }`),
