@@ -187,7 +187,7 @@ async function pages<T, R>(
   }
 }
 
-/** read reads a call's answer (`cb_…`) by the code's encoder: its decoding by the code's types unless told otherwise. */
+/** Read reads a call's answer (`cb_…`) with the code's encoder; byTypes, its decoding by the code's types. */
 type Read<T> = (encoder: BytecodeEncoder, fn: string, answer: string) => T;
 
 const byTypes: Read<unknown> = (encoder, fn, answer) => encoder.decodeResult(fn, answer, 'ok');
