@@ -1,6 +1,6 @@
 /**
  * @module The scale bench's PostgreSQL in a memory cgroup (BENCH_SCALE_PG_MEMORY=128M; cgroup v1, as root): the
- * embedded server's processes are moved into /sys/fs/cgroup/memory/mdw-bench-pg-<pid> whose memory.limit_in_bytes is
+ * embedded server's processes are moved into /sys/fs/cgroup/memory/mdw-bench-pg-<pid>-<postmaster> whose memory.limit_in_bytes is
  * that size. A v1 limit counts the page cache the server's reads and writes bring in as well as its processes' own
  * memory, so the data no longer fits in memory, as on a mainnet deployment whose data is four times its RAM.
  * Backends forked later are born in the cgroup; pages cached before the move stay charged where they were (a new data
@@ -32,10 +32,11 @@ export function bytesOf(size: string): number {
 
 /** confinePostgres moves the server of `dataDir` (its postmaster and every child) into a cgroup of `limit` bytes. */
 export function confinePostgres(dataDir: string, limit: number): { read(): CgroupMemory; release(): void } {
-  const cgroup = join(ROOT, `mdw-bench-pg-${process.pid}`);
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // one cgroup per server: the scale bench runs two sizes at once, each in a limit of its own
+  const cgroup = join(ROOT, `mdw-bench-pg-${process.pid}-${postmaster}`);
   mkdirSync(cgroup, { recursive: true });
   writeFileSync(join(cgroup, 'memory.limit_in_bytes'), String(limit));
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const children = readdirSync('/proc')
     .filter((p) => /^\d+$/.test(p))
     .filter((p) => {

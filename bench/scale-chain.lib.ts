@@ -77,6 +77,8 @@ export interface ScaleChain {
   readonly facts: LoadFacts;
   /** whether this run loaded the chain (false: a kept database from an earlier run) */
   readonly loadedNow: boolean;
+  /** with BENCH_SCALE_PG_MEMORY: the server's cgroup's counters now */
+  postgresMemory(): CgroupMemory | undefined;
   /** the PostgreSQL server's log lines since the last call */
   takeLog(): string[];
   stop(): Promise<void>;
@@ -157,6 +159,7 @@ export async function scaleChain(percent: number, seed: string): Promise<ScaleCh
     devnodeSettled: () => (devnode === NO_NODE ? Promise.resolve(undefined) : settledMemory(inspectPort)),
     facts,
     loadedNow,
+    postgresMemory: () => cgroup?.read(),
     takeLog: () => {
       const lines = logLines;
       logLines = [];

@@ -169,13 +169,7 @@ async function main(): Promise<void> {
   console.log(`scale ${PERCENT} %: top ${top}, ${chain.facts.transactions} transactions; load ${load()}`);
   const results: Record<string, Measured> = {};
   // the cgroup of bench/pg-memory.lib.ts, when BENCH_SCALE_PG_MEMORY put the server in one
-  const postgresMemory = (): number | undefined => {
-    try {
-      return Number(readFileSync(`/sys/fs/cgroup/memory/mdw-bench-pg-${process.pid}/memory.usage_in_bytes`, 'utf8'));
-    } catch {
-      return undefined;
-    }
-  };
+  const postgresMemory = (): number | undefined => chain.postgresMemory()?.usage;
   const devnodeRss = (): number => (chain.devnode.pid ? rssMb(chain.devnode.pid) : 0);
   type Measure = () => Promise<
     Omit<Measured, 'serverPeakRssMb' | 'postgresPeakMb' | 'devnodeCpuSeconds' | 'devnodePeakRssMb'>

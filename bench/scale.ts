@@ -512,10 +512,6 @@ async function main(): Promise<void> {
   await explainMisses(sizes[1], b, a);
   const exports: Record<number, Record<ExportFormat, ExportRun>> = {};
   if (!ONLY || ONLY.test('export')) for (const size of sizes) exports[size.percent] = await printedExportRuns(size);
-  for (const size of sizes) {
-    await size.server.stop();
-    await size.chain.stop();
-  }
   const cell = (r: Row | undefined): string =>
     r ? `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)}${r.status === 200 ? '' : ` (${r.status})`}` : '–';
   console.log(
@@ -537,6 +533,10 @@ async function main(): Promise<void> {
     exports,
     machine: { cpus: availableParallelism(), note: 'shared by other jobs while measuring; compare ratios' },
   });
+  for (const size of sizes) {
+    await size.server.stop();
+    await size.chain.stop();
+  }
 }
 
 await main();
