@@ -59,20 +59,30 @@ const NOT_LABEL_CHAIN = `s.name !~ ${LABEL_CHAIN_PATTERN}`;
 
 const reversed = (text: string): string => [...text].reverse().join('');
 
+/** GRAM: the longest text migration 1076's index of each name's characters and pairs of characters holds. */
+const GRAM = 2;
+
 /**
  * holdingCondition is the condition of the names holding a text (as its LIKE finds them), its patterns pushed to
- * `values`. A name of the form `label.chain` holds a text holding a dot only where the text's first dot is the name's
- * own: the text's rest is a start of `.chain` and the name ends with the text's part before that dot and `.chain`. So
- * among those names such a text is found by that end, a range of their names reversed (migration 1070;
- * `hot-spot-name-8vt.chain` and `hot-spot-name-8vt.c` both give `niahc.tv8-eman-tops-toh%`), and by its LIKE among
- * the few names of another form, not by its trigrams, whose `.chain` ones every name holds. Reversed by code points,
- * as PostgreSQL's reverse() reverses characters.
+ * `values`. A text of one or two characters holds no trigram: it is one of the grams of the names holding it
+ * (migration 1076), whose index gives them when few do, where the table was read whole. A name of the form
+ * `label.chain` holds a text holding a dot only where the text's first dot is the name's own: the text's rest is a
+ * start of `.chain` and the name ends with the text's part before that dot and `.chain`. So among those names such a
+ * text is found by that end, a range of their names reversed (migration 1070; `hot-spot-name-8vt.chain` and
+ * `hot-spot-name-8vt.c` both give `niahc.tv8-eman-tops-toh%`), and by its LIKE among the few names of another form,
+ * not by its trigrams, whose `.chain` ones every name holds. Lengths and reversal by code points, as PostgreSQL counts
+ * and reverses characters.
  */
 export function holdingCondition(text: string, values: unknown[]): string {
   values.push(containing(text));
   const like = `s.name LIKE $${values.length}`;
   const dot = text.indexOf('.');
-  if (dot < 0) return like;
+  if (dot < 0) {
+    const length = [...text].length;
+    if (length === 0 || length > GRAM) return like;
+    values.push(text);
+    return `${like} AND name_grams(s.name) @> ARRAY[$${values.length}::text]`;
+  }
   const others = `(${NOT_LABEL_CHAIN} AND ${like})`;
   if (!'.chain'.startsWith(text.slice(dot))) return others;
   values.push(`${escapeLike(reversed(`${text.slice(0, dot)}.chain`))}%`);
@@ -84,9 +94,9 @@ export function holdingCondition(text: string, values: unknown[]): string {
  * same names): pg_trgm's index of the names (db/name-search-index.ts), where the database has it, serves a LIKE, whose
  * selectivity the planner estimates from the column's statistics (strpos's is a guess). Each request's statement is
  * planned with its text (an unnamed statement): when many names hold it, a walk of the order's index that stops at the
- * page; when few do, the index's bitmap of the names holding its trigrams, or for a text of one or two characters
- * (no trigram) and where the index is missing, one read of the table, then the few sorted. A text holding a dot (a
- * whole name) is found by the names' ends instead (holdingCondition).
+ * page; when few do, the index's bitmap of the names holding its trigrams (for a text of one or two characters, which
+ * holds no trigram, of its grams: holdingCondition), or where the index is missing, one read of the table, then the
+ * few sorted. A text holding a dot (a whole name) is found by the names' ends instead (holdingCondition).
  */
 export async function names(db: Queryable, filter: NameFilter, w: Window): Promise<NameRow[]> {
   const order = ORDERS[filter.order ?? 'created'][filter.reverse ? 1 : 0];

@@ -4,14 +4,15 @@
  * index (the populator's migrate made it) and without it (dropped), each answer equals the chain's names holding the
  * query in the route's order, page by page, and the old statement's (strpos) rows; a query holding a dot (a whole name,
  * its end, the part of `.chain` it holds) read by the names' ends (migration 1070) too, and with names of other forms
- * than `label.chain` (as mainnet's `.test` names) the same as the old statement's.
+ * than `label.chain` (as mainnet's `.test` names) the same as the old statement's; one or two characters, which hold
+ * no trigram, read from the names' grams (migration 1076) when few names hold them.
  */
 import { expect } from 'chai';
 import { buildTx, Tag, type AensName } from '@aeternity/aepp-sdk';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { NAME_SEARCH_INDEX } from '../../../src/db/name-search-index.ts';
-import { names } from '../../../src/db/queries/names.ts';
+import { holdingCondition, names } from '../../../src/db/queries/names.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 import { claimNames } from './name-claims.ts';
 
@@ -191,6 +192,18 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
         `EXPLAIN SELECT name FROM name_state s WHERE s.name LIKE '%rare-na%' ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
       );
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(`Bitmap Index Scan on ${NAME_SEARCH_INDEX}`);
+      // one or two characters hold no trigram: a rare pair is read from the names' grams (migration 1076), the route's
+      // own statement planned, not a read of the table
+      await client.query('SELECT gin_clean_pending_list($1::regclass)', ['name_state_name_grams']);
+      const values: unknown[] = [];
+      const holding = holdingCondition('zq', values);
+      const grams = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT name FROM name_state s WHERE ${holding} ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
+        values,
+      );
+      expect(grams.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(
+        'Bitmap Index Scan on name_state_name_grams',
+      );
     } finally {
       await client.query('ROLLBACK');
       client.release();
