@@ -298,7 +298,7 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
     }
   });
 
-  it('answers the same without the index (a database without pg_trgm reads every name)', async () => {
+  it('answers the same without the trigram index (a database without pg_trgm reads every name for 3+ characters)', async () => {
     await v3.pool.query(`DROP INDEX ${NAME_SEARCH_INDEX}`);
     await expectAsTheChain();
   });
