@@ -102,6 +102,7 @@ class Tally {
   items = 0;
   requests = 0;
   readonly #started = performance.now();
+  #ended: number | undefined;
   readonly #progress: ProgressLine | undefined;
   readonly what: string;
 
@@ -129,12 +130,17 @@ class Tally {
     for (const f of found) (f.unverifiable ? this.unverifiable : this.differences).push(f.line);
   }
 
+  /** end says its entries are compared: its time stops (the next kind's runs after it) */
+  end(): void {
+    this.#ended ??= performance.now();
+  }
+
   cost(): StateCost {
     return {
       what: this.what,
       items: this.items,
       requests: this.requests,
-      ms: Math.round(performance.now() - this.#started),
+      ms: Math.round((this.#ended ?? performance.now()) - this.#started),
     };
   }
 }
@@ -143,7 +149,9 @@ class Tally {
 export async function verifyState(deps: StateCheckDeps, opts: StateCheckOptions): Promise<StateReport> {
   const tallies: Tally[] = [];
   const notes: string[] = [];
+  // the kinds are compared one after another: each one's time ends as the next begins
   const tally = (what: string): Tally => {
+    tallies.at(-1)?.end();
     const t = new Tally(what, deps.progress);
     tallies.push(t);
     return t;
@@ -163,6 +171,7 @@ export async function verifyState(deps: StateCheckDeps, opts: StateCheckOptions)
       opts,
       tally(opts.sample === undefined ? 'accounts' : `accounts (a sample of ${opts.sample})`),
     );
+  tallies.at(-1)?.end();
   return {
     differences: tallies.flatMap((t) => t.differences),
     unverifiable: tallies.flatMap((t) => t.unverifiable),
