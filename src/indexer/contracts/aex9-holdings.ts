@@ -38,13 +38,14 @@ export function readFateHoldings(value: FateValue): Holdings | undefined {
 
 /**
  * readDecodedHoldings reads aepp-calldata's decoding of the map, or gives undefined for another shape (it decodes a
- * value by the value's own tags, not the types': a map of strings comes back as one).
+ * value by the value's own tags, not the types': a map of strings comes back as one). A holder is an account or, as
+ * a contract's own address, a contract, as the FATE reading gives it.
  */
 export function readDecodedHoldings(value: unknown): Holdings | undefined {
   if (!(value instanceof Map)) return undefined;
   const holdings = new Map<string, bigint>();
   for (const [holder, amount] of value as Map<unknown, unknown>) {
-    if (typeof holder !== 'string' || !holder.startsWith('ak_') || typeof amount !== 'bigint') return undefined;
+    if (typeof holder !== 'string' || !/^(ak|ct)_/.test(holder) || typeof amount !== 'bigint') return undefined;
     holdings.set(holder, amount);
   }
   return holdings;

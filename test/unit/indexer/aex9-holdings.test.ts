@@ -84,5 +84,10 @@ describe('aex9-holdings: a token balances() answer', function () {
     expect(readHoldings(code, 'cb_Xfbg4g=='), 'not a FATE value').to.equal(undefined);
     expect(readDecodedHoldings(new Map([['ak_x', 5]])), 'a number, not a bigint').to.equal(undefined);
     expect(readDecodedHoldings([]), 'no map').to.equal(undefined);
+    const holders = new Map([
+      [account(1), 5n],
+      [account(2, 'ct'), 7n],
+    ]);
+    expect(readDecodedHoldings(holders), 'an account and a contract').to.deep.equal(holders);
   });
 });
