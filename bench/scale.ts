@@ -9,7 +9,7 @@
  * (p99 > 50 ms at the larger size, or growth > 1.5) the EXPLAIN (ANALYZE, BUFFERS) of its statements (auto_explain).
  * Writes bench/results/scale.json.
  *
- *   make bench ONLY=scale                 (0.05 % and 0.5 % of mainnet: ten times apart, about half an hour here)
+ *   make bench ONLY=scale                 (0.05 % and 0.5 % of mainnet: ten times apart, 10–25 minutes here)
  *   BENCH_SCALE=1,10 make bench ONLY=scale   (the issue's sizes: hours here; a load stopped and started again on
  *     the same tree resumes with its tenths' times kept; to resume or ask on a later tree, rename its data directory:
  *     a kept database is migrated before the servers start)
