@@ -1,11 +1,12 @@
 /**
  * @module The scale bench's PostgreSQL in a memory cgroup (BENCH_SCALE_PG_MEMORY=128M; cgroup v1, as root): the
- * embedded server's processes are moved into /sys/fs/cgroup/memory/mdw-bench-pg-<pid>-<postmaster> whose memory.limit_in_bytes is
- * that size. A v1 limit counts the page cache the server's reads and writes bring in as well as its processes' own
- * memory, so the data no longer fits in memory, as on a mainnet deployment whose data is four times its RAM.
- * Backends forked later are born in the cgroup; pages cached before the move stay charged where they were (a new data
- * directory has none but initdb's; a kept one's are the load's, charged to the parent once its cgroup went: drop them
- * from the cache first, e.g. posix_fadvise(POSIX_FADV_DONTNEED) on each file, as bench/scale-ops.ts was run).
+ * embedded server's processes are moved into /sys/fs/cgroup/memory/mdw-bench-pg-<pid>-<postmaster> whose
+ * memory.limit_in_bytes is that size. A v1 limit counts the page cache the server's reads and writes bring in as well
+ * as its processes' own memory, so the data no longer fits in memory, as on a mainnet deployment whose data is four
+ * times its RAM. Backends forked later are born in the cgroup; pages cached before the move stay charged where they
+ * were (a new data directory has none but initdb's; a kept one's are the load's, charged to the parent once its cgroup
+ * went: drop them from the cache first, e.g. posix_fadvise(POSIX_FADV_DONTNEED) on each file, as bench/scale-ops.ts
+ * was run).
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

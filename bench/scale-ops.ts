@@ -255,11 +255,11 @@ async function main(): Promise<void> {
     ).json()) as { height: number; top_key_block_hash: string };
     console.log(`  forked: top ${forked.height} ${forked.top_key_block_hash}`);
     // the devnode's fork is deterministic: a database that followed it once already holds it
-    if (String(await storedTop(chain)) === String(await nodeTop(chain)))
+    const newTop = String(await nodeTop(chain));
+    if (String(await storedTop(chain)) === newTop)
       return { seconds: 0, load: load(), progressLines: 0, note: 'not run: the database holds this fork already' };
     let caught = false;
     const caughtUp = async (): Promise<void> => {
-      const newTop = String(await nodeTop(chain));
       for (const deadline = performance.now() + FORK_WAIT_MS; performance.now() < deadline;) {
         if ((caught = String(await storedTop(chain)) === newTop)) return;
         await new Promise((r) => setTimeout(r, 200));

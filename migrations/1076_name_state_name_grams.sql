@@ -3,7 +3,7 @@
 -- order and stops at the page, and when few do it read the whole table, linear in the names (`zq` at 10 % of
 -- mainnet: 23 850 blocks, about 52 ms with two parallel workers). This index holds each name's characters and pairs
 -- of characters, so such a query reads the names holding it (queries/names.ts asks `name_grams(s.name) @> ARRAY[q]`
--- beside its LIKE, this expression's text: the planner matches an expression index by it). PostgreSQL's own GIN
+-- beside a strpos, this expression's text: the planner matches an expression index by it). PostgreSQL's own GIN
 -- array operators: no extension needed. name_grams is IMMUTABLE (it reads no table: no search_path set, as 1006
 -- says), its text counted in characters, as LIKE counts them. Built in the migration's transaction (the populator's
 -- writes of names wait for one pass over name_state, the servers read on), then analyzed: the planner estimates the

@@ -3,8 +3,8 @@
  * token's creation and after a batch that leaves its events unexplained, and `mdw -v --full` at the verified top.
  * Read from its FATE value in one pass, or else by aepp-calldata's decoding by the contract's types
  * (fate-answers.ts). aepp-calldata (1.9.1) copies the rest of the encoded answer at each value it reads, so its cost
- * grows with the square of the holders: 0.95 s for 5 000, 21 s for 20 000, most of the 754 s the state check spent on
- * a tenth of mainnet's tokens for its one of 100 000; read so, 23 ms, 62 ms and 0.28 s. Pure.
+ * grows with the square of the holders: 0.95 s for 5 000 and 21 s for 20 000, read so 23 and 62 ms (0.28 s for
+ * 100 000); the state check's 18 tokens of a tenth of mainnet, one of 100 000 holders, took 356 s and take 4.9 s. Pure.
  */
 import { isKind, type FateValue } from '../../chain/fate.ts';
 import type { BytecodeEncoder } from './contract-decoder.ts';
