@@ -360,6 +360,9 @@ export class Chain {
       state.accounts.set(q.senderId, { ...sender, balance: sender.balance + q.fee });
       state.queries.delete(id);
     }
+    // a height passed is never read again, and each kept state copies the list: kept, it grew with the chain in each
+    // (at a tenth of mainnet, tens of thousands of heights in each of a hundred kept states)
+    expiry.delete(header.height);
   }
 
   #pushKeyBlock(header: KeyHeader): KeyBlock {

@@ -1,9 +1,10 @@
 /**
  * @module A compact binary form of the devnode's JSON values (a sealed transaction's call or GA info, tx-store.ts):
  * the node's keys as one byte, encoded ids (`ak_…`, `ct_…`, `cb_…`) as their prefix and payload, integers as varints
- * and bigints as their bytes. A call info with a log takes about 260 bytes this way, 430 as v8.serialize writes it,
- * and a chain of a tenth of mainnet keeps millions of them. Lossless: a value reads back as it was written, an id
- * only packed when its text is the one its bytes encode to. Pure.
+ * and bigints as their bytes, and a value the reader knows already as a reference to it (below). A call info with a
+ * log takes about 260 bytes without references, 430 as v8.serialize writes it, and a chain of a tenth of mainnet keeps
+ * millions of them. Lossless: a value reads back as it was written, an id only packed when its text is the one its
+ * bytes encode to. Pure.
  */
 import { DecodeError, decodeCanonical, encode, type Prefix } from '../chain/encoding.ts';
 import type { Json } from '../chain/json.ts';
@@ -21,6 +22,7 @@ const STRING = 8;
 const ID = 9;
 const ARRAY = 10;
 const OBJECT = 11;
+const REF = 12;
 
 /** KEYS: the keys of the node's call and GA infos and transactions, each written as its index. */
 const KEYS = [
@@ -81,10 +83,29 @@ const PREFIXES: readonly Prefix[] = [
 ];
 const PREFIX_INDEX = new Map<string, number>(PREFIXES.map((p, i) => [p, i]));
 
-/** Writer appends bytes to a growing buffer. */
+/** Writer appends bytes to a growing buffer, and keeps the values a reference may name (their first index). */
 class Writer {
   #bytes = Buffer.allocUnsafe(256);
   #length = 0;
+  readonly #refs = new Map<Json, number>();
+  #refCount = 0;
+
+  constructor(context: readonly Json[]) {
+    for (const value of context) this.known(value);
+  }
+
+  /** known adds a value the reader will have at the next index (the context's, then each id written out). */
+  known(value: Json): void {
+    if (!this.#refs.has(value)) this.#refs.set(value, this.#refCount);
+    this.#refCount++;
+  }
+
+  /** refOf is the index of a value the reader knows, when a reference is shorter than the value written out. */
+  refOf(value: string | number | bigint): number | undefined {
+    if (typeof value === 'number' && !(Number.isSafeInteger(value) && Math.abs(value) >= 0x80)) return undefined;
+    if (value === '') return undefined;
+    return this.#refs.get(value);
+  }
 
   #room(n: number): void {
     if (this.#length + n <= this.#bytes.length) return;
@@ -145,7 +166,11 @@ function packedId(text: string): [number, Uint8Array] | undefined {
 }
 
 function write(w: Writer, value: Json): void {
-  if (value === null) w.byte(NULL);
+  const ref = typeof value === 'object' || typeof value === 'boolean' ? undefined : w.refOf(value);
+  if (ref !== undefined) {
+    w.byte(REF);
+    w.varint(ref);
+  } else if (value === null) w.byte(NULL);
   else if (value === false) w.byte(FALSE);
   else if (value === true) w.byte(TRUE);
   else if (typeof value === 'number') {
@@ -165,6 +190,7 @@ function write(w: Writer, value: Json): void {
       w.byte(ID);
       w.byte(id[0]);
       w.raw(id[1]);
+      w.known(value);
     } else {
       w.byte(STRING);
       w.raw(Buffer.from(value, 'utf8'));
@@ -187,20 +213,27 @@ function write(w: Writer, value: Json): void {
   }
 }
 
-/** packJson is a value's packed bytes. */
-export function packJson(value: Json): Uint8Array {
-  const w = new Writer();
+/**
+ * packJson is a value's packed bytes. A string, bigint or large integer equal to a value of `context` (values its
+ * reader is given too: a sealed transaction's height and fields, tx-store.ts) or to an id written before it in the
+ * value is written as a reference to it: a call info repeats its transaction's caller, contract, nonce and gas price,
+ * and each of its logs the contract, most of its bytes.
+ */
+export function packJson(value: Json, context: readonly Json[] = []): Uint8Array {
+  const w = new Writer(context);
   write(w, value);
   return w.done();
 }
 
-/** Reader walks packed bytes. */
+/** Reader walks packed bytes, and keeps the values a reference may name (as the writer numbered them). */
 class Reader {
   readonly #bytes: Buffer;
   #at = 0;
+  readonly refs: Json[];
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, context: readonly Json[]) {
     this.#bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    this.refs = [...context];
   }
 
   byte(): number {
@@ -256,7 +289,14 @@ function read(r: Reader): Json {
       return r.raw().toString('utf8');
     case ID: {
       const prefix = PREFIXES[r.byte()]!;
-      return encode(prefix, r.raw());
+      const id = encode(prefix, r.raw());
+      r.refs.push(id);
+      return id;
+    }
+    case REF: {
+      const at = r.varint();
+      if (at >= r.refs.length) throw new RangeError(`packed JSON refers to value ${at} of ${r.refs.length}`);
+      return r.refs[at]!;
     }
     case ARRAY:
       return Array.from({ length: r.varint() }, () => read(r));
@@ -275,7 +315,7 @@ function read(r: Reader): Json {
   }
 }
 
-/** unpackJson is the value packed in `bytes`. */
-export function unpackJson(bytes: Uint8Array): Json {
-  return read(new Reader(bytes));
+/** unpackJson is the value packed in `bytes`, given the `context` it was packed with. */
+export function unpackJson(bytes: Uint8Array, context: readonly Json[] = []): Json {
+  return read(new Reader(bytes, context));
 }

@@ -172,6 +172,15 @@ describe('devnode chain generator', () => {
         expect(['set', 'get', 'note']).to.include(decoded.functionName);
         expect(r.callInfo).to.include({ return_type: 'ok' });
       }
+      // the info's own copies of its transaction's fields, read back from the packed store as the node shows them
+      expect(r.callInfo, r.hash).to.include({
+        caller_id: r.tx.caller_id,
+        caller_nonce: Number(r.tx.nonce),
+        height: r.blockHeight,
+        contract_id: r.tx.contract_id,
+      });
+      expect(BigInt(r.callInfo!.gas_price as number), r.hash).to.equal(BigInt(r.tx.gas_price as number));
+      for (const log of r.callInfo!.log as { address: string }[]) expect(log.address, r.hash).to.match(/^ct_/);
       if (r.callInfo!.return_type === 'ok') {
         expect(encoder.decodeResult(decoded.functionName, r.callInfo!.return_value as `cb_${string}`)).to.not.equal(
           undefined,

@@ -38,6 +38,32 @@ describe('devnode packed JSON', () => {
     expect(packJson(CALL_INFO).length).to.be.below(v8.serialize(CALL_INFO).length / 1.5);
   });
 
+  it("writes a value its reader knows as a reference: the transaction's fields, an id written before it", () => {
+    const context: Json[] = [654_915, 'ContractCallTx', account, 17, contract, 1_000_000_000, 10n ** 30n];
+    const packed = packJson(CALL_INFO, context);
+    expect(unpackJson(packed, context)).to.deep.equal(CALL_INFO);
+    // the caller, the contract, the height and the gas price: two bytes each, where the ids took 34
+    expect(packed.length).to.be.below(packJson(CALL_INFO).length - 70);
+    // a log's address refers back to the contract id written before it, without a context
+    const other = sdkEncode(Buffer.alloc(32, 4), Encoding.ContractAddress);
+    expect(packJson(CALL_INFO).length).to.equal(packJson({ ...CALL_INFO, contract_id: other }).length - 33);
+    expect(unpackJson(packJson(CALL_INFO), [])).to.deep.equal(CALL_INFO);
+  });
+
+  it('keeps the type of a value a reference stands for, and small numbers written out', () => {
+    const context: Json[] = [17n, 200, 'text', account];
+    const value: Json = { a: 17, b: 17n, c: 200n, d: 200, e: 'text', f: account, g: [account, 'text', 0, -0, 5] };
+    const back = unpackJson(packJson(value, context), context);
+    expect(back).to.deep.equal(value);
+    expect(typeof (back as { b: Json }).b).to.equal('bigint');
+    expect(typeof (back as { c: Json }).c).to.equal('bigint');
+  });
+
+  it('refuses a reference past what it knows, as it does packed bytes that end early', () => {
+    const packed = packJson({ caller_id: account }, [account]);
+    expect(() => unpackJson(packed, [])).to.throw(RangeError, /refers to value 0 of 0/);
+  });
+
   it('keeps every kind of value: integers at the edges, bigints, floats, unicode, keys of its own, nesting', () => {
     const values: Json[] = [
       null,
