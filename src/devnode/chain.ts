@@ -12,7 +12,7 @@ import {
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
 import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules.ts';
-import { commitState, copyState, foldState, newState, type WorldState } from './state.ts';
+import { commitState, copyState, foldState, newState, ownSize, type WorldState } from './state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { TxIndex, type TxRecord } from './tx-store.ts';
 import { MicroStore, type MicroBlock } from './micro-store.ts';
@@ -101,6 +101,16 @@ type QueryExpiry = Map<number, string[]>;
 const HISTORY_KEPT = 32;
 
 /**
+ * HISTORY_VALUES bounds the values those states hold in their own layers, together (about 300 bytes of heap a value,
+ * measured: some 75 MB). A state rebuilt from a checkpoint holds the writes since it, at a tenth of mainnet up to
+ * 2 048 key blocks' worth (about 19 000 values): 32 of them took 182 MB there, and a dozen stay kept now. A reader
+ * going block after block leaves layers of a batch's writes, and a hyperchain's epoch reads states of a few values:
+ * the count bounds those. The oldest goes first; a state another one reads through stays alive until that one goes
+ * too (MAX_LAYERS deep at most).
+ */
+const HISTORY_VALUES = 1 << 18;
+
+/**
  * MAX_LAYERS bounds how many rebuilt states one is layered over above its base (a checkpoint, an epoch end or a state
  * of its own): it holds only the writes of the blocks replayed since the nearest kept state below, which it reads
  * through; past the bound its layers above the base are copied into one. Each one a whole copy (a populator reads
@@ -165,6 +175,8 @@ export class Chain {
   #queryExpiry: QueryExpiry = new Map();
   /** states rebuilt for reads at a past block, by block hash (a hash fixes the history below it) */
   readonly #history = new Map<string, KeptState>();
+  /** the values the kept-for-reads states hold in their own layers, together (HISTORY_VALUES) */
+  #historySize = 0;
   /**
    * on a hyperchain, the states at the key blocks that end an epoch, taken as the chain grows (by hash, in height
    * order): a read at an old boundary costs no replay, a read near one the blocks after it, as a node's state trees
@@ -580,6 +592,7 @@ export class Chain {
     this.state = state;
     this.#queryExpiry = expiry;
     this.#history.clear();
+    this.#historySize = 0;
     this.#resetPending();
   }
 
@@ -600,8 +613,15 @@ export class Chain {
         .filter((k) => before(k.at, at))
         .reduce<KeptState | undefined>((best, k) => (best && !before(best.at, k.at) ? best : k), undefined);
       kept = { at, ...this.#rebuild(blockHash, below) };
-      if (this.#history.size >= HISTORY_KEPT) this.#history.delete(this.#history.keys().next().value!);
+      const size = ownSize(kept.state);
+      const full = (): boolean => this.#history.size >= HISTORY_KEPT || this.#historySize + size > HISTORY_VALUES;
+      while (this.#history.size > 0 && full()) {
+        const [oldest, evicted] = this.#history.entries().next().value!;
+        this.#history.delete(oldest);
+        this.#historySize -= ownSize(evicted.state);
+      }
       this.#history.set(blockHash, kept);
+      this.#historySize += size;
     }
     return kept.state;
   }

@@ -28,6 +28,11 @@ export class LayeredMap<V> {
     return value === DELETED ? undefined : value;
   }
 
+  /** ownSize is how many values (and deletions) this layer holds itself. */
+  get ownSize(): number {
+    return this.#own?.size ?? 0;
+  }
+
   /** set records a value in this layer. */
   set(key: string, value: V): void {
     this.#writable().set(key, value);
@@ -200,6 +205,13 @@ export function copyState(state: WorldState, over?: WorldState): WorldState {
     }
   }
   return copy;
+}
+
+/** ownSize is how many values a state's own layer holds, map by map together (what keeping it costs). */
+export function ownSize(state: WorldState): number {
+  let size = 0;
+  for (const map of Object.values(state) as LayeredMap<unknown>[]) size += map.ownSize;
+  return size;
 }
 
 /** foldState folds the layer `state` is made over into it (LayeredMap.foldParent): it reads as before. */
