@@ -174,8 +174,8 @@ const signedFields = (signedBytes: Uint8Array): TxFields => decodeTx(decodeSigne
 /**
  * infoContext is what a sealed transaction's packed info refers to (packed-json.ts): its block's height and the values
  * of its fields read from its signed bytes, both ends reading them alike (a builder's fields may differ in form). A
- * call info repeats the caller, the contract, the nonce and the gas price: a reference each saves about 70 bytes a
- * call, a tenth of the arena at a tenth of mainnet.
+ * call info repeats the caller, the contract, the nonce and the gas price: a reference each saved 200 MB of buffers at
+ * a tenth of mainnet (2 533 → 2 331 MB).
  */
 function infoContext(height: number, fields?: TxFields): Json[] {
   const context: Json[] = [height];
