@@ -175,8 +175,6 @@ export class Chain {
   #queryExpiry: QueryExpiry = new Map();
   /** states rebuilt for reads at a past block, by block hash (a hash fixes the history below it) */
   readonly #history = new Map<string, KeptState>();
-  /** the values the kept-for-reads states hold in their own layers, together (HISTORY_VALUES) */
-  #historySize = 0;
   /**
    * on a hyperchain, the states at the key blocks that end an epoch, taken as the chain grows (by hash, in height
    * order): a read at an old boundary costs no replay, a read near one the blocks after it, as a node's state trees
@@ -592,7 +590,6 @@ export class Chain {
     this.state = state;
     this.#queryExpiry = expiry;
     this.#history.clear();
-    this.#historySize = 0;
     this.#resetPending();
   }
 
@@ -613,15 +610,14 @@ export class Chain {
         .filter((k) => before(k.at, at))
         .reduce<KeptState | undefined>((best, k) => (best && !before(best.at, k.at) ? best : k), undefined);
       kept = { at, ...this.#rebuild(blockHash, below) };
-      const size = ownSize(kept.state);
-      const full = (): boolean => this.#history.size >= HISTORY_KEPT || this.#historySize + size > HISTORY_VALUES;
-      while (this.#history.size > 0 && full()) {
-        const [oldest, evicted] = this.#history.entries().next().value!;
+      let held = ownSize(kept.state);
+      for (const k of this.#history.values()) held += ownSize(k.state);
+      for (const [oldest, evicted] of this.#history) {
+        if (this.#history.size < HISTORY_KEPT && held <= HISTORY_VALUES) break;
         this.#history.delete(oldest);
-        this.#historySize -= ownSize(evicted.state);
+        held -= ownSize(evicted.state);
       }
       this.#history.set(blockHash, kept);
-      this.#historySize += size;
     }
     return kept.state;
   }
