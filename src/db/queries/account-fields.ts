@@ -14,3 +14,10 @@ const REGEX_SPECIAL = /[.\\^$|?*+()[\]{}]/g;
 export function fieldsPattern(fields: readonly string[]): string {
   return `(^| )(${fields.map((f) => f.replace(REGEX_SPECIAL, '\\$&')).join('|')})( |$)`;
 }
+
+/** The fields an id sends or receives in: the transaction's own, or the one a GAMetaTx or PayingForTx wraps. */
+export const SENDER_FIELDS = fieldsPattern(['sender_id', 'tx.sender_id']);
+export const RECIPIENT_FIELDS = fieldsPattern(['recipient_id', 'tx.recipient_id']);
+
+/** sqlLiteral is a pattern as an SQL string literal, for a statement that takes no parameter for it. */
+export const sqlLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;

@@ -5,12 +5,13 @@
  */
 import { KEY_TAGS } from '../../chain/id-key.ts';
 
-/** ID_NUMBER_COLUMNS: the column of each table that holds ids' numbers. */
-export const ID_NUMBER_COLUMNS: Readonly<Record<string, string>> = {
-  account_transactions: 'account',
-  account_tx_counts: 'account',
-  stats_accounts: 'account',
-  stats_active_accounts: 'account',
+/** ID_NUMBER_COLUMNS: the columns of each table that hold ids' numbers. */
+export const ID_NUMBER_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  account_transactions: ['account'],
+  account_tx_counts: ['account'],
+  account_pairs: ['sender', 'recipient'],
+  stats_accounts: ['account'],
+  stats_active_accounts: ['account'],
 };
 
 /** accountNumberSql is the SQL of the number of the id whose key is the parameter `param` (NULL if none: no row matches). */

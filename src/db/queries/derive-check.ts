@@ -5,6 +5,7 @@
  * Nothing is written to the schema, and its tables are only read (the populator goes on writing meanwhile).
  */
 import { quoteIdent, type Pool, type PoolClient } from '../pool.ts';
+import { RECIPIENT_FIELDS, SENDER_FIELDS, sqlLiteral } from './account-fields.ts';
 
 /** The per-height tables the backfill's areas write (the twins they derive into). */
 export const DERIVED_BY_HEIGHT = [
@@ -31,7 +32,8 @@ export interface DerivedDifference {
  * tables are empty temporary twins, then compares every twin (and the statement triggers' aggregates, recounted
  * from the twins, among them the spends per day migration 1061 keeps; and the counts migrations 1015 and 1045 keep,
  * the AEX-9 balances after each event and the channels' totals migrations 1050 and 1051 keep, the names pointing at
- * each id migration 1062 keeps, the key blocks' count and oracles' expiries migration 1069 keeps, and each
+ * each id migration 1062 keeps, the key blocks' count and oracles' expiries migration 1069 keeps, the senders'
+ * and recipients' pairs the writer adds (migration 1077), and each
  * generation's first txi and size below, recounted from the stored rows) with the schema's rows; the transaction is rolled back and
  * the connection closed, so nothing of it stays.
  * Returns undefined when nothing is stored.
@@ -106,6 +108,16 @@ export async function withShadowTables(
       'account_tx_counts',
       `SELECT account, tx_type, fields, n FROM ${s}.account_tx_counts`,
       `SELECT account, tx_type, fields, count(*) FROM ${s}.account_transactions GROUP BY 1, 2, 3`,
+    );
+    // the pairs the writer adds (migration 1077): each position's senders' rows joined to its recipients'
+    await compare(
+      'account_pairs',
+      `SELECT sender, recipient, height, micro_index, tx_index FROM ${s}.account_pairs`,
+      `SELECT snd.account, rcv.account, snd.height, snd.micro_index, snd.tx_index
+         FROM ${s}.account_transactions snd
+         JOIN ${s}.account_transactions rcv
+           ON rcv.height = snd.height AND rcv.micro_index = snd.micro_index AND rcv.tx_index = snd.tx_index
+        WHERE snd.fields ~ ${sqlLiteral(SENDER_FIELDS)} AND rcv.fields ~ ${sqlLiteral(RECIPIENT_FIELDS)}`,
     );
     await compare(
       'tx_type_totals',

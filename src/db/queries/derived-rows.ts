@@ -63,7 +63,7 @@ export async function derivedTables(db: Queryable, schema: string): Promise<Deri
     columns.push({
       name: r.column_name,
       json: r.data_type === 'json',
-      idNumber: ID_NUMBER_COLUMNS[r.table_name] === r.column_name,
+      idNumber: ID_NUMBER_COLUMNS[r.table_name]?.includes(r.column_name) ?? false,
     });
     tables.set(r.table_name, columns);
   }

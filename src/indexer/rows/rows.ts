@@ -3,6 +3,7 @@ import type { ChannelState, ChannelTx } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
+import type { AccountPairRow } from './account-pairs.ts';
 import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
@@ -254,6 +255,8 @@ export interface ResolvedRows extends DirectRows {
   readonly keyBlocks: KeyBlockRow[];
   /** the accounts, oracles and contracts txs reached through names (nameReferences resolved) */
   readonly nameAccountTxs: AccountTxRow[];
+  /** each transaction's senders and recipients among the account rows (migration 1077) */
+  readonly accountPairs: AccountPairRow[];
   readonly nameEvents: NameEventRow[];
   readonly oracleEvents: OracleEventRow[];
 }

@@ -3,6 +3,7 @@
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
 import { stringifyJson } from '../../chain/json.ts';
+import type { AccountPairRow } from './account-pairs.ts';
 import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
 import { storedMicroHeader } from './micro-header-trim.ts';
 import type {
@@ -144,6 +145,17 @@ export const TABLES: readonly TableSpec<unknown>[] = [
   ),
   // the accounts reached through names; a tx that also names the account itself keeps that row
   spec<AccountTxRow>('account_transactions', (b) => b.nameAccountTxs, accountTxColumns, 'firstWins'),
+  // the senders and recipients of the account rows above (migration 1077)
+  spec<AccountPairRow>(
+    'account_pairs',
+    (b) => b.accountPairs,
+    [
+      ['sender', 'int', (r, numbers) => numbers.number(r.sender)],
+      ['recipient', 'int', (r, numbers) => numbers.number(r.recipient)],
+      ...pos<AccountPairRow>(),
+    ],
+    'needsState',
+  ),
   spec<ContractCallRow>('contract_calls', (b) => b.contractCalls, [
     ['tx_hash', 'text', (r) => r.txHash],
     ...pos<ContractCallRow>(),

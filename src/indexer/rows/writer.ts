@@ -20,6 +20,7 @@ import type {
   OracleQueryRow,
   ResolvedRows,
 } from './rows.ts';
+import { accountPairs } from './account-pairs.ts';
 import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { CopyPayloads, copyText } from '../../db/writes/copy-in.ts';
@@ -138,11 +139,12 @@ function flatten(
 ): ResolvedRows {
   const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
     gens.flatMap((g) => g[k] as unknown[]) as never;
+  const accountTxs = all('accountTxs');
   return {
     keyBlocks: gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock),
     microBlocks: all('microBlocks'),
     transactions: all('transactions'),
-    accountTxs: all('accountTxs'),
+    accountTxs,
     contracts: all('contracts'),
     contractCalls: all('contractCalls'),
     channelEvents,
@@ -152,6 +154,7 @@ function flatten(
     nameEvents,
     oracleEvents,
     nameAccountTxs,
+    accountPairs: accountPairs(accountTxs, nameAccountTxs),
   };
 }
 

@@ -33,6 +33,8 @@ const SPANS_BY_STATEMENT = '1063_name_count_spans_by_statement';
 const SPENDS = '1061_spend_days';
 /** the names pointing at each id (the reverse lookup's kept rows) */
 const POINTEES = '1062_name_pointees';
+/** the transactions' senders and recipients (the from-to route's rows) */
+const PAIRS = '1077_account_pairs';
 const KEPT = {
   edges: 'SELECT owner, height, expiring, activating FROM name_count_edges ORDER BY owner, height',
   spans: 'SELECT owner, width, span, expiring, activating FROM name_count_spans ORDER BY owner, width, span',
@@ -40,9 +42,10 @@ const KEPT = {
   spendHeights: 'SELECT height, day, count, amount FROM spend_heights ORDER BY height, day',
   spendDays: 'SELECT day, count, amount FROM spend_days ORDER BY day',
   pointees: 'SELECT id, name, name_hash, expires_at, auction_end FROM name_pointees ORDER BY id, name',
+  pairs: 'SELECT sender, recipient, height, micro_index, tx_index FROM account_pairs ORDER BY 1, 2, 3, 4, 5',
 };
 
-describe('migrations 1045–1048 and 1060–1063 on a populated schema', function () {
+describe('migrations 1045–1048, 1060–1063 and 1077 on a populated schema', function () {
   this.timeout(180_000);
   let h: Harness;
 
@@ -79,6 +82,7 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
     spendHeights: await h.query('mdw', KEPT.spendHeights),
     spendDays: await h.query('mdw', KEPT.spendDays),
     pointees: await h.query('mdw', KEPT.pointees),
+    pairs: await h.query('mdw', KEPT.pairs),
   });
   /** verifiesClean runs `mdw -v` over the schema: no line, no difference */
   const verifiesClean = async (): Promise<void> => {
@@ -234,6 +238,22 @@ describe('migrations 1045–1048 and 1060–1063 on a populated schema', functio
       { cfg: h.config(), log: silent },
       Array.from({ length: top!.top + 1 }, (_, i) => i),
     );
+    expect(await read()).to.deep.equal(kept);
+    await verifiesClean();
+  });
+
+  it('1077 pairs the stored transactions as the writer pairs them', async () => {
+    const kept = await read();
+    expect(kept.pairs.length, 'spends').to.be.above(5);
+    // the schema as before 1077: its objects gone, its name not applied
+    await h.query('mdw', 'DROP TRIGGER account_pairs_on_key_blocks_delete ON key_blocks');
+    await h.query('mdw', 'DROP TABLE account_pairs');
+    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [PAIRS]);
+    const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
+      PAIRS,
+    ]);
+    expect(await migrateUpTo(PAIRS)).to.deep.equal([PAIRS]);
+    await restore(later);
     expect(await read()).to.deep.equal(kept);
     await verifiesClean();
   });

@@ -178,6 +178,28 @@ describe('reload (-H) and verify (-v)', function () {
     expect(await verify('mdw', {})).to.include({ differences: 0 });
   });
 
+  it("finds a pair of a sender and a recipient (migration 1077) that is not the account rows' join", async () => {
+    const pairs = 'SELECT sender, recipient, height, micro_index, tx_index FROM account_pairs ORDER BY 1, 2, 3, 4, 5';
+    const written = await h.query('mdw', pairs);
+    expect(written.length, 'spends').to.be.above(5);
+    // a pair's recipient another id: the pair written is missing, the one made up is extra
+    const moved = `UPDATE account_pairs p SET recipient = p.recipient + $1
+       FROM (SELECT * FROM account_pairs WHERE sender <> recipient ORDER BY height, micro_index, tx_index LIMIT 1) o
+      WHERE (p.sender, p.height, p.micro_index, p.tx_index) = (o.sender, o.height, o.micro_index, o.tx_index)`;
+    await h.query('mdw', moved, [8]);
+    try {
+      const { lines } = await verify('mdw', {});
+      expect(lines.map((l) => l.replace(/: \{.*/, ''))).to.deep.equal([
+        'derived account_pairs: row only in the database',
+        'derived account_pairs: row only re-derived from the stored rows',
+      ]);
+    } finally {
+      await h.query('mdw', moved, [-8]);
+    }
+    expect(await h.query('mdw', pairs)).to.deep.equal(written);
+    expect(await verify('mdw', {})).to.include({ differences: 0 });
+  });
+
   it("finds a generation's first txi (what txis and a scope's count read) that is not its micro blocks' recount", async () => {
     const [row] = await h.query<{ height: number }>(
       'mdw',
