@@ -2,13 +2,7 @@
  * @module The (sender, recipient) pairs of a batch's transactions (migration 1077): for each position, every id whose
  * account row names it a sender with every one whose row names it a recipient, from the account rows as stored. Pure.
  */
-import type { AccountTxRow, TxPosition } from './rows.ts';
-
-/** A transaction from one id to another (ids, not yet numbers). */
-export interface AccountPairRow extends TxPosition {
-  readonly sender: string;
-  readonly recipient: string;
-}
+import type { AccountPairRow, AccountTxRow } from './rows.ts';
 
 // the fields an id sends or receives in: the transaction's own, or the one a GAMetaTx or PayingForTx wraps
 const SENDER_FIELDS = new Set(['sender_id', 'tx.sender_id']);

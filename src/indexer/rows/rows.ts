@@ -3,7 +3,6 @@ import type { ChannelState, ChannelTx } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
-import type { AccountPairRow } from './account-pairs.ts';
 import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
@@ -105,6 +104,11 @@ export interface AccountTxRow extends TxPosition {
   account: string;
   txType: string;
   fields: string[];
+}
+/** A transaction from one id to another (migration 1077; ids, not yet numbers). */
+export interface AccountPairRow extends TxPosition {
+  readonly sender: string;
+  readonly recipient: string;
 }
 /** A name a tx sends to: the account, oracle or contract behind it is known at write time. */
 export type NameReferenceRow = TxPosition & NameReference & { txType: string };

@@ -3,10 +3,10 @@
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
 import { stringifyJson } from '../../chain/json.ts';
-import type { AccountPairRow } from './account-pairs.ts';
 import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
 import { storedMicroHeader } from './micro-header-trim.ts';
 import type {
+  AccountPairRow,
   AccountTxRow,
   ChannelEventRow,
   ContractCallRow,

@@ -6,6 +6,7 @@ import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { channelId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
 import type { Queryable } from '../../../src/db/pool.ts';
+import { accountPairs } from '../../../src/indexer/rows/account-pairs.ts';
 import { deriveStoredSpends } from '../../../src/indexer/derived/spend-days.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
@@ -382,12 +383,26 @@ async function insertTx(db: Queryable, t: Tx, microTime: number): Promise<void> 
       ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),
     ],
   );
-  for (const [account, fields] of referencedIds(t.tx)) {
+  const accountRows = [...referencedIds(t.tx)].map(([account, fields]) => ({
+    height: t.height,
+    microIndex: t.micro,
+    txIndex: t.index,
+    txHash: t.hash,
+    account,
+    txType: type,
+    fields,
+  }));
+  for (const row of accountRows)
     await db.query(
       'INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields) VALUES ($1, $2, $3, $4, $5, $6)',
-      [await accountNumber(db, account), ...pos, txTypeCode(type), fields.join(' ')],
+      [await accountNumber(db, row.account), ...pos, txTypeCode(type), row.fields.join(' ')],
     );
-  }
+  // the senders and recipients the writer pairs beside them (migration 1077)
+  for (const pair of accountPairs(accountRows, []))
+    await db.query(
+      'INSERT INTO account_pairs (sender, recipient, height, micro_index, tx_index) VALUES ($1, $2, $3, $4, $5)',
+      [await accountNumber(db, pair.sender), await accountNumber(db, pair.recipient), ...pos],
+    );
   const tx = t.tx;
   const at = (sql: string, values: unknown[]): Promise<unknown> => db.query(sql, values);
   switch (type) {

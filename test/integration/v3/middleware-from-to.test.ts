@@ -1,6 +1,6 @@
 /**
  * @module `/middleware/transactions/account/{sender}/to/{receiver}` against the devnode's chain (issue 57 made its page
- * walk one side's kept (type, fields) rows only): for an account that pays itself, the hot account that never does
+ * read the pair's rows, migration 1077): for an account that pays itself, the hot account that never does
  * (hundreds of rows of other types), two accounts both ways, the hot account against a quiet one both ways, an
  * inner spend's ends and a spend to a name's, every page is what the node's transactions say, and byte for byte what
  * the statement before it answered (kept here as the second oracle).
