@@ -12,20 +12,21 @@ CREATE TABLE account_pairs (
   recipient   integer NOT NULL,
   height      integer NOT NULL,
   micro_index integer NOT NULL,
-  tx_index    integer NOT NULL,
-  PRIMARY KEY (sender, recipient, height, micro_index, tx_index)
+  tx_index    integer NOT NULL
 );
-CREATE INDEX account_pairs_height ON account_pairs (height);
 
 CREATE TRIGGER account_pairs_on_key_blocks_delete AFTER DELETE ON key_blocks
   REFERENCING OLD TABLE AS old_blocks FOR EACH STATEMENT
   EXECUTE FUNCTION cascade_deleted_heights('account_pairs');
 
 -- the pairs of the transactions stored before this migration: one pass over account_transactions, its senders' rows
--- joined to its recipients' at the same position
+-- joined to its recipients' at the same position; the indexes built after them, sorted (filled as the rows came, the
+-- key's B-tree took 66 bytes a row at 10 % of mainnet, split page after page)
 INSERT INTO account_pairs (sender, recipient, height, micro_index, tx_index)
 SELECT s.account, r.account, s.height, s.micro_index, s.tx_index
   FROM account_transactions s
   JOIN account_transactions r ON r.height = s.height AND r.micro_index = s.micro_index AND r.tx_index = s.tx_index
  WHERE s.fields ~ '(^| )(sender_id|tx\.sender_id)( |$)' AND r.fields ~ '(^| )(recipient_id|tx\.recipient_id)( |$)';
+ALTER TABLE account_pairs ADD PRIMARY KEY (sender, recipient, height, micro_index, tx_index);
+CREATE INDEX account_pairs_height ON account_pairs (height);
 ANALYZE account_pairs;
