@@ -15,9 +15,16 @@ export function fieldsPattern(fields: readonly string[]): string {
   return `(^| )(${fields.map((f) => f.replace(REGEX_SPECIAL, '\\$&')).join('|')})( |$)`;
 }
 
-/** The fields an id sends or receives in: the transaction's own, or the one a GAMetaTx or PayingForTx wraps. */
-export const SENDER_FIELDS = fieldsPattern(['sender_id', 'tx.sender_id']);
-export const RECIPIENT_FIELDS = fieldsPattern(['recipient_id', 'tx.recipient_id']);
+/**
+ * The fields an id sends or receives in, the transaction's own or the one a GAMetaTx or PayingForTx wraps: the ends of
+ * account_pairs' rows (migration 1077), and `sender_id` and `recipient_id` of ae_mdw's transaction queries.
+ */
+export const PAIR_FIELDS = {
+  sender: ['sender_id', 'tx.sender_id'],
+  recipient: ['recipient_id', 'tx.recipient_id'],
+} as const;
+export const SENDER_FIELDS = fieldsPattern(PAIR_FIELDS.sender);
+export const RECIPIENT_FIELDS = fieldsPattern(PAIR_FIELDS.recipient);
 
 /** sqlLiteral is a pattern as an SQL string literal, for a statement that takes no parameter for it. */
 export const sqlLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;

@@ -1,5 +1,5 @@
 /** @module Read-side SQL for ae_mdw's transaction query engine: filters ANDed over account_transactions, keyset pages, counts. */
-import { fieldsPattern } from './account-fields.ts';
+import { fieldsPattern, PAIR_FIELDS } from './account-fields.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../pool.ts';
@@ -103,10 +103,30 @@ function conditionSql(a: string, c: IdCondition, p: Params): string {
   return `${id} AND (${c.matches.map((m) => `(${matchSql(a, m, p)})`).join(' OR ')})`;
 }
 
+/** A way to appear that names exactly `fields`, the transaction's own or a wrapped one's, of any type. */
+const namesFields = (c: IdCondition, fields: readonly string[]): boolean =>
+  c.matches.length === 1 &&
+  c.matches[0]!.txTypes === undefined &&
+  c.matches[0]!.innerType === undefined &&
+  c.matches[0]!.fields?.length === fields.length &&
+  fields.every((field) => c.matches[0]!.fields!.includes(field));
+
+/**
+ * pairOf: a filter of one id as `sender_id` and another as `recipient_id`, and no other id nor entrypoint, selects the
+ * rows of account_pairs of the two (migration 1077 pairs the account rows so), walked in position order on its key:
+ * a page reads its own rows, never the spends of either side. Undefined for any other filter.
+ */
+function pairOf(f: TxFilter): { sender: string; recipient: string } | undefined {
+  if (f.ids.length !== 2 || f.entrypoint !== undefined || f.ids[0]!.id === f.ids[1]!.id) return undefined;
+  const sender = f.ids.find((c) => namesFields(c, PAIR_FIELDS.sender));
+  const recipient = f.ids.find((c) => c !== sender && namesFields(c, PAIR_FIELDS.recipient));
+  return sender && recipient ? { sender: sender.id, recipient: recipient.id } : undefined;
+}
+
 /**
  * fromWhere is the FROM and WHERE of the rows a filter selects, as `s` with position columns
- * height, micro_index, tx_index and the hash as `s_hash`: account_transactions of the first id
- * (its index leads with the id and the position), the other ids probed at the same position, or
+ * height, micro_index, tx_index and the hash as `s_hash`: the pair's rows (pairOf), or account_transactions of the
+ * first id (its index leads with the id and the position), the other ids probed at the same position, or
  * the transactions table when no id is given.
  */
 function fromWhere(f: TxFilter, p: Params): string {
@@ -114,7 +134,16 @@ function fromWhere(f: TxFilter, p: Params): string {
   let from: string;
   let hash: string;
   const [first, ...rest] = f.ids;
-  if (first) {
+  const pair = pairOf(f);
+  if (pair) {
+    from = 'account_pairs s';
+    hash =
+      '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
+    where.push(
+      `s.sender = ${accountNumberSql(p.add(idKey(pair.sender)))}`,
+      `s.recipient = ${accountNumberSql(p.add(idKey(pair.recipient)))}`,
+    );
+  } else if (first) {
     from = 'account_transactions s';
     // account_transactions keeps no hash (migration 1000): the transaction's, through its position
     hash =
@@ -132,7 +161,12 @@ function fromWhere(f: TxFilter, p: Params): string {
     from = 'transactions s';
     hash = 's.hash';
   }
-  if (f.types) where.push(typeSql('s', f.types, p));
+  if (f.types && pair)
+    where.push(
+      probe(`FROM transactions ty WHERE ty.height = s.height AND ty.micro_index = s.micro_index
+        AND ty.tx_index = s.tx_index AND ${typeSql('ty', f.types, p)}`),
+    );
+  else if (f.types) where.push(typeSql('s', f.types, p));
   if (f.entrypoint !== undefined)
     where.push(probe(`FROM contract_calls c WHERE c.tx_hash = ${hash} AND c.function = ${p.add(f.entrypoint)}`));
   if (f.from) where.push(`(${POSITION.join(', ')}) >= (${positionParams(f.from, p)})`);

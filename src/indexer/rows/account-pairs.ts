@@ -2,11 +2,11 @@
  * @module The (sender, recipient) pairs of a batch's transactions (migration 1077): for each position, every id whose
  * account row names it a sender with every one whose row names it a recipient, from the account rows as stored. Pure.
  */
+import { PAIR_FIELDS } from '../../db/queries/account-fields.ts';
 import type { AccountPairRow, AccountTxRow } from './rows.ts';
 
-// the fields an id sends or receives in: the transaction's own, or the one a GAMetaTx or PayingForTx wraps
-const SENDER_FIELDS = new Set(['sender_id', 'tx.sender_id']);
-const RECIPIENT_FIELDS = new Set(['recipient_id', 'tx.recipient_id']);
+const SENDER_FIELDS: ReadonlySet<string> = new Set(PAIR_FIELDS.sender);
+const RECIPIENT_FIELDS: ReadonlySet<string> = new Set(PAIR_FIELDS.recipient);
 
 /**
  * accountPairs pairs the account rows of each position. `direct` are the transactions' own ids; `reached` those reached

@@ -12,7 +12,7 @@ import { idKey } from '../../../src/chain/id-key.ts';
 import { jsonArrayText } from '../../../src/api/http/route-deps.ts';
 import { renderedTxJson, SIGNED_TX_JSON_COLUMNS, type TxJson } from '../../../src/db/queries/transactions.ts';
 import { hotSpotKeys } from '../../../src/devnode/traffic/hot-spots.ts';
-import { startV3, type ChainTx, type V3UnderTest } from './harness.ts';
+import { mdwLink, startV3, type ChainTx, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -139,7 +139,30 @@ describe('/middleware/transactions/account/{sender}/to/{receiver} against the de
     }
   };
 
-  it('pages each pair as the chain says, and byte for byte as the statement before answered', async () => {
+  /**
+   * expectV3 walks `/mdw/v3/transactions?sender_id&recipient_id` by its next links, both ways of the query, and counts
+   * it: ae_mdw's form of the same question (the pair's rows, migration 1077, where the ids differ).
+   */
+  const expectV3 = async (sender: string, recipient: string, expected: string[]): Promise<void> => {
+    for (const query of [
+      `sender_id=${sender}&recipient_id=${recipient}`,
+      `recipient_id=${recipient}&sender_id=${sender}`,
+    ]) {
+      const listed: string[] = [];
+      for (let path = mdwLink(`/v3/transactions?${query}&limit=${LIMIT}`); path !== null;) {
+        const res = await v3.get(path);
+        expect(res.status, res.text).to.equal(200);
+        const body = res.body as { data: Obj[]; next: string | null };
+        listed.push(...body.data.map((t) => String(t.hash)));
+        path = mdwLink(body.next);
+      }
+      expect(listed, query).to.deep.equal(expected);
+      const counted = await v3.get(`/mdw/v3/transactions/count?${query}`);
+      expect(counted.body, `count of ${query}`).to.equal(expected.length);
+    }
+  };
+
+  it('pages each pair as the chain says, and byte for byte as the statement before answered; /mdw/v3 the same', async () => {
     const ends = await chainEnds();
     const [a, b] = [v3.devnode.accounts[1]!.publicKey, v3.devnode.accounts[2]!.publicKey];
     const outer = ends.find(
@@ -175,6 +198,7 @@ describe('/middleware/transactions/account/{sender}/to/{receiver} against the de
       else if (size !== undefined) expect(expected, label).to.have.length.at.least(size);
       else if (!label.includes('hot')) expect(expected, label).to.not.deep.equal([]);
       await expectPages(sender, recipient, expected);
+      await expectV3(sender, recipient, expected);
     }
   });
 });

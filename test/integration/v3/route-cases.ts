@@ -46,7 +46,7 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetKeyBlockMicroBlocks: ({ keyBlock }) => [`/key-blocks/${String(keyBlock.hash)}/micro-blocks`],
   GetMicroBlock: ({ microBlock }) => [`/micro-blocks/${microBlock}`],
   GetMicroBlockTransactions: ({ microBlock }) => [`/micro-blocks/${microBlock}/transactions?limit=100`],
-  GetTransactions: ({ account, contract, channel, oracle, name, txByType }) => [
+  GetTransactions: ({ account, contract, channel, oracle, name, txByType, holder }) => [
     '/transactions?limit=100',
     '/transactions?limit=100&expand=true',
     ...[...TX_TYPE_NAMES.keys()].map((type) => `/transactions?type=${type}&limit=5`),
@@ -60,11 +60,12 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
     `/transactions?name=${name}`,
     `/transactions?sender_id=${account}&direction=forward`,
     `/transactions?sender_id=${account}&recipient_id=${account}`,
+    `/transactions?recipient_id=${holder}&sender_id=${account}&type=spend&direction=forward&scope=gen:1-1000`,
     `/transactions?recipient_id=${account}&scope=gen:0-1000`,
     `/transactions?entrypoint=transfer&limit=20`,
     `/transactions?scope=transaction:${String(txByType.get('SpendTx')!.hash)}-${String(txByType.get('NameClaimTx')!.hash)}`,
   ],
-  GetTransactionsCount: ({ account, microBlock }) => [
+  GetTransactionsCount: ({ account, microBlock, holder }) => [
     '/transactions/count',
     '/transactions/count?tx_type=spend',
     '/transactions/count?type=contract_create',
@@ -72,6 +73,7 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
     '/transactions/count?scope=gen:1-20',
     `/transactions/count?mb_hash=${microBlock}`,
     `/transactions/count?sender_id=${account}&recipient_id=${account}&scope=gen:1-20`,
+    `/transactions/count?sender_id=${account}&recipient_id=${holder}`,
   ],
   GetPendingTransactions: () => ['/transactions/pending'],
   GetPendingTransactionsCount: () => ['/transactions/pending/count'],
