@@ -125,29 +125,23 @@ function pairOf(f: TxFilter): { sender: string; recipient: string } | undefined 
 
 /**
  * fromWhere is the FROM and WHERE of the rows a filter selects, as `s` with position columns
- * height, micro_index, tx_index and the hash as `s_hash`: the pair's rows (pairOf), or account_transactions of the
+ * height, micro_index, tx_index: the pair's rows (pairOf), or account_transactions of the
  * first id (its index leads with the id and the position), the other ids probed at the same position, or
  * the transactions table when no id is given.
  */
 function fromWhere(f: TxFilter, p: Params): string {
   const where: string[] = [];
   let from: string;
-  let hash: string;
   const [first, ...rest] = f.ids;
   const pair = pairOf(f);
   if (pair) {
     from = 'account_pairs s';
-    hash =
-      '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(
       `s.sender = ${accountNumberSql(p.add(idKey(pair.sender)))}`,
       `s.recipient = ${accountNumberSql(p.add(idKey(pair.recipient)))}`,
     );
   } else if (first) {
     from = 'account_transactions s';
-    // account_transactions keeps no hash (migration 1000): the transaction's, through its position
-    hash =
-      '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)';
     where.push(conditionSql('s', first, p));
     rest.forEach((c, i) => {
       if (c.id === first.id) return void where.push(conditionSql('s', c, p)); // the same row (onOneRow)
@@ -159,7 +153,6 @@ function fromWhere(f: TxFilter, p: Params): string {
     });
   } else {
     from = 'transactions s';
-    hash = 's.hash';
   }
   if (f.types && pair)
     where.push(
@@ -167,8 +160,13 @@ function fromWhere(f: TxFilter, p: Params): string {
         AND ty.tx_index = s.tx_index AND ${typeSql('ty', f.types, p)}`),
     );
   else if (f.types) where.push(typeSql('s', f.types, p));
-  if (f.entrypoint !== undefined)
+  if (f.entrypoint !== undefined) {
+    // account_transactions keeps no hash (migration 1000): the transaction's, through its position
+    const hash = first
+      ? '(SELECT t.hash FROM transactions t WHERE t.height = s.height AND t.micro_index = s.micro_index AND t.tx_index = s.tx_index)'
+      : 's.hash';
     where.push(probe(`FROM contract_calls c WHERE c.tx_hash = ${hash} AND c.function = ${p.add(f.entrypoint)}`));
+  }
   if (f.from) where.push(`(${POSITION.join(', ')}) >= (${positionParams(f.from, p)})`);
   if (f.to) where.push(`(${POSITION.join(', ')}) <= (${positionParams(f.to, p)})`);
   return `FROM ${from} WHERE ${where.length === 0 ? 'true' : where.join(' AND ')}`;

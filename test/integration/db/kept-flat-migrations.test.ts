@@ -75,6 +75,15 @@ describe('migrations 1045–1048, 1060–1063 and 1077 on a populated schema', f
         JSON.stringify(row),
       ]);
   };
+  /** applyAgain applies migration `name` alone again (its objects dropped by the caller), the ones after it set aside */
+  const applyAgain = async (name: string): Promise<void> => {
+    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [name]);
+    const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
+      name,
+    ]);
+    expect(await migrateUpTo(name)).to.deep.equal([name]);
+    await restore(later);
+  };
   const read = async (): Promise<{ [k in keyof typeof KEPT]: unknown[] }> => ({
     edges: await h.query('mdw', KEPT.edges),
     spans: await h.query('mdw', KEPT.spans),
@@ -143,12 +152,7 @@ describe('migrations 1045–1048, 1060–1063 and 1077 on a populated schema', f
       await h.query('mdw', 'DROP TRIGGER spends_on_key_blocks_delete ON key_blocks');
       await h.query('mdw', 'DROP TABLE spend_heights, spend_days');
       await h.query('mdw', 'DROP FUNCTION spend_days_apply()');
-      await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [SPENDS]);
-      const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
-        SPENDS,
-      ]);
-      expect(await migrateUpTo(SPENDS)).to.deep.equal([SPENDS]);
-      await restore(later);
+      await applyAgain(SPENDS);
       // nothing kept yet: every height waits for the area, whose heights the rates decode as before
       expect(await h.query('mdw', 'SELECT area, next_height FROM derive_backfill')).to.deep.equal([
         { area: 'spends', next_height: 0 },
@@ -201,12 +205,7 @@ describe('migrations 1045–1048, 1060–1063 and 1077 on a populated schema', f
       await h.query('mdw', 'DROP TABLE name_pointees');
       await h.query('mdw', 'DROP FUNCTION name_pointees_apply() CASCADE');
       await h.query('mdw', 'DROP FUNCTION name_pointees_of(name_state)');
-      await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [POINTEES]);
-      const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
-        POINTEES,
-      ]);
-      expect(await migrateUpTo(POINTEES)).to.deep.equal([POINTEES]);
-      await restore(later);
+      await applyAgain(POINTEES);
       expect(await read()).to.deep.equal(kept);
       expect(await lookups()).to.deep.equal(answered);
     } finally {
@@ -248,12 +247,7 @@ describe('migrations 1045–1048, 1060–1063 and 1077 on a populated schema', f
     // the schema as before 1077: its objects gone, its name not applied
     await h.query('mdw', 'DROP TRIGGER account_pairs_on_key_blocks_delete ON key_blocks');
     await h.query('mdw', 'DROP TABLE account_pairs');
-    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [PAIRS]);
-    const later = await h.query<{ name: string }>('mdw', 'DELETE FROM mdw_migrations WHERE name > $1 RETURNING *', [
-      PAIRS,
-    ]);
-    expect(await migrateUpTo(PAIRS)).to.deep.equal([PAIRS]);
-    await restore(later);
+    await applyAgain(PAIRS);
     expect(await read()).to.deep.equal(kept);
     await verifiesClean();
   });
