@@ -24,6 +24,7 @@ import type { Ownership } from './fake-fields.ts';
 import { DEFAULT_KINDS_WITHOUT_STATUS, groupOf, isClusterScoped, keyOrder, refOf } from './fake-keys.ts';
 import { CLIENT_MANAGER, CONTROLLER_MANAGER, FakeStore } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
+import { decodeBuiltIn } from './fake-decode.ts';
 import { FailureRules } from './fake-failures.ts';
 import type { FailureRule, FakeVerb } from './fake-failures.ts';
 import { pageOf, parseToken } from './fake-page.ts';
@@ -120,14 +121,14 @@ export class FakeKube implements KubeClient {
     const ref = refOf(obj);
     this.#failures.check('apply', ref);
     const before = this.#store.find(ref)?.metadata.resourceVersion;
-    const result = this.#store.apply(obj, fieldManager, options.force === true);
+    const result = this.#store.apply(decodeBuiltIn(obj), fieldManager, options.force === true);
     this.#record('apply', ref, result.metadata.resourceVersion !== before, fieldManager);
     return this.#store.withManagedFields(result) as T;
   }
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
     this.#failures.check('create', refOf(obj));
-    const created = this.#store.create(structuredClone(obj));
+    const created = this.#store.create(structuredClone(decodeBuiltIn(obj)));
     this.#record('create', refOf(created), true);
     return this.#store.withManagedFields(created) as T;
   }
@@ -138,7 +139,7 @@ export class FakeKube implements KubeClient {
     const live = this.#store.mustFind(ref);
     this.#store.precondition(live, obj.metadata.resourceVersion);
     return this.#recorded('replace', ref, live, () =>
-      this.#store.update(live, structuredClone(obj), 'main', CLIENT_MANAGER),
+      this.#store.update(live, structuredClone(decodeBuiltIn(obj)), 'main', CLIENT_MANAGER),
     ) as T;
   }
 
@@ -154,7 +155,7 @@ export class FakeKube implements KubeClient {
     if (!isPlainObject(patch)) throw new KubeError(400, 'BadRequest', 'a merge patch must be a JSON object');
     this.#store.precondition(live, (patch.metadata as Record<string, unknown> | undefined)?.resourceVersion);
     return this.#recorded('patchMerge', ref, live, () =>
-      this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main', CLIENT_MANAGER),
+      this.#store.update(live, patchedAsSent(live, patch), 'main', CLIENT_MANAGER),
     ) as T;
   }
 
@@ -217,7 +218,7 @@ export class FakeKube implements KubeClient {
    */
   userPatch(ref: ObjectRef, patch: unknown, manager = 'kubectl-edit'): KubeObject {
     const live = this.#store.mustFind(ref);
-    return this.#store.update(live, mergePatch(live, patch) as KubeObject, 'main', manager);
+    return this.#store.update(live, patchedAsSent(live, patch), 'main', manager);
   }
 
   /**
@@ -305,4 +306,9 @@ export class FakeKube implements KubeClient {
   #record(verb: FakeVerb, ref: ObjectRef, changed: boolean, fieldManager?: string): void {
     this.writes.push(fieldManager === undefined ? { verb, ref, changed } : { verb, ref, changed, fieldManager });
   }
+}
+
+/** patchedAsSent is live merge-patched with patch as it travels (its JSON), then decoded as the API server would. */
+function patchedAsSent(live: KubeObject, patch: unknown): KubeObject {
+  return decodeBuiltIn(mergePatch(live, JSON.parse(JSON.stringify(patch))) as KubeObject);
 }

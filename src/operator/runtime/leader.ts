@@ -1,7 +1,11 @@
 /**
  * @module Lease-based leader election (coordination.k8s.io/v1), client-go compatible: 15 s / 10 s / 2 s, release on
  * stop, and each attempt cancelled at the renew deadline, so a leader whose requests hang steps down in time.
+ *
+ * A Lease's times are MicroTime: the API server parses them with exactly six fractional digits and refuses a plain
+ * Date's three (400), so every time written here is a V1MicroTime, whose JSON has six.
  */
+import { V1MicroTime } from '@kubernetes/client-node';
 import type { V1LeaseSpec } from '@kubernetes/client-node';
 import { isKubeError } from '../kube/client.ts';
 import type { KubeClient, KubeObject, ObjectRef } from '../kube/client.ts';
@@ -107,7 +111,7 @@ export class LeaderElector {
   async #tryAcquireOrRenew(signal: AbortSignal): Promise<Attempt> {
     const { kube, identity } = this.#opts;
     const call = { signal };
-    const now = new Date();
+    const now = new V1MicroTime();
     const lease = await kube.get<LeaseObject>(this.#ref, call);
     if (lease === undefined) {
       await kube.create<LeaseObject>(
@@ -138,12 +142,12 @@ export class LeaderElector {
     return 'acquired';
   }
 
-  #leaseSpec(now: Date, previous: V1LeaseSpec | undefined): V1LeaseSpec {
+  #leaseSpec(now: V1MicroTime, previous: V1LeaseSpec | undefined): V1LeaseSpec {
     const ours = previous?.holderIdentity === this.#opts.identity;
     return {
       holderIdentity: this.#opts.identity,
       leaseDurationSeconds: Math.max(1, Math.ceil(this.#leaseDurationMs / 1000)),
-      acquireTime: ours && previous?.acquireTime !== undefined ? previous.acquireTime : now,
+      acquireTime: ours && previous?.acquireTime !== undefined ? new V1MicroTime(previous.acquireTime) : now,
       renewTime: now,
       leaseTransitions: previous === undefined ? 0 : (previous.leaseTransitions ?? 0) + (ours ? 0 : 1),
     };
@@ -195,7 +199,7 @@ export class LeaderElector {
       const call = { signal: AbortSignal.timeout(this.#renewDeadlineMs) };
       const lease = await this.#opts.kube.get<LeaseObject>(this.#ref, call);
       if (lease?.spec?.holderIdentity !== this.#opts.identity) return;
-      const now = new Date();
+      const now = new V1MicroTime();
       await this.#opts.kube.replace<LeaseObject>(
         {
           ...lease,

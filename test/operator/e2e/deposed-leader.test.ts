@@ -1,4 +1,5 @@
 /** @module A leader that loses its Lease mid-reconcile writes nothing more (issue 14 item 4), and stop() is prompt. */
+import { V1MicroTime } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import pino from 'pino';
 import { Registry } from 'prom-client';
@@ -60,7 +61,7 @@ describe('a deposed leader (issue 14)', () => {
 
     // another replica takes the Lease over (as after a network partition), and this one notices
     const lease = kube.peek<KubeObject & { spec: Record<string, unknown> }>(leaseRef);
-    await kube.replace({ ...lease!, spec: { ...lease!.spec, holderIdentity: 'b', renewTime: new Date() } });
+    await kube.replace({ ...lease!, spec: { ...lease!.spec, holderIdentity: 'b', renewTime: new V1MicroTime() } });
     const running = op;
     await eventually(async () => expect(running.isLeader()).to.equal(false));
     const before = kube.writes.length;

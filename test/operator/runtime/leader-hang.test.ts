@@ -4,6 +4,7 @@
  * far longer; and only the leader exports the per-Middleware series (a standby's stale reload state would alert).
  * Two OperatorRuntimes with the real reconciler, each over the real client and HTTP to one FakeKube.
  */
+import { V1MicroTime } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -157,7 +158,7 @@ describe('a leader whose Lease requests hang (issue 43 item 3)', function () {
     await untilReported(h, a);
     // another replica renews the Lease as its own (as after a partition that a's renewals did not survive)
     const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: NS, name: LEADER_LEASE_NAME };
-    h.kube.userPatch(lease, { spec: { holderIdentity: 'other', renewTime: new Date() } });
+    h.kube.userPatch(lease, { spec: { holderIdentity: 'other', renewTime: new V1MicroTime() } });
     await eventually(async () => expect(a.op.isLeader()).to.equal(false), 20_000);
     await eventually(async () => expect(await seriesOf(a)).to.deep.equal([]));
   });

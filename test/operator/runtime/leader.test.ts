@@ -1,4 +1,5 @@
 /** @module Leader election on FakeKube: one leader, hand-over when the holder stops renewing, release on stop. */
+import { V1MicroTime } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { KubeError } from '../../../src/operator/kube/client.ts';
@@ -128,7 +129,7 @@ describe('LeaderElector', () => {
   it('steps down at once when another identity holds the Lease', async () => {
     const a = candidate('a', kube, { leaseDurationMs: 10_000, renewDeadlineMs: 8_000, retryPeriodMs: 30 });
     await eventually(async () => expect(a.isLeader()).to.equal(true));
-    kube.userPatch(leaseRef, { spec: { holderIdentity: 'intruder', renewTime: new Date() } });
+    kube.userPatch(leaseRef, { spec: { holderIdentity: 'intruder', renewTime: new V1MicroTime() } });
     await eventually(async () => expect(a.isLeader()).to.equal(false), 1000);
     expect(timeline).to.deep.equal(['a start', 'a stop']);
   });

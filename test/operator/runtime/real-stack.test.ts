@@ -4,14 +4,16 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
-import type { ObjectRef } from '../../../src/operator/kube/client.ts';
+import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
 import { OperatorRuntime } from '../../../src/operator/runtime/main.ts';
+import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { eventually } from '../kube/contract.ts';
 import { startFakeApiServer } from '../kube/fake-apiserver.ts';
 
 const NS = 'apps';
+const LEASE = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: NS, name: LEADER_LEASE_NAME };
 const ref = (name: string): ObjectRef => ({ apiVersion: API_VERSION, kind: KIND, namespace: NS, name });
 const mw = (name: string) => ({
   apiVersion: API_VERSION,
@@ -73,6 +75,10 @@ describe('OperatorRuntime over HTTP with the real client', () => {
   it('takes the Lease, reconciles, follows spec changes, and after a compacted watch relists what it missed', async () => {
     await eventually(async () => expect(calls).to.deep.equal([`${NS}/a`]), 5000);
     expect(op?.isLeader()).to.equal(true);
+    // issue 75: the API server reads a Lease's times as MicroTime, six fractional digits, and refuses three
+    const lease = fake.peek<KubeObject & { spec: { renewTime: unknown; acquireTime: unknown } }>(LEASE);
+    expect(lease?.spec.renewTime).to.match(/\.\d{6}Z$/);
+    expect(lease?.spec.acquireTime).to.match(/\.\d{6}Z$/);
     await fake.patchMerge(ref('a'), { spec: { replicas: 2 } });
     await eventually(async () => expect(calls).to.have.length(2));
 

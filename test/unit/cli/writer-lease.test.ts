@@ -1,3 +1,4 @@
+import { V1MicroTime } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import pino from 'pino';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
@@ -82,7 +83,7 @@ describe('holdWriterLease(opts)', () => {
       metadata: { name: string };
       spec: Record<string, unknown>;
     }>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'mdw', name: 'w' });
-    await kube.replace({ ...lease!, spec: { ...lease!.spec, holderIdentity: 'pod-z', renewTime: new Date() } });
+    await kube.replace({ ...lease!, spec: { ...lease!.spec, holderIdentity: 'pod-z', renewTime: new V1MicroTime() } });
     for (let i = 0; i < 50 && !lost; i++) await new Promise((r) => setTimeout(r, 20));
     expect(lost).to.equal(true);
     expect(stopped).to.equal(true);
