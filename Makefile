@@ -10,7 +10,7 @@ export PATH := $(NODE_BIN):$(PATH)
 NODE_DEP := $(NODE_BIN)/node
 endif
 
-.PHONY: all dev test check test-pg11 typecheck lint eslint format-check unit bench build image clean node
+.PHONY: all dev test check test-pg11 typecheck lint eslint format-check unit bench build image clean node control-plane cluster
 
 all: test
 
@@ -61,6 +61,16 @@ format-check: node_modules/.installed
 
 unit: node_modules/.installed
 	npx mocha --parallel --jobs 3 'test/**/*.test.ts'
+
+## control-plane: builds the real tier's kube-apiserver, kube-controller-manager and etcd from the Go module proxy,
+## once per machine, into MDW_KUBE_CACHE (default ~/.cache/mdw-control-plane), keyed by the versions in
+## test/control-plane/versions. `make test` runs the real tier (test/operator/real) whenever they are there.
+control-plane:
+	test/control-plane/build.sh
+
+## cluster: that control plane and a node agent on loopback until Ctrl-C, with an admin kubeconfig (docs/operator.md)
+cluster: node_modules/.installed
+	node test/control-plane/run.ts
 
 ## test-pg11: the whole suite against PostgreSQL 11, the oldest supported major (binaries from npm)
 test-pg11: node_modules/.installed

@@ -34,6 +34,8 @@ export interface OperatorConfig {
   readonly requestTimeoutMs: number;
   /** PORT: /metrics, /healthz and /readyz. */
   readonly port: number;
+  /** HTTP_HOST: the address PORT listens on; absent: every address (the pod's own, in a pod). */
+  readonly httpHost: string | undefined;
   readonly logLevel: LogLevel;
 }
 
@@ -61,6 +63,7 @@ export function loadOperatorConfig(env: Env): OperatorConfig {
     kubeconfig: kube.kubeconfig,
     requestTimeoutMs: kube.requestTimeoutMs,
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
+    httpHost: read.optional('HTTP_HOST'),
     logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
   };
   if (problems.length > 0) throw new ConfigError(problems);

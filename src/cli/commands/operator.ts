@@ -49,6 +49,7 @@ export default class Operator extends Command {
       namespace: cfg.watchNamespace,
       leaseNamespace: cfg.leaseNamespace,
       metricsPort: cfg.port,
+      metricsHost: cfg.httpHost,
       ...(cfg.leaseName ? { leaseName: cfg.leaseName } : {}),
     });
     await role.start();

@@ -115,10 +115,13 @@ export function schemaPaths(node: JsonSchema, path = ''): string[] {
   return [...(path === '' ? [] : [path]), ...children(node, path).flatMap(([p, child]) => schemaPaths(child, p))];
 }
 
-// Descriptions written in the schema win; every other node takes its field's doc comment (field-docs.ts).
+/**
+ * Descriptions written in the schema win; every other node takes its field's doc comment (field-docs.ts), but the
+ * root's metadata, of which the API server takes nothing but `type: object` (it serves metadata's own schema there).
+ */
 function withFieldDocs(node: JsonSchema, path: string): JsonSchema {
   const out: JsonSchema = { ...node };
-  const description = node.description ?? FIELD_DOCS[path];
+  const description = path === '.metadata' ? undefined : (node.description ?? FIELD_DOCS[path]);
   if (description !== undefined) out.description = description;
   const props = node.properties as Record<string, JsonSchema> | undefined;
   if (props !== undefined)

@@ -18,7 +18,7 @@ import {
   type GenerationReport,
   type PassContext,
 } from './reconcile-generation.ts';
-import { reconcileExtras, reconcileIdentity, reconcileServices } from './reconcile-instance.ts';
+import { reconcileExtras, reconcileServices } from './reconcile-instance.ts';
 import { stableTarget } from './reconcile-observe.ts';
 import type { OperandStep } from './reconcile-operand.ts';
 import type { ChildPass, PassEnd } from './reconcile-pass.ts';
@@ -66,7 +66,6 @@ export async function converge(pass: ChildPass, step: ReloadStep, operand: Opera
 /** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */
 async function convergeChildren(pass: ChildPass, layout: DesiredLayout): Promise<GenerationReport> {
   const { mw, recordEvent } = pass;
-  await reconcileIdentity(pass);
   const reports: GenerationReport[] = [];
   for (const plan of layout.generations) reports.push(await reconcileGeneration(pass, plan));
   const services = await reconcileServices(pass, layout);

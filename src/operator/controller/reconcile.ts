@@ -28,6 +28,7 @@ import {
   type ReconcilerDeps,
   type ReconcileResult,
 } from './reconcile-pass.ts';
+import { reconcileIdentity } from './reconcile-instance.ts';
 import { refuseCollision } from './reconcile-refusal.ts';
 import { checkingDatabaseStatus, invalidStatus, pausedStatus } from './reconcile-status.ts';
 import { reportStatusSeries } from './middleware-series.ts';
@@ -113,6 +114,9 @@ async function reconcileMiddleware(start: Pass): Promise<ReconcileResult> {
   const rival = collisionOf(pass.mw, all);
   if (rival !== undefined) return finish(pass, await refuseCollision(pass, rival));
   const child = await withChildren(pass, spec);
+  // every pod the operator makes runs as this ServiceAccount, and the API server refuses a pod whose account is
+  // missing: it comes before the first Job (the database check, the operand check)
+  await reconcileIdentity(child);
   const adoption = await adoptGeneration(child, all);
   if (adoption.kind === 'waiting') {
     const { message, failed } = adoption;

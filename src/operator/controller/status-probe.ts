@@ -1,4 +1,5 @@
 /** @module Reads one data generation's `/middleware/status` through its Service: the operator's only view into the middleware. */
+import { EnvHttpProxyAgent, fetch } from 'undici';
 import { isJsonObject, parseJson, toSafeNumber } from '../../chain/json.ts';
 
 /** ProbeTarget names the Service that fronts one generation's servers. */
@@ -60,9 +61,19 @@ export function statusUrl(target: ProbeTarget, serviceDomain = 'svc'): string {
   return `http://${target.service}.${target.namespace}.${serviceDomain}:${target.port}/middleware/status`;
 }
 
+/**
+ * proxiedFetch is fetch through the HTTP proxy that HTTP_PROXY / NO_PROXY name, if any: an operator that runs where
+ * Service names do not resolve (outside the cluster, or the test cluster, whose node agent resolves them) reaches
+ * them through such a proxy. Node's own fetch only does so with NODE_USE_ENV_PROXY.
+ */
+function proxiedFetch(): FetchLike {
+  const dispatcher = new EnvHttpProxyAgent();
+  return (url, init) => fetch(url, { ...init, dispatcher });
+}
+
 /** createStatusProbe returns a probe that GETs `/middleware/status` with a timeout and parses its body. */
 export function createStatusProbe(options: StatusProbeOptions = {}): StatusProbe {
-  const fetchFn = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const fetchFn = options.fetch ?? proxiedFetch();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return async function probeStatus(target) {
     const url = statusUrl(target, options.serviceDomain);

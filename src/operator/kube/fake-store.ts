@@ -6,6 +6,7 @@ import { customKindOf } from './fake-crd.ts';
 import type { CustomKind } from './fake-crd.ts';
 import { GarbageCollector } from './fake-gc.ts';
 import type { PropagationPolicy } from './fake-gc.ts';
+import { checkCrd } from './fake-crd-check.ts';
 import { afterApply, afterUpdate, applyMerge, conflictsOf } from './fake-fields.ts';
 import { OwnershipBook } from './fake-ownership.ts';
 import type { Ownership } from './fake-fields.ts';
@@ -284,9 +285,13 @@ export class FakeStore {
     }
   }
 
-  /** #admit prunes, defaults and validates a custom resource whose CRD the store holds (other kinds pass as they are). */
+  /**
+   * #admit refuses a CRD the API server would, and prunes, defaults and validates a custom resource whose CRD the store
+   * holds (other kinds pass as they are).
+   */
   #admit(obj: KubeObject, old?: KubeObject): KubeObject {
     if (!this.#admission) return obj;
+    if (obj.kind === 'CustomResourceDefinition' && groupOf(obj.apiVersion) === CRD_GROUP) checkCrd(obj);
     return this.customKind(obj.apiVersion, obj.kind)?.admit(obj, old) ?? obj;
   }
 

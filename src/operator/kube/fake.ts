@@ -248,12 +248,35 @@ export class FakeKube implements KubeClient {
    * Job's pod, labelled with the Job's name, whose container terminated with that message (as the kubelet records).
    */
   completeJob(ref: ObjectRef, terminationMessage?: string): KubeObject {
+    this.#admitPodsOf(ref);
     const at = this.#now();
     if (terminationMessage !== undefined) {
       const pod = this.#store.create(jobPodOf(this.#store.mustFind(ref)), CONTROLLER_MANAGER);
       this.setStatus(refOf(pod), podSucceededStatus(at, terminationMessage));
     }
     return this.setStatus(ref, jobSucceededStatus(at));
+  }
+
+  /**
+   * #admitPodsOf throws what the API server's ServiceAccount admission answers the Job or ReplicaSet controller that
+   * creates a pod of the workload at ref naming a ServiceAccount that does not exist: no pod can start, ever.
+   */
+  #admitPodsOf(ref: ObjectRef): void {
+    const workload = this.#store.mustFind(ref) as KubeObject & {
+      spec?: { template?: { spec?: { serviceAccountName?: string } } };
+    };
+    const account = workload.spec?.template?.spec?.serviceAccountName ?? 'default';
+    const namespace = refOf(ref).namespace;
+    if (
+      account === 'default' ||
+      this.#store.find({ apiVersion: 'v1', kind: 'ServiceAccount', namespace, name: account })
+    )
+      return;
+    throw new KubeError(
+      403,
+      'Forbidden',
+      `pods of ${ref.name} are forbidden: error looking up service account ${namespace}/${account}: not found`,
+    );
   }
 
   /** failJob marks a Job as failed, as the Job controller does after its backoff limit. */
@@ -263,6 +286,7 @@ export class FakeKube implements KubeClient {
 
   /** markDeploymentReady makes a Deployment report `ready` (default: spec.replicas) ready, available replicas. */
   markDeploymentReady(ref: ObjectRef, ready?: number): KubeObject {
+    this.#admitPodsOf(ref);
     return this.setStatus(ref, deploymentReadyStatus(this.#store.mustFind(ref), ready));
   }
 

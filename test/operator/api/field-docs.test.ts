@@ -27,6 +27,7 @@ describe('field descriptions of the CRD (kubectl explain)', function () {
       }
       return typeof node?.description !== 'string' || node.description === '';
     });
-    expect(missing).to.deep.equal([]);
+    // the root's metadata takes no description: the API server refuses one there (it serves metadata's own schema)
+    expect(missing).to.deep.equal(['.metadata']);
   });
 });

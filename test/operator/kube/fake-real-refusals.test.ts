@@ -1,4 +1,4 @@
-/** @module The fake refuses what the API server's decoder refuses of built-in kinds: a Lease's times not MicroTime. */
+/** @module The fake refuses what the API server refuses of built-in kinds: a Lease's times not MicroTime, a CRD's root metadata. */
 import { V1MicroTime } from '@kubernetes/client-node';
 import { expect } from 'chai';
 import { isKubeError } from '../../../src/operator/kube/client.ts';
@@ -52,5 +52,39 @@ describe('decodeBuiltIn', () => {
     expect(isKubeError(await kube.replace(stale).catch((e: unknown) => e), 400)).to.equal(true);
     const patch = { spec: { renewTime: new Date() } };
     expect(isKubeError(await kube.patchMerge(created as never, patch).catch((e: unknown) => e), 400)).to.equal(true);
+  });
+});
+
+describe('checkCrd', () => {
+  const crd = (metadata: object): KubeObject => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      names: { plural: 'widgets', kind: 'Widget' },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { metadata } } },
+        },
+      ],
+    },
+  });
+
+  it('refuses a description, or any field but name and generateName, on the root metadata, as the API server does', async () => {
+    const kube = new FakeKube();
+    for (const metadata of [
+      { type: 'object', description: 'Standard object metadata.' },
+      { type: 'object', properties: { labels: { type: 'object' } } },
+    ]) {
+      const err = await kube.create(crd(metadata)).catch((e: unknown) => e);
+      expect(isKubeError(err, 422), JSON.stringify(metadata)).to.equal(true);
+      expect((err as Error).message).to.contain('must not specify anything other than name and generateName');
+    }
+    await kube.create(crd({ type: 'object', properties: { name: { type: 'string', maxLength: 20 } } }));
   });
 });

@@ -1,0 +1,158 @@
+/**
+ * @module The operator on a real control plane (issue 75): the chart installed by helm with its own RBAC, the
+ * operator leading with its ServiceAccount's token, examples/middleware.yaml serving the devnode's chain through its
+ * servers, a blue/green reload promoted, leader failover, drift put back, deletion with garbage collection, and helm
+ * uninstall. One cluster, its steps in order; the operator's log is read after each for errors nobody expected.
+ */
+import { expect } from 'chai';
+import type { V1Deployment, V1Service } from '@kubernetes/client-node';
+import { parseJson } from '../../../src/chain/json.ts';
+import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
+import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
+import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
+import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
+import { eventually } from '../kube/contract.ts';
+import { OPERATOR_NAMESPACE, conditionOf, exampleMiddleware, install, realTier } from './real-cluster.ts';
+import type { Installed } from './real-cluster.ts';
+
+const NS = 'chain';
+const MW: ObjectRef = { apiVersion: API_VERSION, kind: KIND, namespace: NS, name: 'mainnet' };
+const LEASE: ObjectRef = {
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  namespace: OPERATOR_NAMESPACE,
+  name: LEADER_LEASE_NAME,
+};
+const GENERATIONS = 12;
+type Status = { activeGeneration?: number; height?: number; reload?: { state?: string } };
+
+realTier('the operator on a real control plane', function () {
+  this.timeout(120_000);
+  let c: Installed;
+  let top: number;
+
+  before(async function () {
+    this.timeout(240_000);
+    c = await install(GENERATIONS);
+    const current = await fetch(`${c.devnode.externalUrl}/v2/key-blocks/current/height`);
+    top = ((await current.json()) as { height: number }).height;
+  });
+  after(async () => {
+    await c?.stop();
+  });
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') return;
+    expect(c.operatorErrors(), 'the operator logged errors').to.deep.equal([]);
+  });
+
+  const middleware = async () => c.kube.get<KubeObject & { status?: Status }>(MW);
+  const holder = async () => (await c.kube.get<KubeObject & { spec?: { holderIdentity?: string } }>(LEASE))?.spec;
+
+  it('runs the chart: the CRD is established and one of two operator replicas leads with the chart RBAC', async () => {
+    await eventually(async () => expect((await holder())?.holderIdentity).to.match(/^mdw-operator-/), 60_000);
+    const operators = await c.kube.list<KubeObject>('v1', 'Pod', OPERATOR_NAMESPACE);
+    expect(operators.items.filter((p) => p.metadata.name?.startsWith('mdw-operator-'))).to.have.length(2);
+  });
+
+  it('serves the devnode chain from examples/middleware.yaml: migration Job, populator, servers, conditions true', async () => {
+    await c.kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, 'real-tier');
+    await c.kube.apply(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'mdw-db', namespace: NS },
+        stringData: { url: c.databaseUrl },
+      },
+      'real-tier',
+    );
+    const mw = exampleMiddleware(c.devnode);
+    mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 5 };
+    // the generated chain's blocks are stamped long ago: a status that judged their age would never say synced
+    mw.spec.statusMaxBlockAge = 1_000_000_000;
+    await c.kube.apply(mw, 'real-tier');
+    await eventually(async () => {
+      const m = await middleware();
+      expect(conditionOf(m, 'MigrationsApplied'), 'MigrationsApplied').to.equal('True');
+      expect(conditionOf(m, 'Available'), 'Available').to.equal('True');
+      expect(conditionOf(m, 'Synced'), 'Synced').to.equal('True');
+      expect(m?.status?.height).to.equal(top);
+    }, 110_000);
+    const status = await c.get('http://mainnet.chain.svc:80/mdw/v3/status');
+    expect(status.status).to.equal(200);
+    const served = JSON.parse(status.body) as { mdw_height: number; node_height: number };
+    expect(served.mdw_height).to.equal(top);
+    const keyBlock = await c.get(`http://mainnet.chain.svc:80/v2/key-blocks/height/${top}`);
+    const nodeBlock = await fetch(`${c.devnode.externalUrl}/v2/key-blocks/height/${top}`);
+    // the same block, digit for digit (the nonce is above 2^53), whatever the order of its keys
+    expect(parseJson(keyBlock.body)).to.deep.equal(parseJson(await nodeBlock.text()));
+  });
+
+  it('puts back a Deployment edited by hand', async () => {
+    const ref = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: NS, name: 'mainnet-server-g1' };
+    await c.kube.patchMerge(ref, { spec: { replicas: 5 } });
+    await eventually(
+      async () => expect((await c.kube.get<V1Deployment & KubeObject>(ref))?.spec?.replicas).to.equal(2),
+      30_000,
+    );
+  });
+
+  it('hands leadership over when the leader dies: the other replica leads once the lease runs out', async () => {
+    const before = (await holder())?.holderIdentity as string;
+    const started = Date.now();
+    c.cluster.agent.freeze(OPERATOR_NAMESPACE, before);
+    await eventually(async () => {
+      const now = (await holder())?.holderIdentity;
+      expect(now).to.match(/^mdw-operator-/);
+      expect(now).to.not.equal(before);
+    }, 40_000);
+    // the Lease lasts 15 s, then a standby's next try (2 s, plus jitter) takes it
+    expect(Date.now() - started).to.be.below(25_000);
+    // the dead pod goes as a node's lost pods do (force-deleted); its Deployment makes another
+    await c.cluster.rest.call('DELETE', `/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods/${before}`, {
+      gracePeriodSeconds: 0,
+    });
+  });
+
+  it('reloads blue/green to promotion: generation 2 built beside 1, the stable Service moved, 1 retired', async () => {
+    await c.kube.patchMerge(MW, {
+      spec: { reload: { id: 'reindex-1', strategy: 'BlueGreen', autoPromote: true, retainPrevious: '0s' } },
+    });
+    await eventually(async () => {
+      const m = await middleware();
+      expect(m?.status?.reload?.state).to.equal('Completed');
+      expect(m?.status?.activeGeneration).to.equal(2);
+    }, 115_000);
+    const stable = await c.kube.get<V1Service & KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Service',
+      namespace: NS,
+      name: 'mainnet',
+    });
+    expect(stable?.spec?.selector?.[LABEL_GENERATION]).to.equal('2');
+    const status = await c.get('http://mainnet.chain.svc:80/mdw/v3/status');
+    expect((JSON.parse(status.body) as { mdw_height: number }).mdw_height).to.equal(top);
+  });
+
+  it('deletes the Middleware: the finalizer runs, the garbage collector removes every child', async () => {
+    await c.kube.delete(MW);
+    await eventually(async () => expect(await middleware()).to.equal(undefined), 110_000);
+    await eventually(async () => {
+      const deployments = await c.kube.list<KubeObject>('apps/v1', 'Deployment', NS);
+      expect(deployments.items.map((d) => d.metadata.name)).to.deep.equal([]);
+    }, 60_000);
+  });
+
+  it('uninstalls with helm: the operator goes, the CRD stays', async () => {
+    await c.helm('uninstall', 'mdw-operator', '--namespace', OPERATOR_NAMESPACE);
+    await eventually(async () => {
+      const pods = await c.kube.list<KubeObject>('v1', 'Pod', OPERATOR_NAMESPACE);
+      expect(pods.items).to.have.length(0);
+    }, 60_000);
+    const crd = await c.kube.get({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      name: 'middlewares.middleware.aeternity.io',
+    });
+    expect(crd).to.not.equal(undefined);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * @module The real tier's fixture: a real control plane (test/control-plane) with the chart installed by helm, so the
+ * operator runs with the chart's ServiceAccount and RBAC; the devnode and a database for its Middlewares; and the
+ * operator's log, read after each test for errors nobody expected. Without the built binaries the tier is skipped,
+ * said in one line.
+ */
+import { readFileSync } from 'node:fs';
+import { ProxyAgent, fetch } from 'undici';
+import { parse } from 'yaml';
+import type { Devnode } from '../../../src/devnode/index.ts';
+import type { KubeClient, KubeObject } from '../../../src/operator/kube/client.ts';
+import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
+import { CHECKOUT, IMAGE_REPOSITORY, IMAGE_TAG, startRealCluster } from '../../control-plane/cluster.ts';
+import type { RealCluster } from '../../control-plane/cluster.ts';
+import { controlPlaneBin } from '../../control-plane/control-plane.ts';
+import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { CHART, helm } from '../chart/helm.ts';
+
+/** OPERATOR_NAMESPACE is where the chart is installed. */
+export const OPERATOR_NAMESPACE = 'mdw-system';
+
+/** realTier registers the suite when the control plane is built here, and says in one line that it skipped otherwise. */
+export function realTier(title: string, suite: (this: Mocha.Suite) => void): void {
+  if (controlPlaneBin() === undefined) {
+    console.log(`${title}: skipped, no control plane built here (make control-plane)`);
+    return;
+  }
+  describe(title, suite);
+}
+
+/** Installed is a cluster with the chart installed, a devnode and a database. */
+export interface Installed {
+  cluster: RealCluster;
+  kube: KubeClient;
+  devnode: Devnode;
+  databaseUrl: string;
+  helm(...args: string[]): Promise<string>;
+  /** get reads a path of a Service (`name.namespace.svc:port`) as the pods reach it, through the service proxy. */
+  get(url: string): Promise<{ status: number; body: string }>;
+  /** operatorErrors are the error lines of every operator pod's log not matched by one of allowed. */
+  operatorErrors(allowed?: RegExp[]): string[];
+  stop(): Promise<void>;
+}
+
+/** install starts a cluster, a devnode (generations of a generated chain) and a database, and installs the chart. */
+export async function install(generations: number, values: string[] = []): Promise<Installed> {
+  const cluster = await startRealCluster(controlPlaneBin() as string, { keep: process.env.KEEP_CLUSTER === '1' });
+  const devnode = await startGeneratedDevnode({
+    generations,
+    microBlocksPerGeneration: 2,
+    txsPerMicroBlock: 3,
+    seed: 'real-tier',
+  });
+  const database = await createTestDatabase();
+  const kubeconfig = cluster.plane.adminKubeconfig;
+  const run = (...args: string[]) => helm('--kubeconfig', kubeconfig, ...args);
+  await run(
+    'install',
+    'mdw-operator',
+    CHART,
+    '--namespace',
+    OPERATOR_NAMESPACE,
+    '--create-namespace',
+    '--set',
+    `image.repository=${IMAGE_REPOSITORY},image.tag=${IMAGE_TAG},logLevel=debug`,
+    ...values,
+  );
+  const proxy = new ProxyAgent(cluster.proxy.url);
+  return {
+    cluster,
+    kube: createKubeClient(cluster.plane.kubeConfig()),
+    devnode,
+    databaseUrl: database.url,
+    helm: run,
+    get: async (url) => {
+      const res = await fetch(url, { dispatcher: proxy, signal: AbortSignal.timeout(10_000) });
+      return { status: res.status, body: await res.text() };
+    },
+    operatorErrors: (allowed = []) =>
+      cluster.agent
+        .podLogs(OPERATOR_NAMESPACE, 'mdw-operator')
+        .flatMap(({ pod, log }) => errorLines(log).map((line) => `${pod}: ${line}`))
+        .filter((line) => !allowed.some((re) => re.test(line))),
+    stop: async () => {
+      await proxy.close();
+      await cluster.stop();
+      await devnode.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** errorLines are the log's lines at level error or fatal (pino's JSON: level ≥ 50). */
+function errorLines(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => {
+      try {
+        return (JSON.parse(line) as { level?: number }).level! >= 50;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** exampleMiddleware is examples/middleware.yaml pointed at the devnode, with the database Secret it names. */
+export function exampleMiddleware(devnode: Devnode): KubeObject & { spec: Record<string, unknown> } {
+  const mw = parse(readFileSync(`${CHECKOUT}/examples/middleware.yaml`, 'utf8')) as KubeObject & {
+    spec: Record<string, unknown>;
+  };
+  mw.spec.nodeUrls = [devnode.externalUrl];
+  mw.spec.nodeInternalUrl = devnode.internalUrl;
+  return mw;
+}
+
+/** conditionOf is a condition's status of an object, or undefined. */
+export function conditionOf(obj: KubeObject | undefined, type: string): string | undefined {
+  const conditions = (obj?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions;
+  return conditions?.find((c) => c.type === type)?.status;
+}
