@@ -1,7 +1,7 @@
 /**
  * @module The operator on a real control plane (issue 75): the chart installed by helm with its own RBAC, the
  * operator leading with its ServiceAccount's token, examples/middleware.yaml serving the devnode's chain through its
- * servers, a blue/green reload promoted, leader failover, drift put back, deletion with garbage collection, and helm
+ * servers, a blue/green reload promoted, leader failover, drift put back, a helm upgrade, deletion with garbage collection, and helm
  * uninstall. One cluster, its steps in order; the operator's log is read after each for errors nobody expected.
  */
 import { expect } from 'chai';
@@ -12,6 +12,7 @@ import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
 import { eventually } from '../kube/contract.ts';
+import { CHART } from '../chart/helm.ts';
 import { OPERATOR_NAMESPACE, conditionOf, exampleMiddleware, install, realTier } from './real-cluster.ts';
 import type { Installed } from './real-cluster.ts';
 
@@ -131,6 +132,27 @@ realTier('the operator on a real control plane', function () {
     expect(stable?.spec?.selector?.[LABEL_GENERATION]).to.equal('2');
     const status = await c.get('http://mainnet.chain.svc:80/mdw/v3/status');
     expect((JSON.parse(status.body) as { mdw_height: number }).mdw_height).to.equal(top);
+  });
+
+  it('upgrades with helm: the operator pods roll, a new one leads, the Middleware stays Available', async () => {
+    const before = await c.kube.list<KubeObject>('v1', 'Pod', OPERATOR_NAMESPACE);
+    const old = new Set(before.items.map((p) => p.metadata.name));
+    await c.helm(
+      'upgrade',
+      'mdw-operator',
+      CHART,
+      '--namespace',
+      OPERATOR_NAMESPACE,
+      '--reuse-values',
+      '--set',
+      'logLevel=info',
+    );
+    await eventually(async () => {
+      const leader = (await holder())?.holderIdentity;
+      expect(leader).to.match(/^mdw-operator-/);
+      expect(old.has(leader), 'a pod of the upgrade leads').to.equal(false);
+    }, 90_000);
+    expect(conditionOf(await middleware(), 'Available')).to.equal('True');
   });
 
   it('deletes the Middleware: the finalizer runs, the garbage collector removes every child', async () => {
