@@ -126,7 +126,7 @@ async function exportOnce(
   const t0 = performance.now();
   const { rows, bytes, complete } = await new Promise<{ rows: number; bytes: number; complete?: string }>(
     (resolve, reject) => {
-      const req = request(`${server.url}${path}`, { headers: { accept } }, (res) => {
+      const req = request(`${server.url}${path}`, { headers: { accept, te: 'trailers' } }, (res) => {
         if (res.statusCode !== 200) reject(new Error(`export: ${res.statusCode}`));
         let lines = 0;
         let size = 0;

@@ -429,7 +429,7 @@ async function printedExportRuns(size: Size): Promise<Record<ExportFormat, Expor
 /** readExport reads an export: its rows (lines, less CSV's header) and bytes, and whether its trailer says it is complete. */
 function readExport(url: string, format: ExportFormat): Promise<{ rows: number; bytes: number; complete: boolean }> {
   return new Promise((resolve, reject) => {
-    request(url, { headers: { accept: EXPORT_FORMATS[format] } }, (res) => {
+    request(url, { headers: { accept: EXPORT_FORMATS[format], te: 'trailers' } }, (res) => {
       let [rows, bytes] = [format === 'CSV' ? -1 : 0, 0];
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;

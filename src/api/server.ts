@@ -26,6 +26,7 @@ import type { Outages } from './http/middleware/error-boundary.ts';
 import { startCacheInvalidation } from './http/cache-invalidation.ts';
 import { HeapTrim, processSampler } from './http/heap-trim.ts';
 import { ResponseCache } from './http/response-cache.ts';
+import { STATUS_READ_MAX_MS } from './http/node-height.ts';
 
 /**
  * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After
@@ -148,7 +149,9 @@ export class ApiServer implements Role {
         dependency: 'node',
         log,
         metrics: outageMetrics,
-        probe: () => nodeAnswers(cfg.nodeUrl, cfg.nodeTimeoutMs, probeMeter),
+        // the statuses ask the node again once this finds it back: bounded as their own readings are, a probe sent
+        // to a node that hung is not waited for NODE_TIMEOUT_MS after the node answers again (issue 79)
+        probe: () => nodeAnswers(cfg.nodeUrl, Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS), probeMeter),
       }),
     };
     stops.push(() => {

@@ -12,6 +12,7 @@ export class BriefValue<T> {
   #value: T | undefined;
   #readAt = -Infinity;
   #reading: Promise<T> | undefined;
+  #readingSince: number | undefined;
 
   constructor(read: () => Promise<T>, ttlMs: number, now: () => number = Date.now) {
     this.#read = read;
@@ -19,9 +20,15 @@ export class BriefValue<T> {
     this.#now = now;
   }
 
+  /** readingSince is when the reading under way started (undefined when none is). */
+  get readingSince(): number | undefined {
+    return this.#reading === undefined ? undefined : this.#readingSince;
+  }
+
   get(): Promise<T> {
     if (this.#now() - this.#readAt < this.#ttlMs) return Promise.resolve(this.#value as T);
     const startedAt = this.#now();
+    if (this.#reading === undefined) this.#readingSince = startedAt;
     this.#reading ??= this.#read()
       .then((value) => {
         this.#value = value;

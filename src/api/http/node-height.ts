@@ -3,12 +3,17 @@ import type { Logger } from '../../base/log.ts';
 import { NodeClient } from '../../node/client.ts';
 import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
 import type { DependencyOutage } from './outage.ts';
-import { BriefValue } from './brief-value.ts';
+import { PromptReading } from './prompt-reading.ts';
 
 /** NODE_HEIGHT_TTL_MS: how long one reading of the node's height answers status requests (a second at most: issue 44). */
 export const NODE_HEIGHT_TTL_MS = 1000;
-/** Upper bound on one reading of the node for a status: a status answer never waits long for a silent node. */
+/** Upper bound on one reading of the node for a status: a reading of a silent node ends, and says so, by then. */
 export const STATUS_READ_MAX_MS = 2000;
+/**
+ * How long a status waits for the node's answer (from the reading's start) before it answers without, saying the node
+ * is unreachable: well under Kubernetes' default probe timeout of 1 s (issue 79). The reading goes on behind.
+ */
+export const STATUS_NODE_WAIT_MS = 300;
 
 /** What a NodeHeight reads from. */
 export interface NodeHeightOptions {
@@ -25,12 +30,13 @@ export interface NodeHeightOptions {
 
 /**
  * NodeHeight reads `/v2/key-blocks/current/height` at most once per TTL; concurrent callers share
- * one reading. `null` means no node answered; the outage tracker hears of it.
+ * one reading, and wait for it STATUS_NODE_WAIT_MS at most. `null` means no node answered (in that time); the outage
+ * tracker hears of a reading that failed, and while it knows the node away the node is not asked.
  */
 export class NodeHeight {
   readonly #client: NodeClient;
   readonly #outage: DependencyOutage | undefined;
-  readonly #reading: BriefValue<number | null>;
+  readonly #reading: PromptReading<number | null>;
 
   constructor(opts: NodeHeightOptions) {
     this.#client = new NodeClient(
@@ -38,15 +44,22 @@ export class NodeHeight {
       opts.log,
     );
     this.#outage = opts.outage;
-    this.#reading = new BriefValue(() => this.#read(), opts.ttlMs ?? NODE_HEIGHT_TTL_MS);
+    this.#reading = new PromptReading({
+      read: () => this.#read(),
+      ttlMs: opts.ttlMs ?? NODE_HEIGHT_TTL_MS,
+      waitMs: STATUS_NODE_WAIT_MS,
+      late: () => null,
+    });
   }
 
-  /** current is the node's height, read within the last TTL, or null when the node cannot be reached. */
+  /** current is the node's height, read within the last TTL, or null when the node cannot be reached (now). */
   current(): Promise<number | null> {
     return this.#reading.get();
   }
 
   async #read(): Promise<number | null> {
+    // known away (a reading or a forwarded request found it so, and its probe has not found it back)
+    if (this.#outage?.down) return null;
     try {
       return await this.#client.topHeight();
     } catch (err) {

@@ -81,7 +81,7 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const templateOf = routeTemplate(router);
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
-  const exports = new AccountExports(env, deps.admission, deps.cfg.exports);
+  const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');

@@ -186,7 +186,10 @@ async function underWriterLease(
   });
 }
 
-/** verifiedLine is -v's last line: what was verified, the differences, what could not be (garbage-collected state). */
+/**
+ * verifiedLine is -v's last line: what was verified, the differences, what could not be (garbage-collected state), and
+ * a top generation stored while open, counted apart (issue 79).
+ */
 function verifiedLine(report: VerifyReport, stateOnly: boolean): string {
   const { checked, differences, unverifiable, stateAt } = report;
   if (stateOnly)
@@ -199,7 +202,8 @@ function verifiedLine(report: VerifyReport, stateOnly: boolean): string {
     );
   return (
     `verified ${checked} heights: ${differences} difference(s)` +
-    (unverifiable > 0 ? `, ${unverifiable} height(s) unverifiable (garbage-collected state)` : '')
+    (unverifiable > 0 ? `, ${unverifiable} height(s) unverifiable (garbage-collected state)` : '') +
+    (report.openTop ? `, 1 top generation stored while open (height ${report.openTop.height}: not a difference)` : '')
   );
 }
 

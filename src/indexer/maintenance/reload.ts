@@ -38,11 +38,13 @@ const NODE_AWAY = { initialMs: 1000, maxMs: 30_000, jitter: 0.2 };
  * When the node has other blocks at a stored height, the name and oracle state of every stored
  * height above derives from stale data: those are reloaded too, in chain order, and counted in
  * `rederived`. A reload of the same list that was interrupted goes on after its last batch written (both counts are
- * this run's).
+ * this run's). `upTo`: heights loaded only up to so many micro blocks (verify's scratch load of a top generation stored
+ * while open).
  */
 export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
   heights: readonly number[],
+  opts: { upTo?: ReadonlyMap<number, number> } = {},
 ): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
   const { cfg, log } = deps;
   await guardSchema(cfg, log, {
@@ -76,6 +78,7 @@ export async function reloadHeights(
       transferRules: await transferRulesFor(cfg, chain, log),
       accountNumbers: new AccountNumbers(),
       txTypeCodes: new TxTypeCodes(),
+      upTo: opts.upTo,
     };
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     const listText = runsText(heights);

@@ -4,9 +4,10 @@
  * a known layout serialises to its hash, and every derived row: see compareDerived) and report each
  * difference. Over the whole chain it also re-derives the areas derived from stored rows alone (transfers,
  * statistics: verify-derived.ts) and compares them, and with `full` compares the derived state at the top with the
- * chain's own (verify-state.ts): a re-derivation shares our rules, the chain's state does not. With `state` (`-v
- * --state`) it does that last comparison only, without reading a height or re-deriving anything. It writes nothing
- * to the verified schema and always terminates.
+ * chain's own (verify-state.ts): a re-derivation shares our rules, the chain's state does not. A top generation stored
+ * while open, of which the node has more now, is reported and counted apart, its stored part compared (openTop). With
+ * `state` (`-v --state`) it does that last comparison only, without reading a height or re-deriving anything. It
+ * writes nothing to the verified schema and always terminates.
  */
 import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
@@ -36,6 +37,7 @@ import { compareStoredDerivations, failedAreaLines, pendingState } from './verif
 import { verifyState, type StateCost } from './verify-state.ts';
 import { lastBlockHashAt } from '../../db/queries/chain-state-check.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
+import { classifyTopMicroBlocks } from '../sync/forks.ts';
 import type { FetchedGeneration, JsonObject } from '../rows/rows.ts';
 
 /** A height as stored: key block, then micro blocks in order with their txs in order. */
@@ -120,6 +122,43 @@ export function compareGeneration(db: StoredGeneration, node: FetchedGeneration,
 export interface HeightReport {
   readonly differences: string[];
   readonly unverifiable: string[];
+  /** the stored top generation, stored while open, of which the node has more now (not a difference) */
+  readonly open?: OpenTop;
+}
+
+/** A top generation stored while open: its height, its micro blocks stored, and the node's now. */
+export interface OpenTop {
+  readonly height: number;
+  readonly stored: number;
+  readonly node: number;
+}
+
+/**
+ * openTop tells whether stored generation `db`, the stored top, was stored while open and the node has more of it now:
+ * the node's key block is the stored one and the stored micro blocks are the first of the node's (issue 79: a populator
+ * stopped after storing a key block or part of a generation, the node adding micro blocks after). The populator adds
+ * the rest when it runs (the top grew, or the next key block's link leads it to reload the generation), so it is
+ * reported apart from the differences; the stored part is compared with the node's first micro blocks. Pure.
+ */
+export function openTop(db: StoredGeneration, node: FetchedGeneration): OpenTop | undefined {
+  if (db.keyBlock.hash !== node.keyBlock.hash) return undefined;
+  const nodeMicro = node.microBlocks.map((m) => String(m.header.hash));
+  if (
+    classifyTopMicroBlocks(
+      db.microBlocks.map((m) => m.hash),
+      nodeMicro,
+    ) !== 'grew'
+  )
+    return undefined;
+  return { height: db.height, stored: db.microBlocks.length, node: nodeMicro.length };
+}
+
+/** openTopLine is how verify reports a top generation stored while open. Pure. */
+export function openTopLine({ height, stored, node }: OpenTop): string {
+  return (
+    `height ${height}: the top generation was stored while open: the node has ${node - stored} more micro block(s) ` +
+    `of it now (${node} against ${stored} stored), which the populator adds when it runs; not a difference`
+  );
 }
 
 /**
@@ -200,6 +239,8 @@ export interface VerifyReport {
   readonly checked: number;
   readonly differences: number;
   readonly unverifiable: number;
+  /** the stored top generation when it was stored while open and the node has more of it now (counted apart) */
+  readonly openTop?: OpenTop;
   /** with `full` over the whole chain, or `state`: each kind of entry compared with the chain's state, and its cost */
   readonly state: readonly StateCost[];
   /** the verified top whose state was compared with the chain's; undefined when none was */
@@ -228,10 +269,13 @@ export async function verifyChain(
   let unverifiable = 0;
   let state: readonly StateCost[] = [];
   let stateAt: number | undefined;
+  let open: OpenTop | undefined;
   const report = (found: HeightReport): void => {
     differences += found.differences.length;
     unverifiable += found.unverifiable.length;
+    open ??= found.open;
     for (const line of [...found.differences, ...found.unverifiable]) out(line);
+    if (found.open) out(openTopLine(found.open));
   };
   /** stateAtTop compares the state at `top` with the chain's when every height up to it is stored; its top or none */
   const stateAtTop = async (top: number): Promise<number | undefined> => {
@@ -244,6 +288,8 @@ export async function verifyChain(
   };
   const full = opts.full ?? false;
   const callArea = (await pendingBackfills(pool)).find((p) => p.area === 'calls');
+  // the only height that may have been stored while open (a populator runs again from there)
+  const storedTop = await topHeight(pool);
   const check = async (height: number): Promise<HeightReport> => {
     const stored = await loadStored(pool, height);
     if (!stored) return { differences: [`height ${height}: not in the database`], unverifiable: [] };
@@ -253,13 +299,17 @@ export async function verifyChain(
       const fetched = await fetchGeneration(node, height, { callInfo: full && calls.length > 0 });
       const callReport = compareCallInfos(height, calls, full ? fetched : undefined);
       const deferred = callArea !== undefined && height >= callArea.next && height <= callArea.to;
+      const grown = height === storedTop ? openTop(stored, fetched) : undefined;
+      // of a generation stored while open, the part stored is compared with the node's
+      const asStored = grown ? { ...fetched, microBlocks: fetched.microBlocks.slice(0, grown.stored) } : fetched;
       return {
         differences: [
-          ...compareGeneration(stored, fetched, full),
+          ...compareGeneration(stored, asStored, full),
           ...callReport.differences,
           ...undecodedCalls(height, calls, deferred),
         ],
         unverifiable: callReport.unverifiable,
+        ...(grown ? { open: grown } : {}),
       };
     } catch (err) {
       if (err instanceof NodeError && err.notFound)
@@ -319,7 +369,7 @@ export async function verifyChain(
       const top = opts.heights ? opts.heights.reduce((a, b) => Math.max(a, b)) : after;
       // a sparse database derives name and oracle state from the heights it holds: nothing to compare it with
       if ((await lowestMissing(pool)) > top) {
-        const derived = await compareDerived({ cfg, log, pool }, opts.heights, top);
+        const derived = await compareDerived({ cfg, log, pool }, opts.heights, top, open);
         report({ differences: derived.differences, unverifiable: [] });
         for (const line of derived.skipped) out(line);
       } else out(`derived rows not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
@@ -328,7 +378,7 @@ export async function verifyChain(
     }
     // an area whose derivation fails is a difference, not work in progress (issue 39)
     if (checked > 0) report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
-    return { checked, differences, unverifiable, state, stateAt };
+    return { checked, differences, unverifiable, state, stateAt, ...(open ? { openTop: open } : {}) };
   } finally {
     await pool.end();
   }
@@ -372,12 +422,13 @@ const ROWS_SHOWN = 5;
  * (state tables, such as name_state and the latest token balances, only when every stored height is verified). The tables of an
  * area the populator is still deriving (derive_backfill) lack rows the scratch load has: they are skipped, one line
  * per area says so. The scratch schema is dropped once compared; a run stopped before leaves it for the next to go on
- * from (verify-scratch.ts).
+ * from (verify-scratch.ts). A top generation stored while open (`open`) is loaded as far as it was stored.
  */
 async function compareDerived(
   deps: { cfg: Config; log: Logger; pool: Queryable },
   heights: readonly number[] | undefined,
   top: number,
+  open: OpenTop | undefined,
 ): Promise<{ differences: string[]; skipped: string[] }> {
   const { cfg, log, pool } = deps;
   const pending = await pendingBackfills(pool);
@@ -398,8 +449,12 @@ async function compareDerived(
   );
   let compared = false;
   try {
-    for (const list of plan.lists)
-      await reloadHeights({ cfg: { ...cfg, databaseSchema: scratch }, log: log.child({ scratch }) }, list);
+    const upTo = open && open.height === top ? new Map([[top, open.stored]]) : undefined;
+    // a scratch an earlier run left holding the top: the top loaded again, as stored now (its micro blocks may have
+    // been more or fewer then)
+    const lists = (plan.heldThrough ?? -1) >= top ? [...plan.lists, [top]] : plan.lists;
+    for (const list of lists)
+      await reloadHeights({ cfg: { ...cfg, databaseSchema: scratch }, log: log.child({ scratch }) }, list, { upTo });
     const out: string[] = [];
     const tables = (await derivedTables(pool, cfg.databaseSchema)).filter(
       (table) => (table.byHeight || heights === undefined) && !unfinished.has(table.name),

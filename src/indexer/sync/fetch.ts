@@ -32,6 +32,11 @@ export interface FetchOptions {
   readonly callInfo?: boolean;
   /** the generation is stored up to this micro index: fetch only the micro blocks from here on */
   readonly continuesAt?: number;
+  /**
+   * generations fetched as far as they were stored, by height: only their first so many micro blocks (verify's
+   * re-derivation of a top generation stored while open, which the node has more of now)
+   */
+  readonly upTo?: ReadonlyMap<number, number>;
   /** told of each contract tx whose call info no node holds any more (410 from every node) */
   readonly onCallInfoGone?: (txHash: string, height: number) => void;
 }
@@ -101,7 +106,7 @@ export async function fetchGeneration(
   // not after the whole generation's (one round trip less per height)
   const hashes = microBlockHashes(generation, height);
   const microBlocks: FetchedMicroBlock[] = await Promise.all(
-    hashes.slice(continuesAt ?? 0).map(async (hash) => {
+    hashes.slice(continuesAt ?? 0, opts.upTo?.get(height)).map(async (hash) => {
       const [header, transactions] = await Promise.all([
         node.microBlockHeader(hash, height),
         node.microBlockTransactions(hash, height).then(async (txs) => {

@@ -65,6 +65,8 @@ export interface LoaderDeps {
   readonly onProtocols?: (blocks: readonly StoredProtocol[]) => void;
   /** reads a hyperchain's epochs, leaders, validators and pins for each batch (none read when absent) */
   readonly hyperchain?: HyperchainReader;
+  /** generations loaded only up to so many micro blocks, by height (FetchOptions.upTo: verify's scratch load) */
+  readonly upTo?: ReadonlyMap<number, number>;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -180,7 +182,7 @@ export async function prepareBatch(
   checkLinks: boolean,
   gathering = false,
 ): Promise<PreparedBatch> {
-  const fetchOptions = { onCallInfoGone: deps.onCallInfoGone };
+  const fetchOptions = { onCallInfoGone: deps.onCallInfoGone, upTo: deps.upTo };
   const gens = deps.fetchAhead
     ? await deps.fetchAhead.fetch(heights, deps.concurrency, deps.batchTransactions ?? Infinity, fetchOptions)
     : await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, fetchOptions);

@@ -10,6 +10,7 @@ import { deadEnd } from '../../support/dead-end.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { capturedLog } from '../../support/captured-log.ts';
+import { startFaultProxy } from '../indexer/support/fault-proxy.ts';
 
 describe('a node outage as the server logs it', function () {
   this.timeout(60_000);
@@ -99,6 +100,66 @@ describe('a node outage as the server logs it', function () {
       ).to.equal(0);
     } finally {
       await server.stop();
+      node.closeAllConnections();
+      node.close();
+      await db.drop();
+    }
+  });
+
+  // issue 79: the first /mdw/v3/status after the node hung took 2 s, and /middleware/status 2 s on every read
+  it('answers both statuses at once while the node hangs, saying it is unreachable, and reads the node again when it answers', async () => {
+    const db = await createMigratedDatabase('mdw_node_hung');
+    const node = createServer((_req, res) => res.end('{"height":5,"top_block_height":5,"node_version":"7.3.0"}'));
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
+    const proxy = await startFaultProxy(`http://127.0.0.1:${(node.address() as AddressInfo).port}`);
+    const cfg = loadConfig({
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_node_hung',
+      NODE_URL: proxy.url,
+      PORT: '0',
+      WEBSOCKET_ADDRESS: '127.0.0.1:0',
+      NODE_TIMEOUT_MS: '600000',
+    });
+    const server = await startServer({
+      cfg,
+      log: pino({ level: 'silent' }),
+      registry: new prom.Registry(),
+      version: 't',
+    });
+    const timed = async (path: string): Promise<{ ms: number; status: number; body: Record<string, unknown> }> => {
+      const t0 = performance.now();
+      const res = await fetch(`${server.httpUrl}${path}`);
+      const body = (await res.json()) as Record<string, unknown>;
+      return { ms: performance.now() - t0, status: res.status, body };
+    };
+    try {
+      expect((await timed('/mdw/v3/status')).body).to.include({ mdw_node_reachable: true, node_version: '7.3.0' });
+      expect((await timed('/middleware/status')).body).to.include({ node_height: 5 });
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // the readings above are a second old: read again
+      proxy.hang(/./);
+      // each round a new reading of each status (a second apart): every one answered well within a probe's 1 s
+      for (let round = 0; round < 4; round++) {
+        const [v3, legacy] = await Promise.all([timed('/mdw/v3/status'), timed('/middleware/status')]);
+        expect(v3.status).to.equal(200);
+        expect(v3.body).to.include({ mdw_node_reachable: false, node_version: '' });
+        expect(legacy.status).to.equal(503);
+        expect(legacy.body).to.include({ node_height: null });
+        expect(v3.ms, `round ${round}: /mdw/v3/status in ${Math.round(v3.ms)} ms`).to.be.below(1000);
+        expect(legacy.ms, `round ${round}: /middleware/status in ${Math.round(legacy.ms)} ms`).to.be.below(1000);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+      }
+      // the node answers again: its answer comes to both statuses by itself (the readings behind, the outage's probe)
+      proxy.hang(undefined);
+      await waitFor(
+        'both statuses to read the node again',
+        async () =>
+          (await timed('/mdw/v3/status')).body.mdw_node_reachable === true &&
+          (await timed('/middleware/status')).body.node_height === 5,
+        20_000,
+      );
+    } finally {
+      await server.stop();
+      await proxy.close();
       node.closeAllConnections();
       node.close();
       await db.drop();

@@ -1,11 +1,11 @@
 /** @module New micro blocks in the top generation are growth, not a fork: added without rewriting, no fork counted or announced; a real fork still is. */
 import { expect } from 'chai';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
 import pg from 'pg';
 import prom from 'prom-client';
 import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startHarness, silent, verifyClean, waitFor, type Harness } from './support/harness.ts';
+import { addMicroBlock } from './support/micro-blocks.ts';
 
 describe('populator: top generation growth versus forks (devnode + PostgreSQL)', function () {
   this.timeout(60_000);
@@ -38,32 +38,6 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     return (await registry.getMetricsAsJSON()).find((m) => m.name === name)?.values[0]?.value ?? 0;
   }
 
-  /** addMicroBlock signs a spend with the sdk, posts it and seals it in a micro block of the top generation. */
-  async function addMicroBlock(): Promise<void> {
-    const [from, to] = h.devnode.accounts;
-    const post = async (url: string, body: unknown): Promise<{ tx: string }> => {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(res.status, await res.clone().text()).to.equal(200);
-      return (await res.json()) as { tx: string };
-    };
-    const built = await post(`${h.devnode.internalUrl}/v2/debug/transactions/spend`, {
-      sender_id: from!.publicKey,
-      recipient_id: to!.publicKey,
-      amount: 1,
-      fee: 2e13,
-    });
-    const signed = await new MemoryAccount(from!.secretKey as `sk_${string}`).signTransaction(
-      built.tx as `tx_${string}`,
-      { networkId: 'ae_devnet' },
-    );
-    await post(`${h.devnode.externalUrl}/v2/transactions`, { tx: signed });
-    await h.devnode.mineMicroBlock();
-  }
-
   /** stored is true once the database holds the node's top key block and its last micro block. */
   async function converged(): Promise<void> {
     await waitFor('the populator to store the node top generation', async () => {
@@ -86,7 +60,7 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     for (let round = 0; round < 2; round++) {
       if (round > 0) await h.devnode.mineKeyBlock();
       for (let i = 0; i < 3; i++) {
-        await addMicroBlock();
+        await addMicroBlock(h.devnode);
         await converged();
       }
     }
@@ -115,7 +89,7 @@ describe('populator: top generation growth versus forks (devnode + PostgreSQL)',
     const generations = await metric('mdw_indexer_generations_total');
     for (let i = 0; i < 2; i++) {
       const before = await written();
-      await addMicroBlock();
+      await addMicroBlock(h.devnode);
       await converged();
       const after = await written();
       expect(after).to.include.members(before);

@@ -15,10 +15,10 @@ interface Streamed {
   readonly trailers: Record<string, string | undefined>;
 }
 
-/** download reads `path` of `base` whole, with the trailers. */
+/** download reads `path` of `base` whole, with the trailers (asked for: without, the end is the body's last record). */
 function download(base: string, path: string, accept = 'application/x-ndjson'): Promise<Streamed> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { headers: { accept } }, (res) => {
+    const req = request(`${base}${path}`, { headers: { accept, te: 'trailers' } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>

@@ -1,7 +1,12 @@
 /** @module Fork planning and verify's comparison: pure parts. */
 import { expect } from 'chai';
 import { classifyTopMicroBlocks, linkBreak, lowestMismatch } from '../../../src/indexer/sync/forks.ts';
-import { canonical, compareGeneration, type StoredGeneration } from '../../../src/indexer/maintenance/verify.ts';
+import {
+  canonical,
+  compareGeneration,
+  openTop,
+  type StoredGeneration,
+} from '../../../src/indexer/maintenance/verify.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
 import { droppedBlocks } from '../../../src/indexer/sync/reorg-log.ts';
 
@@ -106,6 +111,22 @@ describe('compareGeneration(db, node, full)', () => {
     (db.microBlocks[0]!.txs[0] as { tx: object }).tx = { type: 'SpendTx', fee: 2 };
     expect(compareGeneration(db, node, false)).to.deep.equal([]);
     expect(compareGeneration(db, node, true)).to.deep.equal(['height 10: transaction th_1 content differs']);
+  });
+
+  // issue 79: a populator stopped inside an open generation, the node adding micro blocks after
+  it('tells a generation stored while open, of which the node has more now, from one that differs', () => {
+    const db = stored();
+    expect(openTop(db, node)).to.equal(undefined);
+    (db.microBlocks as unknown[]).pop();
+    expect(openTop(db, node)).to.deep.equal({ height: 10, stored: 1, node: 2 });
+    (db.microBlocks as unknown[]).pop();
+    expect(openTop(db, node)).to.deep.equal({ height: 10, stored: 0, node: 2 });
+    const other = stored();
+    (other.microBlocks as unknown[]).shift();
+    expect(openTop(other, node), 'not the first of the node’s').to.equal(undefined);
+    (other as { keyBlock: object }).keyBlock = { ...other.keyBlock, hash: 'kh_other' };
+    (other.microBlocks as unknown[]).length = 0;
+    expect(openTop(other, node), 'another key block').to.equal(undefined);
   });
 
   it('canonicalises big integers exactly', () => {

@@ -6,6 +6,8 @@ import type { ProtocolReport } from '../../../chain/protocols.ts';
 import type { Pool } from '../../../db/pool.ts';
 import type { ReadReplicas } from '../../../db/read-replicas.ts';
 import { BriefValue } from '../../http/brief-value.ts';
+import { PromptReading } from '../../http/prompt-reading.ts';
+import { STATUS_NODE_WAIT_MS } from '../../http/node-height.ts';
 import { readServedTop } from '../../status/served-top.ts';
 import { cannotAdvance, SYNCED_MAX_LAG } from '../../status/sync-report.ts';
 import { currentEpochReport, type EpochReport } from '../../status/current-epoch.ts';
@@ -88,12 +90,15 @@ const SAMPLE_WINDOW_MS = 60_000;
  * StatusSource reads the status at most once per STATUS_MAX_AGE_MS, requests within that time sharing one reading. A
  * request finding the last reading older waits for a new one (issue 44: answering the previous reading and refreshing
  * behind it told a monitor polling once a minute a minute-old `mdw_synced`); a reading that fails (the database
- * restarting) is that request's failure, never an old status passed off as current.
+ * restarting) is that request's failure, never an old status passed off as current. A reading waits for the node's
+ * status STATUS_NODE_WAIT_MS at most, then says the node is unreachable while the node's reading goes on behind: its
+ * answer, when it comes, is the next readings' (issue 79).
  */
 export class StatusSource {
   readonly #db: Pool;
   readonly #replicas: ReadReplicas | undefined;
-  readonly #nodeStatus: () => Promise<Json>;
+  /** the node's /v2/status, waited for STATUS_NODE_WAIT_MS at most (then undefined: unreachable) */
+  readonly #nodeStatus: PromptReading<{ [key: string]: Json } | undefined>;
   readonly #revision: string;
   /** the status last read: every request within STATUS_MAX_AGE_MS answers it */
   readonly #status: BriefValue<Record<string, Json>>;
@@ -102,7 +107,16 @@ export class StatusSource {
   constructor(db: Pool, nodeStatus: () => Promise<Json>, revision: string, replicas?: ReadReplicas) {
     this.#db = db;
     this.#replicas = replicas;
-    this.#nodeStatus = nodeStatus;
+    this.#nodeStatus = new PromptReading({
+      read: () =>
+        nodeStatus().then(
+          (s) => (isJsonObject(s) ? s : undefined),
+          () => undefined,
+        ),
+      ttlMs: STATUS_MAX_AGE_MS,
+      waitMs: STATUS_NODE_WAIT_MS,
+      late: () => undefined,
+    });
     this.#revision = revision;
     this.#status = new BriefValue(() => this.#read(), STATUS_MAX_AGE_MS);
   }
@@ -115,10 +129,7 @@ export class StatusSource {
   async #read(): Promise<Record<string, Json>> {
     const [totals, node, protocol, epoch] = await Promise.all([
       readServedTop(this.#db, this.#replicas, storedTotals),
-      this.#nodeStatus().then(
-        (s) => (isJsonObject(s) ? s : undefined),
-        () => undefined,
-      ),
+      this.#nodeStatus.get(),
       storedProtocolReport(this.#db),
       currentEpochReport(this.#db),
     ]);

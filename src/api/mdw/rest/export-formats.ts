@@ -7,11 +7,29 @@ import { isJsonObject, stringifyJson, type Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
 import type { ExportRow } from '../resources/export-walk.ts';
 
-/** An export's format: its content type, the text before the rows, and a page of rows as text. */
+/** How an export ended: whether it reached the list's end, else the cursor of its last row, to resume after. */
+export interface ExportEnd {
+  readonly complete: boolean;
+  readonly resumeAfter?: string;
+}
+
+/**
+ * An export's format: its content type, the text before the rows, a page of rows as text, and its end as the last
+ * record of the body (for a client that takes no trailers: export-routes.ts).
+ */
 export interface ExportFormat {
   readonly contentType: string;
   readonly head: string;
   page(rows: readonly ExportRow[]): string;
+  end(end: ExportEnd): string;
+}
+
+/** endTrailers is the end as the HTTP trailers say it: `Export-Complete`, and `Export-Resume-After` when incomplete. */
+export function endTrailers({ complete, resumeAfter }: ExportEnd): Record<string, string> {
+  return {
+    'Export-Complete': String(complete),
+    ...(resumeAfter === undefined ? {} : { 'Export-Resume-After': resumeAfter }),
+  };
 }
 
 type JsonObject = { readonly [key: string]: Json };
@@ -160,7 +178,20 @@ export function csvFormat(columns: readonly string[], row: (cursor: string, item
     contentType: 'text/csv; charset=utf-8; header=present',
     head: csvLine(columns),
     page: (rows) => rows.map((r) => row(r.cursor, r.item)).join(''),
+    end: csvEnd,
   };
+}
+
+/**
+ * csvEnd is the end as a CSV record of one field, the trailers' text after a `#` (`#Export-Complete: false;
+ * Export-Resume-After: 10-0-2`): no row's first field (a cursor) starts with `#`, and readers that skip comment lines
+ * (pandas' `comment='#'`, R's `comment.char`) skip it.
+ */
+function csvEnd(end: ExportEnd): string {
+  const text = Object.entries(endTrailers(end))
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('; ');
+  return csvLine([`#${text}`]);
 }
 
 /** NDJSON: each row the list's item with its cursor first, one line each. */
@@ -168,6 +199,9 @@ export const NDJSON: ExportFormat = {
   contentType: 'application/x-ndjson',
   head: '',
   page: (rows) => rows.map(ndjsonLine).join(''),
+  // a row's line starts with its `cursor`; the end's has none
+  end: ({ complete, resumeAfter }) =>
+    `${JSON.stringify({ export_complete: complete, ...(resumeAfter === undefined ? {} : { export_resume_after: resumeAfter }) })}\n`,
 };
 
 /**

@@ -72,10 +72,14 @@ function exportOperation(op: ExportOperation): Record<string, unknown> {
     responses: {
       '200': {
         description:
-          'The rows, streamed; ends with the trailers Export-Complete (true: the list’s end; false: the row cap or the ' +
-          'export’s lifetime) and, when false, Export-Resume-After. A transfer broken off was cut short.',
+          'The rows, streamed; then Export-Complete (true: the list’s end; false: the row cap or the export’s ' +
+          'lifetime) and, when false, Export-Resume-After: as trailers to an HTTP/1.1 request with TE: trailers, else ' +
+          'as the body’s last record (CSV: `#Export-Complete: false; Export-Resume-After: <cursor>`, NDJSON: ' +
+          '`{"export_complete":false,"export_resume_after":"<cursor>"}`). A transfer broken off, or a body without its ' +
+          'end, was cut short.',
         headers: {
-          Trailer: { description: 'Export-Complete, Export-Resume-After', schema: str },
+          Trailer: { description: 'Export-Complete, Export-Resume-After (with trailers only)', schema: str },
+          'Export-End': { description: 'where the end is: trailers, or body (its last record)', schema: str },
           'Content-Disposition': { description: 'attachment, named after the id and the list', schema: str },
         },
         content: {

@@ -13,17 +13,23 @@
  * again (retry.ts's backoff): the export slows down under load rather than failing. At most EXPORT_MAX_RUNNING
  * exports run at once (one more is refused 503 + Retry-After at once), and each for at most EXPORT_MAX_SECONDS.
  *
- * The end. A stream that reached the list's end or its row cap ends normally with the trailers `Export-Complete`
- * (true/false) and, when false, `Export-Resume-After` (the cursor of its last row); a stream cut off (its lifetime
- * over with a stalled reader, the database lost) is aborted, so the client sees a broken transfer, never a short file
- * that looks whole. Either way `after=<the last row's cursor>` resumes. A client that goes away cancels the statement
- * in flight in PostgreSQL (statement-cancel.ts) and frees the export's place.
+ * The end. A stream that reached the list's end or its row cap ends normally, saying so: `Export-Complete` (true/false)
+ * and, when false, `Export-Resume-After` (the cursor of its last row). As HTTP trailers to a client that takes them
+ * (takesTrailers: HTTP/1.1, whose chunks can carry them, and `TE: trailers`); to any other, an HTTP/1.0 client or a
+ * proxy such as nginx (which asks with HTTP/1.0 and, asking with 1.1, drops the trailers), as the body's last record
+ * (export-formats.ts; issue 79: an answer that declared trailers it could not send was an empty reply). A stream cut
+ * off (its lifetime over with a stalled reader, the database lost) is aborted and has no such record, so the client
+ * sees a broken transfer or a body without its end, never a short file that looks whole. Either way `after=<the last
+ * row's cursor>` resumes. A client that goes away cancels the statement in flight in PostgreSQL (statement-cancel.ts)
+ * and frees the export's place.
  */
 import { Readable } from 'node:stream';
 import type Koa from 'koa';
+import type { IncomingMessage } from 'node:http';
 import type { ExportLimits } from '../../../config/middleware.ts';
+import type { Logger } from '../../../base/log.ts';
 import { cancelledWith, Work } from '../../../db/statement-cancel.ts';
-import { AppError, ErrorCode } from '../../../base/errors.ts';
+import { AppError, ErrorCode, errorMessage } from '../../../base/errors.ts';
 import { Backoff, sleep } from '../../../base/retry.ts';
 import { overloaded, type Admission } from '../../http/admission.ts';
 import { activitiesExport, transactionsExport, type AccountExport } from '../resources/account-exports.ts';
@@ -33,6 +39,7 @@ import {
   activityCsv,
   ACTIVITY_COLUMNS,
   csvFormat,
+  endTrailers,
   NDJSON,
   transactionCsv,
   TRANSACTION_COLUMNS,
@@ -63,17 +70,35 @@ const BUSY_BACKOFF = { initialMs: 100, maxMs: 2000, jitter: 0.2 };
 
 const TRAILERS = ['Export-Complete', 'Export-Resume-After'];
 
+/**
+ * takesTrailers tells whether a request's answer may carry the export's end as trailers: only chunks carry them
+ * (HTTP/1.1 and later; an HTTP/1.0 answer ends with its connection), and only a client that says it reads them, with
+ * `TE: trailers`, gets them. RFC 9110 §6.5.1 lets a server send them to any client, which may drop them: nginx asked
+ * with proxy_http_version 1.1 takes the chunks and drops their trailers, and removes the client's TE, so a client
+ * behind it gets the end in the body. Pure.
+ */
+export function takesTrailers(
+  req: Pick<IncomingMessage, 'httpVersionMajor' | 'httpVersionMinor' | 'headers'>,
+): boolean {
+  const chunked = req.httpVersionMajor > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1);
+  // a header sent twice is one list (RFC 9110 §5.3)
+  const te = [req.headers.te ?? ''].flat().join(',');
+  return chunked && te.split(',').some((coding) => coding.split(';')[0]!.trim().toLowerCase() === 'trailers');
+}
+
 /** AccountExports serves the exports and counts those running (at most EXPORT_MAX_RUNNING). */
 export class AccountExports {
   readonly #env: V3Env;
   readonly #admission: Admission | undefined;
   readonly #limits: ExportLimits;
+  readonly #log: Logger;
   #running = 0;
 
-  constructor(env: V3Env, admission: Admission | undefined, limits: ExportLimits) {
+  constructor(env: V3Env, admission: Admission | undefined, limits: ExportLimits, log: Logger) {
     this.#env = env;
     this.#admission = admission;
     this.#limits = limits;
+    this.#log = log;
   }
 
   /** running counts the exports streaming now. */
@@ -122,7 +147,8 @@ export class AccountExports {
       this.#running--;
       throw err;
     }
-    const stream = Readable.from(this.#body(ctx, format, head, pages, performance.now()), {
+    const trailers = takesTrailers(ctx.req);
+    const stream = Readable.from(this.#body(ctx, format, trailers, head, pages, performance.now()), {
       objectMode: false,
       highWaterMark: STREAM_BUFFER,
     });
@@ -133,12 +159,17 @@ export class AccountExports {
       this.#running--;
     });
     // a failure after the first byte can only break the transfer off, so that the client knows it is cut short
-    stream.once('error', () => ctx.res.destroy());
+    stream.once('error', (err) => {
+      this.#log.warn({ path: ctx.path, reason: errorMessage(err) }, 'export broken off');
+      ctx.res.destroy();
+    });
     ctx.status = 200;
     ctx.type = format.contentType;
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Content-Disposition', `attachment; filename="${id}-${kind}.${format === NDJSON ? 'ndjson' : 'csv'}"`);
-    ctx.set('Trailer', TRAILERS.join(', '));
+    // where the end is: the trailers, or the body's last record (behind a proxy, what the proxy asked for decides)
+    if (trailers) ctx.set('Trailer', TRAILERS.join(', '));
+    ctx.set('Export-End', trailers ? 'trailers' : 'body');
     ctx.body = stream;
   }
 
@@ -152,11 +183,12 @@ export class AccountExports {
 
   /**
    * body is the stream's text: the format's head, then page after page as the stream asks for them, until the walk
-   * ends (its trailers then say whether it is complete) or the lifetime is over (complete: false).
+   * ends or the lifetime is over (complete: false); then the end, as trailers or as the last record.
    */
   async *#body(
     ctx: Koa.Context,
     format: ExportFormat,
+    trailers: boolean,
     head: IteratorResult<readonly ExportRow[], boolean>,
     pages: AsyncGenerator<readonly ExportRow[], boolean>,
     startedAt: number,
@@ -175,10 +207,9 @@ export class AccountExports {
       }
       step = await pages.next();
     }
-    ctx.res.addTrailers({
-      'Export-Complete': String(step.value),
-      ...(step.value || last === undefined ? {} : { 'Export-Resume-After': last }),
-    });
+    const end = { complete: step.value, ...(step.value || last === undefined ? {} : { resumeAfter: last }) };
+    if (trailers) ctx.res.addTrailers(endTrailers(end));
+    else yield format.end(end);
   }
 
   /** turn runs `read` as a request admitted in the line (arrived at `arrivedAt`), its statements those of `work`. */

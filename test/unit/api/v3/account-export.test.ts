@@ -9,7 +9,15 @@ import {
   type ExportRow,
 } from '../../../../src/api/mdw/resources/export-walk.ts';
 import type { List } from '../../../../src/api/mdw/resources/list.ts';
-import { csvField, csvLine, NDJSON, transactionCsv } from '../../../../src/api/mdw/rest/export-formats.ts';
+import {
+  csvField,
+  csvFormat,
+  csvLine,
+  endTrailers,
+  NDJSON,
+  transactionCsv,
+} from '../../../../src/api/mdw/rest/export-formats.ts';
+import { takesTrailers } from '../../../../src/api/mdw/rest/export-routes.ts';
 
 /** a list of the numbers `keys` (ascending), read as a list's reader does: from a key, inclusive, up to n */
 function numbers(keys: readonly number[], reads: number[]): List<number, number> {
@@ -123,5 +131,42 @@ describe('export formats', () => {
       '{"block_height": 1, "micro_index": 0, "hash": "th_z", "tx": {"type": "PayingForTx", "payer_id": "ak_p", "fee": 5, "nonce": 2, "tx": {"signatures": ["sg_x"], "tx": {"type": "SpendTx", "sender_id": "ak_s", "recipient_id": "ak_r", "amount": 3, "nonce": 4}}}}',
     ) as { [key: string]: never };
     expect(transactionCsv('1-0-0', item)).to.equal('1-0-0,1,0,,,th_z,PayingForTx,SpendTx,ak_s,ak_r,3,5,2\r\n');
+  });
+});
+
+describe("an export's end (issue 79)", () => {
+  const csv = csvFormat(['cursor', 'hash'], (cursor) => csvLine([cursor]));
+
+  it('is the trailers, or the last record of either format, which no row can be taken for', () => {
+    expect(endTrailers({ complete: true })).to.deep.equal({ 'Export-Complete': 'true' });
+    expect(endTrailers({ complete: false, resumeAfter: '10-0-2' })).to.deep.equal({
+      'Export-Complete': 'false',
+      'Export-Resume-After': '10-0-2',
+    });
+    expect(csv.end({ complete: true })).to.equal('#Export-Complete: true\r\n');
+    expect(csv.end({ complete: false, resumeAfter: '10-0-2' })).to.equal(
+      '#Export-Complete: false; Export-Resume-After: 10-0-2\r\n',
+    );
+    expect(NDJSON.end({ complete: true })).to.equal('{"export_complete":true}\n');
+    expect(parseJson(NDJSON.end({ complete: false, resumeAfter: '10-0-2' }))).to.deep.equal({
+      export_complete: false,
+      export_resume_after: '10-0-2',
+    });
+  });
+
+  it('goes in trailers only over HTTP/1.1 or later to a client that sends TE: trailers', () => {
+    const req = (major: number, minor: number, te?: string | string[]) => ({
+      httpVersionMajor: major,
+      httpVersionMinor: minor,
+      headers: te === undefined ? {} : { te },
+    });
+    expect(takesTrailers(req(1, 1, 'trailers'))).to.equal(true);
+    expect(takesTrailers(req(1, 1, 'gzip;q=0.5, Trailers'))).to.equal(true);
+    expect(takesTrailers(req(2, 0, 'trailers'))).to.equal(true);
+    // HTTP/1.0 has no chunks to carry them, whatever it says
+    expect(takesTrailers(req(1, 0, 'trailers'))).to.equal(false);
+    expect(takesTrailers(req(1, 1))).to.equal(false);
+    expect(takesTrailers(req(1, 1, 'gzip, chunked'))).to.equal(false);
+    expect(takesTrailers(req(1, 1, 'trailersx'))).to.equal(false);
   });
 });
