@@ -19,6 +19,7 @@ import { MANAGED_KINDS } from '../../src/operator/specs/kinds.ts';
 import { LEADER_LEASE_NAME } from '../../src/operator/specs/rbac.ts';
 import { startFakeApiServer } from '../operator/kube/fake-apiserver.ts';
 import { startGeneratedDevnode } from '../support/devnode.ts';
+import { waitSynced } from '../support/mdw-process.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
 import { waitFor } from '../support/wait.ts';
 
@@ -81,17 +82,11 @@ else
           STATUS_MAX_BLOCK_AGE: String(10 ** 9),
         };
         const child = container('mdw', envFlags(env), ['-p', '-s']);
+        let end: { status: number | null; out: string };
         try {
-          await waitFor(
-            "the image's server to report the devnode's top as synced",
-            async () => {
-              const res = await fetch(`http://127.0.0.1:${port}/middleware/status`).catch(() => undefined);
-              const body = res?.ok ? ((await res.json()) as { height: number; synced: boolean }) : undefined;
-              return body?.synced === true && body.height === devnode.height();
-            },
-            90_000,
-            250,
-          );
+          await waitSynced(`http://127.0.0.1:${port}`, () => devnode.height(), 90_000).catch((err: Error) => {
+            throw new Error(`${err.message}; it printed: ${child.output()}`);
+          });
           const [ours, theirs] = await Promise.all([
             fetch(`http://127.0.0.1:${port}/mdw/v3/key-blocks/7`).then((r) => r.json() as Promise<{ hash: string }>),
             fetch(`${devnode.externalUrl}/v3/key-blocks/height/7`).then((r) => r.json() as Promise<{ hash: string }>),
@@ -99,9 +94,9 @@ else
           expect(ours.hash).to.equal(theirs.hash);
         } finally {
           child.process.kill('SIGTERM'); // podman passes it on to the container's node
+          end = await exited(child);
         }
-        const { status, out } = await exited(child);
-        expect(status, out).to.equal(0);
+        expect(end.status, end.out).to.equal(0);
       });
     });
 
