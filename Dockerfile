@@ -2,7 +2,8 @@
 # One image for every role of mdw (populator, server, migrate, operator, …): the role is the argument,
 #   docker run <image> -p -s        docker run <image> operator        docker run <image> migrate
 # It writes nothing outside /tmp, so it runs with readOnlyRootFilesystem and an emptyDir on /tmp.
-# test/operator/image/dockerfile.test.ts rehearses these steps without a container engine.
+# test/operator/image/dockerfile.test.ts rehearses these steps without a container engine; test/e2e/image.test.ts runs
+# the image built by podman (`make image-local`, on a stand-in base where no registry of images can be reached).
 # The base of both stages. The default is the tag, for development builds; a release names it by digest, which
 # `make image` requires (NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>, from `docker buildx imagetools inspect`):
 # a digest cannot be looked up offline, so none is written here.

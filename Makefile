@@ -10,7 +10,7 @@ export PATH := $(NODE_BIN):$(PATH)
 NODE_DEP := $(NODE_BIN)/node
 endif
 
-.PHONY: all dev test check test-pg11 typecheck lint eslint format-check unit bench build image clean node control-plane cluster
+.PHONY: all dev test check test-pg11 typecheck lint eslint format-check unit bench build image image-local clean node control-plane cluster
 
 all: test
 
@@ -85,13 +85,18 @@ build: node_modules/.installed
 	rm -rf dist && npx tsc -p tsconfig.build.json
 
 ## image: the release image, on a base pinned by digest (NODE_IMAGE=node:24-bookworm-slim@sha256:<digest>)
+## image-local: the same Dockerfile built by podman on a stand-in base made here from Debian's and npm's packages
+## (test/image/base-image.sh, cached per machine), where no registry of images can be reached; tagged localhost/$(IMAGE)
 IMAGE ?= mdw:dev
 DOCKER ?= docker
 image:
-	@echo '$(NODE_IMAGE)' | grep -Eq '^node:24[^@ ]*@sha256:[0-9a-f]{64}$$' || { \
+	@echo '$(NODE_IMAGE)' | grep -Eq '^(localhost/)?node:24[^@ ]*@sha256:[0-9a-f]{64}$$' || { \
 	  echo 'make image: NODE_IMAGE must name a Node 24 base by digest, e.g. node:24-bookworm-slim@sha256:<64 hex digits>' \
 	    '(docker buildx imagetools inspect node:24-bookworm-slim); got "$(NODE_IMAGE)"' >&2; exit 2; }
-	$(DOCKER) build --build-arg NODE_IMAGE='$(NODE_IMAGE)' -t '$(IMAGE)' .
+	$(DOCKER) build $(BUILD_FLAGS) --build-arg NODE_IMAGE='$(NODE_IMAGE)' -t '$(IMAGE)' .
+
+image-local:
+	NODE_VERSION=$(NODE_VERSION) IMAGE='$(IMAGE)' test/image/build-local.sh
 
 clean:
 	rm -rf dist node_modules .tools

@@ -4,6 +4,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { createTestDatabase, freePort } from '../support/postgres.ts';
+import { waitSynced } from '../support/mdw-process.ts';
 import { waitFor } from '../support/wait.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
@@ -44,16 +45,7 @@ describe('mdw roles as processes (-p -s, -v, -H, SIGTERM)', function () {
   it('populates and serves in one process, answers like the node, and stops cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, [MDW, '-p', '-s'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      await waitFor(
-        "the server to report the node's top as synced",
-        async () => {
-          const res = await fetch(`http://127.0.0.1:${port}/middleware/status`).catch(() => undefined);
-          const body = res?.ok ? ((await res.json()) as { height: number; synced: boolean }) : undefined;
-          return body?.synced === true && body.height === devnode.height();
-        },
-        60_000,
-        200,
-      );
+      await waitSynced(`http://127.0.0.1:${port}`, () => devnode.height());
       const [ours, theirs] = await Promise.all([
         fetch(`http://127.0.0.1:${port}/v2/generations/height/7`).then((r) => r.json()),
         fetch(`${devnode.externalUrl}/v2/generations/height/7`).then((r) => r.json()),

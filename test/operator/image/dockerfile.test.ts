@@ -1,4 +1,7 @@
-/** @module The Dockerfile: its rules (Node 24, multi-stage, non-root, production deps) and a rehearsal of its build steps. */
+/**
+ * @module The Dockerfile: its rules (Node 24, multi-stage, non-root, production deps) and a rehearsal of its build steps
+ * without a container engine, which checks the checkout's sources; test/e2e/image.test.ts runs the image podman built.
+ */
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -21,18 +24,23 @@ describe('Dockerfile', () => {
     for (const stage of dockerfile.stages) expect(stage.image).to.match(/^node:24([.-]|$)/);
   });
 
-  // issue 14 item 12: the release path (`make image`) builds on a base named by digest; DOCKER=echo stands in for docker
+  // issue 14 item 12: the release path (`make image`) builds on a base named by digest; DOCKER=echo stands in for docker.
+  // issue 75: the stand-in base made here (make image-local) is pinned by its own digest under localhost/.
   it('takes its base as NODE_IMAGE, and `make image` refuses a base not pinned by digest', () => {
     expect(dockerfile.args.NODE_IMAGE).to.equal('node:24-bookworm-slim');
     const text = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
     expect(text.match(/^FROM \$\{NODE_IMAGE\}/gm)).to.have.length(dockerfile.stages.length);
-    const make = (image: string) => {
+    const make = (image: string, ...vars: string[]) => {
       try {
-        const out = execFileSync('make', ['-s', 'image', `NODE_IMAGE=${image}`, 'DOCKER=echo', 'IMAGE=mdw:test'], {
-          cwd: REPO,
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const out = execFileSync(
+          'make',
+          ['-s', 'image', `NODE_IMAGE=${image}`, 'DOCKER=echo', 'IMAGE=mdw:test', ...vars],
+          {
+            cwd: REPO,
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         return { status: 0, out };
       } catch (err) {
         const e = err as { status: number; stderr: string };
@@ -45,6 +53,8 @@ describe('Dockerfile', () => {
       'node:24',
       `node:24@sha256:${'ab'.repeat(16)}`,
       `node:22@${digest}`,
+      `localhost/node:22-bookworm-slim@${digest}`,
+      `registry.example/node:24-bookworm-slim@${digest}`,
     ]) {
       const r = make(unpinned);
       expect(r.status, unpinned).to.equal(2);
@@ -54,6 +64,11 @@ describe('Dockerfile', () => {
     expect(pinned).to.deep.equal({
       status: 0,
       out: `build --build-arg NODE_IMAGE=node:24-bookworm-slim@${digest} -t mdw:test .\n`,
+    });
+    const local = make(`localhost/node:24.21.0-bookworm-slim@${digest}`, 'BUILD_FLAGS=--network=host');
+    expect(local).to.deep.equal({
+      status: 0,
+      out: `build --network=host --build-arg NODE_IMAGE=localhost/node:24.21.0-bookworm-slim@${digest} -t mdw:test .\n`,
     });
   });
 
