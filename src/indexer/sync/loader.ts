@@ -334,6 +334,7 @@ export async function loadBatch(
       underived,
       balances: reads.balances,
       gaCalls: reads.gaCalls,
+      internalCalls: reads.internalCalls,
       ...(deps.aexn ? { aex9State: { reader: deps.aexn, onRead: aex9StateReport(deps.log, deps.metrics) } } : {}),
       gathering,
       // its epoch boundaries' dry-runs, asked as the batch was prepared: a read that failed defers the area only

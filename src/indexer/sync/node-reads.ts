@@ -14,6 +14,7 @@ import type { NodeClient } from '../../node/client.ts';
 import type { BalanceReader } from '../derived/account-balances.ts';
 import { GA_TX_TYPES, type GaInfoReader } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
+import { batchReplayable, readInternalCalls, type InternalCalls } from '../derived/internal-calls.ts';
 
 /**
  * balanceCandidates lists the accounts a batch's own rows show it touches: each account (and oracle, whose account it
@@ -42,11 +43,13 @@ export function lastBlockHash(gens: readonly FetchedGeneration[]): string {
 export interface BatchNodeReads {
   readonly balances: BalanceReader;
   readonly gaCalls: GaInfoReader;
+  /** the batch's internal calls: its micro blocks holding contract calls run again through the node's dry-run */
+  readonly internalCalls: Promise<InternalCalls>;
   /** resolves once every read asked ahead has its answer (or failed): what the batch will not ask again */
   readonly settled: Promise<void>;
 }
 
-type Node = Pick<NodeClient, 'accountBalance' | 'transactionInfo'>;
+type Node = Pick<NodeClient, 'accountBalance' | 'transactionInfo' | 'replay'>;
 
 /** A request asked ahead; a failed one is asked again when read (its failure says nothing of the read's). */
 function asked<T>(promise: Promise<T>): Promise<T> {
@@ -57,7 +60,8 @@ function asked<T>(promise: Promise<T>): Promise<T> {
 /**
  * askBatchReads asks the node, at the batch's priority (its first height: after the heights before it, before those
  * fetched ahead), the balances of balanceCandidates after the batch's last block (not for a batch that leaves them to
- * the backfill: `ask.balances` false) and the infos of its GA transactions, and gives the readers that answer from them.
+ * the backfill: `ask.balances` false), the infos of its GA transactions and its internal calls, and gives the readers
+ * that answer from them.
  */
 export function askBatchReads(
   node: Node,
@@ -83,8 +87,14 @@ export function askBatchReads(
         return [t.txHash, asked(info ? Promise.resolve({ info }) : node.transactionInfo(t.txHash, priority))] as const;
       }),
   );
+  // a batch without contract calls (most of them while catching up) asks none
+  const replayable = batchReplayable(rows);
+  const internalCalls = asked(
+    replayable.length === 0 ? Promise.resolve({ calls: [], gaps: [] }) : readInternalCalls(node, replayable),
+  );
   return {
-    settled: Promise.allSettled([...balances.values(), ...infos.values()]).then(() => undefined),
+    internalCalls,
+    settled: Promise.allSettled([...balances.values(), ...infos.values(), internalCalls]).then(() => undefined),
     balances: {
       accountBalance: (id, hash, urgency) => {
         const ahead = hash === after ? balances.get(id) : undefined;
