@@ -19,8 +19,8 @@ CREATE INDEX contract_internal_calls_function ON contract_internal_calls (functi
 
 -- The calls whose internal calls no dry-run can tell, so their absence is never silent: a call inside a GAMetaTx
 -- or PayingForTx and every call after such a transaction in its micro block (the node dry-runs neither), a block
--- whose state every node had garbage-collected (410), a block whose calls' gas passes the dry-run's cap. /v3/status
--- and docs/api-v3.md read them.
+-- whose state every node had garbage-collected (410), a call whose block's transactions up to it pass the dry-run's
+-- gas cap (docs/api-v3.md, "Contract calls").
 CREATE TABLE contract_internal_call_gaps (
   height      integer NOT NULL,
   micro_index integer NOT NULL,

@@ -43,8 +43,11 @@ export function lastBlockHash(gens: readonly FetchedGeneration[]): string {
 export interface BatchNodeReads {
   readonly balances: BalanceReader;
   readonly gaCalls: GaInfoReader;
-  /** the batch's internal calls: its micro blocks holding contract calls run again through the node's dry-run */
-  readonly internalCalls: Promise<InternalCalls>;
+  /**
+   * the batch's internal calls: its micro blocks holding contract calls run again through the node's dry-run (none
+   * asked for a batch that leaves them to the backfill)
+   */
+  readonly internalCalls?: Promise<InternalCalls>;
   /** resolves once every read asked ahead has its answer (or failed): what the batch will not ask again */
   readonly settled: Promise<void>;
 }
@@ -59,15 +62,15 @@ function asked<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * askBatchReads asks the node, at the batch's priority (its first height: after the heights before it, before those
- * fetched ahead), the balances of balanceCandidates after the batch's last block (not for a batch that leaves them to
- * the backfill: `ask.balances` false), the infos of its GA transactions and its internal calls, and gives the readers
- * that answer from them.
+ * fetched ahead), the balances of balanceCandidates after the batch's last block and its internal calls (not for a
+ * batch that leaves them to the backfill: `ask.balances`, `ask.internalCalls` false), the infos of its GA
+ * transactions, and gives the readers that answer from them.
  */
 export function askBatchReads(
   node: Node,
   gens: readonly FetchedGeneration[],
   rows: readonly GenerationRows[],
-  ask: { readonly balances: boolean } = { balances: true },
+  ask: { readonly balances: boolean; readonly internalCalls: boolean } = { balances: true, internalCalls: true },
 ): BatchNodeReads {
   const priority = gens[0]!.height;
   const after = lastBlockHash(gens);
@@ -87,14 +90,18 @@ export function askBatchReads(
         return [t.txHash, asked(info ? Promise.resolve({ info }) : node.transactionInfo(t.txHash, priority))] as const;
       }),
   );
-  // a batch without contract calls (most of them while catching up) asks none
-  const replayable = batchReplayable(rows);
-  const internalCalls = asked(
-    replayable.length === 0 ? Promise.resolve({ calls: [], gaps: [] }) : readInternalCalls(node, replayable),
-  );
+  // a batch without contract calls asks none
+  const replayable = ask.internalCalls ? batchReplayable(rows) : [];
+  const internalCalls = !ask.internalCalls
+    ? undefined
+    : asked(replayable.length === 0 ? Promise.resolve({ calls: [], gaps: [] }) : readInternalCalls(node, replayable));
   return {
-    internalCalls,
-    settled: Promise.allSettled([...balances.values(), ...infos.values(), internalCalls]).then(() => undefined),
+    ...(internalCalls ? { internalCalls } : {}),
+    settled: Promise.allSettled([
+      ...balances.values(),
+      ...infos.values(),
+      ...(internalCalls ? [internalCalls] : []),
+    ]).then(() => undefined),
     balances: {
       accountBalance: (id, hash, urgency) => {
         const ahead = hash === after ? balances.get(id) : undefined;
