@@ -5,7 +5,7 @@ import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../base/log.ts';
 import type { Role } from '../base/roles.ts';
 import { Chain } from './chain.ts';
-import { dryRunRoute } from './dry-run.ts';
+import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
 import { generateChain } from './generator.ts';
 import { pruneBelow } from './gc.ts';
@@ -230,7 +230,7 @@ export class Devnode implements Role {
     const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
     const external = (['v2', 'v3'] as const).flatMap((v) => [
       ...externalRoutes(chain, info, v),
-      dryRunRoute(chain, `/${v}/dry-run`),
+      dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }),
       ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
     ]);
     const internal = alsoUnderV3([

@@ -1,167 +1,59 @@
 /**
- * @module `POST /v2/dry-run` (external) and `POST /v2/debug/transactions/dry-run` (internal): contract
- * calls run on top of a block without a transaction, as `call_req`s or unsigned ContractCallTxs (and the
- * `init` of unsigned ContractCreateTxs, which the SDK dry-runs to estimate a deploy's gas),
- * with the node's DryRunResults. State below the top is rebuilt from the contract transactions.
+ * @module `POST /v2/dry-run` (external) and `POST /v2/debug/transactions/dry-run` (internal): transactions and
+ * contract calls run on top of a block, with the node's DryRunResults. As the node (aec_dry_run), the items run in
+ * order on the state at the block: a transaction (`tx`, or a mempool `tx_hash`) is applied as a block applies it
+ * (nonce, fee and balance checked, its effects kept for the items after it), a `call_req` on its own unless its
+ * context says `stateful`. So a micro block's transactions, sent unsigned in order on top of the block before it,
+ * run again as they ran on the chain. With `tx_events` the answer carries the events of the **last** item only
+ * (aec_dry_run resets the events before each item, node 6.8 on): the AE a contract moved inside the call, each an
+ * `internal_call_tx` event (contracts/tx-events.ts). The external endpoint caps the items' gas (403 `Over the gas
+ * limit`), the internal one does not.
  */
-import { decode, isEncoded } from '../chain/encoding.ts';
+import { isEncoded } from '../chain/encoding.ts';
 import { withPrefix } from '../chain/id-cache.ts';
 import { isJsonObject, toBigInt, type Json } from '../chain/json.ts';
 import type { Chain } from './chain.ts';
-import { contractId } from './ids.ts';
 import { HttpError, ok, type Reply, type Route, type RouteRequest } from './http.ts';
 import { newState, type WorldState } from './state.ts';
-import { decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
-import { dryRunTxHash, transferEvent, type EventSource } from './contracts/tx-events.ts';
+import { transferEvent, type EventSource } from './contracts/tx-events.ts';
 import { callRecordJson, contractOutcome } from './contracts/call-record.ts';
+import type { AeTransfer } from './contracts/frame.ts';
+import { applyTx, TxRejected } from './rules.ts';
+import {
+  bad,
+  DEFAULT_GAS,
+  dryRunItem,
+  gasLimit,
+  MR_MAGIC,
+  type CallRequest,
+  type DryRunItem,
+} from './dry-run-items.ts';
 
-/**
- * The node (aec_dry_run) runs a `call_req` without a caller from MR_MAGIC (the 32-byte integer 1), which it
- * funds with 1000 AE, with nonce 1, gas 1 000 000 (the most the devnode gives any dry-run call) and gas price 10^6.
- */
-const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
 const MR_MAGIC_FUNDS = 10n ** 21n;
-const DEFAULT_GAS = 1_000_000;
-const CALL_REQ_GAS_PRICE = 1_000_000n;
-const CALL_REQ_FEE = 10n ** 12n;
 
-/** internalError is the node's reason for a dry-run transaction it refuses (`~120p` of the error atom). */
-const internalError = (atom: string): Json => ({
-  type: 'contract_call',
+/** EXTERNAL_GAS_LIMIT: the node's default cap on the gas of one external dry-run (`http.external.gas_limit`). */
+export const EXTERNAL_GAS_LIMIT = 6_000_000n;
+
+/** internalError is the node's reason for a dry-run item it could not run (`~120p` of the error). */
+const internalError = (type: string, why: string): Json => ({
+  type,
   result: 'error',
-  reason: `Internal error:\n  ${atom}\n`,
+  reason: `Internal error:\n  ${why}\n`,
 });
 
-const bad = (reason: string): HttpError => new HttpError(400, reason);
-const str = (v: Json | undefined): string => (typeof v === 'string' ? v : '');
-
-function uint(v: Json | undefined, fallback: bigint, what: string): bigint {
-  if (v === undefined) return fallback;
-  try {
-    const n = toBigInt(v);
-    if (n >= 0n) return n;
-  } catch {
-    // reported below
-  }
-  throw bad(`Bad request: ${what} is not an unsigned integer`);
+/** ItemOutcome is one item's result and the AE its calls moved (its tx_events). */
+interface ItemOutcome {
+  readonly result: Json;
+  readonly transfers: readonly AeTransfer[];
 }
 
-/** CallRequest is one dry-run call, from a `call_req` or an unsigned ContractCallTx or ContractCreateTx. */
-interface CallRequest {
-  /** the type and hash the node files the call's tx_events under */
-  readonly source: EventSource;
-  /** the code a ContractCreateTx deploys (its `init` is the call); absent for a call of an existing contract */
-  readonly create?: { readonly code: string; readonly vmVersion: number; readonly abiVersion: number };
-  readonly contract: string;
-  readonly caller: string;
-  readonly callData: string;
-  readonly amount: bigint;
-  readonly gas: bigint;
-  readonly gasPrice: bigint;
-  readonly nonce: number;
-}
-
-/** createRequest is a ContractCreateTx's `init` call of the contract it would create (its id from owner and nonce). */
-function createRequest(tx: TxFields): Omit<CallRequest, 'source'> {
-  const owner = str(tx.owner_id);
-  const nonce = Number(toBigInt(tx.nonce ?? 0));
-  return {
-    create: { code: str(tx.code), vmVersion: Number(tx.vm_version ?? 0), abiVersion: Number(tx.abi_version ?? 0) },
-    contract: contractId(owner, BigInt(nonce)),
-    caller: owner,
-    callData: str(tx.call_data),
-    amount: toBigInt(tx.amount ?? 0),
-    gas: toBigInt(tx.gas ?? 0),
-    gasPrice: toBigInt(tx.gas_price ?? 0),
-    nonce,
-  };
-}
-
-/**
- * callReqSource is what a `call_req`'s events are filed under: the node runs it as a ContractCallTx of fee 10^12
- * (and the request's `abi_version`, AEVM's 1 when absent), signed with the dry-run's dummy signature.
- */
-function callReqSource(req: Omit<CallRequest, 'source'>, abiVersion: bigint): EventSource {
-  const tx: TxFields = {
-    type: 'ContractCallTx',
-    version: 1,
-    caller_id: req.caller,
-    nonce: req.nonce,
-    contract_id: req.contract,
-    abi_version: abiVersion,
-    fee: CALL_REQ_FEE,
-    amount: req.amount,
-    gas: req.gas,
-    gas_price: req.gasPrice,
-    call_data: req.callData,
-  };
-  return { type: 'contract_call_tx', hash: dryRunTxHash(encodeTx(tx)) };
-}
-
-function callRequest(item: Json): CallRequest {
-  if (!isJsonObject(item)) throw bad('Bad request: a txs item must be an object');
-  if (isJsonObject(item.call_req)) {
-    const req = item.call_req;
-    if (!isEncoded(req.contract, ['ct']) || !isEncoded(req.calldata, ['cb']))
-      throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
-    const caller = req.caller === undefined ? MR_MAGIC : req.caller;
-    if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
-    const request = {
-      contract: req.contract,
-      caller,
-      callData: req.calldata,
-      amount: uint(req.amount, 0n, 'amount'),
-      gas: uint(req.gas, BigInt(DEFAULT_GAS), 'gas'),
-      gasPrice: CALL_REQ_GAS_PRICE,
-      nonce: Number(uint(req.nonce, 1n, 'nonce')),
-    };
-    return { ...request, source: callReqSource(request, uint(req.abi_version, 1n, 'abi_version')) };
-  }
-  if (isEncoded(item.tx, ['tx'])) {
-    let tx: TxFields;
-    let bytes: Uint8Array;
-    try {
-      bytes = decode(item.tx, ['tx']).bytes;
-      tx = decodeTx(bytes);
-    } catch (err) {
-      throw bad(`Bad request: ${(err as Error).message}`);
-    }
-    const hash = dryRunTxHash(bytes);
-    if (tx.type === 'ContractCreateTx') return { ...createRequest(tx), source: { type: 'contract_create_tx', hash } };
-    if (tx.type !== 'ContractCallTx')
-      throw bad(`Bad request: the devnode dry-runs ContractCallTx and ContractCreateTx only, not ${String(tx.type)}`);
-    return {
-      source: { type: 'contract_call_tx', hash },
-      contract: str(tx.contract_id),
-      caller: str(tx.caller_id),
-      callData: str(tx.call_data),
-      amount: toBigInt(tx.amount ?? 0),
-      gas: toBigInt(tx.gas ?? 0),
-      gasPrice: toBigInt(tx.gas_price ?? 0),
-      nonce: Number(toBigInt(tx.nonce ?? 0)),
-    };
-  }
-  throw bad('Bad request: a txs item needs call_req or tx');
-}
-
-/** runRequest runs one call on `state` (a throwaway layer); the caller must be able to pay the amount. */
-function runRequest(state: WorldState, height: number, req: CallRequest, events: Json[]): Json {
-  const type = req.create ? 'contract_create' : 'contract_call';
-  if (req.create) {
-    const { code, vmVersion, abiVersion } = req.create;
-    state.contracts.set(req.contract, {
-      id: req.contract,
-      ownerId: req.caller,
-      vmVersion,
-      abiVersion,
-      deposit: 0n,
-      code,
-    });
-  }
+/** runCall runs a call_req on `state`; the caller must be able to pay the amount. */
+function runCall(state: WorldState, height: number, req: CallRequest): ItemOutcome {
   const contract = state.contracts.get(req.contract);
-  if (!contract) return internalError('contract_does_not_exist');
+  if (!contract) return { result: internalError('contract_call', 'contract_does_not_exist'), transfers: [] };
   const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
-  if (caller.balance < req.amount) return internalError('insufficient_funds');
+  if (caller.balance < req.amount)
+    return { result: internalError('contract_call', 'insufficient_funds'), transfers: [] };
   state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
   const account = withPrefix(req.contract, 'ak');
   const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
@@ -175,7 +67,7 @@ function runRequest(state: WorldState, height: number, req: CallRequest, events:
     callData: req.callData,
     amount: req.amount,
     gasLimit: gas,
-    isCreate: req.create !== undefined,
+    isCreate: false,
   });
   const callObj = callRecordJson(outcome, {
     caller: req.caller,
@@ -184,8 +76,36 @@ function runRequest(state: WorldState, height: number, req: CallRequest, events:
     contract: req.contract,
     gasPrice: req.gasPrice,
   });
-  for (const transfer of outcome.transfers ?? []) events.push(transferEvent(transfer, req.source));
-  return { type, result: 'ok', call_obj: callObj };
+  return { result: { type: 'contract_call', result: 'ok', call_obj: callObj }, transfers: outcome.transfers ?? [] };
+}
+
+/**
+ * Where the items run: for a transaction, the height and generation a transaction after `top` would have (as it was
+ * mined, on a hyperchain the next height); for a call_req, the block's own height (`callHeight`), as the devnode has
+ * always run them (a hyperchain's boundary reads depend on it).
+ */
+interface Place {
+  readonly height: number;
+  readonly generation: number;
+  readonly callHeight: number;
+}
+
+/** runItem runs one item on `state` (a transaction's effects stay; a stateless call's go with its own layer). */
+function runItem(state: WorldState, place: Place, item: DryRunItem): ItemOutcome {
+  if (item.kind === 'call') {
+    const { request } = item;
+    return runCall(request.stateful ? state : newState(state), place.callHeight, request);
+  }
+  const type = item.source.type.replace(/_tx$/, '');
+  try {
+    const { height, generation } = place;
+    const effect = applyTx(state, item.tx, { height, generation, txHash: item.source.hash });
+    const result: Json = effect.callInfo ? { type, result: 'ok', call_obj: effect.callInfo } : { type, result: 'ok' };
+    return { result, transfers: effect.transfers ?? [] };
+  } catch (err) {
+    if (err instanceof TxRejected) return { result: internalError(type, err.message), transfers: [] };
+    throw err;
+  }
 }
 
 /** txEvents reads the input's `tx_events` flag (default false), a boolean as the node requires. */
@@ -194,31 +114,55 @@ function txEvents(flag: Json | undefined): boolean {
   throw bad('Bad request: Bad parameter, tx_events');
 }
 
-/** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
-export function dryRun(chain: Chain, body: Json | undefined): Reply {
-  if (!isJsonObject(body) || !Array.isArray(body.txs)) throw bad('Bad request: body needs txs');
-  const requests = body.txs.map(callRequest);
-  const top = body.top === undefined ? chain.topHash : str(body.top);
+/** place is where the items run on top of block `top`: the next transaction's height and generation in the chain. */
+function place(chain: Chain, top: string): Place {
   const block = chain.blocks.get(top);
-  if (!block) throw bad('Bad request: top is not a block of the chain');
+  if (!block) throw bad('Bad request: Invalid hash provided');
+  // a hyperchain's micro blocks carry the next height (chain.txHeight): their generation is the one before
+  const generation = block.kind === 'micro' && chain.options.hyperchain ? block.header.height - 1 : block.header.height;
+  return { height: chain.txHeight(generation), generation, callHeight: block.header.height };
+}
+
+/** DryRunOptions: the endpoint's cap on the items' gas (the external one's; none internally). */
+export interface DryRunOptions {
+  readonly gasLimit?: bigint;
+}
+
+/** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
+export function dryRun(chain: Chain, body: Json | undefined, opts: DryRunOptions = {}): Reply {
+  if (!isJsonObject(body) || !Array.isArray(body.txs)) throw bad('Bad request: body needs txs');
+  if (body.top !== undefined && !isEncoded(body.top, ['mh', 'kh']))
+    throw bad('Bad request: top should be micro block hash or key block hash');
+  const top = body.top ?? chain.topHash;
+  const items = body.txs.map((item) => dryRunItem(chain, item));
+  const withEvents = txEvents(body.tx_events);
+  if (opts.gasLimit !== undefined && items.reduce((sum, item) => sum + gasLimit(item), 0n) > opts.gasLimit)
+    throw new HttpError(403, 'Over the gas limit');
+  const at = place(chain, top);
   // the whole state at the block, as a node reads its state trees there (from the chain's nearest checkpoint)
-  const base = chain.stateAfter(top)!;
-  const state = newState(base);
+  const state = newState(chain.stateAfter(top)!);
   const magic = state.accounts.get(MR_MAGIC) ?? { balance: 0n, nonce: 0 };
   state.accounts.set(MR_MAGIC, { ...magic, balance: magic.balance + MR_MAGIC_FUNDS });
   for (const account of Array.isArray(body.accounts) ? body.accounts : []) {
     if (!isJsonObject(account) || !isEncoded(account.pub_key, ['ak'])) throw bad('Bad request: accounts need pub_key');
     const before = state.accounts.get(account.pub_key) ?? { balance: 0n, nonce: 0 };
-    state.accounts.set(account.pub_key, { ...before, balance: before.balance + uint(account.amount, 0n, 'amount') });
+    const amount = account.amount === undefined ? 0n : toBigInt(account.amount);
+    state.accounts.set(account.pub_key, { ...before, balance: before.balance + amount });
   }
-  const height = block.header.height;
-  const events: Json[] = [];
-  const results = requests.map((req) => runRequest(newState(state), height, req, events));
-  // the node's tx_events: the devnode has the AE its native contracts move (no channel events)
-  return ok(txEvents(body.tx_events) ? { results, tx_events: events } : { results });
+  const outcomes = items.map((item) => runItem(state, at, item));
+  const results = outcomes.map((o) => o.result);
+  if (!withEvents) return ok({ results });
+  const last = items.at(-1);
+  const events = last ? outcomes.at(-1)!.transfers.map((t) => transferEvent(t, itemSource(last))) : [];
+  return ok({ results, tx_events: events });
 }
 
-/** dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, `/v2/debug/transactions/dry-run` internally). */
-export function dryRunRoute(chain: Chain, path: string): Route {
-  return { method: 'POST', path, handler: (req: RouteRequest): Reply => dryRun(chain, req.body) };
+const itemSource = (item: DryRunItem): EventSource => (item.kind === 'call' ? item.request.source : item.source);
+
+/**
+ * dryRunRoute serves the dry-run at `path` (`/v2/dry-run` externally, capped at EXTERNAL_GAS_LIMIT;
+ * `/v2/debug/transactions/dry-run` internally, uncapped).
+ */
+export function dryRunRoute(chain: Chain, path: string, opts: DryRunOptions = {}): Route {
+  return { method: 'POST', path, handler: (req: RouteRequest): Reply => dryRun(chain, req.body, opts) };
 }

@@ -121,7 +121,8 @@ function callInfo(
 /**
  * runContractTx runs a create or call (contracts/call-record.ts) after the caller paid the fee, the
  * amount and all the gas, then refunds the unused gas and, when the call failed, the amount (and a
- * failed create's deposit, the contract then not existing). Returns the call record.
+ * failed create's deposit, the contract then not existing). Returns the call record and the AE the call moved
+ * inside (its internal transfers, which a dry-run with `tx_events` reports).
  */
 function runContractTx(
   state: WorldState,
@@ -130,7 +131,7 @@ function runContractTx(
   contract: string,
   caller: string,
   code: string,
-): { [k: string]: Json } {
+): TxEffect {
   const isCreate = tx.type === 'ContractCreateTx';
   const amount = int(tx.amount);
   const outcome = contractOutcome(state, {
@@ -149,13 +150,14 @@ function runContractTx(
     credit(state, caller, amount + (isCreate ? int(tx.deposit) : 0n));
     if (isCreate) state.contracts.delete(contract);
   }
-  return callRecordJson(outcome, {
+  const callInfo = callRecordJson(outcome, {
     caller,
     callerNonce: num(tx.nonce),
     height: ctx.height,
     contract,
     gasPrice: tx.gas_price ?? 0,
   });
+  return { callInfo, transfers: outcome.transfers ?? [] };
 }
 
 /** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
@@ -248,7 +250,7 @@ const APPLY: Record<string, Apply> = {
       code: str(tx.code),
     });
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: runContractTx(state, tx, ctx, id, owner, str(tx.code)) };
+    return runContractTx(state, tx, ctx, id, owner, str(tx.code));
   },
   ContractCallTx(state, tx, ctx) {
     const id = resolveName(state, str(tx.contract_id), 'contract_pubkey', ctx.generation);
@@ -257,7 +259,7 @@ const APPLY: Record<string, Apply> = {
     const caller = str(tx.caller_id);
     debit(state, caller, int(tx.fee) + int(tx.amount) + int(tx.gas) * int(tx.gas_price));
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
-    return { callInfo: runContractTx(state, tx, ctx, id, caller, contract.code) };
+    return runContractTx(state, tx, ctx, id, caller, contract.code);
   },
   GAAttachTx(state, tx, ctx) {
     const owner = str(tx.owner_id);

@@ -7,13 +7,16 @@ import {
   askNode,
   DRY_RUN_PATH,
   dryRunBody,
+  inChunks,
   inRounds,
   nodeAnswered,
+  readResults,
   roundOutcome,
   type DryRunCall,
   type DryRunOutcome,
 } from './dry-run.ts';
 import { httpBase, httpGet, type HttpBase } from './http-get.ts';
+import { readReplay, replayBody, type Replayed } from './dry-run-events.ts';
 import { LAST, NodeSet, URGENT } from './node-set.ts';
 import type { Meter, OutboundMetrics } from './outbound-metrics.ts';
 import { failsOver } from './rotation.ts';
@@ -325,9 +328,24 @@ export class NodeClient {
    * again after a backoff, up to the client's `attempts` rounds, then a transient NodeError is thrown.
    */
   dryRun(top: string | undefined, calls: readonly DryRunCall[]): Promise<DryRunOutcome> {
-    const body = dryRunBody(top, calls);
+    // in requests the node's gas cap takes (dry-run.ts CALLS_PER_REQUEST)
+    return inChunks(calls, (chunk) =>
+      this.#dryRun(top, dryRunBody(top, chunk), (answer) => readResults(answer, chunk.length)),
+    );
+  }
+
+  /**
+   * replay runs a micro block's transactions up to a contract call (`txs`, unsigned, in order) on top of the block
+   * before it (`top`), with `tx_events`: that call's internal calls (dry-run-events.ts), asked as dryRun asks.
+   */
+  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed>> {
+    return this.#dryRun(top, replayBody(top, txs), (answer) => readReplay(answer, txs.length));
+  }
+
+  /** #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc). */
+  #dryRun<T>(top: string | undefined, body: string, read: (answer: Json) => T): Promise<DryRunOutcome<T>> {
     const { attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs, timeoutMs, signal } = this.#opts;
-    const round = async (): Promise<DryRunOutcome> => {
+    const round = async (): Promise<DryRunOutcome<T>> => {
       const failures: NodeError[] = [];
       const tried: number[] = [];
       for (;;) {
@@ -335,7 +353,7 @@ export class NodeClient {
         if (index === undefined) return roundOutcome(top, failures);
         tried.push(index);
         const started = performance.now();
-        const answer = await askNode({ base: this.#bases[index]!, path: DRY_RUN_PATH }, body, calls.length, timeoutMs, {
+        const answer = await askNode({ base: this.#bases[index]!, path: DRY_RUN_PATH }, body, read, timeoutMs, {
           signal,
           meter: this.#meters.dryRun,
         });
@@ -345,7 +363,7 @@ export class NodeClient {
         // read as queueing, or lower the baseline, and move the limit away from the node's slots
         this.#nodes.release(index);
         if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
-        if (Array.isArray(answer)) return answer;
+        if (!(answer instanceof NodeError)) return answer;
         this.#opts.onError?.(answer);
         if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
         failures.push(answer);

@@ -52,12 +52,33 @@ export type DryRunRetries = Pick<RetryOptions, 'attempts' | 'initialMs' | 'maxMs
 const ONCE: DryRunRetries = { attempts: 1, initialMs: 0, maxMs: 0 };
 
 /** DryRunOutcome is what a dry-run gives: the calls' results, or that every node pruned or refused the request. */
-export type DryRunOutcome = DryRunResult[] | typeof PRUNED | typeof REFUSED;
+export type DryRunOutcome<T = DryRunResult[]> = T | typeof PRUNED | typeof REFUSED;
 
 /** dryRunBody is the request's JSON: `calls` on top of block `top` (the node's top block when undefined). Pure. */
 export function dryRunBody(top: string | undefined, calls: readonly DryRunCall[]): string {
   const txs = calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } }));
   return stringifyJson(top === undefined ? { txs } : { top, txs });
+}
+
+/**
+ * CALLS_PER_REQUEST: the calls one request carries. The node caps an external dry-run's gas (`http.external.gas_limit`,
+ * 6 000 000 by default) and counts a `call_req` without `gas` as 1 000 000: a request of more calls is refused, 403
+ * `Over the gas limit`. The calls run each on the state at the block, so several requests answer as one would.
+ */
+export const CALLS_PER_REQUEST = 6;
+
+/**
+ * inChunks asks `calls` in requests of CALLS_PER_REQUEST calls at most (`ask`, at once) and joins their results in
+ * order; PRUNED or REFUSED when a request gave that.
+ */
+export async function inChunks(
+  calls: readonly DryRunCall[],
+  ask: (chunk: readonly DryRunCall[]) => Promise<DryRunOutcome>,
+): Promise<DryRunOutcome> {
+  const chunks: DryRunCall[][] = [];
+  for (let i = 0; i < calls.length; i += CALLS_PER_REQUEST) chunks.push(calls.slice(i, i + CALLS_PER_REQUEST));
+  const outcomes = await Promise.all((chunks.length === 0 ? [[]] : chunks).map(ask));
+  return outcomes.find((o) => !Array.isArray(o)) ?? outcomes.flatMap((o) => o as DryRunResult[]);
 }
 
 /** DRY_RUN_PATH: the dry-run's path under the node's `/v2`, as its errors name it. */
@@ -86,18 +107,18 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
 }
 
 /**
- * askNode posts a dry-run (`body`, of `calls` calls) to one node's `/v2/dry-run` (`target`; `options`: the caller's
- * signal and meter): its results, or why it gave none as a NodeError (never rejects): gone for a 410, not transient
- * for another 4xx but 429 (a refusal), transient for a 5xx or 429, a malformed answer, a timeout or no connection
- * (errors.ts).
+ * askNode posts a dry-run (`body`) to one node's `/v2/dry-run` (`target`; `options`: the caller's signal and meter):
+ * its answer as `read` reads it (throwing for a malformed one), or why it gave none as a NodeError (never rejects):
+ * gone for a 410, not transient for another 4xx but 429 (a refusal), transient for a 5xx or 429, a malformed answer,
+ * a timeout or no connection (errors.ts).
  */
-export async function askNode(
+export async function askNode<T>(
   target: Parameters<typeof httpPostJson>[0],
   body: string,
-  calls: number,
+  read: (answer: Json) => T,
   timeoutMs: number,
   options: RequestOptions,
-): Promise<DryRunResult[] | NodeError> {
+): Promise<T | NodeError> {
   let status: number;
   let text: string;
   let retryAfter: string | undefined;
@@ -111,16 +132,17 @@ export async function askNode(
   if (status < 200 || status >= 300)
     return badResponse(DRY_RUN_PATH, `node answered the dry-run with status ${status}`);
   try {
-    return readResults(parseJson(text), calls);
+    return read(parseJson(text));
   } catch (err) {
     return badResponse(DRY_RUN_PATH, `node answered the dry-run with ${errorMessage(err)}`);
   }
 }
 
 /** nodeAnswered says whether a node answered at all (results, or an error status or malformed body), for metrics. */
-export function nodeAnswered(answer: DryRunResult[] | NodeError): boolean {
+export function nodeAnswered<T>(answer: T | NodeError): boolean {
   return (
-    Array.isArray(answer) || (answer.code !== ErrorCode.NODE_UNREACHABLE && answer.code !== ErrorCode.NODE_TIMEOUT)
+    !(answer instanceof NodeError) ||
+    (answer.code !== ErrorCode.NODE_UNREACHABLE && answer.code !== ErrorCode.NODE_TIMEOUT)
   );
 }
 
@@ -129,7 +151,7 @@ export function nodeAnswered(answer: DryRunResult[] | NodeError): boolean {
  * while it throws a transient NodeError, up to `retries.attempts` rounds: a node's passing 503 must not cost the
  * whole batch its fetch again.
  */
-export function inRounds(round: () => Promise<DryRunOutcome>, retries: DryRunRetries): Promise<DryRunOutcome> {
+export function inRounds<T>(round: () => Promise<DryRunOutcome<T>>, retries: DryRunRetries): Promise<DryRunOutcome<T>> {
   return retry(round, {
     ...retries,
     jitter: 0.2,
@@ -155,15 +177,18 @@ export function dryRun(
   retries: DryRunRetries = ONCE,
   metrics?: OutboundMetrics,
 ): Promise<DryRunOutcome> {
-  const body = dryRunBody(top, calls);
   const options = { signal: retries.signal, meter: metrics?.meter('node', 'dry_run') };
-  return inRounds(async () => {
-    const failures: NodeError[] = [];
-    for (const url of urls) {
-      const answer = await askNode(new URL(`${url}/v2${DRY_RUN_PATH}`), body, calls.length, timeoutMs, options);
-      if (Array.isArray(answer)) return answer;
-      failures.push(answer);
-    }
-    return roundOutcome(top, failures);
-  }, retries);
+  return inChunks(calls, (chunk) => {
+    const body = dryRunBody(top, chunk);
+    const read = (answer: Json): DryRunResult[] => readResults(answer, chunk.length);
+    return inRounds(async () => {
+      const failures: NodeError[] = [];
+      for (const url of urls) {
+        const answer = await askNode(new URL(`${url}/v2${DRY_RUN_PATH}`), body, read, timeoutMs, options);
+        if (!(answer instanceof NodeError)) return answer;
+        failures.push(answer);
+      }
+      return roundOutcome(top, failures);
+    }, retries);
+  });
 }

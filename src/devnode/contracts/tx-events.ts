@@ -8,9 +8,12 @@ import type { Json } from '../../chain/json.ts';
 import { encodeSignedTx, jsonInt, txHash } from '../tx-codec.ts';
 import type { AeTransfer } from './frame.ts';
 
-/** EventSource is what the node files a dry-run item's events under: its transaction's type atom and hash. */
+/**
+ * EventSource is what the node files a dry-run item's events under: its transaction's type atom (`contract_call_tx`,
+ * `contract_create_tx`…) and hash.
+ */
 export interface EventSource {
-  readonly type: 'contract_call_tx' | 'contract_create_tx';
+  readonly type: string;
   readonly hash: string;
 }
 

@@ -251,7 +251,7 @@ async function decodeAndTransform(
   }
   // the areas' node reads go out now, beside the encoding and the write before this batch: its transaction finds them
   // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
-  const reads = askBatchReads(deps.node, gens, rows, { balances: !gathering });
+  const reads = askBatchReads(deps.node, gens, rows, { balances: !gathering, internalCalls: !gathering });
   const encoded = await encodeRows(rows);
   const prepared = { gens, rows, encoded, createdCode, underived, reads, gathering };
   return { ...prepared, ...(consensus ? { hyperchain: consensus } : {}) };
@@ -336,6 +336,7 @@ export async function loadBatch(
       underived,
       balances: reads.balances,
       gaCalls: reads.gaCalls,
+      internalCalls: reads.internalCalls,
       ...(deps.aexn ? { aex9State: { reader: deps.aexn, onRead: aex9StateReport(deps.log, deps.metrics) } } : {}),
       gathering,
       // its epoch boundaries' dry-runs, asked as the batch was prepared: a read that failed defers the area only

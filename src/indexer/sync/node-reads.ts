@@ -14,6 +14,7 @@ import type { NodeClient } from '../../node/client.ts';
 import type { BalanceReader } from '../derived/account-balances.ts';
 import { GA_TX_TYPES, type GaInfoReader } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
+import { batchReplayable, readInternalCalls, type InternalCalls } from '../derived/internal-calls.ts';
 
 /**
  * balanceCandidates lists the accounts a batch's own rows show it touches: each account (and oracle, whose account it
@@ -42,11 +43,16 @@ export function lastBlockHash(gens: readonly FetchedGeneration[]): string {
 export interface BatchNodeReads {
   readonly balances: BalanceReader;
   readonly gaCalls: GaInfoReader;
+  /**
+   * the batch's internal calls: its micro blocks holding contract calls run again through the node's dry-run (none
+   * asked for a batch that leaves them to the backfill)
+   */
+  readonly internalCalls?: Promise<InternalCalls>;
   /** resolves once every read asked ahead has its answer (or failed): what the batch will not ask again */
   readonly settled: Promise<void>;
 }
 
-type Node = Pick<NodeClient, 'accountBalance' | 'transactionInfo'>;
+type Node = Pick<NodeClient, 'accountBalance' | 'transactionInfo' | 'replay'>;
 
 /** A request asked ahead; a failed one is asked again when read (its failure says nothing of the read's). */
 function asked<T>(promise: Promise<T>): Promise<T> {
@@ -56,14 +62,15 @@ function asked<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * askBatchReads asks the node, at the batch's priority (its first height: after the heights before it, before those
- * fetched ahead), the balances of balanceCandidates after the batch's last block (not for a batch that leaves them to
- * the backfill: `ask.balances` false) and the infos of its GA transactions, and gives the readers that answer from them.
+ * fetched ahead), the balances of balanceCandidates after the batch's last block and its internal calls (not for a
+ * batch that leaves them to the backfill: `ask.balances`, `ask.internalCalls` false), the infos of its GA
+ * transactions, and gives the readers that answer from them.
  */
 export function askBatchReads(
   node: Node,
   gens: readonly FetchedGeneration[],
   rows: readonly GenerationRows[],
-  ask: { readonly balances: boolean } = { balances: true },
+  ask: { readonly balances: boolean; readonly internalCalls: boolean } = { balances: true, internalCalls: true },
 ): BatchNodeReads {
   const priority = gens[0]!.height;
   const after = lastBlockHash(gens);
@@ -83,8 +90,18 @@ export function askBatchReads(
         return [t.txHash, asked(info ? Promise.resolve({ info }) : node.transactionInfo(t.txHash, priority))] as const;
       }),
   );
+  // a batch without contract calls asks none
+  const replayable = ask.internalCalls ? batchReplayable(rows) : [];
+  const internalCalls = !ask.internalCalls
+    ? undefined
+    : asked(replayable.length === 0 ? Promise.resolve({ calls: [], gaps: [] }) : readInternalCalls(node, replayable));
   return {
-    settled: Promise.allSettled([...balances.values(), ...infos.values()]).then(() => undefined),
+    ...(internalCalls ? { internalCalls } : {}),
+    settled: Promise.allSettled([
+      ...balances.values(),
+      ...infos.values(),
+      ...(internalCalls ? [internalCalls] : []),
+    ]).then(() => undefined),
     balances: {
       accountBalance: (id, hash, urgency) => {
         const ahead = hash === after ? balances.get(id) : undefined;

@@ -333,6 +333,7 @@ export class Populator implements Role {
       detector: readers.aexn,
       balances: node,
       gaCalls: node,
+      internalCalls: node,
       decoder: readers.decoder,
       hyperchain,
       onAex9State: aex9StateReport(log, metrics),

@@ -7,7 +7,8 @@ import type { ContractCreationRow, LogRow } from '../../db/queries/contracts.ts'
 import { callFields } from './call-values.ts';
 import { sourceTxFields, txBody } from './render-source-tx.ts';
 import type { ShapeValue } from '../shape-table.ts';
-import type { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from './shapes-contracts.ts';
+import type { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from './shapes-contracts.ts';
+import type { InternalCallRow } from '../../db/queries/internal-calls.ts';
 
 const BASE32HEX = '0123456789ABCDEFGHIJKLMNOPQRSTUV';
 
@@ -159,6 +160,21 @@ export function contractCallObject(c: CallRow): Record<string, Json> {
       log: info.log ?? [],
     },
     local_idx: 0,
+    micro_index: c.microIndex,
+  } satisfies ShapeValue<typeof CONTRACT_CALL_TX>;
+}
+
+/** internalCallObject is ae_mdw's ContractCall: an internal call with its call's transaction, contract and block. */
+export function internalCallObject(c: InternalCallRow): Record<string, Json> {
+  return {
+    block_hash: c.blockHash,
+    call_tx_hash: c.callTxHash,
+    contract_id: c.contractId,
+    contract_tx_hash: c.contractTxHash,
+    function: c.function,
+    height: c.height,
+    internal_tx: c.internalTx,
+    local_idx: c.logIdx,
     micro_index: c.microIndex,
   } satisfies ShapeValue<typeof CONTRACT_CALL>;
 }

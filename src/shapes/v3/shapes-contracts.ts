@@ -12,8 +12,29 @@ export const CONTRACT = shape(
   },
 );
 
+/** ae_mdw's ContractCall: an internal call a contract made (Chain.spend, Call.amount, AENS.*, Oracle.*). */
 export const CONTRACT_CALL = shape(
   { openapi: 'ContractCall', graphql: ['ContractCall'] },
+  {
+    block_hash: id('mh'),
+    call_tx_hash: id('th'),
+    contract_id: id('ct'),
+    contract_tx_hash: nullable(str),
+    function: str,
+    height: int,
+    internal_tx: object({ type: str }),
+    local_idx: int,
+    micro_index: int,
+  },
+);
+
+/**
+ * A contract call the chain holds as a transaction (a ContractCallTx, a ContractCreateTx's `init`, those inside a
+ * GAMetaTx or PayingForTx), decoded, in ae_mdw's ContractCall fields: what /v3/contracts/calls listed before it
+ * served the internal calls (/v3/contracts/call-transactions).
+ */
+export const CONTRACT_CALL_TX = shape(
+  { openapi: 'ContractCallTransaction', graphql: ['ContractCallTransaction'] },
   {
     block_hash: id('mh'),
     call_tx_hash: id('th'),

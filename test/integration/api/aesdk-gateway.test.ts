@@ -154,11 +154,17 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
       const state = await mdw.getContract(address);
       expect(state).to.deep.include({ contract: address, sourceTxHash: contract.createHash, aexnType: 'aex9' });
       expect(state.createTx.ownerId).to.equal(accounts.alice.address);
-      const calls = (await mdw.getContractCalls({ contractId: address } as never)).data;
-      expect(calls.map((c) => [c.callTxHash, c.function, c.contractTxHash])).to.deep.equal([
+      // its calls as transactions (/v3/contracts/call-transactions); the token moved no AE: no internal calls
+      const calls = (
+        (await get(`/mdw/v3/contracts/call-transactions?contract_id=${address}`)).body as {
+          data: { [k: string]: Json }[];
+        }
+      ).data;
+      expect(calls.map((c) => [c.call_tx_hash, c.function, c.contract_tx_hash])).to.deep.equal([
         [contract.callHash, 'transfer', contract.createHash],
         [contract.createHash, 'init', contract.createHash],
       ]);
+      expect((await mdw.getContractCalls({ contractId: address } as never)).data).to.deep.equal([]);
       const original = (await get(`/middleware/contracts/calls/address/${address}`)).body as {
         transaction_id: string;
         function: string;

@@ -144,8 +144,12 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
     expect((await v3.get(`/mdw/v3/transactions?scope=txi:${n}-${n + 9}`)).body).to.deep.include({ data: [] });
     // contract calls in a txi range are the calls among those transactions (A < B walks forward)
     const range = new Set(hashes.slice(10, 60));
-    const calls = (await v3.get('/mdw/v3/contracts/calls?direction=forward&limit=100')).body as { data: Obj[] };
-    const scoped = (await v3.get('/mdw/v3/contracts/calls?scope=txi:10-59&limit=100')).body as { data: Obj[] };
+    const calls = (await v3.get('/mdw/v3/contracts/call-transactions?direction=forward&limit=100')).body as {
+      data: Obj[];
+    };
+    const scoped = (await v3.get('/mdw/v3/contracts/call-transactions?scope=txi:10-59&limit=100')).body as {
+      data: Obj[];
+    };
     expect(scoped.data.map((c) => c.call_tx_hash)).to.deep.equal(
       calls.data.map((c) => c.call_tx_hash).filter((h) => range.has(String(h))),
     );

@@ -202,16 +202,16 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
       expect(c).to.deep.equal((await v3.get(`/mdw/v3/contracts/${String(c.contract)}`)).body);
     }
     const logs = await walk('/mdw/v3/contracts/logs?limit=100');
-    const calls = await walk('/mdw/v3/contracts/calls?limit=100');
+    const calls = await walk('/mdw/v3/contracts/call-transactions?limit=100');
     let ownLogs = 0;
     for (const c of listed) {
       const id = String(c.contract);
       const byPath = await walk(`/mdw/v3/contracts/${id}/logs?limit=2`);
       expect(byPath).to.deep.equal(await walk(`/mdw/v3/contracts/logs?contract_id=${id}&limit=2`));
       ownLogs += byPath.length;
-      expect((await walk(`/mdw/v3/contracts/${id}/calls?limit=2`)).map((x) => x.call_tx_hash)).to.deep.equal(
-        calls.filter((x) => x.contract_id === id).map((x) => x.call_tx_hash),
-      );
+      expect(
+        (await walk(`/mdw/v3/contracts/${id}/call-transactions?limit=2`)).map((x) => x.call_tx_hash),
+      ).to.deep.equal(calls.filter((x) => x.contract_id === id).map((x) => x.call_tx_hash));
     }
     expect(ownLogs).to.equal(logs.filter((l) => listed.some((c) => c.contract === l.contract_id)).length);
     expect(ownLogs, 'the contracts log events').to.be.above(0);

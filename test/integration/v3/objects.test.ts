@@ -163,7 +163,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     const codes = new Map(
       calls.filter((c) => c.tx.type === 'ContractCreateTx').map((c) => [contractOf(c.tx), String(c.tx.code)]),
     );
-    const listed = await walk('/mdw/v3/contracts/calls?direction=forward&limit=9');
+    const listed = await walk('/mdw/v3/contracts/call-transactions?direction=forward&limit=9');
     expect(listed.map((c) => c.call_tx_hash)).to.deep.equal(calls.map((c) => c.hash));
     const kinds = new Set<string>();
     const outcomes = new Set<string>();
@@ -244,26 +244,29 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     const sample = listed.find((c) => (c.internal_tx as Obj).type === 'ContractCallTx')!;
     const caller = String((sample.internal_tx as Obj).caller_id);
     const byContract = listed.filter((c) => c.contract_id === sample.contract_id);
-    expect(await walk(`/mdw/v3/contracts/calls?contract_id=${String(sample.contract_id)}&limit=3`)).to.deep.equal(
-      [...byContract].reverse(),
-    );
+    expect(
+      await walk(`/mdw/v3/contracts/call-transactions?contract_id=${String(sample.contract_id)}&limit=3`),
+    ).to.deep.equal([...byContract].reverse());
     const byCaller = listed.filter(
       (c) => (c.internal_tx as Obj).caller_id === caller || (c.internal_tx as Obj).owner_id === caller,
     );
-    expect(await walk(`/mdw/v3/contracts/calls?caller_id=${caller}&direction=forward`)).to.deep.equal(byCaller);
+    expect(await walk(`/mdw/v3/contracts/call-transactions?caller_id=${caller}&direction=forward`)).to.deep.equal(
+      byCaller,
+    );
     const fname = String(sample.function);
     expect(
-      await walk(`/mdw/v3/contracts/calls?function=${fname}&contract=${String(sample.contract_id)}&direction=forward`),
+      await walk(
+        `/mdw/v3/contracts/call-transactions?function=${fname}&contract=${String(sample.contract_id)}&direction=forward`,
+      ),
     ).to.deep.equal(byContract.filter((c) => c.function === fname));
-    const page = await v3.mdw.getContractCalls({ limit: 2 });
-    expect(page.data.map((c) => c.callTxHash)).to.deep.equal(
-      listed
-        .slice(-2)
-        .reverse()
-        .map((c) => c.call_tx_hash),
+    // the newest first, as the SDK's getContractCalls walks ae_mdw's internal calls (migration 1097)
+    expect((await walk('/mdw/v3/contracts/call-transactions?limit=2')).map((c) => c.call_tx_hash)).to.deep.equal(
+      [...listed].reverse().map((c) => c.call_tx_hash),
     );
-    expect((await v3.get('/mdw/v3/contracts/calls?contract_id=ak_x')).status).to.equal(400);
-    expect((await v3.get('/mdw/v3/contracts/calls?foo=bar')).body).to.deep.equal({ error: 'invalid query: foo=bar' });
+    expect((await v3.get('/mdw/v3/contracts/call-transactions?contract_id=ak_x')).status).to.equal(400);
+    expect((await v3.get('/mdw/v3/contracts/call-transactions?foo=bar')).body).to.deep.equal({
+      error: 'invalid query: foo=bar',
+    });
   });
 
   it('decodes again, on upgrade, the calls a database stored in the bare form (migration 1009, the calls area)', async () => {
@@ -274,7 +277,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
         )
       ).rows;
     const typed = await stored();
-    const served = await walk('/mdw/v3/contracts/calls?direction=forward&limit=100');
+    const served = await walk('/mdw/v3/contracts/call-transactions?direction=forward&limit=100');
     // the form the in-process decoder stored before: the library's values, bare (`[415424]`, `true`)
     const rows = (
       await v3.pool.query<{ tx_hash: string; contract_id: string }>(
@@ -303,7 +306,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
     }
     expect((await v3.pool.query('SELECT area, last_error FROM derive_backfill')).rows).to.deep.equal([]);
     expect(await stored()).to.deep.equal(typed);
-    expect(await walk('/mdw/v3/contracts/calls?direction=forward&limit=100')).to.deep.equal(served);
+    expect(await walk('/mdw/v3/contracts/call-transactions?direction=forward&limit=100')).to.deep.equal(served);
   });
 
   it('sends a reverted call as ae_mdw does: an ok result returning `invalid`; /middleware keeps the reason', async () => {

@@ -30,6 +30,8 @@ export interface Ids {
   readonly nft: { readonly owner: string; readonly tokenId: string; readonly templateId: string };
   readonly swap: Obj;
   readonly pointee: string;
+  /** a contract whose calls made internal calls (Chain.spend, Call.amount) */
+  readonly payer: string;
 }
 
 /**
@@ -123,11 +125,17 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetChannel: ({ channel }) => [`/channels/${channel}`],
   GetChannelUpdates: ({ channel }) => [`/channels/${channel}/updates?limit=100`],
   GetContracts: () => ['/contracts?limit=100'],
-  GetContractCalls: ({ contract, account }) => [
+  GetContractCalls: ({ contract, token }) => [
     '/contracts/calls?limit=100',
     `/contracts/calls?contract_id=${contract}`,
-    `/contracts/calls?caller_id=${account}`,
-    '/contracts/calls?function=transfer',
+    `/contracts/calls?contract=${token}&direction=forward`,
+    '/contracts/calls?function=Chain.spend',
+  ],
+  GetContractCallTransactions: ({ contract, account }) => [
+    '/contracts/call-transactions?limit=100',
+    `/contracts/call-transactions?contract_id=${contract}`,
+    `/contracts/call-transactions?caller_id=${account}`,
+    '/contracts/call-transactions?function=transfer',
   ],
   GetContractLogs: ({ token }) => [
     '/contracts/logs?limit=100',
@@ -136,7 +144,8 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   ],
   GetContract: ({ contract, token, collection }) => [contract, token, collection].map((c) => `/contracts/${c}`),
   GetContractLogsById: ({ token }) => [`/contracts/${token}/logs`, `/contracts/${token}/logs?aexn-args=true`],
-  GetContractCallsById: ({ token }) => [`/contracts/${token}/calls?limit=100`],
+  GetContractCallsById: ({ payer }) => [`/contracts/${payer}/calls?limit=100`],
+  GetContractCallTransactionsById: ({ token }) => [`/contracts/${token}/call-transactions?limit=100`],
   GetTransfers: ({ account }) => ['/transfers?limit=100', '/transfers?kind=reward', `/transfers?account=${account}`],
   GetAccountActivities: ({ account, token, holder, swap, nft, txByType }) => [
     `/accounts/${account}/activities?limit=100`,
@@ -270,5 +279,6 @@ export async function findIds(v3: V3UnderTest): Promise<Ids> {
     },
     swap: await first('/dex/swaps'),
     pointee,
+    payer: String((await first('/contracts/calls')).contract_id),
   };
 }

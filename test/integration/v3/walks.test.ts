@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { contractId } from '../../../src/chain/derived-ids.ts';
-import { stringifyJson, toBigInt, type Json } from '../../../src/chain/json.ts';
+import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { startV3, type ChainTruth, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -40,18 +39,6 @@ describe('/v3 lists walked forward and backward while blocks arrive and forks re
       path: `/v3/accounts/${beneficiary}/activities`,
       id: (a) => `${String(a.height)} ${String(a.type)} ${String(a.blockHash)}`,
       truth: (c) => c.keyBlocks.slice(1).map((k) => `${String(k.height)} InternalTransferEvent ${String(k.hash)}`),
-    },
-    {
-      path: '/v3/contracts/calls',
-      id: (c) => `${String(c.callTxHash)} ${String(c.contractId)}`,
-      truth: (c) =>
-        c.transactions.flatMap((t) => {
-          const tx = isCall(t.signed.tx as Obj) ? (t.signed.tx as Obj) : innerOf(t.signed.tx as Obj);
-          if (!tx || !isCall(tx)) return [];
-          const id =
-            tx.type === 'ContractCallTx' ? String(tx.contract_id) : contractId(String(tx.owner_id), toBigInt(tx.nonce));
-          return [`${t.hash} ${id}`];
-        }),
     },
     {
       path: '/v3/contracts/logs',

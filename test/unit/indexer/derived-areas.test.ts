@@ -11,6 +11,7 @@ describe('DERIVED_AREAS', () => {
       'stats',
       'calls',
       'ga',
+      'int_calls',
       'channels',
       'created',
       'spends',

@@ -8,14 +8,20 @@ import { OracleQuery } from './types-objects.ts';
 import * as nftShapes from '../../../shapes/v3/shapes-aex141.ts';
 import * as aex9Shapes from '../../../shapes/v3/shapes-aex9.ts';
 import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
-import { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
+import { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
 import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
 import { AUCTION, NAME, NAME_EVENT, NAME_HISTORY, POINTEE } from '../../../shapes/v3/shapes-names.ts';
 import { ORACLE, ORACLE_EXTEND, ORACLE_RESPONSE } from '../../../shapes/v3/shapes-oracles.ts';
 import * as aex141 from '../resources/aex141.ts';
 import * as aex9 from '../resources/aex9.ts';
 import { getChannel, getChannelUpdates, getChannels } from '../resources/channels.ts';
-import { getContract, getContractCalls, getContractLogs, getContracts } from '../resources/contracts.ts';
+import {
+  getContract,
+  getContractCalls,
+  getContractCallTransactions,
+  getContractLogs,
+  getContracts,
+} from '../resources/contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from '../resources/dex.ts';
 import { getNameHistory } from '../resources/name-history.ts';
 import * as names from '../resources/names.ts';
@@ -117,14 +123,27 @@ export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
     op: getContractCalls,
     type: shapeType(CONTRACT_CALL),
     list: 'scoped',
-    description: 'Contract calls',
+    description: 'Internal contract calls',
   },
   contractCalls: {
     op: getContractCalls,
     type: shapeType(CONTRACT_CALL),
     list: 'scoped',
     args: { id: requiredString('path:id') },
-    description: "A contract's calls",
+    description: "The internal calls a contract's calls made",
+  },
+  contractsCallTransactions: {
+    op: getContractCallTransactions,
+    type: shapeType(CONTRACT_CALL_TX),
+    list: 'scoped',
+    description: 'Contract calls the chain holds as transactions',
+  },
+  contractCallTransactions: {
+    op: getContractCallTransactions,
+    type: shapeType(CONTRACT_CALL_TX),
+    list: 'scoped',
+    args: { id: requiredString('path:id') },
+    description: "A contract's calls the chain holds as transactions",
   },
 };
 

@@ -3,7 +3,7 @@ import { hash } from '../../../chain/encoding.ts';
 import { storedCreatedIds } from '../../../chain/tx-fields.ts';
 import type { Pool } from '../../../db/pool.ts';
 import { callsPage } from '../../../db/queries/contract-calls.ts';
-import { aexnTypes, contractCreation, logsPage } from '../../../db/queries/contracts.ts';
+import { aexnTypes, contractCreation, logsPage, type LogKey } from '../../../db/queries/contracts.ts';
 import { transactionPositions, transactionsPage, type TxFilter } from '../../../db/queries/transaction-filter.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
 import type { TxRow } from '../../../db/queries/transactions.ts';
@@ -13,9 +13,16 @@ import { listPage } from './list.ts';
 import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
-import { contractCallObject, contractLogObject, contractObject } from '../../../shapes/v3/render-contracts.ts';
+import {
+  contractCallObject,
+  contractLogObject,
+  contractObject,
+  internalCallObject,
+} from '../../../shapes/v3/render-contracts.ts';
+import { internalCallsPage } from '../../../db/queries/internal-calls.ts';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
+const INTERNAL_CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'function']);
 
 const WHOLE_CHAIN = {
   from: { height: 0, microIndex: 0, txIndex: 0 },
@@ -23,10 +30,34 @@ const WHOLE_CHAIN = {
 };
 
 /**
- * getContractCalls: contract calls the chain holds as transactions, of a contract (a query parameter, or the path's
- * for /contracts/{id}/calls), a caller, a function.
+ * getContractCalls: ae_mdw's internal calls (migration 1097), of a contract (a query parameter, or the path's for
+ * /contracts/{id}/calls: the calls its own calls made) and a function (`Chain.spend`…), in chain order.
  */
 export async function getContractCalls({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+  const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
+  rejectUnknown(req.query, INTERNAL_CALL_PARAMS);
+  const contract = pathOrQueryContract(req);
+  const fname = one(req.query.function);
+  if (fname === '') throw v3BadRequest('invalid query: function=');
+  const filter = {
+    contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
+    function: fname,
+    ...WHOLE_CHAIN,
+    ...(await positionBounds(pool, paging.scope)),
+  };
+  return listPage(paging, {
+    cursor: LOG_CURSOR,
+    read: (walk, from, n) => internalCallsPage(pool, filter, walk, from, n),
+    key: (c): LogKey => c,
+    render: (rows) => rows.map((c) => internalCallObject(c)),
+  });
+}
+
+/**
+ * getContractCallTransactions: contract calls the chain holds as transactions, of a contract (a query parameter, or
+ * the path's for /contracts/{id}/call-transactions), a caller, a function.
+ */
+export async function getContractCallTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
   const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
   rejectUnknown(req.query, CALL_PARAMS);
   const contract = pathOrQueryContract(req);

@@ -34,7 +34,13 @@ import {
 } from '../resources/blocks.ts';
 import { getChannel, getChannels, getChannelUpdates } from '../resources/channels.ts';
 import { getNameHistory } from '../resources/name-history.ts';
-import { getContract, getContractCalls, getContractLogs, getContracts } from '../resources/contracts.ts';
+import {
+  getContract,
+  getContractCalls,
+  getContractCallTransactions,
+  getContractLogs,
+  getContracts,
+} from '../resources/contracts.ts';
 import { getAccountDexSwaps, getDebugDexSwaps, getDexSwaps, getDexSwapsByContractId } from '../resources/dex.ts';
 import {
   getAccountNameClaims,
@@ -83,7 +89,7 @@ import {
 } from '../../../shapes/v3/shapes-aex9.ts';
 import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
 import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
-import { CONTRACT, CONTRACT_CALL, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
+import { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
 import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
 import { AUCTION, NAME, NAME_EVENT, POINTEE } from '../../../shapes/v3/shapes-names.ts';
 import { ORACLE, ORACLE_EXTEND, ORACLE_QUERY, ORACLE_RESPONSE } from '../../../shapes/v3/shapes-oracles.ts';
@@ -383,10 +389,18 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   {
     path: '/contracts/calls',
     operationId: 'GetContractCalls',
-    summary: 'Contract calls the chain holds as transactions (not internal calls), decoded',
-    params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
+    summary: 'Internal contract calls (Chain.spend, Call.amount, AENS.*, Oracle.*), as the node re-runs the calls',
+    params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:function'],
     response: page(CONTRACT_CALL),
     resource: getContractCalls,
+  },
+  {
+    path: '/contracts/call-transactions',
+    operationId: 'GetContractCallTransactions',
+    summary: 'Contract calls the chain holds as transactions, decoded',
+    params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
+    response: page(CONTRACT_CALL_TX),
+    resource: getContractCallTransactions,
   },
   {
     path: '/contracts/logs',
@@ -415,10 +429,18 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   {
     path: '/contracts/{id}/calls',
     operationId: 'GetContractCallsById',
-    summary: "A contract's calls",
-    params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
+    summary: "The internal calls a contract's calls made",
+    params: ['path:id', ...SCOPED, 'query:function'],
     response: page(CONTRACT_CALL),
     resource: getContractCalls,
+  },
+  {
+    path: '/contracts/{id}/call-transactions',
+    operationId: 'GetContractCallTransactionsById',
+    summary: "A contract's calls the chain holds as transactions",
+    params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
+    response: page(CONTRACT_CALL_TX),
+    resource: getContractCallTransactions,
   },
 
   {

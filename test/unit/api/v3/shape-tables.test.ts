@@ -64,9 +64,25 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
  * CHANGED: the components changed on purpose since 91f676c, each as the change made to 91f676c's (issue 45): /v3/stats
  * answers `validators_count` instead of `miners_count` on a hyperchain, so neither is required; /v3/status shows a
  * hyperchain's current epoch (`mdw_epoch`, absent on another chain), (issue 59) whether the node answered it
- * (`mdw_node_reachable`), and the AEX-9 tokens read from their state (`mdw_aex9_state_tokens`, issue 58).
+ * (`mdw_node_reachable`), and the AEX-9 tokens read from their state (`mdw_aex9_state_tokens`, issue 58); (issue 76)
+ * ContractCall is ae_mdw's internal call, whose `function` is always named and whose `internal_tx` is the node's
+ * transaction the operation amounts to (no `arguments`): the calls held as transactions moved to ContractCallTransaction.
  */
 const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<string, unknown>>> = {
+  ContractCall: (old) => {
+    const properties = old.properties as Record<string, Record<string, unknown>>;
+    const { nullable: _nullable, ...fname } = properties.function!;
+    const internal = properties.internal_tx!;
+    const { arguments: _arguments, ...internalProperties } = internal.properties as Record<string, unknown>;
+    return {
+      ...old,
+      properties: {
+        ...properties,
+        function: fname,
+        internal_tx: { ...internal, properties: internalProperties, required: ['type'] },
+      },
+    };
+  },
   Stats: (old) => ({
     ...old,
     required: (old.required as string[]).filter((key) => key !== 'miners_count'),

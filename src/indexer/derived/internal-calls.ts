@@ -1,0 +1,208 @@
+/**
+ * @module The `int_calls` area (migration 1097): the internal calls of every contract call, ae_mdw's
+ * /v3/contracts/calls. ae_mdw reads them inside the node (the events of a micro block's transactions applied again);
+ * over HTTP the node's dry-run with `tx_events` tells them: the block's transactions, unsigned, in order, on top of the
+ * block before it. The node answers the events of a request's last item only, so each contract call is one request,
+ * the block's transactions up to it. What no request can tell is a gap, stored and served as one, never silently
+ * missing: a call inside a GAMetaTx or PayingForTx, and every call after such a transaction in its block (the node
+ * dry-runs neither); a block whose state every node had garbage-collected (410); a call whose request would pass the
+ * dry-run's gas cap.
+ */
+import { encode } from '../../chain/encoding.ts';
+import type { Json } from '../../chain/json.ts';
+import { decodeSignedTx } from '../../chain/tx-parse.ts';
+import { isBinary } from '../../chain/stored-tx.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { HeightRange } from '../../db/writes/heights.ts';
+import {
+  CONTRACT_TX_TYPES,
+  replaceInternalCalls,
+  replayableTransactions,
+  type CallPosition,
+  type InternalCallGap,
+  type StoredInternalCall,
+  type ReplayableTx,
+} from '../../db/writes/internal-calls.ts';
+import type { NodeClient } from '../../node/client.ts';
+import { PRUNED, REFUSED } from '../../node/dry-run.ts';
+import type { TxEvent } from '../../node/dry-run-events.ts';
+import { mapLimit } from '../map-limit.ts';
+import type { GenerationRows } from '../rows/rows.ts';
+import { batchRange } from './batch-range.ts';
+
+/** What the area asks the node: micro blocks' transactions run again. */
+export type ReplayReader = Pick<NodeClient, 'replay'>;
+
+/**
+ * DRY_RUN_GAS_CAP: the gas one request may carry, the node's default cap on its external dry-run
+ * (`http.external.gas_limit`, 6 000 000): a request over it is refused (403), so the area does not ask it.
+ */
+export const DRY_RUN_GAS_CAP = 6_000_000n;
+
+/** Requests asked at once: the node set bounds those in flight; this bounds the promises waiting for it. */
+const IN_FLIGHT = 16;
+
+const WRAPPERS: ReadonlySet<string> = new Set(['GAMetaTx', 'PayingForTx']);
+const CONTRACT: ReadonlySet<string> = new Set(CONTRACT_TX_TYPES);
+
+/** GAP: why a call's internal calls are not known, as stored and served. */
+export const GAP = {
+  wrapped: 'wrapped: the node dry-runs no GAMetaTx or PayingForTx',
+  afterWrapped: 'after a GAMetaTx or PayingForTx in its micro block, which the node cannot run again',
+  unencoded: 'a transaction before it in its micro block is stored as JSON, not as the bytes a dry-run takes',
+  gas: `its micro block's transactions up to it pass the dry-run's gas cap`,
+  pruned: 'every node had garbage-collected the state before its micro block (410)',
+} as const;
+
+/**
+ * nodeGasLimit is what the node counts of a transaction against the gas cap (aetx:gas_limit): its base and size gas,
+ * and a contract transaction's gas; the base taken as its largest, a call's 12 × 15 000, so the count never falls
+ * short. Pure.
+ */
+function nodeGasLimit(tx: Pick<ReplayableTx, 'txType' | 'gas' | 'size'>): bigint {
+  const sizeGas = 20n * BigInt(tx.size);
+  return CONTRACT.has(tx.txType) ? 180_000n + sizeGas + BigInt(tx.gas ?? 0) : 15_000n + sizeGas;
+}
+
+/** Replay is one request: the transactions of the call's micro block up to it, on top of the block before it. */
+export interface Replay {
+  readonly call: CallPosition;
+  readonly top: string;
+  readonly txs: readonly string[];
+}
+
+/** planReplays makes the requests and the gaps of transactions in chain order (whole micro blocks). Pure. */
+export function planReplays(
+  txs: readonly ReplayableTx[],
+  gasCap = DRY_RUN_GAS_CAP,
+): { replays: Replay[]; gaps: InternalCallGap[] } {
+  const replays: Replay[] = [];
+  const gaps: InternalCallGap[] = [];
+  let block = '';
+  let prefix: string[] = [];
+  let gas = 0n;
+  let broken: string | undefined;
+  for (const tx of txs) {
+    const at = `${tx.height}-${tx.microIndex}`;
+    if (at !== block) [block, prefix, gas, broken] = [at, [], 0n, undefined];
+    const call = { height: tx.height, microIndex: tx.microIndex, txIndex: tx.txIndex };
+    const isCall = CONTRACT.has(tx.txType) || (WRAPPERS.has(tx.txType) && CONTRACT.has(tx.innerType ?? ''));
+    if (WRAPPERS.has(tx.txType)) {
+      if (isCall) gaps.push({ ...call, reason: broken ?? GAP.wrapped });
+      broken ??= GAP.afterWrapped;
+      continue;
+    }
+    if (broken === undefined && !isBinary(tx.signed)) broken = GAP.unencoded;
+    if (broken !== undefined) {
+      if (isCall) gaps.push({ ...call, reason: broken });
+      continue;
+    }
+    prefix.push(encode('tx', decodeSignedTx(tx.signed).txBytes));
+    gas += nodeGasLimit(tx);
+    if (!isCall) continue;
+    if (gas > gasCap) gaps.push({ ...call, reason: GAP.gas });
+    else replays.push({ call, top: tx.prevHash, txs: [...prefix] });
+  }
+  return { replays, gaps };
+}
+
+/** The transaction type (and version) each operation amounts to, as ae_mdw's `internal_tx` names it. */
+const TX_OF: Readonly<Record<string, { readonly type: string; readonly version: number }>> = {
+  'Chain.spend': { type: 'SpendTx', version: 1 },
+  'Call.amount': { type: 'SpendTx', version: 1 },
+  'AENS.preclaim': { type: 'NamePreclaimTx', version: 1 },
+  'AENS.claim': { type: 'NameClaimTx', version: 2 },
+  'AENS.update': { type: 'NameUpdateTx', version: 1 },
+  'AENS.transfer': { type: 'NameTransferTx', version: 1 },
+  'AENS.revoke': { type: 'NameRevokeTx', version: 1 },
+  'Oracle.register': { type: 'OracleRegisterTx', version: 1 },
+  'Oracle.extend': { type: 'OracleExtendTx', version: 1 },
+  'Oracle.query': { type: 'OracleQueryTx', version: 1 },
+  'Oracle.respond': { type: 'OracleRespondTx', version: 1 },
+};
+
+/** internalCallRows are a call's events as rows, each with its place among them (`local_idx`). Pure. */
+export function internalCallRows(call: CallPosition, events: readonly TxEvent[]): StoredInternalCall[] {
+  return events.map((e, localIdx) => {
+    const named = TX_OF[e.key];
+    const internalTx: { [key: string]: Json } = named ? { ...e.info, ...named } : { ...e.info };
+    return { ...call, localIdx, function: e.key, internalTx };
+  });
+}
+
+/** InternalCalls are a range's internal calls and its calls' gaps. */
+export interface InternalCalls {
+  readonly calls: readonly StoredInternalCall[];
+  readonly gaps: readonly InternalCallGap[];
+}
+
+/**
+ * readInternalCalls asks the node for the internal calls of the contract calls among `txs` (whole micro blocks, in
+ * chain order). A block every node garbage-collected is a gap; a request every node refuses (no dry-run endpoint, a
+ * lower gas cap than ours) fails the whole, which the area reports and retries.
+ */
+export async function readInternalCalls(
+  node: ReplayReader,
+  txs: readonly ReplayableTx[],
+  gasCap = DRY_RUN_GAS_CAP,
+): Promise<InternalCalls> {
+  const { replays, gaps } = planReplays(txs, gasCap);
+  const outcomes = await mapLimit(replays, IN_FLIGHT, (r) => node.replay(r.top, r.txs));
+  const calls: StoredInternalCall[] = [];
+  const pruned: InternalCallGap[] = [];
+  outcomes.forEach((outcome, i) => {
+    const { call, top } = replays[i]!;
+    if (outcome === PRUNED) pruned.push({ ...call, reason: GAP.pruned });
+    else if (outcome === REFUSED)
+      throw new Error(`every node refused the dry-run on top of ${top} (its dry-run endpoint off, or a lower gas cap)`);
+    // a call that fails moves nothing: its events (none) are not kept
+    else if (outcome.ran) calls.push(...internalCallRows(call, outcome.events));
+  });
+  return { calls, gaps: [...gaps, ...pruned] };
+}
+
+/** deriveInternalCalls stores the internal calls of a range of stored heights, from their stored transactions. */
+export async function deriveInternalCalls(db: Queryable, node: ReplayReader, range: HeightRange): Promise<void> {
+  const found = await readInternalCalls(node, await replayableTransactions(db, range));
+  await replaceInternalCalls(db, range, found.calls, found.gaps);
+}
+
+/**
+ * batchReplayable is a batch's transactions of the micro blocks holding contract calls, from its rows in memory
+ * (no stored transaction is read back). Pure.
+ */
+export function batchReplayable(gens: readonly GenerationRows[]): ReplayableTx[] {
+  return gens.flatMap((g) => {
+    const holding = new Set(
+      g.transactions
+        .filter((t) => CONTRACT.has(t.txType) || CONTRACT.has(t.stored.innerType ?? ''))
+        .map((t) => t.microIndex),
+    );
+    if (holding.size === 0) return [];
+    const prev = new Map(g.microBlocks.map((m) => [m.microIndex, String(m.header.prev_hash)]));
+    return g.transactions
+      .filter((t) => holding.has(t.microIndex))
+      .map((t) => ({
+        height: t.height,
+        microIndex: t.microIndex,
+        txIndex: t.txIndex,
+        txType: t.txType,
+        innerType: t.stored.innerType,
+        gas: t.stored.gas,
+        size: t.stored.size,
+        signed: t.stored.signed,
+        prevHash: prev.get(t.microIndex)!,
+      }));
+  });
+}
+
+/** writeBatchInternalCalls stores a batch's internal calls, read as it was prepared (node-reads.ts). */
+export async function writeBatchInternalCalls(
+  db: Queryable,
+  gens: readonly GenerationRows[],
+  found: Promise<InternalCalls> | undefined,
+): Promise<void> {
+  if (found === undefined) throw new Error('the batch asked no internal calls');
+  const { calls, gaps } = await found;
+  if (calls.length > 0 || gaps.length > 0) await replaceInternalCalls(db, batchRange(gens), calls, gaps);
+}

@@ -1,0 +1,167 @@
+/**
+ * @module Internal contract calls (issue 76) over a generated devnode chain with wrapped AE withdrawn (`Chain.spend`)
+ * and AE swapped through the DEX router (`Call.amount`): the stored calls equal the devnode's own dry-run `tx_events`
+ * of each contract call (its micro block's transactions up to it, on top of the block before), asked here over HTTP
+ * with the transactions' bytes from the devnode; before and after a fork while the populator follows, and after a -H
+ * reload of heights whose rows were spoiled.
+ */
+import { expect } from 'chai';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { internalCallsTruth, type TrueInternalCall } from '../../support/internal-calls-truth.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { silentLog } from '../api/harness.ts';
+import { perChainState, startV3, walkPages, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** An internal call as stored: its call's place, its index, the function and the transaction. */
+type Stored = Omit<TrueInternalCall, 'callTxHash' | 'blockHash'>;
+
+describe('internal contract calls: the int_calls area against the devnode', function () {
+  this.timeout(600_000);
+  let v3: V3UnderTest;
+  let expected: () => Promise<{ calls: Stored[]; gaps: string[] }>;
+
+  /** stored reads the area's rows in chain order, once the populator has the node's top and no pending area. */
+  async function stored(): Promise<{ calls: Stored[]; gaps: string[] }> {
+    await v3.synced();
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await v3.pool.query("SELECT 1 FROM derive_backfill WHERE area = 'int_calls'");
+      if (rows.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { rows } = await v3.pool.query<{ height: number; m: number; t: number; l: number; f: string; tx: string }>(
+      `SELECT height, micro_index AS m, tx_index AS t, local_idx AS l, function AS f, internal_tx::text AS tx
+         FROM contract_internal_calls ORDER BY height, micro_index, tx_index, local_idx`,
+    );
+    const gaps = await v3.pool.query<{ at: string }>(
+      `SELECT height || '-' || micro_index || '-' || tx_index AS at FROM contract_internal_call_gaps
+        ORDER BY height, micro_index, tx_index`,
+    );
+    const calls = rows.map((r) => ({
+      height: r.height,
+      microIndex: r.m,
+      txIndex: r.t,
+      localIdx: r.l,
+      function: r.f,
+      internalTx: parseJson(r.tx) as Obj,
+    }));
+    return { calls, gaps: gaps.rows.map((g) => g.at) };
+  }
+
+  before(async () => {
+    v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5 });
+    expected = perChainState(v3.devnode, async () => {
+      const { calls, gaps } = await internalCallsTruth(v3.devnode, (await v3.truth()).transactions);
+      return { calls: calls.map(({ callTxHash: _h, blockHash: _b, ...c }) => c), gaps };
+    });
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  it("stores every contract call's internal calls as the devnode's dry-run tells them: Chain.spend and Call.amount", async () => {
+    const truth = await expected();
+    const functions = new Set(truth.calls.map((c) => c.function));
+    expect([...functions].sort(), 'the chain has both kinds').to.deep.equal(['Call.amount', 'Chain.spend']);
+    expect(truth.gaps.length, 'calls wrapped or after a wrapper').to.be.above(0);
+    expect(await stored()).to.deep.equal(truth);
+  });
+
+  it("serves them as ae_mdw does through the SDK's getContractCalls: fields, order, filters, cursors", async () => {
+    await stored();
+    const { calls } = await internalCallsTruth(v3.devnode, (await v3.truth()).transactions);
+    const contractOf = new Map(
+      (await v3.truth()).transactions.map((t) => {
+        const tx = t.signed.tx as Obj;
+        return [t.hash, tx.type === 'ContractCallTx' ? String(tx.contract_id) : undefined];
+      }),
+    );
+    // the SDK's models (camelCase) of ae_mdw's ContractCall, newest first
+    const expectedSdk = calls
+      .map((c) => ({
+        blockHash: c.blockHash,
+        callTxHash: c.callTxHash,
+        contractId: contractOf.get(c.callTxHash),
+        function: c.function,
+        height: c.height,
+        localIdx: c.localIdx,
+        microIndex: c.microIndex,
+        sender: c.internalTx.sender_id,
+      }))
+      .reverse();
+    const pick = (c: Record<string, unknown>): Record<string, unknown> => {
+      const tx = c.internalTx as Record<string, unknown>;
+      return {
+        blockHash: c.blockHash,
+        callTxHash: c.callTxHash,
+        contractId: c.contractId,
+        function: c.function,
+        height: c.height,
+        localIdx: c.localIdx,
+        microIndex: c.microIndex,
+        sender: tx.sender_id ?? tx.senderId,
+      };
+    };
+    const served = await walkPages<Record<string, unknown>>(await v3.mdw.getContractCalls({ limit: 7 }));
+    expect(served.map(pick)).to.deep.equal(expectedSdk);
+    // the amounts digit for digit (the SDK reads an untyped object's big integers as floats, as from ae_mdw)
+    const rawAll = await v3.walk('/mdw/v3/contracts/calls?limit=100');
+    expect(rawAll.map((c) => String((c.internal_tx as Obj).amount))).to.deep.equal(
+      [...calls].reverse().map((c) => String(c.internalTx.amount)),
+    );
+    // each item has ae_mdw's ContractCall fields, its internal_tx the node's SpendTx with type and version
+    const [raw] = ((await v3.get('/mdw/v3/contracts/calls?limit=1')).body as { data: Obj[] }).data;
+    expect(Object.keys(raw!).sort()).to.deep.equal([
+      'block_hash',
+      'call_tx_hash',
+      'contract_id',
+      'contract_tx_hash',
+      'function',
+      'height',
+      'internal_tx',
+      'local_idx',
+      'micro_index',
+    ]);
+    expect(raw!.internal_tx).to.deep.include({ type: 'SpendTx', version: 1, fee: 0, nonce: 0 });
+    // forward, by function, by contract (the query's and the path's), in pages
+    const forward = await walkPages<Record<string, unknown>>(
+      await v3.mdw.getContractCalls({ direction: 'forward', limit: 5 }),
+    );
+    expect(forward.map(pick)).to.deep.equal([...expectedSdk].reverse());
+    for (const fname of ['Chain.spend', 'Call.amount']) {
+      const listed = await v3.walk(`/mdw/v3/contracts/calls?function=${fname}&limit=3`);
+      expect(listed.map((c) => `${String(c.call_tx_hash)} ${String(c.local_idx)}`)).to.deep.equal(
+        expectedSdk.filter((c) => c.function === fname).map((c) => `${c.callTxHash} ${c.localIdx}`),
+      );
+    }
+    const contract = expectedSdk[0]!.contractId!;
+    const byPath = await v3.walk(`/mdw/v3/contracts/${contract}/calls?limit=2`);
+    expect(byPath).to.deep.equal(await v3.walk(`/mdw/v3/contracts/calls?contract_id=${contract}&limit=2`));
+    expect(byPath.map((c) => `${String(c.call_tx_hash)} ${String(c.local_idx)}`)).to.deep.equal(
+      expectedSdk.filter((c) => c.contractId === contract).map((c) => `${c.callTxHash} ${c.localIdx}`),
+    );
+    expect((await v3.get('/mdw/v3/contracts/calls?caller_id=ak_x')).body).to.deep.equal({
+      error: 'invalid query: caller_id=ak_x',
+    });
+    expect((await v3.get('/mdw/v3/contracts/calls?cursor=1-2')).status).to.equal(400);
+  });
+
+  it('replaces the internal calls of the heights a fork replaced', async () => {
+    await v3.devnode.fork(6);
+    expect(await stored()).to.deep.equal(await expected());
+  });
+
+  it('reloads (-H) the internal calls of heights whose rows were spoiled, exactly', async () => {
+    const [first] = (await expected()).calls;
+    const h = first!.height;
+    await v3.pool.query('DELETE FROM contract_internal_calls WHERE height = $1', [h]);
+    await v3.pool.query(
+      `INSERT INTO contract_internal_calls VALUES ($1, 99, 0, 0, 'Chain.spend', '{}'), ($2, 99, 0, 0, 'Chain.spend', '{}')`,
+      [h, h + 1],
+    );
+    await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));
+    expect(await stored()).to.deep.equal(await expected());
+  });
+});
