@@ -98,7 +98,7 @@ describe('the hyperchain area: a consensus read this version cannot make does no
 
   /**
    * backfill runs the populator's backfill of derived areas until it has nothing left or an area fails: the hyperchain
-   * area, and the balances a catch-up leaves to it
+   * area, and the balances and internal calls a catch-up leaves to it
    */
   async function backfill({ cfg, pool, node }: Loaded, hyperchain: HyperchainReader): Promise<void> {
     const derive = new DeriveBackfill({
@@ -106,6 +106,7 @@ describe('the hyperchain area: a consensus read this version cannot make does no
       log: silent,
       rules: await transferRulesOf(cfg, { hyperchain: true }),
       balances: node,
+      internalCalls: node,
       hyperchain,
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,

@@ -245,6 +245,7 @@ describe('a stored database derives its missing derived rows from its stored row
         rules,
         detector: contractReaders(config('killed'), pool, node).aexn,
         balances: node,
+        internalCalls: node,
         batchHeights: 7,
         schema: 'killed',
       });
