@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { getWhole, type Answer } from '../../support/http-trailers.ts';
 import { expect } from 'chai';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { transactionCsv } from '../../../src/api/mdw/rest/export-formats.ts';
@@ -8,32 +9,9 @@ import { waitFor } from '../../support/wait.ts';
 type Obj = { [key: string]: Json };
 
 /** An answer read whole over node:http, which gives the trailers (fetch does not). */
-interface Streamed {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-  readonly trailers: Record<string, string | undefined>;
-}
-
 /** download reads `path` of `base` whole, with the trailers (asked for: without, the end is the body's last record). */
-function download(base: string, path: string, accept = 'application/x-ndjson'): Promise<Streamed> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { headers: { accept, te: 'trailers' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode!,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
-          trailers: res.trailers,
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function download(base: string, path: string, accept = 'application/x-ndjson'): Promise<Answer> {
+  return getWhole(`${base}${path}`, { accept, te: 'trailers' });
 }
 
 /** ndjson reads NDJSON lines as objects, each with its cursor taken out (the list's own item stays). */

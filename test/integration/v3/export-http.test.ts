@@ -3,7 +3,7 @@
  * HTTP/1.1 client that asks for them, else as the body's last record; an HTTP/1.0 request answered whole, an error as
  * its status.
  */
-import { request } from 'node:http';
+import { getWhole, type Answer } from '../../support/http-trailers.ts';
 import { connect } from 'node:net';
 import { expect } from 'chai';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
@@ -13,32 +13,9 @@ import { nginxBinary, startNginx, type Nginx } from '../../support/nginx.ts';
 type Obj = { [key: string]: Json };
 
 /** An answer as the client got it: status, headers, the body's text and the trailers (none over HTTP/1.0). */
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-  readonly trailers: Record<string, string | undefined>;
-}
-
 /** http11 asks `path` of `base` over HTTP/1.1 (node:http, which reads the trailers), with `headers`. */
 function http11(base: string, path: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode!,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString('utf8'),
-          trailers: res.trailers,
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return getWhole(`${base}${path}`, headers);
 }
 
 /** http10 asks `path` of `base` over HTTP/1.0 on a socket of its own, as `curl --http1.0` does, and reads to its close. */
