@@ -1,6 +1,7 @@
 /** @module Admin actions behind `mdw reload` and `mdw status`: request, promote and roll back reloads; describe a Middleware. */
 import { AppError, ErrorCode } from '../base/errors.ts';
-import type { Middleware, MiddlewareCondition, ReloadSpec, ReloadStrategy } from './api/middleware-types.ts';
+import type { Middleware, MiddlewareCondition, ReloadSpec } from './api/middleware-types.ts';
+import type { ReloadStrategy } from './api/spec-values.ts';
 import { ReloadState } from './api/middleware-types.ts';
 import { schemaPrefixOf } from './api/schema-prefix.ts';
 import { formatProblems, validateMiddleware } from './api/validation.ts';

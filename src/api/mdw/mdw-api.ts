@@ -12,13 +12,14 @@ import { AppError, ErrorCode } from '../../base/errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
-import { indexedRoutes, routeTemplate } from './rest/route-index.ts';
 import type { V3Env } from './resources/resource.ts';
 import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
 import { intAsString } from './rest/mdw-respond.ts';
-import { restRouter } from './rest/rest-routes.ts';
-import { AccountExports, isExportPath } from './rest/export-routes.ts';
+import { answerOperation, v3RouteIndex } from './rest/rest-routes.ts';
+import { AccountExports } from './rest/export-routes.ts';
+import { isExport, type V3Route } from './rest/operation.ts';
+import type { RouteMatch } from './rest/route-index.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
@@ -76,19 +77,19 @@ const ownTurns = (path: string): boolean =>
 export function v3Api(deps: RouteDeps): ApiMiddleware {
   const atRoot = deps.cfg.rootV3 === 'mdw';
   const env = v3Env(deps);
-  const router = restRouter(env);
-  const routes = indexedRoutes(router);
-  const templateOf = routeTemplate(router);
+  const index = v3RouteIndex();
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
   const asString = intAsString();
-  const noSuchRoute = async (): Promise<void> => {
-    throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
+  const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {
+    if (found === undefined || isExport(found.route)) throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
+    await answerOperation(ctx, env, found.route, found.params);
   };
-  const rest = (ctx: Koa.Context): Promise<void> => asString(ctx, () => routes(ctx, noSuchRoute));
-  const restAndGraphql = (ctx: Koa.Context): Promise<void> =>
-    asString(ctx, () => graphql(ctx, () => routes(ctx, noSuchRoute)));
+  const rest = (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> =>
+    asString(ctx, () => routes(ctx, found));
+  const restAndGraphql = (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> =>
+    asString(ctx, () => graphql(ctx, () => routes(ctx, found)));
   return async function v3Api(ctx, next) {
     if (ctx.path === '/mdw' || ctx.path.startsWith('/mdw/')) {
       ctx.path = ctx.path.slice('/mdw'.length) || '/';
@@ -96,19 +97,20 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     } else if (!atRoot || !ctx.path.startsWith('/v3/')) return next();
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
+    // one door: the route table's index finds the route; the request is counted under it, refused before its turn
+    // too (issue 59)
+    const found = index.match(ctx.method, ctx.path);
+    if (found) {
+      ctx.params = found.params;
+      ctx._matchedRoute = found.template;
+    }
+    // an export admits each of its pages itself (export-routes.ts); it streams to a GET only
+    if (found && isExport(found.route)) {
+      if (ctx.method !== 'GET') throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
+      await exports.serve(ctx, found.route.export, found.params.id!);
+    }
     // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
-    // an export admits each of its pages itself (export-routes.ts)
-    if (isExportPath(ctx.path) && ctx.method === 'GET') await exports.serve(ctx);
-    else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
-    else
-      await deps.admission
-        .run(() => rest(ctx), 1, ctx.state.arrivedAt)
-        .catch((err: unknown) => {
-          // refused before its route ran (the line full, or its wait past its deadline): counted under the route it
-          // asked for, not as `unmatched` (issue 59)
-          const template = ctx._matchedRoute === undefined ? templateOf(ctx.method, ctx.path) : undefined;
-          if (template !== undefined) ctx.state.route = `${ctx.state.mountedAt ?? ''}${template}`;
-          throw err;
-        });
+    else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx, found);
+    else await deps.admission.run(() => rest(ctx, found), 1, ctx.state.arrivedAt);
   };
 }

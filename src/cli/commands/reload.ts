@@ -1,7 +1,7 @@
 /** @module `mdw reload <name>`: request, promote or roll back a reload of a Middleware's data. */
 import { Args, Command, Flags } from '@oclif/core';
 import { AppError } from '../../base/errors.ts';
-import { ReloadStrategy } from '../../operator/api/middleware-types.ts';
+import { ReloadStrategy } from '../../operator/api/spec-values.ts';
 import { loadKubeSettings } from '../../config/cluster.ts';
 import { kubeClientFor, kubeFlags } from '../kube-flags.ts';
 

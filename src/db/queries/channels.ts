@@ -9,14 +9,8 @@ import type { Queryable } from '../pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
-import {
-  microBlockHashSql,
-  renderedTxJson,
-  SIGNED_TX_JSON_COLUMNS,
-  txTypeNameSql,
-  type TxJson,
-  type Window,
-} from './transactions.ts';
+import { microBlockHashSql, renderedTxJson, SIGNED_TX_JSON_COLUMNS, txTypeNameSql } from './transactions.ts';
+import type { TxJson, Window } from './transactions.ts';
 
 /** activeChannels pages the ids of channels that have no closing transaction, in id order. */
 export async function activeChannels(db: Queryable, w: Window): Promise<string[]> {

@@ -13,9 +13,8 @@ import {
   renderedTxJson,
   SIGNED_TX_JSON_COLUMNS,
   txTypeNameSql,
-  type TxJson,
-  type Window,
 } from './transactions.ts';
+import type { TxJson, Window } from './transactions.ts';
 
 /**
  * creationTxHashSql is the hash of the transaction that created the contract `id` (an SQL expression): its

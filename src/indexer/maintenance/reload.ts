@@ -7,24 +7,28 @@ import type { Config } from '../../config/middleware.ts';
 import { chainRecord, transferRulesFor } from '../derived/chain-transfer-rules.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
-import { migrate } from '../../db/migrator.ts';
-import { createWritePool, type Queryable } from '../../db/pool.ts';
+import type { Pool, Queryable } from '../../db/pool.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { WriterLock, type LockHolder } from '../../db/writer-lock.ts';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
-import { NodeClient } from '../../node/client.ts';
+import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
-import { guardSchema } from '../identity/guard.ts';
 import { PrunedCallInfos } from '../sync/fetch-pruned.ts';
 import { contiguousRuns, heightRange, runsText } from '../sync/heights.ts';
-import { loadBatch, prepareBatch, type PreparedBatch } from '../sync/loader.ts';
+import { loadBatch, prepareBatch, type LoaderDeps, type PreparedBatch } from '../sync/loader.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
-import { clearReloadProgress, reloadProgress, saveReloadProgress } from '../../db/writes/reload-progress.ts';
+import {
+  clearReloadProgress,
+  reloadProgress,
+  saveReloadProgress,
+  type ReloadProgress,
+} from '../../db/writes/reload-progress.ts';
 import { ProgressLine } from '../../base/progress-line.ts';
 import { Backoff, sleep, waitBefore } from '../../base/retry.ts';
+import { openOneShot } from './one-shot.ts';
 
 /**
  * NODE_AWAY: a batch whose node reads failed after the client's own tries (a node restarting, or busy for longer than
@@ -32,6 +36,16 @@ import { Backoff, sleep, waitBefore } from '../../base/retry.ts';
  * reload of hours does not end on a node's minute away (started again it would go on after its last batch anyway).
  */
 const NODE_AWAY = { initialMs: 1000, maxMs: 30_000, jitter: 0.2 };
+
+/** ReloadResult: heights reloaded as listed, heights above a replaced one reloaded, call infos no node held. */
+export interface ReloadResult {
+  readonly reloaded: number;
+  readonly rederived: number;
+  readonly callInfoPruned: number;
+}
+
+/** Phase: the listed heights, then the stored heights above a replaced one (reload_progress names the phase). */
+type Phase = 'listed' | 'above';
 
 /**
  * reloadHeights replaces the listed heights with the node's current data in cfg.databaseSchema.
@@ -45,173 +59,230 @@ export async function reloadHeights(
   deps: { cfg: Config; log: Logger },
   heights: readonly number[],
   opts: { upTo?: ReadonlyMap<number, number> } = {},
-): Promise<{ reloaded: number; rederived: number; callInfoPruned: number }> {
+): Promise<ReloadResult> {
   const { cfg, log } = deps;
-  await guardSchema(cfg, log, {
-    writes: true,
-    waitForNodes: true,
-    oneShot: true,
-    migrate: () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log),
-  });
-  const pool = createWritePool(cfg, 'mdw-reload', log, 4);
+  const { pool, node } = await openOneShot(cfg, log, { applicationName: 'mdw-reload', writes: true });
   const lock = new WriterLock(pool, cfg.databaseSchema);
   try {
     // the schema's single-writer lock: with a populator (or another -H) writing, say who and stop, never wait silently
     if (!(await lock.tryAcquire())) throw writerBusy(cfg.databaseSchema, await lock.holder());
-    const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
-    // with several nodes their tops are read first: one on another fork leaves the set before any height is read
-    await node.topHeight().catch(() => {});
     const pruned = new PrunedCallInfos(log);
-    const readers = contractReaders(cfg, pool, node);
-    // asked once: the transfer rules and the hyperchain reader both follow it
-    const chain = await chainRecord(cfg, pool);
-    const loader = {
-      pool,
-      node,
-      ...readers,
-      hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, log, known: chain }),
-      schema: cfg.databaseSchema,
-      concurrency: cfg.fetchConcurrency,
-      batchTransactions: cfg.batchTransactions,
-      log,
-      onCallInfoGone: pruned.record,
-      transferRules: await transferRulesFor(cfg, chain, log),
-      accountNumbers: new AccountNumbers(),
-      txTypeCodes: new TxTypeCodes(),
-      upTo: opts.upTo,
-    };
+    const loader = await reloadLoader({ cfg, log, pool, node }, pruned, opts.upTo);
+    const result = await new Reload({ cfg, log, lock, loader }, heights).run();
+    return { ...result, callInfoPruned: pruned.count };
+  } finally {
+    await lock.release();
+    await pool.end();
+  }
+}
+
+/** reloadLoader is what a reload's batches are loaded with: the populator's readers, rules and caches. */
+async function reloadLoader(
+  deps: { cfg: Config; log: Logger; pool: Pool; node: NodeClient },
+  pruned: PrunedCallInfos,
+  upTo: ReadonlyMap<number, number> | undefined,
+): Promise<LoaderDeps> {
+  const { cfg, log, pool, node } = deps;
+  const readers = contractReaders(cfg, pool, node);
+  // asked once: the transfer rules and the hyperchain reader both follow it
+  const chain = await chainRecord(cfg, pool);
+  return {
+    pool,
+    node,
+    ...readers,
+    hyperchain: hyperchainReader(node, readers.decoder, { timeoutMs: cfg.nodeTimeoutMs, log, known: chain }),
+    schema: cfg.databaseSchema,
+    concurrency: cfg.fetchConcurrency,
+    batchTransactions: cfg.batchTransactions,
+    log,
+    onCallInfoGone: pruned.record,
+    transferRules: await transferRulesFor(cfg, chain, log),
+    accountNumbers: new AccountNumbers(),
+    txTypeCodes: new TxTypeCodes(),
+    upTo,
+  };
+}
+
+/**
+ * Reload is one run of `-H` over a list of heights, holding the schema's writer lock: it owns its progress (the
+ * lowest height whose blocks it replaced, the batch it resumes after, the node's absences), as the Populator owns
+ * its sync.
+ */
+class Reload {
+  readonly #cfg: Config;
+  readonly #log: Logger;
+  readonly #lock: WriterLock;
+  readonly #loader: LoaderDeps;
+  readonly #heights: readonly number[];
+  readonly #listText: string;
+  readonly #away = new Backoff(NODE_AWAY);
+  /** the lowest height whose stored blocks the node had others for: everything stored above derives from it */
+  #lowestReplaced: number | undefined;
+
+  constructor(deps: { cfg: Config; log: Logger; lock: WriterLock; loader: LoaderDeps }, heights: readonly number[]) {
+    this.#cfg = deps.cfg;
+    this.#log = deps.log;
+    this.#lock = deps.lock;
+    this.#loader = deps.loader;
+    this.#heights = heights;
+    this.#listText = runsText(heights);
+  }
+
+  /** run reloads the listed heights, then the stored heights above a replaced one, going on from an interruption. */
+  async run(): Promise<Omit<ReloadResult, 'callInfoPruned'>> {
+    const pool = this.#loader.pool;
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
-    const listText = runsText(heights);
-    const interrupted = await reloadProgress(pool);
-    const resumed = interrupted?.heights === listText ? interrupted : undefined;
-    if (resumed)
-      log.info(
-        { phase: resumed.phase, after: resumed.doneThrough, lowestReplaced: resumed.lowestReplaced },
-        'resuming an interrupted reload of the same heights after its last batch written',
-      );
-    else if (interrupted)
-      log.info(
-        { interrupted: interrupted.heights.slice(0, 200) },
-        'an interrupted reload of other heights is not resumed: this one starts from its first height',
-      );
-    let lowestReplaced = resumed?.lowestReplaced;
-    const away = new Backoff(NODE_AWAY);
-    // a batch up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached
-    const prepare = (from: number, to: number): Promise<PreparedBatch> => {
-      const preparing = prepareBatch(loader, heightRange(from, Math.min(cfg.batchSize, to - from + 1)), false);
-      preparing.catch(() => {}); // surfaced when the batch is loaded
-      return preparing;
-    };
-    // the heights of `list` above `after` (those up to it were written before an interruption), in batches
-    const reload = async (
-      list: readonly number[],
-      phase: 'listed' | 'above',
-      after: number | undefined,
-      message: string,
-    ): Promise<number> => {
-      const todo = after === undefined ? list : list.filter((h) => h > after);
-      const progress = new ProgressLine({
-        log,
-        message,
-        total: list.length,
-        doneBefore: list.length - todo.length,
-        intervalMs: cfg.progressLogMs,
-      });
-      // committed with the batch's rows: a kill loses the batch and its progress together
-      const record =
-        (doneThrough: number) =>
-        (client: Queryable, replaced: readonly number[]): Promise<void> =>
-          saveReloadProgress(client, {
-            heights: listText,
-            phase,
-            doneThrough,
-            lowestReplaced: replaced.length > 0 ? Math.min(lowestReplaced ?? Infinity, ...replaced) : lowestReplaced,
-          });
-      let done = 0;
-      for (const [from, to] of contiguousRuns(todo)) {
-        // the first height of the batch being prepared: read again from there when the node went away
-        let start = from;
-        let prepared: Promise<PreparedBatch> | undefined = prepare(from, to);
-        while (prepared) {
-          const current = prepared;
-          let batch: PreparedBatch;
-          let last: number;
-          let result: Awaited<ReturnType<typeof loadBatch>>;
-          try {
-            batch = await current;
-            last = batch.gens.at(-1)!.height;
-            // prepare the next batch while this one is written
-            prepared = last < to ? prepare(last + 1, to) : undefined;
-            result = await loadBatch(
-              loader,
-              batch.gens.map((g) => g.height),
-              { replace: true, prepared: current, alsoWrite: record(last) },
-            );
-          } catch (err) {
-            if (err instanceof NodeError && err.notFound) {
-              throw new AppError(
-                ErrorCode.CLI_BAD_HEIGHTS,
-                400,
-                `the node has no generation in ${from}-${to} (${err.message})`,
-              );
-            }
-            if (!(err instanceof NodeError && err.transient)) throw err;
-            if (away.failures === 0)
-              log.warn({ err: err.message, from: start }, 'the node does not answer: the reload waits for it');
-            await sleep(waitBefore(away.next(), err.retryAfterMs));
-            prepared = prepare(start, to);
-            continue;
-          }
-          if (away.failures > 0) {
-            log.info({ failedTries: away.failures, from: start }, 'the node answers again: the reload goes on');
-            away.reset();
-          }
-          start = last + 1;
-          if (result.kind === 'written' && result.replaced.length > 0)
-            lowestReplaced = Math.min(lowestReplaced ?? Infinity, ...result.replaced);
-          done += batch.gens.length;
-          progress.advance(batch.gens.length, { from: batch.gens[0]!.height, to: last });
-          // the lock went with its connection (a restart): another writer may have it now
-          if (lock.lost.aborted)
-            throw new AppError(ErrorCode.CLI_WRITER_BUSY, 409, 'writer lock lost with its connection');
-        }
-      }
-      return done;
-    };
+    const resumed = await this.#resumed();
+    this.#lowestReplaced = resumed?.lowestReplaced;
     // an interruption in the second phase had finished the list
-    const reloaded = await reload(
-      heights,
+    const reloaded = await this.#reload(
+      this.#heights,
       'listed',
       resumed?.phase === 'above' ? Infinity : resumed?.doneThrough,
       'heights reloaded',
     );
-    let rederived = 0;
-    if (lowestReplaced !== undefined) {
-      // heights reloaded in order right after the replaced one derive from fresh state; from the
-      // first stored height above it that was not reloaded, everything stored derives from stale state
-      const stored = await storedHeightsAbove(pool, lowestReplaced);
-      const listed = new Set(heights);
-      const firstStale = stored.findIndex((h) => !listed.has(h));
-      const above = firstStale < 0 ? [] : stored.slice(firstStale);
-      if (above.length > 0) {
-        log.warn(
-          { replacedFrom: lowestReplaced, heights: above.length },
-          'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it',
-        );
-        rederived = await reload(
-          above,
-          'above',
-          resumed?.phase === 'above' ? resumed.doneThrough : undefined,
-          'heights above a replaced one reloaded',
-        );
-      }
-    }
+    const above = await this.#staleAbove();
+    const rederived =
+      above.length === 0
+        ? 0
+        : await this.#reload(
+            above,
+            'above',
+            resumed?.phase === 'above' ? resumed.doneThrough : undefined,
+            'heights above a replaced one reloaded',
+          );
     await clearReloadProgress(pool);
     await heartbeat(pool, SyncStatus.STOPPED, null, null);
-    return { reloaded, rederived, callInfoPruned: pruned.count };
-  } finally {
-    await lock.release();
-    await pool.end();
+    return { reloaded, rederived };
+  }
+
+  /** #resumed is the progress of an interrupted reload of the same list, which this one goes on from. */
+  async #resumed(): Promise<ReloadProgress | undefined> {
+    const interrupted = await reloadProgress(this.#loader.pool);
+    const resumed = interrupted?.heights === this.#listText ? interrupted : undefined;
+    if (resumed)
+      this.#log.info(
+        { phase: resumed.phase, after: resumed.doneThrough, lowestReplaced: resumed.lowestReplaced },
+        'resuming an interrupted reload of the same heights after its last batch written',
+      );
+    else if (interrupted)
+      this.#log.info(
+        { interrupted: interrupted.heights.slice(0, 200) },
+        'an interrupted reload of other heights is not resumed: this one starts from its first height',
+      );
+    return resumed;
+  }
+
+  /**
+   * #staleAbove lists the stored heights whose state derives from a replaced block: heights reloaded in order right
+   * after the replaced one derive from fresh state; from the first stored height above it that was not reloaded,
+   * everything stored derives from stale state.
+   */
+  async #staleAbove(): Promise<number[]> {
+    if (this.#lowestReplaced === undefined) return [];
+    const stored = await storedHeightsAbove(this.#loader.pool, this.#lowestReplaced);
+    const listed = new Set(this.#heights);
+    const firstStale = stored.findIndex((h) => !listed.has(h));
+    const above = firstStale < 0 ? [] : stored.slice(firstStale);
+    if (above.length > 0)
+      this.#log.warn(
+        { replacedFrom: this.#lowestReplaced, heights: above.length },
+        'the node has other blocks at a reloaded height: reloading every stored height above it, whose name and oracle state derives from it',
+      );
+    return above;
+  }
+
+  /** #reload reloads the heights of `list` above `after` (those up to it were written before an interruption). */
+  async #reload(list: readonly number[], phase: Phase, after: number | undefined, message: string): Promise<number> {
+    const todo = after === undefined ? list : list.filter((h) => h > after);
+    const progress = new ProgressLine({
+      log: this.#log,
+      message,
+      total: list.length,
+      doneBefore: list.length - todo.length,
+      intervalMs: this.#cfg.progressLogMs,
+    });
+    let done = 0;
+    for (const [from, to] of contiguousRuns(todo)) done += await this.#reloadRun(from, to, phase, progress);
+    return done;
+  }
+
+  /**
+   * #reloadRun reloads the contiguous heights `from`-`to` in batches, each prepared while the one before is written;
+   * a node away is waited for and the batch read again.
+   */
+  async #reloadRun(from: number, to: number, phase: Phase, progress: ProgressLine): Promise<number> {
+    let done = 0;
+    // the first height of the batch being prepared: read again from there when the node went away
+    let start = from;
+    let prepared: Promise<PreparedBatch> | undefined = this.#prepare(from, to);
+    while (prepared) {
+      const current = prepared;
+      let batch: PreparedBatch;
+      let last: number;
+      let result: Awaited<ReturnType<typeof loadBatch>>;
+      try {
+        batch = await current;
+        last = batch.gens.at(-1)!.height;
+        // prepare the next batch while this one is written
+        prepared = last < to ? this.#prepare(last + 1, to) : undefined;
+        result = await loadBatch(
+          this.#loader,
+          batch.gens.map((g) => g.height),
+          { replace: true, prepared: current, alsoWrite: this.#record(phase, last) },
+        );
+      } catch (err) {
+        if (err instanceof NodeError && err.notFound) {
+          throw new AppError(
+            ErrorCode.CLI_BAD_HEIGHTS,
+            400,
+            `the node has no generation in ${from}-${to} (${err.message})`,
+          );
+        }
+        if (!(err instanceof NodeError && err.transient)) throw err;
+        if (this.#away.failures === 0)
+          this.#log.warn({ err: err.message, from: start }, 'the node does not answer: the reload waits for it');
+        await sleep(waitBefore(this.#away.next(), err.retryAfterMs));
+        prepared = this.#prepare(start, to);
+        continue;
+      }
+      if (this.#away.failures > 0) {
+        this.#log.info({ failedTries: this.#away.failures, from: start }, 'the node answers again: the reload goes on');
+        this.#away.reset();
+      }
+      start = last + 1;
+      if (result.kind === 'written' && result.replaced.length > 0)
+        this.#lowestReplaced = Math.min(this.#lowestReplaced ?? Infinity, ...result.replaced);
+      done += batch.gens.length;
+      progress.advance(batch.gens.length, { from: batch.gens[0]!.height, to: last });
+      // the lock went with its connection (a restart): another writer may have it now
+      if (this.#lock.lost.aborted)
+        throw new AppError(ErrorCode.CLI_WRITER_BUSY, 409, 'writer lock lost with its connection');
+    }
+    return done;
+  }
+
+  /** #prepare reads a batch of up to BATCH_SIZE heights of one run, ending where BATCH_TRANSACTIONS is reached. */
+  #prepare(from: number, to: number): Promise<PreparedBatch> {
+    const preparing = prepareBatch(
+      this.#loader,
+      heightRange(from, Math.min(this.#cfg.batchSize, to - from + 1)),
+      false,
+    );
+    preparing.catch(() => {}); // surfaced when the batch is loaded
+    return preparing;
+  }
+
+  /** #record writes the reload's progress with a batch's rows: a kill loses the batch and its progress together. */
+  #record(phase: Phase, doneThrough: number) {
+    return (client: Queryable, replaced: readonly number[]): Promise<void> =>
+      saveReloadProgress(client, {
+        heights: this.#listText,
+        phase,
+        doneThrough,
+        lowestReplaced:
+          replaced.length > 0 ? Math.min(this.#lowestReplaced ?? Infinity, ...replaced) : this.#lowestReplaced,
+      });
   }
 }
 

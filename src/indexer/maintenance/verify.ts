@@ -12,7 +12,7 @@
 import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
-import { createReadPool, type Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/pool.ts';
 import { storedHeightCount, storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { keyBlockAt, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
 import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
@@ -24,11 +24,11 @@ import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
 import { isTransientDecodeError } from '../contracts/contract-decoder.ts';
 import type { Logger } from '../../base/log.ts';
 import { ProgressLine } from '../../base/progress-line.ts';
-import { NodeClient } from '../../node/client.ts';
-import { guardSchema } from '../identity/guard.ts';
+import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { fetchGeneration } from '../sync/fetch.ts';
 import { mapLimit } from '../map-limit.ts';
+import { openOneShot } from './one-shot.ts';
 import { reloadHeights } from './reload.ts';
 import { planScratch, scratchSchemaOf } from './verify-scratch.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
@@ -259,11 +259,7 @@ export async function verifyChain(
   opts: { heights?: readonly number[]; full?: boolean; state?: boolean; sample?: number },
 ): Promise<VerifyReport> {
   const { cfg, log, out } = deps;
-  await guardSchema(cfg, log, { writes: false, waitForNodes: true, oneShot: true });
-  const pool = createReadPool(cfg, 'mdw-verify', log, { max: 4 });
-  const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
-  // with several nodes their tops are read first: one on another fork leaves the set before any height is read
-  await node.topHeight().catch(() => {});
+  const { pool, node } = await openOneShot(cfg, log, { applicationName: 'mdw-verify', writes: false });
   let checked = 0;
   let differences = 0;
   let unverifiable = 0;

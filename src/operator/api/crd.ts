@@ -14,12 +14,12 @@ import {
   NAMES,
   Phase,
   ReloadState,
-  ReloadStrategy,
   SpaceCheckResult,
   VERSION,
 } from './middleware-types.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
 import { SPEC_FIELDS } from './spec-fields.ts';
+import { ReloadStrategy } from './spec-values.ts';
 
 /** CRD_NAME is `<plural>.<group>`, the CRD object's name. */
 const CRD_NAME = `${NAMES.plural}.${GROUP}`;

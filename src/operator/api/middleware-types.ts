@@ -1,13 +1,9 @@
 /** @module The Middleware custom resource (middleware.aeternity.io/v1alpha1): its spec and status as TypeScript types. */
-import type {
-  V1Affinity,
-  V1EnvVar,
-  V1LocalObjectReference,
-  V1ObjectMeta,
-  V1ResourceRequirements,
-  V1Toleration,
-  V1TopologySpreadConstraint,
-} from '@kubernetes/client-node';
+import type { V1ObjectMeta } from '@kubernetes/client-node';
+import type { TypeOf } from './field.ts';
+import type { SchedulingFields, SPEC_FIELDS } from './spec-fields.ts';
+import { enumeration } from './spec-values.ts';
+import type { ReloadStrategy } from './spec-values.ts';
 
 /** API group of the Middleware custom resource. */
 export const GROUP = 'middleware.aeternity.io';
@@ -27,51 +23,19 @@ export const NAMES = {
   categories: ['aeternity'],
 } as const;
 
-/** ReloadStrategy: BlueGreen builds a new generation beside the serving one; InPlace re-runs heights on the active one. */
-export const ReloadStrategy = { BlueGreen: 'BlueGreen', InPlace: 'InPlace' } as const;
-export type ReloadStrategy = (typeof ReloadStrategy)[keyof typeof ReloadStrategy];
-
-/** ReclaimPolicy: what deleting a Middleware does to its schemas (Retain keeps them, as CNPG does for databases). */
-export const ReclaimPolicy = { Retain: 'Retain', Delete: 'Delete' } as const;
-export type ReclaimPolicy = (typeof ReclaimPolicy)[keyof typeof ReclaimPolicy];
-
-/** PullPolicy mirrors the container imagePullPolicy values. */
-export const PullPolicy = { Always: 'Always', IfNotPresent: 'IfNotPresent', Never: 'Never' } as const;
-export type PullPolicy = (typeof PullPolicy)[keyof typeof PullPolicy];
-
-/** ServiceType: the Service types a Middleware may ask for its HTTP/websocket Service. */
-export const ServiceType = { ClusterIP: 'ClusterIP', NodePort: 'NodePort', LoadBalancer: 'LoadBalancer' } as const;
-export type ServiceType = (typeof ServiceType)[keyof typeof ServiceType];
-
-/** RootV3: what the servers' root /v3 is (ROOT_V3): the node's API, as a gateway lays it out, or ae_mdw's (before that). */
-export const RootV3 = { node: 'node', mdw: 'mdw' } as const;
-export type RootV3 = (typeof RootV3)[keyof typeof RootV3];
-
-/** LogLevel: the LOG_LEVEL values the middleware accepts (src/config/). */
-export const LogLevel = {
-  trace: 'trace',
-  debug: 'debug',
-  info: 'info',
-  warn: 'warn',
-  error: 'error',
-  fatal: 'fatal',
-  silent: 'silent',
-} as const;
-export type LogLevel = (typeof LogLevel)[keyof typeof LogLevel];
-
 /** ConditionType: the condition types the operator maintains in status.conditions. */
-export const ConditionType = {
-  Reconciled: 'Reconciled',
-  Available: 'Available',
-  MigrationsApplied: 'MigrationsApplied',
-  Synced: 'Synced',
-  Reindexing: 'Reindexing',
-  Degraded: 'Degraded',
-  ReconciliationPaused: 'ReconciliationPaused',
-  PendingPopulatorReady: 'PendingPopulatorReady',
-  DatabaseSpace: 'DatabaseSpace',
-  OperandVersion: 'OperandVersion',
-} as const;
+export const ConditionType = enumeration(
+  'Reconciled',
+  'Available',
+  'MigrationsApplied',
+  'Synced',
+  'Reindexing',
+  'Degraded',
+  'ReconciliationPaused',
+  'PendingPopulatorReady',
+  'DatabaseSpace',
+  'OperandVersion',
+);
 export type ConditionType = (typeof ConditionType)[keyof typeof ConditionType];
 
 /** ConditionStatus: the three metav1.Condition status values. */
@@ -79,16 +43,16 @@ export const ConditionStatus = { True: 'True', False: 'False', Unknown: 'Unknown
 export type ConditionStatus = (typeof ConditionStatus)[keyof typeof ConditionStatus];
 
 /** Phase: one word for humans (`kubectl get`); machines read conditions. */
-export const Phase = {
-  Pending: 'Pending',
-  Migrating: 'Migrating',
-  Syncing: 'Syncing',
-  Available: 'Available',
-  Reindexing: 'Reindexing',
-  Degraded: 'Degraded',
-  Paused: 'Paused',
-  Invalid: 'Invalid',
-} as const;
+export const Phase = enumeration(
+  'Pending',
+  'Migrating',
+  'Syncing',
+  'Available',
+  'Reindexing',
+  'Degraded',
+  'Paused',
+  'Invalid',
+);
 export type Phase = (typeof Phase)[keyof typeof Phase];
 
 /** ReloadState: where a requested reload stands (status.reload.state); the controller's state machine owns the transitions. */
@@ -110,139 +74,21 @@ export const ReloadState = {
 } as const;
 export type ReloadState = (typeof ReloadState)[keyof typeof ReloadState];
 
+/**
+ * MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. It is the type of the
+ * field table (spec-fields.ts), where each field is declared, bounded and documented once: a field is added as a row
+ * there, and this type follows.
+ */
+export type MiddlewareSpec = TypeOf<typeof SPEC_FIELDS>;
+
 /** SecretKeyRef names one key of a Secret in the Middleware's namespace. */
-export type SecretKeyRef = {
-  name: string;
-  key: string;
-};
-
-/** CnpgReadReplicas names a CloudNativePG cluster whose `<cluster>-ro` Service the servers read from. */
-export type CnpgReadReplicas = {
-  cluster: string;
-  credentialsSecretName?: string;
-};
-
-/** ReadReplicasSpec: PostgreSQL replicas the servers read from (DATABASE_READ_URLS); exactly one of cnpg and urlsSecretRef. */
-export type ReadReplicasSpec = {
-  cnpg?: CnpgReadReplicas;
-  urlsSecretRef?: SecretKeyRef;
-  maxLagSeconds?: number;
-};
-
-/** IngressSpec exposes the stable Service; presence of `host` is what enables it. */
-export type IngressSpec = {
-  className?: string;
-  host: string;
-  tlsSecretName?: string;
-  annotations?: Record<string, string>;
-  websocketPath?: string;
-};
-
-/** AutoscalingSpec: a HorizontalPodAutoscaler that scales the Middleware itself through its scale subresource. */
-export type AutoscalingSpec = {
-  minReplicas?: number;
-  maxReplicas: number;
-  targetCPUUtilizationPercentage?: number;
-};
-
-/** PdbSpec: the PodDisruptionBudget of each generation's servers; minAvailable and maxUnavailable exclude each other. */
-export type PdbSpec = {
-  enabled?: boolean;
-  minAvailable?: number;
-  maxUnavailable?: number;
-};
+export type SecretKeyRef = MiddlewareSpec['database']['urlSecretRef'];
 
 /** ReloadSpec requests a data reload; changing `id` is what starts a new one. */
-export type ReloadSpec = {
-  id: string;
-  heights?: string;
-  strategy?: ReloadStrategy;
-  autoPromote?: boolean;
-  retainPrevious?: string;
-  deadline?: string;
-};
+export type ReloadSpec = NonNullable<MiddlewareSpec['reload']>;
 
 /** PodScheduling places and labels the pods of one component (servers, populator, Jobs). */
-export type PodScheduling = {
-  nodeSelector?: Record<string, string>;
-  tolerations?: V1Toleration[];
-  affinity?: V1Affinity;
-  topologySpreadConstraints?: V1TopologySpreadConstraint[];
-  priorityClassName?: string;
-  podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-};
-
-/** ServerSpec: the read-only API servers (`mdw -s`) of each generation. */
-export interface ServerSpec extends PodScheduling {
-  replicas?: number;
-  previewReplicas?: number;
-  resources?: V1ResourceRequirements;
-  http?: {
-    type?: ServiceType;
-    port?: number;
-  };
-  websocket?: {
-    port?: number;
-  };
-  ingress?: IngressSpec;
-  pdb?: PdbSpec;
-  autoscaling?: AutoscalingSpec;
-  rootV3?: RootV3;
-  trustedProxies?: string[];
-  env?: V1EnvVar[];
-}
-
-/** PopulatorSpec: the populator (`mdw -p`) of each generation. */
-export interface PopulatorSpec extends PodScheduling {
-  resources?: V1ResourceRequirements;
-  batchTransactions?: number;
-  env?: V1EnvVar[];
-}
-
-/** JobsSpec: the migration, reload, schema drop and database usage Jobs. */
-export interface JobsSpec extends PodScheduling {
-  resources?: V1ResourceRequirements;
-  reloadResources?: V1ResourceRequirements;
-  migrationDeadline?: string;
-}
-
-/**
- * MiddlewareSpec is the spec as a user writes it: everything with a default may be omitted. Each field is declared,
- * bounded and documented once, in the field table (spec-fields.ts); `npx tsc` checks this type against it.
- */
-export type MiddlewareSpec = {
-  nodeUrls: string[];
-  nodeInternalUrl?: string;
-  compilerUrl?: string;
-  database: {
-    urlSecretRef: SecretKeyRef;
-    schemaPrefix?: string;
-    storageCapacity?: string;
-    readReplicas?: ReadReplicasSpec;
-  };
-  image?: string;
-  imagePullPolicy?: PullPolicy;
-  imagePullSecrets?: V1LocalObjectReference[];
-  server?: ServerSpec;
-  populator?: PopulatorSpec;
-  jobs?: JobsSpec;
-  serviceAccountTemplate?: {
-    metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> };
-  };
-  metrics?: {
-    serviceMonitor?: {
-      enabled?: boolean;
-      interval?: string;
-    };
-  };
-  forkWindow?: number;
-  statusMaxBlockAge?: number;
-  logLevel?: LogLevel;
-  paused?: boolean;
-  reclaimPolicy?: ReclaimPolicy;
-  reload?: ReloadSpec;
-  promotion?: { syncedWithinBlocks?: number; stableWindowSeconds?: number };
-};
+export type PodScheduling = { -readonly [K in keyof SchedulingFields]?: TypeOf<SchedulingFields[K]> };
 
 /** MiddlewareCondition has the metav1.Condition shape. */
 export type MiddlewareCondition = {

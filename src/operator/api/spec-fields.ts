@@ -1,8 +1,8 @@
 /**
  * @module The field table of the Middleware's spec: every field declared once, with its type, bounds, default, CEL
  * rules, description and the variables it sets. The CRD's schema (crd.ts), validateMiddleware, the managed variables
- * (managed-env.ts) and docs/operator-crd.md's field table are generated from it; middleware-types.ts is checked
- * against it at compile time (test/operator/api/spec-fields.test.ts, under `npx tsc`). Pure.
+ * (managed-env.ts) and docs/operator-crd.md's field table are generated from it, and MiddlewareSpec (middleware-types.ts)
+ * is its TypeScript type: a field is added as a row here and nowhere else. Pure.
  */
 import type {
   V1Affinity,
@@ -17,8 +17,7 @@ import { parseProxyEntry } from '../../config/client-address.ts';
 import { arr, bool, documented, int, intOrString, map, obj, opaque, str, typed } from './field.ts';
 import type { Field, FieldRule } from './field.ts';
 import { managedEnvOf, managedEnvProblemOf, MANAGED_ENV_PREFIX } from './managed-env.ts';
-import { LogLevel, PullPolicy, ReclaimPolicy, ReloadStrategy, RootV3, ServiceType } from './middleware-types.ts';
-import type { SecretKeyRef } from './middleware-types.ts';
+import { LogLevel, PullPolicy, ReclaimPolicy, ReloadStrategy, RootV3, ServiceType } from './spec-values.ts';
 import { BOUNDS as B, PATTERNS as P } from './patterns.ts';
 import { parseDurationSeconds } from './quantity.ts';
 
@@ -47,7 +46,7 @@ const resourceName = (doc?: string) =>
 const duration = (doc: string, def: string) => str({ pattern: P.duration, maxLength: 32, doc, default: def });
 
 /** secretKeyRef is one key of a Secret in the Middleware's namespace. */
-function secretKeyRef(doc: string, env?: string[]): Field<SecretKeyRef> {
+function secretKeyRef(doc: string, env?: string[]) {
   const name = resourceName('Secret name.');
   const key = str({
     pattern: P.secretKey,
@@ -162,6 +161,9 @@ function scheduling(of: string) {
     ),
   };
 }
+
+/** SchedulingFields are the fields of scheduling(), whose type is PodScheduling (middleware-types.ts). */
+export type SchedulingFields = ReturnType<typeof scheduling>;
 
 /** MANAGED_ENV_RULE refuses a variable the operator sets itself, naming the field that sets it (managed-env.ts). */
 const MANAGED_ENV_RULE: FieldRule = {

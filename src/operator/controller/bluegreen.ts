@@ -9,8 +9,8 @@ import {
   SpaceCheckResult,
   type MiddlewareStatus,
   type ReloadStatus,
-  type ReloadStrategy,
 } from '../api/middleware-types.ts';
+import type { ReloadStrategy } from '../api/spec-values.ts';
 import { freeGeneration, spaceCheck, type DatabaseReport } from './database-report.ts';
 import { promotionBlockers } from './promotion-gate.ts';
 import type { ProbeResult } from './status-probe.ts';

@@ -6,7 +6,8 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { resolveSpec } from '../api/defaults.ts';
 import type { Middleware } from '../api/middleware-types.ts';
-import { GROUP, ReclaimPolicy } from '../api/middleware-types.ts';
+import { GROUP } from '../api/middleware-types.ts';
+import { ReclaimPolicy } from '../api/spec-values.ts';
 import { schemaPrefixOf } from '../api/schema-prefix.ts';
 import { isKubeError, type KubeClient, type KubeObject, type ObjectRef } from '../kube/client.ts';
 import { listAll } from '../kube/list-all.ts';

@@ -7,24 +7,12 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
-import GithubSlugger from 'github-slugger';
-import { markdownFiles, readDoc, ROOT, withoutCodeBlocks } from './markdown.ts';
-
-/** plainText is a heading's text as GitHub renders it before slugging: code, links and images reduced to their text. */
-function plainText(heading: string): string {
-  return heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`([^`]*)`/g, '$1')
-    .trim();
-}
+import { headings, markdownFiles, readDoc, ROOT, withoutCodeBlocks } from './markdown.ts';
 
 /** anchors are the ids GitHub gives the headings of a Markdown file (and any explicit `<a id>`/`<a name>`). */
 function anchors(markdown: string): Set<string> {
-  const slugger = new GithubSlugger();
-  const text = withoutCodeBlocks(markdown);
-  const headings = [...text.matchAll(/^#{1,6} +(.+?)(?: +#+)? *$/gm)].map((m) => slugger.slug(plainText(m[1]!)));
-  const explicit = [...text.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)].map((m) => m[1]!);
-  return new Set([...headings, ...explicit]);
+  const explicit = [...withoutCodeBlocks(markdown).matchAll(/<a\s+(?:id|name)="([^"]+)"/g)].map((m) => m[1]!);
+  return new Set([...headings(markdown).map((h) => h.slug), ...explicit]);
 }
 
 /** links lists the targets of the inline links and images of a Markdown file, outside code blocks and spans. */

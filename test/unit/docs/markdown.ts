@@ -1,6 +1,7 @@
 /** @module Reading the project's Markdown for the docs tests: its files, sections, table rows, code spans and blocks. */
 import { globSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import GithubSlugger from 'github-slugger';
 
 /** ROOT is the checkout's root directory, with a trailing slash. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -74,4 +75,28 @@ export function codeSpans(text: string): string[] {
 export function codeBlockLines(markdown: string): string[] {
   const outside = withoutCodeBlocks(markdown).split('\n');
   return markdown.split('\n').filter((line, i) => outside[i] !== line);
+}
+
+/** Heading is one heading of a Markdown file: its level (the count of `#`), its text and its GitHub anchor. */
+export interface Heading {
+  readonly level: number;
+  readonly text: string;
+  readonly slug: string;
+}
+
+/**
+ * headings lists the headings of a Markdown file outside code blocks, each with the id GitHub gives it
+ * (github-slugger: lower case, punctuation dropped, spaces to hyphens, `-1`, `-2`… for repeats), slugged from its
+ * text as GitHub renders it (code, links and images reduced to their text).
+ */
+export function headings(markdown: string): Heading[] {
+  const slugger = new GithubSlugger();
+  return [...withoutCodeBlocks(markdown).matchAll(/^(#{1,6}) +(.+?)(?: +#+)? *$/gm)].map((m) => {
+    const text = m[2]!;
+    const plain = text
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/`([^`]*)`/g, '$1')
+      .trim();
+    return { level: m[1]!.length, text, slug: slugger.slug(plain) };
+  });
 }

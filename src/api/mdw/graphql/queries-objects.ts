@@ -15,13 +15,7 @@ import { ORACLE, ORACLE_EXTEND, ORACLE_RESPONSE } from '../../../shapes/v3/shape
 import * as aex141 from '../resources/aex141.ts';
 import * as aex9 from '../resources/aex9.ts';
 import { getChannel, getChannelUpdates, getChannels } from '../resources/channels.ts';
-import {
-  getContract,
-  getContractCalls,
-  getContractCallTransactions,
-  getContractLogs,
-  getContracts,
-} from '../resources/contracts.ts';
+import * as contracts from '../resources/contracts.ts';
 import { getAccountDexSwaps, getDexSwaps, getDexSwapsByContractId } from '../resources/dex.ts';
 import { getNameHistory } from '../resources/name-history.ts';
 import * as names from '../resources/names.ts';
@@ -103,43 +97,48 @@ const logFilters = {
 } as const;
 
 export const CONTRACT_QUERIES: Readonly<Record<string, QueryField>> = {
-  contracts: { op: getContracts, type: shapeType(CONTRACT), list: 'scoped', description: 'Contracts by creation' },
-  contract: byId(getContract, shapeType(CONTRACT), 'A contract'),
+  contracts: {
+    op: contracts.getContracts,
+    type: shapeType(CONTRACT),
+    list: 'scoped',
+    description: 'Contracts by creation',
+  },
+  contract: byId(contracts.getContract, shapeType(CONTRACT), 'A contract'),
   contractsLogs: {
-    op: getContractLogs,
+    op: contracts.getContractLogs,
     type: shapeType(CONTRACT_LOG),
     list: 'scoped',
     args: { contractId: optionalString('query:contract_id'), ...logFilters },
     description: 'Event logs of contract calls',
   },
   contractLogs: {
-    op: getContractLogs,
+    op: contracts.getContractLogs,
     type: shapeType(CONTRACT_LOG),
     list: 'scoped',
     args: { id: requiredString('path:id'), ...logFilters },
     description: "A contract's event logs",
   },
   contractsCalls: {
-    op: getContractCalls,
+    op: contracts.getContractCalls,
     type: shapeType(CONTRACT_CALL),
     list: 'scoped',
     description: 'Internal contract calls',
   },
   contractCalls: {
-    op: getContractCalls,
+    op: contracts.getContractCalls,
     type: shapeType(CONTRACT_CALL),
     list: 'scoped',
     args: { id: requiredString('path:id') },
     description: "The internal calls a contract's calls made",
   },
   contractsCallTransactions: {
-    op: getContractCallTransactions,
+    op: contracts.getContractCallTransactions,
     type: shapeType(CONTRACT_CALL_TX),
     list: 'scoped',
     description: 'Contract calls the chain holds as transactions',
   },
   contractCallTransactions: {
-    op: getContractCallTransactions,
+    op: contracts.getContractCallTransactions,
     type: shapeType(CONTRACT_CALL_TX),
     list: 'scoped',
     args: { id: requiredString('path:id') },
@@ -177,6 +176,14 @@ export const ORACLE_QUERIES: Readonly<Record<string, QueryField>> = {
 
 const Aex9ContractOrderBy = enumOf('Aex9ContractOrderBy', ['creation', 'name', 'symbol']);
 const Aex141ContractOrderBy = enumOf('Aex141ContractOrderBy', ['creation', 'name', 'symbol']);
+
+/** sortedBy are the arguments of a list of token contracts: its order, and a prefix or the whole of their names. */
+const sortedBy = (orderBy: typeof Aex9ContractOrderBy) =>
+  ({
+    orderBy: { type: orderBy, to: 'query:by', defaultValue: 'creation' },
+    prefix: optionalString('query:prefix'),
+    exact: optionalString('query:exact'),
+  }) as const;
 const Aex9BalanceOrderBy = enumOf('Aex9BalanceOrderBy', ['pubkey', 'amount']);
 const contractId = requiredString('path:contractId');
 const accountId = requiredString('path:accountId');
@@ -187,11 +194,7 @@ export const AEX9_QUERIES: Readonly<Record<string, QueryField>> = {
     op: aex9.getSortedAex9Tokens,
     type: shapeType(aex9Shapes.AEX9_TOKEN),
     list: 'paged',
-    args: {
-      orderBy: { type: Aex9ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
-      prefix: optionalString('query:prefix'),
-      exact: optionalString('query:exact'),
-    },
+    args: sortedBy(Aex9ContractOrderBy),
     description: 'AEX-9 tokens',
   },
   aex9Contract: byId(aex9.getAex9ByContract, shapeType(aex9Shapes.AEX9_TOKEN), 'An AEX-9 token'),
@@ -248,11 +251,7 @@ export const AEX141_QUERIES: Readonly<Record<string, QueryField>> = {
     op: aex141.getSortedAex141Contracts,
     type: shapeType(nftShapes.AEX141_COLLECTION),
     list: 'paged',
-    args: {
-      orderBy: { type: Aex141ContractOrderBy, to: 'query:by', defaultValue: 'creation' },
-      prefix: optionalString('query:prefix'),
-      exact: optionalString('query:exact'),
-    },
+    args: sortedBy(Aex141ContractOrderBy),
     description: 'NFT collections',
   },
   aex141Contract: byId(aex141.getAex141ByContract, shapeType(nftShapes.AEX141_COLLECTION), 'An NFT collection'),

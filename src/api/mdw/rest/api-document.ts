@@ -3,7 +3,7 @@ import { isPage, type LiteralSchema, type ParamName, type V3Operation, type V3Re
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
-import { V3_SHAPES } from './operations.ts';
+import { V3_EXPORTS, V3_SHAPES } from './operations.ts';
 import { exportPaths } from './export-operations.ts';
 import { openApiComponents, openApiObject } from './openapi-shapes.ts';
 import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
@@ -56,7 +56,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
       },
     };
   }
-  Object.assign(paths, exportPaths());
+  Object.assign(paths, exportPaths(V3_EXPORTS));
   return {
     openapi: '3.0.3',
     info: {

@@ -1,9 +1,9 @@
 /**
- * @module The streamed exports (export-routes.ts) as /v3/api documents them: their paths, parameters, the two media
- * types an export answers in, its trailers and its refusals. They are no route of the route table (operations.ts): the
- * table's answers are JSON objects, an export a stream. Pure.
+ * @module The streamed exports (export-routes.ts) as /v3/api documents them, from their rows of the route table
+ * (operations.ts): their paths, parameters, the two media types an export answers in, its trailers and its refusals.
+ * Pure.
  */
-import { ACTIVITY_COLUMNS, TRANSACTION_COLUMNS } from './export-formats.ts';
+import type { V3Export } from './operation.ts';
 
 const str = { type: 'string' } as const;
 const error = { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
@@ -11,46 +11,17 @@ const retryAfter = {
   'Retry-After': { description: 'seconds to wait before asking again', schema: { type: 'integer' } },
 };
 
-/** An export: its path (without /v3, as the route table writes them), what it lists, its filters, its CSV columns. */
-interface ExportOperation {
-  readonly path: string;
-  readonly operationId: string;
-  readonly item: 'Transaction' | 'Activity';
-  readonly list: string;
-  readonly filters: readonly string[];
-  readonly columns: readonly string[];
-}
-
-const EXPORTS: readonly ExportOperation[] = [
-  {
-    path: '/accounts/{id}/transactions/export',
-    operationId: 'ExportAccountTransactions',
-    item: 'Transaction',
-    list: '/transactions?account={id}',
-    filters: ['type', 'type_group'],
-    columns: TRANSACTION_COLUMNS,
-  },
-  {
-    path: '/accounts/{id}/activities/export',
-    operationId: 'ExportAccountActivities',
-    item: 'Activity',
-    list: '/accounts/{id}/activities',
-    filters: ['type', 'owned_only'],
-    columns: ACTIVITY_COLUMNS,
-  },
-];
-
 /** query is an optional query parameter. */
 function query(name: string, description: string, schema: Record<string, unknown> = str): Record<string, unknown> {
   return { name, in: 'query', required: false, description, schema };
 }
 
-/** exportPaths are the /v3/api document's paths of the exports (docs/api-v3.md, "Exports"). */
-export function exportPaths(): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(EXPORTS.map((op) => [op.path, { get: exportOperation(op) }]));
+/** exportPaths are the /v3/api document's paths of the exports (docs/api-v3.md, "Exports"), from their rows. */
+export function exportPaths(exports: readonly V3Export[]): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(exports.map((op) => [op.path, { get: exportOperation(op) }]));
 }
 
-function exportOperation(op: ExportOperation): Record<string, unknown> {
+function exportOperation(op: V3Export): Record<string, unknown> {
   return {
     operationId: op.operationId,
     summary: `An id's whole ${op.list} list streamed as CSV or NDJSON (by Accept), resumable after any row`,

@@ -45,13 +45,8 @@ import {
   TRANSACTION_COLUMNS,
   type ExportFormat,
 } from './export-formats.ts';
+import type { V3Export } from './operation.ts';
 import { scopedRequest } from './rest-routes.ts';
-
-/** The export paths under /v3 (the id checked by the resource). */
-const EXPORT_PATH = /^\/v3\/accounts\/([^/]+)\/(transactions|activities)\/export$/;
-
-/** isExportPath tells whether a path under /mdw (without it) is an export's. */
-export const isExportPath = (path: string): boolean => EXPORT_PATH.test(path);
 
 /** What each export reads and how it writes CSV. */
 const KINDS = {
@@ -106,10 +101,11 @@ export class AccountExports {
     return this.#running;
   }
 
-  /** serve answers an export request (its path is an export's): the stream, or a 4xx or 503 before any byte. */
-  async serve(ctx: Koa.Context): Promise<void> {
-    const [, id, kind] = EXPORT_PATH.exec(ctx.path) as unknown as [string, string, keyof typeof KINDS];
-    ctx.state.route = `${String(ctx.state.mountedAt ?? '')}/v3/accounts/:id/${kind}/export`;
+  /**
+   * serve answers a request of an export's route (`kind`, of the account `id`, checked by the resource): the stream,
+   * or a 4xx or 503 before any byte.
+   */
+  async serve(ctx: Koa.Context, kind: V3Export['export'], id: string): Promise<void> {
     const format = this.#format(ctx, KINDS[kind].csv);
     if (this.#running >= this.#limits.maxRunning) throw overloaded();
     this.#running++;

@@ -1,6 +1,6 @@
 /**
- * @module One /v3 operation as the route table (operations.ts) declares it: what the /v3/api document says of it
- * and the resource that answers it.
+ * @module One /v3 route as the route table (operations.ts) declares it: what the /v3/api document says of it and
+ * what answers it (an operation's resource, or an export's stream).
  */
 import type { Resource } from '../resources/resource.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
@@ -48,6 +48,31 @@ export interface V3Operation {
   readonly resource: Resource;
   /** an answer no client may keep (the status moves with every block) */
   readonly noStore?: boolean;
+}
+
+/**
+ * An export: a route whose answer is an account's whole list streamed as CSV or NDJSON (export-routes.ts), its
+ * /v3/api entry written from this row (export-operations.ts).
+ */
+export interface V3Export {
+  readonly path: string;
+  readonly operationId: string;
+  /** the list it streams: export-routes.ts walks it and writes its CSV */
+  readonly export: 'transactions' | 'activities';
+  /** the list's item, the NDJSON line's (components/schemas) */
+  readonly item: 'Transaction' | 'Activity';
+  /** the list route it exports whole, as the document names it */
+  readonly list: string;
+  readonly filters: readonly string[];
+  readonly columns: readonly string[];
+}
+
+/** A route of the table: an operation answered by its resource's value, or an export. */
+export type V3Route = V3Operation | V3Export;
+
+/** isExport is whether a route's answer is a stream. */
+export function isExport(route: V3Route): route is V3Export {
+  return 'export' in route;
 }
 
 /** answerShapes are the shapes the operations answer with (a page's items too), once each, in the order of first use. */

@@ -54,7 +54,18 @@ import {
   getNameTransfers,
   getNameUpdates,
 } from '../resources/names.ts';
-import { answerShapes, PAGED, SCOPED, type ParamName, type V3Operation, page } from './operation.ts';
+import {
+  answerShapes,
+  isExport,
+  PAGED,
+  SCOPED,
+  type ParamName,
+  type V3Export,
+  type V3Operation,
+  type V3Route,
+  page,
+} from './operation.ts';
+import { ACTIVITY_COLUMNS, TRANSACTION_COLUMNS } from './export-formats.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getOracles } from '../resources/oracles.ts';
 import { getApi, getStatus } from '../resources/service.ts';
@@ -109,8 +120,11 @@ const TX_FILTERS: readonly ParamName[] = [
   'query:entrypoint',
 ];
 
-/** V3_OPERATIONS: every /v3 route we answer, in the order the router tries them (fixed paths before `{id}`). */
-export const V3_OPERATIONS: readonly V3Operation[] = [
+/**
+ * V3_ROUTES: every /v3 route we answer, in the order the route index tries them (fixed paths before `{id}`): an
+ * operation's answer is its resource's value, an export's a stream (export-routes.ts).
+ */
+export const V3_ROUTES: readonly V3Route[] = [
   {
     path: '/status',
     operationId: 'GetStatus',
@@ -460,6 +474,25 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     response: page(ACTIVITY),
     resource: getAccountActivities,
   },
+  // an account's whole lists, streamed (export-routes.ts)
+  {
+    path: '/accounts/{id}/transactions/export',
+    operationId: 'ExportAccountTransactions',
+    export: 'transactions',
+    item: 'Transaction',
+    list: '/transactions?account={id}',
+    filters: ['type', 'type_group'],
+    columns: TRANSACTION_COLUMNS,
+  },
+  {
+    path: '/accounts/{id}/activities/export',
+    operationId: 'ExportAccountActivities',
+    export: 'activities',
+    item: 'Activity',
+    list: '/accounts/{id}/activities',
+    filters: ['type', 'owned_only'],
+    columns: ACTIVITY_COLUMNS,
+  },
   // the DEX (dex.ts)
   {
     path: '/dex/swaps',
@@ -642,6 +675,14 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   ...STATS_OPERATIONS,
   ...HYPERCHAIN_OPERATIONS,
 ];
+
+/** V3_OPERATIONS: the routes answered by a resource's value (the route table less its exports). */
+export const V3_OPERATIONS: readonly V3Operation[] = V3_ROUTES.filter(
+  (route): route is V3Operation => !isExport(route),
+);
+
+/** V3_EXPORTS: the routes whose answer is a stream. */
+export const V3_EXPORTS: readonly V3Export[] = V3_ROUTES.filter(isExport);
 
 /** V3_SHAPES: the answers' shape tables, from which the /v3/api document's components are generated. */
 export const V3_SHAPES: readonly Shape[] = answerShapes(V3_OPERATIONS);

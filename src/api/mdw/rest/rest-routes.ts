@@ -1,30 +1,33 @@
 /**
- * @module The REST adapter of the /v3 resources, one for every operation of the route table: it reads the request's
- * parameters, calls the operation's resource and writes its answer (mdw-respond.ts).
+ * @module The REST adapter of the /v3 resources: the route table's index (route-index.ts), and for an operation's
+ * route one adapter that reads the request's parameters, calls the resource and writes its answer (mdw-respond.ts).
  */
-import Router from '@koa/router';
 import type Koa from 'koa';
 import { one } from '../resources/mdw-params.ts';
 import type { ResourceRequest, V3Env } from '../resources/resource.ts';
 import { txiScopeOfTransactions } from '../resources/scope-bounds.ts';
 import { sendAnswer } from './mdw-respond.ts';
-import { routerPath } from './operation.ts';
-import { V3_OPERATIONS } from './operations.ts';
+import { routerPath, type V3Operation, type V3Route } from './operation.ts';
+import { V3_ROUTES } from './operations.ts';
+import { RouteIndex } from './route-index.ts';
 
-/** restRouter builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
-export function restRouter(env: V3Env): Router {
-  const router = new Router({ prefix: '/v3' });
-  for (const op of V3_OPERATIONS) {
-    const scoped = op.params.includes('scope');
-    router.get(op.operationId, routerPath(op.path), async (ctx) => {
-      const request = scoped ? await scopedRequest(ctx, env, ctx.params) : plainRequest(ctx, ctx.params);
-      const answer = await op.resource(env, request);
-      if (op.noStore) ctx.set('Cache-Control', 'no-store');
-      // a page's links carry the parameters the request came with
-      sendAnswer(ctx, answer, ctx.query);
-    });
-  }
-  return router;
+/** v3RouteIndex is the route table's index: each route under /v3 (paths without it, as in ae_mdw's spec). */
+export function v3RouteIndex(routes: readonly V3Route[] = V3_ROUTES): RouteIndex<V3Route> {
+  return new RouteIndex(routes.map((route) => ({ template: `/v3${routerPath(route.path)}`, route })));
+}
+
+/** answerOperation answers a request its route found: it calls the operation's resource and writes its answer. */
+export async function answerOperation(
+  ctx: Koa.Context,
+  env: V3Env,
+  op: V3Operation,
+  params: ResourceRequest['params'],
+): Promise<void> {
+  const request = op.params.includes('scope') ? await scopedRequest(ctx, env, params) : plainRequest(ctx, params);
+  const answer = await op.resource(env, request);
+  if (op.noStore) ctx.set('Cache-Control', 'no-store');
+  // a page's links carry the parameters the request came with
+  sendAnswer(ctx, answer, ctx.query);
 }
 
 /** plainRequest is a request's parameters as its route (`params`) and query string give them. */

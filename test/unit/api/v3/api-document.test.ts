@@ -1,45 +1,18 @@
 import { expect } from 'chai';
-import prom from 'prom-client';
 import { Ajv } from 'ajv';
-import { createApiMetrics } from '../../../../src/api/http/metrics.ts';
-import { v3Env } from '../../../../src/api/mdw/mdw-api.ts';
-import { restRouter } from '../../../../src/api/mdw/rest/rest-routes.ts';
+import { v3RouteIndex } from '../../../../src/api/mdw/rest/rest-routes.ts';
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
-import { V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
+import { V3_EXPORTS, V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
 import { answerShapes, page, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
-import { NodeHeight } from '../../../../src/api/http/node-height.ts';
-import { loadConfig } from '../../../../src/config/middleware.ts';
-import { createPool } from '../../../../src/db/pool.ts';
-import { createLogger } from '../../../../src/base/log.ts';
-
-const silentLog = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined }).log;
 
 describe('/v3/api document', () => {
-  it('lists exactly the routes the /v3 router serves', async () => {
-    const cfg = loadConfig({ DATABASE_URL: 'postgres://unused@127.0.0.1:1/x', NODE_URL: 'http://127.0.0.1:1' });
-    const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'public', max: 1 }, silentLog);
-    const router = restRouter(
-      v3Env({
-        cfg,
-        log: silentLog,
-        pool,
-        metrics: createApiMetrics(new prom.Registry()),
-        forward: async () => {},
-        nodeHeight: new NodeHeight({ urls: cfg.nodeUrls, timeoutMs: 100, log: silentLog }),
-        version: 't',
-      }),
-    );
-    const served = router.stack
-      .filter((layer) => layer.methods.includes('GET'))
-      .map((layer) =>
-        String(layer.path)
-          .replace(/^\/v3/, '')
-          .replace(/:(\w+)/g, '{$1}'),
-      )
+  it('lists exactly the routes the /v3 route index serves, the exports among them', () => {
+    const served = v3RouteIndex()
+      .templates.map((template) => template.replace(/^\/v3/, '').replace(/:(\w+)/g, '{$1}'))
       .sort();
-    expect(served).to.deep.equal(V3_OPERATIONS.map((op) => op.path).sort());
-    await pool.end();
+    expect(served).to.deep.equal([...V3_OPERATIONS.map((op) => op.path), ...V3_EXPORTS.map((e) => e.path)].sort());
+    expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(served);
   });
 
   it('every response schema compiles, and every path parameter of a path is declared', () => {
