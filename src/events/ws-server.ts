@@ -21,6 +21,9 @@ import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from '../db/notification.ts';
 import { postedTx } from './posted-tx.ts';
 import { PendingTxPoller } from './tx-update.ts';
+import { AppError } from '../base/errors.ts';
+import type { ApiAccess, Caller } from '../api/quota/api-access.ts';
+import { apikeyParameter, presentedKey } from '../api/quota/key-text.ts';
 
 export interface WebsocketServerDeps {
   readonly cfg: Config;
@@ -42,6 +45,11 @@ export interface WebsocketServerDeps {
    * cache); its owner stops it after this server. Without one the server LISTENs on its own.
    */
   readonly listener?: NotificationListener;
+  /**
+   * API keys and quotas (API_KEYS on): a handshake with an unknown or revoked key is answered 401, one past its tier's
+   * websocket connections 429, and ae_mdw's sockets hold the tier's subscriptions. Absent: no socket is counted.
+   */
+  readonly access?: ApiAccess;
 }
 
 /** Close code when the server is full: "try again later" (RFC 6455 registry). */
@@ -81,6 +89,8 @@ export class WebsocketServer implements Role {
   readonly #mdwPerAddress = new Map<string, number>();
   /** TRUSTED_PROXIES: a client behind them is counted by its forwarded address, not the proxy's */
   readonly #trustedProxies: TrustedProxies;
+  /** the caller of each handshake let in with API keys on, until its connection is accepted */
+  readonly #callers = new WeakMap<IncomingMessage, Caller>();
   #unsubscribe: (() => void) | undefined;
   #wss: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -219,8 +229,15 @@ export class WebsocketServer implements Role {
       // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
       clientTracking: false,
       // a page of an origin CORS_ORIGINS does not list gets 403, as its requests get no CORS headers
-      verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, status?: number, reason?: string) => void) =>
-        done(originAllowed(cfg.corsOrigins, origin), 403, 'origin not allowed (CORS_ORIGINS)'),
+      verifyClient: (
+        { origin, req }: { origin?: string; req: IncomingMessage },
+        done: (ok: boolean, status?: number, reason?: string, headers?: Record<string, string>) => void,
+      ) => {
+        if (!originAllowed(cfg.corsOrigins, origin)) return done(false, 403, 'origin not allowed (CORS_ORIGINS)');
+        const refusal = this.#admitted(req);
+        if (refusal) return done(false, refusal.status, refusal.message, refusal.headers);
+        done(true);
+      },
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -255,6 +272,32 @@ export class WebsocketServer implements Role {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req));
+  }
+
+  /**
+   * #admitted checks a handshake's API key (X-API-Key or apikey=) or address and takes one of its tier's websocket
+   * connections until the TCP socket closes; the refusal when it may not connect, undefined when it may (or keys are
+   * off).
+   */
+  #admitted(req: IncomingMessage): { status: number; message: string; headers: Record<string, string> } | undefined {
+    const access = this.#deps.access;
+    if (!access) return undefined;
+    try {
+      const caller = access.caller(
+        presentedKey(req.headers['x-api-key'], apikeyParameter(req.url)),
+        req.socket.remoteAddress,
+        req.headers['x-forwarded-for'],
+      );
+      const release = access.hold(caller, 'websocketConnections');
+      // the TCP socket's end, whatever became of the handshake
+      req.socket.once('close', release);
+      this.#callers.set(req, caller);
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      this.#metrics.connectionsRefused.inc();
+      return { status: err.status, message: err.message, headers: err.status === 429 ? { 'Retry-After': '1' } : {} };
+    }
   }
 
   /** stop stops following the chain, closes every client (going away) and the listening socket. */
@@ -318,8 +361,11 @@ export class WebsocketServer implements Role {
       return;
     }
     this.#mdwPerAddress.set(address, fromAddress + 1);
+    const caller = this.#callers.get(req);
+    const access = this.#deps.access;
     const peer: MdwPeer = {
       version,
+      ...(caller && access ? { allowance: subscriptionAllowance(access, caller) } : {}),
       send: (text) => {
         if (ws.readyState !== WebSocket.OPEN) return;
         // The same bound as the seed's clients: a reader that does not keep up is closed, not buffered for.
@@ -421,6 +467,24 @@ class Connection implements Peer {
 function toBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+/** subscriptionAllowance holds a caller's subscriptions within its tier, one at a time (MdwHub takes and gives them). */
+function subscriptionAllowance(access: ApiAccess, caller: Caller): MdwPeer['allowance'] {
+  const releases: (() => void)[] = [];
+  return {
+    take: () => {
+      try {
+        releases.push(access.hold(caller, 'subscriptions'));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    give: (count) => {
+      for (let i = 0; i < count; i++) releases.pop()?.();
+    },
+  };
 }
 
 /**

@@ -1,5 +1,7 @@
 /** @module What the API's Koa middleware pass each other on `ctx.state`: one typed interface, no other key. */
 import type Koa from 'koa';
+import type { ApiKeyState } from '../quota/api-access.ts';
+import type { SlotKind } from '../quota/key-slots.ts';
 
 /** ApiState is every key a middleware or route may set on `ctx.state`. */
 export interface ApiState {
@@ -24,6 +26,21 @@ export interface ApiState {
    * count from there, as its duration in the metrics does.
    */
   arrivedAt?: number;
+  /**
+   * The request's API key, `{id, tier}`, when API keys are on and it presented a valid one; undefined when anonymous
+   * or keys are off (quota-middleware.ts). Webhooks are owned by it.
+   */
+  apiKey?: ApiKeyState;
+  /** With API keys on: charges more of the request's quota, and holds its tier's things at once (quota-middleware.ts). */
+  quota?: RequestQuota;
+}
+
+/** RequestQuota is what a route may ask of its request's quota once it knows what it will cost or hold. */
+export interface RequestQuota {
+  /** charge counts `units` more; past the quota it throws 429 (with RateLimit and Retry-After set) */
+  charge(units: number): void;
+  /** hold takes one of `kind` within the tier's limit (429 beyond), answering its release */
+  hold(kind: SlotKind): () => void;
 }
 
 /** ApiContext is a request's context in this API. */

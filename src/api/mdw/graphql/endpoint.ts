@@ -29,6 +29,7 @@ import { graphiqlFile } from './graphiql.ts';
 import { GRAPHQL_ROUTE, OperationLabels } from './operation-labels.ts';
 import { requestLoaders } from './loaders.ts';
 import { SCHEMA } from './schema.ts';
+import { graphqlUnits } from '../../quota/route-cost.ts';
 
 /** MAX_BODY: the largest request body (a query and its variables). */
 const MAX_BODY = '64kb';
@@ -70,7 +71,12 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
     const operation: Operation = {
-      admitted: (work, cost) => admitted(work, cost, arrivedAt),
+      admitted: (work, cost) => {
+        // with API keys on, the document's cost beyond the unit its request paid counts against its quota (429 past it)
+        const more = graphqlUnits(cost) - 1;
+        if (more > 0) ctx.state.quota?.charge(more);
+        return admitted(work, cost, arrivedAt);
+      },
       named: (name) => (ctx.state.route = labels.label(name)),
       compiled,
     };

@@ -112,6 +112,8 @@ export class AccountExports {
     ctx.state.route = `${String(ctx.state.mountedAt ?? '')}/v3/accounts/:id/${kind}/export`;
     const format = this.#format(ctx, KINDS[kind].csv);
     if (this.#running >= this.#limits.maxRunning) throw overloaded();
+    // with API keys on, the key (or address) runs at most its tier's exports at once (429 beyond)
+    const released = ctx.state.quota?.hold('exports');
     this.#running++;
     const work = new Work();
     const stop = new AbortController();
@@ -145,6 +147,7 @@ export class AccountExports {
       head = await pages.next();
     } catch (err) {
       this.#running--;
+      released?.();
       throw err;
     }
     const trailers = takesTrailers(ctx.req);
@@ -157,6 +160,7 @@ export class AccountExports {
     stream.once('close', () => {
       clearTimeout(lifetime);
       this.#running--;
+      released?.();
     });
     // a failure after the first byte can only break the transfer off, so that the client knows it is cut short
     stream.once('error', (err) => {
