@@ -88,7 +88,8 @@ export class ApiAccess {
       pool,
       flushMs: cfg.apiKeys.flushMs,
       log: component,
-      flushed: (seconds) => (seconds === undefined ? metrics.flushFailures.inc() : metrics.flushDuration.observe(seconds)),
+      flushed: (seconds) =>
+        seconds === undefined ? metrics.flushFailures.inc() : metrics.flushDuration.observe(seconds),
     });
     this.#proxies = new TrustedProxies(cfg.trustedProxies);
   }
@@ -133,7 +134,11 @@ export class ApiAccess {
     }
     const tier = this.#tiers.get(known.tier);
     if (tier === undefined)
-      throw new AppError(ErrorCode.API_KEY_INVALID, 401, `API key ${known.id} has tier ${known.tier}, which this server does not configure`);
+      throw new AppError(
+        ErrorCode.API_KEY_INVALID,
+        401,
+        `API key ${known.id} has tier ${known.tier}, which this server does not configure`,
+      );
     return { subject: known.id, label: known.id, ...tier, apiKey: { id: known.id, tier: known.tier } };
   }
 

@@ -74,7 +74,12 @@ export class QuotaBook {
     const windows = WINDOWS.map((w, i) => {
       const quota = w.quota(tier);
       const c = counts[i]!;
-      return { window: w, quota, remaining: Math.max(0, quota - c.known - c.pending), resetSeconds: resetSeconds(w, nowMs) };
+      return {
+        window: w,
+        quota,
+        remaining: Math.max(0, quota - c.known - c.pending),
+        resetSeconds: resetSeconds(w, nowMs),
+      };
     });
     return {
       allowed: refusing === undefined,

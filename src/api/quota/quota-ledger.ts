@@ -88,7 +88,10 @@ export class QuotaLedger {
           this.#options.flushed?.(undefined);
           // each server goes on counting alone meanwhile: its own counts are still enforced
           if (!this.#failing)
-            this.#options.log.warn({ reason: errorMessage(err) }, 'quota counts could not be flushed; counting locally');
+            this.#options.log.warn(
+              { reason: errorMessage(err) },
+              'quota counts could not be flushed; counting locally',
+            );
           this.#failing = true;
         })
         .finally(() => {

@@ -24,9 +24,30 @@ export const ANONYMOUS = 'anonymous';
  * an exchange's (the peers' public tiers are of these sizes: docs/operations.md, "API keys and quotas").
  */
 export const DEFAULT_TIERS: readonly Tier[] = [
-  { name: ANONYMOUS, requestsPerSecond: 10, requestsPerDay: 10_000, websocketConnections: 2, subscriptions: 20, exports: 1 },
-  { name: 'free', requestsPerSecond: 25, requestsPerDay: 100_000, websocketConnections: 5, subscriptions: 100, exports: 2 },
-  { name: 'pro', requestsPerSecond: 200, requestsPerDay: 5_000_000, websocketConnections: 50, subscriptions: 2000, exports: 10 },
+  {
+    name: ANONYMOUS,
+    requestsPerSecond: 10,
+    requestsPerDay: 10_000,
+    websocketConnections: 2,
+    subscriptions: 20,
+    exports: 1,
+  },
+  {
+    name: 'free',
+    requestsPerSecond: 25,
+    requestsPerDay: 100_000,
+    websocketConnections: 5,
+    subscriptions: 100,
+    exports: 2,
+  },
+  {
+    name: 'pro',
+    requestsPerSecond: 200,
+    requestsPerDay: 5_000_000,
+    websocketConnections: 50,
+    subscriptions: 2000,
+    exports: 10,
+  },
 ];
 
 const LIMITS = ['requestsPerSecond', 'requestsPerDay', 'websocketConnections', 'subscriptions', 'exports'] as const;
