@@ -205,7 +205,7 @@ export class ApiServer implements Role {
     if (!cfg.apiKeys.enabled) return undefined;
     const pool = createWritePool(cfg, 'mdw-server-quota', log, 2);
     this.#stops.push(() => pool.end());
-    const access = new ApiAccess({ cfg, pool, log, registry, tiers: await loadTiers(cfg.apiKeys.tiersFile) });
+    const access = new ApiAccess({ cfg, pool, log, registry, tiers: await loadTiers(cfg.apiKeys) });
     await access.start();
     this.#stops.push(() => access.stop());
     return access;

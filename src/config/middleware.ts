@@ -123,6 +123,8 @@ export interface ApiKeySettings {
   readonly file: string | undefined;
   /** a JSON file of tiers replacing the default ones (API_TIERS_FILE) */
   readonly tiersFile: string | undefined;
+  /** the same JSON as the variable's text (API_TIERS: a ConfigMap's key under the operator) */
+  readonly tiersJson: string | undefined;
   /** how often a server flushes its counts to the shared ones and reads the others' (API_QUOTA_FLUSH_MS) */
   readonly flushMs: number;
   /** how often a server rereads the keys: a revoked key is refused within this (API_KEYS_REFRESH_MS) */
@@ -280,10 +282,15 @@ function readApiKeySettings(read: Reader): ApiKeySettings {
   const mode = read.oneOf<'on' | 'off'>('API_KEYS', DEFAULTS.API_KEYS, ['on', 'off']);
   if (mode === 'off' && file !== undefined && read.isSet('API_KEYS'))
     read.problem('API_KEYS', 'is off, but API_KEYS_FILE gives keys: set API_KEYS=on or leave it unset');
+  const tiersFile = read.optional('API_TIERS_FILE');
+  const tiersJson = read.optional('API_TIERS');
+  if (tiersFile !== undefined && tiersJson !== undefined)
+    read.problem('API_TIERS', 'and API_TIERS_FILE are both set: give the tiers once');
   return Object.freeze({
     enabled: mode === 'on' || file !== undefined,
     file,
-    tiersFile: read.optional('API_TIERS_FILE'),
+    tiersFile,
+    tiersJson,
     flushMs: read.integer('API_QUOTA_FLUSH_MS', DEFAULTS.API_QUOTA_FLUSH_MS, 10, 60_000),
     refreshMs: read.integer('API_KEYS_REFRESH_MS', DEFAULTS.API_KEYS_REFRESH_MS, 100, 3_600_000),
   });

@@ -44,12 +44,13 @@ export interface Charge {
   readonly rateLimit: string;
 }
 
-/** loadTiers reads API_TIERS_FILE, or gives the default tiers; a bad file is a configuration error. */
-export async function loadTiers(file: string | undefined): Promise<readonly Tier[]> {
-  if (file === undefined) return DEFAULT_TIERS;
-  const tiers = parseTiers(await readFile(file, 'utf8'));
-  if ('problems' in tiers)
-    throw new AppError(ErrorCode.CONFIG_INVALID, 500, `API_TIERS_FILE ${file}: ${tiers.problems.join('; ')}`);
+/** loadTiers reads API_TIERS or API_TIERS_FILE, or gives the default tiers; bad tiers are a configuration error. */
+export async function loadTiers(settings: Config['apiKeys']): Promise<readonly Tier[]> {
+  const { tiersFile, tiersJson } = settings;
+  if (tiersFile === undefined && tiersJson === undefined) return DEFAULT_TIERS;
+  const tiers = parseTiers(tiersJson ?? (await readFile(tiersFile!, 'utf8')));
+  const from = tiersJson === undefined ? `API_TIERS_FILE ${tiersFile}` : 'API_TIERS';
+  if ('problems' in tiers) throw new AppError(ErrorCode.CONFIG_INVALID, 500, `${from}: ${tiers.problems.join('; ')}`);
   return tiers;
 }
 

@@ -38,7 +38,7 @@ async function withPool<T>(cfg: Config, log: Logger, fn: (pool: Pool) => Promise
 
 /** createKey makes a key of a configured tier (API_TIERS_FILE's, or the defaults). */
 export async function createKey(cfg: Config, log: Logger, name: string, tier: string): Promise<CreatedKey> {
-  const tiers = await loadTiers(cfg.apiKeys.tiersFile);
+  const tiers = await loadTiers(cfg.apiKeys);
   if (!tiers.some((t) => t.name === tier))
     throw new AppError(
       ErrorCode.CONFIG_INVALID,

@@ -7,6 +7,7 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.kind': 'Middleware.',
   '.metadata': 'Standard object metadata.',
   '.spec': 'What the Middleware should run: node, database, servers, populator, reloads.',
+  '.spec.api': 'API keys of the servers: the Secret key holding their keys file (API_KEYS_FILE).',
   '.spec.imagePullSecrets[]':
     'LocalObjectReference contains enough information to let you locate the referenced object inside the same namespace.',
   '.spec.imagePullSecrets[].name':

@@ -224,6 +224,8 @@ export type MiddlewareSpec = {
   imagePullPolicy?: PullPolicy;
   imagePullSecrets?: V1LocalObjectReference[];
   server?: ServerSpec;
+  /** API keys of the servers: the Secret key holding their keys file (API_KEYS_FILE). */
+  api?: { keysSecretRef?: SecretKeyRef };
   populator?: PopulatorSpec;
   jobs?: JobsSpec;
   serviceAccountTemplate?: {
