@@ -199,6 +199,29 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect(unknown).to.equal(401);
   });
 
+  it("counts a GraphQL document's cost, and refuses one past the quota before it runs", async () => {
+    const { key } = await createKey(cfg, silentLog, 'graphql', 'free');
+    // cost 201: three units, a page of 100 being one
+    const query = '{ transactions(limit: 100) { data { hash block { hash } } } }';
+    const post = () =>
+      fetch(`${a.httpUrl}/mdw/graphql`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+    await until(async () => (await get(a, { 'X-API-Key': key })).status === 200);
+    const first = await post();
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('ratelimit')).to.match(/"day";r=2;/);
+    // its request's unit is let in, the document's two more are not: refused in GraphQL's shape, nothing read
+    const refused = await post();
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('retry-after')).to.match(/^\d+$/);
+    const body = (await refused.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).to.equal('MDW_API_QUOTA_EXCEEDED');
+    expect(body.errors[0]!.message).to.match(/^quota exceeded: API key key_[0-9a-f]{16} \(tier free\)/);
+  });
+
   it('takes the keys file live: its key works on every replica, and is refused once it leaves the file', async () => {
     const headers = { 'X-API-Key': 'mdw_file_key_0123456789' };
     expect((await get(a, headers)).status).to.equal(200);
