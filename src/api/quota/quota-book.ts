@@ -66,7 +66,7 @@ export class QuotaBook {
     let refusing: number | undefined;
     WINDOWS.forEach((w, i) => {
       const c = counts[i]!;
-      const used = c.known + c.pending;
+      const used = usedOf(c);
       const quota = w.quota(tier);
       if (used >= quota || (used > 0 && used + cost > quota)) refusing ??= i;
     });
@@ -77,7 +77,7 @@ export class QuotaBook {
       return {
         window: w,
         quota,
-        remaining: Math.max(0, quota - c.known - c.pending),
+        remaining: Math.max(0, quota - usedOf(c)),
         resetSeconds: resetSeconds(w, nowMs),
       };
     });
@@ -134,6 +134,9 @@ export class QuotaBook {
     return c;
   }
 }
+
+/** usedOf is a window's count as this server knows it: the shared one, what a flush under way carries, and its own since. */
+const usedOf = (c: Count): number => c.known + c.flushing + c.pending;
 
 /** resetSeconds is how long until the window running at `nowMs` ends, whole seconds rounded up (at least 1). */
 function resetSeconds(w: QuotaWindow, nowMs: number): number {

@@ -62,6 +62,16 @@ describe('QuotaBook', () => {
     expect(book.take('key_a', TIER, 1, NOON + 2000).allowed).to.equal(false);
   });
 
+  it('counts what a flush under way carries until the flush answers', () => {
+    const book = new QuotaBook();
+    for (let i = 0; i < 3; i++) book.take('key_a', TIER, 1, NOON + i * 1000);
+    book.drain(NOON + 3000);
+    // the flush has not answered: its three are still this server's to count
+    expect(book.take('key_a', TIER, 1, NOON + 3000).windows[1]!.remaining).to.equal(1);
+    expect(book.take('key_a', TIER, 1, NOON + 3001).allowed).to.equal(true);
+    expect(book.take('key_a', TIER, 1, NOON + 3002).allowed).to.equal(false);
+  });
+
   it('gives back what a failed flush took, so the next one adds it', () => {
     const book = new QuotaBook();
     book.take('key_a', TIER, 2, NOON);
