@@ -98,8 +98,11 @@ describe('API keys and quotas (two servers, one database)', function () {
     const { id, key } = await createKey(cfg, silentLog, 'shared', 'free');
     const headers = { 'X-API-Key': key };
     await until(async () => (await get(a, headers)).status === 200);
-    const first = await get(a, headers);
+    const first = await get(a, { ...headers, Origin: 'https://wallet.example' });
     expect(first.headers.get('ratelimit-policy')).to.equal('"second";q=1000;w=1, "day";q=6;w=86400');
+    // a page's script may read them, and the key never reaches the node
+    expect(first.headers.get('access-control-expose-headers')).to.contain('RateLimit-Policy');
+    expect(node.seen.at(-1)!.headers).not.to.have.property('x-api-key');
     expect(first.headers.get('ratelimit')).to.match(/^"second";r=\d+;t=1, "day";r=4;t=\d+$/);
     for (let i = 0; i < 2; i++) expect((await get(a, headers)).status).to.equal(200);
     await flushedTwice(a);
