@@ -28,6 +28,7 @@ import { HeapTrim, processSampler } from './http/heap-trim.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { STATUS_READ_MAX_MS } from './http/node-height.ts';
 import { ApiAccess, loadTiers } from './quota/api-access.ts';
+import { socketGate } from './quota/socket-gate.ts';
 
 /**
  * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After
@@ -276,7 +277,7 @@ export class ApiServer implements Role {
       primary,
       registry,
       listener,
-      ...(access ? { access } : {}),
+      ...(access ? { gate: socketGate(access) } : {}),
       ...(replicas ? { raiseFloor: (lsn: bigint, signal: AbortSignal) => replicas.raiseFloor(lsn, signal) } : {}),
     });
     this.#websocket = websocket;

@@ -15,15 +15,12 @@ import { topHeight } from '../db/queries/blocks.ts';
 import { ChainFeed } from './chain-feed.ts';
 import { readChainChunk } from './events-source.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
-import { MdwHub, type MdwPeer } from './mdw-hub.ts';
+import { MdwHub, type MdwPeer, type SubscriptionAllowance } from './mdw-hub.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from '../db/notification.ts';
 import { postedTx } from './posted-tx.ts';
 import { PendingTxPoller } from './tx-update.ts';
-import { AppError } from '../base/errors.ts';
-import type { ApiAccess, Caller } from '../api/quota/api-access.ts';
-import { apikeyParameter, presentedKey } from '../api/quota/key-text.ts';
 
 export interface WebsocketServerDeps {
   readonly cfg: Config;
@@ -46,10 +43,27 @@ export interface WebsocketServerDeps {
    */
   readonly listener?: NotificationListener;
   /**
-   * API keys and quotas (API_KEYS on): a handshake with an unknown or revoked key is answered 401, one past its tier's
-   * websocket connections 429, and ae_mdw's sockets hold the tier's subscriptions. Absent: no socket is counted.
+   * API keys and quotas (API_KEYS on: src/api/quota/socket-gate.ts): a handshake with an unknown or revoked key is
+   * answered 401, one past its tier's websocket connections 429, and ae_mdw's sockets hold the tier's subscriptions.
+   * Absent: no socket is counted.
    */
-  readonly access?: ApiAccess;
+  readonly gate?: SocketGate;
+}
+
+/** SocketGate decides on a handshake before its upgrade: refused with an HTTP status, or let in holding its place. */
+export interface SocketGate {
+  admit(req: IncomingMessage): SocketRefusal | SocketAdmitted;
+}
+
+/** SocketRefusal answers a handshake instead of upgrading it. */
+export interface SocketRefusal {
+  readonly refused: { readonly status: number; readonly message: string; readonly headers: Record<string, string> };
+}
+
+/** SocketAdmitted is a handshake let in: its place, given back once (its TCP socket's end), and its subscriptions. */
+export interface SocketAdmitted {
+  readonly release: () => void;
+  readonly allowance: SubscriptionAllowance;
 }
 
 /** Close code when the server is full: "try again later" (RFC 6455 registry). */
@@ -89,8 +103,8 @@ export class WebsocketServer implements Role {
   readonly #mdwPerAddress = new Map<string, number>();
   /** TRUSTED_PROXIES: a client behind them is counted by its forwarded address, not the proxy's */
   readonly #trustedProxies: TrustedProxies;
-  /** the caller of each handshake let in with API keys on, until its connection is accepted */
-  readonly #callers = new WeakMap<IncomingMessage, Caller>();
+  /** the subscriptions of each handshake the gate let in, until its connection is accepted */
+  readonly #allowances = new WeakMap<IncomingMessage, SubscriptionAllowance>();
   #unsubscribe: (() => void) | undefined;
   #wss: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -275,29 +289,20 @@ export class WebsocketServer implements Role {
   }
 
   /**
-   * #admitted checks a handshake's API key (X-API-Key or apikey=) or address and takes one of its tier's websocket
-   * connections until the TCP socket closes; the refusal when it may not connect, undefined when it may (or keys are
-   * off).
+   * #admitted asks the gate (API keys on) whether a handshake may connect: its refusal, or undefined when it may (its
+   * place given back when its TCP socket ends, whatever became of the handshake).
    */
-  #admitted(req: IncomingMessage): { status: number; message: string; headers: Record<string, string> } | undefined {
-    const access = this.#deps.access;
-    if (!access) return undefined;
-    try {
-      const caller = access.caller(
-        presentedKey(req.headers['x-api-key'], apikeyParameter(req.url)),
-        req.socket.remoteAddress,
-        req.headers['x-forwarded-for'],
-      );
-      const release = access.hold(caller, 'websocketConnections');
-      // the TCP socket's end, whatever became of the handshake
-      req.socket.once('close', release);
-      this.#callers.set(req, caller);
-      return undefined;
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
+  #admitted(req: IncomingMessage): SocketRefusal['refused'] | undefined {
+    const gate = this.#deps.gate;
+    if (!gate) return undefined;
+    const answer = gate.admit(req);
+    if ('refused' in answer) {
       this.#metrics.connectionsRefused.inc();
-      return { status: err.status, message: err.message, headers: err.status === 429 ? { 'Retry-After': '1' } : {} };
+      return answer.refused;
     }
+    req.socket.once('close', answer.release);
+    this.#allowances.set(req, answer.allowance);
+    return undefined;
   }
 
   /** stop stops following the chain, closes every client (going away) and the listening socket. */
@@ -361,11 +366,10 @@ export class WebsocketServer implements Role {
       return;
     }
     this.#mdwPerAddress.set(address, fromAddress + 1);
-    const caller = this.#callers.get(req);
-    const access = this.#deps.access;
+    const allowance = this.#allowances.get(req);
     const peer: MdwPeer = {
       version,
-      ...(caller && access ? { allowance: subscriptionAllowance(access, caller) } : {}),
+      ...(allowance ? { allowance } : {}),
       send: (text) => {
         if (ws.readyState !== WebSocket.OPEN) return;
         // The same bound as the seed's clients: a reader that does not keep up is closed, not buffered for.
@@ -467,24 +471,6 @@ class Connection implements Peer {
 function toBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   return Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-}
-
-/** subscriptionAllowance holds a caller's subscriptions within its tier, one at a time (MdwHub takes and gives them). */
-function subscriptionAllowance(access: ApiAccess, caller: Caller): MdwPeer['allowance'] {
-  const releases: (() => void)[] = [];
-  return {
-    take: () => {
-      try {
-        releases.push(access.hold(caller, 'subscriptions'));
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    give: (count) => {
-      for (let i = 0; i < count; i++) releases.pop()?.();
-    },
-  };
 }
 
 /**

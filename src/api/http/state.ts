@@ -1,7 +1,5 @@
 /** @module What the API's Koa middleware pass each other on `ctx.state`: one typed interface, no other key. */
 import type Koa from 'koa';
-import type { ApiKeyState } from '../quota/api-access.ts';
-import type { SlotKind } from '../quota/key-slots.ts';
 
 /** ApiState is every key a middleware or route may set on `ctx.state`. */
 export interface ApiState {
@@ -34,6 +32,15 @@ export interface ApiState {
   /** With API keys on: charges more of the request's quota, and holds its tier's things at once (quota-middleware.ts). */
   quota?: RequestQuota;
 }
+
+/** ApiKeyState is a request's API key on `ctx.state.apiKey`: its id (`key_…`) and its tier's name. */
+export interface ApiKeyState {
+  readonly id: string;
+  readonly tier: string;
+}
+
+/** SlotKind is a kind of thing a key holds at once, each with its tier's limit (src/api/quota/key-slots.ts). */
+export type SlotKind = 'websocketConnections' | 'subscriptions' | 'exports';
 
 /** RequestQuota is what a route may ask of its request's quota once it knows what it will cost or hold. */
 export interface RequestQuota {

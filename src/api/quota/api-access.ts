@@ -12,19 +12,14 @@ import { TrustedProxies } from '../../config/client-address.ts';
 import type { Config } from '../../config/middleware.ts';
 import type { Pool } from '../../db/pool.ts';
 import { KeyRing } from './key-ring.ts';
-import { KeySlots, type SlotKind } from './key-slots.ts';
+import type { ApiKeyState, SlotKind } from '../http/state.ts';
+import { KeySlots } from './key-slots.ts';
 import { MAX_KEY_LENGTH } from './key-text.ts';
 import type { Decision } from './quota-book.ts';
 import { QuotaLedger } from './quota-ledger.ts';
 import { createQuotaMetrics, type QuotaMetrics } from './quota-metrics.ts';
 import { policyField, rateLimitField } from './ratelimit-fields.ts';
 import { ANONYMOUS, DEFAULT_TIERS, parseTiers, type Tier } from './tiers.ts';
-
-/** ApiKeyState is what a request's key is on `ctx.state.apiKey`: undefined when anonymous or keys are off. */
-export interface ApiKeyState {
-  readonly id: string;
-  readonly tier: string;
-}
 
 /** Caller is who a request or a socket is, as quotas count it. */
 export interface Caller {

@@ -4,8 +4,7 @@
  * "API keys and quotas").
  */
 
-/** SlotKind is a kind of thing held at once, each with its tier limit. */
-export type SlotKind = 'websocketConnections' | 'subscriptions' | 'exports';
+import type { SlotKind } from '../http/state.ts';
 
 /** KeySlots counts what subjects hold; a hold beyond the limit is refused and counts nothing. */
 export class KeySlots {

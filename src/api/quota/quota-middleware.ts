@@ -43,7 +43,7 @@ export function apiQuota(access: ApiAccess): ApiMiddleware {
       );
     };
     try {
-      charge(routeCost(ctx.path.replace(/^\/mdw(?=\/)/, ''), ctx.query));
+      charge(routeCost(ctx.query));
     } catch (err) {
       return refuse(ctx, err as AppError);
     }

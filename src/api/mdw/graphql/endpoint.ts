@@ -29,7 +29,6 @@ import { graphiqlFile } from './graphiql.ts';
 import { GRAPHQL_ROUTE, OperationLabels } from './operation-labels.ts';
 import { requestLoaders } from './loaders.ts';
 import { SCHEMA } from './schema.ts';
-import { graphqlUnits } from '../../quota/route-cost.ts';
 
 /** MAX_BODY: the largest request body (a query and its variables). */
 const MAX_BODY = '64kb';
@@ -73,7 +72,8 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     const operation: Operation = {
       admitted: (work, cost) => {
         // with API keys on, the document's cost beyond the unit its request paid counts against its quota (429 past it)
-        const more = graphqlUnits(cost) - 1;
+        // a page of 100 objects is one unit, as on REST
+        const more = Math.ceil(cost / COST_PER_TURN) - 1;
         if (more > 0) ctx.state.quota?.charge(more);
         return admitted(work, cost, arrivedAt);
       },

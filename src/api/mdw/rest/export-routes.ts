@@ -35,6 +35,7 @@ import { overloaded, type Admission } from '../../http/admission.ts';
 import { activitiesExport, transactionsExport, type AccountExport } from '../resources/account-exports.ts';
 import type { ExportRow, InTurn } from '../resources/export-walk.ts';
 import type { V3Env } from '../resources/resource.ts';
+import type { ApiState } from '../../http/state.ts';
 import {
   activityCsv,
   ACTIVITY_COLUMNS,
@@ -46,6 +47,7 @@ import {
   type ExportFormat,
 } from './export-formats.ts';
 import { scopedRequest } from './rest-routes.ts';
+import { EXPORT_COST } from '../../quota/route-cost.ts';
 
 /** The export paths under /v3 (the id checked by the resource). */
 const EXPORT_PATH = /^\/v3\/accounts\/([^/]+)\/(transactions|activities)\/export$/;
@@ -112,8 +114,16 @@ export class AccountExports {
     ctx.state.route = `${String(ctx.state.mountedAt ?? '')}/v3/accounts/:id/${kind}/export`;
     const format = this.#format(ctx, KINDS[kind].csv);
     if (this.#running >= this.#limits.maxRunning) throw overloaded();
-    // with API keys on, the key (or address) runs at most its tier's exports at once (429 beyond)
-    const released = ctx.state.quota?.hold('exports');
+    // with API keys on, an export counts EXPORT_COST units (its request paid one), and the key (or address) runs at
+    // most its tier's exports at once: 429 beyond either
+    const quota = (ctx.state as ApiState).quota;
+    const released = quota?.hold('exports');
+    try {
+      quota?.charge(EXPORT_COST - 1);
+    } catch (err) {
+      released?.();
+      throw err;
+    }
     this.#running++;
     const work = new Work();
     const stop = new AbortController();
