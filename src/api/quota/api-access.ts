@@ -138,9 +138,12 @@ export class ApiAccess {
     return { subject: known.id, label: known.id, ...tier, apiKey: { id: known.id, tier: known.tier } };
   }
 
-  /** charge counts a request of `cost` units against the caller's quotas, answering with its RateLimit field. */
-  charge(caller: Caller, cost: number): Charge {
-    const decision = this.#ledger.take(caller.subject, caller.tier, cost);
+  /**
+   * charge counts `cost` units of a request against the caller's quotas (`own`: what the request took before),
+   * answering with its RateLimit field.
+   */
+  charge(caller: Caller, cost: number, own = 0): Charge {
+    const decision = this.#ledger.take(caller.subject, caller.tier, cost, own);
     const tier = caller.tier.name;
     this.#metrics.requests.labels(caller.label, tier, decision.allowed ? 'allowed' : 'over_quota').inc();
     if (decision.allowed) this.#metrics.units.labels(caller.label, tier).inc(cost);

@@ -58,17 +58,18 @@ export class QuotaBook {
 
   /**
    * take lets a request of `cost` in if every window has room for it, and counts it in each; else it counts nothing.
-   * A window with nothing used lets in one request however costly, so a cost above a per-second quota is slow, not
-   * refused for ever.
+   * A window that nothing else used lets in one request however costly, so a cost above a per-second quota is slow,
+   * not refused for ever: `own` is what the same request took already (an export's or a GraphQL document's cost is
+   * charged after its request's first unit).
    */
-  take(subject: string, tier: Tier, cost: number, nowMs: number): Decision {
+  take(subject: string, tier: Tier, cost: number, nowMs: number, own = 0): Decision {
     const counts = WINDOWS.map((w) => this.#count(subject, w, nowMs));
     let refusing: number | undefined;
     WINDOWS.forEach((w, i) => {
       const c = counts[i]!;
       const used = usedOf(c);
       const quota = w.quota(tier);
-      if (used >= quota || (used > 0 && used + cost > quota)) refusing ??= i;
+      if (used - own > 0 && used + cost > quota) refusing ??= i;
     });
     if (refusing === undefined) for (const c of counts) c.pending += cost;
     const windows = WINDOWS.map((w, i) => {

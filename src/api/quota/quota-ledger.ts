@@ -35,9 +35,9 @@ export class QuotaLedger {
     this.#options = options;
   }
 
-  /** take counts a request of `cost` for `subject` if its tier has room (QuotaBook.take), now. */
-  take(subject: string, tier: Tier, cost: number): Decision {
-    return this.#book.take(subject, tier, cost, Date.now());
+  /** take counts a request of `cost` for `subject` if its tier has room (QuotaBook.take, `own` its), now. */
+  take(subject: string, tier: Tier, cost: number, own = 0): Decision {
+    return this.#book.take(subject, tier, cost, Date.now(), own);
   }
 
   /** windows counts the subjects' windows held in memory. */

@@ -30,10 +30,15 @@ export function apiQuota(access: ApiAccess): ApiMiddleware {
     }
     ctx.state.apiKey = caller.apiKey;
     ctx.set('RateLimit-Policy', caller.policy);
+    // what the request took so far: a window it alone used lets its later charges in whatever they cost
+    let spent = 0;
     const charge = (units: number): void => {
-      const { decision, rateLimit } = access.charge(caller, units);
+      const { decision, rateLimit } = access.charge(caller, units, spent);
       ctx.set('RateLimit', rateLimit);
-      if (decision.allowed) return;
+      if (decision.allowed) {
+        spent += units;
+        return;
+      }
       ctx.set('Retry-After', String(decision.retryAfter));
       const which = decision.windows.find((w) => w.remaining === 0)?.window.policy ?? 'second';
       throw new AppError(

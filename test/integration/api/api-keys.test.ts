@@ -172,6 +172,18 @@ describe('API keys and quotas (two servers, one database)', function () {
     for (let i = 0; i < 10; i++) expect((await get(a, from('203.0.113.7'), '/healthz')).status).to.equal(200);
   });
 
+  it('counts an export as EXPORT_COST units, refused before it streams when they do not fit', async () => {
+    const from = { 'X-Forwarded-For': '203.0.113.20' };
+    expect((await get(a, from)).status).to.equal(200);
+    const path = '/mdw/v3/accounts/ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi/transactions/export';
+    const refused = await get(a, from, path);
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('retry-after')).to.match(/^\d+$/);
+    expect(((await refused.json()) as { error: string }).error).to.match(
+      /^quota exceeded: your address \(tier anonymous\)/,
+    );
+  });
+
   it("holds a tier's websocket connections and subscriptions per key or address", async () => {
     const url = `${b.httpUrl.replace('http', 'ws')}/mdw/v3/websocket`;
     const headers = { 'X-Forwarded-For': '198.51.100.9' };

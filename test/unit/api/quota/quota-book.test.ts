@@ -40,10 +40,17 @@ describe('QuotaBook', () => {
     expect(book.take('addr:10.0.0.1', TIER, 1, NOON + 5000).allowed).to.equal(true);
   });
 
-  it('lets one request costlier than a whole window in when that window is untouched', () => {
+  it('lets one request costlier than a whole window in when nothing else used that window, its own charges included', () => {
     const book = new QuotaBook();
     expect(book.take('key_a', TIER, 4, NOON).allowed).to.equal(true);
     expect(book.take('key_a', TIER, 1, NOON + 1).allowed).to.equal(false);
+    // an export: its request's unit, then the rest of its cost charged by the same request
+    const second = NOON + 1000;
+    expect(book.take('key_b', TIER, 1, second).allowed).to.equal(true);
+    expect(book.take('key_b', TIER, 19, second, 1).allowed).to.equal(true);
+    expect(book.take('key_c', TIER, 1, second).allowed).to.equal(true);
+    expect(book.take('key_c', TIER, 1, second).allowed).to.equal(true);
+    expect(book.take('key_c', TIER, 19, second, 1).allowed).to.equal(false);
   });
 
   it("hands its own counts to a flush once, and takes everyone's back as what is known", () => {
