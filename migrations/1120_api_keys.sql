@@ -29,3 +29,15 @@ CREATE TABLE api_quota_usage (
 );
 -- the flush drops windows that have ended
 CREATE INDEX api_quota_usage_ended ON api_quota_usage (window_start);
+
+-- What each server holds now per subject (websocket connections, subscriptions, running exports), rewritten by the
+-- server every second: a server counts the others' fresh rows with its own, so a tier's limit holds across replicas.
+-- A server gone stops refreshing its rows (seen_at), which the others then ignore.
+CREATE TABLE api_held (
+  server  text NOT NULL,
+  subject text NOT NULL,
+  kind    text NOT NULL,
+  held    integer NOT NULL,
+  seen_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (server, subject, kind)
+);

@@ -4,6 +4,7 @@
  * websocket's handshake and the exports ask it; it reads the keys into memory and flushes the counts in the
  * background, so no request waits for the database.
  */
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type prom from 'prom-client';
 import { AppError, ErrorCode } from '../../base/errors.ts';
@@ -84,6 +85,7 @@ export class ApiAccess {
       pool,
       flushMs: cfg.apiKeys.flushMs,
       log: component,
+      slots: { slots: this.#slots, server: randomUUID() },
       flushed: (seconds) =>
         seconds === undefined ? metrics.flushFailures.inc() : metrics.flushDuration.observe(seconds),
     });

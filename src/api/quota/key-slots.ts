@@ -1,20 +1,23 @@
 /**
- * @module What each subject (a key, an address) holds at once on this server: websocket connections, subscriptions,
- * running exports. Counted per server: N servers let a key hold at most N times its tier's limit (docs/operations.md,
- * "API keys and quotas").
+ * @module What each subject (a key, an address) holds at once: websocket connections, subscriptions, running exports,
+ * this server's and, as of the last sync (quota-ledger.ts), the other servers'. No I/O.
  */
-
+import type { Held } from '../../db/queries/api-keys.ts';
 import type { SlotKind } from '../http/state.ts';
 
 /** KeySlots counts what subjects hold; a hold beyond the limit is refused and counts nothing. */
 export class KeySlots {
   readonly #held = new Map<string, number>();
+  #others = new Map<string, number>();
 
-  /** hold takes `count` of `kind` for `subject` if that stays within `limit`; false (nothing taken) otherwise. */
+  /**
+   * hold takes `count` of `kind` for `subject` if that, with what it holds here and on the other servers, stays within
+   * `limit`; false (nothing taken) otherwise.
+   */
   hold(subject: string, kind: SlotKind, limit: number, count = 1): boolean {
     const key = `${kind}\n${subject}`;
     const now = this.#held.get(key) ?? 0;
-    if (now + count > limit) return false;
+    if (now + (this.#others.get(key) ?? 0) + count > limit) return false;
     this.#held.set(key, now + count);
     return true;
   }
@@ -27,8 +30,16 @@ export class KeySlots {
     else this.#held.delete(key);
   }
 
-  /** held is what `subject` holds of `kind` now. */
-  held(subject: string, kind: SlotKind): number {
-    return this.#held.get(`${kind}\n${subject}`) ?? 0;
+  /** mine is what this server holds, for the other servers to count. */
+  mine(): Held[] {
+    return [...this.#held].map(([key, held]) => {
+      const [kind, subject] = key.split('\n') as [string, string];
+      return { subject, kind, held };
+    });
+  }
+
+  /** learnOthers takes what the other servers hold now, replacing what they held before. */
+  learnOthers(others: readonly Held[]): void {
+    this.#others = new Map(others.map((h) => [`${h.kind}\n${h.subject}`, h.held]));
   }
 }

@@ -7,9 +7,20 @@
 import type { Logger } from '../../base/log.ts';
 import { errorMessage } from '../../base/errors.ts';
 import type { Pool } from '../../db/pool.ts';
-import { addUsage, pruneUsage } from '../../db/queries/api-keys.ts';
+import { addUsage, pruneUsage, syncHeld } from '../../db/queries/api-keys.ts';
+import type { KeySlots } from './key-slots.ts';
 import { QuotaBook, type Decision } from './quota-book.ts';
 import type { Tier } from './tiers.ts';
+
+/**
+ * HELD_SYNC_MS: how often a server writes what its subjects hold and reads the others': each sync reads every subject
+ * holding something on another server (a public instance's websocket clients), so it runs at a second's pace, not a
+ * flush's. What other servers let a subject take since their last sync is how far a limit can be overrun.
+ */
+const HELD_SYNC_MS = 1000;
+
+/** HELD_FRESH_SECONDS: rows of a server that did not sync for this long are ignored (a server gone). */
+const HELD_FRESH_SECONDS = 10;
 
 /** PRUNE_EVERY_MS: how often a server deletes the counts of ended windows (every server does; it is idempotent). */
 const PRUNE_EVERY_MS = 60_000;
@@ -20,6 +31,8 @@ export interface QuotaLedgerOptions {
   readonly log: Logger;
   /** hears each flush's duration in seconds, or its failure (undefined) */
   readonly flushed?: (seconds: number | undefined) => void;
+  /** what subjects hold at once, synced with the other servers' under `server`, this server's random name */
+  readonly slots?: { readonly slots: KeySlots; readonly server: string };
 }
 
 /** QuotaLedger lets requests in against the shared counts and flushes its own to them; start and stop run the flushes. */
@@ -29,6 +42,7 @@ export class QuotaLedger {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #prunedAt = 0;
+  #heldSyncedAt = 0;
   #failing = false;
 
   constructor(options: QuotaLedgerOptions) {
@@ -55,12 +69,16 @@ export class QuotaLedger {
     this.#timer = undefined;
     await this.#flushing;
     await this.flush().catch(() => {});
+    // what this server held is no longer held: the others need not wait for its rows to go stale
+    const { slots, pool } = this.#options;
+    if (slots) await syncHeld(pool, slots.server, [], HELD_FRESH_SECONDS).catch(() => {});
   }
 
   /** flush adds what this server let in to the shared counts and learns everyone's (the timer's step; tests call it). */
   async flush(): Promise<void> {
     const { pool } = this.#options;
     const now = Date.now();
+    await this.#syncHeld(now);
     const { deltas, subjects } = this.#book.drain(now);
     if (subjects.length === 0) return;
     const started = performance.now();
@@ -75,6 +93,13 @@ export class QuotaLedger {
       this.#prunedAt = now;
       await pruneUsage(pool, Math.floor(now / 1000));
     }
+  }
+
+  async #syncHeld(now: number): Promise<void> {
+    const { slots } = this.#options;
+    if (!slots || now - this.#heldSyncedAt < HELD_SYNC_MS) return;
+    this.#heldSyncedAt = now;
+    slots.slots.learnOthers(await syncHeld(this.#options.pool, slots.server, slots.slots.mine(), HELD_FRESH_SECONDS));
   }
 
   #schedule(): void {

@@ -135,7 +135,43 @@ export async function addUsage(
   }));
 }
 
-/** pruneUsage deletes the counts of windows that ended before `nowSeconds`. */
+/** pruneUsage deletes the counts of windows that ended before `nowSeconds`, and what servers gone an hour held. */
 export async function pruneUsage(db: Queryable, nowSeconds: number): Promise<void> {
   await db.query('DELETE FROM api_quota_usage WHERE window_start + window_seconds <= $1', [nowSeconds]);
+  await db.query("DELETE FROM api_held WHERE seen_at < now() - interval '1 hour'");
+}
+
+/** Held is what a subject holds of a kind (websocket connections, subscriptions, exports). */
+export interface Held {
+  readonly subject: string;
+  readonly kind: string;
+  readonly held: number;
+}
+
+/**
+ * syncHeld makes `server`'s rows what it holds now (`mine`, nonzero) and answers what every other server whose rows
+ * are fresher than `freshSeconds` holds, summed per subject and kind. One statement.
+ */
+export async function syncHeld(
+  db: Queryable,
+  server: string,
+  mine: readonly Held[],
+  freshSeconds: number,
+): Promise<Held[]> {
+  const { rows } = await db.query<Held>(
+    `WITH mine AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::int[]) AS m(subject, kind, held)
+     ), gone AS (
+       DELETE FROM api_held h WHERE h.server = $1
+       AND NOT EXISTS (SELECT 1 FROM mine m WHERE (m.subject, m.kind) = (h.subject, h.kind))
+     ), kept AS (
+       INSERT INTO api_held (server, subject, kind, held) SELECT $1, subject, kind, held FROM mine
+       ON CONFLICT (server, subject, kind) DO UPDATE SET held = excluded.held, seen_at = now()
+     )
+     SELECT subject, kind, sum(held)::int AS held FROM api_held
+     WHERE server <> $1 AND seen_at > now() - make_interval(secs => $5)
+     GROUP BY subject, kind`,
+    [server, mine.map((h) => h.subject), mine.map((h) => h.kind), mine.map((h) => h.held), freshSeconds],
+  );
+  return rows;
 }

@@ -88,6 +88,15 @@ describe('API keys and quotas (two servers, one database)', function () {
     return Number(/^mdw_api_quota_flush_duration_seconds_count (\d+)/m.exec(text)?.[1] ?? 0);
   }
 
+  /** socketsHeld is how many websocket connections `server` counts for addresses without a key (its /metrics). */
+  async function socketsHeld(server: ApiServer): Promise<number> {
+    const text = await (await get(server, {}, '/metrics')).text();
+    const line = /^mdw_api_key_held\{key_id="anonymous",tier="anonymous",kind="websocketConnections"\} (\d+)/m.exec(
+      text,
+    );
+    return Number(line?.[1] ?? 0);
+  }
+
   /** flushedTwice waits until `server` has flushed twice more: it has added its counts and read everyone's. */
   async function flushedTwice(server: ApiServer): Promise<void> {
     const from = await flushes(server);
@@ -212,6 +221,30 @@ describe('API keys and quotas (two servers, one database)', function () {
     });
     const unknown = await refusedWith(new WebSocket(url, { headers: { 'X-API-Key': 'mdw_nobody_0000000000' } }));
     expect(unknown).to.equal(401);
+  });
+
+  it("holds a tier's websocket connections across the replicas, as of their last sync", async () => {
+    const headers = { 'X-Forwarded-For': '198.51.100.10' };
+    const onA = await opened(new WebSocket(`${a.httpUrl.replace('http', 'ws')}/mdw/v3/websocket`, { headers }));
+    await until(async () => (await socketsHeld(a)) === 1);
+    const onB = `${b.httpUrl.replace('http', 'ws')}/mdw/v3/websocket`;
+    // B lets the address in until its sync reads what A holds (a second at most), then refuses it; each poll it lets
+    // in is gone from B before the next, so a refusal is for what A holds
+    const statusOnB = async (): Promise<number> => {
+      const ws = new WebSocket(onB, { headers });
+      const status = await opened(ws).then(
+        () => 101,
+        (err: Error) => Number(err.message),
+      );
+      ws.close();
+      await until(async () => (await socketsHeld(b)) === 0);
+      return status;
+    };
+    await until(async () => (await statusOnB()) === 429);
+    const closed = new Promise((resolve) => onA.once('close', resolve));
+    onA.close();
+    await closed;
+    await until(async () => (await statusOnB()) === 101);
   });
 
   it("counts a GraphQL document's cost, and refuses one past the quota before it runs", async () => {
