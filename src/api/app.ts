@@ -29,6 +29,8 @@ import type { ResponseCache } from './http/response-cache.ts';
 import { apiRouters } from './legacy/legacy-api.ts';
 import { swaggerUiRoutes } from './http/swagger-ui.ts';
 import { v3Api } from './mdw/mdw-api.ts';
+import type { ApiAccess } from './quota/api-access.ts';
+import { apiQuota } from './quota/quota-middleware.ts';
 
 /** What the app needs; the pool's search_path is the data generation's schema. */
 export interface AppDeps {
@@ -54,6 +56,8 @@ export interface AppDeps {
   readonly admission?: Admission;
   /** the server's trims after bursts, counted in /metrics */
   readonly heapTrim?: HeapTrim;
+  /** API keys and quotas, started (API_KEYS on); absent: no request is counted, as before keys existed */
+  readonly access?: ApiAccess;
 }
 
 /** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
@@ -87,6 +91,8 @@ export function createApp(deps: AppDeps): Koa {
   app.use(requestMetrics(metrics));
   // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside).
   app.use(corsPolicy(cfg.corsOrigins));
+  // keys and quotas before any answer, the memory hits included; its refusals carry the CORS headers
+  if (deps.access) app.use(apiQuota(deps.access));
   // outside the memory hits, which are answers of the node's API too
   app.use(aeHeight({ top: () => readServedTop(pool, deps.replicas, topHeight), nodeV3: cfg.rootV3 === 'node' }));
   // Memory hits are answered here, before the rest of the chain (see responseCache).

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config/middleware.ts';
-import { createReadPool, type Pool } from '../db/pool.ts';
+import { createReadPool, createWritePool, type Pool } from '../db/pool.ts';
 import { ReadReplicas } from '../db/read-replicas.ts';
 import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../db/notification.ts';
@@ -27,6 +27,8 @@ import { startCacheInvalidation } from './http/cache-invalidation.ts';
 import { HeapTrim, processSampler } from './http/heap-trim.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { STATUS_READ_MAX_MS } from './http/node-height.ts';
+import { ApiAccess, loadTiers } from './quota/api-access.ts';
+import { socketGate } from './quota/socket-gate.ts';
 
 /**
  * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After
@@ -103,8 +105,9 @@ export class ApiServer implements Role {
   async #start(): Promise<void> {
     const db = await this.#openDatabase();
     const listening = await this.#listen(db);
-    const { server, heapTrim } = await this.#serveHttp(db, listening);
-    await this.#startWebsocket(db, listening.listener, server);
+    const access = await this.#startAccess();
+    const { server, heapTrim } = await this.#serveHttp(db, listening, access);
+    await this.#startWebsocket(db, listening.listener, server, access);
     this.#startBackground(heapTrim);
   }
 
@@ -194,10 +197,30 @@ export class ApiServer implements Role {
   }
 
   /**
+   * #startAccess reads the tiers and the keys and starts flushing the quota counts, when API keys are on: on a pool of
+   * its own on the primary, the one place a server writes (the counts, the keys file's keys). Stopped after the HTTP
+   * server, so the last requests' counts are flushed.
+   */
+  async #startAccess(): Promise<ApiAccess | undefined> {
+    const { cfg, log, registry } = this.#deps;
+    if (!cfg.apiKeys.enabled) return undefined;
+    const pool = createWritePool(cfg, 'mdw-server-quota', log, 2);
+    this.#stops.push(() => pool.end());
+    const access = new ApiAccess({ cfg, pool, log, registry, tiers: await loadTiers(cfg.apiKeys) });
+    await access.start();
+    this.#stops.push(() => access.stop());
+    return access;
+  }
+
+  /**
    * #serveHttp composes the app, with the admission of its queries and the heap's trim after a burst, and listens on
    * cfg.port.
    */
-  async #serveHttp(db: ServerDatabase, listening: Listening): Promise<{ server: Server; heapTrim: HeapTrim }> {
+  async #serveHttp(
+    db: ServerDatabase,
+    listening: Listening,
+    access: ApiAccess | undefined,
+  ): Promise<{ server: Server; heapTrim: HeapTrim }> {
     const { cfg, log } = this.#deps;
     const { pool, primary, replicas, outages } = db;
     const admission = new Admission(admissionLimits(cfg.databasePoolSize), db.turns);
@@ -215,6 +238,7 @@ export class ApiServer implements Role {
       outages,
       admission,
       heapTrim,
+      ...(access ? { access } : {}),
       // the websocket server starts after the app: posted transactions reach it once it is there
       onTransactionPosted: (body) => this.#websocket?.reportPosted(body),
     });
@@ -236,7 +260,12 @@ export class ApiServer implements Role {
    * #startWebsocket starts the websocket server on the shared listener, once a replica has what the primary held at
    * start, and hands it ae_mdw's sockets under /mdw on the HTTP port.
    */
-  async #startWebsocket(db: ServerDatabase, listener: NotificationListener, server: Server): Promise<void> {
+  async #startWebsocket(
+    db: ServerDatabase,
+    listener: NotificationListener,
+    server: Server,
+    access: ApiAccess | undefined,
+  ): Promise<void> {
     const { cfg, log, registry } = this.#deps;
     const { pool, primary, replicas } = db;
     // the live feed starts from what a replica has; the process stays up meanwhile, however long the replica is away
@@ -248,6 +277,7 @@ export class ApiServer implements Role {
       primary,
       registry,
       listener,
+      ...(access ? { gate: socketGate(access) } : {}),
       ...(replicas ? { raiseFloor: (lsn: bigint, signal: AbortSignal) => replicas.raiseFloor(lsn, signal) } : {}),
     });
     this.#websocket = websocket;

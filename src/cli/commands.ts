@@ -8,6 +8,9 @@ import Manifests from './commands/manifests.ts';
 import Reload from './commands/reload.ts';
 import Status from './commands/status.ts';
 import DbUsage from './commands/db/usage.ts';
+import KeysCreate from './commands/keys/create.ts';
+import KeysList from './commands/keys/list.ts';
+import KeysRevoke from './commands/keys/revoke.ts';
 
 export const COMMANDS = {
   run: Root,
@@ -19,4 +22,7 @@ export const COMMANDS = {
   reload: Reload,
   status: Status,
   'db:usage': DbUsage,
+  'keys:create': KeysCreate,
+  'keys:list': KeysList,
+  'keys:revoke': KeysRevoke,
 };

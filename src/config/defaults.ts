@@ -54,4 +54,10 @@ export const DEFAULTS = {
   // 100 they were two thirds of PostgreSQL's time per row); longer pages live long enough in the server to reach V8's
   // old generation: its peak RSS rose 6–10 MB above idle at 250, 20–124 MB at 500, 130 MB at 2000 (docs/benchmarks.md)
   EXPORT_PAGE_ROWS: 250,
+  // API keys (docs/operations.md, "API keys and quotas"): off unless asked for or a keys file is given
+  API_KEYS: 'off',
+  // how often a server adds its counts to the shared ones and reads the others' (the bound of what replicas overrun)
+  API_QUOTA_FLUSH_MS: 100,
+  // how often a server rereads the keys (and the keys file): a revoked key is refused within this
+  API_KEYS_REFRESH_MS: 2000,
 } as const;

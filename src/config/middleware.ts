@@ -111,6 +111,24 @@ export interface Config {
   readonly dex: { readonly factory: string; readonly wrappedAe: string };
   /** How /mdw/v3's streamed exports of an account's history are bounded (docs/api-v3.md, "Exports"). */
   readonly exports: ExportLimits;
+  /** API keys, tiers and quotas (docs/operations.md, "API keys and quotas"); off: every request as before. */
+  readonly apiKeys: ApiKeySettings;
+}
+
+/** ApiKeySettings turn API keys on and say where their keys and tiers come from (API_KEYS*, API_TIERS_FILE). */
+export interface ApiKeySettings {
+  /** API_KEYS=on, or a keys file given: requests are counted against their key's or their address's tier */
+  readonly enabled: boolean;
+  /** a JSON file of keys a server keeps in the database, reread live (API_KEYS_FILE; the operator's Secret) */
+  readonly file: string | undefined;
+  /** a JSON file of tiers replacing the default ones (API_TIERS_FILE) */
+  readonly tiersFile: string | undefined;
+  /** the same JSON as the variable's text (API_TIERS: a ConfigMap's key under the operator) */
+  readonly tiersJson: string | undefined;
+  /** how often a server flushes its counts to the shared ones and reads the others' (API_QUOTA_FLUSH_MS) */
+  readonly flushMs: number;
+  /** how often a server rereads the keys: a revoked key is refused within this (API_KEYS_REFRESH_MS) */
+  readonly refreshMs: number;
 }
 
 /** ExportLimits bound the streamed exports (EXPORT_*): rows per request, exports at once, and each one's lifetime. */
@@ -240,6 +258,7 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       maxSeconds: read.integer('EXPORT_MAX_SECONDS', DEFAULTS.EXPORT_MAX_SECONDS, 1, 86_400),
       pageRows: read.integer('EXPORT_PAGE_ROWS', DEFAULTS.EXPORT_PAGE_ROWS, 1, 10_000),
     }),
+    apiKeys: readApiKeySettings(read),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
@@ -255,6 +274,25 @@ function readMdwWebsocketLimits(read: Reader): MdwWebsocketLimits {
     maxTotalSubscriptions: limit('WEBSOCKET_MDW_MAX_TOTAL_SUBSCRIPTIONS'),
     pingLimit: limit('WEBSOCKET_MDW_PING_LIMIT'),
     maxReplayHeights: limit('WEBSOCKET_MDW_MAX_REPLAY_HEIGHTS'),
+  });
+}
+
+function readApiKeySettings(read: Reader): ApiKeySettings {
+  const file = read.optional('API_KEYS_FILE');
+  const mode = read.oneOf<'on' | 'off'>('API_KEYS', DEFAULTS.API_KEYS, ['on', 'off']);
+  if (mode === 'off' && file !== undefined && read.isSet('API_KEYS'))
+    read.problem('API_KEYS', 'is off, but API_KEYS_FILE gives keys: set API_KEYS=on or leave it unset');
+  const tiersFile = read.optional('API_TIERS_FILE');
+  const tiersJson = read.optional('API_TIERS');
+  if (tiersFile !== undefined && tiersJson !== undefined)
+    read.problem('API_TIERS', 'and API_TIERS_FILE are both set: give the tiers once');
+  return Object.freeze({
+    enabled: mode === 'on' || file !== undefined,
+    file,
+    tiersFile,
+    tiersJson,
+    flushMs: read.integer('API_QUOTA_FLUSH_MS', DEFAULTS.API_QUOTA_FLUSH_MS, 10, 60_000),
+    refreshMs: read.integer('API_KEYS_REFRESH_MS', DEFAULTS.API_KEYS_REFRESH_MS, 100, 3_600_000),
   });
 }
 

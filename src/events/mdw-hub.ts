@@ -16,6 +16,18 @@ export interface MdwPeer {
   pause(): void;
   resume(): void;
   readonly version: 'v2' | 'v3';
+  /**
+   * The subscriptions the connection's API key (or address) may still take, with API keys on: one is taken for each new
+   * channel or target and given back when it goes. Absent: only the connection's and the server's limits hold.
+   */
+  readonly allowance?: SubscriptionAllowance;
+}
+
+/** SubscriptionAllowance counts a key's subscriptions over its connections (API keys, src/api/quota/key-slots.ts). */
+export interface SubscriptionAllowance {
+  /** take one, or false when the key holds its tier's limit */
+  take(): boolean;
+  give(count: number): void;
 }
 
 /** The subscription limits of ae_mdw's sockets (its MAX_SUBS_PER_CONN, MAX_TOTAL_WS_SUBS and MAX_PING_LIMIT). */
@@ -105,6 +117,7 @@ export class MdwHub {
     if (!client) return;
     for (const key of client.replays.keys()) this.#stopReplay(client, key);
     this.#total -= client.subs.size;
+    peer.allowance?.give(client.subs.size);
     this.#clients.delete(peer);
   }
 
@@ -204,8 +217,14 @@ export class MdwHub {
       if (gone()) return;
     }
     const before = subs.size;
+    // a new channel or target takes one of the key's subscriptions first; given back if it is not taken after all
+    const taking = request.op === 'Subscribe' && subs.sources(key).size === 0 && peer.allowance !== undefined;
+    if (taking && !peer.allowance!.take())
+      return peer.send(JSON.stringify(`too many subscriptions for your API key's tier! discarding: ${key}`));
     const error = subs.apply(request, this.#total >= this.#limits.maxTotalSubscriptions);
     this.#total += subs.size - before;
+    const given = (taking ? 1 : 0) - (subs.size - before);
+    if (given > 0) peer.allowance?.give(given);
     if (error === undefined && subs.sources(key).size === 0) this.#stopReplay(client, key);
     if (error === undefined && fromHeight !== undefined) this.#startReplay(peer, client, key, fromHeight);
     peer.send(JSON.stringify(error ?? subs.list()));
@@ -251,7 +270,9 @@ export class MdwHub {
         if (replay.cancelled) return;
         // A subscription with a gap would be worse than none: the client is told and may subscribe again.
         this.#log.warn({ err: (err as Error).message, key, fromHeight }, 'an mdw websocket replay failed');
-        this.#total -= client.subs.drop(key) ? 1 : 0;
+        const dropped = client.subs.drop(key) ? 1 : 0;
+        this.#total -= dropped;
+        peer.allowance?.give(dropped);
         peer.send(JSON.stringify(`replay failed, unsubscribed: ${key}`));
       }
     });

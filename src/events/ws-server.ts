@@ -15,7 +15,7 @@ import { topHeight } from '../db/queries/blocks.ts';
 import { ChainFeed } from './chain-feed.ts';
 import { readChainChunk } from './events-source.ts';
 import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
-import { MdwHub, type MdwPeer } from './mdw-hub.ts';
+import { MdwHub, type MdwPeer, type SubscriptionAllowance } from './mdw-hub.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
 import { decodeNotification, notifyChannel } from '../db/notification.ts';
@@ -42,6 +42,28 @@ export interface WebsocketServerDeps {
    * cache); its owner stops it after this server. Without one the server LISTENs on its own.
    */
   readonly listener?: NotificationListener;
+  /**
+   * API keys and quotas (API_KEYS on: src/api/quota/socket-gate.ts): a handshake with an unknown or revoked key is
+   * answered 401, one past its tier's websocket connections 429, and ae_mdw's sockets hold the tier's subscriptions.
+   * Absent: no socket is counted.
+   */
+  readonly gate?: SocketGate;
+}
+
+/** SocketGate decides on a handshake before its upgrade: refused with an HTTP status, or let in holding its place. */
+export interface SocketGate {
+  admit(req: IncomingMessage): SocketRefusal | SocketAdmitted;
+}
+
+/** SocketRefusal answers a handshake instead of upgrading it. */
+export interface SocketRefusal {
+  readonly refused: { readonly status: number; readonly message: string; readonly headers: Record<string, string> };
+}
+
+/** SocketAdmitted is a handshake let in: its place, given back once (its TCP socket's end), and its subscriptions. */
+export interface SocketAdmitted {
+  readonly release: () => void;
+  readonly allowance: SubscriptionAllowance;
 }
 
 /** Close code when the server is full: "try again later" (RFC 6455 registry). */
@@ -81,6 +103,8 @@ export class WebsocketServer implements Role {
   readonly #mdwPerAddress = new Map<string, number>();
   /** TRUSTED_PROXIES: a client behind them is counted by its forwarded address, not the proxy's */
   readonly #trustedProxies: TrustedProxies;
+  /** the subscriptions of each handshake the gate let in, until its connection is accepted */
+  readonly #allowances = new WeakMap<IncomingMessage, SubscriptionAllowance>();
   #unsubscribe: (() => void) | undefined;
   #wss: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -219,8 +243,15 @@ export class WebsocketServer implements Role {
       // `connections` tracks the clients; ws's own set would cost a second entry and a listener each.
       clientTracking: false,
       // a page of an origin CORS_ORIGINS does not list gets 403, as its requests get no CORS headers
-      verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, status?: number, reason?: string) => void) =>
-        done(originAllowed(cfg.corsOrigins, origin), 403, 'origin not allowed (CORS_ORIGINS)'),
+      verifyClient: (
+        { origin, req }: { origin?: string; req: IncomingMessage },
+        done: (ok: boolean, status?: number, reason?: string, headers?: Record<string, string>) => void,
+      ) => {
+        if (!originAllowed(cfg.corsOrigins, origin)) return done(false, 403, 'origin not allowed (CORS_ORIGINS)');
+        const refusal = this.#admitted(req);
+        if (refusal) return done(false, refusal.status, refusal.message, refusal.headers);
+        done(true);
+      },
     });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -255,6 +286,23 @@ export class WebsocketServer implements Role {
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => this.#accept(ws, req));
+  }
+
+  /**
+   * #admitted asks the gate (API keys on) whether a handshake may connect: its refusal, or undefined when it may (its
+   * place given back when its TCP socket ends, whatever became of the handshake).
+   */
+  #admitted(req: IncomingMessage): SocketRefusal['refused'] | undefined {
+    const gate = this.#deps.gate;
+    if (!gate) return undefined;
+    const answer = gate.admit(req);
+    if ('refused' in answer) {
+      this.#metrics.connectionsRefused.inc();
+      return answer.refused;
+    }
+    req.socket.once('close', answer.release);
+    this.#allowances.set(req, answer.allowance);
+    return undefined;
   }
 
   /** stop stops following the chain, closes every client (going away) and the listening socket. */
@@ -318,8 +366,10 @@ export class WebsocketServer implements Role {
       return;
     }
     this.#mdwPerAddress.set(address, fromAddress + 1);
+    const allowance = this.#allowances.get(req);
     const peer: MdwPeer = {
       version,
+      ...(allowance ? { allowance } : {}),
       send: (text) => {
         if (ws.readyState !== WebSocket.OPEN) return;
         // The same bound as the seed's clients: a reader that does not keep up is closed, not buffered for.

@@ -268,6 +268,9 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       EXPORT_MAX_RUNNING: '3',
       EXPORT_MAX_SECONDS: '30',
       EXPORT_PAGE_ROWS: '50',
+      API_KEYS: 'on',
+      API_QUOTA_FLUSH_MS: '20',
+      API_KEYS_REFRESH_MS: '500',
       HTTP_HOST: '127.0.0.2',
     };
     // a variable added to DEFAULTS must join this table

@@ -34,6 +34,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['server.ts'], // the server role: the app, the websockets, the cache's invalidation, started and stopped
     ['app.ts'], // the composition: the shell with both APIs mounted on it
     ['legacy', 'mdw'], // the original /middleware with the node's /v2 and /v3; ae_mdw's /mdw/v3 and GraphQL
+    ['quota'], // API keys and quotas: the middleware, the websocket's gate, `mdw keys`; exports and GraphQL charge it
     ['http', 'status'], // the shell (admission, caches, encoding, Koa middleware, the proxy); what the statuses show
   ],
   'api/http': [
@@ -59,7 +60,18 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   ],
   'cli/commands': [
     // one command a file, none importing another (what two share is a file of cli/)
-    ['db', 'dev.ts', 'devnode.ts', 'manifests.ts', 'migrate.ts', 'operator.ts', 'reload.ts', 'root.ts', 'status.ts'],
+    [
+      'db',
+      'keys',
+      'dev.ts',
+      'devnode.ts',
+      'manifests.ts',
+      'migrate.ts',
+      'operator.ts',
+      'reload.ts',
+      'root.ts',
+      'status.ts',
+    ],
   ],
   db: [
     ['writes'], // the populator's SQL: it may read what it writes through the queries

@@ -193,6 +193,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     // throws, uncaught). http-proxy copies the request's headers into the leg's; the agent sets the leg's own
     // `Connection: keep-alive`.
     for (const h of hopByHopHeaders(ctx.req.headers)) delete ctx.req.headers[h];
+    // a client's API key is ours to check (quota-middleware.ts), never the node's to see
+    delete ctx.req.headers['x-api-key'];
     if (body) ctx.req.headers['content-length'] = String(body.length);
     let clientLeft = false;
     try {

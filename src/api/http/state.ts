@@ -24,6 +24,30 @@ export interface ApiState {
    * count from there, as its duration in the metrics does.
    */
   arrivedAt?: number;
+  /**
+   * The request's API key, `{id, tier}`, when API keys are on and it presented a valid one; undefined when anonymous
+   * or keys are off (quota-middleware.ts). Webhooks are owned by it.
+   */
+  apiKey?: ApiKeyState;
+  /** With API keys on: charges more of the request's quota, and holds its tier's things at once (quota-middleware.ts). */
+  quota?: RequestQuota;
+}
+
+/** ApiKeyState is a request's API key on `ctx.state.apiKey`: its id (`key_…`) and its tier's name. */
+export interface ApiKeyState {
+  readonly id: string;
+  readonly tier: string;
+}
+
+/** SlotKind is a kind of thing a key holds at once, each with its tier's limit (src/api/quota/key-slots.ts). */
+export type SlotKind = 'websocketConnections' | 'subscriptions' | 'exports';
+
+/** RequestQuota is what a route may ask of its request's quota once it knows what it will cost or hold. */
+export interface RequestQuota {
+  /** charge counts `units` more; past the quota it throws 429 (with RateLimit and Retry-After set) */
+  charge(units: number): void;
+  /** hold takes one of `kind` within the tier's limit (429 beyond), answering its release */
+  hold(kind: SlotKind): () => void;
 }
 
 /** ApiContext is a request's context in this API. */

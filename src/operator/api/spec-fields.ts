@@ -431,6 +431,16 @@ const server = obj(
   { default: {}, doc: 'The read-only API servers (`mdw -s`) of each generation.' },
 );
 
+const api = obj(
+  {
+    keysSecretRef: secretKeyRef(
+      'Secret key holding the API keys file, a JSON list of `{name, tier, key}` (or `sha256` in place of key): mounted into the servers as API_KEYS_FILE, which turns API keys on; the servers reread it within API_KEYS_REFRESH_MS, so a key added to or removed from the Secret takes effect without a restart (docs/operations.md, "API keys and quotas").',
+      ['API_KEYS_FILE'],
+    ),
+  },
+  { doc: "API keys and quotas of the servers; tiers in server.env's API_TIERS (a ConfigMap's key, say)." },
+);
+
 const populator = obj(
   {
     resources: resources('Populator container resources.'),
@@ -566,6 +576,7 @@ export const SPEC_FIELDS = obj(
       },
     ),
     server,
+    api,
     populator,
     jobs,
     serviceAccountTemplate,

@@ -5,6 +5,7 @@ import { Component, childMeta, childName, generationSuffix, labelsFor, selectorF
 import { httpProbe, middlewareContainer, podTemplate } from './pod.ts';
 import { withInputHash } from './hash.ts';
 import { readReplicaEnv } from './read-replicas.ts';
+import { apiKeysMount } from './api-keys.ts';
 
 /**
  * SERVER_NODE_OPTIONS are the V8 settings of server pods. V8 sizes the young generation from the
@@ -46,6 +47,7 @@ export function buildServerDeployment(
   replicas = ctx.spec.server.replicas,
 ): Built<V1Deployment> {
   const labels = labelsFor(ctx.mw, Component.server, generation);
+  const keys = apiKeysMount(ctx.spec.api?.keysSecretRef);
   const container = middlewareContainer(ctx, {
     args: ['-s'],
     generation,
@@ -59,6 +61,7 @@ export function buildServerDeployment(
       ...(ctx.spec.server.trustedProxies.length === 0
         ? []
         : [{ name: 'TRUSTED_PROXIES', value: ctx.spec.server.trustedProxies.join(',') }]),
+      ...(keys?.env ?? []),
       // the user's own last: validation keeps them off every name above (managed-env.ts)
       ...ctx.spec.server.env,
     ],
@@ -66,6 +69,9 @@ export function buildServerDeployment(
     readinessProbe: httpProbe('/readyz', 5, 3),
     livenessProbe: httpProbe('/healthz', 10, 6),
   });
+  if (keys) container.volumeMounts = [...(container.volumeMounts ?? []), keys.mount];
+  const template = podTemplate(ctx, labels, container, ctx.spec.server.scheduling);
+  if (keys) template.spec!.volumes = [...(template.spec!.volumes ?? []), keys.volume];
   return withInputHash({
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -74,7 +80,7 @@ export function buildServerDeployment(
       replicas,
       selector: { matchLabels: selectorFor(ctx.mw, Component.server, generation) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-      template: podTemplate(ctx, labels, container, ctx.spec.server.scheduling),
+      template,
     },
   });
 }

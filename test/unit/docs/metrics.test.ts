@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { globSync, readFileSync } from 'node:fs';
 import prom from 'prom-client';
 import { createApiMetrics } from '../../../src/api/http/metrics.ts';
+import { createQuotaMetrics } from '../../../src/api/quota/quota-metrics.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
@@ -87,6 +88,7 @@ describe('docs: Prometheus metrics', () => {
     const code = registered(
       createIndexerMetrics,
       createApiMetrics,
+      createQuotaMetrics,
       createWebsocketMetrics,
       createOutageMetrics,
       createProcessMetrics,
@@ -105,6 +107,7 @@ describe('docs: Prometheus metrics', () => {
     const metrics = registered(
       createIndexerMetrics,
       createApiMetrics,
+      createQuotaMetrics,
       createWebsocketMetrics,
       createOutageMetrics,
       createProcessMetrics,

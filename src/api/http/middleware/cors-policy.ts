@@ -20,8 +20,9 @@ export function corsPolicy(allowed: readonly string[]): ApiMiddleware {
     credentials: (ctx) => isListedOrigin(allowed, ctx.get('Origin')),
     allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
     // Browser clients page with the cursor and revalidate with the ETag; they read the node's headers as its own
-    // CORS layer lets them: the chain-state height and the wait a 503 asks for.
-    exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag', 'Retry-After', AE_HEIGHT_HEADER],
+    // CORS layer lets them: the chain-state height and the wait a 503 or 429 asks for; and, with API keys on, what is
+    // left of their quota.
+    exposeHeaders: ['X-Next-Cursor', 'Link', 'ETag', 'Retry-After', AE_HEIGHT_HEADER, 'RateLimit', 'RateLimit-Policy'],
   });
   return function corsPolicy(ctx, next) {
     if (ctx.method !== 'OPTIONS' || ctx.get('Access-Control-Request-Method') === '') return headers(ctx, next);

@@ -33,6 +33,8 @@ export interface ErrorBoundaryOptions {
 const RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.OVERLOADED]: 1,
   [ErrorCode.DB_UNAVAILABLE]: 5,
+  // what is held (a socket, an export) is let go by its holder: no window to wait for
+  [ErrorCode.API_LIMIT_REACHED]: 1,
 };
 
 /** Overload is logged at most once per this long, with the count of refusals since the last line. */
@@ -119,7 +121,7 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
  * GraphQL's, with the code as its extension (a failure of the server's own stays ae_mdw's: it is not the document's),
  * ae_mdw's `{error}`, or `{reason, code}`.
  */
-function errorBody(ctx: ApiContext, e: AppError): unknown {
+export function errorBody(ctx: ApiContext, e: AppError): unknown {
   const reason = clientReason(e, ctx.state.aeMdw === true);
   if (ctx.state.graphql && e.status < 500) return { errors: [{ message: reason, extensions: { code: e.code } }] };
   return ctx.state.aeMdw ? { error: reason } : { reason, code: e.code };

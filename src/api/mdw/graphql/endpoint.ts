@@ -70,7 +70,13 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
     const operation: Operation = {
-      admitted: (work, cost) => admitted(work, cost, arrivedAt),
+      admitted: (work, cost) => {
+        // with API keys on, the document's cost beyond the unit its request paid counts against its quota (429 past it)
+        // a page of 100 objects is one unit, as on REST
+        const more = Math.ceil(cost / COST_PER_TURN) - 1;
+        if (more > 0) ctx.state.quota?.charge(more);
+        return admitted(work, cost, arrivedAt);
+      },
       named: (name) => (ctx.state.route = labels.label(name)),
       compiled,
     };

@@ -35,6 +35,7 @@ import { overloaded, type Admission } from '../../http/admission.ts';
 import { activitiesExport, transactionsExport, type AccountExport } from '../resources/account-exports.ts';
 import type { ExportRow, InTurn } from '../resources/export-walk.ts';
 import type { V3Env } from '../resources/resource.ts';
+import type { ApiState } from '../../http/state.ts';
 import {
   activityCsv,
   ACTIVITY_COLUMNS,
@@ -47,6 +48,7 @@ import {
 } from './export-formats.ts';
 import type { V3Export } from './operation.ts';
 import { scopedRequest } from './rest-routes.ts';
+import { EXPORT_COST } from '../../quota/route-cost.ts';
 
 /** What each export reads and how it writes CSV. */
 const KINDS = {
@@ -108,6 +110,16 @@ export class AccountExports {
   async serve(ctx: Koa.Context, kind: V3Export['export'], id: string): Promise<void> {
     const format = this.#format(ctx, KINDS[kind].csv);
     if (this.#running >= this.#limits.maxRunning) throw overloaded();
+    // with API keys on, an export counts EXPORT_COST units (its request paid one), and the key (or address) runs at
+    // most its tier's exports at once: 429 beyond either
+    const quota = (ctx.state as ApiState).quota;
+    const released = quota?.hold('exports');
+    try {
+      quota?.charge(EXPORT_COST - 1);
+    } catch (err) {
+      released?.();
+      throw err;
+    }
     this.#running++;
     const work = new Work();
     const stop = new AbortController();
@@ -141,6 +153,7 @@ export class AccountExports {
       head = await pages.next();
     } catch (err) {
       this.#running--;
+      released?.();
       throw err;
     }
     const trailers = takesTrailers(ctx.req);
@@ -153,6 +166,7 @@ export class AccountExports {
     stream.once('close', () => {
       clearTimeout(lifetime);
       this.#running--;
+      released?.();
     });
     // a failure after the first byte can only break the transfer off, so that the client knows it is cut short
     stream.once('error', (err) => {

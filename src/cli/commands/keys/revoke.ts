@@ -1,0 +1,31 @@
+/** @module `mdw keys revoke <id>`: a key refused from now on (by every server within API_KEYS_REFRESH_MS). */
+import { Args, Command } from '@oclif/core';
+import { AppError } from '../../../base/errors.ts';
+import { createLogger } from '../../../base/log.ts';
+import { configFromEnv } from '../../env.ts';
+
+export default class KeysRevoke extends Command {
+  static override summary = 'Revoke an API key by its id.';
+  static override description =
+    'Servers answer the key 401 within API_KEYS_REFRESH_MS (default 2 s). A key of API_KEYS_FILE is revoked by taking it out of the file; revoked here, it is valid again only if the file lists it anew after a change.';
+  static override examples = ['mdw keys revoke key_0f3a9c2e71b4d856'];
+  static override args = {
+    id: Args.string({ description: 'the key id (key_…), as `mdw keys list` shows it', required: true }),
+  };
+
+  async run(): Promise<void> {
+    const { args } = await this.parse(KeysRevoke);
+    const cfg = configFromEnv();
+    const { log, flush } = createLogger(cfg, 'keys');
+    const { revoke } = await import('../../../api/quota/keys-admin.ts');
+    try {
+      if (!(await revoke(cfg, log, args.id))) this.error(`no key ${args.id} in force`, { exit: 1 });
+      this.log(`revoked ${args.id}`);
+    } catch (err) {
+      if (err instanceof AppError) this.error(err.message, { exit: 1 });
+      throw err;
+    } finally {
+      flush();
+    }
+  }
+}
