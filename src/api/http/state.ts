@@ -24,6 +24,11 @@ export interface ApiState {
    * count from there, as its duration in the metrics does.
    */
   arrivedAt?: number;
+  /**
+   * The request's API key (issue 77 part 1's middleware sets it; undefined when keys are off or none was given): what
+   * owns a webhook (docs/webhooks.md).
+   */
+  apiKey?: { id: string; tier: string };
 }
 
 /** ApiContext is a request's context in this API. */

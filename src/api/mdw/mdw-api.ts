@@ -23,6 +23,7 @@ import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
 import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
+import { isWebhooksPath, webhooksApi } from './webhooks-api.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
 export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
@@ -82,6 +83,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
+  // hooks are written, so they are read and written on the primary whatever the server reads from
+  const webhooks = webhooksApi(deps.primary ?? deps.pool, deps.cfg.webhooks);
   const asString = intAsString();
   const noSuchRoute = async (): Promise<void> => {
     throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
@@ -98,7 +101,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     ctx.state.aeMdw = true;
     // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
     // an export admits each of its pages itself (export-routes.ts)
-    if (isExportPath(ctx.path) && ctx.method === 'GET') await exports.serve(ctx);
+    if (isWebhooksPath(ctx.path)) await webhooks(ctx);
+    else if (isExportPath(ctx.path) && ctx.method === 'GET') await exports.serve(ctx);
     else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx);
     else
       await deps.admission
