@@ -12,7 +12,8 @@ CREATE TABLE webhooks (
   confirmations    integer NOT NULL,
   -- the HMAC key of its signatures: the sender needs it in clear, so it is shown once and never served again
   secret           text NOT NULL,
-  -- the stored top when it was created: its deliveries start above it (a replay reaches below)
+  -- the stored top when it was created (-1: none): a hook gets the blocks of the batches that commit after it was
+  -- created (a replay reaches below)
   created_height   integer NOT NULL,
   created_at       timestamptz NOT NULL DEFAULT now(),
   -- set once the retries of a delivery ran out: the sender skips the hook and says why

@@ -56,7 +56,7 @@ const HOOK = `w.id, w.url, w.filters, w.confirmations, w.created_height AS "crea
   w.disabled_reason AS "disabledReason", w.next_attempt_at AS "nextAttemptAt",
   (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending`;
 
-/** createWebhook writes a hook and its match keys; its deliveries start above the stored top, which it returns. */
+/** createWebhook writes a hook and its match keys; its deliveries start after the stored top, whose height it returns. */
 export function createWebhook(pool: Pool, hook: NewWebhook): Promise<number> {
   return withTransaction(pool, async (db) => {
     const { rows } = await db.query<{ height: number }>(

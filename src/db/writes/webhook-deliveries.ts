@@ -6,24 +6,56 @@
  */
 import type { Queryable } from '../pool.ts';
 
-/** What the deletes of a fork or a reload are about to drop that a receiver may have seen, kept to settle after. */
+/**
+ * What the deletes of a fork or a reload are about to drop, kept to settle once the batch wrote its blocks: the micro
+ * blocks stored there and every delivery row of those heights.
+ */
 export interface DroppedDeliveries {
   /** the lowest height dropped: a reorg row goes there, before the new chain's events */
   readonly from: number;
-  readonly tried: readonly TriedRow[];
-  /** the ids named by reorg rows not yet sent, which a new reorg row names again */
-  readonly unsentReorgs: readonly { readonly webhookId: string; readonly invalidated: readonly string[] }[];
+  /** the micro blocks stored at those heights: written again, their rows come back as they were, and no others */
+  readonly blocks: readonly string[];
+  readonly rows: readonly StashedRow[];
 }
 
-interface TriedRow {
-  readonly webhookId: string;
-  readonly deliveryId: string;
+/** A delivery row as it was, every column but its creation time. */
+interface StashedRow {
+  readonly webhook_id: string;
+  readonly delivery_id: string;
+  readonly type: string;
+  readonly height: number;
+  readonly rank: number;
+  readonly micro_index: number;
+  readonly tx_index: number;
+  readonly seq: string;
+  readonly block_hash: string | null;
+  readonly tx_hash: string | null;
+  readonly invalidated: string[] | null;
   readonly status: string;
   readonly attempts: number;
-  readonly lastError: string | null;
-  readonly lastAttemptAt: Date | null;
-  readonly sentAt: Date | null;
+  readonly last_error: string | null;
+  readonly last_attempt_at: Date | null;
+  readonly sent_at: Date | null;
 }
+
+const STASHED_COLUMNS = [
+  'webhook_id',
+  'delivery_id',
+  'type',
+  'height',
+  'rank',
+  'micro_index',
+  'tx_index',
+  'seq',
+  'block_hash',
+  'tx_hash',
+  'invalidated',
+  'status',
+  'attempts',
+  'last_error',
+  'last_attempt_at',
+  'sent_at',
+] as const;
 
 /** The columns of a delivery of a matched transaction; both the batch's insert and a replay's select them. */
 const MATCHED = `
@@ -55,14 +87,20 @@ export async function hasWebhooks(db: Queryable): Promise<boolean> {
 }
 
 /**
- * writeDeliveries writes the deliveries of heights from..to for every hook created below them, in each hook's order;
- * a row already there (the same event of the same block, a reload writing it again) stays as it is.
+ * writeDeliveries writes the deliveries of heights from..to for every enabled hook, in each hook's order, except those
+ * of `stored`, micro blocks the batch wrote again (a reload, a fork that kept them): theirs come back as they were
+ * (settleDropped), so a hook created since gets none of them.
  */
-export async function writeDeliveries(db: Queryable, from: number, to: number): Promise<number> {
+export async function writeDeliveries(
+  db: Queryable,
+  from: number,
+  to: number,
+  stored: readonly string[] = [],
+): Promise<number> {
   const { rowCount } = await db.query({
     name: 'mdw_webhook_deliveries_write',
-    text: `${INSERT} ${MATCHED} AND w.created_height < at.height ${ORDER} ON CONFLICT DO NOTHING`,
-    values: [from, to],
+    text: `${INSERT} ${MATCHED} AND mb.hash <> ALL ($3::text[]) ${ORDER} ON CONFLICT DO NOTHING`,
+    values: [from, to, stored],
   });
   return rowCount ?? 0;
 }
@@ -84,76 +122,79 @@ export async function replayDeliveries(db: Queryable, webhookId: string, from: n
 }
 
 /**
- * droppedDeliveries reads, before a fork's or a reload's deletes, the rows at the heights about to go that a receiver
- * may have seen (tried at least once) and the reorg rows not yet sent; undefined when there are none.
+ * droppedDeliveries reads, before a fork's or a reload's deletes, the micro blocks stored at the heights about to go
+ * and every delivery row there; undefined when there is no row.
  */
 export async function droppedDeliveries(
   db: Queryable,
   scope: { readonly from: number } | readonly number[],
 ): Promise<DroppedDeliveries | undefined> {
   const [where, value] = 'from' in scope ? ['height >= $1', scope.from] : ['height = ANY ($1::int[])', scope];
-  const { rows } = await db.query<TriedRow & { type: string; invalidated: string[] | null; height: number }>(
-    `SELECT webhook_id AS "webhookId", delivery_id AS "deliveryId", status, attempts, last_error AS "lastError",
-            last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt", type, invalidated, height
-       FROM webhook_deliveries
-      WHERE ${where} AND (attempts > 0 AND type <> 'reorg' OR type = 'reorg' AND status <> 'sent')
-      ORDER BY webhook_id, height, rank, micro_index, tx_index, seq`,
+  const { rows } = await db.query<StashedRow>(
+    `SELECT ${STASHED_COLUMNS.join(', ')} FROM webhook_deliveries WHERE ${where}`,
     [value],
   );
   if (rows.length === 0) return undefined;
-  const from = 'from' in scope ? scope.from : Math.min(...scope);
+  const blocks = await db.query<{ hash: string }>(`SELECT hash FROM micro_blocks WHERE ${where}`, [value]);
   return {
-    from,
-    tried: rows.filter((r) => r.type !== 'reorg'),
-    unsentReorgs: rows
-      .filter((r) => r.type === 'reorg')
-      .map((r) => ({ webhookId: r.webhookId, invalidated: r.invalidated ?? [] })),
+    from: 'from' in scope ? scope.from : Math.min(...scope),
+    blocks: blocks.rows.map((b) => b.hash),
+    rows,
   };
 }
 
 /**
- * settleDropped runs after the batch wrote its deliveries: a tried row written again (the same event in the same
- * block: a reload that found the same blocks) keeps what the sender did with it; every other one is named, with the
- * ids of unsent reorg rows the deletes took, in one `reorg` row per hook at the lowest height dropped.
+ * settleDropped runs after the batch wrote its deliveries: the rows of micro blocks written again, and the reorg rows,
+ * come back as they were (their place in the order, what the sender did with them); every other row the sender had
+ * tried is named, in one `reorg` row per hook at the lowest height dropped; the others go with their blocks.
  */
 export async function settleDropped(db: Queryable, dropped: DroppedDeliveries): Promise<number> {
-  const t = dropped.tried;
-  const { rows: kept } = await db.query<{ webhookId: string; deliveryId: string }>(
-    `UPDATE webhook_deliveries d
-        SET status = s.status, attempts = s.attempts, last_error = s.last_error,
-            last_attempt_at = s.last_attempt_at, sent_at = s.sent_at
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::timestamptz[], $7::timestamptz[])
-            AS s (webhook_id, delivery_id, status, attempts, last_error, last_attempt_at, sent_at)
-      WHERE d.webhook_id = s.webhook_id AND d.delivery_id = s.delivery_id
-      RETURNING d.webhook_id AS "webhookId", d.delivery_id AS "deliveryId"`,
-    [
-      t.map((r) => r.webhookId),
-      t.map((r) => r.deliveryId),
-      t.map((r) => r.status),
-      t.map((r) => r.attempts),
-      t.map((r) => r.lastError),
-      t.map((r) => r.lastAttemptAt),
-      t.map((r) => r.sentAt),
-    ],
+  const columns = STASHED_COLUMNS.join(', ');
+  const types = [
+    'text',
+    'text',
+    'text',
+    'int',
+    'smallint',
+    'int',
+    'int',
+    'bigint',
+    'text',
+    'text',
+    'text',
+    'text',
+    'int',
+    'text',
+    'timestamptz',
+    'timestamptz',
+  ];
+  const { rows: back } = await db.query<{ webhook_id: string; delivery_id: string }>(
+    `INSERT INTO webhook_deliveries (${columns})
+     SELECT ${STASHED_COLUMNS.map((c) => (c === 'invalidated' ? "string_to_array(s.invalidated, ',')" : `s.${c}`)).join(', ')}
+       FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) AS s (${columns})
+      WHERE (s.type = 'reorg' OR EXISTS (SELECT 1 FROM micro_blocks m WHERE m.hash = s.block_hash))
+        AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id = s.webhook_id)
+     ON CONFLICT DO NOTHING
+     RETURNING webhook_id, delivery_id`,
+    STASHED_COLUMNS.map((c) =>
+      dropped.rows.map((r) => (c === 'invalidated' ? (r.invalidated?.join(',') ?? null) : r[c])),
+    ),
   );
-  const back = new Set(kept.map((r) => `${r.webhookId}/${r.deliveryId}`));
+  const kept = new Set(back.map((r) => `${r.webhook_id}/${r.delivery_id}`));
   const invalidated = new Map<string, string[]>();
-  const name = (webhookId: string, ids: readonly string[]): void => {
-    const list = invalidated.get(webhookId) ?? [];
-    invalidated.set(webhookId, [...list, ...ids]);
-  };
-  for (const r of dropped.unsentReorgs) name(r.webhookId, r.invalidated);
-  for (const r of t) if (!back.has(`${r.webhookId}/${r.deliveryId}`)) name(r.webhookId, [r.deliveryId]);
-  const hooks = [...invalidated].filter(([, ids]) => ids.length > 0);
-  if (hooks.length === 0) return 0;
+  for (const r of dropped.rows)
+    if (r.attempts > 0 && r.type !== 'reorg' && !kept.has(`${r.webhook_id}/${r.delivery_id}`))
+      invalidated.set(r.webhook_id, [...(invalidated.get(r.webhook_id) ?? []), r.delivery_id]);
+  if (invalidated.size === 0) return 0;
+  const hooks = [...invalidated];
   const { rowCount } = await db.query(
     `INSERT INTO webhook_deliveries (webhook_id, delivery_id, type, height, rank, micro_index, tx_index, invalidated)
-     SELECT r.webhook_id, md5(r.webhook_id || '/reorg/' || $3 || '/' || r.ids)::uuid::text, 'reorg', $3, 0, 0, 0,
+     SELECT r.webhook_id, md5(r.webhook_id || '/reorg/' || $4 || '/' || r.ids)::uuid::text, 'reorg', $3, 0, 0, 0,
             string_to_array(r.ids, ',')
        FROM unnest($1::text[], $2::text[]) AS r (webhook_id, ids)
        JOIN webhooks w ON w.id = r.webhook_id
      ON CONFLICT DO NOTHING`,
-    [hooks.map(([hook]) => hook), hooks.map(([, ids]) => ids.join(',')), dropped.from],
+    [hooks.map(([hook]) => hook), hooks.map(([, ids]) => ids.join(',')), dropped.from, String(dropped.from)],
   );
   return rowCount ?? 0;
 }

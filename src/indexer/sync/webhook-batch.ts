@@ -29,7 +29,7 @@ export class WebhookBatch {
 
   /** write writes the deliveries of heights from..to and settles what the deletes dropped. */
   async write(db: Queryable, from: number, to: number): Promise<void> {
-    if (await hasWebhooks(db)) await writeDeliveries(db, from, to);
+    if (await hasWebhooks(db)) await writeDeliveries(db, from, to, this.#dropped?.blocks);
     if (this.#dropped) await settleDropped(db, this.#dropped);
   }
 }
