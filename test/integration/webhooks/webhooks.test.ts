@@ -7,7 +7,10 @@ import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import type { Json } from '../../../src/chain/json.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
 import { isSignedBy } from '../../../src/webhooks/signature.ts';
@@ -142,13 +145,18 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     await v3.synced();
     const expected = await chainTxsOf(recipient, 'recipient_id');
     expect(expected).to.have.length(3);
-    await waitFor('the three spends at /any and /in', () => deliveredTxs('/any').length === 3 && deliveredTxs('/in').length === 3);
+    await waitFor(
+      'the three spends at /any and /in',
+      () => deliveredTxs('/any').length === 3 && deliveredTxs('/in').length === 3,
+    );
     expect(deliveredTxs('/any')).to.deep.equal(expected);
     expect(deliveredTxs('/in')).to.deep.equal(expected);
     expect(deliveredTxs('/out')).to.deep.equal([]);
-    await waitFor('the payer\'s spends', async () => deliveredTxs('/payer-spends').length >= 3);
+    await waitFor("the payer's spends", async () => deliveredTxs('/payer-spends').length >= 3);
     for (const r of receiver.on('/any')) {
-      expect(isSignedBy(secrets.get('/any')!, r.signature, r.text, Math.floor(Date.now() / 1000)), 'signed').to.equal(true);
+      expect(isSignedBy(secrets.get('/any')!, r.signature, r.text, Math.floor(Date.now() / 1000)), 'signed').to.equal(
+        true,
+      );
       expect(isSignedBy(secrets.get('/in')!, r.signature, r.text, Math.floor(Date.now() / 1000))).to.equal(false);
       expect(r.deliveryId).to.equal(r.body.id);
       expect(Object.keys(r.body)).to.deep.equal([
@@ -222,7 +230,11 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     await v3.devnode.mineKeyBlock();
     await v3.synced();
     await waitFor('the healthy hook', () => receiver.on('/healthy').length === 1);
-    await waitFor('two tries of each failing hook', () => receiver.on('/fails').length >= 2 && receiver.on('/hangs').length >= 2, 10_000);
+    await waitFor(
+      'two tries of each failing hook',
+      () => receiver.on('/fails').length >= 2 && receiver.on('/hangs').length >= 2,
+      10_000,
+    );
     const id = receiver.on('/healthy')[0]!.deliveryId;
     for (const path of ['/fails', '/hangs']) {
       const ids = new Set(receiver.on(path).map((r) => r.body.tx_hash));
@@ -330,6 +342,57 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     expect(ids[0]).to.equal(first);
     expect(ids.slice(1)).to.deep.equal([...new Set(ids.slice(1))]);
     expect(new Set(ids).size).to.equal(3);
+  });
+
+  it("replays a name's and an oracle's transactions from a height, as the node's chain has them", async () => {
+    const truth = await v3.truth();
+    const txOf = (t: { signed: Obj }): Obj => {
+      const tx = t.signed.tx as Obj;
+      return (tx.type === 'PayingForTx' || tx.type === 'GAMetaTx' ? ((tx.tx as Obj).tx as Obj) : tx) ?? tx;
+    };
+    const claims = truth.transactions.filter((t) => txOf(t).type === 'NameClaimTx');
+    const queries = truth.transactions.filter((t) => txOf(t).type === 'OracleQueryTx');
+    expect(claims.length, 'claims in the generated chain').to.be.greaterThan(0);
+    expect(queries.length, 'queries in the generated chain').to.be.greaterThan(0);
+    const name = String(txOf(claims[0]!).name);
+    const oracle = String(txOf(queries[0]!).oracle_id);
+    const hash = nameId(name);
+    const expectedName = truth.transactions
+      .filter((t) => txOf(t).name_id === hash || txOf(t).name === name)
+      .map((t) => `${t.hash}@${t.blockHash}`);
+    const expectedOracle = queries.filter((t) => txOf(t).oracle_id === oracle).map((t) => `${t.hash}@${t.blockHash}`);
+    const nameHook = await createHook('/name', [{ name }]);
+    const oracleHook = await createHook('/oracle', [{ oracle }]);
+    for (const id of [nameHook, oracleHook]) {
+      const res = await call('POST', `/mdw/v3/webhooks/${id}/replay`, { from_height: 0 });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    }
+    expect((await call('POST', `/mdw/v3/webhooks/${nameHook}/replay`, { from_height: -1 })).status).to.equal(400);
+    await waitFor(
+      'the replays',
+      () =>
+        deliveredTxs('/name').length >= expectedName.length && deliveredTxs('/oracle').length >= expectedOracle.length,
+    );
+    expect(deliveredTxs('/name')).to.deep.equal(expectedName);
+    expect(deliveredTxs('/oracle')).to.deep.equal(expectedOracle);
+  });
+
+  it('sends nothing again when -H reloads the heights it delivered, and invents nothing for a hook created since', async () => {
+    const top = v3.devnode.height();
+    const heights = [top - 4, top - 3, top - 2, top - 1, top];
+    const before = (await pool.query('SELECT webhook_id, delivery_id, status FROM webhook_deliveries ORDER BY 1, 2'))
+      .rows;
+    const count = receiver.received.length;
+    const recipient = MemoryAccount.generate().address;
+    const payer = v3.devnode.accounts[0]!.publicKey;
+    await createHook('/late', [{ account: payer }, { account: recipient }]);
+    await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, heights));
+    await v3.synced();
+    await new Promise((r) => setTimeout(r, 500));
+    const after = (await pool.query('SELECT webhook_id, delivery_id, status FROM webhook_deliveries ORDER BY 1, 2'))
+      .rows;
+    expect(after).to.deep.equal(before);
+    expect(receiver.received.slice(count)).to.deep.equal([]);
   });
 
   async function hookIdOf(path: string): Promise<string> {
