@@ -3,19 +3,7 @@
  * tx_hash, confirmations, data}`, its `data` in /mdw/v3's shapes. Pure: the sender reads the rows and renders here.
  */
 import { stringifyJson } from '../chain/json.ts';
-
-/** QueuedDelivery is a delivery row as the sender reads it. */
-export interface QueuedDelivery {
-  readonly webhookId: string;
-  readonly deliveryId: string;
-  readonly type: 'transaction' | 'reorg';
-  readonly height: number;
-  readonly microIndex: number;
-  readonly blockHash: string | null;
-  readonly txHash: string | null;
-  readonly invalidated: readonly string[] | null;
-  readonly attempts: number;
-}
+import type { QueuedDelivery } from '../db/queries/webhook-queue.ts';
 
 /**
  * deliveryBody is the JSON text sent for `d`, `top` the stored top (its confirmations: the key blocks above its

@@ -4,7 +4,19 @@
  * twice at once), each hook's next delivery in order, and what came of each attempt.
  */
 import type { Queryable } from '../pool.ts';
-import type { QueuedDelivery } from '../../webhooks/delivery-body.ts';
+
+/** QueuedDelivery is a delivery row as the sender reads it. */
+export interface QueuedDelivery {
+  readonly webhookId: string;
+  readonly deliveryId: string;
+  readonly type: 'transaction' | 'reorg';
+  readonly height: number;
+  readonly microIndex: number;
+  readonly blockHash: string | null;
+  readonly txHash: string | null;
+  readonly invalidated: readonly string[] | null;
+  readonly attempts: number;
+}
 
 /** ClaimedHook is a hook a sender holds until it releases it or its lease runs out. */
 export interface ClaimedHook {

@@ -8,6 +8,7 @@ import { globSync, readFileSync } from 'node:fs';
 import prom from 'prom-client';
 import { createApiMetrics } from '../../../src/api/http/metrics.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
+import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
 import { createOutageMetrics } from '../../../src/api/http/outage.ts';
@@ -88,6 +89,7 @@ describe('docs: Prometheus metrics', () => {
       createIndexerMetrics,
       createApiMetrics,
       createWebsocketMetrics,
+      createWebhookMetrics,
       createOutageMetrics,
       createProcessMetrics,
     );
@@ -106,6 +108,7 @@ describe('docs: Prometheus metrics', () => {
       createIndexerMetrics,
       createApiMetrics,
       createWebsocketMetrics,
+      createWebhookMetrics,
       createOutageMetrics,
       createProcessMetrics,
       createOperatorMetrics,
