@@ -177,6 +177,11 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     'TopologyKey is the key of node labels. Nodes that have a label with this key and identical values are considered to be in the same topology. We consider each <key, value> as a \\"bucket\\", and try to put balanced number of pods into each bucket. We define a domain as a particular instance of a topology. Also, we define an eligible domain as a domain whose nodes meet the requirements of nodeAffinityPolicy and nodeTaintsPolicy. e.g. If TopologyKey is \\"kubernetes.io/hostname\\", each Node is a domain of that topology. And, if TopologyKey is \\"topology.kubernetes.io/zone\\", each zone is a domain of that topology. It\\\'s a required field.',
   '.spec.server.topologySpreadConstraints[].whenUnsatisfiable':
     'WhenUnsatisfiable indicates how to deal with a pod if it doesn\\\'t satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location, but giving higher precedence to topologies that would help reduce the skew. A constraint is considered \\"Unsatisfiable\\" for an incoming pod if and only if every possible node assignment for that pod would violate \\"MaxSkew\\" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P | P | P | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won\\\'t make it *more* imbalanced. It\\\'s a required field.',
+  '.spec.webhooks.allowPrivate':
+    'WEBHOOKS_ALLOW_PRIVATE: deliver to receivers at private and loopback addresses (inside the cluster).',
+  '.spec.webhooks.anonymous':
+    'WEBHOOKS_ANONYMOUS: the webhooks API answers requests without an API key; off on a public instance.',
+  '.spec.webhooks.enabled': "Run the webhook sender inside each generation's populator (`mdw -p --webhooks`).",
   '.status': 'What the operator observed, written through the status subresource.',
   '.status.activeGeneration': 'Data generation the stable Service selects.',
   '.status.conditions':

@@ -199,6 +199,16 @@ export interface PopulatorSpec extends PodScheduling {
   env?: V1EnvVar[];
 }
 
+/** WebhooksSpec: the webhooks (docs/webhooks.md). */
+export interface WebhooksSpec {
+  /** Run the webhook sender inside each generation's populator (`mdw -p --webhooks`). */
+  enabled?: boolean;
+  /** WEBHOOKS_ANONYMOUS: the webhooks API answers requests without an API key; off on a public instance. */
+  anonymous?: boolean;
+  /** WEBHOOKS_ALLOW_PRIVATE: deliver to receivers at private and loopback addresses (inside the cluster). */
+  allowPrivate?: boolean;
+}
+
 /** JobsSpec: the migration, reload, schema drop and database usage Jobs. */
 export interface JobsSpec extends PodScheduling {
   resources?: V1ResourceRequirements;
@@ -226,6 +236,7 @@ export type MiddlewareSpec = {
   server?: ServerSpec;
   populator?: PopulatorSpec;
   jobs?: JobsSpec;
+  webhooks?: WebhooksSpec;
   serviceAccountTemplate?: {
     metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> };
   };
