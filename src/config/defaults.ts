@@ -60,4 +60,15 @@ export const DEFAULTS = {
   API_QUOTA_FLUSH_MS: 100,
   // how often a server rereads the keys (and the keys file): a revoked key is refused within this
   API_KEYS_REFRESH_MS: 2000,
+  // webhooks (docs/webhooks.md): a receiver that has not answered in 10 s is counted as failed, its answer read to 64 KiB
+  WEBHOOK_TIMEOUT_MS: 10_000,
+  WEBHOOK_MAX_RESPONSE_BYTES: 64 * 1024,
+  // hooks one sender sends to at once (each one delivery at a time, in order)
+  WEBHOOK_CONCURRENCY: 64,
+  // a sender that died frees its hooks after this long; it renews its hold before every attempt
+  WEBHOOK_LEASE_MS: 60_000,
+  WEBHOOK_POLL_MS: 200,
+  // the first wait after a failed attempt; it doubles to 24 h, then the hook is disabled
+  WEBHOOK_RETRY_INITIAL_MS: 60_000,
+  WEBHOOK_MAX_REPLAY_HEIGHTS: 10_000,
 } as const;

@@ -113,6 +113,8 @@ export interface Config {
   readonly exports: ExportLimits;
   /** API keys, tiers and quotas (docs/operations.md, "API keys and quotas"); off: every request as before. */
   readonly apiKeys: ApiKeySettings;
+  /** The webhooks API and sender (docs/webhooks.md). */
+  readonly webhooks: WebhookSettings;
 }
 
 /** ApiKeySettings turn API keys on and say where their keys and tiers come from (API_KEYS*, API_TIERS_FILE). */
@@ -129,6 +131,21 @@ export interface ApiKeySettings {
   readonly flushMs: number;
   /** how often a server rereads the keys: a revoked key is refused within this (API_KEYS_REFRESH_MS) */
   readonly refreshMs: number;
+}
+
+/** WebhookSettings: who may create hooks without an API key, and how the sender delivers (WEBHOOK_*, WEBHOOKS_*). */
+export interface WebhookSettings {
+  /** the webhooks API answers requests without an API key, their hooks owned by no one (WEBHOOKS_ANONYMOUS) */
+  readonly anonymous: boolean;
+  /** receivers at private, loopback and link-local addresses are delivered to (WEBHOOKS_ALLOW_PRIVATE) */
+  readonly allowPrivate: boolean;
+  readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
+  readonly concurrency: number;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly retryInitialMs: number;
+  readonly maxReplayHeights: number;
 }
 
 /** ExportLimits bound the streamed exports (EXPORT_*): rows per request, exports at once, and each one's lifetime. */
@@ -259,6 +276,17 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       pageRows: read.integer('EXPORT_PAGE_ROWS', DEFAULTS.EXPORT_PAGE_ROWS, 1, 10_000),
     }),
     apiKeys: readApiKeySettings(read),
+    webhooks: Object.freeze({
+      anonymous: read.boolean('WEBHOOKS_ANONYMOUS', false),
+      allowPrivate: read.boolean('WEBHOOKS_ALLOW_PRIVATE', false),
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', DEFAULTS.WEBHOOK_TIMEOUT_MS, 100, 600_000),
+      maxResponseBytes: read.integer('WEBHOOK_MAX_RESPONSE_BYTES', DEFAULTS.WEBHOOK_MAX_RESPONSE_BYTES, 0, 2 ** 30),
+      concurrency: read.integer('WEBHOOK_CONCURRENCY', DEFAULTS.WEBHOOK_CONCURRENCY, 1, 10_000),
+      leaseMs: read.integer('WEBHOOK_LEASE_MS', DEFAULTS.WEBHOOK_LEASE_MS, 1000, 3_600_000),
+      pollMs: read.integer('WEBHOOK_POLL_MS', DEFAULTS.WEBHOOK_POLL_MS, 10, 60_000),
+      retryInitialMs: read.integer('WEBHOOK_RETRY_INITIAL_MS', DEFAULTS.WEBHOOK_RETRY_INITIAL_MS, 10, 86_400_000),
+      maxReplayHeights: read.integer('WEBHOOK_MAX_REPLAY_HEIGHTS', DEFAULTS.WEBHOOK_MAX_REPLAY_HEIGHTS, 1, 10 ** 7),
+    }),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);

@@ -271,6 +271,13 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       API_KEYS: 'on',
       API_QUOTA_FLUSH_MS: '20',
       API_KEYS_REFRESH_MS: '500',
+      WEBHOOK_TIMEOUT_MS: '1500',
+      WEBHOOK_MAX_RESPONSE_BYTES: '100',
+      WEBHOOK_CONCURRENCY: '3',
+      WEBHOOK_LEASE_MS: '5000',
+      WEBHOOK_POLL_MS: '50',
+      WEBHOOK_RETRY_INITIAL_MS: '100',
+      WEBHOOK_MAX_REPLAY_HEIGHTS: '20',
       HTTP_HOST: '127.0.0.2',
     };
     // a variable added to DEFAULTS must join this table

@@ -18,7 +18,7 @@ const SRC = new URL('../../src/', import.meta.url).pathname;
 const LAYERS: readonly (readonly string[])[] = [
   ['cli'], // the commands: they start the roles and stop them in reverse order
   ['api', 'indexer', 'operator', 'devnode'], // the roles (each keeps its own metrics.ts)
-  ['events'], // the websockets and the LISTEN side of the chain notification
+  ['events', 'webhooks'], // the websockets and the LISTEN side of the chain notification; the webhooks' sender
   ['shapes'], // pure: the JSON that answers and events carry, built from db/'s row types
   ['db', 'node'], // PostgreSQL; the nodes
   ['config'], // the environment read into typed, validated settings: the middleware's, the cluster's

@@ -24,6 +24,7 @@ import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
 import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
+import { isWebhooksPath, webhooksApi } from './webhooks-api.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
 export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
@@ -81,6 +82,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
+  // hooks are written, so they are read and written on the primary whatever the server reads from
+  const webhooks = webhooksApi(deps.primary ?? deps.pool, deps.cfg.webhooks);
   const asString = intAsString();
   const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {
     if (found === undefined || isExport(found.route)) throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
@@ -104,8 +107,10 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
       ctx.params = found.params;
       ctx._matchedRoute = found.template;
     }
+    // the webhooks API writes as well as reads: its own routes (webhooks-api.ts), each in its owner's quota
+    if (isWebhooksPath(ctx.path)) await webhooks(ctx);
     // an export admits each of its pages itself (export-routes.ts); it streams to a GET only
-    if (found && isExport(found.route)) {
+    else if (found && isExport(found.route)) {
       if (ctx.method !== 'GET') throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
       await exports.serve(ctx, found.route.export, found.params.id!);
     }

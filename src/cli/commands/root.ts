@@ -25,7 +25,9 @@ export default class Root extends Command {
     '',
     'Other commands (each with --help): mdw migrate, mdw devnode, mdw dev, mdw operator, mdw manifests, mdw reload, mdw status. Version: mdw -V.',
   ].join('\n');
-  static override usage = ['[-p] [-s] [-H <heights>] [-v [--full | --state] [--sample <n>]] [-d] [--schema <name>]'];
+  static override usage = [
+    '[-p] [-s] [--webhooks] [-H <heights>] [-v [--full | --state] [--sample <n>]] [-d] [--schema <name>]',
+  ];
   static override examples = [
     'mdw -p -s',
     'mdw -s',
@@ -62,6 +64,7 @@ export default class Root extends Command {
       description: 'database schema to use (overrides DATABASE_SCHEMA; -H into a new schema is the blue/green reload)',
     }),
     daemonize: Flags.boolean({ char: 'd', description: 'detach, write the pid to PID_FILE, log to LOG_DIR' }),
+    webhooks: Flags.boolean({ description: "send the webhooks' deliveries (docs/webhooks.md); with -p or alone" }),
   };
 
   async run(): Promise<void> {
@@ -76,8 +79,8 @@ export default class Root extends Command {
 
   async runRoles(): Promise<void> {
     const { flags } = await this.parse(Root);
-    if (!flags.populate && !flags.server && !flags.verify && flags.heights === undefined) {
-      this.error('nothing to do: give at least one of -p, -s, -H or -v (see mdw --help)', { exit: 2 });
+    if (!flags.populate && !flags.server && !flags.webhooks && !flags.verify && flags.heights === undefined) {
+      this.error('nothing to do: give at least one of -p, -s, --webhooks, -H or -v (see mdw --help)', { exit: 2 });
     }
     const heights = flags.heights === undefined ? undefined : this.heightsOrExit(flags.heights);
     const cfg = configFromEnv({ DATABASE_SCHEMA: flags.schema });
@@ -117,7 +120,7 @@ export default class Root extends Command {
         this.exit(1);
       }
     }
-    if (!flags.populate && !flags.server) return removeOwnPidFile(cfg.pidFile);
+    if (!flags.populate && !flags.server && !flags.webhooks) return removeOwnPidFile(cfg.pidFile);
 
     // prom-client (with @opentelemetry/api, about 80 modules) only where a role serves /metrics: not for --help, -V, -v, -H
     const { collectDefaultMetrics, Registry } = await import('prom-client');
@@ -135,6 +138,15 @@ export default class Root extends Command {
             ? underWriterLease(cfg.kube, cfg.kube.writerLeaseName, populate, log)
             : populate()),
         );
+      }
+      if (flags.webhooks) {
+        const { startWebhookSender } = await import('../../webhooks/sender-role.ts');
+        // alone, it waits for a schema the populator migrated, as the server does
+        if (!flags.populate) {
+          const { guardSchema } = await import('../../indexer/identity/guard.ts');
+          await guardSchema(cfg, log, { writes: false, waitForNodes: false, migrate: () => ensureSchema(cfg, log) });
+        }
+        roles.push(startWebhookSender({ cfg, log, registry }));
       }
       if (flags.server) {
         const { startServer } = await import('../../api/server.ts');
@@ -207,9 +219,10 @@ function verifiedLine(report: VerifyReport, stateOnly: boolean): string {
   );
 }
 
-function roleName(flags: { populate: boolean; server: boolean; verify: boolean }): string {
+function roleName(flags: { populate: boolean; server: boolean; webhooks: boolean; verify: boolean }): string {
   if (flags.populate && flags.server) return 'mdw';
   if (flags.populate) return 'populator';
   if (flags.server) return 'server';
+  if (flags.webhooks) return 'webhooks';
   return flags.verify ? 'verify' : 'reload';
 }

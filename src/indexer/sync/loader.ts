@@ -28,6 +28,7 @@ import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+import { WebhookBatch } from './webhook-batch.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
@@ -139,9 +140,11 @@ export async function rollbackOnly(
   deps.decoder.forgetCode();
   await withTransaction(deps.pool, async (client) => {
     const log = await ReorgLog.before(client, { from: height });
+    const webhooks = await WebhookBatch.before(client, { from: height });
     await deleteFrom(client, height);
     await recordTop(client);
     await log.record(client, []);
+    await webhooks.write(client, height, height - 1);
     await notifyCommitted(client, deps.schema, { from: height, to: height - 1, rollbackFrom: height });
   });
   deps.metrics?.rollbacks.inc();
@@ -314,6 +317,10 @@ export async function loadBatch(
         : opts.replace
           ? await ReorgLog.before(client, loaded)
           : undefined;
+    const webhooks = await WebhookBatch.before(
+      client,
+      opts.rollbackFrom !== undefined ? { from: opts.rollbackFrom } : opts.replace ? loaded : undefined,
+    );
     if (opts.rollbackFrom !== undefined) await deleteFrom(client, opts.rollbackFrom);
     // the heights this batch adds to the stored ones (a reload may also fill gaps)
     let added: readonly number[] = loaded;
@@ -344,6 +351,7 @@ export async function loadBatch(
     });
     await recordTop(client);
     await reorgLog?.record(client, gens);
+    await webhooks.write(client, from, to);
     if (opts.rederive) rederiveFrom = await moveMark(client, to);
     else if (changesState(rows.filter((r) => added.includes(r.keyBlock.height))))
       rederiveFrom = await markStaleAbove(client, to);

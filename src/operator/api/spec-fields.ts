@@ -456,6 +456,26 @@ const populator = obj(
   { default: {}, doc: 'The populator (`mdw -p`) of each generation.' },
 );
 
+const webhooks = obj(
+  {
+    enabled: bool({
+      default: false,
+      doc: "Run the webhook sender inside each generation's populator (`mdw -p --webhooks`), which sends the deliveries the populator writes (docs/webhooks.md).",
+    }),
+    anonymous: bool({
+      default: false,
+      doc: 'WEBHOOKS_ANONYMOUS: the webhooks API answers requests without an API key, their hooks owned by no one; leave it off on a public instance.',
+      env: ['WEBHOOKS_ANONYMOUS'],
+    }),
+    allowPrivate: bool({
+      default: false,
+      doc: 'WEBHOOKS_ALLOW_PRIVATE: deliver to receivers at private, loopback and link-local addresses (a receiver inside the cluster).',
+      env: ['WEBHOOKS_ALLOW_PRIVATE'],
+    }),
+  },
+  { default: {}, doc: 'Webhooks: signed deliveries of chain events to receivers (docs/webhooks.md).' },
+);
+
 const jobs = obj(
   {
     resources: resources('Container resources of the migration, schema drop and database usage Jobs.'),
@@ -579,6 +599,7 @@ export const SPEC_FIELDS = obj(
     api,
     populator,
     jobs,
+    webhooks,
     serviceAccountTemplate,
     metrics,
     forkWindow: int(B.forkWindow, {

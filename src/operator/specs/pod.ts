@@ -46,6 +46,9 @@ function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
   // read by whatever loads the chain (populator, -H Jobs); unset: the middleware's own default
   if (spec.populator.batchTransactions !== undefined)
     env.push({ name: 'BATCH_TRANSACTIONS', value: String(spec.populator.batchTransactions) });
+  // the servers answer the webhooks API, the populator sends the deliveries (docs/webhooks.md); unset: off
+  if (spec.webhooks.anonymous) env.push({ name: 'WEBHOOKS_ANONYMOUS', value: 'true' });
+  if (spec.webhooks.allowPrivate) env.push({ name: 'WEBHOOKS_ALLOW_PRIVATE', value: 'true' });
   env.push(
     secretEnv('DATABASE_URL', spec.database.urlSecretRef),
     { name: 'DATABASE_SCHEMA', value: schemaName(spec, generation) },

@@ -38,7 +38,11 @@ export function buildPopulatorDeployment(
   opts: PopulatorOptions = {},
 ): Built<V1Deployment> {
   const labels = labelsFor(ctx.mw, Component.populator, generation);
-  const args = opts.heights === undefined ? ['-p'] : ['-p', '-H', opts.heights];
+  const args = [
+    ...(opts.heights === undefined ? ['-p'] : ['-p', '-H', opts.heights]),
+    // the sender beside the populator: one per generation, under its writer Lease (docs/webhooks.md)
+    ...(ctx.spec.webhooks.enabled ? ['--webhooks'] : []),
+  ];
   const container = middlewareContainer(ctx, {
     args,
     generation,

@@ -123,3 +123,20 @@ describe('buildPopulatorDeployment probes', () => {
     expect(container?.livenessProbe?.httpGet?.path).to.equal('/healthz');
   });
 });
+
+describe('spec.webhooks', () => {
+  it('runs the sender inside the populator only when enabled, and sets the two switches on every pod when on', () => {
+    const off = buildPopulatorDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0];
+    expect(off?.args).to.deep.equal(['-p']);
+    expect(off?.env?.map((e) => e.name)).not.to.include.members(['WEBHOOKS_ANONYMOUS']);
+    const ctx = contextOf(aMiddleware({ webhooks: { enabled: true, anonymous: true, allowPrivate: true } }));
+    const on = buildPopulatorDeployment(ctx, 1).spec?.template.spec?.containers[0];
+    expect(on?.args).to.deep.equal(['-p', '--webhooks']);
+    const server = buildServerDeployment(ctx, 1).spec?.template.spec?.containers[0];
+    for (const env of [on?.env, server?.env])
+      expect(env?.filter((e) => e.name.startsWith('WEBHOOKS_'))).to.deep.equal([
+        { name: 'WEBHOOKS_ANONYMOUS', value: 'true' },
+        { name: 'WEBHOOKS_ALLOW_PRIVATE', value: 'true' },
+      ]);
+  });
+});

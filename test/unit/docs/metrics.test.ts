@@ -9,6 +9,7 @@ import prom from 'prom-client';
 import { createApiMetrics } from '../../../src/api/http/metrics.ts';
 import { createQuotaMetrics } from '../../../src/api/quota/quota-metrics.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
+import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { createOperatorMetrics } from '../../../src/operator/runtime/metrics.ts';
 import { createOutageMetrics } from '../../../src/api/http/outage.ts';
@@ -90,6 +91,7 @@ describe('docs: Prometheus metrics', () => {
       createApiMetrics,
       createQuotaMetrics,
       createWebsocketMetrics,
+      createWebhookMetrics,
       createOutageMetrics,
       createProcessMetrics,
     );
@@ -109,6 +111,7 @@ describe('docs: Prometheus metrics', () => {
       createApiMetrics,
       createQuotaMetrics,
       createWebsocketMetrics,
+      createWebhookMetrics,
       createOutageMetrics,
       createProcessMetrics,
       createOperatorMetrics,

@@ -1,0 +1,142 @@
+/**
+ * @module The webhooks API's statements (`/mdw/v3/webhooks`, docs/webhooks.md): a hook created with its match keys,
+ * listed, read, deleted (its deliveries with it), and its deliveries paged newest first by their place in its order.
+ */
+import type { Pool, Queryable } from '../pool.ts';
+import { withTransaction } from '../pool.ts';
+
+/** WebhookRow is a hook as the API shows it (never its secret). */
+export interface WebhookRow {
+  readonly id: string;
+  readonly url: string;
+  readonly filters: unknown;
+  readonly confirmations: number;
+  readonly createdHeight: number;
+  readonly createdAt: Date;
+  readonly disabledReason: string | null;
+  readonly nextAttemptAt: Date;
+  readonly pending: number;
+}
+
+/** NewWebhook is what a create writes; `keys` are its filters' match keys in their order. */
+export interface NewWebhook {
+  readonly id: string;
+  readonly owner: string | null;
+  readonly url: string;
+  readonly filters: unknown;
+  readonly confirmations: number;
+  readonly secret: string;
+  readonly keys: readonly { idKey: Buffer; txTypes: readonly number[] | null; fieldsRe: string | null }[];
+}
+
+/** DeliveryCursor is a delivery's place in its hook's order. */
+export interface DeliveryCursor {
+  readonly height: number;
+  readonly rank: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly seq: string;
+}
+
+/** DeliveryRow is a delivery as `GET …/deliveries` shows it. */
+export interface DeliveryRow extends DeliveryCursor {
+  readonly deliveryId: string;
+  readonly type: string;
+  readonly blockHash: string | null;
+  readonly txHash: string | null;
+  readonly invalidated: string[] | null;
+  readonly status: string;
+  readonly attempts: number;
+  readonly lastError: string | null;
+  readonly lastAttemptAt: Date | null;
+  readonly sentAt: Date | null;
+}
+
+const HOOK = `w.id, w.url, w.filters, w.confirmations, w.created_height AS "createdHeight", w.created_at AS "createdAt",
+  w.disabled_reason AS "disabledReason", w.next_attempt_at AS "nextAttemptAt",
+  (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending`;
+
+/** createWebhook writes a hook and its match keys; its deliveries start after the stored top, whose height it returns. */
+export function createWebhook(pool: Pool, hook: NewWebhook): Promise<number> {
+  return withTransaction(pool, async (db) => {
+    const { rows } = await db.query<{ height: number }>(
+      `INSERT INTO webhooks (id, owner, url, filters, confirmations, secret, created_height)
+       SELECT $1, $2, $3, $4, $5, $6, coalesce(max(height), -1) FROM key_blocks
+       RETURNING created_height AS height`,
+      [hook.id, hook.owner, hook.url, JSON.stringify(hook.filters), hook.confirmations, hook.secret],
+    );
+    await db.query(
+      `INSERT INTO webhook_match_keys (webhook_id, filter_idx, id_key, tx_types, fields_re)
+       SELECT $1, i - 1, k, CASE WHEN t = '' THEN NULL ELSE string_to_array(t, ',')::smallint[] END, f
+         FROM unnest($2::bytea[], $3::text[], $4::text[]) WITH ORDINALITY AS u (k, t, f, i)`,
+      [
+        hook.id,
+        hook.keys.map((k) => k.idKey),
+        hook.keys.map((k) => k.txTypes?.join(',') ?? ''),
+        hook.keys.map((k) => k.fieldsRe),
+      ],
+    );
+    return rows[0]!.height;
+  });
+}
+
+/** listWebhooks reads an owner's hooks (null: the hooks of no key), oldest first. */
+export async function listWebhooks(db: Queryable, owner: string | null): Promise<WebhookRow[]> {
+  const { rows } = await db.query<WebhookRow>(
+    `SELECT ${HOOK} FROM webhooks w WHERE w.owner IS NOT DISTINCT FROM $1 ORDER BY w.created_at, w.id`,
+    [owner],
+  );
+  return rows;
+}
+
+/** webhookOf reads one hook of an owner; undefined for another owner's or none. */
+export async function webhookOf(db: Queryable, id: string, owner: string | null): Promise<WebhookRow | undefined> {
+  const { rows } = await db.query<WebhookRow>(
+    `SELECT ${HOOK} FROM webhooks w WHERE w.id = $1 AND w.owner IS NOT DISTINCT FROM $2`,
+    [id, owner],
+  );
+  return rows[0];
+}
+
+/** deleteWebhook deletes one hook of an owner with its deliveries; false when there was none. */
+export async function deleteWebhook(db: Queryable, id: string, owner: string | null): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM webhooks WHERE id = $1 AND owner IS NOT DISTINCT FROM $2', [
+    id,
+    owner,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+/** deliveriesPage reads up to `limit` deliveries of a hook, newest first, from before `before` (exclusive). */
+export async function deliveriesPage(
+  db: Queryable,
+  webhookId: string,
+  before: DeliveryCursor | undefined,
+  limit: number,
+): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT delivery_id AS "deliveryId", type, height, rank, micro_index AS "microIndex", tx_index AS "txIndex",
+            seq::text, block_hash AS "blockHash", tx_hash AS "txHash", invalidated, status, attempts,
+            last_error AS "lastError", last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt"
+       FROM webhook_deliveries
+      WHERE webhook_id = $1
+        AND ($2::int IS NULL OR (height, rank, micro_index, tx_index, seq) < ($2, $3, $4, $5, $6::bigint))
+      ORDER BY height DESC, rank DESC, micro_index DESC, tx_index DESC, seq DESC LIMIT $7`,
+    [
+      webhookId,
+      before?.height ?? null,
+      before?.rank ?? null,
+      before?.microIndex ?? null,
+      before?.txIndex ?? null,
+      before?.seq ?? null,
+      limit,
+    ],
+  );
+  return rows;
+}
+
+/** storedTop is the highest stored height (−1: none). */
+export async function storedTop(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ top: number }>('SELECT coalesce(max(height), -1) AS top FROM key_blocks');
+  return rows[0]!.top;
+}

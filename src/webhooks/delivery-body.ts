@@ -1,0 +1,25 @@
+/**
+ * @module The body of one delivery (docs/webhooks.md, "Deliveries"): `{id, type, height, block_hash, micro_index,
+ * tx_hash, confirmations, data}`, its `data` in /mdw/v3's shapes. Pure: the sender reads the rows and renders here.
+ */
+import { stringifyJson } from '../chain/json.ts';
+import type { QueuedDelivery } from '../db/queries/webhook-queue.ts';
+
+/**
+ * deliveryBody is the JSON text sent for `d`, `top` the stored top (its confirmations: the key blocks above its
+ * height), `data` the JSON text of /v3's Transaction for a transaction's delivery (ignored for a reorg).
+ */
+export function deliveryBody(d: QueuedDelivery, top: number, data: string | undefined): string {
+  const head = {
+    id: d.deliveryId,
+    type: d.type,
+    height: d.height,
+    block_hash: d.blockHash,
+    micro_index: d.type === 'reorg' ? null : d.microIndex,
+    tx_hash: d.txHash,
+    confirmations: d.type === 'reorg' ? null : Math.max(0, top - d.height),
+  };
+  const json = stringifyJson(head);
+  const payload = d.type === 'reorg' ? stringifyJson({ invalidated: d.invalidated ?? [] }) : (data ?? 'null');
+  return `${json.slice(0, -1)},"data":${payload}}`;
+}

@@ -1,0 +1,91 @@
+/**
+ * @module A webhook's filters (docs/webhooks.md, "Filters") read from a request and turned into what the populator
+ * matches: an id's key with the transaction types and the fields that count. Pure.
+ */
+import { badRequest } from '../base/errors.ts';
+import { isEncoded } from '../chain/encoding.ts';
+import { isNameText, nameId } from '../chain/derived-ids.ts';
+import { idKey, isKnownTxType, txTypeCode } from '../chain/id-key.ts';
+
+/** MatchKey is one filter as the populator matches it against a transaction's account_transactions rows. */
+export interface MatchKey {
+  readonly idKey: Buffer;
+  /** the outer transaction's type codes that count; null: every type */
+  readonly txTypes: readonly number[] | null;
+  /** a regular expression over the row's fields (space-separated); null: any field */
+  readonly fieldsRe: string | null;
+}
+
+/** MAX_FILTERS bounds the filters of one hook: each is a row the populator matches every batch against. */
+export const MAX_FILTERS = 100;
+
+/** The fields an account receives in (a spend's, a name transfer's recipient), inner transactions' included. */
+const IN_FIELDS = '(^| )(tx\\.)*recipient_id( |$)';
+/** The fields of the account that signs or pays: what it sends. */
+const OUT_FIELDS = '(^| )(tx\\.)*(sender_id|account_id|caller_id|owner_id|from_id|initiator_id|payer_id|ga_id)( |$)';
+
+/** parseFilters reads the request's `filters` (a non-empty array) into match keys, or throws a 400 saying what is wrong. */
+export function parseFilters(value: unknown): MatchKey[] {
+  if (!Array.isArray(value) || value.length === 0) throw badRequest('filters: expected a non-empty array');
+  if (value.length > MAX_FILTERS) throw badRequest(`filters: at most ${MAX_FILTERS}`);
+  return value.map((f, i) => parseFilter(f, `filters[${i}]`));
+}
+
+function parseFilter(f: unknown, at: string): MatchKey {
+  if (typeof f !== 'object' || f === null || Array.isArray(f)) throw badRequest(`${at}: expected an object`);
+  const filter = f as Record<string, unknown>;
+  const kinds = ['account', 'name', 'oracle', 'contract'].filter((k) => k in filter);
+  if (kinds.length !== 1)
+    throw badRequest(`${at}: expected exactly one of account, name, oracle, contract (see docs/webhooks.md)`);
+  const kind = kinds[0]!;
+  const allowed =
+    kind === 'account' ? ['account', 'direction', 'types'] : kind === 'contract' ? ['contract', 'types'] : [kind];
+  const unknown = Object.keys(filter).filter((k) => !allowed.includes(k));
+  if (unknown.length > 0) throw badRequest(`${at}: unknown field(s) for a ${kind} filter: ${unknown.join(', ')}`);
+  switch (kind) {
+    case 'account':
+      return {
+        idKey: key(filter.account, ['ak'], `${at}.account`),
+        txTypes: types(filter.types, `${at}.types`),
+        fieldsRe: direction(filter.direction, `${at}.direction`),
+      };
+    case 'name': {
+      if (typeof filter.name !== 'string' || !isNameText(filter.name))
+        throw badRequest(`${at}.name: expected a name such as example.chain`);
+      return { idKey: idKey(nameId(filter.name)), txTypes: null, fieldsRe: null };
+    }
+    case 'oracle':
+      return {
+        idKey: key(filter.oracle, ['ok'], `${at}.oracle`),
+        txTypes: [txTypeCode('OracleQueryTx')],
+        fieldsRe: null,
+      };
+    default:
+      return {
+        idKey: key(filter.contract, ['ct'], `${at}.contract`),
+        txTypes: types(filter.types, `${at}.types`),
+        fieldsRe: null,
+      };
+  }
+}
+
+function key(value: unknown, prefixes: readonly ('ak' | 'ok' | 'ct')[], at: string): Buffer {
+  if (!isEncoded(value, prefixes)) throw badRequest(`${at}: expected an ${prefixes.join(' or ')}_ id`);
+  const k = idKey(value);
+  if (k.length === 0) throw badRequest(`${at}: not a valid id: ${value}`);
+  return k;
+}
+
+function types(value: unknown, at: string): number[] | null {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) || value.length === 0 || !value.every((t) => typeof t === 'string' && isKnownTxType(t)))
+    throw badRequest(`${at}: expected a non-empty array of transaction types such as SpendTx`);
+  return value.map((t: string) => txTypeCode(t));
+}
+
+function direction(value: unknown, at: string): string | null {
+  if (value === undefined || value === 'any') return null;
+  if (value === 'in') return IN_FIELDS;
+  if (value === 'out') return OUT_FIELDS;
+  throw badRequest(`${at}: expected in, out or any`);
+}

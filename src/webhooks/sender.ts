@@ -1,0 +1,168 @@
+/**
+ * @module The webhook sender (`mdw --webhooks`, docs/webhooks.md): it leases hooks with a delivery ready, sends each
+ * hook's deliveries one at a time in order, signed, and records what came of each; a failure holds that hook back by
+ * the backoff (1 min doubling to 24 h, then the hook is disabled) while the others go on. Several senders share the
+ * hooks through their leases in the database.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../base/log.ts';
+import { backoffDelay, sleep, type BackoffOptions } from '../base/retry.ts';
+import { errorMessage } from '../base/errors.ts';
+import type { Pool } from '../db/pool.ts';
+import {
+  beginAttempt,
+  claimHooks,
+  markDelivered,
+  markFailed,
+  nextDelivery,
+  queueDepth,
+  releaseHook,
+  type ClaimedHook,
+} from '../db/queries/webhook-queue.ts';
+import { transactionsByHashes } from '../db/queries/transactions.ts';
+import { transactionJson } from '../shapes/v3/render-tx.ts';
+import { deliveryBody } from './delivery-body.ts';
+import type { WebhookMetrics } from './metrics.ts';
+import { postDelivery, type OutboundLimits } from './outbound.ts';
+import { signatureHeader } from './signature.ts';
+
+/** SenderSettings are the sender's knobs (WEBHOOK_* variables, README). */
+export interface SenderSettings extends OutboundLimits {
+  /** hooks sent to at once */
+  readonly concurrency: number;
+  /** how long a sender's hold of a hook lasts unless renewed: a sender that died frees its hooks after it */
+  readonly leaseMs: number;
+  /** how often the sender looks for hooks with a delivery ready */
+  readonly pollMs: number;
+  /** the waits between a delivery's attempts: 1 min doubling to 24 h */
+  readonly retry: BackoffOptions;
+  /** attempts of one delivery before its hook is disabled */
+  readonly maxAttempts: number;
+}
+
+/** The waits between attempts: 1 min, 2, 4 … doubling to 24 h; the attempt after a 24 h wait is the last. */
+export const RETRY: BackoffOptions = { initialMs: 60_000, maxMs: 86_400_000 };
+
+/** MAX_ATTEMPTS: 12 failures take the waits from 1 min to 24 h (2^11 min is past the cap); the 13th is the last. */
+export const MAX_ATTEMPTS = 13;
+
+export interface SenderDeps {
+  readonly pool: Pool;
+  readonly log: Logger;
+  readonly metrics: WebhookMetrics;
+  readonly settings: SenderSettings;
+}
+
+/** WebhookSender is the sender role: `start` runs its loop, `stop` finishes the attempts under way and frees its hooks. */
+export class WebhookSender {
+  readonly #deps: SenderDeps;
+  readonly #owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
+  readonly #working = new Map<string, Promise<void>>();
+  readonly #stop = new AbortController();
+  #loop: Promise<void> | undefined;
+  #depthReadAt = 0;
+
+  constructor(deps: SenderDeps) {
+    this.#deps = deps;
+  }
+
+  readonly name = 'webhooks';
+
+  start(): void {
+    this.#loop ??= this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#loop;
+    await Promise.allSettled(this.#working.values());
+  }
+
+  async #run(): Promise<void> {
+    const { pool, log, settings } = this.#deps;
+    while (!this.#stop.signal.aborted) {
+      try {
+        const free = settings.concurrency - this.#working.size;
+        if (free > 0)
+          for (const hook of await claimHooks(pool, this.#owner, settings.leaseMs, free)) {
+            const work = this.#serve(hook).finally(() => this.#working.delete(hook.id));
+            this.#working.set(hook.id, work);
+          }
+        await this.#readDepth();
+      } catch (err) {
+        log.warn({ err: errorMessage(err) }, 'webhook sender could not read its queue');
+      }
+      await sleep(settings.pollMs, this.#stop.signal);
+    }
+  }
+
+  /** serve sends a held hook's ready deliveries in order until none is ready, one fails, or the sender stops. */
+  async #serve(hook: ClaimedHook): Promise<void> {
+    const { pool, log } = this.#deps;
+    const { leaseMs } = this.#deps.settings;
+    let released = false;
+    try {
+      while (!this.#stop.signal.aborted) {
+        const next = await nextDelivery(pool, hook.id);
+        if (next === undefined) break;
+        const { delivery: d, top } = next;
+        if (d.type !== 'reorg' && d.height > top - hook.confirmations) break;
+        const attempt = await beginAttempt(pool, { id: hook.id, deliveryId: d.deliveryId }, this.#owner, leaseMs);
+        // the lease ran out and another sender holds the hook now; or a fork took the row meanwhile: look again
+        if (attempt === 'lost') return;
+        if (attempt === 'gone') continue;
+        const data = d.txHash === null ? undefined : (await transactionsByHashes(pool, [d.txHash])).get(d.txHash);
+        if (d.type === 'transaction' && data === undefined) continue; // a fork took it with its row
+        const body = deliveryBody(d, top, data === undefined ? undefined : transactionJson(data));
+        const result = await postDelivery(
+          new URL(hook.url),
+          body,
+          this.#headers(hook.secret, d.deliveryId, body),
+          this.#deps.settings,
+        );
+        if (result.ok) {
+          await markDelivered(pool, hook.id, d.deliveryId);
+          this.#deps.metrics.deliveries.inc({ result: 'ok' });
+          if (hook.confirmations === 0) this.#deps.metrics.lag.observe((Date.now() - next.createdAt.getTime()) / 1000);
+          continue;
+        }
+        await this.#failed(hook, d.deliveryId, attempt, result.error ?? 'failed');
+        released = true;
+        return;
+      }
+    } catch (err) {
+      log.warn({ webhook: hook.id, err: errorMessage(err) }, 'webhook delivery interrupted');
+    } finally {
+      if (!released) await releaseHook(pool, hook.id, this.#owner).catch(() => undefined);
+    }
+  }
+
+  async #failed(hook: ClaimedHook, deliveryId: string, attempt: number, error: string): Promise<void> {
+    const { settings, metrics, log, pool } = this.#deps;
+    const last = attempt >= settings.maxAttempts;
+    const disable = last ? `delivery ${deliveryId} failed ${attempt} times, the last: ${error}` : undefined;
+    await markFailed(pool, {
+      webhookId: hook.id,
+      deliveryId,
+      error,
+      delayMs: backoffDelay(attempt, settings.retry),
+      ...(disable === undefined ? {} : { disable }),
+    });
+    metrics.deliveries.inc({ result: last ? 'disabled' : 'failed' });
+    if (last) log.warn({ webhook: hook.id, reason: disable }, 'webhook disabled');
+  }
+
+  #headers(secret: string, deliveryId: string, body: string): Record<string, string> {
+    return {
+      'mdw-delivery-id': deliveryId,
+      'mdw-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
+    };
+  }
+
+  async #readDepth(): Promise<void> {
+    if (Date.now() - this.#depthReadAt < 5000) return;
+    this.#depthReadAt = Date.now();
+    this.#deps.metrics.queueDepth.set(await queueDepth(this.#deps.pool));
+  }
+}

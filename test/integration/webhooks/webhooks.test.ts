@@ -1,0 +1,402 @@
+/**
+ * @module Webhooks (issue 77 parts 2-3) against the devnode's chain with a real receiver on loopback: the API, the
+ * account filter's deliveries signed and in /v3's shapes, a fork of depth 5 under confirmations 0 and 3, a receiver
+ * that fails, hangs or is down, a sender killed with SIGKILL mid-delivery, and a private address refused.
+ */
+import { expect } from 'chai';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import prom from 'prom-client';
+import type { Json } from '../../../src/chain/json.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
+import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
+import { isSignedBy } from '../../../src/webhooks/signature.ts';
+import { startMdw } from '../../support/mdw-process.ts';
+import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
+import { waitFor } from '../../support/wait.ts';
+import { silentLog } from '../api/harness.ts';
+import { startV3, type V3UnderTest } from '../v3/harness.ts';
+
+type Obj = Record<string, unknown>;
+
+const SETTINGS: SenderSettings = {
+  timeoutMs: 1000,
+  maxResponseBytes: 1024,
+  allowPrivate: true,
+  concurrency: 8,
+  leaseMs: 2000,
+  pollMs: 20,
+  retry: { initialMs: 100, maxMs: 400 },
+  maxAttempts: 100,
+};
+
+describe('webhooks (devnode → populator → deliveries → sender → a loopback receiver)', function () {
+  this.timeout(180_000);
+  let v3: V3UnderTest;
+  let receiver: Receiver;
+  let pool: Pool;
+  let sender: WebhookSender | undefined;
+  const secrets = new Map<string, string>();
+
+  before(async () => {
+    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }));
+    receiver = await startReceiver();
+    pool = createPool({ databaseUrl: v3.settings.DATABASE_URL!, schema: 'mdw_v3', max: 4 }, silentLog);
+    sender = startSender();
+  });
+  after(async () => {
+    await sender?.stop();
+    await pool?.end();
+    await receiver?.close();
+    await v3?.close();
+  });
+
+  const startSender = (settings: Partial<SenderSettings> = {}): WebhookSender => {
+    const s = new WebhookSender({
+      pool,
+      log: silentLog,
+      metrics: createWebhookMetrics(new prom.Registry()),
+      settings: { ...SETTINGS, ...settings },
+    });
+    s.start();
+    return s;
+  };
+
+  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Obj }> {
+    const res = await fetch(`${v3.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? {} : (JSON.parse(text) as Obj) };
+  }
+
+  async function createHook(path: string, filters: unknown[], confirmations = 0): Promise<string> {
+    const res = await call('POST', '/mdw/v3/webhooks', { url: `${receiver.url}${path}`, filters, confirmations });
+    expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    secrets.set(path, String(res.body.secret));
+    return String(res.body.id);
+  }
+
+  /** The transactions of the node's chain naming `account` as its hash@block, in chain order. */
+  async function chainTxsOf(account: string, field?: string): Promise<string[]> {
+    const truth = await v3.truth();
+    return truth.transactions
+      .filter((t) => {
+        const tx = t.signed.tx as Obj;
+        return field === undefined ? Object.values(tx).includes(account) : tx[field] === account;
+      })
+      .map((t) => `${t.hash}@${t.blockHash}`);
+  }
+
+  const deliveredTxs = (path: string): string[] => [
+    ...new Set(
+      receiver
+        .on(path)
+        .filter((r) => r.body.type === 'transaction')
+        .map((r) => `${String(r.body.tx_hash)}@${String(r.body.block_hash)}`),
+    ),
+  ];
+
+  it('creates a hook with its secret once, lists, reads and deletes it, and refuses bad input with a 400', async () => {
+    const created = await call('POST', '/mdw/v3/webhooks', {
+      url: `${receiver.url}/api`,
+      filters: [{ account: v3.devnode.accounts[0]!.publicKey, direction: 'out', types: ['SpendTx'] }],
+    });
+    expect(created.status).to.equal(201);
+    expect(created.body.secret).to.match(/^whsec_[0-9a-f]{64}$/);
+    const id = String(created.body.id);
+    const got = await call('GET', `/mdw/v3/webhooks/${id}`);
+    expect(got.body).to.include({ id, url: `${receiver.url}/api`, confirmations: 0, enabled: true });
+    expect(got.body).not.to.have.property('secret');
+    expect(((await call('GET', '/mdw/v3/webhooks')).body.data as Obj[]).map((h) => h.id)).to.include(id);
+    for (const bad of [
+      { url: 'ftp://x', filters: [{ account: v3.devnode.accounts[0]!.publicKey }] },
+      { url: receiver.url, filters: [] },
+      { url: receiver.url, filters: [{ account: 'ak_nope' }] },
+      { url: receiver.url, filters: [{ account: v3.devnode.accounts[0]!.publicKey, direction: 'sideways' }] },
+      { url: receiver.url, filters: [{ oracle: 'ok_x', extra: 1 }] },
+      { url: receiver.url, filters: [{ name: 'x.chain' }], confirmations: -1 },
+    ]) {
+      const res = await call('POST', '/mdw/v3/webhooks', bad);
+      expect(res.status, JSON.stringify(bad)).to.equal(400);
+    }
+    expect((await call('DELETE', `/mdw/v3/webhooks/${id}`)).status).to.equal(204);
+    expect((await call('GET', `/mdw/v3/webhooks/${id}`)).status).to.equal(404);
+    expect((await call('DELETE', `/mdw/v3/webhooks/${id}`)).status).to.equal(404);
+  });
+
+  it("delivers an account's transactions (any, in, out) in chain order, signed, in /v3's shape", async () => {
+    const recipient = MemoryAccount.generate().address;
+    const payer = v3.devnode.accounts[0]!.publicKey;
+    await createHook('/any', [{ account: recipient }]);
+    await createHook('/in', [{ account: recipient, direction: 'in' }]);
+    await createHook('/out', [{ account: recipient, direction: 'out' }]);
+    await createHook('/payer-spends', [{ account: payer, direction: 'out', types: ['SpendTx'] }]);
+    for (let i = 1; i <= 3; i++) {
+      await v3.spend(recipient, i);
+      await v3.devnode.mineMicroBlock();
+    }
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    const expected = await chainTxsOf(recipient, 'recipient_id');
+    expect(expected).to.have.length(3);
+    await waitFor(
+      'the three spends at /any and /in',
+      () => deliveredTxs('/any').length === 3 && deliveredTxs('/in').length === 3,
+    );
+    expect(deliveredTxs('/any')).to.deep.equal(expected);
+    expect(deliveredTxs('/in')).to.deep.equal(expected);
+    expect(deliveredTxs('/out')).to.deep.equal([]);
+    await waitFor("the payer's spends", async () => deliveredTxs('/payer-spends').length >= 3);
+    for (const r of receiver.on('/any')) {
+      expect(isSignedBy(secrets.get('/any')!, r.signature, r.text, Math.floor(Date.now() / 1000)), 'signed').to.equal(
+        true,
+      );
+      expect(isSignedBy(secrets.get('/in')!, r.signature, r.text, Math.floor(Date.now() / 1000))).to.equal(false);
+      expect(r.deliveryId).to.equal(r.body.id);
+      expect(Object.keys(r.body)).to.deep.equal([
+        'id',
+        'type',
+        'height',
+        'block_hash',
+        'micro_index',
+        'tx_hash',
+        'confirmations',
+        'data',
+      ]);
+      // the data is /v3's Transaction, as /mdw/v3/transactions/{hash} serves it
+      const v3Tx = await v3.get(`/mdw/v3/transactions/${String(r.body.tx_hash)}`);
+      expect(r.body.data).to.deep.equal(v3Tx.body as Json);
+    }
+  });
+
+  it('tells a fork of depth 5 under confirmations 0 and 3: a reorg naming what was delivered, then the new chain', async () => {
+    const recipient = MemoryAccount.generate().address;
+    await createHook('/fork0', [{ account: recipient }], 0);
+    await createHook('/fork3', [{ account: recipient }], 3);
+    for (let i = 1; i <= 3; i++) {
+      await v3.spend(recipient, i);
+      await v3.devnode.mineMicroBlock();
+      await v3.devnode.mineKeyBlock();
+    }
+    await v3.synced();
+    const before = await chainTxsOf(recipient, 'recipient_id');
+    await waitFor('the spends at /fork0', () => deliveredTxs('/fork0').length === 3);
+    // three key blocks on top of the first spend's: only it is 3 deep
+    await waitFor('the first spend at /fork3', () => deliveredTxs('/fork3').length >= 1);
+    const sent0 = receiver.on('/fork0').map((r) => r.deliveryId);
+    const sent3 = [...new Set(receiver.on('/fork3').map((r) => r.deliveryId))];
+    const count0 = receiver.on('/fork0').length;
+    const count3 = receiver.on('/fork3').length;
+
+    await v3.devnode.fork(5);
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    const after = await chainTxsOf(recipient, 'recipient_id');
+    expect(after.map((t) => t.split('@')[0])).to.deep.equal(before.map((t) => t.split('@')[0]));
+    // /fork0: the reorg names the three delivered ids, then the spends come in their new blocks
+    await waitFor('the new chain at /fork0', () => receiver.on('/fork0').length >= count0 + 4);
+    const next0 = receiver.on('/fork0').slice(count0);
+    expect(next0[0]!.body.type).to.equal('reorg');
+    expect((next0[0]!.body.data as Obj).invalidated).to.have.members([...new Set(sent0)]);
+    expect(next0.slice(1).map((r) => `${String(r.body.tx_hash)}@${String(r.body.block_hash)}`)).to.deep.equal(after);
+    // /fork3: a reorg naming what it had tried; the new chain's spends wait for 3 key blocks above them
+    await waitFor('the reorg at /fork3', () => receiver.on('/fork3').length > count3);
+    const reorg3 = receiver.on('/fork3')[count3]!;
+    expect(reorg3.body.type).to.equal('reorg');
+    expect((reorg3.body.data as Obj).invalidated).to.have.members(sent3);
+    for (let i = 0; i < 3; i++) await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor('the new chain at /fork3', () => receiver.on('/fork3').length >= count3 + 4);
+    const next3 = receiver.on('/fork3').slice(count3 + 1);
+    expect(next3.map((r) => `${String(r.body.tx_hash)}@${String(r.body.block_hash)}`)).to.deep.equal(after);
+    for (const r of next3) expect(r.body.confirmations).to.be.at.least(3);
+  });
+
+  it('retries a receiver that answers 500, hangs or is down, with the same delivery id, while other hooks go on', async () => {
+    const recipient = MemoryAccount.generate().address;
+    await createHook('/fails', [{ account: recipient }]);
+    await createHook('/hangs', [{ account: recipient }]);
+    await createHook('/healthy', [{ account: recipient }]);
+    receiver.behaviour.set('/fails', 'fail');
+    receiver.behaviour.set('/hangs', 'hang');
+    await v3.spend(recipient, 1);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor('the healthy hook', () => receiver.on('/healthy').length === 1);
+    await waitFor(
+      'two tries of each failing hook',
+      () => receiver.on('/fails').length >= 2 && receiver.on('/hangs').length >= 2,
+      10_000,
+    );
+    const id = receiver.on('/healthy')[0]!.deliveryId;
+    for (const path of ['/fails', '/hangs']) {
+      const ids = new Set(receiver.on(path).map((r) => r.body.tx_hash));
+      expect(ids.size, path).to.equal(1);
+    }
+    const fails = await call('GET', `/mdw/v3/webhooks/${await hookIdOf('/fails')}/deliveries`);
+    const row = (fails.body.data as Obj[])[0]!;
+    expect(row).to.include({ status: 'pending', last_error: 'answered 500' });
+    expect(row.attempts).to.be.at.least(2);
+    const hangs = await call('GET', `/mdw/v3/webhooks/${await hookIdOf('/hangs')}/deliveries`);
+    expect((hangs.body.data as Obj[])[0]!.last_error).to.match(/no answer within 1000 ms/);
+    // down, then up: delivered once it answers
+    await receiver.down();
+    receiver.behaviour.set('/fails', 'ok');
+    receiver.behaviour.set('/hangs', 'ok');
+    await new Promise((r) => setTimeout(r, 300));
+    await receiver.up();
+    await waitFor('delivered once up', async () => {
+      const a = await call('GET', `/mdw/v3/webhooks/${await hookIdOf('/fails')}/deliveries`);
+      const b = await call('GET', `/mdw/v3/webhooks/${await hookIdOf('/hangs')}/deliveries`);
+      return (a.body.data as Obj[])[0]!.status === 'sent' && (b.body.data as Obj[])[0]!.status === 'sent';
+    });
+    expect(receiver.on('/healthy').map((r) => r.deliveryId)).to.deep.equal([id]);
+  });
+
+  it('disables a hook whose retries ran out and says why', async () => {
+    await sender?.stop();
+    sender = startSender({ maxAttempts: 2 });
+    const recipient = MemoryAccount.generate().address;
+    const id = await createHook('/dead', [{ account: recipient }]);
+    receiver.behaviour.set('/dead', 'fail');
+    await v3.spend(recipient, 1);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor('disabled', async () => (await call('GET', `/mdw/v3/webhooks/${id}`)).body.enabled === false);
+    const hook = (await call('GET', `/mdw/v3/webhooks/${id}`)).body;
+    expect(hook.disabled_reason).to.match(/failed 2 times, the last: answered 500/);
+    expect(receiver.on('/dead')).to.have.length(2);
+  });
+
+  it('refuses a receiver whose name resolves to a loopback address before connecting, unless allowed', async () => {
+    await sender?.stop();
+    sender = startSender({ allowPrivate: false });
+    const recipient = MemoryAccount.generate().address;
+    const res = await call('POST', '/mdw/v3/webhooks', {
+      url: `http://localhost:${receiver.port}/ssrf`,
+      filters: [{ account: recipient }],
+    });
+    const id = String(res.body.id);
+    const connections = receiver.connections;
+    await v3.spend(recipient, 1);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor('a refused attempt', async () => {
+      const d = await call('GET', `/mdw/v3/webhooks/${id}/deliveries`);
+      return (d.body.data as Obj[])[0]?.last_error !== null && (d.body.data as Obj[]).length > 0;
+    });
+    const d = await call('GET', `/mdw/v3/webhooks/${id}/deliveries`);
+    expect((d.body.data as Obj[])[0]!.last_error).to.match(/^refused: localhost resolves to (127\.0\.0\.1|::1)/);
+    expect(receiver.connections).to.equal(connections);
+    expect(receiver.on('/ssrf')).to.deep.equal([]);
+    await call('DELETE', `/mdw/v3/webhooks/${id}`);
+    await sender.stop();
+    sender = startSender();
+  });
+
+  it('loses nothing when the sender is killed with SIGKILL mid-delivery: the next one sends the same ids', async () => {
+    await sender?.stop();
+    sender = undefined;
+    const recipient = MemoryAccount.generate().address;
+    await createHook('/killed', [{ account: recipient }]);
+    receiver.behaviour.set('/killed', 'hang');
+    for (let i = 1; i <= 3; i++) {
+      await v3.spend(recipient, i);
+      await v3.devnode.mineMicroBlock();
+    }
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    const child = startMdw(['--webhooks'], {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: v3.settings.DATABASE_URL!,
+      DATABASE_SCHEMA: 'mdw_v3',
+      NODE_URL: v3.settings.NODE_URL!,
+      PORT: '0',
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOK_LEASE_MS: '1500',
+      WEBHOOK_TIMEOUT_MS: '60000',
+      WEBHOOK_POLL_MS: '20',
+    });
+    try {
+      await waitFor('the first delivery hanging', () => receiver.on('/killed').length === 1, 30_000);
+    } finally {
+      child.child.kill('SIGKILL');
+    }
+    const first = receiver.on('/killed')[0]!.deliveryId;
+    receiver.behaviour.set('/killed', 'ok');
+    sender = startSender();
+    await waitFor('the three spends', () => deliveredTxs('/killed').length === 3, 20_000);
+    const expected = await chainTxsOf(recipient, 'recipient_id');
+    expect(deliveredTxs('/killed')).to.deep.equal(expected);
+    const ids = receiver.on('/killed').map((r) => r.deliveryId);
+    // the one cut off comes again with its id; nothing else twice
+    expect(ids[0]).to.equal(first);
+    expect(ids.slice(1)).to.deep.equal([...new Set(ids.slice(1))]);
+    expect(new Set(ids).size).to.equal(3);
+  });
+
+  it("replays a name's and an oracle's transactions from a height, as the node's chain has them", async () => {
+    const truth = await v3.truth();
+    const txOf = (t: { signed: Obj }): Obj => {
+      const tx = t.signed.tx as Obj;
+      return (tx.type === 'PayingForTx' || tx.type === 'GAMetaTx' ? ((tx.tx as Obj).tx as Obj) : tx) ?? tx;
+    };
+    const claims = truth.transactions.filter((t) => txOf(t).type === 'NameClaimTx');
+    const queries = truth.transactions.filter((t) => txOf(t).type === 'OracleQueryTx');
+    expect(claims.length, 'claims in the generated chain').to.be.greaterThan(0);
+    expect(queries.length, 'queries in the generated chain').to.be.greaterThan(0);
+    const name = String(txOf(claims[0]!).name);
+    const oracle = String(txOf(queries[0]!).oracle_id);
+    const hash = nameId(name);
+    const expectedName = truth.transactions
+      .filter((t) => txOf(t).name_id === hash || txOf(t).name === name)
+      .map((t) => `${t.hash}@${t.blockHash}`);
+    const expectedOracle = queries.filter((t) => txOf(t).oracle_id === oracle).map((t) => `${t.hash}@${t.blockHash}`);
+    const nameHook = await createHook('/name', [{ name }]);
+    const oracleHook = await createHook('/oracle', [{ oracle }]);
+    for (const id of [nameHook, oracleHook]) {
+      const res = await call('POST', `/mdw/v3/webhooks/${id}/replay`, { from_height: 0 });
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+    }
+    expect((await call('POST', `/mdw/v3/webhooks/${nameHook}/replay`, { from_height: -1 })).status).to.equal(400);
+    await waitFor(
+      'the replays',
+      () =>
+        deliveredTxs('/name').length >= expectedName.length && deliveredTxs('/oracle').length >= expectedOracle.length,
+    );
+    expect(deliveredTxs('/name')).to.deep.equal(expectedName);
+    expect(deliveredTxs('/oracle')).to.deep.equal(expectedOracle);
+  });
+
+  it('sends nothing again when -H reloads the heights it delivered, and invents nothing for a hook created since', async () => {
+    const top = v3.devnode.height();
+    const heights = [top - 4, top - 3, top - 2, top - 1, top];
+    const before = (await pool.query('SELECT webhook_id, delivery_id, status FROM webhook_deliveries ORDER BY 1, 2'))
+      .rows;
+    const count = receiver.received.length;
+    const recipient = MemoryAccount.generate().address;
+    const payer = v3.devnode.accounts[0]!.publicKey;
+    await createHook('/late', [{ account: payer }, { account: recipient }]);
+    await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, heights));
+    await v3.synced();
+    await new Promise((r) => setTimeout(r, 500));
+    const after = (await pool.query('SELECT webhook_id, delivery_id, status FROM webhook_deliveries ORDER BY 1, 2'))
+      .rows;
+    expect(after).to.deep.equal(before);
+    expect(receiver.received.slice(count)).to.deep.equal([]);
+  });
+
+  async function hookIdOf(path: string): Promise<string> {
+    const hooks = (await call('GET', '/mdw/v3/webhooks')).body.data as Obj[];
+    return String(hooks.find((h) => String(h.url).endsWith(path))!.id);
+  }
+});

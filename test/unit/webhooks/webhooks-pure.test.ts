@@ -1,0 +1,140 @@
+/** @module The webhooks' pure parts: filters read from a request, signatures, the addresses refused, a delivery's body. */
+import { expect } from 'chai';
+import { createHmac } from 'node:crypto';
+import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { AppError } from '../../../src/base/errors.ts';
+import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import type { QueuedDelivery } from '../../../src/db/queries/webhook-queue.ts';
+import { deliveryBody } from '../../../src/webhooks/delivery-body.ts';
+import { parseFilters } from '../../../src/webhooks/filters.ts';
+import { checkedUrl, isPrivateAddress } from '../../../src/webhooks/outbound.ts';
+import { isSignedBy, newSecret, signatureHeader } from '../../../src/webhooks/signature.ts';
+
+const account = MemoryAccount.generate().address;
+
+describe('parseFilters', () => {
+  it('reads each kind into the key it matches, with its types and fields', () => {
+    const oracle = account.replace('ak_', 'ok_');
+    const contract = account.replace('ak_', 'ct_');
+    const keys = parseFilters([
+      { account, direction: 'in', types: ['SpendTx'] },
+      { account, direction: 'out' },
+      { account },
+      { name: 'alice.chain' },
+      { oracle },
+      { contract },
+    ]);
+    expect(keys.map((k) => k.idKey)).to.deep.equal([
+      idKey(account),
+      idKey(account),
+      idKey(account),
+      idKey(nameId('alice.chain')),
+      idKey(oracle),
+      idKey(contract),
+    ]);
+    expect(keys[0]!.txTypes).to.deep.equal([txTypeCode('SpendTx')]);
+    expect(keys[4]!.txTypes).to.deep.equal([txTypeCode('OracleQueryTx')]);
+    const inFields = new RegExp(keys[0]!.fieldsRe!);
+    const outFields = new RegExp(keys[1]!.fieldsRe!);
+    expect(['recipient_id', 'tx.recipient_id', 'sender_id recipient_id'].every((f) => inFields.test(f))).to.equal(true);
+    expect(['sender_id', 'tx.tx.caller_id', 'owner_id pointers'].every((f) => outFields.test(f))).to.equal(true);
+    expect(inFields.test('sender_id')).to.equal(false);
+    expect(outFields.test('recipient_id pointers')).to.equal(false);
+    expect(keys[2]!.fieldsRe).to.equal(null);
+  });
+
+  for (const [what, filters] of [
+    ['no array', { account }],
+    ['an empty array', []],
+    ['two kinds in one filter', [{ account, name: 'a.chain' }]],
+    ['a bad checksum', [{ account: `${account.slice(0, -2)}xx` }]],
+    ['a wrong prefix', [{ account: account.replace('ak_', 'ok_') }]],
+    ['an unknown type', [{ account, types: ['SpendyTx'] }]],
+    ['an unknown field', [{ name: 'a.chain', direction: 'in' }]],
+    ['a bad name', [{ name: 'no dots' }]],
+    ['too many', Array.from({ length: 101 }, () => ({ account }))],
+  ] as const)
+    it(`answers 400 for ${what}`, () => {
+      try {
+        parseFilters(filters);
+        expect.fail('should throw');
+      } catch (err) {
+        expect((err as AppError).status).to.equal(400);
+      }
+    });
+});
+
+describe('signatureHeader / isSignedBy', () => {
+  it('signs `t.body` with HMAC-SHA256 as a receiver recomputes it, within the tolerance', () => {
+    const secret = newSecret();
+    const body = '{"id":"x"}';
+    const header = signatureHeader(secret, 1_700_000_000, body);
+    const v1 = createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex');
+    expect(header).to.equal(`t=1700000000,v1=${v1}`);
+    expect(isSignedBy(secret, header, body, 1_700_000_100)).to.equal(true);
+    expect(isSignedBy(secret, header, `${body} `, 1_700_000_100)).to.equal(false);
+    expect(isSignedBy(newSecret(), header, body, 1_700_000_100)).to.equal(false);
+    expect(isSignedBy(secret, header, body, 1_700_001_000), 'too old').to.equal(false);
+  });
+});
+
+describe('isPrivateAddress / checkedUrl', () => {
+  it('refuses private, loopback, link-local and mapped addresses, and only those', () => {
+    for (const a of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00::1',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+    ])
+      expect(isPrivateAddress(a), a).to.equal(true);
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPrivateAddress(a), a).to.equal(false);
+  });
+
+  it('takes http and https URLs without credentials', () => {
+    expect(checkedUrl('https://hooks.example/x?y=1')).to.be.instanceOf(URL);
+    expect(checkedUrl('ftp://hooks.example')).to.be.a('string');
+    expect(checkedUrl('https://u:p@hooks.example')).to.be.a('string');
+    expect(checkedUrl('not a url')).to.be.a('string');
+  });
+});
+
+describe('deliveryBody', () => {
+  const d: QueuedDelivery = {
+    webhookId: 'wh_1',
+    deliveryId: 'd1',
+    type: 'transaction',
+    height: 10,
+    microIndex: 2,
+    blockHash: 'mh_x',
+    txHash: 'th_y',
+    invalidated: null,
+    attempts: 0,
+  };
+  it('puts the fields in order with the data as given, its integers exact', () => {
+    expect(deliveryBody(d, 13, '{"amount":123456789012345678901234567890}')).to.equal(
+      '{"id":"d1","type":"transaction","height":10,"block_hash":"mh_x","micro_index":2,"tx_hash":"th_y","confirmations":3,"data":{"amount":123456789012345678901234567890}}',
+    );
+  });
+  it('names the invalidated deliveries of a reorg', () => {
+    const reorg = { ...d, type: 'reorg' as const, blockHash: null, txHash: null, invalidated: ['a', 'b'] };
+    expect(JSON.parse(deliveryBody(reorg, 13, undefined))).to.deep.equal({
+      id: 'd1',
+      type: 'reorg',
+      height: 10,
+      block_hash: null,
+      micro_index: null,
+      tx_hash: null,
+      confirmations: null,
+      data: { invalidated: ['a', 'b'] },
+    });
+  });
+});
