@@ -203,6 +203,20 @@ describe('internal contract calls: the int_calls area against the devnode', func
     expect(sdk.data[0]!.payload).to.have.property('callTxHash', concerning(paid, false)[0]!.split(' ')[0]);
   }
 
+  it('says in /v3/status which heights hold calls no dry-run told, per reason (mdw_incomplete_areas)', async () => {
+    const { gaps } = await stored();
+    const heights = gaps.map((g) => Number(g.split('-')[0]));
+    const { body } = await v3.get('/mdw/v3/status');
+    const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
+    expect(areas.reduce((n, a) => n + Number(a.calls), 0)).to.equal(gaps.length);
+    expect(Math.min(...areas.map((a) => Number(a.first_height)))).to.equal(Math.min(...heights));
+    expect(Math.max(...areas.map((a) => Number(a.last_height)))).to.equal(Math.max(...heights));
+    const { rows } = await v3.pool.query<{ reason: string; calls: number }>(
+      'SELECT reason, count(*)::int AS calls FROM contract_internal_call_gaps GROUP BY reason ORDER BY reason',
+    );
+    expect(areas.map((a) => ({ reason: a.reason, calls: a.calls }))).to.deep.equal(rows);
+  });
+
   it("lists an id's internal calls as its `contract` activities, InternalContractCallEvent as ae_mdw", async () => {
     await contractActivitiesMatch();
   });
@@ -211,6 +225,9 @@ describe('internal contract calls: the int_calls area against the devnode', func
     await v3.devnode.fork(6);
     expect(await stored()).to.deep.equal(await expected());
     await contractActivitiesMatch();
+    const { body } = await v3.get('/mdw/v3/status');
+    const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
+    expect(areas.reduce((n, a) => n + Number(a.calls), 0)).to.equal((await expected()).gaps.length);
   });
 
   it('reloads (-H) the internal calls of heights whose rows were spoiled, exactly', async () => {
