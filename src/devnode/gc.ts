@@ -3,7 +3,9 @@
  * garbage collector has swept it. Every read of state at a block below H answers 410 with the node's own reason
  * text (aehttp: `State data at the requested height has been garbage-collected`): the call info of a transaction
  * mined below H, an account (or contract account) at a height or block below H, the token supply at such a
- * height, and a dry-run on top of such a block. Reads of the current state and of blocks and transactions stay.
+ * height. A dry-run on top of such a block answers as the node's dry-run does (aec_dry_run, aehttp_helpers
+ * dry_run_err): 400 `Bad request: Block state of given hash was garbage collected`, not 410. Reads of the current
+ * state and of blocks and transactions stay.
  */
 import type { Json } from '../chain/json.ts';
 import type { Chain } from './chain.ts';
@@ -11,6 +13,9 @@ import { HttpError, type Route, type RouteRequest } from './http.ts';
 
 /** GC_REASON is the node's reason for a 410. */
 export const GC_REASON = 'State data at the requested height has been garbage-collected';
+
+/** DRY_RUN_GC_REASON is the node's reason for its 400 to a dry-run on top of a garbage-collected block. */
+export const DRY_RUN_GC_REASON = 'Bad request: Block state of given hash was garbage collected';
 
 /** StateHeight says at which height a request reads state, or undefined when it reads none the GC can remove. */
 type StateHeight = (chain: Chain, req: RouteRequest) => number | undefined;
@@ -30,11 +35,22 @@ function dryRunTop(chain: Chain, req: RouteRequest): number | undefined {
   return typeof body?.top === 'string' ? blockHeight(chain, body.top) : undefined;
 }
 
+/** How the node refuses a read of collected state: 410 with its reason (and `error_code`), or a dry-run's 400. */
+interface Refusal {
+  readonly height: StateHeight;
+  readonly errorCode?: string;
+  readonly status?: number;
+  readonly reason?: string;
+}
+
+/** a dry-run's refusal: its handler's own error, 400 */
+const DRY_RUN: Refusal = { height: dryRunTop, status: 400, reason: DRY_RUN_GC_REASON };
+
 /**
  * PRUNED lists the node's state-at-a-block reads by their path below the API version (they read alike under /v2
  * and /v3), with the node's extra `error_code` where it sends one. A path the devnode does not serve is skipped.
  */
-const PRUNED: Readonly<Record<string, { readonly height: StateHeight; readonly errorCode?: string }>> = {
+const PRUNED: Readonly<Record<string, Refusal>> = {
   '/transactions/:hash/info': {
     height: (chain, req) => {
       const record = chain.txs.get(req.params[0] ?? '');
@@ -47,8 +63,8 @@ const PRUNED: Readonly<Record<string, { readonly height: StateHeight; readonly e
     errorCode: 'garbage_collected',
   },
   '/token-supply/height/:height': { height: (_, req) => heightParam(req, 0) },
-  '/dry-run': { height: dryRunTop },
-  '/debug/transactions/dry-run': { height: dryRunTop },
+  '/dry-run': DRY_RUN,
+  '/debug/transactions/dry-run': DRY_RUN,
 };
 
 /** isCollected is true when state at `height` is below the GC height. Pure. */
@@ -56,7 +72,7 @@ export function isCollected(height: number | undefined, gcHeight: number): boole
   return height !== undefined && height < gcHeight;
 }
 
-/** pruneBelow wraps the state reads among `routes` so that state below `gcHeight` answers 410. */
+/** pruneBelow wraps the state reads among `routes` so that state below `gcHeight` answers as the node refuses it. */
 export function pruneBelow(routes: readonly Route[], chain: Chain, gcHeight: number): Route[] {
   return routes.map((route) => {
     const pruned = PRUNED[route.path.replace(/^\/v\d+/, '')];
@@ -65,7 +81,8 @@ export function pruneBelow(routes: readonly Route[], chain: Chain, gcHeight: num
       ...route,
       handler: (req) => {
         if (isCollected(pruned.height(chain, req), gcHeight)) {
-          throw new HttpError(410, GC_REASON, pruned.errorCode ? { error_code: pruned.errorCode } : {});
+          const extra: { [k: string]: Json } = pruned.errorCode ? { error_code: pruned.errorCode } : {};
+          throw new HttpError(pruned.status ?? 410, pruned.reason ?? GC_REASON, extra);
         }
         return route.handler(req);
       },

@@ -323,7 +323,8 @@ export class NodeClient {
    * dryRun runs `calls` on top of block `top` (the node's top when undefined; dry-run.ts) in a slot of the node
    * set, as every request of the populator: urgent, as a contract's code (a batch being prepared waits for its
    * dry-runs), at the healthy node with the most room, passing over one that just failed while another can serve.
-   * A round asks the healthy nodes in turn until one gives results; PRUNED when every node answered 410, REFUSED
+   * A round asks the healthy nodes in turn until one gives results; PRUNED when every node said the state is
+   * garbage-collected (410, or the dry-run's 400 saying so), REFUSED
    * when every one refused the request; when some node could not answer (5xx, 429, no answer) the round is asked
    * again after a backoff, up to the client's `attempts` rounds, then a transient NodeError is thrown.
    */

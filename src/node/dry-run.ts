@@ -5,7 +5,7 @@
  * populator's NodeClient.dryRun (in its node set's slots) and the server's `dryRun` over the URLs.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import { badResponse, noAnswer, NodeError } from './errors.ts';
+import { badResponse, collectedState, isCollectedState, noAnswer, NodeError } from './errors.ts';
 import { httpPostJson, type RequestOptions } from './http-get.ts';
 import type { OutboundMetrics } from './outbound-metrics.ts';
 import { ErrorCode, errorMessage } from '../base/errors.ts';
@@ -21,7 +21,10 @@ export interface DryRunCall {
 export type DryRunResult =
   { readonly ok: true; readonly value: string } | { readonly ok: false; readonly reason: string };
 
-/** PRUNED: every node answered 410, it keeps no state at that block (a pruning node below its GC height). */
+/**
+ * PRUNED: every node said it keeps no state at that block (a pruning node below its GC height): the dry-run's 400
+ * naming a garbage-collected state (isCollectedState), or a 410.
+ */
 export const PRUNED = 'pruned';
 
 /**
@@ -86,7 +89,8 @@ export const DRY_RUN_PATH = '/dry-run';
 
 /**
  * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
- * when every node answered 410, REFUSED when every node refused the request (410 or another 4xx but 429); else it
+ * when every node said the state is garbage-collected, REFUSED when every node refused the request (another 4xx but
+ * 429); else it
  * throws the transient NodeError that has the round asked again (a node could not answer, or none was asked), with the
  * soonest wait a node asked for. Pure.
  */
@@ -109,7 +113,8 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
 /**
  * askNode posts a dry-run (`body`) to one node's `/v2/dry-run` (`target`; `options`: the caller's signal and meter):
  * its answer as `read` reads it (throwing for a malformed one), or why it gave none as a NodeError (never rejects):
- * gone for a 410, not transient for another 4xx but 429 (a refusal), transient for a 5xx or 429, a malformed answer,
+ * gone for a 410 or the 400 naming a garbage-collected state, not transient for another 4xx but 429 (a refusal),
+ * transient for a 5xx or 429, a malformed answer,
  * a timeout or no connection (errors.ts).
  */
 export async function askNode<T>(
@@ -127,8 +132,13 @@ export async function askNode<T>(
   } catch (err) {
     return noAnswer(DRY_RUN_PATH, err, timeoutMs);
   }
-  if (status >= 400)
-    return badResponse(DRY_RUN_PATH, `node answered the dry-run: ${status} ${text.slice(0, 200)}`, status, retryAfter);
+  if (status >= 400) {
+    const why = `node answered the dry-run: ${status} ${text.slice(0, 200)}`;
+    // a garbage-collected state is the dry-run's 400, where the node's GETs answer 410
+    return isCollectedState(status, text)
+      ? collectedState(DRY_RUN_PATH, why)
+      : badResponse(DRY_RUN_PATH, why, status, retryAfter);
+  }
   if (status < 200 || status >= 300)
     return badResponse(DRY_RUN_PATH, `node answered the dry-run with status ${status}`);
   try {
@@ -165,7 +175,7 @@ export function inRounds<T>(round: () => Promise<DryRunOutcome<T>>, retries: Dry
  * dryRun runs `calls` on top of block `top` (a key or micro block hash; the node's top block when undefined),
  * asking each of `urls` in turn until one answers, straight, outside any NodeSet's slots: for a caller without one
  * (the server's AEX-141 metadata); the populator asks through its node set (NodeClient.dryRun). Resolves to PRUNED
- * when every node answered 410, to REFUSED when every node answered another 4xx. When some node could not answer at
+ * when every node said the state is garbage-collected, to REFUSED when every node answered another 4xx. When some node could not answer at
  * all it asks every node again after a backoff, up to `retries.attempts` rounds, then throws a transient NodeError.
  * `metrics` counts each request.
  */

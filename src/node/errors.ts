@@ -25,17 +25,27 @@ export class NodeError extends AppError {
   readonly path: string;
   /** how long the node asked to be left alone (its 503's Retry-After, bounded: retry.ts retryAfterMs) */
   readonly retryAfterMs: number | undefined;
+  /** the node said the state was garbage-collected otherwise than by a 410 (a dry-run's 400) */
+  readonly #collected: boolean;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { path: string; nodeStatus?: number; transient: boolean; cause?: unknown; retryAfterMs?: number },
+    opts: {
+      path: string;
+      nodeStatus?: number;
+      transient: boolean;
+      cause?: unknown;
+      retryAfterMs?: number;
+      collected?: boolean;
+    },
   ) {
     super(code, NODE_STATUS[code] ?? 502, message, { cause: opts.cause });
     this.nodeStatus = opts.nodeStatus;
     this.transient = opts.transient;
     this.path = opts.path;
     this.retryAfterMs = opts.retryAfterMs;
+    this.#collected = opts.collected === true;
   }
 
   /** notFound is true for the node's 404 (a height above its top, an unknown hash): not an outage. */
@@ -45,10 +55,11 @@ export class NodeError extends AppError {
 
   /**
    * gone is true for the node's 410: a node with garbage collection (v6.9+) no longer holds the state at that
-   * height (call info, an account at a block). Another node, an archive one, may still answer.
+   * height (call info, an account at a block); and for its dry-run's 400 saying so (collectedState). Another node,
+   * an archive one, may still answer.
    */
   get gone(): boolean {
-    return this.nodeStatus === 410;
+    return this.nodeStatus === 410 || this.#collected;
   }
 }
 
@@ -79,6 +90,26 @@ export function timedOut(path: string, timeoutMs: number): NodeError {
  */
 export function noAnswer(path: string, err: unknown, timeoutMs: number): NodeError {
   return err instanceof HttpGetError && err.outcome === 'timeout' ? timedOut(path, timeoutMs) : unreachable(path, err);
+}
+
+/**
+ * isCollectedState says whether a node's error answer (`status`, body `text`) is its dry-run's refusal of a
+ * garbage-collected state: its dry-run answers 400 `Bad request: Block state of given hash was garbage collected`
+ * (aec_dry_run; `state garbage collected` where the block before a micro block is gone), where its GETs answer 410.
+ * Pure.
+ */
+export function isCollectedState(status: number, text: string): boolean {
+  return status === 400 && /garbage[ -]collected/.test(text);
+}
+
+/** collectedState: the node's dry-run refused a garbage-collected state (isCollectedState): gone, never retried. */
+export function collectedState(path: string, message: string): NodeError {
+  return new NodeError(ErrorCode.NODE_BAD_RESPONSE, message, {
+    path,
+    nodeStatus: 400,
+    transient: false,
+    collected: true,
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GC_REASON, isCollected, pruneBelow } from '../../src/devnode/gc.ts';
+import { DRY_RUN_GC_REASON, GC_REASON, isCollected, pruneBelow } from '../../src/devnode/gc.ts';
 import { ok, type Route } from '../../src/devnode/http.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
@@ -42,16 +42,16 @@ describe('devnode --gc-height (a pruning node)', () => {
     expect(unknown.status).to.equal(404);
   });
 
-  it('answers a dry-run on top of a block below H with 410, on top of a later block as before', async () => {
+  it("answers a dry-run on top of a block below H as the node's dry-run does (400), on top of a later block as before", async () => {
     const chain = t.node.chain;
     const old = chain.keyBlocks[GC_HEIGHT - 1]!.hash;
     const recent = chain.keyBlocks[GC_HEIGHT]!.hash;
     for (const post of [t.post, t.postInternal]) {
       const path = post === t.post ? '/v2/dry-run' : '/v2/debug/transactions/dry-run';
       const gone = await post(path, { top: old, txs: [] });
-      expect(gone.status, path).to.equal(410);
-      expect(gone.body.reason).to.equal(GC_REASON);
-      expect((await post(path, { top: recent, txs: [] })).status, path).to.not.equal(410);
+      expect(gone.status, path).to.equal(400);
+      expect(gone.body).to.deep.equal({ reason: 'Bad request: Block state of given hash was garbage collected' });
+      expect((await post(path, { top: recent, txs: [] })).status, path).to.equal(200);
     }
   });
 
@@ -74,7 +74,7 @@ describe('devnode --gc-height (a pruning node)', () => {
         return (await routes[index]!.handler({ params, query: new URLSearchParams(), body: body as never })).status;
       } catch (err) {
         const e = err as { status: number; body: { reason: string; error_code?: string } };
-        expect(e.body.reason).to.equal(GC_REASON);
+        expect(e.body.reason).to.equal(e.status === 400 ? DRY_RUN_GC_REASON : GC_REASON);
         return e.status;
       }
     };
@@ -85,7 +85,7 @@ describe('devnode --gc-height (a pruning node)', () => {
     expect(await call(1, ['ak_x', oldBlock])).to.equal(410);
     expect(await call(1, ['ak_x', newBlock])).to.equal(200);
     expect(await call(2, ['0'])).to.equal(410);
-    expect(await call(3, [], { top: oldBlock, txs: [] })).to.equal(410);
+    expect(await call(3, [], { top: oldBlock, txs: [] })).to.equal(400);
     expect(await call(3, [], { top: newBlock, txs: [] })).to.equal(200);
     expect(await call(3, [], { txs: [] }), 'a dry-run on the top block').to.equal(200);
     expect(await call(4, ['ak_x']), 'current state stays').to.equal(200);

@@ -6,7 +6,9 @@
 import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import { accountNumberSql } from './account-ids.ts';
 import type { Queryable } from '../pool.ts';
+import { creationTxHashSql } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
+import { microBlockHashSql } from './transactions.ts';
 import type { TxPosition } from './positions.ts';
 
 /**
@@ -108,6 +110,28 @@ export const REMOTE_CALL_ACTIVITIES: ActivitySql = {
   keyColumns: ['r.height', 'r.micro_index', 'r.tx_index', "'contract'::text", "''::text"],
   data: '(SELECT t.hash FROM transactions t WHERE t.height = r.height AND t.micro_index = r.micro_index AND t.tx_index = r.tx_index)',
   where: 'r.contract_id = $2 AND r.height BETWEEN $3 AND $4 AND NOT $5',
+};
+
+/**
+ * The internal calls an id concerns (a ct_, ak_, ok_ or nm_ id): those whose transaction names it, and, for a
+ * contract, those its calls made (contract_internal_call_ids, migration 1110, keyed by public key as ae_mdw's
+ * IdIntContractCall), after the call's own items; with owned_only those the id acted in. `data` is ae_mdw's
+ * ContractCall, as /v3/contracts/calls renders it.
+ */
+export const INTERNAL_CALL_ACTIVITIES: ActivitySql = {
+  source: 'int_calls',
+  from: 'contract_internal_call_ids n',
+  // the local index as text that orders as the number does
+  keyColumns: ['n.height', 'n.micro_index', 'n.tx_index', "'int_call'::text", "lpad(n.local_idx::text, 10, '0')"],
+  data: `(SELECT json_build_object('block_hash', ${microBlockHashSql('i')}, 'call_tx_hash', c.tx_hash,
+                                   'contract_id', c.contract_id, 'contract_tx_hash', ${creationTxHashSql('c.contract_id')},
+                                   'function', i.function, 'height', i.height, 'internal_tx', i.internal_tx,
+                                   'local_idx', i.local_idx, 'micro_index', i.micro_index)::text
+            FROM contract_internal_calls i
+            JOIN contract_calls c ON c.height = i.height AND c.micro_index = i.micro_index AND c.tx_index = i.tx_index
+           WHERE i.height = n.height AND i.micro_index = n.micro_index AND i.tx_index = n.tx_index
+             AND i.local_idx = n.local_idx)`,
+  where: 'n.id_key = substr($2, 4) AND n.height BETWEEN $3 AND $4 AND (NOT $5 OR n.owned)',
 };
 
 const OUT = ['height', 'micro_index', 'tx_index', 'tag', 'ref'];

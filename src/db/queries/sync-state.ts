@@ -78,6 +78,17 @@ export interface StoredTotals {
   readonly failedAreas: readonly FailedArea[];
   /** the AEX-9 tokens whose balances are read from their state (aex9_state_reads, migration 1020) */
   readonly aex9StateTokens: number;
+  /** the calls whose internal calls no dry-run told, per reason (migration 1111) */
+  readonly incompleteAreas: readonly IncompleteArea[];
+}
+
+/** Calls of an area that no reading can complete, for one reason: how many, the first and last height holding one. */
+export interface IncompleteArea {
+  readonly area: string;
+  readonly reason: string;
+  readonly calls: number;
+  readonly first_height: number;
+  readonly last_height: number;
 }
 
 /** A derived area whose derivation fails: the first height it lacks, since when it fails and the error. */
@@ -103,6 +114,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     heartbeat_at: Date | null;
     failed: FailedArea[] | null;
     aex9_state: number;
+    incomplete: IncompleteArea[] | null;
   }>({
     name: 'mdw_v3_stored_totals',
     text: `SELECT (SELECT sum(n) FROM tx_type_totals) AS txs,
@@ -111,7 +123,12 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
                   (SELECT json_agg(json_build_object('area', b.area, 'from', b.next_height, 'since', b.failing_since,
                                                      'error', coalesce(b.last_error, '')) ORDER BY b.area)
                      FROM derive_backfill b WHERE b.failing_since IS NOT NULL) AS failed,
-                  (SELECT count(DISTINCT contract_id)::int FROM aex9_state_reads) AS aex9_state
+                  (SELECT count(DISTINCT contract_id)::int FROM aex9_state_reads) AS aex9_state,
+                  (SELECT json_agg(json_build_object('area', 'int_calls', 'reason', g.reason, 'calls', g.calls,
+                     'first_height', (SELECT min(x.height) FROM contract_internal_call_gaps x WHERE x.reason = g.reason),
+                     'last_height', (SELECT max(x.height) FROM contract_internal_call_gaps x WHERE x.reason = g.reason))
+                     ORDER BY g.reason)
+                     FROM contract_internal_call_gap_totals g) AS incomplete
              FROM sync_state s`,
   });
   const r = rows[0];
@@ -125,5 +142,6 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     // json_agg gives the time as text
     failedAreas: (r?.failed ?? []).map((f) => ({ ...f, since: new Date(f.since) })),
     aex9StateTokens: r?.aex9_state ?? 0,
+    incompleteAreas: r?.incomplete ?? [],
   };
 }

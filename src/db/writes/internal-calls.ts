@@ -66,14 +66,17 @@ export interface InternalCallGap extends CallPosition {
   readonly reason: string;
 }
 
-/** replaceInternalCalls stores the internal calls and gaps of a range in place of its rows. */
+/**
+ * replaceInternalCalls stores the internal calls and gaps of a range in place of its rows; the ids each call concerns
+ * (contract_internal_call_ids, migration 1110) follow from its trigger.
+ */
 export async function replaceInternalCalls(
   db: Queryable,
   range: HeightRange,
   calls: readonly StoredInternalCall[],
   gaps: readonly InternalCallGap[],
 ): Promise<void> {
-  for (const table of ['contract_internal_calls', 'contract_internal_call_gaps'])
+  for (const table of ['contract_internal_calls', 'contract_internal_call_gaps', 'contract_internal_call_ids'])
     await db.query({
       name: `mdw_${table}_delete`,
       text: `DELETE FROM ${table} WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3)`,

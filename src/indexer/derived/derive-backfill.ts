@@ -230,7 +230,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       batch: (db, gens, { internalCalls }) => writeBatchInternalCalls(db, gens, internalCalls),
       stored: (db, from, to, { internalCalls }) =>
         deriveInternalCalls(db, nodeReader('int_calls', internalCalls), { from, to, fromMicro: -1 }),
-      tables: ['contract_internal_calls', 'contract_internal_call_gaps'],
+      tables: ['contract_internal_calls', 'contract_internal_call_gaps', 'contract_internal_call_ids'],
       asksNode: true,
       standalone: true,
       leaf: true,

@@ -5,8 +5,8 @@
  * block before it. The node answers the events of a request's last item only, so each contract call is one request,
  * the block's transactions up to it. What no request can tell is a gap, stored and served as one, never silently
  * missing: a call inside a GAMetaTx or PayingForTx, and every call after such a transaction in its block (the node
- * dry-runs neither); a block whose state every node had garbage-collected (410); a call whose request would pass the
- * dry-run's gas cap.
+ * dry-runs neither); a block whose state every node had garbage-collected (the dry-run's 400 saying so); a call
+ * whose request would pass the dry-run's gas cap.
  */
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
@@ -51,7 +51,8 @@ export const GAP = {
   afterWrapped: 'after a GAMetaTx or PayingForTx in its micro block, which the node cannot run again',
   unencoded: 'a transaction before it in its micro block is stored as JSON, not as the bytes a dry-run takes',
   gas: `its micro block's transactions up to it pass the dry-run's gas cap`,
-  pruned: 'every node had garbage-collected the state before its micro block (410)',
+  pruned:
+    'every node had garbage-collected the state before its micro block (its dry-run: 400 Block state of given hash was garbage collected)',
 } as const;
 
 /**

@@ -222,7 +222,7 @@ async function dryRun<T>(
   }));
   t.requests++;
   const results = await deps.node.dryRun(opts.topBlock, requests);
-  if (results === PRUNED) return `every node answered 410: no state at ${opts.topBlock}`;
+  if (results === PRUNED) return `every node had garbage-collected the state at ${opts.topBlock}`;
   if (results === REFUSED) return `every node refused a dry-run at ${opts.topBlock}`;
   const decoded: T[] = [];
   for (const [i, r] of results.entries()) {

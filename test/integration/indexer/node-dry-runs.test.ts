@@ -11,6 +11,7 @@ import type { FateTuple } from '../../../src/chain/fate.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { PRUNED, REFUSED, type DryRunCall } from '../../../src/node/dry-run.ts';
+import { GAP, readInternalCalls } from '../../../src/indexer/derived/internal-calls.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { NodeSet } from '../../../src/node/node-set.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
@@ -199,8 +200,14 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     const c = client([first.url, second.url], 3);
     const { call, encoder, meta } = token(devnode);
     const old = devnode.chain.keyBlocks[2]!.hash;
-    expect(await c.dryRun(old, call), 'every node answered 410').to.equal(PRUNED);
+    expect(await c.dryRun(old, call), 'every node said the state was garbage-collected').to.equal(PRUNED);
     expect([posts(first), posts(second)], 'each asked once, no round again').to.deep.equal([1, 1]);
+    // the int_calls area records such a call as a gap with the node's reason, never as a call without internal calls
+    const mined = [...devnode.chain.txs.values()].find((r) => r.tx.type === 'ContractCallTx' && r.blockHeight < 6)!;
+    const at = { height: mined.blockHeight, microIndex: 0, txIndex: 0 };
+    const replayable = { ...at, txType: 'ContractCallTx', innerType: null, gas: '100', size: 100 };
+    const found = await readInternalCalls(c, [{ ...replayable, signed: mined.signedBytes, prevHash: old }]);
+    expect(found).to.deep.equal({ calls: [], gaps: [{ ...at, reason: GAP.pruned }] });
     expect(await c.dryRun('kh_nope', call), 'every node refused the block').to.equal(REFUSED);
     expect(await metaOf(c.dryRun(devnode.chain.top.hash, call), encoder)).to.deep.equal(meta);
     // one node pruned, the other failing: asked again for the client's 3 rounds, then a transient error

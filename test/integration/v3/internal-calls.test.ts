@@ -148,9 +148,86 @@ describe('internal contract calls: the int_calls area against the devnode', func
     expect((await v3.get('/mdw/v3/contracts/calls?cursor=1-2')).status).to.equal(400);
   });
 
+  /** contractActivitiesMatch checks the `contract` activities of a paid account and a paying contract. */
+  async function contractActivitiesMatch(): Promise<void> {
+    await stored();
+    const { transactions } = await v3.truth();
+    const { calls } = await internalCallsTruth(v3.devnode, transactions);
+    const contractOf = new Map(
+      transactions.map((t) => [t.hash, String((t.signed.tx as Obj).contract_id ?? (t.signed.tx as Obj).type)]),
+    );
+    const key = (id: Json | undefined): string => String(id).slice(3);
+    // an id's calls: those naming its public key in an id field, and a contract's own calls' (ae_mdw's two indexes)
+    const concerning = (id: string, ownedOnly: boolean): string[] =>
+      calls
+        .filter(
+          (c) =>
+            contractOf.get(c.callTxHash) === id ||
+            Object.entries(c.internalTx).some(
+              ([f, v]) => f.endsWith('_id') && key(v) === key(id) && !(ownedOnly && f === 'recipient_id'),
+            ),
+        )
+        .map((c) => `${c.callTxHash} ${c.localIdx}`)
+        .reverse();
+    const spends = calls.filter((c) => c.function === 'Chain.spend');
+    const paid = String(spends[0]!.internalTx.recipient_id);
+    const contract = contractOf.get(spends[0]!.callTxHash)!;
+    const listed = async (id: string, query = ''): Promise<Obj[]> =>
+      (await v3.walk(`/mdw/v3/accounts/${id}/activities?type=contract&limit=4${query}`)).filter(
+        (a) => a.type === 'InternalContractCallEvent',
+      );
+    const byCall = new Map(
+      (await v3.walk('/mdw/v3/contracts/calls?limit=100')).map((c) => [
+        `${String(c.call_tx_hash)} ${String(c.local_idx)}`,
+        c,
+      ]),
+    );
+    for (const id of [paid, contract]) {
+      const items = await listed(id);
+      const at = items.map((a) => `${String((a.payload as Obj).call_tx_hash)} ${String((a.payload as Obj).local_idx)}`);
+      expect(at, id).to.deep.equal(concerning(id, false));
+      expect(at.length, id).to.be.above(0);
+      // each payload is the call as /v3/contracts/calls serves it, in the item's block
+      for (const [i, a] of items.entries()) {
+        expect(a.payload).to.deep.equal(byCall.get(at[i]!));
+        expect(a.block_hash).to.equal((a.payload as Obj).block_hash);
+      }
+      const owned = (await listed(id, '&owned_only=true')).map(
+        (a) => `${String((a.payload as Obj).call_tx_hash)} ${String((a.payload as Obj).local_idx)}`,
+      );
+      expect(owned, `${id} owned_only`).to.deep.equal(concerning(id, true));
+    }
+    // the SDK reads them as its InternalContractCallEvent model
+    const sdk = await v3.mdw.getAccountActivities(paid as `ak_${string}`, { type: 'contract', limit: 1 });
+    expect(sdk.data[0]).to.deep.include({ type: 'InternalContractCallEvent' });
+    expect(sdk.data[0]!.payload).to.have.property('callTxHash', concerning(paid, false)[0]!.split(' ')[0]);
+  }
+
+  it('says in /v3/status which heights hold calls no dry-run told, per reason (mdw_incomplete_areas)', async () => {
+    const { gaps } = await stored();
+    const heights = gaps.map((g) => Number(g.split('-')[0]));
+    const { body } = await v3.get('/mdw/v3/status');
+    const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
+    expect(areas.reduce((n, a) => n + Number(a.calls), 0)).to.equal(gaps.length);
+    expect(Math.min(...areas.map((a) => Number(a.first_height)))).to.equal(Math.min(...heights));
+    expect(Math.max(...areas.map((a) => Number(a.last_height)))).to.equal(Math.max(...heights));
+    const { rows } = await v3.pool.query<{ reason: string; calls: number }>(
+      'SELECT reason, count(*)::int AS calls FROM contract_internal_call_gaps GROUP BY reason ORDER BY reason',
+    );
+    expect(areas.map((a) => ({ reason: a.reason, calls: a.calls }))).to.deep.equal(rows);
+  });
+
+  it("lists an id's internal calls as its `contract` activities, InternalContractCallEvent as ae_mdw", async () => {
+    await contractActivitiesMatch();
+  });
+
   it('replaces the internal calls of the heights a fork replaced', async () => {
     await v3.devnode.fork(6);
     expect(await stored()).to.deep.equal(await expected());
+    await contractActivitiesMatch();
+    const { body } = await v3.get('/mdw/v3/status');
+    const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
+    expect(areas.reduce((n, a) => n + Number(a.calls), 0)).to.equal((await expected()).gaps.length);
   });
 
   it('reloads (-H) the internal calls of heights whose rows were spoiled, exactly', async () => {
@@ -163,5 +240,6 @@ describe('internal contract calls: the int_calls area against the devnode', func
     );
     await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));
     expect(await stored()).to.deep.equal(await expected());
+    await contractActivitiesMatch();
   });
 });

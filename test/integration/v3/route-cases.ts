@@ -147,12 +147,13 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetContractCallsById: ({ payer }) => [`/contracts/${payer}/calls?limit=100`],
   GetContractCallTransactionsById: ({ token }) => [`/contracts/${token}/call-transactions?limit=100`],
   GetTransfers: ({ account }) => ['/transfers?limit=100', '/transfers?kind=reward', `/transfers?account=${account}`],
-  GetAccountActivities: ({ account, token, holder, swap, nft, txByType }) => [
+  GetAccountActivities: ({ account, token, holder, swap, nft, txByType, payer }) => [
     `/accounts/${account}/activities?limit=100`,
     `/accounts/${account}/activities?type=transactions&owned_only=true`,
     `/accounts/${account}/activities?type=transfers`,
     `/accounts/${String((txByType.get('NameClaimTx')!.tx as Obj).name_id)}/activities?type=claims`,
     `/accounts/${token}/activities?type=contract`,
+    `/accounts/${payer}/activities?type=contract`,
     `/accounts/${holder}/activities?type=aex9`,
     `/accounts/${nft.owner}/activities?type=aex141`,
     `/accounts/${nft.owner}/activities?type=aexn`,

@@ -41,6 +41,7 @@ const NOT_METRICS = [
   'mdw_gens_per_minute',
   'mdw_failed_areas',
   'mdw_aex9_state_tokens',
+  'mdw_incomplete_areas',
   'mdw_protocol',
   'mdw_epoch',
   'mdw_node_reachable',

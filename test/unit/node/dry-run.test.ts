@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dryRun, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
-import { badResponse, NodeError, unreachable } from '../../../src/node/errors.ts';
+import { badResponse, collectedState, isCollectedState, NodeError, unreachable } from '../../../src/node/errors.ts';
 import { waitFor } from '../../support/wait.ts';
 
 /**
@@ -46,12 +46,24 @@ describe('AEX-N dry-runs against the node', () => {
       badResponse('/dry-run', `status ${s}`, s),
     );
     expect(roundOutcome('mh_b', [gone!, gone!])).to.equal(PRUNED);
+    // the node's dry-run says a garbage-collected state with a 400 (aec_dry_run), where its GETs answer 410
+    const collected = collectedState('/dry-run', 'status 400');
+    expect(roundOutcome('mh_b', [collected, gone!])).to.equal(PRUNED);
+    expect(collected.transient).to.equal(false);
     expect(roundOutcome('mh_b', [gone!, notFound!, badRequest!])).to.equal(REFUSED);
     for (const answers of [[gone!, overloaded!], [tooMany!], [notFound!, unreachable('/dry-run', 'refused')], []]) {
       expect(() => roundOutcome('mh_b', answers), answers.map((a) => a.message).join())
         .to.throw(NodeError, /^dry-run at mh_b failed: /)
         .with.property('transient', true);
     }
+  });
+
+  it("tells the node's dry-run refusal of a garbage-collected state from its other 400s", () => {
+    const reason = (r: string): string => JSON.stringify({ reason: `Bad request: ${r}` });
+    expect(isCollectedState(400, reason('Block state of given hash was garbage collected'))).to.equal(true);
+    expect(isCollectedState(400, reason('state garbage collected'))).to.equal(true);
+    expect(isCollectedState(400, reason('Invalid hash provided'))).to.equal(false);
+    expect(isCollectedState(403, reason('Over the gas limit'))).to.equal(false);
   });
 
   it('reads the results, asking on top of the block given (or the top without one)', async () => {

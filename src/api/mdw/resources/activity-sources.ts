@@ -9,6 +9,7 @@ import type { Queryable } from '../../../db/pool.ts';
 import type { Item } from './resource.ts';
 import {
   CLAIM_ACTIVITIES,
+  INTERNAL_CALL_ACTIVITIES,
   REMOTE_CALL_ACTIVITIES,
   TRANSACTION_ACTIVITIES,
   TRANSFER_ACTIVITIES,
@@ -51,9 +52,16 @@ const transactions: ActivityFeedSource = {
 
 /**
  * `<TxType>Event` with the whole Transaction, for a call that reached the contract through another
- * contract (ae_mdw's `contract` activities are internal calls, which a node's HTTP API does not show).
+ * contract (ae_mdw's ext calls: the contract emitted an event in another contract's call).
  */
 const remoteCalls: ActivityFeedSource = { ...transactions, sql: REMOTE_CALL_ACTIVITIES, types: ['contract'] };
+
+/** `InternalContractCallEvent`: ae_mdw's ContractCall (an internal call with its call's transaction and contract). */
+const internalCalls: ActivityFeedSource = {
+  sql: INTERNAL_CALL_ACTIVITIES,
+  types: ['contract'],
+  render: (row) => ({ type: 'InternalContractCallEvent', payload: parseJson(row.data!) }),
+};
 
 /** `NameClaimEvent` `{micro_time, source_tx_hash, source_tx_type, tx}`: the claim (inside its wrapper, if any) without type and version. */
 const claims: ActivityFeedSource = {
@@ -148,6 +156,7 @@ export const ACTIVITY_FEED: readonly ActivityFeedSource[] = [
   swaps,
   claims,
   remoteCalls,
+  internalCalls,
 ];
 
 /**

@@ -46,6 +46,11 @@ export const STATUS = shape(
     mdw_failed_areas: only('openapi', list(object({ area: str, from: int, since: str, error: str }, true))),
     // not ae_mdw's: the AEX-9 tokens whose balances are read from their contracts' state (docs/api-v3.md)
     mdw_aex9_state_tokens: only('openapi', int),
+    // not ae_mdw's: the int_calls area's calls no dry-run told, per reason, with the first and last height of each
+    mdw_incomplete_areas: only(
+      'openapi',
+      list(object({ area: str, reason: str, calls: int, first_height: int, last_height: int }, true)),
+    ),
     mdw_async_tasks: only('graphql', obj),
     ...syncFields,
   },

@@ -71,6 +71,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     })),
     // ours (issue 58): the AEX-9 tokens whose events took them below zero, marked invalid and read from their state
     mdw_aex9_state_tokens: totals.aex9StateTokens,
+    // ours (issue 76): the calls whose internal calls no dry-run told, per reason, never silently missing
+    mdw_incomplete_areas: totals.incompleteAreas.map((a) => ({ ...a })),
   };
 }
 

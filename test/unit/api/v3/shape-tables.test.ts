@@ -66,7 +66,8 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
  * hyperchain's current epoch (`mdw_epoch`, absent on another chain), (issue 59) whether the node answered it
  * (`mdw_node_reachable`), and the AEX-9 tokens read from their state (`mdw_aex9_state_tokens`, issue 58); (issue 76)
  * ContractCall is ae_mdw's internal call, whose `function` is always named and whose `internal_tx` is the node's
- * transaction the operation amounts to (no `arguments`): the calls held as transactions moved to ContractCallTransaction.
+ * transaction the operation amounts to (no `arguments`): the calls held as transactions moved to ContractCallTransaction;
+ * /v3/status says which calls no dry-run told (`mdw_incomplete_areas`).
  */
 const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<string, unknown>>> = {
   ContractCall: (old) => {
@@ -90,12 +91,26 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
   }),
   Status: (old) => ({
     ...old,
-    required: [...(old.required as string[]), 'mdw_node_reachable', 'mdw_aex9_state_tokens'],
+    required: [...(old.required as string[]), 'mdw_node_reachable', 'mdw_aex9_state_tokens', 'mdw_incomplete_areas'],
     properties: {
       ...(old.properties as object),
       mdw_epoch: EPOCH_REPORT_SCHEMA,
       mdw_node_reachable: { type: 'boolean' },
       mdw_aex9_state_tokens: { type: 'integer' },
+      mdw_incomplete_areas: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(
+            ['area', 'calls', 'first_height', 'last_height', 'reason'].map((k) => [
+              k,
+              { type: k === 'area' || k === 'reason' ? 'string' : 'integer' },
+            ]),
+          ),
+          required: ['area', 'calls', 'first_height', 'last_height', 'reason'],
+        },
+      },
     },
   }),
 };

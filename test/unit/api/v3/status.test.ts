@@ -13,6 +13,7 @@ describe('/v3/status body', () => {
     heartbeatAt: new Date(),
     failedAreas: [],
     aex9StateTokens: 0,
+    incompleteAreas: [],
   };
   const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
     statusBody({
