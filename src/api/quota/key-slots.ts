@@ -2,7 +2,7 @@
  * @module What each subject (a key, an address) holds at once: websocket connections, subscriptions, running exports,
  * this server's and, as of the last sync (quota-ledger.ts), the other servers'. No I/O.
  */
-import type { Held } from '../../db/queries/api-keys.ts';
+import type { Held } from '../../db/writes/api-keys.ts';
 import type { SlotKind } from '../http/state.ts';
 
 /** KeySlots counts what subjects hold; a hold beyond the limit is refused and counts nothing. */

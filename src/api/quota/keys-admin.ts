@@ -6,7 +6,8 @@ import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Config } from '../../config/middleware.ts';
 import { createWritePool, type Pool } from '../../db/pool.ts';
-import { insertKey, listKeys, revokeKey, type StoredKey } from '../../db/queries/api-keys.ts';
+import { listKeys, type StoredKey } from '../../db/queries/api-keys.ts';
+import { insertKey, revokeKey } from '../../db/writes/api-keys.ts';
 import { loadTiers } from './api-access.ts';
 import { keyIdOf, keySha256, newKey } from './key-text.ts';
 

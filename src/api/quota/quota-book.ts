@@ -3,7 +3,7 @@
  * servers had counted at the last flush, and what this one let in since. A request is let in while the two and its
  * cost stay within the tier's quota. No I/O: QuotaLedger flushes it to PostgreSQL (quota-ledger.ts).
  */
-import type { UsageDelta } from '../../db/queries/api-keys.ts';
+import type { UsageDelta } from '../../db/writes/api-keys.ts';
 import type { Tier } from './tiers.ts';
 
 /** QuotaWindow is one quota of a tier: its name in the RateLimit fields, length and limit. */
