@@ -15,7 +15,7 @@ import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { loadConfig } from '../src/config/middleware.ts';
 import { createPool } from '../src/db/pool.ts';
 import { migrate } from '../src/db/migrator.ts';
-import { createWebhook } from '../src/db/queries/webhooks.ts';
+import { createWebhook } from '../src/db/writes/webhooks.ts';
 import { startDevnode } from '../src/devnode/index.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { parseFilters } from '../src/webhooks/filters.ts';

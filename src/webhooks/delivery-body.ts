@@ -3,7 +3,7 @@
  * tx_hash, confirmations, data}`, its `data` in /mdw/v3's shapes. Pure: the sender reads the rows and renders here.
  */
 import { stringifyJson } from '../chain/json.ts';
-import type { QueuedDelivery } from '../db/queries/webhook-queue.ts';
+import type { QueuedDelivery } from '../db/writes/webhook-queue.ts';
 
 /**
  * deliveryBody is the JSON text sent for `d`, `top` the stored top (its confirmations: the key blocks above its

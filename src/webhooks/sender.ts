@@ -19,7 +19,7 @@ import {
   queueDepth,
   releaseHook,
   type ClaimedHook,
-} from '../db/queries/webhook-queue.ts';
+} from '../db/writes/webhook-queue.ts';
 import { transactionsByHashes } from '../db/queries/transactions.ts';
 import { transactionJson } from '../shapes/v3/render-tx.ts';
 import { deliveryBody } from './delivery-body.ts';

@@ -9,8 +9,6 @@ import { AppError, ErrorCode, badRequest, notFound } from '../../base/errors.ts'
 import type { WebhookSettings } from '../../config/middleware.ts';
 import type { Pool } from '../../db/pool.ts';
 import {
-  createWebhook,
-  deleteWebhook,
   deliveriesPage,
   listWebhooks,
   storedTop,
@@ -20,6 +18,7 @@ import {
   type WebhookRow,
 } from '../../db/queries/webhooks.ts';
 import { replayDeliveries } from '../../db/writes/webhook-deliveries.ts';
+import { createWebhook, deleteWebhook } from '../../db/writes/webhooks.ts';
 import { withTransaction } from '../../db/pool.ts';
 import { parseFilters } from '../../webhooks/filters.ts';
 import { checkedUrl } from '../../webhooks/outbound.ts';

@@ -1,9 +1,8 @@
 /**
- * @module The webhooks API's statements (`/mdw/v3/webhooks`, docs/webhooks.md): a hook created with its match keys,
- * listed, read, deleted (its deliveries with it), and its deliveries paged newest first by their place in its order.
+ * @module The webhooks API's statements (`/mdw/v3/webhooks`, docs/webhooks.md): its hooks listed and read, and their
+ * deliveries paged newest first by their place in its order.
  */
-import type { Pool, Queryable } from '../pool.ts';
-import { withTransaction } from '../pool.ts';
+import type { Queryable } from '../pool.ts';
 
 /** WebhookRow is a hook as the API shows it (never its secret). */
 export interface WebhookRow {
@@ -56,30 +55,6 @@ const HOOK = `w.id, w.url, w.filters, w.confirmations, w.created_height AS "crea
   w.disabled_reason AS "disabledReason", w.next_attempt_at AS "nextAttemptAt",
   (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending`;
 
-/** createWebhook writes a hook and its match keys; its deliveries start after the stored top, whose height it returns. */
-export function createWebhook(pool: Pool, hook: NewWebhook): Promise<number> {
-  return withTransaction(pool, async (db) => {
-    const { rows } = await db.query<{ height: number }>(
-      `INSERT INTO webhooks (id, owner, url, filters, confirmations, secret, created_height)
-       SELECT $1, $2, $3, $4, $5, $6, coalesce(max(height), -1) FROM key_blocks
-       RETURNING created_height AS height`,
-      [hook.id, hook.owner, hook.url, JSON.stringify(hook.filters), hook.confirmations, hook.secret],
-    );
-    await db.query(
-      `INSERT INTO webhook_match_keys (webhook_id, filter_idx, id_key, tx_types, fields_re)
-       SELECT $1, i - 1, k, CASE WHEN t = '' THEN NULL ELSE string_to_array(t, ',')::smallint[] END, f
-         FROM unnest($2::bytea[], $3::text[], $4::text[]) WITH ORDINALITY AS u (k, t, f, i)`,
-      [
-        hook.id,
-        hook.keys.map((k) => k.idKey),
-        hook.keys.map((k) => k.txTypes?.join(',') ?? ''),
-        hook.keys.map((k) => k.fieldsRe),
-      ],
-    );
-    return rows[0]!.height;
-  });
-}
-
 /** listWebhooks reads an owner's hooks (null: the hooks of no key), oldest first. */
 export async function listWebhooks(db: Queryable, owner: string | null): Promise<WebhookRow[]> {
   const { rows } = await db.query<WebhookRow>(
@@ -96,15 +71,6 @@ export async function webhookOf(db: Queryable, id: string, owner: string | null)
     [id, owner],
   );
   return rows[0];
-}
-
-/** deleteWebhook deletes one hook of an owner with its deliveries; false when there was none. */
-export async function deleteWebhook(db: Queryable, id: string, owner: string | null): Promise<boolean> {
-  const { rowCount } = await db.query('DELETE FROM webhooks WHERE id = $1 AND owner IS NOT DISTINCT FROM $2', [
-    id,
-    owner,
-  ]);
-  return (rowCount ?? 0) > 0;
 }
 
 /** deliveriesPage reads up to `limit` deliveries of a hook, newest first, from before `before` (exclusive). */

@@ -5,7 +5,7 @@ import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { AppError } from '../../../src/base/errors.ts';
 import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import type { QueuedDelivery } from '../../../src/db/queries/webhook-queue.ts';
+import type { QueuedDelivery } from '../../../src/db/writes/webhook-queue.ts';
 import { deliveryBody } from '../../../src/webhooks/delivery-body.ts';
 import { parseFilters } from '../../../src/webhooks/filters.ts';
 import { checkedUrl, isPrivateAddress } from '../../../src/webhooks/outbound.ts';
