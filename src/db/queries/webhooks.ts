@@ -2,7 +2,7 @@
  * @module The webhooks API's statements (`/mdw/v3/webhooks`, docs/webhooks.md): its hooks listed and read, and their
  * deliveries paged newest first by their place in its order.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** WebhookRow is a hook as the API shows it (never its secret). */
 export interface WebhookRow {

@@ -2,7 +2,7 @@
  * @module The deletes of whole heights: a fork undone, or heights to reload (key_blocks' delete trigger removes what
  * belongs to them); and the range of heights the derived areas' writes take.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /**
  * A range of stored heights, from micro block `fromMicro` of `from` on (−1: whole generations): what a batch just

@@ -2,8 +2,8 @@
  * @module The webhooks API's writes (`/mdw/v3/webhooks`, docs/webhooks.md): a hook created with its match keys, and
  * deleted with its deliveries.
  */
-import type { Pool, Queryable } from '../pool.ts';
-import { withTransaction } from '../pool.ts';
+import type { Pool, Queryable } from '../connection/pool.ts';
+import { withTransaction } from '../connection/pool.ts';
 import type { NewWebhook } from '../queries/webhooks.ts';
 
 /** createWebhook writes a hook and its match keys; its deliveries start after the stored top, whose height it returns. */
