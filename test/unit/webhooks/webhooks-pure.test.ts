@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
-import { AppError } from '../../../src/base/errors.ts';
+import type { AppError } from '../../../src/base/errors.ts';
 import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { QueuedDelivery } from '../../../src/db/writes/webhook-queue.ts';
