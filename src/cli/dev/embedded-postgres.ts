@@ -26,6 +26,12 @@ export async function startEmbeddedPostgres(opts: {
   chmodSync(dir, 0o755);
   const databaseDir = join(dir, 'pg');
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  // PostgreSQL's own output is kept quiet, but its last lines are kept for a failure's message
+  const lastLines: string[] = [];
+  const keep = (line: unknown): void => {
+    lastLines.push(String(line).trim());
+    if (lastLines.length > 5) lastLines.shift();
+  };
   const epg = new EmbeddedPostgres({
     databaseDir,
     user: 'postgres',
@@ -33,14 +39,18 @@ export async function startEmbeddedPostgres(opts: {
     port: opts.port,
     persistent: true,
     createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
+    onLog: keep,
+    onError: keep,
   });
-  // the package rejects with nothing when PostgreSQL does not start (a port 0, a data directory in use): say so
+  // the package rejects with nothing when PostgreSQL does not start (a port 0, a data directory in use): say so, with
+  // the last lines PostgreSQL printed, which say why
   const failed = (step: string) => (err: unknown) => {
     throw err instanceof Error
       ? err
-      : new Error(`the embedded PostgreSQL did not ${step} (data under ${databaseDir}, port ${opts.port})`);
+      : new Error(
+          `the embedded PostgreSQL did not ${step} (data under ${databaseDir}, port ${opts.port})` +
+            (lastLines.length > 0 ? `: ${lastLines.join(' | ')}` : ''),
+        );
   };
   if (fresh) await epg.initialise().catch(failed('initialise'));
   await epg.start().catch(failed('start'));
