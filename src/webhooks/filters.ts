@@ -5,6 +5,7 @@
 import { badRequest } from '../base/errors.ts';
 import { isEncoded } from '../chain/encoding.ts';
 import { isNameText, nameId } from '../chain/derived-ids.ts';
+import { eventTopic } from '../chain/event-topic.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../chain/id-key.ts';
 
 /** MatchKey is one filter as the populator matches it against a transaction's account_transactions rows. */
@@ -14,7 +15,14 @@ export interface MatchKey {
   readonly txTypes: readonly number[] | null;
   /** a regular expression over the row's fields (space-separated); null: any field */
   readonly fieldsRe: string | null;
+  /** an event filter's contract (ct_…), matched against the batch's call logs instead; null: a transactions filter */
+  readonly logContract: string | null;
+  /** an event filter's topic 0 (eventTopic) */
+  readonly logTopic: string | null;
 }
+
+/** MAX_EVENT_NAME bounds an event's name (a Sophia constructor name). */
+const MAX_EVENT_NAME = 200;
 
 /** MAX_FILTERS bounds the filters of one hook: each is a row the populator matches every batch against. */
 export const MAX_FILTERS = 100;
@@ -39,7 +47,11 @@ function parseFilter(f: unknown, at: string): MatchKey {
     throw badRequest(`${at}: expected exactly one of account, name, oracle, contract (see docs/webhooks.md)`);
   const kind = kinds[0]!;
   const allowed =
-    kind === 'account' ? ['account', 'direction', 'types'] : kind === 'contract' ? ['contract', 'types'] : [kind];
+    kind === 'account'
+      ? ['account', 'direction', 'types']
+      : kind === 'contract'
+        ? ['contract', 'event' in filter ? 'event' : 'types']
+        : [kind];
   const unknown = Object.keys(filter).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) throw badRequest(`${at}: unknown field(s) for a ${kind} filter: ${unknown.join(', ')}`);
   switch (kind) {
@@ -48,25 +60,41 @@ function parseFilter(f: unknown, at: string): MatchKey {
         idKey: key(filter.account, ['ak'], `${at}.account`),
         txTypes: types(filter.types, `${at}.types`),
         fieldsRe: direction(filter.direction, `${at}.direction`),
+        ...NO_LOG,
       };
     case 'name': {
       if (typeof filter.name !== 'string' || !isNameText(filter.name))
         throw badRequest(`${at}.name: expected a name such as example.chain`);
-      return { idKey: idKey(nameId(filter.name)), txTypes: null, fieldsRe: null };
+      return { idKey: idKey(nameId(filter.name)), txTypes: null, fieldsRe: null, ...NO_LOG };
     }
     case 'oracle':
       return {
         idKey: key(filter.oracle, ['ok'], `${at}.oracle`),
         txTypes: [txTypeCode('OracleQueryTx')],
         fieldsRe: null,
+        ...NO_LOG,
       };
-    default:
-      return {
-        idKey: key(filter.contract, ['ct'], `${at}.contract`),
-        txTypes: types(filter.types, `${at}.types`),
-        fieldsRe: null,
-      };
+    default: {
+      const contractKey = key(filter.contract, ['ct'], `${at}.contract`);
+      if ('event' in filter)
+        return {
+          idKey: contractKey,
+          txTypes: null,
+          fieldsRe: null,
+          logContract: filter.contract as string,
+          logTopic: eventTopic(eventName(filter.event, `${at}.event`)),
+        };
+      return { idKey: contractKey, txTypes: types(filter.types, `${at}.types`), fieldsRe: null, ...NO_LOG };
+    }
   }
+}
+
+const NO_LOG = { logContract: null, logTopic: null } as const;
+
+function eventName(value: unknown, at: string): string {
+  if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_']*$/.test(value) || value.length > MAX_EVENT_NAME)
+    throw badRequest(`${at}: expected an event's name such as Transfer`);
+  return value;
 }
 
 function key(value: unknown, prefixes: readonly ('ak' | 'ok' | 'ct')[], at: string): Buffer {

@@ -16,14 +16,16 @@ export function createWebhook(pool: Pool, hook: NewWebhook): Promise<number> {
       [hook.id, hook.owner, hook.url, JSON.stringify(hook.filters), hook.confirmations, hook.secret],
     );
     await db.query(
-      `INSERT INTO webhook_match_keys (webhook_id, filter_idx, id_key, tx_types, fields_re)
-       SELECT $1, i - 1, k, CASE WHEN t = '' THEN NULL ELSE string_to_array(t, ',')::smallint[] END, f
-         FROM unnest($2::bytea[], $3::text[], $4::text[]) WITH ORDINALITY AS u (k, t, f, i)`,
+      `INSERT INTO webhook_match_keys (webhook_id, filter_idx, id_key, tx_types, fields_re, log_contract, log_topic)
+       SELECT $1, i - 1, k, CASE WHEN t = '' THEN NULL ELSE string_to_array(t, ',')::smallint[] END, f, lc, lt
+         FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS u (k, t, f, lc, lt, i)`,
       [
         hook.id,
         hook.keys.map((k) => k.idKey),
         hook.keys.map((k) => k.txTypes?.join(',') ?? ''),
         hook.keys.map((k) => k.fieldsRe),
+        hook.keys.map((k) => k.logContract),
+        hook.keys.map((k) => k.logTopic),
       ],
     );
     return rows[0]!.height;

@@ -11,6 +11,8 @@ import { nameId } from '../../../src/chain/derived-ids.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { writeDeliveries } from '../../../src/db/writes/webhook-deliveries.ts';
+import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
 import { isSignedBy } from '../../../src/webhooks/signature.ts';
@@ -42,7 +44,7 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
   const secrets = new Map<string, string>();
 
   before(async () => {
-    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }));
+    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }), { tokenShare: 0.3 });
     receiver = await startReceiver();
     pool = createPool({ databaseUrl: v3.settings.DATABASE_URL!, schema: 'mdw_v3', max: 4 }, silentLog);
     sender = startSender();
@@ -375,6 +377,59 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     );
     expect(deliveredTxs('/name')).to.deep.equal(expectedName);
     expect(deliveredTxs('/oracle')).to.deep.equal(expectedOracle);
+  });
+
+  it("delivers a contract's Transfer events as the node's call logs hold them, in /v3/contracts/logs' shape", async () => {
+    // the node's logs list each call's events newest first; ae_mdw numbers them oldest 0
+    const transfer = devnodeEventTopic('Transfer');
+    const byContract = new Map<string, string[]>();
+    for (const kb of v3.devnode.chain.keyBlocks)
+      for (const mb of kb.micro)
+        for (const record of mb.txs) {
+          const log = (record.callInfo?.log ?? []) as { address: string; topics: bigint[] }[];
+          [...log].reverse().forEach((e, i) => {
+            if (e.topics[0] === transfer)
+              byContract.set(e.address, [...(byContract.get(e.address) ?? []), `${record.hash}/${i}`]);
+          });
+        }
+    const [contract, expected] = [...byContract].sort((a, b) => b[1].length - a[1].length)[0]!;
+    expect(expected.length, 'Transfer events in the generated chain').to.be.greaterThan(1);
+    const id = await createHook('/event', [
+      { contract, event: 'Transfer' },
+      { contract, event: 'Transfer' },
+    ]);
+    for (const bad of [
+      { contract, event: 'Trans fer' },
+      { contract, event: 'Transfer', types: ['SpendTx'] },
+    ]) {
+      const res = await call('POST', '/mdw/v3/webhooks', { url: receiver.url, filters: [bad] });
+      expect(res.status, JSON.stringify(bad)).to.equal(400);
+    }
+    // the populator's statement writes the rows a replay writes (rolled back: the other hooks get nothing old)
+    const top = v3.devnode.height();
+    const client = await pool.connect();
+    let batchRows: string[];
+    try {
+      await client.query('BEGIN');
+      await writeDeliveries(client, 0, top);
+      const { rows } = await client.query<{ at: string }>(
+        `SELECT tx_hash || '/' || log_idx AS at FROM webhook_deliveries WHERE webhook_id = $1
+          ORDER BY height, rank, micro_index, tx_index, seq`,
+        [id],
+      );
+      batchRows = rows.map((r) => r.at);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+    expect(batchRows).to.deep.equal(expected);
+    expect((await call('POST', `/mdw/v3/webhooks/${id}/replay`, { from_height: 0 })).status).to.equal(202);
+    await waitFor('the Transfer events', () => receiver.on('/event').length >= expected.length);
+    const got = receiver.on('/event');
+    expect(got.map((r) => `${String(r.body.tx_hash)}/${String((r.body.data as Obj).log_idx)}`)).to.deep.equal(expected);
+    const v3Logs = await v3.walk(`/mdw/v3/contracts/logs?contract=${contract}&event=Transfer&direction=forward`);
+    expect(got.map((r) => r.body.data)).to.deep.equal(v3Logs);
+    expect(got.every((r) => r.body.type === 'contract_log')).to.equal(true);
   });
 
   it('sends nothing again when -H reloads the heights it delivered, and invents nothing for a hook created since', async () => {

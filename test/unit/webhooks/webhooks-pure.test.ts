@@ -8,6 +8,7 @@ import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { QueuedDelivery } from '../../../src/db/writes/webhook-queue.ts';
 import { deliveryBody } from '../../../src/webhooks/delivery-body.ts';
 import { parseFilters } from '../../../src/webhooks/filters.ts';
+import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { checkedUrl, isPrivateAddress } from '../../../src/webhooks/outbound.ts';
 import { isSignedBy, newSecret, signatureHeader } from '../../../src/webhooks/signature.ts';
 
@@ -42,6 +43,14 @@ describe('parseFilters', () => {
     expect(inFields.test('sender_id')).to.equal(false);
     expect(outFields.test('recipient_id pointers')).to.equal(false);
     expect(keys[2]!.fieldsRe).to.equal(null);
+    expect(keys.map((k) => k.logTopic)).to.deep.equal([null, null, null, null, null, null]);
+  });
+
+  it("reads a contract's event into the contract and the event's topic 0, as the devnode's contracts emit it", () => {
+    const contract = account.replace('ak_', 'ct_');
+    const [key] = parseFilters([{ contract, event: 'Transfer' }]);
+    expect(key).to.deep.include({ idKey: idKey(contract), txTypes: null, fieldsRe: null, logContract: contract });
+    expect(key!.logTopic).to.equal(devnodeEventTopic('Transfer').toString());
   });
 
   for (const [what, filters] of [
@@ -53,6 +62,9 @@ describe('parseFilters', () => {
     ['an unknown type', [{ account, types: ['SpendyTx'] }]],
     ['an unknown field', [{ name: 'a.chain', direction: 'in' }]],
     ['a bad name', [{ name: 'no dots' }]],
+    ['an event that is no name', [{ contract: account.replace('ak_', 'ct_'), event: 'Trans fer' }]],
+    ['an event with types', [{ contract: account.replace('ak_', 'ct_'), event: 'Transfer', types: ['SpendTx'] }]],
+    ['an event of no contract', [{ account, event: 'Transfer' }]],
     ['too many', Array.from({ length: 101 }, () => ({ account }))],
   ] as const)
     it(`answers 400 for ${what}`, () => {
@@ -114,6 +126,8 @@ describe('deliveryBody', () => {
     type: 'transaction',
     height: 10,
     microIndex: 2,
+    txIndex: 0,
+    logIdx: null,
     blockHash: 'mh_x',
     txHash: 'th_y',
     invalidated: null,
