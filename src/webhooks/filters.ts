@@ -3,7 +3,7 @@
  * matches: an id's key with the transaction types and the fields that count. Pure.
  */
 import { badRequest } from '../base/errors.ts';
-import { isEncoded } from '../chain/encoding.ts';
+import { decode, isEncoded } from '../chain/encoding.ts';
 import { isNameText, nameId } from '../chain/derived-ids.ts';
 import { eventTopic } from '../chain/event-topic.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../chain/id-key.ts';
@@ -19,6 +19,11 @@ export interface MatchKey {
   readonly logContract: string | null;
   /** an event filter's topic 0 (eventTopic) */
   readonly logTopic: string | null;
+  /** an account (its public key as a decimal integer) that one of the topics at `logAccountTopics` must be */
+  readonly logAccount: string | null;
+  readonly logAccountTopics: readonly number[] | null;
+  /** the delivery's type of an entry matched */
+  readonly logDelivery: 'contract_log' | 'aex9_transfer' | null;
 }
 
 /** MAX_EVENT_NAME bounds an event's name (a Sophia constructor name). */
@@ -42,16 +47,21 @@ export function parseFilters(value: unknown): MatchKey[] {
 function parseFilter(f: unknown, at: string): MatchKey {
   if (typeof f !== 'object' || f === null || Array.isArray(f)) throw badRequest(`${at}: expected an object`);
   const filter = f as Record<string, unknown>;
-  const kinds = ['account', 'name', 'oracle', 'contract'].filter((k) => k in filter);
+  // an aex9 filter may name an account too: the transfers to or from it
+  const kinds = ['account', 'name', 'oracle', 'contract', 'aex9'].filter(
+    (k) => k in filter && !(k === 'account' && 'aex9' in filter),
+  );
   if (kinds.length !== 1)
-    throw badRequest(`${at}: expected exactly one of account, name, oracle, contract (see docs/webhooks.md)`);
+    throw badRequest(`${at}: expected exactly one of account, name, oracle, contract, aex9 (see docs/webhooks.md)`);
   const kind = kinds[0]!;
   const allowed =
     kind === 'account'
       ? ['account', 'direction', 'types']
       : kind === 'contract'
         ? ['contract', 'event' in filter ? 'event' : 'types']
-        : [kind];
+        : kind === 'aex9'
+          ? ['aex9', 'account', 'direction']
+          : [kind];
   const unknown = Object.keys(filter).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) throw badRequest(`${at}: unknown field(s) for a ${kind} filter: ${unknown.join(', ')}`);
   switch (kind) {
@@ -74,6 +84,8 @@ function parseFilter(f: unknown, at: string): MatchKey {
         fieldsRe: null,
         ...NO_LOG,
       };
+    case 'aex9':
+      return aex9Filter(filter, at);
     default: {
       const contractKey = key(filter.contract, ['ct'], `${at}.contract`);
       if ('event' in filter)
@@ -83,13 +95,55 @@ function parseFilter(f: unknown, at: string): MatchKey {
           fieldsRe: null,
           logContract: filter.contract as string,
           logTopic: eventTopic(eventName(filter.event, `${at}.event`)),
+          logAccount: null,
+          logAccountTopics: null,
+          logDelivery: 'contract_log',
         };
       return { idKey: contractKey, txTypes: types(filter.types, `${at}.types`), fieldsRe: null, ...NO_LOG };
     }
   }
 }
 
-const NO_LOG = { logContract: null, logTopic: null } as const;
+const NO_LOG = {
+  logContract: null,
+  logTopic: null,
+  logAccount: null,
+  logAccountTopics: null,
+  logDelivery: null,
+} as const;
+
+/** An AEX-9 Transfer event's topics: the event, the sender, the recipient, the amount. */
+const TRANSFER_SENDER = 1;
+const TRANSFER_RECIPIENT = 2;
+
+/** aex9Filter: a token's Transfer events, those to (`in`), from (`out`) or of (`any`) an account when one is named. */
+function aex9Filter(filter: Record<string, unknown>, at: string): MatchKey {
+  const token = filter.aex9;
+  const tokenKey = key(token, ['ct'], `${at}.aex9`);
+  const hasAccount = filter.account !== undefined;
+  if (!hasAccount && filter.direction !== undefined) throw badRequest(`${at}.direction: only with an account`);
+  const sides =
+    filter.direction === 'in'
+      ? [TRANSFER_RECIPIENT]
+      : filter.direction === 'out'
+        ? [TRANSFER_SENDER]
+        : filter.direction === undefined || filter.direction === 'any'
+          ? [TRANSFER_SENDER, TRANSFER_RECIPIENT]
+          : undefined;
+  if (sides === undefined) throw badRequest(`${at}.direction: expected in, out or any`);
+  // the node prints an address topic as its public key's unsigned integer
+  const account = hasAccount ? (key(filter.account, ['ak'], `${at}.account`), decode(filter.account as string)) : null;
+  return {
+    idKey: tokenKey,
+    txTypes: null,
+    fieldsRe: null,
+    logContract: token as string,
+    logTopic: eventTopic('Transfer'),
+    logAccount: account === null ? null : BigInt(`0x${account.bytes.toString('hex')}`).toString(),
+    logAccountTopics: account === null ? null : sides,
+    logDelivery: 'aex9_transfer',
+  };
+}
 
 function eventName(value: unknown, at: string): string {
   if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_']*$/.test(value) || value.length > MAX_EVENT_NAME)

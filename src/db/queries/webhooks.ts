@@ -31,6 +31,9 @@ export interface NewWebhook {
     fieldsRe: string | null;
     logContract: string | null;
     logTopic: string | null;
+    logAccount: string | null;
+    logAccountTopics: readonly number[] | null;
+    logDelivery: string | null;
   }[];
 }
 

@@ -76,25 +76,28 @@ const MATCHED = `
      AND k.log_topic IS NULL`;
 
 /**
- * The columns of a delivery of a matched log entry (an event filter), oldest entry first; both the batch's insert and
+ * The columns of a delivery of a matched log entry (an event or AEX-9 filter), oldest entry first; both the batch's insert and
  * a replay's select them. A call's log lists its entries newest first: the oldest is index 0, as ae_mdw numbers them.
  */
 const MATCHED_LOGS = `
   SELECT DISTINCT ON (k.webhook_id, c.height, c.micro_index, c.tx_index, l.log_idx)
          k.webhook_id, md5(k.webhook_id || '/' || mb.hash || '/' || c.tx_hash || '/' || l.log_idx)::uuid::text,
-         'contract_log', c.height, 1, c.micro_index, c.tx_index, l.log_idx, mb.hash, c.tx_hash
+         k.log_delivery, c.height, 1, c.micro_index, c.tx_index, l.log_idx, mb.hash, c.tx_hash
     FROM contract_calls c
    CROSS JOIN LATERAL (SELECT e.entry, jsonb_array_length(c.call_info->'log') - e.ord::int AS log_idx
                          FROM jsonb_array_elements(c.call_info->'log') WITH ORDINALITY AS e (entry, ord)) l
     JOIN webhook_match_keys k ON k.log_contract = l.entry->>'address' AND k.log_topic = l.entry->'topics'->>0
     JOIN webhooks w ON w.id = k.webhook_id AND w.disabled_reason IS NULL
     JOIN micro_blocks mb ON mb.height = c.height AND mb.micro_index = c.micro_index
-   WHERE c.height BETWEEN $1 AND $2 AND call_has_log(c.call_info)`;
+   WHERE c.height BETWEEN $1 AND $2 AND call_has_log(c.call_info)
+     AND (k.log_account IS NULL
+          OR EXISTS (SELECT 1 FROM unnest(k.log_account_topics) p WHERE l.entry->'topics'->>p::int = k.log_account))`;
 
 const INSERT_LOGS = `INSERT INTO webhook_deliveries
   (webhook_id, delivery_id, type, height, rank, micro_index, tx_index, log_idx, block_hash, tx_hash)`;
 
-const ORDER_LOGS = 'ORDER BY k.webhook_id, c.height, c.micro_index, c.tx_index, l.log_idx';
+// one delivery of an entry however many of a hook's filters match it: the first filter's type
+const ORDER_LOGS = 'ORDER BY k.webhook_id, c.height, c.micro_index, c.tx_index, l.log_idx, k.filter_idx';
 
 const INSERT = `INSERT INTO webhook_deliveries
   (webhook_id, delivery_id, type, height, rank, micro_index, tx_index, block_hash, tx_hash)`;

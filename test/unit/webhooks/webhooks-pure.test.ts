@@ -1,7 +1,7 @@
 /** @module The webhooks' pure parts: filters read from a request, signatures, the addresses refused, a delivery's body. */
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { MemoryAccount, decode, type Encoded } from '@aeternity/aepp-sdk';
 import type { AppError } from '../../../src/base/errors.ts';
 import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
@@ -53,6 +53,24 @@ describe('parseFilters', () => {
     expect(key!.logTopic).to.equal(devnodeEventTopic('Transfer').toString());
   });
 
+  it("reads an AEX-9 token's transfers, to, from or of an account, into the Transfer topics that must be it", () => {
+    const token = account.replace('ak_', 'ct_');
+    const asTopic = BigInt(`0x${Buffer.from(decode(account as Encoded.AccountAddress)).toString('hex')}`).toString();
+    const [all, into, out, any] = parseFilters([
+      { aex9: token },
+      { aex9: token, account, direction: 'in' },
+      { aex9: token, account, direction: 'out' },
+      { aex9: token, account },
+    ]);
+    expect(all).to.deep.include({ logContract: token, logAccount: null, logDelivery: 'aex9_transfer' });
+    expect(all!.logTopic).to.equal(devnodeEventTopic('Transfer').toString());
+    expect([into, out, any].map((k) => [k!.logAccount, k!.logAccountTopics])).to.deep.equal([
+      [asTopic, [2]],
+      [asTopic, [1]],
+      [asTopic, [1, 2]],
+    ]);
+  });
+
   for (const [what, filters] of [
     ['no array', { account }],
     ['an empty array', []],
@@ -65,6 +83,9 @@ describe('parseFilters', () => {
     ['an event that is no name', [{ contract: account.replace('ak_', 'ct_'), event: 'Trans fer' }]],
     ['an event with types', [{ contract: account.replace('ak_', 'ct_'), event: 'Transfer', types: ['SpendTx'] }]],
     ['an event of no contract', [{ account, event: 'Transfer' }]],
+    ['an aex9 filter of an account', [{ aex9: account }]],
+    ['an aex9 direction without an account', [{ aex9: account.replace('ak_', 'ct_'), direction: 'in' }]],
+    ['an aex9 direction sideways', [{ aex9: account.replace('ak_', 'ct_'), account, direction: 'up' }]],
     ['too many', Array.from({ length: 101 }, () => ({ account }))],
   ] as const)
     it(`answers 400 for ${what}`, () => {
