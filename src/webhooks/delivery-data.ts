@@ -1,7 +1,8 @@
 /**
  * @module A delivery's `data` (docs/webhooks.md, "Deliveries"), read when it is sent: a transaction's as
  * /mdw/v3/transactions/{hash} serves it, a log entry's as /mdw/v3/contracts/logs lists it, an AEX-9 Transfer event's
- * as /mdw/v3/aex9/{id}/transfers lists it (read from the entry itself: the tokens area may be behind).
+ * as /mdw/v3/aex9/{id}/transfers lists it, an AEX-141 one's as /mdw/v3/aex141/{id}/transfers does (both read from the
+ * entry itself: the tokens areas may be behind).
  */
 import { encode } from '../chain/encoding.ts';
 import { stringifyJson, type Json } from '../chain/json.ts';
@@ -9,7 +10,8 @@ import type { Queryable } from '../db/pool.ts';
 import { logsPage, type LogRow } from '../db/queries/contracts.ts';
 import { transactionsByHashes } from '../db/queries/transactions.ts';
 import type { QueuedDelivery } from '../db/queries/webhook-queue.ts';
-import { transferObject } from '../shapes/v3/render-aex9.ts';
+import { transferObject as aex9TransferObject } from '../shapes/v3/render-aex9.ts';
+import { transferObject as aex141TransferObject } from '../shapes/v3/render-aex141.ts';
 import { contractLogObject, topicBytes } from '../shapes/v3/render-contracts.ts';
 import { transactionJson } from '../shapes/v3/render-tx.ts';
 
@@ -33,23 +35,36 @@ export async function deliveryData(db: Queryable, d: QueuedDelivery): Promise<st
     log.logIdx === d.logIdx &&
     log.callTxHash === d.txHash;
   if (!same) return undefined;
-  return stringifyJson(d.type === 'aex9_transfer' ? aex9Transfer(log) : contractLogObject(log));
+  if (d.type === 'aex9_transfer') return stringifyJson(aex9Transfer(log));
+  return stringifyJson(d.type === 'aex141_transfer' ? aex141Transfer(log) : contractLogObject(log));
 }
 
-/** aex9Transfer is a Transfer event's entry (topics: the event, sender, recipient, amount) as an Aex9Transfer. */
-function aex9Transfer(log: LogRow): Record<string, Json> {
+/**
+ * transferOf reads a token's Transfer event's entry (topics: the event, the sender, the recipient, the amount or the
+ * token id) with its place, as both standards' transfer rows hold it.
+ */
+function transferOf(log: LogRow) {
   const topics = (log.log.topics ?? []) as Json[];
   const account = (topic: Json | undefined): string => encode('ak', topicBytes(topic ?? 0));
-  return transferObject(
-    {
-      ...log,
-      contractId: String(log.log.address),
-      sender: account(topics[1]),
-      recipient: account(topics[2]),
-      amount: String(topics[3] ?? 0),
-      txHash: log.callTxHash,
-      microTime: log.blockTime,
-    },
-    false,
-  );
+  return {
+    ...log,
+    contractId: String(log.log.address),
+    from: account(topics[1]),
+    to: account(topics[2]),
+    value: String(topics[3] ?? 0),
+    txHash: log.callTxHash,
+    microTime: log.blockTime,
+  };
+}
+
+/** aex9Transfer is a Transfer event's entry as an Aex9Transfer. */
+function aex9Transfer(log: LogRow): Record<string, Json> {
+  const t = transferOf(log);
+  return aex9TransferObject({ ...t, sender: t.from, recipient: t.to, amount: t.value }, false);
+}
+
+/** aex141Transfer is a Transfer event's entry as an Aex141Transfer. */
+function aex141Transfer(log: LogRow): Record<string, Json> {
+  const t = transferOf(log);
+  return aex141TransferObject({ ...t, fromId: t.from, toId: t.to, tokenId: t.value });
 }

@@ -23,7 +23,7 @@ export interface MatchKey {
   readonly logAccount: string | null;
   readonly logAccountTopics: readonly number[] | null;
   /** the delivery's type of an entry matched */
-  readonly logDelivery: 'contract_log' | 'aex9_transfer' | null;
+  readonly logDelivery: 'contract_log' | 'aex9_transfer' | 'aex141_transfer' | null;
 }
 
 /** MAX_EVENT_NAME bounds an event's name (a Sophia constructor name). */
@@ -47,20 +47,23 @@ export function parseFilters(value: unknown): MatchKey[] {
 function parseFilter(f: unknown, at: string): MatchKey {
   if (typeof f !== 'object' || f === null || Array.isArray(f)) throw badRequest(`${at}: expected an object`);
   const filter = f as Record<string, unknown>;
-  // an aex9 filter may name an account too: the transfers to or from it
-  const kinds = ['account', 'name', 'oracle', 'contract', 'aex9'].filter(
-    (k) => k in filter && !(k === 'account' && 'aex9' in filter),
+  // a token filter may name an account too: the transfers to or from it
+  const token = 'aex9' in filter || 'aex141' in filter;
+  const kinds = ['account', 'name', 'oracle', 'contract', 'aex9', 'aex141'].filter(
+    (k) => k in filter && !(k === 'account' && token),
   );
   if (kinds.length !== 1)
-    throw badRequest(`${at}: expected exactly one of account, name, oracle, contract, aex9 (see docs/webhooks.md)`);
+    throw badRequest(
+      `${at}: expected exactly one of account, name, oracle, contract, aex9, aex141 (see docs/webhooks.md)`,
+    );
   const kind = kinds[0]!;
   const allowed =
     kind === 'account'
       ? ['account', 'direction', 'types']
       : kind === 'contract'
         ? ['contract', 'event' in filter ? 'event' : 'types']
-        : kind === 'aex9'
-          ? ['aex9', 'account', 'direction']
+        : kind === 'aex9' || kind === 'aex141'
+          ? [kind, 'account', 'direction']
           : [kind];
   const unknown = Object.keys(filter).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) throw badRequest(`${at}: unknown field(s) for a ${kind} filter: ${unknown.join(', ')}`);
@@ -85,7 +88,8 @@ function parseFilter(f: unknown, at: string): MatchKey {
         ...NO_LOG,
       };
     case 'aex9':
-      return aex9Filter(filter, at);
+    case 'aex141':
+      return transfersFilter(filter, kind, at);
     default: {
       const contractKey = key(filter.contract, ['ct'], `${at}.contract`);
       if ('event' in filter)
@@ -112,14 +116,17 @@ const NO_LOG = {
   logDelivery: null,
 } as const;
 
-/** An AEX-9 Transfer event's topics: the event, the sender, the recipient, the amount. */
+/** A token's Transfer event's topics: the event, the sender, the recipient, the amount (AEX-9) or token id (AEX-141). */
 const TRANSFER_SENDER = 1;
 const TRANSFER_RECIPIENT = 2;
 
-/** aex9Filter: a token's Transfer events, those to (`in`), from (`out`) or of (`any`) an account when one is named. */
-function aex9Filter(filter: Record<string, unknown>, at: string): MatchKey {
-  const token = filter.aex9;
-  const tokenKey = key(token, ['ct'], `${at}.aex9`);
+/**
+ * transfersFilter: an AEX-9 token's or an AEX-141 collection's Transfer events, those to (`in`), from (`out`) or of
+ * (`any`) an account when one is named.
+ */
+function transfersFilter(filter: Record<string, unknown>, kind: 'aex9' | 'aex141', at: string): MatchKey {
+  const token = filter[kind];
+  const tokenKey = key(token, ['ct'], `${at}.${kind}`);
   const hasAccount = filter.account !== undefined;
   if (!hasAccount && filter.direction !== undefined) throw badRequest(`${at}.direction: only with an account`);
   const sides =
@@ -141,7 +148,7 @@ function aex9Filter(filter: Record<string, unknown>, at: string): MatchKey {
     logTopic: eventTopic('Transfer'),
     logAccount: account === null ? null : BigInt(`0x${account.bytes.toString('hex')}`).toString(),
     logAccountTopics: account === null ? null : sides,
-    logDelivery: 'aex9_transfer',
+    logDelivery: kind === 'aex9' ? 'aex9_transfer' : 'aex141_transfer',
   };
 }
 

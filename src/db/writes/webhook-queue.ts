@@ -9,11 +9,11 @@ import type { Queryable } from '../connection/pool.ts';
 export interface QueuedDelivery {
   readonly webhookId: string;
   readonly deliveryId: string;
-  readonly type: 'transaction' | 'contract_log' | 'aex9_transfer' | 'reorg';
+  readonly type: 'transaction' | 'contract_log' | 'aex9_transfer' | 'aex141_transfer' | 'reorg';
   readonly height: number;
   readonly microIndex: number;
   readonly txIndex: number;
-  /** a contract_log's or an aex9_transfer's entry in its call's log */
+  /** a log delivery's entry in its call's log */
   readonly logIdx: number | null;
   readonly blockHash: string | null;
   readonly txHash: string | null;

@@ -64,6 +64,8 @@ describe('parseFilters', () => {
     ]);
     expect(all).to.deep.include({ logContract: token, logAccount: null, logDelivery: 'aex9_transfer' });
     expect(all!.logTopic).to.equal(devnodeEventTopic('Transfer').toString());
+    const [nft] = parseFilters([{ aex141: token, account, direction: 'in' }]);
+    expect(nft).to.deep.include({ logContract: token, logAccount: asTopic, logDelivery: 'aex141_transfer' });
     expect([into, out, any].map((k) => [k!.logAccount, k!.logAccountTopics])).to.deep.equal([
       [asTopic, [2]],
       [asTopic, [1]],
@@ -85,6 +87,11 @@ describe('parseFilters', () => {
     ['an event of no contract', [{ account, event: 'Transfer' }]],
     ['an aex9 filter of an account', [{ aex9: account }]],
     ['an aex9 direction without an account', [{ aex9: account.replace('ak_', 'ct_'), direction: 'in' }]],
+    ['an aex141 filter of an account', [{ aex141: account }]],
+    [
+      'an aex9 and an aex141 filter in one',
+      [{ aex9: account.replace('ak_', 'ct_'), aex141: account.replace('ak_', 'ct_') }],
+    ],
     ['an aex9 direction sideways', [{ aex9: account.replace('ak_', 'ct_'), account, direction: 'up' }]],
     ['too many', Array.from({ length: 101 }, () => ({ account }))],
   ] as const)
