@@ -6,7 +6,7 @@
  */
 import { encode } from '../chain/encoding.ts';
 import { stringifyJson, type Json } from '../chain/json.ts';
-import type { Queryable } from '../db/pool.ts';
+import type { Queryable } from '../db/connection/pool.ts';
 import { logsPage, type LogRow } from '../db/queries/contracts.ts';
 import { transactionsByHashes } from '../db/queries/transactions.ts';
 import type { QueuedDelivery } from '../db/queries/webhook-queue.ts';
