@@ -9,7 +9,7 @@ import { stringifyJson, type Json } from '../chain/json.ts';
 import type { Queryable } from '../db/connection/pool.ts';
 import { logsPage, type LogRow } from '../db/queries/contracts.ts';
 import { transactionsByHashes } from '../db/queries/transactions.ts';
-import type { QueuedDelivery } from '../db/queries/webhook-queue.ts';
+import type { QueuedDelivery } from '../db/writes/webhook-queue.ts';
 import { transferObject as aex9TransferObject } from '../shapes/v3/render-aex9.ts';
 import { transferObject as aex141TransferObject } from '../shapes/v3/render-aex141.ts';
 import { contractLogObject, topicBytes } from '../shapes/v3/render-contracts.ts';
