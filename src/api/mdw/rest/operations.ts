@@ -63,7 +63,6 @@ import {
   type V3Export,
   type V3Operation,
   type V3Route,
-  page,
 } from './operation.ts';
 import { ACTIVITY_COLUMNS, TRANSACTION_COLUMNS } from './export-formats.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
@@ -80,32 +79,6 @@ import {
   getTransactions,
   getTransactionsCount,
 } from '../resources/transactions.ts';
-import {
-  AEX141_COLLECTION,
-  AEX141_COUNT,
-  AEX141_TEMPLATE,
-  AEX141_TEMPLATE_TOKEN,
-  AEX141_TOKEN,
-  AEX141_TOKEN_DETAIL,
-  AEX141_TRANSFER,
-} from '../../../shapes/v3/shapes-aex141.ts';
-import {
-  AEX9_ACCOUNT_BALANCE,
-  AEX9_BALANCE,
-  AEX9_BALANCE_HISTORY_ITEM,
-  AEX9_CONTRACT_BALANCE,
-  AEX9_COUNT,
-  AEX9_TOKEN,
-  AEX9_TRANSFER,
-} from '../../../shapes/v3/shapes-aex9.ts';
-import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
-import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
-import { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
-import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
-import { AUCTION, NAME, NAME_EVENT, POINTEE } from '../../../shapes/v3/shapes-names.ts';
-import { ORACLE, ORACLE_EXTEND, ORACLE_QUERY, ORACLE_RESPONSE } from '../../../shapes/v3/shapes-oracles.ts';
-import { ACTIVITY, PENDING_TRANSACTION, TRANSACTION, TRANSFER } from '../../../shapes/v3/shapes-tx.ts';
-import { STATUS } from '../resources/status-shape.ts';
 
 const TX_FILTERS: readonly ParamName[] = [
   'query:type',
@@ -130,17 +103,15 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetStatus',
     summary: 'Sync status',
     params: [],
-    response: STATUS,
     resource: getStatus,
     noStore: true,
   },
-  { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], response: 'OpenApi', resource: getApi },
+  { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], resource: getApi },
   {
     path: '/wealth',
     operationId: 'GetWealth',
     summary: 'The accounts with the most AE (200, no paging)',
     params: [],
-    response: 'Wealth',
     resource: getWealth,
   },
   {
@@ -148,7 +119,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetKeyBlocks',
     summary: 'Key blocks',
     params: SCOPED,
-    response: page(KEY_BLOCK),
     resource: getKeyBlocks,
   },
   {
@@ -156,7 +126,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetKeyBlock',
     summary: 'A key block by hash or height',
     params: ['path:hash_or_kbi'],
-    response: KEY_BLOCK,
     resource: getKeyBlock,
   },
   {
@@ -164,7 +133,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetKeyBlockMicroBlocks',
     summary: 'The micro blocks of a generation',
     params: ['path:hash_or_kbi', ...PAGED],
-    response: page(MICRO_BLOCK),
     resource: getKeyBlockMicroBlocks,
   },
   {
@@ -172,7 +140,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetMicroBlock',
     summary: 'A micro block',
     params: ['path:hash'],
-    response: MICRO_BLOCK,
     resource: getMicroBlock,
   },
   {
@@ -180,7 +147,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetMicroBlockTransactions',
     summary: 'The transactions of a micro block',
     params: ['path:hash', ...PAGED],
-    response: page(TRANSACTION),
     resource: getMicroBlockTransactions,
   },
   {
@@ -188,7 +154,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransactions',
     summary: 'Transactions matching every filter given',
     params: [...SCOPED, ...TX_FILTERS],
-    response: page(TRANSACTION),
     resource: getTransactions,
   },
   {
@@ -196,7 +161,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransactionsCount',
     summary: 'How many transactions match',
     params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
-    response: 'TransactionsCount',
     resource: getTransactionsCount,
   },
   {
@@ -204,7 +168,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetPendingTransactions',
     summary: "The node's pending transactions",
     params: PAGED,
-    response: page(PENDING_TRANSACTION),
     resource: getPendingTransactions,
   },
   {
@@ -212,7 +175,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetPendingTransactionsCount',
     summary: 'How many transactions are pending',
     params: [],
-    response: 'integer',
     resource: getPendingTransactionsCount,
   },
   {
@@ -220,7 +182,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransaction',
     summary: 'A transaction',
     params: ['path:hash'],
-    response: TRANSACTION,
     resource: getTransaction,
   },
   {
@@ -228,7 +189,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountTransactionsCount',
     summary: "An id's transactions, counted per type and field (a bare number with type or type_group)",
     params: ['path:id', 'query:type', 'query:type_group'],
-    response: 'AccountTransactionsCount',
     resource: getAccountTransactionsCount,
   },
   {
@@ -236,7 +196,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNames',
     summary: 'Names, by activation, deactivation or name',
     params: [...PAGED, 'query:by', 'query:state', 'query:owned_by', 'query:prefix'],
-    response: page(NAME),
     resource: getNames,
   },
   {
@@ -244,7 +203,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNamesCount',
     summary: 'Active names',
     params: ['query:owned_by'],
-    response: 'integer',
     resource: getNamesCount,
   },
   {
@@ -252,7 +210,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNamesAuctions',
     summary: 'Names in auction',
     params: PAGED,
-    response: page(AUCTION),
     resource: getNamesAuctions,
   },
   {
@@ -260,7 +217,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameAuction',
     summary: 'A name in auction',
     params: ['path:id'],
-    response: AUCTION,
     resource: getNameAuction,
   },
   {
@@ -268,7 +224,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameAuctionClaims',
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameClaims,
   },
   {
@@ -276,7 +231,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetName',
     summary: 'A name by name or nm_ hash',
     params: ['path:id'],
-    response: NAME,
     resource: getName,
   },
   {
@@ -284,7 +238,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameClaims',
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameClaims,
   },
   {
@@ -292,7 +245,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameTransfers',
     summary: 'Transfers of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameTransfers,
   },
   {
@@ -300,7 +252,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameUpdates',
     summary: 'Updates of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameUpdates,
   },
   {
@@ -308,7 +259,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameHistory',
     summary: "A name's claims, bids, updates, transfers, revokes and expiries",
     params: ['path:id', ...PAGED],
-    response: page('NameHistoryItem'),
     resource: getNameHistory,
   },
   {
@@ -316,7 +266,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountNameClaims',
     summary: 'Name claims made by an account',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getAccountNameClaims,
   },
   {
@@ -324,7 +273,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountPointees',
     summary: 'Names pointing at an id',
     params: ['path:id', ...PAGED],
-    response: page(POINTEE),
     resource: getAccountPointees,
   },
   {
@@ -332,7 +280,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracles',
     summary: 'Oracles by expiry',
     params: [...SCOPED, 'query:state'],
-    response: page(ORACLE),
     resource: getOracles,
   },
   {
@@ -340,7 +287,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracle',
     summary: 'An oracle',
     params: ['path:id'],
-    response: ORACLE,
     resource: getOracle,
   },
   {
@@ -348,7 +294,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracleQueries',
     summary: "An oracle's queries",
     params: ['path:id', ...PAGED],
-    response: page(ORACLE_QUERY),
     resource: getOracleQueries,
   },
   {
@@ -356,7 +301,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracleResponses',
     summary: "An oracle's responses",
     params: ['path:id', ...PAGED],
-    response: page(ORACLE_RESPONSE),
     resource: getOracleResponses,
   },
   {
@@ -364,7 +308,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracleExtends',
     summary: "An oracle's extensions",
     params: ['path:id', ...PAGED],
-    response: page(ORACLE_EXTEND),
     resource: getOracleExtends,
   },
   {
@@ -372,7 +315,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetChannels',
     summary: 'Channels by latest update',
     params: [...PAGED, 'query:state'],
-    response: page(CHANNEL),
     resource: getChannels,
   },
   {
@@ -380,7 +322,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetChannel',
     summary: 'A channel',
     params: ['path:id'],
-    response: CHANNEL,
     resource: getChannel,
   },
   {
@@ -388,7 +329,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetChannelUpdates',
     summary: "A channel's transactions",
     params: ['path:id', ...PAGED],
-    response: page(CHANNEL_UPDATE),
     resource: getChannelUpdates,
   },
 
@@ -397,7 +337,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContracts',
     summary: 'Contracts by creation (ContractCreateTx, GAAttachTx)',
     params: SCOPED,
-    response: page(CONTRACT),
     resource: getContracts,
   },
   {
@@ -405,7 +344,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCalls',
     summary: 'Internal contract calls (Chain.spend, Call.amount, AENS.*, Oracle.*), as the node re-runs the calls',
     params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:function'],
-    response: page(CONTRACT_CALL),
     resource: getContractCalls,
   },
   {
@@ -413,7 +351,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCallTransactions',
     summary: 'Contract calls the chain holds as transactions, decoded',
     params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
-    response: page(CONTRACT_CALL_TX),
     resource: getContractCallTransactions,
   },
   {
@@ -421,7 +358,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
     params: [...SCOPED, 'query:contract_id', 'query:event', 'query:aexn-args'],
-    response: page(CONTRACT_LOG),
     resource: getContractLogs,
   },
   {
@@ -429,7 +365,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContract',
     summary: 'A contract and its creation',
     params: ['path:id'],
-    response: CONTRACT,
     resource: getContract,
   },
   {
@@ -437,7 +372,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractLogsById',
     summary: "A contract's event logs",
     params: ['path:id', ...SCOPED, 'query:event', 'query:aexn-args'],
-    response: page(CONTRACT_LOG),
     resource: getContractLogs,
   },
   {
@@ -445,7 +379,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCallsById',
     summary: "The internal calls a contract's calls made",
     params: ['path:id', ...SCOPED, 'query:function'],
-    response: page(CONTRACT_CALL),
     resource: getContractCalls,
   },
   {
@@ -453,7 +386,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCallTransactionsById',
     summary: "A contract's calls the chain holds as transactions",
     params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
-    response: page(CONTRACT_CALL_TX),
     resource: getContractCallTransactions,
   },
 
@@ -462,7 +394,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
     params: [...SCOPED, 'query:kind', 'query:account'],
-    response: page(TRANSFER),
     resource: getTransfers,
   },
   {
@@ -471,7 +402,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     summary:
       "An id's activities: transactions, internal transfers, token transfers, swaps, a name's claims, calls reaching a contract",
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
-    response: page(ACTIVITY),
     resource: getAccountActivities,
   },
   // an account's whole lists, streamed (export-routes.ts)
@@ -499,7 +429,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetDexSwaps',
     summary: 'DEX swaps',
     params: PAGED,
-    response: page(DEX_SWAP),
     resource: getDexSwaps,
   },
   {
@@ -507,7 +436,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetDexSwapsByContractId',
     summary: 'DEX swaps of a pair, or of the pairs of a token',
     params: ['path:contractId', ...PAGED],
-    response: page(DEX_SWAP),
     resource: getDexSwapsByContractId,
   },
   {
@@ -515,7 +443,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetDebugDexSwaps',
     summary: "DEX swaps a token took part in (ae_mdw's debug route)",
     params: ['path:contractId', ...PAGED],
-    response: page(DEX_SWAP),
     resource: getDebugDexSwaps,
   },
   {
@@ -523,7 +450,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountDexSwaps',
     summary: "An account's DEX swaps",
     params: ['path:accountId', ...PAGED],
-    response: page(DEX_SWAP),
     resource: getAccountDexSwaps,
   },
   // AEX-9 tokens (aex9.ts)
@@ -532,7 +458,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetSortedAex9Tokens',
     summary: 'AEX-9 tokens by name, symbol or creation',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
-    response: page(AEX9_TOKEN),
     resource: getSortedAex9Tokens,
   },
   {
@@ -540,7 +465,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9TokensCount',
     summary: 'The number of AEX-9 tokens',
     params: [],
-    response: AEX9_COUNT,
     resource: getAex9TokensCount,
   },
   {
@@ -548,7 +472,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ByContract',
     summary: 'An AEX-9 token',
     params: ['path:id'],
-    response: AEX9_TOKEN,
     resource: getAex9ByContract,
   },
   {
@@ -556,7 +479,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractBalances',
     summary: "A token's holders, now or at a block",
     params: ['path:contractId', ...PAGED, 'query:by', 'query:block_hash', 'query:height'],
-    response: page(AEX9_CONTRACT_BALANCE),
     resource: getAex9ContractBalances,
   },
   {
@@ -564,7 +486,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractAccountBalance',
     summary: "An account's balance of a token, now, at a block hash or at a height",
     params: ['path:contractId', 'path:accountId', 'query:hash', 'query:height'],
-    response: AEX9_ACCOUNT_BALANCE,
     resource: getAex9ContractAccountBalance,
   },
   {
@@ -572,7 +493,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractAccountBalanceHistory',
     summary: "An account's balance of a token at each generation",
     params: ['path:contractId', 'path:accountId', ...SCOPED],
-    response: page(AEX9_BALANCE_HISTORY_ITEM),
     resource: getAex9ContractAccountBalanceHistory,
   },
   {
@@ -580,7 +500,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9AccountBalances',
     summary: "An account's AEX-9 balances",
     params: ['path:accountId', ...PAGED],
-    response: page(AEX9_BALANCE),
     resource: getAex9AccountBalances,
   },
   {
@@ -588,7 +507,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractTransfers',
     summary: "A token's transfers from, to or of an account",
     params: ['path:contractId', ...PAGED, 'query:sender', 'query:recipient', 'query:account'],
-    response: page(AEX9_TRANSFER),
     resource: getAex9ContractTransfers,
   },
   // AEX-141 (aex141.ts)
@@ -597,7 +515,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetSortedAex141Contracts',
     summary: 'NFT collections by creation, name or symbol',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
-    response: page(AEX141_COLLECTION),
     resource: getSortedAex141Contracts,
   },
   {
@@ -605,7 +522,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141Count',
     summary: 'The number of NFT collections (ae_mdw router only: not in its spec)',
     params: [],
-    response: AEX141_COUNT,
     resource: getAex141Count,
   },
   {
@@ -613,7 +529,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141Transfers',
     summary: 'NFT transfers of every collection, optionally from and/or to an account (ae_mdw router only)',
     params: [...PAGED, 'query:from', 'query:to'],
-    response: page(AEX141_TRANSFER),
     resource: getAex141Transfers,
   },
   {
@@ -621,7 +536,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ByContract',
     summary: 'An NFT collection',
     params: ['path:id'],
-    response: AEX141_COLLECTION,
     resource: getAex141ByContract,
   },
   {
@@ -629,7 +543,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ContractTokens',
     summary: "A collection's tokens and their owners",
     params: ['path:contractId', ...PAGED],
-    response: page(AEX141_TOKEN),
     resource: getAex141ContractTokens,
   },
   {
@@ -637,7 +550,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141TokenOwner',
     summary: "A token's owner",
     params: ['path:contractId', 'path:tokenId'],
-    response: AEX141_TOKEN_DETAIL,
     resource: getAex141TokenOwner,
   },
   {
@@ -645,7 +557,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ContractTemplates',
     summary: "A collection's templates",
     params: ['path:contractId', ...PAGED],
-    response: page(AEX141_TEMPLATE),
     resource: getAex141ContractTemplates,
   },
   {
@@ -653,7 +564,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141TemplateTokens',
     summary: 'The tokens minted from a template',
     params: ['path:contractId', 'path:templateId', ...PAGED],
-    response: page(AEX141_TEMPLATE_TOKEN),
     resource: getAex141TemplateTokens,
   },
   {
@@ -661,7 +571,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ContractTransfers',
     summary: "A collection's transfers, optionally from and/or to an account",
     params: ['path:contractId', ...PAGED, 'query:from', 'query:to'],
-    response: page(AEX141_TRANSFER),
     resource: getAex141ContractTransfers,
   },
   {
@@ -669,7 +578,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141OwnedTokens',
     summary: "An account's NFTs, optionally of one collection",
     params: ['path:accountId', ...PAGED, 'query:contract'],
-    response: page(AEX141_TOKEN),
     resource: getAex141OwnedTokens,
   },
   ...STATS_OPERATIONS,
