@@ -17,7 +17,7 @@ import { dryRun } from '../../src/devnode/api/dry-run.ts';
 import type { WorldState } from '../../src/devnode/store/state.ts';
 
 const EPOCH_LENGTH = 5;
-const EPOCHS = 24;
+const EPOCHS = 12;
 
 /** contents is a state's every live entry, map by map, in a stable order */
 const contents = (state: WorldState): Record<string, [string, unknown][]> =>
