@@ -203,7 +203,7 @@ describe('AEX-9 balances with a fork injected while the populator is still catch
   let populator: Populator | undefined;
 
   before(async () => {
-    h = await startHarness(200, 'aex9-mid-sync');
+    h = await startHarness(100, 'aex9-mid-sync');
   });
   after(async () => {
     await populator?.stop();
@@ -218,18 +218,18 @@ describe('AEX-9 balances with a fork injected while the populator is still catch
       registry: new prom.Registry(),
     });
     await waitFor(
-      'the populator to store height 130',
-      async () => ((await storedTopHash(h, 'mdw'))?.height ?? 0) >= 130,
+      'the populator to store height 65',
+      async () => ((await storedTopHash(h, 'mdw'))?.height ?? 0) >= 65,
       120_000,
       10,
     );
     const storedAtFork = (await storedTopHash(h, 'mdw'))!.height;
-    // the fork replaces heights 121 to 200: the populator has stored some of them and not yet the others
+    // the fork replaces heights 61 to 100: the populator has stored some of them and not yet the others
     const top = h.devnode.height();
-    await h.devnode.fork(80);
+    await h.devnode.fork(40);
     await h.devnode.mineKeyBlock();
     expect(storedAtFork, 'forked mid-sync')
-      .to.be.above(top - 80)
+      .to.be.above(top - 40)
       .and.below(top);
     await waitFor('the populator to reach the devnode top', async () => {
       const top = await storedTopHash(h, 'mdw');
