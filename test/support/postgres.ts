@@ -131,13 +131,29 @@ export async function stopTestServer(): Promise<void> {
   await s?.stop();
 }
 
+/**
+ * The run's server keeps nothing past the run: no flushing to disk; no WAL beyond what a crash recovery needs (`minimal`,
+ * no replication from it: the replica tests start servers of their own); no autovacuum, whose workers visited each of
+ * the run's hundreds of databases and analysed the tables the tests had just filled (a test that needs statistics
+ * ANALYZEs its tables itself, as the route-plans guard does).
+ */
+const TEST_SERVER_SETTINGS = [
+  'fsync=off',
+  'synchronous_commit=off',
+  'full_page_writes=off',
+  'wal_level=minimal',
+  'max_wal_senders=0',
+  'autovacuum=off',
+  'max_connections=600',
+];
+
 async function startServer(): Promise<Server> {
   const external = process.env.TEST_DATABASE_URL;
   if (external) return { url: external, stop: async () => {} };
   const { epg, dir, server } = await launchEmbeddedPostgres({
     dirPrefix: 'mdw-test-pg-',
     persistent: false,
-    settings: ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=600'],
+    settings: TEST_SERVER_SETTINGS,
   });
   return {
     url: `${server}/postgres`,
