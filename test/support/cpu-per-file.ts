@@ -9,14 +9,18 @@
  * CPU seconds: `worker` (the mocha process running the file, from the end of its previous file: the file's imports
  * included), `children` (what it reaped: the `mdw` processes and PostgreSQL clusters the file starts itself) and `pg`
  * (the run's shared PostgreSQL's backends serving the file's process and its children). A backend is found by its
- * client's port (in its process title) among the sockets the worker's process tree holds, sampled every 200 ms; a
- * backend's last 200 ms before it exits are missed, so `pg` is a lower bound. Linux only (reads /proc).
+ * database (in its process title) among those the worker made (postgres.ts's databasesMade), sampled every 200 ms;
+ * a backend's last 200 ms before it exits are missed, and those of the server's own databases (a CREATE DATABASE)
+ * are not counted, so `pg` is a lower bound. The sampling reads only the server's processes: it found them by their
+ * clients' ports among every socket of the worker's process tree, the machine's whole TCP table read each time, which
+ * cost about a tenth of a core, counted as the file's own (`worker`). Linux only (reads /proc).
  */
-import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setInterval, clearInterval } from 'node:timers';
 import type Mocha from 'mocha';
+import { databasesMade } from './postgres.ts';
 
 const TICKS = 100; // USER_HZ on Linux
 const LOG = process.env.MDW_TEST_CPU_LOG ?? join(tmpdir(), 'mdw-test-cpu.ndjson');
@@ -47,49 +51,6 @@ function childPids(pid: number): number[] {
   }
 }
 
-function socketInodes(pid: number, into: Set<string>): void {
-  let fds: string[];
-  try {
-    fds = readdirSync(`/proc/${pid}/fd`);
-  } catch {
-    return;
-  }
-  for (const fd of fds) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (target.startsWith('socket:[')) into.add(target.slice(8, -1));
-    } catch {
-      // closed meanwhile
-    }
-  }
-}
-
-/** clientPorts are the local ports of the process tree's TCP connections to `serverPort`. */
-function clientPorts(serverPort: number): Set<number> {
-  const inodes = new Set<string>();
-  const pending = [process.pid];
-  for (let pid = pending.pop(); pid !== undefined; pid = pending.pop()) {
-    socketInodes(pid, inodes);
-    pending.push(...childPids(pid));
-  }
-  const ports = new Set<number>();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let lines: string[];
-    try {
-      lines = readFileSync(table, 'utf8').split('\n').slice(1);
-    } catch {
-      continue;
-    }
-    for (const line of lines) {
-      const cols = line.trim().split(/\s+/);
-      if (cols.length < 10 || !inodes.has(cols[9]!)) continue;
-      const remotePort = parseInt(cols[2]!.split(':')[1]!, 16);
-      if (remotePort === serverPort) ports.add(parseInt(cols[1]!.split(':')[1]!, 16));
-    }
-  }
-  return ports;
-}
-
 /** postmasterPid is the shared server's process: the one started with `-p <port>`. */
 function postmasterPid(port: number): number | undefined {
   for (const entry of readdirSync('/proc')) {
@@ -105,19 +66,20 @@ function postmasterPid(port: number): number | undefined {
 }
 
 class BackendSampler {
-  readonly #port: number;
   readonly #postmaster: number | undefined;
   /** ticks last seen, per backend (pid and start time) serving this file */
   #ticks = new Map<string, number>();
+  /** the databases made before this file: theirs are earlier files' */
+  #earlier: ReadonlySet<string> = new Set();
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(port: number) {
-    this.#port = port;
     this.#postmaster = postmasterPid(port);
   }
 
   start(): void {
     this.#ticks = new Map();
+    this.#earlier = new Set(databasesMade());
     this.#timer = setInterval(() => this.sample(), 200);
     this.#timer.unref();
   }
@@ -130,7 +92,7 @@ class BackendSampler {
 
   sample(): void {
     if (this.#postmaster === undefined) return;
-    const ports = clientPorts(this.#port);
+    const mine = databasesMade();
     for (const pid of childPids(this.#postmaster)) {
       let title: string;
       try {
@@ -138,8 +100,10 @@ class BackendSampler {
       } catch {
         continue;
       }
-      const port = /\((\d+)\)/.exec(title)?.[1];
-      const f = port && ports.has(Number(port)) ? statFields(pid) : undefined;
+      // `postgres: <user> <database> <host>(<port>) <activity>`
+      const database = title.split(' ')[2];
+      const ours = database !== undefined && mine.has(database) && !this.#earlier.has(database);
+      const f = ours ? statFields(pid) : undefined;
       if (f) this.#ticks.set(`${pid}@${field(f, 22)}`, field(f, 14) + field(f, 15));
     }
   }

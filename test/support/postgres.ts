@@ -29,6 +29,12 @@ interface Server {
 
 let server: Promise<Server> | undefined;
 
+/** the databases this process made on the shared server (cpu-per-file.ts counts their backends as this file's) */
+const madeHere = new Set<string>();
+
+/** databasesMade names the databases this process made on the run's server, the templates it migrated included. */
+export const databasesMade = (): ReadonlySet<string> => madeHere;
+
 /**
  * createTestDatabase makes a fresh database for one test file and returns its URL: empty, or with `migrated` (a schema)
  * migrated to the newest migration, as `migrate` leaves it. Such a database is a copy of a template migrated once per
@@ -39,6 +45,7 @@ export async function createTestDatabase(
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const url = await sharedServerUrl();
   const name = `mdw_test_${randomBytes(6).toString('hex')}`;
+  madeHere.add(name);
   const from = opts.migrated === undefined ? '' : await migratedTemplate(url, opts.migrated);
   await queryOnce(url, `CREATE DATABASE ${name}${from}`);
   const dbUrl = withDatabase(url, name);
@@ -89,6 +96,7 @@ async function makeMigratedTemplate(url: string, schema: string): Promise<string
     if (rows.length === 0) {
       // made aside and renamed: a process stopped halfway leaves no template that looks whole
       const aside = `${name}_making`;
+      madeHere.add(aside);
       await client.query(`DROP DATABASE IF EXISTS ${aside}`);
       await client.query(`CREATE DATABASE ${aside}`);
       await migrate({ databaseUrl: withDatabase(url, aside), schema }, silent);
