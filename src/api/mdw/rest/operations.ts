@@ -61,6 +61,8 @@ import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
 import { HYPERCHAIN_OPERATIONS } from './hyperchain-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
+import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
+import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -541,6 +543,22 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
     params: ['path:contractId', 'path:accountId', ...SCOPED],
     response: page(AEX9_BALANCE_HISTORY_ITEM),
     resource: getAex9ContractAccountBalanceHistory,
+  },
+  {
+    path: '/accounts/{accountId}/balance',
+    operationId: 'GetAccountAeBalance',
+    summary: "An account's AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
+    params: ['path:accountId', 'query:height', 'query:time'],
+    response: AE_BALANCE,
+    resource: getAccountBalance,
+  },
+  {
+    path: '/accounts/{accountId}/balance/history',
+    operationId: 'GetAccountAeBalanceHistory',
+    summary: "Every change of an account's AE balance, with its cause and the balance after it",
+    params: ['path:accountId', ...SCOPED],
+    response: page(AE_BALANCE_CHANGE),
+    resource: getAccountBalanceHistory,
   },
   {
     path: '/accounts/{accountId}/aex9/balances',
