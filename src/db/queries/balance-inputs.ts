@@ -5,7 +5,6 @@
  */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../pool.ts';
-import type { HeightRange } from '../writes/heights.ts';
 
 /** A stored place: height, micro block (−1 at key-block level) and index in it (−1 at key-block level). */
 export interface Place {
@@ -32,6 +31,13 @@ export interface BalanceEventRow extends Place {
   readonly accountId: string | null;
   readonly amount: string | null;
   readonly internalTx: { [key: string]: Json } | null;
+}
+
+/** A range of stored heights from micro block `fromMicro` of `from` on (−1: whole generations), as writes/heights.ts. */
+export interface HeightRange {
+  readonly from: number;
+  readonly to: number;
+  readonly fromMicro: number;
 }
 
 const IN_RANGE = (alias: string): string =>
@@ -129,6 +135,22 @@ export async function balancesBefore(
     values: [accounts, range.from, range.fromMicro],
   });
   return new Map(rows.map((r) => [r.id, BigInt(r.balance)]));
+}
+
+/**
+ * contractsAmong gives which of the ids (`ct_`) are contracts the stored chain knows: created, or called. An internal
+ * call names a contract by its account (`ak_`), whose own balance is not followed.
+ */
+export async function contractsAmong(db: Queryable, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>({
+    name: 'mdw_balance_contracts_among',
+    text: `SELECT i.id FROM unnest($1::text[]) AS i(id)
+            WHERE EXISTS (SELECT 1 FROM contracts c WHERE c.contract_id = i.id)
+               OR EXISTS (SELECT 1 FROM contract_calls c WHERE c.contract_id = i.id)`,
+    values: [ids],
+  });
+  return new Set(rows.map((r) => r.id));
 }
 
 /** lastMicroIndex is the index of the last stored micro block of a height (−1 when it has none). */

@@ -13,6 +13,7 @@ import {
   type BalanceDelta,
   type TxFacts,
 } from '../../chain/balance-deltas.ts';
+import { reprefix } from '../../chain/encoding.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import { toBigInt } from '../../chain/json.ts';
 import { renderStoredTxFields } from '../../chain/stored-tx.ts';
@@ -24,7 +25,9 @@ import {
   balanceEvents,
   balanceTransactions,
   channelCreations,
+  contractsAmong,
   resolvedRecipients,
+  type BalanceEventRow,
   type BalanceTxRow,
   type Place,
 } from '../../db/queries/balance-inputs.ts';
@@ -75,6 +78,7 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
     }),
   );
   const events = await balanceEvents(db, range);
+  const contracts = await contractsPaid(db, events);
   return derivedDeltas(
     txs.map((t, i) => {
       const key = recipients.get(placeKey(t));
@@ -92,10 +96,25 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
       txHash: e.txHash,
       deltas:
         e.internalTx !== null
-          ? internalCallDeltas(e.kind, e.internalTx)
+          ? internalCallDeltas(e.kind, e.internalTx).filter((d) => !contracts.has(d.account))
           : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
     })),
   );
+}
+
+/** contractsPaid are the accounts (`ak_`) of internal calls' sides that are contracts, whose balance is not followed. */
+async function contractsPaid(db: Queryable, events: readonly BalanceEventRow[]): Promise<Set<string>> {
+  const sides = new Set(
+    events.flatMap((e) =>
+      e.internalTx === null ? [] : [e.internalTx.sender_id, e.internalTx.recipient_id].map((id) => String(id ?? '')),
+    ),
+  );
+  const accounts = [...sides].filter((id) => id.startsWith('ak_'));
+  const known = await contractsAmong(
+    db,
+    accounts.map((id) => reprefix(id, 'ct')),
+  );
+  return new Set(accounts.filter((id) => known.has(reprefix(id, 'ct'))));
 }
 
 /** A transaction to derive, with the facts the node's API gives beside its fields. */
