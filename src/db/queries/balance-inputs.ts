@@ -153,6 +153,19 @@ export async function contractsAmong(db: Queryable, ids: readonly string[]): Pro
   return new Set(rows.map((r) => r.id));
 }
 
+/**
+ * genesisToAsk is the hash of the stored genesis key block when no genesis account is known from the configured
+ * file (no `accounts_roma` transfer at height 0): the state an account's balance before its first change is asked in.
+ */
+export async function genesisToAsk(db: Queryable): Promise<string | undefined> {
+  const { rows } = await db.query<{ hash: string }>({
+    name: 'mdw_balance_genesis_to_ask',
+    text: `SELECT hash FROM key_blocks WHERE height = 0
+              AND NOT EXISTS (SELECT 1 FROM internal_transfers WHERE height = 0 AND kind = 'accounts_roma')`,
+  });
+  return rows[0]?.hash;
+}
+
 /** lastMicroIndex is the index of the last stored micro block of a height (−1 when it has none). */
 export async function lastMicroIndex(db: Queryable, height: number): Promise<number> {
   const { rows } = await db.query<{ m: number | null }>({

@@ -107,9 +107,9 @@ export interface AreaDerivation {
    */
   readonly ofKeyBlocks?: boolean;
   /**
-   * the areas before it whose rows it reads though they stand alone or gather (the others defer it by their order): a
-   * batch that does not derive one of them defers it, and the backfill derives it only below their pending heights
-   * (unless they fail: then the node's balances stand in, reconciled, for what their rows would have told)
+   * the areas before it whose rows it reads, where it does not wait for every area before it: a batch that does not
+   * derive one of them defers it (and no other deferral does), and the backfill derives it only below their pending
+   * heights (unless they fail: then the node's balances stand in, reconciled, for what their rows would have told)
    */
   readonly reads?: readonly string[];
 }
@@ -232,9 +232,9 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     },
   ],
   [
-    // after the areas whose rows it reads: the transfers, the GA calls' gas and the internal calls (Chain.spend pays
-    // accounts no transaction names); no area reads it, so a batch that gathers it (catching up) or fails to read the
-    // node defers none after it
+    // after the areas whose rows it reads (`reads`: the transfers, the GA calls' gas and the internal calls, Chain.spend
+    // paying accounts no transaction names), and only those hold it; no area reads it, so a batch that gathers it
+    // (catching up) or fails to read the node defers none after it
     'balances',
     {
       batch: (db, gens, { balances, onBalanceDifferences }) =>
@@ -245,7 +245,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       asksNode: true,
       leaf: true,
       gathers: BALANCES_GATHERED,
-      reads: ['ga', 'int_calls'],
+      reads: ['transfers', 'ga', 'int_calls'],
     },
   ],
   [
@@ -359,8 +359,9 @@ export async function deriveBatchAreas(
   const notDerived = new Set<string>();
   for (const [area, derive] of DERIVED_AREAS) {
     const gathered = derivation.gathering === true && derive.gathers !== undefined;
-    const readsDeferred = derive.reads?.some((read) => notDerived.has(read)) === true;
-    if ((derive.standalone || !deferred) && !behind.has(area) && !gathered && !readsDeferred) {
+    // an area that names its reads waits for those only; another for every area before it that others read
+    const held = derive.reads ? derive.reads.some((read) => notDerived.has(read)) : !derive.standalone && deferred;
+    if (!held && !behind.has(area) && !gathered) {
       const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, derivation)));
       if (err === undefined) continue;
       notDerived.add(area);

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { reprefix } from '../../../src/chain/encoding.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
-import { toBigInt, type Json } from '../../../src/chain/json.ts';
+import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { lastChangeAt, WHOLE_GENERATION } from '../../../src/db/queries/balance-changes.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
@@ -130,6 +130,24 @@ describe('AE balance changes: every account at random heights against the devnod
     expect(forward).to.deep.equal([...history].reverse());
     const scoped = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?scope=gen:${height}-0&limit=5`);
     expect(scoped).to.deep.equal(history.filter((c) => (c.height as number) <= height));
+    // many accounts at once, at a height
+    const post = async (body: unknown): Promise<{ status: number; body: Json }> => {
+      const res = await fetch(`${v3.url}/mdw/v3/accounts/balances`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: parseJson(await res.text()) };
+    };
+    const accounts = [...devnodeBalances(height).keys()].slice(0, 5);
+    const many = await post({ accounts, height });
+    expect(many.status).to.equal(200);
+    expect((many.body as Obj[]).map((b) => [b.account, toBigInt(b.balance!)])).to.deep.equal(
+      accounts.map((id) => [id, devnodeBalances(height).get(id)]),
+    );
+    for (const bad of [{}, { accounts: [] }, { accounts: ['ak_x'] }, { accounts, height: -1 }, { accounts, at: 1 }])
+      expect((await post(bad)).status, JSON.stringify(bad)).to.equal(400);
+    expect((await post({ accounts: Array.from({ length: 101 }, () => account) })).status).to.equal(400);
     // bad input is a 400, never a 500
     for (const bad of [
       `/mdw/v3/accounts/ak_x/balance`,

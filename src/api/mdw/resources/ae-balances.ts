@@ -58,6 +58,30 @@ export async function getAccountBalanceHistory({ pool }: V3Env, req: ResourceReq
   });
 }
 
+/** BALANCES_MAX: the accounts one POST /v3/accounts/balances asks at most. */
+export const BALANCES_MAX = 100;
+
+/**
+ * postAccountsBalances: `[{account, height, balance, last_change}]` for the body's `{"accounts": [ak_…], "height": H}`
+ * (1 to BALANCES_MAX accounts, each answered once in the order given; `height` optional, default the stored top).
+ */
+export async function postAccountsBalances({ pool }: V3Env, body: unknown): Promise<Answer> {
+  const usage = 'the body must be {"accounts": ["ak_…", …], "height": H} (height optional)';
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw v3BadRequest(usage);
+  const { accounts, height, ...rest } = body as { accounts?: unknown; height?: unknown };
+  if (!Array.isArray(accounts) || Object.keys(rest).length > 0) throw v3BadRequest(usage);
+  if (accounts.length === 0 || accounts.length > BALANCES_MAX)
+    throw v3BadRequest(`accounts: give 1 to ${BALANCES_MAX}, not ${accounts.length}`);
+  const ids = [...new Set(accounts.map((a) => parseId(typeof a === 'string' ? a : String(a), ['ak'])))];
+  if (height !== undefined && (typeof height !== 'number' || !Number.isSafeInteger(height)))
+    throw v3BadRequest(`invalid height: ${String(height)}`);
+  const end = await blockEndOf(pool, height === undefined ? {} : { height: String(height) });
+  const answers: Json[] = [];
+  // one probe each, one after the other: a request holds one connection
+  for (const id of ids) answers.push(await balanceOf(pool, id, end));
+  return answers;
+}
+
 /** balanceOf is an account's balance at the end of a block, with the change that made it. */
 async function balanceOf(db: Queryable, account: string, end: BlockEnd): Promise<Json> {
   const last = await lastChangeAt(db, account, end);

@@ -10,6 +10,7 @@ import { txiScopeOfTransactions } from '../resources/scope-bounds.ts';
 import { sendAnswer } from './mdw-respond.ts';
 import { routerPath } from './operation.ts';
 import { V3_OPERATIONS } from './operations.ts';
+import { routeBalancesPost } from './balances-post.ts';
 
 /** restRouter builds the route table's operations on one router (paths without the /v3 prefix, as in ae_mdw's spec). */
 export function restRouter(env: V3Env): Router {
@@ -24,6 +25,7 @@ export function restRouter(env: V3Env): Router {
       sendAnswer(ctx, answer, ctx.query);
     });
   }
+  routeBalancesPost(router, env);
   return router;
 }
 
