@@ -502,6 +502,7 @@ function checkChannels(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally):
 /** checkBalances compares accounts' stored AE balances (all, or a sample) with the node's at the verified top. */
 async function checkBalances(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Promise<void> {
   let pruned = 0;
+  let prunedPast = 0;
   const blocks = new Map<number, Promise<string | undefined>>();
   const blockAt = (height: number): Promise<string | undefined> => {
     let hash = blocks.get(height);
@@ -515,7 +516,8 @@ async function checkBalances(deps: StateCheckDeps, opts: StateCheckOptions, t: T
       return await deps.node.accountBalance(account, block);
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
-      pruned++;
+      if (block === opts.topBlock) pruned++;
+      else prunedPast++;
       return PRUNED;
     }
   };
@@ -546,5 +548,7 @@ async function checkBalances(deps: StateCheckDeps, opts: StateCheckOptions, t: T
       : (await mapLimit(await sampledBalances(deps.pool, opts.sample), opts.concurrency, check)).flat();
   t.differences.push(...lines);
   if (pruned > 0)
-    t.unverifiable.push(`${pruned} account balance(s) unverifiable: every node answered 410 at the block asked`);
+    t.unverifiable.push(`${pruned} account balance(s) unverifiable: every node answered 410 at ${opts.topBlock}`);
+  if (prunedPast > 0)
+    t.unverifiable.push(`${prunedPast} past account balance(s) unverifiable: every node answered 410 there`);
 }

@@ -130,6 +130,22 @@ describe('AE balance changes: every account at random heights against the devnod
     expect(forward).to.deep.equal([...history].reverse());
     const scoped = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?scope=gen:${height}-0&limit=5`);
     expect(scoped).to.deep.equal(history.filter((c) => (c.height as number) <= height));
+    // GraphQL's fields beside them, from the same resources
+    const gql = await fetch(`${v3.url}/mdw/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ accountAeBalance(id: "${account}", height: ${height}) { balance lastChange }
+                  accountAeBalanceHistory(id: "${account}", limit: 3) { data { kind delta balance } } }`,
+      }),
+    });
+    const gqlText = await gql.text();
+    const answered = parseJson(gqlText) as { data: Obj };
+    expect(answered.data, gqlText).to.not.equal(undefined);
+    expect(String((answered.data.accountAeBalance as Obj).balance)).to.equal(String(body.balance));
+    expect(((answered.data.accountAeBalanceHistory as Obj).data as Obj[]).map((c) => String(c.balance))).to.deep.equal(
+      history.slice(0, 3).map((c) => String(c.balance)),
+    );
     // many accounts at once, at a height
     const post = async (body: unknown): Promise<{ status: number; body: Json }> => {
       const res = await fetch(`${v3.url}/mdw/v3/accounts/balances`, {
