@@ -50,6 +50,22 @@ export async function lastChangeAt(db: Queryable, account: string, end: BlockEnd
   return rows[0];
 }
 
+/** firstChangeAfter is an account's first change after the end of a block (undefined: none). */
+export async function firstChangeAfter(
+  db: Queryable,
+  account: string,
+  end: BlockEnd,
+): Promise<BalanceChange | undefined> {
+  const { rows } = await db.query<BalanceChange>({
+    name: 'mdw_balance_change_after',
+    text: `SELECT ${COLUMNS} FROM account_balance_changes c
+            WHERE c.account_id = $1 AND (c.height, c.micro_index) > ($2, $3)
+            ORDER BY c.height, c.micro_index, c.tx_index, c.seq LIMIT 1`,
+    values: [account, end.height, end.microIndex],
+  });
+  return rows[0];
+}
+
 /**
  * changesPage reads up to `n` of an account's changes walking forward or backward from `from` (inclusive; the
  * history's end for the walk without one), within heights first..last: a keyset walk of its index.
@@ -62,12 +78,16 @@ export async function changesPage(
   n: number,
   heights: { readonly first: number; readonly last: number },
 ): Promise<BalanceChange[]> {
-  const start = from ?? (walk === 'forward' ? { height: heights.first, microIndex: -1, txIndex: -1, seq: -1 } : {
-    height: heights.last,
-    microIndex: MAX,
-    txIndex: MAX,
-    seq: 32_767,
-  });
+  const start =
+    from ??
+    (walk === 'forward'
+      ? { height: heights.first, microIndex: -1, txIndex: -1, seq: -1 }
+      : {
+          height: heights.last,
+          microIndex: MAX,
+          txIndex: MAX,
+          seq: 32_767,
+        });
   const forward = walk === 'forward';
   const { rows } = await db.query<BalanceChange>({
     name: forward ? 'mdw_balance_changes_forward' : 'mdw_balance_changes_backward',
@@ -80,7 +100,15 @@ export async function changesPage(
           WHERE c.account_id = $1 AND (c.height, c.micro_index, c.tx_index, c.seq) <= ($2, $3, $4, $5)
             AND c.height >= $7
           ORDER BY c.height DESC, c.micro_index DESC, c.tx_index DESC, c.seq DESC LIMIT $6`,
-    values: [account, start.height, start.microIndex, start.txIndex, start.seq, n, forward ? heights.last : heights.first],
+    values: [
+      account,
+      start.height,
+      start.microIndex,
+      start.txIndex,
+      start.seq,
+      n,
+      forward ? heights.last : heights.first,
+    ],
   });
   return rows;
 }

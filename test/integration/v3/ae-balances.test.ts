@@ -125,11 +125,35 @@ describe('AE balance changes: every account at random heights against the devnod
     const history = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?limit=7`);
     expect(history.length).to.equal(Number(rows[0]!.n));
     for (let i = 0; i + 1 < history.length; i++)
-      expect(toBigInt(history[i]!.balance!)).to.equal(toBigInt(history[i + 1]!.balance!) + toBigInt(history[i]!.delta!));
+      expect(toBigInt(history[i]!.balance!)).to.equal(
+        toBigInt(history[i + 1]!.balance!) + toBigInt(history[i]!.delta!),
+      );
     const forward = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?direction=forward&limit=9`);
     expect(forward).to.deep.equal([...history].reverse());
     const scoped = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?scope=gen:${height}-0&limit=5`);
     expect(scoped).to.deep.equal(history.filter((c) => (c.height as number) <= height));
+    // the balance at the end of each day (week, month) it changed: each the day's last change's
+    const lastOfDay = new Map<string, Obj>();
+    for (const c of history) {
+      const day = new Date(c.time as number).toISOString().slice(0, 10);
+      if (!lastOfDay.has(day)) lastOfDay.set(day, c);
+    }
+    for (const direction of ['backward', 'forward']) {
+      const days = await v3.walk(
+        `/mdw/v3/accounts/${account}/balance/history?interval_by=day&limit=1&direction=${direction}`,
+      );
+      const expected = [...lastOfDay].map(([date, c]) => ({
+        account,
+        interval_by: 'day',
+        date,
+        height: c.height,
+        balance: c.balance,
+      }));
+      expect(days).to.deep.equal(direction === 'forward' ? expected.reverse() : expected);
+    }
+    const months = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?interval_by=month`);
+    expect(months.map((m) => String(m.balance))).to.deep.equal([String(history[0]!.balance)].slice(0, months.length));
+    expect((await v3.get(`/mdw/v3/accounts/${account}/balance/history?interval_by=year`)).status).to.equal(400);
     // GraphQL's fields beside them, from the same resources
     const gql = await fetch(`${v3.url}/mdw/graphql`, {
       method: 'POST',
@@ -187,7 +211,10 @@ describe('AE balance changes: every account at random heights against the devnod
       "SELECT height FROM account_balance_changes WHERE kind = 'Chain.spend' ORDER BY height LIMIT 1",
     );
     const h = rows[0]!.height;
-    await v3.pool.query('UPDATE account_balance_changes SET balance = balance + 1 WHERE height IN ($1, $2)', [h, h + 1]);
+    await v3.pool.query('UPDATE account_balance_changes SET balance = balance + 1 WHERE height IN ($1, $2)', [
+      h,
+      h + 1,
+    ]);
     await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));
     await settled();
     await compareAt([h - 1, h, h + 1, h + 2, v3.devnode.chain.height]);

@@ -15,7 +15,8 @@ import {
 import { topHeight } from '../../../db/queries/blocks.ts';
 import type { Queryable } from '../../../db/pool.ts';
 import type { Json } from '../../../chain/json.ts';
-import type { CursorCodec } from './cursors.ts';
+import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
+import { dayText, intervalBalances, INTERVALS, type IntervalBalance, type IntervalBy } from './balance-intervals.ts';
 import { listPage } from './list.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
@@ -47,8 +48,25 @@ export async function getAccountBalance({ pool }: V3Env, req: ResourceRequest): 
 /** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
 export async function getAccountBalanceHistory({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
   const account = parseId(req.params.accountId, ['ak']);
-  rejectUnknown(req.query, new Set());
+  rejectUnknown(req.query, new Set(['interval_by']));
   const paging = parsePaging(req.query);
+  const by = one(req.query.interval_by);
+  if (by !== undefined) {
+    if (!INTERVALS.includes(by as IntervalBy)) throw v3BadRequest(`invalid interval_by: ${by}`);
+    if (paging.scope !== undefined) throw v3BadRequest('interval_by takes no scope');
+    return listPage(paging, {
+      cursor: INDEX_CURSOR,
+      read: (walk, from, n) => intervalBalances(pool, account, by as IntervalBy, walk, from, n),
+      key: (r: IntervalBalance) => r.interval.start,
+      item: ({ interval, last }) => ({
+        account,
+        interval_by: by,
+        date: dayText(interval.start),
+        height: last.height,
+        balance: BigInt(last.balance),
+      }),
+    });
+  }
   const heights = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: CHANGE_CURSOR,

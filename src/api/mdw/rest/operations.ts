@@ -555,8 +555,9 @@ export const V3_OPERATIONS: readonly V3Operation[] = [
   {
     path: '/accounts/{accountId}/balance/history',
     operationId: 'GetAccountAeBalanceHistory',
-    summary: "Every change of an account's AE balance, with its cause and the balance after it",
-    params: ['path:accountId', ...SCOPED],
+    summary:
+      "Every change of an account's AE balance, with its cause and the balance after it; with `interval_by=day|week|month` its balance at the end of each such interval in which it changed",
+    params: ['path:accountId', 'query:interval_by', ...SCOPED],
     response: page(AE_BALANCE_CHANGE),
     resource: getAccountBalanceHistory,
   },
