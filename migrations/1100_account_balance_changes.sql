@@ -17,6 +17,8 @@ CREATE TABLE account_balance_changes (
   -- the transaction type, the internal call's function (Chain.spend, Call.amount), the internal transfer's kind, or
   -- 'unexplained' (what the node's balance differs by)
   kind        text NOT NULL,
+  -- the transaction that caused it where that is not the one at its place (a refund's bid, a query's refund): null
+  -- for the transaction at its place, read with the row (40 % of the row's bytes), and at key-block level
   tx_hash     text,
   delta       numeric NOT NULL,
   balance     numeric NOT NULL,

@@ -35,7 +35,10 @@ export const WHOLE_GENERATION = MAX;
 // a change's block: its micro block, or its key block at key-block level (and for a generation without micro blocks)
 const TIME = `coalesce((SELECT m.time_ms FROM micro_blocks m WHERE m.height = c.height AND m.micro_index = c.micro_index),
                        (SELECT k.time_ms FROM key_blocks k WHERE k.height = c.height))::text AS "timeMs"`;
-const COLUMNS = `c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.seq, c.kind, c.tx_hash AS "txHash",
+// a change's cause: the transaction it names, else the one at its place (balance-changes.ts keeps no hash it can read)
+const TX_HASH = `coalesce(c.tx_hash, (SELECT t.hash FROM transactions t WHERE t.height = c.height
+                                        AND t.micro_index = c.micro_index AND t.tx_index = c.tx_index)) AS "txHash"`;
+const COLUMNS = `c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.seq, c.kind, ${TX_HASH},
                  c.delta::text AS delta, c.balance::text AS balance, ${TIME}`;
 
 /** lastChangeAt is an account's latest change at or before the end of a block (undefined: none). */

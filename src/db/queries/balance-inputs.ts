@@ -85,7 +85,10 @@ export async function balanceEvents(db: Queryable, range: HeightRange): Promise<
   return rows;
 }
 
-/** resolvedRecipients maps each place given to the account its `recipient_id` name resolved to (its account row). */
+/**
+ * resolvedRecipients maps each place given to the id its `recipient_id` name resolved to (its account row: an account,
+ * or a contract or oracle the name pointed at as its account).
+ */
 export async function resolvedRecipients(db: Queryable, places: readonly Place[]): Promise<Map<string, Buffer>> {
   if (places.length === 0) return new Map();
   const { rows } = await db.query<{ at: string; key: Buffer }>({
@@ -94,7 +97,7 @@ export async function resolvedRecipients(db: Queryable, places: readonly Place[]
              FROM unnest($1::int[], $2::int[], $3::int[]) AS p(h, m, t)
              JOIN account_transactions a ON a.height = p.h AND a.micro_index = p.m AND a.tx_index = p.t
              JOIN account_ids k ON k.num = a.account
-            WHERE a.fields ~ '(^| )(tx\\.)*recipient_id( |$)' AND get_byte(k.key, 0) = 1`,
+            WHERE a.fields ~ '(^| )(tx\\.)*recipient_id( |$)' AND get_byte(k.key, 0) <> 2`,
     values: [places.map((p) => p.height), places.map((p) => p.microIndex), places.map((p) => p.txIndex)],
   });
   return new Map(rows.map((r) => [r.at, r.key]));

@@ -38,7 +38,10 @@ import type { IndexerMetrics } from '../metrics.ts';
 /** The place of an 'unexplained' row: after every transaction of the block it is found at. */
 export const AFTER_BLOCK = 2_147_483_647;
 
-/** A change derived at a place, with the transaction that caused it. */
+/**
+ * A change derived at a place, with the transaction that caused it where that is not the transaction at its place
+ * (null: that one, or none at key-block level): the hash is read with the row (balance-changes.ts COLUMNS), not kept.
+ */
 export interface PlacedDelta extends Place, BalanceDelta {
   readonly txHash: string | null;
 }
@@ -86,7 +89,11 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
       return {
         row: t,
         tx: fields[i]!,
-        facts: factsOf(t, key === undefined ? undefined : idOfKey(key), channel === undefined ? undefined : parties.get(channel)),
+        facts: factsOf(
+          t,
+          key === undefined ? undefined : idOfKey(key),
+          channel === undefined ? undefined : parties.get(channel),
+        ),
       };
     }),
     events.map((e) => ({
@@ -132,8 +139,7 @@ export interface EventDeltas extends Place {
 
 /**
  * derivedDeltas merges a range's transactions and events (each in chain order) into its changes in chain order: at a
- * place the transaction's own, then its internal calls', then the transfers'. An event names the transaction at its
- * place as its cause where it names none. Pure.
+ * place the transaction's own, then its internal calls', then the transfers'. Pure.
  */
 export function derivedDeltas(txs: readonly TxToDerive[], events: readonly EventDeltas[]): DerivedDeltas {
   const deltas: PlacedDelta[] = [];
@@ -143,7 +149,8 @@ export function derivedDeltas(txs: readonly TxToDerive[], events: readonly Event
   const eventsWhile = (goes: (at: Place) => boolean): void => {
     for (; e < events.length && goes(events[e]!); e++) {
       const ev = events[e]!;
-      const txHash = ev.txHash ?? hashAt.get(placeKey(ev)) ?? null;
+      // the transaction at the change's place is its cause unless it names another (a refund names the bid it returns)
+      const txHash = ev.txHash === hashAt.get(placeKey(ev)) ? null : ev.txHash;
       for (const d of ev.deltas) deltas.push({ ...placeOf(ev), txHash, ...d });
     }
   };
@@ -153,7 +160,7 @@ export function derivedDeltas(txs: readonly TxToDerive[], events: readonly Event
     eventsWhile((at) => comparePlaces(at, place) < 0);
     const told = txDeltas(t.tx, t.facts);
     if ('unknown' in told) untold.push({ ...place, txHash: t.row.hash, reason: told.unknown });
-    else for (const d of told.deltas) deltas.push({ ...place, txHash: t.row.hash, ...d });
+    else for (const d of told.deltas) deltas.push({ ...place, txHash: null, ...d });
     eventsWhile((at) => comparePlaces(at, place) === 0);
   }
   eventsWhile(() => true);
@@ -257,11 +264,7 @@ export function comparePlaces(a: Place, b: Place): number {
 const placeKey = (p: Place): string => `${p.height}:${p.microIndex}:${p.txIndex}`;
 const placeOf = (p: Place): Place => ({ height: p.height, microIndex: p.microIndex, txIndex: p.txIndex });
 
-function factsOf(
-  t: BalanceTxRow,
-  recipient: string | undefined,
-  channel: TxFacts['channel'] | undefined,
-): TxFacts {
+function factsOf(t: BalanceTxRow, recipient: string | undefined, channel: TxFacts['channel'] | undefined): TxFacts {
   return {
     ...(t.gasUsed === null ? {} : { call: { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' } }),
     ...(t.gaGasUsed === null ? {} : { gaGasUsed: BigInt(t.gaGasUsed) }),

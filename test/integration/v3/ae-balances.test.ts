@@ -128,6 +128,11 @@ describe('AE balance changes: every account at random heights against the devnod
       expect(toBigInt(history[i]!.balance!)).to.equal(
         toBigInt(history[i + 1]!.balance!) + toBigInt(history[i]!.delta!),
       );
+    // a transaction's change names it, a key block's reward none
+    expect(history.filter((c) => String(c.kind).endsWith('Tx') && !String(c.tx_hash).startsWith('th_'))).to.deep.equal(
+      [],
+    );
+    expect(history.filter((c) => c.kind === 'reward_block' && c.tx_hash !== null)).to.deep.equal([]);
     const forward = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?direction=forward&limit=9`);
     expect(forward).to.deep.equal([...history].reverse());
     const scoped = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?scope=gen:${height}-0&limit=5`);

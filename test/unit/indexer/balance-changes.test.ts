@@ -16,7 +16,7 @@ const bob = encode('ak', Buffer.alloc(32, 2));
 const at = (height: number, microIndex: number, txIndex: number) => ({ height, microIndex, txIndex });
 
 describe('derivedDeltas (derived/balance-changes.ts)', () => {
-  it("puts a block's key-level transfers first, then each transaction's own changes, its internal calls and transfers", () => {
+  it("puts a block's key-level transfers first, then each transaction's own changes, its internal calls and transfers (their cause the transaction at their place: no hash kept)", () => {
     const spend = { type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 5, fee: 1 };
     const made = { type: 'MadeUpTx', owner_id: alice, fee: 1 };
     const { deltas, untold } = derivedDeltas(
@@ -37,9 +37,9 @@ describe('derivedDeltas (derived/balance-changes.ts)', () => {
       ),
     ).to.deep.equal([
       '2:-1:-1 reward_block b 100 null',
-      '2:0:0 SpendTx a -6 th_a',
-      '2:0:0 SpendTx b 5 th_a',
-      '2:0:0 Chain.spend a 2 th_a',
+      '2:0:0 SpendTx a -6 null',
+      '2:0:0 SpendTx b 5 null',
+      '2:0:0 Chain.spend a 2 null',
       '3:-1:-1 reward_block a 100 null',
     ]);
     expect(untold).to.deep.equal([
