@@ -39,9 +39,12 @@ describe('nextJob (derive-backfill.ts)', () => {
     const stretch = pending('balances', 0, 19_999);
     expect(nextJob([pending('int_calls', 50, 99), stretch], true)).to.equal(stretch);
     expect(nextJob([pending('int_calls', 0, 99), stretch], true)).to.equal(undefined);
-    expect(readsBelow([pending('int_calls', 50, 99), pending('ga', 70, 99), pending('stats', 10, 99)], DERIVED_AREAS.get('balances')!)).to.equal(
-      50,
-    );
+    expect(
+      readsBelow(
+        [pending('int_calls', 50, 99), pending('ga', 70, 99), pending('stats', 10, 99)],
+        DERIVED_AREAS.get('balances')!,
+      ),
+    ).to.equal(50);
     // a failing read area holds them up no more: its gaps are reconciled with the node's balances
     const failing = pending('int_calls', 0, 99, true);
     expect(readsBelow([failing], DERIVED_AREAS.get('balances')!)).to.equal(Infinity);

@@ -54,7 +54,9 @@ describe('/v3/api document', () => {
       for (const p of inPath) expect(op.params, op.path).to.include(p);
     }
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
-    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 2);
+    // the route table's, the two exports' and POST /accounts/balances
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 3);
+    expect(Object.keys((doc.paths['/accounts/balances'] ?? {}) as object)).to.deep.equal(['post']);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
   });
 
