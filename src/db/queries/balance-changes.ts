@@ -29,6 +29,9 @@ export interface BlockEnd {
 
 const MAX = 2_147_483_647;
 
+/** AFTER_BLOCK: the `tx_index` of an 'unexplained' change, after every transaction of the block it is found at. */
+export const AFTER_BLOCK = MAX;
+
 /** WHOLE_GENERATION: the micro index that places a balance after all of a generation. */
 export const WHOLE_GENERATION = MAX;
 

@@ -2,9 +2,9 @@
  * @module The balances area (migrations 1007, 1100): the AE balances of the accounts stored heights touched, as the
  * node's state has them, and every change of them with its cause (balance-changes.ts), reconciled with them. Each
  * account a range of heights touched (an account an internal call paid included) is asked once, in the state after
- * the range's last block, and stored at the last height of the range that touched it. Nothing between that height and the range's end
- * changed the account, so the row is its balance after that height as well, and a rollback that deletes heights
- * leaves each account's latest row its balance at the new top.
+ * the range's last block, and stored at the last height of the range that touched it. Nothing between that height
+ * and the range's end changed the account, so the row is its balance after that height as well, and a rollback that
+ * deletes heights leaves each account's latest row its balance at the new top.
  */
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
@@ -17,13 +17,8 @@ import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
 import { balancesBefore, genesisToAsk, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
 import { replaceBalanceChanges, type BalanceChangeRow } from '../../db/writes/balance-changes.ts';
-import {
-  AFTER_BLOCK,
-  balanceChangeRows,
-  readRangeDeltas,
-  type BalanceDifference,
-  type UntoldTx,
-} from './balance-changes.ts';
+import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
+import { balanceChangeRows, readRangeDeltas, type BalanceDifference, type UntoldTx } from './balance-changes.ts';
 import type { HeightRange } from '../../db/writes/heights.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */

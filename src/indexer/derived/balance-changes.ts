@@ -32,11 +32,9 @@ import {
   type Place,
 } from '../../db/queries/balance-inputs.ts';
 import type { BalanceChangeRow } from '../../db/writes/balance-changes.ts';
+import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import type { HeightRange } from '../../db/writes/heights.ts';
 import type { IndexerMetrics } from '../metrics.ts';
-
-/** The place of an 'unexplained' row: after every transaction of the block it is found at. */
-export const AFTER_BLOCK = 2_147_483_647;
 
 /**
  * A change derived at a place, with the transaction that caused it where that is not the transaction at its place

@@ -4,12 +4,8 @@
  */
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
-import {
-  AFTER_BLOCK,
-  balanceChangeRows,
-  derivedDeltas,
-  type PlacedDelta,
-} from '../../../src/indexer/derived/balance-changes.ts';
+import { AFTER_BLOCK } from '../../../src/db/queries/balance-changes.ts';
+import { balanceChangeRows, derivedDeltas, type PlacedDelta } from '../../../src/indexer/derived/balance-changes.ts';
 
 const alice = encode('ak', Buffer.alloc(32, 1));
 const bob = encode('ak', Buffer.alloc(32, 2));

@@ -4,6 +4,7 @@
  * keyset walk of its changes.
  */
 import {
+  AFTER_BLOCK,
   blockAtTime,
   changesPage,
   lastChangeAt,
@@ -22,9 +23,6 @@ import { v3BadRequest } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
 import type { Query } from './page.ts';
 import type { Answer, V3Env, ResourceRequest } from './resource.ts';
-
-/** The place of an 'unexplained' change: after every transaction of its block (balance-changes.ts AFTER_BLOCK). */
-const AFTER_BLOCK = 2_147_483_647;
 
 /** CHANGE_CURSOR: a change's `<height>-<micro index>-<tx index>-<seq>` (−1 at key-block level). */
 const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
