@@ -26,7 +26,7 @@ import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { idOfKey } from '../src/chain/id-key.ts';
-import { createPool, type Pool } from '../src/db/pool.ts';
+import { createPool, type Pool } from '../src/db/connection/pool.ts';
 import { createLogger } from '../src/base/log.ts';
 import { serverNodeOptions } from '../src/operator/specs/server-deployment.ts';
 import { killChildrenOnExit, percentile, startMdwServer, type Child } from './http.lib.ts';

@@ -9,8 +9,8 @@
  *   node bench/ae-balances.ts   (a minute or two; BENCH_AE_BALANCES_ROWS=100000 for a quick look)
  */
 import pino from 'pino';
-import { migrate } from '../src/db/migrator.ts';
-import { createPool } from '../src/db/pool.ts';
+import { migrate } from '../src/db/schema/migrator.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { changesPage, lastChangeAt, WHOLE_GENERATION } from '../src/db/queries/balance-changes.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';

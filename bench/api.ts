@@ -29,7 +29,7 @@
  * rates.
  */
 import { availableParallelism } from 'node:os';
-import { createPool } from '../src/db/pool.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { createLogger } from '../src/base/log.ts';
 import { encode } from '../src/chain/encoding.ts';
 import { txTypeCode } from '../src/chain/id-key.ts';

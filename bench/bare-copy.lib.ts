@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../src/base/log.ts';
-import { migrate, STATE_TABLE } from '../src/db/migrator.ts';
-import { createPool, quoteIdent, type Pool } from '../src/db/pool.ts';
+import { migrate, STATE_TABLE } from '../src/db/schema/migrator.ts';
+import { createPool, quoteIdent, type Pool } from '../src/db/connection/pool.ts';
 
 export interface BareCopy {
   readonly tables: number;

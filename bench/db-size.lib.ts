@@ -3,7 +3,7 @@
  * indexes (pg_total_relation_size sums them). Used by bench/indexer.ts (devnode chain) and bench/sync.ts
  * (mainnet-like chain).
  */
-import { schemaSizes, type RelationSize } from '../src/db/admin.ts';
+import { schemaSizes, type RelationSize } from '../src/db/schema/admin.ts';
 
 export interface DatabaseSize {
   readonly bytes: number;

@@ -11,8 +11,8 @@
 import pino from 'pino';
 import prom from 'prom-client';
 import { loadConfig } from '../src/config/middleware.ts';
-import { migrate } from '../src/db/migrator.ts';
-import { createPool } from '../src/db/pool.ts';
+import { migrate } from '../src/db/schema/migrator.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';

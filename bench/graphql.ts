@@ -23,7 +23,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { encodeCursor, listTag } from '../src/api/mdw/graphql/cursor.ts';
-import { createPool } from '../src/db/pool.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { createLogger } from '../src/base/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import {

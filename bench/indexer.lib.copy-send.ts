@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { createPool } from '../src/db/pool.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { CopyPayloads } from '../src/db/writes/copy-in.ts';
 import { copyMany } from '../src/db/writes/bulk-load.ts';
 

@@ -8,7 +8,7 @@ import prom from 'prom-client';
 import pino from 'pino';
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config/middleware.ts';
-import { migrate } from '../src/db/migrator.ts';
+import { migrate } from '../src/db/schema/migrator.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 
 const cfg = loadConfig(process.env);

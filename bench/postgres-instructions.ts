@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config/middleware.ts';
-import { migrate } from '../src/db/migrator.ts';
+import { migrate } from '../src/db/schema/migrator.ts';
 import { freePort } from '../src/cli/free-port.ts';
 import { bareCopyApplication, bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
 import { startDevnodeProcess } from './http.lib.ts';

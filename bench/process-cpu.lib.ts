@@ -4,7 +4,7 @@
  * much PostgreSQL (the postmaster and its backends) spent while the populator loaded the chain.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dataDirectory } from '../src/db/admin.ts';
+import { dataDirectory } from '../src/db/schema/admin.ts';
 
 const TICKS_PER_SECOND = 100;
 

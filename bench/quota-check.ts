@@ -13,7 +13,7 @@ import Koa from 'koa';
 import prom from 'prom-client';
 import { createLogger } from '../src/base/log.ts';
 import { loadConfig } from '../src/config/middleware.ts';
-import { createPool } from '../src/db/pool.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { ApiAccess } from '../src/api/quota/api-access.ts';
 import { apiQuota } from '../src/api/quota/quota-middleware.ts';
 import { DEFAULT_TIERS } from '../src/api/quota/tiers.ts';

@@ -25,7 +25,7 @@ import prom from 'prom-client';
 import WebSocket from 'ws';
 import { parseJson } from '../src/chain/json.ts';
 import { loadConfig } from '../src/config/middleware.ts';
-import { createPool } from '../src/db/pool.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/base/log.ts';
 import { startReplicatedPostgres } from '../test/support/replica.ts';

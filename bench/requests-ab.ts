@@ -14,7 +14,7 @@
  *   BENCH_GENERATIONS=600 BENCH_REQUESTS=15000 BENCH_ROUNDS=4 BENCH_CONCURRENCY=8
  */
 import { dirname, join } from 'node:path';
-import { createPool } from '../src/db/pool.ts';
+import { createPool } from '../src/db/connection/pool.ts';
 import { createLogger } from '../src/base/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';

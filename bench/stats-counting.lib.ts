@@ -2,7 +2,7 @@
  * @module The populator's counting of a batch's statistics in memory (indexer/derived/stats-series.ts, stats-accounts.ts, stats-generations.ts),
  * alone in a process for instruction counts: fetches and transforms every generation up to BENCH_TOP from NODE_URL,
  * then counts each batch of BATCH_SIZE generations BENCH_PASSES times, with the array parameters of its statements
- * made as the stored derivation makes them (db/array-text.ts). The ids' numbers come from a map, as the writer's
+ * made as the stored derivation makes them (db/connection/array-text.ts). The ids' numbers come from a map, as the writer's
  * AccountNumbers gives them once resolved. Prints one JSON line: transactions, passes, rows counted per pass.
  */
 import pino from 'pino';
@@ -10,7 +10,7 @@ import { idKey } from '../src/chain/id-key.ts';
 import { difficultyOf, hashrateOf } from '../src/chain/stats-intervals.ts';
 import { toSafeNumber } from '../src/chain/json.ts';
 import { loadConfig } from '../src/config/middleware.ts';
-import { arrayText } from '../src/db/array-text.ts';
+import { arrayText } from '../src/db/connection/array-text.ts';
 import { fetchGenerations } from '../src/indexer/sync/fetch.ts';
 import type { GenerationRows } from '../src/indexer/rows/rows.ts';
 import { countedAccounts } from '../src/indexer/derived/stats-accounts.ts';
@@ -51,7 +51,7 @@ for (let pass = 0; pass < passes; pass++)
     const series = countedSeries(batch, figures[i]!);
     const accounts = countedAccounts(batch, { rows: [batch.flatMap((g) => g.accountTxs)], numbers: ids });
     const generations = countedGenerations(batch);
-    // the statements' array parameters as the stored derivation hands them to pg (db/array-text.ts)
+    // the statements' array parameters as the stored derivation hands them to pg (db/connection/array-text.ts)
     for (const values of [
       ...Object.values(series.rows),
       ...Object.values(series.daySums),

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateChain } from '../src/devnode/index.ts';
-import { txJson } from '../src/devnode/views.ts';
+import { txJson } from '../src/devnode/api/views.ts';
 import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
 import { storedTxColumns } from '../src/chain/stored-tx.ts';
 import { createdIds } from '../src/chain/tx-fields.ts';

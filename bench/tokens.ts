@@ -25,7 +25,7 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { encode } from '../src/chain/encoding.ts';
-import { createPool, quoteIdent, withTransaction, type Pool } from '../src/db/pool.ts';
+import { createPool, quoteIdent, withTransaction, type Pool } from '../src/db/connection/pool.ts';
 import { writeAexnRows } from '../src/db/writes/aexn.ts';
 import { accountTokensPage, holdersPage } from '../src/db/queries/aex9-balances.ts';
 import type { AexnContractRow, AexnRows, Aex9LogRow, Aex9SeedRow } from '../src/db/writes/token-rows.ts';

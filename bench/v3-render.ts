@@ -7,7 +7,7 @@
  * Node's start. `node bench/v3-render.ts` (BENCH_GENERATIONS, default 100); the child mode renders.
  */
 import { generateChain } from '../src/devnode/index.ts';
-import { txJson } from '../src/devnode/views.ts';
+import { txJson } from '../src/devnode/api/views.ts';
 import { parseJson, type Json } from '../src/chain/json.ts';
 import { encodedStoredTx, renderStoredTx, storedTxColumns } from '../src/chain/stored-tx.ts';
 import { transactionJson } from '../src/shapes/v3/render-tx.ts';

@@ -1,6 +1,6 @@
 /**
  * @module A channel's `round`, `solo_round` and `state_hash` after its on-chain transactions, as the node keeps them
- * (aesc_channels, aesc_utils). The devnode keeps its own in its rules (rules-channels.ts): it is the oracle this is
+ * (aesc_channels, aesc_utils). The devnode keeps its own in its rules (rules/channels.ts): it is the oracle this is
  * tested against, so the two are written apart. Pure.
  */
 import { offChainState } from './channel-payload.ts';

@@ -8,8 +8,8 @@ import type { Logger } from '../base/log.ts';
  * a populator starting together never migrate twice. A database that is away is waited for.
  */
 export async function ensureSchema(cfg: Config, log: Logger): Promise<void> {
-  const { migrate, migrationStatus } = await import('../db/migrator.ts');
-  const { untilDatabaseAnswers } = await import('../db/wait.ts');
+  const { migrate, migrationStatus } = await import('../db/schema/migrator.ts');
+  const { untilDatabaseAnswers } = await import('../db/connection/wait.ts');
   const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
   await untilDatabaseAnswers(
     'schema check',

@@ -1,24 +1,24 @@
 /** @module The devnode's chain: blocks, transactions, mempool, mining and forks over the world state. */
 import { randomBytes } from 'node:crypto';
 import { encode, decode, hash } from '../chain/encoding.ts';
-import { KEY_BLOCK_REWARD } from './fees.ts';
+import { KEY_BLOCK_REWARD } from './rules/fees.ts';
 import {
   PROTOCOL_VERSION,
   keyBlockHash,
   packedMicroHeaderBytes,
   type KeyHeader,
   type PackedMicroHeader,
-} from './blocks.ts';
+} from './store/blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
-import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './hard-forks.ts';
-import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules.ts';
-import { commitState, copyState, foldState, newState, ownSize, type WorldState } from './state.ts';
+import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './rules/hard-forks.ts';
+import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules/apply.ts';
+import { commitState, copyState, foldState, newState, ownSize, type WorldState } from './store/state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
-import { TxIndex, type TxRecord } from './tx-store.ts';
-import { MicroStore, type MicroBlock } from './micro-store.ts';
+import { TxIndex, type TxRecord } from './store/tx-store.ts';
+import { MicroStore, type MicroBlock } from './store/micro-store.ts';
 
-export type { TxRecord } from './tx-store.ts';
-export type { MicroBlock } from './micro-store.ts';
+export type { TxRecord } from './store/tx-store.ts';
+export type { MicroBlock } from './store/micro-store.ts';
 import { idBytes } from '../chain/id-cache.ts';
 import { toBigInt } from '../chain/json.ts';
 import type { Hyperchain } from './hyperchain/consensus.ts';

@@ -5,20 +5,20 @@ import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../base/log.ts';
 import type { Role } from '../base/roles.ts';
 import { Chain } from './chain.ts';
-import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './dry-run.ts';
-import { apiDoc, externalRoutes, type DevnodeInfo } from './external-api.ts';
+import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './api/dry-run.ts';
+import { apiDoc, externalRoutes, type DevnodeInfo } from './api/external.ts';
 import { generateChain } from './generator.ts';
-import { pruneBelow } from './gc.ts';
-import { alsoUnderV3, close, createJsonServer, listen, type Route } from './http.ts';
-import { internalRoutes } from './internal-api.ts';
-import { withIntAsString } from './int-as-string.ts';
+import { pruneBelow } from './api/gc.ts';
+import { alsoUnderV3, close, createJsonServer, listen, type Route } from './api/http.ts';
+import { internalRoutes } from './api/internal.ts';
+import { withIntAsString } from './api/int-as-string.ts';
 import { deriveKey, keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
-import type { DevnodeHardFork } from './hard-forks.ts';
-import { pacing, type PacingOptions } from './pacing.ts';
-import { pacingRoute } from './pacing-route.ts';
-import { Overload, overloadRoutes } from './overload.ts';
+import type { DevnodeHardFork } from './rules/hard-forks.ts';
+import { pacing, type PacingOptions } from './api/pacing.ts';
+import { pacingRoute } from './api/pacing-route.ts';
+import { Overload, overloadRoutes } from './api/overload.ts';
 import { StopList } from '../base/stop-list.ts';
-import { hyperchainRoutes } from './hyperchain-routes.ts';
+import { hyperchainRoutes } from './api/hyperchain-routes.ts';
 import {
   devnodeHyperchain,
   HYPERCHAIN_NETWORK_ID,

@@ -6,7 +6,7 @@ import type { Chain } from './chain.ts';
 import { signBuilt } from './generator.ts';
 import { contractId } from './ids.ts';
 import type { KeyPair } from './keys.ts';
-import { TxRejected } from './rules-common.ts';
+import { TxRejected } from './rules/common.ts';
 import { address, NONE } from '../chain/fate.ts';
 import type { ContractKind } from './contracts/standards.ts';
 import { createTx } from './contracts/txs.ts';

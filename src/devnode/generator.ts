@@ -1,11 +1,11 @@
 /** @module Deterministic chains for tests and benchmarks: N generations × M micro blocks of mixed, valid, signed transactions. */
-import { PROTOCOL_VERSION } from './blocks.ts';
+import { PROTOCOL_VERSION } from './store/blocks.ts';
 import { Chain, type Checkpoints } from './chain.ts';
-import type { DevnodeHardFork } from './hard-forks.ts';
+import type { DevnodeHardFork } from './rules/hard-forks.ts';
 import { deriveKey, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './traffic/mainnet-like.ts';
 import { Random } from './random.ts';
-import { TxRejected } from './rules.ts';
+import { TxRejected } from './rules/apply.ts';
 import { TOKEN_WEIGHT, tokenSource } from './traffic/contracts.ts';
 import { Traffic } from './traffic/mix.ts';
 import { TrafficKit, type WeightedMaker } from './traffic/kit.ts';

@@ -30,12 +30,12 @@ export {
   type DevnodeHardFork,
   type ForkAccount,
   type ForkContract,
-} from './hard-forks.ts';
+} from './rules/hard-forks.ts';
 export { Chain, type ChainOptions, type KeyBlock, type MicroBlock, type TxRecord } from './chain.ts';
-export { DEVNODE_CONTRACT_BYTECODE, GA_CONTRACT_BYTECODE, contractCallData } from './fate-contract.ts';
+export { DEVNODE_CONTRACT_BYTECODE, GA_CONTRACT_BYTECODE, contractCallData } from './contracts/fate-contract.ts';
 export { BYTECODE } from './contracts/standards.ts';
 export { deployDex, type DevnodeDex } from './dex-setup.ts';
-export { GA_ACI, HC_ELECTION_ACI, HC_STAKING_ACI, HC_STAKING_VALIDATOR_ACI, TOKEN_ACI, type Aci } from './aci.ts';
+export { GA_ACI, HC_ELECTION_ACI, HC_STAKING_ACI, HC_STAKING_VALIDATOR_ACI, TOKEN_ACI, type Aci } from './contracts/aci.ts';
 export { Hyperchain, HC_CONTRACT_OWNER, type EpochView, type HyperchainConfig } from './hyperchain/consensus.ts';
 export { devnodeHyperchain, HYPERCHAIN_NETWORK_ID, type HyperchainOptions } from './hyperchain/setup.ts';
 export { EOE_FLAG, HOLE_FLAG, validatorSchedule } from './contracts/hc-schedule.ts';

@@ -2,8 +2,8 @@
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../base/retry.ts';
 import type { Logger } from '../base/log.ts';
-import type { Pool } from '../db/pool.ts';
-import type { ChainNotification } from '../db/notification.ts';
+import type { Pool } from '../db/connection/pool.ts';
+import type { ChainNotification } from '../db/connection/notification.ts';
 import { topHeight } from '../db/queries/blocks.ts';
 import { lastReorgSeq, type Reorg } from '../db/queries/reorgs.ts';
 import {
@@ -43,7 +43,7 @@ export interface ChainFeedOptions {
   /** What a chunk is read for beyond the node's payloads, as the subscriptions are when it is read. */
   readonly wants: () => ChunkWants;
   /**
-   * Set when `pool` reads replicas (db/read-replicas.ts raiseFloor): resolves once every read of the server is at or
+   * Set when `pool` reads replicas (db/connection/read-replicas.ts raiseFloor): resolves once every read of the server is at or
    * past a standby's replay position. A chunk read on a standby beyond the notification it acts on (a block committed
    * after it) is delivered only then, so its events are readable on whichever standby the server reads next.
    */

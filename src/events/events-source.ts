@@ -1,7 +1,7 @@
 /** @module Reads the committed chain rows of a height range as websocket events, in chain order, with their payloads. */
 import { stringifyJson, type Json } from '../chain/json.ts';
 import { signedTx, type MinedTx } from '../chain/signed-tx.ts';
-import { withSnapshot, type Pool, type Queryable } from '../db/pool.ts';
+import { withSnapshot, type Pool, type Queryable } from '../db/connection/pool.ts';
 import {
   keyBlocksBetween,
   keyBlocksPage,
@@ -12,7 +12,7 @@ import { txIdsBetween, type TxIdRow } from '../db/queries/account-transactions.t
 import { blockHashesBetween } from '../db/queries/block-hashes.ts';
 import { epochsFixedAt, schedulePage } from '../db/queries/hyperchain.ts';
 import { lastReorgSeq, reorgsAfter, type Reorg } from '../db/queries/reorgs.ts';
-import { readReplayed, type Replayed } from '../db/queries/replication.ts';
+import { readReplayed, type Replayed } from '../db/connection/replication.ts';
 import { transactionsBetween, txRowsBetween } from '../db/queries/transactions.ts';
 import { txisBeforeBlocks } from '../db/queries/txis.ts';
 import { keyBlockJson, microBlockJson } from '../shapes/v3/render-blocks.ts';

@@ -1,8 +1,8 @@
 /** @module One dedicated database connection that LISTENs for the populator, fans out to its subscribers and reconnects with backoff. */
 import type { Logger } from '../base/log.ts';
-import { listen, unlisten } from '../db/notify.ts';
-import type { Pool, PoolClient } from '../db/pool.ts';
-import { walEnd } from '../db/queries/replication.ts';
+import { listen, unlisten } from '../db/connection/notify.ts';
+import type { Pool, PoolClient } from '../db/connection/pool.ts';
+import { walEnd } from '../db/connection/replication.ts';
 import { Backoff } from '../base/retry.ts';
 
 /** NotificationSubscriber is one user of the shared LISTEN connection; every callback is optional. */
@@ -26,7 +26,7 @@ export interface ListenerOptions {
   /** How long a check may take before the connection counts as dead. */
   readonly checkTimeoutMs?: number;
   /**
-   * Set when the server reads replicas (db/read-replicas.ts): resolves once they have replayed the primary's WAL up to
+   * Set when the server reads replicas (db/connection/read-replicas.ts): resolves once they have replayed the primary's WAL up to
    * a position. Each notification (and each reconnection) is then held until the replicas have replayed the primary's
    * position read right after it arrived, and handed on in arrival order.
    */

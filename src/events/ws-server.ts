@@ -8,7 +8,7 @@ import { TrustedProxies } from '../config/client-address.ts';
 import type { Config, MdwWebsocketLimits } from '../config/middleware.ts';
 import { originAllowed } from '../config/origins.ts';
 import type { Logger } from '../base/log.ts';
-import type { Pool } from '../db/pool.ts';
+import type { Pool } from '../db/connection/pool.ts';
 import type { Role } from '../base/roles.ts';
 import pLimit from 'p-limit';
 import { topHeight } from '../db/queries/blocks.ts';
@@ -18,7 +18,7 @@ import { CLOSE_TOO_SLOW, Hub, type Peer } from './hub.ts';
 import { MdwHub, type MdwPeer, type SubscriptionAllowance } from './mdw-hub.ts';
 import { NotificationListener } from './listener.ts';
 import { createWebsocketMetrics } from './metrics.ts';
-import { decodeNotification, notifyChannel } from '../db/notification.ts';
+import { decodeNotification, notifyChannel } from '../db/connection/notification.ts';
 import { postedTx } from './posted-tx.ts';
 import { PendingTxPoller } from './tx-update.ts';
 

@@ -3,7 +3,7 @@ import type prom from 'prom-client';
 import type { Role } from '../base/roles.ts';
 import type { Logger } from '../base/log.ts';
 import type { Config } from '../config/middleware.ts';
-import { createWritePool } from '../db/pool.ts';
+import { createWritePool } from '../db/connection/pool.ts';
 import { createWebhookMetrics } from './metrics.ts';
 import { MAX_ATTEMPTS, RETRY, WebhookSender } from './sender.ts';
 

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '../base/log.ts';
 import { backoffDelay, sleep, type BackoffOptions } from '../base/retry.ts';
 import { errorMessage } from '../base/errors.ts';
-import type { Pool } from '../db/pool.ts';
+import type { Pool } from '../db/connection/pool.ts';
 import {
   beginAttempt,
   claimHooks,

@@ -1,10 +1,10 @@
 /** @module The ACIs the devnode derives from its type tables, checked with aepp-calldata's ACI and bytecode encoders. */
 import { expect } from 'chai';
 import { AciContractCallEncoder, BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
-import { aciType, GA_ACI, TOKEN_ACI } from '../../src/devnode/aci.ts';
+import { aciType, GA_ACI, TOKEN_ACI } from '../../src/devnode/contracts/aci.ts';
 import { optionType } from '../../src/chain/fate.ts';
 import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
-import { GA_CONTRACT_BYTECODE } from '../../src/devnode/fate-contract.ts';
+import { GA_CONTRACT_BYTECODE } from '../../src/devnode/contracts/fate-contract.ts';
 
 const ALICE = 'ak_2dATVcZ9KJU5a8hdsVtTv21pYiGWiPbmVcU1Pz72FFqpk9pSRR';
 

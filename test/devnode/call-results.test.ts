@@ -1,7 +1,7 @@
 /** @module The call outcome the devnode records: every return value decodes with the called function's declared type. */
 import { expect } from 'chai';
 import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternity/aepp-calldata';
-import { contractCallData, contractCallResult, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/fate-contract.ts';
+import { contractCallData, contractCallResult, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/contracts/fate-contract.ts';
 import { contractBytecode } from '../../src/devnode/contracts/bytecode.ts';
 import { UNIT } from '../../src/chain/fate.ts';
 

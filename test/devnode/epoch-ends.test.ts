@@ -13,8 +13,8 @@ import {
   generateChain,
   type Chain,
 } from '../../src/devnode/index.ts';
-import { dryRun } from '../../src/devnode/dry-run.ts';
-import type { WorldState } from '../../src/devnode/state.ts';
+import { dryRun } from '../../src/devnode/api/dry-run.ts';
+import type { WorldState } from '../../src/devnode/store/state.ts';
 
 const EPOCH_LENGTH = 5;
 const EPOCHS = 24;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { DRY_RUN_GC_REASON, GC_REASON, isCollected, pruneBelow } from '../../src/devnode/gc.ts';
-import { ok, type Route } from '../../src/devnode/http.ts';
+import { DRY_RUN_GC_REASON, GC_REASON, isCollected, pruneBelow } from '../../src/devnode/api/gc.ts';
+import { ok, type Route } from '../../src/devnode/api/http.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 const GC_HEIGHT = 12;

@@ -6,9 +6,9 @@ import { decode, encode, hash } from '../../src/chain/encoding.ts';
 import { generateChain, DEVNODE_CONTRACT_BYTECODE, type Chain, type GeneratedChain } from '../../src/devnode/index.ts';
 import { decodeSignedTx, decodeTx } from '../../src/devnode/tx-codec.ts';
 import { verifySignature } from '../../src/devnode/keys.ts';
-import { signers } from '../../src/devnode/rules.ts';
+import { signers } from '../../src/devnode/rules/apply.ts';
 import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
-import { MADE_UP_TX_TYPE } from '../../src/devnode/made-up-tx.ts';
+import { MADE_UP_TX_TYPE } from '../../src/devnode/rules/made-up-tx.ts';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** ALL_TYPES: every transaction type a micro block of the node can hold (test/fixtures/node-tx-types.json). */

@@ -4,8 +4,8 @@ import { Protocol } from '../../src/chain/aens.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { Chain, keyPairFromSeed } from '../../src/devnode/index.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
-import { forkContractId, parseHardForkSchedule, ProtocolSchedule } from '../../src/devnode/hard-forks.ts';
-import { TxRejected } from '../../src/devnode/rules.ts';
+import { forkContractId, parseHardForkSchedule, ProtocolSchedule } from '../../src/devnode/rules/hard-forks.ts';
+import { TxRejected } from '../../src/devnode/rules/apply.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
 const pair = (n: number) => keyPairFromSeed(new Uint8Array(32).fill(n));

@@ -22,7 +22,7 @@ import {
   validatorSchedule,
   type Devnode,
 } from '../../src/devnode/index.ts';
-import { TxRejected } from '../../src/devnode/rules.ts';
+import { TxRejected } from '../../src/devnode/rules/apply.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
 const AE = 10n ** 18n;

@@ -8,9 +8,9 @@ import {
   produceNameId,
 } from '@aeternity/aepp-sdk';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
-import { keyBlockHash, microBlockHash, keyBlockJson } from '../../src/devnode/blocks.ts';
+import { keyBlockHash, microBlockHash, keyBlockJson } from '../../src/devnode/store/blocks.ts';
 import { commitmentId, contractId, nameHash, nameValidationError, oracleQueryId } from '../../src/devnode/ids.ts';
-import { DEVNODE_CONTRACT_BYTECODE, contractCallData, devnodeCallResult } from '../../src/devnode/fate-contract.ts';
+import { DEVNODE_CONTRACT_BYTECODE, contractCallData, devnodeCallResult } from '../../src/devnode/contracts/fate-contract.ts';
 import { parseSecretKey, signBytes, verifySignature } from '../../src/devnode/keys.ts';
 import { decode } from '../../src/chain/encoding.ts';
 

@@ -1,6 +1,6 @@
 /** @module The node's /v3 `int-as-string` conversion and flag, alone. */
 import { expect } from 'chai';
-import { intAsStringFlag, intsAsStrings } from '../../src/devnode/int-as-string.ts';
+import { intAsStringFlag, intsAsStrings } from '../../src/devnode/api/int-as-string.ts';
 
 describe('devnode int-as-string', () => {
   it('turns every integer, nested and beyond 2^53, into its digits, and leaves the rest', () => {

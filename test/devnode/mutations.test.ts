@@ -3,9 +3,9 @@ import { expect } from 'chai';
 import { DecodeError, encode } from '../../src/chain/encoding.ts';
 import { generateChain, signBuilt } from '../../src/devnode/generator.ts';
 import { RlpError } from '../../src/chain/rlp.ts';
-import { TxRejected } from '../../src/devnode/rules.ts';
+import { TxRejected } from '../../src/devnode/rules/apply.ts';
 import { TxCodecError, type TxFields } from '../../src/devnode/tx-codec.ts';
-import { generationBody, microTxsBody } from '../../src/devnode/views.ts';
+import { generationBody, microTxsBody } from '../../src/devnode/api/views.ts';
 
 const ODD_VALUES = [
   0,

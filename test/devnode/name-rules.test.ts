@@ -2,11 +2,11 @@
 import { expect } from 'chai';
 import { encode } from '../../src/chain/encoding.ts';
 import { CERES_BID_EXTENSION, claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
-import { NAME_REVOKE_PROTECTION } from '../../src/devnode/fees.ts';
+import { NAME_REVOKE_PROTECTION } from '../../src/devnode/rules/fees.ts';
 import { commitmentId, nameHash } from '../../src/devnode/ids.ts';
-import { TxRejected, applyTx, endAuctions, nameStatus } from '../../src/devnode/rules.ts';
-import { isValidOverbid, minimumNameFee } from '../../src/devnode/rules-names.ts';
-import { newState, type WorldState } from '../../src/devnode/state.ts';
+import { TxRejected, applyTx, endAuctions, nameStatus } from '../../src/devnode/rules/apply.ts';
+import { isValidOverbid, minimumNameFee } from '../../src/devnode/rules/names.ts';
+import { newState, type WorldState } from '../../src/devnode/store/state.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
 const [alice, bob, carol] = [1, 2, 3].map((n) => encode('ak', Buffer.alloc(32, n)));

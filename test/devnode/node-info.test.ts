@@ -1,7 +1,7 @@
 /** @module recentGasPrices alone: the node's four windows over the micro blocks of the last hour. */
 import { expect } from 'chai';
 import type { MicroBlock, TxRecord } from '../../src/devnode/chain.ts';
-import { recentGasPrices } from '../../src/devnode/node-info.ts';
+import { recentGasPrices } from '../../src/devnode/api/node-info.ts';
 
 const NOW = 10_000_000;
 

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { MemoryAccount, Node, Tag, buildTxAsync, unpackTx } from '@aeternity/aepp-sdk';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/index.ts';
-import { nameStatus } from '../../src/devnode/rules.ts';
+import { nameStatus } from '../../src/devnode/rules/apply.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 /** NOT_SERVED: the client's operations the devnode does not answer with data, and why. */

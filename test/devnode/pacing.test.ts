@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { jitteredLatency, pacing, Pacer, timerCorrection } from '../../src/devnode/pacing.ts';
+import { jitteredLatency, pacing, Pacer, timerCorrection } from '../../src/devnode/api/pacing.ts';
 import { sleep } from '../../src/base/retry.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 

@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import { expect } from 'chai';
 import { MemoryAccount, Encoding, encode as sdkEncode } from '@aeternity/aepp-sdk';
 import type { Json } from '../../src/chain/json.ts';
-import { packJson, unpackJson } from '../../src/devnode/packed-json.ts';
+import { packJson, unpackJson } from '../../src/devnode/store/packed-json.ts';
 
 const account = MemoryAccount.generate().address;
 const contract = sdkEncode(Buffer.alloc(32, 3), Encoding.ContractAddress);

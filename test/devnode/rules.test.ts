@@ -2,12 +2,12 @@
 import { expect } from 'chai';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../../src/chain/channel-state.ts';
 import { encode } from '../../src/chain/encoding.ts';
-import { ttlFee } from '../../src/devnode/fees.ts';
+import { ttlFee } from '../../src/devnode/rules/fees.ts';
 import { claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
-import { minimumNameFee } from '../../src/devnode/rules-names.ts';
+import { minimumNameFee } from '../../src/devnode/rules/names.ts';
 import { commitmentId, nameHash, oracleQueryId } from '../../src/devnode/ids.ts';
-import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules.ts';
-import { newState, commitState, type WorldState } from '../../src/devnode/state.ts';
+import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules/apply.ts';
+import { newState, commitState, type WorldState } from '../../src/devnode/store/state.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from '../../src/devnode/tx-codec.ts';
 
 const NAME_CLAIM_MAX_EXPIRATION = claimMaxExpiration(Protocol.CERES);

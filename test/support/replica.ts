@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, cpSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { formatLsn, parseLsn, recordEnd } from '../../src/db/lsn.ts';
+import { formatLsn, parseLsn, recordEnd } from '../../src/db/connection/lsn.ts';
 import { freePort, launchEmbeddedPostgres, queryOnce } from './postgres.ts';
 import { waitFor } from './wait.ts';
 

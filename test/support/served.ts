@@ -6,7 +6,7 @@ import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../src/api/app.ts';
 import { loadConfig, type Config } from '../../src/config/middleware.ts';
-import { createPool, type Pool } from '../../src/db/pool.ts';
+import { createPool, type Pool } from '../../src/db/connection/pool.ts';
 import { silentLog } from '../integration/api/harness.ts';
 import { populateToTop } from './populate.ts';
 import { createTestDatabase } from './postgres.ts';

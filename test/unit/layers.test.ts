@@ -276,7 +276,7 @@ describe('layers', () => {
     const rooms = [
       { path: 'api/http/app.ts', imports: ['api/mdw/mdw-api.ts'] },
       { path: 'api/mdw/graphql/fields.ts', imports: ['api/mdw/rest/operations.ts', 'api/mdw/resources/blocks.ts'] },
-      { path: 'db/queries/sync-state.ts', imports: ['db/writes/derive-backfill.ts', 'db/pool.ts'] },
+      { path: 'db/queries/sync-state.ts', imports: ['db/writes/derive-backfill.ts', 'db/connection/pool.ts'] },
       { path: 'operator/api/crd.ts', imports: ['operator/specs/meta.ts', 'operator/kube/client.ts'] },
     ];
     expect(roomOffenders(rooms)).to.deep.equal([

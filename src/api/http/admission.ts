@@ -5,7 +5,7 @@
  * the deadline it is refused with the same 503, its statement in flight cancelled, and its work may check the deadline
  * (GraphQL's fields do, before each read) to give up where it is.
  */
-import { cancelledWith, Work } from '../../db/statement-cancel.ts';
+import { cancelledWith, Work } from '../../db/connection/statement-cancel.ts';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import { TurnQueue } from '../../base/turns.ts';
 import { Deadlines } from './deadlines.ts';

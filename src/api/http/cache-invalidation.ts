@@ -1,6 +1,6 @@
 /** @module Keeps the response cache true to the database: drops rolled-back heights on the populator's NOTIFY, and keeps nothing while the LISTEN connection is lost. */
 import type { NotificationListener } from '../../events/listener.ts';
-import { decodeNotification, type ChainNotification } from '../../db/notification.ts';
+import { decodeNotification, type ChainNotification } from '../../db/connection/notification.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Role } from '../../base/roles.ts';
 import type { ResponseCache } from './response-cache.ts';

@@ -4,9 +4,9 @@
  */
 import type prom from 'prom-client';
 import { registerMetrics, type MetricsOf } from '../../base/metric-table.ts';
-import type { Pool } from '../../db/pool.ts';
-import type { ReadReplicas } from '../../db/read-replicas.ts';
-import type { ReplicaState } from '../../db/replica-watch.ts';
+import type { Pool } from '../../db/connection/pool.ts';
+import type { ReadReplicas } from '../../db/connection/read-replicas.ts';
+import type { ReplicaState } from '../../db/connection/replica-watch.ts';
 import { createOutboundMetrics, type OutboundMetrics } from '../../node/outbound-metrics.ts';
 import { syncState } from '../../db/queries/sync-state.ts';
 import type { Admission } from './admission.ts';

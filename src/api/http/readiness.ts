@@ -3,7 +3,7 @@
  * answered, some with 503 and Retry-After), so load never takes a server out of its Service; only a database that
  * is away does.
  */
-import type { Pool } from '../../db/pool.ts';
+import type { Pool } from '../../db/connection/pool.ts';
 import { ping } from '../../db/queries/stats.ts';
 import type { DependencyOutage } from './outage.ts';
 

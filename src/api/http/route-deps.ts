@@ -2,8 +2,8 @@
 import type { ApiContext } from './state.ts';
 import { stringifyJson } from '../../chain/json.ts';
 import type { Config } from '../../config/middleware.ts';
-import type { Pool } from '../../db/pool.ts';
-import type { ReadReplicas } from '../../db/read-replicas.ts';
+import type { Pool } from '../../db/connection/pool.ts';
+import type { ReadReplicas } from '../../db/connection/read-replicas.ts';
 import type { Logger } from '../../base/log.ts';
 import type { ApiMetrics } from './metrics.ts';
 import type { NodeHeight } from './node-height.ts';

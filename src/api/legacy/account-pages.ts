@@ -1,5 +1,5 @@
 /** @module Pages of an account's transaction list: deep pages found from the oldest end, with the account's final count and positions kept in the response cache. */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import {
   finalRowsOfAccount,
   transactionsOfAccount,

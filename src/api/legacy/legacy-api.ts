@@ -8,7 +8,7 @@ import { chainRoutes } from './routes/chain.ts';
 import { channelRoutes } from './routes/channels.ts';
 import { contractRoutes } from './routes/contracts.ts';
 import { nameRoutes } from './routes/names.ts';
-import { openApiRoutes } from './routes/openapi.ts';
+import { openApiRoutes } from './openapi-route.ts';
 import { oracleRoutes } from './routes/oracles.ts';
 import { transactionRoutes } from './routes/transactions.ts';
 

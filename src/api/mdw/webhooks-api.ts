@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import { AppError, ErrorCode, badRequest, notFound } from '../../base/errors.ts';
 import type { WebhookSettings } from '../../config/middleware.ts';
-import type { Pool } from '../../db/pool.ts';
+import type { Pool } from '../../db/connection/pool.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -20,7 +20,7 @@ import {
   type WebhookRow,
 } from '../../db/queries/webhooks.ts';
 import { replayDeliveries } from '../../db/writes/webhook-deliveries.ts';
-import { withTransaction } from '../../db/pool.ts';
+import { withTransaction } from '../../db/connection/pool.ts';
 import { parseFilters } from '../../webhooks/filters.ts';
 import { checkedUrl } from '../../webhooks/outbound.ts';
 import { newSecret } from '../../webhooks/signature.ts';

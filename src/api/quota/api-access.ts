@@ -11,7 +11,7 @@ import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import { TrustedProxies } from '../../config/client-address.ts';
 import type { Config } from '../../config/middleware.ts';
-import type { Pool } from '../../db/pool.ts';
+import type { Pool } from '../../db/connection/pool.ts';
 import { KeyRing } from './key-ring.ts';
 import type { ApiKeyState, SlotKind } from '../http/state.ts';
 import { KeySlots } from './key-slots.ts';

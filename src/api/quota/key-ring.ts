@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Logger } from '../../base/log.ts';
 import { AppError, ErrorCode, errorMessage } from '../../base/errors.ts';
-import type { Pool } from '../../db/pool.ts';
+import type { Pool } from '../../db/connection/pool.ts';
 import { keysChangedSince } from '../../db/queries/api-keys.ts';
 import { syncFileKeys } from '../../db/writes/api-keys.ts';
 import { parseKeysFile } from './keys-file.ts';

@@ -5,7 +5,7 @@
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Config } from '../../config/middleware.ts';
-import { createWritePool, type Pool } from '../../db/pool.ts';
+import { createWritePool, type Pool } from '../../db/connection/pool.ts';
 import { listKeys, type StoredKey } from '../../db/queries/api-keys.ts';
 import { insertKey, revokeKey } from '../../db/writes/api-keys.ts';
 import { loadTiers } from './api-access.ts';

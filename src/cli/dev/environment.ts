@@ -12,7 +12,7 @@ import { startServer } from '../../api/server.ts';
 import type { HardForkFile } from '../../chain/hard-forks.ts';
 import { DEFAULTS } from '../../config/defaults.ts';
 import { DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type Config, type RoleDefaults } from '../../config/middleware.ts';
-import { dropSchemasExcept } from '../../db/admin.ts';
+import { dropSchemasExcept } from '../../db/schema/admin.ts';
 import {
   DEFAULT_ACCOUNT_BALANCE,
   deployDex,

@@ -4,7 +4,7 @@
  * appears in (ae_mdw's), and the ids of a range of heights (the websocket's).
  */
 import { idKey, idOfKey, TX_TYPE_CODES, txTypeCode } from '../../chain/id-key.ts';
-import { concurrently, type Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../connection/pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { topHeight } from './blocks.ts';
 import { placeholderSql } from './stored-tx-json.ts';

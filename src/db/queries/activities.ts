@@ -5,7 +5,7 @@
  */
 import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import { accountNumberSql } from './account-ids.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql } from './contracts.ts';
 import { keyset, type Walk } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';

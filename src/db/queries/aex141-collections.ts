@@ -2,7 +2,7 @@
  * @module Read-side SQL for ae_mdw's AEX-141: collections (registered in aexn_contracts) with their
  * counts and limits, tokens and their owners (aex141_tokens), templates and transfers (aex141_events).
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';

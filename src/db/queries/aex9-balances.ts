@@ -2,7 +2,7 @@
  * @module Read-side SQL for AEX-9 balances: a token's holders (now, or at a block from its events), one account's
  * balance and its history, an account's tokens, and a token's transfers.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { LogKey } from './contracts.ts';
 import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
 import { txTypeNameSql } from './transactions.ts';

@@ -1,5 +1,5 @@
 /** @module Read-side SQL for ae_mdw's /v3/aex9 token list, count and token: aexn_contracts with each token's holders and supplies. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import { escapeLike } from './like-pattern.ts';
 

@@ -1,5 +1,5 @@
 /** @module The API keys (migration 1120) as every server reads them; writes/api-keys.ts makes, revokes and counts them. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** StoredKey is a key as the servers know it: never the key itself, only its SHA-256. */
 export interface StoredKey {

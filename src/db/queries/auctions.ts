@@ -3,7 +3,7 @@
  * 'claim' with an auction end) and the bids that follow it (kind 'bid') until the next claim of the
  * name. The auction's entry (NAE) is its last bid: bidder, bid, and the auction end after it.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { renderPlaceholders } from './stored-tx-json.ts';
 import { RAW_TX_JSON, type Window } from './transactions.ts';
 

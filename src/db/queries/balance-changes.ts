@@ -2,7 +2,7 @@
  * @module Read-side SQL of account_balance_changes (migration 1100): an account's balance at a place (one index probe
  * on its latest change at or before it) and its changes in keyset pages, each with its block's time.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A change's key in an account's history: its place and its order there. */
 export interface ChangeKey {

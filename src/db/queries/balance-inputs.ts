@@ -4,7 +4,7 @@
  * parties of channels that close; and the balance each account had before the range.
  */
 import type { Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from './height-range.ts';
 
 /** A stored place: height, micro block (−1 at key-block level) and index in it (−1 at key-block level). */

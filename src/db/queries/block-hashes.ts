@@ -2,7 +2,7 @@
  * @module Read-side SQL for the stored blocks' hashes and heights: what the populator compares with the node's (a fork,
  * a generation's link, the heights to reload or verify) and the websocket walks.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /**
  * storedBlockHashes maps each listed height that is stored to its key hash followed by its micro

@@ -5,7 +5,7 @@
 import { txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import { protocolReport, type ProtocolReport } from '../../chain/protocols.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */

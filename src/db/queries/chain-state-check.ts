@@ -4,7 +4,7 @@
  * and the accounts' AE balances, each read in pages (keyset) so that a mainnet-sized table keeps memory flat.
  */
 import type { Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** lastBlockHashAt is the last stored block of generation `height`: its last micro block, else its key block. */
 export async function lastBlockHashAt(db: Queryable, height: number): Promise<string | undefined> {

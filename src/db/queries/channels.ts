@@ -5,7 +5,7 @@
 import type { ChannelState } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';

@@ -5,7 +5,7 @@
 import type { Json } from '../../chain/json.ts';
 import { callInfoSql } from './call-info.ts';
 import { creationTxHashSql } from './contracts.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, type Window } from './transactions.ts';

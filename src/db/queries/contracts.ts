@@ -3,7 +3,7 @@
  * creation with its standard), their decoded calls, and event logs from the stored call infos.
  */
 import type { Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
 import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';

@@ -4,7 +4,7 @@
  * first), the backfill's derivations fill them from the stored rows, and each is compared with the schema's table.
  * Nothing is written to the schema, and its tables are only read (the populator goes on writing meanwhile).
  */
-import { quoteIdent, type Pool, type PoolClient } from '../pool.ts';
+import { quoteIdent, type Pool, type PoolClient } from '../connection/pool.ts';
 import { KEPT_AGGREGATES } from './kept-aggregates.ts';
 
 /** The per-height tables the backfill's areas write (the twins they derive into). */

@@ -4,7 +4,7 @@
  * compared without a change here.
  */
 import { idOfKey } from '../../chain/id-key.ts';
-import { quoteIdent, type Queryable } from '../pool.ts';
+import { quoteIdent, type Queryable } from '../connection/pool.ts';
 import { ID_NUMBER_COLUMNS } from './account-ids.ts';
 
 /**

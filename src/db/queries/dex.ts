@@ -2,7 +2,7 @@
  * @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs that a DEX factory announced (one known by its code,
  * dex_pairs.factory_by_code, or the configured DEX_FACTORY), with their tokens' meta info.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
 import { logKeyset, logKeyValues, type Walk } from './positions.ts';

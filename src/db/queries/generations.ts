@@ -2,7 +2,7 @@
  * @module SQL for the original's generation lists, whose entries hold a generation's key block, micro blocks and
  * transactions in one JSON: above blocks.ts and transactions.ts, whose fragments it joins.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { microHeaderSql } from './blocks.ts';
 import { renderPlaceholders } from './stored-tx-json.ts';
 import { RAW_TX_JSON } from './transactions.ts';

@@ -3,7 +3,7 @@
  * epochs, leader schedule, validators, delegates, rewards and pins, as ae_mdw's `/v3/hyperchain` routes list them.
  * Lists walk by keyset in both directions (positions.ts); stakes and rewards come back as exact bigints.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /** What the populator recorded of the node's `GET /v3/hyperchain/contracts`. */

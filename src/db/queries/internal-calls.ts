@@ -3,7 +3,7 @@
  * contracts made, in chain order, each with its call's transaction, contract and block.
  */
 import { parseJson, type Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql, type LogKey } from './contracts.ts';
 import { keyset, type TxPosition, type Walk } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';

@@ -3,7 +3,7 @@
  * tx), whether a key block holds some (the populator's check of the protocol forks) and the lowest key block that
  * holds some (its check of rewards a hyperchain never pays).
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql } from './transactions.ts';
 

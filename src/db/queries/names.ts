@@ -5,7 +5,7 @@
  */
 import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { containing, escapeLike } from './like-pattern.ts';
 import { keyset, type Walk } from './positions.ts';
@@ -94,7 +94,7 @@ export function holdingCondition(text: string, values: unknown[]): string {
 
 /**
  * names pages the current state of names matching the filter. A name holding a text is found by LIKE, not strpos (the
- * same names): pg_trgm's index of the names (db/name-search-index.ts), where the database has it, serves a LIKE, whose
+ * same names): pg_trgm's index of the names (db/schema/name-search-index.ts), where the database has it, serves a LIKE, whose
  * selectivity the planner estimates from the column's statistics (strpos's is a guess). Each request's statement is
  * planned with its text (an unnamed statement): when many names hold it, a walk of the order's index that stops at the
  * page; when few do, the index's bitmap of the names holding its trigrams (for a text of one or two characters, which

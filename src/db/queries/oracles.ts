@@ -3,7 +3,7 @@
  * responses, and ae_mdw's oracle state with its queries, responses and extensions by position.
  */
 import type { Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';

@@ -2,7 +2,7 @@
  * @module The derived areas some stored heights still lack (derive_backfill, migration 1003), as the statuses, `-v`
  * and the populator's backfill read them; the writes that re-derive an area are db/writes/derive-backfill.ts.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A derived area's pending work: stored heights next..to still lack its rows; `error` while it fails. */
 export interface PendingBackfill {

@@ -1,5 +1,5 @@
 /** @module Read-side SQL of the reorg log (migrations/1028_reorgs.sql): the forks a websocket server has not told yet. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A logged reorg: the blocks one populator transaction dropped, and the top it left. */
 export interface Reorg {

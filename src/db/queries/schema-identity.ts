@@ -3,8 +3,8 @@
  * that owns it, and the migrations it has applied, as every role reads them before it writes or serves (the writer
  * recording it: db/writes/schema-identity.ts).
  */
-import type { Queryable } from '../pool.ts';
-import { STATE_TABLE } from '../migrator.ts';
+import type { Queryable } from '../connection/pool.ts';
+import { STATE_TABLE } from '../schema/migrator.ts';
 
 /** The recorded identity; a field is null while no role has recorded it. */
 export interface RecordedIdentity {

@@ -6,7 +6,7 @@
 import { txTypeCode } from '../../chain/id-key.ts';
 import { spendsPerDay, spendsPerHeightDay, storedSpendAmount } from '../../chain/spend-days.ts';
 import { DAY_MS, isoDate } from '../../chain/stats-intervals.ts';
-import { withSnapshot, type Pool, type Queryable } from '../pool.ts';
+import { withSnapshot, type Pool, type Queryable } from '../connection/pool.ts';
 import { pendingBackfills } from './pending-backfills.ts';
 
 /** A day of spend activity. */

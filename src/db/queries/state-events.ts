@@ -4,7 +4,7 @@
  */
 import type { Json } from '../../chain/json.ts';
 import type { ChannelState } from '../../chain/channel-state.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A position in the chain: events strictly before it are the prior state. */
 export interface ChainPosition {

@@ -2,7 +2,7 @@
  * @module Read-side SQL for chain statistics: the original's sizes, fees and counts over the stored chain, and ae_mdw's
  * statistics (/v3/stats*) over the tables of migration 1004.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
 
 /**

@@ -3,7 +3,7 @@
  * (the hyperchain's flags and epoch boundaries) reads instead of fetching them again.
  */
 import { isJsonObject, parseJson, type Json } from '../../chain/json.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
 export interface StoredKeyBlock {

@@ -2,7 +2,7 @@
  * @module Read-side SQL for the populator's progress: the sync_state row (status, heartbeat, last error, the re-derive
  * mark) with the stored top, as /middleware/status, /v3/status and the metrics read it, and the heights still missing.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { pendingBackfills, type PendingBackfill } from './pending-backfills.ts';
 import { topHeight, topKeyBlock } from './blocks.ts';
 

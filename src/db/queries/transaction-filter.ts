@@ -2,8 +2,8 @@
 import { fieldsPattern, PAIR_FIELDS } from './account-fields.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
-import type { Queryable } from '../pool.ts';
-import { StatementNames } from '../statement-names.ts';
+import type { Queryable } from '../connection/pool.ts';
+import { StatementNames } from '../connection/statement-names.ts';
 import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
 import { transactionCountBetween } from './txis.ts';
 import {

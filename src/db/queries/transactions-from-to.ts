@@ -5,7 +5,7 @@
  * rows (migration 1077), never either side's other transactions.
  */
 import { idKey } from '../../chain/id-key.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { NEWEST_FIRST, renderedTxJson, SIGNED_TX_JSON_COLUMNS, type TxJson, type Window } from './transactions.ts';
 

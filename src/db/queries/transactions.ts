@@ -10,7 +10,7 @@ import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
-import { concurrently, type Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../connection/pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
 import { checkedSignedBase64Sql, checkedSignedOfBase64, signedBase64Sql, signedOfBase64 } from './signed-base64.ts';
 

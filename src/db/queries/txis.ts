@@ -3,7 +3,7 @@
  * number of transactions before it in chain order (height, micro index, tx index), kept per
  * generation in generation_txis (migration 1003).
  */
-import { concurrently, type Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../connection/pool.ts';
 import type { TxPosition } from './positions.ts';
 
 /**

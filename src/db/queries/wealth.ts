@@ -1,5 +1,5 @@
 /** @module The accounts' AE balances (migration 1007, kept by the populator's balances area): the richest and the holders. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** An account's balance, in aettos as PostgreSQL prints a numeric. */
 export interface AccountBalance {

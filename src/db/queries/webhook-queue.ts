@@ -3,7 +3,7 @@
  * hook's row, taken with FOR UPDATE SKIP LOCKED, so several senders share the hooks and never send one hook's rows
  * twice at once), each hook's next delivery in order, and what came of each attempt.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** QueuedDelivery is a delivery row as the sender reads it. */
 export interface QueuedDelivery {

@@ -2,8 +2,8 @@
  * @module The webhooks API's statements (`/mdw/v3/webhooks`, docs/webhooks.md): a hook created with its match keys,
  * listed, read, deleted (its deliveries with it), and its deliveries paged newest first by their place in its order.
  */
-import type { Pool, Queryable } from '../pool.ts';
-import { withTransaction } from '../pool.ts';
+import type { Pool, Queryable } from '../connection/pool.ts';
+import { withTransaction } from '../connection/pool.ts';
 
 /** WebhookRow is a hook as the API shows it (never its secret). */
 export interface WebhookRow {

@@ -3,7 +3,7 @@
  * balances as the node gave them. The account_wealth ranking and the holders' count follow by triggers.
  */
 import { KEY_TAGS } from '../../chain/id-key.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from '../queries/height-range.ts';
 
 /**

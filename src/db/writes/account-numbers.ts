@@ -3,7 +3,7 @@
  * as a batch names them; queries/account-ids.ts reads the numbers.
  */
 import { idKey } from '../../chain/id-key.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 // Numbers the ids of `$1` (keys as hex) that have none, and returns every id's number. The SELECT reads the
 // statement's snapshot: an id another writer numbered in the meantime is missing from the answer (asked again).

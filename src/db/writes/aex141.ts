@@ -1,5 +1,5 @@
 /** @module The writer's SQL for AEX-141: a batch's candidate events, kept only for registered AEX-141 collections. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { Aex141EventRow } from './token-rows.ts';
 
 /**

@@ -4,7 +4,7 @@
  * were touched since), and the write of a read as the differences from the summed events, at the transaction read
  * after. Fork-exact as the events are: the reads and their rows go with their heights.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { TxPosition } from '../queries/positions.ts';
 
 /**

@@ -5,7 +5,7 @@
  * Withdrawal for wrapped AE only (aexn_contracts.wrapped_ae, migration 1020). The triggers of aex9_events keep the
  * balances and holders.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { AexnRows } from './token-rows.ts';
 
 /** writeAex9Rows writes a batch's AEX-9 seeds, events and transfers, after its aexn_contracts rows. */

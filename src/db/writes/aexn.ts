@@ -2,7 +2,7 @@
  * @module AEX-N contracts (migration 1002): the populator's writes of the contracts it detected and of the
  * contracts created inside calls it checked, and the lookups its detector makes.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { AexnRows } from './token-rows.ts';
 import { insertMany } from './bulk-load.ts';
 import { writeAex9Rows } from './aex9.ts';

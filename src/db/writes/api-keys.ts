@@ -2,7 +2,7 @@
  * @module The API keys' writes (migration 1120): keys made and revoked by `mdw keys` or a keys file, and the quota
  * counts and held things every server adds to and reads back in one statement.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { KEY_COLUMNS, type NewKey, type StoredKey } from '../queries/api-keys.ts';
 
 /** insertKey stores a key made by `mdw keys create`. */

@@ -2,7 +2,7 @@
  * @module The balances area's account_balance_changes rows (migration 1100): a range's rows replaced by those derived
  * again (a batch's, or stored heights' the backfill derives).
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from '../queries/height-range.ts';
 import { insertMany } from './bulk-load.ts';
 

@@ -4,7 +4,7 @@
  * column names are constants (indexer/tables.ts), never input.
  */
 import { copyIn } from './copy-in.ts';
-import { quoteIdent, type Queryable } from '../pool.ts';
+import { quoteIdent, type Queryable } from '../connection/pool.ts';
 
 /** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key. */
 export async function insertMany(

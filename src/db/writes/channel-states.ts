@@ -2,7 +2,7 @@
  * @module channel_events' state columns (migration 1051) for the stored channel transactions: the transactions of
  * heights from..to with their stored forms, and the states the `channels` area folded for them.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A stored channel transaction: its channel, type, stored form and its micro block's height. */
 export interface StoredChannelTx {

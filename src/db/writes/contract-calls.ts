@@ -6,7 +6,7 @@
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { callInfoSql } from '../queries/call-info.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A stored call to decode again: its signed transaction's `tx` object and the node's call info (null when pruned). */
 export interface StoredCall {

@@ -3,7 +3,7 @@
  * (the interface pg-cursor and pg-copy-streams use) that streams prepared chunks once the server
  * asks for them. Plus the COPY text format of a value.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** The part of pg's connection a COPY needs (pg/lib/connection.js). */
 interface CopyConnection {

@@ -4,7 +4,7 @@
  */
 import { txTypeCode } from '../../chain/id-key.ts';
 import { CREATING_TX_TYPES } from '../../chain/tx-fields.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A stored transaction by position, with its stored form (chain/stored-tx.ts). */
 export interface StoredTxForm {

@@ -6,7 +6,7 @@ import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import { callInfoSql } from '../queries/call-info.ts';
-import { concurrently, type Queryable } from '../pool.ts';
+import { concurrently, type Queryable } from '../connection/pool.ts';
 import { microBlockHashSql } from '../queries/transactions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 

@@ -2,7 +2,7 @@
  * @module The populator's generation_txis rows (migrations 1003, 1046): the first txi of each generation, which
  * queries/txis.ts reads, and the byte size of the transactions below it, which /middleware/size/height reads.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /**
  * writeGenerationTxis records the first txi and the size below of each stored generation in from..to that has none,

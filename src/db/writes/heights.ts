@@ -2,7 +2,7 @@
  * @module The deletes of whole heights: a fork undone, or heights to reload (key_blocks' delete trigger removes what
  * belongs to them); and the range of heights the derived areas' writes take.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
 export async function deleteFrom(db: Queryable, height: number): Promise<number> {

@@ -4,7 +4,7 @@
  * blocks removes them, and the backfill replaces the rows of stored heights by it.
  */
 import type { HyperchainRecord } from '../queries/hyperchain.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { HyperchainBatch } from './hyperchain-rows.ts';
 
 /** The tables of rows written per height (`loaded_at`): the hyperchain derived area's, the key blocks' trigger's. */

@@ -2,7 +2,7 @@
  * @module Write-side SQL of ae_mdw's internal transfers: the populator's per-batch statements
  * (the rows it computes, and the ones that follow from the rows the batch has just written).
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { insertMany } from './bulk-load.ts';
 
 /** A transfer row; micro and tx index −1 at key-block level, ref '' when no transaction caused it. */

@@ -7,7 +7,7 @@ import { isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import { isJsonObject, parseJson } from '../../chain/json.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
 import { CHAIN_TX_TYPES } from '../../chain/tx-schema.ts';
-import { withTransaction, type Pool, type Queryable } from '../pool.ts';
+import { withTransaction, type Pool, type Queryable } from '../connection/pool.ts';
 import { recordBackfill } from './derive-backfill.ts';
 
 /**

@@ -1,5 +1,5 @@
 /** @module A reload's (-H) progress in its target schema (reload_progress, migration 1055): one row, one writer. */
-import { quoteIdent, type Queryable } from '../pool.ts';
+import { quoteIdent, type Queryable } from '../connection/pool.ts';
 
 /** Where a reload stands: the list, its phase, the last height of the phase written, the lowest one replaced. */
 export interface ReloadProgress {

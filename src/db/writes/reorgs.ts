@@ -1,5 +1,5 @@
 /** @module The reorg log's write (migrations/1028_reorgs.sql), in the transaction of the rollback or reload it records. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import type { StoredHash } from '../queries/block-hashes.ts';
 
 /** Rows the log keeps: a server further behind than this many forks reads the rest from the blocks alone. */

@@ -2,7 +2,7 @@
  * @module The write of the schema's identity (migrations/1010_schema_identity.sql): what the first writer fills in,
  * never replacing what is recorded (db/queries/schema-identity.ts reads it).
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { fromRow, type IdentityRow, type RecordedIdentity } from '../queries/schema-identity.ts';
 
 /**

@@ -4,8 +4,8 @@
  */
 import { txTypeCode } from '../../chain/id-key.ts';
 import type { Spend, SpendDayTotal } from '../../chain/spend-days.ts';
-import { arrayText } from '../array-text.ts';
-import type { Queryable } from '../pool.ts';
+import { arrayText } from '../connection/array-text.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A stored spend before its amount is read: its height, its micro block's time and its stored form. */
 export interface StoredSpend extends Omit<Spend, 'amount'> {

@@ -5,8 +5,8 @@
  */
 import { isAccountSql } from '../queries/account-ids.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
-import { arrayText } from '../array-text.ts';
-import type { Queryable } from '../pool.ts';
+import { arrayText } from '../connection/array-text.ts';
+import type { Queryable } from '../connection/pool.ts';
 import { txTypeNameSql } from '../queries/transactions.ts';
 
 /**

@@ -1,5 +1,5 @@
 /** @module The populator's writes of the sync_state row: its status and heartbeat, the re-derive mark, and the loaded top. */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** SyncStatus values written to sync_state.status. */
 export const SyncStatus = {

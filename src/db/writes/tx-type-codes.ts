@@ -3,7 +3,7 @@
  * other type the negative code unknown_tx_types gives its name, added as a batch first holds it.
  */
 import { isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /** A transaction of a type the code does not know: its type name and where it is. */
 export interface UnknownTxType {

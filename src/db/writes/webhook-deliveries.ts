@@ -4,7 +4,7 @@
  * sender had already tried to deliver, one `reorg` row per hook naming them. Rows are keyed by height (migration 1130),
  * so a rollback takes the undelivered ones with their blocks and nothing is invented.
  */
-import type { Queryable } from '../pool.ts';
+import type { Queryable } from '../connection/pool.ts';
 
 /**
  * What the deletes of a fork or a reload are about to drop, kept to settle once the batch wrote its blocks: the micro

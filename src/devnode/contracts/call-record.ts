@@ -4,8 +4,8 @@
  * (fate-contract.ts). Pure over the world state.
  */
 import type { Json } from '../../chain/json.ts';
-import { contractCallResult } from '../fate-contract.ts';
-import type { WorldState } from '../state.ts';
+import { contractCallResult } from './fate-contract.ts';
+import type { WorldState } from '../store/state.ts';
 import { runNative, type CallOutcome, type NativeCall } from './engine.ts';
 import { logJson } from './frame.ts';
 

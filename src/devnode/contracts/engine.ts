@@ -6,8 +6,8 @@
  */
 import { encode } from '../../chain/encoding.ts';
 import { contractId } from '../ids.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
-import { commitState, newState, type WorldState } from '../state.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
+import { commitState, newState, type WorldState } from '../store/state.ts';
 import { AEX141_HANDLERS } from './aex141.ts';
 import { AEX9_HANDLERS, AEX9_UNLOGGED_HANDLERS, type Handler } from './aex9.ts';
 import { functionId, type FunctionSpec } from './bytecode.ts';

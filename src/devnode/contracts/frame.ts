@@ -6,7 +6,7 @@ import { encode, hash } from '../../chain/encoding.ts';
 import { idBytes, withPrefix } from '../../chain/id-cache.ts';
 import { bytesToInt } from '../../chain/rlp.ts';
 import type { Json } from '../../chain/json.ts';
-import type { WorldState } from '../state.ts';
+import type { WorldState } from '../store/state.ts';
 import type { FateValue } from '../../chain/fate.ts';
 
 /** Revert is a contract's `abort`/`require` failure: the call reverts with this reason. */

@@ -5,7 +5,7 @@
  * `get_validator_state` as its StakingValidator's state, the shape ae_mdw 1.107 decodes; or, in a devnode started
  * with `stakingRecord: 'validator'`, the node's current `validator` record, which has none.
  */
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { encodedId, idBytes } from '../../chain/id-cache.ts';
 import { contractId } from '../ids.ts';
 import { contractBytecode } from './bytecode.ts';

@@ -1,5 +1,5 @@
 /** @module ContractCreateTx and ContractCallTx of the native contracts, built for the generator and tests. Pure. */
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import type { KeyPair } from '../keys.ts';
 import { jsonInt, type BuiltTx } from '../tx-codec.ts';
 import { functionId } from './bytecode.ts';

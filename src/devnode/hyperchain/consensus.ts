@@ -5,9 +5,9 @@
  * epoch + 2, the stake of epoch + 4 locked), and the leader the schedule names for a height. Pure over the state.
  */
 import { decode, encode, hash } from '../../chain/encoding.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../fate-contract.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../contracts/fate-contract.ts';
 import { contractId } from '../ids.ts';
-import { newState, type WorldState } from '../state.ts';
+import { newState, type WorldState } from '../store/state.ts';
 import { functionId } from '../contracts/bytecode.ts';
 import { runNative, type NativeCall } from '../contracts/engine.ts';
 import { address, decodeValue, encodeCallData, fateBytes, type FateTuple, type FateValue } from '../../chain/fate.ts';

@@ -7,7 +7,7 @@ import { encode } from '../../chain/encoding.ts';
 import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
 import { signBytes, type KeyPair } from '../keys.ts';
 import { channelId } from '../ids.ts';
-import type { ChannelEntry } from '../state.ts';
+import type { ChannelEntry } from '../store/state.ts';
 import { encodeSignedTx, encodeTx, jsonInt, type BuiltTx } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
 

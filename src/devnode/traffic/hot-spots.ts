@@ -10,15 +10,15 @@
 import { auctionTimeout } from '../../chain/aens.ts';
 import { address, some } from '../../chain/fate.ts';
 import { encode, hash, reprefix } from '../../chain/encoding.ts';
-import { PROTOCOL_VERSION } from '../blocks.ts';
+import { PROTOCOL_VERSION } from '../store/blocks.ts';
 import type { Chain } from '../chain.ts';
 import { callTx, createTx } from '../contracts/txs.ts';
-import { ttlFee } from '../fees.ts';
+import { ttlFee } from '../rules/fees.ts';
 import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from '../ids.ts';
 import { deriveKey, type KeyPair } from '../keys.ts';
 import { MAINNET } from './mainnet-like.ts';
 import { Random } from '../random.ts';
-import { minimumNameFee } from '../rules-names.ts';
+import { minimumNameFee } from '../rules/names.ts';
 import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import { oracleQueryTx } from './kit.ts';
 

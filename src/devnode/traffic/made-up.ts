@@ -1,7 +1,7 @@
 /**
  * @module The generator's makers of the made-up type (made-up-tx.ts), behind the `madeUpTxs` flag (tests only).
  */
-import { MADE_UP_TX_TYPE, madeUpTxBytes } from '../made-up-tx.ts';
+import { MADE_UP_TX_TYPE, madeUpTxBytes } from '../rules/made-up-tx.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
 import type { BuiltTx, TxFields } from '../tx-codec.ts';
 

@@ -5,9 +5,9 @@
  */
 import { encode, reprefix } from '../../chain/encoding.ts';
 import type { Chain } from '../chain.ts';
-import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION } from '../fate-contract.ts';
+import { contractCallData, DEVNODE_CONTRACT_BYTECODE, FATE_ABI_VERSION } from '../contracts/fate-contract.ts';
 import { contractCreateTx } from '../contracts/txs.ts';
-import { ttlFee } from '../fees.ts';
+import { ttlFee } from '../rules/fees.ts';
 import { contractId, oracleQueryId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import type { Random } from '../random.ts';
@@ -15,7 +15,7 @@ import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import { schemaFor } from '../../chain/tx-schema.ts';
 import { oracleQueryTx, type TrafficKit, type WeightedMaker } from './kit.ts';
 import { NameTraffic } from './names.ts';
-import { isHeld } from '../rules-common.ts';
+import { isHeld } from '../rules/common.ts';
 import { ChannelTraffic } from './channels.ts';
 import { WrappedTraffic } from './wrapped.ts';
 

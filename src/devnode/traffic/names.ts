@@ -4,11 +4,11 @@
  * transfers and revokes of the names the chain says are claimed.
  */
 import { auctionTimeout } from '../../chain/aens.ts';
-import { PROTOCOL_VERSION } from '../blocks.ts';
+import { PROTOCOL_VERSION } from '../store/blocks.ts';
 import { commitmentId, nameHash } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
-import { nameStatus } from '../rules-common.ts';
-import { minimumNameFee } from '../rules-names.ts';
+import { nameStatus } from '../rules/common.ts';
+import { minimumNameFee } from '../rules/names.ts';
 import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
 

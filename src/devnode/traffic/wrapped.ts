@@ -12,7 +12,7 @@ import {
   GA_CONTRACT_BYTECODE,
   contractCallData,
   gaAuthData,
-} from '../fate-contract.ts';
+} from '../contracts/fate-contract.ts';
 import { encodeTx, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
 

@@ -8,7 +8,7 @@
 import { LRUCache } from 'lru-cache';
 import { isJsonObject } from '../../chain/json.ts';
 import { createdIds } from '../../chain/tx-fields.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { contractsCreatedAt, type CreatedAt } from '../../db/writes/aexn.ts';
 import { ErrorCode } from '../../base/errors.ts';
 import { NodeError } from '../../node/errors.ts';

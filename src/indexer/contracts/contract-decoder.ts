@@ -12,7 +12,7 @@ import { contractId } from '../../chain/derived-ids.ts';
 import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
 import { typedCallData, typedValue } from './typed-values.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { contractCreateTx } from '../../db/queries/contracts.ts';
 import { AppError, ErrorCode, errorMessage } from '../../base/errors.ts';
 import type { NodeClient } from '../../node/client.ts';

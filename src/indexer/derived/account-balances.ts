@@ -9,7 +9,7 @@
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
 import { idOfKey } from '../../chain/id-key.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { storedLink } from '../../db/queries/block-hashes.ts';
 import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writes/account-balances.ts';
 import type { NodeClient } from '../../node/client.ts';

@@ -5,7 +5,7 @@
  * a dry-run of `balances()` after its last touch; a token so marked is read again after every batch that touches it.
  * The reads go with their heights, so forks and reloads leave them exact (db/writes/aex9-state.ts).
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { aex9Unsettled, writeAex9State, type Aex9StateRead } from '../../db/writes/aex9-state.ts';
 import type { Logger } from '../../base/log.ts';
 import { mapLimit } from '../map-limit.ts';

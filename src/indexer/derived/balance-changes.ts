@@ -20,7 +20,7 @@ import { renderStoredTxFields } from '../../chain/stored-tx.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import type { TxFields } from '../../chain/tx-serialize.ts';
 import type { Logger } from '../../base/log.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import {
   balanceEvents,
   balanceTransactions,

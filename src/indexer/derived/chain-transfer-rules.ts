@@ -3,7 +3,7 @@
  * on a hyperchain (which pays no key block's beneficiary: block-rewards.ts), chosen without any setting.
  */
 import type { Config } from '../../config/middleware.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { hyperchainRecord, type HyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { Logger } from '../../base/log.ts';
 import { detectHyperchain, type DetectOptions } from '../hyperchain/detect.ts';

@@ -4,7 +4,7 @@
  */
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { ownTx } from '../../chain/tx-fields.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { priorChannelStates } from '../../db/queries/state-events.ts';
 import { storedChannelTxs, writeChannelStates, type ChannelStateRow } from '../../db/writes/channel-states.ts';
 import { foldChannelEvents } from '../rows/chain-state.ts';

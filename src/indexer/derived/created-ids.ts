@@ -4,7 +4,7 @@
  */
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { createdIdOf } from '../../chain/tx-fields.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { txsWithoutCreatedId, writeCreatedIds } from '../../db/writes/created-ids.ts';
 
 /** deriveCreatedIds stores the created ids of heights from..to that have none. */

@@ -7,8 +7,8 @@
  * batch of heights per step, each in one transaction that also records the progress: a kill mid-way resumes at the
  * last commit, a finished area is never derived again, and a failing area never stops the chain from being followed.
  */
-import { notifyCommitted } from '../../db/notify.ts';
-import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
+import { notifyCommitted } from '../../db/connection/notify.ts';
+import { withTransaction, type Pool, type Queryable } from '../../db/connection/pool.ts';
 import {
   advanceBackfill,
   deleteInternalTransfers,

@@ -6,7 +6,7 @@
  * block is fetched again.
  */
 import { isJsonObject, type Json } from '../../chain/json.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { insertAex141Events } from '../../db/writes/aex141.ts';
 import { writeAexnRows } from '../../db/writes/aexn.ts';
 import type { AexnRows } from '../../db/writes/token-rows.ts';

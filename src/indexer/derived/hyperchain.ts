@@ -5,7 +5,7 @@
  * dry-run, a node that kept no state at the boundary) the batch is written without them and the backfill reads the
  * boundaries of the stored key blocks again, through the same reader, until it can.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { storedKeyBlocks } from '../../db/queries/stored-key-blocks.ts';
 import { deleteHyperchainLoads, writeHyperchain } from '../../db/writes/hyperchain.ts';
 import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';

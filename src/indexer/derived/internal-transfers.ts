@@ -17,7 +17,7 @@ import { isJsonObject, parseJson, toBigInt } from '../../chain/json.ts';
 import { innerTx } from '../../chain/tx-fields.ts';
 import { ConfigError } from '../../config/env-reader.ts';
 import { HARD_FORK_FILE_VARIABLES, type Config } from '../../config/middleware.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { protocolEntry, topHeight } from '../../db/queries/blocks.ts';
 import { hasKeyBlockTransfers } from '../../db/queries/internal-transfers.ts';
 import { recordBackfill } from '../../db/writes/derive-backfill.ts';

@@ -7,7 +7,7 @@
  * row reads a call's decoding (the token rows read its log), so the area holds no other back.
  */
 import { isJsonObject } from '../../chain/json.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { rewriteDecodings, storedCalls, type CallDecoding } from '../../db/writes/contract-calls.ts';
 import { contractTx, isTransientDecodeError, type ContractDecoder } from '../contracts/contract-decoder.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';

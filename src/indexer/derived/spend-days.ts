@@ -4,7 +4,7 @@
  * transactions in memory; stored heights' (the backfill after the migration, `mdw -v`) from their stored bytes.
  */
 import { spendAmount, spendsPerHeightDay, storedSpendAmount } from '../../chain/spend-days.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { addSpendHeights, deleteSpendHeights, storedSpendsOfHeights } from '../../db/writes/spend-heights.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 

@@ -8,7 +8,7 @@
  */
 import { toSafeNumber } from '../../chain/json.ts';
 import { difficultyOf, hashrateOf } from '../../chain/stats-intervals.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { deriveStatsRows, type CountedBatch } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { countedAccounts, type BatchAppearances } from './stats-accounts.ts';

@@ -4,7 +4,7 @@
  */
 import { topHeight } from '../../db/queries/blocks.ts';
 import { lowestKeyBlockTransfer } from '../../db/queries/internal-transfers.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { recordBackfill } from '../../db/writes/derive-backfill.ts';
 import type { TransferRules } from './internal-transfers.ts';
 

@@ -4,12 +4,12 @@
  * writer records what the schema did not hold yet. Nothing is written when the check refuses.
  */
 import type { Config } from '../../config/middleware.ts';
-import { checkKnown } from '../../db/baseline.ts';
-import { migrationNames } from '../../db/migrator.ts';
-import { createWritePool } from '../../db/pool.ts';
+import { checkKnown } from '../../db/schema/baseline.ts';
+import { migrationNames } from '../../db/schema/migrator.ts';
+import { createWritePool } from '../../db/connection/pool.ts';
 import { schemaFacts, type SchemaFacts } from '../../db/queries/schema-identity.ts';
 import { recordIdentity } from '../../db/writes/schema-identity.ts';
-import { databaseNow, untilDatabaseAnswers } from '../../db/wait.ts';
+import { databaseNow, untilDatabaseAnswers } from '../../db/connection/wait.ts';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import { nodeChains, type NodeChain, type NodeMeters } from '../../node/chain-identity.ts';

@@ -5,8 +5,8 @@
  */
 import type { Logger } from '../../base/log.ts';
 import type { Config } from '../../config/middleware.ts';
-import { migrate } from '../../db/migrator.ts';
-import { createReadPool, createWritePool, type Pool } from '../../db/pool.ts';
+import { migrate } from '../../db/schema/migrator.ts';
+import { createReadPool, createWritePool, type Pool } from '../../db/connection/pool.ts';
 import { NodeClient } from '../../node/client.ts';
 import { guardSchema } from '../identity/guard.ts';
 

@@ -4,7 +4,7 @@
  * functions the populator's backfill runs (derive-backfill.ts), and compared row by row with what is stored.
  */
 import { ProgressLine, type ProgressOptions } from '../../base/progress-line.ts';
-import type { Pool } from '../../db/pool.ts';
+import type { Pool } from '../../db/connection/pool.ts';
 import { withShadowTables } from '../../db/queries/derive-check.ts';
 import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
 import { DERIVED_AREAS } from '../derived/derive-backfill.ts';

@@ -6,8 +6,8 @@
  * block is not the verified schema's block at that height: a fork replaced it) or beyond the verified top is dropped
  * and loaded anew. A run that compared drops it.
  */
-import { dropSchema } from '../../db/admin.ts';
-import type { Queryable } from '../../db/pool.ts';
+import { dropSchema } from '../../db/schema/admin.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { keyHashAt } from '../../db/queries/block-hashes.ts';
 import { reloadedSchema, type ReloadedSchema } from '../../db/writes/reload-progress.ts';
 import { heightRange } from '../sync/heights.ts';

@@ -11,7 +11,7 @@
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import { NO_CHANNEL_STATE } from '../../chain/channel-state.ts';
 import { ProgressLine, type ProgressOptions } from '../../base/progress-line.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import {
   aex141Owners,
   aex9Holdings,

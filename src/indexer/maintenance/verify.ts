@@ -12,12 +12,12 @@
 import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { storedHeightCount, storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { keyBlockAt, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
 import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
-import { dropSchema } from '../../db/admin.ts';
+import { dropSchema } from '../../db/schema/admin.ts';
 import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
 import { lowestMissing } from '../../db/queries/sync-state.ts';
 import { pendingBackfills } from '../../db/queries/pending-backfills.ts';

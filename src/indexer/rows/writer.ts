@@ -3,7 +3,7 @@
  * may repeat, one multi-row INSERT) per table per batch, and the sync state beside them.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import {
   foldChannelEvents,
   foldNameActions,

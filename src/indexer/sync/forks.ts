@@ -2,7 +2,7 @@
  * @module Fork detection: compare the stored top K key hashes and the top generation's micro
  * blocks with the node's; find how far down a reorg reaches by walking parent links.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '../../db/queries/block-hashes.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { isJsonObject } from '../../chain/json.ts';

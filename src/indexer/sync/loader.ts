@@ -6,8 +6,8 @@
  * records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { withTransaction, type Pool, type Queryable } from '../../db/pool.ts';
-import { notifyCommitted } from '../../db/notify.ts';
+import { withTransaction, type Pool, type Queryable } from '../../db/connection/pool.ts';
+import { notifyCommitted } from '../../db/connection/notify.ts';
 import { storedBlockHashes, storedLink } from '../../db/queries/block-hashes.ts';
 import { deleteFrom, deleteHeights } from '../../db/writes/heights.ts';
 import { markStaleAbove, moveMark, recordTop } from '../../db/writes/sync-state.ts';

@@ -3,7 +3,7 @@
  * that the transaction does not write again. A reload that writes the same blocks, or a fork that kept a generation's
  * first micro blocks, drops only what changed.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import { blockHashesInOrder, type StoredHash } from '../../db/queries/block-hashes.ts';
 import { recordReorg } from '../../db/writes/reorgs.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';

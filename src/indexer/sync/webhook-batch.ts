@@ -4,7 +4,7 @@
  * its heights are written and what the deletes dropped for good is told in a `reorg` delivery, all in the batch's
  * transaction.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
 import {
   droppedDeliveries,
   hasWebhooks,

@@ -8,7 +8,7 @@ import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { parseJson } from '../../../src/chain/json.ts';
 import { withPrefix } from '../../../src/chain/id-cache.ts';
 import { generateChain } from '../../../src/devnode/generator.ts';
-import { dryRun } from '../../../src/devnode/dry-run.ts';
+import { dryRun } from '../../../src/devnode/api/dry-run.ts';
 import { callData } from '../../../src/devnode/contracts/txs.ts';
 import { BYTECODE, type ContractKind } from '../../../src/devnode/contracts/standards.ts';
 import { AEX9_EVENTS, eventDecoder, type CallInfo } from './world.ts';

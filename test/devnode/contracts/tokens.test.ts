@@ -8,7 +8,7 @@ import { BytecodeContractCallEncoder, ContractByteArrayEncoder } from '@aeternit
 import { decode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
 import { withPrefix } from '../../../src/chain/id-cache.ts';
-import { dryRun } from '../../../src/devnode/dry-run.ts';
+import { dryRun } from '../../../src/devnode/api/dry-run.ts';
 import { metadataMap } from '../../../src/devnode/contracts/aex141.ts';
 import { address, NONE, some, type FateValue } from '../../../src/chain/fate.ts';
 import { callData } from '../../../src/devnode/contracts/txs.ts';

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { idKey } from '../../../src/chain/id-key.ts';
 import * as reads from '../../../src/db/queries/hyperchain.ts';
 import { expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';

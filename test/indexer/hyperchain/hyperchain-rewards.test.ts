@@ -15,7 +15,7 @@ import pino, { type Logger } from 'pino';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { EOE_FLAG, HC_STAKING_VALIDATOR_ACI } from '../../../src/devnode/index.ts';
 import { devnodeRewards, expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { populateToTop } from '../../support/populate.ts';

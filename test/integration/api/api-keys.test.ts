@@ -15,7 +15,7 @@ import { WebSocket } from 'ws';
 import { startServer, type ApiServer } from '../../../src/api/server.ts';
 import { createKey, revoke } from '../../../src/api/quota/keys-admin.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
-import { migrate } from '../../../src/db/migrator.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 

@@ -5,7 +5,7 @@
  */
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import type { Queryable } from '../../../src/db/pool.ts';
+import type { Queryable } from '../../../src/db/connection/pool.ts';
 import { ALICE, BOB, CAROL, DAVE, id } from './fixture.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';

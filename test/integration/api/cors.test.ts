@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Response } from 'supertest';
-import { corsHeaders } from '../../../src/devnode/http.ts';
+import { corsHeaders } from '../../../src/devnode/api/http.ts';
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 

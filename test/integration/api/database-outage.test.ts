@@ -8,7 +8,7 @@ import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { STATUS_MAX_AGE_MS } from '../../../src/api/mdw/resources/status-source.ts';
-import { migrate } from '../../../src/db/migrator.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';

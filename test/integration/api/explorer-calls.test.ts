@@ -30,7 +30,7 @@ import { AeSdk, Contract, Middleware, Node, buildContractId, type Encoded } from
 import { parseJson } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createApp } from '../../../src/api/app.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { startDevnode, TOKEN_ACI, type Devnode, type TxRecord } from '../../../src/devnode/index.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { populateToTop } from '../../support/populate.ts';

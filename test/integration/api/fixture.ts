@@ -5,7 +5,7 @@ import { encode, type Prefix } from '../../../src/chain/encoding.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { channelId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
-import type { Queryable } from '../../../src/db/pool.ts';
+import type { Queryable } from '../../../src/db/connection/pool.ts';
 import { accountPairs } from '../../../src/indexer/rows/account-pairs.ts';
 import { deriveStoredSpends } from '../../../src/indexer/derived/spend-days.ts';
 import { accountNumber } from '../../support/account-numbers.ts';

@@ -9,7 +9,7 @@ import type { Admission } from '../../../src/api/http/admission.ts';
 import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { createPool, createReadPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, createReadPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createLogger } from '../../../src/base/log.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { buildFixture, type ChainFixture } from './fixture.ts';

@@ -11,7 +11,7 @@ import type Koa from 'koa';
 import { createApp } from '../../../src/api/app.ts';
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { populateToTop } from '../../support/populate.ts';

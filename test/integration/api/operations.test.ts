@@ -3,7 +3,7 @@ import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { ALICE, CAROL } from './fixture.ts';
 import { silentLog, startApi, type ApiUnderTest } from './harness.ts';

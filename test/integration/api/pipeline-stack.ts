@@ -8,7 +8,7 @@ import type Koa from 'koa';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { createTestDatabase } from '../../support/postgres.ts';

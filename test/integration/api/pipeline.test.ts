@@ -4,7 +4,7 @@ import type prom from 'prom-client';
 import supertest from 'supertest';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { silentLog } from './harness.ts';
 import { startPipeline, type PipelineStack } from './pipeline-stack.ts';

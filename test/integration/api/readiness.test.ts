@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readiness } from '../../../src/api/http/readiness.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { silentLog } from './harness.ts';
 

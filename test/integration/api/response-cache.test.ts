@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { startCacheInvalidation } from '../../../src/api/http/cache-invalidation.ts';
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
-import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
+import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/connection/notification.ts';
 import type { Role } from '../../../src/base/roles.ts';
 import { TOP } from './fixture.ts';
 import { silentLog, startApi, type ApiUnderTest } from './harness.ts';

@@ -4,7 +4,7 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 import { WebSocket } from 'ws';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { migrate } from '../../../src/db/migrator.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 

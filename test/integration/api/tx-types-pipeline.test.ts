@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Protocol } from '../../../src/chain/aens.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
-import { MADE_UP_TX_TYPE } from '../../../src/devnode/made-up-tx.ts';
+import { MADE_UP_TX_TYPE } from '../../../src/devnode/rules/made-up-tx.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from './harness.ts';

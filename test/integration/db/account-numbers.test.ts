@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import { KEY_TAGS, idKey } from '../../../src/chain/id-key.ts';
-import { withTransaction, type Pool } from '../../../src/db/pool.ts';
+import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
 import { AccountNumbers } from '../../../src/db/writes/account-numbers.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 

@@ -1,7 +1,7 @@
 /** @module Database administration outside the migrations, on a real PostgreSQL: `mdw dev` creating its database, `mdw migrate --drop`. */
 import { expect } from 'chai';
 import pg from 'pg';
-import { dropSchema, ensureDatabase } from '../../../src/db/admin.ts';
+import { dropSchema, ensureDatabase } from '../../../src/db/schema/admin.ts';
 import { createMigratedDatabase, createTestDatabase } from '../../support/postgres.ts';
 
 async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {

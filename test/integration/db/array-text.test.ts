@@ -1,6 +1,6 @@
-/** @module Array parameters as literal text (db/array-text.ts) read back by PostgreSQL as the values themselves. */
+/** @module Array parameters as literal text (db/connection/array-text.ts) read back by PostgreSQL as the values themselves. */
 import { expect } from 'chai';
-import { arrayText } from '../../../src/db/array-text.ts';
+import { arrayText } from '../../../src/db/connection/array-text.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 
 describe('arrayText against PostgreSQL', () => {

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import { AT_0100, BASELINE, ONTO_BASELINE } from '../../../src/db/baseline.ts';
-import { migrate, migrationStatus, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
+import { AT_0100, BASELINE, ONTO_BASELINE } from '../../../src/db/schema/baseline.ts';
+import { migrate, migrationStatus, MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
 import { catalogOf } from '../../support/catalog.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 

@@ -1,7 +1,7 @@
-/** @module concurrently (db/pool.ts): independent reads at once on a pool, one after another on a client, which pg@9 requires. */
+/** @module concurrently (db/connection/pool.ts): independent reads at once on a pool, one after another on a client, which pg@9 requires. */
 import { expect } from 'chai';
 import pino from 'pino';
-import { concurrently, createPool, type Pool } from '../../../src/db/pool.ts';
+import { concurrently, createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 
 describe('concurrently against PostgreSQL', () => {

@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
+import { migrate, MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });

@@ -6,7 +6,7 @@
  * it.
  */
 import { expect } from 'chai';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
 /** Tables with a height column whose rows do not belong to that height, and why. */

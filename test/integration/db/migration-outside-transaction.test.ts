@@ -8,7 +8,7 @@ import pg from 'pg';
 import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
+import { migrate, MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
 import { AppError, ErrorCode } from '../../../src/base/errors.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';

@@ -5,8 +5,8 @@
  * (their definition), a span summing to zero has no row.
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { silent } from '../indexer/support/harness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * @module The names' trigram index after the migrations (db/name-search-index.ts) on a real PostgreSQL: a database that
+ * @module The names' trigram index after the migrations (db/schema/name-search-index.ts) on a real PostgreSQL: a database that
  * refuses extensions migrates all the same with one warning saying what to run, and the next migrate builds the index
  * once a superuser ran it; a blue/green generation builds its own on the same extension, which dropping the first
  * generation (the default `public`) leaves in place; a role that is no superuser makes the extension from PostgreSQL 13.
@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { dropSchema } from '../../../src/db/admin.ts';
-import { migrate, migrationNames } from '../../../src/db/migrator.ts';
-import { EXTENSION_SCHEMA, NAME_SEARCH_INDEX } from '../../../src/db/name-search-index.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { dropSchema } from '../../../src/db/schema/admin.ts';
+import { migrate, migrationNames } from '../../../src/db/schema/migrator.ts';
+import { EXTENSION_SCHEMA, NAME_SEARCH_INDEX } from '../../../src/db/schema/name-search-index.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
 import { names } from '../../../src/db/queries/names.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { channelId, oracleId } from '../../../src/chain/derived-ids.ts';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { channelById, channelsPage } from '../../../src/db/queries/channels.ts';
 import { oracleState, oraclesPage } from '../../../src/db/queries/oracles.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';

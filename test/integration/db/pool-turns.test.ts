@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import { createPool, createRoutingPool, withSnapshot, type Pool } from '../../../src/db/pool.ts';
+import { createPool, createRoutingPool, withSnapshot, type Pool } from '../../../src/db/connection/pool.ts';
 import { TurnQueue } from '../../../src/base/turns.ts';
 import { countTurns } from '../../support/loop-turns.ts';
 import { createTestDatabase } from '../../support/postgres.ts';

@@ -7,7 +7,7 @@ import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { signedTx } from '../../../src/chain/signed-tx.ts';
 import { TX_SCHEMAS } from '../../../src/chain/tx-schema.ts';
 import { TX_TYPE_CODES, txTypeCode } from '../../../src/chain/id-key.ts';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import {
   microBlockTransactionsJson,
   transactionByHash,

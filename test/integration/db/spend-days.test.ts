@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import type { SpendDayTotal } from '../../../src/chain/spend-days.ts';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { deleteFrom } from '../../../src/db/writes/heights.ts';
 import { addSpendHeights, deleteSpendHeights } from '../../../src/db/writes/spend-heights.ts';
 import { createTestDatabase } from '../../support/postgres.ts';

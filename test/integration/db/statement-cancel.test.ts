@@ -1,12 +1,12 @@
 /**
- * @module A statement is cancelled with the work that sent it (src/db/statement-cancel.ts), also when it waited for
+ * @module A statement is cancelled with the work that sent it (src/db/connection/statement-cancel.ts), also when it waited for
  * a connection of a full pool: pg-pool hands the connection over from another's release, and the statement must still
  * follow its own work, not the releaser's.
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
-import { cancelledWith, isStatementCancelled, Work } from '../../../src/db/statement-cancel.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import { cancelledWith, isStatementCancelled, Work } from '../../../src/db/connection/statement-cancel.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 
 describe('statements cancelled with their work', function () {

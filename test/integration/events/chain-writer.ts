@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { withTransaction, type Pool, type Queryable } from '../../../src/db/pool.ts';
+import { withTransaction, type Pool, type Queryable } from '../../../src/db/connection/pool.ts';
 import { ReorgLog } from '../../../src/indexer/sync/reorg-log.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
-import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
+import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/connection/notification.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 /** TxSpec is one transaction to write: its node JSON and the ids account_transactions records for it. */

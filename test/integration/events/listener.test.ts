@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
-import { notifyChannel } from '../../../src/db/notification.ts';
+import { notifyChannel } from '../../../src/db/connection/notification.ts';
 import { createEventsFixture, type EventsFixture } from './ws-client.ts';
 
 const SCHEMA = 'mdw_listener';

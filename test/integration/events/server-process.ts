@@ -1,6 +1,6 @@
 /** @module A websocket server in its own process, for tests of several servers fed by one populator. */
 import prom from 'prom-client';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createLogger } from '../../../src/base/log.ts';

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createLogger, type Logger } from '../../../src/base/log.ts';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 
 export interface TestClient {

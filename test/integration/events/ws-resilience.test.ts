@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { Encoding, MemoryAccount } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import { PENDING_PATH } from '../../../src/node/mempool.ts';
 import {

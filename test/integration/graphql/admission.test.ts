@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { Admission } from '../../../src/api/http/admission.ts';
-import type { PoolClient } from '../../../src/db/pool.ts';
+import type { PoolClient } from '../../../src/db/connection/pool.ts';
 import { startApi, type ApiUnderTest } from '../api/harness.ts';
 
 /** two pages of 100 transactions with their blocks: cost 2 × 201, more than four turns' */

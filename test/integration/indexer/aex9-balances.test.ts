@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai';
 import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
-import { TOKEN_ACI } from '../../../src/devnode/aci.ts';
+import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import {
@@ -22,7 +22,7 @@ import {
   type Balances,
 } from '../../support/aex9-truth.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
-import { createReadPool, type Pool } from '../../../src/db/pool.ts';
+import { createReadPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { accountAmount, holdersPage, MAX_MICRO } from '../../../src/db/queries/aex9-balances.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 

@@ -6,8 +6,8 @@
  * once, not once per batch that touched it.
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createWritePool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createWritePool, type Pool } from '../../../src/db/connection/pool.ts';
 import { GA_TX_TYPES } from '../../../src/indexer/derived/ga-calls.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
 import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';

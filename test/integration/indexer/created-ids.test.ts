@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { buildContractId, produceNameId } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
 import { transactionByHash } from '../../../src/db/queries/transactions.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';

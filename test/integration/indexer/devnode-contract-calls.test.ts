@@ -5,7 +5,7 @@ import { buildTxHash } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { compareGeneration, loadStored, verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import type { Queryable } from '../../../src/db/pool.ts';
+import type { Queryable } from '../../../src/db/connection/pool.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
 

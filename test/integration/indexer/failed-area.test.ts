@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { storedTotals } from '../../../src/db/queries/sync-state.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';

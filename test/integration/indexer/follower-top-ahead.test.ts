@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { Follower, type StepResult } from '../../../src/indexer/sync/follower.ts';
 import { NodeClient } from '../../../src/node/client.ts';

@@ -4,8 +4,8 @@
  * stored chain (a backfill's).
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createWritePool, withTransaction, type Pool, type Queryable } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createWritePool, withTransaction, type Pool, type Queryable } from '../../../src/db/connection/pool.ts';
 import { deriveBatchGaCalls, deriveGaCalls, GA_TX_TYPES } from '../../../src/indexer/derived/ga-calls.ts';
 import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';

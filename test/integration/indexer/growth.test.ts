@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import prom from 'prom-client';
-import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/notification.ts';
+import { decodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/connection/notification.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startHarness, silent, verifyClean, waitFor, type Harness } from './support/harness.ts';
 import { addMicroBlock } from './support/micro-blocks.ts';

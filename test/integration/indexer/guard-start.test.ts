@@ -1,11 +1,11 @@
 /**
  * How a writer's start checks its schema (src/indexer/identity/guard.ts) with no wait it does not need: the nodes asked
  * while the database is read, the migrator run only where a migration is pending, and a refused schema ending the
- * wait for nodes that do not answer. Also the pool's warm-up the populator starts beside it (src/db/pool.ts).
+ * wait for nodes that do not answer. Also the pool's warm-up the populator starts beside it (src/db/connection/pool.ts).
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createWritePool, warmPool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createWritePool, warmPool } from '../../../src/db/connection/pool.ts';
 import { ErrorCode } from '../../../src/base/errors.ts';
 import { guardSchema } from '../../../src/indexer/identity/guard.ts';
 import { silent, startHarness, type Harness } from './support/harness.ts';

@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import pino from 'pino';
-import { migrate } from '../../../src/db/migrator.ts';
-import { createWritePool, type Pool } from '../../../src/db/pool.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createWritePool, type Pool } from '../../../src/db/connection/pool.ts';
 import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
 import { HyperchainReader } from '../../../src/indexer/hyperchain/reader.ts';
 import { detectHyperchain } from '../../../src/indexer/hyperchain/detect.ts';

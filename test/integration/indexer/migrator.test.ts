@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
-import { migrate, migrationStatus } from '../../../src/db/migrator.ts';
+import { migrate, migrationStatus } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });

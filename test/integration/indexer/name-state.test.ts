@@ -1,7 +1,7 @@
 /** @module name_state stays exactly what the per-request DISTINCT ON over name_events computed: after a sync, a fork, a -H reload, a shorter chain, and in another schema. */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { migrate } from '../../../src/db/migrator.ts';
+import { migrate } from '../../../src/db/schema/migrator.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';

@@ -11,7 +11,7 @@ import request from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
 import { IMMUTABLE } from '../../../src/api/http/middleware/cache-headers.ts';
 import { Protocol } from '../../../src/chain/aens.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { saveReloadProgress } from '../../../src/db/writes/reload-progress.ts';
-import { createWritePool } from '../../../src/db/pool.ts';
+import { createWritePool } from '../../../src/db/connection/pool.ts';
 import { queryOnce } from '../../support/postgres.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy } from './support/fault-proxy.ts';

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { createPool } from '../../../src/db/pool.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
 import { topHeight } from '../../../src/db/queries/blocks.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';

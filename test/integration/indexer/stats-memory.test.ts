@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import prom from 'prom-client';
-import { createWritePool, type Pool, type PoolClient } from '../../../src/db/pool.ts';
+import { createWritePool, type Pool, type PoolClient } from '../../../src/db/connection/pool.ts';
 import { storedKeyBlockTargets } from '../../../src/db/writes/derive-backfill.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { fetchGeneration } from '../../../src/indexer/sync/fetch.ts';

@@ -1,6 +1,6 @@
 /** @module sync_state helpers on a real PostgreSQL: which heights are missing, and the re-derive mark. */
 import { expect } from 'chai';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { lowestMissing, missingHeights, rederiveMark } from '../../../src/db/queries/sync-state.ts';
 import { markStaleAbove, moveMark } from '../../../src/db/writes/sync-state.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';

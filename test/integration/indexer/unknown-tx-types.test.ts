@@ -10,7 +10,7 @@ import prom from 'prom-client';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson } from '../../../src/chain/json.ts';
 import { isBinary, renderStoredTx } from '../../../src/chain/stored-tx.ts';
-import { withTransaction, type Pool } from '../../../src/db/pool.ts';
+import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
 import { countTransactions } from '../../../src/db/queries/transaction-filter.ts';
 import { learnTxTypes } from '../../../src/db/writes/learned-tx-types.ts';
 import { TxTypeCodes } from '../../../src/db/writes/tx-type-codes.ts';

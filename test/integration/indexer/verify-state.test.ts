@@ -14,7 +14,7 @@ import { deriveStoredTokens } from '../../../src/indexer/derived/derive-tokens.t
 import { aexnRows } from '../../../src/indexer/rows/aexn-rows.ts';
 import { contractReaders } from '../../../src/indexer/contracts/aexn-detector.ts';
 import { NodeClient } from '../../../src/node/client.ts';
-import { createWritePool, withTransaction } from '../../../src/db/pool.ts';
+import { createWritePool, withTransaction } from '../../../src/db/connection/pool.ts';
 import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
 import type { Config } from '../../../src/config/middleware.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
-import { withTransaction, type Pool } from '../../../src/db/pool.ts';
+import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
 import { transformGeneration } from '../../../src/indexer/rows/transform.ts';
 import { deleteFrom } from '../../../src/db/writes/heights.ts';
 import { recordTop } from '../../../src/db/writes/sync-state.ts';

@@ -3,7 +3,7 @@ import { idKey } from '../../../src/chain/id-key.ts';
 import { expect } from 'chai';
 import { auctionTimeout } from '../../../src/chain/aens.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import { PROTOCOL_VERSION } from '../../../src/devnode/blocks.ts';
+import { PROTOCOL_VERSION } from '../../../src/devnode/store/blocks.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { startV3, walkPages, type ChainTruth, type ChainTx, type V3UnderTest } from './harness.ts';
 

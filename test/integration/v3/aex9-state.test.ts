@@ -12,7 +12,7 @@
  */
 import { expect } from 'chai';
 import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
-import { TOKEN_ACI } from '../../../src/devnode/aci.ts';
+import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
 import { address, option } from '../../../src/chain/fate.ts';
 import type { FateValue } from '../../../src/chain/fate.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';

@@ -17,7 +17,7 @@ import {
   GA_CONTRACT_BYTECODE,
   contractCallData,
   gaAuthData,
-} from '../../../src/devnode/fate-contract.ts';
+} from '../../../src/devnode/contracts/fate-contract.ts';
 import { channelId } from '../../../src/devnode/ids.ts';
 import { signBytes } from '../../../src/devnode/keys.ts';
 import { encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';

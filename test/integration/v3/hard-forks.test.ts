@@ -10,8 +10,8 @@ import {
   keyPairFromSeed,
   type DevnodeHardFork,
 } from '../../../src/devnode/index.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
-import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/contracts/fate-contract.ts';
+import { KEY_BLOCK_REWARD } from '../../../src/devnode/rules/fees.ts';
 import { startV3, walkPages, type V3UnderTest } from './harness.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import {

@@ -10,7 +10,7 @@ import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { HARD_FORK_FILE_VARIABLES, loadConfig, type Config } from '../../../src/config/middleware.ts';
 import type { HardForkFile } from '../../../src/chain/hard-forks.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import {
   genesisAccountsJson,
   hardForkFilesJson,

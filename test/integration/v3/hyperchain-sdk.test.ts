@@ -13,7 +13,7 @@ import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { HC_ELECTION_ACI, HC_STAKING_ACI, HOLE_FLAG } from '../../../src/devnode/index.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { silentLog } from '../api/harness.ts';

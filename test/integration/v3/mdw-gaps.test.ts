@@ -4,7 +4,7 @@ import { buildTx, encode, Encoding, hash, Tag } from '@aeternity/aepp-sdk';
 import { PARTY_TX_TYPES } from '../../../src/chain/channel-parties.ts';
 import { channelId, contractId } from '../../../src/chain/derived-ids.ts';
 import { BYTECODE, GA_ACI } from '../../../src/devnode/index.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/fate-contract.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from '../../../src/devnode/contracts/fate-contract.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { TX_TYPE_NAMES } from '../../../src/api/mdw/resources/tx-query.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { buildTx, Tag, type AensName } from '@aeternity/aepp-sdk';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { NAME_SEARCH_INDEX } from '../../../src/db/name-search-index.ts';
+import { NAME_SEARCH_INDEX } from '../../../src/db/schema/name-search-index.ts';
 import { holdingCondition, names } from '../../../src/db/queries/names.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 import { claimNames } from './name-claims.ts';

@@ -2,10 +2,10 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StatsSource } from '../../../src/api/mdw/resources/stats-source.ts';
-import type { Queryable } from '../../../src/db/pool.ts';
-import { notifyCommitted } from '../../../src/db/notify.ts';
+import type { Queryable } from '../../../src/db/connection/pool.ts';
+import { notifyCommitted } from '../../../src/db/connection/notify.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
-import { notifyChannel } from '../../../src/db/notification.ts';
+import { notifyChannel } from '../../../src/db/connection/notification.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { silentLog } from '../api/harness.ts';
 

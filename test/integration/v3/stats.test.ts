@@ -5,10 +5,10 @@
  */
 import { expect } from 'chai';
 import { KEY_TAGS } from '../../../src/chain/id-key.ts';
-import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
+import { KEY_BLOCK_REWARD } from '../../../src/devnode/rules/fees.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { innerTx } from '../../../src/chain/tx-fields.ts';
-import { withTransaction } from '../../../src/db/pool.ts';
+import { withTransaction } from '../../../src/db/connection/pool.ts';
 import { storedKeyBlockTargets } from '../../../src/db/writes/derive-backfill.ts';
 import { deriveStatsOfStored } from '../../../src/indexer/derived/stats.ts';
 import { startV3, walkPages, type ChainTruth, type V3UnderTest } from './harness.ts';

@@ -8,7 +8,7 @@ import pino from 'pino';
 import prom from 'prom-client';
 import WebSocket from 'ws';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import type { Hyperchain } from '../../../src/devnode/index.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/base/roles.ts';

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import type { Pool } from '../../../src/db/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { txiOfHash } from '../../../src/db/queries/txis.ts';
 import { readChainChunk, readChainEvents, type ChainEvent } from '../../../src/events/events-source.ts';
 import { MdwHub, type MdwPeer, type MdwReplaySource } from '../../../src/events/mdw-hub.ts';

@@ -9,7 +9,7 @@ import prom from 'prom-client';
 import type { Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { createPool, type Pool } from '../../../src/db/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';

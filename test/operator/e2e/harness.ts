@@ -25,7 +25,7 @@ import {
 import { buildCrd } from '../../../src/operator/api/crd.ts';
 import { FakeKube } from '../../../src/operator/kube/fake.ts';
 import { Component, LABEL_COMPONENT, LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
-import { generationOfSchema } from '../../../src/db/usage.ts';
+import { generationOfSchema } from '../../../src/db/schema/usage.ts';
 
 export const IMAGE = 'ghcr.io/aeternity/mdw:1.0.0';
 export const KEY = 'chain/mainnet';

@@ -13,8 +13,8 @@ import {
 } from '../../../src/chain/balance-deltas.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
-import { applyTx } from '../../../src/devnode/rules.ts';
-import { newState, type WorldState } from '../../../src/devnode/state.ts';
+import { applyTx } from '../../../src/devnode/rules/apply.ts';
+import { newState, type WorldState } from '../../../src/devnode/store/state.ts';
 import type { TxFields } from '../../../src/devnode/tx-codec.ts';
 
 const alice = encode('ak', Buffer.alloc(32, 1));

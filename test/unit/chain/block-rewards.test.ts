@@ -7,7 +7,7 @@ import {
   type RewardedBlock,
 } from '../../../src/chain/block-rewards.ts';
 import { coinbaseAt } from '../../../src/chain/coinbase.ts';
-import { KEY_BLOCK_REWARD } from '../../../src/devnode/fees.ts';
+import { KEY_BLOCK_REWARD } from '../../../src/devnode/rules/fees.ts';
 
 const A = 'ak_opener';
 const B = 'ak_closer';

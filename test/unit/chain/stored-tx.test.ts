@@ -14,7 +14,7 @@ import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts'
 import { isBinary, renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
 import { signedTxBytes, signedTxEncoding } from '../../../src/chain/tx-serialize.ts';
 import { generateChain } from '../../../src/devnode/index.ts';
-import { txJson } from '../../../src/devnode/views.ts';
+import { txJson } from '../../../src/devnode/api/views.ts';
 
 type JsonObject = { [key: string]: Json };
 type Path = readonly (string | number)[];

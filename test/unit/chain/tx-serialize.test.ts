@@ -18,10 +18,10 @@ import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { encodeTx, signedTxBytes, txHash, txLength, TxCodecError } from '../../../src/chain/tx-serialize.ts';
 import { onSizeFallback, signedTxSize, sizeFallbackCounts } from '../../../src/chain/tx-size.ts';
-import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../../src/devnode/fate-contract.ts';
+import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../../src/devnode/contracts/fate-contract.ts';
 import { encodedStoredTx, isBinary, renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
 import { generateChain } from '../../../src/devnode/index.ts';
-import { txJson } from '../../../src/devnode/views.ts';
+import { txJson } from '../../../src/devnode/api/views.ts';
 
 type JsonObject = { [key: string]: Json };
 type SdkParams = Parameters<typeof buildTx>[0];

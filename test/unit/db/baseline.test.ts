@@ -1,10 +1,10 @@
 /**
- * @module The migration history's rules (db/baseline.ts), alone: which schemas move onto 0.1.0's baseline, which are
+ * @module The migration history's rules (db/schema/baseline.ts), alone: which schemas move onto 0.1.0's baseline, which are
  * refused, and the order of pending files.
  */
 import { expect } from 'chai';
 import { AppError } from '../../../src/base/errors.ts';
-import { BASELINE, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline } from '../../../src/db/baseline.ts';
+import { BASELINE, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline } from '../../../src/db/schema/baseline.ts';
 
 const refusal = (fn: () => unknown): AppError => {
   try {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isDatabaseUnavailable } from '../../../src/db/errors.ts';
+import { isDatabaseUnavailable } from '../../../src/db/connection/errors.ts';
 
 /** An error as pg produces it: a message and, for server errors and sockets, a code. */
 function pgError(message: string, code?: string): Error {

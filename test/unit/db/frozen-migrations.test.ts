@@ -10,8 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { BASELINE } from '../../../src/db/baseline.ts';
-import { MIGRATIONS_DIR } from '../../../src/db/migrator.ts';
+import { BASELINE } from '../../../src/db/schema/baseline.ts';
+import { MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
 
 const BEFORE_RELEASE = fileURLToPath(new URL('../../fixtures/migrations-0.0/', import.meta.url));
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatLsn, parseLsn, recordEnd } from '../../../src/db/lsn.ts';
+import { formatLsn, parseLsn, recordEnd } from '../../../src/db/connection/lsn.ts';
 
 describe('db/lsn: WAL positions', () => {
   it('reads and writes pg_lsn text exactly, above 2^53 too', () => {

@@ -1,6 +1,6 @@
 /** @module What a migration file asks of the migrator: in its transaction or outside, its statements, the runs. */
 import { expect } from 'chai';
-import { isNoTransaction, nextRun, statementsOf } from '../../../src/db/migration-file.ts';
+import { isNoTransaction, nextRun, statementsOf } from '../../../src/db/schema/migration-file.ts';
 import { AppError, ErrorCode } from '../../../src/base/errors.ts';
 
 const CONCURRENT = `-- an index on the largest table without blocking its writes

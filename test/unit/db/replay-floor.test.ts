@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { ReplayFloor } from '../../../src/db/replay-floor.ts';
-import { noReplicaReason } from '../../../src/db/replica-routing.ts';
-import type { Replica } from '../../../src/db/replica-watch.ts';
-import type { Pool } from '../../../src/db/pool.ts';
+import { ReplayFloor } from '../../../src/db/connection/replay-floor.ts';
+import { noReplicaReason } from '../../../src/db/connection/replica-routing.ts';
+import type { Replica } from '../../../src/db/connection/replica-watch.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 
 describe('db/replay-floor: the floor rises as a replica replays what notifications wait for, in order', () => {
   it('releases a position already replayed at once, raising the floor to it', () => {

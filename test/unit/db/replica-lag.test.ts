@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { PrimaryPositions } from '../../../src/db/replica-lag.ts';
+import { PrimaryPositions } from '../../../src/db/connection/replica-lag.ts';
 
 describe('db/replica-lag: a standby lags since the primary was first seen beyond it', () => {
   it('counts from the first position beyond the replay, not from the newest', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { StatementNames } from '../../../src/db/statement-names.ts';
+import { StatementNames } from '../../../src/db/connection/statement-names.ts';
 
 describe('StatementNames', () => {
   it('gives the same text the same name and different texts different names', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { untilDatabaseAnswers } from '../../../src/db/wait.ts';
+import { untilDatabaseAnswers } from '../../../src/db/connection/wait.ts';
 import { capturedLog } from '../../support/captured-log.ts';
 
 const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });

@@ -11,7 +11,7 @@ import { address, decodeValue, encodeValue, fateMap, tuple, type FateValue } fro
 import { parseJson } from '../../../src/chain/json.ts';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { callData } from '../../../src/devnode/contracts/txs.ts';
-import { dryRun } from '../../../src/devnode/dry-run.ts';
+import { dryRun } from '../../../src/devnode/api/dry-run.ts';
 import { generateChain } from '../../../src/devnode/generator.ts';
 import { readDecodedHoldings, readFateHoldings, readHoldings } from '../../../src/indexer/contracts/aex9-holdings.ts';
 import type { BytecodeEncoder } from '../../../src/indexer/contracts/contract-decoder.ts';

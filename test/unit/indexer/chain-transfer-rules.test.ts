@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import type { Queryable } from '../../../src/db/pool.ts';
+import type { Queryable } from '../../../src/db/connection/pool.ts';
 import type { Logger } from '../../../src/base/log.ts';
 import { chainTransferRules } from '../../../src/indexer/derived/chain-transfer-rules.ts';
 

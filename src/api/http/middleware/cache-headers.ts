@@ -1,7 +1,7 @@
 /** @module ETag and Cache-Control: answers about blocks deeper than the fork window never change, so caches may keep them. */
 import { createHash } from 'node:crypto';
 import type { ApiMiddleware } from '../state.ts';
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 
 /** IMMUTABLE is the Cache-Control of final answers: a year, as they cannot change. */

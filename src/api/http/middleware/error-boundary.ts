@@ -6,8 +6,8 @@
 import type prom from 'prom-client';
 import type { ApiContext, ApiMiddleware } from '../state.ts';
 import { AppError, ErrorCode } from '../../../base/errors.ts';
-import { isDatabaseUnavailable, isPoolBusy } from '../../../db/errors.ts';
-import { isStatementCancelled } from '../../../db/statement-cancel.ts';
+import { isDatabaseUnavailable, isPoolBusy } from '../../../db/connection/errors.ts';
+import { isStatementCancelled } from '../../../db/connection/statement-cancel.ts';
 import type { Logger } from '../../../base/log.ts';
 import type { DependencyOutage } from '../outage.ts';
 import { overloaded } from '../admission.ts';

@@ -3,7 +3,7 @@
  * page (not one per item, mdw/graphql/batch.ts) and shaped as /v3/micro-blocks/{hash} and /v3/key-blocks/{height} shape them.
  */
 import type { Deadline } from '../../http/admission.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { keyBlocksCountedAt, microBlocksCounted } from '../../../db/queries/blocks.ts';
 import { keyBlockObject, microBlockObject } from '../../../shapes/v3/render-blocks.ts';
 import { BatchLoader } from './batch-loader.ts';

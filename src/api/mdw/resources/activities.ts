@@ -1,6 +1,6 @@
 /** @module /v3/transfers and /v3/accounts/{id}/activities: internal transfers, and an id's feed of transactions, transfers and what plugs in. */
 import { isEncoded } from '../../../chain/encoding.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { activitiesPage, type ActivityKey, type ActivityRow } from '../../../db/queries/activities.ts';
 import { transfersPage, type TransferKey, type TransferRow } from '../../../db/queries/internal-transfers.ts';
 import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources.ts';

@@ -5,7 +5,7 @@
  */
 import { parseJson, type Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Item } from './resource.ts';
 import {
   CLAIM_ACTIVITIES,

@@ -14,7 +14,7 @@ import {
   type ChangeKey,
 } from '../../../db/queries/balance-changes.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Json } from '../../../chain/json.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { dayText, intervalBalances, INTERVALS, type IntervalBalance, type IntervalBy } from './balance-intervals.ts';

@@ -7,7 +7,7 @@ import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { LRUCache } from 'lru-cache';
 import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config/middleware.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { topBlockHash } from '../../../db/queries/blocks.ts';
 import { dryRun } from '../../../node/dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';

@@ -1,5 +1,5 @@
 /** @module /v3/aex141: NFT collections, their tokens and owners, templates and transfers, and an account's NFTs. */
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import {
   collectionById,
   collectionsCount,

@@ -5,7 +5,7 @@
  * (call infos a pruning node refused) has its balances marked `incomplete: true`.
  */
 import { isEncoded } from '../../../chain/encoding.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import {
   aex9Count,
   aex9Token,

@@ -9,7 +9,7 @@ import {
   lastChangeAt,
   type BalanceChange,
 } from '../../../db/queries/balance-changes.ts';
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Direction } from './page.ts';
 
 export type IntervalBy = 'day' | 'week' | 'month';

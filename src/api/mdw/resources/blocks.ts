@@ -1,5 +1,5 @@
 /** @module /v3/key-blocks and /v3/micro-blocks: node headers with ae_mdw's counts, paged by height and index. */
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import {
   keyBlockCounted,
   keyBlocksPage,

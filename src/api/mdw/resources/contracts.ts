@@ -1,7 +1,7 @@
 /** @module /v3/contracts: a contract's creation, its calls (the ones the chain holds as transactions) and their event logs. */
 import { hash } from '../../../chain/encoding.ts';
 import { storedCreatedIds } from '../../../chain/tx-fields.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { callsPage } from '../../../db/queries/contract-calls.ts';
 import { aexnTypes, contractCreation, logsPage, type LogKey } from '../../../db/queries/contracts.ts';
 import { transactionPositions, transactionsPage, type TxFilter } from '../../../db/queries/transaction-filter.ts';

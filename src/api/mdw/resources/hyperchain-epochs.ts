@@ -2,7 +2,7 @@
  * @module /v3/hyperchain/epochs and /v3/hyperchain/schedule: a hyperchain's epochs and its leader schedule, paged by
  * epoch and by height, scoped by `epoch:A-B` (and `gen:A-B` on the schedule). ae_mdw's 400 on another chain.
  */
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import {
   currentEpoch,
   epochAt,

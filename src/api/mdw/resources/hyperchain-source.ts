@@ -4,7 +4,7 @@
  * `/stats/miners*` decide on (hyperchain-guard.ts). Known once, kept for good.
  */
 import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import { hyperchainRecord, type HyperchainContracts } from '../../../db/queries/hyperchain.ts';
 import { badResponse } from '../../../node/errors.ts';
 

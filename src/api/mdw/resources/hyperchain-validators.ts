@@ -3,7 +3,7 @@
  * and each one's delegates (key: epoch, delegate), scoped by `epoch:A-B`; the `top` routes are the current epoch's.
  * Beyond ae_mdw, `/validators/{id}` answers any epoch (`?epoch=N`). ae_mdw's 400 on another chain.
  */
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import {
   currentEpoch,
   delegatesPage,

@@ -2,7 +2,7 @@
 import { isEncoded } from '../../../chain/encoding.ts';
 import { isNameText, nameId } from '../../../chain/derived-ids.ts';
 import type { Json } from '../../../chain/json.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   accountClaimsPage,

@@ -1,7 +1,7 @@
 /** @module /v3/oracles: oracles (active, inactive) by expiry, one oracle, its queries, responses and extensions. */
 import { isEncoded } from '../../../chain/encoding.ts';
 import type { Json } from '../../../chain/json.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import {
   oracleState,

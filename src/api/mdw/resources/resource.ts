@@ -5,7 +5,7 @@
  */
 import type { Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config/middleware.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import type { Aex141Metadata } from './aex141-metadata.ts';
 import type { Query } from './page.ts';

@@ -2,7 +2,7 @@
  * @module A list's `scope` as positions: generations, times (micro block times) and txis all become the first and last
  * position in range; transactions (`transaction:th_A-th_B`) become the txis of those transactions first.
  */
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import { positionsOfTime } from '../../../db/queries/transaction-filter.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
 import { positionsOfTxis, txiOfHash } from '../../../db/queries/txis.ts';

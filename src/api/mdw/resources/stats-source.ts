@@ -2,7 +2,7 @@
  * @module The statistics a server keeps in memory per stored chain: each series' counts and the
  * chain's time range, read once per stored top and reused until a new block or a fork changes it.
  */
-import type { Queryable } from '../../../db/pool.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
 import type { NotificationListener } from '../../../events/listener.ts';
 import { chainTimeRange, seriesIntervals, statsVersion } from '../../../db/queries/stats.ts';
 import { utcDay, type IntervalBy } from '../../../chain/stats-intervals.ts';

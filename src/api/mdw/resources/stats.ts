@@ -4,7 +4,7 @@
  */
 import type { Json } from '../../../chain/json.ts';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';

@@ -9,7 +9,7 @@ import {
   type TxFilter,
 } from '../../../db/queries/transaction-filter.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
-import type { Pool } from '../../../db/pool.ts';
+import type { Pool } from '../../../db/connection/pool.ts';
 import { accountFieldCounts, accountTypeCount } from '../../../db/queries/account-transactions.ts';
 import { microBlockCounted } from '../../../db/queries/blocks.ts';
 import { transactionByHash, type TxRow, type TxSummaryRow } from '../../../db/queries/transactions.ts';

@@ -28,7 +28,7 @@ import type Koa from 'koa';
 import type { IncomingMessage } from 'node:http';
 import type { ExportLimits } from '../../../config/middleware.ts';
 import type { Logger } from '../../../base/log.ts';
-import { cancelledWith, Work } from '../../../db/statement-cancel.ts';
+import { cancelledWith, Work } from '../../../db/connection/statement-cancel.ts';
 import { AppError, ErrorCode, errorMessage } from '../../../base/errors.ts';
 import { Backoff, sleep } from '../../../base/retry.ts';
 import { overloaded, type Admission } from '../../http/admission.ts';

@@ -24,7 +24,7 @@ export default class DbUsage extends Command {
   async run(): Promise<void> {
     const { flags } = await this.parse(DbUsage);
     const cfg = configFromEnv();
-    const { databaseUsage } = await import('../../../db/usage.ts');
+    const { databaseUsage } = await import('../../../db/schema/usage.ts');
     const json = JSON.stringify(await databaseUsage(cfg.databaseUrl, flags['schema-prefix']));
     this.log(json);
     const path = flags['termination-log'];

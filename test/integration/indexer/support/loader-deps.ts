@@ -1,7 +1,7 @@
 /** @module The loader's dependencies as a populator on a main chain has them, for tests that drive batches by hand. */
 import type { Config } from '../../../../src/config/middleware.ts';
-import { migrate } from '../../../../src/db/migrator.ts';
-import { createWritePool, type Pool } from '../../../../src/db/pool.ts';
+import { migrate } from '../../../../src/db/schema/migrator.ts';
+import { createWritePool, type Pool } from '../../../../src/db/connection/pool.ts';
 import { contractReaders } from '../../../../src/indexer/contracts/aexn-detector.ts';
 import { transferRulesOf } from '../../../../src/indexer/derived/internal-transfers.ts';
 import type { LoaderDeps } from '../../../../src/indexer/sync/loader.ts';

@@ -1,5 +1,5 @@
 /** @module rowsApart: how two schemas of one database differ, table by table, as `mdw -v --full` compares them. */
-import { createPool } from '../../../../src/db/pool.ts';
+import { createPool } from '../../../../src/db/connection/pool.ts';
 import { derivedTables, rowsOnlyIn } from '../../../../src/db/queries/derived-rows.ts';
 import { silent } from './harness.ts';
 

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { encode } from '../../../../src/chain/encoding.ts';
 import { address, decodeValue, encodeValue, fateMap, tuple } from '../../../../src/chain/fate.ts';
 import { parseJson } from '../../../../src/chain/json.ts';
-import { dryRun } from '../../../../src/devnode/dry-run.ts';
+import { dryRun } from '../../../../src/devnode/api/dry-run.ts';
 import { BYTECODE, devnodeHyperchain, EOE_FLAG, generateChain } from '../../../../src/devnode/index.ts';
 import type { BytecodeEncoder } from '../../../../src/indexer/contracts/contract-decoder.ts';
 import {

@@ -8,7 +8,7 @@ import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { expect } from 'chai';
 import { address, decodeValue, encodeValue, fateMap, tuple, type FateValue } from '../../../../src/chain/fate.ts';
 import { parseJson } from '../../../../src/chain/json.ts';
-import { dryRun } from '../../../../src/devnode/dry-run.ts';
+import { dryRun } from '../../../../src/devnode/api/dry-run.ts';
 import { BYTECODE, devnodeHyperchain, EOE_FLAG, generateChain } from '../../../../src/devnode/index.ts';
 import type { BytecodeEncoder } from '../../../../src/indexer/contracts/contract-decoder.ts';
 import { readStakes } from '../../../../src/indexer/hyperchain/epoch-rows.ts';

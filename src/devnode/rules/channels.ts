@@ -1,0 +1,228 @@
+/**
+ * @module A state channel's on-chain lifecycle (aesc_*_tx): create, deposit, withdraw, snapshot,
+ * mutual close, solo close → slash → settle, and force progress. Off-chain states are taken at
+ * their word: a payload's round and state hash are read, its proof of inclusion is not checked,
+ * and the balances are the on-chain ones (deposits and withdrawals move them). Pure.
+ */
+import { offChainState } from '../../chain/channel-payload.ts';
+import { SOLO_ROUND_SWITCH_HEIGHT } from '../../chain/channel-state.ts';
+import { encode } from '../../chain/encoding.ts';
+import { channelId } from '../ids.ts';
+import { credit, debit, int, num, str, TxRejected, type Apply } from './common.ts';
+import type { ChannelEntry, WorldState } from '../store/state.ts';
+import type { TxFields } from '../tx-codec.ts';
+import type { Json } from '../../chain/json.ts';
+
+/** OffChainState is what a payload (a signed ChannelOffChainTx) says: the round and state hash. */
+export interface OffChainState {
+  readonly channelId: string;
+  readonly round: number;
+  readonly stateHash: string;
+}
+
+/** EMPTY_PAYLOADS: a payload naming no state (the last on-chain one), as the node writes it and as tests may. */
+const EMPTY_PAYLOADS: ReadonlySet<string> = new Set(['', 'tx_', encode('tx', new Uint8Array(0))]);
+
+/** payloadState reads a `tx_` payload: a signed `[57, 2, channel_id, round, state_hash]`; undefined when empty. */
+export function payloadState(payload: Json | undefined): OffChainState | undefined {
+  if (typeof payload !== 'string' || EMPTY_PAYLOADS.has(payload)) return undefined;
+  const off = offChainState(payload);
+  if (!off) throw new TxRejected('bad_state_channel_payload: the payload is not a signed off-chain state');
+  return { ...off, round: Number(off.round) };
+}
+
+function openChannel(state: WorldState, tx: TxFields, party: string): ChannelEntry {
+  const channel = state.channels.get(str(tx.channel_id));
+  if (!channel) throw new TxRejected(`channel ${str(tx.channel_id)} not found`);
+  if (party !== channel.initiatorId && party !== channel.responderId)
+    throw new TxRejected(`account_not_peer: ${party} is not a party of ${channel.id}`);
+  return channel;
+}
+
+function active(channel: ChannelEntry): ChannelEntry {
+  if (channel.lockedUntil > 0) throw new TxRejected(`channel ${channel.id} is closing`);
+  return channel;
+}
+
+/**
+ * checkRound refuses a state whose round is not above the channel's, or, after forced states, not above the round
+ * before the first of them: a co-signed state may replace them all, a forced one only follow them
+ * (aesc_utils:check_round_greater_than_last).
+ */
+function checkRound(channel: ChannelEntry, round: number, forced = false): void {
+  const min = channel.soloRound !== 0 && !forced ? channel.soloRound - 1 : channel.round;
+  if (round <= min) throw new TxRejected(`old_round: round ${round} is not above ${min}`);
+}
+
+function newerState(channel: ChannelEntry, tx: TxFields): OffChainState {
+  const off = payloadState(tx.payload);
+  if (!off || off.channelId !== channel.id) throw new TxRejected('bad_state_channel_payload: no state of this channel');
+  checkRound(channel, off.round);
+  return off;
+}
+
+/**
+ * soloRoundAfterClose is a solo close's or slash's `solo_round`: a co-signed payload replaces the forced states from
+ * the switch height on, and before it left `solo_round` as it was (aesc_channels:close_solo_with_payload).
+ */
+const soloRoundAfterClose = (channel: ChannelEntry, height: number): number =>
+  height >= SOLO_ROUND_SWITCH_HEIGHT ? 0 : channel.soloRound;
+
+const total = (c: ChannelEntry): bigint => c.initiatorAmount + c.responderAmount;
+
+/** payout closes the channel: the final amounts (plus the fee) must be the channel's amount. */
+function payout(state: WorldState, channel: ChannelEntry, tx: TxFields, feeFromChannel: boolean): void {
+  const finals = int(tx.initiator_amount_final) + int(tx.responder_amount_final);
+  if (finals + (feeFromChannel ? int(tx.fee) : 0n) !== total(channel))
+    throw new TxRejected('wrong_amounts: final amounts do not add up to the channel amount');
+  credit(state, channel.initiatorId, int(tx.initiator_amount_final));
+  credit(state, channel.responderId, int(tx.responder_amount_final));
+  state.channels.delete(channel.id);
+}
+
+function side(channel: ChannelEntry, party: string, delta: bigint): ChannelEntry {
+  return party === channel.initiatorId
+    ? { ...channel, initiatorAmount: channel.initiatorAmount + delta }
+    : { ...channel, responderAmount: channel.responderAmount + delta };
+}
+
+export const CHANNEL_RULES: Record<string, Apply> = {
+  ChannelCreateTx(state, tx) {
+    const initiator = str(tx.initiator_id);
+    const responder = str(tx.responder_id);
+    debit(state, initiator, int(tx.fee) + int(tx.initiator_amount));
+    debit(state, responder, int(tx.responder_amount));
+    const id = channelId(initiator, num(tx.nonce), responder);
+    const d = tx.delegate_ids;
+    const delegateIds = (
+      Array.isArray(d) ? d : d && typeof d === 'object' ? [...(d.initiator as Json[]), ...(d.responder as Json[])] : []
+    ).map(str);
+    state.channels.set(id, {
+      id,
+      initiatorId: initiator,
+      responderId: responder,
+      initiatorAmount: int(tx.initiator_amount),
+      responderAmount: int(tx.responder_amount),
+      channelReserve: int(tx.channel_reserve),
+      lockPeriod: num(tx.lock_period),
+      delegateIds,
+      stateHash: str(tx.state_hash),
+      round: 1,
+      soloRound: 0,
+      lockedUntil: 0,
+    });
+  },
+  ChannelDepositTx(state, tx) {
+    const from = str(tx.from_id);
+    const channel = active(openChannel(state, tx, from));
+    checkRound(channel, num(tx.round));
+    debit(state, from, int(tx.fee) + int(tx.amount));
+    const next = side(channel, from, int(tx.amount));
+    state.channels.set(channel.id, { ...next, round: num(tx.round), soloRound: 0, stateHash: str(tx.state_hash) });
+  },
+  ChannelWithdrawTx(state, tx) {
+    const to = str(tx.to_id);
+    const channel = active(openChannel(state, tx, to));
+    checkRound(channel, num(tx.round));
+    const own = to === channel.initiatorId ? channel.initiatorAmount : channel.responderAmount;
+    if (int(tx.amount) > own) throw new TxRejected('not_enough_channel_funds');
+    debit(state, to, int(tx.fee));
+    credit(state, to, int(tx.amount));
+    const next = side(channel, to, -int(tx.amount));
+    state.channels.set(channel.id, { ...next, round: num(tx.round), soloRound: 0, stateHash: str(tx.state_hash) });
+  },
+  ChannelSnapshotSoloTx(state, tx) {
+    const from = str(tx.from_id);
+    const channel = active(openChannel(state, tx, from));
+    const off = newerState(channel, tx);
+    debit(state, from, int(tx.fee));
+    state.channels.set(channel.id, { ...channel, round: off.round, soloRound: 0, stateHash: off.stateHash });
+  },
+  // also on a closing channel, whose lock it restarts (aesc_channels:force_progress)
+  ChannelForceProgressTx(state, tx, ctx) {
+    const from = str(tx.from_id);
+    const channel = openChannel(state, tx, from);
+    const round = num(tx.round);
+    checkRound(channel, round, true);
+    debit(state, from, int(tx.fee));
+    // the first of a chain of forced states is kept; from the switch height on a co-signed payload starts a new chain
+    // (aesc_channels:force_progress, force_progress_with_payload)
+    const withPayload = payloadState(tx.payload) !== undefined && ctx.height >= SOLO_ROUND_SWITCH_HEIGHT;
+    state.channels.set(channel.id, {
+      ...channel,
+      round,
+      soloRound: withPayload || channel.soloRound === 0 ? round : channel.soloRound,
+      stateHash: str(tx.state_hash),
+      lockedUntil: channel.lockedUntil === 0 ? 0 : ctx.height + channel.lockPeriod,
+    });
+  },
+  // since Iris: a party names the channel's delegates (aesc_set_delegates_tx) on the last on-chain state (an empty
+  // payload: the tx repeats its round and state hash) or on a newer co-signed one, which it brings on chain as a
+  // snapshot does (aesc_utils:check_set_delegates, process_set_delegates)
+  ChannelSetDelegatesTx(state, tx) {
+    const from = str(tx.from_id);
+    const channel = active(openChannel(state, tx, from));
+    const off = payloadState(tx.payload) && newerState(channel, tx);
+    if (num(tx.round) !== (off ?? channel).round) throw new TxRejected(`unexpected_round: ${num(tx.round)}`);
+    if (!off && str(tx.state_hash) !== channel.stateHash) throw new TxRejected('unexpected_state_hash');
+    debit(state, from, int(tx.fee));
+    const ids = (v: Json | undefined): string[] => (Array.isArray(v) ? v.map(str) : []);
+    state.channels.set(channel.id, {
+      ...channel,
+      delegateIds: [...ids(tx.initiator_delegate_ids), ...ids(tx.responder_delegate_ids)],
+      ...(off ? { round: off.round, soloRound: 0, stateHash: off.stateHash } : {}),
+    });
+  },
+  ChannelCloseMutualTx(state, tx) {
+    payout(state, openChannel(state, tx, str(tx.from_id)), tx, true);
+  },
+  ChannelCloseSoloTx(state, tx, ctx) {
+    const from = str(tx.from_id);
+    const channel = active(openChannel(state, tx, from));
+    // an empty payload closes on the last on-chain state (aesc_channels:close_solo_last_onchain)
+    const off = payloadState(tx.payload) && newerState(channel, tx);
+    debit(state, from, int(tx.fee));
+    state.channels.set(channel.id, {
+      ...channel,
+      ...(off
+        ? { round: off.round, soloRound: soloRoundAfterClose(channel, ctx.height), stateHash: off.stateHash }
+        : {}),
+      lockedUntil: ctx.height + channel.lockPeriod,
+    });
+  },
+  // a closing channel is slashed until it is settled, also after its lock ended (aesc_utils:check_slash_payload
+  // checks check_is_closing only)
+  ChannelSlashTx(state, tx, ctx) {
+    const from = str(tx.from_id);
+    const channel = openChannel(state, tx, from);
+    if (channel.lockedUntil === 0) throw new TxRejected(`channel ${channel.id} is not closing`);
+    const off = newerState(channel, tx);
+    debit(state, from, int(tx.fee));
+    state.channels.set(channel.id, {
+      ...channel,
+      round: off.round,
+      soloRound: soloRoundAfterClose(channel, ctx.height),
+      stateHash: off.stateHash,
+      lockedUntil: ctx.height + channel.lockPeriod,
+    });
+  },
+  ChannelSettleTx(state, tx, ctx) {
+    const from = str(tx.from_id);
+    const channel = openChannel(state, tx, from);
+    // settled from locked_until on (aesc_channels:is_solo_closed: LockedUntil =< Height)
+    if (channel.lockedUntil === 0 || ctx.height < channel.lockedUntil)
+      throw new TxRejected(`channel ${channel.id} is not closed yet (locked until ${channel.lockedUntil})`);
+    debit(state, from, int(tx.fee));
+    payout(state, channel, tx, false);
+  },
+};
+
+/** channelSigners: create and mutual close need both parties; every other channel tx its `from_id`/`to_id`. */
+export function channelSigners(tx: TxFields, state: WorldState): string[] | undefined {
+  if (tx.type === 'ChannelCreateTx') return [str(tx.initiator_id), str(tx.responder_id)];
+  if (tx.type === 'ChannelCloseMutualTx') {
+    const channel = state.channels.get(str(tx.channel_id));
+    return channel ? [channel.initiatorId, channel.responderId] : undefined;
+  }
+  return undefined;
+}
