@@ -1,7 +1,7 @@
 /**
  * @module The layer order of docs/architecture.md, checked on every import of src/: no file imports a layer above
  * its own or a sibling of its row, inside src/ and inside every folder of src/ that holds folders of its own (each
- * such folder's rooms have an order of their own); no files import each other in a circle, the devnode is a
+ * such folder's rooms have an order of their own, which names every one of them); no files import each other in a circle, the devnode is a
  * development tool that only the CLI starts and that takes nothing of the product but chain/ and base/, chain/ is
  * pure, and shapes/ takes only types from db/.
  */
@@ -26,8 +26,9 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 
 /**
- * ROOMS: the folders whose own units (a subfolder or a file at the folder's top) keep an order of their own, as LAYERS
- * does for src/; a unit of the folder not named in its table may import any of them (a folder's helpers).
+ * ROOMS: the folders that hold folders, each with the order of its own units (a subfolder or a file at the folder's
+ * top), as LAYERS does for src/. Every unit stands in one row: a file a table does not name is refused, so a new one
+ * is placed where its imports put it, the folder's helpers in the rows at the bottom.
  */
 const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   api: [
@@ -38,14 +39,33 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['http', 'status'], // the shell (admission, caches, encoding, Koa middleware, the proxy); what the statuses show
   ],
   'api/http': [
-    ['route-deps.ts', 'swagger-ui.ts'], // what the APIs mount: the shared route dependencies, the documents' page
-    ['middleware'], // the Koa middleware of the shell
+    // what the APIs and the server mount: the shared route dependencies, the documents' page, the cache kept true to
+    // the database, /readyz
+    ['route-deps.ts', 'swagger-ui.ts', 'cache-invalidation.ts', 'readiness.ts'],
+    ['middleware', 'proxy.ts'], // the Koa middleware of the shell; the forwarding to the node
     ['metrics.ts'], // the server's metrics
     ['admission.ts', 'node-height.ts', 'response-cache.ts'], // what the metrics read: admission, the node's top, the cache
+    [
+      // the helpers: a status's prompt reading, the requests' deadlines, the heap's trim, an outage's lines, the stored
+      // answers' encodings, the node's /v3 parameters, ctx.state, Swagger UI's page, http-proxy's util._extend
+      'prompt-reading.ts',
+      'deadlines.ts',
+      'heap-trim.ts',
+      'outage.ts',
+      'content-encoding.ts',
+      'node-params.ts',
+      'state.ts',
+      'swagger-page.ts',
+      'util-extend.ts',
+    ],
+    ['brief-value.ts'], // a value read at most once per short period (the prompt reading's)
   ],
   'api/legacy': [
     ['legacy-api.ts'], // the original /middleware and the node's /v2 and /v3 mounted
-    ['routes'], // its routes, over the helpers (its OpenAPI document, which names the paging of a route, among them)
+    ['openapi-route.ts'], // GET /middleware/api: the OpenAPI document served
+    ['legacy-openapi.ts'], // the document, built from its table of operations (a route's paging among them)
+    ['routes'], // the routes
+    ['account-pages.ts', 'legacy-openapi-schemas.ts', 'legacy-params.ts'], // deep account pages, answers' schemas, parameters
   ],
   'api/mdw': [
     ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment
@@ -53,10 +73,24 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['resources'], // each operation a function of (environment, parameters) returning a value
   ],
   cli: [
-    ['run.ts'], // the binary's entry: the seed's flag-only form routed to the root command
-    ['commands.ts'], // oclif's explicit command map
+    ['run.ts'], // the binary's entry
+    ['commands.ts', 'route.ts'], // oclif's explicit command map; the seed's flag-only form routed to the root command
     ['commands'], // the commands
     ['dev'], // `mdw dev`'s environment
+    [
+      // what the commands share: flags, the environment's read, the process's lifecycle, metrics, -d, a refusal's exit,
+      // the migrations before a start, the writer's Lease, a free port
+      'account-flag.ts',
+      'kube-flags.ts',
+      'env.ts',
+      'lifecycle.ts',
+      'process-metrics.ts',
+      'daemonize.ts',
+      'refusal.ts',
+      'ensure-schema.ts',
+      'writer-lease.ts',
+      'free-port.ts',
+    ],
   ],
   'cli/commands': [
     // one command a file, none importing another (what two share is a file of cli/)
@@ -76,15 +110,24 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   db: [
     ['writes'], // the populator's SQL: it may read what it writes through the queries
     ['queries'], // the read model: never imports a write
+    ['schema'], // the migrations (their table, which the schema's identity reads), the writer's lock, admin, usage
+    ['connection'], // the pools, the read replicas, a statement's cancel, the chain notification, waiting for PostgreSQL
   ],
   devnode: [
     ['index.ts'], // what the CLI and the tests take
     ['devnode.ts', 'dex-setup.ts'], // the role (the node's HTTP APIs over a chain and its generator); mdw dev's DEX
-    ['generator.ts'], // blocks on a schedule with the traffic makers' transactions
+    // the node's HTTP API (aehttp): the listeners' router and pacing, the handlers, the answers' bodies; blocks on a
+    // schedule with the traffic makers' transactions
+    ['api', 'generator.ts'],
     ['traffic'], // the traffic makers: the mix, names, channels, tokens, wrapped, hyperchain, hot spots, mainnet-like
     ['chain.ts'], // the chain: blocks, mempool, state, the rules, the hyperchain's consensus in key blocks
-    ['hyperchain'], // a hyperchain's consensus calls, validators' setup and vote traffic
-    ['contracts'], // the native contracts (the standards, the DEX, the hyperchain's HCElection and MainStaking)
+    // a hyperchain's consensus calls and validators' setup; the rules per transaction family (aeprimop, aens,
+    // aeoracle, aechannel), the protocol's hard forks and fees
+    ['hyperchain', 'rules'],
+    ['contracts'], // the native contracts (the standards, the DEX, HCElection, MainStaking), the FATE contract, ACIs
+    ['store'], // the chain's store (aecore): the world state, block headers, the packed transactions and micro blocks
+    ['tx-codec.ts', 'random.ts'], // the one transaction codec; the seeded PRNG
+    ['keys.ts', 'ids.ts'], // account keys; the registrar rule and ids
   ],
   indexer: [
     ['maintenance'], // reload, verify: the operator's commands over what is stored
@@ -94,6 +137,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['hyperchain'], // a hyperchain's epochs, validators and rewards, asked of its consensus contracts
     ['contracts'], // the node's contracts: code, decoding, AEX-N type and meta info
     ['rows'], // the rows between fetch, transform and write
+    ['metrics.ts', 'map-limit.ts'], // the populator's metrics; the rooms' bounded concurrency
   ],
   operator: [
     ['admin.ts', 'runtime'], // the operator's commands and its process: informers, leader election, work queue
@@ -230,7 +274,7 @@ describe('layers', () => {
     expect(offenders).to.deep.equal([]);
   });
 
-  it('has no import that points up the order of the rooms inside a folder of folders', () => {
+  it('has no import that points up the order of the rooms inside a folder of folders, whose table names every unit', () => {
     expect(roomOffenders(files)).to.deep.equal([]);
     const units = (folder: string): string[] => [
       ...new Set(
@@ -242,14 +286,14 @@ describe('layers', () => {
         layers.flat().filter((u) => !units(folder).includes(u)),
         `rooms of ${folder}/`,
       ).to.deep.equal([]);
-    // every folder that holds folders keeps an order of its rooms, each of those folders among them
+    // every folder that holds folders keeps an order of its rooms, each of its folders and top files among them
     const folders = [...new Set(files.map((f) => dirname(f.path)).filter((d) => d !== '.'))];
     const parents = folders.filter((d) => folders.some((e) => e.startsWith(`${d}/`)));
     expect(parents.filter((d) => ROOMS[d] === undefined).sort()).to.deep.equal([]);
     for (const d of parents)
       expect(
-        folders.filter((e) => dirname(e) === d && !ROOMS[d]!.flat().includes(e.slice(d.length + 1))),
-        `rooms of ${d}/`,
+        units(d).filter((u) => !ROOMS[d]!.flat().includes(u)),
+        `units of ${d}/ that its table does not name`,
       ).to.deep.equal([]);
   });
 
