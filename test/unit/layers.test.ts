@@ -69,6 +69,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   ],
   'api/mdw': [
     ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment
+    ['webhooks-api.ts'], // the webhooks' own routes, which write (they read the route table's shapes)
     ['rest', 'graphql'], // two transports of the same resources: neither calls the other
     ['resources'], // each operation a function of (environment, parameters) returning a value
   ],
