@@ -1,4 +1,5 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
+import { balancesPostPath } from './balances-post.ts';
 import { isPage, type LiteralSchema, type ParamName, type V3Operation, type V3Response } from './operation.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
@@ -56,7 +57,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
       },
     };
   }
-  Object.assign(paths, exportPaths(V3_EXPORTS));
+  Object.assign(paths, exportPaths(V3_EXPORTS), balancesPostPath());
   return {
     openapi: '3.0.3',
     info: {

@@ -72,6 +72,8 @@ import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
 import { HYPERCHAIN_OPERATIONS } from './hyperchain-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
+import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
+import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -574,6 +576,23 @@ export const V3_ROUTES: readonly V3Route[] = [
     params: ['path:contractId', 'path:accountId', ...SCOPED],
     response: page(AEX9_BALANCE_HISTORY_ITEM),
     resource: getAex9ContractAccountBalanceHistory,
+  },
+  {
+    path: '/accounts/{accountId}/balance',
+    operationId: 'GetAccountAeBalance',
+    summary: "An account's AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
+    params: ['path:accountId', 'query:height', 'query:time'],
+    response: AE_BALANCE,
+    resource: getAccountBalance,
+  },
+  {
+    path: '/accounts/{accountId}/balance/history',
+    operationId: 'GetAccountAeBalanceHistory',
+    summary:
+      "Every change of an account's AE balance, with its cause and the balance after it; with `interval_by=day|week|month` its balance at the end of each such interval in which it changed",
+    params: ['path:accountId', 'query:interval_by', ...SCOPED],
+    response: page(AE_BALANCE_CHANGE),
+    resource: getAccountBalanceHistory,
   },
   {
     path: '/accounts/{accountId}/aex9/balances',

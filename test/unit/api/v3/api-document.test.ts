@@ -1,18 +1,21 @@
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { v3RouteIndex } from '../../../../src/api/mdw/rest/rest-routes.ts';
+import { BALANCES_POST_PATH } from '../../../../src/api/mdw/rest/balances-post.ts';
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
 import { V3_EXPORTS, V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
 import { answerShapes, page, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 
 describe('/v3/api document', () => {
-  it('lists exactly the routes the /v3 route index serves, the exports among them', () => {
+  it('lists exactly the routes the /v3 route index serves, the exports among them, and POST /accounts/balances', () => {
     const served = v3RouteIndex()
       .templates.map((template) => template.replace(/^\/v3/, '').replace(/:(\w+)/g, '{$1}'))
       .sort();
     expect(served).to.deep.equal([...V3_OPERATIONS.map((op) => op.path), ...V3_EXPORTS.map((e) => e.path)].sort());
-    expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(served);
+    expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(
+      [...served, BALANCES_POST_PATH].sort(),
+    );
   });
 
   it('every response schema compiles, and every path parameter of a path is declared', () => {
@@ -27,7 +30,9 @@ describe('/v3/api document', () => {
       for (const p of inPath) expect(op.params, op.path).to.include(p);
     }
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
-    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 2);
+    // the route table's, the two exports' and POST /accounts/balances
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 3);
+    expect(Object.keys((doc.paths['/accounts/balances'] ?? {}) as object)).to.deep.equal(['post']);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
   });
 
