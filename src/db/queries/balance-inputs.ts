@@ -151,16 +151,46 @@ export async function contractsAmong(db: Queryable, ids: readonly string[]): Pro
 }
 
 /**
- * genesisToAsk is the hash of the stored genesis key block when no genesis account is known from the configured
- * file (no `accounts_roma` transfer at height 0): the state an account's balance before its first change is asked in.
+ * genesisUnknown: the stored chain's genesis accounts are not known from the configured file (its genesis key block
+ * is stored, with no `accounts_roma` transfer at height 0): an account's balance before its first change is then
+ * inferred from the node's balance after the range that first touches it.
  */
-export async function genesisToAsk(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ hash: string }>({
-    name: 'mdw_balance_genesis_to_ask',
-    text: `SELECT hash FROM key_blocks WHERE height = 0
-              AND NOT EXISTS (SELECT 1 FROM internal_transfers WHERE height = 0 AND kind = 'accounts_roma')`,
+export async function genesisUnknown(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ unknown: boolean }>({
+    name: 'mdw_balance_genesis_unknown',
+    text: `SELECT EXISTS (SELECT 1 FROM key_blocks WHERE height = 0)
+              AND NOT EXISTS (SELECT 1 FROM internal_transfers WHERE height = 0 AND kind = 'accounts_roma') AS unknown`,
   });
-  return rows[0]?.hash;
+  return rows[0]?.unknown === true;
+}
+
+/** internalCallGaps lists a range's contract calls whose internal calls no dry-run told, and why (int_calls area). */
+export async function internalCallGaps(db: Queryable, range: HeightRange): Promise<(Place & { reason: string })[]> {
+  const { rows } = await db.query<Place & { reason: string }>({
+    name: 'mdw_balance_internal_call_gaps',
+    text: `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex", g.reason
+             FROM contract_internal_call_gaps g
+            WHERE ${IN_RANGE('g')}
+            ORDER BY g.height, g.micro_index, g.tx_index`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}
+
+/** namedIds gives the stored keys of the ids each transaction given names (account_transactions), by its place. */
+export async function namedIds(db: Queryable, places: readonly Place[]): Promise<Map<string, Buffer[]>> {
+  const named = new Map<string, Buffer[]>();
+  if (places.length === 0) return named;
+  const { rows } = await db.query<{ at: string; key: Buffer }>({
+    name: 'mdw_balance_named_ids',
+    text: `SELECT p.h || ':' || p.m || ':' || p.t AS at, k.key
+             FROM unnest($1::int[], $2::int[], $3::int[]) AS p(h, m, t)
+             JOIN account_transactions a ON a.height = p.h AND a.micro_index = p.m AND a.tx_index = p.t
+             JOIN account_ids k ON k.num = a.account`,
+    values: [places.map((p) => p.height), places.map((p) => p.microIndex), places.map((p) => p.txIndex)],
+  });
+  for (const r of rows) named.set(r.at, [...(named.get(r.at) ?? []), r.key]);
+  return named;
 }
 
 /** lastMicroIndex is the index of the last stored micro block of a height (−1 when it has none). */

@@ -15,8 +15,8 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
-import { aeBalancesBefore, genesisToAsk, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
-import { replaceBalanceChanges, type BalanceChangeRow } from '../../db/writes/balance-changes.ts';
+import { aeBalancesBefore, genesisUnknown, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
+import { replaceBalanceChanges } from '../../db/writes/balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import { balanceChangeRows, readRangeDeltas, type BalanceDifference, type UntoldTx } from './balance-changes.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
@@ -26,33 +26,6 @@ export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
 
 /** Balances asked at once: the node set bounds the requests in flight; this bounds the promises waiting for it. */
 const IN_FLIGHT = 64;
-
-/**
- * genesisBalances are the genesis balances of accounts first seen (no change before the range), asked of the node at
- * the genesis block when no genesis accounts file was given (GENESIS_ACCOUNTS_FILE, the `accounts_roma` transfers): a
- * row at height 0 for each that held AE there. A node that no longer holds that state (410) leaves them to the
- * reconciliation ('unexplained').
- */
-async function genesisBalances(
-  db: Queryable,
-  node: BalanceReader,
-  fresh: readonly string[],
-): Promise<BalanceChangeRow[]> {
-  const hash = fresh.length === 0 ? undefined : await genesisToAsk(db);
-  if (hash === undefined) return [];
-  const held = await mapLimit(fresh, IN_FLIGHT, (id) =>
-    node.accountBalance(id, hash).catch((err: unknown) => {
-      if (err instanceof NodeError && err.gone) return undefined;
-      throw err;
-    }),
-  );
-  return fresh.flatMap((accountId, i) => {
-    const balance = held[i] ?? 0n;
-    if (balance === 0n) return [];
-    const at = { height: 0, microIndex: -1, txIndex: -1, seq: 0, kind: 'accounts_roma', txHash: null };
-    return [{ accountId, ...at, delta: balance, balance }];
-  });
-}
 
 /** What the area tells of each range besides its rows: the accounts whose derived balance was not the node's. */
 export type BalanceReport = (differences: readonly BalanceDifference[], untold: readonly UntoldTx[]) => void;
@@ -102,14 +75,11 @@ export async function deriveBalances(
   // an account the node does not know there holds nothing
   const atEnd = new Map(accounts.flatMap((id, i) => (exact.has(id) ? [[id, balances[i] ?? 0n] as const] : [])));
   const before = await aeBalancesBefore(db, range, accounts);
-  const genesis = await genesisBalances(
-    db,
-    node,
-    accounts.filter((id) => !before.has(id)),
-  );
-  for (const g of genesis) before.set(g.accountId, g.balance);
   const end = { height: range.to, microIndex: await lastMicroIndex(db, range.to), txIndex: AFTER_BLOCK };
-  const changes = balanceChangeRows(derived.deltas, before, atEnd, end);
-  await replaceBalanceChanges(db, range, [...genesis, ...changes.rows]);
+  // an account's genesis balance is asked of no node (a second read of each account, refused by a pruning node):
+  // without the genesis accounts file it is what the node's balance at the end of its first range leaves
+  const inferOpening = await genesisUnknown(db);
+  const changes = balanceChangeRows(derived.deltas, { before, atEnd, end, untold: derived.untold, inferOpening });
+  await replaceBalanceChanges(db, range, changes.rows);
   if (changes.differences.length > 0) report?.(changes.differences, derived.untold);
 }

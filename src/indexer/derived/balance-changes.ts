@@ -7,6 +7,7 @@
  * balance served at a range's end is the node's.
  */
 import {
+  accountOf,
   internalCallDeltas,
   transferDeltas,
   txDeltas,
@@ -26,6 +27,8 @@ import {
   balanceTransactions,
   channelCreations,
   contractsAmong,
+  internalCallGaps,
+  namedIds,
   resolvedRecipients,
   type BalanceEventRow,
   type BalanceTxRow,
@@ -64,8 +67,20 @@ export interface DerivedDeltas {
   readonly untold: readonly UntoldTx[];
 }
 
-/** readRangeDeltas derives the changes of a range of stored heights from its stored rows. */
-export async function readRangeDeltas(db: Queryable, range: HeightRange): Promise<DerivedDeltas> {
+/** A transaction whose changes the rules cannot tell, with the accounts it names (which it may have moved). */
+export interface UntoldNaming extends UntoldTx {
+  readonly accounts: readonly string[];
+}
+
+/**
+ * readRangeDeltas derives the changes of a range of stored heights from its stored rows; the transactions it cannot
+ * tell are those of a type not known (…) and the contract calls whose internal calls no dry-run told (the int_calls
+ * area's gaps), each with the accounts it names.
+ */
+export async function readRangeDeltas(
+  db: Queryable,
+  range: HeightRange,
+): Promise<{ deltas: readonly PlacedDelta[]; untold: UntoldNaming[] }> {
   const txs = await balanceTransactions(db, range);
   const fields = txs.map((t) => renderStoredTxFields(t.signed));
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
@@ -80,7 +95,7 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
   );
   const events = await balanceEvents(db, range);
   const contracts = await contractsPaid(db, events);
-  return derivedDeltas(
+  const derived = derivedDeltas(
     txs.map((t, i) => {
       const key = recipients.get(placeKey(t));
       const channel = closedChannel(fields[i]!);
@@ -105,6 +120,17 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
           : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
     })),
   );
+  const hashAt = new Map(txs.map((t) => [placeKey(t), t.hash]));
+  const gaps = (await internalCallGaps(db, range)).map((g) => ({ ...g, txHash: hashAt.get(placeKey(g)) ?? '' }));
+  const untold = [...derived.untold, ...gaps].sort(comparePlaces);
+  const named = await namedIds(db, untold);
+  return {
+    deltas: derived.deltas,
+    untold: untold.map((u) => ({
+      ...u,
+      accounts: (named.get(placeKey(u)) ?? []).flatMap((key) => accountOf(idOfKey(key)) ?? []),
+    })),
+  };
 }
 
 /** contractsPaid are the accounts (`ak_`) of internal calls' sides that are contracts, whose balance is not followed. */
@@ -165,26 +191,86 @@ export function derivedDeltas(txs: readonly TxToDerive[], events: readonly Event
   return { deltas, untold };
 }
 
+/** What reconciling a range with the node needs besides its changes. */
+export interface Reconciliation {
+  /** each account's balance before the range (absent: none stored, 0 unless `inferOpening`) */
+  readonly before: ReadonlyMap<string, bigint>;
+  /** the node's balance at the range's end of each account it gave exactly */
+  readonly atEnd: ReadonlyMap<string, bigint>;
+  /** the place after the range's last block */
+  readonly end: Place;
+  /** the places whose changes the rules could not tell, each with the accounts it names (in chain order) */
+  readonly untold?: readonly (Place & { readonly accounts: readonly string[] })[];
+  /**
+   * no genesis accounts are known (GENESIS_ACCOUNTS_FILE): an account without a balance before the range held what
+   * the node's balance at its end leaves after the range's changes, stored as its genesis balance (`accounts_roma`)
+   */
+  readonly inferOpening?: boolean;
+}
+
 /**
  * balanceChangeRows makes the rows of a range's changes: one per account, place and cause (their amounts summed), each
- * with the balance after it from the account's balance before the range (0 where it has none), and for each account
- * whose balance at the range's end the node gave (`atEnd`) and differs from the derived one, an 'unexplained' row at
- * `end` making it the node's. Pure.
+ * with the balance after it from the account's balance before the range, and for each account whose balance at the
+ * range's end the node gave (`atEnd`) and differs from the derived one, an 'unexplained' row making it the node's:
+ * after the first place the rules could not tell that names the account (a call whose internal calls no dry-run
+ * told, a type not known), where the difference arose, else after the range's last block. An account first seen
+ * without genesis accounts known (`inferOpening`) gets its difference as a genesis row at height 0 instead. Pure.
  */
 export function balanceChangeRows(
   deltas: readonly PlacedDelta[],
-  before: ReadonlyMap<string, bigint>,
-  atEnd: ReadonlyMap<string, bigint>,
-  end: Place,
+  rec: Reconciliation,
 ): { rows: BalanceChangeRow[]; differences: BalanceDifference[] } {
+  const { before, atEnd, end } = rec;
+  const derived = new Map<string, bigint>();
+  for (const d of deltas) derived.set(d.account, (derived.get(d.account) ?? before.get(d.account) ?? 0n) + d.amount);
+  const opening = new Map<string, bigint>();
+  const differences: BalanceDifference[] = [];
+  const placed: PlacedDelta[] = [];
+  for (const [accountId, node] of atEnd) {
+    const held = derived.get(accountId) ?? before.get(accountId) ?? 0n;
+    if (held === node) continue;
+    // a genesis balance is never below zero: a first range that takes the account below is a difference
+    if (rec.inferOpening === true && !before.has(accountId) && node > held) {
+      opening.set(accountId, node - held);
+      continue;
+    }
+    differences.push({ accountId, height: end.height, derived: held, node });
+    const cause = rec.untold?.find((u) => u.accounts.includes(accountId));
+    const at = cause ? placeOf(cause) : { ...placeOf(end), txIndex: AFTER_BLOCK };
+    placed.push({ ...at, account: accountId, amount: node - held, kind: 'unexplained', txHash: null });
+  }
+  const genesis = { height: 0, microIndex: -1, txIndex: -1, seq: 0, kind: 'accounts_roma', txHash: null };
+  const rows: BalanceChangeRow[] = [...opening].map(([accountId, balance]) => ({
+    accountId,
+    ...genesis,
+    delta: balance,
+    balance,
+  }));
+  rows.push(...changeRows(withUnexplained(deltas, placed), (id) => opening.get(id) ?? before.get(id) ?? 0n));
+  return { rows: rows.filter((r) => r.delta !== 0n), differences };
+}
+
+/** withUnexplained places each 'unexplained' change after the changes at or before its place (stable). Pure. */
+function withUnexplained(deltas: readonly PlacedDelta[], unexplained: readonly PlacedDelta[]): PlacedDelta[] {
+  const out = [...deltas];
+  for (const u of unexplained) {
+    let i = out.length;
+    while (i > 0 && comparePlaces(out[i - 1]!, u) > 0) i--;
+    out.splice(i, 0, u);
+  }
+  return out;
+}
+
+/** changeRows sums an account's changes of one cause at one place into a row, with the balance after it. Pure. */
+function changeRows(deltas: readonly PlacedDelta[], held: (account: string) => bigint): BalanceChangeRow[] {
   const rows: BalanceChangeRow[] = [];
   const balance = new Map<string, bigint>();
   // each account's last row (its index in rows), which a change at the same place of the same cause adds to
   const last = new Map<string, number>();
   const seqs = new Map<string, number>();
   for (const d of deltas) {
-    const held = balance.get(d.account) ?? before.get(d.account) ?? 0n;
-    balance.set(d.account, held + d.amount);
+    const was = balance.get(d.account) ?? held(d.account);
+    balance.set(d.account, was + d.amount);
     const i = last.get(d.account);
     const prev = i === undefined ? undefined : rows[i]!;
     if (prev && comparePlaces(prev, d) === 0 && prev.kind === d.kind && prev.txHash === d.txHash) {
@@ -202,26 +288,10 @@ export function balanceChangeRows(
       kind: d.kind,
       txHash: d.txHash,
       delta: d.amount,
-      balance: held + d.amount,
+      balance: was + d.amount,
     });
   }
-  const differences: BalanceDifference[] = [];
-  for (const [accountId, node] of atEnd) {
-    const derived = balance.get(accountId) ?? before.get(accountId) ?? 0n;
-    if (derived === node) continue;
-    differences.push({ accountId, height: end.height, derived, node });
-    rows.push({
-      accountId,
-      ...placeOf(end),
-      txIndex: AFTER_BLOCK,
-      seq: 0,
-      kind: 'unexplained',
-      txHash: null,
-      delta: node - derived,
-      balance: node,
-    });
-  }
-  return { rows: rows.filter((r) => r.delta !== 0n), differences };
+  return rows;
 }
 
 const MAX_LOGGED = 20;

@@ -384,11 +384,6 @@ export async function loadBatch(
   return { kind: 'written', from, to, transactions, replaced, rederiveFrom };
 }
 
-/**
- * reportUnknownTypes logs each transaction type the code does not know once, when the schema first stores it (the
- * type, its first height and hash), and counts every such transaction by type: they are stored, served and counted
- * under their names, and a later version that knows the type re-types them (db/writes/learned-tx-types.ts).
- */
 /** The balance differences' report of each loader's dependencies: one per process, so the first ones are logged once. */
 const differenceReports = new WeakMap<LoaderDeps, BalanceReport>();
 
@@ -398,6 +393,11 @@ function balanceDifferences(deps: LoaderDeps): BalanceReport {
   return report;
 }
 
+/**
+ * reportUnknownTypes logs each transaction type the code does not know once, when the schema first stores it (the
+ * type, its first height and hash), and counts every such transaction by type: they are stored, served and counted
+ * under their names, and a later version that knows the type re-types them (db/writes/learned-tx-types.ts).
+ */
 function reportUnknownTypes(deps: Pick<LoaderDeps, 'log' | 'metrics'>, unknown: WrittenRows['unknownTypes']): void {
   for (const t of unknown.firstMet)
     deps.log.warn(

@@ -61,12 +61,14 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
         delta(at(2, 0, 0), alice, 2n, 'Chain.spend'),
         delta(at(3, -1, -1), bob, 100n, 'reward_block'),
       ],
-      new Map([[alice, 10n]]),
-      new Map([
-        [alice, 7n],
-        [bob, 100n],
-      ]),
-      at(3, -1, AFTER_BLOCK),
+      {
+        before: new Map([[alice, 10n]]),
+        atEnd: new Map([
+          [alice, 7n],
+          [bob, 100n],
+        ]),
+        end: at(3, -1, AFTER_BLOCK),
+      },
     );
     expect(differences).to.deep.equal([]);
     expect(rows.map((r) => [r.accountId === alice ? 'a' : 'b', r.kind, r.seq, r.delta, r.balance])).to.deep.equal([
@@ -79,12 +81,14 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
   it("makes the node's balance at the range's end an 'unexplained' change where the derived one differs", () => {
     const { rows, differences } = balanceChangeRows(
       [delta(at(2, 0, 0), alice, -6n, 'SpendTx')],
-      new Map([[alice, 10n]]),
-      new Map([
-        [alice, 1n],
-        [bob, 50n],
-      ]),
-      at(2, 0, AFTER_BLOCK),
+      {
+        before: new Map([[alice, 10n]]),
+        atEnd: new Map([
+          [alice, 1n],
+          [bob, 50n],
+        ]),
+        end: at(2, 0, AFTER_BLOCK),
+      },
     );
     expect(differences).to.deep.equal([
       { accountId: alice, height: 2, derived: 4n, node: 1n },
@@ -93,6 +97,49 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
     expect(rows.slice(1).map((r) => [r.kind, r.txIndex, r.delta, r.balance])).to.deep.equal([
       ['unexplained', AFTER_BLOCK, -3n, 1n],
       ['unexplained', AFTER_BLOCK, 50n, 50n],
+    ]);
+  });
+
+  it("places an account's difference after the first untold transaction naming it, where it arose", () => {
+    const { rows, differences } = balanceChangeRows(
+      [delta(at(2, 0, 0), alice, -6n, 'ContractCallTx'), delta(at(3, 0, 0), alice, -1n, 'SpendTx')],
+      {
+        before: new Map([[alice, 10n]]),
+        atEnd: new Map([[alice, 103n]]),
+        end: at(3, 0, AFTER_BLOCK),
+        untold: [
+          { ...at(1, 0, 0), accounts: [bob] },
+          { ...at(2, 0, 0), accounts: [bob, alice] },
+        ],
+      },
+    );
+    expect(differences).to.deep.equal([{ accountId: alice, height: 3, derived: 3n, node: 103n }]);
+    expect(rows.map((r) => [r.height, r.txIndex, r.seq, r.kind, r.delta, r.balance])).to.deep.equal([
+      [2, 0, 0, 'ContractCallTx', -6n, 4n],
+      [2, 0, 1, 'unexplained', 100n, 104n],
+      [3, 0, 0, 'SpendTx', -1n, 103n],
+    ]);
+  });
+
+  it("without genesis accounts known, a first-seen account's difference is its genesis balance, never below 0", () => {
+    const { rows, differences } = balanceChangeRows(
+      [delta(at(5, 0, 0), alice, -6n, 'SpendTx'), delta(at(5, 0, 0), bob, 6n, 'SpendTx')],
+      {
+        before: new Map(),
+        atEnd: new Map([
+          [alice, 94n],
+          [bob, 1n],
+        ]),
+        end: at(5, 0, AFTER_BLOCK),
+        inferOpening: true,
+      },
+    );
+    expect(differences).to.deep.equal([{ accountId: bob, height: 5, derived: 6n, node: 1n }]);
+    expect(rows.map((r) => [r.accountId === alice ? 'a' : 'b', r.height, r.kind, r.delta, r.balance])).to.deep.equal([
+      ['a', 0, 'accounts_roma', 100n, 100n],
+      ['a', 5, 'SpendTx', -6n, 94n],
+      ['b', 5, 'SpendTx', 6n, 6n],
+      ['b', 5, 'unexplained', -5n, 1n],
     ]);
   });
 });
