@@ -5,7 +5,8 @@
  * does not show enough (an unknown type, a call whose gas used no node gave), the change is not derived: the caller
  * falls back to the node's balance at the batch's end (balance-changes.ts, 'unexplained'). Pure.
  */
-import { reprefix } from './encoding.ts';
+import { hash, reprefix } from './encoding.ts';
+import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 import { LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
 import type { TxFields } from './tx-serialize.ts';
@@ -72,6 +73,30 @@ export function internalCallDeltas(fn: string, internalTx: { readonly [key: stri
     ...(from === undefined ? [] : [{ account: from, amount: -amount, kind: fn }]),
     ...(to === undefined ? [] : [{ account: to, amount, kind: fn }]),
   ];
+}
+
+const WITHDRAW = Buffer.from(hash(Buffer.from('withdraw', 'utf8')).subarray(0, 4)).toString('hex');
+
+/**
+ * stakingWithdrawal is what a hyperchain's staking contract pays out in a call of its `withdraw(owner, amount)` that
+ * returned `ok` (a wrapped one's inner call too): `amount` to the caller, by `Chain.spend` (MainStaking, as the
+ * devnode's hc-staking.ts runs it). For a call whose internal calls no dry-run told (a gap), whose payout would
+ * otherwise be missing until the range's end; none for another call. Pure.
+ */
+export function stakingWithdrawal(tx: TxFields, staking: string, ok: boolean): BalanceDelta[] {
+  const call = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : tx;
+  if (!ok || call.type !== 'ContractCallTx' || call.contract_id !== staking) return [];
+  let amount: bigint;
+  try {
+    const { functionId, args } = decodeCallData(String(call.call_data));
+    if (functionId !== WITHDRAW || typeof args[1] !== 'bigint' || !isKind(args[0], 'address')) return [];
+    amount = args[1];
+  } catch (err) {
+    if (err instanceof FateDecodeError) return [];
+    throw err;
+  }
+  const to = accountOf(String(call.caller_id ?? ''));
+  return to === undefined || amount <= 0n ? [] : [{ account: to, amount, kind: 'Chain.spend' }];
 }
 
 /** txDeltas is what a mined transaction (a wrapper with its inner one) does to balances, or why that is not known. */

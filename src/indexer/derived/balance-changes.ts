@@ -2,13 +2,15 @@
  * @module Every change of an account's AE balance with its cause (migration 1100, issue 76): derived from a range's
  * stored transactions, internal calls and internal transfers by the node's rules (chain/balance-deltas.ts), each with
  * the balance after it, and reconciled at the range's end with the node's balance of every account it touched: what
- * the rules cannot tell (an unknown type, a call inside a GAMetaTx or PayingForTx whose internal calls no dry-run
- * gives, a rule the node applies differently) becomes one 'unexplained' row after the range's last block, so every
- * balance served at a range's end is the node's.
+ * the rules cannot tell (an unknown type, a call whose internal calls no dry-run gave: inside or after a GAMetaTx or
+ * PayingForTx, a pruned block; a rule the node applies differently) becomes one 'unexplained' row, after the first
+ * such transaction naming the account or else after the range's last block, so every balance served at a range's
+ * end is the node's.
  */
 import {
   accountOf,
   internalCallDeltas,
+  stakingWithdrawal,
   transferDeltas,
   txDeltas,
   type BalanceDelta,
@@ -36,6 +38,7 @@ import {
 } from '../../db/queries/balance-inputs.ts';
 import type { BalanceChangeRow } from '../../db/writes/balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
+import { hyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 
@@ -104,7 +107,7 @@ export async function readRangeDeltas(
         tx: fields[i]!,
         facts: factsOf(
           t,
-          key === undefined ? undefined : idOfKey(key),
+          key === undefined ? selfPaid(fields[i]!) : idOfKey(key),
           channel === undefined ? undefined : parties.get(channel),
         ),
       };
@@ -120,12 +123,23 @@ export async function readRangeDeltas(
           : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
     })),
   );
-  const hashAt = new Map(txs.map((t) => [placeKey(t), t.hash]));
-  const gaps = (await internalCallGaps(db, range)).map((g) => ({ ...g, txHash: hashAt.get(placeKey(g)) ?? '' }));
+  const indexAt = new Map(txs.map((t, i) => [placeKey(t), i]));
+  const gaps = (await internalCallGaps(db, range)).map((g) => ({
+    ...g,
+    txHash: txs[indexAt.get(placeKey(g)) ?? -1]?.hash ?? '',
+  }));
+  // a hyperchain's staking withdrawals among the gaps: their payout is the contract's rule, known without a dry-run
+  const staking = (await hyperchainRecord(db))?.contracts?.staking;
+  const payouts = gaps.flatMap((g) => {
+    const i = indexAt.get(placeKey(g));
+    if (staking == null || i === undefined) return [];
+    const withdrawn = stakingWithdrawal(fields[i]!, staking, txs[i]!.returnType === 'ok');
+    return withdrawn.map((d) => ({ ...placeOf(g), txHash: null, ...d }));
+  });
   const untold = [...derived.untold, ...gaps].sort(comparePlaces);
   const named = await namedIds(db, untold);
   return {
-    deltas: derived.deltas,
+    deltas: inChainOrder(derived.deltas, payouts),
     untold: untold.map((u) => ({
       ...u,
       accounts: (named.get(placeKey(u)) ?? []).flatMap((key) => accountOf(idOfKey(key)) ?? []),
@@ -246,14 +260,14 @@ export function balanceChangeRows(
     delta: balance,
     balance,
   }));
-  rows.push(...changeRows(withUnexplained(deltas, placed), (id) => opening.get(id) ?? before.get(id) ?? 0n));
+  rows.push(...changeRows(inChainOrder(deltas, placed), (id) => opening.get(id) ?? before.get(id) ?? 0n));
   return { rows: rows.filter((r) => r.delta !== 0n), differences };
 }
 
-/** withUnexplained places each 'unexplained' change after the changes at or before its place (stable). Pure. */
-function withUnexplained(deltas: readonly PlacedDelta[], unexplained: readonly PlacedDelta[]): PlacedDelta[] {
+/** inChainOrder places each added change after the changes in chain order at or before its place (stable). Pure. */
+function inChainOrder(deltas: readonly PlacedDelta[], added: readonly PlacedDelta[]): PlacedDelta[] {
   const out = [...deltas];
-  for (const u of unexplained) {
+  for (const u of added) {
     let i = out.length;
     while (i > 0 && comparePlaces(out[i - 1]!, u) > 0) i--;
     out.splice(i, 0, u);
@@ -345,6 +359,16 @@ function factsOf(t: BalanceTxRow, recipient: string | undefined, channel: TxFact
 function sendsToName(tx: TxFields): boolean {
   const own = tx.type === 'SpendTx' ? tx : innerTx(tx);
   return own?.type === 'SpendTx' && String(own.recipient_id).startsWith('nm_');
+}
+
+/**
+ * selfPaid is the recipient of a plain spend to a name that resolved to no other account than those the spend names:
+ * its sender. The node mines no spend to a name it cannot resolve, and the row of the account a name resolved to is
+ * the spend's own row of that account when it names it already (account_transactions keeps one row per account and
+ * place), so no `recipient_id` row shows it.
+ */
+function selfPaid(tx: TxFields): string | undefined {
+  return tx.type === 'SpendTx' && sendsToName(tx) ? String(tx.sender_id) : undefined;
 }
 
 /** closedChannel is the channel a mutual close or settle (or a wrapped one) pays out. */

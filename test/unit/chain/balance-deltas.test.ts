@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import {
   internalCallDeltas,
+  stakingWithdrawal,
   transferDeltas,
   txDeltas,
   type BalanceDelta,
@@ -13,6 +14,8 @@ import {
 } from '../../../src/chain/balance-deltas.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
+import { address, encodeCallData } from '../../../src/chain/fate.ts';
+import { functionId } from '../../../src/devnode/contracts/bytecode.ts';
 import { applyTx } from '../../../src/devnode/rules/apply.ts';
 import { newState, type WorldState } from '../../../src/devnode/store/state.ts';
 import type { TxFields } from '../../../src/devnode/tx-codec.ts';
@@ -263,5 +266,30 @@ describe('txDeltas against the devnode rules', () => {
       const { node, derived } = applied(tx, { channel });
       expect(derived, tx.type).to.deep.equal(node);
     }
+  });
+});
+
+describe('stakingWithdrawal (chain/balance-deltas.ts)', () => {
+  const call = (fn: string, to = contract): TxFields => ({
+    type: 'ContractCallTx',
+    caller_id: alice,
+    contract_id: to,
+    call_data: encodeCallData(functionId(fn), [address(bob), 4n * 10n ** 21n]),
+    fee: 1,
+    amount: 0,
+  });
+
+  it("pays the caller the amount of a staking contract's withdraw(owner, amount) that returned ok, wrapped or not", () => {
+    const paid = [{ account: alice, amount: 4n * 10n ** 21n, kind: 'Chain.spend' }];
+    expect(stakingWithdrawal(call('withdraw'), contract, true)).to.deep.equal(paid);
+    const wrapped: TxFields = { type: 'PayingForTx', payer_id: carol, tx: { tx: call('withdraw') } };
+    expect(stakingWithdrawal(wrapped, contract, true)).to.deep.equal(paid);
+  });
+
+  it('pays nothing for a failed call, another function, another contract or call data it cannot read', () => {
+    expect(stakingWithdrawal(call('withdraw'), contract, false)).to.deep.equal([]);
+    expect(stakingWithdrawal(call('stake'), contract, true)).to.deep.equal([]);
+    expect(stakingWithdrawal(call('withdraw', encode('ct', Buffer.alloc(32, 8))), contract, true)).to.deep.equal([]);
+    expect(stakingWithdrawal({ ...call('withdraw'), call_data: 'cb_AAAA' }, contract, true)).to.deep.equal([]);
   });
 });

@@ -79,17 +79,14 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
   });
 
   it("makes the node's balance at the range's end an 'unexplained' change where the derived one differs", () => {
-    const { rows, differences } = balanceChangeRows(
-      [delta(at(2, 0, 0), alice, -6n, 'SpendTx')],
-      {
-        before: new Map([[alice, 10n]]),
-        atEnd: new Map([
-          [alice, 1n],
-          [bob, 50n],
-        ]),
-        end: at(2, 0, AFTER_BLOCK),
-      },
-    );
+    const { rows, differences } = balanceChangeRows([delta(at(2, 0, 0), alice, -6n, 'SpendTx')], {
+      before: new Map([[alice, 10n]]),
+      atEnd: new Map([
+        [alice, 1n],
+        [bob, 50n],
+      ]),
+      end: at(2, 0, AFTER_BLOCK),
+    });
     expect(differences).to.deep.equal([
       { accountId: alice, height: 2, derived: 4n, node: 1n },
       { accountId: bob, height: 2, derived: 0n, node: 50n },
