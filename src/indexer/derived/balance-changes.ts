@@ -77,8 +77,8 @@ export interface UntoldNaming extends UntoldTx {
 
 /**
  * readRangeDeltas derives the changes of a range of stored heights from its stored rows; the transactions it cannot
- * tell are those of a type not known (…) and the contract calls whose internal calls no dry-run told (the int_calls
- * area's gaps), each with the accounts it names.
+ * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
+ * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.
  */
 export async function readRangeDeltas(
   db: Queryable,
