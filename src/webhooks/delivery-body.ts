@@ -7,7 +7,7 @@ import type { QueuedDelivery } from '../db/writes/webhook-queue.ts';
 
 /**
  * deliveryBody is the JSON text sent for `d`, `top` the stored top (its confirmations: the key blocks above its
- * height), `data` the JSON text of /v3's Transaction for a transaction's delivery (ignored for a reorg).
+ * height), `data` the JSON text of its /v3 object (deliveryData; ignored for a reorg).
  */
 export function deliveryBody(d: QueuedDelivery, top: number, data: string | undefined): string {
   const head = {

@@ -20,9 +20,8 @@ import {
   releaseHook,
   type ClaimedHook,
 } from '../db/writes/webhook-queue.ts';
-import { transactionsByHashes } from '../db/queries/transactions.ts';
-import { transactionJson } from '../shapes/v3/render-tx.ts';
 import { deliveryBody } from './delivery-body.ts';
+import { deliveryData } from './delivery-data.ts';
 import type { WebhookMetrics } from './metrics.ts';
 import { postDelivery, type OutboundLimits } from './outbound.ts';
 import { signatureHeader } from './signature.ts';
@@ -112,9 +111,9 @@ export class WebhookSender {
         // the lease ran out and another sender holds the hook now; or a fork took the row meanwhile: look again
         if (attempt === 'lost') return;
         if (attempt === 'gone') continue;
-        const data = d.txHash === null ? undefined : (await transactionsByHashes(pool, [d.txHash])).get(d.txHash);
-        if (d.type === 'transaction' && data === undefined) continue; // a fork took it with its row
-        const body = deliveryBody(d, top, data === undefined ? undefined : transactionJson(data));
+        const data = await deliveryData(pool, d);
+        if (d.type !== 'reorg' && data === undefined) continue; // a fork took it with its row
+        const body = deliveryBody(d, top, data);
         const result = await postDelivery(
           new URL(hook.url),
           body,

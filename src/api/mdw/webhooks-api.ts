@@ -24,12 +24,10 @@ import { parseFilters } from '../../webhooks/filters.ts';
 import { checkedUrl } from '../../webhooks/outbound.ts';
 import { newSecret } from '../../webhooks/signature.ts';
 import type { ApiContext } from '../http/state.ts';
+import { DELIVERY_LIMITS, MAX_CONFIRMATIONS } from './rest/webhooks-paths.ts';
 
-/** The deepest confirmation depth a hook may ask: deeper than any fork the populator follows makes no sense. */
-const MAX_CONFIRMATIONS = 1000;
 const MAX_BODY = '64kb';
-const DEFAULT_LIMIT = 10;
-const MAX_LIMIT = 100;
+const { default: DEFAULT_LIMIT, max: MAX_LIMIT } = DELIVERY_LIMITS;
 
 /** isWebhooksPath tells the paths this API answers (below /v3, once /mdw is taken off). */
 export function isWebhooksPath(path: string): boolean {

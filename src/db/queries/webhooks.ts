@@ -25,7 +25,16 @@ export interface NewWebhook {
   readonly filters: unknown;
   readonly confirmations: number;
   readonly secret: string;
-  readonly keys: readonly { idKey: Buffer; txTypes: readonly number[] | null; fieldsRe: string | null }[];
+  readonly keys: readonly {
+    idKey: Buffer;
+    txTypes: readonly number[] | null;
+    fieldsRe: string | null;
+    logContract: string | null;
+    logTopic: string | null;
+    logAccount: string | null;
+    logAccountTopics: readonly number[] | null;
+    logDelivery: string | null;
+  }[];
 }
 
 /** DeliveryCursor is a delivery's place in its hook's order. */

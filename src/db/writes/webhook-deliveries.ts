@@ -27,6 +27,7 @@ interface StashedRow {
   readonly rank: number;
   readonly micro_index: number;
   readonly tx_index: number;
+  readonly log_idx: number | null;
   readonly seq: string;
   readonly block_hash: string | null;
   readonly tx_hash: string | null;
@@ -46,6 +47,7 @@ const STASHED_COLUMNS = [
   'rank',
   'micro_index',
   'tx_index',
+  'log_idx',
   'seq',
   'block_hash',
   'tx_hash',
@@ -70,7 +72,32 @@ const MATCHED = `
     JOIN micro_blocks mb ON mb.height = at.height AND mb.micro_index = at.micro_index
    WHERE at.height BETWEEN $1 AND $2
      AND (k.tx_types IS NULL OR at.tx_type = ANY (k.tx_types))
-     AND (k.fields_re IS NULL OR at.fields ~ k.fields_re)`;
+     AND (k.fields_re IS NULL OR at.fields ~ k.fields_re)
+     AND k.log_topic IS NULL`;
+
+/**
+ * The columns of a delivery of a matched log entry (an event or AEX-9 filter), oldest entry first; both the batch's insert and
+ * a replay's select them. A call's log lists its entries newest first: the oldest is index 0, as ae_mdw numbers them.
+ */
+const MATCHED_LOGS = `
+  SELECT DISTINCT ON (k.webhook_id, c.height, c.micro_index, c.tx_index, l.log_idx)
+         k.webhook_id, md5(k.webhook_id || '/' || mb.hash || '/' || c.tx_hash || '/' || l.log_idx)::uuid::text,
+         k.log_delivery, c.height, 1, c.micro_index, c.tx_index, l.log_idx, mb.hash, c.tx_hash
+    FROM contract_calls c
+   CROSS JOIN LATERAL (SELECT e.entry, jsonb_array_length(c.call_info->'log') - e.ord::int AS log_idx
+                         FROM jsonb_array_elements(c.call_info->'log') WITH ORDINALITY AS e (entry, ord)) l
+    JOIN webhook_match_keys k ON k.log_contract = l.entry->>'address' AND k.log_topic = l.entry->'topics'->>0
+    JOIN webhooks w ON w.id = k.webhook_id AND w.disabled_reason IS NULL
+    JOIN micro_blocks mb ON mb.height = c.height AND mb.micro_index = c.micro_index
+   WHERE c.height BETWEEN $1 AND $2 AND call_has_log(c.call_info)
+     AND (k.log_account IS NULL
+          OR EXISTS (SELECT 1 FROM unnest(k.log_account_topics) p WHERE l.entry->'topics'->>p::int = k.log_account))`;
+
+const INSERT_LOGS = `INSERT INTO webhook_deliveries
+  (webhook_id, delivery_id, type, height, rank, micro_index, tx_index, log_idx, block_hash, tx_hash)`;
+
+// one delivery of an entry however many of a hook's filters match it: the first filter's type
+const ORDER_LOGS = 'ORDER BY k.webhook_id, c.height, c.micro_index, c.tx_index, l.log_idx, k.filter_idx';
 
 const INSERT = `INSERT INTO webhook_deliveries
   (webhook_id, delivery_id, type, height, rank, micro_index, tx_index, block_hash, tx_hash)`;
@@ -102,7 +129,12 @@ export async function writeDeliveries(
     text: `${INSERT} ${MATCHED} AND mb.hash <> ALL ($3::text[]) ${ORDER} ON CONFLICT DO NOTHING`,
     values: [from, to, stored],
   });
-  return rowCount ?? 0;
+  const logs = await db.query({
+    name: 'mdw_webhook_log_deliveries_write',
+    text: `${INSERT_LOGS} ${MATCHED_LOGS} AND mb.hash <> ALL ($3::text[]) ${ORDER_LOGS} ON CONFLICT DO NOTHING`,
+    values: [from, to, stored],
+  });
+  return (rowCount ?? 0) + (logs.rowCount ?? 0);
 }
 
 /**
@@ -112,13 +144,15 @@ export async function writeDeliveries(
  */
 export async function replayDeliveries(db: Queryable, webhookId: string, from: number, to: number): Promise<number> {
   await db.query(`UPDATE webhooks SET next_attempt_at = now(), disabled_reason = NULL WHERE id = $1`, [webhookId]);
-  const { rowCount } = await db.query(
-    `${INSERT} ${MATCHED} AND k.webhook_id = $3 ${ORDER}
-     ON CONFLICT (webhook_id, delivery_id) DO UPDATE
-        SET status = 'pending', attempts = 0, last_error = NULL, last_attempt_at = NULL, sent_at = NULL`,
-    [from, to, webhookId],
-  );
-  return rowCount ?? 0;
+  const again = `ON CONFLICT (webhook_id, delivery_id) DO UPDATE
+        SET status = 'pending', attempts = 0, last_error = NULL, last_attempt_at = NULL, sent_at = NULL`;
+  const txs = await db.query(`${INSERT} ${MATCHED} AND k.webhook_id = $3 ${ORDER} ${again}`, [from, to, webhookId]);
+  const logs = await db.query(`${INSERT_LOGS} ${MATCHED_LOGS} AND k.webhook_id = $3 ${ORDER_LOGS} ${again}`, [
+    from,
+    to,
+    webhookId,
+  ]);
+  return (txs.rowCount ?? 0) + (logs.rowCount ?? 0);
 }
 
 /**
@@ -156,6 +190,7 @@ export async function settleDropped(db: Queryable, dropped: DroppedDeliveries): 
     'text',
     'int',
     'smallint',
+    'int',
     'int',
     'int',
     'bigint',

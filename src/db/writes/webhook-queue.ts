@@ -9,9 +9,12 @@ import type { Queryable } from '../connection/pool.ts';
 export interface QueuedDelivery {
   readonly webhookId: string;
   readonly deliveryId: string;
-  readonly type: 'transaction' | 'reorg';
+  readonly type: 'transaction' | 'contract_log' | 'aex9_transfer' | 'aex141_transfer' | 'reorg';
   readonly height: number;
   readonly microIndex: number;
+  readonly txIndex: number;
+  /** a log delivery's entry in its call's log */
+  readonly logIdx: number | null;
   readonly blockHash: string | null;
   readonly txHash: string | null;
   readonly invalidated: readonly string[] | null;
@@ -58,7 +61,7 @@ export async function nextDelivery(
   const { rows } = await db.query<QueuedDelivery & { top: number; createdAt: Date }>({
     name: 'mdw_webhook_next',
     text: `SELECT d.webhook_id AS "webhookId", d.delivery_id AS "deliveryId", d.type, d.height,
-                  d.micro_index AS "microIndex", d.block_hash AS "blockHash", d.tx_hash AS "txHash", d.invalidated,
+                  d.micro_index AS "microIndex", d.tx_index AS "txIndex", d.log_idx AS "logIdx", d.block_hash AS "blockHash", d.tx_hash AS "txHash", d.invalidated,
                   d.attempts, d.created_at AS "createdAt",
                   (SELECT coalesce(max(height), -1) FROM key_blocks) AS top
              FROM webhook_deliveries d

@@ -16,14 +16,23 @@ export function createWebhook(pool: Pool, hook: NewWebhook): Promise<number> {
       [hook.id, hook.owner, hook.url, JSON.stringify(hook.filters), hook.confirmations, hook.secret],
     );
     await db.query(
-      `INSERT INTO webhook_match_keys (webhook_id, filter_idx, id_key, tx_types, fields_re)
-       SELECT $1, i - 1, k, CASE WHEN t = '' THEN NULL ELSE string_to_array(t, ',')::smallint[] END, f
-         FROM unnest($2::bytea[], $3::text[], $4::text[]) WITH ORDINALITY AS u (k, t, f, i)`,
+      `INSERT INTO webhook_match_keys
+         (webhook_id, filter_idx, id_key, tx_types, fields_re, log_contract, log_topic, log_account, log_account_topics,
+          log_delivery)
+       SELECT $1, i - 1, k, CASE WHEN t = '' THEN NULL ELSE string_to_array(t, ',')::smallint[] END, f, lc, lt, la,
+              CASE WHEN lat = '' THEN NULL ELSE string_to_array(lat, ',')::smallint[] END, ld
+         FROM unnest($2::bytea[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+              WITH ORDINALITY AS u (k, t, f, lc, lt, la, lat, ld, i)`,
       [
         hook.id,
         hook.keys.map((k) => k.idKey),
         hook.keys.map((k) => k.txTypes?.join(',') ?? ''),
         hook.keys.map((k) => k.fieldsRe),
+        hook.keys.map((k) => k.logContract),
+        hook.keys.map((k) => k.logTopic),
+        hook.keys.map((k) => k.logAccount),
+        hook.keys.map((k) => k.logAccountTopics?.join(',') ?? ''),
+        hook.keys.map((k) => k.logDelivery),
       ],
     );
     return rows[0]!.height;

@@ -6,11 +6,14 @@
 import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
-import type { Json } from '../../../src/chain/json.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
+import { encode } from '../../../src/chain/encoding.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { writeDeliveries } from '../../../src/db/writes/webhook-deliveries.ts';
+import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
 import { isSignedBy } from '../../../src/webhooks/signature.ts';
@@ -42,7 +45,7 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
   const secrets = new Map<string, string>();
 
   before(async () => {
-    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }));
+    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }), { tokenShare: 0.3 });
     receiver = await startReceiver();
     pool = createPool({ databaseUrl: v3.settings.DATABASE_URL!, schema: 'mdw_v3', max: 4 }, silentLog);
     sender = startSender();
@@ -376,6 +379,100 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     expect(deliveredTxs('/name')).to.deep.equal(expectedName);
     expect(deliveredTxs('/oracle')).to.deep.equal(expectedOracle);
   });
+
+  it("delivers a contract's Transfer events as the node's call logs hold them, in /v3/contracts/logs' shape", async () => {
+    // the node's logs list each call's events newest first; ae_mdw numbers them oldest 0
+    const byContract = new Map<string, string[]>();
+    for (const e of transferEvents()) byContract.set(e.contract, [...(byContract.get(e.contract) ?? []), e.at]);
+    const [contract, expected] = [...byContract].sort((a, b) => b[1].length - a[1].length)[0]!;
+    expect(expected.length, 'Transfer events in the generated chain').to.be.greaterThan(1);
+    const id = await createHook('/event', [
+      { contract, event: 'Transfer' },
+      { contract, event: 'Transfer' },
+    ]);
+    for (const bad of [
+      { contract, event: 'Trans fer' },
+      { contract, event: 'Transfer', types: ['SpendTx'] },
+    ]) {
+      const res = await call('POST', '/mdw/v3/webhooks', { url: receiver.url, filters: [bad] });
+      expect(res.status, JSON.stringify(bad)).to.equal(400);
+    }
+    // the populator's statement writes the rows a replay writes (rolled back: the other hooks get nothing old)
+    const top = v3.devnode.height();
+    const client = await pool.connect();
+    let batchRows: string[];
+    try {
+      await client.query('BEGIN');
+      await writeDeliveries(client, 0, top);
+      const { rows } = await client.query<{ at: string }>(
+        `SELECT tx_hash || '/' || log_idx AS at FROM webhook_deliveries WHERE webhook_id = $1
+          ORDER BY height, rank, micro_index, tx_index, seq`,
+        [id],
+      );
+      batchRows = rows.map((r) => r.at);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
+    expect(batchRows).to.deep.equal(expected);
+    expect((await call('POST', `/mdw/v3/webhooks/${id}/replay`, { from_height: 0 })).status).to.equal(202);
+    await waitFor('the Transfer events', () => receiver.on('/event').length >= expected.length);
+    const got = receiver.on('/event');
+    expect(got.map((r) => `${String(r.body.tx_hash)}/${String((r.body.data as Obj).log_idx)}`)).to.deep.equal(expected);
+    const v3Logs = await v3.walk(`/mdw/v3/contracts/logs?contract=${contract}&event=Transfer&direction=forward`);
+    expect(got.map((r) => (parseJson(r.text) as Obj).data)).to.deep.equal(v3Logs);
+    expect(got.every((r) => r.body.type === 'contract_log')).to.equal(true);
+  });
+
+  it("delivers an AEX-9 token's transfers to an account and of the token, as /mdw/v3/aex9/{id}/transfers lists them", async () => {
+    const transfers = transferEvents();
+    // the recipient of the most transfers of one token
+    const counts = new Map<string, number>();
+    for (const t of transfers)
+      counts.set(`${t.contract} ${t.recipient}`, (counts.get(`${t.contract} ${t.recipient}`) ?? 0) + 1);
+    const [token, recipient] = [...counts].sort((a, b) => b[1] - a[1])[0]![0].split(' ') as [string, string];
+    const expectedIn = transfers.filter((t) => t.contract === token && t.recipient === recipient).map((t) => t.at);
+    const expectedAll = transfers.filter((t) => t.contract === token).map((t) => t.at);
+    expect(expectedIn.length, 'transfers to one account').to.be.greaterThan(0);
+    expect(expectedAll.length, 'transfers of the token').to.be.greaterThan(expectedIn.length);
+    const inHook = await createHook('/aex9-in', [{ aex9: token, account: recipient, direction: 'in' }]);
+    const allHook = await createHook('/aex9-all', [{ aex9: token }]);
+    expect(
+      (await call('POST', '/mdw/v3/webhooks', { url: receiver.url, filters: [{ aex9: recipient }] })).status,
+    ).to.equal(400);
+    for (const id of [inHook, allHook])
+      expect((await call('POST', `/mdw/v3/webhooks/${id}/replay`, { from_height: 0 })).status).to.equal(202);
+    await waitFor(
+      'the transfers',
+      () =>
+        receiver.on('/aex9-in').length >= expectedIn.length && receiver.on('/aex9-all').length >= expectedAll.length,
+    );
+    const at = (path: string): string[] =>
+      receiver.on(path).map((r) => `${String(r.body.tx_hash)}/${String((r.body.data as Obj).log_idx)}`);
+    expect(at('/aex9-in')).to.deep.equal(expectedIn);
+    expect(at('/aex9-all')).to.deep.equal(expectedAll);
+    const v3In = await v3.walk(`/mdw/v3/aex9/${token}/transfers?recipient=${recipient}&direction=forward`);
+    // read exactly: an amount above 2^53 must come as the integer /v3 serves
+    expect(receiver.on('/aex9-in').map((r) => (parseJson(r.text) as Obj).data)).to.deep.equal(v3In);
+    expect(receiver.on('/aex9-in').every((r) => r.body.type === 'aex9_transfer')).to.equal(true);
+  });
+
+  /** The node's Transfer events in chain and emission order (a call's log lists them newest first; ae_mdw numbers them oldest 0). */
+  function transferEvents(): { contract: string; recipient: string; at: string }[] {
+    const transfer = devnodeEventTopic('Transfer');
+    const found: { contract: string; recipient: string; at: string }[] = [];
+    for (const kb of v3.devnode.chain.keyBlocks)
+      for (const mb of kb.micro)
+        for (const record of mb.txs) {
+          const log = (record.callInfo?.log ?? []) as { address: string; topics: bigint[] }[];
+          [...log].reverse().forEach((e, i) => {
+            if (e.topics[0] !== transfer || e.topics.length < 4) return;
+            const recipient = encode('ak', Buffer.from(e.topics[2]!.toString(16).padStart(64, '0'), 'hex'));
+            found.push({ contract: e.address, recipient, at: `${record.hash}/${i}` });
+          });
+        }
+    return found;
+  }
 
   it('sends nothing again when -H reloads the heights it delivered, and invents nothing for a hook created since', async () => {
     const top = v3.devnode.height();

@@ -1,13 +1,14 @@
 /** @module The webhooks' pure parts: filters read from a request, signatures, the addresses refused, a delivery's body. */
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
-import { MemoryAccount } from '@aeternity/aepp-sdk';
+import { MemoryAccount, decode, type Encoded } from '@aeternity/aepp-sdk';
 import type { AppError } from '../../../src/base/errors.ts';
 import { idKey, txTypeCode } from '../../../src/chain/id-key.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { QueuedDelivery } from '../../../src/db/writes/webhook-queue.ts';
 import { deliveryBody } from '../../../src/webhooks/delivery-body.ts';
 import { parseFilters } from '../../../src/webhooks/filters.ts';
+import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { checkedUrl, isPrivateAddress } from '../../../src/webhooks/outbound.ts';
 import { isSignedBy, newSecret, signatureHeader } from '../../../src/webhooks/signature.ts';
 
@@ -42,6 +43,34 @@ describe('parseFilters', () => {
     expect(inFields.test('sender_id')).to.equal(false);
     expect(outFields.test('recipient_id pointers')).to.equal(false);
     expect(keys[2]!.fieldsRe).to.equal(null);
+    expect(keys.map((k) => k.logTopic)).to.deep.equal([null, null, null, null, null, null]);
+  });
+
+  it("reads a contract's event into the contract and the event's topic 0, as the devnode's contracts emit it", () => {
+    const contract = account.replace('ak_', 'ct_');
+    const [key] = parseFilters([{ contract, event: 'Transfer' }]);
+    expect(key).to.deep.include({ idKey: idKey(contract), txTypes: null, fieldsRe: null, logContract: contract });
+    expect(key!.logTopic).to.equal(devnodeEventTopic('Transfer').toString());
+  });
+
+  it("reads an AEX-9 token's transfers, to, from or of an account, into the Transfer topics that must be it", () => {
+    const token = account.replace('ak_', 'ct_');
+    const asTopic = BigInt(`0x${Buffer.from(decode(account as Encoded.AccountAddress)).toString('hex')}`).toString();
+    const [all, into, out, any] = parseFilters([
+      { aex9: token },
+      { aex9: token, account, direction: 'in' },
+      { aex9: token, account, direction: 'out' },
+      { aex9: token, account },
+    ]);
+    expect(all).to.deep.include({ logContract: token, logAccount: null, logDelivery: 'aex9_transfer' });
+    expect(all!.logTopic).to.equal(devnodeEventTopic('Transfer').toString());
+    const [nft] = parseFilters([{ aex141: token, account, direction: 'in' }]);
+    expect(nft).to.deep.include({ logContract: token, logAccount: asTopic, logDelivery: 'aex141_transfer' });
+    expect([into, out, any].map((k) => [k!.logAccount, k!.logAccountTopics])).to.deep.equal([
+      [asTopic, [2]],
+      [asTopic, [1]],
+      [asTopic, [1, 2]],
+    ]);
   });
 
   for (const [what, filters] of [
@@ -53,6 +82,17 @@ describe('parseFilters', () => {
     ['an unknown type', [{ account, types: ['SpendyTx'] }]],
     ['an unknown field', [{ name: 'a.chain', direction: 'in' }]],
     ['a bad name', [{ name: 'no dots' }]],
+    ['an event that is no name', [{ contract: account.replace('ak_', 'ct_'), event: 'Trans fer' }]],
+    ['an event with types', [{ contract: account.replace('ak_', 'ct_'), event: 'Transfer', types: ['SpendTx'] }]],
+    ['an event of no contract', [{ account, event: 'Transfer' }]],
+    ['an aex9 filter of an account', [{ aex9: account }]],
+    ['an aex9 direction without an account', [{ aex9: account.replace('ak_', 'ct_'), direction: 'in' }]],
+    ['an aex141 filter of an account', [{ aex141: account }]],
+    [
+      'an aex9 and an aex141 filter in one',
+      [{ aex9: account.replace('ak_', 'ct_'), aex141: account.replace('ak_', 'ct_') }],
+    ],
+    ['an aex9 direction sideways', [{ aex9: account.replace('ak_', 'ct_'), account, direction: 'up' }]],
     ['too many', Array.from({ length: 101 }, () => ({ account }))],
   ] as const)
     it(`answers 400 for ${what}`, () => {
@@ -114,6 +154,8 @@ describe('deliveryBody', () => {
     type: 'transaction',
     height: 10,
     microIndex: 2,
+    txIndex: 0,
+    logIdx: null,
     blockHash: 'mh_x',
     txHash: 'th_y',
     invalidated: null,

@@ -1,5 +1,5 @@
 /** @module /v3/contracts: a contract's creation, its calls (the ones the chain holds as transactions) and their event logs. */
-import { hash } from '../../../chain/encoding.ts';
+import { eventTopic } from '../../../chain/event-topic.ts';
 import { storedCreatedIds } from '../../../chain/tx-fields.ts';
 import type { Pool } from '../../../db/connection/pool.ts';
 import { callsPage } from '../../../db/queries/contract-calls.ts';
@@ -92,8 +92,7 @@ export async function getContractLogs({ pool }: V3Env, req: ResourceRequest): Pr
   const event = one(req.query.event);
   const aexnArgs = parseBoolean(one(req.query['aexn-args']), 'aexn-args') ?? false;
   // an event is its name's blake2b as topic 0, which the node prints as a decimal integer
-  const topic0 =
-    event === undefined ? undefined : BigInt(`0x${Buffer.from(hash(Buffer.from(event))).toString('hex')}`).toString();
+  const topic0 = event === undefined ? undefined : eventTopic(event);
   const filter = {
     contractId,
     topic0,

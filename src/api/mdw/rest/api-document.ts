@@ -7,6 +7,7 @@ import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
 import { V3_EXPORTS, V3_SHAPES } from './operations.ts';
 import { exportPaths } from './export-operations.ts';
 import { openApiComponents, openApiObject } from './openapi-shapes.ts';
+import { webhooksPaths } from './webhooks-paths.ts';
 import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
 
@@ -38,7 +39,10 @@ export const V3_SCHEMAS: Record<string, unknown> = {
   ...openApiComponents(V3_SHAPES),
 };
 
-/** v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts), and the exports. */
+/**
+ * v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts), the exports, and
+ * the webhooks API (its own routes, webhooks-api.ts).
+ */
 export function v3ApiDocument(operations: readonly V3Operation[], revision: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -57,7 +61,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
       },
     };
   }
-  Object.assign(paths, exportPaths(V3_EXPORTS), balancesPostPath());
+  Object.assign(paths, exportPaths(V3_EXPORTS), balancesPostPath(), webhooksPaths());
   return {
     openapi: '3.0.3',
     info: {

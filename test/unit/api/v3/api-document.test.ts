@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { v3RouteIndex } from '../../../../src/api/mdw/rest/rest-routes.ts';
 import { BALANCES_POST_PATH } from '../../../../src/api/mdw/rest/balances-post.ts';
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
 import { V3_EXPORTS, V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
+import { webhooksPaths } from '../../../../src/api/mdw/rest/webhooks-paths.ts';
 import { answerShapes, page, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 
@@ -13,9 +15,23 @@ describe('/v3/api document', () => {
       .templates.map((template) => template.replace(/^\/v3/, '').replace(/:(\w+)/g, '{$1}'))
       .sort();
     expect(served).to.deep.equal([...V3_OPERATIONS.map((op) => op.path), ...V3_EXPORTS.map((e) => e.path)].sort());
+    const webhooks = Object.keys(webhooksPaths());
     expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(
-      [...served, BALANCES_POST_PATH].sort(),
+      [...served, BALANCES_POST_PATH, ...webhooks].sort(),
     );
+  });
+
+  it('documents every request of the webhooks API that docs/webhooks.md lists, and no other', () => {
+    const table = readFileSync('docs/webhooks.md', 'utf8').split('## Filters')[0]!;
+    const listed = [...table.matchAll(/^\| `(GET|POST|DELETE) \/mdw\/v3(\/webhooks[^?` ]*)/gm)].map(
+      ([, method, path]) => `${method!.toLowerCase()} ${path}`,
+    );
+    const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, Record<string, unknown>> };
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/webhooks'))
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
+    expect(listed).to.have.length(6);
+    expect(documented.sort()).to.deep.equal(listed.sort());
   });
 
   it('every response schema compiles, and every path parameter of a path is declared', () => {
@@ -30,8 +46,8 @@ describe('/v3/api document', () => {
       for (const p of inPath) expect(op.params, op.path).to.include(p);
     }
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
-    // the route table's, the two exports' and POST /accounts/balances
-    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 3);
+    // the route table's, the two exports', POST /accounts/balances and the webhooks API's
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 3 + Object.keys(webhooksPaths()).length);
     expect(Object.keys((doc.paths['/accounts/balances'] ?? {}) as object)).to.deep.equal(['post']);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
   });
