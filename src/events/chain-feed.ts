@@ -8,6 +8,7 @@ import { topHeight } from '../db/queries/blocks.ts';
 import { lastReorgSeq, type Reorg } from '../db/queries/reorgs.ts';
 import {
   covers,
+  NODE_PAYLOADS,
   readChainChunk,
   readReplayedChainChunk,
   readStoredHashes,
@@ -28,20 +29,24 @@ export interface FeedState {
   readonly recheckFrom?: number;
 }
 
+/** A hub of clients the feed delivers to (hub.ts: the seed's protocol, mdw-hub.ts: ae_mdw's). */
+export interface FeedHub {
+  /** sends a batch of new events in chain order; `noticedAt` is performance.now() of the notification */
+  publish(events: readonly ChainEvent[], noticedAt: number): void | Promise<void>;
+  /**
+   * sends the reorgs a chunk's snapshot logged since the last, in commit order, at once (before the new chain's blocks
+   * are published, and before `settled` counts them): what a client is told before them
+   */
+  tell(notices: readonly ReorgNotice[]): void;
+  /** false while no client of the hub subscribed to anything: with no such hub, events are not read at all */
+  hasAnySubscription(): boolean;
+  /** what a chunk is read for beyond the node's payloads, as the hub's subscriptions are when it is read */
+  wants?(): ChunkWants;
+}
+
 export interface ChainFeedOptions {
   readonly pool: Pool;
   readonly log: Logger;
-  /** Receives each batch of new events in chain order; `noticedAt` is performance.now() of the notification. */
-  readonly deliver: (events: readonly ChainEvent[], noticedAt: number) => Promise<void>;
-  /**
-   * Receives the reorgs a chunk's snapshot logged since the last, in commit order, at once (before `deliver` is given
-   * the new chain's blocks, and before `settled` counts them): what a client is told before them.
-   */
-  readonly tell: (notices: readonly ReorgNotice[]) => void;
-  /** False while no client subscribed to anything: events are then not read at all. */
-  readonly hasListeners: () => boolean;
-  /** What a chunk is read for beyond the node's payloads, as the subscriptions are when it is read. */
-  readonly wants: () => ChunkWants;
   /**
    * Set when `pool` reads replicas (db/connection/read-replicas.ts raiseFloor): resolves once every read of the server is at or
    * past a standby's replay position. A chunk read on a standby beyond the notification it acts on (a block committed
@@ -90,6 +95,7 @@ export function completeChunk(state: FeedState, from: number, to: number): FeedS
  */
 export class ChainFeed {
   readonly #options: ChainFeedOptions;
+  readonly #hubs: FeedHub[] = [];
   readonly #sent = new SentBlocks();
   #state: FeedState = { next: 0, wanted: -1 };
   /** the last reorg logged that the feed has read (told, or read with nobody to tell) */
@@ -104,6 +110,11 @@ export class ChainFeed {
 
   constructor(options: ChainFeedOptions) {
     this.#options = options;
+  }
+
+  /** subscribe adds a hub the feed delivers to, in the order added (before start). */
+  subscribe(hub: FeedHub): void {
+    this.#hubs.push(hub);
   }
 
   /** start begins after the stored top: clients get what is committed from now on. */
@@ -214,7 +225,7 @@ export class ChainFeed {
    */
   async #deliverChunk(from: number, to: number): Promise<void> {
     const { pool, memoryHeights } = this.#options;
-    if (this.#options.hasListeners()) {
+    if (this.#hubs.some((hub) => hub.hasAnySubscription())) {
       const chunk = await this.#read(from, to);
       if (this.#stopped) return;
       const rewind = this.#tell(chunk);
@@ -222,7 +233,9 @@ export class ChainFeed {
       if (rewind < this.#state.next)
         this.#state = { ...this.#state, recheckFrom: Math.min(this.#state.recheckFrom ?? rewind, rewind) };
       if (rewind < from) return;
-      await this.#options.deliver(this.#sent.unsent(chunk.events), this.#noticed[0]?.at ?? performance.now());
+      const events = this.#sent.unsent(chunk.events);
+      const noticedAt = this.#noticed[0]?.at ?? performance.now();
+      for (const hub of this.#hubs) await hub.publish(events, noticedAt);
     } else {
       // Nobody to send to (a server during the populator's backfill): only note the blocks.
       const stored = await readStoredHashes(pool, from, to, this.#reorgSeq);
@@ -245,7 +258,7 @@ export class ChainFeed {
     const remembered = Math.max(0, this.#state.next - this.#options.memoryHeights);
     this.#forget(chunk.reorgs);
     const notices = chunk.reorgs.map((r) => reorgNotice(r, Math.max(r.fromHeight, remembered)));
-    this.#options.tell(notices);
+    for (const hub of this.#hubs) hub.tell(notices);
     return Math.min(...notices.map((n) => n.resentFrom));
   }
 
@@ -254,16 +267,26 @@ export class ChainFeed {
     for (const r of reorgs) this.#sent.forget(r.dropped);
   }
 
+  /** #wants is what a chunk is read for: what any hub's subscriptions want. */
+  #wants(): ChunkWants {
+    let wants = NODE_PAYLOADS;
+    for (const hub of this.#hubs) {
+      const more = hub.wants?.();
+      if (more) wants = { mdw: wants.mdw || more.mdw, epochs: wants.epochs || more.epochs };
+    }
+    return wants;
+  }
+
   /**
    * #read reads heights from..to, with every payload its events go out with, in one snapshot. A subscription that wants
    * more (ae_mdw's payloads, epochs) taken while it was read may have been answered before the snapshot was taken: the
    * chunk is read again for it (rarely: a snapshot a moment later), so it gets every block committed after its answer.
    */
   async #read(from: number, to: number): Promise<ChainChunk> {
-    let wants = this.#options.wants();
+    let wants = this.#wants();
     for (;;) {
       const chunk = await this.#readFor(from, to, wants);
-      const now = this.#options.wants();
+      const now = this.#wants();
       if (this.#stopped || covers(wants, now)) return chunk;
       wants = { mdw: wants.mdw || now.mdw, epochs: wants.epochs || now.epochs };
     }

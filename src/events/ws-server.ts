@@ -128,22 +128,7 @@ export class WebsocketServer implements Role {
       log,
     }));
     const memoryHeights = Math.max(MIN_MEMORY_HEIGHTS, 2 * cfg.forkWindow);
-    const feed = (this.#feed = new ChainFeed({
-      pool,
-      log,
-      deliver: async (events, noticedAt) => {
-        await hub.publish(events, noticedAt);
-        this.#mdwHub.publish(events);
-      },
-      tell: (notices) => {
-        hub.tell(notices);
-        this.#mdwHub.tell(notices);
-      },
-      hasListeners: () => hub.hasAnySubscription() || this.#mdwHub.hasAnySubscription(),
-      wants: () => this.#mdwHub.wants(),
-      memoryHeights,
-      raiseFloor: deps.raiseFloor,
-    }));
+    const feed = (this.#feed = new ChainFeed({ pool, log, memoryHeights, raiseFloor: deps.raiseFloor }));
     const replayReads = pLimit(MAX_CONCURRENT_REPLAY_READS);
     const replayPool = deps.primary ?? pool;
     this.#mdwHub = new MdwHub({
@@ -157,6 +142,8 @@ export class WebsocketServer implements Role {
         memoryHeights,
       },
     });
+    feed.subscribe(hub);
+    feed.subscribe(this.#mdwHub);
     const connections = this.#connections;
     this.#onPong = function onPong(this: WebSocket): void {
       const connection = connections.get(this);

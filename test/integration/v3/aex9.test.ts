@@ -335,7 +335,7 @@ describe('/v3/aex9 against the devnode chain', function () {
       const res = await v3.get(path);
       expect(res.status, `${path}: ${res.text}`).to.equal(200);
       const validate = ajv.compile(
-        JSON.parse(JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components')),
+        JSON.parse(JSON.stringify(responseSchema(op.resource.answers)).replaceAll('"#/components', '"doc#/components')),
       );
       expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
     }

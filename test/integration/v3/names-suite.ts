@@ -143,7 +143,7 @@ export function describeNames(shared: { v3: V3UnderTest }): void {
         const res = await v3.get(path);
         expect(res.status, path).to.equal(200);
         const schema = JSON.parse(
-          JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components'),
+          JSON.stringify(responseSchema(op.resource.answers)).replaceAll('"#/components', '"doc#/components'),
         );
         const validate = ajv.compile(schema);
         expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { V3_SCHEMAS, responseSchema } from '../../../src/api/mdw/rest/api-document.ts';
 import { V3_OPERATIONS } from '../../../src/api/mdw/rest/operations.ts';
-import { isPage } from '../../../src/api/mdw/rest/operation.ts';
+import { isPage } from '../../../src/api/mdw/resources/resource.ts';
 import { encode, Encoding, hash } from '@aeternity/aepp-sdk';
 import type { Json } from '../../../src/chain/json.ts';
 import type { FateMap, FateTuple, FateValue, FateVariant } from '../../../src/chain/fate.ts';
@@ -528,10 +528,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
       const res = await v3.get(path);
       expect(res.status, `${path}: ${res.text}`).to.equal(200);
       const validate = ajv.compile(
-        JSON.parse(JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components')),
+        JSON.parse(JSON.stringify(responseSchema(op.resource.answers)).replaceAll('"#/components', '"doc#/components')),
       );
       expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
-      if (isPage(op.response)) expect((res.body as { data: Obj[] }).data, path).to.have.length.above(0);
+      if (isPage(op.resource.answers)) expect((res.body as { data: Obj[] }).data, path).to.have.length.above(0);
     }
   });
 

@@ -369,7 +369,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
       const res = await v3.get(path);
       expect(res.status, path).to.equal(200);
       const validate = ajv.compile(
-        JSON.parse(JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components')),
+        JSON.parse(JSON.stringify(responseSchema(op.resource.answers)).replaceAll('"#/components', '"doc#/components')),
       );
       expect(validate(JSON.parse(res.text)), `${path}: ${JSON.stringify(validate.errors)}`).to.equal(true);
     }

@@ -15,6 +15,7 @@ import {
 import type { Json } from '../../../chain/json.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import {
+  isPage,
   ItemsPage,
   type Answer,
   type PagePosition,
@@ -24,6 +25,7 @@ import {
 import type { GraphQLContext } from './context.ts';
 import { decodeCursor, encodeCursor, listTag } from './cursor.ts';
 import { pageOf, type PageValue } from './object-types.ts';
+import { shapeType } from './shape-types.ts';
 import { DirectionEnum, IntScalar } from './scalars.ts';
 
 /** Where an argument goes: a path parameter or a query parameter of the operation. */
@@ -35,10 +37,14 @@ export interface ArgSpec {
   readonly defaultValue?: unknown;
 }
 
-/** A query field: its resource, what it answers, its arguments and, for a list, whether it takes a height range. */
+/**
+ * A query field: its resource, its arguments and, for a list, whether it takes a height range. Its type is its
+ * resource's shape's (`op.answers`), made once per shape (shape-types.ts).
+ */
 export interface QueryField {
   readonly op: Resource;
-  readonly type: GraphQLOutputType;
+  /** a type other than the shape's: a count, a literal answer, one of a shape's several GraphQL names */
+  readonly type?: GraphQLOutputType;
   readonly description: string;
   readonly args?: Readonly<Record<string, ArgSpec>>;
   /** a page of `type`: `paged` takes cursor, limit and direction, `scoped` also fromHeight and toHeight */
@@ -56,23 +62,20 @@ export const requiredString = (to: ArgTarget): ArgSpec => ({ type: new GraphQLNo
 export const optionalString = (to: ArgTarget): ArgSpec => ({ type: GraphQLString, to });
 
 /** byId is a field answering one object by its id (or hash) in the path. */
-export function byId(
-  op: Resource,
-  type: GraphQLOutputType,
-  description: string,
-  to: ArgTarget = 'path:id',
-): QueryField {
-  return { op, type, args: { id: requiredString(to) }, description };
+export function byId(op: Resource, description: string, to: ArgTarget = 'path:id'): QueryField {
+  return { op, args: { id: requiredString(to) }, description };
 }
 
 /** pageById is a field answering a page of what belongs to an id in the path. */
-export function pageById(
-  op: Resource,
-  type: GraphQLOutputType,
-  description: string,
-  to: ArgTarget = 'path:id',
-): QueryField {
-  return { op, type, list: 'paged', args: { id: requiredString(to) }, description };
+export function pageById(op: Resource, description: string, to: ArgTarget = 'path:id'): QueryField {
+  return { op, list: 'paged', args: { id: requiredString(to) }, description };
+}
+
+/** answerType is the GraphQL type of what a resource answers: its shape's object type (a page's items'). */
+export function answerType(op: Resource): GraphQLOutputType {
+  const answers = isPage(op.answers) ? op.answers.page : op.answers;
+  if (typeof answers === 'string') throw new Error(`a field answering ${answers} names its type`);
+  return shapeType(answers);
 }
 
 /** MAX_HEIGHT: the open end of a height range given one bound (the REST scope's largest height). */
@@ -94,8 +97,9 @@ export function fieldConfig(name: string, field: QueryField): GraphQLFieldConfig
   for (const [arg, spec] of Object.entries(field.args ?? {}))
     args[arg] = { type: spec.type, defaultValue: spec.defaultValue };
   if (field.list) Object.assign(args, PAGING_ARGS, field.list === 'scoped' ? SCOPE_ARGS : {});
+  const type = field.type ?? answerType(field.op);
   return {
-    type: field.list ? pageOf(field.type as GraphQLObjectType) : field.type,
+    type: field.list ? pageOf(type as GraphQLObjectType) : type,
     description: field.description,
     args,
     async resolve(_source, given: Record<string, unknown>, { env, deadline }) {

@@ -2,19 +2,10 @@
 import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { IntScalar, JsonScalar } from './scalars.ts';
 import { asData, byId, countOf, optionalString, pageById, requiredString, type QueryField } from './fields.ts';
-import { ActivityType, MicroBlock, Status, Transaction } from './types-chain.ts';
+import { ActivityType, Transaction } from './types-chain.ts';
 import { shapeType } from './shape-types.ts';
-import { KEY_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
-import { ACTIVITY, TRANSFER, WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
-import {
-  DELTA_STAT,
-  MINER,
-  STAT,
-  STATS,
-  TOP_MINER_24H,
-  TOP_MINER_STAT,
-  TOTAL_STAT,
-} from '../../../shapes/v3/shapes-stats.ts';
+import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
+import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
 import { SYNC_STATUS } from '../resources/status-shape.ts';
 import { enumOf, list } from './object-types.ts';
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';
@@ -26,49 +17,42 @@ import { getTopMiners24h } from '../resources/top-miners.ts';
 import * as transactions from '../resources/transactions.ts';
 import { getWealth } from '../resources/wealth.ts';
 import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
-import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
 
 const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLNonNull(GraphQLString)), to });
 const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;
 
 export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
-  keyBlocks: { op: blocks.getKeyBlocks, type: shapeType(KEY_BLOCK), list: 'scoped', description: 'Key blocks' },
+  keyBlocks: { op: blocks.getKeyBlocks, list: 'scoped', description: 'Key blocks' },
   keyBlockAtHeight: {
     op: blocks.getKeyBlock,
-    type: shapeType(KEY_BLOCK),
     args: { height },
     description: 'The key block at a height',
   },
   keyBlockWithHash: {
     op: blocks.getKeyBlock,
-    type: shapeType(KEY_BLOCK),
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The key block with a hash',
   },
-  keyBlock: byId(blocks.getKeyBlock, shapeType(KEY_BLOCK), 'A key block by height or hash', 'path:hash_or_kbi'),
+  keyBlock: byId(blocks.getKeyBlock, 'A key block by height or hash', 'path:hash_or_kbi'),
   microBlocksOfKeyBlockAtHeight: {
     op: blocks.getKeyBlockMicroBlocks,
-    type: MicroBlock,
     list: 'paged',
     args: { height },
     description: 'The micro blocks of the generation at a height',
   },
   microBlocksOfKeyBlockWithHash: {
     op: blocks.getKeyBlockMicroBlocks,
-    type: MicroBlock,
     list: 'paged',
     args: { hash: requiredString('path:hash_or_kbi') },
     description: 'The micro blocks of the generation of a key block hash',
   },
   keyBlockMicroBlocks: pageById(
     blocks.getKeyBlockMicroBlocks,
-    MicroBlock,
     'The micro blocks of a generation by height or hash',
     'path:hash_or_kbi',
   ),
   microBlock: {
     op: blocks.getMicroBlock,
-    type: MicroBlock,
     args: { hash: requiredString('path:hash') },
     description: 'A micro block',
   },
@@ -77,13 +61,11 @@ export const BLOCK_QUERIES: Readonly<Record<string, QueryField>> = {
 export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
   transaction: {
     op: transactions.getTransaction,
-    type: Transaction,
     args: { hash: optionalString('path:hash'), id: optionalString('path:hash') },
     description: 'A transaction by hash (`hash` or `id`)',
   },
   transactions: {
     op: transactions.getTransactions,
-    type: Transaction,
     list: 'scoped',
     args: {
       type: strings('query:type'),
@@ -111,13 +93,13 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   microBlockTransactions: {
     op: blocks.getMicroBlockTransactions,
-    type: Transaction,
     list: 'paged',
     args: { hash: requiredString('path:hash') },
     description: 'The transactions of a micro block',
   },
   pendingTransactions: {
     op: transactions.getPendingTransactions,
+    // REST's PendingTransaction has no GraphQL name: ae_mdw's schema answers them as transactions
     type: Transaction,
     list: 'paged',
     description: "The node's pending transactions",
@@ -127,17 +109,15 @@ export const TRANSACTION_QUERIES: Readonly<Record<string, QueryField>> = {
     type: IntScalar,
     description: 'How many transactions are pending',
   },
-  accountTransactionsCount: byId(
-    transactions.getAccountTransactionsCount,
-    JsonScalar,
-    "An id's transactions counted per type and field",
-  ),
+  accountTransactionsCount: {
+    ...byId(transactions.getAccountTransactionsCount, "An id's transactions counted per type and field"),
+    type: JsonScalar,
+  },
 };
 
 export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
   accountActivities: {
     op: getAccountActivities,
-    type: shapeType(ACTIVITY),
     list: 'scoped',
     args: {
       id: requiredString('path:id'),
@@ -148,7 +128,6 @@ export const ACCOUNT_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   transfers: {
     op: getTransfers,
-    type: shapeType(TRANSFER),
     list: 'scoped',
     args: { account: optionalString('query:account'), kind: optionalString('query:kind') },
     description: 'Internal transfers',
@@ -166,7 +145,6 @@ const dates = {
 /** series is a statistics time series of its resource, with the dates where ae_mdw takes them. */
 const series = (op: Resource, description: string, extra: QueryField['args'] = {}, withDates = true): QueryField => ({
   op,
-  type: shapeType(STAT),
   list: 'paged',
   args: { intervalBy: interval, ...(withDates ? dates : {}), ...extra },
   description,
@@ -183,7 +161,7 @@ const WealthPage = new GraphQLObjectType({
 });
 
 export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
-  stats: { op: stats.getStats, type: shapeType(STATS), description: 'Counters of the last 24 hours' },
+  stats: { op: stats.getStats, description: 'Counters of the last 24 hours' },
   transactionsStats: series(stats.seriesStats('transactions'), 'Transactions per interval', {
     txType: optionalString('query:tx_type'),
   }),
@@ -206,18 +184,16 @@ export const STATS_QUERIES: Readonly<Record<string, QueryField>> = {
   aex9TransfersStats: series(stats.seriesStats('aex9-transfers'), 'AEX-9 transfers per interval'),
   totalStats: {
     op: stats.getTotalStats,
-    type: shapeType(TOTAL_STAT),
     list: 'scoped',
     description: 'Totals per generation',
   },
   deltaStats: {
     op: stats.getDeltaStats,
-    type: shapeType(DELTA_STAT),
     list: 'scoped',
     description: 'Changes per generation',
   },
-  minersStats: { op: stats.getMinerStats, type: shapeType(MINER), list: 'paged', description: 'Rewards per miner' },
-  topMinersStats: { ...series(stats.getTopMinerStats, 'Top miners per interval'), type: shapeType(TOP_MINER_STAT) },
+  minersStats: { op: stats.getMinerStats, list: 'paged', description: 'Rewards per miner' },
+  topMinersStats: { ...series(stats.getTopMinerStats, 'Top miners per interval') },
   topMiners24hStats: {
     op: getTopMiners24h,
     type: TopMiners24hStatsPage,
@@ -235,7 +211,6 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   accountAeBalance: {
     op: getAccountBalance,
-    type: shapeType(AE_BALANCE),
     args: {
       id: requiredString('path:accountId'),
       height: { type: IntScalar, to: 'query:height' },
@@ -245,7 +220,6 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
   },
   accountAeBalanceHistory: {
     op: getAccountBalanceHistory,
-    type: shapeType(AE_BALANCE_CHANGE),
     list: 'scoped',
     args: { id: requiredString('path:accountId') },
     description: "Every change of an account's AE balance, with its cause and the balance after it",
@@ -253,9 +227,10 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
 };
 
 export const STATUS_QUERIES: Readonly<Record<string, QueryField>> = {
-  status: { op: getStatus, type: Status, description: 'Middleware and node status' },
+  status: { op: getStatus, description: 'Middleware and node status' },
   syncStatus: {
     op: getStatus,
+    // the status's two sync fields, ae_mdw's SyncStatus
     type: shapeType(SYNC_STATUS),
     description: 'The stored top and whether it is still catching up',
   },

@@ -4,66 +4,52 @@
  * 400 as the field's error). `scope` is the REST one: `epoch:A-B` (`gen:A-B` on the schedule too).
  */
 import { GraphQLNonNull } from 'graphql';
-import { DELEGATE, EPOCH_INFO, SCHEDULE, VALIDATOR } from '../../../shapes/v3/shapes-hyperchain.ts';
 import { getEpochs, getEpochTop, getSchedule, getSchedules } from '../resources/hyperchain-epochs.ts';
 import * as hyperchainValidators from '../resources/hyperchain-validators.ts';
 import { optionalString, requiredString, type QueryField } from './fields.ts';
 import { IntScalar } from './scalars.ts';
-import { shapeType } from './shape-types.ts';
-
-const Epoch = shapeType(EPOCH_INFO);
-const Leader = shapeType(SCHEDULE);
-const Validator = shapeType(VALIDATOR);
-const Delegate = shapeType(DELEGATE);
 
 const scope = { scope: optionalString('query:scope') };
 const validator = { id: requiredString('path:validator') };
 
 export const HYPERCHAIN_QUERIES: Readonly<Record<string, QueryField>> = {
-  epochs: { op: getEpochs, type: Epoch, list: 'paged', args: scope, description: "A hyperchain's epochs" },
-  epochTop: { op: getEpochTop, type: Epoch, description: "A hyperchain's current epoch" },
+  epochs: { op: getEpochs, list: 'paged', args: scope, description: "A hyperchain's epochs" },
+  epochTop: { op: getEpochTop, description: "A hyperchain's current epoch" },
   schedules: {
     op: getSchedules,
-    type: Leader,
     list: 'paged',
     args: scope,
     description: 'The leader of each height of the stored epochs',
   },
   schedule: {
     op: getSchedule,
-    type: Leader,
     args: { height: { type: new GraphQLNonNull(IntScalar), to: 'path:height' } },
     description: 'The leader of a height',
   },
   validators: {
     op: hyperchainValidators.getValidators,
-    type: Validator,
     list: 'paged',
     args: scope,
     description: "Every epoch's validators",
   },
   validatorsTop: {
     op: hyperchainValidators.getTopValidators,
-    type: Validator,
     list: 'paged',
     description: "The current epoch's validators",
   },
   validator: {
     op: hyperchainValidators.getValidator,
-    type: Validator,
     args: { ...validator, epoch: { type: IntScalar, to: 'query:epoch' } },
     description: 'A validator in an epoch (default: the current one, else the last it was one of)',
   },
   validatorDelegates: {
     op: hyperchainValidators.getValidatorDelegates,
-    type: Delegate,
     list: 'paged',
     args: { ...validator, ...scope },
     description: "A validator's delegates in every epoch",
   },
   validatorDelegatesTop: {
     op: hyperchainValidators.getTopValidatorDelegates,
-    type: Delegate,
     list: 'paged',
     args: validator,
     description: "A validator's delegates in the current epoch",

@@ -7,9 +7,10 @@ import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources
 import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { listPage, type List } from './list.ts';
-import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Item, type ResourceRequest, type V3Env } from './resource.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parsePaging, rejectUnknown, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
+import { TRANSFER, ACTIVITY } from '../../../shapes/v3/shapes-tx.ts';
 
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
 
@@ -63,7 +64,7 @@ async function scopeHeights(pool: Pool, scope: Scope | undefined): Promise<{ fir
 }
 
 /** getTransfers: internal transfers, of a kind (prefix) and an account. */
-export async function getTransfers({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getTransfers = resource(page(TRANSFER), async ({ pool }, req) => {
   const paging = parsePaging(req.query, { scopes: ['gen', 'txi', 'time'] });
   rejectUnknown(req.query, TRANSFER_PARAMS);
   const account = one(req.query.account);
@@ -75,13 +76,13 @@ export async function getTransfers({ pool }: V3Env, req: ResourceRequest): Promi
     key: (t) => t,
     render: (rows) => rows.map(transferObject),
   });
-}
+});
 
 /** getAccountActivities: an id's feed (swaps: of the configured DEX's pairs), its transactions read once per page. */
-export async function getAccountActivities(env: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAccountActivities = resource(page(ACTIVITY), async (env, req) => {
   const paging = parsePaging(req.query, { scopes: activityScopes(req) });
   return listPage(paging, await activityList(env, req, paging.scope));
-}
+});
 
 /** activityScopes: not txi (ae_mdw refuses it here), but a transaction scope read as txis. */
 export function activityScopes(req: ResourceRequest): readonly Scope['type'][] {

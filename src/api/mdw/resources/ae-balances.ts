@@ -22,7 +22,8 @@ import { listPage } from './list.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
 import type { Query } from './page.ts';
-import type { Answer, V3Env, ResourceRequest } from './resource.ts';
+import { page, resource, type Answer, type V3Env } from './resource.ts';
+import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
 
 /** CHANGE_CURSOR: a change's `<height>-<micro index>-<tx index>-<seq>` (−1 at key-block level). */
 const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
@@ -37,14 +38,14 @@ const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
 };
 
 /** getAccountBalance: `{account, height, balance, last_change}` at `height=` or `time=` (unix seconds), or the top. */
-export async function getAccountBalance({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAccountBalance = resource(AE_BALANCE, async ({ pool }, req) => {
   const account = parseId(req.params.accountId, ['ak']);
   rejectUnknown(req.query, new Set(['height', 'time']));
   return balanceOf(pool, account, await blockEndOf(pool, req.query));
-}
+});
 
 /** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
-export async function getAccountBalanceHistory({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async ({ pool }, req) => {
   const account = parseId(req.params.accountId, ['ak']);
   rejectUnknown(req.query, new Set(['interval_by']));
   const paging = parsePaging(req.query);
@@ -72,7 +73,7 @@ export async function getAccountBalanceHistory({ pool }: V3Env, req: ResourceReq
     key: (r: BalanceChange) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, seq: r.seq }),
     item: (r) => ({ account, ...changeItem(r) }),
   });
-}
+});
 
 /** BALANCES_MAX: the accounts one POST /v3/accounts/balances asks at most. */
 export const BALANCES_MAX = 100;

@@ -20,7 +20,7 @@ import {
 import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import {
   collectionObject,
@@ -29,6 +29,15 @@ import {
   tokenObject,
   transferObject,
 } from '../../../shapes/v3/render-aex141.ts';
+import {
+  AEX141_TRANSFER,
+  AEX141_COLLECTION,
+  AEX141_COUNT,
+  AEX141_TOKEN,
+  AEX141_TOKEN_DETAIL,
+  AEX141_TEMPLATE,
+  AEX141_TEMPLATE_TOKEN,
+} from '../../../shapes/v3/shapes-aex141.ts';
 
 const ORDERS: readonly CollectionOrder[] = ['creation', 'name', 'symbol'];
 
@@ -89,7 +98,7 @@ async function collection(pool: Pool, id: string | undefined): Promise<Collectio
 }
 
 /** getSortedAex141Contracts: NFT collections by creation, name or symbol. */
-export async function getSortedAex141Contracts({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getSortedAex141Contracts = resource(page(AEX141_COLLECTION), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const by = one(req.query.by) ?? 'creation';
   if (!ORDERS.includes(by as CollectionOrder)) throw v3BadRequest(`invalid query: by=${by}`);
@@ -101,39 +110,39 @@ export async function getSortedAex141Contracts({ pool }: V3Env, req: ResourceReq
     key: (c) => collectionKey(order, c),
     render: (rows) => rows.map((c) => collectionObject(c)),
   });
-}
+});
 
 /** getAex141Count: the number of NFT collections. */
-export async function getAex141Count({ pool }: V3Env): Promise<Answer> {
+export const getAex141Count = resource(AEX141_COUNT, async ({ pool }) => {
   return { data: await collectionsCount(pool) };
-}
+});
 
 /** getAex141Transfers: NFT transfers of every collection, from and/or to an account. */
-export const getAex141Transfers: Resource = (env, req) => transferPage(env, req, undefined);
+export const getAex141Transfers = resource(page(AEX141_TRANSFER), (env, req) => transferPage(env, req, undefined));
 
 /** getAex141ByContract: an NFT collection. */
-export async function getAex141ByContract({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex141ByContract = resource(AEX141_COLLECTION, async ({ pool }, req) => {
   return collectionObject(await collection(pool, req.params.id));
-}
+});
 
 /** getAex141ContractTokens: a collection's tokens and their owners. */
-export async function getAex141ContractTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex141ContractTokens = resource(page(AEX141_TOKEN), async (env, req) => {
   const { contractId } = await collection(env.pool, req.params.contractId);
   return tokenPage(env, req, { contract: contractId }, tokenObject);
-}
+});
 
 /** getAex141TokenOwner: a token's owner and metadata. */
-export async function getAex141TokenOwner({ pool, metadata }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex141TokenOwner = resource(AEX141_TOKEN_DETAIL, async ({ pool, metadata }, req) => {
   const { contractId, metadataType } = await collection(pool, req.params.contractId);
   const token = await tokenById(pool, contractId, integerParam(req.params.tokenId));
   if (!token) throw v3NotFound(req.params.tokenId ?? '');
   const read = await metadata.read(contractId, token.tokenId, metadataType);
   // ae_mdw's v3 answer names the owner `owner`; its spec (and the SDK) `owner_id`: both are given
   return { ...tokenObject(token), owner: token.ownerId, metadata: read };
-}
+});
 
 /** getAex141ContractTemplates: a collection's templates. */
-export async function getAex141ContractTemplates({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex141ContractTemplates = resource(page(AEX141_TEMPLATE), async ({ pool }, req) => {
   const contractId = parseId(req.params.contractId, ['ct']);
   const paging = parsePaging(req.query);
   return listPage(paging, {
@@ -142,26 +151,27 @@ export async function getAex141ContractTemplates({ pool }: V3Env, req: ResourceR
     key: (t) => t.templateId,
     render: (rows) => rows.map((t) => templateObject(contractId, t)),
   });
-}
+});
 
 /** getAex141TemplateTokens: the tokens minted from a template. */
-export async function getAex141TemplateTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex141TemplateTokens = resource(page(AEX141_TEMPLATE_TOKEN), async (env, req) => {
   const contract = parseId(req.params.contractId, ['ct']);
   const template = integerParam(req.params.templateId);
   return tokenPage(env, req, { contract, template }, (t) => templateTokenObject(templateToken(t)));
-}
+});
 
 /** getAex141ContractTransfers: a collection's transfers, from and/or to an account. */
-export const getAex141ContractTransfers: Resource = (env, req) =>
-  transferPage(env, req, parseId(req.params.contractId, ['ct']));
+export const getAex141ContractTransfers = resource(page(AEX141_TRANSFER), (env, req) =>
+  transferPage(env, req, parseId(req.params.contractId, ['ct'])),
+);
 
 /** getAex141OwnedTokens: an account's NFTs, of one collection where given. */
-export async function getAex141OwnedTokens(env: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex141OwnedTokens = resource(page(AEX141_TOKEN), async (env, req) => {
   const owner = parseId(req.params.accountId, ['ak']);
   const contractParam = one(req.query.contract);
   const contract = contractParam === undefined ? undefined : parseId(contractParam, ['ct']);
   return tokenPage(env, req, { owner, contract }, tokenObject);
-}
+});
 
 async function tokenPage(
   { pool }: V3Env,

@@ -30,7 +30,7 @@ import { topHeight } from '../../../db/queries/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type ResourceRequest } from './resource.ts';
 import type { Direction, Query } from './page.ts';
 import { one, parseId, parseNonNegative, parsePaging } from './mdw-params.ts';
 import {
@@ -40,6 +40,15 @@ import {
   tokenObject,
   transferObject,
 } from '../../../shapes/v3/render-aex9.ts';
+import {
+  AEX9_TOKEN,
+  AEX9_COUNT,
+  AEX9_CONTRACT_BALANCE,
+  AEX9_ACCOUNT_BALANCE,
+  AEX9_BALANCE_HISTORY_ITEM,
+  AEX9_BALANCE,
+  AEX9_TRANSFER,
+} from '../../../shapes/v3/shapes-aex9.ts';
 
 /** A cursor of JSON values, base64url (opaque to clients, as ae_mdw's are). */
 function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
@@ -129,7 +138,7 @@ async function stateAt(pool: Pool, query: Query, hashParam: string): Promise<Blo
 }
 
 /** getSortedAex9Tokens: AEX-9 tokens by name, symbol or creation. */
-export async function getSortedAex9Tokens({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getSortedAex9Tokens = resource(page(AEX9_TOKEN), async ({ pool }, req) => {
   const order = tokenOrder(req.query);
   const paging = parsePaging(req.query);
   return listPage(paging, {
@@ -138,23 +147,23 @@ export async function getSortedAex9Tokens({ pool }: V3Env, req: ResourceRequest)
     key: (t) => t.key,
     render: (rows) => rows.map((t) => tokenObject(t.row)),
   });
-}
+});
 
 /** getAex9TokensCount: the number of AEX-9 tokens. */
-export async function getAex9TokensCount({ pool }: V3Env): Promise<Answer> {
+export const getAex9TokensCount = resource(AEX9_COUNT, async ({ pool }) => {
   return { data: await aex9Count(pool) };
-}
+});
 
 /** getAex9ByContract: an AEX-9 token. */
-export async function getAex9ByContract({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex9ByContract = resource(AEX9_TOKEN, async ({ pool }, req) => {
   const id = parseId(req.params.id, ['ct']);
   const token = await aex9Token(pool, id);
   if (!token) throw v3NotFound(id);
   return tokenObject(token);
-}
+});
 
 /** getAex9ContractBalances: a token's holders, by account or amount, now or at a block. */
-export async function getAex9ContractBalances({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex9ContractBalances = resource(page(AEX9_CONTRACT_BALANCE), async ({ pool }, req) => {
   const token = await validToken(pool, req.params.contractId);
   const by = one(req.query.by) ?? 'pubkey';
   if (by !== 'pubkey' && by !== 'amount') throw v3BadRequest(`invalid query: by=${by}`);
@@ -166,10 +175,10 @@ export async function getAex9ContractBalances({ pool }: V3Env, req: ResourceRequ
     key: (h) => ({ account: h.account, amount: h.amount }),
     render: (rows) => rows.map((h) => holderObject(token.contractId, h, token.incomplete)),
   });
-}
+});
 
 /** getAex9ContractAccountBalance: an account's balance of a token, now, at a block hash or at a height. */
-export async function getAex9ContractAccountBalance({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex9ContractAccountBalance = resource(AEX9_ACCOUNT_BALANCE, async ({ pool }, req) => {
   const token = await validToken(pool, req.params.contractId);
   const account = parseId(req.params.accountId, ['ak']);
   const amount = await accountAmount(pool, token.contractId, account, await stateAt(pool, req.query, 'hash'));
@@ -179,10 +188,10 @@ export async function getAex9ContractAccountBalance({ pool }: V3Env, req: Resour
     contract: token.contractId,
     ...incompleteMark(token.incomplete),
   };
-}
+});
 
 /** getAex9ContractAccountBalanceHistory: an account's balance of a token at each generation. */
-export async function getAex9ContractAccountBalanceHistory({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex9ContractAccountBalanceHistory = resource(page(AEX9_BALANCE_HISTORY_ITEM), async ({ pool }, req) => {
   const token = await validToken(pool, req.params.contractId);
   const account = parseId(req.params.accountId, ['ak']);
   const paging = parsePaging(req.query);
@@ -219,10 +228,10 @@ export async function getAex9ContractAccountBalanceHistory({ pool }: V3Env, req:
         ...incompleteMark(token.incomplete),
       })),
   });
-}
+});
 
 /** getAex9AccountBalances: an account's AEX-9 balances. */
-export async function getAex9AccountBalances({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex9AccountBalances = resource(page(AEX9_BALANCE), async ({ pool }, req) => {
   const account = parseId(req.params.accountId, ['ak']);
   const paging = parsePaging(req.query);
   return listPage(paging, {
@@ -231,10 +240,10 @@ export async function getAex9AccountBalances({ pool }: V3Env, req: ResourceReque
     key: (r) => r.contractId,
     render: (rows) => rows.map((r) => accountTokenObject(r)),
   });
-}
+});
 
 /** getAex9ContractTransfers: a token's transfers from, to or of an account. */
-export async function getAex9ContractTransfers({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAex9ContractTransfers = resource(page(AEX9_TRANSFER), async ({ pool }, req) => {
   const token = await validToken(pool, req.params.contractId);
   const filter = transferFilter(req);
   const paging = parsePaging(req.query);
@@ -244,7 +253,7 @@ export async function getAex9ContractTransfers({ pool }: V3Env, req: ResourceReq
     key: (t) => t,
     render: (rows) => rows.map((t) => transferObject(t, token.incomplete)),
   });
-}
+});
 
 /** transferFilter reads ae_mdw's `sender`, `recipient` or `account` (one of them is required). */
 function transferFilter(req: ResourceRequest): Aex9TransferFilter {

@@ -11,13 +11,15 @@ import { microBlockTransactionsPage } from '../../../db/queries/transactions.ts'
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource } from './resource.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './mdw-params.ts';
 import { keyBlockObject, microBlockObject } from '../../../shapes/v3/render-blocks.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
+import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
+import { TRANSACTION } from '../../../shapes/v3/shapes-tx.ts';
 
 /** getKeyBlocks: key blocks by height. */
-export async function getKeyBlocks({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getKeyBlocks = resource(page(KEY_BLOCK), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const range = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
@@ -26,15 +28,15 @@ export async function getKeyBlocks({ pool }: V3Env, req: ResourceRequest): Promi
     key: (k) => k.height,
     item: keyBlockObject,
   });
-}
+});
 
 /** getKeyBlock: a key block by hash or height. */
-export async function getKeyBlock({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getKeyBlock = resource(KEY_BLOCK, async ({ pool }, req) => {
   return keyBlockObject(await keyBlock(pool, req.params.hash_or_kbi!));
-}
+});
 
 /** getKeyBlockMicroBlocks: the micro blocks of a generation by index. */
-export async function getKeyBlockMicroBlocks({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getKeyBlockMicroBlocks = resource(page(MICRO_BLOCK), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const { height } = await keyBlock(pool, req.params.hash_or_kbi!);
   return listPage(paging, {
@@ -43,18 +45,18 @@ export async function getKeyBlockMicroBlocks({ pool }: V3Env, req: ResourceReque
     key: (m) => m.microIndex,
     item: microBlockObject,
   });
-}
+});
 
 /** getMicroBlock: a micro block. */
-export async function getMicroBlock({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getMicroBlock = resource(MICRO_BLOCK, async ({ pool }, req) => {
   const hash = parseHash(req.params.hash, 'mh');
   const block = await microBlockCounted(pool, hash);
   if (!block) throw v3NotFound(hash);
   return microBlockObject(block);
-}
+});
 
 /** getMicroBlockTransactions: the transactions of a micro block by index. */
-export async function getMicroBlockTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getMicroBlockTransactions = resource(page(TRANSACTION), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const hash = parseHash(req.params.hash, 'mh');
   const block = await microBlockCounted(pool, hash);
@@ -65,7 +67,7 @@ export async function getMicroBlockTransactions({ pool }: V3Env, req: ResourceRe
     key: (t) => t.txIndex,
     item: transactionObject,
   });
-}
+});
 
 /** keyBlock finds a key block by `kh_` hash or decimal height (ae_mdw's `hash_or_kbi`). */
 async function keyBlock(pool: Pool, hashOrKbi: string): Promise<KeyBlockCounted> {

@@ -15,11 +15,11 @@ import {
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
-import type { CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
+import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
 
 const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
@@ -86,7 +86,7 @@ function delegateIds(c: ChannelRow): Json {
 }
 
 /** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */
-export async function getChannels({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getChannels = resource(page(CHANNEL), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const state = one(req.query.state);
   if (state !== undefined && state !== 'active' && state !== 'inactive')
@@ -97,18 +97,18 @@ export async function getChannels({ pool }: V3Env, req: ResourceRequest): Promis
     key: (c) => ({ ...c.last, channelId: c.channelId }),
     render: (rows) => rows.map((c) => channelObject(c)),
   });
-}
+});
 
 /** getChannel: a channel's state. */
-export async function getChannel({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getChannel = resource(CHANNEL, async ({ pool }, req) => {
   const id = parseId(req.params.id, ['ch']);
   const c = await channelById(pool, id);
   if (!c) throw v3NotFound(id);
   return channelObject(c);
-}
+});
 
 /** getChannelUpdates: a channel's transactions, its creation first (the explorer reads the creation this way). */
-export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getChannelUpdates = resource(page(CHANNEL_UPDATE), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const id = parseId(req.params.id, ['ch']);
   if (!(await channelExists(pool, id))) throw v3NotFound(id);
@@ -118,7 +118,7 @@ export async function getChannelUpdates({ pool }: V3Env, req: ResourceRequest): 
     key: (u) => ({ height: u.height, microIndex: u.microIndex, txIndex: u.txIndex }),
     render: (rows) => rows.map((u) => channelUpdateObject(id, u)),
   });
-}
+});
 
 /** channelUpdateObject is ae_mdw's ChannelUpdate: the channel transaction (unwrapped) and its source. Pure. */
 export function channelUpdateObject(channelId: string, u: ChannelUpdateRow): Record<string, Json> {

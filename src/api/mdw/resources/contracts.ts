@@ -10,7 +10,7 @@ import type { TxRow } from '../../../db/queries/transactions.ts';
 import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Item, type ResourceRequest } from './resource.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import {
@@ -20,6 +20,7 @@ import {
   internalCallObject,
 } from '../../../shapes/v3/render-contracts.ts';
 import { internalCallsPage } from '../../../db/queries/internal-calls.ts';
+import { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
 const INTERNAL_CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'function']);
@@ -33,7 +34,7 @@ const WHOLE_CHAIN = {
  * getContractCalls: ae_mdw's internal calls (migration 1097), of a contract (a query parameter, or the path's for
  * /contracts/{id}/calls: the calls its own calls made) and a function (`Chain.spend`…), in chain order.
  */
-export async function getContractCalls({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getContractCalls = resource(page(CONTRACT_CALL), async ({ pool }, req) => {
   const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
   rejectUnknown(req.query, INTERNAL_CALL_PARAMS);
   const contract = pathOrQueryContract(req);
@@ -51,13 +52,13 @@ export async function getContractCalls({ pool }: V3Env, req: ResourceRequest): P
     key: (c): LogKey => c,
     render: (rows) => rows.map((c) => internalCallObject(c)),
   });
-}
+});
 
 /**
  * getContractCallTransactions: contract calls the chain holds as transactions, of a contract (a query parameter, or
  * the path's for /contracts/{id}/call-transactions), a caller, a function.
  */
-export async function getContractCallTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getContractCallTransactions = resource(page(CONTRACT_CALL_TX), async ({ pool }, req) => {
   const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
   rejectUnknown(req.query, CALL_PARAMS);
   const contract = pathOrQueryContract(req);
@@ -77,7 +78,7 @@ export async function getContractCallTransactions({ pool }: V3Env, req: Resource
     key: (c): TxPosition => c,
     render: (rows) => rows.map((c) => contractCallObject(c)),
   });
-}
+});
 
 /** pathOrQueryContract is the contract a list is narrowed to: the path's, else `contract_id` or `contract`. */
 function pathOrQueryContract(req: ResourceRequest): string | undefined {
@@ -85,7 +86,7 @@ function pathOrQueryContract(req: ResourceRequest): string | undefined {
 }
 
 /** getContractLogs: event logs of contract calls, of a contract (as getContractCalls) and an event name. */
-export async function getContractLogs({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getContractLogs = resource(page(CONTRACT_LOG), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const contract = pathOrQueryContract(req);
   const contractId = contract === undefined ? undefined : parseId(contract, ['ct']);
@@ -104,10 +105,10 @@ export async function getContractLogs({ pool }: V3Env, req: ResourceRequest): Pr
     key: (l) => ({ height: l.height, microIndex: l.microIndex, txIndex: l.txIndex, logIdx: l.logIdx }),
     render: (rows) => rows.map((l) => contractLogObject(l, aexnArgs)),
   });
-}
+});
 
 /** getContracts: the contracts created by ContractCreateTx and GAAttachTx, newest first, as ae_mdw lists them. */
-export async function getContracts({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getContracts = resource(page(CONTRACT), async ({ pool }, req) => {
   const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
   rejectUnknown(req.query, new Set());
   const filter: TxFilter = {
@@ -122,7 +123,7 @@ export async function getContracts({ pool }: V3Env, req: ResourceRequest): Promi
     render: (rows) => createdContracts(pool, rows),
     readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
   });
-}
+});
 
 /** createdContracts renders creations as Contracts, their standards read once for the page. */
 async function createdContracts(pool: Pool, rows: readonly TxRow[]): Promise<Item[]> {
@@ -141,9 +142,9 @@ async function createdContracts(pool: Pool, rows: readonly TxRow[]): Promise<Ite
 }
 
 /** getContract: a contract and its creation. */
-export async function getContract({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getContract = resource(CONTRACT, async ({ pool }, req) => {
   const id = parseId(req.params.id, ['ct']);
   const c = await contractCreation(pool, id);
   if (!c) throw v3NotFound(id);
   return contractObject(c);
-}
+});

@@ -8,7 +8,7 @@ import { currentEpochReport } from '../../status/current-epoch.ts';
 import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import type { HyperchainContracts } from './hyperchain-source.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
-import type { HYPERCHAIN_CONFIG } from '../../../shapes/v3/shapes-hyperchain.ts';
+import { HYPERCHAIN_CONFIG } from '../../../shapes/v3/shapes-hyperchain.ts';
 
 /** What the config is made of: the node's answers. */
 export interface ConfigFacts {
@@ -49,18 +49,21 @@ export function hyperchainConfig({ contracts, status, pin, epochLength }: Config
 }
 
 /** getHyperchainConfig: the chain's consensus settings as the node states them (ae_mdw's 400 on another chain). */
-export const getHyperchainConfig = onlyOnHyperchain(async function getHyperchainConfig({ hyperchain, pool }) {
-  const [contracts, status, pin, epoch] = await Promise.all([
-    hyperchain.contracts(),
-    hyperchain.nodeJson('/v3/status'),
-    hyperchain.nodeJson('/v3/hyperchain/pin-tx'),
-    currentEpochReport(pool),
-  ]);
-  const epochLength = epoch?.length;
-  return hyperchainConfig({
-    contracts: contracts!,
-    status: status ?? null,
-    pin,
-    ...(epochLength ? { epochLength } : {}),
-  });
-});
+export const getHyperchainConfig = onlyOnHyperchain(
+  HYPERCHAIN_CONFIG,
+  async function getHyperchainConfig({ hyperchain, pool }) {
+    const [contracts, status, pin, epoch] = await Promise.all([
+      hyperchain.contracts(),
+      hyperchain.nodeJson('/v3/status'),
+      hyperchain.nodeJson('/v3/hyperchain/pin-tx'),
+      currentEpochReport(pool),
+    ]);
+    const epochLength = epoch?.length;
+    return hyperchainConfig({
+      contracts: contracts!,
+      status: status ?? null,
+      pin,
+      ...(epochLength ? { epochLength } : {}),
+    });
+  },
+);

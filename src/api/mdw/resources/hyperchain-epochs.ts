@@ -18,9 +18,11 @@ import { onlyOnHyperchain } from './hyperchain-guard.ts';
 import { listPage } from './list.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { ALL_HEIGHTS, NO_RANGE, parseNonNegative, parsePaging, type Scope } from './mdw-params.ts';
+import { page } from './resource.ts';
+import { EPOCH_INFO, SCHEDULE } from '../../../shapes/v3/shapes-hyperchain.ts';
 
 /** getEpochs: the epochs, newest first unless asked otherwise. */
-export const getEpochs = onlyOnHyperchain(async function getEpochs({ pool }, req) {
+export const getEpochs = onlyOnHyperchain(page(EPOCH_INFO), async function getEpochs({ pool }, req) {
   const paging = parsePaging(req.query, { scopes: ['epoch'] });
   const epochs = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
@@ -32,7 +34,7 @@ export const getEpochs = onlyOnHyperchain(async function getEpochs({ pool }, req
 });
 
 /** getEpochTop: the epoch of the top stored height. */
-export const getEpochTop = onlyOnHyperchain(async function getEpochTop({ pool }) {
+export const getEpochTop = onlyOnHyperchain(EPOCH_INFO, async function getEpochTop({ pool }) {
   const epoch = await currentEpoch(pool);
   const row = epoch === undefined ? undefined : await epochAt(pool, epoch);
   if (!row) throw v3NotFound('epoch at the top height');
@@ -40,7 +42,7 @@ export const getEpochTop = onlyOnHyperchain(async function getEpochTop({ pool })
 });
 
 /** getSchedules: the leader of each height, of every loaded epoch (its coming heights too). */
-export const getSchedules = onlyOnHyperchain(async function getSchedules({ pool }, req) {
+export const getSchedules = onlyOnHyperchain(page(SCHEDULE), async function getSchedules({ pool }, req) {
   const paging = parsePaging(req.query, { scopes: ['gen', 'epoch'] });
   const heights = await scheduleHeights(pool, paging.scope);
   return listPage(paging, {
@@ -52,7 +54,7 @@ export const getSchedules = onlyOnHyperchain(async function getSchedules({ pool 
 });
 
 /** getSchedule: the leader of one height. */
-export const getSchedule = onlyOnHyperchain(async function getSchedule({ pool }, req) {
+export const getSchedule = onlyOnHyperchain(SCHEDULE, async function getSchedule({ pool }, req) {
   const given = req.params.height!;
   const height = parseNonNegative(given);
   if (height === undefined) throw v3BadRequest(`invalid non-negative integer: ${given}`);

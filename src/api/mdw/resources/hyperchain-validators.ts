@@ -28,18 +28,19 @@ import {
   rejectUnknown,
   type Paging,
 } from './mdw-params.ts';
-import type { Answer } from './resource.ts';
+import { page, type Answer } from './resource.ts';
+import { VALIDATOR, DELEGATE } from '../../../shapes/v3/shapes-hyperchain.ts';
 
 const VALIDATOR_PARAMS: ReadonlySet<string> = new Set(['epoch']);
 
 /** getValidators: every epoch's validators, by epoch and validator. */
-export const getValidators = onlyOnHyperchain(async function getValidators({ pool }, req) {
+export const getValidators = onlyOnHyperchain(page(VALIDATOR), async function getValidators({ pool }, req) {
   const paging = parsePaging(req.query, { scopes: ['epoch'] });
   return validators(pool, paging, paging.scope ?? ALL_HEIGHTS);
 });
 
 /** getTopValidators: the current epoch's validators. */
-export const getTopValidators = onlyOnHyperchain(async function getTopValidators({ pool }, req) {
+export const getTopValidators = onlyOnHyperchain(page(VALIDATOR), async function getTopValidators({ pool }, req) {
   const paging = parsePaging(req.query, { scopes: [] });
   return validators(pool, paging, await currentEpochRange(pool));
 });
@@ -48,7 +49,7 @@ export const getTopValidators = onlyOnHyperchain(async function getTopValidators
  * getValidator: one validator in epoch `?epoch=N`; without it, in the current epoch, or the last epoch it was one of
  * (ae_mdw looks at the current epoch only, and answers nothing for a validator that left).
  */
-export const getValidator = onlyOnHyperchain(async function getValidator({ pool }, req) {
+export const getValidator = onlyOnHyperchain(VALIDATOR, async function getValidator({ pool }, req) {
   rejectUnknown(req.query, VALIDATOR_PARAMS);
   const validator = parseId(req.params.validator, ['ak']);
   const epochText = one(req.query.epoch);
@@ -66,17 +67,23 @@ export const getValidator = onlyOnHyperchain(async function getValidator({ pool 
 });
 
 /** getValidatorDelegates: a validator's delegates in every epoch, by epoch and delegate. */
-export const getValidatorDelegates = onlyOnHyperchain(async function getValidatorDelegates({ pool }, req) {
-  const paging = parsePaging(req.query, { scopes: ['epoch'] });
-  return delegates(pool, parseId(req.params.validator, ['ak']), paging, paging.scope ?? ALL_HEIGHTS);
-});
+export const getValidatorDelegates = onlyOnHyperchain(
+  page(DELEGATE),
+  async function getValidatorDelegates({ pool }, req) {
+    const paging = parsePaging(req.query, { scopes: ['epoch'] });
+    return delegates(pool, parseId(req.params.validator, ['ak']), paging, paging.scope ?? ALL_HEIGHTS);
+  },
+);
 
 /** getTopValidatorDelegates: a validator's delegates in the current epoch. */
-export const getTopValidatorDelegates = onlyOnHyperchain(async function getTopValidatorDelegates({ pool }, req) {
-  const paging = parsePaging(req.query, { scopes: [] });
-  const validator = parseId(req.params.validator, ['ak']);
-  return delegates(pool, validator, paging, await currentEpochRange(pool));
-});
+export const getTopValidatorDelegates = onlyOnHyperchain(
+  page(DELEGATE),
+  async function getTopValidatorDelegates({ pool }, req) {
+    const paging = parsePaging(req.query, { scopes: [] });
+    const validator = parseId(req.params.validator, ['ak']);
+    return delegates(pool, validator, paging, await currentEpochRange(pool));
+  },
+);
 
 /** currentValidatorsCount is how many validators the current epoch has (0 before the first epoch is stored). */
 export async function currentValidatorsCount(pool: Pool): Promise<number> {

@@ -17,7 +17,7 @@ import type { CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { nameHashOf } from './names.ts';
-import type { Answer, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource } from './resource.ts';
 import { parseNonNegative, parsePaging } from './mdw-params.ts';
 
 /** The events a name's history lists (every kind of name_events). */
@@ -68,7 +68,7 @@ export function historyPage(
 }
 
 /** getNameHistory: a name's history, newest first by default; 404 for a name never claimed. */
-export async function getNameHistory({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getNameHistory = resource(page('NameHistoryItem'), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const hash = nameHashOf(req.params.id!);
   if (!(await nameByHash(pool, hash))) throw v3NotFound(req.params.id!);
@@ -85,4 +85,4 @@ export async function getNameHistory({ pool }: V3Env, req: ResourceRequest): Pro
           : { active_from: item.expiry.activeFrom, expired_at: item.expiry.expiredAt },
       ),
   });
-}
+});

@@ -20,7 +20,7 @@ import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import {
   auctionObject,
@@ -31,6 +31,7 @@ import {
   type ChainClock,
 } from '../../../shapes/v3/render-names.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
+import { NAME, AUCTION, NAME_EVENT, POINTEE } from '../../../shapes/v3/shapes-names.ts';
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);
 
@@ -49,7 +50,7 @@ function nameCursor(order: NameOrder): CursorCodec<NameKey> {
 }
 
 /** getNames: names by activation, deactivation or name, of a state, an owner, a prefix. */
-export async function getNames({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getNames = resource(page(NAME), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const by = one(req.query.by) ?? 'activation';
   if (!ORDERS.has(by)) throw v3BadRequest(`invalid query: by=${by}`);
@@ -67,16 +68,16 @@ export async function getNames({ pool }: V3Env, req: ResourceRequest): Promise<A
     key: (row) => keyOf(row, order),
     render: (rows) => nameItems(pool, rows, top, 'name'),
   });
-}
+});
 
 /** getNamesCount: the active names, of an owner. */
-export async function getNamesCount({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getNamesCount = resource('integer', async ({ pool }, req) => {
   const ownedBy = req.query.owned_by === undefined ? undefined : parseId(one(req.query.owned_by), ['ak']);
   return countActiveNames(pool, (await topHeight(pool)) ?? -1, ownedBy);
-}
+});
 
 /** getNamesAuctions: the names in auction by their auction's end. */
-export async function getNamesAuctions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getNamesAuctions = resource(page(AUCTION), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const top = (await topHeight(pool)) ?? -1;
   return listPage(paging, {
@@ -85,27 +86,27 @@ export async function getNamesAuctions({ pool }: V3Env, req: ResourceRequest): P
     key: (row) => keyOf(row, 'activation'),
     render: (rows) => nameItems(pool, rows, top, 'auction'),
   });
-}
+});
 
 /** getNameAuction: a name in auction. */
-export async function getNameAuction({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getNameAuction = resource(AUCTION, async ({ pool }, req) => {
   const top = (await topHeight(pool)) ?? -1;
   const row = await nameByHash(pool, nameHashOf(req.params.id!));
   if (!row || !isInAuction(row, top)) throw v3NotFound(req.params.id!);
   return (await nameItems(pool, [row], top, 'auction'))[0]!;
-}
+});
 
 /**
  * getName: a name by name or nm_ hash. A name that is only in auction, never registered before, is not a name yet: 404,
  * as ae_mdw answers (it looks in its active and inactive names, and the auction is at /names/auctions/{id}); the
  * explorer then reads the auction. A name auctioned again after an earlier registration is still served.
  */
-export async function getName({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getName = resource(NAME, async ({ pool }, req) => {
   const row = await nameByHash(pool, nameHashOf(req.params.id!));
   const top = (await topHeight(pool)) ?? -1;
   if (!row || (isInAuction(row, top) && !(await registeredBefore(pool, row)))) throw v3NotFound(req.params.id!);
   return (await nameItems(pool, [row], top, 'name'))[0]!;
-}
+});
 
 /** registeredBefore: the name was claimed before the registration `row` describes (its first claim is older). */
 async function registeredBefore(pool: Pool, row: NameStateRow): Promise<boolean> {
@@ -114,11 +115,11 @@ async function registeredBefore(pool: Pool, row: NameStateRow): Promise<boolean>
 }
 
 /** getNameClaims: a name's claims and bids. */
-export const getNameClaims: Resource = (env, req) => nameEventPage(env, req, ['claim', 'bid']);
+export const getNameClaims = resource(page(NAME_EVENT), (env, req) => nameEventPage(env, req, ['claim', 'bid']));
 /** getNameTransfers: a name's transfers. */
-export const getNameTransfers: Resource = (env, req) => nameEventPage(env, req, ['transfer']);
+export const getNameTransfers = resource(page(NAME_EVENT), (env, req) => nameEventPage(env, req, ['transfer']));
 /** getNameUpdates: a name's updates. */
-export const getNameUpdates: Resource = (env, req) => nameEventPage(env, req, ['update']);
+export const getNameUpdates = resource(page(NAME_EVENT), (env, req) => nameEventPage(env, req, ['update']));
 
 async function nameEventPage({ pool }: V3Env, req: ResourceRequest, kinds: string[]): Promise<ItemsPage> {
   const paging = parsePaging(req.query);
@@ -132,7 +133,7 @@ async function nameEventPage({ pool }: V3Env, req: ResourceRequest, kinds: strin
 }
 
 /** getAccountNameClaims: the name claims an account made. */
-export async function getAccountNameClaims({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAccountNameClaims = resource(page(NAME_EVENT), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const account = parseId(req.params.id, ['ak']);
   return listPage(paging, {
@@ -141,10 +142,10 @@ export async function getAccountNameClaims({ pool }: V3Env, req: ResourceRequest
     key: positionOf,
     render: (rows) => rows.map((e) => nameEventObject(e)),
   });
-}
+});
 
 /** getAccountPointees: the names whose pointers point at an id. */
-export async function getAccountPointees({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAccountPointees = resource(page(POINTEE), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const id = parseId(req.params.id, ['ak', 'ct', 'ok', 'ch']);
   const top = (await topHeight(pool)) ?? -1;
@@ -154,7 +155,7 @@ export async function getAccountPointees({ pool }: V3Env, req: ResourceRequest):
     key: positionOf,
     render: (rows) => rows.map((p) => pointeeObject(p)),
   });
-}
+});
 
 /**
  * nameItems renders names (`name`) or auctions (`auction`) at the top: the key block times and the claim and

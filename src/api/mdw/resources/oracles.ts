@@ -16,11 +16,12 @@ import { transactionsByHashes } from '../../../db/queries/transactions.ts';
 import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import type { Answer, Item, ItemsPage, Resource, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import { heightTime } from '../../../shapes/v3/render-names.ts';
 import { base64Text, transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
+import { ORACLE_QUERY, ORACLE_RESPONSE, ORACLE_EXTEND, ORACLE } from '../../../shapes/v3/shapes-oracles.ts';
 
 const ORACLE_CURSOR: CursorCodec<OracleKey> = {
   encode: (k) => `${k.expiresAt}-${k.oracleId}`,
@@ -33,7 +34,7 @@ const ORACLE_CURSOR: CursorCodec<OracleKey> = {
 };
 
 /** getOracles: oracles by expiry, of a state. */
-export async function getOracles({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getOracles = resource(page(ORACLE), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const state = one(req.query.state);
   if (state !== undefined && state !== 'active' && state !== 'inactive')
@@ -46,22 +47,22 @@ export async function getOracles({ pool }: V3Env, req: ResourceRequest): Promise
     key: (o) => ({ expiresAt: o.expiresAt, oracleId: o.oracleId }),
     render: (rows) => oracleItems(pool, rows, top),
   });
-}
+});
 
 /** getOracle: one oracle. */
-export async function getOracle({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getOracle = resource(ORACLE, async ({ pool }, req) => {
   const id = parseId(req.params.id, ['ok']);
   const o = await oracleState(pool, id);
   if (!o) throw v3NotFound(id);
   return (await oracleItems(pool, [o], (await topHeight(pool)) ?? -1))[0]!;
-}
+});
 
 /** getOracleQueries: an oracle's queries. */
-export const getOracleQueries: Resource = (env, req) => oracleTxPage(env, req, 'queries');
+export const getOracleQueries = resource(page(ORACLE_QUERY), (env, req) => oracleTxPage(env, req, 'queries'));
 /** getOracleResponses: an oracle's responses. */
-export const getOracleResponses: Resource = (env, req) => oracleTxPage(env, req, 'responses');
+export const getOracleResponses = resource(page(ORACLE_RESPONSE), (env, req) => oracleTxPage(env, req, 'responses'));
 /** getOracleExtends: an oracle's extensions. */
-export const getOracleExtends: Resource = (env, req) => oracleTxPage(env, req, 'extends');
+export const getOracleExtends = resource(page(ORACLE_EXTEND), (env, req) => oracleTxPage(env, req, 'extends'));
 
 async function oracleTxPage(
   { pool }: V3Env,

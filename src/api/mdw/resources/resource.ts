@@ -6,6 +6,7 @@
 import type { Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config/middleware.ts';
 import type { Pool } from '../../../db/connection/pool.ts';
+import type { Shape } from '../../../shapes/shape-table.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import type { Aex141Metadata } from './aex141-metadata.ts';
 import type { Query } from './page.ts';
@@ -75,5 +76,48 @@ export class ItemsPage {
 /** Answer: a page of a list, or one value (an object, a count, a list without paging). */
 export type Answer = ItemsPage | Json;
 
-/** Resource: one /v3 operation; it throws a v3 error (mdw-errors.ts) for a request it cannot answer. */
-export type Resource = (env: V3Env, request: ResourceRequest) => Promise<Answer>;
+/** A schema written in api-document.ts: the answers that are not one shape's object (counts, unions, plain arrays). */
+export type LiteralSchema =
+  | 'integer'
+  | 'OpenApi'
+  | 'Wealth'
+  | 'TopMiners24h'
+  | 'TransactionsCount'
+  | 'AccountTransactionsCount'
+  | 'NameHistoryItem';
+
+/** A page of items: `{data: [item], next, prev}`. */
+export interface PageOf {
+  readonly page: Shape | LiteralSchema;
+}
+
+/** What a resource answers: a shape's object, a page of them, or a literal schema. */
+export type Answers = Shape | PageOf | LiteralSchema;
+
+/** page is the answer of a list: a page of the shape's objects. */
+export function page(of: Shape | LiteralSchema): PageOf {
+  return { page: of };
+}
+
+/** isPage is whether an answer is a page. */
+export function isPage(answers: Answers): answers is PageOf {
+  return typeof answers === 'object' && 'page' in answers;
+}
+
+/**
+ * Resource: one /v3 operation, and what it answers. It throws a v3 error (mdw-errors.ts) for a request it cannot
+ * answer. Its `answers` is read by both transports: REST's /v3/api document names its schema, GraphQL makes its
+ * object type, so neither names the shape again.
+ */
+export interface Resource {
+  (env: V3Env, request: ResourceRequest): Promise<Answer>;
+  readonly answers: Answers;
+}
+
+/** resource is an operation's function with what it answers. */
+export function resource(
+  answers: Answers,
+  answer: (env: V3Env, request: ResourceRequest) => Promise<Answer>,
+): Resource {
+  return Object.assign(answer, { answers });
+}

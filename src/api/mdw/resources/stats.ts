@@ -9,7 +9,7 @@ import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/bloc
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
 import { itemsPage } from './list.ts';
-import type { Answer, Item, Resource, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Answers, type Item, type Resource } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { notOnHyperchain } from './hyperchain-guard.ts';
 import { currentValidatorsCount } from './hyperchain-validators.ts';
@@ -19,6 +19,7 @@ import { parseSeriesQuery, type SeriesQuery } from './stats-params.ts';
 import { deltaStatObject, totalStatObject } from '../../../shapes/v3/render-stats.ts';
 import { arrayFetch, averageSeries, seriesFetch, statJson, trends } from './stats-series.ts';
 import type { StatsSnapshot } from './stats-source.ts';
+import { DELTA_STAT, TOTAL_STAT, MINER, TOP_MINER_STAT, STATS, STAT } from '../../../shapes/v3/shapes-stats.ts';
 
 /** ae_mdw's page sizes of the statistics. */
 const STATS_LIMIT = { maxLimit: 1000 } as const;
@@ -51,7 +52,7 @@ export type SeriesName = keyof typeof SERIES;
  * getStats: figures of the last 24 hours and of all time; on a hyperchain `validators_count` (the current epoch's
  * validators) instead of `miners_count`, as ae_mdw.
  */
-export async function getStats({ pool, hyperchain }: V3Env): Promise<Answer> {
+export const getStats = resource(STATS, async ({ pool, hyperchain }) => {
   const s = await overallStats(pool, Date.now());
   if (s.maxTpsBlockHash === null) throw v3NotFound('no stats');
   const top = (await topHeight(pool)) ?? -1;
@@ -67,7 +68,7 @@ export async function getStats({ pool, hyperchain }: V3Env): Promise<Answer> {
     holders_count: s.holdersCount,
     milliseconds_per_block: millisecondsPerBlock(top, times.get(1), times.get(top)),
   };
-}
+});
 
 /** millisecondsPerBlock is ae_mdw's: the time from key block 1 to the top over the top's height, whole ms. Pure. */
 export function millisecondsPerBlock(
@@ -80,8 +81,8 @@ export function millisecondsPerBlock(
 }
 
 /** generationStats answers a page of per-generation statistics, each rendered by `render`. */
-function generationStats(render: typeof deltaStatObject): Resource {
-  return async function getGenerationStats({ pool }, req) {
+function generationStats(answers: Answers, render: typeof deltaStatObject): Resource {
+  return resource(answers, async function getGenerationStats({ pool }, req) {
     const paging = parsePaging(req.query, STATS_LIMIT);
     // ae_mdw's generation statistics start at height 1
     const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
@@ -91,16 +92,16 @@ function generationStats(render: typeof deltaStatObject): Resource {
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
     return itemsPage(page, INDEX_CURSOR.encode, withLimit(req.query, paging));
-  };
+  });
 }
 
 /** getDeltaStats: what happened in each generation. */
-export const getDeltaStats = generationStats(deltaStatObject);
+export const getDeltaStats = generationStats(page(DELTA_STAT), deltaStatObject);
 /** getTotalStats: totals at each generation. */
-export const getTotalStats = generationStats(totalStatObject);
+export const getTotalStats = generationStats(page(TOTAL_STAT), totalStatObject);
 
 /** getMinerStats: rewards per beneficiary (a hyperchain has validators instead: ae_mdw's 400 there). */
-export const getMinerStats = notOnHyperchain(async function getMinerStats({ pool }, req) {
+export const getMinerStats = notOnHyperchain(page(MINER), async function getMinerStats({ pool }, req) {
   const paging = parsePaging(req.query, STATS_LIMIT);
   const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
   const page = await paginate(
@@ -115,31 +116,34 @@ export const getMinerStats = notOnHyperchain(async function getMinerStats({ pool
 });
 
 /** getTopMinerStats: key blocks per beneficiary per interval (ae_mdw's 400 on a hyperchain). */
-export const getTopMinerStats = notOnHyperchain(async function getTopMinerStats({ pool, stats: source }, req) {
-  const paging = parsePaging(req.query, STATS_LIMIT);
-  const q = parseSeriesQuery(req.query, ['type']);
-  const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
-  // n items from a cursor lie in the n + 1 intervals nearest it that hold any (each holds one or more; the cursor's
-  // own may hold only items behind it): those are read and sorted, not the whole range
-  const fetch: Fetch<TopMinerKey, Item> = async (direction, from, n) => {
-    const forward = direction === 'forward';
-    const [lo, hi] =
-      from === undefined
-        ? [first, last]
-        : forward
-          ? [Math.max(first, from.start), last]
-          : [first, Math.min(last, from.start)];
-    const items = (await minerIntervals(pool, q.by, lo, hi, direction, n + 1))
-      .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
-      .sort((a, b) => compareTopMiner(a.key, b.key));
-    return arrayFetch(items, compareTopMiner)(direction, from, n);
-  };
-  const page = await paginate(fetch, { ...paging, cursor: TOP_MINER_CURSOR.decode(paging.cursor) });
-  return itemsPage(page, TOP_MINER_CURSOR.encode);
-});
+export const getTopMinerStats = notOnHyperchain(
+  page(TOP_MINER_STAT),
+  async function getTopMinerStats({ pool, stats: source }, req) {
+    const paging = parsePaging(req.query, STATS_LIMIT);
+    const q = parseSeriesQuery(req.query, ['type']);
+    const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
+    // n items from a cursor lie in the n + 1 intervals nearest it that hold any (each holds one or more; the cursor's
+    // own may hold only items behind it): those are read and sorted, not the whole range
+    const fetch: Fetch<TopMinerKey, Item> = async (direction, from, n) => {
+      const forward = direction === 'forward';
+      const [lo, hi] =
+        from === undefined
+          ? [first, last]
+          : forward
+            ? [Math.max(first, from.start), last]
+            : [first, Math.min(last, from.start)];
+      const items = (await minerIntervals(pool, q.by, lo, hi, direction, n + 1))
+        .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
+        .sort((a, b) => compareTopMiner(a.key, b.key));
+      return arrayFetch(items, compareTopMiner)(direction, from, n);
+    };
+    const page = await paginate(fetch, { ...paging, cursor: TOP_MINER_CURSOR.decode(paging.cursor) });
+    return itemsPage(page, TOP_MINER_CURSOR.encode);
+  },
+);
 
 /** getTotalTransactionsStats: transactions in a period. */
-export async function getTotalTransactionsStats({ pool, stats: source }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getTotalTransactionsStats = resource('integer', async ({ pool, stats: source }, req) => {
   const paging = parsePaging(req.query, STATS_LIMIT);
   const q = parseSeriesQuery(req.query, ['tx_type']);
   const snapshot = await source.snapshot();
@@ -148,12 +152,12 @@ export async function getTotalTransactionsStats({ pool, stats: source }: V3Env, 
   let total = 0n;
   for (const [start, count] of counts) if (start >= first && start <= last) total += count;
   return total;
-}
+});
 
 /** seriesStats answers the time series `/stats/<path>`. */
 export function seriesStats(path: SeriesName): Resource {
   const series: SeriesSpec = SERIES[path];
-  return async function getSeriesStats({ pool, stats: source }, req) {
+  return resource(page(STAT), async function getSeriesStats({ pool, stats: source }, req) {
     const paging = parsePaging(req.query, STATS_LIMIT);
     const q = parseSeriesQuery(req.query, series.extra);
     const snapshot = await source.snapshot();
@@ -170,7 +174,7 @@ export function seriesStats(path: SeriesName): Resource {
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
     return itemsPage(page, INDEX_CURSOR.encode);
-  };
+  });
 }
 
 /**

@@ -18,21 +18,22 @@ import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage, type List } from './list.ts';
-import type { Answer, Item, ResourceRequest, V3Env } from './resource.ts';
+import { page, resource, type Item } from './resource.ts';
 import { one, parseHash, parseId, parsePaging, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { transactionObject, transactionSummary } from '../../../shapes/v3/render-tx.ts';
 import { parseTxFilter, snakeTxType } from './tx-query.ts';
+import { TRANSACTION, PENDING_TRANSACTION } from '../../../shapes/v3/shapes-tx.ts';
 
 /** TX_SCOPES: the scopes a list of transactions takes. */
 export const TX_SCOPES: readonly Scope['type'][] = ['gen', 'time', 'txi'];
 
 /** getTransactions: transactions matching every filter given. */
-export async function getTransactions({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getTransactions = resource(page(TRANSACTION), async ({ pool }, req) => {
   const paging = parsePaging(req.query, { scopes: TX_SCOPES });
   const filter: TxFilter = { ...parseTxFilter(req.query), ...(await positionBounds(pool, paging.scope)) };
   return listPage(paging, transactionList(pool, filter));
-}
+});
 
 /** transactionList is the list of the transactions `filter` selects, in position order (the export walks it too). */
 export function transactionList(pool: Pool, filter: TxFilter): List<TxPosition, TxRow> {
@@ -60,7 +61,7 @@ export function transactionSummaryList(pool: Pool, filter: TxFilter): List<TxPos
 }
 
 /** getTransactionsCount: how many transactions match; of one micro block (`mb_hash`, no scope) as `{data: n}`. */
-export async function getTransactionsCount({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getTransactionsCount = resource('TransactionsCount', async ({ pool }, req) => {
   const { mb_hash: mbHash, ...query } = req.query;
   if (mbHash !== undefined) {
     if (query.scope !== undefined) throw v3BadRequest('invalid query: scope not allowed');
@@ -71,12 +72,15 @@ export async function getTransactionsCount({ pool }: V3Env, req: ResourceRequest
     return { data: await countTransactions(pool, { ...parseTxFilter(query, { count: true }), ...inBlock }) };
   }
   const paging = parsePaging({ scope: query.scope }, { scopes: ['gen', 'time', 'txi'] });
-  const filter: TxFilter = { ...parseTxFilter(query, { count: true }), ...(await positionBounds(pool, paging.scope)) };
+  const filter: TxFilter = {
+    ...parseTxFilter(query, { count: true }),
+    ...(await positionBounds(pool, paging.scope)),
+  };
   return countTransactions(pool, filter);
-}
+});
 
 /** getPendingTransactions: the node's pending transactions. */
-export async function getPendingTransactions({ cfg, outbound }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getPendingTransactions = resource(page(PENDING_TRANSACTION), async ({ cfg, outbound }, req) => {
   const paging = parsePaging(req.query);
   const pending = await pendingTransactions(cfg, outbound);
   // The mempool has no positions that last; its list order (oldest first) is the key.
@@ -92,26 +96,26 @@ export async function getPendingTransactions({ cfg, outbound }: V3Env, req: Reso
     key: (k) => k.key,
     render: (rows) => rows.map((k) => k.item),
   });
-}
+});
 
 /** getPendingTransactionsCount: how many transactions are pending. */
-export async function getPendingTransactionsCount({ cfg, outbound }: V3Env): Promise<Answer> {
+export const getPendingTransactionsCount = resource('integer', async ({ cfg, outbound }) => {
   return (await pendingTransactions(cfg, outbound)).length;
-}
+});
 
 /** getTransaction: a mined transaction by hash. */
-export async function getTransaction({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getTransaction = resource(TRANSACTION, async ({ pool }, req) => {
   const hash = parseHash(req.params.hash, 'th');
   const row = await transactionByHash(pool, hash);
   if (!row) throw v3NotFound(hash);
   return transactionObject(row);
-}
+});
 
 /**
  * getAccountTransactionsCount: an id's transactions, counted per type and field; with `type_group` (which ae_mdw
  * reads first) or `type`, the bare number of its transactions of those types.
  */
-export async function getAccountTransactionsCount({ pool }: V3Env, req: ResourceRequest): Promise<Answer> {
+export const getAccountTransactionsCount = resource('AccountTransactionsCount', async ({ pool }, req) => {
   const id = parseId(req.params.id, ['ak', 'ct', 'ok', 'ch', 'nm', 'oq']);
   const { type, type_group: typeGroup } = req.query;
   if (type !== undefined || typeGroup !== undefined) {
@@ -126,7 +130,7 @@ export async function getAccountTransactionsCount({ pool }: V3Env, req: Resource
     fields[field] = n;
   }
   return body;
-}
+});
 
 /**
  * pendingTransactions reads the node's mempool (internal API) as ae_mdw's PendingTransaction

@@ -1,7 +1,7 @@
 /** @module /v3/wealth: the accounts with the most AE, as ae_mdw ranks them. */
 import { idBytes } from '../../../chain/id-cache.ts';
 import { richestAccounts, type AccountBalance } from '../../../db/queries/wealth.ts';
-import type { Answer, V3Env } from './resource.ts';
+import { resource } from './resource.ts';
 
 /** WEALTH_RANK_SIZE: how many accounts ae_mdw lists (its WEALTH_RANK_SIZE's default); it takes no paging. */
 export const WEALTH_RANK_SIZE = 200;
@@ -17,7 +17,7 @@ export function rankAccounts(rows: readonly AccountBalance[], count: number): Ac
 }
 
 /** getWealth: `[{account, balance}]`, the richest accounts, balances as exact integers. */
-export async function getWealth({ pool }: V3Env): Promise<Answer> {
+export const getWealth = resource('Wealth', async ({ pool }) => {
   const ranked = rankAccounts(await richestAccounts(pool, WEALTH_RANK_SIZE), WEALTH_RANK_SIZE);
   return ranked.map((r) => ({ account: r.account, balance: BigInt(r.balance) }));
-}
+});

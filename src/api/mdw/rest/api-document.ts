@@ -1,6 +1,7 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { balancesPostPath } from './balances-post.ts';
-import { isPage, type LiteralSchema, type ParamName, type V3Operation, type V3Response } from './operation.ts';
+import { isPage, type Answers, type LiteralSchema } from '../resources/resource.ts';
+import type { ParamName, V3Operation } from './operation.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
@@ -52,7 +53,10 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
         summary: op.summary,
         parameters: op.params.map(parameter),
         responses: {
-          '200': { description: 'OK', content: { 'application/json': { schema: responseSchema(op.response) } } },
+          '200': {
+            description: 'OK',
+            content: { 'application/json': { schema: responseSchema(op.resource.answers) } },
+          },
           '400': { description: 'Bad input', content: { 'application/json': { schema: ref('Error') } } },
           ...(op.params.some((p) => p.startsWith('path:'))
             ? { '404': { description: 'Not found', content: { 'application/json': { schema: ref('Error') } } } }
@@ -76,7 +80,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
 }
 
 /** responseSchema is the JSON schema of an answer, page envelopes written out. */
-export function responseSchema(response: V3Response): Record<string, unknown> {
+export function responseSchema(response: Answers): Record<string, unknown> {
   if (response === 'integer') return { type: 'integer' };
   if (!isPage(response)) return ref(schemaName(response));
   const link = { type: 'string', nullable: true };

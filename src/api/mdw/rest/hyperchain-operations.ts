@@ -2,7 +2,7 @@
  * @module The hyperchain part of the /v3 route table: ae_mdw's `/v3/hyperchain/*` operations (each resource answers
  * ae_mdw's 400 on a chain that is not a hyperchain: hyperchain-source.ts).
  */
-import { PAGED, SCOPED, type V3Operation, page } from './operation.ts';
+import { PAGED, SCOPED, type V3Operation } from './operation.ts';
 import { getHyperchainConfig } from '../resources/hyperchain-config.ts';
 import { getEpochs, getEpochTop, getSchedule, getSchedules } from '../resources/hyperchain-epochs.ts';
 import {
@@ -12,7 +12,6 @@ import {
   getValidatorDelegates,
   getValidators,
 } from '../resources/hyperchain-validators.ts';
-import { DELEGATE, EPOCH_INFO, HYPERCHAIN_CONFIG, SCHEDULE, VALIDATOR } from '../../../shapes/v3/shapes-hyperchain.ts';
 
 /** HYPERCHAIN_OPERATIONS: every /v3/hyperchain route, fixed paths before `{validator}`. */
 export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
@@ -21,7 +20,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetHyperchainConfig',
     summary: "The hyperchain's consensus, hard forks and fork management, as its node states them",
     params: [],
-    response: HYPERCHAIN_CONFIG,
     resource: getHyperchainConfig,
   },
   {
@@ -29,7 +27,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetEpochs',
     summary: 'Epochs, newest first',
     params: SCOPED,
-    response: page(EPOCH_INFO),
     resource: getEpochs,
   },
   {
@@ -37,7 +34,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetEpochTop',
     summary: 'The current epoch',
     params: [],
-    response: EPOCH_INFO,
     resource: getEpochTop,
   },
   {
@@ -45,7 +41,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetSchedules',
     summary: 'The leader of each height (of the stored epochs, their coming heights too)',
     params: SCOPED,
-    response: page(SCHEDULE),
     resource: getSchedules,
   },
   {
@@ -53,7 +48,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetSchedule',
     summary: 'The leader of a height',
     params: ['path:height'],
-    response: SCHEDULE,
     resource: getSchedule,
   },
   {
@@ -61,7 +55,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetValidators',
     summary: "Every epoch's validators, by epoch and validator",
     params: SCOPED,
-    response: page(VALIDATOR),
     resource: getValidators,
   },
   {
@@ -69,7 +62,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopValidators',
     summary: "The current epoch's validators",
     params: PAGED,
-    response: page(VALIDATOR),
     resource: getTopValidators,
   },
   {
@@ -77,7 +69,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetValidator',
     summary: 'A validator in an epoch (default: the current one, else the last it was one of)',
     params: ['path:validator', 'query:epoch'],
-    response: VALIDATOR,
     resource: getValidator,
   },
   {
@@ -85,7 +76,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetValidatorDelegates',
     summary: "A validator's delegates in every epoch, by epoch and delegate",
     params: ['path:validator', ...SCOPED],
-    response: page(DELEGATE),
     resource: getValidatorDelegates,
   },
   {
@@ -93,7 +83,6 @@ export const HYPERCHAIN_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopValidatorDelegates',
     summary: "A validator's delegates in the current epoch",
     params: ['path:validator', ...PAGED],
-    response: page(DELEGATE),
     resource: getTopValidatorDelegates,
   },
 ];

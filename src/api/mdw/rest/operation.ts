@@ -2,36 +2,8 @@
  * @module One /v3 route as the route table (operations.ts) declares it: what the /v3/api document says of it and
  * what answers it (an operation's resource, or an export's stream).
  */
-import type { Resource } from '../resources/resource.ts';
+import { isPage, type Resource } from '../resources/resource.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
-
-/** A schema written in api-document.ts: the answers that are not one shape's object (counts, unions, plain arrays). */
-export type LiteralSchema =
-  | 'integer'
-  | 'OpenApi'
-  | 'Wealth'
-  | 'TopMiners24h'
-  | 'TransactionsCount'
-  | 'AccountTransactionsCount'
-  | 'NameHistoryItem';
-
-/** A page of items: `{data: [item], next, prev}`. */
-export interface PageOf {
-  readonly page: Shape | LiteralSchema;
-}
-
-/** The answer of an operation: a shape's object, a page of them, or a literal schema. */
-export type V3Response = Shape | PageOf | LiteralSchema;
-
-/** page is the answer of a list: a page of the shape's objects. */
-export function page(of: Shape | LiteralSchema): PageOf {
-  return { page: of };
-}
-
-/** isPage is whether an answer is a page. */
-export function isPage(response: V3Response): response is PageOf {
-  return typeof response === 'object' && 'page' in response;
-}
 
 /** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
 export type ParamName =
@@ -43,8 +15,7 @@ export interface V3Operation {
   readonly operationId: string;
   readonly summary: string;
   readonly params: readonly ParamName[];
-  /** the answer: its shape (`page(Shape)` for a list) or a literal schema */
-  readonly response: V3Response;
+  /** what answers it, and with what (`resource.answers`: its shape, `page(Shape)` for a list, or a literal schema) */
   readonly resource: Resource;
   /** an answer no client may keep (the status moves with every block) */
   readonly noStore?: boolean;
@@ -78,8 +49,8 @@ export function isExport(route: V3Route): route is V3Export {
 /** answerShapes are the shapes the operations answer with (a page's items too), once each, in the order of first use. */
 export function answerShapes(operations: readonly V3Operation[]): Shape[] {
   const shapes = new Set<Shape>();
-  for (const { response } of operations) {
-    const answer = isPage(response) ? response.page : response;
+  for (const { resource } of operations) {
+    const answer = isPage(resource.answers) ? resource.answers.page : resource.answers;
     if (typeof answer !== 'string') shapes.add(answer);
   }
   return [...shapes];

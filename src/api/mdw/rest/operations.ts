@@ -63,7 +63,6 @@ import {
   type V3Export,
   type V3Operation,
   type V3Route,
-  page,
 } from './operation.ts';
 import { ACTIVITY_COLUMNS, TRANSACTION_COLUMNS } from './export-formats.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
@@ -73,7 +72,6 @@ import { STATS_OPERATIONS } from './stats-operations.ts';
 import { HYPERCHAIN_OPERATIONS } from './hyperchain-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
 import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
-import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -82,32 +80,6 @@ import {
   getTransactions,
   getTransactionsCount,
 } from '../resources/transactions.ts';
-import {
-  AEX141_COLLECTION,
-  AEX141_COUNT,
-  AEX141_TEMPLATE,
-  AEX141_TEMPLATE_TOKEN,
-  AEX141_TOKEN,
-  AEX141_TOKEN_DETAIL,
-  AEX141_TRANSFER,
-} from '../../../shapes/v3/shapes-aex141.ts';
-import {
-  AEX9_ACCOUNT_BALANCE,
-  AEX9_BALANCE,
-  AEX9_BALANCE_HISTORY_ITEM,
-  AEX9_CONTRACT_BALANCE,
-  AEX9_COUNT,
-  AEX9_TOKEN,
-  AEX9_TRANSFER,
-} from '../../../shapes/v3/shapes-aex9.ts';
-import { KEY_BLOCK, MICRO_BLOCK } from '../../../shapes/v3/shapes-blocks.ts';
-import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
-import { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
-import { DEX_SWAP } from '../../../shapes/v3/shapes-dex.ts';
-import { AUCTION, NAME, NAME_EVENT, POINTEE } from '../../../shapes/v3/shapes-names.ts';
-import { ORACLE, ORACLE_EXTEND, ORACLE_QUERY, ORACLE_RESPONSE } from '../../../shapes/v3/shapes-oracles.ts';
-import { ACTIVITY, PENDING_TRANSACTION, TRANSACTION, TRANSFER } from '../../../shapes/v3/shapes-tx.ts';
-import { STATUS } from '../resources/status-shape.ts';
 
 const TX_FILTERS: readonly ParamName[] = [
   'query:type',
@@ -132,17 +104,15 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetStatus',
     summary: 'Sync status',
     params: [],
-    response: STATUS,
     resource: getStatus,
     noStore: true,
   },
-  { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], response: 'OpenApi', resource: getApi },
+  { path: '/api', operationId: 'GetApi', summary: 'This document', params: [], resource: getApi },
   {
     path: '/wealth',
     operationId: 'GetWealth',
     summary: 'The accounts with the most AE (200, no paging)',
     params: [],
-    response: 'Wealth',
     resource: getWealth,
   },
   {
@@ -150,7 +120,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetKeyBlocks',
     summary: 'Key blocks',
     params: SCOPED,
-    response: page(KEY_BLOCK),
     resource: getKeyBlocks,
   },
   {
@@ -158,7 +127,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetKeyBlock',
     summary: 'A key block by hash or height',
     params: ['path:hash_or_kbi'],
-    response: KEY_BLOCK,
     resource: getKeyBlock,
   },
   {
@@ -166,7 +134,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetKeyBlockMicroBlocks',
     summary: 'The micro blocks of a generation',
     params: ['path:hash_or_kbi', ...PAGED],
-    response: page(MICRO_BLOCK),
     resource: getKeyBlockMicroBlocks,
   },
   {
@@ -174,7 +141,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetMicroBlock',
     summary: 'A micro block',
     params: ['path:hash'],
-    response: MICRO_BLOCK,
     resource: getMicroBlock,
   },
   {
@@ -182,7 +148,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetMicroBlockTransactions',
     summary: 'The transactions of a micro block',
     params: ['path:hash', ...PAGED],
-    response: page(TRANSACTION),
     resource: getMicroBlockTransactions,
   },
   {
@@ -190,7 +155,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransactions',
     summary: 'Transactions matching every filter given',
     params: [...SCOPED, ...TX_FILTERS],
-    response: page(TRANSACTION),
     resource: getTransactions,
   },
   {
@@ -198,7 +162,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransactionsCount',
     summary: 'How many transactions match',
     params: ['scope', 'query:tx_type', 'query:id', 'query:mb_hash', ...TX_FILTERS],
-    response: 'TransactionsCount',
     resource: getTransactionsCount,
   },
   {
@@ -206,7 +169,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetPendingTransactions',
     summary: "The node's pending transactions",
     params: PAGED,
-    response: page(PENDING_TRANSACTION),
     resource: getPendingTransactions,
   },
   {
@@ -214,7 +176,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetPendingTransactionsCount',
     summary: 'How many transactions are pending',
     params: [],
-    response: 'integer',
     resource: getPendingTransactionsCount,
   },
   {
@@ -222,7 +183,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransaction',
     summary: 'A transaction',
     params: ['path:hash'],
-    response: TRANSACTION,
     resource: getTransaction,
   },
   {
@@ -230,7 +190,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountTransactionsCount',
     summary: "An id's transactions, counted per type and field (a bare number with type or type_group)",
     params: ['path:id', 'query:type', 'query:type_group'],
-    response: 'AccountTransactionsCount',
     resource: getAccountTransactionsCount,
   },
   {
@@ -238,7 +197,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNames',
     summary: 'Names, by activation, deactivation or name',
     params: [...PAGED, 'query:by', 'query:state', 'query:owned_by', 'query:prefix'],
-    response: page(NAME),
     resource: getNames,
   },
   {
@@ -246,7 +204,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNamesCount',
     summary: 'Active names',
     params: ['query:owned_by'],
-    response: 'integer',
     resource: getNamesCount,
   },
   {
@@ -254,7 +211,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNamesAuctions',
     summary: 'Names in auction',
     params: PAGED,
-    response: page(AUCTION),
     resource: getNamesAuctions,
   },
   {
@@ -262,7 +218,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameAuction',
     summary: 'A name in auction',
     params: ['path:id'],
-    response: AUCTION,
     resource: getNameAuction,
   },
   {
@@ -270,7 +225,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameAuctionClaims',
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameClaims,
   },
   {
@@ -278,7 +232,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetName',
     summary: 'A name by name or nm_ hash',
     params: ['path:id'],
-    response: NAME,
     resource: getName,
   },
   {
@@ -286,7 +239,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameClaims',
     summary: 'Claims and bids of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameClaims,
   },
   {
@@ -294,7 +246,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameTransfers',
     summary: 'Transfers of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameTransfers,
   },
   {
@@ -302,7 +253,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameUpdates',
     summary: 'Updates of a name',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getNameUpdates,
   },
   {
@@ -310,7 +260,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetNameHistory',
     summary: "A name's claims, bids, updates, transfers, revokes and expiries",
     params: ['path:id', ...PAGED],
-    response: page('NameHistoryItem'),
     resource: getNameHistory,
   },
   {
@@ -318,7 +267,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountNameClaims',
     summary: 'Name claims made by an account',
     params: ['path:id', ...PAGED],
-    response: page(NAME_EVENT),
     resource: getAccountNameClaims,
   },
   {
@@ -326,7 +274,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountPointees',
     summary: 'Names pointing at an id',
     params: ['path:id', ...PAGED],
-    response: page(POINTEE),
     resource: getAccountPointees,
   },
   {
@@ -334,7 +281,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracles',
     summary: 'Oracles by expiry',
     params: [...SCOPED, 'query:state'],
-    response: page(ORACLE),
     resource: getOracles,
   },
   {
@@ -342,7 +288,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracle',
     summary: 'An oracle',
     params: ['path:id'],
-    response: ORACLE,
     resource: getOracle,
   },
   {
@@ -350,7 +295,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracleQueries',
     summary: "An oracle's queries",
     params: ['path:id', ...PAGED],
-    response: page(ORACLE_QUERY),
     resource: getOracleQueries,
   },
   {
@@ -358,7 +302,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracleResponses',
     summary: "An oracle's responses",
     params: ['path:id', ...PAGED],
-    response: page(ORACLE_RESPONSE),
     resource: getOracleResponses,
   },
   {
@@ -366,7 +309,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetOracleExtends',
     summary: "An oracle's extensions",
     params: ['path:id', ...PAGED],
-    response: page(ORACLE_EXTEND),
     resource: getOracleExtends,
   },
   {
@@ -374,7 +316,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetChannels',
     summary: 'Channels by latest update',
     params: [...PAGED, 'query:state'],
-    response: page(CHANNEL),
     resource: getChannels,
   },
   {
@@ -382,7 +323,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetChannel',
     summary: 'A channel',
     params: ['path:id'],
-    response: CHANNEL,
     resource: getChannel,
   },
   {
@@ -390,7 +330,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetChannelUpdates',
     summary: "A channel's transactions",
     params: ['path:id', ...PAGED],
-    response: page(CHANNEL_UPDATE),
     resource: getChannelUpdates,
   },
 
@@ -399,7 +338,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContracts',
     summary: 'Contracts by creation (ContractCreateTx, GAAttachTx)',
     params: SCOPED,
-    response: page(CONTRACT),
     resource: getContracts,
   },
   {
@@ -407,7 +345,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCalls',
     summary: 'Internal contract calls (Chain.spend, Call.amount, AENS.*, Oracle.*), as the node re-runs the calls',
     params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:function'],
-    response: page(CONTRACT_CALL),
     resource: getContractCalls,
   },
   {
@@ -415,7 +352,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCallTransactions',
     summary: 'Contract calls the chain holds as transactions, decoded',
     params: [...SCOPED, 'query:contract_id', 'query:contract', 'query:caller_id', 'query:function'],
-    response: page(CONTRACT_CALL_TX),
     resource: getContractCallTransactions,
   },
   {
@@ -423,7 +359,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractLogs',
     summary: 'Event logs of contract calls',
     params: [...SCOPED, 'query:contract_id', 'query:event', 'query:aexn-args'],
-    response: page(CONTRACT_LOG),
     resource: getContractLogs,
   },
   {
@@ -431,7 +366,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContract',
     summary: 'A contract and its creation',
     params: ['path:id'],
-    response: CONTRACT,
     resource: getContract,
   },
   {
@@ -439,7 +373,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractLogsById',
     summary: "A contract's event logs",
     params: ['path:id', ...SCOPED, 'query:event', 'query:aexn-args'],
-    response: page(CONTRACT_LOG),
     resource: getContractLogs,
   },
   {
@@ -447,7 +380,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCallsById',
     summary: "The internal calls a contract's calls made",
     params: ['path:id', ...SCOPED, 'query:function'],
-    response: page(CONTRACT_CALL),
     resource: getContractCalls,
   },
   {
@@ -455,7 +387,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetContractCallTransactionsById',
     summary: "A contract's calls the chain holds as transactions",
     params: ['path:id', ...SCOPED, 'query:caller_id', 'query:function'],
-    response: page(CONTRACT_CALL_TX),
     resource: getContractCallTransactions,
   },
 
@@ -464,7 +395,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetTransfers',
     summary: 'Internal transfers',
     params: [...SCOPED, 'query:kind', 'query:account'],
-    response: page(TRANSFER),
     resource: getTransfers,
   },
   {
@@ -473,7 +403,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     summary:
       "An id's activities: transactions, internal transfers, token transfers, swaps, a name's claims, calls reaching a contract",
     params: ['path:id', ...SCOPED, 'query:type', 'query:owned_only'],
-    response: page(ACTIVITY),
     resource: getAccountActivities,
   },
   // an account's whole lists, streamed (export-routes.ts)
@@ -501,7 +430,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetDexSwaps',
     summary: 'DEX swaps',
     params: PAGED,
-    response: page(DEX_SWAP),
     resource: getDexSwaps,
   },
   {
@@ -509,7 +437,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetDexSwapsByContractId',
     summary: 'DEX swaps of a pair, or of the pairs of a token',
     params: ['path:contractId', ...PAGED],
-    response: page(DEX_SWAP),
     resource: getDexSwapsByContractId,
   },
   {
@@ -517,7 +444,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetDebugDexSwaps',
     summary: "DEX swaps a token took part in (ae_mdw's debug route)",
     params: ['path:contractId', ...PAGED],
-    response: page(DEX_SWAP),
     resource: getDebugDexSwaps,
   },
   {
@@ -525,7 +451,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountDexSwaps',
     summary: "An account's DEX swaps",
     params: ['path:accountId', ...PAGED],
-    response: page(DEX_SWAP),
     resource: getAccountDexSwaps,
   },
   // AEX-9 tokens (aex9.ts)
@@ -534,7 +459,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetSortedAex9Tokens',
     summary: 'AEX-9 tokens by name, symbol or creation',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
-    response: page(AEX9_TOKEN),
     resource: getSortedAex9Tokens,
   },
   {
@@ -542,7 +466,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9TokensCount',
     summary: 'The number of AEX-9 tokens',
     params: [],
-    response: AEX9_COUNT,
     resource: getAex9TokensCount,
   },
   {
@@ -550,7 +473,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ByContract',
     summary: 'An AEX-9 token',
     params: ['path:id'],
-    response: AEX9_TOKEN,
     resource: getAex9ByContract,
   },
   {
@@ -558,7 +480,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractBalances',
     summary: "A token's holders, now or at a block",
     params: ['path:contractId', ...PAGED, 'query:by', 'query:block_hash', 'query:height'],
-    response: page(AEX9_CONTRACT_BALANCE),
     resource: getAex9ContractBalances,
   },
   {
@@ -566,7 +487,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractAccountBalance',
     summary: "An account's balance of a token, now, at a block hash or at a height",
     params: ['path:contractId', 'path:accountId', 'query:hash', 'query:height'],
-    response: AEX9_ACCOUNT_BALANCE,
     resource: getAex9ContractAccountBalance,
   },
   {
@@ -574,7 +494,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractAccountBalanceHistory',
     summary: "An account's balance of a token at each generation",
     params: ['path:contractId', 'path:accountId', ...SCOPED],
-    response: page(AEX9_BALANCE_HISTORY_ITEM),
     resource: getAex9ContractAccountBalanceHistory,
   },
   {
@@ -582,7 +501,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAccountAeBalance',
     summary: "An account's AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
     params: ['path:accountId', 'query:height', 'query:time'],
-    response: AE_BALANCE,
     resource: getAccountBalance,
   },
   {
@@ -591,7 +509,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     summary:
       "Every change of an account's AE balance, with its cause and the balance after it; with `interval_by=day|week|month` its balance at the end of each such interval in which it changed",
     params: ['path:accountId', 'query:interval_by', ...SCOPED],
-    response: page(AE_BALANCE_CHANGE),
     resource: getAccountBalanceHistory,
   },
   {
@@ -599,7 +516,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9AccountBalances',
     summary: "An account's AEX-9 balances",
     params: ['path:accountId', ...PAGED],
-    response: page(AEX9_BALANCE),
     resource: getAex9AccountBalances,
   },
   {
@@ -607,7 +523,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex9ContractTransfers',
     summary: "A token's transfers from, to or of an account",
     params: ['path:contractId', ...PAGED, 'query:sender', 'query:recipient', 'query:account'],
-    response: page(AEX9_TRANSFER),
     resource: getAex9ContractTransfers,
   },
   // AEX-141 (aex141.ts)
@@ -616,7 +531,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetSortedAex141Contracts',
     summary: 'NFT collections by creation, name or symbol',
     params: [...PAGED, 'query:by', 'query:prefix', 'query:exact'],
-    response: page(AEX141_COLLECTION),
     resource: getSortedAex141Contracts,
   },
   {
@@ -624,7 +538,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141Count',
     summary: 'The number of NFT collections (ae_mdw router only: not in its spec)',
     params: [],
-    response: AEX141_COUNT,
     resource: getAex141Count,
   },
   {
@@ -632,7 +545,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141Transfers',
     summary: 'NFT transfers of every collection, optionally from and/or to an account (ae_mdw router only)',
     params: [...PAGED, 'query:from', 'query:to'],
-    response: page(AEX141_TRANSFER),
     resource: getAex141Transfers,
   },
   {
@@ -640,7 +552,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ByContract',
     summary: 'An NFT collection',
     params: ['path:id'],
-    response: AEX141_COLLECTION,
     resource: getAex141ByContract,
   },
   {
@@ -648,7 +559,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ContractTokens',
     summary: "A collection's tokens and their owners",
     params: ['path:contractId', ...PAGED],
-    response: page(AEX141_TOKEN),
     resource: getAex141ContractTokens,
   },
   {
@@ -656,7 +566,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141TokenOwner',
     summary: "A token's owner",
     params: ['path:contractId', 'path:tokenId'],
-    response: AEX141_TOKEN_DETAIL,
     resource: getAex141TokenOwner,
   },
   {
@@ -664,7 +573,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ContractTemplates',
     summary: "A collection's templates",
     params: ['path:contractId', ...PAGED],
-    response: page(AEX141_TEMPLATE),
     resource: getAex141ContractTemplates,
   },
   {
@@ -672,7 +580,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141TemplateTokens',
     summary: 'The tokens minted from a template',
     params: ['path:contractId', 'path:templateId', ...PAGED],
-    response: page(AEX141_TEMPLATE_TOKEN),
     resource: getAex141TemplateTokens,
   },
   {
@@ -680,7 +587,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141ContractTransfers',
     summary: "A collection's transfers, optionally from and/or to an account",
     params: ['path:contractId', ...PAGED, 'query:from', 'query:to'],
-    response: page(AEX141_TRANSFER),
     resource: getAex141ContractTransfers,
   },
   {
@@ -688,7 +594,6 @@ export const V3_ROUTES: readonly V3Route[] = [
     operationId: 'GetAex141OwnedTokens',
     summary: "An account's NFTs, optionally of one collection",
     params: ['path:accountId', ...PAGED, 'query:contract'],
-    response: page(AEX141_TOKEN),
     resource: getAex141OwnedTokens,
   },
   ...STATS_OPERATIONS,

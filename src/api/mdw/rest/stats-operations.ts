@@ -1,5 +1,5 @@
 /** @module The statistics' part of the /v3 route table: ae_mdw's stats operations and their resources (stats.ts). */
-import { page, type V3Operation } from './operation.ts';
+import type { V3Operation } from './operation.ts';
 import { getTopMiners24h } from '../resources/top-miners.ts';
 import {
   getDeltaStats,
@@ -11,7 +11,6 @@ import {
   seriesStats,
   type SeriesName,
 } from '../resources/stats.ts';
-import { DELTA_STAT, MINER, STAT, STATS, TOP_MINER_STAT, TOTAL_STAT } from '../../../shapes/v3/shapes-stats.ts';
 
 const SERIES_PARAMS = ['statsLimit', 'cursor', 'direction', 'rev', 'scope', 'query:interval_by'] as const;
 const DATES = ['query:min_start_date', 'query:max_start_date'] as const;
@@ -27,7 +26,6 @@ const series = (
   operationId,
   summary,
   params: [...SERIES_PARAMS, ...DATES, ...extra],
-  response: page(STAT),
   resource: seriesStats(name),
 });
 
@@ -38,7 +36,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetStats',
     summary: 'Figures of the last 24 hours and of all time',
     params: [],
-    response: STATS,
     resource: getStats,
   },
   {
@@ -46,7 +43,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetDeltaStats',
     summary: 'What happened in each generation',
     params: ['statsLimit', 'cursor', 'direction', 'rev', 'scope'],
-    response: page(DELTA_STAT),
     resource: getDeltaStats,
   },
   {
@@ -54,7 +50,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTotalStats',
     summary: 'Totals at each generation',
     params: ['statsLimit', 'cursor', 'direction', 'rev', 'scope'],
-    response: page(TOTAL_STAT),
     resource: getTotalStats,
   },
   {
@@ -62,7 +57,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetMinerStats',
     summary: 'Rewards per beneficiary',
     params: ['statsLimit', 'cursor', 'direction', 'rev'],
-    response: page(MINER),
     resource: getMinerStats,
   },
   {
@@ -70,7 +64,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopMinerStats',
     summary: 'Key blocks per beneficiary per interval',
     params: [...SERIES_PARAMS, ...DATES, 'query:type'],
-    response: page(TOP_MINER_STAT),
     resource: getTopMinerStats,
   },
   {
@@ -78,7 +71,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTopMiners24hs',
     summary: 'Key blocks per beneficiary in the last 24 hours',
     params: [],
-    response: 'TopMiners24h',
     resource: getTopMiners24h,
   },
   series('transactions', 'GetTransactionsStats', 'Transactions per interval', ['query:tx_type']),
@@ -87,7 +79,6 @@ export const STATS_OPERATIONS: readonly V3Operation[] = [
     operationId: 'GetTotalTransactionsStats',
     summary: 'Transactions in a period',
     params: ['scope', ...DATES, 'query:tx_type'],
-    response: 'integer',
     resource: getTotalTransactionsStats,
   },
   series('blocks', 'GetBlocksStats', 'Blocks per interval', ['query:type']),

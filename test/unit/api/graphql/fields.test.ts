@@ -13,10 +13,12 @@ import {
 import { getNames } from '../../../../src/api/mdw/resources/names.ts';
 import {
   ItemsPage,
-  type Resource,
+  page as pageOf,
+  resource,
   type ResourceRequest,
   type V3Env,
 } from '../../../../src/api/mdw/resources/resource.ts';
+import { NAME } from '../../../../src/shapes/v3/shapes-names.ts';
 
 const names: QueryField = {
   op: getNames,
@@ -69,11 +71,11 @@ describe('GraphQL arguments as REST parameters (fields.ts)', () => {
   it('resolves a list to the very objects its resource returns (nothing written and parsed back), cursors from the page', async () => {
     const items = [{ name: 'a.chain', fee: 2n ** 64n + 1n }];
     const asked: ResourceRequest[] = [];
-    const resource: Resource = async (_env, request) => {
+    const op = resource(pageOf(NAME), async (_env, request) => {
       asked.push(request);
       return new ItemsPage(items, { cursor: '12-a.chain', rev: false }, { cursor: '30-b.chain', rev: true });
-    };
-    const field = fieldConfig('names', { ...names, op: resource });
+    });
+    const field = fieldConfig('names', { ...names, op });
     // the resource is this test's own: the environment is handed to it untouched
     const context = { env: {} as V3Env, deadline: new Deadline(Infinity) } as GraphQLContext;
     const page = (await field.resolve!(undefined, { id: 'a.chain' }, context, {} as GraphQLResolveInfo)) as {
@@ -95,11 +97,15 @@ describe('GraphQL arguments as REST parameters (fields.ts)', () => {
 
   it("resolves a field that is no list to its resource's value, and refuses a page there", async () => {
     const value = { name: 'a.chain', fee: 2n ** 64n + 1n };
-    const one = fieldConfig('name', { op: async () => value, type: GraphQLString, description: 'test' });
+    const one = fieldConfig('name', {
+      op: resource(NAME, async () => value),
+      type: GraphQLString,
+      description: 'test',
+    });
     const context = { env: {} as V3Env, deadline: new Deadline(Infinity) } as GraphQLContext;
     expect(await one.resolve!(undefined, {}, context, {} as GraphQLResolveInfo)).to.equal(value);
     const paged = fieldConfig('name', {
-      op: async () => new ItemsPage([], undefined, undefined),
+      op: resource(NAME, async () => new ItemsPage([], undefined, undefined)),
       type: GraphQLString,
       description: 'test',
     });

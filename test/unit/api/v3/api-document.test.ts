@@ -6,7 +6,8 @@ import { BALANCES_POST_PATH } from '../../../../src/api/mdw/rest/balances-post.t
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
 import { V3_EXPORTS, V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
 import { webhooksPaths } from '../../../../src/api/mdw/rest/webhooks-paths.ts';
-import { answerShapes, page, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
+import { answerShapes, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
+import { page, resource, type Answers } from '../../../../src/api/mdw/resources/resource.ts';
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 
 describe('/v3/api document', () => {
@@ -39,7 +40,7 @@ describe('/v3/api document', () => {
     ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
     for (const op of V3_OPERATIONS) {
       const schema = JSON.parse(
-        JSON.stringify(responseSchema(op.response)).replaceAll('"#/components', '"doc#/components'),
+        JSON.stringify(responseSchema(op.resource.answers)).replaceAll('"#/components', '"doc#/components'),
       );
       expect(() => ajv.compile(schema), op.path).to.not.throw();
       const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => `path:${m[1]}`);
@@ -79,13 +80,12 @@ describe('/v3/api document', () => {
   it("makes a component of each shape a route answers with (a page's items too), once, and none of a literal", () => {
     const item = shape({ openapi: 'Item' }, { id: str });
     const count = shape({ openapi: 'ItemCount' }, { data: int });
-    const op = (path: string, response: V3Operation['response']): V3Operation => ({
+    const op = (path: string, answers: Answers): V3Operation => ({
       path,
       operationId: path,
       summary: path,
       params: [],
-      response,
-      resource: async () => null,
+      resource: resource(answers, async () => null),
     });
     const shapes = answerShapes([
       op('/items', page(item)),
