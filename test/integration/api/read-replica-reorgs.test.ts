@@ -23,7 +23,7 @@ describe('reorg notices from a standby that lags the primary', function () {
 
   before(async () => {
     fixture = await startReplicaFixture({
-      replicas: { replicas: 1 },
+      replicas: 'shared',
       heights: 5,
       subscriptions: ['reorgs', 'key_blocks'],
     });

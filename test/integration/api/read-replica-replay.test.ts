@@ -17,7 +17,7 @@ describe('a websocket replay of a server reading a standby', function () {
   let fixture: ReplicaFixture;
 
   before(async () => {
-    fixture = await startReplicaFixture({ heights: 5, subscriptions: [] });
+    fixture = await startReplicaFixture({ replicas: 'shared', heights: 5, subscriptions: [] });
   });
   after(async () => {
     await fixture?.close();

@@ -13,7 +13,7 @@ import { startDevnode, type Devnode } from '../../../src/devnode/index.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import type { Role } from '../../../src/base/roles.ts';
 import { queryOnce } from '../../support/postgres.ts';
-import { startReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
+import { sharedReplicatedPostgres, type ReplicatedPostgres } from '../../support/replica.ts';
 import { silentLog } from './harness.ts';
 
 type Server = Role & { httpUrl: string };
@@ -29,7 +29,7 @@ describe('a server on a streaming replica', function () {
   let onReplica: Server;
 
   before(async () => {
-    pg = await startReplicatedPostgres();
+    pg = await sharedReplicatedPostgres();
     devnode = await startDevnode(
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 40, seed: 'read-replica' } },
       silentLog,
@@ -79,7 +79,8 @@ describe('a server on a streaming replica', function () {
     expect(status.read_replicas).to.have.length(1);
     expect((status.read_replicas as Record<string, unknown>[])[0]).to.include({ serving: true, reachable: true });
     expect(status.height).to.equal(devnode.height());
-    const servers = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server'";
+    const servers =
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'mdw-server' AND datname = current_database()";
     expect((await queryOnce<{ n: number }>(pg.replicaUrl, servers)).rows[0]!.n).to.be.greaterThan(0);
   });
 

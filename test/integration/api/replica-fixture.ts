@@ -8,7 +8,12 @@ import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import { startReplicatedPostgres, type ReplicaOptions, type ReplicatedPostgres } from '../../support/replica.ts';
+import {
+  sharedReplicatedPostgres,
+  startReplicatedPostgres,
+  type ReplicaOptions,
+  type ReplicatedPostgres,
+} from '../../support/replica.ts';
 import { notify, spendTx, writeHeight, type WrittenHeight } from '../events/chain-writer.ts';
 import { openClient, type TestClient } from '../events/ws-client.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
@@ -37,15 +42,18 @@ export interface ReplicaFixture {
 
 /**
  * startReplicaFixture writes heights 0..`heights` on the primary, waits for the standbys, and starts a server reading
- * them with `env` besides, and a websocket client subscribed to `subscriptions` (the seed's protocol).
+ * them with `env` besides, and a websocket client subscribed to `subscriptions` (the seed's protocol). `replicas`:
+ * a pair of the file's own so made, or `shared`, a database on the process's pair (sharedReplicatedPostgres), for a
+ * file that neither stops, promotes nor delays its replica.
  */
 export async function startReplicaFixture(options: {
-  readonly replicas?: ReplicaOptions;
+  readonly replicas?: ReplicaOptions | 'shared';
   readonly heights: number;
   readonly env?: Record<string, string>;
   readonly subscriptions: readonly string[];
 }): Promise<ReplicaFixture> {
-  const pg = await startReplicatedPostgres(options.replicas);
+  const pg =
+    options.replicas === 'shared' ? await sharedReplicatedPostgres() : await startReplicatedPostgres(options.replicas);
   await migrate({ databaseUrl: pg.primaryUrl, schema: SCHEMA }, silentLog);
   const primary = createPool({ databaseUrl: pg.primaryUrl, schema: SCHEMA, max: 2 }, silentLog);
   const write = (height: number): Promise<WrittenHeight> =>
