@@ -126,6 +126,20 @@ export function isInternalPath(method: string, path: string): boolean {
   return p === '/v2/debug' || p.startsWith('/v2/debug/') || (method.toUpperCase() === 'POST' && p === '/v2/key-blocks');
 }
 
+/**
+ * withoutApiKey is a request URL without its `apikey` query parameters (however encoded: `api%6Bey` is one too), the
+ * rest of its query byte for byte as sent. A client's key is ours to check (quota-middleware.ts), never the node's to
+ * see nor its logs to keep. Pure.
+ */
+export function withoutApiKey(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&');
+  const kept = parts.filter((part) => new URLSearchParams(part.split('=', 1)[0]).keys().next().value !== 'apikey');
+  if (kept.length === parts.length) return url;
+  return kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
+}
+
 /** createNodeProxy builds the forwarder used by the catch-all and by cached routes on a miss. */
 export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
   const agents = new Map<string, HttpAgent>();
@@ -169,6 +183,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
         target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
         agent: agentFor(isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl),
         changeOrigin: true,
+        rewrite: withoutApiKey,
         proxyTimeout: opts.timeoutMs,
         events,
       }) as koaProxies.IBaseKoaProxiesOptions,
@@ -193,7 +208,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     // throws, uncaught). http-proxy copies the request's headers into the leg's; the agent sets the leg's own
     // `Connection: keep-alive`.
     for (const h of hopByHopHeaders(ctx.req.headers)) delete ctx.req.headers[h];
-    // a client's API key is ours to check (quota-middleware.ts), never the node's to see
+    // a client's API key is ours to check (quota-middleware.ts), never the node's to see (its apikey= goes in rewrite)
     delete ctx.req.headers['x-api-key'];
     if (body) ctx.req.headers['content-length'] = String(body.length);
     let clientLeft = false;

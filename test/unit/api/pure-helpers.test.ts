@@ -4,7 +4,13 @@ import type Koa from 'koa';
 import { corsOrigin } from '../../../src/api/http/middleware/cors-policy.ts';
 import { isListedOrigin } from '../../../src/config/origins.ts';
 import { textProblem } from '../../../src/api/http/middleware/valid-text.ts';
-import { hopByHopHeaders, isInternalPath, normalisedPath, withoutNodeCors } from '../../../src/api/http/proxy.ts';
+import {
+  hopByHopHeaders,
+  isInternalPath,
+  normalisedPath,
+  withoutApiKey,
+  withoutNodeCors,
+} from '../../../src/api/http/proxy.ts';
 import { feeShare } from '../../../src/api/legacy/routes/chain.ts';
 import { generationsReport } from '../../../src/shapes/middleware.ts';
 import { signedTx } from '../../../src/chain/signed-tx.ts';
@@ -48,6 +54,16 @@ describe('hopByHopHeaders', () => {
     const h = hopByHopHeaders({ connection: 'Close, X-A ,x-b,' });
     expect(h).to.include.members(['connection', 'keep-alive', 'te', 'upgrade', 'x-a', 'x-b']);
     expect(hopByHopHeaders({})).to.not.include('');
+  });
+});
+
+describe('withoutApiKey', () => {
+  it('drops every apikey parameter, however encoded, and keeps the rest of the query as sent', () => {
+    expect(withoutApiKey('/v2/status')).to.equal('/v2/status');
+    expect(withoutApiKey('/v2/status?apikey=mdw_x')).to.equal('/v2/status');
+    expect(withoutApiKey('/v2/a?b=1&apikey=x&c=%20+2')).to.equal('/v2/a?b=1&c=%20+2');
+    expect(withoutApiKey('/v2/a?api%6Bey=x&apikey=y&int-as-string')).to.equal('/v2/a?int-as-string');
+    expect(withoutApiKey('/v2/a?apikeys=1&apikey')).to.equal('/v2/a?apikeys=1');
   });
 });
 
