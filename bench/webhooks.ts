@@ -1,9 +1,11 @@
 /**
  * @module Webhooks benchmark (issue 77): the populator's rate over a mainnet-like devnode chain without hooks and with
  * BENCH_WEBHOOKS_HOOKS (10 000) account hooks (a tenth on the chain's busy accounts, the rest on accounts it never
- * names), in alternating order; then, following the head with the sender and a loopback receiver that answers at once,
- * the time from a delivery's row written (its batch transaction) to the receiver holding it, p50/p99 over the deliveries
- * of BENCH_WEBHOOKS_LIVE (30) live generations. Writes bench/results/webhooks.json.
+ * names), in alternating order, BENCH_WEBHOOKS_ROUNDS (2) times (0: the chain loaded with the hooks only); then,
+ * following the head with `mdw -p` and `mdw --webhooks` and a loopback receiver that answers at once, the time from a
+ * block's commit to the receiver holding its delivery, p50/p99 over the deliveries of BENCH_WEBHOOKS_LIVE (30) live
+ * generations, with its phases (the batch's transaction; the commit to the attempt's start; the attempt's start to the
+ * receiver). Writes bench/results/webhooks.json.
  *
  *   node bench/webhooks.ts   (BENCH_WEBHOOKS_GENERATIONS=200 BENCH_WEBHOOKS_HOOKS=10000 BENCH_WEBHOOKS_LIVE=30)
  */
@@ -13,15 +15,16 @@ import prom from 'prom-client';
 import pino from 'pino';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { loadConfig } from '../src/config/middleware.ts';
+import { decodeNotification, notifyChannel } from '../src/db/connection/notification.ts';
+import { listen } from '../src/db/connection/notify.ts';
 import { createPool } from '../src/db/connection/pool.ts';
 import { migrate } from '../src/db/schema/migrator.ts';
 import { createWebhook } from '../src/db/writes/webhooks.ts';
 import { startDevnode } from '../src/devnode/index.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { parseFilters } from '../src/webhooks/filters.ts';
-import { createWebhookMetrics } from '../src/webhooks/metrics.ts';
-import { MAX_ATTEMPTS, RETRY, WebhookSender } from '../src/webhooks/sender.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
+import { startMdw } from '../test/support/mdw-process.ts';
 import { startReceiver } from '../test/support/webhook-receiver.ts';
 import { median } from './http.lib.ts';
 import { writeResult } from './results.lib.ts';
@@ -29,6 +32,7 @@ import { writeResult } from './results.lib.ts';
 const GENERATIONS = Number(process.env.BENCH_WEBHOOKS_GENERATIONS ?? 200);
 const HOOKS = Number(process.env.BENCH_WEBHOOKS_HOOKS ?? 10_000);
 const LIVE = Number(process.env.BENCH_WEBHOOKS_LIVE ?? 30);
+const ROUNDS = Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 2);
 const log = pino({ level: 'silent' });
 
 const devnode = await startDevnode(
@@ -83,45 +87,56 @@ async function load(schema: string, hooks: boolean): Promise<number> {
 }
 
 const rates: { without: number; with: number }[] = [];
-for (const [round, order] of [
-  [1, ['without', 'with']],
-  [2, ['with', 'without']],
-] as const) {
+for (const [round, order] of (
+  [
+    [1, ['without', 'with']],
+    [2, ['with', 'without']],
+  ] as const
+).slice(0, ROUNDS)) {
   const rate: Record<string, number> = {};
   for (const kind of order) rate[kind] = await load(`bench_${kind}_${round}`, kind === 'with');
   rates.push({ without: rate.without!, with: rate.with! });
   console.log(`round ${round}: ${rate.without!.toFixed(1)} gen/s without, ${rate.with!.toFixed(1)} with hooks`);
 }
-const ratio = median(rates.map((r) => r.with / r.without));
+if (ROUNDS === 0) await load('bench_with_0', true);
+const ratio = ROUNDS === 0 ? NaN : median(rates.map((r) => r.with / r.without));
 
-// live: the populator and the sender follow the head; every hook points at the receiver
-const schema = 'bench_with_2';
-const pool = createPool({ databaseUrl: db.url, schema, max: 8 }, log);
+// live: the populator and the sender follow the head as `mdw -p` and `mdw --webhooks` processes (as deployed, each on
+// its own event loop); every hook points at the receiver, here with the devnode
+const schema = `bench_with_${ROUNDS}`;
+const pool = createPool({ databaseUrl: db.url, schema, max: 2 }, log);
+// each height's commit, as the populator's NOTIFY tells it (PostgreSQL sends it at COMMIT)
+const committed = new Map<number, number>();
+const listening = await pool.connect();
+listening.on('notification', ({ payload }) => {
+  const n = decodeNotification(payload ?? '');
+  if (n !== undefined) for (let h = n.from; h <= n.to; h++) if (!committed.has(h)) committed.set(h, Date.now());
+});
+await listen(listening, notifyChannel(schema));
 const receiver = await startReceiver();
 await pool.query('UPDATE webhooks SET url = $1', [`${receiver.url}/`]);
 await pool.query("UPDATE webhook_deliveries SET status = 'sent'");
-const populator = await startPopulator({ cfg: settings(schema), log, registry: new prom.Registry() });
-await populator.synced();
-const sender = new WebhookSender({
-  pool,
-  log,
-  metrics: createWebhookMetrics(new prom.Registry()),
-  settings: {
-    timeoutMs: 10_000,
-    maxResponseBytes: 1024,
-    allowPrivate: true,
-    concurrency: 64,
-    leaseMs: 60_000,
-    pollMs: 200,
-    retry: RETRY,
-    maxAttempts: MAX_ATTEMPTS,
-  },
-});
-sender.start();
+const env = {
+  PATH: process.env.PATH ?? '',
+  DATABASE_URL: db.url,
+  DATABASE_SCHEMA: schema,
+  NODE_URL: devnode.externalUrl,
+  NODE_INTERNAL_URL: devnode.internalUrl,
+  REWARD_RULES: 'devnode',
+  POLL_INTERVAL_MS: '50',
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+};
+const populator = startMdw(['-p'], env);
+const sender = startMdw(['--webhooks'], env);
+const stored = async (): Promise<number> =>
+  (await pool.query<{ top: number }>('SELECT coalesce(max(height), -1) AS top FROM key_blocks')).rows[0]!.top;
+while ((await stored()) < devnode.height()) await new Promise((r) => setTimeout(r, 100));
 const arrived = new Map<string, number>();
 const poll = setInterval(() => {
   for (const r of receiver.received) if (!arrived.has(r.deliveryId)) arrived.set(r.deliveryId, Date.now());
-}, 5);
+}, 2);
 /** spend posts a SpendTx between two of the busy accounts, signed as a wallet signs it. */
 async function spend(i: number): Promise<void> {
   const from = devnode.accounts[i % devnode.accounts.length]!;
@@ -150,27 +165,40 @@ for (let i = 0; i < LIVE; i++) {
 }
 await new Promise((r) => setTimeout(r, 3000));
 clearInterval(poll);
-const { rows } = await pool.query<{ id: string; created: Date }>(
-  `SELECT delivery_id AS id, created_at AS created FROM webhook_deliveries WHERE created_at > now() - interval '1 hour'
-     AND status = 'sent' AND sent_at IS NOT NULL AND attempts > 0`,
+const { rows } = await pool.query<{ id: string; height: number; created: Date; attempted: Date }>(
+  `SELECT delivery_id AS id, height, created_at AS created, last_attempt_at AS attempted FROM webhook_deliveries
+    WHERE created_at > now() - interval '1 hour' AND status = 'sent' AND sent_at IS NOT NULL AND attempts > 0`,
 );
-const lags = rows
-  .filter((r) => arrived.has(r.id))
-  .map((r) => arrived.get(r.id)! - r.created.getTime())
-  .sort((a, b) => a - b);
-const pct = (p: number): number => lags[Math.min(lags.length - 1, Math.floor((lags.length * p) / 100))] ?? NaN;
+const seen = rows.filter((r) => arrived.has(r.id) && committed.has(r.height));
+/** spread is p50/p99/max of one phase over the live deliveries, in ms. */
+function spread(phase: (r: (typeof seen)[number]) => number) {
+  const ms = seen.map(phase).sort((a, b) => a - b);
+  const pct = (p: number): number => ms[Math.min(ms.length - 1, Math.floor((ms.length * p) / 100))] ?? NaN;
+  return { p50: pct(50), p99: pct(99), max: ms.at(-1) ?? NaN };
+}
 const result = {
   generations: GENERATIONS,
   hooks: HOOKS,
   rates,
   ratio,
-  liveDeliveries: lags.length,
-  lagMs: { p50: pct(50), p99: pct(99), max: lags.at(-1) ?? NaN },
+  liveDeliveries: seen.length,
+  // the target's measure: the block's commit to the receiver holding the delivery
+  lagMs: spread((r) => arrived.get(r.id)! - committed.get(r.height)!),
+  // its phases: the batch transaction (its start to its commit), the commit to the attempt's start (the sender
+  // learning of the row and claiming its hook), the attempt's start to the receiver (reading, rendering, POST)
+  phasesMs: {
+    batch: spread((r) => committed.get(r.height)! - r.created.getTime()),
+    claimed: spread((r) => r.attempted.getTime() - committed.get(r.height)!),
+    sent: spread((r) => arrived.get(r.id)! - r.attempted.getTime()),
+  },
 };
 console.log(JSON.stringify(result));
 writeResult('webhooks', result);
-await sender.stop();
-await populator.stop();
+for (const p of [sender, populator]) {
+  p.child.kill('SIGTERM');
+  await new Promise((r) => p.child.once('exit', r));
+}
+listening.release(true);
 await pool.end();
 await receiver.close();
 await devnode.stop();

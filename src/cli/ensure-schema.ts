@@ -10,7 +10,7 @@ import type { Logger } from '../base/log.ts';
 export async function ensureSchema(cfg: Config, log: Logger): Promise<void> {
   const { migrate, migrationStatus } = await import('../db/schema/migrator.ts');
   const { untilDatabaseAnswers } = await import('../db/connection/wait.ts');
-  const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
+  const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, configSchema: cfg.databaseConfigSchema };
   await untilDatabaseAnswers(
     'schema check',
     async () => {

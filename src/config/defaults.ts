@@ -71,4 +71,6 @@ export const DEFAULTS = {
   // the first wait after a failed attempt; it doubles to 24 h, then the hook is disabled
   WEBHOOK_RETRY_INITIAL_MS: 60_000,
   WEBHOOK_MAX_REPLAY_HEIGHTS: 10_000,
+  // a delivery sent or given up is kept a week after its last attempt (GET …/deliveries shows it), then pruned
+  WEBHOOK_RETENTION_MS: 7 * 86_400_000,
 } as const;

@@ -18,6 +18,11 @@ export interface Config {
   readonly databaseUrlSet: boolean;
   /** PostgreSQL schema holding this data generation (blue/green keeps several in one database). */
   readonly databaseSchema: string;
+  /**
+   * PostgreSQL schema of the users' configuration (API keys, quota counters, webhooks), shared by the data generations
+   * so that a blue/green reload keeps it (DATABASE_CONFIG_SCHEMA; default: the generation's own schema).
+   */
+  readonly databaseConfigSchema: string;
   readonly databasePoolSize: number;
   /**
    * PostgreSQL streaming replicas a server reads from (DATABASE_READ_URLS); empty: it reads the primary. The LISTEN
@@ -146,6 +151,8 @@ export interface WebhookSettings {
   readonly pollMs: number;
   readonly retryInitialMs: number;
   readonly maxReplayHeights: number;
+  /** how long a delivery sent or given up is kept after its last attempt (WEBHOOK_RETENTION_MS) */
+  readonly retentionMs: number;
 }
 
 /** ExportLimits bound the streamed exports (EXPORT_*): rows per request, exports at once, and each one's lifetime. */
@@ -211,6 +218,10 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
     databaseUrl: read.databaseUrl('DATABASE_URL', DEFAULTS.DATABASE_URL),
     databaseUrlSet: read.isSet('DATABASE_URL'),
     databaseSchema: read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
+    databaseConfigSchema: read.identifier(
+      'DATABASE_CONFIG_SCHEMA',
+      read.identifier('DATABASE_SCHEMA', DEFAULTS.DATABASE_SCHEMA),
+    ),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', DEFAULTS.DATABASE_POOL_SIZE, 1, 1000),
     databaseReadUrls: read.databaseUrlList('DATABASE_READ_URLS'),
     readReplicaMaxLagSeconds: read.integer(
@@ -286,6 +297,7 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       pollMs: read.integer('WEBHOOK_POLL_MS', DEFAULTS.WEBHOOK_POLL_MS, 10, 60_000),
       retryInitialMs: read.integer('WEBHOOK_RETRY_INITIAL_MS', DEFAULTS.WEBHOOK_RETRY_INITIAL_MS, 10, 86_400_000),
       maxReplayHeights: read.integer('WEBHOOK_MAX_REPLAY_HEIGHTS', DEFAULTS.WEBHOOK_MAX_REPLAY_HEIGHTS, 1, 10 ** 7),
+      retentionMs: read.integer('WEBHOOK_RETENTION_MS', DEFAULTS.WEBHOOK_RETENTION_MS, 0, 10 * 365 * 86_400_000),
     }),
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -4,6 +4,7 @@ import type { Role } from '../base/roles.ts';
 import type { Logger } from '../base/log.ts';
 import type { Config } from '../config/middleware.ts';
 import { createWritePool } from '../db/connection/pool.ts';
+import { DeliveryPruner, PRUNE_PACE } from './delivery-pruner.ts';
 import { createWebhookMetrics } from './metrics.ts';
 import { MAX_ATTEMPTS, RETRY, WebhookSender } from './sender.ts';
 
@@ -12,10 +13,11 @@ export function startWebhookSender(deps: { cfg: Config; log: Logger; registry: p
   const { cfg, registry } = deps;
   const w = cfg.webhooks;
   const log = deps.log.child({ component: 'webhooks' });
-  // each hook sent to at once holds a connection only between its statements: a few serve many hooks
-  const pool = createWritePool(cfg, 'mdw-webhooks', log, Math.min(cfg.databasePoolSize, w.concurrency + 1));
+  // each hook sent to at once holds a connection only between its statements: a few serve many hooks; one more LISTENs
+  const pool = createWritePool(cfg, 'mdw-webhooks', log, Math.min(cfg.databasePoolSize, w.concurrency + 1) + 1);
   const sender = new WebhookSender({
     pool,
+    schema: cfg.databaseSchema,
     log,
     metrics: createWebhookMetrics(registry),
     settings: {
@@ -30,10 +32,18 @@ export function startWebhookSender(deps: { cfg: Config; log: Logger; registry: p
     },
   });
   sender.start();
+  // the rows done and past their retention go beside the sender, off the populator's path
+  const pruner = new DeliveryPruner(pool, log, {
+    ...PRUNE_PACE,
+    retentionMs: w.retentionMs,
+    forkWindow: cfg.forkWindow,
+  });
+  pruner.start();
   log.info({ concurrency: w.concurrency, allowPrivate: w.allowPrivate }, 'webhook sender started');
   return {
     name: 'webhooks',
     async stop() {
+      await pruner.stop();
       await sender.stop();
       await pool.end();
     },

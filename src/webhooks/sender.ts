@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../base/log.ts';
-import { backoffDelay, sleep, type BackoffOptions } from '../base/retry.ts';
+import { backoffDelay, type BackoffOptions } from '../base/retry.ts';
 import { errorMessage } from '../base/errors.ts';
 import type { Pool } from '../db/connection/pool.ts';
 import {
@@ -15,16 +15,20 @@ import {
   claimHooks,
   markDelivered,
   markFailed,
+  markSentElsewhere,
   nextDelivery,
   queueDepth,
   releaseHook,
   type ClaimedHook,
 } from '../db/writes/webhook-queue.ts';
+import { reachedPosition, sentElsewhere } from './reached.ts';
 import { deliveryBody } from './delivery-body.ts';
+import { DataCache } from './data-cache.ts';
 import { deliveryData } from './delivery-data.ts';
 import type { WebhookMetrics } from './metrics.ts';
 import { postDelivery, type OutboundLimits } from './outbound.ts';
 import { signatureHeader } from './signature.ts';
+import { Wakeup } from './wakeup.ts';
 
 /** SenderSettings are the sender's knobs (WEBHOOK_* variables, README). */
 export interface SenderSettings extends OutboundLimits {
@@ -32,7 +36,7 @@ export interface SenderSettings extends OutboundLimits {
   readonly concurrency: number;
   /** how long a sender's hold of a hook lasts unless renewed: a sender that died frees its hooks after it */
   readonly leaseMs: number;
-  /** how often the sender looks for hooks with a delivery ready */
+  /** how often the sender looks for hooks with a delivery ready when no commit of the populator woke it earlier */
   readonly pollMs: number;
   /** the waits between a delivery's attempts: 1 min doubling to 24 h */
   readonly retry: BackoffOptions;
@@ -48,6 +52,8 @@ export const MAX_ATTEMPTS = 13;
 
 export interface SenderDeps {
   readonly pool: Pool;
+  /** the schema whose populator's commits wake the sender */
+  readonly schema: string;
   readonly log: Logger;
   readonly metrics: WebhookMetrics;
   readonly settings: SenderSettings;
@@ -59,11 +65,15 @@ export class WebhookSender {
   readonly #owner = `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`;
   readonly #working = new Map<string, Promise<void>>();
   readonly #stop = new AbortController();
+  readonly #wakeup: Wakeup;
+  // the hooks matching one event send it within moments of each other
+  readonly #data = new DataCache(5000, 10_000);
   #loop: Promise<void> | undefined;
   #depthReadAt = 0;
 
   constructor(deps: SenderDeps) {
     this.#deps = deps;
+    this.#wakeup = new Wakeup(deps.pool, deps.schema, deps.log);
   }
 
   readonly name = 'webhooks';
@@ -76,6 +86,7 @@ export class WebhookSender {
     this.#stop.abort();
     await this.#loop;
     await Promise.allSettled(this.#working.values());
+    await this.#wakeup.close();
   }
 
   async #run(): Promise<void> {
@@ -83,16 +94,23 @@ export class WebhookSender {
     while (!this.#stop.signal.aborted) {
       try {
         const free = settings.concurrency - this.#working.size;
-        if (free > 0)
-          for (const hook of await claimHooks(pool, this.#owner, settings.leaseMs, free)) {
-            const work = this.#serve(hook).finally(() => this.#working.delete(hook.id));
-            this.#working.set(hook.id, work);
-          }
+        const hooks = free > 0 ? await claimHooks(pool, this.#owner, settings.leaseMs, free) : [];
+        // every slot taken: more hooks may be ready, claimed as soon as one is given back
+        const full = free === 0 || hooks.length === free;
+        for (const hook of hooks) {
+          const commits = this.#wakeup.commits;
+          const work = this.#serve(hook).finally(() => {
+            this.#working.delete(hook.id);
+            // a commit heard while the hook was held found it leased: its rows wait for the next claim
+            if (full || this.#wakeup.commits !== commits) this.#wakeup.wake();
+          });
+          this.#working.set(hook.id, work);
+        }
         await this.#readDepth();
       } catch (err) {
         log.warn({ err: errorMessage(err) }, 'webhook sender could not read its queue');
       }
-      await sleep(settings.pollMs, this.#stop.signal);
+      await this.#wakeup.wait(settings.pollMs, this.#stop.signal);
     }
   }
 
@@ -107,11 +125,16 @@ export class WebhookSender {
         if (next === undefined) break;
         const { delivery: d, top } = next;
         if (d.type !== 'reorg' && d.height > top - hook.confirmations) break;
+        // a blue/green reload's other generation sent it: this one resumes after it
+        if (sentElsewhere(d, hook, this.#deps.schema)) {
+          await markSentElsewhere(pool, hook.id, d.deliveryId);
+          continue;
+        }
         const attempt = await beginAttempt(pool, { id: hook.id, deliveryId: d.deliveryId }, this.#owner, leaseMs);
         // the lease ran out and another sender holds the hook now; or a fork took the row meanwhile: look again
         if (attempt === 'lost') return;
         if (attempt === 'gone') continue;
-        const data = await deliveryData(pool, d);
+        const data = await this.#data.get(d, () => deliveryData(pool, d));
         if (d.type !== 'reorg' && data === undefined) continue; // a fork took it with its row
         const body = deliveryBody(d, top, data);
         const result = await postDelivery(
@@ -121,7 +144,7 @@ export class WebhookSender {
           this.#deps.settings,
         );
         if (result.ok) {
-          await markDelivered(pool, hook.id, d.deliveryId);
+          await markDelivered(pool, hook.id, d.deliveryId, reachedPosition(d));
           this.#deps.metrics.deliveries.inc({ result: 'ok' });
           if (hook.confirmations === 0) this.#deps.metrics.lag.observe((Date.now() - next.createdAt.getTime()) / 1000);
           continue;

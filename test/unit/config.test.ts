@@ -278,6 +278,7 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       WEBHOOK_POLL_MS: '50',
       WEBHOOK_RETRY_INITIAL_MS: '100',
       WEBHOOK_MAX_REPLAY_HEIGHTS: '20',
+      WEBHOOK_RETENTION_MS: '3600000',
       HTTP_HOST: '127.0.0.2',
     };
     // a variable added to DEFAULTS must join this table

@@ -27,7 +27,7 @@ export default class Migrate extends Command {
     const cfg = configFromEnv({ DATABASE_SCHEMA: flags.schema });
     const { log, flush } = createLogger(cfg, 'migrate');
     const { migrate, migrationStatus } = await import('../../db/schema/migrator.ts');
-    const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema };
+    const target = { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, configSchema: cfg.databaseConfigSchema };
     if (flags.drop) {
       if (cfg.databaseSchema === 'public') this.error('refusing to drop the public schema', { exit: 2 });
       // another Middleware's live schema is never dropped, whatever asked for it (docs/operations.md, "Chain identity")

@@ -24,6 +24,8 @@ pg.types.setTypeParser(pg.types.builtins.JSON, parseJson);
 export interface PoolOptions {
   readonly databaseUrl: string;
   readonly schema: string;
+  /** the schema of the users' configuration, on the search_path after `schema` when it is another (migration 1133) */
+  readonly configSchema?: string;
   readonly max?: number;
   readonly applicationName?: string;
   /** Every transaction is read-only unless it says otherwise (default_transaction_read_only). */
@@ -113,13 +115,22 @@ class SheddingPool extends pg.Pool {
   }
 }
 
-/** createPool opens connections whose search_path is the configured schema. */
+/**
+ * searchPath is the connections' search_path: the generation's schema, then the configuration's when it has one of its
+ * own, which migration 1133 reads as mdw.config_schema to move the configuration's tables there.
+ */
+function searchPath({ schema, configSchema }: PoolOptions): string {
+  if (configSchema === undefined || configSchema === schema) return `-c search_path=${quoteIdent(schema)}`;
+  return `-c search_path=${quoteIdent(schema)},${quoteIdent(configSchema)} -c mdw.config_schema=${configSchema}`;
+}
+
+/** createPool opens connections whose search_path is the configured schema (and the configuration's). */
 export function createPool(opts: PoolOptions, log: Logger): Pool {
   const config: pg.PoolConfig = {
     connectionString: opts.databaseUrl,
     max: opts.max ?? 10,
     application_name: opts.applicationName ?? 'mdw',
-    options: `-c search_path=${quoteIdent(opts.schema)}${opts.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
+    options: `${searchPath(opts)}${opts.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
     // TCP keepalive lets the kernel notice a connection that died without a FIN (a node or NAT
@@ -145,6 +156,7 @@ function poolOptions(cfg: Config, applicationName: string, max: number | undefin
   return {
     databaseUrl: cfg.databaseUrl,
     schema: cfg.databaseSchema,
+    configSchema: cfg.databaseConfigSchema,
     max: max ?? cfg.databasePoolSize,
     applicationName,
   };

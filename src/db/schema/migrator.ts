@@ -15,6 +15,7 @@ import { AppError, ErrorCode } from '../../base/errors.ts';
 import { AT_0100, BEFORE_BASELINE, checkKnown, checkOrder, movesOntoBaseline, ONTO_BASELINE } from './baseline.ts';
 import { isNoTransaction, nextRun, NO_TRANSACTION, statementsOf } from './migration-file.ts';
 import { ensureNameSearchIndex, EXTENSION_SCHEMA, NAME_SEARCH_INDEX } from './name-search-index.ts';
+import { shareConfiguration } from './shared-config.ts';
 import { createPool, inTransaction, quoteIdent, type PoolClient } from '../connection/pool.ts';
 
 /** Where the ordered SQL files live (shipped with the package). */
@@ -26,6 +27,8 @@ export const STATE_TABLE = 'mdw_migrations';
 export interface MigrateOptions {
   readonly databaseUrl: string;
   readonly schema: string;
+  /** the schema the users' configuration moves to (DATABASE_CONFIG_SCHEMA, migration 1133); default `schema` */
+  readonly configSchema?: string;
   /** Only for tests: another directory of SQL files. */
   readonly dir?: string;
 }
@@ -83,7 +86,13 @@ async function withLockedSchema<T>(
   fn: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
   const pool = createPool(
-    { databaseUrl: opts.databaseUrl, schema: opts.schema, max: 1, applicationName: 'mdw-migrate' },
+    {
+      databaseUrl: opts.databaseUrl,
+      schema: opts.schema,
+      ...(opts.configSchema === undefined ? {} : { configSchema: opts.configSchema }),
+      max: 1,
+      applicationName: 'mdw-migrate',
+    },
     log,
   );
   try {
@@ -216,6 +225,10 @@ export async function migrate(opts: MigrateOptions, log: Logger): Promise<string
       names.push(...run.names);
     }
     if (names.length > 0) log.info({ schema: opts.schema, applied: names }, 'migrations applied');
+    const configSchema = opts.configSchema ?? opts.schema;
+    const moved = await inTransaction(client, () => shareConfiguration(client, opts.schema, configSchema));
+    if (moved.length > 0)
+      log.info({ schema: opts.schema, configSchema, tables: moved }, "the users' configuration moved to its schema");
     const search = await ensureNameSearchIndex(client);
     if (search.state === 'built')
       log.info({ schema: opts.schema, index: NAME_SEARCH_INDEX }, 'name search index built');

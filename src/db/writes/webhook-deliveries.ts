@@ -104,6 +104,13 @@ const INSERT = `INSERT INTO webhook_deliveries
 
 const ORDER = 'ORDER BY k.webhook_id, at.height, at.micro_index, at.tx_index';
 
+/**
+ * The batch writes a hook's deliveries from where its last sent one was, when another generation sent it (a
+ * blue/green reload's new generation, migration 1133): nothing below that height, which the other one delivered.
+ */
+const RESUMED = (height: string) =>
+  `AND (w.reached_schema = current_schema() OR ${height} >= coalesce(w.reached[1], w.created_height + 1))`;
+
 /** hasWebhooks is false while no hook watches anything: the batch then writes no delivery and asks nothing more. */
 export async function hasWebhooks(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ any: boolean }>({
@@ -126,12 +133,13 @@ export async function writeDeliveries(
 ): Promise<number> {
   const { rowCount } = await db.query({
     name: 'mdw_webhook_deliveries_write',
-    text: `${INSERT} ${MATCHED} AND mb.hash <> ALL ($3::text[]) ${ORDER} ON CONFLICT DO NOTHING`,
+    text: `${INSERT} ${MATCHED} AND mb.hash <> ALL ($3::text[]) ${RESUMED('at.height')} ${ORDER} ON CONFLICT DO NOTHING`,
     values: [from, to, stored],
   });
   const logs = await db.query({
     name: 'mdw_webhook_log_deliveries_write',
-    text: `${INSERT_LOGS} ${MATCHED_LOGS} AND mb.hash <> ALL ($3::text[]) ${ORDER_LOGS} ON CONFLICT DO NOTHING`,
+    text: `${INSERT_LOGS} ${MATCHED_LOGS} AND mb.hash <> ALL ($3::text[]) ${RESUMED('c.height')} ${ORDER_LOGS}
+           ON CONFLICT DO NOTHING`,
     values: [from, to, stored],
   });
   return (rowCount ?? 0) + (logs.rowCount ?? 0);
@@ -140,10 +148,14 @@ export async function writeDeliveries(
 /**
  * replayDeliveries (`POST /webhooks/{id}/replay`) writes one hook's deliveries of heights from..to again, those it
  * had as pending again (same ids, their attempts counted from zero), and lets the sender try the hook at once (a
- * disabled hook is enabled again).
+ * disabled hook is enabled again); what another generation had sent is no longer skipped.
  */
 export async function replayDeliveries(db: Queryable, webhookId: string, from: number, to: number): Promise<number> {
-  await db.query(`UPDATE webhooks SET next_attempt_at = now(), disabled_reason = NULL WHERE id = $1`, [webhookId]);
+  await db.query(
+    `UPDATE webhooks SET next_attempt_at = now(), disabled_reason = NULL, reached = NULL, reached_schema = current_schema()
+      WHERE id = $1`,
+    [webhookId],
+  );
   const again = `ON CONFLICT (webhook_id, delivery_id) DO UPDATE
         SET status = 'pending', attempts = 0, last_error = NULL, last_attempt_at = NULL, sent_at = NULL`;
   const txs = await db.query(`${INSERT} ${MATCHED} AND k.webhook_id = $3 ${ORDER} ${again}`, [from, to, webhookId]);

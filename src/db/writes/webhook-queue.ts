@@ -11,6 +11,8 @@ export interface QueuedDelivery {
   readonly deliveryId: string;
   readonly type: 'transaction' | 'contract_log' | 'aex9_transfer' | 'aex141_transfer' | 'reorg';
   readonly height: number;
+  /** 0 for a reorg, which goes before the events of its height */
+  readonly rank: number;
   readonly microIndex: number;
   readonly txIndex: number;
   /** a log delivery's entry in its call's log */
@@ -27,18 +29,23 @@ export interface ClaimedHook {
   readonly url: string;
   readonly secret: string;
   readonly confirmations: number;
+  /** the position of its last delivery sent (sender.ts reachedPosition), and the schema whose sender sent it */
+  readonly reached: readonly number[] | null;
+  readonly reachedSchema: string | null;
 }
 
 /**
  * claimHooks leases up to `n` hooks that are enabled, due, held by no live lease and have a delivery ready (a reorg, or
- * an event with its confirmations), the longest waiting first.
+ * an event with its confirmations), the longest waiting first. It starts from the hooks with a row pending (the
+ * pending rows' index), not from every hook: ten thousand hooks with nothing to send cost it nothing.
  */
 export async function claimHooks(db: Queryable, owner: string, leaseMs: number, n: number): Promise<ClaimedHook[]> {
   const { rows } = await db.query<ClaimedHook>({
     name: 'mdw_webhooks_claim',
     text: `WITH top AS (SELECT coalesce(max(height), -1) AS height FROM key_blocks),
+                waiting AS (SELECT DISTINCT webhook_id FROM webhook_deliveries WHERE status = 'pending'),
                 due AS (
-                  SELECT w.id FROM webhooks w, top
+                  SELECT w.id FROM waiting JOIN webhooks w ON w.id = waiting.webhook_id, top
                    WHERE w.disabled_reason IS NULL AND w.next_attempt_at <= now()
                      AND (w.lease_until IS NULL OR w.lease_until < now())
                      AND EXISTS (SELECT 1 FROM webhook_deliveries d
@@ -47,7 +54,7 @@ export async function claimHooks(db: Queryable, owner: string, leaseMs: number, 
                    ORDER BY w.next_attempt_at LIMIT $3 FOR UPDATE OF w SKIP LOCKED)
            UPDATE webhooks w SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
              FROM due WHERE w.id = due.id
-           RETURNING w.id, w.url, w.secret, w.confirmations`,
+           RETURNING w.id, w.url, w.secret, w.confirmations, w.reached, w.reached_schema AS "reachedSchema"`,
     values: [owner, leaseMs, n],
   });
   return rows;
@@ -60,7 +67,7 @@ export async function nextDelivery(
 ): Promise<{ delivery: QueuedDelivery; top: number; createdAt: Date } | undefined> {
   const { rows } = await db.query<QueuedDelivery & { top: number; createdAt: Date }>({
     name: 'mdw_webhook_next',
-    text: `SELECT d.webhook_id AS "webhookId", d.delivery_id AS "deliveryId", d.type, d.height,
+    text: `SELECT d.webhook_id AS "webhookId", d.delivery_id AS "deliveryId", d.type, d.height, d.rank,
                   d.micro_index AS "microIndex", d.tx_index AS "txIndex", d.log_idx AS "logIdx", d.block_hash AS "blockHash", d.tx_hash AS "txHash", d.invalidated,
                   d.attempts, d.created_at AS "createdAt",
                   (SELECT coalesce(max(height), -1) FROM key_blocks) AS top
@@ -102,12 +109,30 @@ export async function beginAttempt(
   return row.attempts ?? 'gone';
 }
 
-/** markDelivered records a 2xx answer. */
-export async function markDelivered(db: Queryable, webhookId: string, deliveryId: string): Promise<void> {
+/** markDelivered records a 2xx answer, and the delivery's position as where its hook got to in this schema. */
+export async function markDelivered(
+  db: Queryable,
+  webhookId: string,
+  deliveryId: string,
+  position: readonly number[],
+): Promise<void> {
   await db.query({
     name: 'mdw_webhook_delivered',
-    text: `UPDATE webhook_deliveries SET status = 'sent', sent_at = now(), last_error = NULL
-            WHERE webhook_id = $1 AND delivery_id = $2`,
+    text: `WITH d AS (UPDATE webhook_deliveries SET status = 'sent', sent_at = now(), last_error = NULL
+                      WHERE webhook_id = $1 AND delivery_id = $2)
+           UPDATE webhooks SET reached = $3::int[], reached_schema = current_schema() WHERE id = $1`,
+    values: [webhookId, deliveryId, position],
+  });
+}
+
+/**
+ * markSentElsewhere records a delivery that another generation's sender sent (its hook had got past it there): sent,
+ * with no attempt of this schema's.
+ */
+export async function markSentElsewhere(db: Queryable, webhookId: string, deliveryId: string): Promise<void> {
+  await db.query({
+    name: 'mdw_webhook_sent_elsewhere',
+    text: `UPDATE webhook_deliveries SET status = 'sent', sent_at = now() WHERE webhook_id = $1 AND delivery_id = $2`,
     values: [webhookId, deliveryId],
   });
 }
@@ -148,4 +173,29 @@ export async function queueDepth(db: Queryable): Promise<number> {
             WHERE d.status = 'pending' AND w.disabled_reason IS NULL`,
   });
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * pruneDeliveries deletes up to `batch` deliveries that are done (sent, or failed with their hook disabled), the
+ * oldest first, whose last attempt is older than `retentionMs` and whose height is more than `forkWindow` below the
+ * top (a fork there names the delivered rows it drops in its reorg delivery); rows another sender is pruning are
+ * skipped. Returns how many went.
+ */
+export async function pruneDeliveries(
+  db: Queryable,
+  limits: { readonly retentionMs: number; readonly forkWindow: number; readonly batch: number },
+): Promise<number> {
+  const { rowCount } = await db.query({
+    name: 'mdw_webhook_prune',
+    text: `WITH done AS (
+             SELECT webhook_id, delivery_id FROM webhook_deliveries
+              WHERE status <> 'pending'
+                AND coalesce(sent_at, last_attempt_at) < now() - $1 * interval '1 millisecond'
+                AND height <= (SELECT coalesce(max(height), -1) FROM key_blocks) - $2
+              ORDER BY coalesce(sent_at, last_attempt_at) LIMIT $3 FOR UPDATE SKIP LOCKED)
+           DELETE FROM webhook_deliveries d USING done
+            WHERE d.webhook_id = done.webhook_id AND d.delivery_id = done.delivery_id`,
+    values: [limits.retentionMs, limits.forkWindow, limits.batch],
+  });
+  return rowCount ?? 0;
 }

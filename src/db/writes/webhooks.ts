@@ -10,8 +10,8 @@ import type { NewWebhook } from '../queries/webhooks.ts';
 export function createWebhook(pool: Pool, hook: NewWebhook): Promise<number> {
   return withTransaction(pool, async (db) => {
     const { rows } = await db.query<{ height: number }>(
-      `INSERT INTO webhooks (id, owner, url, filters, confirmations, secret, created_height)
-       SELECT $1, $2, $3, $4, $5, $6, coalesce(max(height), -1) FROM key_blocks
+      `INSERT INTO webhooks (id, owner, url, filters, confirmations, secret, created_height, reached_schema)
+       SELECT $1, $2, $3, $4, $5, $6, coalesce(max(height), -1), current_schema() FROM key_blocks
        RETURNING created_height AS height`,
       [hook.id, hook.owner, hook.url, JSON.stringify(hook.filters), hook.confirmations, hook.secret],
     );

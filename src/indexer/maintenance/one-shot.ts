@@ -29,7 +29,13 @@ export async function openOneShot(
     writes: role.writes,
     waitForNodes: true,
     oneShot: true,
-    ...(role.writes && { migrate: () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, log) }),
+    ...(role.writes && {
+      migrate: () =>
+        migrate(
+          { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, configSchema: cfg.databaseConfigSchema },
+          log,
+        ),
+    }),
   });
   const pool = role.writes
     ? createWritePool(cfg, role.applicationName, log, 4)

@@ -128,7 +128,11 @@ export class Populator implements Role {
         migrate: () =>
           untilDatabaseAnswers(
             'migrations',
-            () => migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, this.#log),
+            () =>
+              migrate(
+                { databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, configSchema: cfg.databaseConfigSchema },
+                this.#log,
+              ),
             this.#log,
           ),
       });

@@ -13,6 +13,7 @@ const fixed = (why: string): string => `(${why}) and cannot be changed`;
 /** NOT_FROM_A_FIELD: the variables no single field of the table sets. */
 const NOT_FROM_A_FIELD: Readonly<Record<string, string>> = {
   DATABASE_SCHEMA: from('spec.database.schemaPrefix and the generation'),
+  DATABASE_CONFIG_SCHEMA: from('spec.database.schemaPrefix'),
   PORT: fixed("the containers' ports; spec.server.http.port sets the Service's"),
   WEBSOCKET_ADDRESS: fixed("the containers' ports; spec.server.websocket.port sets the Service's"),
   NODE_OPTIONS: fixed("each role's V8 settings, measured in docs/benchmarks.md"),

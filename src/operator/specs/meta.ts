@@ -87,6 +87,14 @@ export function schemaName(spec: ResolvedSpec, generation: number): string {
   return `${spec.database.schemaPrefix}${generation}`;
 }
 
+/**
+ * configSchemaName is the schema of the users' configuration (API keys, webhooks: migration 1133), shared by every
+ * generation so that a blue/green reload keeps it: `<schemaPrefix>config`, which no generation's number can be.
+ */
+export function configSchemaName(spec: ResolvedSpec): string {
+  return `${spec.database.schemaPrefix}config`;
+}
+
 /** ownerName is `<namespace>/<name>`: the Middleware as its schemas record their owner (MIDDLEWARE_NAME). */
 export function ownerName(mw: Middleware): string {
   return `${mw.metadata.namespace ?? 'default'}/${instanceName(mw)}`;

@@ -11,7 +11,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { PodScheduling, SecretKeyRef } from '../api/middleware-types.ts';
 import type { BuildContext } from './meta.ts';
-import { ownerName, schemaName, serviceAccountName } from './meta.ts';
+import { configSchemaName, ownerName, schemaName, serviceAccountName } from './meta.ts';
 
 /** HTTP_PORT is the container's PORT: the HTTP API, /healthz, /readyz and /metrics. */
 export const HTTP_PORT = 8080;
@@ -52,6 +52,7 @@ function middlewareEnv(ctx: BuildContext, generation: number): V1EnvVar[] {
   env.push(
     secretEnv('DATABASE_URL', spec.database.urlSecretRef),
     { name: 'DATABASE_SCHEMA', value: schemaName(spec, generation) },
+    { name: 'DATABASE_CONFIG_SCHEMA', value: configSchemaName(spec) },
     { name: 'PORT', value: String(HTTP_PORT) },
     { name: 'WEBSOCKET_ADDRESS', value: `0.0.0.0:${WEBSOCKET_PORT}` },
     { name: 'FORK_WINDOW', value: String(spec.forkWindow) },

@@ -60,6 +60,7 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
   const startSender = (settings: Partial<SenderSettings> = {}): WebhookSender => {
     const s = new WebhookSender({
       pool,
+      schema: 'mdw_v3',
       log: silentLog,
       metrics: createWebhookMetrics(new prom.Registry()),
       settings: { ...SETTINGS, ...settings },

@@ -11,6 +11,8 @@ import { parseFilters } from '../../../src/webhooks/filters.ts';
 import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { checkedUrl, isPrivateAddress } from '../../../src/webhooks/outbound.ts';
 import { isSignedBy, newSecret, signatureHeader } from '../../../src/webhooks/signature.ts';
+import { DataCache } from '../../../src/webhooks/data-cache.ts';
+import { reachedPosition, sentElsewhere } from '../../../src/webhooks/reached.ts';
 
 const account = MemoryAccount.generate().address;
 
@@ -153,6 +155,7 @@ describe('deliveryBody', () => {
     deliveryId: 'd1',
     type: 'transaction',
     height: 10,
+    rank: 1,
     microIndex: 2,
     txIndex: 0,
     logIdx: null,
@@ -178,5 +181,58 @@ describe('deliveryBody', () => {
       confirmations: null,
       data: { invalidated: ['a', 'b'] },
     });
+  });
+});
+
+describe('sentElsewhere (a blue/green reload resumes each hook where the other generation got)', () => {
+  const at = (height: number, txIndex: number, logIdx: number | null = null): QueuedDelivery => ({
+    webhookId: 'wh_1',
+    deliveryId: `${height}/${txIndex}/${logIdx}`,
+    type: 'transaction',
+    height,
+    rank: 1,
+    microIndex: 0,
+    txIndex,
+    logIdx,
+    blockHash: 'mh_x',
+    txHash: 'th_y',
+    invalidated: null,
+    attempts: 0,
+  });
+  const hook = { reached: reachedPosition(at(10, 1)), reachedSchema: 'g1' };
+  it('skips what the other schema sent, up to and with its last, and nothing after', () => {
+    expect(sentElsewhere(at(9, 5), hook, 'g2')).to.equal(true);
+    expect(sentElsewhere(at(10, 1), hook, 'g2')).to.equal(true);
+    expect(sentElsewhere(at(10, 1, 0), hook, 'g2')).to.equal(false);
+    expect(sentElsewhere(at(10, 2), hook, 'g2')).to.equal(false);
+    expect(sentElsewhere(at(11, 0), hook, 'g2')).to.equal(false);
+  });
+  it('skips nothing in the schema that sent it, nor a reorg, nor for a hook that got nowhere', () => {
+    expect(sentElsewhere(at(9, 5), hook, 'g1')).to.equal(false);
+    expect(sentElsewhere({ ...at(9, 5), type: 'reorg', rank: 0 }, hook, 'g2')).to.equal(false);
+    expect(sentElsewhere(at(9, 5), { reached: null, reachedSchema: 'g1' }, 'g2')).to.equal(false);
+  });
+});
+
+describe('DataCache', () => {
+  const d = { type: 'transaction', blockHash: 'mh_x', txHash: 'th_y', logIdx: null } as QueuedDelivery;
+  it('reads an event once while it is fresh, again after, and a failed read again at once', async () => {
+    const cache = new DataCache(1000, 2);
+    let reads = 0;
+    const read = async () => String(++reads);
+    expect(await cache.get(d, read, 0)).to.equal('1');
+    expect(await cache.get(d, read, 999)).to.equal('1');
+    expect(await cache.get(d, read, 1000)).to.equal('2');
+    const failing = new DataCache(1000, 2);
+    await failing.get(d, () => Promise.reject(new Error('x')), 0).catch(() => undefined);
+    expect(await failing.get(d, read, 1)).to.equal('3');
+  });
+  it('keeps at most its size, the oldest going first', async () => {
+    const cache = new DataCache(1000, 2);
+    let reads = 0;
+    const read = async () => String(++reads);
+    for (const txHash of ['a', 'b', 'c']) await cache.get({ ...d, txHash }, read, 0);
+    expect(await cache.get({ ...d, txHash: 'c' }, read, 0)).to.equal('3');
+    expect(await cache.get({ ...d, txHash: 'a' }, read, 0)).to.equal('4');
   });
 });
