@@ -22,6 +22,8 @@ export interface SchemaFacts {
   readonly identity: RecordedIdentity | undefined;
   /** the stored key block at height 0, what a schema from before 1010 knows of its chain */
   readonly storedGenesis: string | undefined;
+  /** it holds the users' configuration tables itself (db/schema/shared-config.ts moves them to their own schema) */
+  readonly holdsConfiguration: boolean;
 }
 
 export interface IdentityRow {
@@ -39,7 +41,7 @@ export async function schemaFacts(db: Queryable, schema: string): Promise<Schema
   const { rows: tables } = await db.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = $1 AND c.relname = ANY($2::text[])`,
-    [schema, [STATE_TABLE, 'schema_identity', 'key_blocks']],
+    [schema, [STATE_TABLE, 'schema_identity', 'key_blocks', 'webhooks']],
   );
   const has = new Set(tables.map((t) => t.name));
   const applied = has.has(STATE_TABLE)
@@ -52,7 +54,12 @@ export async function schemaFacts(db: Queryable, schema: string): Promise<Schema
   const genesis = has.has('key_blocks')
     ? (await db.query<{ hash: string }>('SELECT hash FROM key_blocks WHERE height = 0')).rows[0]?.hash
     : undefined;
-  return { applied, identity: identity && fromRow(identity), storedGenesis: genesis };
+  return {
+    applied,
+    identity: identity && fromRow(identity),
+    storedGenesis: genesis,
+    holdsConfiguration: has.has('webhooks'),
+  };
 }
 
 /** fromRow is the row as the roles read it. */

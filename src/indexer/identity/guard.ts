@@ -74,9 +74,11 @@ export async function guardSchema(cfg: Config, log: Logger, options: GuardOption
     const nodes = await asked;
     const verdict = judge(cfg, facts, nodes, options.writes);
     // a schema with every migration of this binary applied has nothing to migrate: the migrator's own connection,
-    // lock and history check are spared (migrations only ever add, so none can be undone meanwhile)
+    // lock and history check are spared (migrations only ever add, so none can be undone meanwhile); unless the users'
+    // configuration is to move to a schema of its own (DATABASE_CONFIG_SCHEMA set since), which the migrator does
     const applied = new Set(facts.applied);
-    if (!files.every((name) => applied.has(name))) await options.migrate?.();
+    const toShare = facts.holdsConfiguration && cfg.databaseConfigSchema !== schema;
+    if (!files.every((name) => applied.has(name)) || toShare) await options.migrate?.();
     if (!verdict.record) return;
     // the schema as migrated, the table there now; the row as recorded, another starter's if it came first
     const recorded = await answered('identity record', () => recordIdentity(pool, verdict.record!));

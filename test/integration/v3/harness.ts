@@ -208,7 +208,10 @@ export async function startV3(
   const cfg = loadConfig(settings);
   let populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();
-  const pool = createPool({ databaseUrl: db.url, schema: 'mdw_v3', max: 4 }, silentLog);
+  const pool = createPool(
+    { databaseUrl: db.url, schema: 'mdw_v3', configSchema: cfg.databaseConfigSchema, max: 4 },
+    silentLog,
+  );
   const serve = async (config: Config): Promise<{ url: string; server: Server }> => {
     const app = createApp({ cfg: config, log: silentLog, pool, registry: new prom.Registry(), version: 'test-build' });
     const server: Server = createServer(app.callback());

@@ -14,6 +14,7 @@ import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { writeDeliveries } from '../../../src/db/writes/webhook-deliveries.ts';
 import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
+import { DeliveryPruner } from '../../../src/webhooks/delivery-pruner.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
 import { isSignedBy } from '../../../src/webhooks/signature.ts';
@@ -491,6 +492,25 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
       .rows;
     expect(after).to.deep.equal(before);
     expect(receiver.received.slice(count)).to.deep.equal([]);
+  });
+
+  it('prunes the deliveries done past their retention, in batches, never those pending or within FORK_WINDOW', async () => {
+    await sender?.stop();
+    sender = undefined;
+    const top = v3.devnode.height();
+    const count = async (where: string): Promise<number> =>
+      Number(
+        (await pool.query<{ n: string }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`)).rows[0]!.n,
+      );
+    const pending = await count("status = 'pending'");
+    const done = await count("status <> 'pending'");
+    const near = await count(`status <> 'pending' AND height > ${top - 3}`);
+    expect(done - near).to.be.above(2);
+    const pace = { forkWindow: 3, intervalMs: 60_000, batch: 2, pauseMs: 0 };
+    expect(await new DeliveryPruner(pool, silentLog, { ...pace, retentionMs: 3_600_000 }).prune()).to.equal(0);
+    expect(await new DeliveryPruner(pool, silentLog, { ...pace, retentionMs: 0 }).prune()).to.equal(done - near);
+    expect(await count("status = 'pending'")).to.equal(pending);
+    expect(await count("status <> 'pending'")).to.equal(near);
   });
 
   async function hookIdOf(path: string): Promise<string> {

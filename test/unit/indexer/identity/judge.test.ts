@@ -17,7 +17,7 @@ function input(over: Partial<JudgeInput> & { identity?: RecordedIdentity; stored
   const { identity, storedGenesis, ...rest } = over;
   return {
     schema: 'mdw_g1',
-    facts: { applied: ['1010_schema_identity'], identity, storedGenesis },
+    facts: { applied: ['1010_schema_identity'], identity, storedGenesis, holdsConfiguration: false },
     nodes: [MAIN],
     owner: OURS,
     writes: true,
