@@ -10,6 +10,8 @@
  *   node bench/webhooks.ts   (BENCH_WEBHOOKS_GENERATIONS=200 BENCH_WEBHOOKS_HOOKS=10000 BENCH_WEBHOOKS_LIVE=30)
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
 import pino from 'pino';
@@ -157,19 +159,52 @@ async function spend(i: number): Promise<void> {
   });
 }
 
+/** cpuMs is the CPU time a process used so far (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+/** backendsCpuMs is the CPU time of the database connections of `application` so far. */
+async function backendsCpuMs(application: string): Promise<number> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+    application,
+  ]);
+  return rows.reduce((sum, r) => sum + cpuMs(r.pid), 0);
+}
+const liveFrom = (await pool.query<{ now: Date }>('SELECT now()')).rows[0]!.now;
+const cpuBefore = { sender: cpuMs(sender.child.pid), backends: await backendsCpuMs('mdw-webhooks') };
+const liveStarted = performance.now();
 for (let i = 0; i < LIVE; i++) {
   await spend(i);
   await devnode.mineMicroBlock();
   await devnode.mineKeyBlock();
   await new Promise((r) => setTimeout(r, 300));
 }
-await new Promise((r) => setTimeout(r, 3000));
+const liveSeconds = (performance.now() - liveStarted) / 1000;
+// every live delivery sent, or a minute: a backlog shows as latency, not as deliveries left out
+const waiting = async (): Promise<number> =>
+  Number(
+    (
+      await pool.query<{ n: string }>(
+        "SELECT count(*) AS n FROM webhook_deliveries WHERE created_at >= $1 AND status = 'pending'",
+        [liveFrom],
+      )
+    ).rows[0]!.n,
+  );
+for (let i = 0; i < 600 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+await new Promise((r) => setTimeout(r, 200));
 clearInterval(poll);
+const cpuAfter = { sender: cpuMs(sender.child.pid), backends: await backendsCpuMs('mdw-webhooks') };
 const { rows } = await pool.query<{ id: string; height: number; created: Date; attempted: Date }>(
   `SELECT delivery_id AS id, height, created_at AS created, last_attempt_at AS attempted FROM webhook_deliveries
     WHERE created_at > now() - interval '1 hour' AND status = 'sent' AND sent_at IS NOT NULL AND attempts > 0`,
 );
-const seen = rows.filter((r) => arrived.has(r.id) && committed.has(r.height));
+const live = rows.filter((r) => r.created >= liveFrom);
+const seen = live.filter((r) => arrived.has(r.id) && committed.has(r.height));
 /** spread is p50/p99/max of one phase over the live deliveries, in ms. */
 function spread(phase: (r: (typeof seen)[number]) => number) {
   const ms = seen.map(phase).sort((a, b) => a - b);
@@ -182,6 +217,15 @@ const result = {
   rates,
   ratio,
   liveDeliveries: seen.length,
+  liveHeights: new Set(seen.map((r) => r.height)).size,
+  liveSeconds,
+  leftPending: await waiting(),
+  // the sender's CPU per delivery: its process and its database connections (those open at the end)
+  cpuMsPerDelivery: {
+    sender: (cpuAfter.sender - cpuBefore.sender) / Math.max(1, seen.length),
+    backends: (cpuAfter.backends - cpuBefore.backends) / Math.max(1, seen.length),
+  },
+  load: loadavg()[0],
   // the target's measure: the block's commit to the receiver holding the delivery
   lagMs: spread((r) => arrived.get(r.id)! - committed.get(r.height)!),
   // its phases: the batch transaction (its start to its commit), the commit to the attempt's start (the sender
