@@ -48,16 +48,17 @@ const devnode = await startDevnode(
   log,
 );
 const db = await createTestDatabase();
-const settings = (schema: string) =>
-  loadConfig({
-    DATABASE_URL: db.url,
-    DATABASE_SCHEMA: schema,
-    NODE_URL: devnode.externalUrl,
-    NODE_INTERNAL_URL: devnode.internalUrl,
-    REWARD_RULES: 'devnode',
-    POLL_INTERVAL_MS: '50',
-    WEBHOOKS_ALLOW_PRIVATE: 'true',
-  });
+/** The settings of every role over `schema`, in-process and as `mdw` processes. */
+const envOf = (schema: string): Record<string, string> => ({
+  DATABASE_URL: db.url,
+  DATABASE_SCHEMA: schema,
+  NODE_URL: devnode.externalUrl,
+  NODE_INTERNAL_URL: devnode.internalUrl,
+  REWARD_RULES: 'devnode',
+  POLL_INTERVAL_MS: '50',
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
+});
+const settings = (schema: string) => loadConfig(envOf(schema));
 const busy = devnode.accounts.map((a) => a.publicKey);
 
 /** load populates a new schema (with the hooks written first when asked) and returns its generations per second. */
@@ -118,18 +119,7 @@ await listen(listening, notifyChannel(schema));
 const receiver = await startReceiver();
 await pool.query('UPDATE webhooks SET url = $1', [`${receiver.url}/`]);
 await pool.query("UPDATE webhook_deliveries SET status = 'sent'");
-const env = {
-  PATH: process.env.PATH ?? '',
-  DATABASE_URL: db.url,
-  DATABASE_SCHEMA: schema,
-  NODE_URL: devnode.externalUrl,
-  NODE_INTERNAL_URL: devnode.internalUrl,
-  REWARD_RULES: 'devnode',
-  POLL_INTERVAL_MS: '50',
-  WEBHOOKS_ALLOW_PRIVATE: 'true',
-  PORT: '0',
-  LOG_LEVEL: 'warn',
-};
+const env = { ...envOf(schema), PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn' };
 const populator = startMdw(['-p'], env);
 const sender = startMdw(['--webhooks'], env);
 const stored = async (): Promise<number> =>
