@@ -35,6 +35,8 @@ const GENERATIONS = Number(process.env.BENCH_WEBHOOKS_GENERATIONS ?? 200);
 const HOOKS = Number(process.env.BENCH_WEBHOOKS_HOOKS ?? 10_000);
 const LIVE = Number(process.env.BENCH_WEBHOOKS_LIVE ?? 30);
 const ROUNDS = Number(process.env.BENCH_WEBHOOKS_ROUNDS ?? 2);
+/** the pause between two live generations */
+const LIVE_MS = Number(process.env.BENCH_WEBHOOKS_LIVE_MS ?? 300);
 const log = pino({ level: 'silent' });
 
 const devnode = await startDevnode(
@@ -172,7 +174,7 @@ for (let i = 0; i < LIVE; i++) {
   await spend(i);
   await devnode.mineMicroBlock();
   await devnode.mineKeyBlock();
-  await new Promise((r) => setTimeout(r, 300));
+  await new Promise((r) => setTimeout(r, LIVE_MS));
 }
 const liveSeconds = (performance.now() - liveStarted) / 1000;
 // every live delivery sent, or a minute: a backlog shows as latency, not as deliveries left out
