@@ -110,13 +110,17 @@ const ratio = ROUNDS === 0 ? NaN : median(rates.map((r) => r.with / r.without));
 // its own event loop); every hook points at the receiver, here with the devnode
 const schema = `bench_with_${ROUNDS}`;
 const pool = createPool({ databaseUrl: db.url, schema, max: 2 }, log);
-// each height's commit, as the populator's NOTIFY tells it (PostgreSQL sends it at COMMIT)
-const committed = new Map<number, number>();
+// each height's commits, as the populator's NOTIFY tells them (PostgreSQL sends it at COMMIT): a height is written
+// again when its generation gets micro blocks after its key block was stored
+const commits = new Map<number, number[]>();
 const listening = await pool.connect();
 listening.on('notification', ({ payload }) => {
   const n = decodeNotification(payload ?? '');
-  if (n !== undefined) for (let h = n.from; h <= n.to; h++) if (!committed.has(h)) committed.set(h, Date.now());
+  if (n !== undefined) for (let h = n.from; h <= n.to; h++) commits.set(h, [...(commits.get(h) ?? []), Date.now()]);
 });
+/** committed is the commit of the batch that wrote a row: the first of its height's commits after the row's creation. */
+const committed = (r: { height: number; created: Date }): number | undefined =>
+  commits.get(r.height)?.find((t) => t >= r.created.getTime());
 await listen(listening, notifyChannel(schema));
 const receiver = await startReceiver();
 await pool.query('UPDATE webhooks SET url = $1', [`${receiver.url}/`]);
@@ -196,7 +200,7 @@ const { rows } = await pool.query<{ id: string; height: number; created: Date; a
     WHERE created_at > now() - interval '1 hour' AND status = 'sent' AND sent_at IS NOT NULL AND attempts > 0`,
 );
 const live = rows.filter((r) => r.created >= liveFrom);
-const seen = live.filter((r) => arrived.has(r.id) && committed.has(r.height));
+const seen = live.filter((r) => arrived.has(r.id) && committed(r) !== undefined);
 /** spread is p50/p99/max of one phase over the live deliveries, in ms. */
 function spread(phase: (r: (typeof seen)[number]) => number) {
   const ms = seen.map(phase).sort((a, b) => a - b);
@@ -219,12 +223,12 @@ const result = {
   },
   load: loadavg()[0],
   // the target's measure: the block's commit to the receiver holding the delivery
-  lagMs: spread((r) => arrived.get(r.id)! - committed.get(r.height)!),
+  lagMs: spread((r) => arrived.get(r.id)! - committed(r)!),
   // its phases: the batch transaction (its start to its commit), the commit to the attempt's start (the sender
   // learning of the row and claiming its hook), the attempt's start to the receiver (reading, rendering, POST)
   phasesMs: {
-    batch: spread((r) => committed.get(r.height)! - r.created.getTime()),
-    claimed: spread((r) => r.attempted.getTime() - committed.get(r.height)!),
+    batch: spread((r) => committed(r)! - r.created.getTime()),
+    claimed: spread((r) => r.attempted.getTime() - committed(r)!),
     sent: spread((r) => arrived.get(r.id)! - r.attempted.getTime()),
   },
 };
