@@ -115,12 +115,17 @@ describe('webhooks and API keys across a blue/green reload (DATABASE_CONFIG_SCHE
     await waitFor('the second spend from the second generation', () => receiver.on('/bg').length === 2);
     const second = receiver.on('/bg')[1]!;
     expect(second.body.height).to.be.above(first.body.height as number);
-    // the first one was skipped there, as the first generation had sent it: delivered once
-    const { rows } = await green.query<{ id: string; status: string; attempts: number }>(
-      'SELECT delivery_id AS id, status, attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY height',
-      [hook],
-    );
-    expect(rows).to.deep.equal([
+    // the first one was skipped there, as the first generation had sent it: delivered once. The sender records an
+    // answer after the receiver gave it: wait for that before reading
+    const deliveries = async () =>
+      (
+        await green!.query<{ id: string; status: string; attempts: number }>(
+          'SELECT delivery_id AS id, status, attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY height',
+          [hook],
+        )
+      ).rows;
+    await waitFor('the second delivery recorded', async () => (await deliveries()).every((d) => d.status === 'sent'));
+    expect(await deliveries()).to.deep.equal([
       { id: first.deliveryId, status: 'sent', attempts: 0 },
       { id: second.deliveryId, status: 'sent', attempts: 1 },
     ]);
