@@ -289,8 +289,11 @@ export interface NameEventRow {
   readonly blockHash: string;
   readonly txHash: string;
   readonly txType: string;
+  /** the name transaction, or for a contract's AENS call the transaction its internal call amounts to */
   readonly tx: { [key: string]: Json };
   readonly activeFrom: number;
+  /** the event is a contract's AENS call's (ae_mdw's `internal_source`), in the call `txHash` */
+  readonly internalSource?: boolean;
 }
 
 /** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
@@ -307,13 +310,18 @@ export async function nameEventsPage(
   const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
   const { rows } = await db.query(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
-            e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
+            e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
+            CASE WHEN i.internal_tx IS NULL THEN t.signed END AS tx, i.internal_tx AS "internalTx",
             coalesce((SELECT s.auction_end_height FROM name_state s WHERE s.name_hash = e.name_hash AND s.created_at_height <= e.height), e.height) AS "activeFrom"
        FROM name_events e JOIN transactions t ON t.hash = e.tx_hash
+       LEFT JOIN contract_internal_calls i ON e.local_idx IS NOT NULL AND i.height = e.height
+        AND i.micro_index = e.micro_index AND i.tx_index = e.tx_index AND i.local_idx = e.local_idx
       WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
     values,
   );
-  return withTxObjects<NameEventRow>(rows, 'tx');
+  return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null }>(rows, 'tx').map(
+    ({ internalTx, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
+  );
 }
 
 /** A registration of a name that ended by expiring (not revoked, not renewed): ae_mdw's NameExpired. */

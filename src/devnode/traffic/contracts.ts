@@ -2,8 +2,9 @@
  * @module The generator's token traffic: deploys AEX-9 tokens (different decimals), wrapped AE,
  * a DEX (pair model, factory, router) and AEX-141 collections with templates, then moves them between
  * accounts: transfers, mints, burns, allowances, NFT mints, template mints, transfers, approvals
- * and burns, liquidity and swaps through the router (calls made by contracts). Reads the pending
- * state to build calls that succeed.
+ * and burns, liquidity and swaps through the router (calls made by contracts); and a names registrar that claims,
+ * points, transfers and revokes names through AENS (names acted on by a contract). Reads the pending state to build
+ * calls that succeed.
  */
 import { withPrefix } from '../../chain/id-cache.ts';
 import type { Chain } from '../chain.ts';
@@ -17,6 +18,9 @@ import { sortTokens } from '../contracts/dex.ts';
 import { address, NONE, some, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { callTx, createTx } from '../contracts/txs.ts';
 import type { ContractKind } from '../contracts/standards.ts';
+import { minimumNameFee } from '../rules/names.ts';
+import { nameStatus } from '../rules/common.ts';
+import { nameHash } from '../ids.ts';
 
 /** TOKENS deployed by the generator: name, symbol, decimals, initial supply of the owner. */
 const TOKENS: readonly [string, string, bigint, bigint][] = [
@@ -49,6 +53,9 @@ export class TokenTraffic {
   #wae = '';
   #factory = '';
   #router = '';
+  #registrar = '';
+  /** the names the registrar claimed, in order (some since transferred, revoked or expired) */
+  readonly #registered: string[] = [];
   readonly #routerAllowances = new Set<string>();
   #setup: Step[];
   readonly #actions: readonly [number, Step][];
@@ -73,6 +80,7 @@ export class TokenTraffic {
       [6, () => this.#nftTransfer()],
       [2, () => this.#nftApprove()],
       [2, () => this.#nftBurn()],
+      [3, () => this.#registrarCall()],
     ];
   }
 
@@ -166,7 +174,35 @@ export class TokenTraffic {
     ] as const) {
       steps.push(() => this.#seedLiquidity(this.#traders[Math.max(a, 0)]!, a, b));
     }
+    steps.push(() => this.#deploy(t[8]!, 'registrar', [], (id) => (this.#registrar = id)));
     return steps;
+  }
+
+  /**
+   * #registrarCall has the registrar act on a name: point, transfer or revoke one it holds, else claim a new one with
+   * the name's minimum fee sent along (a fifth of them of 9 characters: the contract opens their auction).
+   */
+  #registrarCall(): BuiltTx {
+    const caller = this.#traders[this.#rng.int(0, this.#traders.length - 1)]!;
+    const account = withPrefix(this.#registrar, 'ak');
+    const names = this.#chain.pending.names;
+    const held = this.#registered.filter((n) => {
+      const entry = names.get(nameHash(n));
+      return entry?.owner === account && nameStatus(entry, this.#chain.height) === 'claimed';
+    });
+    const roll = this.#rng.int(1, 10);
+    const name = held.length > 0 ? held[this.#rng.int(0, held.length - 1)]! : undefined;
+    const other = address(this.#traders[this.#rng.int(0, this.#traders.length - 1)]!.address);
+    if (name !== undefined && roll <= 3) return this.#call(caller, this.#registrar, 'update', [name, other]);
+    if (name !== undefined && roll === 4) return this.#call(caller, this.#registrar, 'transfer', [name, other]);
+    if (name !== undefined && roll === 5) return this.#call(caller, this.#registrar, 'revoke', [name]);
+    const n = this.#registered.length.toString(36);
+    const fresh =
+      this.#rng.int(1, 5) === 1
+        ? `ra${n.padStart(7, '0')}.chain`
+        : `registrar${n.padStart(4, '0')}x${this.#rng.uint32().toString(36)}.chain`;
+    this.#registered.push(fresh);
+    return this.#call(caller, this.#registrar, 'claim', [fresh], minimumNameFee(fresh));
   }
 
   /** #seedHolder gives a trader a twentieth of the owner's tokens. */

@@ -1,12 +1,16 @@
 /**
- * @module Internal contract calls (issue 76) over a generated devnode chain with wrapped AE withdrawn (`Chain.spend`)
- * and AE swapped through the DEX router (`Call.amount`): the stored calls equal the devnode's own dry-run `tx_events`
- * of each contract call (its micro block's transactions up to it, on top of the block before), asked here over HTTP
- * with the transactions' bytes from the devnode; before and after a fork while the populator follows, and after a -H
- * reload of heights whose rows were spoiled.
+ * @module Internal contract calls (issue 76) over a generated devnode chain with wrapped AE withdrawn (`Chain.spend`),
+ * AE swapped through the DEX router (`Call.amount`) and names a registrar contract claims, points, transfers and
+ * revokes (`AENS.*`): the stored calls equal the devnode's own dry-run `tx_events` of each contract call (its micro
+ * block's transactions up to it, on top of the block before), asked here over HTTP with the transactions' bytes from
+ * the devnode, and the names the contract acted on are served as ae_mdw serves them (their claims and history with
+ * `internal_source`, their owner and pointers as the devnode's name says); before and after a fork while the
+ * populator follows, and after a -H reload of heights whose rows were spoiled.
  */
 import { expect } from 'chai';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { decodeCallData } from '../../../src/chain/fate.ts';
 import { internalCallsTruth, type TrueInternalCall } from '../../support/internal-calls-truth.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
@@ -61,10 +65,15 @@ describe('internal contract calls: the int_calls area against the devnode', func
     await v3?.close();
   });
 
-  it("stores every contract call's internal calls as the devnode's dry-run tells them: Chain.spend and Call.amount", async () => {
+  it("stores every contract call's internal calls as the devnode's dry-run tells them: Chain.spend, Call.amount, AENS", async () => {
     const truth = await expected();
     const functions = new Set(truth.calls.map((c) => c.function));
-    expect([...functions].sort(), 'the chain has both kinds').to.deep.equal(['Call.amount', 'Chain.spend']);
+    expect([...functions].sort(), 'the chain has each kind').to.include.members([
+      'AENS.claim',
+      'AENS.update',
+      'Call.amount',
+      'Chain.spend',
+    ]);
     expect(truth.gaps.length, 'calls wrapped or after a wrapper').to.be.above(0);
     expect(await stored()).to.deep.equal(truth);
   });
@@ -203,6 +212,94 @@ describe('internal contract calls: the int_calls area against the devnode', func
     expect(sdk.data[0]!.payload).to.have.property('callTxHash', concerning(paid, false)[0]!.split(' ')[0]);
   }
 
+  /**
+   * contractNamesMatch checks each name the registrar acted on: its history lists each of its AENS calls as ae_mdw
+   * does (the calling transaction, `internal_source`, the internal call's transaction without type and version), in
+   * chain order; a name in auction is an auction with the contract's claim; a claimed name's owner, pointers and
+   * expiry are the devnode's name's. A name a call no dry-run can tell acted on (a gap) is not compared.
+   */
+  async function contractNamesMatch(): Promise<void> {
+    await stored();
+    const { transactions } = await v3.truth();
+    const { calls, gaps } = await internalCallsTruth(v3.devnode, transactions);
+    const aens = calls.filter((c) => c.function.startsWith('AENS.'));
+    const registrar = String((transactions.find((t) => t.hash === aens[0]!.callTxHash)!.signed.tx as Obj).contract_id);
+    // the names the gaps' calls to the registrar name (each function's first argument)
+    const untold = new Set(
+      transactions
+        .filter((t) => gaps.includes(`${t.height}-${t.microIndex}-${t.txIndex}`))
+        .map((t) => {
+          const tx = t.signed.tx as Obj;
+          return (tx.type === 'ContractCallTx' ? tx : ((tx.tx as Obj).tx as Obj)) ?? {};
+        })
+        .filter((tx) => tx.contract_id === registrar)
+        .map((tx) => nameId(Buffer.from(decodeCallData(String(tx.call_data)).args[0] as Uint8Array).toString('utf8'))),
+    );
+    const plain = new Map(
+      aens
+        .filter((c) => c.function === 'AENS.claim')
+        .map((c) => [nameId(String(c.internalTx.name)), String(c.internalTx.name)]),
+    );
+    const byName = new Map<string, typeof aens>();
+    for (const c of aens) {
+      const id = c.function === 'AENS.claim' ? nameId(String(c.internalTx.name)) : String(c.internalTx.name_id);
+      if (!untold.has(id)) byName.set(id, [...(byName.get(id) ?? []), c]);
+    }
+    expect(byName.size, 'names a contract acted on').to.be.above(1);
+    const event = (c: (typeof aens)[number]): Record<string, unknown> => {
+      const { type: _t, version: _v, ...tx } = c.internalTx;
+      return {
+        source_tx_hash: c.callTxHash,
+        source_tx_type: 'ContractCallTx',
+        internal_source: true,
+        height: c.height,
+        block_hash: c.blockHash,
+        tx,
+      };
+    };
+    const pick = (e: Obj): Record<string, unknown> => ({
+      source_tx_hash: e.source_tx_hash,
+      source_tx_type: e.source_tx_type,
+      internal_source: e.internal_source,
+      height: e.height,
+      block_hash: e.block_hash,
+      tx: e.tx,
+    });
+    for (const [id, events] of byName) {
+      const name = plain.get(id)!;
+      const node = await fetch(`${v3.devnode.externalUrl}/v3/names/${name}`);
+      const served = await v3.get(`/mdw/v3/names/${name}`);
+      if (node.status === 404 && served.status === 404) {
+        // in auction: the contract's claim opened it
+        expect((await v3.get(`/mdw/v3/names/auctions/${name}`)).status, name).to.equal(200);
+        const claims = await v3.walk(`/mdw/v3/names/auctions/${name}/claims?direction=forward`);
+        expect(claims.map(pick), name).to.deep.equal(events.map(event));
+        continue;
+      }
+      const history = (await v3.walk(`/mdw/v3/names/${id}/history?direction=forward`)).filter((e) => 'tx' in e);
+      expect(history.map(pick), name).to.deep.equal(events.map(event));
+      const claims = await v3.walk(`/mdw/v3/names/${name}/claims?direction=forward`);
+      expect(claims.map(pick), name).to.deep.equal(events.filter((c) => c.function === 'AENS.claim').map(event));
+      const body = served.body as Obj;
+      if (node.status === 404) {
+        expect(events.at(-1)!.function, name).to.equal('AENS.revoke');
+        expect(body.active, name).to.equal(false);
+        continue;
+      }
+      const truth = (await node.json()) as Obj;
+      expect((body.ownership as Obj).current, name).to.equal(truth.owner);
+      expect(body.expire_height, name).to.equal(truth.ttl);
+      expect(
+        (body.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })),
+        name,
+      ).to.deep.equal((truth.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })));
+    }
+  }
+
+  it('serves the names a contract acted on through AENS as ae_mdw does: claims, history, owner, auctions', async () => {
+    await contractNamesMatch();
+  });
+
   it('says in /v3/status which heights hold calls no dry-run told, per reason (mdw_incomplete_areas)', async () => {
     const { gaps } = await stored();
     const heights = gaps.map((g) => Number(g.split('-')[0]));
@@ -228,6 +325,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
     const { body } = await v3.get('/mdw/v3/status');
     const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
     expect(areas.reduce((n, a) => n + Number(a.calls), 0)).to.equal((await expected()).gaps.length);
+    await contractNamesMatch();
   });
 
   it('reloads (-H) the internal calls of heights whose rows were spoiled, exactly', async () => {
@@ -241,5 +339,10 @@ describe('internal contract calls: the int_calls area against the devnode', func
     await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));
     expect(await stored()).to.deep.equal(await expected());
     await contractActivitiesMatch();
+    // the name events of a contract's AENS call spoiled too: a reload of its height writes them again
+    const [claim] = (await expected()).calls.filter((c) => c.function === 'AENS.claim');
+    await v3.pool.query('DELETE FROM name_events WHERE height = $1 AND local_idx IS NOT NULL', [claim!.height]);
+    await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [claim!.height]));
+    await contractNamesMatch();
   });
 });
