@@ -53,8 +53,7 @@ function runCall(state: WorldState, height: number, req: CallRequest): ItemOutco
   const contract = state.contracts.get(req.contract);
   if (!contract) return { result: internalError('contract_call', 'contract_does_not_exist'), events: [] };
   const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
-  if (caller.balance < req.amount)
-    return { result: internalError('contract_call', 'insufficient_funds'), events: [] };
+  if (caller.balance < req.amount) return { result: internalError('contract_call', 'insufficient_funds'), events: [] };
   state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
   const account = withPrefix(req.contract, 'ak');
   const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };

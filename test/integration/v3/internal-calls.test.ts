@@ -230,7 +230,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
         .filter((t) => gaps.includes(`${t.height}-${t.microIndex}-${t.txIndex}`))
         .map((t) => {
           const tx = t.signed.tx as Obj;
-          return (tx.type === 'ContractCallTx' ? tx : ((tx.tx as Obj).tx as Obj)) ?? {};
+          return ['GAMetaTx', 'PayingForTx'].includes(String(tx.type)) ? ((tx.tx as Obj).tx as Obj) : tx;
         })
         .filter((tx) => tx.contract_id === registrar)
         .map((tx) => nameId(Buffer.from(decodeCallData(String(tx.call_data)).args[0] as Uint8Array).toString('utf8'))),
@@ -265,6 +265,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
       block_hash: e.block_hash,
       tx: e.tx,
     });
+    const seen = { auction: 0, revoked: 0, claimed: 0 };
     for (const [id, events] of byName) {
       const name = plain.get(id)!;
       const node = await fetch(`${v3.devnode.externalUrl}/v3/names/${name}`);
@@ -274,6 +275,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
         expect((await v3.get(`/mdw/v3/names/auctions/${name}`)).status, name).to.equal(200);
         const claims = await v3.walk(`/mdw/v3/names/auctions/${name}/claims?direction=forward`);
         expect(claims.map(pick), name).to.deep.equal(events.map(event));
+        seen.auction++;
         continue;
       }
       const history = (await v3.walk(`/mdw/v3/names/${id}/history?direction=forward`)).filter((e) => 'tx' in e);
@@ -284,6 +286,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
       if (node.status === 404) {
         expect(events.at(-1)!.function, name).to.equal('AENS.revoke');
         expect(body.active, name).to.equal(false);
+        seen.revoked++;
         continue;
       }
       const truth = (await node.json()) as Obj;
@@ -293,7 +296,10 @@ describe('internal contract calls: the int_calls area against the devnode', func
         (body.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })),
         name,
       ).to.deep.equal((truth.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })));
+      seen.claimed++;
     }
+    expect(seen.auction, 'auctions a contract opened').to.be.above(0);
+    expect(seen.claimed, 'names a contract holds or gave away').to.be.above(0);
   }
 
   it('serves the names a contract acted on through AENS as ae_mdw does: claims, history, owner, auctions', async () => {
