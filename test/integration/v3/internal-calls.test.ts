@@ -11,7 +11,11 @@ import { expect } from 'chai';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { decodeCallData } from '../../../src/chain/fate.ts';
-import { internalCallsTruth, type TrueInternalCall } from '../../support/internal-calls-truth.ts';
+import {
+  internalCallsTruth,
+  type InternalCallsTruth,
+  type TrueInternalCall,
+} from '../../support/internal-calls-truth.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { silentLog } from '../api/harness.ts';
@@ -26,6 +30,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
   this.timeout(600_000);
   let v3: V3UnderTest;
   let expected: () => Promise<{ calls: Stored[]; gaps: string[] }>;
+  let fullTruth: () => Promise<InternalCallsTruth>;
 
   /** stored reads the area's rows in chain order, once the populator has the node's top and no pending area. */
   async function stored(): Promise<{ calls: Stored[]; gaps: string[] }> {
@@ -56,8 +61,9 @@ describe('internal contract calls: the int_calls area against the devnode', func
 
   before(async () => {
     v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5 });
+    fullTruth = perChainState(v3.devnode, async () => internalCallsTruth(v3.devnode, (await v3.truth()).transactions));
     expected = perChainState(v3.devnode, async () => {
-      const { calls, gaps } = await internalCallsTruth(v3.devnode, (await v3.truth()).transactions);
+      const { calls, gaps } = await fullTruth();
       return { calls: calls.map(({ callTxHash: _h, blockHash: _b, ...c }) => c), gaps };
     });
   });
@@ -80,7 +86,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
 
   it("serves them as ae_mdw does through the SDK's getContractCalls: fields, order, filters, cursors", async () => {
     await stored();
-    const { calls } = await internalCallsTruth(v3.devnode, (await v3.truth()).transactions);
+    const { calls } = await fullTruth();
     const contractOf = new Map(
       (await v3.truth()).transactions.map((t) => {
         const tx = t.signed.tx as Obj;
@@ -161,7 +167,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
   async function contractActivitiesMatch(): Promise<void> {
     await stored();
     const { transactions } = await v3.truth();
-    const { calls } = await internalCallsTruth(v3.devnode, transactions);
+    const { calls } = await fullTruth();
     const contractOf = new Map(
       transactions.map((t) => [t.hash, String((t.signed.tx as Obj).contract_id ?? (t.signed.tx as Obj).type)]),
     );
@@ -221,7 +227,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
   async function contractNamesMatch(): Promise<void> {
     await stored();
     const { transactions } = await v3.truth();
-    const { calls, gaps } = await internalCallsTruth(v3.devnode, transactions);
+    const { calls, gaps } = await fullTruth();
     const aens = calls.filter((c) => c.function.startsWith('AENS.'));
     const registrar = String((transactions.find((t) => t.hash === aens[0]!.callTxHash)!.signed.tx as Obj).contract_id);
     // the names the gaps' calls to the registrar name (each function's first argument)
