@@ -288,6 +288,19 @@ describe('internal contract calls: the int_calls area against the devnode', func
       expect(history.map(pick), name).to.deep.equal(events.map(event));
       const claims = await v3.walk(`/mdw/v3/names/${name}/claims?direction=forward`);
       expect(claims.map(pick), name).to.deep.equal(events.filter((c) => c.function === 'AENS.claim').map(event));
+      // its `claims` activities: NameClaimEvent with the calling transaction and the claim, as ae_mdw
+      const activities = await v3.walk(`/mdw/v3/accounts/${id}/activities?type=claims&direction=forward`);
+      expect(
+        activities.map((a) => ({ ...(a.payload as Obj), micro_time: undefined })),
+        name,
+      ).to.deep.equal(
+        claims.map((c) => ({
+          micro_time: undefined,
+          source_tx_hash: c.source_tx_hash,
+          source_tx_type: 'NameClaimTx',
+          tx: c.tx,
+        })),
+      );
       const body = served.body as Obj;
       if (node.status === 404) {
         expect(events.at(-1)!.function, name).to.equal('AENS.revoke');
