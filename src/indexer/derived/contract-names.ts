@@ -6,6 +6,7 @@
  */
 import { nameId } from '../../chain/derived-ids.ts';
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
+import { comparePositions } from '../../db/queries/positions.ts';
 import type { NameEventState } from '../../db/queries/state-events.ts';
 import type { StoredInternalCall } from '../../db/writes/internal-calls.ts';
 import { nextNameState } from '../rows/chain-state.ts';
@@ -87,13 +88,6 @@ export interface StoredNameEvent extends NameEventState {
   readonly txIndex: number;
 }
 
-const before = (a: StoredNameEvent, b: ContractNameAction): boolean =>
-  a.height !== b.height
-    ? a.height < b.height
-    : a.microIndex !== b.microIndex
-      ? a.microIndex < b.microIndex
-      : a.txIndex < b.txIndex;
-
 /**
  * foldContractNames gives each action (chain order) its event: the state after it, from the name's latest event
  * before it: a stored one (`stored`, the range's name transactions' events in chain order, else `prior`, the state
@@ -110,9 +104,11 @@ export function foldContractNames(
   const latest = new Map<string, ContractNameEvent>();
   for (const a of actions) {
     const own = latest.get(a.nameHash);
-    const chain = stored.findLast((e) => e.nameHash === a.nameHash && before(e, a));
+    const chain = stored.findLast((e) => e.nameHash === a.nameHash && comparePositions(e, a) < 0);
     const prev =
-      own !== undefined && (chain === undefined || later(own, chain)) ? own : (chain ?? prior.get(a.nameHash));
+      own !== undefined && (chain === undefined || comparePositions(own, chain) > 0)
+        ? own
+        : (chain ?? prior.get(a.nameHash));
     const next = nextNameState(prev, a);
     const row: ContractNameEvent = {
       ...next,
@@ -135,11 +131,4 @@ export function foldContractNames(
     }
   }
   return events;
-}
-
-/** later: a contract's event `own` comes after the stored event `chain`. */
-function later(own: ContractNameEvent, chain: StoredNameEvent): boolean {
-  if (own.height !== chain.height) return own.height > chain.height;
-  if (own.microIndex !== chain.microIndex) return own.microIndex > chain.microIndex;
-  return own.txIndex > chain.txIndex;
 }
