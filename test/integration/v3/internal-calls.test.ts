@@ -317,6 +317,14 @@ describe('internal contract calls: the int_calls area against the devnode', func
       ).to.deep.equal((truth.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })));
       seen.claimed++;
     }
+    // the claims the contract's account made, in pages, among /v3/accounts/{id}/names/claims
+    const claimed = aens.filter((c) => c.function === 'AENS.claim');
+    const account = String(claimed[0]!.internalTx.account_id);
+    const listed = await v3.walk(`/mdw/v3/accounts/${account}/names/claims?direction=forward&limit=3`);
+    expect(listed.map(pick)).to.deep.equal(claimed.map(event));
+    expect((await v3.walk(`/mdw/v3/accounts/${account}/names/claims?limit=2`)).map(pick)).to.deep.equal(
+      claimed.map(event).reverse(),
+    );
     expect(seen.auction, 'auctions a contract opened').to.be.above(0);
     expect(seen.claimed, 'names a contract holds or gave away').to.be.above(0);
   }

@@ -178,7 +178,7 @@ for (const chain of CHAINS)
         `/mdw/v3/names/auctions/${auction}/claims`,
         ['source_tx_hash'],
       );
-      // a NameClaimTx's account (a contract's AENS.claim is not among an account's claims yet: docs/api-v3.md)
+      // a NameClaimTx's account (a contract's AENS.claims are its account's: internal-calls.test.ts)
       const claimTx = (await v3.walk('/mdw/v3/transactions?type=name_claim&limit=100')).find(
         (t) => (t.tx as Obj).type === 'NameClaimTx',
       )!;
