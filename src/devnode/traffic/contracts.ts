@@ -10,7 +10,7 @@ import { withPrefix } from '../../chain/id-cache.ts';
 import type { Chain } from '../chain.ts';
 import { contractId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
-import type { Random } from '../random.ts';
+import { Random } from '../random.ts';
 import type { TrafficKit } from './kit.ts';
 import type { BuiltTx } from '../tx-codec.ts';
 import { metadataMap } from '../contracts/aex141.ts';
@@ -39,6 +39,8 @@ const ROUTER_ALLOWANCE = 10n ** 40n;
 const DEADLINE = 4_102_444_800_000n;
 /** TRADERS are the first accounts: they hold tokens, provide liquidity and swap. */
 const TRADERS = 12;
+/** REGISTRAR_TURN: every this many token transactions after the setup, the registrar acts on a name. */
+const REGISTRAR_TURN = 25;
 
 type Step = () => BuiltTx | undefined;
 
@@ -56,6 +58,12 @@ export class TokenTraffic {
   #registrar = '';
   /** the names the registrar claimed, in order (some since transferred, revoked or expired) */
   readonly #registered: string[] = [];
+  /**
+   * the registrar's own draws, apart from the token traffic's: its calls take a turn of the token traffic now and then
+   * and draw nothing from its stream, so the token transactions a seed made before the registrar stay what they were
+   */
+  readonly #registrarRng = new Random('devnode registrar');
+  #turns = 0;
   readonly #routerAllowances = new Set<string>();
   #setup: Step[];
   readonly #actions: readonly [number, Step][];
@@ -80,7 +88,6 @@ export class TokenTraffic {
       [6, () => this.#nftTransfer()],
       [2, () => this.#nftApprove()],
       [2, () => this.#nftBurn()],
-      [3, () => this.#registrarCall()],
     ];
   }
 
@@ -88,6 +95,7 @@ export class TokenTraffic {
   next(): BuiltTx | undefined {
     const setup = this.#setup.shift();
     if (setup) return setup();
+    if (++this.#turns % REGISTRAR_TURN === 0) return this.#registrarCall();
     const total = this.#actions.reduce((s, [w]) => s + w, 0);
     let roll = this.#rng.int(1, total);
     for (const [weight, action] of this.#actions) {
@@ -183,24 +191,24 @@ export class TokenTraffic {
    * the name's minimum fee sent along (a fifth of them of 9 characters: the contract opens their auction).
    */
   #registrarCall(): BuiltTx {
-    const caller = this.#traders[this.#rng.int(0, this.#traders.length - 1)]!;
+    const caller = this.#traders[this.#registrarRng.int(0, this.#traders.length - 1)]!;
     const account = withPrefix(this.#registrar, 'ak');
     const names = this.#chain.pending.names;
     const held = this.#registered.filter((n) => {
       const entry = names.get(nameHash(n));
       return entry?.owner === account && nameStatus(entry, this.#chain.height) === 'claimed';
     });
-    const roll = this.#rng.int(1, 10);
-    const name = held.length > 0 ? held[this.#rng.int(0, held.length - 1)]! : undefined;
-    const other = address(this.#traders[this.#rng.int(0, this.#traders.length - 1)]!.address);
+    const roll = this.#registrarRng.int(1, 10);
+    const name = held.length > 0 ? held[this.#registrarRng.int(0, held.length - 1)]! : undefined;
+    const other = address(this.#traders[this.#registrarRng.int(0, this.#traders.length - 1)]!.address);
     if (name !== undefined && roll <= 3) return this.#call(caller, this.#registrar, 'update', [name, other]);
     if (name !== undefined && roll === 4) return this.#call(caller, this.#registrar, 'transfer', [name, other]);
     if (name !== undefined && roll === 5) return this.#call(caller, this.#registrar, 'revoke', [name]);
     const n = this.#registered.length.toString(36);
     const fresh =
-      this.#rng.int(1, 5) === 1
+      this.#registrarRng.int(1, 5) === 1
         ? `ra${n.padStart(7, '0')}.chain`
-        : `registrar${n.padStart(4, '0')}x${this.#rng.uint32().toString(36)}.chain`;
+        : `registrar${n.padStart(4, '0')}x${this.#registrarRng.uint32().toString(36)}.chain`;
     this.#registered.push(fresh);
     return this.#call(caller, this.#registrar, 'claim', [fresh], minimumNameFee(fresh));
   }
