@@ -63,14 +63,17 @@ export class TokenTraffic {
    * and draw nothing from its stream, so the token transactions a seed made before the registrar stay what they were
    */
   readonly #registrarRng = new Random('devnode registrar');
+  readonly #withRegistrar: boolean;
   #turns = 0;
   readonly #routerAllowances = new Set<string>();
   #setup: Step[];
   readonly #actions: readonly [number, Step][];
 
-  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[]) {
+  /** `registrar`: a names registrar is deployed and acts on names (opt-in: it changes a seed's chain) */
+  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[], registrar = false) {
     this.#chain = chain;
     this.#rng = rng;
+    this.#withRegistrar = registrar;
     this.#traders = accounts.slice(0, TRADERS);
     this.#setup = this.#setupSteps();
     this.#actions = [
@@ -95,7 +98,7 @@ export class TokenTraffic {
   next(): BuiltTx | undefined {
     const setup = this.#setup.shift();
     if (setup) return setup();
-    if (++this.#turns % REGISTRAR_TURN === 0) return this.#registrarCall();
+    if (this.#withRegistrar && ++this.#turns % REGISTRAR_TURN === 0) return this.#registrarCall();
     const total = this.#actions.reduce((s, [w]) => s + w, 0);
     let roll = this.#rng.int(1, total);
     for (const [weight, action] of this.#actions) {
@@ -182,7 +185,7 @@ export class TokenTraffic {
     ] as const) {
       steps.push(() => this.#seedLiquidity(this.#traders[Math.max(a, 0)]!, a, b));
     }
-    steps.push(() => this.#deploy(t[8]!, 'registrar', [], (id) => (this.#registrar = id)));
+    if (this.#withRegistrar) steps.push(() => this.#deploy(t[8]!, 'registrar', [], (id) => (this.#registrar = id)));
     return steps;
   }
 
@@ -417,7 +420,7 @@ export class TokenTraffic {
 export const TOKEN_WEIGHT = 12;
 
 /** tokenSource is the token traffic's next transaction for the generator (undefined: nothing to act on this time). */
-export function tokenSource(kit: TrafficKit): () => BuiltTx | undefined {
-  const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts);
+export function tokenSource(kit: TrafficKit, registrar = false): () => BuiltTx | undefined {
+  const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts, registrar);
   return () => tokens.next();
 }

@@ -62,12 +62,6 @@ const EXCEPTIONS: readonly Exception[] = [
       'ae_mdw writes `auction: null` for a name not in auction and `revoke: null` for one never revoked (Names.render_v3); its schema does not allow null',
   },
   {
-    violation: /^\$(\.data\[\d+\])?\.last_bid\.tx\.(name|name_salt|account_id|name_id): missing \(required\)$/,
-    operations: ['GetNamesAuctions', 'GetNameAuction'],
-    reason:
-      "an auction a contract's AENS.claim leads: ae_mdw writes the calling transaction, a ContractCallTx, as its `last_bid` (AuctionBids.render_v3 fetches the call's txi), which the schema's NameClaimTx does not allow",
-  },
-  {
     violation: /^\$\.data\[\d+\]\.kind: "(fee_\w+|reward_oracle|accounts_\w+|contracts_lima)" is not one of its enum$/,
     operations: ['GetTransfers'],
     reason:
