@@ -36,6 +36,8 @@ export interface GenerateOptions {
    * e.g. 0 for a chain without tokens; absent: the token traffic is one maker of the mix (about one in ten)
    */
   readonly tokenShare?: number;
+  /** the token traffic includes a names registrar contract's AENS calls (claims, updates, transfers, revokes) */
+  readonly registrar?: boolean;
   /** more transaction makers for the mix (weight, maker), built over the traffic's shared context */
   readonly extraMakers?: (kit: TrafficKit) => readonly WeightedMaker[];
   /**
@@ -157,7 +159,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const share = opts.tokenShare;
   if (share !== undefined && !(share >= 0 && share <= 1)) throw new RangeError(`tokenShare ${share} is not in 0–1`);
   const tokenBuilt = new WeakSet<BuiltTx>();
-  const nextToken = tokenSource(kit);
+  const nextToken = tokenSource(kit, opts.registrar === true);
   const tokenTx = (): BuiltTx | undefined => {
     const built = nextToken();
     if (built) tokenBuilt.add(built);

@@ -41,6 +41,16 @@ export interface InternalCallsTruth {
 }
 
 const CALL_TYPES = new Set(['ContractCallTx', 'ContractCreateTx']);
+
+/** The type and version ae_mdw gives each event's transaction (the node's serialisation versions). */
+const TX_OF: Readonly<Record<string, Obj>> = {
+  'Chain.spend': { type: 'SpendTx', version: 1 },
+  'Call.amount': { type: 'SpendTx', version: 1 },
+  'AENS.claim': { type: 'NameClaimTx', version: 2 },
+  'AENS.update': { type: 'NameUpdateTx', version: 1 },
+  'AENS.transfer': { type: 'NameTransferTx', version: 1 },
+  'AENS.revoke': { type: 'NameRevokeTx', version: 1 },
+};
 const WRAPPERS = new Set(['GAMetaTx', 'PayingForTx']);
 
 /** callType is a transaction's type, or the type it wraps (a GAMetaTx's or PayingForTx's inner one). */
@@ -94,7 +104,7 @@ export async function internalCallsTruth(
           blockHash,
           localIdx,
           function: String(e.key),
-          internalTx: { ...(e.info as Obj), type: 'SpendTx', version: 1 },
+          internalTx: { ...(e.info as Obj), ...TX_OF[String(e.key)]! },
         }),
       );
     }

@@ -89,13 +89,16 @@ export const TRANSFER_ACTIVITIES: ActivitySql = {
 
 /**
  * A name's claims (an nm_ id), as ae_mdw's `claims` activities list them: every NameClaimTx of the
- * name, bids in its auctions included; owned_only changes nothing, as in ae_mdw.
+ * name, bids in its auctions included, and a contract's AENS.claim (migration 1112: its data the calling
+ * transaction's hash, a space and the internal call's transaction); owned_only changes nothing, as in ae_mdw.
  */
 export const CLAIM_ACTIVITIES: ActivitySql = {
   source: 'claims',
   from: 'name_events e',
   keyColumns: ['e.height', 'e.micro_index', 'e.tx_index', "'claim'::text", "''::text"],
-  data: 'e.tx_hash',
+  data: `CASE WHEN e.local_idx IS NULL THEN e.tx_hash ELSE e.tx_hash || ' ' || (SELECT i.internal_tx::text
+           FROM contract_internal_calls i WHERE i.height = e.height AND i.micro_index = e.micro_index
+            AND i.tx_index = e.tx_index AND i.local_idx = e.local_idx) END`,
   where: `e.name_hash = $2 AND e.kind IN ('claim', 'bid') AND e.height BETWEEN $3 AND $4 AND ($5 OR true)`,
 };
 

@@ -289,8 +289,11 @@ export interface NameEventRow {
   readonly blockHash: string;
   readonly txHash: string;
   readonly txType: string;
+  /** the name transaction, or for a contract's AENS call the transaction its internal call amounts to */
   readonly tx: { [key: string]: Json };
   readonly activeFrom: number;
+  /** the event is a contract's AENS call's (ae_mdw's `internal_source`), in the call `txHash` */
+  readonly internalSource?: boolean;
 }
 
 /** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
@@ -307,13 +310,18 @@ export async function nameEventsPage(
   const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
   const { rows } = await db.query(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
-            e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx,
+            e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
+            CASE WHEN i.internal_tx IS NULL THEN t.signed END AS tx, i.internal_tx AS "internalTx",
             coalesce((SELECT s.auction_end_height FROM name_state s WHERE s.name_hash = e.name_hash AND s.created_at_height <= e.height), e.height) AS "activeFrom"
        FROM name_events e JOIN transactions t ON t.hash = e.tx_hash
+       LEFT JOIN contract_internal_calls i ON e.local_idx IS NOT NULL AND i.height = e.height
+        AND i.micro_index = e.micro_index AND i.tx_index = e.tx_index AND i.local_idx = e.local_idx
       WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
     values,
   );
-  return withTxObjects<NameEventRow>(rows, 'tx');
+  return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null }>(rows, 'tx').map(
+    ({ internalTx, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
+  );
 }
 
 /** A registration of a name that ended by expiring (not revoked, not renewed): ae_mdw's NameExpired. */
@@ -351,7 +359,11 @@ export async function nameExpiries(db: Queryable, nameHash: string, top: number)
   return rows;
 }
 
-/** A claim made by an account (any name), for /v3/accounts/{id}/names/claims. */
+/**
+ * A claim made by an account (any name), for /v3/accounts/{id}/names/claims: its NameClaimTx, and the AENS.claim
+ * calls of contracts naming it as the claim's account (as ae_mdw's contract-call stream), by the internal calls' ids
+ * (migration 1110), in chain order.
+ */
 export async function accountClaimsPage(
   db: Queryable,
   account: string,
@@ -359,18 +371,35 @@ export async function accountClaimsPage(
   from: TxPosition | undefined,
   n: number,
 ): Promise<NameEventRow[]> {
-  const values: unknown[] = [idKey(account), n];
+  const values: unknown[] = [idKey(account), n, account];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const start = from ? '$4::int, $5::int, $6::int' : undefined;
+  const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, start);
+  const ki = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, start);
+  const outer = keyset(['height', '"microIndex"', '"txIndex"', '"localIdx"'], walk, undefined);
   const { rows } = await db.query(
-    `SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
-            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx, a.height AS "activeFrom"
-       FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
-      WHERE a.account = ${accountNumberSql('$1')} AND a.tx_type = ${txTypeCode('NameClaimTx')} AND a.fields ~ '(^| )account_id( |$)' AND ${ks.where}
-      ORDER BY ${ks.order} LIMIT $2`,
+    `SELECT * FROM (
+       (SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", -1 AS "localIdx",
+               ${microBlockHashSql('t')} AS "blockHash", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
+               t.signed AS tx, NULL::jsonb AS "internalTx", a.height AS "activeFrom"
+          FROM account_transactions a JOIN transactions t ON t.height = a.height AND t.micro_index = a.micro_index AND t.tx_index = a.tx_index
+         WHERE a.account = ${accountNumberSql('$1')} AND a.tx_type = ${txTypeCode('NameClaimTx')} AND a.fields ~ '(^| )account_id( |$)' AND ${ks.where}
+         ORDER BY ${ks.order} LIMIT $2)
+       UNION ALL
+       (SELECT x.height, x.micro_index, x.tx_index, x.local_idx, ${microBlockHashSql('t')}, t.hash, ${txTypeNameSql('t')},
+               NULL, i.internal_tx, x.height
+          FROM contract_internal_call_ids x
+          JOIN contract_internal_calls i ON i.height = x.height AND i.micro_index = x.micro_index
+           AND i.tx_index = x.tx_index AND i.local_idx = x.local_idx
+          JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
+         WHERE x.id_key = substr($3, 4) AND i.function = 'AENS.claim' AND i.internal_tx ->> 'account_id' = $3 AND ${ki.where}
+         ORDER BY ${ki.order} LIMIT $2)) c
+     ORDER BY ${outer.order} LIMIT $2`,
     values,
   );
-  return withTxObjects<NameEventRow>(rows, 'tx');
+  return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null; localIdx: number }>(rows, 'tx').map(
+    ({ internalTx, localIdx: _l, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
+  );
 }
 
 /** A name currently pointing at an id, with the update that set the pointer. */

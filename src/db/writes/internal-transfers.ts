@@ -87,32 +87,33 @@ export async function rewardInputs(db: Queryable, heights: readonly number[]): P
  * that bidder (referring to that bid); an auction ending at a key block locks the winning bid's fee;
  * a response pays the query fee to the oracle's account; a query expiring unanswered returns its fee
  * to the sender at the key block after its expiry (when the node prunes it). A generation continued
- * by a later batch finds its key-block rows there already.
+ * by a later batch finds its key-block rows there already. The name events of contracts' AENS calls (`local_idx`,
+ * migration 1112) are not read: the int_calls area writes them after this area, maybe long after (behind the head).
  */
 export async function deriveInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
   await db.query(
     `INSERT INTO internal_transfers (height, micro_index, tx_index, kind, account_id, ref_tx_hash, amount)
      SELECT e.height, e.micro_index, e.tx_index, 'fee_lock_name', e.owner, e.tx_hash, coalesce(e.name_fee, 3)
        FROM name_events e
-      WHERE e.height BETWEEN $1 AND $2 AND e.kind = 'claim' AND e.auction_end IS NULL
+      WHERE e.local_idx IS NULL AND e.height BETWEEN $1 AND $2 AND e.kind = 'claim' AND e.auction_end IS NULL
      UNION ALL
      SELECT e.height, e.micro_index, e.tx_index, 'fee_spend_name', e.owner, e.tx_hash, e.name_fee
        FROM name_events e
-      WHERE e.height BETWEEN $1 AND $2 AND e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL
+      WHERE e.local_idx IS NULL AND e.height BETWEEN $1 AND $2 AND e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL
         AND e.name_fee IS NOT NULL
      UNION ALL
      SELECT b.height, b.micro_index, b.tx_index, 'fee_refund_name', p.owner, p.tx_hash, p.name_fee
        FROM name_events b
       CROSS JOIN LATERAL (SELECT q.owner, q.name_fee, q.tx_hash FROM name_events q
-                           WHERE q.name_hash = b.name_hash AND q.kind IN ('claim', 'bid')
+                           WHERE q.local_idx IS NULL AND q.name_hash = b.name_hash AND q.kind IN ('claim', 'bid')
                              AND (q.height, q.micro_index, q.tx_index) < (b.height, b.micro_index, b.tx_index)
                            ORDER BY q.height DESC, q.micro_index DESC, q.tx_index DESC LIMIT 1) p
-      WHERE b.height BETWEEN $1 AND $2 AND b.kind = 'bid' AND p.name_fee IS NOT NULL
+      WHERE b.local_idx IS NULL AND b.height BETWEEN $1 AND $2 AND b.kind = 'bid' AND p.name_fee IS NOT NULL
      UNION ALL
      SELECT w.auction_end, -1, -1, 'fee_lock_name', w.owner, w.tx_hash, w.name_fee
        FROM name_events w
-      WHERE w.auction_end BETWEEN $1 AND $2 AND w.kind IN ('claim', 'bid') AND w.name_fee IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM name_events l WHERE l.name_hash = w.name_hash AND l.kind = 'bid'
+      WHERE w.local_idx IS NULL AND w.auction_end BETWEEN $1 AND $2 AND w.kind IN ('claim', 'bid') AND w.name_fee IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM name_events l WHERE l.local_idx IS NULL AND l.name_hash = w.name_hash AND l.kind = 'bid'
                          AND (l.height, l.micro_index, l.tx_index) > (w.height, w.micro_index, w.tx_index)
                          AND l.height < w.auction_end)
      UNION ALL

@@ -15,10 +15,11 @@ import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import type { Chain } from '../chain.ts';
 import { HttpError, ok, type Reply, type Route, type RouteRequest } from './http.ts';
 import { newState, type WorldState } from '../store/state.ts';
-import { transferEvent, type EventSource } from '../contracts/tx-events.ts';
+import { internalCallEvent, type EventSource } from '../contracts/tx-events.ts';
 import { callRecordJson, contractOutcome } from '../contracts/call-record.ts';
-import type { AeTransfer } from '../contracts/frame.ts';
+import type { InternalEvent } from '../contracts/frame.ts';
 import { applyTx, TxRejected } from '../rules/apply.ts';
+import { contractNameRules } from '../rules/names.ts';
 import {
   bad,
   DEFAULT_GAS,
@@ -41,19 +42,18 @@ const internalError = (type: string, why: string): Json => ({
   reason: `Internal error:\n  ${why}\n`,
 });
 
-/** ItemOutcome is one item's result and the AE its calls moved (its tx_events). */
+/** ItemOutcome is one item's result and its calls' internal calls (its tx_events). */
 interface ItemOutcome {
   readonly result: Json;
-  readonly transfers: readonly AeTransfer[];
+  readonly events: readonly InternalEvent[];
 }
 
 /** runCall runs a call_req on `state`; the caller must be able to pay the amount. */
 function runCall(state: WorldState, height: number, req: CallRequest): ItemOutcome {
   const contract = state.contracts.get(req.contract);
-  if (!contract) return { result: internalError('contract_call', 'contract_does_not_exist'), transfers: [] };
+  if (!contract) return { result: internalError('contract_call', 'contract_does_not_exist'), events: [] };
   const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
-  if (caller.balance < req.amount)
-    return { result: internalError('contract_call', 'insufficient_funds'), transfers: [] };
+  if (caller.balance < req.amount) return { result: internalError('contract_call', 'insufficient_funds'), events: [] };
   state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
   const account = withPrefix(req.contract, 'ak');
   const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
@@ -61,6 +61,7 @@ function runCall(state: WorldState, height: number, req: CallRequest): ItemOutco
   const gas = req.gas > BigInt(DEFAULT_GAS) ? DEFAULT_GAS : Number(req.gas);
   const outcome = contractOutcome(state, {
     height,
+    names: contractNameRules,
     caller: req.caller,
     contract: req.contract,
     code: contract.code,
@@ -76,7 +77,7 @@ function runCall(state: WorldState, height: number, req: CallRequest): ItemOutco
     contract: req.contract,
     gasPrice: req.gasPrice,
   });
-  return { result: { type: 'contract_call', result: 'ok', call_obj: callObj }, transfers: outcome.transfers ?? [] };
+  return { result: { type: 'contract_call', result: 'ok', call_obj: callObj }, events: outcome.events ?? [] };
 }
 
 /**
@@ -101,9 +102,9 @@ function runItem(state: WorldState, place: Place, item: DryRunItem): ItemOutcome
     const { height, generation } = place;
     const effect = applyTx(state, item.tx, { height, generation, txHash: item.source.hash });
     const result: Json = effect.callInfo ? { type, result: 'ok', call_obj: effect.callInfo } : { type, result: 'ok' };
-    return { result, transfers: effect.transfers ?? [] };
+    return { result, events: effect.events ?? [] };
   } catch (err) {
-    if (err instanceof TxRejected) return { result: internalError(type, err.message), transfers: [] };
+    if (err instanceof TxRejected) return { result: internalError(type, err.message), events: [] };
     throw err;
   }
 }
@@ -153,7 +154,7 @@ export function dryRun(chain: Chain, body: Json | undefined, opts: DryRunOptions
   const results = outcomes.map((o) => o.result);
   if (!withEvents) return ok({ results });
   const last = items.at(-1);
-  const events = last ? outcomes.at(-1)!.transfers.map((t) => transferEvent(t, itemSource(last))) : [];
+  const events = last ? outcomes.at(-1)!.events.map((e) => internalCallEvent(e, itemSource(last))) : [];
   return ok({ results, tx_events: events });
 }
 

@@ -29,11 +29,13 @@ import {
   moveAe,
   require,
   Revert,
-  type AeTransfer,
+  type InternalEvent,
   type ContractLog,
   type Env,
+  type NameRules,
 } from './frame.ts';
 import { HC_ELECTION_HANDLERS } from './hc-election.ts';
+import { REGISTRAR_HANDLERS } from './registrar.ts';
 import { HC_STAKING_HANDLERS, HC_STAKING_VALIDATOR_HANDLERS } from './hc-staking.ts';
 import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standards.ts';
 
@@ -67,6 +69,7 @@ const HANDLERS: Record<ContractKind, Record<string, Handler>> = {
   hc_staking: HC_STAKING_HANDLERS,
   hc_staking_validator: HC_STAKING_VALIDATOR_HANDLERS,
   hc_election: HC_ELECTION_HANDLERS,
+  registrar: REGISTRAR_HANDLERS,
 };
 
 const SPECS_BY_ID = new Map<ContractKind, Map<string, FunctionSpec>>(
@@ -143,6 +146,10 @@ function dispatch(env: Env, { caller, contract, fn, args, value, isCreate = fals
 /** NativeCall is a contract transaction (or dry-run) the engine runs; the caller already paid `amount` to the contract. */
 export interface NativeCall {
   readonly height: number;
+  /** the generation the call's micro block follows (the height where absent: a chain but a hyperchain) */
+  readonly generation?: number;
+  /** the naming rules the call's AENS operations follow (absent: they fail) */
+  readonly names?: NameRules;
   readonly caller: string;
   readonly contract: string;
   readonly code: string;
@@ -158,8 +165,8 @@ export interface CallOutcome {
   readonly returnValue: string;
   readonly log: readonly ContractLog[];
   readonly gasUsed: number;
-  /** the AE the call moved between accounts, in order (a failed call moves none) */
-  readonly transfers?: readonly AeTransfer[];
+  /** the AE the call moved between accounts and the names it acted on, in order (a failed call has none) */
+  readonly events?: readonly InternalEvent[];
 }
 
 /**
@@ -173,10 +180,12 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
   const env: Env = {
     state: layer,
     height: call.height,
+    generation: call.generation ?? call.height,
     origin: call.caller,
     gasLimit: call.gasLimit,
     logs: [],
-    transfers: [],
+    events: [],
+    ...(call.names ? { names: call.names } : {}),
     gasUsed: call.isCreate ? GAS.create : 0,
     call: (caller, contract, fn, args, value) => dispatch(env, { caller, contract, fn, args, value }),
   };
@@ -195,7 +204,7 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
     commitState(layer);
     // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
     const log = env.logs.reverse();
-    return { returnType: 'ok', returnValue: encodeValue(value), log, gasUsed: env.gasUsed, transfers: env.transfers };
+    return { returnType: 'ok', returnValue: encodeValue(value), log, gasUsed: env.gasUsed, events: env.events };
   } catch (err) {
     if (err instanceof FateError) {
       return {

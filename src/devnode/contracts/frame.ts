@@ -46,14 +46,41 @@ export interface AeTransfer {
   readonly amount: bigint;
 }
 
+/**
+ * AensOperation is a name operation a contract performed (`AENS.claim`…), with the transaction the node's event
+ * carries for it (its `for_client` JSON: fee, nonce 0).
+ */
+export interface AensOperation {
+  readonly type: 'AENS.claim' | 'AENS.update' | 'AENS.transfer' | 'AENS.revoke';
+  readonly info: { readonly [key: string]: Json };
+}
+
+/** InternalEvent is one of a call's `tx_events`, in the order the call made them. */
+export type InternalEvent = AeTransfer | AensOperation;
+
+/**
+ * NameRules applies a name transaction (`NameClaimTx`…, fee 0) a contract's AENS call amounts to, on the call's
+ * state: the naming rules (rules/names.ts, which sit above the contracts and hand them down); a refusal throws
+ * FateError, as the node's primop fails the call.
+ */
+export type NameRules = (
+  state: WorldState,
+  tx: { readonly [key: string]: Json },
+  at: { readonly height: number; readonly generation: number },
+) => void;
+
 /** Env is what every frame of one transaction shares: the state layer, the height, the events and the gas. */
 export interface Env {
   readonly state: WorldState;
+  /** the micro block's height (aetx_env:height) and the generation whose prune decides what exists (rules/common.ts) */
   readonly height: number;
+  readonly generation: number;
   readonly origin: string;
   readonly gasLimit: number;
   readonly logs: ContractLog[];
-  readonly transfers: AeTransfer[];
+  readonly events: InternalEvent[];
+  /** the naming rules a contract's AENS calls follow (absent: such a call fails) */
+  readonly names?: NameRules;
   gasUsed: number;
   /** call runs a function of another contract (the engine's dispatcher) */
   readonly call: (caller: string, contract: string, fn: string, args: readonly FateValue[], value: bigint) => FateValue;
@@ -140,7 +167,7 @@ export function moveAe(env: Env, from: string, to: string, amount: bigint, type:
   accounts.set(from, { ...source, balance: source.balance - amount });
   const target = accounts.get(to) ?? { balance: 0n, nonce: 0 };
   accounts.set(to, { ...target, balance: target.balance + amount });
-  env.transfers.push({ type, from, to, amount });
+  env.events.push({ type, from, to, amount });
 }
 
 /** require reverts with `reason` unless `condition` holds (Sophia's require). */

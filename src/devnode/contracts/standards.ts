@@ -142,6 +142,18 @@ export const ROUTER_FUNCTIONS: readonly FunctionSpec[] = [
   ),
 ];
 
+/**
+ * A names registrar: a contract that claims names for itself with the AE sent along (AENS.claim, salt 0: a name of
+ * 12 characters or fewer opens or bids in an auction), points them at an account, transfers and revokes them.
+ */
+export const REGISTRAR_FUNCTIONS: readonly FunctionSpec[] = [
+  fn('init', [], UNIT),
+  fn('claim', ['string'], UNIT, true),
+  fn('update', ['string', 'address'], UNIT),
+  fn('transfer', ['string', 'address'], UNIT),
+  fn('revoke', ['string'], UNIT),
+];
+
 /** ContractKind names what the devnode runs for a bytecode. */
 export type ContractKind =
   | 'aex9'
@@ -155,7 +167,8 @@ export type ContractKind =
   | 'hc_staking'
   /** MainStaking whose `get_validator_state` answers the node's current `validator` record (hc-types.ts) */
   | 'hc_staking_validator'
-  | 'hc_election';
+  | 'hc_election'
+  | 'registrar';
 
 const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable: boolean }> = {
   aex9: { functions: AEX9_FUNCTIONS, payable: false },
@@ -168,6 +181,7 @@ const SPECS: Record<ContractKind, { functions: readonly FunctionSpec[]; payable:
   hc_staking: { functions: HC_STAKING_FUNCTIONS, payable: true },
   hc_staking_validator: { functions: HC_STAKING_VALIDATOR_FUNCTIONS, payable: true },
   hc_election: { functions: HC_ELECTION_FUNCTIONS, payable: true },
+  registrar: { functions: REGISTRAR_FUNCTIONS, payable: true },
 };
 
 /** BYTECODE is each kind's `cb_…` code (the same for every token, collection or pair of a kind). */

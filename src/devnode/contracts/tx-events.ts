@@ -1,12 +1,13 @@
 /**
  * @module A dry-run's `tx_events` as the node serialises them (aehttp_helpers serialize_event): each AE transfer
- * inside a call is an `internal_call_tx` event carrying the SpendTx it amounts to, filed under the transaction the
- * dry-run ran (a `call_req` runs as a ContractCallTx too). Pure.
+ * inside a call is an `internal_call_tx` event carrying the SpendTx it amounts to, each name operation the
+ * NameClaimTx, NameUpdateTx… (aefa_chain_api tx_event_data), filed under the transaction the dry-run ran (a `call_req`
+ * runs as a ContractCallTx too). Pure.
  */
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
 import { encodeSignedTx, jsonInt, txHash } from '../tx-codec.ts';
-import type { AeTransfer } from './frame.ts';
+import type { AeTransfer, InternalEvent } from './frame.ts';
 
 /**
  * EventSource is what the node files a dry-run item's events under: its transaction's type atom (`contract_call_tx`,
@@ -25,21 +26,26 @@ export function dryRunTxHash(txBytes: Uint8Array): string {
   return txHash(encodeSignedTx([DUMMY_SIGNATURE], txBytes));
 }
 
-/** transferEvent is one transfer's event: a SpendTx with fee, ttl and nonce 0 and the event's name as payload. */
-export function transferEvent(transfer: AeTransfer, source: EventSource): Json {
+/** transferTx is the SpendTx a transfer's event carries: fee, ttl and nonce 0 and the event's name as payload. */
+function transferTx(transfer: AeTransfer): Json {
+  return {
+    sender_id: transfer.from,
+    recipient_id: transfer.to,
+    amount: jsonInt(transfer.amount),
+    fee: 0,
+    ttl: 0,
+    nonce: 0,
+    payload: encode('ba', Buffer.from(transfer.type, 'utf8')),
+  };
+}
+
+/** internalCallEvent is one internal call's event, filed under the dry-run's item. */
+export function internalCallEvent(event: InternalEvent, source: EventSource): Json {
   return {
     kind: 'internal_call_tx',
-    key: transfer.type,
+    key: event.type,
     type: source.type,
     tx_hash: source.hash,
-    info: {
-      sender_id: transfer.from,
-      recipient_id: transfer.to,
-      amount: jsonInt(transfer.amount),
-      fee: 0,
-      ttl: 0,
-      nonce: 0,
-      payload: encode('ba', Buffer.from(transfer.type, 'utf8')),
-    },
+    info: 'info' in event ? event.info : transferTx(event),
   };
 }

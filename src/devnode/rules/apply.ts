@@ -13,7 +13,7 @@ import { callRecordJson, contractOutcome } from '../contracts/call-record.ts';
 import type { TxFields } from '../tx-codec.ts';
 import { commitState, newState, type WorldState } from '../store/state.ts';
 import { CHANNEL_RULES, channelSigners } from './channels.ts';
-import { NAME_RULES } from './names.ts';
+import { contractNameRules, NAME_RULES } from './names.ts';
 import { MADE_UP_RULE, MADE_UP_TX_TYPE } from './made-up-tx.ts';
 import {
   asAccount,
@@ -122,7 +122,7 @@ function callInfo(
  * runContractTx runs a create or call (contracts/call-record.ts) after the caller paid the fee, the
  * amount and all the gas, then refunds the unused gas and, when the call failed, the amount (and a
  * failed create's deposit, the contract then not existing). Returns the call record and the AE the call moved
- * inside (its internal transfers, which a dry-run with `tx_events` reports).
+ * inside and the names it acted on (its internal calls, which a dry-run with `tx_events` reports).
  */
 function runContractTx(
   state: WorldState,
@@ -136,6 +136,8 @@ function runContractTx(
   const amount = int(tx.amount);
   const outcome = contractOutcome(state, {
     height: ctx.height,
+    generation: ctx.generation,
+    names: contractNameRules,
     caller,
     contract,
     code,
@@ -157,7 +159,7 @@ function runContractTx(
     contract,
     gasPrice: tx.gas_price ?? 0,
   });
-  return { callInfo, transfers: outcome.transfers ?? [] };
+  return { callInfo, events: outcome.events ?? [] };
 }
 
 /** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */

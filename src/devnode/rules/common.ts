@@ -4,7 +4,7 @@ import { toBigInt, type Json } from '../../chain/json.ts';
 import type { TxFields } from '../tx-codec.ts';
 import type { Account, NameEntry, WorldState } from '../store/state.ts';
 import { NAME_REVOKE_PROTECTION } from './fees.ts';
-import type { AeTransfer } from '../contracts/frame.ts';
+import type { InternalEvent } from '../contracts/frame.ts';
 
 /** TxRejected carries the reason the node gives for refusing a transaction. */
 export class TxRejected extends Error {
@@ -24,12 +24,12 @@ export interface ApplyContext {
 }
 
 /**
- * TxEffect is what inclusion produced besides state: the call record of contract transactions and the AE their
- * calls moved inside (by Chain.spend, or sent with a remote call).
+ * TxEffect is what inclusion produced besides state: the call record of contract transactions and their internal
+ * calls (AE moved by Chain.spend or sent with a remote call, names a contract acted on).
  */
 export interface TxEffect {
   readonly callInfo?: { [k: string]: Json };
-  readonly transfers?: readonly AeTransfer[];
+  readonly events?: readonly InternalEvent[];
   readonly gaInfo?: { [k: string]: Json };
   readonly query?: { readonly id: string; readonly expires: number };
 }

@@ -25,6 +25,7 @@ import {
 } from './common.ts';
 import type { Commitment, NameAuction, NameEntry, WorldState } from '../store/state.ts';
 import type { TxFields } from '../tx-codec.ts';
+import { FateError, type NameRules } from '../contracts/frame.ts';
 
 /** minimumNameFee is the protocol's lowest `name_fee` for a name (by the length of its label). */
 export function minimumNameFee(name: string): bigint {
@@ -168,4 +169,17 @@ export const NAME_RULES: Record<string, Apply> = {
     debit(state, asAccount(str(tx.account_id)), int(tx.fee));
     state.names.set(entry.id, { ...entry, revokedAt: ctx.height, pointers: [] });
   },
+};
+
+/**
+ * contractNameRules are the naming rules a contract's AENS operations follow (contracts/registrar.ts): the name
+ * transaction's rule on the call's state, a refusal failing the call as the node's primop does.
+ */
+export const contractNameRules: NameRules = (state, tx, at) => {
+  try {
+    NAME_RULES[str(tx.type)]!(state, tx as TxFields, { ...at, txHash: '' });
+  } catch (err) {
+    if (err instanceof TxRejected) throw new FateError(err.message);
+    throw err;
+  }
 };

@@ -2,14 +2,15 @@
  * @module The generator's token traffic: deploys AEX-9 tokens (different decimals), wrapped AE,
  * a DEX (pair model, factory, router) and AEX-141 collections with templates, then moves them between
  * accounts: transfers, mints, burns, allowances, NFT mints, template mints, transfers, approvals
- * and burns, liquidity and swaps through the router (calls made by contracts). Reads the pending
- * state to build calls that succeed.
+ * and burns, liquidity and swaps through the router (calls made by contracts); and a names registrar that claims,
+ * points, transfers and revokes names through AENS (names acted on by a contract). Reads the pending state to build
+ * calls that succeed.
  */
 import { withPrefix } from '../../chain/id-cache.ts';
 import type { Chain } from '../chain.ts';
 import { contractId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
-import type { Random } from '../random.ts';
+import { Random } from '../random.ts';
 import type { TrafficKit } from './kit.ts';
 import type { BuiltTx } from '../tx-codec.ts';
 import { metadataMap } from '../contracts/aex141.ts';
@@ -17,6 +18,9 @@ import { sortTokens } from '../contracts/dex.ts';
 import { address, NONE, some, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { callTx, createTx } from '../contracts/txs.ts';
 import type { ContractKind } from '../contracts/standards.ts';
+import { minimumNameFee } from '../rules/names.ts';
+import { nameStatus } from '../rules/common.ts';
+import { nameHash } from '../ids.ts';
 
 /** TOKENS deployed by the generator: name, symbol, decimals, initial supply of the owner. */
 const TOKENS: readonly [string, string, bigint, bigint][] = [
@@ -35,6 +39,8 @@ const ROUTER_ALLOWANCE = 10n ** 40n;
 const DEADLINE = 4_102_444_800_000n;
 /** TRADERS are the first accounts: they hold tokens, provide liquidity and swap. */
 const TRADERS = 12;
+/** REGISTRAR_TURN: every this many token transactions after the setup, the registrar acts on a name. */
+const REGISTRAR_TURN = 25;
 
 type Step = () => BuiltTx | undefined;
 
@@ -49,13 +55,25 @@ export class TokenTraffic {
   #wae = '';
   #factory = '';
   #router = '';
+  #registrar = '';
+  /** the names the registrar claimed, in order (some since transferred, revoked or expired) */
+  readonly #registered: string[] = [];
+  /**
+   * the registrar's own draws, apart from the token traffic's: its calls take a turn of the token traffic now and then
+   * and draw nothing from its stream, so the token transactions a seed made before the registrar stay what they were
+   */
+  readonly #registrarRng = new Random('devnode registrar');
+  readonly #withRegistrar: boolean;
+  #turns = 0;
   readonly #routerAllowances = new Set<string>();
   #setup: Step[];
   readonly #actions: readonly [number, Step][];
 
-  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[]) {
+  /** `registrar`: a names registrar is deployed and acts on names (opt-in: it changes a seed's chain) */
+  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[], registrar = false) {
     this.#chain = chain;
     this.#rng = rng;
+    this.#withRegistrar = registrar;
     this.#traders = accounts.slice(0, TRADERS);
     this.#setup = this.#setupSteps();
     this.#actions = [
@@ -80,6 +98,7 @@ export class TokenTraffic {
   next(): BuiltTx | undefined {
     const setup = this.#setup.shift();
     if (setup) return setup();
+    if (this.#withRegistrar && ++this.#turns % REGISTRAR_TURN === 0) return this.#registrarCall();
     const total = this.#actions.reduce((s, [w]) => s + w, 0);
     let roll = this.#rng.int(1, total);
     for (const [weight, action] of this.#actions) {
@@ -166,7 +185,35 @@ export class TokenTraffic {
     ] as const) {
       steps.push(() => this.#seedLiquidity(this.#traders[Math.max(a, 0)]!, a, b));
     }
+    if (this.#withRegistrar) steps.push(() => this.#deploy(t[8]!, 'registrar', [], (id) => (this.#registrar = id)));
     return steps;
+  }
+
+  /**
+   * #registrarCall has the registrar act on a name: point, transfer or revoke one it holds, else claim a new one with
+   * the name's minimum fee sent along (a fifth of them of 9 characters: the contract opens their auction).
+   */
+  #registrarCall(): BuiltTx {
+    const caller = this.#traders[this.#registrarRng.int(0, this.#traders.length - 1)]!;
+    const account = withPrefix(this.#registrar, 'ak');
+    const names = this.#chain.pending.names;
+    const held = this.#registered.filter((n) => {
+      const entry = names.get(nameHash(n));
+      return entry?.owner === account && nameStatus(entry, this.#chain.height) === 'claimed';
+    });
+    const roll = this.#registrarRng.int(1, 10);
+    const name = held.length > 0 ? held[this.#registrarRng.int(0, held.length - 1)]! : undefined;
+    const other = address(this.#traders[this.#registrarRng.int(0, this.#traders.length - 1)]!.address);
+    if (name !== undefined && roll <= 3) return this.#call(caller, this.#registrar, 'update', [name, other]);
+    if (name !== undefined && roll === 4) return this.#call(caller, this.#registrar, 'transfer', [name, other]);
+    if (name !== undefined && roll === 5) return this.#call(caller, this.#registrar, 'revoke', [name]);
+    const n = this.#registered.length.toString(36);
+    const fresh =
+      this.#registrarRng.int(1, 5) === 1
+        ? `ra${n.padStart(7, '0')}.chain`
+        : `registrar${n.padStart(4, '0')}x${this.#registrarRng.uint32().toString(36)}.chain`;
+    this.#registered.push(fresh);
+    return this.#call(caller, this.#registrar, 'claim', [fresh], minimumNameFee(fresh));
   }
 
   /** #seedHolder gives a trader a twentieth of the owner's tokens. */
@@ -373,7 +420,7 @@ export class TokenTraffic {
 export const TOKEN_WEIGHT = 12;
 
 /** tokenSource is the token traffic's next transaction for the generator (undefined: nothing to act on this time). */
-export function tokenSource(kit: TrafficKit): () => BuiltTx | undefined {
-  const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts);
+export function tokenSource(kit: TrafficKit, registrar = false): () => BuiltTx | undefined {
+  const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts, registrar);
   return () => tokens.next();
 }

@@ -224,7 +224,16 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       batch: (db, gens, { internalCalls }) => writeBatchInternalCalls(db, gens, internalCalls),
       stored: (db, from, to, { internalCalls }) =>
         deriveInternalCalls(db, nodeReader('int_calls', internalCalls), { from, to, fromMicro: -1 }),
-      tables: ['contract_internal_calls', 'contract_internal_call_gaps', 'contract_internal_call_ids'],
+      // and the name events of contracts' AENS calls, with the name state and counts their triggers keep (1112)
+      tables: [
+        'contract_internal_calls',
+        'contract_internal_call_gaps',
+        'contract_internal_call_ids',
+        'name_events',
+        'name_state',
+        'name_count_edges',
+        'name_count_spans',
+      ],
       asksNode: true,
       standalone: true,
       leaf: true,

@@ -29,6 +29,13 @@ import type { TxEvent } from '../../node/dry-run-events.ts';
 import { mapLimit } from '../map-limit.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { batchRange } from './batch-range.ts';
+import {
+  callPlaces,
+  deleteContractNameEvents,
+  insertContractNameEvents,
+  rangeNameEvents,
+} from '../../db/writes/contract-name-events.ts';
+import { AENS_FUNCTIONS, callKey, contractNameActions, foldContractNames } from './contract-names.ts';
 
 /** What the area asks the node: micro blocks' transactions run again. */
 export type ReplayReader = Pick<NodeClient, 'replay'>;
@@ -162,10 +169,31 @@ export async function readInternalCalls(
   return { calls, gaps: [...gaps, ...pruned] };
 }
 
+/**
+ * writeContractNames writes the name events of a range's AENS calls (contract-names.ts), folded onto the names'
+ * stored events; a range derived again (`again`) first loses the ones it had. Reads nothing when no call acted on a
+ * name.
+ */
+async function writeContractNames(
+  db: Queryable,
+  range: HeightRange,
+  calls: readonly StoredInternalCall[],
+  again: boolean,
+): Promise<void> {
+  if (again) await deleteContractNameEvents(db, range);
+  const aens = calls.filter((c) => AENS_FUNCTIONS.includes(c.function));
+  if (aens.length === 0) return;
+  const places = new Map((await callPlaces(db, aens)).map((p) => [callKey(p), p]));
+  const actions = contractNameActions(aens, places);
+  const { prior, stored } = await rangeNameEvents(db, [...new Set(actions.map((a) => a.nameHash))], range);
+  await insertContractNameEvents(db, foldContractNames(prior, stored, actions));
+}
+
 /** deriveInternalCalls stores the internal calls of a range of stored heights, from their stored transactions. */
 export async function deriveInternalCalls(db: Queryable, node: ReplayReader, range: HeightRange): Promise<void> {
   const found = await readInternalCalls(node, await replayableTransactions(db, range));
   await replaceInternalCalls(db, range, found.calls, found.gaps);
+  await writeContractNames(db, range, found.calls, true);
 }
 
 /**
@@ -205,5 +233,9 @@ export async function writeBatchInternalCalls(
 ): Promise<void> {
   if (found === undefined) throw new Error('the batch asked no internal calls');
   const { calls, gaps } = await found;
-  if (calls.length > 0 || gaps.length > 0) await replaceInternalCalls(db, batchRange(gens), calls, gaps);
+  if (calls.length === 0 && gaps.length === 0) return;
+  const range = batchRange(gens);
+  await replaceInternalCalls(db, range, calls, gaps);
+  // a batch's heights are new: no name event of a contract is there yet
+  await writeContractNames(db, range, calls, false);
 }

@@ -33,7 +33,7 @@ export type OracleState = OracleEventState;
  * (`a.blockHeight`, aetx_env:height in aeprimop and aens_auctions), which on a hyperchain is the generation's + 1;
  * whether a name or auction still lives is the generation's: the node prunes what ended at E with key block E + 1.
  */
-function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
+export function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
   switch (a.kind) {
     case 'claim': {
       const running =
@@ -72,7 +72,7 @@ function nextNameState(prev: NameState | undefined, a: NameAction): NameState {
         ...base(prev, a),
         kind: 'update',
         owner: a.account,
-        expiresAt: a.blockHeight + a.nameTtl,
+        expiresAt: a.nameTtl === null ? base(prev, a).expiresAt : a.blockHeight + a.nameTtl,
         pointers: a.pointers,
       };
     case 'transfer':

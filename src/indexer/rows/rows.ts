@@ -189,7 +189,8 @@ export interface ActionPosition extends TxPosition {
 /** A name transaction before the name's prior state is known (see chain-state.ts). */
 export type NameAction = ActionPosition & { protocol: number; nameHash: string; account: string } & (
     | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
-    | { kind: 'update'; nameTtl: number; pointers: { key: string; id: string }[] }
+    // a null TTL keeps the expiry (a contract's AENS.update without one)
+    | { kind: 'update'; nameTtl: number | null; pointers: { key: string; id: string }[] }
     | { kind: 'transfer'; recipient: string }
     | { kind: 'revoke' }
   );

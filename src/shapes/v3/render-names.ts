@@ -90,7 +90,7 @@ export function nameEventObject(e: NameEventRow): Record<string, Json> {
     active_from: e.activeFrom,
     height: e.height,
     ...sourceTxFields(e),
-    internal_source: false,
+    internal_source: e.internalSource === true,
     tx: txBody(e.tx),
   } satisfies ShapeValue<typeof NAME_EVENT>;
 }

@@ -152,12 +152,14 @@ export async function startV3(
     readonly profile?: 'mainnet-like';
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
     readonly tokenShare?: number;
+    /** a names registrar's AENS calls among them (GenerateOptions.registrar) */
+    readonly registrar?: boolean;
     readonly shape?: Pick<GenerateOptions, 'microBlocksPerGeneration' | 'txsPerMicroBlock'>;
     /** objects far busier than the mix makes them (GenerateOptions.hotSpots) */
     readonly hotSpots?: GenerateOptions['hotSpots'];
   } = {},
 ): Promise<V3UnderTest> {
-  const { profile, tokenShare, shape, hotSpots, ...options } = node;
+  const { profile, tokenShare, registrar, shape, hotSpots, ...options } = node;
   const devnode = await startDevnode(
     {
       port: 0,
@@ -171,6 +173,7 @@ export async function startV3(
               seed,
               ...(profile ? { profile } : {}),
               ...(tokenShare ? { tokenShare } : {}),
+              ...(registrar ? { registrar } : {}),
               ...(hotSpots ? { hotSpots } : {}),
               ...shape,
             },

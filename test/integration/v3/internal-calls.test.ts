@@ -1,13 +1,21 @@
 /**
- * @module Internal contract calls (issue 76) over a generated devnode chain with wrapped AE withdrawn (`Chain.spend`)
- * and AE swapped through the DEX router (`Call.amount`): the stored calls equal the devnode's own dry-run `tx_events`
- * of each contract call (its micro block's transactions up to it, on top of the block before), asked here over HTTP
- * with the transactions' bytes from the devnode; before and after a fork while the populator follows, and after a -H
- * reload of heights whose rows were spoiled.
+ * @module Internal contract calls (issue 76) over a generated devnode chain with wrapped AE withdrawn (`Chain.spend`),
+ * AE swapped through the DEX router (`Call.amount`) and names a registrar contract claims, points, transfers and
+ * revokes (`AENS.*`): the stored calls equal the devnode's own dry-run `tx_events` of each contract call (its micro
+ * block's transactions up to it, on top of the block before), asked here over HTTP with the transactions' bytes from
+ * the devnode, and the names the contract acted on are served as ae_mdw serves them (their claims and history with
+ * `internal_source`, their owner and pointers as the devnode's name says); before and after a fork while the
+ * populator follows, and after a -H reload of heights whose rows were spoiled.
  */
 import { expect } from 'chai';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { internalCallsTruth, type TrueInternalCall } from '../../support/internal-calls-truth.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { decodeCallData } from '../../../src/chain/fate.ts';
+import {
+  internalCallsTruth,
+  type InternalCallsTruth,
+  type TrueInternalCall,
+} from '../../support/internal-calls-truth.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { silentLog } from '../api/harness.ts';
@@ -22,6 +30,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
   this.timeout(600_000);
   let v3: V3UnderTest;
   let expected: () => Promise<{ calls: Stored[]; gaps: string[] }>;
+  let fullTruth: () => Promise<InternalCallsTruth>;
 
   /** stored reads the area's rows in chain order, once the populator has the node's top and no pending area. */
   async function stored(): Promise<{ calls: Stored[]; gaps: string[] }> {
@@ -51,9 +60,10 @@ describe('internal contract calls: the int_calls area against the devnode', func
   }
 
   before(async () => {
-    v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5 });
+    v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5, registrar: true });
+    fullTruth = perChainState(v3.devnode, async () => internalCallsTruth(v3.devnode, (await v3.truth()).transactions));
     expected = perChainState(v3.devnode, async () => {
-      const { calls, gaps } = await internalCallsTruth(v3.devnode, (await v3.truth()).transactions);
+      const { calls, gaps } = await fullTruth();
       return { calls: calls.map(({ callTxHash: _h, blockHash: _b, ...c }) => c), gaps };
     });
   });
@@ -61,17 +71,22 @@ describe('internal contract calls: the int_calls area against the devnode', func
     await v3?.close();
   });
 
-  it("stores every contract call's internal calls as the devnode's dry-run tells them: Chain.spend and Call.amount", async () => {
+  it("stores every contract call's internal calls as the devnode's dry-run tells them: Chain.spend, Call.amount, AENS", async () => {
     const truth = await expected();
     const functions = new Set(truth.calls.map((c) => c.function));
-    expect([...functions].sort(), 'the chain has both kinds').to.deep.equal(['Call.amount', 'Chain.spend']);
+    expect([...functions].sort(), 'the chain has each kind').to.include.members([
+      'AENS.claim',
+      'AENS.update',
+      'Call.amount',
+      'Chain.spend',
+    ]);
     expect(truth.gaps.length, 'calls wrapped or after a wrapper').to.be.above(0);
     expect(await stored()).to.deep.equal(truth);
   });
 
   it("serves them as ae_mdw does through the SDK's getContractCalls: fields, order, filters, cursors", async () => {
     await stored();
-    const { calls } = await internalCallsTruth(v3.devnode, (await v3.truth()).transactions);
+    const { calls } = await fullTruth();
     const contractOf = new Map(
       (await v3.truth()).transactions.map((t) => {
         const tx = t.signed.tx as Obj;
@@ -152,7 +167,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
   async function contractActivitiesMatch(): Promise<void> {
     await stored();
     const { transactions } = await v3.truth();
-    const { calls } = await internalCallsTruth(v3.devnode, transactions);
+    const { calls } = await fullTruth();
     const contractOf = new Map(
       transactions.map((t) => [t.hash, String((t.signed.tx as Obj).contract_id ?? (t.signed.tx as Obj).type)]),
     );
@@ -203,6 +218,121 @@ describe('internal contract calls: the int_calls area against the devnode', func
     expect(sdk.data[0]!.payload).to.have.property('callTxHash', concerning(paid, false)[0]!.split(' ')[0]);
   }
 
+  /**
+   * contractNamesMatch checks each name the registrar acted on: its history lists each of its AENS calls as ae_mdw
+   * does (the calling transaction, `internal_source`, the internal call's transaction without type and version), in
+   * chain order; a name in auction is an auction with the contract's claim; a claimed name's owner, pointers and
+   * expiry are the devnode's name's. A name a call no dry-run can tell acted on (a gap) is not compared.
+   */
+  async function contractNamesMatch(): Promise<void> {
+    await stored();
+    const { transactions } = await v3.truth();
+    const { calls, gaps } = await fullTruth();
+    const aens = calls.filter((c) => c.function.startsWith('AENS.'));
+    const registrar = String((transactions.find((t) => t.hash === aens[0]!.callTxHash)!.signed.tx as Obj).contract_id);
+    // the names the gaps' calls to the registrar name (each function's first argument)
+    const untold = new Set(
+      transactions
+        .filter((t) => gaps.includes(`${t.height}-${t.microIndex}-${t.txIndex}`))
+        .map((t) => {
+          const tx = t.signed.tx as Obj;
+          return ['GAMetaTx', 'PayingForTx'].includes(String(tx.type)) ? ((tx.tx as Obj).tx as Obj) : tx;
+        })
+        .filter((tx) => tx.contract_id === registrar)
+        .map((tx) => nameId(Buffer.from(decodeCallData(String(tx.call_data)).args[0] as Uint8Array).toString('utf8'))),
+    );
+    const plain = new Map(
+      aens
+        .filter((c) => c.function === 'AENS.claim')
+        .map((c) => [nameId(String(c.internalTx.name)), String(c.internalTx.name)]),
+    );
+    const byName = new Map<string, typeof aens>();
+    for (const c of aens) {
+      const id = c.function === 'AENS.claim' ? nameId(String(c.internalTx.name)) : String(c.internalTx.name_id);
+      if (!untold.has(id)) byName.set(id, [...(byName.get(id) ?? []), c]);
+    }
+    expect(byName.size, 'names a contract acted on').to.be.above(1);
+    const event = (c: (typeof aens)[number]): Record<string, unknown> => {
+      const { type: _t, version: _v, ...tx } = c.internalTx;
+      return {
+        source_tx_hash: c.callTxHash,
+        source_tx_type: 'ContractCallTx',
+        internal_source: true,
+        height: c.height,
+        block_hash: c.blockHash,
+        tx,
+      };
+    };
+    const pick = (e: Obj): Record<string, unknown> => ({
+      source_tx_hash: e.source_tx_hash,
+      source_tx_type: e.source_tx_type,
+      internal_source: e.internal_source,
+      height: e.height,
+      block_hash: e.block_hash,
+      tx: e.tx,
+    });
+    const seen = { auction: 0, revoked: 0, claimed: 0 };
+    for (const [id, events] of byName) {
+      const name = plain.get(id)!;
+      const node = await fetch(`${v3.devnode.externalUrl}/v3/names/${name}`);
+      const served = await v3.get(`/mdw/v3/names/${name}`);
+      if (node.status === 404 && served.status === 404) {
+        // in auction: the contract's claim opened it
+        expect((await v3.get(`/mdw/v3/names/auctions/${name}`)).status, name).to.equal(200);
+        const claims = await v3.walk(`/mdw/v3/names/auctions/${name}/claims?direction=forward`);
+        expect(claims.map(pick), name).to.deep.equal(events.map(event));
+        seen.auction++;
+        continue;
+      }
+      const history = (await v3.walk(`/mdw/v3/names/${id}/history?direction=forward`)).filter((e) => 'tx' in e);
+      expect(history.map(pick), name).to.deep.equal(events.map(event));
+      const claims = await v3.walk(`/mdw/v3/names/${name}/claims?direction=forward`);
+      expect(claims.map(pick), name).to.deep.equal(events.filter((c) => c.function === 'AENS.claim').map(event));
+      // its `claims` activities: NameClaimEvent with the calling transaction and the claim, as ae_mdw
+      const activities = await v3.walk(`/mdw/v3/accounts/${id}/activities?type=claims&direction=forward`);
+      expect(
+        activities.map((a) => ({ ...(a.payload as Obj), micro_time: undefined })),
+        name,
+      ).to.deep.equal(
+        claims.map((c) => ({
+          micro_time: undefined,
+          source_tx_hash: c.source_tx_hash,
+          source_tx_type: 'NameClaimTx',
+          tx: c.tx,
+        })),
+      );
+      const body = served.body as Obj;
+      if (node.status === 404) {
+        expect(events.at(-1)!.function, name).to.equal('AENS.revoke');
+        expect(body.active, name).to.equal(false);
+        seen.revoked++;
+        continue;
+      }
+      const truth = (await node.json()) as Obj;
+      expect((body.ownership as Obj).current, name).to.equal(truth.owner);
+      expect(body.expire_height, name).to.equal(truth.ttl);
+      expect(
+        (body.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })),
+        name,
+      ).to.deep.equal((truth.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })));
+      seen.claimed++;
+    }
+    // the claims the contract's account made, in pages, among /v3/accounts/{id}/names/claims
+    const claimed = aens.filter((c) => c.function === 'AENS.claim');
+    const account = String(claimed[0]!.internalTx.account_id);
+    const listed = await v3.walk(`/mdw/v3/accounts/${account}/names/claims?direction=forward&limit=3`);
+    expect(listed.map(pick)).to.deep.equal(claimed.map(event));
+    expect((await v3.walk(`/mdw/v3/accounts/${account}/names/claims?limit=2`)).map(pick)).to.deep.equal(
+      claimed.map(event).reverse(),
+    );
+    expect(seen.auction, 'auctions a contract opened').to.be.above(0);
+    expect(seen.claimed, 'names a contract holds or gave away').to.be.above(0);
+  }
+
+  it('serves the names a contract acted on through AENS as ae_mdw does: claims, history, owner, auctions', async () => {
+    await contractNamesMatch();
+  });
+
   it('says in /v3/status which heights hold calls no dry-run told, per reason (mdw_incomplete_areas)', async () => {
     const { gaps } = await stored();
     const heights = gaps.map((g) => Number(g.split('-')[0]));
@@ -228,6 +358,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
     const { body } = await v3.get('/mdw/v3/status');
     const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
     expect(areas.reduce((n, a) => n + Number(a.calls), 0)).to.equal((await expected()).gaps.length);
+    await contractNamesMatch();
   });
 
   it('reloads (-H) the internal calls of heights whose rows were spoiled, exactly', async () => {
@@ -241,5 +372,10 @@ describe('internal contract calls: the int_calls area against the devnode', func
     await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));
     expect(await stored()).to.deep.equal(await expected());
     await contractActivitiesMatch();
+    // the name events of a contract's AENS call spoiled too: a reload of its height writes them again
+    const [claim] = (await expected()).calls.filter((c) => c.function === 'AENS.claim');
+    await v3.pool.query('DELETE FROM name_events WHERE height = $1 AND local_idx IS NOT NULL', [claim!.height]);
+    await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [claim!.height]));
+    await contractNamesMatch();
   });
 });

@@ -493,11 +493,14 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
           limit: 7,
         }),
       );
-      expect(listed.map((a) => [a.type, (a.payload as { hash: string }).hash])).to.deep.equal(
+      // (a token's own internal calls, wrapped AE's Chain.spend, are among them too: internal-calls.test.ts)
+      const remote = <T>(items: readonly T[]): T[] =>
+        items.filter((a) => (a as { type?: string }).type !== 'InternalContractCallEvent');
+      expect(remote(listed).map((a) => [a.type, (a.payload as { hash: string }).hash])).to.deep.equal(
         reached.map((hash) => ['ContractCallTxEvent', hash]),
       );
       const owned = await v3.mdw.getAccountActivities(token as `ak_${string}`, { type: 'contract', ownedOnly: true });
-      expect(owned.data).to.deep.equal([]);
+      expect(remote(owned.data)).to.deep.equal([]);
     }
   });
 

@@ -9,6 +9,10 @@ import type { Json } from '../../../src/chain/json.ts';
 import { wrappedAe } from '../../support/aex9-truth.ts';
 import { contractsOf } from '../../support/devnode-contracts.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
+import { encode, Encoding } from '@aeternity/aepp-sdk';
+
+/** NEVER_HELD is an account of the chain's no key (32 bytes of 9s): it never held anything. */
+const NEVER_HELD = encode(Buffer.alloc(32, 9), Encoding.AccountAddress);
 
 type Obj = { [key: string]: Json };
 
@@ -175,6 +179,8 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
     `/aex9/${token}/balances/${holder}`,
     `/aex9/${token}/balances/${holder}?height=${String(keyBlock.height)}`,
     `/aex9/${token}/balances/${account}`,
+    // an account that never held it (none ever had this key): its `amount: null`
+    `/aex9/${token}/balances/${NEVER_HELD}`,
   ],
   GetAex9ContractAccountBalanceHistory: ({ token, holder }) => [`/aex9/${token}/balances/${holder}/history`],
   GetAex9AccountBalances: ({ holder }) => [`/accounts/${holder}/aex9/balances`],

@@ -148,8 +148,9 @@ describe('txDeltas against the devnode rules', () => {
       const moved = a.balance - (before.get(id) ?? 0n);
       if (moved !== 0n) node[id] = moved;
     }
-    const inner = (effect.transfers ?? []).flatMap((t) =>
-      internalCallDeltas(t.type, { sender_id: t.from, recipient_id: t.to, amount: t.amount }),
+    // the AE a call moved (its name operations move none here)
+    const inner = (effect.events ?? []).flatMap((t) =>
+      'info' in t ? [] : internalCallDeltas(t.type, { sender_id: t.from, recipient_id: t.to, amount: t.amount }),
     );
     return { node, derived: sum([...((txDeltas(tx, facts) as { deltas: BalanceDelta[] }).deltas ?? []), ...inner]) };
   }

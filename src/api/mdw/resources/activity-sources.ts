@@ -63,21 +63,32 @@ const internalCalls: ActivityFeedSource = {
   render: (row) => ({ type: 'InternalContractCallEvent', payload: parseJson(row.data!) }),
 };
 
-/** `NameClaimEvent` `{micro_time, source_tx_hash, source_tx_type, tx}`: the claim (inside its wrapper, if any) without type and version. */
+/** claimData splits a claim's data: the transaction's hash, and a contract's claim's transaction (CLAIM_ACTIVITIES). */
+function claimData(data: string): { hash: string; internal?: { [key: string]: Json } } {
+  const space = data.indexOf(' ');
+  if (space < 0) return { hash: data };
+  return { hash: data.slice(0, space), internal: parseJson(data.slice(space + 1)) as { [key: string]: Json } };
+}
+
+/**
+ * `NameClaimEvent` `{micro_time, source_tx_hash, source_tx_type, tx}`: the claim (inside its wrapper, if any, or the
+ * contract's AENS.claim in the call) without type and version; ae_mdw names the type NameClaimTx either way.
+ */
 const claims: ActivityFeedSource = {
   sql: CLAIM_ACTIVITIES,
   types: ['claims'],
-  txHash: (row) => row.data!,
+  txHash: (row) => claimData(row.data!).hash,
   render(row, txs) {
-    const found = txs.get(row.data!);
-    let claim = found?.tx;
+    const { hash, internal } = claimData(row.data!);
+    const found = txs.get(hash);
+    let claim = internal ?? found?.tx;
     while (claim && claim.type !== 'NameClaimTx') claim = innerTx(claim);
     const { type: _type, version: _version, ...tx } = claim ?? {};
     return {
       type: 'NameClaimEvent',
       payload: {
         micro_time: found ? Number(found.microTimeMs) : null,
-        source_tx_hash: row.data,
+        source_tx_hash: hash,
         source_tx_type: 'NameClaimTx',
         tx,
       },

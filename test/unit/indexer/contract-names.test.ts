@@ -1,0 +1,115 @@
+/**
+ * @module The name events of contracts' AENS calls (issue 76): each internal call's action at its call's place, and
+ * their fold onto the names' events before them, the name transactions' and the contracts' alike.
+ */
+import { expect } from 'chai';
+import { produceNameId } from '@aeternity/aepp-sdk';
+import {
+  contractNameActions,
+  foldContractNames,
+  type CallPlace,
+  type StoredNameEvent,
+} from '../../../src/indexer/derived/contract-names.ts';
+import type { StoredInternalCall } from '../../../src/db/writes/internal-calls.ts';
+
+const registrar = 'ak_Gs3QXYZSEsNEmLkKrVVoeSyvJNrn9VzKXupWVtx2vu3gYryzv';
+const alice = 'ak_PVqr3a5SwRSQdbYxURGHPPybGAPrUjNmidgRK5NcXHfz7yKho';
+const NAME = 'registrar0000xilw5du.chain';
+// the SDK's name hash: an encoder independent of ours
+const ID = produceNameId(NAME);
+const PROTOCOL = 6; // Ceres: a claim lives 180 000 generations
+
+const at = (height: number, txIndex: number, localIdx = 0) => ({ height, microIndex: 0, txIndex, localIdx });
+const place = (height: number, txIndex: number): [string, CallPlace] => [
+  `${height}-0-${txIndex}`,
+  { txHash: `th_${height}_${txIndex}`, blockHeight: height, protocol: PROTOCOL },
+];
+const claim = (height: number, txIndex: number, localIdx = 0): StoredInternalCall => ({
+  ...at(height, txIndex, localIdx),
+  function: 'AENS.claim',
+  internalTx: { account_id: registrar, name: NAME, name_salt: 0, name_fee: 61n * 10n ** 15n, fee: 0, nonce: 0, ttl: 1 },
+});
+const update = (height: number, txIndex: number, nameTtl: number, localIdx = 0): StoredInternalCall => ({
+  ...at(height, txIndex, localIdx),
+  function: 'AENS.update',
+  internalTx: {
+    account_id: registrar,
+    name_id: ID,
+    name_ttl: nameTtl,
+    pointers: [{ key: 'account_pubkey', id: alice, encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR' }],
+    client_ttl: 0,
+    fee: 0,
+    nonce: 0,
+    ttl: 0,
+  },
+});
+const transfer = (height: number, txIndex: number): StoredInternalCall => ({
+  ...at(height, txIndex),
+  function: 'AENS.transfer',
+  internalTx: { account_id: registrar, name_id: ID, recipient_id: alice, fee: 0, nonce: 0, ttl: 0 },
+});
+
+describe('contractNameActions and foldContractNames', () => {
+  const places = new Map([place(10, 1), place(12, 0), place(15, 2), place(20, 0)]);
+  const fold = (calls: StoredInternalCall[], stored: StoredNameEvent[] = []) =>
+    foldContractNames(new Map(), stored, contractNameActions(calls, places)).map((e) => ({
+      at: `${e.height}-${e.txIndex}-${e.localIdx}`,
+      kind: e.kind,
+      owner: e.owner,
+      expiresAt: e.expiresAt,
+      pointers: e.pointers,
+      txHash: e.txHash,
+    }));
+
+  it('makes a claim of a long name the contract owns at once, in the calling transaction', () => {
+    expect(fold([claim(10, 1)])).to.deep.equal([
+      { at: '10-1-0', kind: 'claim', owner: registrar, expiresAt: 180_010, pointers: [], txHash: 'th_10_1' },
+    ]);
+  });
+
+  it("reads an AENS.update's name_ttl as the expiry itself, and 0 as the expiry kept", () => {
+    const pointers = [{ key: 'account_pubkey', id: alice }];
+    expect(fold([claim(10, 1), update(12, 0, 190_000), update(15, 2, 0)]).slice(1)).to.deep.equal([
+      { at: '12-0-0', kind: 'update', owner: registrar, expiresAt: 190_000, pointers, txHash: 'th_12_0' },
+      { at: '15-2-0', kind: 'update', owner: registrar, expiresAt: 190_000, pointers, txHash: 'th_15_2' },
+    ]);
+  });
+
+  it("folds onto a name transaction's event between the contract's", () => {
+    const stored: StoredNameEvent[] = [
+      {
+        nameHash: ID,
+        height: 12,
+        microIndex: 0,
+        txIndex: 3,
+        name: NAME,
+        kind: 'update',
+        owner: registrar,
+        expiresAt: 100_000,
+        auctionEnd: null,
+        nameFee: null,
+        pointers: [],
+      },
+    ];
+    const [, transferred] = fold([claim(10, 1), transfer(15, 2)], stored);
+    expect(transferred).to.deep.include({ kind: 'transfer', owner: alice, expiresAt: 100_000 });
+  });
+
+  it('gives a call acting twice on a name one event: the state after it, listed as its claim', () => {
+    expect(fold([claim(20, 0, 0), update(20, 0, 200_000, 1)])).to.deep.equal([
+      {
+        at: '20-0-0',
+        kind: 'claim',
+        owner: registrar,
+        expiresAt: 200_000,
+        pointers: [{ key: 'account_pubkey', id: alice }],
+        txHash: 'th_20_0',
+      },
+    ]);
+  });
+
+  it('skips internal calls that act on no name and calls without a place', () => {
+    const spend: StoredInternalCall = { ...at(10, 1, 1), function: 'Chain.spend', internalTx: { amount: 1 } };
+    expect(contractNameActions([spend, claim(99, 9)], places)).to.deep.equal([]);
+  });
+});
