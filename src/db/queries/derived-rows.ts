@@ -5,6 +5,7 @@
  */
 import { idOfKey } from '../../chain/id-key.ts';
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
+import { CONFIG_TABLES } from '../schema/shared-config.ts';
 import { ID_NUMBER_COLUMNS } from './account-ids.ts';
 
 /**
@@ -16,7 +17,7 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * load's batches too (each account's balance at the top and at sampled heights is compared with the node's instead:
  * verify-state.ts); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
  * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees); and
- * an interrupted reload's progress (reload_progress).
+ * an interrupted reload's progress (reload_progress); and the users' configuration (API keys, webhooks: CONFIG_TABLES).
  */
 const NOT_DERIVED = [
   'hc_chain',
@@ -29,6 +30,7 @@ const NOT_DERIVED = [
   'account_balance_changes',
   'reorgs',
   'reload_progress',
+  ...CONFIG_TABLES,
 ];
 
 /**

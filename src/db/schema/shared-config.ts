@@ -10,7 +10,7 @@
 import { quoteIdent, type PoolClient } from '../connection/pool.ts';
 
 /** The configuration's tables, each after those it refers to. */
-const TABLES = ['api_keys', 'api_quota_usage', 'api_held', 'webhooks', 'webhook_match_keys'] as const;
+export const CONFIG_TABLES = ['api_keys', 'api_quota_usage', 'api_held', 'webhooks', 'webhook_match_keys'] as const;
 
 /**
  * shareConfiguration moves or merges the generation `schema`'s configuration tables into `configSchema`, in the
@@ -25,7 +25,7 @@ export async function shareConfiguration(client: PoolClient, schema: string, con
     `SELECT t AS table, to_regclass(format('%I.%I', $2::text, t)) IS NOT NULL AS there
        FROM unnest($3::text[]) WITH ORDINALITY AS u (t, i)
       WHERE to_regclass(format('%I.%I', $1::text, t)) IS NOT NULL ORDER BY i`,
-    [schema, configSchema, TABLES],
+    [schema, configSchema, CONFIG_TABLES],
   );
   if (rows.length === 0) return [];
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mdw_config:${configSchema}`]);
