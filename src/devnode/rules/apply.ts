@@ -163,6 +163,18 @@ function runContractTx(
 }
 
 /** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
+/** registerContract stores a contract a transaction created (a ContractCreateTx's, or a generalized account's code). */
+function registerContract(state: WorldState, id: string, owner: string, tx: TxFields, deposit: bigint): void {
+  state.contracts.set(id, {
+    id,
+    ownerId: owner,
+    vmVersion: num(tx.vm_version),
+    abiVersion: num(tx.abi_version),
+    deposit,
+    code: str(tx.code),
+  });
+}
+
 const gasUsed = (tx: TxFields): bigint => BigInt(Math.min(num(tx.gas), 1000));
 
 const APPLY: Record<string, Apply> = {
@@ -243,14 +255,7 @@ const APPLY: Record<string, Apply> = {
     const owner = str(tx.owner_id);
     debit(state, owner, int(tx.fee) + int(tx.amount) + int(tx.deposit) + int(tx.gas) * int(tx.gas_price));
     const id = contractId(owner, num(tx.nonce));
-    state.contracts.set(id, {
-      id,
-      ownerId: owner,
-      vmVersion: num(tx.vm_version),
-      abiVersion: num(tx.abi_version),
-      deposit: int(tx.deposit),
-      code: str(tx.code),
-    });
+    registerContract(state, id, owner, tx, int(tx.deposit));
     credit(state, withPrefix(id, 'ak'), int(tx.amount));
     return runContractTx(state, tx, ctx, id, owner, str(tx.code));
   },
@@ -269,14 +274,7 @@ const APPLY: Record<string, Apply> = {
     if (num(tx.nonce) !== 1) throw new TxRejected('ga_attach_only_fresh_account: GAAttachTx needs nonce 1 from Ceres');
     debit(state, owner, int(tx.fee) + gasUsed(tx) * int(tx.gas_price));
     const id = contractId(owner, num(tx.nonce));
-    state.contracts.set(id, {
-      id,
-      ownerId: owner,
-      vmVersion: num(tx.vm_version),
-      abiVersion: num(tx.abi_version),
-      deposit: 0n,
-      code: str(tx.code),
-    });
+    registerContract(state, id, owner, tx, 0n);
     const account = state.accounts.get(owner)!;
     state.accounts.set(owner, { ...account, ga: { contractId: id, authFun: str(tx.auth_fun) } });
     return { callInfo: callInfo(tx, ctx, id, owner, str(tx.code)) };
