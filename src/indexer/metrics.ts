@@ -81,6 +81,12 @@ const INDEXER_METRICS = {
     help: "AEX-9 tokens whose events took a balance or the supply below zero: their balances read from the contract's state from then on, by reason",
     labels: ['reason'],
   },
+  /** accounts whose balance derived from the chain's rules was not the node's at a batch's end (issue 76) */
+  balanceDifferences: {
+    type: 'counter',
+    name: 'mdw_balance_differences_total',
+    help: "Accounts whose AE balance derived from the chain's rules was not the node's at a batch's end: each stored as an 'unexplained' balance change",
+  },
   /** contract calls stored without call info because every node had garbage-collected it (410) */
   callInfoPruned: {
     type: 'counter',

@@ -25,6 +25,7 @@ import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
 import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
 import { isWebhooksPath, webhooksApi } from './webhooks-api.ts';
+import { answerBalancesPost, BALANCES_POST_PATH, isBalancesPost } from './rest/balances-post.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
 export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
@@ -86,6 +87,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const webhooks = webhooksApi(deps.primary ?? deps.pool, deps.cfg.webhooks);
   const asString = intAsString();
   const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {
+    // the one route that takes a body: a list of accounts too long for a query (balances-post.ts)
+    if (found === undefined && isBalancesPost(ctx)) return answerBalancesPost(ctx, env);
     if (found === undefined || isExport(found.route)) throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
     await answerOperation(ctx, env, found.route, found.params);
   };
@@ -106,7 +109,7 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     if (found) {
       ctx.params = found.params;
       ctx._matchedRoute = found.template;
-    }
+    } else if (isBalancesPost(ctx)) ctx._matchedRoute = `/v3${BALANCES_POST_PATH}`;
     // the webhooks API writes as well as reads: its own routes (webhooks-api.ts), each in its owner's quota
     if (isWebhooksPath(ctx.path)) await webhooks(ctx);
     // an export admits each of its pages itself (export-routes.ts); it streams to a GET only

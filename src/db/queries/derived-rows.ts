@@ -13,7 +13,9 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * the migrations applied, the schema's identity (its owner is the deployment's, not the chain's), and the ids' numbers (each load numbers ids in its own order: rows are compared with their
  * ids' keys instead, ID_NUMBER_COLUMNS); and the accounts' balances, stored at the last height of each batch that
  * touched an account, so at heights that follow the load's batches (each account's latest, account_wealth, is the
- * chain's and compared); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
+ * chain's and compared); and the AE balance changes, whose reconciliation rows ('unexplained') fall at the ends of the
+ * load's batches too (each account's balance at the top and at sampled heights is compared with the node's instead:
+ * verify-state.ts); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
  * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees); and
  * an interrupted reload's progress (reload_progress); and the users' configuration (API keys, webhooks: CONFIG_TABLES).
  */
@@ -25,6 +27,7 @@ const NOT_DERIVED = [
   'schema_identity',
   'account_ids',
   'account_balances',
+  'account_balance_changes',
   'reorgs',
   'reload_progress',
   ...CONFIG_TABLES,

@@ -4,7 +4,7 @@
  */
 import { KEY_TAGS } from '../../chain/id-key.ts';
 import type { Queryable } from '../connection/pool.ts';
-import type { HeightRange } from './heights.ts';
+import type { HeightRange } from '../queries/height-range.ts';
 
 /**
  * An account a stored height touched: by its stored key (an `ak_` or `ok_` id of account_transactions; an oracle is

@@ -5,7 +5,7 @@
 import { txTypeCode } from '../../chain/id-key.ts';
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
-import type { HeightRange } from './heights.ts';
+import type { HeightRange } from '../queries/height-range.ts';
 
 /** A stored transaction whose own call is a generalized account's, with its stored form (chain/stored-tx.ts). */
 export interface GaTransaction {

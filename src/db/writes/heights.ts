@@ -4,16 +4,6 @@
  */
 import type { Queryable } from '../connection/pool.ts';
 
-/**
- * A range of stored heights, from micro block `fromMicro` of `from` on (−1: whole generations): what a batch just
- * written covers, or stored heights an area derives again.
- */
-export interface HeightRange {
-  readonly from: number;
-  readonly to: number;
-  readonly fromMicro: number;
-}
-
 /** deleteFrom removes every height ≥ `height` (key_blocks' delete trigger removes everything that belongs to them). */
 export async function deleteFrom(db: Queryable, height: number): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM key_blocks WHERE height >= $1', [height]);

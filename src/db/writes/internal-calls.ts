@@ -6,7 +6,7 @@ import { txTypeCode } from '../../chain/id-key.ts';
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import { microHeaderSql } from '../queries/blocks.ts';
 import type { Queryable } from '../connection/pool.ts';
-import type { HeightRange } from './heights.ts';
+import type { HeightRange } from '../queries/height-range.ts';
 
 /** A stored transaction of a micro block holding contract calls, with what a re-run of the block needs. */
 export interface ReplayableTx {

@@ -1,10 +1,10 @@
 /**
- * @module The balances area (migration 1007): the AE balances of the accounts stored heights touched, as the node's
- * state has them. No rule of ours computes a balance (fees, rewards, amounts, deposits, refunds, locks: the node
- * applies them all); each account a range of heights touched is asked once, in the state after the range's last
- * block, and stored at the last height of the range that touched it. Nothing between that height and the range's end
- * changed the account, so the row is its balance after that height as well, and a rollback that deletes heights
- * leaves each account's latest row its balance at the new top.
+ * @module The balances area (migrations 1007, 1100): the AE balances of the accounts stored heights touched, as the
+ * node's state has them, and every change of them with its cause (balance-changes.ts), reconciled with them. Each
+ * account a range of heights touched (an account an internal call paid included) is asked once, in the state after
+ * the range's last block, and stored at the last height of the range that touched it. Nothing between that height
+ * and the range's end changed the account, so the row is its balance after that height as well, and a rollback that
+ * deletes heights leaves each account's latest row its balance at the new top.
  */
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
@@ -15,7 +15,11 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
-import type { HeightRange } from '../../db/writes/heights.ts';
+import { aeBalancesBefore, genesisUnknown, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
+import { replaceBalanceChanges } from '../../db/writes/balance-changes.ts';
+import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
+import { balanceChangeRows, readRangeDeltas, type BalanceDifference, type UntoldTx } from './balance-changes.ts';
+import type { HeightRange } from '../../db/queries/height-range.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
 export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
@@ -23,31 +27,59 @@ export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
 /** Balances asked at once: the node set bounds the requests in flight; this bounds the promises waiting for it. */
 const IN_FLIGHT = 64;
 
+/** What the area tells of each range besides its rows: the accounts whose derived balance was not the node's. */
+export type BalanceReport = (differences: readonly BalanceDifference[], untold: readonly UntoldTx[]) => void;
+
 /**
  * deriveBalances stores the balances of the accounts heights from..to touched (from micro block `fromMicro` of
- * `from` on: −1 for whole generations), read from the node after the last stored block of `to`. A node that no
- * longer holds that state (410, garbage-collected) is asked for its top's: the account's later heights store their
- * own rows as the populator reaches them, so its latest row is exact once the stored chain is at the node's top.
+ * `from` on: −1 for whole generations), read from the node after the last stored block of `to`, and every change of
+ * their balances with its cause (balance-changes.ts), reconciled with those balances. A node that no longer holds
+ * that state (410, garbage-collected) is asked for its top's: the account's later heights store their own rows as
+ * the populator reaches them, so its latest row is exact once the stored chain is at the node's top; its changes are
+ * not reconciled there (the top's balance is not the range's end's).
  */
-export async function deriveBalances(db: Queryable, node: BalanceReader, range: HeightRange): Promise<void> {
+export async function deriveBalances(
+  db: Queryable,
+  node: BalanceReader,
+  range: HeightRange,
+  report?: BalanceReport,
+): Promise<void> {
   const link = await storedLink(db, range.to);
   if (!link) return;
   const after = link.lastMicroHash ?? link.keyHash;
+  const derived = await readRangeDeltas(db, range);
   const touched = new Map<string, number>();
   for (const t of await touchedAccounts(db, range, LOCKED_COINS_ACCOUNT)) {
     const id = t.id ?? reprefix(idOfKey(t.key!), 'ak');
     touched.set(id, Math.max(t.height, touched.get(id) ?? t.height));
   }
+  // an account only an internal call paid (Chain.spend) is touched too
+  for (const d of derived.deltas) touched.set(d.account, Math.max(d.height, touched.get(d.account) ?? d.height));
   const accounts = [...touched.keys()];
-  const balances = await mapLimit(accounts, IN_FLIGHT, (id) =>
-    node.accountBalance(id, after).catch((err: unknown) => {
+  const exact = new Set<string>();
+  const balances = await mapLimit(accounts, IN_FLIGHT, async (id) => {
+    try {
+      const balance = await node.accountBalance(id, after);
+      exact.add(id);
+      return balance;
+    } catch (err) {
       if (err instanceof NodeError && err.gone) return node.accountBalance(id);
       throw err;
-    }),
-  );
+    }
+  });
   const rows: BalanceRow[] = accounts.flatMap((accountId, i) => {
     const balance = balances[i];
     return balance === undefined ? [] : [{ height: touched.get(accountId)!, accountId, balance }];
   });
   await replaceBalances(db, range, rows);
+  // an account the node does not know there holds nothing
+  const atEnd = new Map(accounts.flatMap((id, i) => (exact.has(id) ? [[id, balances[i] ?? 0n] as const] : [])));
+  const before = await aeBalancesBefore(db, range, accounts);
+  const end = { height: range.to, microIndex: await lastMicroIndex(db, range.to), txIndex: AFTER_BLOCK };
+  // an account's genesis balance is asked of no node (a second read of each account, refused by a pruning node):
+  // without the genesis accounts file it is what the node's balance at the end of its first range leaves
+  const inferOpening = await genesisUnknown(db);
+  const changes = balanceChangeRows(derived.deltas, { before, atEnd, end, untold: derived.untold, inferOpening });
+  await replaceBalanceChanges(db, range, changes.rows);
+  if (changes.differences.length > 0) report?.(changes.differences, derived.untold);
 }

@@ -1,5 +1,5 @@
 /** @module The stored heights a batch just written covers, as the areas that ask the node per range take them. Pure. */
-import type { HeightRange } from '../../db/writes/heights.ts';
+import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /** batchRange is the range of a batch (ascending generations; the first may continue a stored one). */

@@ -27,7 +27,7 @@ import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import type { ContractDecoder } from '../contracts/contract-decoder.ts';
 import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
 import type { Aex9Settling } from './aex9-state.ts';
-import { deriveBalances, type BalanceReader } from './account-balances.ts';
+import { deriveBalances, type BalanceReader, type BalanceReport } from './account-balances.ts';
 import { batchRange } from './batch-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
@@ -70,10 +70,12 @@ export interface DeriveContext {
   readonly hyperchain?: Pick<HyperchainReader, 'read'>;
   /** hears of the AEX-9 tokens whose balances the token area read from their state (the populator's log and metric) */
   readonly onAex9State?: Aex9Settling['onRead'];
+  /** hears of the accounts whose derived balance was not the node's (the populator's log and metric) */
+  readonly onBalanceDifferences?: BalanceReport;
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
-interface AreaDerivation {
+export interface AreaDerivation {
   readonly batch: (db: Queryable, gens: readonly GenerationRows[], derivation: BatchDerivation) => Promise<void>;
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
   /**
@@ -104,6 +106,12 @@ interface AreaDerivation {
    * (learned-tx-types.ts) does not send its heights back to it
    */
   readonly ofKeyBlocks?: boolean;
+  /**
+   * the areas before it whose rows it reads, where it does not wait for every area before it: a batch that does not
+   * derive one of them defers it (and no other deferral does), and the backfill derives it only below their pending
+   * heights (unless they fail: then the node's balances stand in, reconciled, for what their rows would have told)
+   */
+  readonly reads?: readonly string[];
 }
 
 /**
@@ -171,20 +179,6 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     },
   ],
   [
-    // after the transfers, which it reads; no area reads it, so a batch that gathers it (catching up) or fails to read
-    // the node defers none after it
-    'balances',
-    {
-      batch: (db, gens, { balances }) => deriveBalances(db, nodeReader('balances', balances), batchRange(gens)),
-      stored: (db, from, to, { balances }) =>
-        deriveBalances(db, nodeReader('balances', balances), { from, to, fromMicro: -1 }),
-      tables: ['account_balances', 'account_wealth', 'account_holders'],
-      asksNode: true,
-      leaf: true,
-      gathers: BALANCES_GATHERED,
-    },
-  ],
-  [
     'stats',
     {
       batch: (db, gens, { appearances }) => deriveStats(db, gens, appearances),
@@ -244,6 +238,23 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       standalone: true,
       leaf: true,
       gathers: INTERNAL_CALLS_GATHERED,
+    },
+  ],
+  [
+    // after the areas whose rows it reads (`reads`: the transfers, the GA calls' gas and the internal calls, Chain.spend
+    // paying accounts no transaction names), and only those hold it; no area reads it, so a batch that gathers it
+    // (catching up) or fails to read the node defers none after it
+    'balances',
+    {
+      batch: (db, gens, { balances, onBalanceDifferences }) =>
+        deriveBalances(db, nodeReader('balances', balances), batchRange(gens), onBalanceDifferences),
+      stored: (db, from, to, { balances, onBalanceDifferences }) =>
+        deriveBalances(db, nodeReader('balances', balances), { from, to, fromMicro: -1 }, onBalanceDifferences),
+      tables: ['account_balances', 'account_wealth', 'account_holders', 'account_balance_changes'],
+      asksNode: true,
+      leaf: true,
+      gathers: BALANCES_GATHERED,
+      reads: ['transfers', 'ga', 'int_calls'],
     },
   ],
   [
@@ -317,6 +328,8 @@ export interface BatchDerivation {
   readonly underived?: ReadonlyMap<string, string>;
   /** reads accounts' balances (the balances area) */
   readonly balances?: BalanceReader;
+  /** hears of the accounts whose derived balance was not the node's (the balances area) */
+  readonly onBalanceDifferences?: BalanceReport;
   /** reads GA transactions' infos (the ga area) */
   readonly gaCalls?: GaInfoReader;
   /**
@@ -352,14 +365,19 @@ export async function deriveBatchAreas(
   const to = gens.at(-1)!.keyBlock.height;
   const behind = new Set((await pendingBackfills(db)).map((p) => p.area));
   let deferred = false;
+  const notDerived = new Set<string>();
   for (const [area, derive] of DERIVED_AREAS) {
     const gathered = derivation.gathering === true && derive.gathers !== undefined;
-    if ((derive.standalone || !deferred) && !behind.has(area) && !gathered) {
+    // an area that names its reads waits for those only; another for every area before it that others read
+    const held = derive.reads ? derive.reads.some((read) => notDerived.has(read)) : !derive.standalone && deferred;
+    if (!held && !behind.has(area) && !gathered) {
       const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, derivation)));
       if (err === undefined) continue;
+      notDerived.add(area);
       await recordBackfill(db, area, from, to);
       await recordFailure(db, area, failureText(from, to, err));
     } else {
+      notDerived.add(area);
       await recordBackfill(db, area, from, to);
       // deferred behind another area, it says why it could not derive itself either (it fails until its turn)
       const own = underived.get(area);
@@ -375,11 +393,23 @@ export async function deriveBatchAreas(
  * areas after it go on meanwhile (it is a leaf). Pure.
  */
 export function nextJob(pending: readonly PendingBackfill[], catchingUp: boolean): PendingBackfill | undefined {
-  const waits = (job: PendingBackfill, gathers: number | undefined): boolean =>
-    catchingUp && gathers !== undefined && !job.failingSince && job.to - job.next + 1 < gathers;
+  const waits = (job: PendingBackfill, derive: AreaDerivation): boolean =>
+    (catchingUp && derive.gathers !== undefined && !job.failingSince && job.to - job.next + 1 < derive.gathers) ||
+    readsBelow(pending, derive) <= job.next;
   return [...DERIVED_AREAS]
-    .map(([area, derive]) => ({ job: pending.find((p) => p.area === area), gathers: derive.gathers }))
-    .find(({ job, gathers }) => job !== undefined && !waits(job, gathers))?.job;
+    .map(([area, derive]) => ({ job: pending.find((p) => p.area === area), derive }))
+    .find(({ job, derive }) => job !== undefined && !waits(job, derive))?.job;
+}
+
+/**
+ * readsBelow is the first height an area's reads (`reads`) have still to derive: it derives only below it. A read
+ * area that fails holds it up no more. Pure.
+ */
+export function readsBelow(pending: readonly PendingBackfill[], derive: AreaDerivation): number {
+  const heights = pending
+    .filter((p) => derive.reads?.includes(p.area) === true && !p.failingSince && p.next <= p.to)
+    .map((p) => p.next);
+  return Math.min(Infinity, ...heights);
 }
 
 /** failureText is what a failed derivation records and logs: the heights it failed on and the cause. */
@@ -426,8 +456,19 @@ export class DeriveBackfill {
    * and so is one that `signal` ended).
    */
   async step(opts: { catchingUp?: boolean } = {}): Promise<boolean> {
-    const { pool, log, rules, detector, balances, decoder, gaCalls, internalCalls, hyperchain, batchHeights } =
-      this.#deps;
+    const {
+      pool,
+      log,
+      rules,
+      detector,
+      balances,
+      decoder,
+      gaCalls,
+      internalCalls,
+      hyperchain,
+      onBalanceDifferences,
+      batchHeights,
+    } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = nextJob(pending, opts.catchingUp === true);
@@ -444,7 +485,7 @@ export class DeriveBackfill {
     // a stretch without stored heights (a sparse database) is skipped at once
     const first = (await storedHeightsAbove(pool, job.next - 1, 1))[0];
     const from = first === undefined ? job.to + 1 : Math.min(first, job.to + 1);
-    const to = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to);
+    const to = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to, readsBelow(pending, derive) - 1);
     try {
       await withTransaction(pool, async (client) => {
         if (from <= to)
@@ -456,6 +497,7 @@ export class DeriveBackfill {
             gaCalls,
             internalCalls,
             hyperchain,
+            ...(onBalanceDifferences ? { onBalanceDifferences } : {}),
           });
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);

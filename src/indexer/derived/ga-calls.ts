@@ -8,7 +8,7 @@ import { isJsonObject, toBigInt } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import { gaTransactions, replaceGaCalls, type GaCallRow } from '../../db/writes/ga-calls.ts';
-import type { HeightRange } from '../../db/writes/heights.ts';
+import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { attachDetails } from '../contracts/ga-attach.ts';

@@ -13,7 +13,7 @@ import type { Json } from '../../chain/json.ts';
 import { decodeSignedTx } from '../../chain/tx-parse.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
-import type { HeightRange } from '../../db/writes/heights.ts';
+import type { HeightRange } from '../../db/queries/height-range.ts';
 import {
   CONTRACT_TX_TYPES,
   replaceInternalCalls,

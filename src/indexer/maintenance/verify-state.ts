@@ -26,6 +26,8 @@ import {
   type StoredBalance,
 } from '../../db/queries/chain-state-check.ts';
 import { channelById, type ChannelRow } from '../../db/queries/channels.ts';
+import { lastChangeAt, WHOLE_GENERATION } from '../../db/queries/balance-changes.ts';
+import { storedLink } from '../../db/queries/block-hashes.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { PRUNED, REFUSED, type DryRunCall } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
@@ -178,6 +180,18 @@ export async function verifyState(deps: StateCheckDeps, opts: StateCheckOptions)
     notes,
     costs: tallies.map((t) => t.cost()),
   };
+}
+
+/** PAST_HEIGHTS: heights below the top at which each account's derived AE balance is compared with the node's. */
+const PAST_HEIGHTS = 2;
+
+/** pastHeights draws an account's past heights to compare, the same on every run (from its id). Pure. */
+export function pastHeights(account: string, top: number): number[] {
+  let x = [...account].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 2_147_483_647, 7);
+  return Array.from({ length: PAST_HEIGHTS }, () => {
+    x = (x * 48_271) % 2_147_483_647;
+    return x % Math.max(top, 1);
+  });
 }
 
 /** pages runs `each` over every entry of a keyset-paged list, `concurrency` at once: what each gives, in list order. */
@@ -488,16 +502,40 @@ function checkChannels(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally):
 /** checkBalances compares accounts' stored AE balances (all, or a sample) with the node's at the verified top. */
 async function checkBalances(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Promise<void> {
   let pruned = 0;
-  const check = async ({ account, balance }: StoredBalance): Promise<string[]> => {
-    t.counted();
+  let prunedPast = 0;
+  const blocks = new Map<number, Promise<string | undefined>>();
+  const blockAt = (height: number): Promise<string | undefined> => {
+    let hash = blocks.get(height);
+    if (hash === undefined)
+      blocks.set(height, (hash = storedLink(deps.pool, height).then((l) => l && (l.lastMicroHash ?? l.keyHash))));
+    return hash;
+  };
+  const nodeAt = async (account: string, block: string): Promise<bigint | undefined | typeof PRUNED> => {
     t.requests++;
     try {
-      return balanceDifference(account, balance, await deps.node.accountBalance(account, opts.topBlock));
+      return await deps.node.accountBalance(account, block);
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
-      pruned++;
-      return [];
+      if (block === opts.topBlock) pruned++;
+      else prunedPast++;
+      return PRUNED;
     }
+  };
+  // each account's latest balance, and its balance after the top and PAST_HEIGHTS heights drawn at random from its
+  // changes (account_balance_changes), each against the node's state there
+  const check = async ({ account, balance }: StoredBalance): Promise<string[]> => {
+    t.counted();
+    const atTop = await nodeAt(account, opts.topBlock);
+    if (atTop === PRUNED) return [];
+    const lines = balanceDifference(account, balance, atTop);
+    for (const height of [opts.top, ...pastHeights(account, opts.top)]) {
+      const block = await blockAt(height);
+      const node = block === opts.topBlock ? atTop : block === undefined ? PRUNED : await nodeAt(account, block);
+      if (node === PRUNED) continue;
+      const derived = await lastChangeAt(deps.pool, account, { height, microIndex: WHOLE_GENERATION });
+      lines.push(...balanceDifference(`${account}@${height}`, derived?.balance ?? '0', node));
+    }
+    return lines;
   };
   const lines =
     opts.sample === undefined
@@ -511,4 +549,6 @@ async function checkBalances(deps: StateCheckDeps, opts: StateCheckOptions, t: T
   t.differences.push(...lines);
   if (pruned > 0)
     t.unverifiable.push(`${pruned} account balance(s) unverifiable: every node answered 410 at ${opts.topBlock}`);
+  if (prunedPast > 0)
+    t.unverifiable.push(`${prunedPast} past account balance(s) unverifiable: every node answered 410 there`);
 }

@@ -30,6 +30,8 @@ import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-
 import { deriveBatchAreas } from '../derived/derive-backfill.ts';
 import { WebhookBatch } from './webhook-batch.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
+import { balanceDifferenceReport } from '../derived/balance-changes.ts';
+import type { BalanceReport } from '../derived/account-balances.ts';
 import { undecodedForNow } from '../derived/redecode-calls.ts';
 import type { StoredProtocol } from './protocol-watch.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
@@ -342,6 +344,7 @@ export async function loadBatch(
       appearances: written.accounts,
       underived,
       balances: reads.balances,
+      onBalanceDifferences: balanceDifferences(deps),
       gaCalls: reads.gaCalls,
       internalCalls: reads.internalCalls,
       ...(deps.aexn ? { aex9State: { reader: deps.aexn, onRead: aex9StateReport(deps.log, deps.metrics) } } : {}),
@@ -379,6 +382,15 @@ export async function loadBatch(
     if (rolledBack) m.rollbacks.inc();
   }
   return { kind: 'written', from, to, transactions, replaced, rederiveFrom };
+}
+
+/** The balance differences' report of each loader's dependencies: one per process, so the first ones are logged once. */
+const differenceReports = new WeakMap<LoaderDeps, BalanceReport>();
+
+function balanceDifferences(deps: LoaderDeps): BalanceReport {
+  let report = differenceReports.get(deps);
+  if (report === undefined) differenceReports.set(deps, (report = balanceDifferenceReport(deps.log, deps.metrics)));
+  return report;
 }
 
 /**

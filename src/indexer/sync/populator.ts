@@ -24,6 +24,7 @@ import { NodeSet } from '../../node/node-set.ts';
 import type { Role } from '../../base/roles.ts';
 import { contractReaders } from '../contracts/aexn-detector.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
+import { balanceDifferenceReport } from '../derived/balance-changes.ts';
 import { detectHyperchain } from '../hyperchain/detect.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
 import { DeriveBackfill, transactionAreas } from '../derived/derive-backfill.ts';
@@ -341,6 +342,7 @@ export class Populator implements Role {
       decoder: readers.decoder,
       hyperchain,
       onAex9State: aex9StateReport(log, metrics),
+      onBalanceDifferences: balanceDifferenceReport(log, metrics),
       batchHeights: cfg.batchSize,
       schema: cfg.databaseSchema,
       metrics,

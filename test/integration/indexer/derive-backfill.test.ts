@@ -269,8 +269,8 @@ describe('a stored database derives its missing derived rows from its stored row
         ['transfers', 0],
         ['transfers', 14],
         ['tokens', 0],
-        ['balances', 0],
         ['stats', 0],
+        ['balances', 0],
         ['channels', 0],
         ['spends', 0],
       ]);

@@ -1,7 +1,8 @@
 /**
  * @module Issue 39 on a real PostgreSQL: ChannelSetDelegatesTx, HCVoteTx and types this version does not know are
  * stored each under a code of its own, named, filtered and counted by the statistics under their names; types an
- * older version stored as unknown are re-typed once this version knows them.
+ * older version stored as unknown are re-typed once this version knows them. The AE balances derive over them, each
+ * account's difference from the node marked at the first such transaction naming it.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
 import { countTransactions } from '../../../src/db/queries/transaction-filter.ts';
 import { learnTxTypes } from '../../../src/db/writes/learned-tx-types.ts';
 import { TxTypeCodes } from '../../../src/db/writes/tx-type-codes.ts';
+import { deriveBalances } from '../../../src/indexer/derived/account-balances.ts';
 import { DERIVED_AREAS } from '../../../src/indexer/derived/derive-backfill.ts';
 import { DEFAULT_TRANSFER_RULES } from '../../../src/indexer/derived/internal-transfers.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
@@ -168,6 +170,37 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     );
     expect(again.unknownTypes.firstMet).to.deep.equal([]);
     expect((await names()).MadeUpTx).to.equal(3);
+  });
+
+  it("derives AE balances over the types it does not know: each account's difference marked at the first one naming it", async () => {
+    // the node's balances after each range (what the balances area reads; the node takes the fees the rules cannot tell)
+    const node = new Map([
+      [alice, 10n ** 21n],
+      [bob, 10n ** 21n],
+    ]);
+    const reader = { accountBalance: (account: string) => Promise.resolve(node.get(account)) };
+    await withTransaction(pool, (c) => deriveBalances(c, reader, { from: 0, to: 1, fromMicro: -1 }));
+    node.set(alice, 10n ** 21n - 1n).set(bob, 10n ** 21n - 2n * 10n ** 20n);
+    await withTransaction(pool, (c) => deriveBalances(c, reader, { from: 2, to: 3, fromMicro: -1 }));
+    const { rows } = await pool.query<{ account_id: string; at: string; kind: string; delta: string; balance: string }>(
+      `SELECT account_id, height || '/' || micro_index || '/' || tx_index AS at, kind, delta::text, balance::text
+         FROM account_balance_changes ORDER BY account_id = $1 DESC, height, micro_index, tx_index, seq`,
+      [alice],
+    );
+    expect(rows.map((r) => [r.account_id === alice ? 'alice' : 'bob', r.at, r.kind, r.delta, r.balance])).to.deep.equal(
+      [
+        // no genesis accounts known: each one's genesis balance is what its first range leaves of the node's
+        ['alice', '0/-1/-1', 'accounts_roma', '1000000000000000040001', '1000000000000000040001'],
+        ['alice', '1/0/0', 'SpendTx', '-20001', '1000000000000000020000'],
+        ['alice', '1/0/1', 'ChannelSetDelegatesTx', '-20000', '1000000000000000000000'],
+        // OtherNewTx (2/0/1) names alice: the fee the node took is its unexplained change
+        ['alice', '2/0/1', 'unexplained', '-1', '999999999999999999999'],
+        ['bob', '0/-1/-1', 'accounts_roma', '999999999999999999999', '999999999999999999999'],
+        ['bob', '1/0/0', 'SpendTx', '1', '1000000000000000000000'],
+        // both MadeUpTx fees at the first that names bob (2/0/0), which the rules cannot split from the second's (3/0/0)
+        ['bob', '2/0/0', 'unexplained', '-200000000000000000000', '800000000000000000000'],
+      ],
+    );
   });
 
   it('re-types what an older version stored as unknown once this one knows the type', async () => {

@@ -75,7 +75,7 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
         `derived areas not compared: the populator is still deriving balances (heights 0-${top}), ` +
           `stats (heights 101-${top}) from the stored rows`,
         `derived rows of the balances area not compared: the populator is still deriving heights 0-${top} ` +
-          '(account_balances, account_wealth, account_holders)',
+          '(account_balances, account_wealth, account_holders, account_balance_changes)',
         `derived rows of the stats area not compared: the populator is still deriving heights 101-${top} ` +
           '(stats_generations, stats_series_counts, stats_accounts, stats_active_accounts, stats_intervals, ' +
           'stats_miner_rewards, stats_miners)',

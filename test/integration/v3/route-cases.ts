@@ -184,6 +184,16 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   ],
   GetAex9ContractAccountBalanceHistory: ({ token, holder }) => [`/aex9/${token}/balances/${holder}/history`],
   GetAex9AccountBalances: ({ holder }) => [`/accounts/${holder}/aex9/balances`],
+  GetAccountAeBalance: ({ account, keyBlock }) => [
+    `/accounts/${account}/balance`,
+    `/accounts/${account}/balance?height=${String(keyBlock.height)}`,
+    `/accounts/${account}/balance?time=${String(Math.floor(Number(keyBlock.time) / 1000))}`,
+  ],
+  GetAccountAeBalanceHistory: ({ account, keyBlock }) => [
+    `/accounts/${account}/balance/history`,
+    `/accounts/${account}/balance/history?direction=forward&limit=3`,
+    `/accounts/${account}/balance/history?scope=gen:${String(keyBlock.height)}-0`,
+  ],
   GetAex9ContractTransfers: ({ token, holder }) => [
     `/aex9/${token}/transfers?sender=${holder}`,
     `/aex9/${token}/transfers?recipient=${holder}`,

@@ -41,6 +41,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   channel_events: ['height'],
   channel_totals: ['channel_id'],
   spend_heights: ['height'],
+  account_balance_changes: ['height'],
   account_ids: ['num', 'key'],
 };
 

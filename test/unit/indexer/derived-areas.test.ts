@@ -7,11 +7,11 @@ describe('DERIVED_AREAS', () => {
     expect(transactionAreas()).to.deep.equal([
       'transfers',
       'tokens',
-      'balances',
       'stats',
       'calls',
       'ga',
       'int_calls',
+      'balances',
       'channels',
       'created',
       'spends',

@@ -3,7 +3,7 @@
  * while the populator catches up the balances, which gather, wait for a whole stretch (issue 40).
  */
 import { expect } from 'chai';
-import { nextJob } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DERIVED_AREAS, nextJob, readsBelow } from '../../../src/indexer/derived/derive-backfill.ts';
 import type { PendingBackfill } from '../../../src/db/queries/pending-backfills.ts';
 
 const pending = (area: string, next: number, to: number, failing = false): PendingBackfill => ({
@@ -27,9 +27,27 @@ describe('nextJob (derive-backfill.ts)', () => {
     const stats = pending('stats', 10, 20);
     expect(nextJob([balances], true)).to.equal(undefined);
     expect(nextJob([balances, stats], true)).to.equal(stats);
-    // caught up, or a whole stretch pending: derived
-    expect(nextJob([balances, stats], false)).to.equal(balances);
+    // caught up, or a whole stretch pending: derived (after the statistics, which come first)
+    expect(nextJob([balances], false)).to.equal(balances);
     expect(nextJob([pending('balances', 0, 9_999)], true)?.area).to.equal('balances');
+  });
+
+  it('derives the balances only below the heights the internal calls and GA calls have still to derive (issue 76)', () => {
+    const balances = pending('balances', 0, 99);
+    expect(nextJob([balances, pending('int_calls', 0, 99)], false)?.area).to.equal('int_calls');
+    // catching up, the internal calls wait for their stretch; a whole stretch of balances below them goes on
+    const stretch = pending('balances', 0, 19_999);
+    expect(nextJob([pending('int_calls', 50, 99), stretch], true)).to.equal(stretch);
+    expect(nextJob([pending('int_calls', 0, 99), stretch], true)).to.equal(undefined);
+    expect(
+      readsBelow(
+        [pending('int_calls', 50, 99), pending('ga', 70, 99), pending('stats', 10, 99)],
+        DERIVED_AREAS.get('balances')!,
+      ),
+    ).to.equal(50);
+    // a failing read area holds them up no more: its gaps are reconciled with the node's balances
+    const failing = pending('int_calls', 0, 99, true);
+    expect(readsBelow([failing], DERIVED_AREAS.get('balances')!)).to.equal(Infinity);
   });
 
   it('retries failing balances at once, stretch or not', () => {

@@ -16,6 +16,7 @@ import * as stats from '../resources/stats.ts';
 import { getTopMiners24h } from '../resources/top-miners.ts';
 import * as transactions from '../resources/transactions.ts';
 import { getWealth } from '../resources/wealth.ts';
+import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
 
 const strings = (to: `query:${string}`) => ({ type: new GraphQLList(new GraphQLNonNull(GraphQLString)), to });
 const height = { type: new GraphQLNonNull(IntScalar), to: 'path:hash_or_kbi' } as const;
@@ -207,6 +208,21 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
     type: WealthPage,
     description: 'The accounts with the most AE, highest first',
     pick: asData,
+  },
+  accountAeBalance: {
+    op: getAccountBalance,
+    args: {
+      id: requiredString('path:accountId'),
+      height: { type: IntScalar, to: 'query:height' },
+      time: { type: IntScalar, to: 'query:time' },
+    },
+    description: "An account's AE balance after a generation or at a time (unix seconds), and its last change",
+  },
+  accountAeBalanceHistory: {
+    op: getAccountBalanceHistory,
+    list: 'scoped',
+    args: { id: requiredString('path:accountId') },
+    description: "Every change of an account's AE balance, with its cause and the balance after it",
   },
 };
 

@@ -1,4 +1,5 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
+import { balancesPostPath } from './balances-post.ts';
 import { isPage, type Answers, type LiteralSchema } from '../resources/resource.ts';
 import type { ParamName, V3Operation } from './operation.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
@@ -64,7 +65,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
       },
     };
   }
-  Object.assign(paths, exportPaths(V3_EXPORTS), webhooksPaths());
+  Object.assign(paths, exportPaths(V3_EXPORTS), balancesPostPath(), webhooksPaths());
   return {
     openapi: '3.0.3',
     info: {

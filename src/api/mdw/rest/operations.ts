@@ -71,6 +71,7 @@ import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
 import { HYPERCHAIN_OPERATIONS } from './hyperchain-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
+import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -494,6 +495,21 @@ export const V3_ROUTES: readonly V3Route[] = [
     summary: "An account's balance of a token at each generation",
     params: ['path:contractId', 'path:accountId', ...SCOPED],
     resource: getAex9ContractAccountBalanceHistory,
+  },
+  {
+    path: '/accounts/{accountId}/balance',
+    operationId: 'GetAccountAeBalance',
+    summary: "An account's AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
+    params: ['path:accountId', 'query:height', 'query:time'],
+    resource: getAccountBalance,
+  },
+  {
+    path: '/accounts/{accountId}/balance/history',
+    operationId: 'GetAccountAeBalanceHistory',
+    summary:
+      "Every change of an account's AE balance, with its cause and the balance after it; with `interval_by=day|week|month` its balance at the end of each such interval in which it changed",
+    params: ['path:accountId', 'query:interval_by', ...SCOPED],
+    resource: getAccountBalanceHistory,
   },
   {
     path: '/accounts/{accountId}/aex9/balances',

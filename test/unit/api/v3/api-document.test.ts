@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { v3RouteIndex } from '../../../../src/api/mdw/rest/rest-routes.ts';
+import { BALANCES_POST_PATH } from '../../../../src/api/mdw/rest/balances-post.ts';
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
 import { V3_EXPORTS, V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
 import { webhooksPaths } from '../../../../src/api/mdw/rest/webhooks-paths.ts';
@@ -10,14 +11,14 @@ import { page, resource, type Answers } from '../../../../src/api/mdw/resources/
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 
 describe('/v3/api document', () => {
-  it('lists exactly the routes the /v3 route index serves, the exports among them', () => {
+  it('lists exactly the routes the /v3 route index serves, the exports among them, and POST /accounts/balances', () => {
     const served = v3RouteIndex()
       .templates.map((template) => template.replace(/^\/v3/, '').replace(/:(\w+)/g, '{$1}'))
       .sort();
     expect(served).to.deep.equal([...V3_OPERATIONS.map((op) => op.path), ...V3_EXPORTS.map((e) => e.path)].sort());
     const webhooks = Object.keys(webhooksPaths());
     expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(
-      [...served, ...webhooks].sort(),
+      [...served, BALANCES_POST_PATH, ...webhooks].sort(),
     );
   });
 
@@ -46,7 +47,9 @@ describe('/v3/api document', () => {
       for (const p of inPath) expect(op.params, op.path).to.include(p);
     }
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
-    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 2 + Object.keys(webhooksPaths()).length);
+    // the route table's, the two exports', POST /accounts/balances and the webhooks API's
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 3 + Object.keys(webhooksPaths()).length);
+    expect(Object.keys((doc.paths['/accounts/balances'] ?? {}) as object)).to.deep.equal(['post']);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
   });
 

@@ -1,0 +1,148 @@
+/**
+ * @module An account's AE balance at a height or a time and the changes that made it (issue 76), read from
+ * account_balance_changes: the balance is its latest change's at or before the block (one index probe), the history a
+ * keyset walk of its changes.
+ */
+import {
+  AFTER_BLOCK,
+  blockAtTime,
+  changesPage,
+  lastChangeAt,
+  WHOLE_GENERATION,
+  type BalanceChange,
+  type BlockEnd,
+  type ChangeKey,
+} from '../../../db/queries/balance-changes.ts';
+import { topHeight } from '../../../db/queries/blocks.ts';
+import type { Queryable } from '../../../db/connection/pool.ts';
+import type { Json } from '../../../chain/json.ts';
+import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
+import { dayText, intervalBalances, INTERVALS, type IntervalBalance, type IntervalBy } from './balance-intervals.ts';
+import { listPage } from './list.ts';
+import { v3BadRequest } from './mdw-errors.ts';
+import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
+import type { Query } from './page.ts';
+import { page, resource, type Answer, type V3Env } from './resource.ts';
+import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
+
+/** CHANGE_CURSOR: a change's `<height>-<micro index>-<tx index>-<seq>` (−1 at key-block level). */
+const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
+  encode: (k) => `${k.height}_${k.microIndex}_${k.txIndex}_${k.seq}`,
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('_');
+    const n = parts.map((p) => (/^-1$/.test(p) ? -1 : parseNonNegative(p)));
+    if (parts.length !== 4 || n.some((x) => x === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: n[0]!, microIndex: n[1]!, txIndex: n[2]!, seq: n[3]! };
+  },
+};
+
+/** getAccountBalance: `{account, height, balance, last_change}` at `height=` or `time=` (unix seconds), or the top. */
+export const getAccountBalance = resource(AE_BALANCE, async ({ pool }, req) => {
+  const account = parseId(req.params.accountId, ['ak']);
+  rejectUnknown(req.query, new Set(['height', 'time']));
+  return balanceOf(pool, account, await blockEndOf(pool, req.query));
+});
+
+/** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
+export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async ({ pool }, req) => {
+  const account = parseId(req.params.accountId, ['ak']);
+  rejectUnknown(req.query, new Set(['interval_by']));
+  const paging = parsePaging(req.query);
+  const by = one(req.query.interval_by);
+  if (by !== undefined) {
+    if (!INTERVALS.includes(by as IntervalBy)) throw v3BadRequest(`invalid interval_by: ${by}`);
+    if (paging.scope !== undefined) throw v3BadRequest('interval_by takes no scope');
+    return listPage(paging, {
+      cursor: INDEX_CURSOR,
+      read: (walk, from, n) => intervalBalances(pool, account, by as IntervalBy, walk, from, n),
+      key: (r: IntervalBalance) => r.interval.start,
+      item: ({ interval, last }) => ({
+        account,
+        interval_by: by,
+        date: dayText(interval.start),
+        height: last.height,
+        balance: BigInt(last.balance),
+      }),
+    });
+  }
+  const heights = paging.scope ?? ALL_HEIGHTS;
+  return listPage(paging, {
+    cursor: CHANGE_CURSOR,
+    read: (walk, from, n) => changesPage(pool, account, walk, from, n, heights),
+    key: (r: BalanceChange) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, seq: r.seq }),
+    item: (r) => ({ account, ...changeItem(r) }),
+  });
+});
+
+/** BALANCES_MAX: the accounts one POST /v3/accounts/balances asks at most. */
+export const BALANCES_MAX = 100;
+
+/**
+ * postAccountsBalances: `[{account, height, balance, last_change}]` for the body's `{"accounts": [ak_…], "height": H}`
+ * (1 to BALANCES_MAX accounts, each answered once in the order given; `height` optional, default the stored top).
+ */
+export async function postAccountsBalances({ pool }: V3Env, body: unknown): Promise<Answer> {
+  const usage = 'the body must be {"accounts": ["ak_…", …], "height": H} (height optional)';
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw v3BadRequest(usage);
+  const { accounts, height, ...rest } = body as { accounts?: unknown; height?: unknown };
+  if (!Array.isArray(accounts) || Object.keys(rest).length > 0) throw v3BadRequest(usage);
+  if (accounts.length === 0 || accounts.length > BALANCES_MAX)
+    throw v3BadRequest(`accounts: give 1 to ${BALANCES_MAX}, not ${accounts.length}`);
+  const ids = [...new Set(accounts.map((a) => parseId(typeof a === 'string' ? a : String(a), ['ak'])))];
+  if (height !== undefined && (typeof height !== 'number' || !Number.isSafeInteger(height)))
+    throw v3BadRequest(`invalid height: ${String(height)}`);
+  const end = await blockEndOf(pool, height === undefined ? {} : { height: String(height) });
+  const answers: Json[] = [];
+  // one probe each, one after the other: a request holds one connection
+  for (const id of ids) answers.push(await balanceOf(pool, id, end));
+  return answers;
+}
+
+/** balanceOf is an account's balance at the end of a block, with the change that made it. */
+async function balanceOf(db: Queryable, account: string, end: BlockEnd): Promise<Json> {
+  const last = await lastChangeAt(db, account, end);
+  return {
+    account,
+    height: end.height,
+    balance: last === undefined ? 0n : BigInt(last.balance),
+    last_change: last === undefined ? null : changeItem(last),
+  };
+}
+
+/** blockEndOf is the block a request's `height=` (a whole generation) or `time=` names, or the stored top. */
+async function blockEndOf(db: Queryable, query: Query): Promise<BlockEnd> {
+  const heightText = one(query.height);
+  const timeText = one(query.time);
+  if (heightText !== undefined && timeText !== undefined) throw v3BadRequest('give height or time, not both');
+  const top = await topHeight(db);
+  if (top === undefined) throw v3BadRequest('no height is stored yet');
+  if (timeText !== undefined) {
+    const seconds = parseNonNegative(timeText);
+    if (seconds === undefined) throw v3BadRequest(`invalid time: ${timeText}`);
+    const end = await blockAtTime(db, seconds * 1000);
+    if (end === undefined) throw v3BadRequest(`no block is stored at or before time ${timeText}`);
+    return end;
+  }
+  if (heightText === undefined) return { height: top, microIndex: WHOLE_GENERATION };
+  const height = parseNonNegative(heightText);
+  if (height === undefined) throw v3BadRequest(`invalid height: ${heightText}`);
+  if (height > top) throw v3BadRequest(`height ${height} is above the stored top ${top}`);
+  return { height, microIndex: WHOLE_GENERATION };
+}
+
+/** changeItem renders a stored change (micro and tx index null at key-block level and for an unexplained one). */
+function changeItem(r: BalanceChange): { [key: string]: Json } {
+  const keyLevel = r.microIndex < 0;
+  return {
+    height: r.height,
+    micro_index: keyLevel ? null : r.microIndex,
+    tx_index: keyLevel || r.txIndex === AFTER_BLOCK ? null : r.txIndex,
+    time: Number(r.timeMs),
+    kind: r.kind,
+    tx_hash: r.txHash,
+    delta: BigInt(r.delta),
+    balance: BigInt(r.balance),
+    unexplained: r.kind === 'unexplained',
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * @module What a transaction, an internal call or an internal transfer does to accounts' AE balances, by the node's
+ * rules (aetx processing as the devnode models it: src/devnode/rules*.ts), from what the node's API shows of it. Only
+ * accounts (`ak_`, an oracle's `ok_` being its account) are followed; a contract's own balance is not. Where the API
+ * does not show enough (an unknown type, a call whose gas used no node gave), the change is not derived: the caller
+ * falls back to the node's balance at the batch's end (balance-changes.ts, 'unexplained'). Pure.
+ */
+import { hash, reprefix } from './encoding.ts';
+import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
+import { isJsonObject, toBigInt, type Json } from './json.ts';
+import { LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
+import type { TxFields } from './tx-serialize.ts';
+
+/** A change of one account's balance, and what caused it (a transaction type, an internal call, a transfer kind). */
+export interface BalanceDelta {
+  readonly account: string;
+  readonly amount: bigint;
+  readonly kind: string;
+}
+
+/** What the node's API tells of a transaction beside its fields. */
+export interface TxFacts {
+  /** a contract create's or call's outcome (its call info): gas used, and whether it returned `ok` */
+  readonly call?: { readonly gasUsed: bigint; readonly ok: boolean };
+  /** a GAAttachTx's init or a GAMetaTx's authentication: its gas used (the ga area's rows) */
+  readonly gaGasUsed?: bigint;
+  /** the account a name in a `recipient_id` resolved to in that block */
+  readonly recipient?: string;
+  /** the parties of the channel a closing transaction pays out */
+  readonly channel?: { readonly initiator: string; readonly responder: string };
+}
+
+/** The deltas of a transaction, or why they cannot be told. */
+export type TxDeltas = { readonly deltas: BalanceDelta[] } | { readonly unknown: string };
+
+/** CREDITED_TRANSFERS: the internal transfers that credit their account (the others book a debit a tx made). */
+const CREDITED_TRANSFERS: ReadonlySet<string> = new Set([
+  'reward_block',
+  'reward_dev',
+  'reward_oracle',
+  'fee_refund_name',
+  'fee_refund_oracle',
+  'accounts_roma',
+  'accounts_minerva',
+  'accounts_fortuna',
+  'accounts_lima',
+  'accounts_extra_lima',
+]);
+
+/**
+ * transferDeltas is what an internal transfer (ae_mdw's kinds) does to balances: a credit of its account, or for a
+ * name fee locked (`fee_lock_name`) a credit of the locked-coins account, where the node moves it; the claim or bid
+ * that paid the fee debited its account already (`fee_spend_name` books that only).
+ */
+export function transferDeltas(kind: string, account: string, amount: bigint): BalanceDelta[] {
+  if (kind === 'fee_lock_name') return [{ account: LOCKED_COINS_ACCOUNT, amount, kind }];
+  const ak = accountOf(account);
+  return CREDITED_TRANSFERS.has(kind) && ak !== undefined && amount !== 0n ? [{ account: ak, amount, kind }] : [];
+}
+
+/**
+ * internalCallDeltas is what an internal call (a dry-run's `tx_events`: `Chain.spend`, `Call.amount`) moved between
+ * accounts: its `amount` from `sender_id` to `recipient_id`, where those are accounts (a contract's own balance is not
+ * followed). The other functions (AENS.*, Oracle.*) move the contract's AE, not an account's.
+ */
+export function internalCallDeltas(fn: string, internalTx: { readonly [key: string]: Json }): BalanceDelta[] {
+  if (fn !== 'Chain.spend' && fn !== 'Call.amount') return [];
+  const amount = toBigInt(internalTx.amount ?? 0);
+  if (amount === 0n) return [];
+  const from = accountOf(String(internalTx.sender_id ?? ''));
+  const to = accountOf(String(internalTx.recipient_id ?? ''));
+  return [
+    ...(from === undefined ? [] : [{ account: from, amount: -amount, kind: fn }]),
+    ...(to === undefined ? [] : [{ account: to, amount, kind: fn }]),
+  ];
+}
+
+const WITHDRAW = Buffer.from(hash(Buffer.from('withdraw', 'utf8')).subarray(0, 4)).toString('hex');
+
+/**
+ * stakingWithdrawal is what a hyperchain's staking contract pays out in a call of its `withdraw(owner, amount)` that
+ * returned `ok` (a wrapped one's inner call too): `amount` to the caller, by `Chain.spend` (MainStaking, as the
+ * devnode's hc-staking.ts runs it). For a call whose internal calls no dry-run told (a gap), whose payout would
+ * otherwise be missing until the range's end; none for another call. Pure.
+ */
+export function stakingWithdrawal(tx: TxFields, staking: string, ok: boolean): BalanceDelta[] {
+  const call = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : tx;
+  if (!ok || call.type !== 'ContractCallTx' || call.contract_id !== staking) return [];
+  let amount: bigint;
+  try {
+    const { functionId, args } = decodeCallData(String(call.call_data));
+    if (functionId !== WITHDRAW || typeof args[1] !== 'bigint' || !isKind(args[0], 'address')) return [];
+    amount = args[1];
+  } catch (err) {
+    if (err instanceof FateDecodeError) return [];
+    throw err;
+  }
+  const to = accountOf(String(call.caller_id ?? ''));
+  return to === undefined || amount <= 0n ? [] : [{ account: to, amount, kind: 'Chain.spend' }];
+}
+
+/** txDeltas is what a mined transaction (a wrapper with its inner one) does to balances, or why that is not known. */
+export function txDeltas(tx: TxFields, facts: TxFacts): TxDeltas {
+  const out: BalanceDelta[] = [];
+  const kind = String(tx.type);
+  const move = (id: Json | undefined, amount: bigint): void => {
+    const account = accountOf(String(id ?? ''));
+    if (account !== undefined && amount !== 0n) out.push({ account, amount, kind });
+  };
+  const unknown = apply(tx, facts, move, (inner) => txDeltas(inner, facts));
+  if (unknown !== undefined) return { unknown };
+  return { deltas: out };
+}
+
+type Move = (id: Json | undefined, amount: bigint) => void;
+
+const int = (v: Json | undefined): bigint => (v === undefined || v === null ? 0n : toBigInt(v));
+
+/**
+ * apply moves what `tx` moves through `move`, and gives why it cannot when it cannot. A wrapper's inner transaction
+ * is told by `inner`, its deltas added under the wrapper's own kind.
+ */
+function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) => TxDeltas): string | undefined {
+  const fee = int(tx.fee);
+  switch (tx.type) {
+    case 'SpendTx': {
+      move(tx.sender_id, -(fee + int(tx.amount)));
+      const to = String(tx.recipient_id ?? '');
+      if (to.startsWith('nm_') && facts.recipient === undefined) return 'a spend to a name not resolved';
+      move(to.startsWith('nm_') ? facts.recipient : to, int(tx.amount));
+      return undefined;
+    }
+    case 'OracleRegisterTx':
+    case 'NamePreclaimTx':
+    case 'NameUpdateTx':
+    case 'NameTransferTx':
+    case 'NameRevokeTx':
+      move(tx.account_id, -fee);
+      return undefined;
+    case 'OracleExtendTx':
+    case 'OracleRespondTx':
+      // the response's query fee is the `reward_oracle` transfer
+      move(tx.oracle_id, -fee);
+      return undefined;
+    case 'OracleQueryTx':
+      move(tx.sender_id, -(fee + int(tx.query_fee)));
+      return undefined;
+    case 'NameClaimTx':
+      // a bid's refund to the bidder it outbids is the `fee_refund_name` transfer
+      move(tx.account_id, -(fee + int(tx.name_fee)));
+      return undefined;
+    case 'ContractCreateTx':
+    case 'ContractCallTx': {
+      if (facts.call === undefined) return 'no call info (gas used) for the contract transaction';
+      const payer = tx.type === 'ContractCreateTx' ? tx.owner_id : tx.caller_id;
+      // the caller pays the fee and the gas used; the amount (and a create's deposit) only when the call succeeded
+      const kept = facts.call.ok ? int(tx.amount) + int(tx.deposit) : 0n;
+      move(payer, -(fee + facts.call.gasUsed * int(tx.gas_price) + kept));
+      return undefined;
+    }
+    case 'GAAttachTx':
+    case 'GAMetaTx': {
+      if (facts.gaGasUsed === undefined) return 'no gas used known for the generalized account';
+      const owner = tx.type === 'GAAttachTx' ? tx.owner_id : tx.ga_id;
+      move(owner, -(fee + facts.gaGasUsed * int(tx.gas_price)));
+      return tx.type === 'GAMetaTx' ? wrapped(tx, facts, move, inner, 0n) : undefined;
+    }
+    case 'PayingForTx': {
+      const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
+      if (signed === undefined) return 'a PayingForTx without its inner transaction';
+      // the payer pays both fees: the inner transaction's sender gets its fee back
+      const innerFee = int(signed.fee);
+      move(tx.payer_id, -(fee + innerFee));
+      return wrapped(tx, facts, move, inner, innerFee);
+    }
+    case 'ChannelCreateTx':
+      move(tx.initiator_id, -(fee + int(tx.initiator_amount)));
+      move(tx.responder_id, -int(tx.responder_amount));
+      return undefined;
+    case 'ChannelDepositTx':
+      move(tx.from_id, -(fee + int(tx.amount)));
+      return undefined;
+    case 'ChannelWithdrawTx':
+      move(tx.to_id, int(tx.amount) - fee);
+      return undefined;
+    case 'ChannelCloseMutualTx':
+    case 'ChannelSettleTx': {
+      if (facts.channel === undefined) return 'the parties of the channel are not known';
+      // a mutual close pays its fee from the channel's coins, a settle from its sender's
+      if (tx.type === 'ChannelSettleTx') move(tx.from_id, -fee);
+      move(facts.channel.initiator, int(tx.initiator_amount_final));
+      move(facts.channel.responder, int(tx.responder_amount_final));
+      return undefined;
+    }
+    case 'ChannelCloseSoloTx':
+    case 'ChannelSlashTx':
+    case 'ChannelSnapshotSoloTx':
+    case 'ChannelForceProgressTx':
+    case 'ChannelSetDelegatesTx':
+      move(tx.from_id, -fee);
+      return undefined;
+    case 'HCVoteTx':
+      return undefined;
+    default:
+      return `the balance changes of a ${String(tx.type)} are not known`;
+  }
+}
+
+/** wrapped moves a wrapper's inner transaction's deltas, its sender given `refund` back (PayingForTx's inner fee). */
+function wrapped(
+  tx: TxFields,
+  facts: TxFacts,
+  move: Move,
+  inner: (tx: TxFields) => TxDeltas,
+  refund: bigint,
+): string | undefined {
+  const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
+  if (signed === undefined) return `a ${String(tx.type)} without its inner transaction`;
+  const told = inner(signed);
+  if ('unknown' in told) return told.unknown;
+  for (const d of told.deltas) move(d.account, d.amount);
+  if (refund !== 0n) move(payerOf(signed), refund);
+  return undefined;
+}
+
+/** payerOf is the account a transaction's fee is taken from (the node's aetx:origin). */
+function payerOf(tx: TxFields): Json | undefined {
+  return (
+    tx.sender_id ??
+    tx.account_id ??
+    tx.owner_id ??
+    tx.caller_id ??
+    tx.initiator_id ??
+    tx.from_id ??
+    tx.to_id ??
+    tx.payer_id ??
+    tx.ga_id ??
+    tx.oracle_id
+  );
+}
+
+/** accountOf is the account whose balance an id's changes move: an `ak_` itself, an oracle's account, else none. */
+export function accountOf(id: string): string | undefined {
+  if (id.startsWith('ak_')) return id;
+  if (id.startsWith('ok_')) return reprefix(id, 'ak');
+  return undefined;
+}

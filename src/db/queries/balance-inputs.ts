@@ -1,0 +1,204 @@
+/**
+ * @module What the balances area derives AE balance changes from (issue 76): the stored transactions of a range of
+ * heights with their calls' gas, its internal transfers and internal calls, the accounts names resolved to and the
+ * parties of channels that close; and the balance each account had before the range.
+ */
+import type { Json } from '../../chain/json.ts';
+import type { Queryable } from '../connection/pool.ts';
+import type { HeightRange } from './height-range.ts';
+
+/** A stored place: height, micro block (−1 at key-block level) and index in it (−1 at key-block level). */
+export interface Place {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+}
+
+/** A stored transaction with what its balance changes need beside its fields. */
+export interface BalanceTxRow extends Place {
+  readonly hash: string;
+  readonly signed: Buffer;
+  /** its contract call's gas used and return type (call info), when it has one */
+  readonly gasUsed: string | null;
+  readonly returnType: string | null;
+  /** its generalized account's own call's gas used (ga_calls), when it has one */
+  readonly gaGasUsed: string | null;
+}
+
+/** An internal transfer or internal call of a range, as a change's input. */
+export interface BalanceEventRow extends Place {
+  readonly kind: string;
+  readonly txHash: string | null;
+  readonly accountId: string | null;
+  readonly amount: string | null;
+  readonly internalTx: { [key: string]: Json } | null;
+}
+
+const IN_RANGE = (alias: string): string =>
+  `${alias}.height BETWEEN $1 AND $2 AND (${alias}.height > $1 OR ${alias}.micro_index >= $3)`;
+
+/** balanceTransactions lists a range's transactions in chain order, each with its call's and GA call's gas. */
+export async function balanceTransactions(db: Queryable, range: HeightRange): Promise<BalanceTxRow[]> {
+  const { rows } = await db.query<BalanceTxRow>({
+    name: 'mdw_balance_transactions',
+    text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
+                  c.call_info->>'gas_used' AS "gasUsed", c.call_info->>'return_type' AS "returnType",
+                  g.gas_used::text AS "gaGasUsed"
+             FROM transactions t
+             LEFT JOIN contract_calls c
+               ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
+             LEFT JOIN ga_calls g ON g.height = t.height AND g.micro_index = t.micro_index AND g.tx_index = t.tx_index
+            WHERE ${IN_RANGE('t')}
+            ORDER BY t.height, t.micro_index, t.tx_index`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}
+
+/**
+ * balanceEvents lists a range's internal transfers (but a contract's: Lima's contracts) and its internal calls that
+ * move AE (`Chain.spend`, `Call.amount`), in chain order, a call's internal calls before the transfers at its place.
+ */
+export async function balanceEvents(db: Queryable, range: HeightRange): Promise<BalanceEventRow[]> {
+  const { rows } = await db.query<BalanceEventRow>({
+    name: 'mdw_balance_events',
+    text: `SELECT * FROM (
+             SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", 0 AS part, c.local_idx AS idx,
+                    c.function AS kind, NULL::text AS "txHash", NULL::text AS "accountId", NULL::text AS amount,
+                    c.internal_tx AS "internalTx"
+               FROM contract_internal_calls c
+              WHERE ${IN_RANGE('c')} AND c.function IN ('Chain.spend', 'Call.amount')
+             UNION ALL
+             SELECT i.height, i.micro_index, i.tx_index, 1, 0, i.kind, nullif(i.ref_tx_hash, ''), i.account_id,
+                    i.amount::text, NULL
+               FROM internal_transfers i
+              WHERE ${IN_RANGE('i')} AND i.kind NOT LIKE 'contracts\\_%') e
+            ORDER BY height, "microIndex", "txIndex", part, idx, kind, "accountId"`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}
+
+/**
+ * resolvedRecipients maps each place given to the id its `recipient_id` name resolved to (its account row: an account,
+ * or a contract or oracle the name pointed at as its account).
+ */
+export async function resolvedRecipients(db: Queryable, places: readonly Place[]): Promise<Map<string, Buffer>> {
+  if (places.length === 0) return new Map();
+  const { rows } = await db.query<{ at: string; key: Buffer }>({
+    name: 'mdw_balance_resolved_recipients',
+    text: `SELECT p.h || ':' || p.m || ':' || p.t AS at, k.key
+             FROM unnest($1::int[], $2::int[], $3::int[]) AS p(h, m, t)
+             JOIN account_transactions a ON a.height = p.h AND a.micro_index = p.m AND a.tx_index = p.t
+             JOIN account_ids k ON k.num = a.account
+            WHERE a.fields ~ '(^| )(tx\\.)*recipient_id( |$)' AND get_byte(k.key, 0) <> 2`,
+    values: [places.map((p) => p.height), places.map((p) => p.microIndex), places.map((p) => p.txIndex)],
+  });
+  return new Map(rows.map((r) => [r.at, r.key]));
+}
+
+/** channelCreations gives the stored ChannelCreateTx of each channel id given (its parties are in it). */
+export async function channelCreations(db: Queryable, channelIds: readonly string[]): Promise<Map<string, Buffer>> {
+  if (channelIds.length === 0) return new Map();
+  const { rows } = await db.query<{ channel_id: string; signed: Buffer }>({
+    name: 'mdw_balance_channel_creations',
+    text: `SELECT c.channel_id, t.signed
+             FROM channel_events c
+             JOIN transactions t ON t.height = c.height AND t.micro_index = c.micro_index AND t.tx_index = c.tx_index
+            WHERE c.channel_id = ANY ($1::text[]) AND c.tx_type = 'ChannelCreateTx'`,
+    values: [channelIds],
+  });
+  return new Map(rows.map((r) => [r.channel_id, r.signed]));
+}
+
+/**
+ * aeBalancesBefore gives each account's balance after its last change before the range (before micro block
+ * `fromMicro` of `from`, or before `from`); an account without one is absent.
+ */
+export async function aeBalancesBefore(
+  db: Queryable,
+  range: HeightRange,
+  accounts: readonly string[],
+): Promise<Map<string, bigint>> {
+  if (accounts.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; balance: string }>({
+    name: 'mdw_balances_before',
+    text: `SELECT a.id, b.balance::text AS balance
+             FROM unnest($1::text[]) AS a(id)
+             CROSS JOIN LATERAL (
+               SELECT c.balance FROM account_balance_changes c
+                WHERE c.account_id = a.id AND (c.height, c.micro_index) < ($2, $3)
+                ORDER BY c.height DESC, c.micro_index DESC, c.tx_index DESC, c.seq DESC LIMIT 1) b`,
+    values: [accounts, range.from, range.fromMicro],
+  });
+  return new Map(rows.map((r) => [r.id, BigInt(r.balance)]));
+}
+
+/**
+ * contractsAmong gives which of the ids (`ct_`) are contracts the stored chain knows: created, or called. An internal
+ * call names a contract by its account (`ak_`), whose own balance is not followed.
+ */
+export async function contractsAmong(db: Queryable, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>({
+    name: 'mdw_balance_contracts_among',
+    text: `SELECT i.id FROM unnest($1::text[]) AS i(id)
+            WHERE EXISTS (SELECT 1 FROM contracts c WHERE c.contract_id = i.id)
+               OR EXISTS (SELECT 1 FROM contract_calls c WHERE c.contract_id = i.id)`,
+    values: [ids],
+  });
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * genesisUnknown: the stored chain's genesis accounts are not known from the configured file (its genesis key block
+ * is stored, with no `accounts_roma` transfer at height 0): an account's balance before its first change is then
+ * inferred from the node's balance after the range that first touches it.
+ */
+export async function genesisUnknown(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ unknown: boolean }>({
+    name: 'mdw_balance_genesis_unknown',
+    text: `SELECT EXISTS (SELECT 1 FROM key_blocks WHERE height = 0)
+              AND NOT EXISTS (SELECT 1 FROM internal_transfers WHERE height = 0 AND kind = 'accounts_roma') AS unknown`,
+  });
+  return rows[0]?.unknown === true;
+}
+
+/** internalCallGaps lists a range's contract calls whose internal calls no dry-run told, and why (int_calls area). */
+export async function internalCallGaps(db: Queryable, range: HeightRange): Promise<(Place & { reason: string })[]> {
+  const { rows } = await db.query<Place & { reason: string }>({
+    name: 'mdw_balance_internal_call_gaps',
+    text: `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex", g.reason
+             FROM contract_internal_call_gaps g
+            WHERE ${IN_RANGE('g')}
+            ORDER BY g.height, g.micro_index, g.tx_index`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}
+
+/** namedIds gives the stored keys of the ids each transaction given names (account_transactions), by its place. */
+export async function namedIds(db: Queryable, places: readonly Place[]): Promise<Map<string, Buffer[]>> {
+  const named = new Map<string, Buffer[]>();
+  if (places.length === 0) return named;
+  const { rows } = await db.query<{ at: string; key: Buffer }>({
+    name: 'mdw_balance_named_ids',
+    text: `SELECT p.h || ':' || p.m || ':' || p.t AS at, k.key
+             FROM unnest($1::int[], $2::int[], $3::int[]) AS p(h, m, t)
+             JOIN account_transactions a ON a.height = p.h AND a.micro_index = p.m AND a.tx_index = p.t
+             JOIN account_ids k ON k.num = a.account`,
+    values: [places.map((p) => p.height), places.map((p) => p.microIndex), places.map((p) => p.txIndex)],
+  });
+  for (const r of rows) named.set(r.at, [...(named.get(r.at) ?? []), r.key]);
+  return named;
+}
+
+/** lastMicroIndex is the index of the last stored micro block of a height (−1 when it has none). */
+export async function lastMicroIndex(db: Queryable, height: number): Promise<number> {
+  const { rows } = await db.query<{ m: number | null }>({
+    name: 'mdw_balance_last_micro',
+    text: 'SELECT max(micro_index) AS m FROM micro_blocks WHERE height = $1',
+    values: [height],
+  });
+  return rows[0]?.m ?? -1;
+}

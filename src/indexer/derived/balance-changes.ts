@@ -1,0 +1,378 @@
+/**
+ * @module Every change of an account's AE balance with its cause (migration 1100, issue 76): derived from a range's
+ * stored transactions, internal calls and internal transfers by the node's rules (chain/balance-deltas.ts), each with
+ * the balance after it, and reconciled at the range's end with the node's balance of every account it touched: what
+ * the rules cannot tell (an unknown type, a call whose internal calls no dry-run gave: inside or after a GAMetaTx or
+ * PayingForTx, a pruned block; a rule the node applies differently) becomes one 'unexplained' row, after the first
+ * such transaction naming the account or else after the range's last block, so every balance served at a range's
+ * end is the node's.
+ */
+import {
+  accountOf,
+  internalCallDeltas,
+  stakingWithdrawal,
+  transferDeltas,
+  txDeltas,
+  type BalanceDelta,
+  type TxFacts,
+} from '../../chain/balance-deltas.ts';
+import { reprefix } from '../../chain/encoding.ts';
+import { idOfKey } from '../../chain/id-key.ts';
+import { toBigInt } from '../../chain/json.ts';
+import { renderStoredTxFields } from '../../chain/stored-tx.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
+import type { TxFields } from '../../chain/tx-serialize.ts';
+import type { Logger } from '../../base/log.ts';
+import type { Queryable } from '../../db/connection/pool.ts';
+import {
+  balanceEvents,
+  balanceTransactions,
+  channelCreations,
+  contractsAmong,
+  internalCallGaps,
+  namedIds,
+  resolvedRecipients,
+  type BalanceEventRow,
+  type BalanceTxRow,
+  type Place,
+} from '../../db/queries/balance-inputs.ts';
+import type { BalanceChangeRow } from '../../db/writes/balance-changes.ts';
+import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
+import { hyperchainRecord } from '../../db/queries/hyperchain.ts';
+import type { HeightRange } from '../../db/queries/height-range.ts';
+import type { IndexerMetrics } from '../metrics.ts';
+
+/**
+ * A change derived at a place, with the transaction that caused it where that is not the transaction at its place
+ * (null: that one, or none at key-block level): the hash is read with the row (balance-changes.ts COLUMNS), not kept.
+ */
+export interface PlacedDelta extends Place, BalanceDelta {
+  readonly txHash: string | null;
+}
+
+/** A transaction whose changes the rules cannot tell, and why (its accounts are reconciled at the range's end). */
+export interface UntoldTx extends Place {
+  readonly txHash: string;
+  readonly reason: string;
+}
+
+/** An account whose derived balance at a range's end is not the node's. */
+export interface BalanceDifference {
+  readonly accountId: string;
+  readonly height: number;
+  readonly derived: bigint;
+  readonly node: bigint;
+}
+
+/** A range's changes: derived ones in chain order, and the transactions they lack. */
+export interface DerivedDeltas {
+  readonly deltas: readonly PlacedDelta[];
+  readonly untold: readonly UntoldTx[];
+}
+
+/** A transaction whose changes the rules cannot tell, with the accounts it names (which it may have moved). */
+export interface UntoldNaming extends UntoldTx {
+  readonly accounts: readonly string[];
+}
+
+/**
+ * readRangeDeltas derives the changes of a range of stored heights from its stored rows; the transactions it cannot
+ * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
+ * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.
+ */
+export async function readRangeDeltas(
+  db: Queryable,
+  range: HeightRange,
+): Promise<{ deltas: readonly PlacedDelta[]; untold: UntoldNaming[] }> {
+  const txs = await balanceTransactions(db, range);
+  const fields = txs.map((t) => renderStoredTxFields(t.signed));
+  const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
+  const recipients = await resolvedRecipients(db, toNames);
+  const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
+  const created = await channelCreations(db, closing);
+  const parties = new Map(
+    [...created].map(([id, signed]) => {
+      const tx = renderStoredTxFields(signed);
+      return [id, { initiator: String(tx.initiator_id), responder: String(tx.responder_id) }] as const;
+    }),
+  );
+  const events = await balanceEvents(db, range);
+  const contracts = await contractsPaid(db, events);
+  const derived = derivedDeltas(
+    txs.map((t, i) => {
+      const key = recipients.get(placeKey(t));
+      const channel = closedChannel(fields[i]!);
+      return {
+        row: t,
+        tx: fields[i]!,
+        facts: factsOf(
+          t,
+          key === undefined ? selfPaid(fields[i]!) : idOfKey(key),
+          channel === undefined ? undefined : parties.get(channel),
+        ),
+      };
+    }),
+    events.map((e) => ({
+      height: e.height,
+      microIndex: e.microIndex,
+      txIndex: e.txIndex,
+      txHash: e.txHash,
+      deltas:
+        e.internalTx !== null
+          ? internalCallDeltas(e.kind, e.internalTx).filter((d) => !contracts.has(d.account))
+          : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
+    })),
+  );
+  const indexAt = new Map(txs.map((t, i) => [placeKey(t), i]));
+  const gaps = (await internalCallGaps(db, range)).map((g) => ({
+    ...g,
+    txHash: txs[indexAt.get(placeKey(g)) ?? -1]?.hash ?? '',
+  }));
+  // a hyperchain's staking withdrawals among the gaps: their payout is the contract's rule, known without a dry-run
+  const staking = (await hyperchainRecord(db))?.contracts?.staking;
+  const payouts = gaps.flatMap((g) => {
+    const i = indexAt.get(placeKey(g));
+    if (staking == null || i === undefined) return [];
+    const withdrawn = stakingWithdrawal(fields[i]!, staking, txs[i]!.returnType === 'ok');
+    return withdrawn.map((d) => ({ ...placeOf(g), txHash: null, ...d }));
+  });
+  const untold = [...derived.untold, ...gaps].sort(comparePlaces);
+  const named = await namedIds(db, untold);
+  return {
+    deltas: inChainOrder(derived.deltas, payouts),
+    untold: untold.map((u) => ({
+      ...u,
+      accounts: (named.get(placeKey(u)) ?? []).flatMap((key) => accountOf(idOfKey(key)) ?? []),
+    })),
+  };
+}
+
+/** contractsPaid are the accounts (`ak_`) of internal calls' sides that are contracts, whose balance is not followed. */
+async function contractsPaid(db: Queryable, events: readonly BalanceEventRow[]): Promise<Set<string>> {
+  const sides = new Set(
+    events.flatMap((e) =>
+      e.internalTx === null ? [] : [e.internalTx.sender_id, e.internalTx.recipient_id].map((id) => String(id ?? '')),
+    ),
+  );
+  const accounts = [...sides].filter((id) => id.startsWith('ak_'));
+  const known = await contractsAmong(
+    db,
+    accounts.map((id) => reprefix(id, 'ct')),
+  );
+  return new Set(accounts.filter((id) => known.has(reprefix(id, 'ct'))));
+}
+
+/** A transaction to derive, with the facts the node's API gives beside its fields. */
+export interface TxToDerive {
+  readonly row: Place & { readonly hash: string };
+  readonly tx: TxFields;
+  readonly facts: TxFacts;
+}
+
+/** An event's changes at its place (an internal call's or transfer's). */
+export interface EventDeltas extends Place {
+  readonly txHash: string | null;
+  readonly deltas: readonly BalanceDelta[];
+}
+
+/**
+ * derivedDeltas merges a range's transactions and events (each in chain order) into its changes in chain order: at a
+ * place the transaction's own, then its internal calls', then the transfers'. Pure.
+ */
+export function derivedDeltas(txs: readonly TxToDerive[], events: readonly EventDeltas[]): DerivedDeltas {
+  const deltas: PlacedDelta[] = [];
+  const untold: UntoldTx[] = [];
+  const hashAt = new Map(txs.map((t) => [placeKey(t.row), t.row.hash]));
+  let e = 0;
+  const eventsWhile = (goes: (at: Place) => boolean): void => {
+    for (; e < events.length && goes(events[e]!); e++) {
+      const ev = events[e]!;
+      // the transaction at the change's place is its cause unless it names another (a refund names the bid it returns)
+      const txHash = ev.txHash === hashAt.get(placeKey(ev)) ? null : ev.txHash;
+      for (const d of ev.deltas) deltas.push({ ...placeOf(ev), txHash, ...d });
+    }
+  };
+  for (const t of txs) {
+    const place = placeOf(t.row);
+    // the events before this transaction's place (key-block level, earlier ones), then its own, then its place's
+    eventsWhile((at) => comparePlaces(at, place) < 0);
+    const told = txDeltas(t.tx, t.facts);
+    if ('unknown' in told) untold.push({ ...place, txHash: t.row.hash, reason: told.unknown });
+    else for (const d of told.deltas) deltas.push({ ...place, txHash: null, ...d });
+    eventsWhile((at) => comparePlaces(at, place) === 0);
+  }
+  eventsWhile(() => true);
+  return { deltas, untold };
+}
+
+/** What reconciling a range with the node needs besides its changes. */
+export interface Reconciliation {
+  /** each account's balance before the range (absent: none stored, 0 unless `inferOpening`) */
+  readonly before: ReadonlyMap<string, bigint>;
+  /** the node's balance at the range's end of each account it gave exactly */
+  readonly atEnd: ReadonlyMap<string, bigint>;
+  /** the place after the range's last block */
+  readonly end: Place;
+  /** the places whose changes the rules could not tell, each with the accounts it names (in chain order) */
+  readonly untold?: readonly (Place & { readonly accounts: readonly string[] })[];
+  /**
+   * no genesis accounts are known (GENESIS_ACCOUNTS_FILE): an account without a balance before the range held what
+   * the node's balance at its end leaves after the range's changes, stored as its genesis balance (`accounts_roma`)
+   */
+  readonly inferOpening?: boolean;
+}
+
+/**
+ * balanceChangeRows makes the rows of a range's changes: one per account, place and cause (their amounts summed), each
+ * with the balance after it from the account's balance before the range, and for each account whose balance at the
+ * range's end the node gave (`atEnd`) and differs from the derived one, an 'unexplained' row making it the node's:
+ * after the first place the rules could not tell that names the account (a call whose internal calls no dry-run
+ * told, a type not known), where the difference arose, else after the range's last block. An account first seen
+ * without genesis accounts known (`inferOpening`) gets its difference as a genesis row at height 0 instead. Pure.
+ */
+export function balanceChangeRows(
+  deltas: readonly PlacedDelta[],
+  rec: Reconciliation,
+): { rows: BalanceChangeRow[]; differences: BalanceDifference[] } {
+  const { before, atEnd, end } = rec;
+  const derived = new Map<string, bigint>();
+  for (const d of deltas) derived.set(d.account, (derived.get(d.account) ?? before.get(d.account) ?? 0n) + d.amount);
+  const opening = new Map<string, bigint>();
+  const differences: BalanceDifference[] = [];
+  const placed: PlacedDelta[] = [];
+  for (const [accountId, node] of atEnd) {
+    const held = derived.get(accountId) ?? before.get(accountId) ?? 0n;
+    if (held === node) continue;
+    // a genesis balance is never below zero: a first range that takes the account below is a difference
+    if (rec.inferOpening === true && !before.has(accountId) && node > held) {
+      opening.set(accountId, node - held);
+      continue;
+    }
+    differences.push({ accountId, height: end.height, derived: held, node });
+    const cause = rec.untold?.find((u) => u.accounts.includes(accountId));
+    const at = cause ? placeOf(cause) : { ...placeOf(end), txIndex: AFTER_BLOCK };
+    placed.push({ ...at, account: accountId, amount: node - held, kind: 'unexplained', txHash: null });
+  }
+  const genesis = { height: 0, microIndex: -1, txIndex: -1, seq: 0, kind: 'accounts_roma', txHash: null };
+  const rows: BalanceChangeRow[] = [...opening].map(([accountId, balance]) => ({
+    accountId,
+    ...genesis,
+    delta: balance,
+    balance,
+  }));
+  rows.push(...changeRows(inChainOrder(deltas, placed), (id) => opening.get(id) ?? before.get(id) ?? 0n));
+  return { rows: rows.filter((r) => r.delta !== 0n), differences };
+}
+
+/** inChainOrder places each added change after the changes in chain order at or before its place (stable). Pure. */
+function inChainOrder(deltas: readonly PlacedDelta[], added: readonly PlacedDelta[]): PlacedDelta[] {
+  const out = [...deltas];
+  for (const u of added) {
+    let i = out.length;
+    while (i > 0 && comparePlaces(out[i - 1]!, u) > 0) i--;
+    out.splice(i, 0, u);
+  }
+  return out;
+}
+
+/** changeRows sums an account's changes of one cause at one place into a row, with the balance after it. Pure. */
+function changeRows(deltas: readonly PlacedDelta[], held: (account: string) => bigint): BalanceChangeRow[] {
+  const rows: BalanceChangeRow[] = [];
+  const balance = new Map<string, bigint>();
+  // each account's last row (its index in rows), which a change at the same place of the same cause adds to
+  const last = new Map<string, number>();
+  const seqs = new Map<string, number>();
+  for (const d of deltas) {
+    const was = balance.get(d.account) ?? held(d.account);
+    balance.set(d.account, was + d.amount);
+    const i = last.get(d.account);
+    const prev = i === undefined ? undefined : rows[i]!;
+    if (prev && comparePlaces(prev, d) === 0 && prev.kind === d.kind && prev.txHash === d.txHash) {
+      rows[i!] = { ...prev, delta: prev.delta + d.amount, balance: prev.balance + d.amount };
+      continue;
+    }
+    const at = `${placeKey(d)}:${d.account}`;
+    const seq = seqs.get(at) ?? 0;
+    seqs.set(at, seq + 1);
+    last.set(d.account, rows.length);
+    rows.push({
+      accountId: d.account,
+      ...placeOf(d),
+      seq,
+      kind: d.kind,
+      txHash: d.txHash,
+      delta: d.amount,
+      balance: was + d.amount,
+    });
+  }
+  return rows;
+}
+
+const MAX_LOGGED = 20;
+
+/**
+ * balanceDifferenceReport counts the accounts whose derived balance was not the node's and logs each of the first
+ * ones once (the difference is stored as its 'unexplained' row: a later read finds it there).
+ */
+export function balanceDifferenceReport(
+  log: Logger,
+  metrics: Pick<IndexerMetrics, 'balanceDifferences'> | undefined,
+): (differences: readonly BalanceDifference[], untold: readonly UntoldTx[]) => void {
+  let logged = 0;
+  return (differences, untold) => {
+    metrics?.balanceDifferences.inc(differences.length);
+    for (const d of differences) {
+      if (logged++ >= MAX_LOGGED) break;
+      log.warn(
+        {
+          account: d.accountId,
+          height: d.height,
+          derived: d.derived.toString(),
+          node: d.node.toString(),
+          untold: untold.slice(0, 3),
+          ...(logged === MAX_LOGGED ? { further: 'counted only (mdw_balance_differences_total)' } : {}),
+        },
+        "an account's derived balance is not the node's: the difference is stored as an 'unexplained' change",
+      );
+    }
+  };
+}
+
+/** comparePlaces orders places in chain order. Pure. */
+export function comparePlaces(a: Place, b: Place): number {
+  return a.height - b.height || a.microIndex - b.microIndex || a.txIndex - b.txIndex;
+}
+
+const placeKey = (p: Place): string => `${p.height}:${p.microIndex}:${p.txIndex}`;
+const placeOf = (p: Place): Place => ({ height: p.height, microIndex: p.microIndex, txIndex: p.txIndex });
+
+function factsOf(t: BalanceTxRow, recipient: string | undefined, channel: TxFacts['channel'] | undefined): TxFacts {
+  return {
+    ...(t.gasUsed === null ? {} : { call: { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' } }),
+    ...(t.gaGasUsed === null ? {} : { gaGasUsed: BigInt(t.gaGasUsed) }),
+    ...(recipient === undefined ? {} : { recipient }),
+    ...(channel === undefined ? {} : { channel }),
+  };
+}
+
+/** sendsToName: a spend (or a wrapped one) whose recipient is a name. */
+function sendsToName(tx: TxFields): boolean {
+  const own = tx.type === 'SpendTx' ? tx : innerTx(tx);
+  return own?.type === 'SpendTx' && String(own.recipient_id).startsWith('nm_');
+}
+
+/**
+ * selfPaid is the recipient of a plain spend to a name that resolved to no other account than those the spend names:
+ * its sender. The node mines no spend to a name it cannot resolve, and the row of the account a name resolved to is
+ * the spend's own row of that account when it names it already (account_transactions keeps one row per account and
+ * place), so no `recipient_id` row shows it.
+ */
+function selfPaid(tx: TxFields): string | undefined {
+  return tx.type === 'SpendTx' && sendsToName(tx) ? String(tx.sender_id) : undefined;
+}
+
+/** closedChannel is the channel a mutual close or settle (or a wrapped one) pays out. */
+function closedChannel(tx: TxFields): string | undefined {
+  const own = innerTx(tx) ?? tx;
+  return own.type === 'ChannelCloseMutualTx' || own.type === 'ChannelSettleTx' ? String(own.channel_id) : undefined;
+}

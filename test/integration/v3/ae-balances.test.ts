@@ -1,0 +1,227 @@
+/**
+ * @module Every AE balance change with its cause (issue 76) over a generated devnode chain with wrapped AE withdrawn
+ * (`Chain.spend` pays accounts no transaction names) and AE swapped through the DEX router (`Call.amount`): every
+ * account's balance at 20 random heights, derived from the chain's rules, equals the devnode's state there; so after a
+ * fork while the populator follows, and after a -H reload of heights whose rows were spoiled. The routes answer it.
+ */
+import { expect } from 'chai';
+import { reprefix } from '../../../src/chain/encoding.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
+import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { lastChangeAt, WHOLE_GENERATION } from '../../../src/db/queries/balance-changes.ts';
+import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { silentLog } from '../api/harness.ts';
+import { startV3, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+describe('AE balance changes: every account at random heights against the devnode state', function () {
+  this.timeout(600_000);
+  let v3: V3UnderTest;
+
+  /** settled waits until the populator has the node's top and no balances or internal calls are left to derive. */
+  async function settled(): Promise<void> {
+    await v3.synced();
+    for (let i = 0; i < 600; i++) {
+      const { rows } = await v3.pool.query("SELECT 1 FROM derive_backfill WHERE area IN ('balances', 'int_calls')");
+      if (rows.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the balances area did not finish');
+  }
+
+  /**
+   * The devnode's accounts (contracts' aside) and their balances after generation `height`. The locked-coins account
+   * is left out: the node moves locked name fees there, the devnode burns them (docs/api-v3.md, "AE balances").
+   */
+  function devnodeBalances(height: number): Map<string, bigint> {
+    const gen = v3.devnode.chain.keyBlocks[height]!;
+    const state = v3.devnode.chain.stateAfter(gen.micro.at(-1)?.hash ?? gen.hash)!;
+    const contracts = new Set([...state.contracts.entries()].map(([id]) => reprefix(id, 'ak')));
+    return new Map(
+      [...state.accounts.entries()]
+        .filter(([id]) => !contracts.has(id) && id !== LOCKED_COINS_ACCOUNT)
+        .map(([id, a]) => [id, a.balance]),
+    );
+  }
+
+  /** compareAt checks every account the devnode knows at the top, at each height, against the stored changes. */
+  async function compareAt(heights: readonly number[]): Promise<number> {
+    const top = v3.devnode.chain.height;
+    const accounts = [...devnodeBalances(top).keys()];
+    let compared = 0;
+    for (const height of heights) {
+      const expected = devnodeBalances(height);
+      const derived = await Promise.all(
+        accounts.map(async (id) => {
+          const last = await lastChangeAt(v3.pool, id, { height, microIndex: WHOLE_GENERATION });
+          return last === undefined ? 0n : BigInt(last.balance);
+        }),
+      );
+      const wrong = accounts.flatMap((id, i) =>
+        derived[i] === (expected.get(id) ?? 0n) ? [] : [`${id} at ${height}: ${derived[i]} ≠ ${expected.get(id)}`],
+      );
+      expect(wrong, `balances at height ${height}`).to.deep.equal([]);
+      compared += accounts.length;
+    }
+    return compared;
+  }
+
+  /** randomHeights: `n` heights of the chain drawn with a fixed seed (the same ones on every run). */
+  function randomHeights(n: number, seed: number): number[] {
+    const top = v3.devnode.chain.height;
+    let x = seed;
+    return Array.from({ length: n }, () => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return x % (top + 1);
+    });
+  }
+
+  before(async () => {
+    v3 = await startV3(60, 'ae-balances', () => ({}), { tokenShare: 0.5 });
+    await settled();
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  it("derives every account's balance at 20 random heights as the devnode has it, Chain.spend's payees included", async () => {
+    const compared = await compareAt([...randomHeights(20, 76), v3.devnode.chain.height]);
+    expect(compared).to.be.above(200);
+    // accounts an internal call paid, which no transaction of theirs names, are followed
+    const { rows } = await v3.pool.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM account_balance_changes WHERE kind = 'Chain.spend' AND delta > 0",
+    );
+    expect(Number(rows[0]!.n), 'Chain.spend payouts').to.be.above(0);
+    // nothing differs from the node's balances at the batches' ends but the locked-coins account's (the devnode burns
+    // locked name fees), which is reconciled and marked
+    const unexplained = await v3.pool.query<{ account_id: string }>(
+      "SELECT DISTINCT account_id FROM account_balance_changes WHERE kind = 'unexplained'",
+    );
+    expect(unexplained.rows.map((r) => r.account_id)).to.deep.equal([LOCKED_COINS_ACCOUNT]);
+  });
+
+  it('serves the balance at a height or time and the history that explains it', async () => {
+    const { rows } = await v3.pool.query<{ account_id: string; n: string }>(
+      `SELECT account_id, count(*)::text AS n FROM account_balance_changes WHERE account_id LIKE 'ak\\_%'
+        GROUP BY account_id ORDER BY count(*) DESC, account_id LIMIT 1`,
+    );
+    const account = rows[0]!.account_id;
+    const height = Math.floor(v3.devnode.chain.height / 2);
+    const at = await v3.get(`/mdw/v3/accounts/${account}/balance?height=${height}`);
+    expect(at.status, at.text).to.equal(200);
+    const body = at.body as Obj;
+    expect(toBigInt(body.balance!)).to.equal(devnodeBalances(height).get(account) ?? 0n);
+    const last = body.last_change as Obj;
+    expect(last.height as number).to.be.at.most(height);
+    expect(toBigInt(last.balance!)).to.equal(toBigInt(body.balance!));
+    // by time: the balance after the last block at or before it
+    const keyTime = Number((v3.devnode.chain.keyBlocks[height + 1]!.header as { time: number }).time);
+    const byTime = (await v3.get(`/mdw/v3/accounts/${account}/balance?time=${Math.floor(keyTime / 1000) - 1}`))
+      .body as Obj;
+    expect(byTime.account).to.equal(account);
+    // the history: every change, newest first, each balance the one before it plus its delta
+    const history = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?limit=7`);
+    expect(history.length).to.equal(Number(rows[0]!.n));
+    for (let i = 0; i + 1 < history.length; i++)
+      expect(toBigInt(history[i]!.balance!)).to.equal(
+        toBigInt(history[i + 1]!.balance!) + toBigInt(history[i]!.delta!),
+      );
+    // a transaction's change names it, a key block's reward none
+    expect(history.filter((c) => String(c.kind).endsWith('Tx') && !String(c.tx_hash).startsWith('th_'))).to.deep.equal(
+      [],
+    );
+    expect(history.filter((c) => c.kind === 'reward_block' && c.tx_hash !== null)).to.deep.equal([]);
+    const forward = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?direction=forward&limit=9`);
+    expect(forward).to.deep.equal([...history].reverse());
+    const scoped = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?scope=gen:${height}-0&limit=5`);
+    expect(scoped).to.deep.equal(history.filter((c) => (c.height as number) <= height));
+    // the balance at the end of each day (week, month) it changed: each the day's last change's
+    const lastOfDay = new Map<string, Obj>();
+    for (const c of history) {
+      const day = new Date(c.time as number).toISOString().slice(0, 10);
+      if (!lastOfDay.has(day)) lastOfDay.set(day, c);
+    }
+    for (const direction of ['backward', 'forward']) {
+      const days = await v3.walk(
+        `/mdw/v3/accounts/${account}/balance/history?interval_by=day&limit=1&direction=${direction}`,
+      );
+      const expected = [...lastOfDay].map(([date, c]) => ({
+        account,
+        interval_by: 'day',
+        date,
+        height: c.height,
+        balance: c.balance,
+      }));
+      expect(days).to.deep.equal(direction === 'forward' ? expected.reverse() : expected);
+    }
+    const months = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?interval_by=month`);
+    expect(months.map((m) => String(m.balance))).to.deep.equal([String(history[0]!.balance)].slice(0, months.length));
+    expect((await v3.get(`/mdw/v3/accounts/${account}/balance/history?interval_by=year`)).status).to.equal(400);
+    // GraphQL's fields beside them, from the same resources
+    const gql = await fetch(`${v3.url}/mdw/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ accountAeBalance(id: "${account}", height: ${height}) { balance lastChange }
+                  accountAeBalanceHistory(id: "${account}", limit: 3) { data { kind delta balance } } }`,
+      }),
+    });
+    const gqlText = await gql.text();
+    const answered = parseJson(gqlText) as { data: Obj };
+    expect(answered.data, gqlText).to.not.equal(undefined);
+    expect(String((answered.data.accountAeBalance as Obj).balance)).to.equal(String(body.balance));
+    expect(((answered.data.accountAeBalanceHistory as Obj).data as Obj[]).map((c) => String(c.balance))).to.deep.equal(
+      history.slice(0, 3).map((c) => String(c.balance)),
+    );
+    // many accounts at once, at a height
+    const post = async (body: unknown): Promise<{ status: number; body: Json }> => {
+      const res = await fetch(`${v3.url}/mdw/v3/accounts/balances`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: parseJson(await res.text()) };
+    };
+    const accounts = [...devnodeBalances(height).keys()].slice(0, 5);
+    const many = await post({ accounts, height });
+    expect(many.status).to.equal(200);
+    expect((many.body as Obj[]).map((b) => [b.account, toBigInt(b.balance!)])).to.deep.equal(
+      accounts.map((id) => [id, devnodeBalances(height).get(id)]),
+    );
+    for (const bad of [{}, { accounts: [] }, { accounts: ['ak_x'] }, { accounts, height: -1 }, { accounts, at: 1 }])
+      expect((await post(bad)).status, JSON.stringify(bad)).to.equal(400);
+    expect((await post({ accounts: Array.from({ length: 101 }, () => account) })).status).to.equal(400);
+    // bad input is a 400, never a 500
+    for (const bad of [
+      `/mdw/v3/accounts/ak_x/balance`,
+      `/mdw/v3/accounts/${account}/balance?height=x`,
+      `/mdw/v3/accounts/${account}/balance?height=999999999`,
+      `/mdw/v3/accounts/${account}/balance?height=1&time=1`,
+      `/mdw/v3/accounts/${account}/balance/history?cursor=1-2`,
+    ])
+      expect((await v3.get(bad)).status, bad).to.equal(400);
+  });
+
+  it('undoes and derives again the changes of the heights a fork replaced', async () => {
+    await v3.devnode.fork(6);
+    await settled();
+    const top = v3.devnode.chain.height;
+    await compareAt([...randomHeights(10, 77).filter((h) => h < top - 8), top - 6, top - 3, top]);
+  });
+
+  it('reloads (-H) the changes of heights whose rows were spoiled, exactly', async () => {
+    const { rows } = await v3.pool.query<{ height: number }>(
+      "SELECT height FROM account_balance_changes WHERE kind = 'Chain.spend' ORDER BY height LIMIT 1",
+    );
+    const h = rows[0]!.height;
+    await v3.pool.query('UPDATE account_balance_changes SET balance = balance + 1 WHERE height IN ($1, $2)', [
+      h,
+      h + 1,
+    ]);
+    await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));
+    await settled();
+    await compareAt([h - 1, h, h + 1, h + 2, v3.devnode.chain.height]);
+  });
+});

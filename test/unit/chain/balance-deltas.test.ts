@@ -1,0 +1,296 @@
+/**
+ * @module What transactions, internal calls and internal transfers do to AE balances (chain/balance-deltas.ts):
+ * hand-checked cases, and the devnode's rules (src/devnode/rules*.ts) as the oracle: each transaction applied to a
+ * world state moves exactly the balances its deltas say.
+ */
+import { expect } from 'chai';
+import {
+  internalCallDeltas,
+  stakingWithdrawal,
+  transferDeltas,
+  txDeltas,
+  type BalanceDelta,
+  type TxFacts,
+} from '../../../src/chain/balance-deltas.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
+import { encode } from '../../../src/chain/encoding.ts';
+import { address, encodeCallData } from '../../../src/chain/fate.ts';
+import { functionId } from '../../../src/devnode/contracts/bytecode.ts';
+import { applyTx } from '../../../src/devnode/rules/apply.ts';
+import { newState, type WorldState } from '../../../src/devnode/store/state.ts';
+import type { TxFields } from '../../../src/devnode/tx-codec.ts';
+
+const alice = encode('ak', Buffer.alloc(32, 1));
+const bob = encode('ak', Buffer.alloc(32, 2));
+const carol = encode('ak', Buffer.alloc(32, 3));
+const aliceOracle = encode('ok', Buffer.alloc(32, 1));
+const contract = encode('ct', Buffer.alloc(32, 9));
+
+/** sum adds each account's deltas (what a balance moved by in all). */
+function sum(deltas: readonly BalanceDelta[]): Record<string, bigint> {
+  const out: Record<string, bigint> = {};
+  for (const d of deltas) out[d.account] = (out[d.account] ?? 0n) + d.amount;
+  for (const [k, v] of Object.entries(out)) if (v === 0n) delete out[k];
+  return out;
+}
+
+function told(tx: TxFields, facts: TxFacts = {}): Record<string, bigint> {
+  const result = txDeltas(tx, facts);
+  if ('unknown' in result) throw new Error(result.unknown);
+  return sum(result.deltas);
+}
+
+describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
+  it('charges a call its fee and the gas it used, and the amount only when it returned ok', () => {
+    const call = {
+      type: 'ContractCallTx',
+      caller_id: alice,
+      contract_id: contract,
+      fee: 100,
+      amount: 7,
+      gas: 5000,
+      gas_price: 3,
+    };
+    expect(told(call, { call: { gasUsed: 1000n, ok: true } })).to.deep.equal({ [alice]: -(100n + 3000n + 7n) });
+    expect(told(call, { call: { gasUsed: 5000n, ok: false } })).to.deep.equal({ [alice]: -(100n + 15000n) });
+    expect(txDeltas(call, {})).to.have.property('unknown');
+  });
+
+  it("keeps a create's deposit and amount only when it succeeded", () => {
+    const create = { type: 'ContractCreateTx', owner_id: bob, fee: 1, amount: 10, deposit: 4, gas: 10, gas_price: 2 };
+    expect(told(create, { call: { gasUsed: 10n, ok: true } })).to.deep.equal({ [bob]: -(1n + 20n + 14n) });
+    expect(told(create, { call: { gasUsed: 10n, ok: false } })).to.deep.equal({ [bob]: -21n });
+  });
+
+  it('pays a spend to a name to the account it resolved to, and is unknown when that is not known', () => {
+    const spend = { type: 'SpendTx', sender_id: alice, recipient_id: 'nm_2Wsa', amount: 5, fee: 2 };
+    expect(told(spend, { recipient: carol })).to.deep.equal({ [alice]: -7n, [carol]: 5n });
+    expect(txDeltas(spend, {})).to.have.property('unknown');
+  });
+
+  it("pays a generalized account's gas, and its inner transaction's moves", () => {
+    const meta = {
+      type: 'GAMetaTx',
+      ga_id: alice,
+      fee: 3,
+      gas_price: 2,
+      tx: { tx: { type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 9, fee: 1 } },
+    };
+    expect(told(meta, { gaGasUsed: 50n })).to.deep.equal({ [alice]: -(3n + 100n + 10n), [bob]: 9n });
+    expect(txDeltas(meta, {})).to.have.property('unknown');
+  });
+
+  it('pays a closing channel out to its parties, a mutual close its fee from the channel', () => {
+    const channel = { initiator: alice, responder: bob };
+    const close = {
+      type: 'ChannelCloseMutualTx',
+      from_id: alice,
+      initiator_amount_final: 40,
+      responder_amount_final: 59,
+      fee: 1,
+    };
+    expect(told(close, { channel })).to.deep.equal({ [alice]: 40n, [bob]: 59n });
+    expect(told({ ...close, type: 'ChannelSettleTx', from_id: bob }, { channel })).to.deep.equal({
+      [alice]: 40n,
+      [bob]: 58n,
+    });
+  });
+
+  it('says which types it does not know', () => {
+    expect(txDeltas({ type: 'MadeUpTx', owner_id: alice, fee: 1 }, {})).to.deep.equal({
+      unknown: 'the balance changes of a MadeUpTx are not known',
+    });
+  });
+});
+
+describe('internalCallDeltas and transferDeltas (chain/balance-deltas.ts)', () => {
+  it('moves an internal spend between the accounts it names, and nothing for AENS or oracle functions', () => {
+    expect(internalCallDeltas('Chain.spend', { sender_id: alice, recipient_id: bob, amount: 5 })).to.deep.equal([
+      { account: alice, amount: -5n, kind: 'Chain.spend' },
+      { account: bob, amount: 5n, kind: 'Chain.spend' },
+    ]);
+    expect(internalCallDeltas('Call.amount', { sender_id: contract, recipient_id: bob, amount: 2n })).to.deep.equal([
+      { account: bob, amount: 2n, kind: 'Call.amount' },
+    ]);
+    expect(internalCallDeltas('AENS.claim', { account_id: alice, name_fee: 5 })).to.deep.equal([]);
+  });
+
+  it('credits rewards, refunds and fork accounts, moves a locked name fee to the locked-coins account', () => {
+    expect(transferDeltas('reward_block', alice, 10n)).to.deep.equal([
+      { account: alice, amount: 10n, kind: 'reward_block' },
+    ]);
+    expect(transferDeltas('fee_refund_name', bob, 3n)).to.deep.equal([
+      { account: bob, amount: 3n, kind: 'fee_refund_name' },
+    ]);
+    expect(transferDeltas('fee_lock_name', bob, 3n)).to.deep.equal([
+      { account: LOCKED_COINS_ACCOUNT, amount: 3n, kind: 'fee_lock_name' },
+    ]);
+    // the claim paid it already
+    expect(transferDeltas('fee_spend_name', bob, 3n)).to.deep.equal([]);
+    expect(transferDeltas('contracts_lima', contract, 3n)).to.deep.equal([]);
+  });
+});
+
+describe('txDeltas against the devnode rules', () => {
+  let state: WorldState;
+  let height = 1;
+
+  /** applied applies tx on the devnode's state and gives each balance's move (the oracle). */
+  function applied(
+    tx: TxFields,
+    facts: TxFacts = {},
+  ): { node: Record<string, bigint>; derived: Record<string, bigint> } {
+    const before = new Map([...state.accounts.entries()].map(([id, a]) => [id, a.balance]));
+    const effect = applyTx(state, tx, { height, generation: height, txHash: 'th_x' });
+    height += 1;
+    const node: Record<string, bigint> = {};
+    for (const [id, a] of state.accounts.entries()) {
+      const moved = a.balance - (before.get(id) ?? 0n);
+      if (moved !== 0n) node[id] = moved;
+    }
+    // the AE a call moved (its name operations move none here)
+    const inner = (effect.events ?? []).flatMap((t) =>
+      'info' in t ? [] : internalCallDeltas(t.type, { sender_id: t.from, recipient_id: t.to, amount: t.amount }),
+    );
+    return { node, derived: sum([...((txDeltas(tx, facts) as { deltas: BalanceDelta[] }).deltas ?? []), ...inner]) };
+  }
+
+  before(() => {
+    state = newState();
+    for (const id of [alice, bob, carol]) state.accounts.set(id, { balance: 10n ** 20n, nonce: 0 });
+  });
+
+  const nonce = (id: string): number => (state.accounts.get(id)?.nonce ?? 0) + 1;
+
+  it('spends, paid-for spends, oracles, preclaims and channels move what their deltas say', () => {
+    const cases: [() => TxFields, TxFacts?][] = [
+      [() => ({ type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 1234, fee: 20, nonce: nonce(alice) })],
+      [
+        () => ({
+          type: 'PayingForTx',
+          payer_id: carol,
+          fee: 7,
+          nonce: nonce(carol),
+          tx: { tx: { type: 'SpendTx', sender_id: bob, recipient_id: alice, amount: 5, fee: 3, nonce: nonce(bob) } },
+        }),
+      ],
+      [
+        () => ({
+          type: 'OracleRegisterTx',
+          account_id: alice,
+          query_format: 'q',
+          response_format: 'r',
+          query_fee: 10,
+          oracle_ttl: { type: 'delta', value: 500 },
+          fee: 2,
+          abi_version: 0,
+          nonce: nonce(alice),
+        }),
+      ],
+      [
+        () => ({
+          type: 'OracleQueryTx',
+          sender_id: bob,
+          oracle_id: aliceOracle,
+          query: 'q',
+          query_fee: 10,
+          query_ttl: { type: 'delta', value: 10 },
+          response_ttl: { type: 'delta', value: 10 },
+          fee: 2,
+          nonce: nonce(bob),
+        }),
+      ],
+      [
+        () => ({
+          type: 'NamePreclaimTx',
+          account_id: carol,
+          commitment_id: encode('cm', Buffer.alloc(32, 5)),
+          fee: 4,
+          nonce: nonce(carol),
+        }),
+      ],
+      [
+        () => ({
+          type: 'ChannelCreateTx',
+          initiator_id: alice,
+          responder_id: bob,
+          initiator_amount: 100,
+          responder_amount: 50,
+          channel_reserve: 1,
+          lock_period: 1,
+          fee: 1,
+          delegate_ids: [],
+          state_hash: encode('st', Buffer.alloc(32)),
+          nonce: nonce(alice),
+        }),
+      ],
+    ];
+    for (const [make, facts] of cases) {
+      const tx = make();
+      const { node, derived } = applied(tx, facts);
+      expect(derived, String(tx.type)).to.deep.equal(node);
+    }
+    const channelId = [...state.channels.entries()][0]![0];
+    const channel = { initiator: alice, responder: bob };
+    for (const make of [
+      () => ({
+        type: 'ChannelDepositTx',
+        channel_id: channelId,
+        from_id: bob,
+        amount: 9,
+        state_hash: encode('st', Buffer.alloc(32, 2)),
+        round: 2,
+        fee: 1,
+        nonce: nonce(bob),
+      }),
+      () => ({
+        type: 'ChannelWithdrawTx',
+        channel_id: channelId,
+        to_id: alice,
+        amount: 30,
+        state_hash: encode('st', Buffer.alloc(32, 3)),
+        round: 3,
+        fee: 2,
+        nonce: nonce(alice),
+      }),
+      () => ({
+        type: 'ChannelCloseMutualTx',
+        channel_id: channelId,
+        from_id: alice,
+        initiator_amount_final: 69,
+        responder_amount_final: 59,
+        fee: 1,
+        nonce: nonce(alice),
+      }),
+    ]) {
+      const tx = make();
+      const { node, derived } = applied(tx, { channel });
+      expect(derived, tx.type).to.deep.equal(node);
+    }
+  });
+});
+
+describe('stakingWithdrawal (chain/balance-deltas.ts)', () => {
+  const call = (fn: string, to = contract): TxFields => ({
+    type: 'ContractCallTx',
+    caller_id: alice,
+    contract_id: to,
+    call_data: encodeCallData(functionId(fn), [address(bob), 4n * 10n ** 21n]),
+    fee: 1,
+    amount: 0,
+  });
+
+  it("pays the caller the amount of a staking contract's withdraw(owner, amount) that returned ok, wrapped or not", () => {
+    const paid = [{ account: alice, amount: 4n * 10n ** 21n, kind: 'Chain.spend' }];
+    expect(stakingWithdrawal(call('withdraw'), contract, true)).to.deep.equal(paid);
+    const wrapped: TxFields = { type: 'PayingForTx', payer_id: carol, tx: { tx: call('withdraw') } };
+    expect(stakingWithdrawal(wrapped, contract, true)).to.deep.equal(paid);
+  });
+
+  it('pays nothing for a failed call, another function, another contract or call data it cannot read', () => {
+    expect(stakingWithdrawal(call('withdraw'), contract, false)).to.deep.equal([]);
+    expect(stakingWithdrawal(call('stake'), contract, true)).to.deep.equal([]);
+    expect(stakingWithdrawal(call('withdraw', encode('ct', Buffer.alloc(32, 8))), contract, true)).to.deep.equal([]);
+    expect(stakingWithdrawal({ ...call('withdraw'), call_data: 'cb_AAAA' }, contract, true)).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * @module A range's balance changes as rows (derived/balance-changes.ts): chain order, the balance after each change,
+ * and the reconciliation with the node's balance at the range's end.
+ */
+import { expect } from 'chai';
+import { encode } from '../../../src/chain/encoding.ts';
+import { AFTER_BLOCK } from '../../../src/db/queries/balance-changes.ts';
+import { balanceChangeRows, derivedDeltas, type PlacedDelta } from '../../../src/indexer/derived/balance-changes.ts';
+
+const alice = encode('ak', Buffer.alloc(32, 1));
+const bob = encode('ak', Buffer.alloc(32, 2));
+const at = (height: number, microIndex: number, txIndex: number) => ({ height, microIndex, txIndex });
+
+describe('derivedDeltas (derived/balance-changes.ts)', () => {
+  it("puts a block's key-level transfers first, then each transaction's own changes, its internal calls and transfers (their cause the transaction at their place: no hash kept)", () => {
+    const spend = { type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 5, fee: 1 };
+    const made = { type: 'MadeUpTx', owner_id: alice, fee: 1 };
+    const { deltas, untold } = derivedDeltas(
+      [
+        { row: { ...at(2, 0, 0), hash: 'th_a' }, tx: spend, facts: {} },
+        { row: { ...at(2, 0, 1), hash: 'th_b' }, tx: made, facts: {} },
+      ],
+      [
+        { ...at(2, -1, -1), txHash: null, deltas: [{ account: bob, amount: 100n, kind: 'reward_block' }] },
+        { ...at(2, 0, 0), txHash: null, deltas: [{ account: alice, amount: 2n, kind: 'Chain.spend' }] },
+        { ...at(3, -1, -1), txHash: null, deltas: [{ account: alice, amount: 100n, kind: 'reward_block' }] },
+      ],
+    );
+    expect(
+      deltas.map(
+        (d) =>
+          `${d.height}:${d.microIndex}:${d.txIndex} ${d.kind} ${d.account === alice ? 'a' : 'b'} ${d.amount} ${d.txHash}`,
+      ),
+    ).to.deep.equal([
+      '2:-1:-1 reward_block b 100 null',
+      '2:0:0 SpendTx a -6 null',
+      '2:0:0 SpendTx b 5 null',
+      '2:0:0 Chain.spend a 2 null',
+      '3:-1:-1 reward_block a 100 null',
+    ]);
+    expect(untold).to.deep.equal([
+      { ...at(2, 0, 1), txHash: 'th_b', reason: 'the balance changes of a MadeUpTx are not known' },
+    ]);
+  });
+});
+
+describe('balanceChangeRows (derived/balance-changes.ts)', () => {
+  const delta = (place: ReturnType<typeof at>, account: string, amount: bigint, kind: string): PlacedDelta => ({
+    ...place,
+    account,
+    amount,
+    kind,
+    txHash: kind === 'reward_block' ? null : 'th_a',
+  });
+
+  it("sums an account's changes of one cause at one place, each row with the balance after it", () => {
+    const { rows, differences } = balanceChangeRows(
+      [
+        delta(at(2, 0, 0), alice, -6n, 'SpendTx'),
+        delta(at(2, 0, 0), alice, 1n, 'SpendTx'),
+        delta(at(2, 0, 0), alice, 2n, 'Chain.spend'),
+        delta(at(3, -1, -1), bob, 100n, 'reward_block'),
+      ],
+      {
+        before: new Map([[alice, 10n]]),
+        atEnd: new Map([
+          [alice, 7n],
+          [bob, 100n],
+        ]),
+        end: at(3, -1, AFTER_BLOCK),
+      },
+    );
+    expect(differences).to.deep.equal([]);
+    expect(rows.map((r) => [r.accountId === alice ? 'a' : 'b', r.kind, r.seq, r.delta, r.balance])).to.deep.equal([
+      ['a', 'SpendTx', 0, -5n, 5n],
+      ['a', 'Chain.spend', 1, 2n, 7n],
+      ['b', 'reward_block', 0, 100n, 100n],
+    ]);
+  });
+
+  it("makes the node's balance at the range's end an 'unexplained' change where the derived one differs", () => {
+    const { rows, differences } = balanceChangeRows([delta(at(2, 0, 0), alice, -6n, 'SpendTx')], {
+      before: new Map([[alice, 10n]]),
+      atEnd: new Map([
+        [alice, 1n],
+        [bob, 50n],
+      ]),
+      end: at(2, 0, AFTER_BLOCK),
+    });
+    expect(differences).to.deep.equal([
+      { accountId: alice, height: 2, derived: 4n, node: 1n },
+      { accountId: bob, height: 2, derived: 0n, node: 50n },
+    ]);
+    expect(rows.slice(1).map((r) => [r.kind, r.txIndex, r.delta, r.balance])).to.deep.equal([
+      ['unexplained', AFTER_BLOCK, -3n, 1n],
+      ['unexplained', AFTER_BLOCK, 50n, 50n],
+    ]);
+  });
+
+  it("places an account's difference after the first untold transaction naming it, where it arose", () => {
+    const { rows, differences } = balanceChangeRows(
+      [delta(at(2, 0, 0), alice, -6n, 'ContractCallTx'), delta(at(3, 0, 0), alice, -1n, 'SpendTx')],
+      {
+        before: new Map([[alice, 10n]]),
+        atEnd: new Map([[alice, 103n]]),
+        end: at(3, 0, AFTER_BLOCK),
+        untold: [
+          { ...at(1, 0, 0), accounts: [bob] },
+          { ...at(2, 0, 0), accounts: [bob, alice] },
+        ],
+      },
+    );
+    expect(differences).to.deep.equal([{ accountId: alice, height: 3, derived: 3n, node: 103n }]);
+    expect(rows.map((r) => [r.height, r.txIndex, r.seq, r.kind, r.delta, r.balance])).to.deep.equal([
+      [2, 0, 0, 'ContractCallTx', -6n, 4n],
+      [2, 0, 1, 'unexplained', 100n, 104n],
+      [3, 0, 0, 'SpendTx', -1n, 103n],
+    ]);
+  });
+
+  it("without genesis accounts known, a first-seen account's difference is its genesis balance, never below 0", () => {
+    const { rows, differences } = balanceChangeRows(
+      [delta(at(5, 0, 0), alice, -6n, 'SpendTx'), delta(at(5, 0, 0), bob, 6n, 'SpendTx')],
+      {
+        before: new Map(),
+        atEnd: new Map([
+          [alice, 94n],
+          [bob, 1n],
+        ]),
+        end: at(5, 0, AFTER_BLOCK),
+        inferOpening: true,
+      },
+    );
+    expect(differences).to.deep.equal([{ accountId: bob, height: 5, derived: 6n, node: 1n }]);
+    expect(rows.map((r) => [r.accountId === alice ? 'a' : 'b', r.height, r.kind, r.delta, r.balance])).to.deep.equal([
+      ['a', 0, 'accounts_roma', 100n, 100n],
+      ['a', 5, 'SpendTx', -6n, 94n],
+      ['b', 5, 'SpendTx', 6n, 6n],
+      ['b', 5, 'unexplained', -5n, 1n],
+    ]);
+  });
+});
