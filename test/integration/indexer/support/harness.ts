@@ -24,12 +24,15 @@ export interface Harness {
 /**
  * startHarness starts a generated devnode (mining only on demand) and creates a fresh database, its schema `mdw`
  * migrated (a copy of the server's template: the populator finds every migration applied, as after its own migrating,
- * and records the identity); `generate` adds to the chain's shape (e.g. its share of token transactions).
+ * and records the identity); `generate` adds to the chain's shape (e.g. its share of token transactions); `env` adds
+ * to every config (e.g. REWARD_RULES=devnode, the devnode's own rewards, for a chain long enough that the default
+ * mainnet rules, paying 180 blocks late, pay any).
  */
 export async function startHarness(
   generations: number,
   seed: string,
   generate: Partial<GenerateOptions> = {},
+  env: Record<string, string> = {},
 ): Promise<Harness> {
   const devnode = await startGeneratedDevnode({
     generations,
@@ -58,6 +61,7 @@ export async function startHarness(
         NODE_TIMEOUT_MS: '2000',
         FETCH_CONCURRENCY: '4',
         ...(wae === '' ? {} : { DEX_WRAPPED_AE: wae }),
+        ...env,
         ...overrides,
       }),
     async query<T extends pg.QueryResultRow>(schema: string, sql: string, params: unknown[] = []) {
