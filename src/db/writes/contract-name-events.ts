@@ -7,7 +7,7 @@ import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { priorNameStates, type NameEventState } from '../queries/state-events.ts';
 import { insertMany } from './bulk-load.ts';
-import type { HeightRange } from './heights.ts';
+import type { HeightRange } from '../queries/height-range.ts';
 
 /** A contract call's place: its hash, its micro block's height (the header's) and its key block's protocol. */
 export interface StoredCallPlace {
