@@ -4,20 +4,16 @@
  */
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { Errors } from '@oclif/core';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startServer } from '../../api/server.ts';
-import type { HardForkFile } from '../../chain/hard-forks.ts';
 import { DEFAULTS } from '../../config/defaults.ts';
-import { DEV_DEFAULTS, HARD_FORK_FILE_VARIABLES, type Config, type RoleDefaults } from '../../config/middleware.ts';
+import { DEV_DEFAULTS, type Config, type RoleDefaults } from '../../config/middleware.ts';
 import { dropSchemasExcept } from '../../db/schema/admin.ts';
 import {
   DEFAULT_ACCOUNT_BALANCE,
   deployDex,
-  genesisAccountsJson,
-  hardForkFilesJson,
   parseSecretKey,
   startDevnode,
   type Devnode,
@@ -35,6 +31,7 @@ import type { BannerFacts } from './banner.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 import { chainSchema, DEVNODE_SCHEMA_PREFIX, devSettings } from './settings.ts';
 import { startTraffic } from './traffic.ts';
+import { writeNodeFiles } from './node-files.ts';
 
 /** DevEnvironmentOptions are `mdw dev`'s flags; a port left out is the default, moved when another process holds it. */
 export interface DevEnvironmentOptions {
@@ -243,7 +240,7 @@ export class DevEnvironment implements Role {
     const settings = {
       internalUrl: node.internalUrl,
       ...(dex ? { dex } : {}),
-      ...(await writeDevnodeFiles(genesisAccountsJson(node.chain), hardForkFilesJson(node.chain.schedule))),
+      ...(await writeNodeFiles(join(tmpdir(), `mdw-dev-${process.pid}`), node.chain)),
     };
     return { node, dex, settings };
   }
@@ -278,22 +275,4 @@ async function genesisHash(nodeUrl: string, log: Logger): Promise<string> {
   const genesis = await new NodeClient({ url: nodeUrl, timeoutMs: 10_000 }, log).keyBlock(0);
   if (typeof genesis.hash !== 'string') throw new Error(`${nodeUrl} sent no genesis key block hash`);
   return genesis.hash;
-}
-
-/** writeDevnodeFiles writes the devnode's genesis accounts and hard-fork files as the node's, for the transfers. */
-async function writeDevnodeFiles(
-  genesisAccounts: string,
-  hardForkFiles: Readonly<Partial<Record<HardForkFile, string>>>,
-): Promise<{ genesisAccountsFile: string; forkFiles: Record<string, string> }> {
-  const dir = join(tmpdir(), `mdw-dev-${process.pid}`);
-  await mkdir(dir, { recursive: true });
-  const genesisAccountsFile = join(dir, 'genesis-accounts.json');
-  await writeFile(genesisAccountsFile, genesisAccounts);
-  const forkFiles: Record<string, string> = {};
-  for (const [file, text] of Object.entries(hardForkFiles) as [HardForkFile, string][]) {
-    const path = join(dir, `${file}.json`);
-    await writeFile(path, text);
-    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
-  }
-  return { genesisAccountsFile, forkFiles };
 }

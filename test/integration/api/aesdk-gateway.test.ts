@@ -219,7 +219,12 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
         (await chainTxsOf(oracle.id)).sort(),
       );
       const transfers = activities.filter((a) => String(a.type) === 'InternalTransferEvent').map((a) => a.payload);
-      expect(transfers).to.deep.equal([{ amount: 1000n, kind: 'reward_oracle', refTxHash: oracle.hashes.respond }]);
+      // and her genesis balance, from the node's genesis accounts file the operator gives (GENESIS_ACCOUNTS_FILE)
+      const genesis = devnode.chain.options.genesisAccounts.find((a) => a.address === carol.address)!.balance;
+      expect(transfers).to.deep.equal([
+        { amount: 1000n, kind: 'reward_oracle', refTxHash: oracle.hashes.respond },
+        { amount: genesis, kind: 'accounts_roma', refTxHash: null },
+      ]);
     });
   });
 });

@@ -2,11 +2,15 @@
  * @module The whole pipeline for a test: a devnode's chain loaded by the populator into a fresh database, and the
  * API (the gateway) over it on a real HTTP port, so aepp-sdk's clients can be given its URL.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
+import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
@@ -29,7 +33,13 @@ export interface PipelineStack {
 /** startPipeline loads `devnode`'s chain into a new database (schema `schema`) and serves the API over it. */
 export async function startPipeline(devnode: Devnode, schema: string): Promise<PipelineStack> {
   const db = await createTestDatabase();
+  // the devnode's reward rules, genesis accounts and hard-fork files, as its operator gives a node's
+  const files = await mkdtemp(join(tmpdir(), 'mdw-pipeline-'));
+  const { genesisAccountsFile, forkFiles } = await writeNodeFiles(files, devnode.chain);
   const cfg = loadConfig({
+    REWARD_RULES: 'devnode',
+    GENESIS_ACCOUNTS_FILE: genesisAccountsFile,
+    ...forkFiles,
     DATABASE_URL: db.url,
     NODE_URL: devnode.externalUrl,
     POLL_INTERVAL_MS: '100',
@@ -53,6 +63,7 @@ export async function startPipeline(devnode: Devnode, schema: string): Promise<P
       await populator.stop();
       await pool.end();
       await db.drop();
+      await rm(files, { recursive: true, force: true });
     },
   };
 }

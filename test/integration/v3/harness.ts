@@ -1,5 +1,5 @@
 /** @module /v3 test harness: a generated devnode chain, the populator, our HTTP server on a free port and the SDK's Middleware client. */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,16 +8,10 @@ import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { HARD_FORK_FILE_VARIABLES, loadConfig, type Config } from '../../../src/config/middleware.ts';
-import type { HardForkFile } from '../../../src/chain/hard-forks.ts';
+import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import {
-  genesisAccountsJson,
-  hardForkFilesJson,
-  startDevnode,
-  type Devnode,
-  type DevnodeOptions,
-} from '../../../src/devnode/index.ts';
+import { startDevnode, type Devnode, type DevnodeOptions } from '../../../src/devnode/index.ts';
+import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import type { GenerateOptions } from '../../../src/devnode/generator.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
@@ -185,20 +179,12 @@ export async function startV3(
   );
   // a copy of a template with the schema migrated, which the populator finds up to date (migrating it cost ~1 CPU s)
   const db = await createTestDatabase({ migrated: 'mdw_v3' });
-  // the node's genesis accounts file, as a node operator gives the one the node was started with
+  // the node's genesis accounts and hard-fork files, as a node operator gives the ones the node was started with
   const genesisDir = await mkdtemp(join(tmpdir(), 'mdw-genesis-'));
-  const genesisFile = join(genesisDir, 'accounts_ae_devnet.json');
-  await writeFile(genesisFile, genesisAccountsJson(devnode.chain));
-  // and its hard-fork files, as the node's data directory has them
-  const forkFiles: Record<string, string> = {};
-  for (const [file, text] of Object.entries(hardForkFilesJson(devnode.chain.schedule)) as [HardForkFile, string][]) {
-    const path = join(genesisDir, `${file}.json`);
-    await writeFile(path, text);
-    forkFiles[HARD_FORK_FILE_VARIABLES[file]] = path;
-  }
+  const { genesisAccountsFile, forkFiles } = await writeNodeFiles(genesisDir, devnode.chain);
   const settings = {
     REWARD_RULES: 'devnode',
-    GENESIS_ACCOUNTS_FILE: genesisFile,
+    GENESIS_ACCOUNTS_FILE: genesisAccountsFile,
     ...forkFiles,
     DATABASE_URL: db.url,
     NODE_URL: devnode.externalUrl,
