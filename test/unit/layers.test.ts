@@ -68,8 +68,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['account-pages.ts', 'legacy-openapi-schemas.ts', 'legacy-params.ts'], // deep account pages, answers' schemas, parameters
   ],
   'api/mdw': [
-    ['mdw-api.ts'], // /mdw mounted: the REST routes and GraphQL, on the resources' environment
-    ['webhooks-api.ts'], // the webhooks' own routes, which write (they read the route table's shapes)
+    ['mdw-api.ts'], // /mdw mounted: the route table's routes (the webhooks' too) and GraphQL over the resources
     ['rest', 'graphql'], // two transports of the same resources: neither calls the other
     ['resources'], // each operation a function of (environment, parameters) returning a value
   ],

@@ -18,17 +18,15 @@ import { V3_OPERATIONS } from './rest/operations.ts';
 import { intAsString } from './rest/mdw-respond.ts';
 import { answerOperation, v3RouteIndex } from './rest/rest-routes.ts';
 import { AccountExports } from './rest/export-routes.ts';
-import { isExport, type V3Route } from './rest/operation.ts';
+import { isExport, isHandled, type V3Route } from './rest/operation.ts';
 import type { RouteMatch } from './rest/route-index.ts';
 import { StatsSource } from './resources/stats-source.ts';
 import { StatusSource } from './resources/status-source.ts';
 import { HyperchainSource } from './resources/hyperchain-source.ts';
 import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
-import { isWebhooksPath, webhooksApi } from './webhooks-api.ts';
-import { answerBalancesPost, BALANCES_POST_PATH, isBalancesPost } from './rest/balances-post.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
-export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
+export function v3Env({ pool, primary, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const timeoutMs = Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS);
   // a node known away (a forwarded request or a reading found it so, and no probe found it back since) is not asked:
@@ -50,6 +48,8 @@ export function v3Env({ pool, cfg, version, listener, metrics, replicas, outages
     });
   return {
     pool,
+    // hooks are written, so they are read and written on the primary whatever the server reads from
+    primary: primary ?? pool,
     cfg,
     version,
     status: new StatusSource(pool, nodeStatus, version, replicas),
@@ -83,13 +83,10 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
-  // hooks are written, so they are read and written on the primary whatever the server reads from
-  const webhooks = webhooksApi(deps.primary ?? deps.pool, deps.cfg.webhooks);
   const asString = intAsString();
   const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {
-    // the one route that takes a body: a list of accounts too long for a query (balances-post.ts)
-    if (found === undefined && isBalancesPost(ctx)) return answerBalancesPost(ctx, env);
-    if (found === undefined || isExport(found.route)) throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
+    if (found === undefined || !('resource' in found.route))
+      throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
     await answerOperation(ctx, env, found.route, found.params);
   };
   const rest = (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> =>
@@ -104,14 +101,18 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     // the app's error boundary writes what is thrown here as ae_mdw's `{"error": …}`
     ctx.state.aeMdw = true;
     // one door: the route table's index finds the route; the request is counted under it, refused before its turn
-    // too (issue 59)
+    // too (issue 59); a path of the table asked with another method is refused with the methods it takes
     const found = index.match(ctx.method, ctx.path);
     if (found) {
       ctx.params = found.params;
       ctx._matchedRoute = found.template;
-    } else if (isBalancesPost(ctx)) ctx._matchedRoute = `/v3${BALANCES_POST_PATH}`;
-    // the webhooks API writes as well as reads: its own routes (webhooks-api.ts), each in its owner's quota
-    if (isWebhooksPath(ctx.path)) await webhooks(ctx);
+    } else refuseMethod(ctx, index.methods(ctx.path));
+    // a route that answers itself (the webhooks API, which writes) takes no turn in the line: its request was charged
+    // to its key's quota as any other (quota-middleware.ts)
+    if (found && isHandled(found.route)) {
+      ctx.set('Cache-Control', 'no-store');
+      await found.route.handle(ctx, env, found.params);
+    }
     // an export admits each of its pages itself (export-routes.ts); it streams to a GET only
     else if (found && isExport(found.route)) {
       if (ctx.method !== 'GET') throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
@@ -121,4 +122,11 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
     else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx, found);
     else await deps.admission.run(() => rest(ctx, found), 1, ctx.state.arrivedAt);
   };
+}
+
+/** refuseMethod refuses a request to a path whose routes take other `methods` (405 with Allow); none: passes. */
+function refuseMethod(ctx: Koa.Context, methods: readonly string[]): void {
+  if (methods.length === 0) return;
+  ctx.set('Allow', methods.join(', '));
+  throw new AppError(ErrorCode.API_BAD_REQUEST, 405, `method not allowed: ${ctx.method}`);
 }

@@ -62,6 +62,24 @@ describe('the gateway layout', () => {
     expect(api.node.seen.map((r) => r.url)).to.deep.equal(['/v3/key-blocks?limit=1']);
   });
 
+  it('refuses another method on a path of /mdw/v3 with 405 and the methods it takes, the webhooks API among them', async () => {
+    const refusals = [
+      ['post', '/mdw/v3/key-blocks', 'GET, HEAD'],
+      ['put', '/mdw/v3/webhooks', 'GET, HEAD, POST'],
+      ['post', '/mdw/v3/webhooks/wh_1', 'GET, HEAD, DELETE'],
+      ['delete', '/mdw/v3/webhooks/wh_1/replay', 'POST'],
+    ] as const;
+    for (const [method, path, allow] of refusals)
+      await api.request[method](path)
+        .expect(405, { error: `method not allowed: ${method.toUpperCase()}` })
+        .expect('Allow', allow);
+    await api.request.post('/mdw/v3/nothing').expect(404, { error: 'no such route' });
+    // the webhooks' rows are answered by their handlers: without a key nor WEBHOOKS_ANONYMOUS, a 404 saying why
+    const hooks = await api.request.get('/mdw/v3/webhooks').expect(404).expect('Cache-Control', 'no-store');
+    expect(hooks.body.error).to.match(/webhooks need an API key/);
+    expect(api.node.seen).to.deep.equal([]);
+  });
+
   it('keeps the original API at /middleware and the cached node queries at /v2', async () => {
     await api.request.get('/middleware/status').expect((res) => expect(res.status).to.be.oneOf([200, 503]));
     await api.request.get('/middleware/nothing').expect(404);

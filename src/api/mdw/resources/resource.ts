@@ -17,6 +17,8 @@ import type { StatusSource } from './status-source.ts';
 /** What a resource works with: the server's pool and settings, and the sources kept across requests. */
 export interface V3Env {
   readonly pool: Pool;
+  /** the pool that writes: the primary, whatever the server reads from (the webhooks API's hooks) */
+  readonly primary: Pool;
   readonly cfg: Config;
   /** the build, named in /v3/api */
   readonly version: string;

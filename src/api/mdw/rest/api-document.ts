@@ -1,14 +1,12 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
-import { balancesPostPath } from './balances-post.ts';
 import { isPage, type Answers, type LiteralSchema } from '../resources/resource.ts';
-import type { ParamName, V3Operation } from './operation.ts';
+import type { ParamName, V3Handled, V3Operation } from './operation.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
-import { V3_EXPORTS, V3_SHAPES } from './operations.ts';
+import { V3_EXPORTS, V3_HANDLED, V3_SHAPES } from './operations.ts';
 import { exportPaths } from './export-operations.ts';
 import { openApiComponents, openApiObject } from './openapi-shapes.ts';
-import { webhooksPaths } from './webhooks-paths.ts';
 import { WEALTH_ENTRY } from '../../../shapes/v3/shapes-tx.ts';
 import { TOP_MINER_24H } from '../../../shapes/v3/shapes-stats.ts';
 
@@ -41,31 +39,27 @@ export const V3_SCHEMAS: Record<string, unknown> = {
 };
 
 /**
- * v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts), the exports, and
- * the webhooks API (its own routes, webhooks-api.ts).
+ * v3ApiDocument is the document served at /v3/api: the operations of the route table (operations.ts), its exports, and
+ * its routes that answer themselves (the webhooks API), each under its path and method.
  */
 export function v3ApiDocument(operations: readonly V3Operation[], revision: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
+  for (const op of operations)
     paths[op.path] = {
-      get: {
-        operationId: op.operationId,
-        summary: op.summary,
-        parameters: op.params.map(parameter),
-        responses: {
-          '200': {
-            description: 'OK',
-            content: { 'application/json': { schema: responseSchema(op.resource.answers) } },
-          },
-          '400': { description: 'Bad input', content: { 'application/json': { schema: ref('Error') } } },
-          ...(op.params.some((p) => p.startsWith('path:'))
-            ? { '404': { description: 'Not found', content: { 'application/json': { schema: ref('Error') } } } }
-            : {}),
-        },
-      },
+      get: entry(op, {
+        '200': { description: 'OK', content: { 'application/json': { schema: responseSchema(op.resource.answers) } } },
+        '400': { description: 'Bad input', content: { 'application/json': { schema: ref('Error') } } },
+        ...(op.params.some((p) => p.startsWith('path:'))
+          ? { '404': { description: 'Not found', content: { 'application/json': { schema: ref('Error') } } } }
+          : {}),
+      }),
     };
-  }
-  Object.assign(paths, exportPaths(V3_EXPORTS), balancesPostPath(), webhooksPaths());
+  Object.assign(paths, exportPaths(V3_EXPORTS));
+  for (const route of V3_HANDLED)
+    paths[route.path] = {
+      ...paths[route.path],
+      [(route.method ?? 'GET').toLowerCase()]: entry(route, route.responses),
+    };
   return {
     openapi: '3.0.3',
     info: {
@@ -76,6 +70,18 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
     servers: [{ url: '/v3' }],
     paths,
     components: { schemas: V3_SCHEMAS },
+  };
+}
+
+/** entry is a route's OpenAPI operation: its id, summary, parameters, request body where it takes one, responses. */
+function entry(route: V3Operation | V3Handled, responses: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const body = 'body' in route ? route.body : undefined;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    parameters: route.params.map(parameter),
+    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    responses,
   };
 }
 

@@ -1,18 +1,27 @@
 /**
- * @module One /v3 route as the route table (operations.ts) declares it: what the /v3/api document says of it and
- * what answers it (an operation's resource, or an export's stream).
+ * @module One /v3 route as the route table (operations.ts) declares it: its method and path, what the /v3/api document
+ * says of it and what answers it (an operation's resource, an export's stream, or a handler of its own).
  */
-import { isPage, type Resource } from '../resources/resource.ts';
+import { isPage, type Resource, type V3Env } from '../resources/resource.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
+import type { ApiContext } from '../../http/state.ts';
 
 /** A parameter: paging ones by name (`statsLimit` is the statistics' larger `limit`), others as `path:` or `query:`. */
 export type ParamName =
   'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
-/** One GET operation: path (without /v3, as ae_mdw's spec writes it), ae_mdw's operationId, parameters, answer. */
-export interface V3Operation {
+/** The methods of the table's routes; a HEAD is answered as its path's GET. */
+type Method = 'GET' | 'POST' | 'DELETE';
+
+/** What every row names: its method (GET when none), its path (without /v3, as ae_mdw's spec writes it), its id. */
+interface V3Row {
+  readonly method?: Method;
   readonly path: string;
   readonly operationId: string;
+}
+
+/** One operation answered by a resource's value: ae_mdw's operationId, parameters, answer. */
+export interface V3Operation extends V3Row {
   readonly summary: string;
   readonly params: readonly ParamName[];
   /** what answers it, and with what (`resource.answers`: its shape, `page(Shape)` for a list, or a literal schema) */
@@ -25,9 +34,7 @@ export interface V3Operation {
  * An export: a route whose answer is an account's whole list streamed as CSV or NDJSON (export-routes.ts), its
  * /v3/api entry written from this row (export-operations.ts).
  */
-export interface V3Export {
-  readonly path: string;
-  readonly operationId: string;
+export interface V3Export extends V3Row {
   /** the list it streams: export-routes.ts walks it and writes its CSV */
   readonly export: 'transactions' | 'activities';
   /** the list's item, the NDJSON line's (components/schemas) */
@@ -38,12 +45,32 @@ export interface V3Export {
   readonly columns: readonly string[];
 }
 
-/** A route of the table: an operation answered by its resource's value, or an export. */
-export type V3Route = V3Operation | V3Export;
+/**
+ * A route that answers the request itself, as the webhooks API's do (a JSON body read, a write on `env.primary`, a
+ * 201, 202 or 204): its handler, never in the admission's line nor kept by a client (Cache-Control: no-store), and
+ * its /v3/api entry's parts.
+ */
+export interface V3Handled extends V3Row {
+  readonly summary: string;
+  readonly params: readonly ParamName[];
+  /** the JSON schema of the request's body, where it takes one */
+  readonly body?: Readonly<Record<string, unknown>>;
+  /** the entry's responses, as OpenAPI writes them */
+  readonly responses: Readonly<Record<string, unknown>>;
+  readonly handle: (ctx: ApiContext, env: V3Env, params: Readonly<Record<string, string>>) => Promise<void>;
+}
+
+/** A route of the table: an operation answered by its resource's value, an export, or a route with its handler. */
+export type V3Route = V3Operation | V3Export | V3Handled;
 
 /** isExport is whether a route's answer is a stream. */
 export function isExport(route: V3Route): route is V3Export {
   return 'export' in route;
+}
+
+/** isHandled is whether a route answers the request itself. */
+export function isHandled(route: V3Route): route is V3Handled {
+  return 'handle' in route;
 }
 
 /** answerShapes are the shapes the operations answer with (a page's items too), once each, in the order of first use. */

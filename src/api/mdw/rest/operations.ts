@@ -1,6 +1,6 @@
 /**
- * @module The /v3 route table: every operation once, from which the router is built (rest-routes.ts) and the
- * /v3/api document generated (api-document.ts).
+ * @module The /v3 route table: every route once, by its method and path, from which the index that dispatches them is
+ * built (rest-routes.ts) and the /v3/api document generated (api-document.ts).
  */
 import { getAccountActivities, getTransfers } from '../resources/activities.ts';
 import {
@@ -57,10 +57,12 @@ import {
 import {
   answerShapes,
   isExport,
+  isHandled,
   PAGED,
   SCOPED,
   type ParamName,
   type V3Export,
+  type V3Handled,
   type V3Operation,
   type V3Route,
 } from './operation.ts';
@@ -70,8 +72,10 @@ import { getOracle, getOracleExtends, getOracleQueries, getOracleResponses, getO
 import { getApi, getStatus } from '../resources/service.ts';
 import { STATS_OPERATIONS } from './stats-operations.ts';
 import { HYPERCHAIN_OPERATIONS } from './hyperchain-operations.ts';
+import { WEBHOOKS_OPERATIONS } from './webhooks-operations.ts';
 import { getWealth } from '../resources/wealth.ts';
 import { getAccountBalance, getAccountBalanceHistory } from '../resources/ae-balances.ts';
+import { BALANCES_POST } from './balances-post.ts';
 import {
   getAccountTransactionsCount,
   getPendingTransactions,
@@ -96,7 +100,8 @@ const TX_FILTERS: readonly ParamName[] = [
 
 /**
  * V3_ROUTES: every /v3 route we answer, in the order the route index tries them (fixed paths before `{id}`): an
- * operation's answer is its resource's value, an export's a stream (export-routes.ts).
+ * operation's answer is its resource's value, an export's a stream (export-routes.ts), a handled route's its handler's
+ * (the webhooks API, which writes).
  */
 export const V3_ROUTES: readonly V3Route[] = [
   {
@@ -511,6 +516,7 @@ export const V3_ROUTES: readonly V3Route[] = [
     params: ['path:accountId', 'query:interval_by', ...SCOPED],
     resource: getAccountBalanceHistory,
   },
+  BALANCES_POST,
   {
     path: '/accounts/{accountId}/aex9/balances',
     operationId: 'GetAex9AccountBalances',
@@ -598,15 +604,19 @@ export const V3_ROUTES: readonly V3Route[] = [
   },
   ...STATS_OPERATIONS,
   ...HYPERCHAIN_OPERATIONS,
+  ...WEBHOOKS_OPERATIONS,
 ];
 
-/** V3_OPERATIONS: the routes answered by a resource's value (the route table less its exports). */
+/** V3_OPERATIONS: the routes answered by a resource's value (the route table less its exports and handled routes). */
 export const V3_OPERATIONS: readonly V3Operation[] = V3_ROUTES.filter(
-  (route): route is V3Operation => !isExport(route),
+  (route): route is V3Operation => !isExport(route) && !isHandled(route),
 );
 
 /** V3_EXPORTS: the routes whose answer is a stream. */
 export const V3_EXPORTS: readonly V3Export[] = V3_ROUTES.filter(isExport);
+
+/** V3_HANDLED: the routes that answer the request themselves (the webhooks API, POST /accounts/balances). */
+export const V3_HANDLED: readonly V3Handled[] = V3_ROUTES.filter(isHandled);
 
 /** V3_SHAPES: the answers' shape tables, from which the /v3/api document's components are generated. */
 export const V3_SHAPES: readonly Shape[] = answerShapes(V3_OPERATIONS);

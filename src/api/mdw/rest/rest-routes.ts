@@ -11,9 +11,11 @@ import { routerPath, type V3Operation, type V3Route } from './operation.ts';
 import { V3_ROUTES } from './operations.ts';
 import { RouteIndex } from './route-index.ts';
 
-/** v3RouteIndex is the route table's index: each route under /v3 (paths without it, as in ae_mdw's spec). */
+/** v3RouteIndex is the route table's index: each route by its method under /v3 (paths without it, as in ae_mdw's spec). */
 export function v3RouteIndex(routes: readonly V3Route[] = V3_ROUTES): RouteIndex<V3Route> {
-  return new RouteIndex(routes.map((route) => ({ template: `/v3${routerPath(route.path)}`, route })));
+  return new RouteIndex(
+    routes.map((route) => ({ method: route.method, template: `/v3${routerPath(route.path)}`, route })),
+  );
 }
 
 /** answerOperation answers a request its route found: it calls the operation's resource and writes its answer. */

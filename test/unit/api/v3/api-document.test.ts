@@ -2,24 +2,25 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { Ajv } from 'ajv';
 import { v3RouteIndex } from '../../../../src/api/mdw/rest/rest-routes.ts';
-import { BALANCES_POST_PATH } from '../../../../src/api/mdw/rest/balances-post.ts';
 import { V3_SCHEMAS, responseSchema, v3ApiDocument } from '../../../../src/api/mdw/rest/api-document.ts';
-import { V3_EXPORTS, V3_OPERATIONS } from '../../../../src/api/mdw/rest/operations.ts';
-import { webhooksPaths } from '../../../../src/api/mdw/rest/webhooks-paths.ts';
+import { V3_EXPORTS, V3_HANDLED, V3_OPERATIONS, V3_ROUTES } from '../../../../src/api/mdw/rest/operations.ts';
 import { answerShapes, type V3Operation } from '../../../../src/api/mdw/rest/operation.ts';
 import { page, resource, type Answers } from '../../../../src/api/mdw/resources/resource.ts';
 import { int, shape, str } from '../../../../src/shapes/shape-table.ts';
 
 describe('/v3/api document', () => {
-  it('lists exactly the routes the /v3 route index serves, the exports among them, and POST /accounts/balances', () => {
+  it('lists exactly the routes the /v3 route index serves, the exports, the webhooks and POST /accounts/balances among them', () => {
     const served = v3RouteIndex()
       .templates.map((template) => template.replace(/^\/v3/, '').replace(/:(\w+)/g, '{$1}'))
       .sort();
-    expect(served).to.deep.equal([...V3_OPERATIONS.map((op) => op.path), ...V3_EXPORTS.map((e) => e.path)].sort());
-    const webhooks = Object.keys(webhooksPaths());
-    expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(
-      [...served, BALANCES_POST_PATH, ...webhooks].sort(),
-    );
+    expect(served).to.deep.equal([...new Set(V3_ROUTES.map((route) => route.path))].sort());
+    expect(served).to.include.members([
+      ...V3_EXPORTS.map((e) => e.path),
+      '/webhooks',
+      '/webhooks/{id}/replay',
+      '/accounts/balances',
+    ]);
+    expect(Object.keys((v3ApiDocument(V3_OPERATIONS, 't') as { paths: object }).paths).sort()).to.deep.equal(served);
   });
 
   it('documents every request of the webhooks API that docs/webhooks.md lists, and no other', () => {
@@ -47,8 +48,8 @@ describe('/v3/api document', () => {
       for (const p of inPath) expect(op.params, op.path).to.include(p);
     }
     const doc = v3ApiDocument(V3_OPERATIONS, 't') as { paths: Record<string, unknown>; info: { version: string } };
-    // the route table's, the two exports', POST /accounts/balances and the webhooks API's
-    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 3 + Object.keys(webhooksPaths()).length);
+    const webhooks = new Set(V3_HANDLED.map((route) => route.path));
+    expect(Object.keys(doc.paths)).to.have.length(V3_OPERATIONS.length + 2 + webhooks.size);
     expect(Object.keys((doc.paths['/accounts/balances'] ?? {}) as object)).to.deep.equal(['post']);
     expect(doc.info.version).to.match(/^1\.\d+\.\d+$/);
   });

@@ -63,6 +63,26 @@ describe('RouteIndex (parameterless routes by one lookup, the rest by the routes
     expect(match('/v3/micro-blocks/mh_1/txs/more')).to.equal(undefined);
   });
 
+  it("finds a path's route by its method (a HEAD's by its GET) and names the methods of a path", () => {
+    const hooks = new RouteIndex([
+      { template: '/v3/hooks', route: 'list' },
+      { method: 'POST', template: '/v3/hooks', route: 'create' },
+      { method: 'DELETE', template: '/v3/hooks/:id', route: 'delete' },
+    ]);
+    expect(hooks.match('POST', '/v3/hooks/')).to.deep.equal({ template: '/v3/hooks', route: 'create', params: {} });
+    expect(hooks.match('HEAD', '/v3/hooks')?.route).to.equal('list');
+    expect(hooks.match('PUT', '/v3/hooks')).to.equal(undefined);
+    expect(hooks.methods('/v3/hooks')).to.deep.equal(['GET', 'HEAD', 'POST']);
+    expect(hooks.match('GET', '/v3/hooks/h1')).to.equal(undefined);
+    expect(hooks.methods('/v3/hooks/h1')).to.deep.equal(['DELETE']);
+    expect(hooks.methods('/v3/nothing')).to.deep.equal([]);
+    const twice = [
+      { template: '/v3/a', route: 1 },
+      { method: 'GET', template: '/v3/a', route: 2 },
+    ];
+    expect(() => new RouteIndex(twice)).to.throw('two routes of GET /v3/a');
+  });
+
   it('lists its templates in the order of the table', () => {
     expect(indexOf(['/a/:id', '/a', '/b']).templates).to.deep.equal(['/v3/a/:id', '/v3/a', '/v3/b']);
   });
