@@ -82,8 +82,9 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
   const graphql = graphqlApi(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
-  // hooks are written, so they are read and written on the primary whatever the server reads from
-  const webhooks = webhooksApi(deps.primary ?? deps.pool, deps.cfg.webhooks);
+  // hooks are written, so they are read and written on the primary whatever the server reads from, through its pool
+  // that writes (the server's others are read-only)
+  const webhooks = webhooksApi(deps.writes ?? deps.primary ?? deps.pool, deps.cfg.webhooks);
   const asString = intAsString();
   const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {
     if (found === undefined || isExport(found.route)) throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
