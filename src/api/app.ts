@@ -40,6 +40,8 @@ export interface AppDeps {
   readonly pool: Pool;
   /** the primary (DATABASE_URL), when reads go to replicas: the populator's state in the status is read there */
   readonly primary?: Pool;
+  /** the primary's pool that writes (the webhooks API's hooks); absent: the primary's or `pool` (tests' own pools) */
+  readonly writes?: Pool;
   /** the read replicas, when there are any: their lag in /metrics, the status and /readyz */
   readonly replicas?: ReadReplicas;
   readonly registry: prom.Registry;
@@ -110,6 +112,7 @@ export function createApp(deps: AppDeps): Koa {
     log,
     pool,
     primary: deps.primary,
+    writes: deps.writes,
     replicas: deps.replicas,
     metrics,
     forward,

@@ -44,6 +44,9 @@ const WAITING_PER_CONNECTION = 100;
  */
 const PRIMARY_CONNECTIONS_BESIDE_REPLICAS = 3;
 
+/** Connections a server writes through: the quota's flush and the webhooks API's few writes take turns on them. */
+const SERVER_WRITE_CONNECTIONS = 3;
+
 /** Connections the kernel may hold for accepting (Node's default is 511). */
 const LISTEN_BACKLOG = 4096;
 
@@ -105,7 +108,7 @@ export class ApiServer implements Role {
   async #start(): Promise<void> {
     const db = await this.#openDatabase();
     const listening = await this.#listen(db);
-    const access = await this.#startAccess();
+    const access = await this.#startAccess(db.writes);
     const { server, heapTrim } = await this.#serveHttp(db, listening, access);
     await this.#startWebsocket(db, listening.listener, server, access);
     this.#startBackground(heapTrim);
@@ -130,6 +133,10 @@ export class ApiServer implements Role {
       ...(replicated ? { max: PRIMARY_CONNECTIONS_BESIDE_REPLICAS } : {}),
     });
     stops.push(() => primary.end());
+    // the one place a server writes (the quota counts, the keys file's keys, the webhooks API's hooks): a few
+    // connections of their own on the primary, opened at their first use
+    const writes = createWritePool(cfg, 'mdw-server-writes', log, SERVER_WRITE_CONNECTIONS);
+    stops.push(() => writes.end());
     const outageMetrics = createOutageMetrics(registry);
     // reads go to the replicas when there are any (DATABASE_READ_URLS); the LISTEN connection stays on the primary
     const replicas = replicated
@@ -170,7 +177,7 @@ export class ApiServer implements Role {
     const replayedAtStart = replicas?.caughtUp(await walEnd(primary));
     // stopping the replicas ends the wait: its rejection is then a failure's, already being thrown
     void replayedAtStart?.catch(() => {});
-    return { primary, replicas, pool, turns, outages, replayedAtStart };
+    return { primary, writes, replicas, pool, turns, outages, replayedAtStart };
   }
 
   /**
@@ -197,15 +204,12 @@ export class ApiServer implements Role {
   }
 
   /**
-   * #startAccess reads the tiers and the keys and starts flushing the quota counts, when API keys are on: on a pool of
-   * its own on the primary, the one place a server writes (the counts, the keys file's keys). Stopped after the HTTP
-   * server, so the last requests' counts are flushed.
+   * #startAccess reads the tiers and the keys and starts flushing the quota counts through `pool` (the server's
+   * writes), when API keys are on. Stopped after the HTTP server, so the last requests' counts are flushed.
    */
-  async #startAccess(): Promise<ApiAccess | undefined> {
+  async #startAccess(pool: Pool): Promise<ApiAccess | undefined> {
     const { cfg, log, registry } = this.#deps;
     if (!cfg.apiKeys.enabled) return undefined;
-    const pool = createWritePool(cfg, 'mdw-server-quota', log, 2);
-    this.#stops.push(() => pool.end());
     const access = new ApiAccess({ cfg, pool, log, registry, tiers: await loadTiers(cfg.apiKeys) });
     await access.start();
     this.#stops.push(() => access.stop());
@@ -222,7 +226,7 @@ export class ApiServer implements Role {
     access: ApiAccess | undefined,
   ): Promise<{ server: Server; heapTrim: HeapTrim }> {
     const { cfg, log } = this.#deps;
-    const { pool, primary, replicas, outages } = db;
+    const { pool, primary, writes, replicas, outages } = db;
     const admission = new Admission(admissionLimits(cfg.databasePoolSize), db.turns);
     // the memory a burst took goes back to the system once it is over (no request waiting for a turn, the loop idle)
     const heapTrim = new HeapTrim({
@@ -233,6 +237,7 @@ export class ApiServer implements Role {
       ...this.#deps,
       pool,
       primary,
+      writes,
       replicas,
       ...listening,
       outages,
@@ -302,6 +307,8 @@ interface Listening {
 /** What the server's database step opens (ApiServer #openDatabase). */
 interface ServerDatabase {
   readonly primary: Pool;
+  /** the primary's pool that writes, beside the read-only ones */
+  readonly writes: Pool;
   readonly replicas: ReadReplicas | undefined;
   /** where reads go: the replicas' pool when there are any, else the primary */
   readonly pool: Pool;

@@ -22,9 +22,13 @@ export const ANY_PORTS = [...ANY_MIDDLEWARE_PORTS, '--node-port', '0', '--node-i
 
 /**
  * startDev runs `mdw dev` with no traffic (and quick blocks on its devnode), its data in `dir` (a new directory when not given); the
- * ports are the defaults unless `extra` gives them (ANY_PORTS).
+ * ports are the defaults unless `extra` gives them (ANY_PORTS); `env` is what the developer's shell exports beside PATH.
  */
-export function startDev(extra: readonly string[] = [], dir = mkdtempSync(join(tmpdir(), 'mdw-dev-'))): DevRun {
+export function startDev(
+  extra: readonly string[] = [],
+  dir = mkdtempSync(join(tmpdir(), 'mdw-dev-')),
+  env: Readonly<Record<string, string>> = {},
+): DevRun {
   const args = ['dev', ...extra, '--data-dir', dir, '--no-traffic'];
   // quick blocks for its own devnode (a node given with --node-url keeps its own pace)
   if (!extra.includes('--node-url')) {
@@ -32,7 +36,7 @@ export function startDev(extra: readonly string[] = [], dir = mkdtempSync(join(t
     if (!extra.includes('--micro-block-interval')) args.push('--micro-block-interval', '300');
   }
   const child = spawn(process.execPath, [MDW, ...args], {
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

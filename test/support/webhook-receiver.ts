@@ -12,6 +12,8 @@ export interface Received {
   readonly signature: string;
   readonly text: string;
   readonly body: Record<string, unknown>;
+  /** when its body had come in (Date.now()) */
+  readonly at: number;
 }
 
 export type Behaviour = 'ok' | 'fail' | 'hang';
@@ -73,6 +75,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       signature: String(req.headers['mdw-signature']),
       text,
       body: JSON.parse(text) as Record<string, unknown>,
+      at: Date.now(),
     });
     const behaviour = receiver.behaviour.get(path) ?? receiver.behaviour.get('*') ?? 'ok';
     if (behaviour === 'hang') return void hanging.add(res);

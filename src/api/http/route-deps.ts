@@ -21,6 +21,8 @@ export interface RouteDeps {
   readonly pool: Pool;
   /** the primary, when reads go to replicas: the status reads the populator's state there */
   readonly primary?: Pool;
+  /** the primary's pool that writes, when the server's others are read-only: the webhooks API writes through it */
+  readonly writes?: Pool;
   /** the read replicas, when there are any */
   readonly replicas?: ReadReplicas;
   readonly metrics: ApiMetrics;

@@ -26,7 +26,7 @@ import { HyperchainSource } from './resources/hyperchain-source.ts';
 import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
-export function v3Env({ pool, primary, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
+export function v3Env({ pool, primary, writes, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const timeoutMs = Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS);
   // a node known away (a forwarded request or a reading found it so, and no probe found it back since) is not asked:
@@ -48,8 +48,9 @@ export function v3Env({ pool, primary, cfg, version, listener, metrics, replicas
     });
   return {
     pool,
-    // hooks are written, so they are read and written on the primary whatever the server reads from
-    primary: primary ?? pool,
+    // hooks are written, so they are read and written on the primary whatever the server reads from, through its pool
+    // that writes (the server's others are read-only)
+    primary: writes ?? primary ?? pool,
     cfg,
     version,
     status: new StatusSource(pool, nodeStatus, version, replicas),

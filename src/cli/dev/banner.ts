@@ -15,6 +15,10 @@ export interface BannerFacts {
   readonly schema: string;
   /** the settings that make `mdw -v` and `mdw db usage` read this database as the middleware does */
   readonly settings: Readonly<Record<string, string>>;
+  /** API_KEYS is on: requests are counted against their key's tier, and webhooks are created with a key */
+  readonly apiKeys: boolean;
+  /** the webhook sender delivers to receivers on loopback and private addresses (WEBHOOKS_ALLOW_PRIVATE) */
+  readonly webhooksAllowPrivate: boolean;
   /** the developer's funded accounts, which mdw dev's own traffic never uses */
   readonly accounts: readonly { readonly publicKey: string; readonly secretKey: string; readonly balance: bigint }[];
   /** the devnode's own DEX, which the middleware's DEX_FACTORY and DEX_WRAPPED_AE name */
@@ -32,6 +36,9 @@ export function bannerLines(f: BannerFacts): string[] {
     ? `  devnode               ${f.node.external} (internal ${f.node.internal ?? '-'})`
     : `  node                  ${f.node.external}   (given with --node-url)`;
   const shownDb = f.embeddedDatabase ? f.databaseUrl : redactUrl(f.databaseUrl);
+  const settings = Object.entries({ ...f.settings, DATABASE_URL: shownDb })
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
   return [
     '',
     'æternity middleware dev environment is up:',
@@ -55,9 +62,11 @@ export function bannerLines(f: BannerFacts): string[] {
         ]
       : []),
     'mdw -v and mdw db usage on this database (the environment the middleware runs with):',
-    `  ${Object.entries({ ...f.settings, DATABASE_URL: shownDb })
-      .map(([name, value]) => `${name}=${value}`)
-      .join(' ')} node bin/mdw.js -v`,
+    `  ${settings} node bin/mdw.js -v`,
+    `Webhooks (docs/webhooks.md#trying-them-with-make-dev) are sent${f.webhooksAllowPrivate ? ', to receivers on localhost too (WEBHOOKS_ALLOW_PRIVATE=true)' : ''}; each belongs to an API key:`,
+    ...(f.apiKeys
+      ? [`  ${settings} node bin/mdw.js keys create --name me   (its key goes in X-API-Key)`]
+      : ['  API keys are off: start with API_KEYS=on (API_KEYS=on make dev), then create one with `mdw keys create`']),
     ...(f.node.devnode
       ? [
           'The devnode runs no FATE code: deploying works, calling your own contract does not. For that, run a real',

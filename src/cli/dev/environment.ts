@@ -1,6 +1,6 @@
 /**
  * @module DevEnvironment: what `mdw dev` runs (embedded PostgreSQL, a devnode or a node of yours, the populator, the
- * server, the devnode's traffic) as one Role whose parts push their stop on one StopList.
+ * server, the webhook sender, the devnode's traffic) as one Role whose parts push their stop on one StopList.
  */
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { Errors } from '@oclif/core';
@@ -25,6 +25,7 @@ import { NodeClient } from '../../node/client.ts';
 import type { Role } from '../../base/roles.ts';
 import { StopList } from '../../base/stop-list.ts';
 import { VERSION } from '../../base/version.ts';
+import { startWebhookSender } from '../../webhooks/sender-role.ts';
 import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
 import { stopRole } from '../lifecycle.ts';
 import type { BannerFacts } from './banner.ts';
@@ -75,7 +76,7 @@ const TRAFFIC_ACCOUNTS = 2;
 
 /**
  * DevEnvironment starts PostgreSQL (embedded unless DATABASE_URL names one), the devnode (unless --node-url names a
- * node), the populator, the server and the traffic, in that order. Each part started pushes its stop on one list,
+ * node), the populator, the server, the webhook sender (as `mdw -p -s --webhooks` would) and the traffic, in that order. Each part started pushes its stop on one list,
  * which a failed start and stop() run last first: PostgreSQL stops after the roles that use it.
  */
 export class DevEnvironment implements Role {
@@ -131,6 +132,7 @@ export class DevEnvironment implements Role {
     const server = this.#started(
       await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION }),
     );
+    this.#started(startWebhookSender({ cfg, log, registry }));
     if (devnode && options.traffic) {
       this.#started(
         startTraffic({
@@ -152,6 +154,8 @@ export class DevEnvironment implements Role {
       embeddedDatabase,
       schema,
       settings: { ...overrides, ...chainDefaults(defaults) },
+      apiKeys: cfg.apiKeys.enabled,
+      webhooksAllowPrivate: cfg.webhooks.allowPrivate,
       ...(devnode?.dex ? { dex: devnode.dex } : {}),
       accounts: (devnode?.node.accounts ?? []).flatMap((a) => {
         const balance = byKey.get(a.secretKey);
@@ -264,10 +268,14 @@ export class DevEnvironment implements Role {
   }
 }
 
-/** chainDefaults are the role's defaults that concern the chain (not the listeners): `mdw -v` needs them too. */
+/**
+ * chainDefaults are the role's defaults beyond DEV_DEFAULTS (the listeners', the webhooks' and the pace's): those of
+ * the chain (the devnode's rewards and DEX), which `mdw -v` needs too.
+ */
 function chainDefaults(defaults: RoleDefaults): Record<string, string> {
-  const { WEBSOCKET_ADDRESS: _websocket, HTTP_HOST: _host, ...chain } = defaults;
-  return Object.fromEntries(Object.entries(chain).filter((e): e is [string, string] => e[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(defaults).filter((e): e is [string, string] => e[1] !== undefined && !(e[0] in DEV_DEFAULTS)),
+  );
 }
 
 /** genesisHash reads the hash of the node's genesis key block: the chain's identity, which names its schema. */

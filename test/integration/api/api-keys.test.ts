@@ -169,6 +169,28 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect(await res.json()).to.deep.equal({ reason: `API key ${id} was revoked`, code: 'MDW_API_KEY_INVALID' });
   });
 
+  // a server's pools are read-only but the one it writes through: the hook was refused 503 "database unavailable"
+  it("creates, lists and deletes a key's webhook through a real server", async () => {
+    const { key } = await createKey(cfg, silentLog, 'hooks', 'pro');
+    const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
+    await until(async () => (await get(b, headers)).status === 200);
+    const created = await fetch(`${b.httpUrl}/mdw/v3/webhooks`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        url: 'http://127.0.0.1:9/hook',
+        filters: [{ account: 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi' }],
+      }),
+    });
+    expect(created.status, await created.clone().text()).to.equal(201);
+    const { id } = (await created.json()) as { id: string };
+    const listed = (await (await fetch(`${a.httpUrl}/mdw/v3/webhooks`, { headers })).json()) as {
+      data: { id: string }[];
+    };
+    expect(listed.data.map((h) => h.id)).to.deep.equal([id]);
+    expect((await fetch(`${a.httpUrl}/mdw/v3/webhooks/${id}`, { method: 'DELETE', headers })).status).to.equal(204);
+  });
+
   it('counts a request without a key in the anonymous tier by its address (X-Forwarded-For from a trusted proxy)', async () => {
     const from = (address: string) => ({ 'X-Forwarded-For': address });
     for (let i = 0; i < 5; i++) {

@@ -48,6 +48,17 @@ describe('mdw dev: its settings', () => {
     expect(cfg.dex).to.deep.equal(loadConfig({}).dex);
     expect(overrides).not.to.have.property('NODE_INTERNAL_URL');
   });
+
+  // issue 77: the developer's webhook receiver is on localhost, which the sender refuses elsewhere (SSRF)
+  it('delivers webhooks to loopback receivers, retries after a second and polls the node every 0.5 s, unless the environment says otherwise', () => {
+    const { overrides, defaults } = devSettings(input);
+    expect(loadConfig(overrides, defaults).webhooks).to.deep.include({ allowPrivate: true, retryInitialMs: 1000 });
+    expect(loadConfig(overrides, defaults).pollIntervalMs).to.equal(500);
+    expect(loadConfig({ ...overrides, WEBHOOKS_ALLOW_PRIVATE: 'false' }, defaults).webhooks.allowPrivate).to.equal(
+      false,
+    );
+    expect(loadConfig(overrides).webhooks).to.deep.include({ allowPrivate: false, retryInitialMs: 60_000 });
+  });
 });
 
 describe('mdw dev: its ports', () => {
@@ -93,6 +104,8 @@ describe('mdw dev: its banner', () => {
     embeddedDatabase: true,
     schema: 'devnode_00',
     settings: { DATABASE_SCHEMA: 'devnode_00', DEX_FACTORY: FACTORY },
+    apiKeys: false,
+    webhooksAllowPrivate: true,
     accounts: [{ publicKey: account.address, secretKey: account.secretKey, balance: 2n ** 64n + 1n }],
     dex: { factory: FACTORY, router: WAE, wrappedAe: WAE },
     movedPorts: [{ setting: 'PORT', from: 8080, to: 8081 }],
@@ -109,6 +122,16 @@ describe('mdw dev: its banner', () => {
     expect(text).to.contain(`DEX                   factory ${FACTORY}`);
     expect(text).to.match(/DATABASE_SCHEMA=devnode_00 DEX_FACTORY=\S+ DATABASE_URL=postgres:\/\/postgres:postgres@/);
     expect(text).to.contain('The devnode runs no FATE code');
+    expect(text).to.contain('to receivers on localhost too (WEBHOOKS_ALLOW_PRIVATE=true)');
+    expect(text).to.contain('API keys are off: start with API_KEYS=on');
+  });
+
+  it('prints how to create an API key on this database when API keys are on', () => {
+    const text = bannerLines({ ...facts, apiKeys: true }).join('\n');
+    expect(text).to.match(
+      /^ {2}DATABASE_SCHEMA=devnode_00 DEX_FACTORY=\S+ DATABASE_URL=postgres:\S+ node bin\/mdw\.js keys create --name me /m,
+    );
+    expect(text).not.to.contain('API keys are off');
   });
 
   it('masks the password of a database of your own, and says nothing of the devnode in front of your node', () => {
