@@ -38,7 +38,7 @@ export const REFUSED = 'refused';
  * node's HTTP dispatcher answers 500 `Internal server error` when its handler crashes (aehttp_dispatch_ext run), as
  * it does for the dry-run with `tx_events` of a call that creates a contract: it records `Call.clone`/`Call.create`
  * with no transaction (aefa_chain_api tx_event_data) and its serialiser expects one (aehttp_helpers serialize_event).
- * Only a replay is counted so (countCrashes); any other 5xx, a 429 or no answer is asked again for ever.
+ * Only a replay is counted so (countCrashes); any other 5xx, a 429 or no answer stays a transient failure.
  */
 export const CRASHED = 'crashed';
 
