@@ -5,6 +5,7 @@ import { badResponse, noAnswer, NodeError, unreachable } from './errors.ts';
 import { backoffDelay, sleep, waitBefore } from '../base/retry.ts';
 import {
   askNode,
+  countCrashes,
   DRY_RUN_PATH,
   dryRunBody,
   inChunks,
@@ -12,6 +13,7 @@ import {
   nodeAnswered,
   readResults,
   roundOutcome,
+  type CRASHED,
   type DryRunCall,
   type DryRunOutcome,
 } from './dry-run.ts';
@@ -339,14 +341,27 @@ export class NodeClient {
    * replay runs a micro block's transactions up to a contract call (`txs`, unsigned, in order) on top of the block
    * before it (`top`), with `tx_events`: that call's internal calls (dry-run-events.ts), asked as dryRun asks.
    */
-  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed>> {
-    return this.#dryRun(top, replayBody(top, txs), (answer) => readReplay(answer, txs.length));
+  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed | typeof CRASHED>> {
+    const round = this.#round(top, replayBody(top, txs), (answer) => readReplay(answer, txs.length));
+    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED)
+    return this.#inRounds(countCrashes(round));
   }
 
   /** #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc). */
   #dryRun<T>(top: string | undefined, body: string, read: (answer: Json) => T): Promise<DryRunOutcome<T>> {
-    const { attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs, timeoutMs, signal } = this.#opts;
-    const round = async (): Promise<DryRunOutcome<T>> => {
+    return this.#inRounds(this.#round(top, body, read));
+  }
+
+  /** #inRounds runs a dry-run's `round` again after a backoff while it fails transiently, as the client retries. */
+  #inRounds<T>(round: () => Promise<DryRunOutcome<T>>): Promise<DryRunOutcome<T>> {
+    const { attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs, signal } = this.#opts;
+    return inRounds(round, { attempts, initialMs, maxMs, signal });
+  }
+
+  /** #round is one round of a dry-run (`body`) over the healthy nodes, its answer read by `read`. */
+  #round<T>(top: string | undefined, body: string, read: (answer: Json) => T): () => Promise<DryRunOutcome<T>> {
+    const { timeoutMs, signal } = this.#opts;
+    return async (): Promise<DryRunOutcome<T>> => {
       const failures: NodeError[] = [];
       const tried: number[] = [];
       for (;;) {
@@ -370,7 +385,6 @@ export class NodeClient {
         failures.push(answer);
       }
     };
-    return inRounds(round, { attempts, initialMs, maxMs, signal });
   }
 
   /**

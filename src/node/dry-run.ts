@@ -33,6 +33,18 @@ export const PRUNED = 'pruned';
  */
 export const REFUSED = 'refused';
 
+/**
+ * CRASHED: every node answered a replay 500 in CRASH_ROUNDS rounds in a row: a request no node can ever answer. The
+ * node's HTTP dispatcher answers 500 `Internal server error` when its handler crashes (aehttp_dispatch_ext run), as
+ * it does for the dry-run with `tx_events` of a call that creates a contract: it records `Call.clone`/`Call.create`
+ * with no transaction (aefa_chain_api tx_event_data) and its serialiser expects one (aehttp_helpers serialize_event).
+ * Only a replay is counted so (countCrashes); any other 5xx, a 429 or no answer stays a transient failure.
+ */
+export const CRASHED = 'crashed';
+
+/** CRASH_ROUNDS: the rounds in a row every node must answer 500 before a replay is taken as CRASHED. */
+export const CRASH_ROUNDS = 3;
+
 /** readResults reads DryRunResults, one per call, in order. Pure. */
 export function readResults(body: Json, calls: number): DryRunResult[] {
   const results = isJsonObject(body) && Array.isArray(body.results) ? body.results : [];
@@ -90,9 +102,9 @@ export const DRY_RUN_PATH = '/dry-run';
 /**
  * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
  * when every node said the state is garbage-collected, REFUSED when every node refused the request (another 4xx but
- * 429); else it
- * throws the transient NodeError that has the round asked again (a node could not answer, or none was asked), with the
- * soonest wait a node asked for. Pure.
+ * 429); else it throws the transient NodeError that has the round asked again (a node could not answer, or none was
+ * asked), with the soonest wait a node asked for, and the node's status 500 when every node answered that (a crash:
+ * countCrashes). Pure.
  */
 export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
   if (failures.length > 0 && failures.every((f) => f.gone)) return PRUNED;
@@ -102,12 +114,34 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
   // the soonest any node asked to be asked again (its 503's Retry-After)
   const asked = failures.flatMap((f) => (f.retryAfterMs === undefined ? [] : [f.retryAfterMs]));
   const retryAfterMs = asked.length === 0 ? undefined : Math.min(...asked);
+  const crashed = failures.length > 0 && failures.every((f) => f.nodeStatus === 500);
   throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, why, {
     path: DRY_RUN_PATH,
     transient: true,
     cause: last,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    ...(crashed ? { nodeStatus: 500 } : {}),
   });
+}
+
+/**
+ * countCrashes wraps a replay's `round` (one round over the nodes): CRASHED once CRASH_ROUNDS rounds in a row ended
+ * with every node's 500 (roundOutcome), instead of the error that has it asked again; a round that ended otherwise
+ * starts the count again.
+ */
+export function countCrashes<T>(
+  round: () => Promise<DryRunOutcome<T>>,
+): () => Promise<DryRunOutcome<T | typeof CRASHED>> {
+  let inARow = 0;
+  return async () => {
+    try {
+      return await round();
+    } catch (err) {
+      inARow = err instanceof NodeError && err.nodeStatus === 500 ? inARow + 1 : 0;
+      if (inARow >= CRASH_ROUNDS) return CRASHED;
+      throw err;
+    }
+  };
 }
 
 /**

@@ -47,6 +47,33 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
     expect(await read('factory')).to.equal(dex.factory);
   });
 
+  it("answers a dry-run with tx_events of a call that creates a pair 500, as the node's serialiser crashes", async () => {
+    const factory = new BytecodeContractCallEncoder(BYTECODE.factory as `cb_${string}`);
+    const none = { '0': [] };
+    const create = {
+      call_req: {
+        contract: dex.factory,
+        calldata: factory.encodeCall('create_pair', [dex.wrappedAe, dex.router, none, none]),
+        context: { stateful: true },
+      },
+    };
+    // the node records the created contract (Call.clone) with no transaction: its handler crashes on it
+    const crashed = await t.post('/v2/dry-run', { txs: [create], tx_events: true });
+    expect(crashed.status).to.equal(500);
+    expect(crashed.body).to.deep.equal({ reason: 'Internal server error' });
+    // no events asked, or not the last item's: the node serialises none of them and answers
+    const plain = await t.post('/v2/dry-run', { txs: [create] });
+    expect(plain.status, plain.text).to.equal(200);
+    const [created] = plain.body.results as { result: string; call_obj: { return_value: string } }[];
+    expect(factory.decodeResult('create_pair', created!.call_obj.return_value as `cb_${string}`)).to.match(/^ct_/);
+    const read = { call_req: { contract: dex.factory, calldata: factory.encodeCall('all_pairs_length', []) } };
+    const after = await t.post('/v2/dry-run', { txs: [create, read], tx_events: true });
+    expect(after.status, after.text).to.equal(200);
+    expect(after.body.tx_events).to.deep.equal([]);
+    const [, length] = after.body.results as { call_obj: { return_value: string } }[];
+    expect(factory.decodeResult('all_pairs_length', length!.call_obj.return_value as `cb_${string}`)).to.equal(1n);
+  });
+
   it('deploys nothing where the protocol at genesis takes no contracts (mdw dev --hard-forks from Roma)', async () => {
     const roma = await startTestNode({ hardForks: parseHardForkSchedule(JSON.stringify({ 1: 0, 6: 5 })) });
     try {

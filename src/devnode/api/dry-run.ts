@@ -6,8 +6,11 @@
  * context says `stateful`. So a micro block's transactions, sent unsigned in order on top of the block before it,
  * run again as they ran on the chain. With `tx_events` the answer carries the events of the **last** item only
  * (aec_dry_run resets the events before each item, node 6.8 on): the AE a contract moved inside the call, each an
- * `internal_call_tx` event (contracts/tx-events.ts). The external endpoint caps the items' gas (403 `Over the gas
- * limit`), the internal one does not.
+ * `internal_call_tx` event (contracts/tx-events.ts). A last item that created a contract (the DEX factory's
+ * `create_pair`) gets no answer: the node records `Call.clone`/`Call.create` with no transaction, its serialiser
+ * (aehttp_helpers serialize_event) crashes on it and the dispatcher answers the crash 500 `Internal server error`
+ * (aehttp_dispatch_ext run); without `tx_events`, or in an earlier item, the node serialises no event and answers. The
+ * external endpoint caps the items' gas (403 `Over the gas limit`), the internal one does not.
  */
 import { isEncoded } from '../../chain/encoding.ts';
 import { withPrefix } from '../../chain/id-cache.ts';
@@ -17,7 +20,7 @@ import { HttpError, ok, type Reply, type Route, type RouteRequest } from './http
 import { newState, type WorldState } from '../store/state.ts';
 import { internalCallEvent, type EventSource } from '../contracts/tx-events.ts';
 import { callRecordJson, contractOutcome } from '../contracts/call-record.ts';
-import type { InternalEvent } from '../contracts/frame.ts';
+import { isTold, type InternalEvent } from '../contracts/frame.ts';
 import { applyTx, TxRejected } from '../rules/apply.ts';
 import { contractNameRules } from '../rules/names.ts';
 import {
@@ -154,8 +157,10 @@ export function dryRun(chain: Chain, body: Json | undefined, opts: DryRunOptions
   const results = outcomes.map((o) => o.result);
   if (!withEvents) return ok({ results });
   const last = items.at(-1);
-  const events = last ? outcomes.at(-1)!.events.map((e) => internalCallEvent(e, itemSource(last))) : [];
-  return ok({ results, tx_events: events });
+  const events = outcomes.at(-1)?.events ?? [];
+  // a created contract's event has no transaction to serialise: the node's handler crashes (the module's doc)
+  if (!events.every(isTold)) throw new HttpError(500, 'Internal server error');
+  return ok({ results, tx_events: last ? events.map((e) => internalCallEvent(e, itemSource(last))) : [] });
 }
 
 const itemSource = (item: DryRunItem): EventSource => (item.kind === 'call' ? item.request.source : item.source);

@@ -32,7 +32,7 @@ export function alsoUnderV3(routes: readonly Route[]): Route[] {
   return [...routes, ...v3];
 }
 
-/** HttpError is a client error with the node's `{reason, …}` body. */
+/** HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself). */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
   readonly status: number;

@@ -54,6 +54,8 @@ function clone(f: Frame, kind: 'pair', init: readonly FateValue[]): string {
     deposit: 0n,
     code: BYTECODE[kind],
   });
+  // recorded before its init runs, as the node's deploy_contract does
+  f.env.events.push({ type: 'Call.clone', contract: id });
   dispatch(f.env, { caller: f.self, contract: id, fn: 'init', args: init, value: 0n, isCreate: true });
   return id;
 }

@@ -55,8 +55,25 @@ export interface AensOperation {
   readonly info: { readonly [key: string]: Json };
 }
 
+/**
+ * ContractCreation is a contract a call created (`Call.clone`; `Call.create` from code): the node records it among the
+ * call's events with no transaction (aefa_chain_api tx_event_data has none for it), so its dry-run cannot serialise it
+ * (api/dry-run.ts).
+ */
+export interface ContractCreation {
+  readonly type: 'Call.clone' | 'Call.create';
+  readonly contract: string;
+}
+
+/** ToldEvent is an event a dry-run's `tx_events` tells: one carrying the transaction it amounts to. */
+export type ToldEvent = AeTransfer | AensOperation;
+
 /** InternalEvent is one of a call's `tx_events`, in the order the call made them. */
-export type InternalEvent = AeTransfer | AensOperation;
+export type InternalEvent = ToldEvent | ContractCreation;
+
+/** isTold says whether a dry-run can tell an event (it carries a transaction). */
+export const isTold = (event: InternalEvent): event is ToldEvent =>
+  event.type !== 'Call.clone' && event.type !== 'Call.create';
 
 /**
  * NameRules applies a name transaction (`NameClaimTx`…, fee 0) a contract's AENS call amounts to, on the call's

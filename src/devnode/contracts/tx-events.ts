@@ -7,7 +7,7 @@
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
 import { encodeSignedTx, jsonInt, txHash } from '../tx-codec.ts';
-import type { AeTransfer, InternalEvent } from './frame.ts';
+import type { AeTransfer, ToldEvent } from './frame.ts';
 
 /**
  * EventSource is what the node files a dry-run item's events under: its transaction's type atom (`contract_call_tx`,
@@ -40,7 +40,7 @@ function transferTx(transfer: AeTransfer): Json {
 }
 
 /** internalCallEvent is one internal call's event, filed under the dry-run's item. */
-export function internalCallEvent(event: InternalEvent, source: EventSource): Json {
+export function internalCallEvent(event: ToldEvent, source: EventSource): Json {
   return {
     kind: 'internal_call_tx',
     key: event.type,

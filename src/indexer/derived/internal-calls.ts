@@ -6,7 +6,8 @@
  * the block's transactions up to it. What no request can tell is a gap, stored and served as one, never silently
  * missing: a call inside a GAMetaTx or PayingForTx, and every call after such a transaction in its block (the node
  * dry-runs neither); a block whose state every node had garbage-collected (the dry-run's 400 saying so); a call
- * whose request would pass the dry-run's gas cap.
+ * whose request would pass the dry-run's gas cap; a call that creates a contract (the node's dry-run crashes on its
+ * events: 500).
  */
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
@@ -24,7 +25,7 @@ import {
   type ReplayableTx,
 } from '../../db/writes/internal-calls.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { PRUNED, REFUSED } from '../../node/dry-run.ts';
+import { CRASHED, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import type { TxEvent } from '../../node/dry-run-events.ts';
 import { mapLimit } from '../map-limit.ts';
 import type { GenerationRows } from '../rows/rows.ts';
@@ -60,6 +61,8 @@ export const GAP = {
   gas: `its micro block's transactions up to it pass the dry-run's gas cap`,
   pruned:
     'every node had garbage-collected the state before its micro block (its dry-run: 400 Block state of given hash was garbage collected)',
+  crashed:
+    'the node failed to run it again (500): a call that creates a contract (Chain.create, Chain.clone), whose events its dry-run cannot serialise',
 } as const;
 
 /**
@@ -146,8 +149,9 @@ export interface InternalCalls {
 
 /**
  * readInternalCalls asks the node for the internal calls of the contract calls among `txs` (whole micro blocks, in
- * chain order). A block every node garbage-collected is a gap; a request every node refuses (no dry-run endpoint, a
- * lower gas cap than ours) fails the whole, which the area reports and retries.
+ * chain order). A block every node garbage-collected is a gap, and so is a call every node failed to run again, 500 in
+ * several rounds in a row (dry-run.ts CRASHED: one that creates a contract); a request every node refuses (no dry-run
+ * endpoint, a lower gas cap than ours) fails the whole, which the area reports and retries.
  */
 export async function readInternalCalls(
   node: ReplayReader,
@@ -157,16 +161,17 @@ export async function readInternalCalls(
   const { replays, gaps } = planReplays(txs, gasCap);
   const outcomes = await mapLimit(replays, IN_FLIGHT, (r) => node.replay(r.top, r.txs));
   const calls: StoredInternalCall[] = [];
-  const pruned: InternalCallGap[] = [];
+  const untold: InternalCallGap[] = [];
   outcomes.forEach((outcome, i) => {
     const { call, top } = replays[i]!;
-    if (outcome === PRUNED) pruned.push({ ...call, reason: GAP.pruned });
+    if (outcome === PRUNED) untold.push({ ...call, reason: GAP.pruned });
+    else if (outcome === CRASHED) untold.push({ ...call, reason: GAP.crashed });
     else if (outcome === REFUSED)
       throw new Error(`every node refused the dry-run on top of ${top} (its dry-run endpoint off, or a lower gas cap)`);
     // a call that fails moves nothing: its events (none) are not kept
     else if (outcome.ran) calls.push(...internalCallRows(call, outcome.events));
   });
-  return { calls, gaps: [...gaps, ...pruned] };
+  return { calls, gaps: [...gaps, ...untold] };
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * @module Internal contract calls (issue 76) over a generated devnode chain with wrapped AE withdrawn (`Chain.spend`),
- * AE swapped through the DEX router (`Call.amount`) and names a registrar contract claims, points, transfers and
- * revokes (`AENS.*`): the stored calls equal the devnode's own dry-run `tx_events` of each contract call (its micro
- * block's transactions up to it, on top of the block before), asked here over HTTP with the transactions' bytes from
- * the devnode, and the names the contract acted on are served as ae_mdw serves them (their claims and history with
+ * AE swapped through the DEX router (`Call.amount`), names a registrar contract claims, points, transfers and revokes
+ * (`AENS.*`) and pairs the DEX factory creates (a replay the node answers 500: gaps): the stored calls equal the
+ * devnode's own dry-run `tx_events` of each contract call (its micro block's transactions up to it, on top of the
+ * block before), asked here over HTTP with the transactions' bytes from the devnode, and the names the contract acted on are served as ae_mdw serves them (their claims and history with
  * `internal_source`, their owner and pointers as the devnode's name says); before and after a fork while the
  * populator follows, and after a -H reload of heights whose rows were spoiled.
  */
 import { expect } from 'chai';
+import { hash } from '@aeternity/aepp-sdk';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { decodeCallData } from '../../../src/chain/fate.ts';
@@ -18,6 +19,7 @@ import {
 } from '../../support/internal-calls-truth.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
+import { GAP } from '../../../src/indexer/derived/internal-calls.ts';
 import { silentLog } from '../api/harness.ts';
 import { perChainState, startV3, walkPages, type V3UnderTest } from './harness.ts';
 
@@ -82,6 +84,37 @@ describe('internal contract calls: the int_calls area against the devnode', func
     ]);
     expect(truth.gaps.length, 'calls wrapped or after a wrapper').to.be.above(0);
     expect(await stored()).to.deep.equal(truth);
+  });
+
+  it("takes each call that created a contract (the DEX's create_pair) as a gap the node answered 500, and goes on", async () => {
+    const { transactions } = await v3.truth();
+    const { crashed, gaps } = await fullTruth();
+    expect(crashed.length, 'pairs the DEX router created').to.be.above(0);
+    // the calls that created a pair, read apart from the dry-runs: their call_info logs the factory's PairCreated
+    const pairCreated = String(BigInt(`0x${hash('PairCreated').toString('hex')}`));
+    const creating: string[] = [];
+    for (const t of transactions.filter((x) => (x.signed.tx as Obj).type === 'ContractCallTx')) {
+      const info = (await v3.nodeGet(`/v3/transactions/${t.hash}/info`)) as {
+        call_info: { log: { topics: Json[] }[] };
+      };
+      if (info.call_info.log.some((l) => String(l.topics[0]) === pairCreated))
+        creating.push(`${t.height}-${t.microIndex}-${t.txIndex}`);
+    }
+    // each one the node answered 500 created a pair; each that created one is a gap (after a wrapper: of that reason)
+    expect(creating).to.include.members(crashed);
+    expect(gaps).to.include.members(creating);
+    await stored();
+    const { rows } = await v3.pool.query<{ at: string }>(
+      `SELECT height || '-' || micro_index || '-' || tx_index AS at FROM contract_internal_call_gaps
+        WHERE reason = $1 ORDER BY height, micro_index, tx_index`,
+      [GAP.crashed],
+    );
+    expect(rows.map((r) => r.at)).to.deep.equal(crashed);
+    // the area went past them to the node's top: none of its heights pending, /v3/status counting them by reason
+    expect((await v3.pool.query("SELECT 1 FROM derive_backfill WHERE area = 'int_calls'")).rows).to.deep.equal([]);
+    const { body } = await v3.get('/mdw/v3/status');
+    const areas = (body as { mdw_incomplete_areas: Obj[] }).mdw_incomplete_areas;
+    expect(areas.find((a) => a.reason === GAP.crashed)).to.deep.include({ calls: crashed.length });
   });
 
   it("serves them as ae_mdw does through the SDK's getContractCalls: fields, order, filters, cursors", async () => {

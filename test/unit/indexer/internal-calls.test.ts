@@ -5,7 +5,14 @@
 import { expect } from 'chai';
 import { buildTx, decode, encode, Encoding, MemoryAccount, Tag } from '@aeternity/aepp-sdk';
 import { decode as rlpDecode } from 'rlp';
-import { GAP, internalCallRows, planReplays } from '../../../src/indexer/derived/internal-calls.ts';
+import {
+  GAP,
+  internalCallRows,
+  planReplays,
+  readInternalCalls,
+  type ReplayReader,
+} from '../../../src/indexer/derived/internal-calls.ts';
+import { CRASHED, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
 import type { ReplayableTx } from '../../../src/db/writes/internal-calls.ts';
 import { readReplay } from '../../../src/node/dry-run-events.ts';
 import type { Json } from '../../../src/chain/json.ts';
@@ -160,5 +167,33 @@ describe('int_calls: the node answer to rows', () => {
       [0, 'Call.amount', 'SpendTx', 1, 5],
       [1, 'Chain.spend', 'SpendTx', 1, 3],
     ]);
+  });
+});
+
+describe('int_calls: readInternalCalls', () => {
+  const txs = [0, 1, 2].map((i) => row(i, 0, call(i + 1), 'ContractCallTx'));
+  /** a node answering each micro block's replay as `outcomes` says, by its top */
+  const node = (outcomes: Record<string, Awaited<ReturnType<ReplayReader['replay']>>>): ReplayReader => ({
+    replay: (top) => Promise.resolve(outcomes[top]!),
+  });
+  const spent = { key: 'Chain.spend', info: { amount: 5 } };
+
+  it('stores a call every node crashed on (one that creates a contract) and a pruned one as gaps, the others as rows', async () => {
+    const found = await readInternalCalls(
+      node({ mh_prev0: CRASHED, mh_prev1: { ran: true, events: [spent] }, mh_prev2: PRUNED }),
+      txs,
+    );
+    expect(found.calls.map((c) => [c.microIndex, c.function])).to.deep.equal([[1, 'Chain.spend']]);
+    expect(found.gaps).to.deep.equal([
+      { height: 10, microIndex: 0, txIndex: 0, reason: GAP.crashed },
+      { height: 10, microIndex: 2, txIndex: 0, reason: GAP.pruned },
+    ]);
+  });
+
+  it('fails the whole when every node refused a request', async () => {
+    const refused = readInternalCalls(node({ mh_prev0: REFUSED, mh_prev1: CRASHED, mh_prev2: CRASHED }), txs);
+    expect(await refused.catch((e: unknown) => String(e))).to.match(
+      /every node refused the dry-run on top of mh_prev0/,
+    );
   });
 });

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dryRun, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
+import pino from 'pino';
+import { NodeClient } from '../../../src/node/client.ts';
+import { CRASH_ROUNDS, CRASHED, dryRun, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
 import { badResponse, collectedState, isCollectedState, NodeError, unreachable } from '../../../src/node/errors.ts';
 import { waitFor } from '../../support/wait.ts';
 
@@ -58,6 +60,22 @@ describe('AEX-N dry-runs against the node', () => {
     }
   });
 
+  it("gives a round's error the node's 500 only when every node answered 500 (a handler that crashed)", () => {
+    const [crashed, overloaded] = [500, 503].map((s) => badResponse('/dry-run', `status ${s}`, s));
+    const status = (answers: NodeError[]): unknown => {
+      try {
+        roundOutcome('mh_b', answers);
+      } catch (err) {
+        return (err as NodeError).nodeStatus;
+      }
+      return 'no error';
+    };
+    expect(status([crashed!, crashed!])).to.equal(500);
+    expect(status([crashed!, overloaded!])).to.equal(undefined);
+    expect(status([crashed!, unreachable('/dry-run', 'refused')])).to.equal(undefined);
+    expect(status([])).to.equal(undefined);
+  });
+
   it("tells the node's dry-run refusal of a garbage-collected state from its other 400s", () => {
     const reason = (r: string): string => JSON.stringify({ reason: `Bad request: ${r}` });
     expect(isCollectedState(400, reason('Block state of given hash was garbage collected'))).to.equal(true);
@@ -108,6 +126,32 @@ describe('AEX-N dry-runs against the node', () => {
     const gone: unknown[] = [];
     expect(await dryRun([await node(410, gone)], 'mh_b', call, 1000, retries)).to.equal(PRUNED);
     expect(gone).to.have.length(1);
+  });
+
+  it('takes a replay every node answers 500 in CRASH_ROUNDS rounds in a row as CRASHED; other failures as transient', async () => {
+    const replay = (urls: string[], attempts: number): Promise<unknown> =>
+      new NodeClient(
+        { url: urls, timeoutMs: 1000, attempts, backoffInitialMs: 1, backoffMaxMs: 2 },
+        pino({ level: 'silent' }),
+      )
+        .replay('mh_b', ['tx_a'])
+        .catch((e: unknown) => e);
+    const crashing: unknown[] = [];
+    expect(await replay([await node(500, crashing)], Infinity)).to.equal(CRASHED);
+    expect(crashing).to.have.length(CRASH_ROUNDS);
+    expect(crashing[0]).to.deep.equal({ top: 'mh_b', txs: [{ tx: 'tx_a' }], tx_events: true });
+    // a round another answer ended (503: the node overloaded) starts the count again
+    const [first, second]: [unknown[], unknown[]] = [[], []];
+    const urls = [await node((n) => (n === 2 ? 503 : 500), first), await node(500, second)];
+    expect(await replay(urls, Infinity)).to.equal(CRASHED);
+    expect([first.length, second.length]).to.deep.equal([CRASH_ROUNDS + 2, CRASH_ROUNDS + 2]);
+    // 503s, and a replay answered: never CRASHED
+    const err = await replay([await node(503)], 2 * CRASH_ROUNDS);
+    expect(err).to.be.instanceOf(NodeError).with.property('transient', true);
+    expect(await replay([await node((n) => (n < CRASH_ROUNDS ? 500 : 200))], Infinity)).to.deep.equal({
+      ran: true,
+      events: [],
+    });
   });
 
   it('stops asking again once its signal aborts', async () => {
