@@ -148,9 +148,9 @@ describe('txDeltas against the devnode rules', () => {
       const moved = a.balance - (before.get(id) ?? 0n);
       if (moved !== 0n) node[id] = moved;
     }
-    // the AE a call moved (its name operations move none here)
+    // the AE a call moved (its name operations and the contracts it created move none here)
     const inner = (effect.events ?? []).flatMap((t) =>
-      'info' in t ? [] : internalCallDeltas(t.type, { sender_id: t.from, recipient_id: t.to, amount: t.amount }),
+      'from' in t ? internalCallDeltas(t.type, { sender_id: t.from, recipient_id: t.to, amount: t.amount }) : [],
     );
     return { node, derived: sum([...((txDeltas(tx, facts) as { deltas: BalanceDelta[] }).deltas ?? []), ...inner]) };
   }
