@@ -4,7 +4,8 @@
  * killed leaves it for the next one, which goes on from what it holds (the same list of heights: its reload resumes
  * after its last batch written) and then loads only the heights stored since. A scratch of another chain (its top
  * block is not the verified schema's block at that height: a fork replaced it) or beyond the verified top is dropped
- * and loaded anew. A run that compared drops it.
+ * and loaded anew. A run that compared empties it (db/schema/admin.ts, emptySchema): its disk freed, its migrations kept,
+ * so the next run loads it without migrating a new schema (a newer version's migrations apply to it as to any schema).
  */
 import { dropSchema } from '../../db/schema/admin.ts';
 import type { Queryable } from '../../db/connection/pool.ts';

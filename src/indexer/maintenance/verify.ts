@@ -17,7 +17,7 @@ import { storedHeightCount, storedHeightsAbove } from '../../db/queries/block-ha
 import { keyBlockAt, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
 import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
-import { dropSchema } from '../../db/schema/admin.ts';
+import { emptySchema } from '../../db/schema/admin.ts';
 import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
 import { lowestMissing } from '../../db/queries/sync-state.ts';
 import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
@@ -417,8 +417,8 @@ const ROWS_SHOWN = 5;
  * sync from scratch would, and compares each table row by row with the verified schema, over the verified heights
  * (state tables, such as name_state and the latest token balances, only when every stored height is verified). The tables of an
  * area the populator is still deriving (derive_backfill) lack rows the scratch load has: they are skipped, one line
- * per area says so. The scratch schema is dropped once compared; a run stopped before leaves it for the next to go on
- * from (verify-scratch.ts). A top generation stored while open (`open`) is loaded as far as it was stored.
+ * per area says so. The scratch schema is emptied once compared, left migrated for the next run to load without
+ * migrating a new one; a run stopped before leaves it full for the next to go on from (verify-scratch.ts). A top generation stored while open (`open`) is loaded as far as it was stored.
  */
 async function compareDerived(
   deps: { cfg: Config; log: Logger; pool: Queryable },
@@ -476,6 +476,6 @@ async function compareDerived(
     compared = true;
     return { differences: out, skipped };
   } finally {
-    if (compared) await dropSchema(cfg.databaseUrl, scratch);
+    if (compared) await emptySchema(cfg.databaseUrl, scratch);
   }
 }
