@@ -1,13 +1,12 @@
 /**
- * @module What each test file costs in CPU, for finding the heavy ones: a root hook plugin, not part of the suite's
- * own hooks. Required beside them:
+ * @module What each test file costs in CPU, for finding the heavy ones: a root hook plugin, which the suite's own hooks
+ * (hooks.ts) load when MDW_TEST_CPU_LOG names the file to write:
  *
- *     MDW_TEST_CPU_LOG=/tmp/cpu.ndjson npx mocha --parallel --jobs 3 --require test/support/cpu-per-file.ts 'test/**\/*.test.ts'
+ *     MDW_TEST_CPU_LOG=/tmp/cpu.ndjson make unit
  *
  * (in a parallel run each file is a root suite of its own, whose hooks these are; a serial run gets one line for all)
- * appends one JSON line per file to MDW_TEST_CPU_LOG (default: mdw-test-cpu.ndjson in the temporary directory), in
- * CPU seconds: `worker` (the mocha process running the file, from the end of its previous file: the file's imports
- * included), `children` (what it reaped: the `mdw` processes and PostgreSQL clusters the file starts itself) and `pg`
+ * appends one JSON line per file to MDW_TEST_CPU_LOG, in seconds: `wall`, and of CPU `worker` (the mocha process
+ * running the file, from the end of its previous file: the file's imports included), `children` (what it reaped: the `mdw` processes and PostgreSQL clusters the file starts itself) and `pg`
  * (the run's shared PostgreSQL's backends serving the file's process and its children). A backend is found by its
  * database (in its process title) among those the worker made (postgres.ts's databasesMade), sampled every 200 ms;
  * a backend's last 200 ms before it exits are missed, and those of the server's own databases (a CREATE DATABASE)
@@ -16,14 +15,12 @@
  * cost about a tenth of a core, counted as the file's own (`worker`). Linux only (reads /proc).
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setInterval, clearInterval } from 'node:timers';
 import type Mocha from 'mocha';
 import { databasesMade } from './postgres.ts';
 
 const TICKS = 100; // USER_HZ on Linux
-const LOG = process.env.MDW_TEST_CPU_LOG ?? join(tmpdir(), 'mdw-test-cpu.ndjson');
+const LOG = process.env.MDW_TEST_CPU_LOG!; // hooks.ts loads this module only when it is set
 
 /** statFields are a /proc/<pid>/stat's fields after the command's name, numbered as in proc(5) from 3 (state). */
 function statFields(pid: number | 'self'): string[] | undefined {

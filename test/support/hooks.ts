@@ -3,7 +3,9 @@
  * processes; the server starts once in mocha's main process, before the workers, which inherit its address through
  * TEST_DATABASE_URL and make their own databases on it. The workers keep V8's code for the modules they load in
  * one compile cache (as bin/mdw.js does for the processes the tests start): each compiled the same sources again.
- * The SDK's warning of a big integer in a field its models type as a number is not printed (quietSdkBigInts).
+ * The SDK's warning of a big integer in a field its models type as a number is not printed (quietSdkBigInts). With
+ * MDW_TEST_CPU_LOG=<file> (`MDW_TEST_CPU_LOG=/tmp/cpu.ndjson make unit`) each test file's wall and CPU seconds are
+ * appended to that file, one JSON line per file (cpu-per-file.ts).
  */
 import { enableCompileCache } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,9 @@ function quietSdkBigInts(): void {
   };
 }
 quietSdkBigInts();
+
+export const mochaHooks =
+  process.env.MDW_TEST_CPU_LOG === undefined ? {} : (await import('./cpu-per-file.ts')).mochaHooks;
 
 export async function mochaGlobalSetup(): Promise<void> {
   process.env.TEST_DATABASE_URL = await sharedServerUrl();

@@ -312,7 +312,7 @@ export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) =>
 }
 
 /** inTransaction runs fn inside one transaction on a connection the caller holds: committed, or rolled back on error. */
-export async function inTransaction<T>(client: PoolClient, fn: () => Promise<T>, mode = ''): Promise<T> {
+export async function inTransaction<T>(client: pg.ClientBase, fn: () => Promise<T>, mode = ''): Promise<T> {
   await client.query(mode ? `BEGIN ${mode}` : 'BEGIN');
   try {
     const result = await fn();

@@ -4,10 +4,12 @@
  * killed leaves it for the next one, which goes on from what it holds (the same list of heights: its reload resumes
  * after its last batch written) and then loads only the heights stored since. A scratch of another chain (its top
  * block is not the verified schema's block at that height: a fork replaced it) or beyond the verified top is dropped
- * and loaded anew. A run that compared drops it.
+ * and loaded anew. A run that compared empties it (db/schema/admin.ts, emptySchema): its disk freed, its migrations kept,
+ * so the next run loads it without migrating a new schema (a newer version's migrations apply to it as to any schema).
  */
-import { dropSchema } from '../../db/schema/admin.ts';
-import type { Queryable } from '../../db/connection/pool.ts';
+import { dropSchema, emptySchema } from '../../db/schema/admin.ts';
+import { WriterLock } from '../../db/schema/writer-lock.ts';
+import type { Pool, Queryable } from '../../db/connection/pool.ts';
 import { keyHashAt } from '../../db/queries/block-hashes.ts';
 import { reloadedSchema, type ReloadedSchema } from '../../db/writes/reload-progress.ts';
 import { heightRange } from '../sync/heights.ts';
@@ -62,4 +64,20 @@ export async function planScratch(
   const plan = scratchPlan(held, top, verifiedHash);
   if (plan.drop) await dropSchema(databaseUrl, scratch);
   return plan;
+}
+
+/**
+ * emptyScratch empties the scratch once compared, under its writer lock: another `-v --full` of the same schema that
+ * started loading it meanwhile (its reload holds the lock) keeps what it loads, and empties it when it has compared.
+ * False when it was left so.
+ */
+export async function emptyScratch(pool: Pool, databaseUrl: string, scratch: string): Promise<boolean> {
+  const lock = new WriterLock(pool, scratch);
+  if (!(await lock.tryAcquire())) return false;
+  try {
+    await emptySchema(databaseUrl, scratch);
+    return true;
+  } finally {
+    await lock.release();
+  }
 }

@@ -12,12 +12,11 @@
 import type { Config } from '../../config/middleware.ts';
 import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
 import { signedTxBytes, txHash } from '../../chain/tx-serialize.ts';
-import type { Queryable } from '../../db/connection/pool.ts';
+import type { Pool, Queryable } from '../../db/connection/pool.ts';
 import { storedHeightCount, storedHeightsAbove } from '../../db/queries/block-hashes.ts';
 import { keyBlockAt, microBlocksBetween, topHeight } from '../../db/queries/blocks.ts';
 import { storedCallInfos, type StoredCallInfo } from '../../db/queries/contract-calls.ts';
 import { transactionsBetween } from '../../db/queries/transactions.ts';
-import { dropSchema } from '../../db/schema/admin.ts';
 import { derivedTables, rowsOnlyIn } from '../../db/queries/derived-rows.ts';
 import { lowestMissing } from '../../db/queries/sync-state.ts';
 import { pendingBackfills } from '../../db/queries/pending-backfills.ts';
@@ -30,7 +29,7 @@ import { fetchGeneration } from '../sync/fetch.ts';
 import { mapLimit } from '../map-limit.ts';
 import { openOneShot } from './one-shot.ts';
 import { reloadHeights } from './reload.ts';
-import { planScratch, scratchSchemaOf } from './verify-scratch.ts';
+import { emptyScratch, planScratch, scratchSchemaOf } from './verify-scratch.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
 import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
@@ -417,11 +416,12 @@ const ROWS_SHOWN = 5;
  * sync from scratch would, and compares each table row by row with the verified schema, over the verified heights
  * (state tables, such as name_state and the latest token balances, only when every stored height is verified). The tables of an
  * area the populator is still deriving (derive_backfill) lack rows the scratch load has: they are skipped, one line
- * per area says so. The scratch schema is dropped once compared; a run stopped before leaves it for the next to go on
- * from (verify-scratch.ts). A top generation stored while open (`open`) is loaded as far as it was stored.
+ * per area says so. The scratch schema is emptied once compared (unless another run is loading it), left migrated for
+ * the next run to load without migrating a new one; a run stopped before leaves it full for the next to go on from
+ * (verify-scratch.ts). A top generation stored while open (`open`) is loaded as far as it was stored.
  */
 async function compareDerived(
-  deps: { cfg: Config; log: Logger; pool: Queryable },
+  deps: { cfg: Config; log: Logger; pool: Pool },
   heights: readonly number[] | undefined,
   top: number,
   open: OpenTop | undefined,
@@ -476,6 +476,6 @@ async function compareDerived(
     compared = true;
     return { differences: out, skipped };
   } finally {
-    if (compared) await dropSchema(cfg.databaseUrl, scratch);
+    if (compared) await emptyScratch(pool, cfg.databaseUrl, scratch);
   }
 }
