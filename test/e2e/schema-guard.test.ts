@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config/middleware.ts';
 import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { reloadHeights } from '../../src/indexer/maintenance/reload.ts';
 import { verifyChain, type VerifyReport } from '../../src/indexer/maintenance/verify.ts';
+import { scratchSchemaOf } from '../../src/indexer/maintenance/verify-scratch.ts';
 import { createTestDatabase, freePort, queryOnce } from '../support/postgres.ts';
 import { populateToTop } from '../support/populate.ts';
 
@@ -165,8 +166,10 @@ describe('a schema knows what it holds (issue 38)', function () {
   });
 
   it("never drops another Middleware's schema (mdw migrate --drop, the operator's drop Job), and lets its owner", async () => {
-    const schemaThere = async (): Promise<boolean> =>
-      (await queryOnce(db.url, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [SCHEMA])).rows.length === 1;
+    const schemaThere = async (schema = SCHEMA): Promise<boolean> =>
+      (await queryOnce(db.url, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rows.length === 1;
+    // the scratch `-v --full` leaves emptied beside the schema goes with it
+    await queryOnce(db.url, `CREATE SCHEMA IF NOT EXISTS ${scratchSchemaOf(SCHEMA)}`);
     const other = await mdw(['migrate', '--drop'], {
       MIDDLEWARE_UID: 'a-second-middleware',
       MIDDLEWARE_NAME: 'chain/netb',
@@ -181,6 +184,7 @@ describe('a schema knows what it holds (issue 38)', function () {
     const owner = await mdw(['migrate', '--drop'], OWNER);
     expect(owner.status, owner.err).to.equal(0);
     expect(await schemaThere()).to.equal(false);
+    expect(await schemaThere(scratchSchemaOf(SCHEMA))).to.equal(false);
   });
 
   /**

@@ -17,7 +17,8 @@ export default class Migrate extends Command {
     status: Flags.boolean({ description: 'list migrations and whether each is applied; change nothing' }),
     schema: Flags.string({ description: 'schema to migrate (overrides DATABASE_SCHEMA)' }),
     drop: Flags.boolean({
-      description: 'drop the schema and everything in it (retiring a blue/green data generation)',
+      description:
+        'drop the schema and everything in it, and its `-v --full` scratch (retiring a blue/green data generation)',
       exclusive: ['status'],
     }),
   };
@@ -40,6 +41,9 @@ export default class Migrate extends Command {
       const { dropSchema } = await import('../../db/schema/admin.ts');
       await dropSchema(cfg.databaseUrl, cfg.databaseSchema);
       this.log(`dropped schema ${cfg.databaseSchema}`);
+      // with the scratch schema `-v --full` left emptied beside it (verify-scratch.ts), which no other schema uses
+      const { scratchSchemaOf } = await import('../../indexer/maintenance/verify-scratch.ts');
+      await dropSchema(cfg.databaseUrl, scratchSchemaOf(cfg.databaseSchema));
     } else if (flags.status) {
       for (const m of await migrationStatus(target, log)) this.log(`${m.applied ? 'applied' : 'pending'}  ${m.name}`);
     } else {
