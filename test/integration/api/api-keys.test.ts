@@ -173,7 +173,8 @@ describe('API keys and quotas (two servers, one database)', function () {
   it("creates, lists and deletes a key's webhook through a real server", async () => {
     const { key } = await createKey(cfg, silentLog, 'hooks', 'pro');
     const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
-    await until(async () => (await get(b, headers)).status === 200);
+    // both replicas know the new key once each has read the keys again (API_KEYS_REFRESH_MS)
+    await until(async () => (await get(a, headers)).status === 200 && (await get(b, headers)).status === 200);
     const created = await fetch(`${b.httpUrl}/mdw/v3/webhooks`, {
       method: 'POST',
       headers,
