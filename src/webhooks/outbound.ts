@@ -3,7 +3,8 @@
  * "Outbound"): the URL's host is resolved first and every address it has is checked, so a name that points at a
  * private, loopback or link-local address is refused before any connection unless the setting allows it; the
  * connection goes to a checked address; a redirect is never followed; the whole exchange has a deadline and the
- * answer a size cap.
+ * answer a size cap. Connections are kept open between deliveries (Receivers), pooled by the checked address they
+ * went to, so a receiver's connection and TLS handshake are paid once, not per delivery.
  */
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
@@ -72,17 +73,51 @@ export function checkedUrl(text: string): URL | string {
   return url;
 }
 
-/** postDelivery sends `body` with `headers` to `url` within the limits; it never throws. */
+/**
+ * IDLE_MS: how long a connection to a receiver stays open unused, under the 5 s a Node.js server keeps an idle one
+ * (keepAliveTimeout) and most proxies' longer ones, so it is closed here before a receiver closes it under a request.
+ */
+const IDLE_MS = 4000;
+
+/**
+ * Receivers are the connections kept open to receivers, at most `perAddress` to each (Node's agents pool a socket by
+ * the address it connected to: the checked one, resolved again for every delivery); `close` ends them.
+ */
+export class Receivers {
+  readonly #agents: { readonly 'http:': http.Agent; readonly 'https:': https.Agent };
+
+  constructor(perAddress: number) {
+    const options = { keepAlive: true, maxSockets: perAddress, maxFreeSockets: perAddress, timeout: IDLE_MS };
+    this.#agents = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
+  }
+
+  agentOf(url: URL): http.Agent {
+    return url.protocol === 'https:' ? this.#agents['https:'] : this.#agents['http:'];
+  }
+
+  close(): void {
+    this.#agents['http:'].destroy();
+    this.#agents['https:'].destroy();
+  }
+}
+
+/** postDelivery sends `body` with `headers` to `url` within the limits over `receivers`' connections; it never throws. */
 export async function postDelivery(
   url: URL,
   body: string,
   headers: Readonly<Record<string, string>>,
   limits: OutboundLimits,
+  receivers: Receivers,
 ): Promise<PostResult> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   try {
     const address = await resolveChecked(url.hostname, limits.allowPrivate);
-    return await post(url, address, body, headers, limits, deadline);
+    const send = () => post(url, address, body, headers, { limits, agent: receivers.agentOf(url), signal: deadline });
+    // a kept connection the receiver closed as it was taken fails before any answer: sent again on a new one
+    return await send().catch((err: unknown) => {
+      if (err instanceof StaleConnection && !deadline.aborted) return send();
+      throw err;
+    });
   } catch (err) {
     if (deadline.aborted) return { ok: false, error: `no answer within ${limits.timeoutMs} ms` };
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
@@ -99,13 +134,15 @@ async function resolveChecked(hostname: string, allowPrivate: boolean): Promise<
   return addresses[0]!;
 }
 
+/** StaleConnection: a kept connection was closed by its receiver before it answered (its request may be sent again). */
+class StaleConnection extends Error {}
+
 function post(
   url: URL,
   to: { address: string; family: number },
   body: string,
   headers: Readonly<Record<string, string>>,
-  limits: OutboundLimits,
-  signal: AbortSignal,
+  { limits, agent, signal }: { limits: OutboundLimits; agent: http.Agent; signal: AbortSignal },
 ): Promise<PostResult> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -125,7 +162,7 @@ function post(
           'user-agent': 'mdw-webhooks',
         },
         signal,
-        agent: false,
+        agent,
       },
       (res) => {
         let read = 0;
@@ -143,7 +180,9 @@ function post(
         res.on('error', () => undefined);
       },
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      reject(req.reusedSocket && err.code === 'ECONNRESET' ? new StaleConnection(err.message) : err),
+    );
     req.end(body);
   });
 }

@@ -26,7 +26,7 @@ import { deliveryBody } from './delivery-body.ts';
 import { DataCache } from './data-cache.ts';
 import { deliveryData } from './delivery-data.ts';
 import type { WebhookMetrics } from './metrics.ts';
-import { postDelivery, type OutboundLimits } from './outbound.ts';
+import { postDelivery, Receivers, type OutboundLimits } from './outbound.ts';
 import { signatureHeader } from './signature.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -68,12 +68,15 @@ export class WebhookSender {
   readonly #wakeup: Wakeup;
   // the hooks matching one event send it within moments of each other
   readonly #data = new DataCache(5000, 10_000);
+  readonly #receivers: Receivers;
   #loop: Promise<void> | undefined;
   #depthReadAt = 0;
 
   constructor(deps: SenderDeps) {
     this.#deps = deps;
     this.#wakeup = new Wakeup(deps.pool, deps.schema, deps.log);
+    // a hook is served by one attempt at a time: as many connections to one receiver as hooks sent to at once
+    this.#receivers = new Receivers(deps.settings.concurrency);
   }
 
   readonly name = 'webhooks';
@@ -86,6 +89,7 @@ export class WebhookSender {
     this.#stop.abort();
     await this.#loop;
     await Promise.allSettled(this.#working.values());
+    this.#receivers.close();
     await this.#wakeup.close();
   }
 
@@ -142,6 +146,7 @@ export class WebhookSender {
           body,
           this.#headers(hook.secret, d.deliveryId, body),
           this.#deps.settings,
+          this.#receivers,
         );
         if (result.ok) {
           await markDelivered(pool, hook.id, d.deliveryId, reachedPosition(d));
