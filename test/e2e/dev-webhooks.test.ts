@@ -152,8 +152,10 @@ describe('mdw dev: a webhook and an API key as a developer tries them (issue 77)
     expect(delivery!.body.block_hash).to.equal(tx.blockHash);
     expect((delivery!.body.data as { tx: { recipient_id: string } }).tx.recipient_id).to.equal(recipient);
 
-    // the figures: the sender's own (its row's commit to the receiver's 2xx), and the micro block's time to receipt
-    const lag = await lagSeconds(http());
+    // the figures: the sender's own (its row's commit to the receiver's 2xx), and the micro block's time to receipt;
+    // the sender observes its lag once it has recorded the receiver's answer, a moment after the receiver has it
+    let lag = { sum: NaN, count: 0 };
+    await waitFor('the sender to record the delivery', async () => (lag = await lagSeconds(http())).count > 0);
     expect(lag.count).to.equal(1);
     const header = (await (await fetch(`${node.externalUrl}/v2/micro-blocks/hash/${tx.blockHash}/header`)).json()) as {
       time: number;
