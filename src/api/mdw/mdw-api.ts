@@ -86,6 +86,7 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
   const asString = intAsString();
   const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {
+    if (found !== undefined && isHandled(found.route)) return found.route.handle(ctx, env, found.params);
     if (found === undefined || !('resource' in found.route))
       throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
     await answerOperation(ctx, env, found.route, found.params);
@@ -108,9 +109,9 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
       ctx.params = found.params;
       ctx._matchedRoute = found.template;
     } else refuseMethod(ctx, index.methods(ctx.path));
-    // a route that answers itself (the webhooks API, which writes) takes no turn in the line: its request was charged
-    // to its key's quota as any other (quota-middleware.ts)
-    if (found && isHandled(found.route)) {
+    // a route that answers itself and writes (the webhooks API) takes no turn in the line: its request was charged
+    // to its key's quota as any other (quota-middleware.ts); one that reads waits its turn as an operation does
+    if (found && isHandled(found.route) && found.route.reads !== true) {
       ctx.set('Cache-Control', 'no-store');
       await found.route.handle(ctx, env, found.params);
     }

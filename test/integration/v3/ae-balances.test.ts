@@ -176,8 +176,8 @@ describe('AE balance changes: every account at random heights against the devnod
       history.slice(0, 3).map((c) => String(c.balance)),
     );
     // many accounts at once, at a height
-    const post = async (body: unknown): Promise<{ status: number; body: Json }> => {
-      const res = await fetch(`${v3.url}/mdw/v3/accounts/balances`, {
+    const post = async (body: unknown, query = ''): Promise<{ status: number; body: Json }> => {
+      const res = await fetch(`${v3.url}/mdw/v3/accounts/balances${query}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -189,6 +189,11 @@ describe('AE balance changes: every account at random heights against the devnod
     expect(many.status).to.equal(200);
     expect((many.body as Obj[]).map((b) => [b.account, toBigInt(b.balance!)])).to.deep.equal(
       accounts.map((id) => [id, devnodeBalances(height).get(id)]),
+    );
+    // int-as-string, as every /mdw/v3 answer takes it
+    const asStrings = await post({ accounts, height }, '?int-as-string=true');
+    expect((asStrings.body as Obj[]).map((b) => b.balance)).to.deep.equal(
+      accounts.map((id) => String(devnodeBalances(height).get(id))),
     );
     for (const bad of [{}, { accounts: [] }, { accounts: ['ak_x'] }, { accounts, height: -1 }, { accounts, at: 1 }])
       expect((await post(bad)).status, JSON.stringify(bad)).to.equal(400);

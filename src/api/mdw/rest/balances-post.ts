@@ -14,6 +14,7 @@ export const BALANCES_POST: V3Handled = {
   method: 'POST',
   path: '/accounts/balances',
   operationId: 'PostAccountsBalances',
+  reads: true,
   summary: `Up to ${BALANCES_MAX} accounts' AE balances at a height (default: the stored top), each with its last change`,
   params: [],
   body: {

@@ -48,7 +48,8 @@ export interface V3Export extends V3Row {
 /**
  * A route that answers the request itself, as the webhooks API's do (a JSON body read, a write on `env.primary`, a
  * 201, 202 or 204): its handler, never in the admission's line nor kept by a client (Cache-Control: no-store), and
- * its /v3/api entry's parts.
+ * its /v3/api entry's parts. One that only `reads` (POST /accounts/balances: a body too long for a query) waits its
+ * turn in the line and takes `int-as-string` as an operation does.
  */
 export interface V3Handled extends V3Row {
   readonly summary: string;
@@ -57,6 +58,7 @@ export interface V3Handled extends V3Row {
   readonly body?: Readonly<Record<string, unknown>>;
   /** the entry's responses, as OpenAPI writes them */
   readonly responses: Readonly<Record<string, unknown>>;
+  readonly reads?: true;
   readonly handle: (ctx: ApiContext, env: V3Env, params: Readonly<Record<string, string>>) => Promise<void>;
 }
 
