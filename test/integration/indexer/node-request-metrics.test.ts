@@ -40,7 +40,7 @@ describe("the populator's node request metrics on /metrics", function () {
     h = await startHarness(40, 'node-request-metrics');
     proxies = [
       await startFaultProxy(h.devnode.externalUrl, { seed: 3 }),
-      await startFaultProxy(h.devnode.externalUrl, { seed: 7, slowMs: 4000 }),
+      await startFaultProxy(h.devnode.externalUrl, { seed: 7, slowMs: 6000 }),
     ];
   });
   after(async () => {
@@ -59,7 +59,8 @@ describe("the populator's node request metrics on /metrics", function () {
     const cfg = h.config({
       NODE_URL: proxies[0]!.url,
       NODE_URLS: proxies[1]!.url,
-      NODE_TIMEOUT_MS: '1500',
+      // twice what a loaded machine may take to answer at all, and half the hold: an answer sent is an answer read
+      NODE_TIMEOUT_MS: '3000',
       POLL_INTERVAL_MS: '600000',
     });
     populator = await startPopulator({ cfg, log: silent, registry });
