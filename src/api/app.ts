@@ -15,7 +15,7 @@ import { aeHeight } from './http/middleware/ae-height.ts';
 import { cacheHeaders } from './http/middleware/cache-headers.ts';
 import { topHeight } from '../db/queries/blocks.ts';
 import { readServedTop } from './status/served-top.ts';
-import { corsPolicy } from './http/middleware/cors-policy.ts';
+import { corsMethods, corsPolicy } from './http/middleware/cors-policy.ts';
 import { errorBoundary, type Outages } from './http/middleware/error-boundary.ts';
 import { requestMetrics } from './http/middleware/request-metrics.ts';
 import { responseCache } from './http/middleware/cached-answers.ts';
@@ -29,6 +29,7 @@ import type { ResponseCache } from './http/response-cache.ts';
 import { apiRouters } from './legacy/legacy-api.ts';
 import { swaggerUiRoutes } from './http/swagger-ui.ts';
 import { v3Api } from './mdw/mdw-api.ts';
+import { v3Methods } from './mdw/rest/rest-routes.ts';
 import type { ApiAccess } from './quota/api-access.ts';
 import { apiQuota } from './quota/quota-middleware.ts';
 
@@ -91,8 +92,9 @@ export function createApp(deps: AppDeps): Koa {
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
   app.use(requestMetrics(metrics));
-  // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside).
-  app.use(corsPolicy(cfg.corsOrigins));
+  // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside); a page may
+  // send every method the /mdw/v3 route table answers
+  app.use(corsPolicy(cfg.corsOrigins, corsMethods(v3Methods())));
   // keys and quotas before any answer, the memory hits included; its refusals carry the CORS headers
   if (deps.access) app.use(apiQuota(deps.access));
   // outside the memory hits, which are answers of the node's API too
