@@ -1,22 +1,17 @@
 /** @module The HTTP API as a Koa app (no listen inside): cached node queries, middleware queries, forwarding, health, metrics. */
-import type { NotificationListener } from '../events/listener.ts';
 import Koa from 'koa';
 import type { ApiMiddleware, ApiState } from './http/state.ts';
 import compress from 'koa-compress';
 import type prom from 'prom-client';
-import type { Config } from '../config/middleware.ts';
-import type { Pool } from '../db/connection/pool.ts';
-import type { ReadReplicas } from '../db/connection/read-replicas.ts';
 import { notFound } from '../base/errors.ts';
-import type { Logger } from '../base/log.ts';
 import { COMPRESS_THRESHOLD } from './http/content-encoding.ts';
 import { createApiMetrics } from './http/metrics.ts';
 import { aeHeight } from './http/middleware/ae-height.ts';
 import { cacheHeaders } from './http/middleware/cache-headers.ts';
 import { topHeight } from '../db/queries/blocks.ts';
 import { readServedTop } from './status/served-top.ts';
-import { corsPolicy } from './http/middleware/cors-policy.ts';
-import { errorBoundary, type Outages } from './http/middleware/error-boundary.ts';
+import { corsMethods, corsPolicy } from './http/middleware/cors-policy.ts';
+import { errorBoundary } from './http/middleware/error-boundary.ts';
 import { requestMetrics } from './http/middleware/request-metrics.ts';
 import { responseCache } from './http/middleware/cached-answers.ts';
 import { validText } from './http/middleware/valid-text.ts';
@@ -25,37 +20,36 @@ import { readiness } from './http/readiness.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import type { HeapTrim } from './http/heap-trim.ts';
 import { createNodeProxy } from './http/proxy.ts';
-import type { ResponseCache } from './http/response-cache.ts';
 import { apiRouters } from './legacy/legacy-api.ts';
 import { swaggerUiRoutes } from './http/swagger-ui.ts';
 import { v3Api } from './mdw/mdw-api.ts';
+import { v3Methods } from './mdw/rest/rest-routes.ts';
 import type { ApiAccess } from './quota/api-access.ts';
+import type { RouteDeps } from './http/route-deps.ts';
 import { apiQuota } from './quota/quota-middleware.ts';
 
-/** What the app needs; the pool's search_path is the data generation's schema. */
-export interface AppDeps {
-  readonly cfg: Config;
-  readonly log: Logger;
-  /** what reads go through: the read replicas' routing pool, or the primary's */
-  readonly pool: Pool;
-  /** the primary (DATABASE_URL), when reads go to replicas: the populator's state in the status is read there */
-  readonly primary?: Pool;
-  /** the primary's pool that writes (the webhooks API's hooks); absent: the primary's or `pool` (tests' own pools) */
-  readonly writes?: Pool;
-  /** the read replicas, when there are any: their lag in /metrics, the status and /readyz */
-  readonly replicas?: ReadReplicas;
+/**
+ * What the app needs: the parts of RouteDeps it hands its routes, and its own. The pool's search_path is the data
+ * generation's schema; whoever passes a response cache must invalidate it on rollbacks; without an admission the app
+ * makes one sized to the pool.
+ */
+export interface AppDeps extends Pick<
+  RouteDeps,
+  | 'cfg'
+  | 'log'
+  | 'pool'
+  | 'primary'
+  | 'writes'
+  | 'replicas'
+  | 'version'
+  | 'responseCache'
+  | 'listener'
+  | 'outages'
+  | 'admission'
+> {
   readonly registry: prom.Registry;
-  readonly version: string;
-  /** in-memory cache of final /v2 answers; whoever passes it must invalidate it on rollbacks */
-  readonly responseCache?: ResponseCache;
-  /** told of every request refused because the database or the node is away (each logs its outage once) */
-  readonly outages?: Outages;
   /** hears every transaction a client posted through our forwarding and the node accepted */
   readonly onTransactionPosted?: (body: string) => void;
-  /** the server's notification listener: answers kept in memory (statistics) learn of new commits from it */
-  readonly listener?: NotificationListener;
-  /** the turns of ae_mdw's requests that read the database; absent: one sized to the pool */
-  readonly admission?: Admission;
   /** the server's trims after bursts, counted in /metrics */
   readonly heapTrim?: HeapTrim;
   /** API keys and quotas, started (API_KEYS on); absent: no request is counted, as before keys existed */
@@ -91,8 +85,9 @@ export function createApp(deps: AppDeps): Koa {
 
   const compressor = compress({ threshold: COMPRESS_THRESHOLD });
   app.use(requestMetrics(metrics));
-  // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside).
-  app.use(corsPolicy(cfg.corsOrigins));
+  // CORS headers go on every answer, errors and forwarded ones included (the error boundary is inside); a page may
+  // send every method the /mdw/v3 route table answers
+  app.use(corsPolicy(cfg.corsOrigins, corsMethods(v3Methods())));
   // keys and quotas before any answer, the memory hits included; its refusals carry the CORS headers
   if (deps.access) app.use(apiQuota(deps.access));
   // outside the memory hits, which are answers of the node's API too

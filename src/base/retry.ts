@@ -3,6 +3,8 @@
  * Every loop that retries (node requests, the populator, LISTEN reconnects, the operator's watches and queue)
  * takes its delays from here, and a server's Retry-After (a node's 503) lengthens them to what it asked, within bounds.
  */
+import { errorMessage } from './errors.ts';
+import type { Logger } from './log.ts';
 
 export interface BackoffOptions {
   /** Delay before the first retry. */
@@ -130,5 +132,43 @@ export async function retry<T>(fn: (attempt: number) => Promise<T>, options: Ret
       await sleep(delay, options.signal);
       if (options.signal?.aborted) throw err;
     }
+  }
+}
+
+/** DEPENDENCY_BACKOFF: a start's waits for a dependency that is away (the database, the node), from 250 ms to 5 s. */
+export const DEPENDENCY_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
+
+/**
+ * AwayLog tells of a dependency `retry` waits for: one warning when it is first found away (with the error's reason),
+ * one line when it answered again (with the seconds it was away), never a line per retry. Each line carries `fields`.
+ */
+export class AwayLog {
+  readonly #log: Logger;
+  readonly #fields: Readonly<Record<string, unknown>>;
+  readonly #messages: { readonly away: string; readonly back: string };
+  #since: number | undefined;
+
+  constructor(
+    log: Logger,
+    fields: Readonly<Record<string, unknown>>,
+    messages: { readonly away: string; readonly back: string },
+  ) {
+    this.#log = log;
+    this.#fields = fields;
+    this.#messages = messages;
+  }
+
+  /** onRetry is `retry`'s: the first failure is logged. */
+  readonly onRetry = (_attempt: number, err: unknown): void => {
+    if (this.#since !== undefined) return;
+    this.#since = Date.now();
+    this.#log.warn({ ...this.#fields, reason: errorMessage(err) }, this.#messages.away);
+  };
+
+  /** answered logs that the dependency answers again, when it was found away. */
+  answered(): void {
+    if (this.#since === undefined) return;
+    this.#log.info({ ...this.#fields, seconds: Math.round((Date.now() - this.#since) / 1000) }, this.#messages.back);
+    this.#since = undefined;
   }
 }

@@ -223,8 +223,8 @@ function wrapped(
   return undefined;
 }
 
-/** payerOf is the account a transaction's fee is taken from (the node's aetx:origin). */
-function payerOf(tx: TxFields): Json | undefined {
+/** payerOf is the account a transaction's fee is taken from and whose nonce it uses (the node's aetx:origin). */
+export function payerOf(tx: TxFields): Json | undefined {
   return (
     tx.sender_id ??
     tx.account_id ??

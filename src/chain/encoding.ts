@@ -99,6 +99,24 @@ let limbs = new Float64Array(64);
 let digits = Buffer.alloc(320);
 
 /**
+ * multiplyAdd sets the number in the first `count` limbs of `limbs` (base `base`, the lowest first) to itself × `factor`
+ * + `carry`, and returns its count of limbs. Each limb × factor + carry stays below 2^53, so every step is exact.
+ */
+function multiplyAdd(limbs: Float64Array, count: number, factor: number, carry: number, base: number): number {
+  for (let j = 0; j < count; j++) {
+    const v = limbs[j]! * factor + carry;
+    carry = Math.floor(v / base);
+    limbs[j] = v - carry * base;
+  }
+  for (; carry > 0; count++) {
+    const q = Math.floor(carry / base);
+    limbs[count] = carry - q * base;
+    carry = q;
+  }
+  return count;
+}
+
+/**
  * base58 encodes bytes in the Bitcoin alphabet (leading zero bytes become '1's), on base-58^4 limbs fed three bytes at
  * a time (a limb × 2^24 + carry stays below 2^48: exact in a double), each limb's digits two at a time from PAIRS (a
  * signature's 68 bytes 1.7 → 1.35 µs: a digit at a time was a third of it).
@@ -120,19 +138,8 @@ export function base58(bytes: Uint8Array): string {
     limbs[count++] = head === 1 ? bytes[i]! : bytes[i]! * 256 + bytes[i + 1]!;
     i += head;
   }
-  for (; i < n; i += 3) {
-    let carry = bytes[i]! * 65536 + bytes[i + 1]! * 256 + bytes[i + 2]!;
-    for (let j = 0; j < count; j++) {
-      const v = limbs[j]! * 16777216 + carry;
-      carry = Math.floor(v / LIMB);
-      limbs[j] = v - carry * LIMB;
-    }
-    for (; carry > 0; count++) {
-      const q = Math.floor(carry / LIMB);
-      limbs[count] = carry - q * LIMB;
-      carry = q;
-    }
-  }
+  for (; i < n; i += 3)
+    count = multiplyAdd(limbs, count, 16777216, bytes[i]! * 65536 + bytes[i + 1]! * 256 + bytes[i + 2]!, LIMB);
   // the digits from the last, four per limb; then the top limb's leading zeros ('1's) dropped
   let end = digits.length;
   for (let j = 0; j < count; j++) {
@@ -185,17 +192,7 @@ export function base58Decode(text: string): Buffer {
       if (digit < 0) throw new Error(`not a base58 character: ${JSON.stringify(text[i + j])}`);
       carry = carry * 58 + digit;
     }
-    const factor = POW58[k]!;
-    for (let j = 0; j < count; j++) {
-      const v = limbs[j]! * factor + carry;
-      carry = Math.floor(v / LIMB_BASE);
-      limbs[j] = v - carry * LIMB_BASE;
-    }
-    for (; carry > 0; count++) {
-      const q = Math.floor(carry / LIMB_BASE);
-      limbs[count] = carry - q * LIMB_BASE;
-      carry = q;
-    }
+    count = multiplyAdd(limbs, count, POW58[k]!, carry, LIMB_BASE);
   }
   // three bytes per limb, the top limb (never zero) without its leading zero bytes
   let topBytes = 0;

@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../base/log.ts';
 import { errorMessage } from '../base/errors.ts';
-import { retry, type BackoffOptions } from '../base/retry.ts';
+import { AwayLog, DEPENDENCY_BACKOFF, retry } from '../base/retry.ts';
 import { NodeClient, type NodeClientOptions } from './client.ts';
 import { badResponse, NodeError, unreachable } from './errors.ts';
 
@@ -15,8 +15,6 @@ export interface NodeChain {
   readonly networkId: string;
   readonly genesisHash: string;
 }
-
-const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 
 /** How a role counts its requests to the node (its metrics): the identity's requests are counted with the rest. */
 export type NodeMeters = Pick<NodeClientOptions, 'metrics' | 'onError' | 'onAnswer'>;
@@ -72,7 +70,11 @@ export async function nodeChains(
       away: asked.flatMap((a) => ('reason' in a ? [{ url: a.url, reason: a.reason }] : [])),
     };
   };
-  let since: number | undefined;
+  const waiting = new AwayLog(
+    log,
+    { dependency: 'node', nodes: urls },
+    { away: 'node unavailable: waiting for one to check the chain it serves', back: 'node available again' },
+  );
   const { chains, away } = await retry(
     async () => {
       const answers = await askAll();
@@ -80,22 +82,14 @@ export async function nodeChains(
       return answers;
     },
     {
-      ...WAIT_BACKOFF,
+      ...DEPENDENCY_BACKOFF,
       attempts: opts.wait ? (opts.attempts ?? Infinity) : 1,
       signal: opts.signal,
       retryable: (err) => err instanceof NodeError,
-      onRetry: (_attempt, err) => {
-        if (since !== undefined) return;
-        since = Date.now();
-        log.warn(
-          { dependency: 'node', nodes: urls, reason: errorMessage(err) },
-          'node unavailable: waiting for one to check the chain it serves',
-        );
-      },
+      onRetry: waiting.onRetry,
     },
   );
-  if (since !== undefined)
-    log.info({ dependency: 'node', seconds: Math.round((Date.now() - since) / 1000) }, 'node available again');
+  waiting.answered();
   for (const node of away)
     log.warn({ node: node.url, reason: node.reason }, 'node unavailable: its chain identity is not checked');
   return chains;

@@ -115,11 +115,8 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
       ctx.set('Cache-Control', 'no-store');
       await found.route.handle(ctx, env, found.params);
     }
-    // an export admits each of its pages itself (export-routes.ts); it streams to a GET only
-    else if (found && isExport(found.route)) {
-      if (ctx.method !== 'GET') throw new AppError(ErrorCode.API_NOT_FOUND, 404, 'no such route');
-      await exports.serve(ctx, found.route.export, found.params.id!);
-    }
+    // an export admits each of its pages itself (export-routes.ts); a HEAD gets its headers without its walk
+    else if (found && isExport(found.route)) await exports.serve(ctx, found.route.export, found.params.id!);
     // answers from memory skip the line: under a burst they stay as quick as ever; GraphQL's paths are all among them
     else if (ownTurns(ctx.path) || !deps.admission) await restAndGraphql(ctx, found);
     else await deps.admission.run(() => rest(ctx, found), 1, ctx.state.arrivedAt);

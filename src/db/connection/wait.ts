@@ -4,11 +4,9 @@
  * and its Job's retry policy decides.
  */
 import type { Logger } from '../../base/log.ts';
-import { retry, type BackoffOptions } from '../../base/retry.ts';
+import { AwayLog, DEPENDENCY_BACKOFF, retry, type BackoffOptions } from '../../base/retry.ts';
 import { isDatabaseUnavailable } from './errors.ts';
 import { AppError, ErrorCode, errorMessage } from '../../base/errors.ts';
-
-const WAIT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
 
 /**
  * untilDatabaseAnswers runs `step` (a start step that needs the database, such as migrating) until the database
@@ -21,27 +19,19 @@ export async function untilDatabaseAnswers<T>(
   log: Logger,
   options: { signal?: AbortSignal; backoff?: BackoffOptions } = {},
 ): Promise<T> {
-  let since: number | undefined;
+  const away = new AwayLog(
+    log,
+    { dependency: 'database', step: what },
+    { away: 'database unavailable: waiting for it before starting', back: 'database available again' },
+  );
   const result = await retry(step, {
-    ...(options.backoff ?? WAIT_BACKOFF),
+    ...(options.backoff ?? DEPENDENCY_BACKOFF),
     attempts: Infinity,
     signal: options.signal,
     retryable: isDatabaseUnavailable,
-    onRetry: (_attempt, err) => {
-      if (since !== undefined) return;
-      since = Date.now();
-      log.warn(
-        { dependency: 'database', step: what, reason: errorMessage(err) },
-        'database unavailable: waiting for it before starting',
-      );
-    },
+    onRetry: away.onRetry,
   });
-  if (since !== undefined) {
-    log.info(
-      { dependency: 'database', step: what, seconds: Math.round((Date.now() - since) / 1000) },
-      'database available again',
-    );
-  }
+  away.answered();
   return result;
 }
 

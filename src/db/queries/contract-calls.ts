@@ -6,6 +6,7 @@ import type { Json } from '../../chain/json.ts';
 import { callInfoSql } from './call-info.ts';
 import { creationTxHashSql } from './contracts.ts';
 import type { Queryable } from '../connection/pool.ts';
+import { equalityFilters } from './equality-filters.ts';
 import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, type Window } from './transactions.ts';
@@ -112,18 +113,12 @@ export async function callsPage(
     '(c.height, c.micro_index, c.tx_index) >= ($2, $3, $4)',
     '(c.height, c.micro_index, c.tx_index) <= ($5, $6, $7)',
   ];
-  const add = (column: string, value: string | undefined): void => {
-    if (value === undefined) return;
-    values.push(value);
-    where.push(`${column} = $${values.length}`);
-  };
-  add('c.contract_id', filter.contractId);
-  add('c.caller_id', filter.callerId);
-  add('c.function', filter.function);
+  const shape = equalityFilters(values, where, [
+    ['c.contract_id', filter.contractId],
+    ['c.caller_id', filter.callerId],
+    ['c.function', filter.function],
+  ]);
   const { order } = keyset(['c.height', 'c.micro_index', 'c.tx_index'], walk, undefined);
-  const shape = [filter.contractId, filter.callerId, filter.function]
-    .map((v) => (v === undefined ? '0' : '1'))
-    .join('');
   const { rows } = await db.query({
     name: `mdw_v3_contract_calls_${walk}_${shape}`,
     text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", c.tx_hash AS "txHash",

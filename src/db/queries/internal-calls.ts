@@ -5,6 +5,7 @@
 import { parseJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql, type LogKey } from './contracts.ts';
+import { equalityFilters } from './equality-filters.ts';
 import { keyset, type TxPosition, type Walk } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';
 
@@ -53,15 +54,12 @@ export async function internalCallsPage(
     const at = values.length - 3;
     where.push(keyset(COLUMNS, walk, `$${at}::int, $${at + 1}::int, $${at + 2}::int, $${at + 3}::int`).where);
   }
-  const add = (column: string, value: string | undefined): void => {
-    if (value === undefined) return;
-    values.push(value);
-    where.push(`${column} = $${values.length}`);
-  };
-  add('c.contract_id', filter.contractId);
-  add('i.function', filter.function);
+  const filters = equalityFilters(values, where, [
+    ['c.contract_id', filter.contractId],
+    ['i.function', filter.function],
+  ]);
   const { order } = keyset(COLUMNS, walk, undefined);
-  const shape = [from, filter.contractId, filter.function].map((v) => (v === undefined ? '0' : '1')).join('');
+  const shape = `${from === undefined ? '0' : '1'}${filters}`;
   const { rows } = await db.query<Omit<InternalCallRow, 'internalTx'> & { internalTx: string }>({
     name: `mdw_v3_internal_calls_${walk}_${shape}`,
     text: `SELECT i.height, i.micro_index AS "microIndex", i.tx_index AS "txIndex", i.local_idx AS "logIdx",

@@ -4,6 +4,7 @@
  * channels in rules/channels.ts. Fees follow the seed (fees.ts); everything else the devnode's
  * protocol (blocks.ts PROTOCOL_VERSION). Pure.
  */
+import { payerOf } from '../../chain/balance-deltas.ts';
 import { withPrefix } from '../../chain/id-cache.ts';
 import type { Json } from '../../chain/json.ts';
 import { MIN_FEE, ttlFee } from './fees.ts';
@@ -38,18 +39,7 @@ export { endAuctions } from './names.ts';
 
 /** nonceAccount is the account whose nonce a transaction uses and who pays its fee. */
 export function nonceAccount(tx: TxFields): string {
-  const id =
-    tx.sender_id ??
-    tx.account_id ??
-    tx.owner_id ??
-    tx.caller_id ??
-    tx.initiator_id ??
-    tx.from_id ??
-    tx.to_id ??
-    tx.payer_id ??
-    tx.ga_id ??
-    tx.oracle_id;
-  return asAccount(str(id));
+  return asAccount(str(payerOf(tx)));
 }
 
 /**

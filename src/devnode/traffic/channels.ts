@@ -8,7 +8,7 @@ import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
 import { signBytes, type KeyPair } from '../keys.ts';
 import { channelId } from '../ids.ts';
 import type { ChannelEntry } from '../store/state.ts';
-import { encodeSignedTx, encodeTx, jsonInt, type BuiltTx } from '../tx-codec.ts';
+import { encodeSignedTx, encodeTx, jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
 
 interface Channel {
@@ -118,26 +118,18 @@ export class ChannelTraffic {
   #deposit(c: Channel, e: ChannelEntry): BuiltTx {
     const from = this.#party(c);
     const amount = this.#kit.rng.int(1, 1_000_000);
-    const tx = {
-      ...this.#base('ChannelDepositTx', c, from),
-      amount,
-      state_hash: this.#stateHash(),
-      round: e.round + 1,
-    };
-    return { tx, signers: [from] };
+    return this.#nextRound(this.#base('ChannelDepositTx', c, from), e, amount, from);
   }
 
   #withdraw(c: Channel, e: ChannelEntry): BuiltTx {
     const to = this.#party(c);
     const own = to === c.initiator ? e.initiatorAmount : e.responderAmount;
-    const amount = jsonInt(own / 10n);
-    const tx = {
-      ...this.#base('ChannelWithdrawTx', c, to, 'to_id'),
-      amount,
-      state_hash: this.#stateHash(),
-      round: e.round + 1,
-    };
-    return { tx, signers: [to] };
+    return this.#nextRound(this.#base('ChannelWithdrawTx', c, to, 'to_id'), e, jsonInt(own / 10n), to);
+  }
+
+  /** #nextRound is a deposit or a withdrawal: its `base`, the `amount` moved and the channel's next round, by `party`. */
+  #nextRound(base: TxFields, e: ChannelEntry, amount: number | bigint, party: KeyPair): BuiltTx {
+    return { tx: { ...base, amount, state_hash: this.#stateHash(), round: e.round + 1 }, signers: [party] };
   }
 
   /** #setDelegates names one or two of the funded accounts as the delegates of either side (since Iris). */

@@ -456,19 +456,7 @@ export class DeriveBackfill {
    * and so is one that `signal` ended).
    */
   async step(opts: { catchingUp?: boolean } = {}): Promise<boolean> {
-    const {
-      pool,
-      log,
-      rules,
-      detector,
-      balances,
-      decoder,
-      gaCalls,
-      internalCalls,
-      hyperchain,
-      onBalanceDifferences,
-      batchHeights,
-    } = this.#deps;
+    const { pool, log, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
     const job = nextJob(pending, opts.catchingUp === true);
@@ -488,17 +476,8 @@ export class DeriveBackfill {
     const to = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to, readsBelow(pending, derive) - 1);
     try {
       await withTransaction(pool, async (client) => {
-        if (from <= to)
-          await derive.stored(client, from, to, {
-            rules,
-            detector,
-            balances,
-            decoder,
-            gaCalls,
-            internalCalls,
-            hyperchain,
-            ...(onBalanceDifferences ? { onBalanceDifferences } : {}),
-          });
+        // the deps are the derivations' context whole, its listeners included (the populator's log and metrics)
+        if (from <= to) await derive.stored(client, from, to, this.#deps);
         if (job.failingSince) await recordFailure(client, job.area, null);
         await advanceBackfill(client, job.area, to + 1);
         if (from <= to) await notifyCommitted(client, this.#deps.schema, { from, to, derived: true });

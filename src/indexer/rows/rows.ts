@@ -3,7 +3,7 @@ import type { ChannelState, ChannelTx } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
-import type { AexnCallCreatedRow, AexnContractRow, AexnRows, Aex9SeedRow } from '../../db/writes/token-rows.ts';
+import type { AexnRows } from '../../db/writes/token-rows.ts';
 
 export type JsonObject = { [key: string]: Json };
 
@@ -21,14 +21,11 @@ export interface DecodedCall {
   readonly decodeError: string | null;
 }
 
-/** AexnFindings is what the detector found in one generation (I/O done before the transform). */
-export interface AexnFindings {
-  readonly contracts: readonly AexnContractRow[];
-  readonly callCreated: readonly AexnCallCreatedRow[];
-  readonly seeds: readonly Aex9SeedRow[];
-  /** the emitters of the generation's `PairCreated` events whose code is a DEX factory's */
-  readonly dexFactories: readonly string[];
-}
+/**
+ * AexnFindings is what the detector found in one generation (I/O done before the transform): its AEX-N rows but the
+ * AEX-9 logs, which the transform reads from the generation's emitted logs (aexn-rows.ts).
+ */
+export type AexnFindings = Omit<AexnRows, 'aex9Logs'>;
 
 /** Everything the node says about one height, fetched before any database work. */
 export interface FetchedGeneration {

@@ -17,6 +17,8 @@ import { createKey, revoke } from '../../../src/api/quota/keys-admin.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
+import { createPool } from '../../../src/db/connection/pool.ts';
+import { buildFixture, TOP } from './fixture.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 
 const MDW = new URL('../../../bin/mdw.js', import.meta.url).pathname;
@@ -81,6 +83,9 @@ describe('API keys and quotas (two servers, one database)', function () {
 
   const get = (server: ApiServer, headers: Record<string, string> = {}, path = '/v2/status') =>
     fetch(`${server.httpUrl}${path}`, { headers });
+
+  /** metricsOf is `server`'s /metrics text (never counted). */
+  const metricsOf = async (server: ApiServer): Promise<string> => (await get(server, {}, '/metrics')).text();
 
   /** flushes is how many times `server` has flushed its counts (its /metrics, never counted). */
   async function flushes(server: ApiServer): Promise<number> {
@@ -339,6 +344,32 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect(listed.out).not.to.contain(key);
     expect(mdw('revoke', id)).to.include({ status: 0 });
     await until(async () => (await get(a, { 'X-API-Key': key })).status === 401);
+  });
+
+  it('answers a page asked with another apikey= from memory: the key is no part of the cache key, nor of a metric', async () => {
+    const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: 'public' }, silentLog);
+    try {
+      await buildFixture(pool);
+    } finally {
+      await pool.end();
+    }
+    const first = await createKey(cfg, silentLog, 'cached-first', 'pro');
+    const second = await createKey(cfg, silentLog, 'cached-second', 'pro');
+    await until(async () => (await get(a, { 'X-API-Key': second.key })).status === 200);
+    // a block deeper than the fork window: final, kept in memory
+    const path = `/v2/key-blocks/height/${TOP - 40}`;
+    const hits = async (): Promise<number> =>
+      Number(/^mdw_api_response_cache_events_total\{event="hit"\} (\d+)/m.exec(await metricsOf(a))?.[1]);
+    const before = await hits();
+    const asked = await get(a, {}, `${path}?apikey=${first.key}`);
+    expect(asked.status).to.equal(200);
+    expect(await hits()).to.equal(before);
+    const again = await get(a, {}, `${path}?apikey=${second.key}`);
+    expect(again.status).to.equal(200);
+    expect(await hits()).to.equal(before + 1);
+    expect(await again.text()).to.equal(await asked.text());
+    const metrics = await metricsOf(a);
+    for (const key of [first.key, second.key]) expect(metrics).not.to.contain(key);
   });
 });
 

@@ -9,6 +9,9 @@ import { corsHeaders } from '../../../src/devnode/api/http.ts';
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
+/** The methods a page may send: the route table's (DELETE of a webhook), HEAD, POST and OPTIONS. */
+const METHODS = 'GET,HEAD,POST,DELETE,OPTIONS';
+
 const GOOD = 'https://good.example';
 const EVIL = 'https://evil.example';
 
@@ -80,6 +83,18 @@ for (const policy of POLICIES) {
       await api?.close();
     });
 
+    it('lets a page of an origin it lets in DELETE a webhook with its X-API-Key', async () => {
+      const res = await api.request
+        .options('/mdw/v3/webhooks/wh_1')
+        .set('Origin', GOOD)
+        .set('Access-Control-Request-Method', 'DELETE')
+        .set('Access-Control-Request-Headers', 'x-api-key')
+        .expect(204);
+      expect(res.headers['access-control-allow-origin']).to.equal(policy.expected(GOOD)!.allow);
+      expect(res.headers['access-control-allow-methods']!.split(',')).to.include('DELETE');
+      expect(res.headers['access-control-allow-headers']!.toLowerCase().split(',')).to.include('x-api-key');
+    });
+
     for (const origin of [GOOD, EVIL]) {
       it(`answers ${origin} by the policy alone on every kind of answer`, async () => {
         const expected = policy.expected(origin);
@@ -94,7 +109,7 @@ for (const policy of POLICIES) {
             expected?.credentials ? 'true' : undefined,
           );
           // the node's other CORS headers are gone too: it allows DELETE, PUT and PATCH
-          expect(res.headers['access-control-allow-methods'], where).to.be.oneOf([undefined, 'GET,HEAD,POST,OPTIONS']);
+          expect(res.headers['access-control-allow-methods'], where).to.be.oneOf([undefined, METHODS]);
           expect(res.headers['access-control-max-age'], where).to.equal(undefined);
           // an answer that depends on the Origin says so to caches, whoever else it depends on
           expect(res.headers.vary, where).to.match(/\bOrigin\b/i);

@@ -4,6 +4,7 @@
  * ROOT_V3=mdw setting of a deployment that served ae_mdw's API at the root /v3.
  */
 import { expect } from 'chai';
+import { CAROL } from './fixture.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
 /** isMdwPage is true for a body in ae_mdw's page shape. */
@@ -78,6 +79,27 @@ describe('the gateway layout', () => {
     const hooks = await api.request.get('/mdw/v3/webhooks').expect(404).expect('Cache-Control', 'no-store');
     expect(hooks.body.error).to.match(/webhooks need an API key/);
     expect(api.node.seen).to.deep.equal([]);
+  });
+
+  it('answers a HEAD under /mdw as its GET, without the body: operations, answers from memory, handled routes, exports, GraphQL', async () => {
+    const paths = [
+      '/mdw/v3/key-blocks?limit=1',
+      '/mdw/v3/status',
+      '/mdw/v3/webhooks',
+      `/mdw/v3/accounts/${CAROL}/transactions/export`,
+      '/mdw/graphql?query={__typename}',
+      '/mdw/graphiql',
+    ];
+    for (const path of paths) {
+      const get = await api.request.get(path);
+      const head = await api.request.head(path);
+      expect(head.status, path).to.equal(get.status);
+      expect(head.headers['content-type'], path).to.equal(get.headers['content-type']);
+      expect(head.text, path).to.equal(undefined);
+    }
+    // and says so when it refuses another method
+    const put = await api.request.put('/mdw/graphql').expect(405);
+    expect(put.headers.allow).to.equal('GET, HEAD, POST');
   });
 
   it('keeps the original API at /middleware and the cached node queries at /v2', async () => {

@@ -128,6 +128,43 @@ describe('/mdw/v3 exports over HTTP/1.0 and 1.1, and behind nginx (issue 79)', f
     expectWhole(without, listed, { export_complete: true });
   });
 
+  it("answers a HEAD with the GET's status and headers, without walking the list (its tables locked meanwhile)", async () => {
+    const headers = ['content-type', 'content-disposition', 'cache-control', 'export-end'];
+    const got = await http11(v3.url, path, { accept: 'text/csv', te: 'trailers' });
+    // an export is expensive: its HEAD must not read the list, which a lock on the list's tables shows
+    const lock = await v3.pool.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE transactions, account_transactions IN ACCESS EXCLUSIVE MODE');
+      // the oracle holds: a GET's walk waits on the lock (its client gives up, which cancels its statement)
+      const walking = await fetch(`${v3.url}${path}`, { signal: AbortSignal.timeout(300) }).then(
+        (res) => `answered ${res.status}`,
+        (err: Error) => err.name,
+      );
+      expect(walking).to.equal('TimeoutError');
+      const head = await fetch(`${v3.url}${path}`, {
+        method: 'HEAD',
+        headers: { accept: 'text/csv', te: 'trailers' },
+        signal: AbortSignal.timeout(3000),
+      });
+      expect(head.status).to.equal(200);
+      for (const name of headers) expect(head.headers.get(name), name).to.equal(got.headers[name] ?? null);
+      expect(head.headers.get('content-disposition')).to.equal(`attachment; filename="${account}-transactions.csv"`);
+      // where the end will be, but no trailers announced: a HEAD's answer has no chunks to carry them
+      expect(head.headers.get('export-end')).to.equal('trailers');
+      expect(head.headers.get('trailer')).to.equal(null);
+      expect(await head.text()).to.equal('');
+      // refused as its GET would be: a bad parameter, a format it cannot give
+      const refused = (query: string, accept: string) =>
+        fetch(`${v3.url}${path}${query}`, { method: 'HEAD', headers: { accept }, signal: AbortSignal.timeout(3000) });
+      expect((await refused('?limit=0', 'text/csv')).status).to.equal(400);
+      expect((await refused('', 'application/json')).status).to.equal(406);
+    } finally {
+      await lock.query('ROLLBACK');
+      lock.release();
+    }
+  });
+
   describe('behind nginx in its default proxy configuration (HTTP/1.0 to the server)', () => {
     let nginx: Nginx | undefined;
     before(async function () {

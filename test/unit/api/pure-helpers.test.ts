@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { isFinal } from '../../../src/api/http/middleware/cache-headers.ts';
 import type Koa from 'koa';
-import { corsOrigin } from '../../../src/api/http/middleware/cors-policy.ts';
+import { corsMethods, corsOrigin } from '../../../src/api/http/middleware/cors-policy.ts';
+import { v3Methods } from '../../../src/api/mdw/rest/rest-routes.ts';
 import { isListedOrigin } from '../../../src/config/origins.ts';
 import { textProblem } from '../../../src/api/http/middleware/valid-text.ts';
 import {
@@ -156,5 +157,12 @@ describe('corsOrigin and isListedOrigin', () => {
     expect(corsOrigin(['https://a.example'])(ctx('https://b.example'))).to.equal('');
     expect(isListedOrigin(['*'], '*')).to.equal(false);
     expect(isListedOrigin(['https://a.example'], '')).to.equal(false);
+  });
+});
+
+describe('corsMethods', () => {
+  it('lets a page send every method the route table answers, HEAD, POST and OPTIONS, once each', () => {
+    expect(corsMethods(v3Methods())).to.deep.equal(['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS']);
+    expect(corsMethods([])).to.deep.equal(['GET', 'HEAD', 'POST', 'OPTIONS']);
   });
 });

@@ -11,14 +11,15 @@ import { AE_HEIGHT_HEADER } from './ae-height.ts';
 /**
  * corsPolicy sets the CORS headers before the rest of the chain runs (so they stay on an error's answer too) and
  * answers every preflight: an origin the policy lets in gets its headers, any other a 204 without them (the browser
- * then refuses the request it asked about).
+ * then refuses the request it asked about). A preflight is allowed `methods` (corsMethods) and whatever request
+ * headers it names (@koa/cors echoes them: `X-API-Key`, `Content-Type`).
  */
-export function corsPolicy(allowed: readonly string[]): ApiMiddleware {
+export function corsPolicy(allowed: readonly string[], methods: readonly string[]): ApiMiddleware {
   const headers = cors({
     origin: corsOrigin(allowed),
     // Credentials only for origins listed by name: `*` means any page may read, never as the user.
     credentials: (ctx) => isListedOrigin(allowed, ctx.get('Origin')),
-    allowMethods: ['GET', 'HEAD', 'POST', 'OPTIONS'],
+    allowMethods: [...methods],
     // Browser clients page with the cursor and revalidate with the ETag; they read the node's headers as its own
     // CORS layer lets them: the chain-state height and the wait a 503 or 429 asks for; and, with API keys on, what is
     // left of their quota.
@@ -31,6 +32,14 @@ export function corsPolicy(allowed: readonly string[]): ApiMiddleware {
       ctx.status = 204;
     });
   };
+}
+
+/**
+ * corsMethods are the methods a page may send: GET and its HEAD, POST (GraphQL, the node's transactions), OPTIONS,
+ * and those of the route table's `routes` (`DELETE /mdw/v3/webhooks/{id}`), once each. Pure.
+ */
+export function corsMethods(routes: readonly string[]): string[] {
+  return [...new Set(['GET', 'HEAD', 'POST', ...routes, 'OPTIONS'])];
 }
 
 /**

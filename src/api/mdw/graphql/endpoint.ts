@@ -1,9 +1,9 @@
 /**
- * @module ae_mdw's GraphQL endpoint, /mdw/graphql (GET or POST, JSON or form), and GraphiQL at /mdw/graphiql. A
- * document's text is bounded before it is parsed (document-bounds.ts), and a request refused for it or for its form
- * (no query, variables that are no object, a body too large) is a 4xx with `errors`. An operation is parsed, validated
- * and measured (depth and cost: cost.ts) before anything is read; every GraphQL error of a document is answered 200
- * with `errors`, as ae_mdw does. A failure of the server's own (the database away, overload) is
+ * @module ae_mdw's GraphQL endpoint, /mdw/graphql (GET, HEAD as GET, or POST; JSON or form), and GraphiQL at
+ * /mdw/graphiql. A document's text is bounded before it is parsed (document-bounds.ts), and a request refused for it
+ * or for its form (no query, variables that are no object, a body too large) is a 4xx with `errors`. An operation is
+ * parsed, validated and measured (depth and cost: cost.ts) before anything is read; every GraphQL error of a document
+ * is answered 200 with `errors`, as ae_mdw does. A failure of the server's own (the database away, overload) is
  * thrown on to the error boundary, which answers it as for any /v3 request (503), never as a GraphQL error.
  */
 import { bodyParser } from '@koa/bodyparser';
@@ -30,6 +30,9 @@ import { GRAPHQL_ROUTE, OperationLabels } from './operation-labels.ts';
 import { requestLoaders } from './loaders.ts';
 import { SCHEMA } from './schema.ts';
 
+/** The methods /graphql answers: a HEAD as its GET, as every GET of the server. */
+const ALLOWED = ['GET', 'HEAD', 'POST'];
+
 /** MAX_BODY: the largest request body (a query and its variables). */
 const MAX_BODY = '64kb';
 
@@ -42,8 +45,9 @@ interface GraphQLRequest {
 
 /**
  * graphqlApi answers /graphql and /graphiql (paths under /mdw, the prefix taken off) and passes other paths on.
- * Anything else than GET and POST is 405. An operation runs in the admission of ae_mdw's requests (when there is
- * one), weighing a turn per COST_PER_TURN of its cost, and gives up at its deadline (a 503 as any refusal for load).
+ * A HEAD is answered as its GET, without the body; anything else than GET, HEAD and POST is 405. An operation runs
+ * in the admission of ae_mdw's requests (when there is one), weighing a turn per COST_PER_TURN of its cost, and gives
+ * up at its deadline (a 503 as any refusal for load).
  */
 export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
   const body = bodyParser({ enableTypes: ['json', 'form'], jsonLimit: MAX_BODY, formLimit: MAX_BODY });
@@ -58,8 +62,8 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     // the request's own refusals (4xx) are answered in GraphQL's shape, `{errors: [{message}]}`
     ctx.state.graphql = true;
     ctx.state.route = GRAPHQL_ROUTE;
-    if (ctx.method !== 'GET' && ctx.method !== 'POST') {
-      ctx.set('Allow', 'GET, POST');
+    if (!ALLOWED.includes(ctx.method)) {
+      ctx.set('Allow', ALLOWED.join(', '));
       throw new AppError(ErrorCode.API_BAD_REQUEST, 405, `method not allowed: ${ctx.method}`);
     }
     let request: Partial<GraphQLRequest> = ctx.query;
@@ -82,7 +86,7 @@ export function graphqlApi(env: V3Env, admission?: Admission): ApiMiddleware {
     };
     // the scalars wrote their bigints as raw JSON: no walk over the result's every field; written in pieces, as a
     // page with its blocks is more text than V8 writes fast as one string (json-bytes.ts)
-    ctx.body = jsonBytes(await run(request, env, ctx.method === 'GET', operation));
+    ctx.body = jsonBytes(await run(request, env, ctx.method !== 'POST', operation));
   };
 }
 

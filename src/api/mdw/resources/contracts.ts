@@ -11,7 +11,7 @@ import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { page, resource, type Item, type ResourceRequest } from './resource.ts';
-import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown } from './mdw-params.ts';
+import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown, type Paging } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import {
   contractCallObject,
@@ -19,7 +19,7 @@ import {
   contractObject,
   internalCallObject,
 } from '../../../shapes/v3/render-contracts.ts';
-import { internalCallsPage } from '../../../db/queries/internal-calls.ts';
+import { internalCallsPage, type InternalCallFilter } from '../../../db/queries/internal-calls.ts';
 import { CONTRACT, CONTRACT_CALL, CONTRACT_CALL_TX, CONTRACT_LOG } from '../../../shapes/v3/shapes-contracts.ts';
 
 const CALL_PARAMS: ReadonlySet<string> = new Set(['contract_id', 'contract', 'caller_id', 'function']);
@@ -35,17 +35,7 @@ const WHOLE_CHAIN = {
  * /contracts/{id}/calls: the calls its own calls made) and a function (`Chain.spend`…), in chain order.
  */
 export const getContractCalls = resource(page(CONTRACT_CALL), async ({ pool }, req) => {
-  const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
-  rejectUnknown(req.query, INTERNAL_CALL_PARAMS);
-  const contract = pathOrQueryContract(req);
-  const fname = one(req.query.function);
-  if (fname === '') throw v3BadRequest('invalid query: function=');
-  const filter = {
-    contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
-    function: fname,
-    ...WHOLE_CHAIN,
-    ...(await positionBounds(pool, paging.scope)),
-  };
+  const { paging, filter } = await callFilter(pool, req, INTERNAL_CALL_PARAMS);
   return listPage(paging, {
     cursor: LOG_CURSOR,
     read: (walk, from, n) => internalCallsPage(pool, filter, walk, from, n),
@@ -59,19 +49,9 @@ export const getContractCalls = resource(page(CONTRACT_CALL), async ({ pool }, r
  * the path's for /contracts/{id}/call-transactions), a caller, a function.
  */
 export const getContractCallTransactions = resource(page(CONTRACT_CALL_TX), async ({ pool }, req) => {
-  const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
-  rejectUnknown(req.query, CALL_PARAMS);
-  const contract = pathOrQueryContract(req);
+  const { paging, filter: calls } = await callFilter(pool, req, CALL_PARAMS);
   const caller = one(req.query.caller_id);
-  const fname = one(req.query.function);
-  if (fname === '') throw v3BadRequest('invalid query: function=');
-  const filter = {
-    contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
-    callerId: caller === undefined ? undefined : parseId(caller, ['ak', 'ct']),
-    function: fname,
-    ...WHOLE_CHAIN,
-    ...(await positionBounds(pool, paging.scope)),
-  };
+  const filter = { ...calls, callerId: caller === undefined ? undefined : parseId(caller, ['ak', 'ct']) };
   return listPage(paging, {
     cursor: POSITION_CURSOR,
     read: (walk, from, n) => callsPage(pool, filter, walk, from, n),
@@ -79,6 +59,29 @@ export const getContractCallTransactions = resource(page(CONTRACT_CALL_TX), asyn
     render: (rows) => rows.map((c) => contractCallObject(c)),
   });
 });
+
+/**
+ * callFilter reads what both lists of calls take (any parameter beyond `known` is a 400): the scope (`gen`, `txi`),
+ * the contract (the path's, or a query parameter) and the function.
+ */
+async function callFilter(
+  pool: Pool,
+  req: ResourceRequest,
+  known: ReadonlySet<string>,
+): Promise<{ paging: Paging; filter: InternalCallFilter }> {
+  const paging = parsePaging(req.query, { scopes: ['gen', 'txi'] });
+  rejectUnknown(req.query, known);
+  const contract = pathOrQueryContract(req);
+  const fname = one(req.query.function);
+  if (fname === '') throw v3BadRequest('invalid query: function=');
+  const filter = {
+    contractId: contract === undefined ? undefined : parseId(contract, ['ct']),
+    function: fname,
+    ...WHOLE_CHAIN,
+    ...(await positionBounds(pool, paging.scope)),
+  };
+  return { paging, filter };
+}
 
 /** pathOrQueryContract is the contract a list is narrowed to: the path's, else `contract_id` or `contract`. */
 function pathOrQueryContract(req: ResourceRequest): string | undefined {

@@ -105,10 +105,17 @@ export class AccountExports {
 
   /**
    * serve answers a request of an export's route (`kind`, of the account `id`, checked by the resource): the stream,
-   * or a 4xx or 503 before any byte.
+   * or a 4xx or 503 before any byte; to a HEAD, the GET's status and headers.
    */
   async serve(ctx: Koa.Context, kind: V3Export['export'], id: string): Promise<void> {
     const format = this.#format(ctx, KINDS[kind].csv);
+    const arrivedAt = (ctx.state.arrivedAt as number | undefined) ?? performance.now();
+    if (ctx.method === 'HEAD') {
+      // a HEAD is answered as its GET, headers only: its parameters read and checked in a turn, the walk never started,
+      // neither an export's place nor its cost taken (its request paid its one unit)
+      await this.#turn(() => this.#start(ctx, kind, id, format), arrivedAt, new Work());
+      return this.#head(ctx, kind, id, format, takesTrailers(ctx.req));
+    }
     if (this.#running >= this.#limits.maxRunning) throw overloaded();
     // with API keys on, an export counts EXPORT_COST units (its request paid one), and the key (or address) runs at
     // most its tier's exports at once: 429 beyond either
@@ -128,7 +135,6 @@ export class AccountExports {
       stop.abort();
       work.cancel();
     });
-    const arrivedAt = (ctx.state.arrivedAt as number | undefined) ?? performance.now();
     let first = true;
     const inTurn: InTurn = (read) => {
       if (!first) return this.#retried(() => this.#turn(read, performance.now(), work), stop.signal);
@@ -138,17 +144,7 @@ export class AccountExports {
     let pages: AsyncGenerator<readonly ExportRow[], boolean>;
     let head: IteratorResult<readonly ExportRow[], boolean>;
     try {
-      const start: AccountExport = await this.#turn(
-        async () =>
-          KINDS[kind].start(
-            this.#env,
-            await scopedRequest(ctx, this.#env, { id }),
-            this.#limits,
-            format === NDJSON ? 'whole' : 'summaries',
-          ),
-        arrivedAt,
-        work,
-      );
+      const start = await this.#turn(() => this.#start(ctx, kind, id, format), arrivedAt, work);
       pages = start(inTurn);
       head = await pages.next();
     } catch (err) {
@@ -173,14 +169,26 @@ export class AccountExports {
       this.#log.warn({ path: ctx.path, reason: errorMessage(err) }, 'export broken off');
       ctx.res.destroy();
     });
+    this.#head(ctx, kind, id, format, trailers);
+    ctx.body = stream;
+  }
+
+  /** start reads and checks the request's parameters (4xx for bad ones) into the export's walk, not started yet. */
+  async #start(ctx: Koa.Context, kind: V3Export['export'], id: string, format: ExportFormat): Promise<AccountExport> {
+    const request = await scopedRequest(ctx, this.#env, { id });
+    return KINDS[kind].start(this.#env, request, this.#limits, format === NDJSON ? 'whole' : 'summaries');
+  }
+
+  /** head writes the answer's status and headers: its format, its file's name, and where its end will be. */
+  #head(ctx: Koa.Context, kind: V3Export['export'], id: string, format: ExportFormat, trailers: boolean): void {
     ctx.status = 200;
     ctx.type = format.contentType;
     ctx.set('Cache-Control', 'no-store');
     ctx.set('Content-Disposition', `attachment; filename="${id}-${kind}.${format === NDJSON ? 'ndjson' : 'csv'}"`);
-    // where the end is: the trailers, or the body's last record (behind a proxy, what the proxy asked for decides)
-    if (trailers) ctx.set('Trailer', TRAILERS.join(', '));
+    // where the end is: the trailers, or the body's last record (behind a proxy, what the proxy asked for decides);
+    // a HEAD's answer has no chunks to carry trailers, and Node refuses to announce them on it
+    if (trailers && ctx.method !== 'HEAD') ctx.set('Trailer', TRAILERS.join(', '));
     ctx.set('Export-End', trailers ? 'trailers' : 'body');
-    ctx.body = stream;
   }
 
   /** format is the one `Accept` asks for: CSV (also for any type, or none), NDJSON; 406 for anything else. */

@@ -18,6 +18,11 @@ export function v3RouteIndex(routes: readonly V3Route[] = V3_ROUTES): RouteIndex
   );
 }
 
+/** v3Methods are the methods of the route table's rows, once each (a row without one is a GET's). */
+export function v3Methods(routes: readonly V3Route[] = V3_ROUTES): string[] {
+  return [...new Set(routes.map((route) => route.method ?? 'GET'))];
+}
+
 /** answerOperation answers a request its route found: it calls the operation's resource and writes its answer. */
 export async function answerOperation(
   ctx: Koa.Context,

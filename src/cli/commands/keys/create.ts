@@ -1,8 +1,6 @@
 /** @module `mdw keys create`: a new API key, printed once. */
 import { Command, Flags } from '@oclif/core';
-import { AppError } from '../../../base/errors.ts';
-import { createLogger } from '../../../base/log.ts';
-import { configFromEnv } from '../../env.ts';
+import { withKeysAdmin } from '../../keys-admin-run.ts';
 
 export default class KeysCreate extends Command {
   static override summary = 'Create an API key of a tier and print it (the only time it is shown).';
@@ -17,17 +15,9 @@ export default class KeysCreate extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KeysCreate);
-    const cfg = configFromEnv();
-    const { log, flush } = createLogger(cfg, 'keys');
-    const { createKey } = await import('../../../api/quota/keys-admin.ts');
-    try {
+    await withKeysAdmin(this, async (cfg, log, { createKey }) => {
       const created = await createKey(cfg, log, flags.name, flags.tier);
       this.log(flags.quiet ? created.key : JSON.stringify(created));
-    } catch (err) {
-      if (err instanceof AppError) this.error(err.message, { exit: 1 });
-      throw err;
-    } finally {
-      flush();
-    }
+    });
   }
 }

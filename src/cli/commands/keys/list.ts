@@ -1,8 +1,6 @@
 /** @module `mdw keys list`: the API keys, never the keys themselves. */
 import { Command, Flags } from '@oclif/core';
-import { AppError } from '../../../base/errors.ts';
-import { createLogger } from '../../../base/log.ts';
-import { configFromEnv } from '../../env.ts';
+import { withKeysAdmin } from '../../keys-admin-run.ts';
 
 export default class KeysList extends Command {
   static override summary = 'List the API keys: id, tier, state, source, created, name.';
@@ -13,10 +11,7 @@ export default class KeysList extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(KeysList);
-    const cfg = configFromEnv();
-    const { log, flush } = createLogger(cfg, 'keys');
-    const { keyList, keyLine } = await import('../../../api/quota/keys-admin.ts');
-    try {
+    await withKeysAdmin(this, async (cfg, log, { keyList, keyLine }) => {
       for (const k of await keyList(cfg, log))
         this.log(
           flags.json
@@ -30,11 +25,6 @@ export default class KeysList extends Command {
               })
             : keyLine(k),
         );
-    } catch (err) {
-      if (err instanceof AppError) this.error(err.message, { exit: 1 });
-      throw err;
-    } finally {
-      flush();
-    }
+    });
   }
 }

@@ -1,8 +1,6 @@
 /** @module `mdw keys revoke <id>`: a key refused from now on (by every server within API_KEYS_REFRESH_MS). */
 import { Args, Command } from '@oclif/core';
-import { AppError } from '../../../base/errors.ts';
-import { createLogger } from '../../../base/log.ts';
-import { configFromEnv } from '../../env.ts';
+import { withKeysAdmin } from '../../keys-admin-run.ts';
 
 export default class KeysRevoke extends Command {
   static override summary = 'Revoke an API key by its id.';
@@ -15,17 +13,9 @@ export default class KeysRevoke extends Command {
 
   async run(): Promise<void> {
     const { args } = await this.parse(KeysRevoke);
-    const cfg = configFromEnv();
-    const { log, flush } = createLogger(cfg, 'keys');
-    const { revoke } = await import('../../../api/quota/keys-admin.ts');
-    try {
+    await withKeysAdmin(this, async (cfg, log, { revoke }) => {
       if (!(await revoke(cfg, log, args.id))) this.error(`no key ${args.id} in force`, { exit: 1 });
       this.log(`revoked ${args.id}`);
-    } catch (err) {
-      if (err instanceof AppError) this.error(err.message, { exit: 1 });
-      throw err;
-    } finally {
-      flush();
-    }
+    });
   }
 }
