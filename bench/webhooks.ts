@@ -8,6 +8,8 @@
  * receiver). Writes bench/results/webhooks.json.
  *
  *   node bench/webhooks.ts   (BENCH_WEBHOOKS_GENERATIONS=200 BENCH_WEBHOOKS_HOOKS=10000 BENCH_WEBHOOKS_LIVE=30)
+ *
+ * BENCH_WEBHOOKS_SENDER_NODE_OPTIONS adds the sender's Node flags (`--cpu-prof --cpu-prof-dir=DIR` to profile it).
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -127,7 +129,8 @@ await pool.query('UPDATE webhooks SET url = $1', [`${receiver.url}/`]);
 await pool.query("UPDATE webhook_deliveries SET status = 'sent'");
 const env = { ...envOf(schema), PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'warn' };
 const populator = startMdw(['-p'], env);
-const sender = startMdw(['--webhooks'], env);
+const senderOptions = process.env.BENCH_WEBHOOKS_SENDER_NODE_OPTIONS;
+const sender = startMdw(['--webhooks'], senderOptions ? { ...env, NODE_OPTIONS: senderOptions } : env);
 const stored = async (): Promise<number> =>
   (await pool.query<{ top: number }>('SELECT coalesce(max(height), -1) AS top FROM key_blocks')).rows[0]!.top;
 while ((await stored()) < devnode.height()) await new Promise((r) => setTimeout(r, 100));

@@ -64,7 +64,7 @@ export const DEFAULTS = {
   WEBHOOK_TIMEOUT_MS: 10_000,
   WEBHOOK_MAX_RESPONSE_BYTES: 64 * 1024,
   // hooks one sender sends to at once (each one delivery at a time, in order)
-  WEBHOOK_CONCURRENCY: 64,
+  WEBHOOK_CONCURRENCY: 256,
   // a sender that died frees its hooks after this long; it renews its hold before every attempt
   WEBHOOK_LEASE_MS: 60_000,
   WEBHOOK_POLL_MS: 200,

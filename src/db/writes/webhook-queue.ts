@@ -60,68 +60,95 @@ export async function claimHooks(db: Queryable, owner: string, leaseMs: number, 
   return rows;
 }
 
-/** nextDelivery reads a hook's first undelivered row in its order, and the stored top; undefined when none waits. */
-export async function nextDelivery(
+/** NextDelivery is a hook's first undelivered row in its order, with the stored top when it was read. */
+export interface NextDelivery {
+  readonly delivery: QueuedDelivery;
+  readonly top: number;
+  readonly createdAt: Date;
+}
+
+/**
+ * nextDeliveries reads each hook's first undelivered row in its order, and the stored top, in one statement; answers
+ * in the order of `webhookIds`, undefined for a hook with none waiting.
+ */
+export async function nextDeliveries(
   db: Queryable,
-  webhookId: string,
-): Promise<{ delivery: QueuedDelivery; top: number; createdAt: Date } | undefined> {
+  webhookIds: readonly string[],
+): Promise<(NextDelivery | undefined)[]> {
   const { rows } = await db.query<QueuedDelivery & { top: number; createdAt: Date }>({
     name: 'mdw_webhook_next',
     text: `SELECT d.webhook_id AS "webhookId", d.delivery_id AS "deliveryId", d.type, d.height, d.rank,
                   d.micro_index AS "microIndex", d.tx_index AS "txIndex", d.log_idx AS "logIdx", d.block_hash AS "blockHash", d.tx_hash AS "txHash", d.invalidated,
-                  d.attempts, d.created_at AS "createdAt",
-                  (SELECT coalesce(max(height), -1) FROM key_blocks) AS top
-             FROM webhook_deliveries d
-            WHERE d.webhook_id = $1 AND d.status = 'pending'
-            ORDER BY d.height, d.rank, d.micro_index, d.tx_index, d.seq LIMIT 1`,
-    values: [webhookId],
+                  d.attempts, d.created_at AS "createdAt", top.height AS top
+             FROM unnest($1::text[]) AS h (id)
+             CROSS JOIN (SELECT coalesce(max(height), -1) AS height FROM key_blocks) top
+             CROSS JOIN LATERAL (
+               SELECT * FROM webhook_deliveries d
+                WHERE d.webhook_id = h.id AND d.status = 'pending'
+                ORDER BY d.height, d.rank, d.micro_index, d.tx_index, d.seq LIMIT 1) d`,
+    values: [webhookIds],
   });
-  const row = rows[0];
-  if (row === undefined) return undefined;
-  const { top, createdAt, ...delivery } = row;
-  return { delivery, top, createdAt };
+  const byHook = new Map(
+    rows.map(({ top, createdAt, ...delivery }) => [delivery.webhookId, { delivery, top, createdAt }] as const),
+  );
+  return webhookIds.map((id) => byHook.get(id));
+}
+
+/** An attempt of a held hook's delivery. */
+export interface AttemptOf {
+  readonly id: string;
+  readonly deliveryId: string;
 }
 
 /**
- * beginAttempt counts an attempt of a delivery before it is sent (a reorg names every row that was tried) and renews
- * the sender's lease: `lost` when the lease is no longer the sender's, `gone` when a fork took the row meanwhile.
+ * beginAttempts counts an attempt of each delivery before it is sent (a reorg names every row that was tried) and
+ * renews the sender's lease of its hook, in one statement; per attempt, in their order: the attempts so far, `lost`
+ * when the lease is no longer the sender's, `gone` when a fork took the row meanwhile.
  */
-export async function beginAttempt(
+export async function beginAttempts(
   db: Queryable,
-  hook: { readonly id: string; readonly deliveryId: string },
+  attempts: readonly AttemptOf[],
   owner: string,
   leaseMs: number,
-): Promise<number | 'lost' | 'gone'> {
-  const { rows } = await db.query<{ held: boolean; attempts: number | null }>({
-    name: 'mdw_webhook_begin_attempt',
-    text: `WITH lease AS (
-             UPDATE webhooks SET lease_until = now() + $4 * interval '1 millisecond'
-              WHERE id = $1 AND lease_owner = $3 RETURNING id),
+): Promise<(number | 'lost' | 'gone')[]> {
+  const { rows } = await db.query<{ id: string; deliveryId: string; held: boolean; attempts: number | null }>({
+    name: 'mdw_webhook_begin_attempts',
+    text: `WITH asked AS (SELECT * FROM unnest($1::text[], $2::text[]) AS a (id, delivery_id)),
+           lease AS (
+             UPDATE webhooks w SET lease_until = now() + $4 * interval '1 millisecond'
+               FROM (SELECT DISTINCT id FROM asked) a WHERE w.id = a.id AND w.lease_owner = $3 RETURNING w.id),
            tried AS (
              UPDATE webhook_deliveries d SET attempts = attempts + 1, last_attempt_at = now()
-               FROM lease WHERE d.webhook_id = lease.id AND d.delivery_id = $2 AND d.status = 'pending'
-             RETURNING d.attempts)
-           SELECT EXISTS (SELECT 1 FROM lease) AS held, (SELECT attempts FROM tried) AS attempts`,
-    values: [hook.id, hook.deliveryId, owner, leaseMs],
+               FROM asked JOIN lease ON lease.id = asked.id
+              WHERE d.webhook_id = asked.id AND d.delivery_id = asked.delivery_id AND d.status = 'pending'
+             RETURNING d.webhook_id AS id, d.delivery_id, d.attempts)
+           SELECT asked.id, asked.delivery_id AS "deliveryId", lease.id IS NOT NULL AS held, tried.attempts
+             FROM asked LEFT JOIN lease ON lease.id = asked.id
+             LEFT JOIN tried ON tried.id = asked.id AND tried.delivery_id = asked.delivery_id`,
+    values: [attempts.map((a) => a.id), attempts.map((a) => a.deliveryId), owner, leaseMs],
   });
-  const row = rows[0];
-  if (!row?.held) return 'lost';
-  return row.attempts ?? 'gone';
+  const answers = new Map(rows.map((r) => [`${r.id}/${r.deliveryId}`, r]));
+  return attempts.map((a) => {
+    const row = answers.get(`${a.id}/${a.deliveryId}`);
+    if (!row?.held) return 'lost';
+    return row.attempts ?? 'gone';
+  });
 }
 
-/** markDelivered records a 2xx answer, and the delivery's position as where its hook got to in this schema. */
-export async function markDelivered(
-  db: Queryable,
-  webhookId: string,
-  deliveryId: string,
-  position: readonly number[],
-): Promise<void> {
+/** A delivery answered 2xx, with its position as where its hook got to (sender.ts reachedPosition). */
+export interface Delivered extends AttemptOf {
+  readonly position: readonly number[];
+}
+
+/** markDelivered records 2xx answers, and each delivery's position as where its hook got to in this schema. */
+export async function markDelivered(db: Queryable, sent: readonly Delivered[]): Promise<void> {
   await db.query({
     name: 'mdw_webhook_delivered',
-    text: `WITH d AS (UPDATE webhook_deliveries SET status = 'sent', sent_at = now(), last_error = NULL
-                      WHERE webhook_id = $1 AND delivery_id = $2)
-           UPDATE webhooks SET reached = $3::int[], reached_schema = current_schema() WHERE id = $1`,
-    values: [webhookId, deliveryId, position],
+    text: `WITH s AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS s (id, delivery_id, position)),
+           d AS (UPDATE webhook_deliveries d SET status = 'sent', sent_at = now(), last_error = NULL
+                   FROM s WHERE d.webhook_id = s.id AND d.delivery_id = s.delivery_id)
+           UPDATE webhooks w SET reached = s.position::int[], reached_schema = current_schema() FROM s WHERE w.id = s.id`,
+    values: [sent.map((s) => s.id), sent.map((s) => s.deliveryId), sent.map((s) => `{${s.position.join(',')}}`)],
   });
 }
 
@@ -156,12 +183,12 @@ export async function markFailed(
   });
 }
 
-/** releaseHook gives a hook back (nothing ready, or the sender stops). */
-export async function releaseHook(db: Queryable, webhookId: string, owner: string): Promise<void> {
+/** releaseHooks gives hooks back (nothing ready, or the sender stops). */
+export async function releaseHooks(db: Queryable, webhookIds: readonly string[], owner: string): Promise<void> {
   await db.query({
     name: 'mdw_webhook_release',
-    text: 'UPDATE webhooks SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2',
-    values: [webhookId, owner],
+    text: 'UPDATE webhooks SET lease_owner = NULL, lease_until = NULL WHERE id = ANY($1::text[]) AND lease_owner = $2',
+    values: [webhookIds, owner],
   });
 }
 
