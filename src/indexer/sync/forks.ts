@@ -96,7 +96,10 @@ export type ForkCheck =
  * checkForks compares the top `window` stored generations with the node: a key hash mismatch or
  * a changed micro block is a fork (from the lowest affected height); new micro blocks at the top
  * are growth. Undefined when everything agrees. A fork is looked for down to `maxDepth` generations
- * below the stored top; one deeper is reported as starting just below that.
+ * below the stored top; one deeper is reported as starting just below that. The node's key block at the stored top
+ * is asked first: when it is the stored one, so is every generation below it (a key block's hash covers the key block
+ * and the micro block before it, each of which covers the one before), and the rest of the window is not asked, one
+ * request a poll instead of `window` while nothing forks.
  */
 export async function checkForks(
   db: Queryable,
@@ -107,8 +110,14 @@ export async function checkForks(
 ): Promise<ForkCheck | undefined> {
   const stored = await topKeyHashes(db, window);
   if (stored.length === 0) return undefined;
-  const nodeHashes = await mapLimit(stored, concurrency, (s) => nodeKeyHash(node, s.height));
-  const mismatch = lowestMismatch(stored, nodeHashes);
+  const topHash = await nodeKeyHash(node, stored[0]!.height);
+  const mismatch =
+    topHash === stored[0]!.hash
+      ? undefined
+      : lowestMismatch(stored, [
+          topHash,
+          ...(await mapLimit(stored.slice(1), concurrency, (s) => nodeKeyHash(node, s.height))),
+        ]);
   if (mismatch !== undefined) {
     const bottom = stored.at(-1)!;
     // the whole window differs: the reorg may be deeper than K, follow it down

@@ -297,6 +297,8 @@ describe('populator on a hyperchain', function () {
       BATCH_SIZE: '7',
       POLL_INTERVAL_MS: '50',
       LOG_LEVEL: 'silent',
+      // the modules' compiled code the run keeps (hooks.ts): compiled again, a start cost a second of CPU more
+      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
     };
     const child = spawn(process.execPath, [CHILD], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     const exited = new Promise((resolve) => child.once('exit', resolve));
