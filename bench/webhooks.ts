@@ -61,6 +61,8 @@ const envOf = (schema: string): Record<string, string> => ({
   REWARD_RULES: 'devnode',
   POLL_INTERVAL_MS: '50',
   WEBHOOKS_ALLOW_PRIVATE: 'true',
+  // the sender's window, when a run compares another
+  ...(process.env.WEBHOOK_CONCURRENCY === undefined ? {} : { WEBHOOK_CONCURRENCY: process.env.WEBHOOK_CONCURRENCY }),
 });
 const settings = (schema: string) => loadConfig(envOf(schema));
 const busy = devnode.accounts.map((a) => a.publicKey);
@@ -226,6 +228,11 @@ const result = {
   load: loadavg()[0],
   // the target's measure: the block's commit to the receiver holding the delivery
   lagMs: spread((r) => arrived.get(r.id)! - committed(r)!),
+  // the slowest delivery of each live height, in order: one slow height (a collection, a neighbour's burst) is a p99
+  // of its own when every height brings the same number of deliveries
+  maxLagByHeightMs: [...Map.groupBy(seen, (r) => r.height)]
+    .sort(([a], [b]) => a - b)
+    .map(([, rs]) => Math.max(...rs.map((r) => arrived.get(r.id)! - committed(r)!))),
   // its phases: the batch transaction (its start to its commit), the commit to the attempt's start (the sender
   // learning of the row and claiming its hook), the attempt's start to the receiver (reading, rendering, POST)
   phasesMs: {
