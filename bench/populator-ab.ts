@@ -12,6 +12,7 @@
  *   BENCH_AB_COMMIT=<commit> make bench ONLY=populator-ab   (default: the newest release CHANGELOG.md names)
  *   BENCH_AB_OLD=<a checkout with node_modules>               (instead of a commit)
  *   BENCH_AB_GENERATIONS=3000 BENCH_AB_ROUNDS=3 BENCH_AB_LATENCY_MS=20 BENCH_AB_SLOTS=32 BENCH_AB_NODES=1
+ *   BENCH_AB_MAINNET_LIKE=1: the chain has mainnet's shape (`--mainnet-like`, docs/devnode.md), not the default's
  *   BENCH_AB_VERIFY=0 (no verify) BENCH_AB_FLAGS="--cpu-prof --cpu-prof-dir=…" (Node flags of both populators)
  *   BENCH_AB_TIMELINE=1: each populator's idle node slots in the first tenth of its load, the eight between and the
  *   last (bench/node-slots.hook.ts), to tell where a populator leaves the node idle
@@ -39,6 +40,7 @@ const NODES = Number(process.env.BENCH_AB_NODES ?? 1);
 const VERIFY = process.env.BENCH_AB_VERIFY !== '0';
 const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
 const TIMELINE = process.env.BENCH_AB_TIMELINE === '1';
+const MAINNET_LIKE = process.env.BENCH_AB_MAINNET_LIKE === '1';
 const NEW = new URL('..', import.meta.url).pathname;
 // the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
 const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
@@ -123,7 +125,7 @@ function startNodes(): Promise<DevnodeChild[]> {
   return Promise.all(
     Array.from({ length: NODES }, () =>
       startDevnodeProcess([
-        ...['--generate', String(GENERATIONS), '--seed', 'perf'],
+        ...['--generate', String(GENERATIONS), '--seed', 'perf', ...(MAINNET_LIKE ? ['--mainnet-like'] : [])],
         ...['--latency-ms', String(LATENCY_MS), '--max-concurrent-requests', String(SLOTS)],
         ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
       ]),
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
   }
   const load = { before: loadavg() };
   console.log(
-    `A: ${label}; B: the working tree. ${GENERATIONS} generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
+    `A: ${label}; B: the working tree. ${GENERATIONS} ${MAINNET_LIKE ? 'mainnet-like ' : ''}generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
       `${SLOTS} slots; load ${load.before.map((l) => l.toFixed(1)).join(' ')}`,
   );
   const nodes = await startNodes();
@@ -234,6 +236,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     old: label,
     generations: GENERATIONS,
+    mainnetLike: MAINNET_LIKE,
     nodes: NODES,
     latencyMs: LATENCY_MS,
     slots: SLOTS,
