@@ -33,7 +33,7 @@ const COLUMNS = ['i.height', 'i.micro_index', 'i.tx_index', 'i.local_idx'];
 
 /**
  * internalCallsPage reads up to n internal calls matching the filter walking from a key (inclusive). A contract's walk
- * follows its own index (migration 1113: a busy contract whose calls make none reads no call of its), a function's
+ * follows its own index (migration 1135: a busy contract whose calls make none reads no call of its), a function's
  * its own index; no filter the position order.
  */
 export async function internalCallsPage(

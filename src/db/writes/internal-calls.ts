@@ -85,7 +85,7 @@ export async function replaceInternalCalls(
   if (calls.length > 0)
     await db.query({
       name: 'mdw_contract_internal_calls_insert',
-      // each with its call's contract (migration 1113), the stored call's: none would fail the insert (NOT NULL)
+      // each with its call's contract (migration 1135), the stored call's: none would fail the insert (NOT NULL)
       text: `INSERT INTO contract_internal_calls
                     (height, micro_index, tx_index, local_idx, function, internal_tx, contract_id)
              SELECT u.*, (SELECT c.contract_id FROM contract_calls c
