@@ -7,11 +7,13 @@
  * the machine's drift falls on both alike. Per round: generations/s of each and the ratios B ÷ A, A ÷ n and B ÷ n;
  * node requests per generation; CPU seconds per transaction of each populator ÷ the bare client's, and PostgreSQL's.
  * The summary gives each ratio's median and spread (min–max) with the load average. Every B schema is checked
- * against the node afterwards (`mdw -v --full`), and a difference fails the run.
+ * against the node afterwards (`mdw -v --full`), and a difference fails the run, as does a side that stopped synced
+ * with a derived area pending.
  *
  *   BENCH_AB_COMMIT=<commit> make bench ONLY=populator-ab   (default: the newest release CHANGELOG.md names)
  *   BENCH_AB_OLD=<a checkout with node_modules>               (instead of a commit)
  *   BENCH_AB_GENERATIONS=3000 BENCH_AB_ROUNDS=3 BENCH_AB_LATENCY_MS=20 BENCH_AB_SLOTS=32 BENCH_AB_NODES=1
+ *   BENCH_AB_MAINNET_LIKE=1: the chain has mainnet's shape (`--mainnet-like`, docs/devnode.md), not the default's
  *   BENCH_AB_VERIFY=0 (no verify) BENCH_AB_FLAGS="--cpu-prof --cpu-prof-dir=…" (Node flags of both populators)
  *   BENCH_AB_TIMELINE=1: each populator's idle node slots in the first tenth of its load, the eight between and the
  *   last (bench/node-slots.hook.ts), to tell where a populator leaves the node idle
@@ -24,6 +26,8 @@ import pino from 'pino';
 import { loadConfig } from '../src/config/middleware.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
+import { createPool } from '../src/db/connection/pool.ts';
+import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { bareClient, type BareRead } from './bare-client.lib.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
@@ -39,6 +43,7 @@ const NODES = Number(process.env.BENCH_AB_NODES ?? 1);
 const VERIFY = process.env.BENCH_AB_VERIFY !== '0';
 const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
 const TIMELINE = process.env.BENCH_AB_TIMELINE === '1';
+const MAINNET_LIKE = process.env.BENCH_AB_MAINNET_LIKE === '1';
 const NEW = new URL('..', import.meta.url).pathname;
 // the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
 const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
@@ -106,6 +111,23 @@ async function populate(checkout: string, urls: readonly string[], databaseUrl: 
   };
 }
 
+/**
+ * derivedWhole throws when a populator stopped synced with a derived area still pending (one that fails does not hold
+ * it: its time would leave that area's work out, as the balances' failing stretch once did).
+ */
+async function derivedWhole(databaseUrl: string, schema: string): Promise<void> {
+  const pool = createPool({ databaseUrl, schema, max: 1 }, pino({ level: 'warn' }));
+  try {
+    const pending = await pendingBackfills(pool);
+    if (pending.length > 0)
+      throw new Error(
+        `${schema}: synced with derived areas pending: ${pending.map((p) => `${p.area} ${p.next}-${p.to} ${p.error ?? ''}`).join('; ')}`,
+      );
+  } finally {
+    await pool.end();
+  }
+}
+
 /** idleLine is where a populator left the node's slots idle: its load's first tenth, the eight between, the last. */
 function idleLine(name: string, { slots }: Run): string {
   if (!slots) return '';
@@ -123,7 +145,7 @@ function startNodes(): Promise<DevnodeChild[]> {
   return Promise.all(
     Array.from({ length: NODES }, () =>
       startDevnodeProcess([
-        ...['--generate', String(GENERATIONS), '--seed', 'perf'],
+        ...['--generate', String(GENERATIONS), '--seed', 'perf', ...(MAINNET_LIKE ? ['--mainnet-like'] : [])],
         ...['--latency-ms', String(LATENCY_MS), '--max-concurrent-requests', String(SLOTS)],
         ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
       ]),
@@ -189,7 +211,7 @@ async function main(): Promise<void> {
   }
   const load = { before: loadavg() };
   console.log(
-    `A: ${label}; B: the working tree. ${GENERATIONS} generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
+    `A: ${label}; B: the working tree. ${GENERATIONS} ${MAINNET_LIKE ? 'mainnet-like ' : ''}generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
       `${SLOTS} slots; load ${load.before.map((l) => l.toFixed(1)).join(' ')}`,
   );
   const nodes = await startNodes();
@@ -203,6 +225,8 @@ async function main(): Promise<void> {
       const runB = (): Promise<Run> => populate(NEW, urls, db.url, `ab_b_${i}`);
       // A first in even rounds, B first in odd ones
       const [a, b] = i % 2 === 0 ? [await runA(), await runB()] : [await runB(), await runA()].reverse();
+      await derivedWhole(db.url, `ab_a_${i}`);
+      await derivedWhole(db.url, `ab_b_${i}`);
       const round = { n, a: a!, b: b!, load: loadavg()[0]! };
       rounds.push(round);
       console.log(roundLine(i, round));
@@ -234,6 +258,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     old: label,
     generations: GENERATIONS,
+    mainnetLike: MAINNET_LIKE,
     nodes: NODES,
     latencyMs: LATENCY_MS,
     slots: SLOTS,

@@ -73,6 +73,18 @@ interface HotIds extends RouteValues {
   readonly spender: string;
   readonly spendRecipient: string;
   readonly selfPayer: string;
+  /** the contract whose calls made the most internal calls (the DEX router or wrapped AE: their AE legs) */
+  readonly internalCaller: string;
+}
+
+/** busiestInInternalCalls is the contract whose calls made the most internal calls (none: ''). */
+async function busiestInInternalCalls(chain: ScaleChain): Promise<string> {
+  const { rows } = await chain.pool.query<{ contract_id: string }>(
+    `SELECT c.contract_id FROM contract_internal_calls i
+       JOIN contract_calls c ON c.height = i.height AND c.micro_index = i.micro_index AND c.tx_index = i.tx_index
+      GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+  );
+  return rows[0]?.contract_id ?? '';
 }
 
 /**
@@ -130,6 +142,7 @@ async function hotIds(chain: ScaleChain, api: string): Promise<HotIds> {
     microBlock: first(hotTxs, 'block_hash'),
     tx: first(hotTxs, 'hash'),
     ...(await busiestInSpends(chain)),
+    internalCaller: await busiestInInternalCalls(chain),
   };
 }
 
@@ -204,6 +217,11 @@ function requests(ids: HotIds): [string, string][] {
       'v3 /transactions/count A pays A in a scope',
       `/mdw/v3/transactions/count?scope=gen:1-${ids.top - 1}&sender_id=${ids.selfPayer}&recipient_id=${ids.selfPayer}`,
     ]);
+  // the internal calls of the contract that made most of them (the hot contract made none), and of one function
+  const calls = `/mdw/v3/contracts/calls?limit=${LIMIT}`;
+  if (ids.internalCaller)
+    list.push(['v3 /contracts/calls contract_id=busiest', `${calls}&contract_id=${ids.internalCaller}`]);
+  list.push(['v3 /contracts/calls function=Chain.spend', `${calls}&function=Chain.spend`]);
   const tx = 'hash blockHeight microIndex txIndex tx';
   list.push(
     graphql('transactions with blocks', `{ transactions(limit: ${LIMIT}) { data { ${tx} block { hash height } } } }`),

@@ -6,7 +6,7 @@ import { deriveKey, signBytes, type KeyPair } from './keys.ts';
 import { mainnetLike, type GenerationShape } from './traffic/mainnet-like.ts';
 import { Random } from './random.ts';
 import { TxRejected } from './rules/apply.ts';
-import { TOKEN_WEIGHT, tokenSource } from './traffic/contracts.ts';
+import { TOKEN_WEIGHT, TokenTraffic } from './traffic/contracts.ts';
 import { Traffic } from './traffic/mix.ts';
 import { TrafficKit, type WeightedMaker } from './traffic/kit.ts';
 import { decodeTx, encodeSignedTx, encodeTx, type BuiltTx, type TxFields } from './tx-codec.ts';
@@ -159,12 +159,12 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const share = opts.tokenShare;
   if (share !== undefined && !(share >= 0 && share <= 1)) throw new RangeError(`tokenShare ${share} is not in 0–1`);
   const tokenBuilt = new WeakSet<BuiltTx>();
-  const nextToken = tokenSource(kit, opts.registrar === true);
-  const tokenTx = (): BuiltTx | undefined => {
-    const built = nextToken();
+  const tokens = new TokenTraffic(chain, rng, accounts, opts.registrar === true);
+  const counted = (built: BuiltTx | undefined): BuiltTx | undefined => {
     if (built) tokenBuilt.add(built);
     return built;
   };
+  const tokenTx = (): BuiltTx | undefined => counted(tokens.next());
   // with a share, token transactions are drawn only by it (the mix has no token maker)
   const tokenMaker: WeightedMaker[] = share === undefined ? [[TOKEN_WEIGHT, tokenTx]] : [];
   const traffic = new Traffic(kit, [
@@ -177,7 +177,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const txTypes: Record<string, number> = {};
   const base: GenerationShape =
     opts.profile === 'mainnet-like'
-      ? mainnetLike(opts.generations, rng)
+      ? mainnetLike(opts.generations, rng, () => counted(tokens.aeMovingCall()))
       : { microBlocks: () => micro, transactions: () => perMicro, next: (tr, h) => tr.next(h) };
   // the token traffic has nothing to act on now and then (e.g. no NFT to transfer yet): a few more tries
   const shareNext = (tr: Traffic, h: number): BuiltTx =>

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { generateChain } from '../../src/devnode/index.ts';
 import { BUSY, expectedShape, isBusy, QUIET } from '../../src/devnode/traffic/mainnet-like.ts';
+import { functionId } from '../../src/devnode/contracts/bytecode.ts';
+import { decodeCallData } from '../../src/chain/fate.ts';
 
 describe('devnode --mainnet-like profile', () => {
   it('makes two eras in ten busy, spread over the chain', () => {
@@ -40,5 +42,19 @@ describe('devnode --mainnet-like profile', () => {
     expect(share('SpendTx')).to.be.within(0.5, 0.67);
     expect(share('ContractCallTx')).to.be.within(0.2, 0.34);
     expect(new Set(types).size, 'the rest of the mix is there too').to.be.greaterThan(8);
+  });
+
+  it('makes one transaction in twenty a call that moves AE inside the contracts once the DEX is set up', () => {
+    const { chain } = generateChain({ generations: 200, seed: 'mainnet-like', profile: 'mainnet-like' });
+    // the DEX's AE legs: a swap from AE (the router's Call.amount to wrapped AE), a withdrawal (wrapped AE's Chain.spend)
+    const moving = new Set(['withdraw', 'swap_exact_ae_for_tokens'].map(functionId));
+    const late = chain.keyBlocks.slice(101).flatMap((kb) => kb.micro.flatMap((mb) => mb.txs));
+    const paid = late.filter(
+      (t) =>
+        t.tx.type === 'ContractCallTx' &&
+        moving.has(decodeCallData(String(t.tx.call_data)).functionId) &&
+        t.callInfo?.return_type === 'ok',
+    );
+    expect(paid.length / late.length).to.be.within(0.035, 0.07);
   });
 });

@@ -32,9 +32,9 @@ export interface InternalCallFilter {
 const COLUMNS = ['i.height', 'i.micro_index', 'i.tx_index', 'i.local_idx'];
 
 /**
- * internalCallsPage reads up to n internal calls matching the filter walking from a key (inclusive). A contract's
- * walk follows its calls' index (contract_calls_contract) and reads each call's internal calls by position; a
- * function's its own index; no filter the position order.
+ * internalCallsPage reads up to n internal calls matching the filter walking from a key (inclusive). A contract's walk
+ * follows its own index (migration 1135: a busy contract whose calls make none reads no call of its), a function's
+ * its own index; no filter the position order.
  */
 export async function internalCallsPage(
   db: Queryable,
@@ -55,7 +55,7 @@ export async function internalCallsPage(
     where.push(keyset(COLUMNS, walk, `$${at}::int, $${at + 1}::int, $${at + 2}::int, $${at + 3}::int`).where);
   }
   const filters = equalityFilters(values, where, [
-    ['c.contract_id', filter.contractId],
+    ['i.contract_id', filter.contractId],
     ['i.function', filter.function],
   ]);
   const { order } = keyset(COLUMNS, walk, undefined);
@@ -63,8 +63,8 @@ export async function internalCallsPage(
   const { rows } = await db.query<Omit<InternalCallRow, 'internalTx'> & { internalTx: string }>({
     name: `mdw_v3_internal_calls_${walk}_${shape}`,
     text: `SELECT i.height, i.micro_index AS "microIndex", i.tx_index AS "txIndex", i.local_idx AS "logIdx",
-                  c.tx_hash AS "callTxHash", ${microBlockHashSql('i')} AS "blockHash", c.contract_id AS "contractId",
-                  ${creationTxHashSql('c.contract_id')} AS "contractTxHash", i.function, i.internal_tx::text AS "internalTx"
+                  c.tx_hash AS "callTxHash", ${microBlockHashSql('i')} AS "blockHash", i.contract_id AS "contractId",
+                  ${creationTxHashSql('i.contract_id')} AS "contractTxHash", i.function, i.internal_tx::text AS "internalTx"
              FROM contract_internal_calls i
              JOIN contract_calls c ON c.height = i.height AND c.micro_index = i.micro_index AND c.tx_index = i.tx_index
             WHERE ${where.join(' AND ')}

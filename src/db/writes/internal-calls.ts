@@ -85,8 +85,12 @@ export async function replaceInternalCalls(
   if (calls.length > 0)
     await db.query({
       name: 'mdw_contract_internal_calls_insert',
-      text: `INSERT INTO contract_internal_calls (height, micro_index, tx_index, local_idx, function, internal_tx)
-             SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::jsonb[])`,
+      // each with its call's contract (migration 1135), the stored call's: none would fail the insert (NOT NULL)
+      text: `INSERT INTO contract_internal_calls
+                    (height, micro_index, tx_index, local_idx, function, internal_tx, contract_id)
+             SELECT u.*, (SELECT c.contract_id FROM contract_calls c
+                           WHERE c.height = u.h AND c.micro_index = u.m AND c.tx_index = u.t)
+               FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::text[], $6::jsonb[]) u (h, m, t, l, f, j)`,
       values: [
         calls.map((c) => c.height),
         calls.map((c) => c.microIndex),

@@ -11,7 +11,6 @@ import type { Chain } from '../chain.ts';
 import { contractId } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import { Random } from '../random.ts';
-import type { TrafficKit } from './kit.ts';
 import type { BuiltTx } from '../tx-codec.ts';
 import { metadataMap } from '../contracts/aex141.ts';
 import { sortTokens } from '../contracts/dex.ts';
@@ -308,6 +307,23 @@ export class TokenTraffic {
     return this.#call(k, this.#wae, 'deposit', [], BigInt(this.#rng.int(1, 10 ** 9)) * 10n ** 9n);
   }
 
+  /**
+   * aeMovingCall is a call that moves AE inside the contracts, one internal call each, as mainnet's DEX traffic does:
+   * an AE-to-token swap through the router (its `Call.amount` to wrapped AE) or a withdrawal of wrapped AE (its
+   * `Chain.spend`) of at most 10^18 aettos by a trader holding some, so the 10^24 each of four traders got in the setup
+   * lasts a chain at mainnet's size; none before the DEX is set up.
+   */
+  aeMovingCall(): BuiltTx | undefined {
+    if (this.#setup.length > 0 || this.#router === '') return undefined;
+    const paired = this.#tokens.filter((t) => this.#pairOf(this.#wae, t) !== undefined);
+    if (this.#rng.chance(0.5)) return paired.length > 0 ? this.#swapAe(this.#rng.pick(paired)) : undefined;
+    const k = this.#holder(this.#wae);
+    if (!k) return undefined;
+    const wrapped = this.#balance(this.#wae, k.address);
+    const amount = BigInt(this.#rng.int(1, 10 ** 9)) * 10n ** 9n;
+    return this.#call(k, this.#wae, 'withdraw', [amount < wrapped ? amount : wrapped]);
+  }
+
   /** #approveRouter gives the router an allowance once per trader and token (undefined when given). */
   #approveRouter(k: KeyPair, token: string): BuiltTx | undefined {
     const key = `${k.address}:${token}`;
@@ -359,8 +375,7 @@ export class TokenTraffic {
     return this.#call(k, this.#router, 'swap_exact_tokens_for_tokens', args);
   }
 
-  #swapAe(): BuiltTx | undefined {
-    const token = this.#rng.pick(this.#tokens);
+  #swapAe(token = this.#rng.pick(this.#tokens)): BuiltTx | undefined {
     if (!this.#pairOf(this.#wae, token)) return undefined;
     const k = this.#rng.pick(this.#traders);
     const amount = BigInt(this.#rng.int(1, 10 ** 6)) * 10n ** 9n;
@@ -418,9 +433,3 @@ export class TokenTraffic {
 
 /** TOKEN_WEIGHT of token, NFT and DEX calls in the generator's mix (about one transaction in ten). */
 export const TOKEN_WEIGHT = 12;
-
-/** tokenSource is the token traffic's next transaction for the generator (undefined: nothing to act on this time). */
-export function tokenSource(kit: TrafficKit, registrar = false): () => BuiltTx | undefined {
-  const tokens = new TokenTraffic(kit.chain, kit.rng, kit.accounts, registrar);
-  return () => tokens.next();
-}

@@ -24,6 +24,12 @@ export const BUSY = { microBlocks: [10, 40], transactions: [2, 10] } as const;
 /** Shares of the transactions drawn as plain spends and as contract calls; the rest follow the devnode's whole mix. */
 const SPEND_SHARE = 0.5;
 const CALL_SHARE = 0.25;
+/**
+ * AE_CALL_SHARE of the transactions, among the contract calls, are calls that move AE inside the contracts (the DEX's AE
+ * legs, wrapped AE's withdrawals: one internal call each), a fifth of the calls: an assumption, as the reference facts
+ * count no internal calls of mainnet (docs/devnode.md).
+ */
+const AE_CALL_SHARE = 0.05;
 
 /** GenerationShape decides how many micro blocks a generation has, how many transactions each, and which. */
 export interface GenerationShape {
@@ -53,8 +59,15 @@ export function expectedShape(): { microBlocks: number; transactions: number; ca
   return { microBlocks, transactions, callShare: CALL_SHARE };
 }
 
-/** mainnetLike is the shape of a generated chain of `generations` generations, drawing from the generator's rng. */
-export function mainnetLike(generations: number, rng: Random): GenerationShape {
+/**
+ * mainnetLike is the shape of a generated chain of `generations` generations, drawing from the generator's rng;
+ * `aeMovingCall` makes a call that moves AE inside the contracts (undefined while it cannot: a plain call instead).
+ */
+export function mainnetLike(
+  generations: number,
+  rng: Random,
+  aeMovingCall: () => BuiltTx | undefined,
+): GenerationShape {
   const draw = (height: number, of: 'microBlocks' | 'transactions'): number => {
     const [lo, hi] = (isBusy(height, generations) ? BUSY : QUIET)[of];
     return rng.int(lo, hi);
@@ -65,6 +78,8 @@ export function mainnetLike(generations: number, rng: Random): GenerationShape {
     next(traffic, height) {
       const roll = rng.uint32() / 2 ** 32;
       if (roll < SPEND_SHARE) return traffic.spend(height);
+      const aeMoving = roll < SPEND_SHARE + AE_CALL_SHARE ? aeMovingCall() : undefined;
+      if (aeMoving) return aeMoving;
       if (roll < SPEND_SHARE + CALL_SHARE) return traffic.contractCall(height) ?? traffic.next(height);
       return traffic.next(height);
     },

@@ -47,8 +47,12 @@ export type ReplayReader = Pick<NodeClient, 'replay'>;
  */
 export const DRY_RUN_GAS_CAP = 6_000_000n;
 
-/** Requests asked at once: the node set bounds those in flight; this bounds the promises waiting for it. */
-const IN_FLIGHT = 16;
+/**
+ * Requests asked at once: the node set bounds those in flight (its adaptive limit, up to the node's slots); this bounds
+ * the promises waiting for it. 16 left half of a 32-slot node idle while a catch-up's backfill replayed its calls
+ * (the follower waits for each step): 64 loaded 1.21 times as fast (docs/benchmarks.md, "Internal calls").
+ */
+const IN_FLIGHT = 64;
 
 const WRAPPERS: ReadonlySet<string> = new Set(['GAMetaTx', 'PayingForTx']);
 const CONTRACT: ReadonlySet<string> = new Set(CONTRACT_TX_TYPES);

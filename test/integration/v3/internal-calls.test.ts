@@ -399,7 +399,8 @@ describe('internal contract calls: the int_calls area against the devnode', func
     const h = first!.height;
     await v3.pool.query('DELETE FROM contract_internal_calls WHERE height = $1', [h]);
     await v3.pool.query(
-      `INSERT INTO contract_internal_calls VALUES ($1, 99, 0, 0, 'Chain.spend', '{}'), ($2, 99, 0, 0, 'Chain.spend', '{}')`,
+      `INSERT INTO contract_internal_calls VALUES ($1, 99, 0, 0, 'Chain.spend', '{}', 'ct_spoiled'),
+                                                 ($2, 99, 0, 0, 'Chain.spend', '{}', 'ct_spoiled')`,
       [h, h + 1],
     );
     await v3.withoutPopulator(() => reloadHeights({ cfg: loadConfig(v3.settings), log: silentLog }, [h, h + 1]));

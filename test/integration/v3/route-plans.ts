@@ -27,6 +27,7 @@ export const LARGE: Readonly<Record<string, readonly string[]>> = {
   micro_blocks: ['height', 'hash'],
   contract_calls: ['height', 'tx_hash'],
   contract_remote_calls: ['height'],
+  contract_internal_calls: ['height'],
   internal_transfers: ['height', 'ref_tx_hash'],
   aex9_events: ['height', 'tx_hash'],
   aex9_transfers: ['height', 'tx_hash'],

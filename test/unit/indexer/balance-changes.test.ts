@@ -53,6 +53,20 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
     txHash: kind === 'reward_block' ? null : 'th_a',
   });
 
+  it('makes the rows of a stretch holding more changes than a call takes arguments (10 000 heights of a 1 % chain)', () => {
+    const n = 150_000;
+    const deltas = Array.from({ length: n }, (_, i) =>
+      delta(at(1 + Math.floor(i / 30), 0, i % 30), alice, 1n, 'SpendTx'),
+    );
+    const { rows } = balanceChangeRows(deltas, {
+      before: new Map(),
+      atEnd: new Map([[alice, BigInt(n)]]),
+      end: at(10_001, -1, AFTER_BLOCK),
+    });
+    expect(rows.length).to.equal(n);
+    expect(rows.at(-1)!.balance).to.equal(BigInt(n));
+  });
+
   it("sums an account's changes of one cause at one place, each row with the balance after it", () => {
     const { rows, differences } = balanceChangeRows(
       [
