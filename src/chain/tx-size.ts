@@ -9,9 +9,16 @@ export type SizeFallbackListener = (txType: string, reason: string) => void;
 const fallbacks = new Map<string, number>();
 let listener: SizeFallbackListener | undefined;
 
-/** onSizeFallback sets who hears of fallbacks (the indexer's logger); each type is told once per process. */
-export function onSizeFallback(fn: SizeFallbackListener | undefined): void {
+/**
+ * onSizeFallback sets who hears of fallbacks (the indexer's logger; each type is told once per process) until the
+ * function it returns is called: a stopped populator's logger, and all its closure holds (the populator, its chain),
+ * is let go, where a process that starts many (the tests' workers) kept the last one's for good.
+ */
+export function onSizeFallback(fn: SizeFallbackListener): () => void {
   listener = fn;
+  return () => {
+    if (listener === fn) listener = undefined;
+  };
 }
 
 /** sizeFallbackCounts is how many signed txs of each type were measured by their JSON so far. */

@@ -75,6 +75,7 @@ export class Populator implements Role {
   readonly #synced: Promise<void>;
   #markSynced!: () => void;
   #running: Promise<void> | undefined;
+  #quitSizeFallback: (() => void) | undefined;
   /** whether the chain is a hyperchain, read at start: the transfer rules and the hyperchain reader follow it */
   #chain: HyperchainRecord | undefined;
 
@@ -162,7 +163,9 @@ export class Populator implements Role {
       throw err;
     }
     // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
-    onSizeFallback((txType, reason) => this.#log.warn({ txType, reason }, 'transaction size taken from its json'));
+    this.#quitSizeFallback = onSizeFallback((txType, reason) =>
+      this.#log.warn({ txType, reason }, 'transaction size taken from its json'),
+    );
     this.#running = this.#run(rules).catch((err: unknown) => {
       this.#log.error({ err: errorMessage(err) }, 'populator stopped by an error');
     });
@@ -180,6 +183,7 @@ export class Populator implements Role {
     // a wait for another populator's lock ends too: its connection is dropped
     this.#abort.abort();
     await this.#running;
+    this.#quitSizeFallback?.();
     await this.#pool.end();
   }
 

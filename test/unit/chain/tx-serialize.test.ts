@@ -758,7 +758,7 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
 
   it('falls back to the JSON length only for a layout it does not know, counting and reporting each type once', () => {
     const heard: string[] = [];
-    onSizeFallback((type) => heard.push(type));
+    const quit = onSizeFallback((type) => heard.push(type));
     try {
       const tx = {
         type: 'ChannelForceProgressTx',
@@ -773,7 +773,7 @@ describe('tx serialiser (chain/tx-serialize) and signed tx size', () => {
       expect(sizeFallbackCounts().get('ChannelForceProgressTx')).to.equal(before + 3);
       expect(heard).to.deep.equal(before === 0 ? ['ChannelForceProgressTx'] : []);
     } finally {
-      onSizeFallback(undefined);
+      quit();
     }
   });
 
