@@ -12,7 +12,6 @@
  * BENCH_WEBHOOKS_SENDER_NODE_OPTIONS adds the sender's Node flags (`--cpu-prof --cpu-prof-dir=DIR` to profile it).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import prom from 'prom-client';
@@ -31,6 +30,7 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 import { startMdw } from '../test/support/mdw-process.ts';
 import { startReceiver } from '../test/support/webhook-receiver.ts';
 import { median } from './http.lib.ts';
+import { processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_WEBHOOKS_GENERATIONS ?? 200);
@@ -156,11 +156,10 @@ async function spend(i: number): Promise<void> {
   });
 }
 
-/** cpuMs is the CPU time a process used so far (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
+/** cpuMs is the CPU time a process used so far; 0 for one gone (a backend that closed as it was listed). */
 function cpuMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return pid === undefined ? 0 : processCpuSeconds(pid) * 1000;
   } catch {
     return 0;
   }
