@@ -22,6 +22,10 @@ export interface ReplayableTx {
   readonly signed: Uint8Array;
   /** the block before the transaction's micro block: the state the block's transactions ran on */
   readonly prevHash: string;
+  /** a contract transaction's contract (the one it calls or creates) */
+  readonly contractId: string | null;
+  /** a contract transaction's outcome (`ok`, `revert`, `error`) where its call info is known */
+  readonly returnType: string | null;
 }
 
 /** The types whose call runs contract code (a ContractCreateTx's `init` included). */
@@ -37,10 +41,13 @@ export async function replayableTransactions(db: Queryable, range: HeightRange):
                 AND (t.tx_type = ANY ($4::smallint[]) OR t.inner_type = ANY ($5::text[])))
            SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex",
                   tx_type_name(t.tx_type) AS "txType", t.inner_type AS "innerType", t.gas::text AS gas, t.size,
-                  t.signed, ${microHeaderSql('m')} ->> 'prev_hash' AS "prevHash"
+                  t.signed, ${microHeaderSql('m')} ->> 'prev_hash' AS "prevHash",
+                  c.contract_id AS "contractId", c.call_info ->> 'return_type' AS "returnType"
              FROM blocks b
              JOIN transactions t ON t.height = b.height AND t.micro_index = b.micro_index
              JOIN micro_blocks m ON m.height = b.height AND m.micro_index = b.micro_index
+             LEFT JOIN contract_calls c
+               ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index
             ORDER BY t.height, t.micro_index, t.tx_index`,
     values: [range.from, range.to, range.fromMicro, CONTRACT_TX_TYPES.map(txTypeCode), CONTRACT_TX_TYPES],
   });

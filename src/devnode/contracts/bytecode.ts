@@ -1,9 +1,11 @@
 /**
  * @module Hand-made FATE contract code (`cb_…` as the node stores it): the serialised type table
  * (function ids, names, attributes, argument and return types) of a contract the devnode runs
- * natively, and of the devnode's own small contracts. Bodies are one instruction: `RETURNR` of a constant where
+ * natively, and of the devnode's own small contracts. Bodies end in one instruction: `RETURNR` of a constant where
  * the code is read for one (the standards' `*_extensions` lists, a getter), `RETURNR` of the first argument for
- * echo functions, else `ABORT`, because no FATE VM runs them. Pure.
+ * echo functions, else `ABORT`, because no FATE VM runs them. Before it stand the chain operations the real
+ * contract's function holds (a spend, a remote call, a clone, a name's transaction), on stack arguments: what a
+ * reader of the code learns from it (chain/internal-call-ops.ts) is true of the devnode's contracts too. Pure.
  */
 import { encode, hash } from '../../chain/encoding.ts';
 import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
@@ -19,6 +21,38 @@ export interface FunctionSpec {
   readonly constant?: FateValue;
   /** the body returns its first argument (`RETURNR arg0`) */
   readonly returnsFirstArgument?: boolean;
+  /** the chain operations the function runs (natively: frame.ts's moveAe, a remote call, a clone, registrar.ts) */
+  readonly ops?: readonly ChainOp[];
+}
+
+/** fn is an entrypoint as the type tables write it: name, argument and return types, whether payable, its operations. */
+export const fn = (
+  name: string,
+  args: FateType[],
+  ret: FateType,
+  payable = false,
+  ops?: readonly ChainOp[],
+): FunctionSpec => ({ name, args, ret, payable, ...(ops ? { ops } : {}) });
+
+/** CHAIN_OPS: the FATE operations a native function may run on the chain's state, with their opcode and arity. */
+const CHAIN_OPS = {
+  SPEND: [0x65, 2],
+  CALL_R: [0x03, 5],
+  CREATE: [0xa3, 3],
+  CLONE: [0xa4, 4],
+  AENS_CLAIM: [0x6f, 5],
+  AENS_UPDATE: [0x70, 6],
+  AENS_TRANSFER: [0x71, 4],
+  AENS_REVOKE: [0x72, 3],
+} as const satisfies Record<string, readonly [number, number]>;
+
+/** ChainOp names one of CHAIN_OPS. */
+export type ChainOp = keyof typeof CHAIN_OPS;
+
+/** chainOp is an operation on stack arguments: its opcode, then its arguments' modifiers (two bits each, 00). */
+function chainOp(op: ChainOp): number[] {
+  const [opcode, arity] = CHAIN_OPS[op];
+  return [opcode, ...new Array<number>(arity <= 4 ? 1 : 2).fill(0)];
 }
 
 const RETURNR = 0x01;
@@ -36,9 +70,10 @@ export function functionId(name: string): string {
 }
 
 function body(f: FunctionSpec): number[] {
-  if (f.returnsFirstArgument) return [RETURNR, ARGUMENT, 0];
-  if (f.constant !== undefined) return [RETURNR, IMMEDIATE, ...serializeValue(f.constant)];
-  return [ABORT, IMMEDIATE, ...serializeValue(`devnode: ${f.name} runs natively`)];
+  const ops = (f.ops ?? []).flatMap(chainOp);
+  if (f.returnsFirstArgument) return [...ops, RETURNR, ARGUMENT, 0];
+  if (f.constant !== undefined) return [...ops, RETURNR, IMMEDIATE, ...serializeValue(f.constant)];
+  return [...ops, ABORT, IMMEDIATE, ...serializeValue(`devnode: ${f.name} runs natively`)];
 }
 
 function functionCode(f: FunctionSpec): Buffer {

@@ -5,6 +5,7 @@
  * of gas, AE sent to a function that is not payable) drops the layer. Pure over the world state.
  */
 import { encode } from '../../chain/encoding.ts';
+import { mayMakeInternalCalls } from '../../chain/internal-call-ops.ts';
 import { contractId } from '../ids.ts';
 import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { commitState, newState, type WorldState } from '../store/state.ts';
@@ -203,6 +204,10 @@ export function runNative(state: WorldState, call: NativeCall): CallOutcome | un
       value: call.amount,
       isCreate: call.isCreate,
     });
+    // a middleware leaves out the calls of code without such operations (chain/internal-call-ops.ts): a kind's code
+    // must hold those its functions run (bytecode.ts, `ops`)
+    if (env.events.length > 0 && !mayMakeInternalCalls(call.code))
+      throw new Error(`devnode: ${kind}.${spec.name} made internal calls, but its code holds no operation making one`);
     commitState(layer);
     // the node's FATE engine prepends each event (aefa_engine_state:add_log) and stores the list as it is
     const log = env.logs.reverse();

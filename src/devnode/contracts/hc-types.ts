@@ -2,7 +2,7 @@
  * @module The type tables of a hyperchain's consensus contracts as the devnode runs them: HCElection and MainStaking
  * (aeternity `test/contracts/*.aes`, the node's `master`), their records named as the compiler's ACI names them. Pure.
  */
-import type { FunctionSpec } from './bytecode.ts';
+import { fn, type FunctionSpec } from './bytecode.ts';
 import { optionType, type FateType } from '../../chain/fate.ts';
 
 const UNIT: FateType = { tuple: [] };
@@ -65,19 +65,13 @@ export const FINALIZE_INFO: FateType = {
   ],
 };
 
-const fn = (name: string, args: FateType[], ret: FateType, payable = false): FunctionSpec => ({
-  name,
-  args,
-  ret,
-  payable,
-});
-
 /** HC_ELECTION_FUNCTIONS: HCElection's entrypoints (the protocol's calls and the readers a middleware dry-runs). */
 export const HC_ELECTION_FUNCTIONS: readonly FunctionSpec[] = [
   fn('init', ['contract'], UNIT),
-  fn('init_epochs', ['int', 'int'], UNIT),
+  // both call MainStaking: the stakes locked, the rewards paid with AE
+  fn('init_epochs', ['int', 'int'], UNIT, false, ['CALL_R']),
   fn('step', ['address'], UNIT),
-  fn('step_eoe', ['address', ANY_BYTES, 'int', 'bool'], UNIT),
+  fn('step_eoe', ['address', ANY_BYTES, 'int', 'bool'], UNIT, false, ['CALL_R']),
   fn('pin', [ANY_BYTES], UNIT),
   fn('add_reward', ['int', 'address'], UNIT, true),
   fn('finalize_epoch', ['int', ANY_BYTES, ANY_BYTES, 'address', { list: VOTE }], UNIT),
@@ -167,9 +161,9 @@ export type StakingRecord = 'response' | 'validator';
  */
 const stakingFunctions = (state: FateType, more: readonly FunctionSpec[] = []): readonly FunctionSpec[] => [
   fn('init', ['int'], UNIT),
-  fn('new_validator', ['address', 'address', 'bool'], 'contract', true),
+  fn('new_validator', ['address', 'address', 'bool'], 'contract', true, ['CREATE']),
   fn('stake', ['address'], UNIT, true),
-  fn('withdraw', ['address', 'int'], UNIT),
+  fn('withdraw', ['address', 'int'], UNIT, false, ['SPEND']),
   fn('sorted_validators', [], STAKES),
   fn('lock_stake', ['int'], STAKES),
   fn('add_rewards', ['int', STAKES], UNIT, true),

@@ -4,7 +4,7 @@
  * templates), and the æternity DEX (dex-contracts-v2: factory, pair, router). Function names and
  * types are the standards' exactly, because middlewares detect AEX-9/AEX-141 from them. Pure.
  */
-import { contractBytecode, type FunctionSpec } from './bytecode.ts';
+import { contractBytecode, fn, type FunctionSpec } from './bytecode.ts';
 import { optionType, type FateType } from '../../chain/fate.ts';
 import { HC_ELECTION_FUNCTIONS, HC_STAKING_FUNCTIONS, HC_STAKING_VALIDATOR_FUNCTIONS } from './hc-types.ts';
 
@@ -17,13 +17,6 @@ const ALLOWANCE_ACCOUNTS: FateType = { tuple: ['address', 'address'] };
 export const METADATA: FateType = { variant: [['string'], [{ map: ['string', 'string'] }]] };
 /** AEX-141's `metadata_type = URL | OBJECT_ID | MAP`. */
 const METADATA_TYPE: FateType = { variant: [[], [], []] };
-
-const fn = (name: string, args: FateType[], ret: FateType, payable = false): FunctionSpec => ({
-  name,
-  args,
-  ret,
-  payable,
-});
 
 /** The AEX-9 base functions and the allowances extension (WAE and DEX pairs have them too). */
 const AEX9_CORE: readonly FunctionSpec[] = [
@@ -68,7 +61,7 @@ export const WAE_FUNCTIONS: readonly FunctionSpec[] = [
   ...AEX9_CORE,
   fn('deposit', [], UNIT, true),
   fn('deposit_to', ['address'], UNIT, true),
-  fn('withdraw', ['int'], UNIT),
+  fn('withdraw', ['int'], UNIT, false, ['SPEND']),
 ];
 
 /** AEX141_EXTENSIONS of the devnode's collections. */
@@ -109,7 +102,7 @@ export const FACTORY_FUNCTIONS: readonly FunctionSpec[] = [
   fn('all_pairs_length', [], 'int'),
   fn('get_all_pairs', [], { list: 'contract' }),
   fn('get_pair', ['contract', 'contract'], optionType('contract')),
-  fn('create_pair', ['contract', 'contract', OPTION_INT, OPTION_INT], 'contract'),
+  fn('create_pair', ['contract', 'contract', OPTION_INT, OPTION_INT], 'contract', false, ['CLONE']),
 ];
 
 /** DEX pair (AedexV2Pair): an AEX-9 liquidity token holding reserves of two tokens. */
@@ -120,25 +113,35 @@ export const PAIR_FUNCTIONS: readonly FunctionSpec[] = [
   fn('get_reserves', [], { tuple: ['int', 'int', 'int'] }),
   fn('token0', [], 'contract'),
   fn('token1', [], 'contract'),
-  fn('mint', ['address'], 'int'),
-  fn('swap', ['int', 'int', 'address', optionType('contract')], UNIT),
+  // both read or move the tokens they hold through calls of the token contracts
+  fn('mint', ['address'], 'int', false, ['CALL_R']),
+  fn('swap', ['int', 'int', 'address', optionType('contract')], UNIT, false, ['CALL_R']),
 ];
 
 /** DEX router (AedexV2Router): adds liquidity and swaps along a path of pairs. */
 export const ROUTER_FUNCTIONS: readonly FunctionSpec[] = [
   fn('init', ['contract', 'contract', 'contract'], UNIT),
   fn('factory', [], 'contract'),
-  fn('add_liquidity', ['contract', 'contract', 'int', 'int', 'int', 'int', 'address', OPTION_INT, 'int'], {
-    tuple: ['int', 'int', 'int'],
-  }),
-  fn('swap_exact_tokens_for_tokens', ['int', 'int', { list: 'contract' }, 'address', 'int', optionType('contract')], {
-    list: 'int',
-  }),
+  fn(
+    'add_liquidity',
+    ['contract', 'contract', 'int', 'int', 'int', 'int', 'address', OPTION_INT, 'int'],
+    { tuple: ['int', 'int', 'int'] },
+    false,
+    ['CALL_R'],
+  ),
+  fn(
+    'swap_exact_tokens_for_tokens',
+    ['int', 'int', { list: 'contract' }, 'address', 'int', optionType('contract')],
+    { list: 'int' },
+    false,
+    ['CALL_R'],
+  ),
   fn(
     'swap_exact_ae_for_tokens',
     ['int', { list: 'contract' }, 'address', 'int', optionType('contract')],
     { list: 'int' },
     true,
+    ['CALL_R'],
   ),
 ];
 
@@ -148,10 +151,10 @@ export const ROUTER_FUNCTIONS: readonly FunctionSpec[] = [
  */
 export const REGISTRAR_FUNCTIONS: readonly FunctionSpec[] = [
   fn('init', [], UNIT),
-  fn('claim', ['string'], UNIT, true),
-  fn('update', ['string', 'address'], UNIT),
-  fn('transfer', ['string', 'address'], UNIT),
-  fn('revoke', ['string'], UNIT),
+  fn('claim', ['string'], UNIT, true, ['AENS_CLAIM']),
+  fn('update', ['string', 'address'], UNIT, false, ['AENS_UPDATE']),
+  fn('transfer', ['string', 'address'], UNIT, false, ['AENS_TRANSFER']),
+  fn('revoke', ['string'], UNIT, false, ['AENS_REVOKE']),
 ];
 
 /** ContractKind names what the devnode runs for a bytecode. */

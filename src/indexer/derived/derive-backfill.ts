@@ -222,8 +222,13 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     'int_calls',
     {
       batch: (db, gens, { internalCalls }) => writeBatchInternalCalls(db, gens, internalCalls),
-      stored: (db, from, to, { internalCalls }) =>
-        deriveInternalCalls(db, nodeReader('int_calls', internalCalls), { from, to, fromMicro: -1 }),
+      stored: (db, from, to, { internalCalls, decoder }) =>
+        deriveInternalCalls(
+          db,
+          nodeReader('int_calls', internalCalls),
+          { from, to, fromMicro: -1 },
+          decoder && ((id) => decoder.code(id)),
+        ),
       // and the name events of contracts' AENS calls, with the name state and counts their triggers keep (1112)
       tables: [
         'contract_internal_calls',

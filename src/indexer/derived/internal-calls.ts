@@ -7,12 +7,14 @@
  * missing: a call inside a GAMetaTx or PayingForTx, and every call after such a transaction in its block (the node
  * dry-runs neither); a block whose state every node had garbage-collected (the dry-run's 400 saying so); a call
  * whose request would pass the dry-run's gas cap; a call that creates a contract (the node's dry-run crashes on its
- * events: 500).
+ * events: 500). A call known to make none is not asked (quietCalls): one that failed, one of code without an operation
+ * that makes one.
  */
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
 import { decodeSignedTx } from '../../chain/tx-parse.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
+import { mayMakeInternalCalls } from '../../chain/internal-call-ops.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import {
@@ -28,7 +30,7 @@ import type { NodeClient } from '../../node/client.ts';
 import { CRASHED, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import type { TxEvent } from '../../node/dry-run-events.ts';
 import { mapLimit } from '../map-limit.ts';
-import type { GenerationRows } from '../rows/rows.ts';
+import type { ContractCallRow, GenerationRows } from '../rows/rows.ts';
 import { batchRange } from './batch-range.ts';
 import {
   callPlaces,
@@ -40,6 +42,9 @@ import { AENS_FUNCTIONS, callKey, contractNameActions, foldContractNames } from 
 
 /** What the area asks the node: micro blocks' transactions run again. */
 export type ReplayReader = Pick<NodeClient, 'replay'>;
+
+/** CodeReader gives a deployed contract's code (ContractDecoder.code), undefined where no one knows it. */
+export type CodeReader = (contractId: string) => Promise<string | undefined>;
 
 /**
  * DRY_RUN_GAS_CAP: the gas one request may carry, the node's default cap on its external dry-run
@@ -86,9 +91,13 @@ export interface Replay {
   readonly txs: readonly string[];
 }
 
-/** planReplays makes the requests and the gaps of transactions in chain order (whole micro blocks). Pure. */
+/**
+ * planReplays makes the requests and the gaps of transactions in chain order (whole micro blocks); a `quiet` call
+ * (quietCalls) has neither, its transaction still runs before the calls after it. Pure.
+ */
 export function planReplays(
   txs: readonly ReplayableTx[],
+  quiet: ReadonlySet<ReplayableTx> = new Set(),
   gasCap = DRY_RUN_GAS_CAP,
 ): { replays: Replay[]; gaps: InternalCallGap[] } {
   const replays: Replay[] = [];
@@ -114,7 +123,7 @@ export function planReplays(
     }
     prefix.push(encode('tx', decodeSignedTx(tx.signed).txBytes));
     gas += nodeGasLimit(tx);
-    if (!isCall) continue;
+    if (!isCall || quiet.has(tx)) continue;
     if (gas > gasCap) gaps.push({ ...call, reason: GAP.gas });
     else replays.push({ call, top: tx.prevHash, txs: [...prefix] });
   }
@@ -151,18 +160,37 @@ export interface InternalCalls {
   readonly gaps: readonly InternalCallGap[];
 }
 
+/** Contracts whose code is read at once: a read is a cache hit, a stored row, or a node request at the most. */
+const CODE_READS = 8;
+
+/**
+ * quietCalls are the contract transactions among `txs` known to make no internal call, which no request need tell: one
+ * that failed (it moved nothing: its events are not kept) and one whose contract's code holds no operation that makes
+ * one (chain/internal-call-ops.ts; on mainnet most calls are a token's). Without `codeOf`, or where no one knows the
+ * code, a call that did not fail is asked.
+ */
+export async function quietCalls(txs: readonly ReplayableTx[], codeOf?: CodeReader): Promise<Set<ReplayableTx>> {
+  const calls = txs.filter((t) => CONTRACT.has(t.txType));
+  const failed = (t: ReplayableTx): boolean => t.returnType !== null && t.returnType !== 'ok';
+  const ids = codeOf ? [...new Set(calls.flatMap((t) => (failed(t) || !t.contractId ? [] : [t.contractId])))] : [];
+  const codes = await mapLimit(ids, CODE_READS, (id) => codeOf!(id));
+  const silent = new Set(ids.filter((_, i) => codes[i] !== undefined && !mayMakeInternalCalls(codes[i]!)));
+  return new Set(calls.filter((t) => failed(t) || (t.contractId !== null && silent.has(t.contractId))));
+}
+
 /**
  * readInternalCalls asks the node for the internal calls of the contract calls among `txs` (whole micro blocks, in
- * chain order). A block every node garbage-collected is a gap, and so is a call every node failed to run again, 500 in
- * several rounds in a row (dry-run.ts CRASHED: one that creates a contract); a request every node refuses (no dry-run
- * endpoint, a lower gas cap than ours) fails the whole, which the area reports and retries.
+ * chain order) but the quiet ones (quietCalls, their code read through `codeOf`). A block every node garbage-collected
+ * is a gap, and so is a call every node failed to run again, 500 in several rounds in a row (dry-run.ts CRASHED: one
+ * that creates a contract); a request every node refuses (no dry-run endpoint, a lower gas cap than ours) fails the
+ * whole, which the area reports and retries.
  */
 export async function readInternalCalls(
   node: ReplayReader,
   txs: readonly ReplayableTx[],
-  gasCap = DRY_RUN_GAS_CAP,
+  { codeOf, gasCap = DRY_RUN_GAS_CAP }: { readonly codeOf?: CodeReader; readonly gasCap?: bigint } = {},
 ): Promise<InternalCalls> {
-  const { replays, gaps } = planReplays(txs, gasCap);
+  const { replays, gaps } = planReplays(txs, await quietCalls(txs, codeOf), gasCap);
   const outcomes = await mapLimit(replays, IN_FLIGHT, (r) => node.replay(r.top, r.txs));
   const calls: StoredInternalCall[] = [];
   const untold: InternalCallGap[] = [];
@@ -199,8 +227,13 @@ async function writeContractNames(
 }
 
 /** deriveInternalCalls stores the internal calls of a range of stored heights, from their stored transactions. */
-export async function deriveInternalCalls(db: Queryable, node: ReplayReader, range: HeightRange): Promise<void> {
-  const found = await readInternalCalls(node, await replayableTransactions(db, range));
+export async function deriveInternalCalls(
+  db: Queryable,
+  node: ReplayReader,
+  range: HeightRange,
+  codeOf?: CodeReader,
+): Promise<void> {
+  const found = await readInternalCalls(node, await replayableTransactions(db, range), codeOf ? { codeOf } : {});
   await replaceInternalCalls(db, range, found.calls, found.gaps);
   await writeContractNames(db, range, found.calls, true);
 }
@@ -218,6 +251,7 @@ export function batchReplayable(gens: readonly GenerationRows[]): ReplayableTx[]
     );
     if (holding.size === 0) return [];
     const prev = new Map(g.microBlocks.map((m) => [m.microIndex, String(m.header.prev_hash)]));
+    const calls = new Map(g.contractCalls.map((c) => [`${c.microIndex}:${c.txIndex}`, c]));
     return g.transactions
       .filter((t) => holding.has(t.microIndex))
       .map((t) => ({
@@ -230,8 +264,15 @@ export function batchReplayable(gens: readonly GenerationRows[]): ReplayableTx[]
         size: t.stored.size,
         signed: t.stored.signed,
         prevHash: prev.get(t.microIndex)!,
+        ...callOf(calls.get(`${t.microIndex}:${t.txIndex}`)),
       }));
   });
+}
+
+/** callOf is what ReplayableTx keeps of a transaction's contract call: its contract and outcome. Pure. */
+function callOf(call: ContractCallRow | undefined): Pick<ReplayableTx, 'contractId' | 'returnType'> {
+  const returnType = call?.callInfo?.return_type;
+  return { contractId: call?.contractId ?? null, returnType: typeof returnType === 'string' ? returnType : null };
 }
 
 /** writeBatchInternalCalls stores a batch's internal calls, read as it was prepared (node-reads.ts). */

@@ -256,7 +256,12 @@ async function decodeAndTransform(
   }
   // the areas' node reads go out now, beside the encoding and the write before this batch: its transaction finds them
   // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
-  const reads = askBatchReads(deps.node, gens, rows, { balances: !gathering, internalCalls: !gathering });
+  const reads = askBatchReads(deps.node, gens, rows, {
+    balances: !gathering,
+    internalCalls: !gathering,
+    // the decoding read every called contract's code: a cache hit
+    codeOf: (id) => deps.decoder.code(id, createdCode),
+  });
   const encoded = await encodeRows(rows);
   const prepared = { gens, rows, encoded, createdCode, underived, reads, gathering };
   return { ...prepared, ...(consensus ? { hyperchain: consensus } : {}) };

@@ -14,7 +14,7 @@ import type { NodeClient } from '../../node/client.ts';
 import type { BalanceReader } from '../derived/account-balances.ts';
 import { GA_TX_TYPES, type GaInfoReader } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
-import { batchReplayable, readInternalCalls, type InternalCalls } from '../derived/internal-calls.ts';
+import { batchReplayable, readInternalCalls, type CodeReader, type InternalCalls } from '../derived/internal-calls.ts';
 
 /**
  * balanceCandidates lists the accounts a batch's own rows show it touches: each account (and oracle, whose account it
@@ -63,14 +63,18 @@ function asked<T>(promise: Promise<T>): Promise<T> {
 /**
  * askBatchReads asks the node, at the batch's priority (its first height: after the heights before it, before those
  * fetched ahead), the balances of balanceCandidates after the batch's last block and its internal calls (not for a
- * batch that leaves them to the backfill: `ask.balances`, `ask.internalCalls` false), the infos of its GA
- * transactions, and gives the readers that answer from them.
+ * batch that leaves them to the backfill: `ask.balances`, `ask.internalCalls` false; the calls' code read through
+ * `ask.codeOf`, which leaves out those that make none), the infos of its GA transactions, and gives the readers that
+ * answer from them.
  */
 export function askBatchReads(
   node: Node,
   gens: readonly FetchedGeneration[],
   rows: readonly GenerationRows[],
-  ask: { readonly balances: boolean; readonly internalCalls: boolean } = { balances: true, internalCalls: true },
+  ask: { readonly balances: boolean; readonly internalCalls: boolean; readonly codeOf?: CodeReader } = {
+    balances: true,
+    internalCalls: true,
+  },
 ): BatchNodeReads {
   const priority = gens[0]!.height;
   const after = lastBlockHash(gens);
@@ -94,7 +98,11 @@ export function askBatchReads(
   const replayable = ask.internalCalls ? batchReplayable(rows) : [];
   const internalCalls = !ask.internalCalls
     ? undefined
-    : asked(replayable.length === 0 ? Promise.resolve({ calls: [], gaps: [] }) : readInternalCalls(node, replayable));
+    : asked(
+        replayable.length === 0
+          ? Promise.resolve({ calls: [], gaps: [] })
+          : readInternalCalls(node, replayable, ask.codeOf ? { codeOf: ask.codeOf } : {}),
+      );
   return {
     ...(internalCalls ? { internalCalls } : {}),
     settled: Promise.allSettled([

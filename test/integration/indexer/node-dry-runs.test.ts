@@ -205,7 +205,15 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     // the int_calls area records such a call as a gap with the node's reason, never as a call without internal calls
     const mined = [...devnode.chain.txs.values()].find((r) => r.tx.type === 'ContractCallTx' && r.blockHeight < 6)!;
     const at = { height: mined.blockHeight, microIndex: 0, txIndex: 0 };
-    const replayable = { ...at, txType: 'ContractCallTx', innerType: null, gas: '100', size: 100 };
+    const replayable = {
+      ...at,
+      txType: 'ContractCallTx',
+      innerType: null,
+      gas: '100',
+      size: 100,
+      contractId: String(mined.tx.contract_id),
+      returnType: 'ok',
+    };
     const found = await readInternalCalls(c, [{ ...replayable, signed: mined.signedBytes, prevHash: old }]);
     expect(found).to.deep.equal({ calls: [], gaps: [{ ...at, reason: GAP.pruned }] });
     expect(await c.dryRun('kh_nope', call), 'every node refused the block').to.equal(REFUSED);

@@ -9,9 +9,11 @@ import {
   GAP,
   internalCallRows,
   planReplays,
+  quietCalls,
   readInternalCalls,
   type ReplayReader,
 } from '../../../src/indexer/derived/internal-calls.ts';
+import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
 import { CRASHED, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
 import type { ReplayableTx } from '../../../src/db/writes/internal-calls.ts';
 import { readReplay } from '../../../src/node/dry-run-events.ts';
@@ -59,8 +61,10 @@ function row(
   tx: `tx_${string}` | null,
   type: string,
   inner: string | null = null,
+  outcome: { contractId?: string; returnType?: string | null } = {},
 ): ReplayableTx {
   const bytes = tx === null ? Buffer.from('{"tx":{}}') : signed(tx);
+  const isCall = type === 'ContractCallTx';
   return {
     height: 10,
     microIndex,
@@ -71,6 +75,8 @@ function row(
     size: bytes.length,
     signed: bytes,
     prevHash: `mh_prev${microIndex}`,
+    contractId: isCall ? (outcome.contractId ?? contract) : null,
+    returnType: isCall ? (outcome.returnType === undefined ? 'ok' : outcome.returnType) : null,
   };
 }
 
@@ -119,8 +125,57 @@ describe('int_calls: planReplays', () => {
       { height: 10, microIndex: 1, txIndex: 1, reason: GAP.unencoded },
     ]);
     // a cap a call's own gas passes: its request is not asked
-    const capped = planReplays([row(0, 0, call(1), 'ContractCallTx')], 100_000n);
+    const capped = planReplays([row(0, 0, call(1), 'ContractCallTx')], new Set(), 100_000n);
     expect(capped).to.deep.equal({ replays: [], gaps: [{ height: 10, microIndex: 0, txIndex: 0, reason: GAP.gas }] });
+  });
+
+  it('asks no request for a quiet call, whose transaction still runs before the calls after it', () => {
+    const txs = [row(0, 0, call(1), 'ContractCallTx'), row(0, 1, call(2), 'ContractCallTx')];
+    const { replays, gaps } = planReplays(txs, new Set([txs[0]!]));
+    expect(gaps).to.deep.equal([]);
+    expect(replays).to.deep.equal([
+      { call: { height: 10, microIndex: 0, txIndex: 1 }, top: 'mh_prev0', txs: txs.map((t) => inner(t.signed)) },
+    ]);
+  });
+});
+
+describe('int_calls: quietCalls', () => {
+  const token = encode(Buffer.alloc(32, 1), Encoding.ContractAddress);
+  const wrappedAe = encode(Buffer.alloc(32, 2), Encoding.ContractAddress);
+  const unknown = encode(Buffer.alloc(32, 3), Encoding.ContractAddress);
+  const codes = new Map<string, string>([
+    [token, BYTECODE.aex9],
+    [wrappedAe, BYTECODE.wae],
+  ]);
+  const txs = [
+    row(0, 0, spend(1), 'SpendTx'),
+    row(0, 1, call(2), 'ContractCallTx', null, { contractId: token }),
+    row(0, 2, call(3), 'ContractCallTx', null, { contractId: wrappedAe }),
+    row(0, 3, call(4), 'ContractCallTx', null, { contractId: wrappedAe, returnType: 'revert' }),
+    row(0, 4, call(5), 'ContractCallTx', null, { contractId: unknown }),
+    row(0, 5, call(6), 'ContractCallTx', null, { contractId: token, returnType: null }),
+  ];
+
+  it('leaves out failed calls and calls of code without an operation that makes one; asks the rest', async () => {
+    const read: string[] = [];
+    const quiet = await quietCalls(txs, (id) => (read.push(id), Promise.resolve(codes.get(id))));
+    expect([...quiet].map((t) => t.txIndex)).to.deep.equal([1, 3, 5]);
+    // each contract's code is read once; a failed call's is not read at all
+    expect(read.sort()).to.deep.equal([token, wrappedAe, unknown].sort());
+  });
+
+  it('without the code, leaves out the failed calls only', async () => {
+    expect([...(await quietCalls(txs))].map((t) => t.txIndex)).to.deep.equal([3]);
+  });
+
+  it('asks the node only for the calls that are not quiet', async () => {
+    const asked: number[] = [];
+    const node: ReplayReader = {
+      replay: (_top, prefix) => (asked.push(prefix.length), Promise.resolve({ ran: true, events: [] })),
+    };
+    await readInternalCalls(node, txs, { codeOf: (id) => Promise.resolve(codes.get(id)) });
+    // the wrapped AE call (3 transactions up to it) and the unknown contract's (5)
+    expect(asked.sort()).to.deep.equal([3, 5]);
   });
 });
 
