@@ -7,6 +7,7 @@ import type { Json } from '../../chain/json.ts';
 import { protocolReport, type ProtocolReport } from '../../chain/protocols.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { rangePage } from './range-page.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
 export interface KeyBlockRow {
@@ -294,25 +295,12 @@ const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", ${microHea
                        + 20 * t.size + coalesce(t.gas, 0)), 0)::text
      FROM transactions t WHERE t.height = m.height AND t.micro_index = m.micro_index) AS gas`;
 
-/** keyBlocksPage reads up to n key blocks walking from a height (inclusive) within first..last. */
-export async function keyBlocksPage(
-  db: Queryable,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
-  range: { first: number; last: number },
-): Promise<KeyBlockCounted[]> {
-  const ks = keyset(['k.height'], walk, from === undefined ? undefined : '$4');
-  const values: unknown[] = [range.first, range.last, n];
-  if (from !== undefined) values.push(from);
-  const { rows } = await db.query<KeyBlockCounted>({
-    name: `mdw_v3_key_blocks_${walk}${from === undefined ? '' : '_from'}`,
-    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k
-            WHERE k.height BETWEEN $1 AND $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
-    values,
-  });
-  return rows;
-}
+/** keyBlocksPage reads up to n key blocks within a range of heights, walking from a height (inclusive). */
+export const keyBlocksPage = rangePage<KeyBlockCounted>({
+  name: 'mdw_v3_key_blocks',
+  select: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k`,
+  key: 'k.height',
+});
 
 /** keyBlockCounted reads one key block by height or hash. */
 export async function keyBlockCounted(

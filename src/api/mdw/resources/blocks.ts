@@ -24,7 +24,7 @@ export const getKeyBlocks = resource(page(KEY_BLOCK), async ({ pool }, req) => {
   const range = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => keyBlocksPage(pool, walk, from, n, range),
+    read: (walk, from, n) => keyBlocksPage(pool, range, walk, from, n),
     key: (k) => k.height,
     item: keyBlockObject,
   });
