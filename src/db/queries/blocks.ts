@@ -41,7 +41,7 @@ export function microHeaderSql(m: string): string {
     'prev_key_hash', ${keyHash}, 'prev_hash', ${prevHash}) || ${m}.header)`;
 }
 
-const MICRO_BLOCK_COLUMNS = `hash, height, micro_index, tx_count, ${microHeaderSql('micro_blocks')} AS header`;
+const MICRO_BLOCK_COLUMNS = `hash, height, micro_index AS "microIndex", tx_count AS "txCount", ${microHeaderSql('micro_blocks')} AS header`;
 
 /** The highest stored key block: its height, hash and time. */
 export interface TopKeyBlock {
@@ -233,11 +233,11 @@ export async function keyBlocksBetween(
 
 /** microBlocksBetween returns the micro blocks of heights from..to in chain order. */
 export async function microBlocksBetween(db: Queryable, from: number, to: number): Promise<MicroBlockRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<MicroBlockRow>(
     `SELECT ${MICRO_BLOCK_COLUMNS} FROM micro_blocks WHERE height BETWEEN $1 AND $2 ORDER BY height, micro_index`,
     [from, to],
   );
-  return rows.map(toMicroBlock);
+  return rows;
 }
 
 /** firstHeightAtOrAfter is the first key block whose time is at or after `millis`. */
@@ -251,16 +251,6 @@ export async function firstHeightAtOrAfter(db: Queryable, millis: number): Promi
 
 function toKeyBlock(r: Record<string, unknown>): KeyBlockRow {
   return { height: r.height as number, hash: r.hash as string, timeMs: Number(r.time_ms), data: r.data as Json };
-}
-
-function toMicroBlock(r: Record<string, unknown>): MicroBlockRow {
-  return {
-    hash: r.hash as string,
-    height: r.height as number,
-    microIndex: r.micro_index as number,
-    txCount: r.tx_count as number,
-    header: r.header as Json,
-  };
 }
 
 /** A key block with what ae_mdw counts about it. */
