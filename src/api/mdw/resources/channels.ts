@@ -12,7 +12,7 @@ import {
   type ChannelRow,
   type ChannelUpdateRow,
 } from '../../../db/queries/channels.ts';
-import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
+import { POSITION_CURSOR, positionMatched, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { oneObject, page, resource } from './resource.ts';
@@ -27,7 +27,7 @@ const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
     if (text === undefined) return undefined;
     const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})-(ch_\w+)$/.exec(text);
     if (!match || !isEncoded(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
-    return { height: Number(match[1]), microIndex: Number(match[2]), txIndex: Number(match[3]), channelId: match[4]! };
+    return { ...positionMatched(match), channelId: match[4]! };
   },
 };
 
