@@ -192,7 +192,7 @@ async function nodeRowsIn(db: Queryable, from: number, to: number): Promise<Bloc
  * too), with the transactions of the chain before each micro block (a v2 transaction's index).
  */
 async function mdwRowsIn(db: Queryable, from: number, to: number): Promise<BlocksAndTxs> {
-  const keyBlocks = await keyBlocksPage(db, 'forward', undefined, to - from + 1, { first: from, last: to });
+  const keyBlocks = await keyBlocksPage(db, { first: from, last: to }, 'forward', undefined, to - from + 1);
   const microBlocks = await microBlocksCountedBetween(db, from, to);
   const transactions = await txRowsBetween(db, from, to);
   const before = await txisBeforeBlocks(db, transactions);

@@ -7,6 +7,7 @@ import type { Json } from '../../chain/json.ts';
 import { protocolReport, type ProtocolReport } from '../../chain/protocols.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { rangePage } from './range-page.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
 export interface KeyBlockRow {
@@ -40,7 +41,7 @@ export function microHeaderSql(m: string): string {
     'prev_key_hash', ${keyHash}, 'prev_hash', ${prevHash}) || ${m}.header)`;
 }
 
-const MICRO_BLOCK_COLUMNS = `hash, height, micro_index, tx_count, ${microHeaderSql('micro_blocks')} AS header`;
+const MICRO_BLOCK_COLUMNS = `hash, height, micro_index AS "microIndex", tx_count AS "txCount", ${microHeaderSql('micro_blocks')} AS header`;
 
 /** The highest stored key block: its height, hash and time. */
 export interface TopKeyBlock {
@@ -232,11 +233,11 @@ export async function keyBlocksBetween(
 
 /** microBlocksBetween returns the micro blocks of heights from..to in chain order. */
 export async function microBlocksBetween(db: Queryable, from: number, to: number): Promise<MicroBlockRow[]> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<MicroBlockRow>(
     `SELECT ${MICRO_BLOCK_COLUMNS} FROM micro_blocks WHERE height BETWEEN $1 AND $2 ORDER BY height, micro_index`,
     [from, to],
   );
-  return rows.map(toMicroBlock);
+  return rows;
 }
 
 /** firstHeightAtOrAfter is the first key block whose time is at or after `millis`. */
@@ -250,16 +251,6 @@ export async function firstHeightAtOrAfter(db: Queryable, millis: number): Promi
 
 function toKeyBlock(r: Record<string, unknown>): KeyBlockRow {
   return { height: r.height as number, hash: r.hash as string, timeMs: Number(r.time_ms), data: r.data as Json };
-}
-
-function toMicroBlock(r: Record<string, unknown>): MicroBlockRow {
-  return {
-    hash: r.hash as string,
-    height: r.height as number,
-    microIndex: r.micro_index as number,
-    txCount: r.tx_count as number,
-    header: r.header as Json,
-  };
 }
 
 /** A key block with what ae_mdw counts about it. */
@@ -294,25 +285,12 @@ const MICRO_BLOCK_COUNTED = `m.height, m.micro_index AS "microIndex", ${microHea
                        + 20 * t.size + coalesce(t.gas, 0)), 0)::text
      FROM transactions t WHERE t.height = m.height AND t.micro_index = m.micro_index) AS gas`;
 
-/** keyBlocksPage reads up to n key blocks walking from a height (inclusive) within first..last. */
-export async function keyBlocksPage(
-  db: Queryable,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
-  range: { first: number; last: number },
-): Promise<KeyBlockCounted[]> {
-  const ks = keyset(['k.height'], walk, from === undefined ? undefined : '$4');
-  const values: unknown[] = [range.first, range.last, n];
-  if (from !== undefined) values.push(from);
-  const { rows } = await db.query<KeyBlockCounted>({
-    name: `mdw_v3_key_blocks_${walk}${from === undefined ? '' : '_from'}`,
-    text: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k
-            WHERE k.height BETWEEN $1 AND $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
-    values,
-  });
-  return rows;
-}
+/** keyBlocksPage reads up to n key blocks within a range of heights, walking from a height (inclusive). */
+export const keyBlocksPage = rangePage<KeyBlockCounted>({
+  name: 'mdw_v3_key_blocks',
+  select: `SELECT ${KEY_BLOCK_COUNTED} FROM key_blocks k`,
+  key: 'k.height',
+});
 
 /** keyBlockCounted reads one key block by height or hash. */
 export async function keyBlockCounted(

@@ -5,6 +5,7 @@
  */
 import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { rangePage, type Range, type RangePage } from './range-page.ts';
 
 /** What the populator recorded of the node's `GET /v3/hyperchain/contracts`. */
 export interface HyperchainRecord {
@@ -18,12 +19,6 @@ export interface HyperchainContracts {
   readonly staking: string;
   readonly election: string | null;
   readonly rewards: string | null;
-}
-
-/** An inclusive range of epochs or heights (`scope=epoch:A-B` / `gen:A-B`). */
-export interface Range {
-  readonly first: number;
-  readonly last: number;
 }
 
 /** A validator of an epoch and its locked stake. */
@@ -128,22 +123,22 @@ export async function epochHeights(db: Queryable, epochs: Range): Promise<Range 
   return first === null || last === null ? undefined : { first, last };
 }
 
+// stakes as text inside the JSON: exact past 2^53
+const EPOCH_SELECT = `SELECT e.epoch, e.first, e.last, e.length, e.seed, e.parent_block_hash AS "parentBlockHash",
+         (SELECT s.leader FROM hc_schedule s
+           WHERE s.height BETWEEN e.first AND least(e.last, greatest(e.first, (SELECT max(height) FROM key_blocks)))
+           ORDER BY s.height DESC LIMIT 1) AS "lastLeader", e.start_time_ms::text AS "startTimeMs", e.pin_reward::text AS "pinReward",
+         coalesce((SELECT json_agg(json_build_object('validator', v.validator, 'stake', v.stake::text) ORDER BY v.position)
+                     FROM hc_validators v WHERE v.epoch = e.epoch), '[]') AS validators
+    FROM hc_epochs e`;
+
+const SCHEDULE_SELECT = `SELECT s.height, s.epoch, s.leader, p.producer, p.hole, p.eoe
+    FROM hc_schedule s LEFT JOIN hc_produced p ON p.height = s.height`;
+
+const epochSqlPage = rangePage<EpochSqlRow>({ name: 'mdw_hc_epochs', select: EPOCH_SELECT, key: 'e.epoch' });
+
 /** epochsPage reads up to n epochs of a range walking from an epoch (inclusive). */
-export async function epochsPage(
-  db: Queryable,
-  epochs: Range,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
-): Promise<EpochRow[]> {
-  const ks = keyset(['e.epoch'], walk, from === undefined ? undefined : '$4::int');
-  const { rows } = await db.query<EpochSqlRow>({
-    name: `mdw_hc_epochs_${walk}${from === undefined ? '' : '_from'}`,
-    text: `${EPOCH_SELECT} WHERE e.epoch BETWEEN $2 AND $3 AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
-    values: from === undefined ? [n, epochs.first, epochs.last] : [n, epochs.first, epochs.last, from],
-  });
-  return rows.map(epochRow);
-}
+export const epochsPage: RangePage<EpochRow> = async (...page) => (await epochSqlPage(...page)).map(epochRow);
 
 /** epochAt reads one epoch; undefined when it is not loaded. */
 export async function epochAt(db: Queryable, epoch: number): Promise<EpochRow | undefined> {
@@ -162,22 +157,12 @@ export async function epochsFixedAt(db: Queryable, heights: readonly number[]): 
   return rows.map(epochRow);
 }
 
-/** schedulePage reads up to n heights of the schedule within heights `gens`, walking from a height (inclusive). */
-export async function schedulePage(
-  db: Queryable,
-  gens: Range,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
-): Promise<ScheduleRow[]> {
-  const ks = keyset(['s.height'], walk, from === undefined ? undefined : '$4::int');
-  const { rows } = await db.query<ScheduleRow>({
-    name: `mdw_hc_schedule_${walk}${from === undefined ? '' : '_from'}`,
-    text: `${SCHEDULE_SELECT} WHERE s.height BETWEEN $2 AND $3 AND ${ks.where} ORDER BY ${ks.order} LIMIT $1`,
-    values: from === undefined ? [n, gens.first, gens.last] : [n, gens.first, gens.last, from],
-  });
-  return rows;
-}
+/** schedulePage reads up to n heights of the schedule within a range of heights, walking from a height (inclusive). */
+export const schedulePage = rangePage<ScheduleRow>({
+  name: 'mdw_hc_schedule',
+  select: SCHEDULE_SELECT,
+  key: 's.height',
+});
 
 /** scheduleAt reads the schedule of one height; undefined when no loaded epoch covers it. */
 export async function scheduleAt(db: Queryable, height: number): Promise<ScheduleRow | undefined> {
@@ -266,18 +251,6 @@ interface DelegateSqlRow extends DelegateKey {
 
 /** BYTE_ORDER orders ids by the bytes of their text (collation C): the same order, and cursors, on every database. */
 const BYTE_ORDER = (column: string): string => `${column} COLLATE "C"`;
-
-// stakes as text inside the JSON: exact past 2^53
-const EPOCH_SELECT = `SELECT e.epoch, e.first, e.last, e.length, e.seed, e.parent_block_hash AS "parentBlockHash",
-         (SELECT s.leader FROM hc_schedule s
-           WHERE s.height BETWEEN e.first AND least(e.last, greatest(e.first, (SELECT max(height) FROM key_blocks)))
-           ORDER BY s.height DESC LIMIT 1) AS "lastLeader", e.start_time_ms::text AS "startTimeMs", e.pin_reward::text AS "pinReward",
-         coalesce((SELECT json_agg(json_build_object('validator', v.validator, 'stake', v.stake::text) ORDER BY v.position)
-                     FROM hc_validators v WHERE v.epoch = e.epoch), '[]') AS validators
-    FROM hc_epochs e`;
-
-const SCHEDULE_SELECT = `SELECT s.height, s.epoch, s.leader, p.producer, p.hole, p.eoe
-    FROM hc_schedule s LEFT JOIN hc_produced p ON p.height = s.height`;
 
 const VALIDATOR_SELECT = `SELECT v.epoch, v.validator, v.stake::text AS stake, v.delegates,
          (SELECT r.reward::text FROM hc_rewards r WHERE r.validator = v.validator AND r.epoch = v.epoch) AS "rewardsEarned",

@@ -29,15 +29,26 @@ export interface OracleEventState {
 }
 
 /**
- * latestEventsBefore is the statement reading, for each key of `$1`, its latest row of `table` before the position
- * ($2, $3) as `e`, beside the key as `h.<key>`: one index probe per key.
+ * latestStates maps each of `keys` that has a row of `table` before the position to `state` of its latest one there:
+ * the row's `columns` (of `e`) beside the key, one index probe per key.
  */
-function latestEventsBefore(table: string, key: string, columns: string): string {
-  return `SELECT h.${key}, ${columns}
+async function latestStates<R extends object, S>(
+  db: Queryable,
+  { table, key, columns }: { table: string; key: keyof R & string; columns: string },
+  keys: string[],
+  before: ChainPosition,
+  state: (row: R) => S,
+): Promise<Map<string, S>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await db.query<R>(
+    `SELECT h.${key}, ${columns}
        FROM unnest($1::text[]) AS h(${key})
        CROSS JOIN LATERAL (
          SELECT * FROM ${table} e WHERE e.${key} = h.${key} AND (e.height, e.micro_index) < ($2, $3)
-          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`;
+          ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
+    [keys, before.height, before.microIndex],
+  );
+  return new Map(rows.map((r) => [r[key] as string, state(r)]));
 }
 
 /** priorNameStates maps each name hash that has an event before `before` to its state after that event. */
@@ -46,37 +57,30 @@ export async function priorNameStates(
   hashes: string[],
   before: ChainPosition,
 ): Promise<Map<string, NameEventState>> {
-  if (hashes.length === 0) return new Map();
-  const { rows } = await db.query<{
-    name_hash: string;
-    name: string | null;
-    kind: string;
-    owner: string;
-    expires_at: number | null;
-    auction_end: number | null;
-    name_fee: string | null;
-    pointers: Json;
-  }>(
-    latestEventsBefore(
-      'name_events',
-      'name_hash',
-      'e.name, e.kind, e.owner, e.expires_at, e.auction_end, e.name_fee, e.pointers',
-    ),
-    [hashes, before.height, before.microIndex],
-  );
-  return new Map(
-    rows.map((r) => [
-      r.name_hash,
-      {
-        name: r.name,
-        kind: r.kind,
-        owner: r.owner,
-        expiresAt: r.expires_at,
-        auctionEnd: r.auction_end,
-        nameFee: r.name_fee,
-        pointers: r.pointers,
-      },
-    ]),
+  const columns = 'e.name, e.kind, e.owner, e.expires_at, e.auction_end, e.name_fee, e.pointers';
+  return latestStates(
+    db,
+    { table: 'name_events', key: 'name_hash', columns },
+    hashes,
+    before,
+    (r: {
+      name_hash: string;
+      name: string | null;
+      kind: string;
+      owner: string;
+      expires_at: number | null;
+      auction_end: number | null;
+      name_fee: string | null;
+      pointers: Json;
+    }) => ({
+      name: r.name,
+      kind: r.kind,
+      owner: r.owner,
+      expiresAt: r.expires_at,
+      auctionEnd: r.auction_end,
+      nameFee: r.name_fee,
+      pointers: r.pointers,
+    }),
   );
 }
 
@@ -86,12 +90,13 @@ export async function priorOracleStates(
   ids: string[],
   before: ChainPosition,
 ): Promise<Map<string, OracleEventState>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ oracle_id: string; expires_at: number }>(
-    latestEventsBefore('oracle_events', 'oracle_id', 'e.expires_at'),
-    [ids, before.height, before.microIndex],
+  return latestStates(
+    db,
+    { table: 'oracle_events', key: 'oracle_id', columns: 'e.expires_at' },
+    ids,
+    before,
+    (r: { oracle_id: string; expires_at: number }) => ({ expiresAt: r.expires_at }),
   );
-  return new Map(rows.map((r) => [r.oracle_id, { expiresAt: r.expires_at }]));
 }
 
 /**
@@ -103,23 +108,14 @@ export async function priorChannelStates(
   ids: string[],
   before: ChainPosition,
 ): Promise<Map<string, ChannelState | null>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{
-    channel_id: string;
-    round: string | null;
-    solo_round: string | null;
-    state_hash: string | null;
-  }>(latestEventsBefore('channel_events', 'channel_id', 'e.round::text, e.solo_round::text, e.state_hash'), [
+  return latestStates(
+    db,
+    { table: 'channel_events', key: 'channel_id', columns: 'e.round::text, e.solo_round::text, e.state_hash' },
     ids,
-    before.height,
-    before.microIndex,
-  ]);
-  return new Map(
-    rows.map((r) => [
-      r.channel_id,
+    before,
+    (r: { channel_id: string; round: string | null; solo_round: string | null; state_hash: string | null }) =>
       r.round === null
         ? null
         : { round: BigInt(r.round), soloRound: BigInt(r.solo_round ?? 0), stateHash: r.state_hash },
-    ]),
   );
 }

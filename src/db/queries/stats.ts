@@ -4,6 +4,7 @@
  */
 import type { Queryable } from '../connection/pool.ts';
 import { keyset, type Walk } from './positions.ts';
+import { rangePage } from './range-page.ts';
 
 /**
  * heightsContiguous is true when every height from 0 to the top is stored: as many key blocks as the top + 1, their
@@ -101,29 +102,16 @@ const TOTAL_FIELDS = [
 const object = (alias: string, fields: readonly string[]): string =>
   `json_build_object(${fields.map((f) => `'${f.split('::')[0]}', ${alias}.${f}`).join(', ')})`;
 
-/** generationStatsPage reads up to n generations' statistics walking from a height (inclusive) within first..last. */
-export async function generationStatsPage(
-  db: Queryable,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
-  range: { first: number; last: number },
-): Promise<GenerationStatsRow[]> {
-  const ks = keyset(['g.height'], walk, from === undefined ? undefined : '$4');
-  const values: unknown[] = [range.first, range.last, n];
-  if (from !== undefined) values.push(from);
-  const { rows } = await db.query<GenerationStatsRow>({
-    name: `mdw_v3_stats_generations_${walk}${from === undefined ? '' : '_from'}`,
-    text: `SELECT g.height, ${object('g', DELTA_FIELDS)} AS delta,
+/** generationStatsPage reads up to n generations' statistics within a range of heights, walking from a height. */
+export const generationStatsPage = rangePage<GenerationStatsRow>({
+  name: 'mdw_v3_stats_generations',
+  select: `SELECT g.height, ${object('g', DELTA_FIELDS)} AS delta,
               (SELECT ${object('b', TOTAL_FIELDS)} FROM stats_generations b WHERE b.height = g.height - 1) AS before,
               (SELECT t.hash FROM transactions t WHERE t.height <= g.height
                 ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC LIMIT 1) AS "lastTxHash"
-             FROM stats_generations g
-            WHERE g.height BETWEEN $1 AND $2 AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
-    values,
-  });
-  return rows;
-}
+             FROM stats_generations g`,
+  key: 'g.height',
+});
 
 /**
  * statsVersion names the stored chain the statistics were derived from: the top key block, the

@@ -12,20 +12,21 @@ export const CONTRACT = shape(
   },
 );
 
+/** the fields of ae_mdw's ContractCall that both kinds of call fill alike: the call's place and the called contract */
+const callPlace = {
+  block_hash: id('mh'),
+  call_tx_hash: id('th'),
+  contract_id: id('ct'),
+  contract_tx_hash: nullable(str),
+  height: int,
+  local_idx: int,
+  micro_index: int,
+};
+
 /** ae_mdw's ContractCall: an internal call a contract made (Chain.spend, Call.amount, AENS.*, Oracle.*). */
 export const CONTRACT_CALL = shape(
   { openapi: 'ContractCall', graphql: ['ContractCall'] },
-  {
-    block_hash: id('mh'),
-    call_tx_hash: id('th'),
-    contract_id: id('ct'),
-    contract_tx_hash: nullable(str),
-    function: str,
-    height: int,
-    internal_tx: object({ type: str }),
-    local_idx: int,
-    micro_index: int,
-  },
+  { ...callPlace, function: str, internal_tx: object({ type: str }) },
 );
 
 /**
@@ -35,17 +36,7 @@ export const CONTRACT_CALL = shape(
  */
 export const CONTRACT_CALL_TX = shape(
   { openapi: 'ContractCallTransaction', graphql: ['ContractCallTransaction'] },
-  {
-    block_hash: id('mh'),
-    call_tx_hash: id('th'),
-    contract_id: id('ct'),
-    contract_tx_hash: nullable(str),
-    function: nullable(str),
-    height: int,
-    internal_tx: object({ type: str, arguments: list() }),
-    local_idx: int,
-    micro_index: int,
-  },
+  { ...callPlace, function: nullable(str), internal_tx: object({ type: str, arguments: list() }) },
 );
 
 export const CONTRACT_LOG = shape(

@@ -4,7 +4,7 @@ import type { Pool } from '../../../db/connection/pool.ts';
 import { activitiesPage, type ActivityKey, type ActivityRow } from '../../../db/queries/activities.ts';
 import { transfersPage, type TransferKey, type TransferRow } from '../../../db/queries/internal-transfers.ts';
 import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources.ts';
-import type { CursorCodec } from './cursors.ts';
+import { positionMatched, type CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { listPage, type List } from './list.ts';
 import { page, resource, type Item, type ResourceRequest, type V3Env } from './resource.ts';
@@ -22,14 +22,7 @@ export const TRANSFER_CURSOR: CursorCodec<TransferKey> = {
     const match = new RegExp(`^${POSITION}-([a-z_]{1,40})-(\\w{1,120})-(th_\\w+)?$`).exec(text);
     if (!match || (match[6] !== undefined && !isEncoded(match[6], ['th'])))
       throw v3BadRequest(`invalid cursor: ${text}`);
-    return {
-      height: Number(match[1]),
-      microIndex: Number(match[2]),
-      txIndex: Number(match[3]),
-      kind: match[4]!,
-      accountId: match[5]!,
-      ref: match[6] ?? '',
-    };
+    return { ...positionMatched(match), kind: match[4]!, accountId: match[5]!, ref: match[6] ?? '' };
   },
 };
 
@@ -40,13 +33,7 @@ export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
     if (text === undefined) return undefined;
     const match = new RegExp(`^${POSITION}-([a-z0-9_:]{0,40})-(\\w{0,120})$`).exec(text);
     if (!match) throw v3BadRequest(`invalid cursor: ${text}`);
-    return {
-      height: Number(match[1]),
-      microIndex: Number(match[2]),
-      txIndex: Number(match[3]),
-      tag: match[4]!,
-      ref: match[5]!,
-    };
+    return { ...positionMatched(match), tag: match[4]!, ref: match[5]! };
   },
 };
 

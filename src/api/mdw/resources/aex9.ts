@@ -30,7 +30,7 @@ import { topHeight } from '../../../db/queries/blocks.ts';
 import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import { page, resource, type ResourceRequest } from './resource.ts';
+import { oneObject, page, resource, type ResourceRequest } from './resource.ts';
 import type { Direction, Query } from './page.ts';
 import { one, parseId, parseNonNegative, parsePaging } from './mdw-params.ts';
 import {
@@ -155,12 +155,7 @@ export const getAex9TokensCount = resource(AEX9_COUNT, async ({ pool }) => {
 });
 
 /** getAex9ByContract: an AEX-9 token. */
-export const getAex9ByContract = resource(AEX9_TOKEN, async ({ pool }, req) => {
-  const id = parseId(req.params.id, ['ct']);
-  const token = await aex9Token(pool, id);
-  if (!token) throw v3NotFound(id);
-  return tokenObject(token);
-});
+export const getAex9ByContract = oneObject(AEX9_TOKEN, (p) => parseId(p.id, ['ct']), aex9Token, tokenObject);
 
 /** getAex9ContractBalances: a token's holders, by account or amount, now or at a block. */
 export const getAex9ContractBalances = resource(page(AEX9_CONTRACT_BALANCE), async ({ pool }, req) => {

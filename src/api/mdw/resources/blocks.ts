@@ -11,7 +11,7 @@ import { microBlockTransactionsPage } from '../../../db/queries/transactions.ts'
 import { INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import { page, resource } from './resource.ts';
+import { oneObject, page, resource } from './resource.ts';
 import { ALL_HEIGHTS, parseHash, parseNonNegative, parsePaging } from './mdw-params.ts';
 import { keyBlockObject, microBlockObject } from '../../../shapes/v3/render-blocks.ts';
 import { transactionObject } from '../../../shapes/v3/render-tx.ts';
@@ -24,7 +24,7 @@ export const getKeyBlocks = resource(page(KEY_BLOCK), async ({ pool }, req) => {
   const range = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => keyBlocksPage(pool, walk, from, n, range),
+    read: (walk, from, n) => keyBlocksPage(pool, range, walk, from, n),
     key: (k) => k.height,
     item: keyBlockObject,
   });
@@ -48,12 +48,12 @@ export const getKeyBlockMicroBlocks = resource(page(MICRO_BLOCK), async ({ pool 
 });
 
 /** getMicroBlock: a micro block. */
-export const getMicroBlock = resource(MICRO_BLOCK, async ({ pool }, req) => {
-  const hash = parseHash(req.params.hash, 'mh');
-  const block = await microBlockCounted(pool, hash);
-  if (!block) throw v3NotFound(hash);
-  return microBlockObject(block);
-});
+export const getMicroBlock = oneObject(
+  MICRO_BLOCK,
+  (p) => parseHash(p.hash, 'mh'),
+  microBlockCounted,
+  microBlockObject,
+);
 
 /** getMicroBlockTransactions: the transactions of a micro block by index. */
 export const getMicroBlockTransactions = resource(page(TRANSACTION), async ({ pool }, req) => {

@@ -12,10 +12,10 @@ import {
   type ChannelRow,
   type ChannelUpdateRow,
 } from '../../../db/queries/channels.ts';
-import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
+import { POSITION_CURSOR, positionMatched, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import { page, resource } from './resource.ts';
+import { oneObject, page, resource } from './resource.ts';
 import { one, parseId, parsePaging } from './mdw-params.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
@@ -27,7 +27,7 @@ const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
     if (text === undefined) return undefined;
     const match = /^(\d{1,10})-(\d{1,10})-(\d{1,10})-(ch_\w+)$/.exec(text);
     if (!match || !isEncoded(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
-    return { height: Number(match[1]), microIndex: Number(match[2]), txIndex: Number(match[3]), channelId: match[4]! };
+    return { ...positionMatched(match), channelId: match[4]! };
   },
 };
 
@@ -100,12 +100,7 @@ export const getChannels = resource(page(CHANNEL), async ({ pool }, req) => {
 });
 
 /** getChannel: a channel's state. */
-export const getChannel = resource(CHANNEL, async ({ pool }, req) => {
-  const id = parseId(req.params.id, ['ch']);
-  const c = await channelById(pool, id);
-  if (!c) throw v3NotFound(id);
-  return channelObject(c);
-});
+export const getChannel = oneObject(CHANNEL, (p) => parseId(p.id, ['ch']), channelById, channelObject);
 
 /** getChannelUpdates: a channel's transactions, its creation first (the explorer reads the creation this way). */
 export const getChannelUpdates = resource(page(CHANNEL_UPDATE), async ({ pool }, req) => {

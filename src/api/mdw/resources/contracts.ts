@@ -8,9 +8,9 @@ import { transactionPositions, transactionsPage, type TxFilter } from '../../../
 import type { TxPosition } from '../../../db/queries/positions.ts';
 import type { TxRow } from '../../../db/queries/transactions.ts';
 import { LOG_CURSOR, POSITION_CURSOR } from './cursors.ts';
-import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
+import { v3BadRequest } from './mdw-errors.ts';
 import { listPage } from './list.ts';
-import { page, resource, type Item, type ResourceRequest } from './resource.ts';
+import { oneObject, page, resource, type Item, type ResourceRequest } from './resource.ts';
 import { ALL_HEIGHTS, one, parseBoolean, parseId, parsePaging, rejectUnknown, type Paging } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import {
@@ -145,9 +145,4 @@ async function createdContracts(pool: Pool, rows: readonly TxRow[]): Promise<Ite
 }
 
 /** getContract: a contract and its creation. */
-export const getContract = resource(CONTRACT, async ({ pool }, req) => {
-  const id = parseId(req.params.id, ['ct']);
-  const c = await contractCreation(pool, id);
-  if (!c) throw v3NotFound(id);
-  return contractObject(c);
-});
+export const getContract = oneObject(CONTRACT, (p) => parseId(p.id, ['ct']), contractCreation, contractObject);

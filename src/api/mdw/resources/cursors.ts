@@ -33,6 +33,14 @@ export const POSITION_CURSOR: CursorCodec<TxPosition> = {
   },
 };
 
+/**
+ * positionMatched is the position a cursor's text holds in its pattern's first three groups (height, micro index,
+ * tx index), for a cursor whose key goes on after its position.
+ */
+export function positionMatched(match: RegExpExecArray): TxPosition {
+  return { height: Number(match[1]), microIndex: Number(match[2]), txIndex: Number(match[3]) };
+}
+
 /** LOG_CURSOR: an event's `<height>-<micro index>-<tx index>-<log index>`. */
 export const LOG_CURSOR: CursorCodec<LogKey> = {
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,

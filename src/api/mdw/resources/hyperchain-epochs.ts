@@ -10,8 +10,8 @@ import {
   epochsPage,
   scheduleAt,
   schedulePage,
-  type Range,
 } from '../../../db/queries/hyperchain.ts';
+import type { Range } from '../../../db/queries/range-page.ts';
 import { epochObject, scheduleObject } from '../../../shapes/v3/render-hyperchain.ts';
 import { INDEX_CURSOR } from './cursors.ts';
 import { onlyOnHyperchain } from './hyperchain-guard.ts';

@@ -11,8 +11,8 @@ import {
   lastValidatorEpoch,
   validatorAt,
   validatorsPage,
-  type Range,
 } from '../../../db/queries/hyperchain.ts';
+import type { Range } from '../../../db/queries/range-page.ts';
 import { delegateObject, validatorObject } from '../../../shapes/v3/render-hyperchain.ts';
 import { EPOCH_ACCOUNT_CURSOR } from './cursors.ts';
 import { onlyOnHyperchain } from './hyperchain-guard.ts';

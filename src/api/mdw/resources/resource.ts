@@ -13,6 +13,7 @@ import type { Query } from './page.ts';
 import type { HyperchainSource } from './hyperchain-source.ts';
 import type { StatsSource } from './stats-source.ts';
 import type { StatusSource } from './status-source.ts';
+import { v3NotFound } from './mdw-errors.ts';
 
 /** What a resource works with: the server's pool and settings, and the sources kept across requests. */
 export interface V3Env {
@@ -122,4 +123,23 @@ export function resource(
   answer: (env: V3Env, request: ResourceRequest) => Promise<Answer>,
 ): Resource {
   return Object.assign(answer, { answers });
+}
+
+/**
+ * oneObject is the operation answering one object by a key in its path: `key` reads the key from the path parameters
+ * (a 400 when it is malformed: parseId, parseHash), `find` reads its row, `render` makes the row the answer; no row is
+ * ae_mdw's 404 naming the key.
+ */
+export function oneObject<R>(
+  answers: Shape,
+  key: (params: ResourceRequest['params']) => string,
+  find: (pool: Pool, key: string) => Promise<R | undefined>,
+  render: (row: R) => Item,
+): Resource {
+  return resource(answers, async ({ pool }, req) => {
+    const k = key(req.params);
+    const row = await find(pool, k);
+    if (!row) throw v3NotFound(k);
+    return render(row);
+  });
 }

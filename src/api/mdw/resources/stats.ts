@@ -88,7 +88,7 @@ function generationStats(answers: Answers, render: typeof deltaStatObject): Reso
     const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
     const page = await paginate(
       async (walk, from, n) =>
-        (await generationStatsPage(pool, walk, from, n, range)).map((g) => ({ key: g.height, item: render(g) })),
+        (await generationStatsPage(pool, range, walk, from, n)).map((g) => ({ key: g.height, item: render(g) })),
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
     return itemsPage(page, INDEX_CURSOR.encode, withLimit(req.query, paging));

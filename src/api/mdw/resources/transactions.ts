@@ -18,7 +18,7 @@ import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import { POSITION_CURSOR, INDEX_CURSOR } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage, type List } from './list.ts';
-import { page, resource, type Item } from './resource.ts';
+import { oneObject, page, resource, type Item } from './resource.ts';
 import { one, parseHash, parseId, parsePaging, type Scope } from './mdw-params.ts';
 import { positionBounds } from './scope-bounds.ts';
 import { transactionObject, transactionSummary } from '../../../shapes/v3/render-tx.ts';
@@ -104,12 +104,12 @@ export const getPendingTransactionsCount = resource('integer', async ({ cfg, out
 });
 
 /** getTransaction: a mined transaction by hash. */
-export const getTransaction = resource(TRANSACTION, async ({ pool }, req) => {
-  const hash = parseHash(req.params.hash, 'th');
-  const row = await transactionByHash(pool, hash);
-  if (!row) throw v3NotFound(hash);
-  return transactionObject(row);
-});
+export const getTransaction = oneObject(
+  TRANSACTION,
+  (p) => parseHash(p.hash, 'th'),
+  transactionByHash,
+  transactionObject,
+);
 
 /**
  * getAccountTransactionsCount: an id's transactions, counted per type and field; with `type_group` (which ae_mdw
