@@ -20,6 +20,7 @@ import {
 } from '../../db/writes/derive-backfill.ts';
 import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
+import { transactionsBetween, transactionsByHeight } from '../../db/queries/height-transactions.ts';
 import type { Logger } from '../../base/log.ts';
 import { Backoff } from '../../base/retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
@@ -29,6 +30,7 @@ import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
 import type { Aex9Settling } from './aex9-state.ts';
 import { deriveBalances, type BalanceReader, type BalanceReport } from './account-balances.ts';
 import { batchRange } from './batch-range.ts';
+import { stretchEnd } from './gathered-stretch.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
@@ -97,8 +99,9 @@ export interface AreaDerivation {
   readonly leaf?: boolean;
   /**
    * while the populator catches up, its batches leave the area pending and the backfill derives it in stretches of
-   * this many heights (or once caught up): an area that asks the node once per account and stretch asks once per
-   * so many heights instead of once per batch. Only a leaf gathers: what waits for its stretch holds no other area.
+   * this many heights (or once caught up), each ending sooner where its transactions reach GATHERED_TRANSACTIONS: an
+   * area that asks the node once per account and stretch asks once per so many heights instead of once per batch.
+   * Only a leaf gathers: what waits for its stretch holds no other area.
    */
   readonly gathers?: number;
   /**
@@ -121,6 +124,13 @@ export interface AreaDerivation {
  * size, and the wealth served while catching up is at most this far behind the stored top.
  */
 const BALANCES_GATHERED = 10_000;
+
+/**
+ * GATHERED_TRANSACTIONS: transactions a stretch of an area that gathers holds at most (a stretch is always at least
+ * one height): the balances hold a stretch's changes in memory at once, so its heights alone do not bound one step's
+ * working set.
+ */
+const GATHERED_TRANSACTIONS = 100_000;
 
 /**
  * INTERNAL_CALLS_GATHERED: heights whose internal calls one backfill step derives while catching up. Each contract
@@ -394,12 +404,20 @@ export async function deriveBatchAreas(
 
 /**
  * nextJob is the pending area the backfill derives next: the first in DERIVED_AREAS order, but while the populator
- * catches up an area that gathers waits until it has a whole stretch pending (a failing one is retried at once); the
- * areas after it go on meanwhile (it is a leaf). Pure.
+ * catches up an area that gathers waits until it has a whole stretch pending, its heights' or (`filled`) its
+ * transactions' (a failing one is retried at once); the areas after it go on meanwhile (it is a leaf). Pure.
  */
-export function nextJob(pending: readonly PendingBackfill[], catchingUp: boolean): PendingBackfill | undefined {
+export function nextJob(
+  pending: readonly PendingBackfill[],
+  catchingUp: boolean,
+  filled: ReadonlySet<string> = new Set(),
+): PendingBackfill | undefined {
   const waits = (job: PendingBackfill, derive: AreaDerivation): boolean =>
-    (catchingUp && derive.gathers !== undefined && !job.failingSince && job.to - job.next + 1 < derive.gathers) ||
+    (catchingUp &&
+      derive.gathers !== undefined &&
+      !job.failingSince &&
+      job.to - job.next + 1 < derive.gathers &&
+      !filled.has(job.area)) ||
     readsBelow(pending, derive) <= job.next;
   return [...DERIVED_AREAS]
     .map(([area, derive]) => ({ job: pending.find((p) => p.area === area), derive }))
@@ -434,6 +452,8 @@ export interface DeriveBackfillDeps extends DeriveContext {
   readonly metrics?: Pick<IndexerMetrics, 'derivePendingHeights' | 'deriveFailing'>;
   /** ends the node requests of the derivations (the populator stopping, its writer lock lost) */
   readonly signal?: AbortSignal;
+  /** transactions a stretch of an area that gathers holds at most (GATHERED_TRANSACTIONS unless set: tests) */
+  readonly gatheredTransactions?: number;
 }
 
 /** DeriveBackfill derives the pending areas one batch per step, in DERIVED_AREAS order, and reports failures once. */
@@ -445,6 +465,8 @@ export class DeriveBackfill {
   readonly #retry = new Backoff({ initialMs: 1000, maxMs: 60_000, jitter: 0.2 });
   #retryAt = 0;
   #gathered = false;
+  /** the transactions counted of each gathering area's pending heights next..to, as last seen (#filled) */
+  readonly #counted = new Map<string, { next: number; to: number; transactions: number }>();
 
   constructor(deps: DeriveBackfillDeps) {
     this.#deps = deps;
@@ -464,7 +486,8 @@ export class DeriveBackfill {
     const { pool, log, batchHeights } = this.#deps;
     const pending = await pendingBackfills(pool);
     this.#observe(pending);
-    const job = nextJob(pending, opts.catchingUp === true);
+    const catchingUp = opts.catchingUp === true;
+    const job = nextJob(pending, catchingUp, catchingUp ? await this.#filled(pending) : new Set());
     if (job === undefined || Date.now() < this.#retryAt) return false;
     const derive = DERIVED_AREAS.get(job.area)!;
     if (this.#area?.name !== job.area) {
@@ -478,7 +501,11 @@ export class DeriveBackfill {
     // a stretch without stored heights (a sparse database) is skipped at once
     const first = (await storedHeightsAbove(pool, job.next - 1, 1))[0];
     const from = first === undefined ? job.to + 1 : Math.min(first, job.to + 1);
-    const to = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to, readsBelow(pending, derive) - 1);
+    const end = Math.min(from + (derive.gathers ?? batchHeights) - 1, job.to, readsBelow(pending, derive) - 1);
+    const to =
+      derive.gathers === undefined || from > end
+        ? end
+        : stretchEnd(from, end, await transactionsByHeight(pool, from, end), this.#cap);
     try {
       await withTransaction(pool, async (client) => {
         // the deps are the derivations' context whole, its listeners included (the populator's log and metrics)
@@ -500,6 +527,31 @@ export class DeriveBackfill {
     this.#observe(pending.map((p) => (p === job ? { ...p, next: to + 1, failingSince: undefined } : p)));
     this.#progress(job, to);
     return true;
+  }
+
+  get #cap(): number {
+    return this.#deps.gatheredTransactions ?? GATHERED_TRANSACTIONS;
+  }
+
+  /**
+   * #filled are the areas that gather, not failing, whose pending heights (fewer than a stretch's) hold a stretch's
+   * transactions already: catching up, they need not wait for more heights (nextJob). Each area's count goes on from
+   * the heights counted before while its next height stays, so a step counts only the heights recorded since.
+   */
+  async #filled(pending: readonly PendingBackfill[]): Promise<Set<string>> {
+    const filled = new Set<string>();
+    for (const p of pending) {
+      const gathers = DERIVED_AREAS.get(p.area)?.gathers;
+      if (gathers === undefined || p.failingSince || p.next > p.to || p.to - p.next + 1 >= gathers) continue;
+      const seen = this.#counted.get(p.area);
+      const counted =
+        seen?.next === p.next && seen.to <= p.to ? seen : { next: p.next, to: p.next - 1, transactions: 0 };
+      const added = counted.to < p.to ? await transactionsBetween(this.#deps.pool, counted.to + 1, p.to) : 0;
+      const transactions = counted.transactions + added;
+      this.#counted.set(p.area, { next: p.next, to: p.to, transactions });
+      if (transactions >= this.#cap) filled.add(p.area);
+    }
+    return filled;
   }
 
   /** #observe logs the areas that started or stopped failing and sets the metrics. */

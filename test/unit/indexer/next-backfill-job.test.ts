@@ -1,6 +1,7 @@
 /**
  * @module The backfill's choice of the area it derives next (derive-backfill.ts nextJob): DERIVED_AREAS' order, but
- * while the populator catches up the balances, which gather, wait for a whole stretch (issue 40).
+ * while the populator catches up the balances, which gather, wait for a whole stretch (issue 40): of heights or of
+ * transactions (issue 76).
  */
 import { expect } from 'chai';
 import { DERIVED_AREAS, nextJob, readsBelow } from '../../../src/indexer/derived/derive-backfill.ts';
@@ -48,6 +49,14 @@ describe('nextJob (derive-backfill.ts)', () => {
     // a failing read area holds them up no more: its gaps are reconciled with the node's balances
     const failing = pending('int_calls', 0, 99, true);
     expect(readsBelow([failing], DERIVED_AREAS.get('balances')!)).to.equal(Infinity);
+  });
+
+  it('derives the balances while catching up once their pending heights hold a stretch’s transactions (issue 76)', () => {
+    const balances = pending('balances', 0, 199);
+    expect(nextJob([balances], true, new Set(['balances']))).to.equal(balances);
+    expect(nextJob([balances], true, new Set(['int_calls']))).to.equal(undefined);
+    // still only below what their reads have to derive
+    expect(nextJob([pending('int_calls', 0, 199), balances], true, new Set(['balances']))).to.equal(undefined);
   });
 
   it('retries failing balances at once, stretch or not', () => {

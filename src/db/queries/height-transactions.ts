@@ -1,0 +1,32 @@
+/**
+ * @module The transactions each stored height holds, from its micro blocks' counts (micro_blocks.tx_count, migration
+ * 1000): what bounds a stretch the derive backfill takes (derived/gathered-stretch.ts) without reading a transaction.
+ */
+import type { Queryable } from '../connection/pool.ts';
+
+/** A stored height and the transactions its micro blocks hold. */
+export interface HeightTransactions {
+  readonly height: number;
+  readonly transactions: number;
+}
+
+/** transactionsByHeight lists the stored heights of from..to that hold transactions, ascending, with their counts. */
+export async function transactionsByHeight(db: Queryable, from: number, to: number): Promise<HeightTransactions[]> {
+  const { rows } = await db.query<{ height: number; transactions: number }>({
+    name: 'mdw_transactions_by_height',
+    text: `SELECT height, sum(tx_count)::int AS transactions FROM micro_blocks
+            WHERE height BETWEEN $1 AND $2 AND tx_count > 0 GROUP BY height ORDER BY height`,
+    values: [from, to],
+  });
+  return rows;
+}
+
+/** transactionsBetween counts the transactions of the stored heights from..to. */
+export async function transactionsBetween(db: Queryable, from: number, to: number): Promise<number> {
+  const { rows } = await db.query<{ n: string }>({
+    name: 'mdw_transactions_between',
+    text: 'SELECT coalesce(sum(tx_count), 0)::text AS n FROM micro_blocks WHERE height BETWEEN $1 AND $2',
+    values: [from, to],
+  });
+  return Number(rows[0]!.n);
+}
