@@ -31,6 +31,7 @@ import { silent, waitFor } from './support/harness.ts';
 import { rowsApart } from './support/schema-rows.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 
 const FRESH = 'fresh';
 const FORK_WINDOW = 5;
@@ -280,6 +281,65 @@ describe('a stored database derives its missing derived rows from its stored row
     }
     await expectEqualToFresh('killed');
     expect(await query('SELECT * FROM killed.derive_backfill')).to.deep.equal([]);
+  });
+
+  it('a catch-up derives the balances in stretches of at most the cap of transactions, as the devnode has them (issue 76)', async () => {
+    const CAP = 70;
+    // every other area derived as the fresh load has it; the balances and their changes wait for every stored height
+    await storedWithoutDerived('capped', (table) => !table.startsWith('account_'));
+    await query("DELETE FROM capped.derive_backfill WHERE area <> 'balances'");
+    await query('DELETE FROM capped.account_balance_changes');
+    const pool = createPool({ databaseUrl: db.url, schema: 'capped', max: 2 }, silent);
+    const node = new NodeClient({ url: devnode.externalUrl, timeoutMs: 5000 }, silent);
+    const backfill = new DeriveBackfill({
+      pool,
+      log: silent,
+      rules: await transferRulesOf(config('capped'), { hyperchain: false }),
+      balances: node,
+      internalCalls: node,
+      batchHeights: 500,
+      schema: 'capped',
+      gatheredTransactions: CAP,
+    });
+    const top = devnode.chain.height;
+    const transactions = (from: number, to: number): number =>
+      devnode.chain.keyBlocks
+        .slice(from, to + 1)
+        .reduce((n, k) => n + k.micro.reduce((m, mb) => m + mb.txs.length, 0), 0);
+    const next = async (): Promise<number> =>
+      (await query<{ n: number }>("SELECT next_height AS n FROM capped.derive_backfill WHERE area = 'balances'"))[0]
+        ?.n ?? top + 1;
+    try {
+      // catching up, far fewer heights than a stretch's are pending, but more than a stretch's transactions
+      const stretches: { from: number; to: number }[] = [];
+      let from = await next();
+      while (await backfill.step({ catchingUp: true })) {
+        const to = (await next()) - 1;
+        stretches.push({ from, to });
+        from = to + 1;
+      }
+      expect(stretches.length, 'capped stretches').to.be.at.least(3);
+      // each ends where the next height would take it past the cap
+      for (const { from, to } of stretches) {
+        expect(transactions(from, to), `heights ${from}-${to}`).to.be.at.most(CAP);
+        expect(transactions(from, to + 1), `heights ${from}-${to + 1}`).to.be.above(CAP);
+      }
+      // what is left holds fewer than a stretch's transactions: it waits for more heights until caught up
+      const rest = await next();
+      expect(transactions(rest, top)).to.be.below(CAP);
+      while (await backfill.step());
+      expect(await query('SELECT * FROM capped.derive_backfill')).to.deep.equal([]);
+      // every account's balance after every height is the devnode's, and the latest ones the fresh load's
+      const heights = Array.from({ length: top + 1 }, (_, h) => h);
+      expect(await aeBalancesApart(pool, devnode.chain, heights)).to.deep.equal([]);
+      const latest = (schema: string): string =>
+        `SELECT DISTINCT ON (account_id) account_id, balance FROM "${schema}".account_balances
+          ORDER BY account_id, height DESC`;
+      expect(await query(`(${latest('capped')}) EXCEPT (${latest(FRESH)})`)).to.deep.equal([]);
+      expect(await query(`(${latest(FRESH)}) EXCEPT (${latest('capped')})`)).to.deep.equal([]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('mdw -v re-derives the transfers and statistics from the stored rows and reports each difference', async () => {

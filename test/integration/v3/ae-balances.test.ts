@@ -5,13 +5,12 @@
  * fork while the populator follows, and after a -H reload of heights whose rows were spoiled. The routes answer it.
  */
 import { expect } from 'chai';
-import { reprefix } from '../../../src/chain/encoding.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { lastChangeAt, WHOLE_GENERATION } from '../../../src/db/queries/balance-changes.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { silentLog } from '../api/harness.ts';
+import { aeBalancesApart, devnodeBalances as devnodeBalancesOf } from '../../support/ae-balances-truth.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -31,41 +30,13 @@ describe('AE balance changes: every account at random heights against the devnod
     throw new Error('the balances area did not finish');
   }
 
-  /**
-   * The devnode's accounts (contracts' aside) and their balances after generation `height`. The locked-coins account
-   * is left out: the node moves locked name fees there, the devnode burns them (docs/api-v3.md, "AE balances").
-   */
-  function devnodeBalances(height: number): Map<string, bigint> {
-    const gen = v3.devnode.chain.keyBlocks[height]!;
-    const state = v3.devnode.chain.stateAfter(gen.micro.at(-1)?.hash ?? gen.hash)!;
-    const contracts = new Set([...state.contracts.entries()].map(([id]) => reprefix(id, 'ak')));
-    return new Map(
-      [...state.accounts.entries()]
-        .filter(([id]) => !contracts.has(id) && id !== LOCKED_COINS_ACCOUNT)
-        .map(([id, a]) => [id, a.balance]),
-    );
-  }
+  /** The devnode's accounts (contracts' and the locked coins' aside) and their balances after generation `height`. */
+  const devnodeBalances = (height: number): Map<string, bigint> => devnodeBalancesOf(v3.devnode.chain, height);
 
   /** compareAt checks every account the devnode knows at the top, at each height, against the stored changes. */
   async function compareAt(heights: readonly number[]): Promise<number> {
-    const top = v3.devnode.chain.height;
-    const accounts = [...devnodeBalances(top).keys()];
-    let compared = 0;
-    for (const height of heights) {
-      const expected = devnodeBalances(height);
-      const derived = await Promise.all(
-        accounts.map(async (id) => {
-          const last = await lastChangeAt(v3.pool, id, { height, microIndex: WHOLE_GENERATION });
-          return last === undefined ? 0n : BigInt(last.balance);
-        }),
-      );
-      const wrong = accounts.flatMap((id, i) =>
-        derived[i] === (expected.get(id) ?? 0n) ? [] : [`${id} at ${height}: ${derived[i]} ≠ ${expected.get(id)}`],
-      );
-      expect(wrong, `balances at height ${height}`).to.deep.equal([]);
-      compared += accounts.length;
-    }
-    return compared;
+    expect(await aeBalancesApart(v3.pool, v3.devnode.chain, heights)).to.deep.equal([]);
+    return devnodeBalances(v3.devnode.chain.height).size * heights.length;
   }
 
   /** randomHeights: `n` heights of the chain drawn with a fixed seed (the same ones on every run). */

@@ -1,0 +1,47 @@
+/**
+ * @module The AE balances of a devnode chain's accounts after a generation, as its state has them: the oracle of the
+ * balances area's rows.
+ */
+import { reprefix } from '../../src/chain/encoding.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
+import type { Chain } from '../../src/devnode/chain.ts';
+import type { Queryable } from '../../src/db/connection/pool.ts';
+import { lastChangeAt, WHOLE_GENERATION } from '../../src/db/queries/balance-changes.ts';
+
+/**
+ * devnodeBalances are the chain's accounts (contracts' aside) and their balances after generation `height`. The
+ * locked-coins account is left out: the node moves locked name fees there, the devnode burns them (docs/api-v3.md,
+ * "AE balances").
+ */
+export function devnodeBalances(chain: Chain, height: number): Map<string, bigint> {
+  const gen = chain.keyBlocks[height]!;
+  const state = chain.stateAfter(gen.micro.at(-1)?.hash ?? gen.hash)!;
+  const contracts = new Set([...state.contracts.entries()].map(([id]) => reprefix(id, 'ak')));
+  return new Map(
+    [...state.accounts.entries()]
+      .filter(([id]) => !contracts.has(id) && id !== LOCKED_COINS_ACCOUNT)
+      .map(([id, a]) => [id, a.balance]),
+  );
+}
+
+/**
+ * aeBalancesApart compares the balance the stored changes give each account the chain knows at its top, after each of
+ * `heights`, with the chain's state there: the differences, one line each (none: equal).
+ */
+export async function aeBalancesApart(db: Queryable, chain: Chain, heights: readonly number[]): Promise<string[]> {
+  const accounts = [...devnodeBalances(chain, chain.height).keys()];
+  const apart: string[] = [];
+  for (const height of heights) {
+    const expected = devnodeBalances(chain, height);
+    const derived = await Promise.all(
+      accounts.map(async (id) => {
+        const last = await lastChangeAt(db, id, { height, microIndex: WHOLE_GENERATION });
+        return last === undefined ? 0n : BigInt(last.balance);
+      }),
+    );
+    for (const [i, id] of accounts.entries())
+      if (derived[i] !== (expected.get(id) ?? 0n))
+        apart.push(`${id} at ${height}: ${derived[i]} ≠ ${expected.get(id)}`);
+  }
+  return apart;
+}
