@@ -120,15 +120,22 @@ export interface AreaDerivation {
 /**
  * BALANCES_GATHERED: heights whose balances one step reads while catching up. Each account a stretch touches is read
  * once, where the batches read it once per batch that touched it (issue 40: the perf chain's 105 accounts were read
- * 1356 times over its 15 batches, 0.45 requests per generation); a stretch is still one transaction of a bounded
- * size, and the wealth served while catching up is at most this far behind the stored top.
+ * 1356 times over its 15 batches, 0.45 requests per generation); a stretch is still one transaction, which ends
+ * sooner where its transactions pass GATHERED_TRANSACTIONS (the heights alone bound no memory: 10 000 busy heights at
+ * a tenth of mainnet hold about 1.5 M transactions), and the wealth served while catching up is at most this far
+ * behind the stored top.
  */
 const BALANCES_GATHERED = 10_000;
 
 /**
  * GATHERED_TRANSACTIONS: transactions a stretch of an area that gathers holds at most (a stretch is always at least
- * one height): the balances hold a stretch's changes in memory at once, so its heights alone do not bound one step's
- * working set.
+ * one height, so a huge generation still progresses). The balances hold a stretch's transactions and changes in
+ * memory at once: a step's heap peaked at 130 MB + 1.4 KB a transaction of its stretch (bench/balances-stretch.ts,
+ * 2 700 mainnet-like generations: 25 000 transactions +166 MB, 50 000 +192 MB, 99 994 +263 MB), so 10 000 busy
+ * heights at a tenth of mainnet (1.5 M transactions) would take some 2.2 GB in one step, where a capped one stays
+ * near 260 MB. A quiet era's 10 000 heights hold about as many (10 a generation): the cap shortens the busy eras'
+ * stretches only, to a few hundred generations, some fifty of the catch-up's batches (BATCH_TRANSACTIONS), each
+ * account still read once per stretch.
  */
 const GATHERED_TRANSACTIONS = 100_000;
 
@@ -137,8 +144,9 @@ const GATHERED_TRANSACTIONS = 100_000;
  * call is a dry-run of its micro block up to it (issue 76): asked by the batches, they halved the catch-up on the
  * devnode's chain at 20 ms a request (600 generations: 45.4 → 21.1 generations/s, 7.50 → 8.92 requests a generation,
  * the populator's CPU 658 → 993 µs a transaction, B ÷ A 0.46 in one paired round); behind the head, in steps of this
- * many heights (each one transaction of a bounded size), the catch-up kept 0.87 of its rate (88.1 → 76.5 generations/s,
- * the same dry-runs, 9.08 requests a generation) and each batch once caught up asks its own.
+ * many heights (each one transaction, bounded by GATHERED_TRANSACTIONS too), the catch-up kept 0.87 of its rate
+ * (88.1 → 76.5 generations/s, the same dry-runs, 9.08 requests a generation) and each batch once caught up asks its
+ * own.
  */
 const INTERNAL_CALLS_GATHERED = 500;
 
