@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/middleware.ts';
 import { createPool } from '../src/db/connection/pool.ts';
 import { recordBackfill } from '../src/db/writes/derive-backfill.ts';
 import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
-import { transactionCountBetween } from '../src/db/queries/height-transactions.ts';
+import { heightsTransactionCount } from '../src/db/queries/txis.ts';
 import { DeriveBackfill } from '../src/indexer/derived/derive-backfill.ts';
 import { transferRulesOf } from '../src/indexer/derived/internal-transfers.ts';
 import { NodeClient } from '../src/node/client.ts';
@@ -76,7 +76,7 @@ async function child(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(timer);
-  const sizes = await Promise.all(stretches.map((s) => transactionCountBetween(pool, s.from, s.to)));
+  const sizes = await Promise.all(stretches.map((s) => heightsTransactionCount(pool, s.from, s.to)));
   await pool.end();
   const result: Derivation = {
     cap,

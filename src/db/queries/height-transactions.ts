@@ -20,13 +20,3 @@ export async function transactionsByHeight(db: Queryable, from: number, to: numb
   });
   return rows;
 }
-
-/** transactionCountBetween counts the transactions of the stored heights from..to. */
-export async function transactionCountBetween(db: Queryable, from: number, to: number): Promise<number> {
-  const { rows } = await db.query<{ n: string }>({
-    name: 'mdw_transactions_between',
-    text: 'SELECT coalesce(sum(tx_count), 0)::text AS n FROM micro_blocks WHERE height BETWEEN $1 AND $2',
-    values: [from, to],
-  });
-  return Number(rows[0]!.n);
-}

@@ -20,7 +20,8 @@ import {
 } from '../../db/writes/derive-backfill.ts';
 import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
-import { transactionCountBetween, transactionsByHeight } from '../../db/queries/height-transactions.ts';
+import { transactionsByHeight } from '../../db/queries/height-transactions.ts';
+import { heightsTransactionCount } from '../../db/queries/txis.ts';
 import type { Logger } from '../../base/log.ts';
 import { Backoff } from '../../base/retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
@@ -554,7 +555,7 @@ export class DeriveBackfill {
       const seen = this.#counted.get(p.area);
       const counted =
         seen?.next === p.next && seen.to <= p.to ? seen : { next: p.next, to: p.next - 1, transactions: 0 };
-      const added = counted.to < p.to ? await transactionCountBetween(this.#deps.pool, counted.to + 1, p.to) : 0;
+      const added = counted.to < p.to ? await heightsTransactionCount(this.#deps.pool, counted.to + 1, p.to) : 0;
       const transactions = counted.transactions + added;
       this.#counted.set(p.area, { next: p.next, to: p.to, transactions });
       if (transactions >= this.#cap) filled.add(p.area);
