@@ -5,7 +5,8 @@
  * (n, the node-bound rate) and loads it with A's and B's populators (`bench/indexer.lib.populate.ts` of each
  * checkout, own processes) into empty schemas of one PostgreSQL, A and B in alternating order (A B, then B A) so that
  * the machine's drift falls on both alike. Per round: generations/s of each and the ratios B ÷ A, A ÷ n and B ÷ n;
- * node requests per generation; CPU seconds per transaction of each populator ÷ the bare client's, and PostgreSQL's.
+ * node requests per generation; CPU seconds per transaction of each populator ÷ the bare client's, PostgreSQL's and the
+ * devnodes' (on this machine the node shares the cores: a side that asks it more work is slowed by that work too).
  * The summary gives each ratio's median and spread (min–max) with the load average. Every B schema is checked
  * against the node afterwards (`mdw -v --full`), and a difference fails the run, as does a side that stopped synced
  * with a derived area pending.
@@ -32,7 +33,7 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 import { bareClient, type BareRead } from './bare-client.lib.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
 import { killChildrenOnExit, median, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
-import { postgresCpuReader } from './process-cpu.lib.ts';
+import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_AB_GENERATIONS ?? 3000);
@@ -55,6 +56,8 @@ interface Run {
   /** the populator's CPU over the sync (not its start), all its threads */
   readonly cpuSeconds: number;
   readonly postgresCpuSeconds: number;
+  /** the nodes' CPU meanwhile (they share the machine's cores: a real node's would not be ours to pay) */
+  readonly nodeCpuSeconds: number;
   /** the node answers it needed (its own count, summed over nodes) */
   readonly nodeRequests: number;
   /** BENCH_AB_TIMELINE: the share of the node's slots idle in each tenth of the load, and over all of it */
@@ -62,7 +65,15 @@ interface Run {
 }
 
 /** populate runs `checkout`'s populator child into a new schema and reports its run. */
-async function populate(checkout: string, urls: readonly string[], databaseUrl: string, schema: string): Promise<Run> {
+async function populate(
+  checkout: string,
+  nodes: readonly DevnodeChild[],
+  databaseUrl: string,
+  schema: string,
+): Promise<Run> {
+  const urls = nodes.map((n) => n.url);
+  const nodeCpu = (): number => nodes.reduce((sum, n) => sum + processCpuSeconds(n.pid), 0);
+  const node0 = nodeCpu();
   const postgresCpu = await postgresCpuReader(databaseUrl);
   let pg0 = 0;
   const slotsDir = TIMELINE ? mkdtempSync(join(tmpdir(), 'mdw-ab-slots-')) : undefined;
@@ -106,6 +117,7 @@ async function populate(checkout: string, urls: readonly string[], databaseUrl: 
     seconds: report.seconds,
     cpuSeconds: report.syncCpuSeconds,
     postgresCpuSeconds: postgresCpu() - pg0,
+    nodeCpuSeconds: nodeCpu() - node0,
     nodeRequests: report.nodeRequests,
     slots,
   };
@@ -187,7 +199,8 @@ function roundLine(i: number, { n, a, b, load }: Round): string {
   const perTx = (s: number): string => `${((1e6 * s) / n.transactions).toFixed(0)}`;
   const side = (name: string, r: Run): string =>
     `${name} ${gensPerSecond(r).toFixed(1)} gens/s, ${(r.nodeRequests / n.generations).toFixed(2)} req/gen, ` +
-    `CPU ${perTx(r.cpuSeconds)} µs/tx = ${(r.cpuSeconds / n.cpuSeconds).toFixed(2)} × n, PostgreSQL ${perTx(r.postgresCpuSeconds)} µs/tx`;
+    `CPU ${perTx(r.cpuSeconds)} µs/tx = ${(r.cpuSeconds / n.cpuSeconds).toFixed(2)} × n, PostgreSQL ${perTx(r.postgresCpuSeconds)} µs/tx, ` +
+    `node ${perTx(r.nodeCpuSeconds)} µs/tx`;
   return (
     `round ${i + 1} (load ${load.toFixed(1)}): n ${gensPerSecond(n).toFixed(1)} gens/s, ` +
     `${(n.requests / n.generations).toFixed(2)} req/gen, CPU ${perTx(n.cpuSeconds)} µs/tx; ${side('A', a)}; ${side('B', b)}; ` +
@@ -221,8 +234,8 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < ROUNDS; i++) {
       const n = await bareClient(urls, GENERATIONS, SLOTS);
-      const runA = (): Promise<Run> => populate(oldDir, urls, db.url, `ab_a_${i}`);
-      const runB = (): Promise<Run> => populate(NEW, urls, db.url, `ab_b_${i}`);
+      const runA = (): Promise<Run> => populate(oldDir, nodes, db.url, `ab_a_${i}`);
+      const runB = (): Promise<Run> => populate(NEW, nodes, db.url, `ab_b_${i}`);
       // A first in even rounds, B first in odd ones
       const [a, b] = i % 2 === 0 ? [await runA(), await runB()] : [await runB(), await runA()].reverse();
       await derivedWhole(db.url, `ab_a_${i}`);
