@@ -6,7 +6,7 @@ export default class Manifests extends Command {
   static override summary = 'Print the operator install (Namespace, CRD, RBAC, Deployment) as YAML.';
   static override examples = [
     'mdw manifests | kubectl apply -f -',
-    'mdw manifests --namespace mdw-system --image registry.example/mdw:0.2.0 --watch-namespace mdw',
+    'mdw manifests --namespace mdw-system --image registry.example/mdw:0.3.0 --watch-namespace mdw',
   ];
   static override flags = {
     namespace: Flags.string({ char: 'n', description: 'namespace of the operator', default: 'mdw-system' }),

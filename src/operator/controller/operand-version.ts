@@ -9,11 +9,13 @@ import type { OperandStatus } from '../api/middleware-types.ts';
 import type { DatabaseReport } from './database-report.ts';
 
 /**
- * MIN_OPERAND_VERSION: the oldest operand this operator drives, the first that reports its version and its schemas'
- * owners in `mdw db usage` and records the owner the operator gives it (MIDDLEWARE_UID, MIDDLEWARE_NAME). Raise it
- * with every release whose operator relies on something new in the operand.
+ * MIN_OPERAND_VERSION: the oldest operand this operator drives: 0.2.0 was the first that reports its version and its
+ * schemas' owners in `mdw db usage` and records the owner the operator gives it (MIDDLEWARE_UID, MIDDLEWARE_NAME);
+ * 0.3.0 the first whose populator writes its writer Lease's times as the API server's MicroTime (six fractional
+ * digits: a real API server refuses an older one's every write). Raise it with every release whose operator relies on
+ * something new in the operand.
  */
-export const MIN_OPERAND_VERSION = '0.2.0';
+export const MIN_OPERAND_VERSION = '0.3.0';
 
 /** OperandVerdict: the image may roll (with what it reported), or why not. */
 export type OperandVerdict =

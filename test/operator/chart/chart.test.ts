@@ -102,7 +102,7 @@ describe('Helm chart aeternity-middleware-operator', function () {
       mounts: c?.volumeMounts,
     });
     expect(pick(chart)).to.deep.equal(pick(manifest));
-    expect(chart.image).to.equal('ghcr.io/aeternity/mdw:0.2.0');
+    expect(chart.image).to.equal('ghcr.io/aeternity/mdw:0.3.0');
   });
 
   it('applies the full values: digest image, watch namespace, ServiceMonitor, overrides', () => {
