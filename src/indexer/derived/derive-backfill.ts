@@ -141,6 +141,17 @@ const BALANCES_GATHERED = 10_000;
 const GATHERED_TRANSACTIONS = 100_000;
 
 /**
+ * INTERNAL_CALLS_GATHERED: heights whose internal calls one backfill step derives while catching up. Each contract
+ * call is a dry-run of its micro block up to it (issue 76): asked by the batches, they halved the catch-up on the
+ * devnode's chain at 20 ms a request (600 generations: 45.4 → 21.1 generations/s, 7.50 → 8.92 requests a generation,
+ * the populator's CPU 658 → 993 µs a transaction, B ÷ A 0.46 in one paired round); behind the head, in steps of this
+ * many heights (each one transaction, bounded by GATHERED_TRANSACTIONS too), the catch-up kept 0.87 of its rate
+ * (88.1 → 76.5 generations/s, the same dry-runs, 9.08 requests a generation) and each batch once caught up asks its
+ * own.
+ */
+const INTERNAL_CALLS_GATHERED = 500;
+
+/**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
  * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
  * decoding stands alone: a call undecoded for now defers no other area, and no other defers it in a batch. The
@@ -225,13 +236,8 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     },
   ],
   [
-    // contract_internal_calls (1097): a batch's asked as it was prepared (node-reads.ts), as the ga area's infos, while
-    // catching up too. Each call that can make one is a dry-run of its micro block up to it (issue 76): asked by the
-    // batches when every call was one, they halved the catch-up, so they gathered behind the head in steps of 500
-    // heights; asked only for the calls that can make one (internal-calls.ts, quietCalls: 2.1 requests a generation on
-    // a mainnet-like chain where every call was 10.9), by the batches beside their fetch they load 1.03 times as fast as
-    // gathered (1.01–1.05, 2 000 mainnet-like generations at 20 ms a request; 0.85 against 0.82 of the rate without
-    // the area at 60 ms): the dry-runs overlap the batches' fetch and writes, where a backfill step held the follower
+    // contract_internal_calls (1097): a batch's asked as it was prepared (node-reads.ts), as the ga area's infos; while
+    // catching up left to the backfill behind the head (INTERNAL_CALLS_GATHERED)
     'int_calls',
     {
       batch: (db, gens, { internalCalls }) => writeBatchInternalCalls(db, gens, internalCalls),
@@ -255,6 +261,7 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       asksNode: true,
       standalone: true,
       leaf: true,
+      gathers: INTERNAL_CALLS_GATHERED,
     },
   ],
   [
