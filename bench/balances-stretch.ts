@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config/middleware.ts';
 import { createPool } from '../src/db/connection/pool.ts';
 import { recordBackfill } from '../src/db/writes/derive-backfill.ts';
 import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
-import { heightsTransactionCount } from '../src/db/queries/txis.ts';
+import { heightsTransactionCount } from '../src/db/queries/height-transactions.ts';
 import { DeriveBackfill } from '../src/indexer/derived/derive-backfill.ts';
 import { transferRulesOf } from '../src/indexer/derived/internal-transfers.ts';
 import { NodeClient } from '../src/node/client.ts';

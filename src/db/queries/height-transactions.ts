@@ -3,6 +3,7 @@
  * 1000): what bounds a stretch the derive backfill takes (derived/gathered-stretch.ts) without reading a transaction.
  */
 import type { Queryable } from '../connection/pool.ts';
+import { transactionCountBetween } from './txis.ts';
 
 /** A stored height and the transactions its micro blocks hold. */
 export interface HeightTransactions {
@@ -19,4 +20,14 @@ export async function transactionsByHeight(db: Queryable, from: number, to: numb
     values: [from, to],
   });
   return rows;
+}
+
+/** heightsTransactionCount counts the stored transactions of the heights from..to (transactionCountBetween). */
+export function heightsTransactionCount(db: Queryable, from: number, to: number): Promise<number> {
+  const end = 2 ** 31 - 1;
+  return transactionCountBetween(
+    db,
+    { height: from, microIndex: 0, txIndex: 0 },
+    { height: to, microIndex: end, txIndex: end },
+  );
 }

@@ -105,13 +105,3 @@ export async function transactionCountBetween(db: Queryable, lo: TxPosition, hi:
   });
   return Number(rows[0]?.n ?? 0);
 }
-
-/** heightsTransactionCount counts the stored transactions of the heights from..to (transactionCountBetween). */
-export function heightsTransactionCount(db: Queryable, from: number, to: number): Promise<number> {
-  const end = 2 ** 31 - 1;
-  return transactionCountBetween(
-    db,
-    { height: from, microIndex: 0, txIndex: 0 },
-    { height: to, microIndex: end, txIndex: end },
-  );
-}

@@ -20,8 +20,7 @@ import {
 } from '../../db/writes/derive-backfill.ts';
 import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
 import { storedHeightsAbove } from '../../db/queries/block-hashes.ts';
-import { transactionsByHeight } from '../../db/queries/height-transactions.ts';
-import { heightsTransactionCount } from '../../db/queries/txis.ts';
+import { heightsTransactionCount, transactionsByHeight } from '../../db/queries/height-transactions.ts';
 import type { Logger } from '../../base/log.ts';
 import { Backoff } from '../../base/retry.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
