@@ -42,8 +42,8 @@ describe('devnode endpoint gates (the node configuration: dry-run group, debug e
         return ok({ results: [] });
       },
     });
-    await timeLimited(busy(30), 5)
-      .handler(request)
+    await Promise.resolve()
+      .then(() => timeLimited(busy(30), 5).handler(request))
       .then(
         () => expect.fail('answered past its limit'),
         (err: { status: number; body: unknown }) => {
