@@ -4,13 +4,11 @@
  * its internal debug endpoints (`http.internal.debug_endpoints`: the debug dry-run and the mempool's pending list),
  * whether its gas cap (`http.external.gas_limit`) admits the middleware's dry-runs, and whether it keeps old state
  * (garbage collection). Its dry-runs' time limit (`http.dry_run.timeout_ms`) no cheap request tells: unknown. Each
- * request is one a real node answered in the recording (test/fixtures/real-node/) but the gas cap's, which is the
- * middleware's own dry-run shape; none runs a contract. A node that does not answer in time, or answers otherwise,
- * leaves its finding unknown: the probe never fails and never waits for a node.
+ * request is one a real node answered in the recording (test/fixtures/real-node/), and none runs a contract but on
+ * the recorded chain. A node that does not answer in time, or answers otherwise, leaves its finding unknown: the
+ * probe never fails and never waits for a node.
  */
-import { encode } from '../chain/encoding.ts';
 import { HttpGetError, httpGet, httpPostJson, type HttpAnswer } from './http-get.ts';
-import { CALLS_PER_REQUEST, dryRunBody } from './dry-run.ts';
 import type { Meter } from './outbound-metrics.ts';
 
 /** Allowed: whether a node serves something, as its answer told (unknown: no answer, or one that tells nothing). */
@@ -42,19 +40,17 @@ export const EMPTY_DRY_RUN = '{"txs":[]}';
 export const OLD_STATE_PATH = '/v3/accounts/ak_11111111111111111111111111111111273Yts/height/0';
 
 /**
- * gasProbeBody is a dry-run of the middleware's own shape and size (CALLS_PER_REQUEST calls without gas: the gas a
- * request of its counts against the cap) of a contract no chain holds (the zero id): each call is answered
- * `contract_does_not_exist` without running, and a cap below the request's gas refuses it whole (403). Pure.
+ * GAS_PROBE is a dry-run of as much gas as a request of the middleware's: CALLS_PER_REQUEST (6) `call_req`s without
+ * `gas`, each counted 1 000 000 against the cap, which refuses the request whole when it is lower (403). It is the
+ * recording's own request of six calls (`6 call_reqs (gas limit)`: a real node answered it, and a replay of its answers
+ * can): `balances()` of the recording's token, a contract no other chain holds, where each call is answered
+ * `contract_does_not_exist` without running.
  */
-export function gasProbeBody(): string {
-  const contract = encode('ct', new Uint8Array(32));
-  // calldata of a call without arguments (any would do: no contract runs)
-  const call = { contract, calldata: 'cb_KxGAJGtHPyQFo+I=' };
-  return dryRunBody(
-    undefined,
-    Array.from({ length: CALLS_PER_REQUEST }, () => call),
-  );
-}
+export const GAS_PROBE = `{"txs":[${Array.from(
+  { length: 6 },
+  () =>
+    '{"call_req":{"contract":"ct_A4ycGRCFAakB55jDYZXeyQnrwKLqWCxD4VNducHXRfPCSDTbE","calldata":"cb_KxGAJGtHPyQFo+I=","abi_version":3}}',
+).join(',')}]}`;
 
 /** A probe answer: the node's status, or undefined when it gave none in time. */
 type Answer = HttpAnswer | undefined;
@@ -126,6 +122,6 @@ export async function probeNode(target: ProbeTarget): Promise<NodeFindings> {
       ? ('unknown' as const)
       : post(internalUrl, '/v3/debug/transactions/dry-run', EMPTY_DRY_RUN).then(readDebugDryRun),
   ]);
-  const gasCap = dryRun === 'on' ? readGasCap(await post(url, '/v3/dry-run', gasProbeBody())) : 'unknown';
+  const gasCap = dryRun === 'on' ? readGasCap(await post(url, '/v3/dry-run', GAS_PROBE)) : 'unknown';
   return { dryRun, internalDryRun: debug, debugEndpoints: debug, gasCap, dryRunTimeLimit: 'unknown', stateHistory };
 }

@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { decode } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import {
   EMPTY_DRY_RUN,
-  gasProbeBody,
+  GAS_PROBE,
   OLD_STATE_PATH,
   probeNode,
   readDebugDryRun,
@@ -14,7 +13,7 @@ import {
   readGasCap,
   readStateHistory,
 } from '../../../src/node/node-probe.ts';
-import { CALLS_PER_REQUEST } from '../../../src/node/dry-run.ts';
+import { CALLS_PER_REQUEST, dryRunBody } from '../../../src/node/dry-run.ts';
 
 /** One exchange of the real node's recording (test/fixtures/real-node/README.md). */
 interface Exchange {
@@ -74,13 +73,15 @@ describe("node probe: what a node allows, read from a real node's answers", () =
     );
   });
 
-  it("asks the gas cap with the middleware's own request: its calls, of a contract no chain holds", () => {
-    const body = JSON.parse(gasProbeBody()) as { txs: { call_req: { contract: string; gas?: number } }[] };
+  it("asks the gas cap with a recorded request of as much gas as the middleware's own", () => {
+    const recordedSix = find(undefined, 'POST', '/v3/dry-run', GAS_PROBE);
+    expect(recordedSix.label).to.equal('6 call_reqs (gas limit)');
+    const body = JSON.parse(GAS_PROBE) as { txs: { call_req: { gas?: number } }[] };
+    // the middleware's request: CALLS_PER_REQUEST calls without gas, each counted 1 000 000 by the node
     expect(body.txs).to.have.length(CALLS_PER_REQUEST);
-    for (const { call_req } of body.txs) {
-      expect(call_req.gas, 'counted as the node counts a call without gas: 1000000').to.equal(undefined);
-      expect(decode(call_req.contract as `ct_${string}`)).to.deep.equal(new Uint8Array(32));
-    }
+    for (const { call_req } of body.txs) expect(call_req.gas).to.equal(undefined);
+    const own = JSON.parse(dryRunBody(undefined, [{ contract: 'ct_x', calldata: 'cb_y' }]));
+    expect(own.txs[0].call_req.gas, "the middleware's calls carry no gas either").to.equal(undefined);
   });
 
   it('leaves unknown what no answer, a 410 elsewhere or a 5xx tells', () => {
