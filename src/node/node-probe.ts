@@ -52,8 +52,8 @@ export const GAS_PROBE = `{"txs":[${Array.from(
     '{"call_req":{"contract":"ct_A4ycGRCFAakB55jDYZXeyQnrwKLqWCxD4VNducHXRfPCSDTbE","calldata":"cb_KxGAJGtHPyQFo+I=","abi_version":3}}',
 ).join(',')}]}`;
 
-/** A probe answer: the node's status, or undefined when it gave none in time. */
-type Answer = HttpAnswer | undefined;
+/** A probe answer: what the readers need of it, its status, or undefined when the node gave none in time. */
+type Answer = { readonly status: number } | undefined;
 
 /** readDryRun reads a dry-run's answer to EMPTY_DRY_RUN: served (200), or no such route (404). Pure. */
 export function readDryRun(answer: Answer): Allowed {
@@ -94,7 +94,7 @@ export interface ProbeTarget {
 }
 
 /** answered is a request's answer, or undefined when it got none (it never rejects). */
-async function answered(request: Promise<HttpAnswer>): Promise<Answer> {
+async function answered(request: Promise<HttpAnswer>): Promise<HttpAnswer | undefined> {
   try {
     return await request;
   } catch (err) {
