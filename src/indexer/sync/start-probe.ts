@@ -39,6 +39,8 @@ export async function probeNodes(opts: StartProbeOptions, log: Logger): Promise<
       }),
     ),
   );
+  // a populator stopped meanwhile says nothing of nodes it stopped asking
+  opts.signal?.throwIfAborted();
   const nodes = findings.map((f) => nodeGaps(f, { hyperchain: opts.hyperchain }));
   nodes.forEach((node, i) => {
     const fields = {
