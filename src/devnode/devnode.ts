@@ -9,6 +9,7 @@ import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './api/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './api/external.ts';
 import { generateChain } from './generator.ts';
 import { pruneBelow } from './api/gc.ts';
+import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, timeLimited } from './api/endpoint-gates.ts';
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './api/http.ts';
 import { internalRoutes } from './api/internal.ts';
 import { withIntAsString } from './api/int-as-string.ts';
@@ -28,6 +29,15 @@ import {
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
+  /**
+   * the external dry-run's endpoint group (`http.endpoints.dry-run`): default true, where a node's is off; false: no
+   * `/v2|v3/dry-run` route, 404 as on such a node
+   */
+  dryRunEndpoint?: boolean;
+  /** the internal debug endpoints (`http.internal.debug_endpoints`): default true; false: 403 with no body */
+  debugEndpoints?: boolean;
+  /** both dry-runs' time limit (`http.dry_run.timeout_ms`): default 3000, as a node's; 0: unbounded */
+  dryRunTimeoutMs?: number;
   /** a pruning node: state reads below this height answer 410 (see gc.ts) */
   gcHeight?: number;
   /** listen address; default 127.0.0.1 */
@@ -228,17 +238,22 @@ export class Devnode implements Role {
     const hyperchain = this.#hyperchain;
     // each listener has its own acceptor pool, as each of a node's listeners does
     const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
+    // the node's configuration: its dry-runs' time limit, its dry-run endpoint group, its debug endpoints
+    const timeoutMs = opts.dryRunTimeoutMs ?? DEFAULT_DRY_RUN_TIMEOUT_MS;
     const external = (['v2', 'v3'] as const).flatMap((v) => [
       ...externalRoutes(chain, info, v),
-      dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }),
+      ...(opts.dryRunEndpoint === false
+        ? []
+        : [timeLimited(dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }), timeoutMs)]),
       ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
     ]);
-    const internal = alsoUnderV3([
+    const internalAll = alsoUnderV3([
       ...internalRoutes(chain),
-      dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
+      timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs),
       pacingRoute(externalPacer),
       ...overloadRoutes(this.#overload),
     ]);
+    const internal = opts.debugEndpoints === false ? forbidDebug(internalAll) : internalAll;
     const withApi = (routes: Route[]): Route[] => [
       ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
       { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },

@@ -31,6 +31,7 @@ export default class Devnode extends Command {
     'mdw devnode --generate 1000 --seed demo',
     'mdw devnode --generate 1000 --latency-ms 20 --max-concurrent-requests 32',
     'mdw devnode --generate 1000 --gc-height 900',
+    'mdw devnode --no-dry-run-endpoint --no-debug-endpoints --dry-run-timeout-ms 3000',
     'mdw devnode --hard-forks forks.json --hard-fork-files ./forks',
     'mdw devnode --hyperchain --generate 400 --epoch-length 10',
   ];
@@ -135,6 +136,24 @@ export default class Devnode extends Command {
         "write the forks' accounts and contracts here as the node's files, for the middleware's MINERVA_ACCOUNTS_FILE, …",
       dependsOn: ['hard-forks'],
     }),
+    'dry-run-endpoint': Flags.boolean({
+      description:
+        "serve the external POST /v2|v3/dry-run (the node's http.endpoints.dry-run, off by default on a node); --no-dry-run-endpoint: 404, as such a node",
+      default: true,
+      allowNo: true,
+    }),
+    'debug-endpoints': Flags.boolean({
+      description:
+        "serve the internal /v2|v3/debug/* endpoints, the debug dry-run included (the node's http.internal.debug_endpoints); --no-debug-endpoints: 403 with no body, as such a node",
+      default: true,
+      allowNo: true,
+    }),
+    'dry-run-timeout-ms': Flags.integer({
+      description:
+        "both dry-runs' time limit (the node's http.dry_run.timeout_ms): past it 400 'Bad request: dry-run exceeded time limit'; 0: unbounded",
+      default: 3000,
+      min: 0,
+    }),
     'gc-height': Flags.integer({
       description: 'a pruning node: state reads below height H (call info, account at a block, dry-run) answer 410',
       min: 0,
@@ -178,6 +197,9 @@ export default class Devnode extends Command {
         latencyMs: flags['latency-ms'],
         maxConcurrentRequests: flags['max-concurrent-requests'],
         gcHeight: flags['gc-height'],
+        dryRunEndpoint: flags['dry-run-endpoint'],
+        debugEndpoints: flags['debug-endpoints'],
+        dryRunTimeoutMs: flags['dry-run-timeout-ms'],
         ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
         ...(accounts.length > 0 ? { accounts } : {}),
         ...(hardForks ? { hardForks } : {}),

@@ -24,6 +24,8 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
+  /** shut by the node's configuration (endpoint-gates.ts): 403 with no body, before the body is read, as the node */
+  readonly forbidden?: boolean;
 }
 
 /** alsoUnderV3 serves each /v2 route under /v3 as well: the node's handlers answer both of its APIs alike. */
@@ -152,6 +154,9 @@ function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>
   res.end(reply.body);
 }
 
+/** FORBIDDEN: the node's REST layer refusing an operation its configuration shuts (cowboy_rest forbidden). */
+const FORBIDDEN: Reply = { status: 403, body: '' };
+
 /** OPTIONS is answered before routing, as the node's CORS middleware does: 200, no body. */
 const PREFLIGHT: Reply = { status: 200, body: '' };
 
@@ -176,6 +181,7 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
       if (!m) continue;
       pathMatched = true;
       if (route.method !== req.method) continue;
+      if (route.forbidden) return FORBIDDEN;
       let body: Json | undefined;
       if (req.method === 'POST') {
         const text = await readBody(req);
