@@ -15,7 +15,7 @@ import { internalRoutes } from './api/internal.ts';
 import { withIntAsString } from './api/int-as-string.ts';
 import { deriveKey, keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './rules/hard-forks.ts';
-import { pacing, type PacingOptions } from './api/pacing.ts';
+import { Pacer, type PacingOptions } from './api/pacing.ts';
 import { pacingRoute } from './api/pacing-route.ts';
 import { Overload, overloadRoutes } from './api/overload.ts';
 import { StopList } from '../base/stop-list.ts';
@@ -154,7 +154,9 @@ export class Devnode implements Role {
   readonly #log: Logger;
   readonly #hyperchain: DevnodeHyperchain | undefined;
   readonly #info: DevnodeInfo;
-  readonly #overload = new Overload();
+  /** the node's regulators and service times, which both listeners share as a node's do */
+  readonly #pacer: Pacer;
+  readonly #overload: Overload;
   readonly #stops = new StopList();
   #externalUrl = '';
   #internalUrl = '';
@@ -177,6 +179,8 @@ export class Devnode implements Role {
     this.chain = makeChain(opts, miner, accounts, log, this.#hyperchain);
     this.accounts = accounts.map((a) => ({ publicKey: a.pair.address, secretKey: a.pair.secretKey }));
     this.#info = { mine: opts.mine ?? true, startedAt, version: VERSION };
+    this.#pacer = new Pacer(opts);
+    this.#overload = new Overload(this.#pacer.retryAfter);
   }
 
   /** the external API's URL, once started */
@@ -215,8 +219,11 @@ export class Devnode implements Role {
     this.#log.info({ depth, height: this.chain.height, top: this.chain.top.hash }, 'devnode fork');
   }
 
-  /** overload answers the next `requests` requests of the external API 503 with `Retry-After: retryAfter`. */
-  overload(requests: number, retryAfter: string): void {
+  /**
+   * overload has the next `requests` routed requests of the external API refused as a full regulator refuses them
+   * (503), with `Retry-After: retryAfter` when given, else the node's own (none on 7.2.2).
+   */
+  overload(requests: number, retryAfter?: string): void {
     this.#overload.refuse(requests, retryAfter);
   }
 
@@ -236,8 +243,6 @@ export class Devnode implements Role {
     const log = this.#log;
     const info = this.#info;
     const hyperchain = this.#hyperchain;
-    // each listener has its own acceptor pool, as each of a node's listeners does
-    const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
     // the node's configuration: its dry-runs' time limit, its dry-run endpoint group, its debug endpoints
     const timeoutMs = opts.dryRunTimeoutMs ?? DEFAULT_DRY_RUN_TIMEOUT_MS;
     const external = (['v2', 'v3'] as const).flatMap((v) => [
@@ -250,7 +255,7 @@ export class Devnode implements Role {
     const internalAll = alsoUnderV3([
       ...internalRoutes(chain),
       timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs),
-      pacingRoute(externalPacer),
+      pacingRoute(this.#pacer),
       ...overloadRoutes(this.#overload),
     ]);
     const internal = opts.debugEndpoints === false ? forbidDebug(internalAll) : internalAll;
@@ -260,11 +265,10 @@ export class Devnode implements Role {
     ];
     const height = (): number => chain.height;
     const externalServer = createJsonServer(withApi(external), log, {
-      pacer: externalPacer,
-      overload: this.#overload,
+      regulate: this.#pacer.regulate(() => this.#overload.take()),
       height,
     });
-    const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
+    const internalServer = createJsonServer(withApi(internal), log, { regulate: this.#pacer.regulate(), height });
     const host = opts.host ?? '127.0.0.1';
     this.#externalUrl = await listen(externalServer, host, opts.port ?? 3013);
     this.#stops.push(() => close(externalServer));

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { parseJson, stringifyJson, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
-import type { Pacer } from './pacing.ts';
+import type { Regulate } from './pacing.ts';
 
 /** Reply is a status and a JSON body already serialised, with the headers it needs besides (a 503's Retry-After). */
 export interface Reply {
@@ -146,6 +146,7 @@ function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>
   // the node's router and REST layer answer an unknown path or method with no body at all
   const type: Record<string, string> = reply.body === '' ? {} : { 'content-type': 'application/json' };
   res.writeHead(reply.status, {
+    server: 'Cowboy',
     ...stamped,
     ...reply.headers,
     ...type,
@@ -170,8 +171,17 @@ function noRoute(path: string, pathMatched: boolean): Reply {
   return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
 }
 
-/** answer computes the reply to one request: the route's, or the node's 404/405/400/500. */
-async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Promise<Reply> {
+/**
+ * answer computes the reply to one request: the route's, or the node's 404/405/400/500. A routed request with its
+ * body read goes through `regulate` (the node's queues: a turn, its service time, or a refusal), as the node's router
+ * and validation answer before its queues do.
+ */
+async function answer(
+  table: RouteTable,
+  req: IncomingMessage,
+  log: Logger,
+  regulate: Regulate | undefined,
+): Promise<Reply> {
   try {
     const url = parseUrl(req.url);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
@@ -194,7 +204,8 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
         }
       }
       const params = m.slice(1).map(decodeParam);
-      return await route.handler({ params, query: url.searchParams, body });
+      const work = async (): Promise<Reply> => route.handler({ params, query: url.searchParams, body });
+      return await (regulate ? regulate.serve(route.method, path, work) : work());
     }
     return noRoute(path, pathMatched);
   } catch (err) {
@@ -211,10 +222,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** What a listener does besides routing. */
 export interface JsonServerOptions {
-  /** the realistic mode (pacing.ts): each request waits for a slot, its answer is written when its latency is up */
-  readonly pacer?: Pacer;
-  /** refuses requests with 503 and Retry-After while told to (overload.ts), before they queue, as the node's queue does */
-  readonly overload?: { take(): Reply | undefined };
+  /** the node's queues and service times (pacing.ts), which a routed request goes through */
+  readonly regulate?: Regulate;
   /** the chain's height, stamped on every answer as `X-Ae-Height`, as a node after 7.2.2 does (before routing) */
   readonly height?: () => number;
 }
@@ -225,18 +234,14 @@ export interface JsonServerOptions {
  */
 export function createJsonServer(routes: readonly Route[], log: Logger, options: JsonServerOptions = {}): Server {
   const table = new RouteTable(routes);
-  const { pacer, overload, height } = options;
+  const { regulate, height } = options;
   return createServer((req, res) => {
     const stamped = {
       ...(height === undefined ? {} : { [AE_HEIGHT_HEADER]: String(height()) }),
       ...corsHeaders(header(req, 'origin'), header(req, 'access-control-request-headers')),
     };
     if (req.method === 'OPTIONS') return send(res, PREFLIGHT, stamped);
-    const refusal = overload?.take();
-    if (refusal) return send(res, refusal, stamped);
-    const work = (): Promise<Reply> => answer(table, req, log);
-    if (pacer) void pacer.serve(work, (reply) => send(res, reply, stamped));
-    else void work().then((reply) => send(res, reply, stamped));
+    void answer(table, req, log, regulate).then((reply) => send(res, reply, stamped));
   });
 }
 

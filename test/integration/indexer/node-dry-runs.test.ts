@@ -19,6 +19,12 @@ import { silent } from './support/harness.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const SEED = 'node-dry-runs';
+
+/** workers is a node whose regulators (GETs, POSTs) run `n` requests each at once, with the node's queues */
+const workers = (n: number): DevnodeOptions['regulators'] => ({
+  httpRead: { workers: n, waiting: 100 },
+  httpUpdate: { workers: n, waiting: 50 },
+});
 const GENERATIONS = 10;
 
 describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
@@ -67,7 +73,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   it('waits for a slot of a node that GETs fill, ahead of the heights waiting, and never queues at the node', async () => {
     // a node of one slot whose answers take 100 ms, and a client whose limit is that slot
     const L = 100;
-    const { devnode, proxy } = await node({ latencyMs: L, maxConcurrentRequests: 1 });
+    const { devnode, proxy } = await node({ latencyMs: L, regulators: workers(1) });
     const c = client(new NodeSet([proxy.url], { initial: 1, min: 1, max: 1 }));
     const { call, encoder, meta } = token(devnode);
     const held = c.generation(1);
@@ -94,7 +100,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     // long enough that the few ms each of nine requests may wait for a late timer on a loaded machine (35 ms in all
     // once, at load 5) stay far below L / 2, while one request past the slots waits L
     const L = 200;
-    const { devnode, proxy } = await node({ latencyMs: L, maxConcurrentRequests: 2 });
+    const { devnode, proxy } = await node({ latencyMs: L, regulators: workers(2) });
     const c = client(new NodeSet([proxy.url], { initial: 2, min: 2, max: 2 }));
     const { call, encoder, meta } = token(devnode);
     const gets = [1, 2, 3, 4, 5, 6].map((h) => c.generation(h));
@@ -111,7 +117,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   it('ends a dry-run waiting for a slot when its client stops', async () => {
     // one slot, held for 3 s by a GET of another client of the set (as the populator's poll shares its set); the
     // stop must not wait for it
-    const { devnode, proxy } = await node({ latencyMs: 3000, maxConcurrentRequests: 1 });
+    const { devnode, proxy } = await node({ latencyMs: 3000, regulators: workers(1) });
     const stop = new AbortController();
     const nodes = new NodeSet([proxy.url], { initial: 1, min: 1, max: 1 });
     const held = client(nodes).generation(1);
@@ -128,7 +134,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   });
 
   it("leaves the node's limit to the GETs' round trips: a dry-run's time is the contracts' run", async () => {
-    const { devnode, proxy } = await node({ latencyMs: 20, maxConcurrentRequests: 2 });
+    const { devnode, proxy } = await node({ latencyMs: 20, regulators: workers(2) });
     const { call } = token(devnode);
     const limit = { initial: 2, min: 1, max: 64 };
     // 22 requests two at a time, over more than one window of the limit (8 answers and 100 ms)
