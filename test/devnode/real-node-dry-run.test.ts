@@ -22,6 +22,7 @@ import {
 } from '@aeternity/aepp-sdk';
 import { decode as rlpDecode } from 'rlp';
 import { isJsonObject, parseJson, type Json } from '../../src/chain/json.ts';
+import { erlangTerm } from '../../src/devnode/api/dry-run-items.ts';
 import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
 import { recording, type Exchange } from '../support/real-node-recording.ts';
 import { startTestNode, type TestNode } from './harness.ts';
@@ -333,6 +334,61 @@ describe('the devnode dry-run as a real 7.2.2 node answers it (test/fixtures/rea
     });
     return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
   }
+
+  it('finds an answer of another shape: its comparison can fail', () => {
+    const recorded = parseJson(labelled('AEX-9 meta_info() call_req abi_version 3').body) as {
+      results: { call_obj: { [k: string]: Json } }[];
+    };
+    const edited = (edit: (call: { [k: string]: Json }) => void): Json => {
+      const copy = parseJson(labelled('AEX-9 meta_info() call_req abi_version 3').body) as typeof recorded;
+      edit(copy.results[0]!.call_obj);
+      return copy;
+    };
+    // other values of the same kinds are the same shape
+    const same = edited((c) => Object.assign(c, { gas_used: 1, height: 2, contract_id: 'ct_other', log: [] }));
+    expect(differences(recorded, same)).to.deep.equal([]);
+    expect(
+      differences(
+        recorded,
+        edited((c) => (c.return_type = 'revert')),
+      ),
+    ).to.have.length(1);
+    expect(
+      differences(
+        recorded,
+        edited((c) => delete c.log),
+      ),
+    ).to.have.length(1);
+    expect(
+      differences(
+        recorded,
+        edited((c) => (c.gas_used = '6088')),
+      ),
+    ).to.have.length(1);
+    expect(
+      differences(
+        recorded,
+        edited((c) => (c.contract_id = 'ak_other')),
+      ),
+    ).to.have.length(1);
+    // a call_req without caller has the node's defaults
+    expect(
+      differences(
+        recorded,
+        edited((c) => (c.caller_nonce = 2)),
+      ),
+    ).to.have.length(1);
+    expect(differences(recorded, { results: [] })).to.have.length(1);
+  });
+
+  it('prints a call_req the node cannot read as the node does (Erlang terms, line breaks aside)', () => {
+    for (const label of ['malformed contract id', 'AEX-9 bad calldata']) {
+      const x = labelled(label);
+      const { reason } = parseJson(x.body) as { reason: string };
+      const printed = `Bad request: Internal error {bad_dry_run_call_request,${erlangTerm(request(x).txs[0].call_req)}}`;
+      expect(printed.replace(/\s+/g, ''), label).to.equal(reason.replace(/\s+/g, ''));
+    }
+  });
 
   it('holds the kinds this test walks, and those it leaves to others', () => {
     expect(KINDS.size).to.be.greaterThan(100);
