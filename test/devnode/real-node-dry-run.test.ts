@@ -347,37 +347,15 @@ describe('the devnode dry-run as a real 7.2.2 node answers it (test/fixtures/rea
     // other values of the same kinds are the same shape
     const same = edited((c) => Object.assign(c, { gas_used: 1, height: 2, contract_id: 'ct_other', log: [] }));
     expect(differences(recorded, same)).to.deep.equal([]);
-    expect(
-      differences(
-        recorded,
-        edited((c) => (c.return_type = 'revert')),
-      ),
-    ).to.have.length(1);
-    expect(
-      differences(
-        recorded,
-        edited((c) => delete c.log),
-      ),
-    ).to.have.length(1);
-    expect(
-      differences(
-        recorded,
-        edited((c) => (c.gas_used = '6088')),
-      ),
-    ).to.have.length(1);
-    expect(
-      differences(
-        recorded,
-        edited((c) => (c.contract_id = 'ak_other')),
-      ),
-    ).to.have.length(1);
-    // a call_req without caller has the node's defaults
-    expect(
-      differences(
-        recorded,
-        edited((c) => (c.caller_nonce = 2)),
-      ),
-    ).to.have.length(1);
+    const edits: [string, (call: { [k: string]: Json }) => void][] = [
+      ['another return type', (c) => (c.return_type = 'revert')],
+      ['a field missing', (c) => delete c.log],
+      ['a string for an integer', (c) => (c.gas_used = '6088')],
+      ['another kind of id', (c) => (c.contract_id = 'ak_other')],
+      // a call_req without caller has the node's defaults
+      ['another default nonce', (c) => (c.caller_nonce = 2)],
+    ];
+    for (const [what, edit] of edits) expect(differences(recorded, edited(edit)), what).to.have.length(1);
     expect(differences(recorded, { results: [] })).to.have.length(1);
   });
 
