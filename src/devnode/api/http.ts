@@ -26,7 +26,7 @@ export interface Route {
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
   /**
    * jsonOnly: the node's REST layer takes the body as `application/json` only, and answers another content type (or
-   * none: no body) 415 with no body, before the handler (a real 7.2.2 node's dry-runs and transactions)
+   * none: no body) 415 with no body, before the handler (a real 7.2.2 node's POSTs; the devnode's dry-runs so far)
    */
   readonly jsonOnly?: boolean;
 }
