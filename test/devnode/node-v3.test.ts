@@ -177,7 +177,7 @@ describe('devnode /v3 through the SDK Node client', function () {
     expect((await call('getContractCode', () => node.getContractCode(contract.id))).bytecode).to.equal(contract.code);
     const dryRun = await call('protectedDryRunTxs', () =>
       node.protectedDryRunTxs({
-        txs: [{ callReq: { contract: contract.id, calldata: contractCallData('get', []), amount: 0n } }],
+        txs: [{ callReq: { contract: contract.id, calldata: contractCallData('get', []), amount: 0n, abiVersion: 3 } }],
         txEvents: true,
       }),
     );

@@ -26,6 +26,11 @@ export interface Route {
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
   /** shut by the node's configuration (endpoint-gates.ts): 403 with no body, before the body is read, as the node */
   readonly forbidden?: boolean;
+  /**
+   * jsonOnly: the node's REST layer takes the body as `application/json` only, and answers another content type (or
+   * none: no body) 415 with no body, before the handler (a real 7.2.2 node's POSTs; the devnode's dry-runs so far)
+   */
+  readonly jsonOnly?: boolean;
 }
 
 /** alsoUnderV3 serves each /v2 route under /v3 as well: the node's handlers answer both of its APIs alike. */
@@ -171,8 +176,15 @@ function noRoute(path: string, pathMatched: boolean): Reply {
   return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
 }
 
+/** UNSUPPORTED_MEDIA_TYPE: the node's answer to a body that is not `application/json` (Route.jsonOnly). */
+const UNSUPPORTED_MEDIA_TYPE: Reply = { status: 415, body: '' };
+
+/** isJson says whether a `content-type` header is `application/json` (parameters such as a charset aside). */
+const isJson = (contentType: string | undefined): boolean =>
+  contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
+
 /**
- * answer computes the reply to one request: the route's, or the node's 404/405/400/500. A routed request with its
+ * answer computes the reply to one request: the route's, or the node's 404/405/400/415/500. A routed request with its
  * body read goes through `regulate` (the node's queues: a turn, its service time, or a refusal), as the node's router
  * and validation answer before its queues do.
  */
@@ -195,11 +207,13 @@ async function answer(
       let body: Json | undefined;
       if (req.method === 'POST') {
         const text = await readBody(req);
+        if (route.jsonOnly && !isJson(header(req, 'content-type'))) return UNSUPPORTED_MEDIA_TYPE;
         if (text.trim() !== '') {
           try {
             body = parseJson(text);
-          } catch (err) {
-            throw validationError('body', 'invalid_body', (err as Error).message);
+          } catch {
+            // the node's answer: no parameter named, the text it could not read as the data
+            throw validationError('', 'invalid_body', text);
           }
         }
       }

@@ -7,10 +7,11 @@
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { expect } from 'chai';
 import type { Devnode, DevnodeOptions } from '../../../src/devnode/index.ts';
+import { encode } from '../../../src/chain/encoding.ts';
 import type { FateTuple } from '../../../src/chain/fate.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { NodeClient } from '../../../src/node/client.ts';
-import { PRUNED, REFUSED, type DryRunCall } from '../../../src/node/dry-run.ts';
+import { fateCall, PRUNED, REFUSED, type DryRunCall } from '../../../src/node/dry-run.ts';
 import { GAP, readInternalCalls } from '../../../src/indexer/derived/internal-calls.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { NodeSet } from '../../../src/node/node-set.ts';
@@ -50,7 +51,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     const [id, contract] = [...devnode.chain.state.contracts.entries()].find(([, c]) => kindOfCode(c.code) === 'aex9')!;
     const encoder = new BytecodeContractCallEncoder(contract.code as `cb_${string}`);
     const meta = (devnode.chain.state.contractStore.get(`${id}/meta`) as FateTuple).items;
-    return { call: [{ contract: id, calldata: encoder.encodeCall('meta_info', []) }], encoder, meta };
+    return { call: [fateCall(id, encoder.encodeCall('meta_info', []))], encoder, meta };
   };
   const metaOf = async (
     asking: ReturnType<NodeClient['dryRun']>,
@@ -222,7 +223,9 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     };
     const found = await readInternalCalls(c, [{ ...replayable, signed: mined.signedBytes, prevHash: old }]);
     expect(found).to.deep.equal({ calls: [], gaps: [{ ...at, reason: GAP.pruned }] });
-    expect(await c.dryRun('kh_nope', call), 'every node refused the block').to.equal(REFUSED);
+    // a well-formed hash no node knows (a malformed one is the node's 500, a crash of its handler)
+    const unknown = encode('kh', Buffer.alloc(32, 7));
+    expect(await c.dryRun(unknown, call), 'every node refused the block').to.equal(REFUSED);
     expect(await metaOf(c.dryRun(devnode.chain.top.hash, call), encoder)).to.deep.equal(meta);
     // one node pruned, the other failing: asked again for the client's 3 rounds, then a transient error
     second.set('5xx');

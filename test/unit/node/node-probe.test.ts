@@ -13,7 +13,7 @@ import {
   readGasCap,
   readStateHistory,
 } from '../../../src/node/node-probe.ts';
-import { CALLS_PER_REQUEST, dryRunBody } from '../../../src/node/dry-run.ts';
+import { CALLS_PER_REQUEST, dryRunBody, fateCall } from '../../../src/node/dry-run.ts';
 
 /** One exchange of the real node's recording (test/fixtures/real-node/README.md). */
 interface Exchange {
@@ -80,7 +80,7 @@ describe("node probe: what a node allows, read from a real node's answers", () =
     // the middleware's request: CALLS_PER_REQUEST calls without gas, each counted 1 000 000 by the node
     expect(body.txs).to.have.length(CALLS_PER_REQUEST);
     for (const { call_req } of body.txs) expect(call_req.gas).to.equal(undefined);
-    const own = JSON.parse(dryRunBody(undefined, [{ contract: 'ct_x', calldata: 'cb_y' }]));
+    const own = JSON.parse(dryRunBody(undefined, [fateCall('ct_x', 'cb_y')]));
     expect(own.txs[0].call_req.gas, "the middleware's calls carry no gas either").to.equal(undefined);
   });
 
