@@ -1,7 +1,7 @@
 /** @module A small JSON router on node:http for the devnode's two listeners: lossless bodies, `{reason}` errors. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJson, stringifyJson, type Json } from '../../chain/json.ts';
+import { parseJson, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Pacer } from './pacing.ts';
 
@@ -32,22 +32,26 @@ export function alsoUnderV3(routes: readonly Route[]): Route[] {
   return [...routes, ...v3];
 }
 
-/** HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself). */
+/**
+ * HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself),
+ * its keys in the node's order, or the node's empty body (`reason` undefined: its router's and REST layer's own 4xx
+ * and 500s carry none).
+ */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
   readonly status: number;
-  readonly body: { [k: string]: Json };
+  readonly body: Json | undefined;
 
-  constructor(status: number, reason: string, extra: { [k: string]: Json } = {}) {
-    super(reason);
+  constructor(status: number, reason: string | undefined, extra: { [k: string]: Json } = {}) {
+    super(reason ?? `empty ${status}`);
     this.status = status;
-    this.body = { reason, ...extra };
+    this.body = reason === undefined ? undefined : withSortedKeys({ reason, ...extra });
   }
 }
 
-/** ok is a 200 reply of a JSON value. */
+/** ok is a 200 reply of a JSON value (its keys sorted, as the node writes them) or of a body already written. */
 export function ok(value: unknown): Reply {
-  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(value) };
+  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(withSortedKeys(value as Json)) };
 }
 
 /** validationError is the node's swagger-layer 400 (`reason: validation_error`). */
@@ -140,10 +144,14 @@ export function corsHeaders(origin: string | undefined, requestHeaders: string |
   };
 }
 
+/** SERVER is the node's `server` header: its HTTP server's name, on every answer. */
+const SERVER = { server: 'Cowboy' };
+
 function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>): void {
-  // the node's router and REST layer answer an unknown path or method with no body at all
+  // the node's router and REST layer answer an unknown path or method with no body at all, and no content type
   const type: Record<string, string> = reply.body === '' ? {} : { 'content-type': 'application/json' };
   res.writeHead(reply.status, {
+    ...SERVER,
     ...stamped,
     ...reply.headers,
     ...type,
@@ -155,14 +163,15 @@ function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>
 /** OPTIONS is answered before routing, as the node's CORS middleware does: 200, no body. */
 const PREFLIGHT: Reply = { status: 200, body: '' };
 
-/**
- * noRoute is the answer to a path no route has (404) or a method its routes lack (405): the node's, with no body,
- * except under /v2, where the devnode has always said why in a `{reason}` (and its clients read it).
- */
-function noRoute(path: string, pathMatched: boolean): Reply {
-  const status = pathMatched ? 405 : 404;
-  if (path !== '/v2' && !path.startsWith('/v2/')) return { status, body: '' };
-  return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
+/** noRoute is the node's answer to a path no route has (404) or a method its routes lack (405): no body, /v2 too. */
+function noRoute(pathMatched: boolean): Reply {
+  return { status: pathMatched ? 405 : 404, body: '' };
+}
+
+/** isJsonRequest: the request says its body is JSON; the node's REST layer answers any other an empty 415. */
+function isJsonRequest(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
 /** answer computes the reply to one request: the route's, or the node's 404/405/400/500. */
@@ -178,21 +187,23 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
       if (route.method !== req.method) continue;
       let body: Json | undefined;
       if (req.method === 'POST') {
+        if (!isJsonRequest(req)) throw new HttpError(415, undefined);
         const text = await readBody(req);
         if (text.trim() !== '') {
           try {
             body = parseJson(text);
-          } catch (err) {
-            throw validationError('body', 'invalid_body', (err as Error).message);
+          } catch {
+            // the node names no parameter and echoes the text it could not read
+            throw validationError('', 'invalid_body', text);
           }
         }
       }
       const params = m.slice(1).map(decodeParam);
       return await route.handler({ params, query: url.searchParams, body });
     }
-    return noRoute(path, pathMatched);
+    return noRoute(pathMatched);
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, body: stringifyJson(err.body) };
+    if (err instanceof HttpError) return { status: err.status, body: err.body === undefined ? '' : stringifyJson(err.body) };
     log.error({ err, url: req.url }, 'devnode request failed');
     return { status: 500, body: '{"reason":"Internal error"}' };
   }

@@ -11,6 +11,9 @@ export class TxRejected extends Error {
   override readonly name = 'TxRejected';
 }
 
+/** TxKnown refuses a transaction the devnode holds already, mined or pending (the node's `already_accepted`). */
+export class TxKnown extends TxRejected {}
+
 /** ApplyContext is where a transaction lands: its micro block's height and generation, and the tx hash. */
 export interface ApplyContext {
   /**
