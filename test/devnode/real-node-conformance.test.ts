@@ -13,7 +13,7 @@ import { MemoryAccount, Tag, buildTx, produceNameId } from '@aeternity/aepp-sdk'
 import { isJsonObject, parseJson, type Json } from '../../src/chain/json.ts';
 import { encode, reprefix } from '../../src/chain/encoding.ts';
 import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
-import type { TxRecord } from '../../src/devnode/index.ts';
+import type { MicroBlock, TxRecord } from '../../src/devnode/index.ts';
 import {
   exchangeKind,
   parseBody,
@@ -95,7 +95,13 @@ async function buildWorld(t: TestNode): Promise<World> {
   const register = (who: MemoryAccount, ttl: number) =>
     submit(
       'oracles/register',
-      { account_id: who.address, query_format: 'string', response_format: 'string', query_fee: 1000, oracle_ttl: oracleTtl(ttl) },
+      {
+        account_id: who.address,
+        query_format: 'string',
+        response_format: 'string',
+        query_fee: 1000,
+        oracle_ttl: oracleTtl(ttl),
+      },
       who,
     );
   await register(b, 2000);
@@ -128,17 +134,29 @@ async function buildWorld(t: TestNode): Promise<World> {
     await mine();
     await submit('names/claim', { account_id: who.address, name, name_salt: salt }, who);
   };
-  const [revokedName, expiredName, auctionedName] = ['conformancerevoked.chain', 'conformanceexpiry.chain', 'auction12.chain'];
+  const [revokedName, expiredName, auctionedName] = [
+    'conformancerevoked.chain',
+    'conformanceexpiry.chain',
+    'auction12.chain',
+  ] as const;
   await claim(a, revokedName, 11n);
   await claim(c, expiredName, 12n);
   await claim(c, auctionedName, 13n);
   await mine();
   const pointers = [{ key: 'account_pubkey', id: a.address }];
-  const update = (who: MemoryAccount, name: string, ttl: number) =>
-    submit('names/update', { account_id: who.address, name_id: produceNameId(name), name_ttl: ttl, client_ttl: 60, pointers }, who);
+  const update = (who: MemoryAccount, name: `${string}.chain`, ttl: number) =>
+    submit(
+      'names/update',
+      { account_id: who.address, name_id: produceNameId(name), name_ttl: ttl, client_ttl: 60, pointers },
+      who,
+    );
   await update(a, revokedName, 1000);
   await update(c, expiredName, 2);
-  await submit('names/transfer', { account_id: a.address, name_id: produceNameId(revokedName), recipient_id: b.address }, a);
+  await submit(
+    'names/transfer',
+    { account_id: a.address, name_id: produceNameId(revokedName), recipient_id: b.address },
+    a,
+  );
   const outbid = t.node.chain.state.auctions.get(produceNameId(auctionedName))!.bid * 2n;
   await submit('names/claim', { account_id: b.address, name: auctionedName, name_salt: 0, name_fee: outbid }, b);
   await mine();
@@ -157,7 +175,12 @@ async function buildWorld(t: TestNode): Promise<World> {
   const transfer = (from: MemoryAccount, amount: bigint) =>
     submit(
       'contracts/call',
-      { caller_id: from.address, contract_id: contract, call_data: token.encodeCall('transfer', [b.address, amount]), ...CONTRACT },
+      {
+        caller_id: from.address,
+        contract_id: contract,
+        call_data: token.encodeCall('transfer', [b.address, amount]),
+        ...CONTRACT,
+      },
       from,
     );
   const callOk = await transfer(a, 5n);
@@ -179,7 +202,8 @@ async function buildWorld(t: TestNode): Promise<World> {
   for (let i = 0; i < 490; i++) await mine();
   const txByType = new Map<string, TxRecord>();
   for (const record of t.node.chain.txs.values()) {
-    const inner = record.tx.type === 'PayingForTx' ? `(${String((record.tx.tx as { tx: { type: string } }).tx.type)})` : '';
+    const inner =
+      record.tx.type === 'PayingForTx' ? `(${String((record.tx.tx as { tx: { type: string } }).tx.type)})` : '';
     if (!txByType.has(record.tx.type + inner)) txByType.set(record.tx.type + inner, record);
   }
   return {
@@ -251,14 +275,15 @@ function counterparts(e: Exchange, w: World): string[] {
     if (route.includes('/index/')) {
       if (e.status !== 200) return [fill({ mh: w.emptyMicro, n: 1 })];
       const record = w.txByType.get(detail)!;
-      const block = chain.blocks.get(record.blockHash!) as { txs: TxRecord[] };
+      const block = chain.blocks.get(record.blockHash!) as MicroBlock;
       return [fill({ mh: record.blockHash!, n: block.txs.findIndex((r) => r.hash === record.hash) + 1 })];
     }
     return [fill({ mh: w.firstMicro }), fill({ mh: w.emptyMicro })];
   }
   if (base === 'transactions' || route.includes('/check-tx/')) {
     if (route.includes('/info')) {
-      const th = detail === 'call ok' ? w.callOk : detail === 'call revert' ? w.callRevert : w.txByType.get('SpendTx')!.hash;
+      const th =
+        detail === 'call ok' ? w.callOk : detail === 'call revert' ? w.callRevert : w.txByType.get('SpendTx')!.hash;
       return [fill({ th })];
     }
     return [fill({ th: w.txByType.get(detail || 'SpendTx')?.hash ?? `no devnode ${detail}` })];
@@ -302,7 +327,8 @@ async function ask(w: World, req: Request): Promise<Answer> {
 function differences(recorded: readonly Exchange[], got: Answer, ignored: Ignored): string[] {
   const want = recorded[0]!;
   const found: string[] = [];
-  if (got.status !== want.status) return [`status ${got.status} (${got.body.slice(0, 200)}), the node's ${want.status}`];
+  if (got.status !== want.status)
+    return [`status ${got.status} (${got.body.slice(0, 200)}), the node's ${want.status}`];
   if (got.contentType !== (want.headers['content-type'] ?? null))
     found.push(`content-type ${got.contentType}, the node's ${want.headers['content-type'] ?? 'none'}`);
   if (got.server !== 'Cowboy') found.push(`server ${got.server}, the node's Cowboy`);

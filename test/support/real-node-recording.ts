@@ -112,7 +112,8 @@ export function shapeDifferences(expected: Json, actual: Json, ignored: Ignored 
   if (isJsonObject(expected) && isJsonObject(actual)) {
     const keys = (o: { [k: string]: Json }) => Object.keys(o).filter((k) => !ignored(k, o));
     const [wantKeys, gotKeys] = [keys(expected), keys(actual)];
-    if (wantKeys.join() !== gotKeys.join()) return [`${at}: keys ${gotKeys.join(',')}, the node's ${wantKeys.join(',')}`];
+    if (wantKeys.join() !== gotKeys.join())
+      return [`${at}: keys ${gotKeys.join(',')}, the node's ${wantKeys.join(',')}`];
     return wantKeys.flatMap((k) => shapeDifferences(expected[k]!, actual[k]!, ignored, `${at}.${k}`));
   }
   return [];

@@ -4,7 +4,6 @@
  * `/blocks/top` and in /v3's status, see statusBody).
  */
 import { isEncoded, reprefix, type Prefix } from '../../chain/encoding.ts';
-import { stringifyJson } from '../../chain/json.ts';
 import { readNodeHeight } from '../../chain/node-height.ts';
 import { keyBlockHash, keyBlockJson } from '../store/blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from '../chain.ts';

@@ -203,7 +203,8 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
     }
     return noRoute(pathMatched);
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, body: err.body === undefined ? '' : stringifyJson(err.body) };
+    if (err instanceof HttpError)
+      return { status: err.status, body: err.body === undefined ? '' : stringifyJson(err.body) };
     log.error({ err, url: req.url }, 'devnode request failed');
     return { status: 500, body: '{"reason":"Internal error"}' };
   }

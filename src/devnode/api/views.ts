@@ -100,7 +100,13 @@ export function txInfoBody(r: TxRecord): string {
 
 /** accountJson is an Account object: its id an `ak_` whichever form it was asked by (a contract's `ct_` too). */
 export function accountJson(id: string, a: Account): { [k: string]: Json } {
-  const json = { id: reprefix(id, 'ak'), balance: jsonInt(a.balance), nonce: a.nonce, payable: true, kind: a.ga ? 'generalized' : 'basic' };
+  const json = {
+    id: reprefix(id, 'ak'),
+    balance: jsonInt(a.balance),
+    nonce: a.nonce,
+    payable: true,
+    kind: a.ga ? 'generalized' : 'basic',
+  };
   return a.ga ? { ...json, auth_fun: a.ga.authFun, contract_id: a.ga.contractId } : json;
 }
 
