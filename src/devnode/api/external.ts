@@ -190,7 +190,7 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
 function accountBody(state: WorldState, id: string): Reply {
   const account = state.accounts.get(reprefix(id, 'ak'));
   if (!account) throw notFound('Account not found');
-  return ok(view.accountJson(id, account));
+  return ok(view.accountJson(id, account, state.contracts.get(reprefix(id, 'ct'))));
 }
 
 function txInfoBody(chain: Chain, req: RouteRequest): Reply {

@@ -17,6 +17,7 @@ import type {
   OracleQuery,
 } from '../store/state.ts';
 import { jsonInt } from '../tx-codec.ts';
+import { isPayableCode } from '../contracts/bytecode.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
@@ -98,13 +99,16 @@ export function txInfoBody(r: TxRecord): string {
   return body;
 }
 
-/** accountJson is an Account object: its id an `ak_` whichever form it was asked by (a contract's `ct_` too). */
-export function accountJson(id: string, a: Account): { [k: string]: Json } {
+/**
+ * accountJson is an Account object: its id an `ak_` whichever form it was asked by (a contract's `ct_` too), payable
+ * unless it is a contract's whose code is not (as the node shows a contract's account).
+ */
+export function accountJson(id: string, a: Account, contract?: ContractEntry): { [k: string]: Json } {
   const json = {
     id: reprefix(id, 'ak'),
     balance: jsonInt(a.balance),
     nonce: a.nonce,
-    payable: true,
+    payable: contract === undefined || isPayableCode(contract.code),
     kind: a.ga ? 'generalized' : 'basic',
   };
   return a.ga ? { ...json, auth_fun: a.ga.authFun, contract_id: a.ga.contractId } : json;

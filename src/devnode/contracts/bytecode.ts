@@ -7,8 +7,8 @@
  * contract's function holds (a spend, a remote call, a clone, a name's transaction), on stack arguments: what a
  * reader of the code learns from it (chain/internal-call-ops.ts) is true of the devnode's contracts too. Pure.
  */
-import { encode, hash } from '../../chain/encoding.ts';
-import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
+import { decode, encode, hash } from '../../chain/encoding.ts';
+import { intToBytes, rlpDecode, rlpEncode } from '../../chain/rlp.ts';
 import { fateMap, serializeType, serializeValue, type FateType, type FateValue } from '../../chain/fate.ts';
 
 /** FunctionSpec is one entrypoint: name, types, whether it takes AE (`payable`) and what its body returns. */
@@ -107,4 +107,19 @@ export function contractBytecode(functions: readonly FunctionSpec[], source: str
     Uint8Array.of(payable ? 1 : 0),
   ]);
   return encode('cb', contract) as `cb_${string}`;
+}
+
+/**
+ * isPayableCode reads the `payable` flag of serialised contract code (its last field since version 3, as
+ * contractBytecode writes it and the compiler does): what the node shows as the contract's account's `payable`.
+ * Code it cannot read is not payable.
+ */
+export function isPayableCode(code: string): boolean {
+  try {
+    const fields = rlpDecode(decode(code, ['cb']).bytes);
+    const flag = Array.isArray(fields) && fields.length >= 7 ? fields.at(-1) : undefined;
+    return flag instanceof Uint8Array && flag.length === 1 && flag[0] === 1;
+  } catch {
+    return false;
+  }
 }
