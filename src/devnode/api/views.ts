@@ -64,7 +64,7 @@ export function txListJson(txs: readonly TxRecord[]): string {
 
 /** keyBlockBody is a KeyBlock body. */
 export function keyBlockBody(kb: KeyBlock): string {
-  return stringifyJson(withSortedKeys(keyBlockJson(kb.header, kb.hash)));
+  return stringifyJson(keyBlockJson(kb.header, kb.hash));
 }
 
 /** generationBody is a Generation body: the key block and its micro block hashes. */
@@ -74,7 +74,7 @@ export function generationBody(kb: KeyBlock): string {
 
 /** microHeaderBody is a MicroBlockHeader body. */
 export function microHeaderBody(mb: MicroBlock): string {
-  return stringifyJson(withSortedKeys(microHeaderJson(mb.header, mb.hash)));
+  return stringifyJson(microHeaderJson(mb.header, mb.hash));
 }
 
 /** microTxsBody is the transactions of a micro block. */
