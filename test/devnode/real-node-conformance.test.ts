@@ -43,10 +43,6 @@ const IGNORED: Ignored = (key, object) =>
  */
 const NOT_BUILT: Readonly<Record<string, { status: number; why: string }>> = {
   'external GET /v3/contracts/{ct}/poi 200': { status: 501, why: 'the devnode keeps no Merkle trees: no proof' },
-  'internal GET /v3/debug/token-supply/height/{n} 200': {
-    status: 404,
-    why: 'the devnode does not split its supply into the node’s categories (locked, pending rewards, …)',
-  },
 };
 
 /** World is the devnode's objects that stand for the recorded chain's. */
