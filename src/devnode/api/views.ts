@@ -2,7 +2,7 @@
  * @module The node's JSON bodies for the devnode's chain objects, serialised once and cached where they cannot
  * change, their keys sorted as the node writes them (a recorded 7.2.2 sorts every object's keys).
  */
-import { encode, reprefix } from '../../chain/encoding.ts';
+import { encode } from '../../chain/encoding.ts';
 import { isJsonObject, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import { keyBlockJson, microHeaderJson } from '../store/blocks.ts';
 import type { KeyBlock, MicroBlock, TxRecord } from '../chain.ts';
@@ -17,7 +17,7 @@ import type {
   OracleQuery,
 } from '../store/state.ts';
 import { jsonInt } from '../tx-codec.ts';
-import { isPayableCode } from '../contracts/bytecode.ts';
+import { codePayable } from '../contracts/bytecode.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
@@ -100,17 +100,12 @@ export function txInfoBody(r: TxRecord): string {
 }
 
 /**
- * accountJson is an Account object: its id an `ak_` whichever form it was asked by (a contract's `ct_` too), payable
- * unless it is a contract's whose code is not (as the node shows a contract's account).
+ * accountJson is an Account object; the account of a contract (`contract`) is payable as its code says (the node's
+ * account flags, set at creation from the code's `payable`).
  */
 export function accountJson(id: string, a: Account, contract?: ContractEntry): { [k: string]: Json } {
-  const json = {
-    id: reprefix(id, 'ak'),
-    balance: jsonInt(a.balance),
-    nonce: a.nonce,
-    payable: contract === undefined || isPayableCode(contract.code),
-    kind: a.ga ? 'generalized' : 'basic',
-  };
+  const payable = contract === undefined || codePayable(contract.code);
+  const json = { id, balance: jsonInt(a.balance), nonce: a.nonce, payable, kind: a.ga ? 'generalized' : 'basic' };
   return a.ga ? { ...json, auth_fun: a.ga.authFun, contract_id: a.ga.contractId } : json;
 }
 

@@ -110,16 +110,12 @@ export function contractBytecode(functions: readonly FunctionSpec[], source: str
 }
 
 /**
- * isPayableCode reads the `payable` flag of serialised contract code (its last field since version 3, as
- * contractBytecode writes it and the compiler does): what the node shows as the contract's account's `payable`.
- * Code it cannot read is not payable.
+ * codePayable reads a contract's code (`cb_…`, the node's serialised contract) for whether its account takes AE: the
+ * payable flag of version 3 (Iris); code of an earlier version has none, and its account is payable.
  */
-export function isPayableCode(code: string): boolean {
-  try {
-    const fields = rlpDecode(decode(code, ['cb']).bytes);
-    const flag = Array.isArray(fields) && fields.length >= 7 ? fields.at(-1) : undefined;
-    return flag instanceof Uint8Array && flag.length === 1 && flag[0] === 1;
-  } catch {
-    return false;
-  }
+export function codePayable(code: string): boolean {
+  const fields = rlpDecode(decode(code, ['cb']).bytes);
+  if (!Array.isArray(fields) || fields.length < 7) return true;
+  const flag = fields[6];
+  return flag instanceof Uint8Array && flag.length > 0 && flag[0] !== 0;
 }
