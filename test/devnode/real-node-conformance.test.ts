@@ -263,9 +263,15 @@ function counterparts(e: Exchange, w: World): string[] {
   }
   if (base === 'key-blocks' || base === 'generations') {
     if (!route.includes('{')) return [route];
-    const height = route.includes('{n}') ? Number(/\/height\/(\d+)/.exec(e.path)![1]) : recordedHeight(e);
-    const kb = chain.keyBlocks[Math.min(height, top)]!;
-    return [fill({ kh: kb.hash, n: kb.header.height })];
+    // the recorded one's height, and key blocks after a generation with and without micro blocks
+    const recorded = route.includes('{n}') ? Number(/\/height\/(\d+)/.exec(e.path)![1]) : recordedHeight(e);
+    const afterMicro = chain.keyBlocks.findIndex((kb, h) => h > 0 && chain.keyBlocks[h - 1]!.micro.length > 0);
+    // (the few flagged answers recorded follow generations without micro blocks only)
+    const heights = route.includes('?') ? [Math.min(recorded, top)] : [Math.min(recorded, top), afterMicro, top];
+    return heights.map((h) => {
+      const kb = chain.keyBlocks[h]!;
+      return fill({ kh: kb.hash, n: kb.header.height });
+    });
   }
   if (base === 'micro-blocks') {
     if (route.includes('/index/')) {
