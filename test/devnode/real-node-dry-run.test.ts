@@ -24,7 +24,7 @@ import { decode as rlpDecode } from 'rlp';
 import { isJsonObject, parseJson, type Json } from '../../src/chain/json.ts';
 import { erlangTerm } from '../../src/devnode/api/dry-run-items.ts';
 import { BYTECODE } from '../../src/devnode/contracts/standards.ts';
-import { recording, type Exchange } from '../support/real-node-recording.ts';
+import { readExchanges, type Exchange } from '../support/real-node-recording.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 const aex9 = new BytecodeContractCallEncoder(BYTECODE.aex9 as `cb_${string}`);
@@ -33,7 +33,7 @@ const GAS = { gas: 50_000, gas_price: 1_000_000_000, abi_version: 3 };
 /** the node's caller of a call_req that names none */
 const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
 
-const exchanges = recording('dry-run.ndjson.gz');
+const exchanges = readExchanges('dry-run.ndjson.gz');
 
 /** request is a recorded request's body, read. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the recorded requests are read field by field

@@ -1,7 +1,7 @@
 /** @module A small JSON router on node:http for the devnode's two listeners: lossless bodies, `{reason}` errors. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJson, stringifyJson, type Json } from '../../chain/json.ts';
+import { parseJson, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Regulate } from './pacing.ts';
 
@@ -26,11 +26,6 @@ export interface Route {
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
   /** shut by the node's configuration (endpoint-gates.ts): 403 with no body, before the body is read, as the node */
   readonly forbidden?: boolean;
-  /**
-   * jsonOnly: the node's REST layer takes the body as `application/json` only, and answers another content type (or
-   * none: no body) 415 with no body, before the handler (a real 7.2.2 node's POSTs; the devnode's dry-runs so far)
-   */
-  readonly jsonOnly?: boolean;
 }
 
 /** alsoUnderV3 serves each /v2 route under /v3 as well: the node's handlers answer both of its APIs alike. */
@@ -39,22 +34,26 @@ export function alsoUnderV3(routes: readonly Route[]): Route[] {
   return [...routes, ...v3];
 }
 
-/** HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself). */
+/**
+ * HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself),
+ * its keys in the node's order, or the node's empty body (`reason` undefined: its router's and REST layer's own 4xx
+ * and 500s carry none).
+ */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
   readonly status: number;
-  readonly body: { [k: string]: Json };
+  readonly body: Json | undefined;
 
-  constructor(status: number, reason: string, extra: { [k: string]: Json } = {}) {
-    super(reason);
+  constructor(status: number, reason: string | undefined, extra: { [k: string]: Json } = {}) {
+    super(reason ?? `empty ${status}`);
     this.status = status;
-    this.body = { reason, ...extra };
+    this.body = reason === undefined ? undefined : withSortedKeys({ reason, ...extra });
   }
 }
 
-/** ok is a 200 reply of a JSON value. */
+/** ok is a 200 reply of a JSON value (its keys sorted, as the node writes them) or of a body already written. */
 export function ok(value: unknown): Reply {
-  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(value) };
+  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(withSortedKeys(value as Json)) };
 }
 
 /** validationError is the node's swagger-layer 400 (`reason: validation_error`). */
@@ -147,11 +146,14 @@ export function corsHeaders(origin: string | undefined, requestHeaders: string |
   };
 }
 
+/** SERVER is the node's `server` header: its HTTP server's name, on every answer. */
+const SERVER = { server: 'Cowboy' };
+
 function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>): void {
-  // the node's router and REST layer answer an unknown path or method with no body at all
+  // the node's router and REST layer answer an unknown path or method with no body at all, and no content type
   const type: Record<string, string> = reply.body === '' ? {} : { 'content-type': 'application/json' };
   res.writeHead(reply.status, {
-    server: 'Cowboy',
+    ...SERVER,
     ...stamped,
     ...reply.headers,
     ...type,
@@ -166,22 +168,16 @@ const FORBIDDEN: Reply = { status: 403, body: '' };
 /** OPTIONS is answered before routing, as the node's CORS middleware does: 200, no body. */
 const PREFLIGHT: Reply = { status: 200, body: '' };
 
-/**
- * noRoute is the answer to a path no route has (404) or a method its routes lack (405): the node's, with no body,
- * except under /v2, where the devnode has always said why in a `{reason}` (and its clients read it).
- */
-function noRoute(path: string, pathMatched: boolean): Reply {
-  const status = pathMatched ? 405 : 404;
-  if (path !== '/v2' && !path.startsWith('/v2/')) return { status, body: '' };
-  return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
+/** noRoute is the node's answer to a path no route has (404) or a method its routes lack (405): no body, /v2 too. */
+function noRoute(pathMatched: boolean): Reply {
+  return { status: pathMatched ? 405 : 404, body: '' };
 }
 
-/** UNSUPPORTED_MEDIA_TYPE: the node's answer to a body that is not `application/json` (Route.jsonOnly). */
-const UNSUPPORTED_MEDIA_TYPE: Reply = { status: 415, body: '' };
-
-/** isJson says whether a `content-type` header is `application/json` (parameters such as a charset aside). */
-const isJson = (contentType: string | undefined): boolean =>
-  contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
+/** isJsonRequest: the request says its body is JSON; the node's REST layer answers any other an empty 415. */
+function isJsonRequest(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
 
 /**
  * answer computes the reply to one request: the route's, or the node's 404/405/400/415/500. A routed request with its
@@ -206,13 +202,13 @@ async function answer(
       if (route.forbidden) return FORBIDDEN;
       let body: Json | undefined;
       if (req.method === 'POST') {
+        if (!isJsonRequest(req)) throw new HttpError(415, undefined);
         const text = await readBody(req);
-        if (route.jsonOnly && !isJson(header(req, 'content-type'))) return UNSUPPORTED_MEDIA_TYPE;
         if (text.trim() !== '') {
           try {
             body = parseJson(text);
           } catch {
-            // the node's answer: no parameter named, the text it could not read as the data
+            // the node names no parameter and echoes the text it could not read
             throw validationError('', 'invalid_body', text);
           }
         }
@@ -221,9 +217,10 @@ async function answer(
       const work = async (): Promise<Reply> => route.handler({ params, query: url.searchParams, body });
       return await (regulate ? regulate.serve(route.method, path, work) : work());
     }
-    return noRoute(path, pathMatched);
+    return noRoute(pathMatched);
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, body: stringifyJson(err.body) };
+    if (err instanceof HttpError)
+      return { status: err.status, body: err.body === undefined ? '' : stringifyJson(err.body) };
     log.error({ err, url: req.url }, 'devnode request failed');
     return { status: 500, body: '{"reason":"Internal error"}' };
   }
