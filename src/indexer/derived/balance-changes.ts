@@ -30,7 +30,6 @@ import {
   internalCallGaps,
   namedIds,
   resolvedRecipients,
-  type BalanceEventRow,
   type BalanceTxRow,
   type Place,
 } from '../../db/queries/balance-inputs.ts';

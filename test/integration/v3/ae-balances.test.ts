@@ -69,13 +69,13 @@ describe('AE balance changes: every account at random heights against the devnod
   async function fundedContract(): Promise<string> {
     const chain = v3.devnode.chain;
     const owner = parseSecretKey(v3.devnode.accounts[0]!.secretKey);
-    let nonce = chain.pending.accounts.get(owner.address)!.nonce;
+    const nonce = chain.pending.accounts.get(owner.address)!.nonce;
     const submit = (built: BuiltTx): void => void chain.submit(signBuilt(chain.options.networkId, built));
     const terms = { amount: 5000, gas: CONTRACT_GAS, gasPrice: 1e9, fee: 300_000, callData: callData('init', []) };
-    submit(contractCreateTx(owner, ++nonce, BYTECODE.wae, terms));
-    const id = contractId(owner.address, nonce);
-    submit(callTx(owner, ++nonce, id, 'deposit', [], 3000n));
-    submit(callTx(owner, ++nonce, id, 'withdraw', [1000n]));
+    submit(contractCreateTx(owner, nonce + 1, BYTECODE.wae, terms));
+    const id = contractId(owner.address, nonce + 1);
+    submit(callTx(owner, nonce + 2, id, 'deposit', [], 3000n));
+    submit(callTx(owner, nonce + 3, id, 'withdraw', [1000n]));
     await v3.devnode.mineKeyBlock();
     return id;
   }
