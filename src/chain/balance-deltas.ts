@@ -1,14 +1,16 @@
 /**
  * @module What a transaction, an internal call or an internal transfer does to accounts' AE balances, by the node's
- * rules (aetx processing as the devnode models it: src/devnode/rules*.ts), from what the node's API shows of it. Only
- * accounts (`ak_`, an oracle's `ok_` being its account) are followed; a contract's own balance is not. Where the API
- * does not show enough (an unknown type, a call whose gas used no node gave), the change is not derived: the caller
- * falls back to the node's balance at the batch's end (balance-changes.ts, 'unexplained'). Pure.
+ * rules (aetx processing as the devnode models it: src/devnode/rules*.ts), from what the node's API shows of it.
+ * Accounts are followed under their `ak_` id: an oracle's `ok_` is its account, and so is a contract's `ct_` (the
+ * node keeps a contract's AE in the account of the same key: a create's or call's amount, `Chain.spend` and a remote
+ * call's value out of it). Where the API does not show enough (an unknown type, a call whose gas used no node gave),
+ * the change is not derived: the caller falls back to the node's balance at the batch's end (balance-changes.ts,
+ * 'unexplained'). Pure.
  */
 import { hash, reprefix } from './encoding.ts';
 import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
-import { LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
+import { contractId, LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
 import type { TxFields } from './tx-serialize.ts';
 
 /** A change of one account's balance, and what caused it (a transaction type, an internal call, a transfer kind). */
@@ -45,6 +47,7 @@ const CREDITED_TRANSFERS: ReadonlySet<string> = new Set([
   'accounts_fortuna',
   'accounts_lima',
   'accounts_extra_lima',
+  'contracts_lima',
 ]);
 
 /**
@@ -59,11 +62,34 @@ export function transferDeltas(kind: string, account: string, amount: bigint): B
 }
 
 /**
- * internalCallDeltas is what an internal call (a dry-run's `tx_events`: `Chain.spend`, `Call.amount`) moved between
- * accounts: its `amount` from `sender_id` to `recipient_id`, where those are accounts (a contract's own balance is not
- * followed). The other functions (AENS.*, Oracle.*) move the contract's AE, not an account's.
+ * INTERNAL_CALL_TYPES: the transaction each AENS and oracle function of a contract amounts to, whose fields its
+ * internal call carries (aefa_chain_api tx_event_data: fee and nonce 0).
+ */
+const INTERNAL_CALL_TYPES: Readonly<Record<string, string>> = {
+  'AENS.preclaim': 'NamePreclaimTx',
+  'AENS.claim': 'NameClaimTx',
+  'AENS.update': 'NameUpdateTx',
+  'AENS.transfer': 'NameTransferTx',
+  'AENS.revoke': 'NameRevokeTx',
+  'Oracle.register': 'OracleRegisterTx',
+  'Oracle.extend': 'OracleExtendTx',
+  'Oracle.query': 'OracleQueryTx',
+  'Oracle.respond': 'OracleRespondTx',
+};
+
+/**
+ * internalCallDeltas is what an internal call (a dry-run's `tx_events`) moved: a `Chain.spend`'s or `Call.amount`'s
+ * `amount` from `sender_id` (the paying contract's account) to `recipient_id` (an account, or the called contract's);
+ * an AENS or oracle function what the transaction it amounts to costs its payer (a claim's name fee, a query's query
+ * fee: the contract's account, or the account it acts for), as that transaction's rules say (its fee is 0). Another
+ * function moves nothing known.
  */
 export function internalCallDeltas(fn: string, internalTx: { readonly [key: string]: Json }): BalanceDelta[] {
+  const type = INTERNAL_CALL_TYPES[fn];
+  if (type !== undefined) {
+    const told = txDeltas({ ...internalTx, type }, {});
+    return 'unknown' in told ? [] : told.deltas.map((d) => ({ ...d, kind: fn }));
+  }
   if (fn !== 'Chain.spend' && fn !== 'Call.amount') return [];
   const amount = toBigInt(internalTx.amount ?? 0);
   if (amount === 0n) return [];
@@ -73,6 +99,18 @@ export function internalCallDeltas(fn: string, internalTx: { readonly [key: stri
     ...(from === undefined ? [] : [{ account: from, amount: -amount, kind: fn }]),
     ...(to === undefined ? [] : [{ account: to, amount, kind: fn }]),
   ];
+}
+
+/**
+ * internalCallPayer is the account an internal call of another function than `Chain.spend` and `Call.amount` (AENS.*,
+ * Oracle.*: a name's or a query's fee) took AE from, or may have: its internal transaction's payer (payerOf: a
+ * contract's account, or the account it acts for), which no transaction names as an account; none for those two,
+ * whose sides internalCallDeltas names. The caller asks the node for its balance, so what the rules make of such a
+ * call (or cannot) is reconciled.
+ */
+export function internalCallPayer(fn: string, internalTx: { readonly [key: string]: Json }): string | undefined {
+  if (fn === 'Chain.spend' || fn === 'Call.amount') return undefined;
+  return accountOf(String(payerOf(internalTx) ?? ''));
 }
 
 const WITHDRAW = Buffer.from(hash(Buffer.from('withdraw', 'utf8')).subarray(0, 4)).toString('hex');
@@ -152,10 +190,18 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
     case 'ContractCreateTx':
     case 'ContractCallTx': {
       if (facts.call === undefined) return 'no call info (gas used) for the contract transaction';
-      const payer = tx.type === 'ContractCreateTx' ? tx.owner_id : tx.caller_id;
-      // the caller pays the fee and the gas used; the amount (and a create's deposit) only when the call succeeded
+      const create = tx.type === 'ContractCreateTx';
+      const payer = create ? tx.owner_id : tx.caller_id;
+      // the caller pays the fee and the gas used; the amount (and a create's deposit) only when the call succeeded,
+      // the amount into the contract's account (the deposit stays with the contract object, in no account)
       const kept = facts.call.ok ? int(tx.amount) + int(tx.deposit) : 0n;
       move(payer, -(fee + facts.call.gasUsed * int(tx.gas_price) + kept));
+      if (!facts.call.ok || int(tx.amount) === 0n) return undefined;
+      const contract = create ? contractId(String(tx.owner_id), int(tx.nonce)) : String(tx.contract_id ?? '');
+      if (contract.startsWith('nm_')) return 'a call with an amount of a contract named by a name not resolved';
+      // a generalized account's inner create (nonce 0) makes its contract's id of its authorisation, not of a nonce
+      if (create && int(tx.nonce) === 0n) return 'a create with an amount by a generalized account';
+      move(contract, int(tx.amount));
       return undefined;
     }
     case 'GAAttachTx':
@@ -239,9 +285,12 @@ export function payerOf(tx: TxFields): Json | undefined {
   );
 }
 
-/** accountOf is the account whose balance an id's changes move: an `ak_` itself, an oracle's account, else none. */
+/**
+ * accountOf is the account whose balance an id's changes move: an `ak_` itself, an oracle's or a contract's account,
+ * else none.
+ */
 export function accountOf(id: string): string | undefined {
   if (id.startsWith('ak_')) return id;
-  if (id.startsWith('ok_')) return reprefix(id, 'ak');
+  if (id.startsWith('ok_') || id.startsWith('ct_')) return reprefix(id, 'ak');
   return undefined;
 }

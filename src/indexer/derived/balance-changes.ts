@@ -10,13 +10,13 @@
 import {
   accountOf,
   internalCallDeltas,
+  internalCallPayer,
   stakingWithdrawal,
   transferDeltas,
   txDeltas,
   type BalanceDelta,
   type TxFacts,
 } from '../../chain/balance-deltas.ts';
-import { reprefix } from '../../chain/encoding.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import { toBigInt } from '../../chain/json.ts';
 import { renderStoredTxFields } from '../../chain/stored-tx.ts';
@@ -28,11 +28,9 @@ import {
   balanceEvents,
   balanceTransactions,
   channelCreations,
-  contractsAmong,
   internalCallGaps,
   namedIds,
   resolvedRecipients,
-  type BalanceEventRow,
   type BalanceTxRow,
   type Place,
 } from '../../db/queries/balance-inputs.ts';
@@ -75,15 +73,20 @@ export interface UntoldNaming extends UntoldTx {
   readonly accounts: readonly string[];
 }
 
+/** A range's derived changes, what they lack, and the accounts some internal call may have moved otherwise. */
+export interface RangeDeltas {
+  readonly deltas: readonly PlacedDelta[];
+  readonly untold: UntoldNaming[];
+  /** the payers of the internal calls whose cost is not derived (AENS.*, Oracle.*: internalCallPayer), and where */
+  readonly unfollowed: readonly { readonly account: string; readonly height: number }[];
+}
+
 /**
  * readRangeDeltas derives the changes of a range of stored heights from its stored rows; the transactions it cannot
  * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
  * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.
  */
-export async function readRangeDeltas(
-  db: Queryable,
-  range: HeightRange,
-): Promise<{ deltas: readonly PlacedDelta[]; untold: UntoldNaming[] }> {
+export async function readRangeDeltas(db: Queryable, range: HeightRange): Promise<RangeDeltas> {
   const txs = await balanceTransactions(db, range);
   const fields = txs.map((t) => renderStoredTxFields(t.signed));
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
@@ -97,7 +100,6 @@ export async function readRangeDeltas(
     }),
   );
   const events = await balanceEvents(db, range);
-  const contracts = await contractsPaid(db, events);
   const derived = derivedDeltas(
     txs.map((t, i) => {
       const key = recipients.get(placeKey(t));
@@ -119,7 +121,7 @@ export async function readRangeDeltas(
       txHash: e.txHash,
       deltas:
         e.internalTx !== null
-          ? internalCallDeltas(e.kind, e.internalTx).filter((d) => !contracts.has(d.account))
+          ? internalCallDeltas(e.kind, e.internalTx)
           : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
     })),
   );
@@ -144,22 +146,11 @@ export async function readRangeDeltas(
       ...u,
       accounts: (named.get(placeKey(u)) ?? []).flatMap((key) => accountOf(idOfKey(key)) ?? []),
     })),
+    unfollowed: events.flatMap((e) => {
+      const account = e.internalTx === null ? undefined : internalCallPayer(e.kind, e.internalTx);
+      return account === undefined ? [] : [{ account, height: e.height }];
+    }),
   };
-}
-
-/** contractsPaid are the accounts (`ak_`) of internal calls' sides that are contracts, whose balance is not followed. */
-async function contractsPaid(db: Queryable, events: readonly BalanceEventRow[]): Promise<Set<string>> {
-  const sides = new Set(
-    events.flatMap((e) =>
-      e.internalTx === null ? [] : [e.internalTx.sender_id, e.internalTx.recipient_id].map((id) => String(id ?? '')),
-    ),
-  );
-  const accounts = [...sides].filter((id) => id.startsWith('ak_'));
-  const known = await contractsAmong(
-    db,
-    accounts.map((id) => reprefix(id, 'ct')),
-  );
-  return new Set(accounts.filter((id) => known.has(reprefix(id, 'ct'))));
 }
 
 /** A transaction to derive, with the facts the node's API gives beside its fields. */
