@@ -92,8 +92,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     const behaviour = receiver.behaviour.get(path) ?? receiver.behaviour.get('*') ?? 'ok';
     if (behaviour === 'hang') return void hanging.add(res);
     if (behaviour === 'slow') await new Promise((r) => setTimeout(r, SLOW_MS));
-    res.statusCode = behaviour === 'ok' ? 200 : 500;
-    res.end(behaviour === 'ok' ? 'ok' : 'no');
+    res.statusCode = behaviour === 'fail' ? 500 : 200;
+    res.end(behaviour === 'fail' ? 'no' : 'ok');
   }
   server = await listen(port);
   const actual = (server.address() as AddressInfo).port;

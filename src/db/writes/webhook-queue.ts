@@ -174,7 +174,8 @@ export async function markSentElsewhere(db: Queryable, webhookId: string, delive
 
 /**
  * markFailed records a failed attempt and holds the hook back `delayMs` (its rows wait in order behind this one);
- * with `disable`, the retries ran out: the hook is disabled with that reason.
+ * with `disable`, the retries ran out: the hook is disabled with that reason. A hook disabled while the attempt was
+ * under way (its key revoked, its owner or the operator) stays disabled with its reason.
  */
 export async function markFailed(
   db: Queryable,
@@ -184,7 +185,8 @@ export async function markFailed(
     name: 'mdw_webhook_failed',
     text: `WITH d AS (UPDATE webhook_deliveries SET last_error = $3, status = CASE WHEN $5::text IS NULL THEN status ELSE 'failed' END
                       WHERE webhook_id = $1 AND delivery_id = $2)
-           UPDATE webhooks SET next_attempt_at = now() + $4 * interval '1 millisecond', disabled_reason = $5,
+           UPDATE webhooks SET next_attempt_at = now() + $4 * interval '1 millisecond',
+                  disabled_reason = coalesce(disabled_reason, $5),
                   lease_owner = NULL, lease_until = NULL
             WHERE id = $1`,
     values: [failure.webhookId, failure.deliveryId, failure.error, failure.delayMs, failure.disable ?? null],

@@ -14,6 +14,7 @@ import prom from 'prom-client';
 import { WebSocket } from 'ws';
 import { startServer, type ApiServer } from '../../../src/api/server.ts';
 import { createKey, revoke } from '../../../src/api/quota/keys-admin.ts';
+import { hookList } from '../../../src/webhooks/webhooks-admin.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
@@ -31,6 +32,9 @@ const TIERS = {
 };
 
 const REFRESH_MS = 200;
+
+/** An oracle a hook watches (any will do: these servers have no populator). */
+const ORACLE = 'ok_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
 describe('API keys and quotas (two servers, one database)', function () {
   this.timeout(60_000);
@@ -336,13 +340,22 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect(body.errors[0]!.message).to.match(/^quota exceeded: API key key_[0-9a-f]{16} \(tier free\)/);
   });
 
-  it('takes the keys file live: its key works on every replica, and is refused once it leaves the file', async () => {
+  it('takes the keys file live: its key works on every replica, and is refused once it leaves the file, its hooks disabled', async () => {
     const headers = { 'X-API-Key': 'mdw_file_key_0123456789' };
     expect((await get(a, headers)).status).to.equal(200);
     await until(async () => (await get(b, headers)).status === 200);
+    const created = await fetch(`${a.httpUrl}/mdw/v3/webhooks`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/file-hook', filters: [{ oracle: ORACLE }] }),
+    });
+    expect(created.status).to.equal(201);
+    const { id } = (await created.json()) as { id: string };
     await writeFile(keysFile, '[]');
     await until(async () => (await get(a, headers)).status === 401);
     await until(async () => (await get(b, headers)).status === 401);
+    const [hook] = (await hookList(cfg, silentLog, undefined)).filter((h) => h.id === id);
+    expect(hook!.disabledReason).to.match(new RegExp(`^its API key ${hook!.owner} was revoked at `));
   });
 
   /** mdw runs the binary with the test database's settings: its exit status and output. */

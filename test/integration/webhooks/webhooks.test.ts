@@ -15,9 +15,8 @@ import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { createPool, withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createWebhook } from '../../../src/db/writes/webhooks.ts';
-import { replayDeliveries } from '../../../src/db/writes/webhook-deliveries.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { writeDeliveries } from '../../../src/db/writes/webhook-deliveries.ts';
 import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
@@ -25,7 +24,7 @@ import { DeliveryPruner } from '../../../src/webhooks/delivery-pruner.ts';
 import { parseFilters } from '../../../src/webhooks/filters.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
-import { isSignedBy } from '../../../src/webhooks/signature.ts';
+import { isSignedBy, newSecret } from '../../../src/webhooks/signature.ts';
 import { hookShown } from '../../../src/webhooks/webhooks-admin.ts';
 import { startMdw } from '../../support/mdw-process.ts';
 import { SLOW_MS, startReceiver, type Received, type Receiver } from '../../support/webhook-receiver.ts';
@@ -68,7 +67,10 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
   const secrets = new Map<string, string>();
 
   before(async () => {
-    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }), { tokenShare: 0.3 });
+    // the server's own POSTs (a hook's test ping) go to the loopback receiver too
+    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true' }), {
+      tokenShare: 0.3,
+    });
     receiver = await startReceiver();
     pool = createPool({ databaseUrl: v3.settings.DATABASE_URL!, schema: 'mdw_v3', max: 4 }, silentLog);
     sender = startSender();
@@ -334,43 +336,56 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     expect(listed.map((d) => d.type)).to.not.include('ping');
   });
 
-  it("stops a revoked key's hook within a poll, mid-stream, disabled with the reason its operator reads", async () => {
+  it("stops a revoked key's hooks within a poll, mid-stream and mid-attempt, disabled with the reason its operator reads", async () => {
     const cfg = loadConfig(v3.settings);
     const key = await createKey(cfg, silentLog, 'hook owner', 'free');
-    const payer = v3.devnode.accounts[0]!.publicKey;
-    const filters = [{ account: payer }];
-    const id = 'wh_revoked';
-    await createWebhook(pool, {
-      id,
-      owner: key.id,
-      url: `${receiver.url}/revoked`,
-      filters,
-      confirmations: 0,
-      secret: 'whsec_AAAA',
-      keys: parseFilters(filters),
-    });
-    receiver.behaviour.set('/revoked', 'slow');
-    const top = v3.devnode.height();
-    const written = await withTransaction(pool, (db) => replayDeliveries(db, id, 0, top));
-    expect(written, "the payer's history").to.be.at.least(8);
-    await waitFor('two deliveries', () => receiver.on('/revoked').length >= 2);
-    expect(await revoke(cfg, silentLog, key.id), 'hooks disabled').to.equal(1);
-    const revokedAt = Date.now();
-    const sent = receiver.on('/revoked').length;
-    // a poll of the sender (20 ms), and a slow answer under way when it came
-    await new Promise((r) => setTimeout(r, 10 * (SETTINGS.pollMs + SLOW_MS)));
-    expect(receiver.on('/revoked').length, 'at most the attempt under way').to.be.at.most(sent + 1);
-    const last = receiver.on('/revoked').at(-1)!;
-    expect(last.at - revokedAt).to.be.below(SLOW_MS + SETTINGS.pollMs + 500);
-    // what `mdw webhooks show` prints: disabled with the reason, the rest still pending
-    const shown = (await hookShown(cfg, silentLog, id))!;
-    expect(shown).to.include({ id, owner: key.id, enabled: false });
-    expect(shown.disabled_reason).to.match(
-      new RegExp(`^its API key ${key.id} was revoked at \\d{4}-\\d\\d-\\d\\dT[\\d:]{8}Z$`),
+    const recipient = MemoryAccount.generate().address;
+    const filters = [{ account: recipient }];
+    // one receiver slow to answer (the sender goes from one delivery to the next), one that never answers (an attempt
+    // under way when the key is revoked, failing after it)
+    for (const [id, path] of [
+      ['wh_revoked_slow', '/revoked-slow'],
+      ['wh_revoked_hangs', '/revoked-hangs'],
+    ] as const)
+      await createWebhook(pool, {
+        id,
+        owner: key.id,
+        url: `${receiver.url}${path}`,
+        filters,
+        confirmations: 0,
+        secret: newSecret(),
+        keys: parseFilters(filters),
+      });
+    receiver.behaviour.set('/revoked-slow', 'slow');
+    receiver.behaviour.set('/revoked-hangs', 'hang');
+    for (let i = 1; i <= 8; i++) await v3.spend(recipient, i);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor(
+      'two deliveries, and one attempt hanging',
+      () => receiver.on('/revoked-slow').length >= 2 && receiver.on('/revoked-hangs').length === 1,
     );
-    expect(shown.pending).to.be.above(0);
-    expect((shown.deliveries as Obj[]).map((d) => d.status)).to.include('pending');
-    receiver.behaviour.delete('/revoked');
+    expect(await revoke(cfg, silentLog, key.id), 'hooks disabled').to.equal(2);
+    const revokedAt = Date.now();
+    const sent = receiver.on('/revoked-slow').length;
+    // the hanging attempt's timeout (1 s) and a retry's wait (0.1 s) are past; polls of the sender every 20 ms
+    await new Promise((r) => setTimeout(r, SETTINGS.timeoutMs + 10 * (SETTINGS.pollMs + SLOW_MS)));
+    expect(receiver.on('/revoked-slow').length, 'at most the attempt under way').to.be.at.most(sent + 1);
+    expect(receiver.on('/revoked-slow').at(-1)!.at - revokedAt).to.be.below(SLOW_MS + SETTINGS.pollMs + 500);
+    expect(receiver.on('/revoked-hangs'), 'no retry of the attempt that failed after').to.have.length(1);
+    // what `mdw webhooks show` prints: disabled with the reason, the rest still pending
+    for (const id of ['wh_revoked_slow', 'wh_revoked_hangs']) {
+      const shown = (await hookShown(cfg, silentLog, id))!;
+      expect(shown).to.include({ id, owner: key.id, enabled: false });
+      expect(shown.disabled_reason).to.match(
+        new RegExp(`^its API key ${key.id} was revoked at \\d{4}-\\d\\d-\\d\\dT[\\d:]{8}Z$`),
+      );
+      expect(shown.pending, id).to.be.above(0);
+      expect((shown.deliveries as Obj[]).map((d) => d.status)).to.include('pending');
+    }
+    receiver.behaviour.delete('/revoked-slow');
+    receiver.behaviour.delete('/revoked-hangs');
   });
 
   it('logs a failing hook at info once per state: its first failure, another error, and its recovery', async () => {
