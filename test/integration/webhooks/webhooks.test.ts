@@ -398,6 +398,10 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     receiver.behaviour.set('/flaky', 'fail');
     await spendTo(recipient, 1);
     await waitFor('three failed attempts', () => receiver.on('/flaky').length >= 3, 10_000);
+    receiver.behaviour.set('/flaky', 'hang');
+    const answered = receiver.on('/flaky').length;
+    await waitFor('an attempt unanswered', () => receiver.on('/flaky').length > answered, 10_000);
+    // it times out after this: the next attempt is answered
     receiver.behaviour.set('/flaky', 'ok');
     await waitFor(
       'delivered',
@@ -406,6 +410,7 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     const ofHook = lines.filter((l) => l.webhook === id);
     expect(ofHook.map((l) => [l.level, l.msg, l.error ?? null])).to.deep.equal([
       [30, 'webhook delivery failed', 'answered 500'],
+      [30, 'webhook delivery failed', 'no answer within 1000 ms'],
       [30, 'webhook delivered again after failures', null],
     ]);
     expect(ofHook[0]).to.include({ attempt: 1, url: `${receiver.url}/flaky` });
