@@ -289,37 +289,34 @@ async function update(ctx: ApiContext, env: V3Env, owner: string | null, id: str
   ctx.body = hookJson(await hookOf(ctx, env, id));
 }
 
-/**
- * hookFields reads a create's or a PATCH's body: each field given checked in full (an absent one undefined), and no
- * field it does not know.
- */
-function hookFields(ctx: ApiContext): WebhookChange & { enabled?: boolean } {
+/** HookFields are the fields of a create's or a PATCH's body, each checked; an absent one undefined. */
+interface HookFields extends Omit<WebhookChange, 'enabled'> {
+  readonly enabled?: boolean;
+}
+
+/** hookFields reads a create's or a PATCH's body: each field given checked in full, and no field it does not know. */
+function hookFields(ctx: ApiContext): HookFields {
   const req = (ctx.request as { body?: unknown }).body;
   if (typeof req !== 'object' || req === null || Array.isArray(req)) throw badRequest('expected a JSON object');
   const { url, filters, confirmations, enabled, ...rest } = req as Record<string, unknown>;
   if (Object.keys(rest).length > 0) throw badRequest(`unknown field(s): ${Object.keys(rest).join(', ')}`);
-  const fields: WebhookChange & { enabled?: boolean } = {};
-  if (url !== undefined) {
-    if (typeof url !== 'string') throw badRequest('url: expected a string');
-    const checked = checkedUrl(url);
-    if (typeof checked === 'string') throw badRequest(`url: ${checked}`);
-    Object.assign(fields, { url: checked.href });
-  }
-  if (filters !== undefined) Object.assign(fields, { filters: { given: filters, keys: parseFilters(filters) } });
-  if (confirmations !== undefined) {
-    if (
-      !Number.isSafeInteger(confirmations) ||
+  if (url !== undefined && typeof url !== 'string') throw badRequest('url: expected a string');
+  const checked = url === undefined ? undefined : checkedUrl(url);
+  if (typeof checked === 'string') throw badRequest(`url: ${checked}`);
+  if (
+    confirmations !== undefined &&
+    (!Number.isSafeInteger(confirmations) ||
       (confirmations as number) < 0 ||
-      (confirmations as number) > MAX_CONFIRMATIONS
-    )
-      throw badRequest(`confirmations: expected an integer from 0 to ${MAX_CONFIRMATIONS}`);
-    Object.assign(fields, { confirmations });
-  }
-  if (enabled !== undefined) {
-    if (typeof enabled !== 'boolean') throw badRequest('enabled: expected true or false');
-    Object.assign(fields, { enabled });
-  }
-  return fields;
+      (confirmations as number) > MAX_CONFIRMATIONS)
+  )
+    throw badRequest(`confirmations: expected an integer from 0 to ${MAX_CONFIRMATIONS}`);
+  if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('enabled: expected true or false');
+  return {
+    ...(checked === undefined ? {} : { url: checked.href }),
+    ...(filters === undefined ? {} : { filters: { given: filters, keys: parseFilters(filters) } }),
+    ...(confirmations === undefined ? {} : { confirmations: confirmations as number }),
+    ...(enabled === undefined ? {} : { enabled }),
+  };
 }
 
 /**
