@@ -68,7 +68,11 @@ describe('mdw snapshot export and import', function () {
   it('exports while the populator writes, at one consistent top', async () => {
     const populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     try {
-      await waitFor('a third of the chain stored', async () => ((await storedTopHash(h, 'mdw'))?.height ?? 0) >= 50, 60_000);
+      await waitFor(
+        'a third of the chain stored',
+        async () => ((await storedTopHash(h, 'mdw'))?.height ?? 0) >= 50,
+        60_000,
+      );
       const before = (await storedTopHash(h, 'mdw'))!.height;
       manifest = await exportSnapshot({ cfg: h.config(), log: silent }, snapshot);
       const after = (await storedTopHash(h, 'mdw'))!.height;
