@@ -20,15 +20,20 @@ interface CopyConnection {
 /** Bytes a CopyOut holds before it pauses the connection's socket. */
 const HIGH_WATER_MARK = 1024 * 1024;
 
+/** The size of the chunks a CopyOut hands on: the server sends a message per row, far too small to compress one by one. */
+const CHUNK_BYTES = 64 * 1024;
+
 /**
- * CopyOut is the rows of a `COPY … TO STDOUT` as they arrive: it pauses the connection's socket while its reader is
- * behind and resumes it when read, so memory stays flat whatever the table's size. `rows` is the server's count once
- * the stream has ended.
+ * CopyOut is the rows of a `COPY … TO STDOUT` as they arrive, gathered into chunks of CHUNK_BYTES: it pauses the
+ * connection's socket while its reader is behind and resumes it when read, so memory stays flat whatever the table's
+ * size. `rows` is the server's count once the stream has ended.
  */
 class CopyOut extends Readable {
   readonly text: string;
   rows = 0;
   #connection: CopyConnection | undefined;
+  #chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  #at = 0;
 
   constructor(text: string) {
     super({ highWaterMark: HIGH_WATER_MARK });
@@ -41,12 +46,33 @@ class CopyOut extends Readable {
   }
 
   handleCopyData(message: { chunk: Buffer }): void {
-    // the chunk is a view of pg's parser buffer, which later packets overwrite: kept only as a copy
-    if (!this.push(Buffer.copyBytesFrom(message.chunk))) this.#connection?.stream.pause();
+    // a stream its reader gave up on (a full disk) lets the rest of the COPY pass, for the client to go on
+    if (this.destroyed) return;
+    const row = message.chunk;
+    if (this.#at + row.length > CHUNK_BYTES) this.#hand();
+    // a row is a view of pg's parser buffer, which later packets overwrite: kept only as a copy
+    if (row.length > CHUNK_BYTES) this.#push(Buffer.copyBytesFrom(row));
+    else this.#at += row.copy(this.#chunk, this.#at);
+  }
+
+  #hand(): void {
+    if (this.#at === 0) return;
+    this.#push(this.#chunk.subarray(0, this.#at));
+    this.#chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    this.#at = 0;
+  }
+
+  #push(chunk: Buffer): void {
+    if (!this.push(chunk)) this.#connection?.stream.pause();
   }
 
   override _read(): void {
     this.#connection?.stream.resume();
+  }
+
+  override _destroy(err: Error | null, done: (err?: Error | null) => void): void {
+    this.#connection?.stream.resume();
+    done(err);
   }
 
   handleCommandComplete(message: { text?: string }): void {
@@ -61,6 +87,8 @@ class CopyOut extends Readable {
 
   handleReadyForQuery(): void {
     this.#connection?.stream.resume();
+    if (this.destroyed) return;
+    this.#hand();
     this.push(null);
   }
 

@@ -52,8 +52,12 @@ const ZSTD_LEVEL = 3;
 export async function exportSnapshot(deps: { cfg: Config; log: Logger }, dir: string): Promise<SnapshotManifest> {
   const { cfg, log } = deps;
   const schema = cfg.databaseSchema;
-  await mkdir(dir, { recursive: true });
-  if ((await readdir(dir)).length > 0)
+  const held = await mkdir(dir, { recursive: true })
+    .then(() => readdir(dir))
+    .catch((err: unknown) => {
+      throw refused(`the directory ${dir} cannot be made or read: ${(err as Error).message}`);
+    });
+  if (held.length > 0)
     throw refused(`the directory ${dir} is not empty: give a new or empty directory for the snapshot`);
   const pool = createReadPool(cfg, 'mdw-snapshot-export', log, { max: 1 });
   try {

@@ -131,6 +131,14 @@ describe('mdw snapshot export and import', function () {
     expect(report.migrated).to.deep.equal([]);
   });
 
+  it('refuses to export into a directory that is not empty', async () => {
+    const err = await refusal(exportSnapshot({ cfg: h.config(), log: silent }, snapshot));
+    expect(err.code).to.equal(ErrorCode.SNAPSHOT_REFUSED);
+    expect(err.message).to.equal(
+      `the directory ${snapshot} is not empty: give a new or empty directory for the snapshot`,
+    );
+  });
+
   it('refuses a schema that is not empty', async () => {
     const err = await refusal(importInto(snapshot, 'imported'));
     expect(err.code).to.equal(ErrorCode.SNAPSHOT_REFUSED);

@@ -1,8 +1,7 @@
 /** @module `mdw snapshot export <dir>`: a synced schema into a snapshot directory, while its populator runs. */
 import { Args, Command, Flags } from '@oclif/core';
 import { createLogger } from '../../../base/log.ts';
-import { AppError } from '../../../base/errors.ts';
-import { exitIfAway, exitIfRefused } from '../../refusal.ts';
+import { exitIfAway, exitIfRefused, exitOnAppError } from '../../refusal.ts';
 import { configFromEnv } from '../../env.ts';
 
 export default class SnapshotExport extends Command {
@@ -29,7 +28,7 @@ export default class SnapshotExport extends Command {
     const manifest = await exportSnapshot({ cfg, log }, args.dir).catch((err: unknown) => {
       exitIfRefused(this, err);
       exitIfAway(this, err);
-      if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: 1 });
+      exitOnAppError(this, err, 1);
       throw err;
     });
     const sum = (key: 'bytes' | 'rawBytes'): number => manifest.parts.reduce((n, p) => n + p[key], 0);

@@ -1,8 +1,7 @@
 /** @module `mdw snapshot import <dir>`: a snapshot into an empty schema, checked against the node. */
 import { Args, Command, Flags } from '@oclif/core';
 import { createLogger } from '../../../base/log.ts';
-import { AppError } from '../../../base/errors.ts';
-import { exitIfAway, exitIfRefused } from '../../refusal.ts';
+import { exitIfAway, exitIfRefused, exitOnAppError } from '../../refusal.ts';
 import { configFromEnv } from '../../env.ts';
 
 export default class SnapshotImport extends Command {
@@ -38,7 +37,7 @@ export default class SnapshotImport extends Command {
     }).catch((err: unknown) => {
       exitIfRefused(this, err);
       exitIfAway(this, err);
-      if (err instanceof AppError) this.error(`${err.message} (${err.code})`, { exit: 1 });
+      exitOnAppError(this, err, 1);
       throw err;
     });
     const { manifest, ms } = report;
