@@ -16,7 +16,8 @@ import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import { VERSION } from '../../base/version.ts';
 import type { Config } from '../../config/middleware.ts';
-import { createWritePool } from '../../db/connection/pool.ts';
+import { createWritePool, type Pool } from '../../db/connection/pool.ts';
+import { dropSchema } from '../../db/schema/admin.ts';
 import { migrate, migrationNames } from '../../db/schema/migrator.ts';
 import { relationCount, restoreTables } from '../../db/schema/snapshot.ts';
 import { nodeChains } from '../../node/chain-identity.ts';
@@ -52,7 +53,7 @@ export interface ImportReport {
 /**
  * importSnapshot imports the snapshot in `dir` into `cfg.databaseSchema`, which must hold nothing (MDW_SNAPSHOT_REFUSED
  * otherwise), and prints through `out` what the comparison with the node finds. Refusals come before anything is
- * written; a failure while restoring leaves the schema migrated to the snapshot's level and empty.
+ * written; a failure while restoring drops the schema again.
  */
 export async function importSnapshot(
   deps: { cfg: Config; log: Logger; out: (line: string) => void },
@@ -82,24 +83,11 @@ export async function importSnapshot(
     await verifyParts(dir, manifest);
     const verifyMs = performance.now() - started;
     started = performance.now();
-    await migrate({ ...target, only: manifest.migrations }, log);
-    const client = await pool.connect();
-    try {
-      await restoreTables(
-        client,
-        schema,
-        manifest.parts.map((part) => ({ name: part.table, columns: part.columns, open: () => partRows(dir, part) })),
-        manifest.sequences,
-        (table, rows) => {
-          const part = manifest.parts.find((p) => p.table === table)!;
-          if (rows !== part.rows)
-            throw corrupt(`${dir}: table ${table} restored ${rows} rows, the manifest says ${part.rows}`);
-          log.info({ table, rows }, 'table imported');
-        },
-      );
-    } finally {
-      client.release();
-    }
+    await restore(dir, manifest, { cfg, log, pool }).catch(async (err: unknown) => {
+      // the schema was empty: it goes, for the next import to find it so
+      await dropSchema(cfg.databaseUrl, schema);
+      throw err;
+    });
     const migrated = await migrate(target, log);
     const restoreMs = performance.now() - started;
     started = performance.now();
@@ -116,6 +104,37 @@ export async function importSnapshot(
     };
   } finally {
     await pool.end();
+  }
+}
+
+/** restore migrates the empty schema to the snapshot's level and fills its tables (restoreTables: one transaction). */
+async function restore(
+  dir: string,
+  manifest: SnapshotManifest,
+  deps: { cfg: Config; log: Logger; pool: Pool },
+): Promise<void> {
+  const { cfg, log, pool } = deps;
+  const schema = cfg.databaseSchema;
+  await migrate(
+    { databaseUrl: cfg.databaseUrl, schema, configSchema: cfg.databaseConfigSchema, only: manifest.migrations },
+    log,
+  );
+  const client = await pool.connect();
+  try {
+    await restoreTables(
+      client,
+      schema,
+      manifest.parts.map((part) => ({ name: part.table, columns: part.columns, open: () => partRows(dir, part) })),
+      manifest.sequences,
+      (table, rows) => {
+        const part = manifest.parts.find((p) => p.table === table)!;
+        if (rows !== part.rows)
+          throw corrupt(`${dir}: table ${table} restored ${rows} rows, the manifest says ${part.rows}`);
+        log.info({ table, rows }, 'table imported');
+      },
+    );
+  } finally {
+    client.release();
   }
 }
 

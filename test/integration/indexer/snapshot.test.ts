@@ -172,12 +172,28 @@ describe('mdw snapshot export and import', function () {
     expect(await tables('newer_level')).to.equal(0);
   });
 
+  it('drops the schema again when a table restores other rows than the manifest counts', async () => {
+    const miscounted = join(work, 'miscounted');
+    await cp(snapshot, miscounted, { recursive: true });
+    const path = join(miscounted, MANIFEST_FILE);
+    const m = JSON.parse(await readFile(path, 'utf8')) as SnapshotManifest;
+    const parts = m.parts.map((p) => (p.table === 'key_blocks' ? { ...p, rows: p.rows + 1 } : p));
+    await writeFile(path, JSON.stringify({ ...m, parts }));
+    const err = await refusal(importInto(miscounted, 'miscounted'));
+    expect(err.code).to.equal(ErrorCode.SNAPSHOT_CORRUPT);
+    expect(err.message).to.contain(
+      `table key_blocks restored ${manifest.top.height + 1} rows, the manifest says ${manifest.top.height + 2}`,
+    );
+    expect(await tables('miscounted')).to.equal(0);
+  });
+
   it('refuses a damaged part by its checksum, before writing anything', async () => {
     const damaged = join(work, 'damaged');
     await cp(snapshot, damaged, { recursive: true });
     const part = join(damaged, 'transactions.copy.zst');
     const bytes = await readFile(part);
-    bytes[bytes.length >> 1] ^= 0xff;
+    const middle = bytes.length >> 1;
+    bytes[middle] = bytes[middle]! ^ 0xff;
     await writeFile(part, bytes);
     const err = await refusal(importInto(damaged, 'damaged'));
     expect(err.code).to.equal(ErrorCode.SNAPSHOT_CORRUPT);
