@@ -107,16 +107,16 @@ export interface RestoredTable extends SnapshotTable {
  * the rows each `open()` gives, replacing what the migrations seeded, in one transaction on `client`: user triggers off
  * while the rows go in (the kept counts and derived rows are restored, not derived again), plain indexes dropped
  * before and built after (one sort each, not an insert per row), sequences set, and the schema's owner and the
- * populator's last status left out (the importing Middleware's own start records them). Returns each table's rows.
+ * populator's last status left out (the importing Middleware's own start records them). `onTable` hears each table's
+ * rows as the server counted them, inside the transaction: what it throws rolls the restore back.
  */
 export async function restoreTables(
   client: PoolClient,
   schema: string,
   tables: readonly RestoredTable[],
   sequences: readonly SequenceState[],
-  onTable: (table: string, rows: number) => void = () => {},
-): Promise<Map<string, number>> {
-  const restored = new Map<string, number>();
+  onTable: (table: string, rows: number) => void,
+): Promise<void> {
   await inTransaction(client, async () => {
     // index builds of the largest tables sort in memory rather than in temporary files
     await client.query("SET LOCAL maintenance_work_mem = '256MB'");
@@ -134,7 +134,6 @@ export async function restoreTables(
     for (const table of tables) {
       // FREEZE: the rows go in frozen, as the table was emptied in this transaction (no later rewrite by VACUUM)
       const rows = await copyFrom(client, `COPY ${qualified(schema, table)} FROM STDIN WITH (FREEZE)`, table.open());
-      restored.set(table.name, rows);
       onTable(table.name, rows);
     }
     for (const index of indexes) await client.query(index.def);
@@ -152,7 +151,6 @@ export async function restoreTables(
   });
   // the planner's statistics, which a restore leaves empty (autovacuum would take its time)
   for (const table of tables) await client.query(`ANALYZE ${quoteIdent(schema)}.${quoteIdent(table.name)}`);
-  return restored;
 }
 
 /** qualified is `schema.table (columns)`, as a COPY names them. */

@@ -40,7 +40,7 @@ import {
  * users' configuration with the webhooks' deliveries, which are a deployment's own, not the chain's (API keys,
  * webhooks and their queue).
  */
-export const NOT_IN_SNAPSHOT: readonly string[] = [STATE_TABLE, ...CONFIG_TABLES, 'webhook_deliveries'];
+const NOT_IN_SNAPSHOT: readonly string[] = [STATE_TABLE, ...CONFIG_TABLES, 'webhook_deliveries'];
 
 /** zstd's level: its default, 3, compresses COPY's text about 4 to 1 at several times gzip's speed. */
 const ZSTD_LEVEL = 3;
@@ -64,12 +64,12 @@ export async function exportSnapshot(deps: { cfg: Config; log: Logger }, dir: st
     const manifest = await withSnapshot(pool, async (client) => {
       // the first statement takes the snapshot every later one reads
       const facts = await schemaFacts(client, schema);
+      if (facts.applied.length === 0) throw refused(`schema "${schema}" is not migrated: nothing to export`);
       const tables = await schemaTables(client, schema, NOT_IN_SNAPSHOT);
       await lockForSnapshot(client, schema, tables);
       const top = await topKeyBlock(client);
+      if (top === undefined) throw refused(`schema "${schema}" holds no block: nothing to export`);
       const { networkId, genesisHash } = facts.identity ?? {};
-      if (top === undefined || facts.applied.length === 0)
-        throw refused(`schema "${schema}" holds no block: nothing to export`);
       if (!networkId || !genesisHash)
         throw refused(
           `schema "${schema}" has no recorded chain identity (network id, genesis hash): start its populator once ` +

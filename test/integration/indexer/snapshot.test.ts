@@ -131,7 +131,12 @@ describe('mdw snapshot export and import', function () {
     expect(report.migrated).to.deep.equal([]);
   });
 
-  it('refuses to export into a directory that is not empty', async () => {
+  it('refuses to export a schema that is not migrated, or into a directory that is not empty', async () => {
+    const none = await refusal(
+      exportSnapshot({ cfg: h.config({ DATABASE_SCHEMA: 'nothing_here' }), log: silent }, join(work, 'none')),
+    );
+    expect(none.code).to.equal(ErrorCode.SNAPSHOT_REFUSED);
+    expect(none.message).to.equal('schema "nothing_here" is not migrated: nothing to export');
     const err = await refusal(exportSnapshot({ cfg: h.config(), log: silent }, snapshot));
     expect(err.code).to.equal(ErrorCode.SNAPSHOT_REFUSED);
     expect(err.message).to.equal(
