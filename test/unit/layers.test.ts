@@ -98,6 +98,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     [
       'db',
       'keys',
+      'snapshot',
       'dev.ts',
       'devnode.ts',
       'manifests.ts',
@@ -112,7 +113,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   db: [
     ['writes'], // the populator's SQL: it may read what it writes through the queries
     ['queries'], // the read model: never imports a write
-    ['schema'], // the migrations (their table, which the schema's identity reads), the writer's lock, admin, usage
+    ['schema'], // the migrations (their table, which the schema's identity reads), the writer's lock, admin, usage, snapshots
     ['connection'], // the pools, the read replicas, a statement's cancel, the chain notification, waiting for PostgreSQL
   ],
   devnode: [
