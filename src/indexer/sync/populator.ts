@@ -32,6 +32,7 @@ import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
 import { SyncGauges } from './sync-gauges.ts';
+import { watchNode } from './node-watch.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -214,11 +215,13 @@ export class Populator implements Role {
   /** #run follows the chain while it holds the writer lock, taking it again after its connection went. */
   async #run(rules: TransferRules): Promise<void> {
     const signal = this.#abort.signal;
-    // the node's top, asked while the database is away: the lag grows as the node moves on, as the alerts need
+    // the node's top asked whenever no step did for a poll interval (a long batch, a wait for PostgreSQL): the
+    // metrics say at once that the node went away, and the lag grows as the node moves on while nothing is stored
     const poll = new NodeClient(
-      { url: this.#nodes, timeoutMs: this.#cfg.nodeTimeoutMs, signal, ...this.#nodeMeters() },
+      { url: this.#nodes, timeoutMs: this.#cfg.nodeTimeoutMs, signal, attempts: 1, ...this.#nodeMeters() },
       this.#log,
     );
+    const watching = watchNode({ poll, gauges: this.#gauges, intervalMs: this.#cfg.pollIntervalMs }, signal);
     while (!signal.aborted) {
       try {
         await this.#lock.acquire(signal);
@@ -226,10 +229,6 @@ export class Populator implements Role {
         if (signal.aborted) break;
         this.#gauges.database(false);
         this.#failures.failed(err, 'cannot take the writer lock; retrying');
-        await poll.topHeight().then(
-          (top) => this.#gauges.polled(top),
-          () => this.#gauges.pollFailed(),
-        );
         await sleep(this.#backoff.next(), signal);
         continue;
       }
@@ -248,6 +247,7 @@ export class Populator implements Role {
       );
       await this.#lock.release();
     }
+    await watching;
   }
 
   /** #follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */

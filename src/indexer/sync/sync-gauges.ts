@@ -19,6 +19,7 @@ export class SyncGauges {
   #storedTop: number | undefined;
   /** the node's top at its last answer, undefined since a poll failed */
   #nodeTop: number | undefined;
+  #heardAt = -Infinity;
 
   constructor(metrics: Gauges) {
     this.#metrics = metrics;
@@ -33,8 +34,14 @@ export class SyncGauges {
     this.#setLag();
   }
 
+  /** heardAt is when a poll of the node last ended, answered or not (Date.now()'s clock). */
+  get heardAt(): number {
+    return this.#heardAt;
+  }
+
   /** polled is the node's answer to a poll of its top. */
   polled(top: number): void {
+    this.#heardAt = Date.now();
     this.#nodeTop = top;
     this.#metrics.nodeHeight.set(top);
     this.#metrics.lastPoll.setToCurrentTime();
@@ -44,6 +51,7 @@ export class SyncGauges {
 
   /** pollFailed: the node did not answer its top, so the lag is unknown until it does (mdw_node_height stays its last). */
   pollFailed(): void {
+    this.#heardAt = Date.now();
     this.#nodeTop = undefined;
     this.#metrics.dependencyUp.set({ dependency: 'node' }, 0);
     this.#metrics.lag.set(NaN);

@@ -163,7 +163,7 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
     );
     const base = 'https://github.com/aeternity/ae_mdw/blob/main/docs/operations.md';
     for (const rule of rules()) {
-      const url = rule.annotations.runbook_url;
+      const url = rule.annotations.runbook_url ?? '';
       expect(url, rule.alert).to.equal(`${base}#${rule.alert.toLowerCase()}`);
       expect(headings.has(url.slice(base.length)), `${rule.alert}: no section ${url}`).to.equal(true);
     }
