@@ -104,7 +104,8 @@ export function stackSeries(fault: Fault): Series[] {
 /** httpSeries is the server's request counter, each `route status` growing by its count every scrape. */
 export function httpSeries(perScrape: Record<string, number>): Series[] {
   return Object.entries(perScrape).map(([key, count]) => {
-    const [route, status] = key.split(' ') as [string, string];
+    const route = key.slice(0, key.lastIndexOf(' '));
+    const status = key.slice(key.lastIndexOf(' ') + 1);
     return series('mdw_api_http_requests_total', { ...SERVER, method: 'GET', route, status }, (i) => i * count);
   });
 }
