@@ -205,8 +205,11 @@ export class Devnode implements Role {
     this.#log.info({ depth, height: this.chain.height, top: this.chain.top.hash }, 'devnode fork');
   }
 
-  /** overload answers the next `requests` requests of the external API 503 with `Retry-After: retryAfter`. */
-  overload(requests: number, retryAfter: string): void {
+  /**
+   * overload answers the next `requests` requests of the external API 503 with `Retry-After: retryAfter`, or without
+   * one when it is undefined (as 7.2.2 does).
+   */
+  overload(requests: number, retryAfter: string | undefined): void {
     this.#overload.refuse(requests, retryAfter);
   }
 

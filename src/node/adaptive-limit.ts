@@ -48,6 +48,13 @@ const WINDOW_MS = 100;
 const STALE_AFTER = 0.6;
 const NO_RELIEF = 0.9;
 
+/**
+ * REFUSED_SHARE: what is left of the limit after the node refused a request (its queue was full: other clients share
+ * it, or it is configured to admit fewer than the limit): a clear cut, as a congestion window's after a loss, which
+ * the windows after it grow again while the node keeps up.
+ */
+const REFUSED_SHARE = 0.7;
+
 /** lowerQuartile is the round trip a quarter of `values` are at or below (values not empty). Pure. */
 export function lowerQuartile(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -112,6 +119,13 @@ export class AdaptiveLimit {
     if (ms === undefined) return;
     if (this.#window.push(ms) === 1) this.#windowStart = at;
     if (this.#window.length >= Math.max(8, this.limit) && at - this.#windowStart >= WINDOW_MS) this.#adjust();
+  }
+
+  /** refused cuts the limit after the node refused a request for load (once per refusal burst: the caller's). */
+  refused(): void {
+    this.#slowStart = false;
+    this.#shrinking = undefined;
+    this.#limit = Math.max(this.#min, this.#limit * REFUSED_SHARE);
   }
 
   #adjust(): void {

@@ -52,6 +52,22 @@ export interface NodeClientOptions {
 const COOL_DOWN_MS = 1000;
 
 /**
+ * MAX_REFUSALS: how many times a request that may be retried is refused for load (each followed by the node's pause,
+ * node-pace.ts: about a minute in all) before a refusal counts as a failed attempt: a node that refuses that long is
+ * away rather than busy.
+ */
+const MAX_REFUSALS = 20;
+
+/**
+ * refusalsAllowed is how many refusals a request of `attempts` attempts waits out at the node's pace: none for a
+ * request asked once (the poll of the top, a status reading): its caller hears of the refusal at once, with the wait
+ * the node asked for, and decides. Pure.
+ */
+function refusalsAllowed(attempts: number): number {
+  return attempts > 1 ? MAX_REFUSALS : 0;
+}
+
+/**
  * NodeClient reads chain data from one node or spreads it over several; every answer is parsed without losing
  * digits, and a request already in flight for the same path is shared, never sent twice.
  */
@@ -114,6 +130,7 @@ export class NodeClient {
     attempts = this.#opts.attempts,
   ): Promise<T> {
     let attempt = 0;
+    let refusals = refusalsAllowed(attempts);
     for (;;) {
       attempt++;
       let error: NodeError | undefined;
@@ -130,12 +147,23 @@ export class NodeClient {
         tried.push(index);
         const started = performance.now();
         let answered = false;
+        let refused = false;
         try {
           return await this.#once(this.#bases[index]!, path, parse, () => (answered = true));
         } catch (err) {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
-          if (error.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, error.retryAfterMs));
+          if (error.busy) {
+            // the node's pace: it is left alone for a pause, and the request waits for a slot again (this node's
+            // after the pause, or another's), without spending an attempt
+            refused = true;
+            const pause = this.#nodes.refused(index, 'read', error.retryAfterMs);
+            if (refusals-- > 0) {
+              if (error.retryAfterMs !== undefined) this.#metrics?.waitedAsAsked('node', pause / 1000);
+              tried.pop();
+              continue;
+            }
+          } else if (error.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, error.retryAfterMs));
           if (error.retryAfterMs !== undefined) asked = Math.min(asked ?? Infinity, error.retryAfterMs);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
           if (error.gone) gone = error;
@@ -145,7 +173,7 @@ export class NodeClient {
             this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
         } finally {
           const ms = performance.now() - started;
-          this.#nodes.release(index, answered ? ms : undefined);
+          this.#nodes.release(index, answered && !refused ? ms : undefined);
           if (answered) this.#opts.onAnswer?.(this.#nodes.urls[index]!, ms);
         }
       }
@@ -226,11 +254,15 @@ export class NodeClient {
       if (typeof body.height !== 'number') throw badResponse('/key-blocks/current/height', 'node sent no height');
       return body.height;
     }
+    // a node paused for refusing a read (its pace) is left out of this reading while another can give it: waiting
+    // for its pause would hold the follower (node-pace.ts)
     const all = this.#nodes.urls.map((_, i) => i);
-    const read = await Promise.allSettled(all.map((i) => this.#objectFrom(i, '/key-blocks/current')));
-    const tops = read.flatMap((r, i) =>
+    const pacing = all.filter((i) => !this.#nodes.paused(i));
+    const asked = pacing.length > 0 ? pacing : all;
+    const read = await Promise.allSettled(asked.map((i) => this.#objectFrom(i, '/key-blocks/current')));
+    const tops = read.flatMap((r, k) =>
       r.status === 'fulfilled' && typeof r.value.height === 'number'
-        ? [{ i, height: r.value.height, hash: r.value.hash }]
+        ? [{ i: asked[k]!, height: r.value.height, hash: r.value.hash }]
         : [],
     );
     const inSet = tops.filter((t) => !this.#nodes.isDropped(t.i));
@@ -364,8 +396,9 @@ export class NodeClient {
     return async (): Promise<DryRunOutcome<T>> => {
       const failures: NodeError[] = [];
       const tried: number[] = [];
+      let refusals = refusalsAllowed(this.#opts.attempts);
       for (;;) {
-        const index = await this.#nodes.acquire(this.#untried(tried), signal, URGENT);
+        const index = await this.#nodes.acquire(this.#untried(tried), signal, URGENT, 'dryRun');
         if (index === undefined) return roundOutcome(top, failures);
         tried.push(index);
         const started = performance.now();
@@ -377,11 +410,19 @@ export class NodeClient {
         // GETs (lookups) take, and a dry-run's time is something else: the node running contracts (a token's
         // balances() walks every holder), or a refusal at once (a pruning node's 410). Timed with the GETs they would
         // read as queueing, or lower the baseline, and move the limit away from the node's slots
-        this.#nodes.release(index);
+        this.#nodes.release(index, undefined, 'dryRun');
         if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
         if (!(answer instanceof NodeError)) return answer;
         this.#opts.onError?.(answer);
-        if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
+        if (answer.busy) {
+          // the node's pace, as for a read (#get): its dry-runs wait out a pause, the round goes on
+          const pause = this.#nodes.refused(index, 'dryRun', answer.retryAfterMs);
+          if (refusals-- > 0) {
+            if (answer.retryAfterMs !== undefined) this.#metrics?.waitedAsAsked('node', pause / 1000);
+            tried.pop();
+            continue;
+          }
+        } else if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
         failures.push(answer);
       }
     };

@@ -1,19 +1,30 @@
 /**
- * @module NodeSet: the nodes of NODE_URLS as one pool of request slots. Each node has its own adaptive limit
- * (adaptive-limit.ts); a request takes a slot at whichever allowed node has the most room, or waits in one queue
- * for the first slot freed. Faster nodes free slots sooner and so serve more: the spread follows each node's
+ * @module NodeSet: the nodes of NODE_URLS as one pool of request slots. Each node has a budget per kind of request,
+ * as a node has a queue per kind (node-pace.ts): reads within an adaptive limit (adaptive-limit.ts) that never
+ * exceeds what the node admits, dry-runs within what it admits of them; a request takes a slot at whichever allowed
+ * node has the most room, or waits in one queue for the first slot freed. A node that refused a request for load is
+ * paused for that kind (its pace: node-pace.ts), its read limit cut, while the other nodes serve on. Faster nodes free slots sooner and so serve more: the spread follows each node's
  * observed rate. The queue is ordered by each request's priority (lower first, in arrival order among equals):
  * catching up, a generation's requests carry its height, so the heights a batch waits for are served before those
  * fetched ahead for later batches. A node found on another fork is dropped from the set (no request goes to it)
  * until it agrees again.
  */
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
+import { CountedSlots, NODE_ADMITS, Pace, type Admitted, type SlotKind } from './node-pace.ts';
 
 interface Waiter {
   readonly allowed: readonly number[];
   readonly resolve: (index: number | undefined) => void;
   readonly signal: AbortSignal | undefined;
   readonly priority: number;
+  readonly kind: SlotKind;
+}
+
+/** One node's budgets and paces, a pair per kind of request. */
+interface NodeSlots {
+  readonly read: AdaptiveLimit;
+  readonly dryRun: CountedSlots;
+  readonly pace: { readonly [K in SlotKind]: Pace };
 }
 
 /**
@@ -29,7 +40,7 @@ export const LAST = Infinity;
 export class NodeSet {
   /** Base URLs without trailing slashes, in configured order. */
   readonly urls: readonly string[];
-  readonly #limits: readonly AdaptiveLimit[];
+  readonly #slots: readonly NodeSlots[];
   readonly #dropped = new Set<number>();
   /** the nodes not dropped, kept as a list: every request reads it */
   #healthy: readonly number[];
@@ -37,10 +48,20 @@ export class NodeSet {
   readonly #coolingUntil: number[];
   #waiting: Waiter[] = [];
 
-  constructor(urls: readonly string[], limit: AdaptiveLimitOptions = {}) {
+  /**
+   * `limit` shapes each node's adaptive read limit, `admitted` bounds each node's requests in flight by kind (the
+   * read limit never grows past it).
+   */
+  constructor(urls: readonly string[], limit: AdaptiveLimitOptions = {}, admitted: Admitted = NODE_ADMITS) {
     if (urls.length === 0) throw new TypeError('NodeSet needs at least one node URL');
     this.urls = urls.map((u) => u.replace(/\/+$/, ''));
-    this.#limits = this.urls.map(() => new AdaptiveLimit(limit));
+    const max = Math.min(limit.max ?? Infinity, admitted.read);
+    const readLimit = { ...limit, max, min: Math.min(limit.min ?? 2, max) };
+    this.#slots = this.urls.map(() => ({
+      read: new AdaptiveLimit(readLimit),
+      dryRun: new CountedSlots(admitted.dryRun),
+      pace: { read: new Pace(), dryRun: new Pace() },
+    }));
     this.#coolingUntil = this.urls.map(() => 0);
     this.#healthy = this.urls.map((_, i) => i);
   }
@@ -50,19 +71,24 @@ export class NodeSet {
     return this.#healthy;
   }
 
-  /** limit is node `index`'s current concurrency limit (for metrics and logs). */
+  /** limit is node `index`'s current read limit (for metrics and logs). */
   limit(index: number): number {
-    return this.#limits[index]!.limit;
+    return this.#slots[index]!.read.limit;
   }
 
-  /** inFlight sums the requests in flight at every node. */
+  /** inFlight sums the requests in flight at every node, reads and dry-runs. */
   get inFlight(): number {
-    return this.#limits.reduce((sum, l) => sum + l.inFlight, 0);
+    return this.#slots.reduce((sum, s) => sum + s.read.inFlight + s.dryRun.inFlight, 0);
   }
 
-  /** capacity sums the limits of the healthy nodes: how many requests the set serves at once. */
+  /** capacity sums the read limits of the healthy nodes: how many reads the set serves at once. */
   get capacity(): number {
-    return this.healthy().reduce((sum, i) => sum + this.#limits[i]!.limit, 0);
+    return this.healthy().reduce((sum, i) => sum + this.#slots[i]!.read.limit, 0);
+  }
+
+  /** paused says whether node `index` refused a request of `kind` for load a moment ago and is left alone meanwhile. */
+  paused(index: number, kind: SlotKind = 'read'): boolean {
+    return this.#slots[index]!.pace[kind].pausedAt(Date.now());
   }
 
   /**
@@ -70,9 +96,15 @@ export class NodeSet {
    * and resolves with its index; the caller must `release` it. Among free candidates the one with the most room wins.
    * When none is free it waits ahead of every request of a higher `priority` (lower is sooner; URGENT before all):
    * a request the next write waits for must not queue behind the fetch-ahead's requests for later batches, which
-   * fill every slot, nor a height's follow-up requests behind the heights started after it.
+   * fill every slot, nor a height's follow-up requests behind the heights started after it. `kind` says which of a
+   * node's budgets the request takes a slot of.
    */
-  acquire(candidates: readonly number[], signal?: AbortSignal, priority = LAST): Promise<number | undefined> {
+  acquire(
+    candidates: readonly number[],
+    signal?: AbortSignal,
+    priority = LAST,
+    kind: SlotKind = 'read',
+  ): Promise<number | undefined> {
     if (signal?.aborted || candidates.length === 0) return Promise.resolve(undefined);
     // the caller chose the candidates (healthy ones, or one node on purpose: a dropped node's top is still read);
     // a node that failed a moment ago gets requests only when no other may take them
@@ -84,7 +116,7 @@ export class NodeSet {
         if (warm.length > 0) allowed = warm;
       }
     }
-    const free = this.#pick(allowed);
+    const free = this.#pick(allowed, kind);
     if (free !== undefined) return Promise.resolve(free);
     return new Promise((resolve) => {
       // after every waiter of the same or a lower priority: binary search, the queue holds thousands while catching up
@@ -94,7 +126,7 @@ export class NodeSet {
         if (this.#waiting[mid]!.priority <= priority) lo = mid + 1;
         else hi = mid;
       }
-      this.#waiting.splice(lo, 0, { allowed, resolve, signal, priority });
+      this.#waiting.splice(lo, 0, { allowed, resolve, signal, priority, kind });
     });
   }
 
@@ -111,10 +143,32 @@ export class NodeSet {
     for (const w of abandoned) w.resolve(undefined);
   }
 
-  /** release frees the slot; `ms` is the round trip of an answer (none for a failure without one). */
-  release(index: number, ms?: number): void {
-    this.#limits[index]!.finished(ms);
+  /**
+   * release frees the slot of `kind`; `ms` is the round trip of a read's answer (none for a failure without one, nor
+   * for a refusal: answered at once, it would read as a node that queues nothing).
+   */
+  release(index: number, ms?: number, kind: SlotKind = 'read'): void {
+    const slots = this.#slots[index]!;
+    if (kind === 'read') slots.read.finished(ms);
+    else slots.dryRun.finished();
     this.#dispatch();
+  }
+
+  /**
+   * refused tells that node `index` refused a request of `kind` for load (503, 429) and asked to wait `retryAfterMs`
+   * (its Retry-After) or not: no request of that kind goes to it for a pause (node-pace.ts), the others' requests go
+   * on, and the first refusal of a pause cuts its read limit. Returns the pause in ms.
+   */
+  refused(index: number, kind: SlotKind, retryAfterMs?: number): number {
+    const slots = this.#slots[index]!;
+    const now = Date.now();
+    const pace = slots.pace[kind];
+    const fresh = !pace.pausedAt(now);
+    const ms = pace.refused(now, retryAfterMs);
+    if (fresh && kind === 'read') slots.read.refused();
+    // the requests that wait for it are handed out when the pause ends
+    if (fresh) setTimeout(() => this.#dispatch(), pace.until - now).unref();
+    return ms;
   }
 
   /** failed passes node `index` over for `ms` (a transient failure: refused, timed out, 5xx) while others can serve. */
@@ -145,24 +199,26 @@ export class NodeSet {
     return was;
   }
 
-  #pick(allowed: readonly number[]): number | undefined {
+  #pick(allowed: readonly number[], kind: SlotKind): number | undefined {
     let best: number | undefined;
     let room = 0;
+    let now: number | undefined;
     for (const i of allowed) {
-      const l = this.#limits[i]!;
-      if (!l.free) continue;
-      const r = (l.limit - l.inFlight) / l.limit;
+      const slots = this.#slots[i]!;
+      const budget = slots[kind];
+      if (!budget.free || slots.pace[kind].pausedAt((now ??= Date.now()))) continue;
+      const r = (budget.limit - budget.inFlight) / budget.limit;
       if (r > room) [best, room] = [i, r];
     }
-    if (best !== undefined) this.#limits[best]!.started();
+    if (best !== undefined) this.#slots[best]![kind].started();
     return best;
   }
 
   #dispatch(): void {
     for (let w = 0; w < this.#waiting.length; w++) {
-      if (!this.#limits.some((l) => l.free)) return;
+      if (!this.#slots.some((s) => s.read.free || s.dryRun.free)) return;
       const waiter = this.#waiting[w]!;
-      const index = this.#pick(waiter.allowed);
+      const index = this.#pick(waiter.allowed, waiter.kind);
       if (index === undefined) continue;
       this.#waiting.splice(w--, 1);
       waiter.resolve(index);

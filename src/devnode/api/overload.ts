@@ -1,7 +1,8 @@
 /**
  * @module The devnode's overload on demand: the next N requests of its external API are answered as a node whose
  * request queue is full answers them (aehttp_helpers:service_unavailable): 503 `{"reason": "Temporary overload"}`
- * with `Retry-After` (the node says 3 seconds; 30 and `Not yet started` while it is not ready). Switched on through
+ * with `Retry-After` (nodes after 7.2.2 say 3 seconds; 30 and `Not yet started` while it is not ready), or without
+ * one, as 7.2.2 answers (the recording: test/fixtures/real-node/, overload.json). Switched on through
  * the internal API (`POST /v2/debug/dev/overload`) or Devnode.overload, so that a test sees whether a client leaves
  * the node alone for as long as it asked.
  */
@@ -14,11 +15,14 @@ export const OVERLOAD_REASON = 'Temporary overload';
 /** Overload refuses the next requests it is told to, and counts the refusals. */
 export class Overload {
   #remaining = 0;
-  #retryAfter = '3';
+  #retryAfter: string | undefined = '3';
   #refused = 0;
 
-  /** refuse has the next `requests` requests answered 503 with `Retry-After: retryAfter` (seconds or an HTTP-date). */
-  refuse(requests: number, retryAfter: string): void {
+  /**
+   * refuse has the next `requests` requests answered 503 with `Retry-After: retryAfter` (seconds or an HTTP-date), or
+   * with none when it is undefined (7.2.2).
+   */
+  refuse(requests: number, retryAfter: string | undefined): void {
     this.#remaining = requests;
     this.#retryAfter = retryAfter;
   }
@@ -31,7 +35,7 @@ export class Overload {
     return {
       status: 503,
       body: JSON.stringify({ reason: OVERLOAD_REASON }),
-      headers: { 'retry-after': this.#retryAfter },
+      headers: this.#retryAfter === undefined ? {} : { 'retry-after': this.#retryAfter },
     };
   }
 
@@ -43,7 +47,8 @@ export class Overload {
 
 /**
  * overloadRoutes are `POST /v2/debug/dev/overload` `{"requests": N, "retry_after": "3"}` (internal port), which has the
- * external API refuse its next N requests, and `GET` of the same path: `{"refused", "remaining"}`.
+ * external API refuse its next N requests (`"retry_after": null`: without Retry-After, as 7.2.2), and `GET` of the same
+ * path: `{"refused", "remaining"}`.
  */
 export function overloadRoutes(overload: Overload): Route[] {
   const path = '/v2/debug/dev/overload';
@@ -54,12 +59,12 @@ export function overloadRoutes(overload: Overload): Route[] {
       handler: ({ body }) => {
         const b = (body ?? {}) as { [k: string]: Json };
         const requests = b.requests;
-        const retryAfter = b.retry_after ?? '3';
+        const retryAfter = b.retry_after === undefined ? '3' : b.retry_after;
         if (typeof requests !== 'number' || !Number.isSafeInteger(requests) || requests < 0)
           throw validationError('requests', 'not_a_count', String(requests));
-        if (typeof retryAfter !== 'string' && typeof retryAfter !== 'number')
+        if (retryAfter !== null && typeof retryAfter !== 'string' && typeof retryAfter !== 'number')
           throw validationError('retry_after', 'not_a_retry_after', String(retryAfter));
-        overload.refuse(requests, String(retryAfter));
+        overload.refuse(requests, retryAfter === null ? undefined : String(retryAfter));
         return ok(overload.stats());
       },
     },

@@ -85,7 +85,7 @@ export class Populator implements Role {
     this.#log = log;
     this.#pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
     this.#metrics = createIndexerMetrics(deps.registry);
-    this.#nodes = new NodeSet(cfg.nodeUrls);
+    this.#nodes = new NodeSet(cfg.nodeUrls, {}, cfg.nodeAdmits);
     this.#lock = new WriterLock(this.#pool, cfg.databaseSchema);
     this.#failures = new FailureLog(log, this.#metrics);
     this.#backoff = new Backoff({
