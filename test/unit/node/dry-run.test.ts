@@ -140,14 +140,17 @@ describe('AEX-N dry-runs against the node', () => {
     expect(await replay([await node(500, crashing)], Infinity)).to.equal(CRASHED);
     expect(crashing).to.have.length(CRASH_ROUNDS);
     expect(crashing[0]).to.deep.equal({ top: 'mh_b', txs: [{ tx: 'tx_a' }], tx_events: true });
-    // a round another answer ended (503: the node overloaded) starts the count again
+    // a round another answer ended (502: a proxy's) starts the count again
     const [first, second]: [unknown[], unknown[]] = [[], []];
-    const urls = [await node((n) => (n === 2 ? 503 : 500), first), await node(500, second)];
+    const urls = [await node((n) => (n === 2 ? 502 : 500), first), await node(500, second)];
     expect(await replay(urls, Infinity)).to.equal(CRASHED);
     expect([first.length, second.length]).to.deep.equal([CRASH_ROUNDS + 2, CRASH_ROUNDS + 2]);
-    // 503s, and a replay answered: never CRASHED
-    const err = await replay([await node(503)], 2 * CRASH_ROUNDS);
-    expect(err).to.be.instanceOf(NodeError).with.property('transient', true);
+    // a 503 is the node's refusal for load, waited out at its pace, never a crash: asked once, the refusal is the error
+    const err = await replay([await node(503)], 1);
+    expect(err).to.be.instanceOf(NodeError).and.include({ transient: true, busy: true });
+    const paced: unknown[] = [];
+    expect(await replay([await node((n) => (n <= CRASH_ROUNDS ? 503 : 500), paced)], Infinity)).to.equal(CRASHED);
+    expect(paced, 'the refusals, then the crashes').to.have.length(2 * CRASH_ROUNDS);
     expect(await replay([await node((n) => (n < CRASH_ROUNDS ? 500 : 200))], Infinity)).to.deep.equal({
       ran: true,
       events: [],

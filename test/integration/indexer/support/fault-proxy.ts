@@ -2,8 +2,11 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Fault mode: pass through, drop connections, answer 503, delay, or cut the JSON short. */
-export type Fault = 'none' | 'down' | '5xx' | 'slow' | 'malformed';
+/**
+ * Fault mode: pass through, drop connections, answer 503 (the node's refusal for load: its pace), answer 500 (a
+ * failure), delay, or cut the JSON short.
+ */
+export type Fault = 'none' | 'down' | '5xx' | '500' | 'slow' | 'malformed';
 
 export interface FaultProxy {
   readonly url: string;
@@ -49,6 +52,10 @@ export async function startFaultProxy(
     if (hit && fault === '5xx') {
       res.writeHead(503, { 'content-type': 'application/json' });
       return res.end('{"reason":"Temporary overload"}');
+    }
+    if (hit && fault === '500') {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end('{"reason":"Internal server error"}');
     }
     const forward = (): void => {
       // the client gave up while a slow answer was held back: forwarding now would leave the node a request whose
