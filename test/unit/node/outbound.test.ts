@@ -1,7 +1,7 @@
 /**
  * @module The one outbound layer: every request counted and timed in one metric by target, operation and outcome
  * (an answer's status class, a timeout, no connection, an abort), one per registry whatever the roles sharing it,
- * and one reading of a node that does not answer (502 unreachable, 504 timeout) for every path that asks it.
+ * and one reading of a node that does not answer (503 unreachable, 504 timeout) for every path that asks it.
  */
 import { expect } from 'chai';
 import http from 'node:http';
