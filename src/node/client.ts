@@ -34,6 +34,12 @@ export interface NodeClientOptions {
   readonly timeoutMs: number;
   /** Attempts per request for transient failures (1 = no retry). */
   readonly attempts?: number;
+  /**
+   * Whether a request refused for load (the node's 503, a 429) waits it out at the node's pace (node-pace.ts), up to
+   * MAX_REFUSALS times, rather than spending an attempt: by default when it has attempts to spare. The populator's
+   * poll of the top, asked once, waits too: a refusal is the node's pace, not an outage of the populator's step.
+   */
+  readonly paced?: boolean;
   readonly backoffInitialMs?: number;
   readonly backoffMaxMs?: number;
   /** Aborts waits and requests when the owner stops. */
@@ -59,24 +65,19 @@ const COOL_DOWN_MS = 1000;
 const MAX_REFUSALS = 20;
 
 /**
- * refusalsAllowed is how many refusals a request of `attempts` attempts waits out at the node's pace: none for a
- * request asked once (the poll of the top, a status reading): its caller hears of the refusal at once, with the wait
- * the node asked for, and decides. Pure.
- */
-function refusalsAllowed(attempts: number): number {
-  return attempts > 1 ? MAX_REFUSALS : 0;
-}
-
-/**
  * NodeClient reads chain data from one node or spreads it over several; every answer is parsed without losing
  * digits, and a request already in flight for the same path is shared, never sent twice.
  */
 export class NodeClient {
-  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url' | 'metrics'>> &
+  readonly #opts: Required<
+    Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url' | 'metrics' | 'paced'>
+  > &
     Pick<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork'>;
   /** the requests' meters, by what they ask */
   readonly #meters: { readonly read?: Meter; readonly dryRun?: Meter };
   readonly #metrics: OutboundMetrics | undefined;
+  /** how many refusals for load a request waits out (MAX_REFUSALS when paced, else none) */
+  readonly #refusals: number;
   readonly #nodes: NodeSet;
   /** each node's `/v2` base, taken apart once */
   readonly #bases: readonly HttpBase[];
@@ -85,8 +86,9 @@ export class NodeClient {
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(opts: NodeClientOptions, log: Logger) {
-    const { url, metrics, ...rest } = opts;
+    const { url, metrics, paced, ...rest } = opts;
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
+    this.#refusals = (paced ?? this.#opts.attempts > 1) ? MAX_REFUSALS : 0;
     this.#meters = { read: metrics?.meter('node', 'read'), dryRun: metrics?.meter('node', 'dry_run') };
     this.#metrics = metrics;
     this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
@@ -130,7 +132,8 @@ export class NodeClient {
     attempts = this.#opts.attempts,
   ): Promise<T> {
     let attempt = 0;
-    let refusals = refusalsAllowed(attempts);
+    // a reading asked of one node once (topHeight's of each node) hears of a refusal at once: the others answer
+    let refusals = only === undefined ? this.#refusals : 0;
     for (;;) {
       attempt++;
       let error: NodeError | undefined;
@@ -396,7 +399,7 @@ export class NodeClient {
     return async (): Promise<DryRunOutcome<T>> => {
       const failures: NodeError[] = [];
       const tried: number[] = [];
-      let refusals = refusalsAllowed(this.#opts.attempts);
+      let refusals = this.#refusals;
       for (;;) {
         const index = await this.#nodes.acquire(this.#untried(tried), signal, URGENT, 'dryRun');
         if (index === undefined) return roundOutcome(top, failures);

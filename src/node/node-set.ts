@@ -166,9 +166,18 @@ export class NodeSet {
     const fresh = !pace.pausedAt(now);
     const ms = pace.refused(now, retryAfterMs);
     if (fresh && kind === 'read') slots.read.refused();
-    // the requests that wait for it are handed out when the pause ends
-    if (fresh) setTimeout(() => this.#dispatch(), pace.until - now).unref();
+    if (fresh) this.#resumeAfter(pace);
     return ms;
+  }
+
+  /**
+   * #resumeAfter hands out the slots the requests waiting for a paused node wait for once its pause is over: a timer
+   * may fire a little before the clock says so, and a pause may have grown meanwhile (a later refusal asked longer).
+   */
+  #resumeAfter(pace: Pace): void {
+    const wait = pace.until - Date.now();
+    if (wait <= 0) this.#dispatch();
+    else setTimeout(() => this.#resumeAfter(pace), wait + 1).unref();
   }
 
   /** failed passes node `index` over for `ms` (a transient failure: refused, timed out, 5xx) while others can serve. */

@@ -324,7 +324,7 @@ export class Populator implements Role {
       },
     };
     // a batch's requests retry generously (BATCH_REQUEST_RETRIES); the poll of the node's top does not retry
-    // itself, so an outage shows in sync_state at the next poll
+    // itself, so an outage shows in sync_state at the next poll, but waits out a refusal for load (the node's pace)
     const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
     const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
     const readers = contractReaders(cfg, pool, node, metrics.outbound);
@@ -355,7 +355,7 @@ export class Populator implements Role {
     const follower = new Follower({
       cfg,
       log,
-      poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
+      poll: new NodeClient({ ...clientOptions, attempts: 1, paced: true }, log),
       loader: {
         pool,
         node,
