@@ -413,8 +413,9 @@ export class NodeClient {
         // GETs (lookups) take, and a dry-run's time is something else: the node running contracts (a token's
         // balances() walks every holder), or a refusal at once (a pruning node's 410). Timed with the GETs they would
         // read as queueing, or lower the baseline, and move the limit away from the node's slots
-        this.#nodes.release(index, undefined, 'dryRun');
-        if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
+        const answered = nodeAnswered(answer);
+        this.#nodes.release(index, undefined, 'dryRun', answered && !(answer instanceof NodeError && answer.busy));
+        if (answered) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
         if (!(answer instanceof NodeError)) return answer;
         this.#opts.onError?.(answer);
         if (answer.busy) {

@@ -28,13 +28,10 @@ export const NODE_ADMITS: Admitted = { read: DEFAULTS.NODE_MAX_READS, dryRun: DE
 
 /**
  * REFUSAL_BACKOFF: the pause after a refusal that asked for no wait (7.2.2 sends no Retry-After): 100 ms, doubling
- * with each refusal in a row, to the 3 s later nodes ask for themselves. A node's full read queue drains in about
+ * with each refusal without a request admitted between, to the 3 s later nodes ask for themselves. A node's full read queue drains in about
  * 0.4 s (≈ 250 key blocks/s), so the first pauses are short; one that keeps refusing is left longer.
  */
 const REFUSAL_BACKOFF = { initialMs: 100, maxMs: 3000, jitter: 0.2 };
-
-/** REFUSALS_FORGOTTEN_MS: a refusal this long after the last pause ended starts the backoff short again. */
-const REFUSALS_FORGOTTEN_MS = 1000;
 
 /** Pace is one node's pace for one kind of request: paused after a refusal, for as long as it asked or a backoff. */
 export class Pace {
@@ -61,10 +58,18 @@ export class Pace {
       this.#until = Math.max(this.#until, now + (retryAfterMs ?? 0));
       return this.#until - now;
     }
-    if (now > this.#until + REFUSALS_FORGOTTEN_MS) this.#backoff.reset();
     const ms = waitBefore(this.#backoff.next(), retryAfterMs);
     this.#until = now + ms;
     return ms;
+  }
+
+  /**
+   * admitted records a request the node took (it answered, not refusing): the next refusal's pause starts short
+   * again. A node refusing a share of the requests (others fill its queue) is paused briefly each time, one refusing
+   * them all ever longer.
+   */
+  admitted(): void {
+    this.#backoff.reset();
   }
 }
 

@@ -145,12 +145,14 @@ export class NodeSet {
 
   /**
    * release frees the slot of `kind`; `ms` is the round trip of a read's answer (none for a failure without one, nor
-   * for a refusal: answered at once, it would read as a node that queues nothing).
+   * for a refusal: answered at once, it would read as a node that queues nothing). `admitted`: the node took the
+   * request (it answered, not refusing): its pace starts short again (node-pace.ts).
    */
-  release(index: number, ms?: number, kind: SlotKind = 'read'): void {
+  release(index: number, ms?: number, kind: SlotKind = 'read', admitted = ms !== undefined): void {
     const slots = this.#slots[index]!;
     if (kind === 'read') slots.read.finished(ms);
     else slots.dryRun.finished();
+    if (admitted) slots.pace[kind].admitted();
     this.#dispatch();
   }
 

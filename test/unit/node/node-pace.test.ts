@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Pace } from '../../../src/node/node-pace.ts';
 
 describe("Pace: a node's pause after it refused a request for load", () => {
-  it('pauses 100 ms, doubling with each refusal in a row up to 3 s; a burst counts once; quiet starts it short again', () => {
+  it('pauses 100 ms, doubling with each refusal in a row up to 3 s; a burst counts once; an admission starts it short', () => {
     const pace = new Pace();
     let now = 1_000_000;
     const pauses: number[] = [];
@@ -20,8 +20,11 @@ describe("Pace: a node's pause after it refused a request for load", () => {
     [100, 200, 400, 800, 1600, 3000, 3000].forEach((nominal, i) =>
       expect(pauses[i], `pause ${i}`).to.be.within(0.8 * nominal, Math.min(3000, 1.2 * nominal)),
     );
-    // a second after the last pause ended without a refusal: short again
-    now += 1001;
+    // still refusing after the pause: 3 s again; a request admitted in between: short again
+    now += 10_000;
+    expect(pace.refused(now)).to.be.within(2400, 3000);
+    now = pace.until;
+    pace.admitted();
     expect(pace.refused(now)).to.be.within(80, 120);
   });
 
