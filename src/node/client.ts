@@ -20,6 +20,7 @@ import {
 import { httpBase, httpGet, type HttpBase } from './http-get.ts';
 import { readReplay, replayBody, type Replayed } from './dry-run-events.ts';
 import { LAST, NodeSet, URGENT } from './node-set.ts';
+import type { SlotKind } from './node-pace.ts';
 import type { Meter, OutboundMetrics } from './outbound-metrics.ts';
 import { failsOver } from './rotation.ts';
 
@@ -160,9 +161,7 @@ export class NodeClient {
             // the node's pace: it is left alone for a pause, and the request waits for a slot again (this node's
             // after the pause, or another's), without spending an attempt
             refused = true;
-            const pause = this.#nodes.refused(index, 'read', error.retryAfterMs);
-            if (refusals-- > 0) {
-              if (error.retryAfterMs !== undefined) this.#metrics?.waitedAsAsked('node', pause / 1000);
+            if (this.#paced(index, 'read', error, refusals--)) {
               tried.pop();
               continue;
             }
@@ -194,6 +193,17 @@ export class NodeClient {
       this.#log.debug({ path, attempt, delay, retryAfterMs: asked, err: error.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }
+  }
+
+  /**
+   * #paced tells the node set of node `index`'s refusal for load (`error`: its pace, node-pace.ts) and says whether
+   * the request waits it out (`waitsLeft`: the refusals it may still wait out) rather than taking it as a failure.
+   */
+  #paced(index: number, kind: SlotKind, error: NodeError, waitsLeft: number): boolean {
+    const pause = this.#nodes.refused(index, kind, error.retryAfterMs);
+    if (waitsLeft <= 0) return false;
+    if (error.retryAfterMs !== undefined) this.#metrics?.waitedAsAsked('node', pause / 1000);
+    return true;
   }
 
   /** #untried lists the nodes a request may still go to: the healthy ones (or `only`) not `tried` in this round. */
@@ -420,9 +430,7 @@ export class NodeClient {
         this.#opts.onError?.(answer);
         if (answer.busy) {
           // the node's pace, as for a read (#get): its dry-runs wait out a pause, the round goes on
-          const pause = this.#nodes.refused(index, 'dryRun', answer.retryAfterMs);
-          if (refusals-- > 0) {
-            if (answer.retryAfterMs !== undefined) this.#metrics?.waitedAsAsked('node', pause / 1000);
+          if (this.#paced(index, 'dryRun', answer, refusals--)) {
             tried.pop();
             continue;
           }

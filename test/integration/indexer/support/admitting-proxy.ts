@@ -5,8 +5,9 @@
  * counts the peak in flight of each kind and the refusals, so a test sees whether a client stays within what a node
  * admits.
  */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { relay } from './fault-proxy.ts';
 
 type Kind = 'read' | 'dryRun';
 
@@ -54,23 +55,11 @@ export async function startAdmittingProxy(
     };
     res.on('finish', finish);
     res.on('close', finish);
-    const forward = (): void => {
-      const up = request(
-        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-        (upRes) => {
-          const chunks: Buffer[] = [];
-          upRes.on('data', (c: Buffer) => chunks.push(c));
-          upRes.on('end', () => {
-            const body = Buffer.concat(chunks);
-            stats.answered[kind]++;
-            res.writeHead(upRes.statusCode ?? 502, { ...upRes.headers, 'content-length': String(body.length) });
-            res.end(body);
-          });
-        },
-      );
-      up.on('error', () => res.destroy());
-      req.pipe(up);
-    };
+    const forward = (): void =>
+      relay(upstream, req, res, (body) => {
+        stats.answered[kind]++;
+        return body;
+      });
     if (holdMs > 0) setTimeout(forward, holdMs);
     else forward();
   });

@@ -1,5 +1,5 @@
 /** @module A fault-injecting HTTP proxy for node tests: outages, 5xx storms, slow and malformed answers. */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -22,6 +22,33 @@ export interface FaultProxy {
    */
   readonly stats: { requests: number; faulted: number; paths: string[]; answered: number[] };
   close(): Promise<void>;
+}
+
+/**
+ * relay sends a request on to `upstream` and its answer back, the body read whole and passed through `answer` (which
+ * may change it) first; a failure of the leg drops the client's connection, a client gone ends the leg.
+ */
+export function relay(
+  upstream: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: (body: Buffer) => Buffer = (body) => body,
+): void {
+  const up = request(
+    { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+    (upRes) => {
+      const chunks: Buffer[] = [];
+      upRes.on('data', (c: Buffer) => chunks.push(c));
+      upRes.on('end', () => {
+        const body = answer(Buffer.concat(chunks));
+        res.writeHead(upRes.statusCode ?? 502, { ...upRes.headers, 'content-length': String(body.length) });
+        res.end(body);
+      });
+    },
+  );
+  up.on('error', () => res.destroy());
+  res.on('close', () => up.destroy());
+  req.pipe(up);
 }
 
 /** startFaultProxy forwards to `target` (an http://host:port URL) and injects the current fault. */
@@ -61,23 +88,9 @@ export async function startFaultProxy(
       // the client gave up while a slow answer was held back: forwarding now would leave the node a request whose
       // body never ends (its server then cannot close)
       if (res.destroyed) return;
-      const up = request(
-        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-        (upRes) => {
-          const chunks: Buffer[] = [];
-          upRes.on('data', (c: Buffer) => chunks.push(c));
-          upRes.on('end', () => {
-            let body = Buffer.concat(chunks);
-            if (hit && fault === 'malformed') body = body.subarray(0, Math.floor(body.length / 2));
-            const headers = { ...upRes.headers, 'content-length': String(body.length) };
-            res.writeHead(upRes.statusCode ?? 502, headers);
-            res.end(body);
-          });
-        },
+      relay(upstream, req, res, (body) =>
+        hit && fault === 'malformed' ? body.subarray(0, Math.floor(body.length / 2)) : body,
       );
-      up.on('error', () => res.destroy());
-      res.on('close', () => up.destroy());
-      req.pipe(up);
     };
     if (hit && fault === 'slow') setTimeout(forward, opts.slowMs ?? 2000);
     else forward();
