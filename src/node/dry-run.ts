@@ -116,7 +116,8 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
   const retryAfterMs = asked.length === 0 ? undefined : Math.min(...asked);
   const crashed = failures.length > 0 && failures.every((f) => f.nodeStatus === 500);
   // every node refused it for load, or none could be reached: that is what the asker hears (the server's 503)
-  const code = last !== undefined && failures.every((f) => f.code === last.code) ? last.code : ErrorCode.NODE_BAD_RESPONSE;
+  const code =
+    last !== undefined && failures.every((f) => f.code === last.code) ? last.code : ErrorCode.NODE_BAD_RESPONSE;
   throw new NodeError(code, why, {
     path: DRY_RUN_PATH,
     transient: true,

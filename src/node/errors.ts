@@ -136,6 +136,7 @@ export function collectedState(path: string, message: string): NodeError {
 export function badResponse(path: string, message: string, nodeStatus?: number, retryAfter?: string): NodeError {
   const transient = nodeStatus === undefined || nodeStatus >= 500 || nodeStatus === 429;
   const retryAfterMs = transient ? retryAfterMsOf(retryAfter, Date.now()) : undefined;
-  const code = nodeStatus !== undefined && isRefusalStatus(nodeStatus) ? ErrorCode.NODE_BUSY : ErrorCode.NODE_BAD_RESPONSE;
+  const code =
+    nodeStatus !== undefined && isRefusalStatus(nodeStatus) ? ErrorCode.NODE_BUSY : ErrorCode.NODE_BAD_RESPONSE;
   return new NodeError(code, message, { path, nodeStatus, transient, retryAfterMs });
 }

@@ -28,8 +28,9 @@ export const NODE_ADMITS: Admitted = { read: DEFAULTS.NODE_MAX_READS, dryRun: DE
 
 /**
  * REFUSAL_BACKOFF: the pause after a refusal that asked for no wait (7.2.2 sends no Retry-After): 100 ms, doubling
- * with each refusal without a request admitted between, to the 3 s later nodes ask for themselves. A node's full read queue drains in about
- * 0.4 s (≈ 250 key blocks/s), so the first pauses are short; one that keeps refusing is left longer.
+ * with each refusal without a request admitted between, to the 3 s later nodes ask for themselves. A node's full
+ * read queue drains in about 0.4 s (≈ 250 key blocks/s), so the first pauses are short; one that keeps refusing is
+ * left longer.
  */
 const REFUSAL_BACKOFF = { initialMs: 100, maxMs: 3000, jitter: 0.2 };
 

@@ -3,11 +3,11 @@
  * as a node has a queue per kind (node-pace.ts): reads within an adaptive limit (adaptive-limit.ts) that never
  * exceeds what the node admits, dry-runs within what it admits of them; a request takes a slot at whichever allowed
  * node has the most room, or waits in one queue for the first slot freed. A node that refused a request for load is
- * paused for that kind (its pace: node-pace.ts), its read limit cut, while the other nodes serve on. Faster nodes free slots sooner and so serve more: the spread follows each node's
- * observed rate. The queue is ordered by each request's priority (lower first, in arrival order among equals):
- * catching up, a generation's requests carry its height, so the heights a batch waits for are served before those
- * fetched ahead for later batches. A node found on another fork is dropped from the set (no request goes to it)
- * until it agrees again.
+ * paused for that kind (its pace: node-pace.ts), its read limit cut, while the other nodes serve on. Faster nodes
+ * free slots sooner and so serve more: the spread follows each node's observed rate. The queue is ordered by each
+ * request's priority (lower first, in arrival order among equals): catching up, a generation's requests carry its
+ * height, so the heights a batch waits for are served before those fetched ahead for later batches. A node found on
+ * another fork is dropped from the set (no request goes to it) until it agrees again.
  */
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
 import { CountedSlots, NODE_ADMITS, Pace, type Admitted, type SlotKind } from './node-pace.ts';

@@ -72,7 +72,9 @@ describe("a node's refusal for load, as the server answers it", function () {
       // one line when it started refusing, one when none was refused for a while: never one per request
       await waitFor('the return logged', () => lines.some((l) => l.msg === 'the node admits requests again'), 20_000);
       const loud = lines.filter((l) => l.level >= 40).map((l) => l.msg);
-      expect(loud).to.deep.equal(['the node refuses requests for load: answering them 503 with Retry-After while it does']);
+      expect(loud).to.deep.equal([
+        'the node refuses requests for load: answering them 503 with Retry-After while it does',
+      ]);
       expect(lines.filter((l) => l.msg === 'the node admits requests again').map((l) => l.refused)).to.deep.equal([5]);
     } finally {
       await server.stop();

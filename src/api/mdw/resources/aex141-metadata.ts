@@ -53,9 +53,9 @@ export class Aex141Metadata {
   }
 
   /**
-   * read is the token's metadata, or null when the node does not answer it (pruned state, a failing call). A node that
-   * refused for load or could not be reached throws its NodeError: the client's 503 with Retry-After (error-boundary.ts),
-   * never a `null` that says the token has no metadata.
+   * read is the token's metadata, or null when the node does not answer it (pruned state, a failing call). A node
+   * that refused for load or could not be reached throws its NodeError: the client's 503 with Retry-After
+   * (error-boundary.ts), never a `null` that says the token has no metadata.
    */
   async read(contractId: string, tokenId: string, metadataType: string | null): Promise<Json> {
     try {
