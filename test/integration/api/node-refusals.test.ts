@@ -15,6 +15,11 @@ import { outboundCounts } from '../../support/outbound.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { startApi, startFakeNode } from './harness.ts';
+import { deadEnd } from '../../support/dead-end.ts';
+import { Aex141Metadata } from '../../../src/api/mdw/resources/aex141-metadata.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
+import { NodeError } from '../../../src/node/errors.ts';
+import { createOutboundMetrics } from '../../../src/node/outbound-metrics.ts';
 
 /** the body and headers a client reads of the node's refusal */
 const BUSY = { reason: 'the node is busy: retry later', code: 'MDW_NODE_BUSY' };
@@ -79,6 +84,36 @@ describe("a node's refusal for load, as the server answers it", function () {
     } finally {
       await server.stop();
       await db.drop();
+    }
+  });
+
+  it("has an NFT's metadata read fail as the node's refusal or absence, never as a token without metadata", async () => {
+    const node = await startFakeNode();
+    const down = await deadEnd();
+    try {
+      const metadata = (url: string): Aex141Metadata =>
+        new Aex141Metadata(
+          // the collection's code is asked first: a refusal ends the read before the database is
+          {} as Pool,
+          loadConfig({ NODE_URL: url, DATABASE_URL: 'postgres://x@127.0.0.1/x', NODE_TIMEOUT_MS: '1000' }),
+          createOutboundMetrics(new prom.Registry()),
+        );
+      const id = 'ct_2CDd4Ts1bRk6Qoz2RnUd4p8MXBM9rtgaxCzEFwcFSprtjxcW7o';
+      node.respond = () => ({ status: 503, body: '{"reason":"Temporary overload"}', headers: { 'retry-after': '4' } });
+      const busy = await metadata(node.url)
+        .read(id, '1', null)
+        .catch((e: unknown) => e);
+      expect(busy).to.be.instanceOf(NodeError).and.include({ code: 'MDW_NODE_BUSY', status: 503, retryAfterMs: 4000 });
+      const away = await metadata(down.url)
+        .read(id, '1', null)
+        .catch((e: unknown) => e);
+      expect(away).to.be.instanceOf(NodeError).and.include({ code: 'MDW_NODE_UNREACHABLE', status: 503 });
+      // a contract the node does not know has no metadata to give
+      node.respond = () => ({ status: 404, body: '{"reason":"Contract not found"}' });
+      expect(await metadata(node.url).read(id, '1', null)).to.equal(null);
+    } finally {
+      await node.close();
+      await down.close();
     }
   });
 

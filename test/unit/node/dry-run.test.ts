@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ErrorCode } from '../../../src/base/errors.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -58,6 +59,18 @@ describe('AEX-N dry-runs against the node', () => {
         .to.throw(NodeError, /^dry-run at mh_b failed: /)
         .with.property('transient', true);
     }
+    // issue 87: every node refusing for load is the asker's MDW_NODE_BUSY (the server's 503), every node away its
+    // MDW_NODE_UNREACHABLE; nodes failing otherwise, or differently, a bad response
+    const code = (answers: NodeError[]): unknown => {
+      try {
+        return roundOutcome('mh_b', answers);
+      } catch (err) {
+        return (err as NodeError).code;
+      }
+    };
+    expect(code([overloaded!, tooMany!])).to.equal(ErrorCode.NODE_BUSY);
+    expect(code([unreachable('/dry-run', 'refused')])).to.equal(ErrorCode.NODE_UNREACHABLE);
+    expect(code([overloaded!, unreachable('/dry-run', 'refused')])).to.equal(ErrorCode.NODE_BAD_RESPONSE);
   });
 
   it("gives a round's error the node's 500 only when every node answered 500 (a handler that crashed)", () => {
