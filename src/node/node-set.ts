@@ -17,8 +17,9 @@ interface Waiter {
   readonly resolve: (index: number | undefined) => void;
   readonly signal: AbortSignal | undefined;
   readonly priority: number;
-  readonly kind: SlotKind;
 }
+
+const SLOT_KINDS: readonly SlotKind[] = ['read', 'dryRun'];
 
 /** One node's budgets and paces, a pair per kind of request. */
 interface NodeSlots {
@@ -46,7 +47,11 @@ export class NodeSet {
   #healthy: readonly number[];
   /** until when (ms since epoch) a node that just failed is passed over while another is allowed */
   readonly #coolingUntil: number[];
-  #waiting: Waiter[] = [];
+  /**
+   * the requests waiting for a slot, a queue per kind: a release scans only the queue of a kind with a free slot (a
+   * single queue was scanned whole at each read's release while the dry-run budget had room: thousands of waiters)
+   */
+  readonly #waiting: { [K in SlotKind]: Waiter[] } = { read: [], dryRun: [] };
 
   /**
    * `limit` shapes each node's adaptive read limit, `admitted` bounds each node's requests in flight by kind (the
@@ -120,13 +125,14 @@ export class NodeSet {
     if (free !== undefined) return Promise.resolve(free);
     return new Promise((resolve) => {
       // after every waiter of the same or a lower priority: binary search, the queue holds thousands while catching up
-      let [lo, hi] = [0, this.#waiting.length];
+      const queue = this.#waiting[kind];
+      let [lo, hi] = [0, queue.length];
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (this.#waiting[mid]!.priority <= priority) lo = mid + 1;
+        if (queue[mid]!.priority <= priority) lo = mid + 1;
         else hi = mid;
       }
-      this.#waiting.splice(lo, 0, { allowed, resolve, signal, priority, kind });
+      queue.splice(lo, 0, { allowed, resolve, signal, priority });
     });
   }
 
@@ -135,12 +141,12 @@ export class NodeSet {
    * per abort instead of a listener per waiting request, which would make every wait cost the length of the queue.
    */
   abandon(signal: AbortSignal): void {
-    const [abandoned, kept] = [
-      this.#waiting.filter((w) => w.signal === signal),
-      this.#waiting.filter((w) => w.signal !== signal),
-    ];
-    this.#waiting = kept;
-    for (const w of abandoned) w.resolve(undefined);
+    for (const kind of SLOT_KINDS) {
+      const queue = this.#waiting[kind];
+      const abandoned = queue.filter((w) => w.signal === signal);
+      this.#waiting[kind] = queue.filter((w) => w.signal !== signal);
+      for (const w of abandoned) w.resolve(undefined);
+    }
   }
 
   /**
@@ -226,13 +232,18 @@ export class NodeSet {
   }
 
   #dispatch(): void {
-    for (let w = 0; w < this.#waiting.length; w++) {
-      if (!this.#slots.some((s) => s.read.free || s.dryRun.free)) return;
-      const waiter = this.#waiting[w]!;
-      const index = this.#pick(waiter.allowed, waiter.kind);
-      if (index === undefined) continue;
-      this.#waiting.splice(w--, 1);
-      waiter.resolve(index);
+    const now = Date.now();
+    for (const kind of SLOT_KINDS) {
+      const queue = this.#waiting[kind];
+      for (let w = 0; w < queue.length; w++) {
+        // no node with a slot it may be asked for now: the rest of the queue waits (no scan of thousands)
+        if (!this.#slots.some((s) => s[kind].free && !s.pace[kind].pausedAt(now))) break;
+        const waiter = queue[w]!;
+        const index = this.#pick(waiter.allowed, kind);
+        if (index === undefined) continue;
+        queue.splice(w--, 1);
+        waiter.resolve(index);
+      }
     }
   }
 }
