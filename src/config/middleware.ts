@@ -3,7 +3,15 @@ import type { HardForkFile } from '../chain/hard-forks.ts';
 import { type Env, Reader, ConfigError } from './env-reader.ts';
 import { type LogLevel, LOG_LEVELS, DEFAULTS } from './defaults.ts';
 import { type KubeSettings, readKubeSettings } from './cluster.ts';
-import type { Admitted } from '../node/node-pace.ts';
+
+/**
+ * Admitted: how many requests of each kind a node takes at once (running and queued) before it refuses: `read` (its
+ * `http_read` queue: every GET), `dryRun` (its `http_update`: the POSTs, dry-runs among them). node-pace.ts.
+ */
+export interface Admitted {
+  readonly read: number;
+  readonly dryRun: number;
+}
 
 export interface Config {
   /** External HTTP API of the node (port 3013). */

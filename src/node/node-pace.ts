@@ -6,18 +6,13 @@
  */
 import { Backoff, waitBefore } from '../base/retry.ts';
 import { DEFAULTS } from '../config/defaults.ts';
+import type { Admitted } from '../config/middleware.ts';
 
 /**
  * SlotKind: the node's two request queues: `read` (every GET, its `http_read`) and `dryRun` (the POSTs, dry-runs
  * among them, its `http_update`). Each has its own budget at each node, as each has its own queue there.
  */
 export type SlotKind = 'read' | 'dryRun';
-
-/** Admitted: how many requests of each kind a node takes at once (running and queued) before it refuses. */
-export interface Admitted {
-  readonly read: number;
-  readonly dryRun: number;
-}
 
 /**
  * NODE_ADMITS: a node's defaults (aeternity 7.2.2, `regulators` in its config schema): `http_read` runs 5 and

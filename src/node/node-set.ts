@@ -10,7 +10,8 @@
  * another fork is dropped from the set (no request goes to it) until it agrees again.
  */
 import { AdaptiveLimit, type AdaptiveLimitOptions } from './adaptive-limit.ts';
-import { CountedSlots, NODE_ADMITS, Pace, type Admitted, type SlotKind } from './node-pace.ts';
+import type { Admitted } from '../config/middleware.ts';
+import { CountedSlots, NODE_ADMITS, Pace, type SlotKind } from './node-pace.ts';
 
 interface Waiter {
   readonly allowed: readonly number[];
