@@ -42,6 +42,19 @@ describe('devnode overload and X-Ae-Height', () => {
     const dated = await fetch(`${node.externalUrl}/v2/status`);
     expect([dated.status, dated.headers.get('retry-after')]).to.deep.equal([503, 'Tue, 24 Nov 2026 20:00:07 GMT']);
     expect(node.overloadStats()).to.deep.equal({ refused: 3, remaining: 0 });
+    // as 7.2.2 refuses (test/fixtures/real-node, overload.json): the same 503 and body, no Retry-After
+    await fetch(`${node.internalUrl}/v2/debug/dev/overload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requests: 1, retry_after: null }),
+    });
+    const bare = await fetch(`${node.externalUrl}/v2/status`);
+    expect([bare.status, bare.headers.get('retry-after'), bare.headers.get('content-type')]).to.deep.equal([
+      503,
+      null,
+      'application/json',
+    ]);
+    expect(await bare.json()).to.deep.equal({ reason: 'Temporary overload' });
   });
 
   it('stamps every answer with its height as X-Ae-Height, errors included, and lets browsers read it', async () => {
