@@ -51,6 +51,12 @@ const SERVER_WRITE_CONNECTIONS = 3;
 const LISTEN_BACKLOG = 4096;
 
 /**
+ * NODE_BUSY_QUIET_MS: a node that refused requests for load is logged as admitting them again once none was refused
+ * for this long (the outage of `node_capacity`: one line when it starts refusing, one when it stopped).
+ */
+const NODE_BUSY_QUIET_MS = 5000;
+
+/**
  * How long a client may take to send a request's headers, and the whole request (a forwarded body is at most 8 MiB),
  * checked every second; past either its socket is answered 408 and closed. With Node's defaults (60 s and 300 s,
  * checked every 30 s) a client trickling its headers held a socket for minutes, and a few thousand such clients held
@@ -163,10 +169,26 @@ export class ApiServer implements Role {
         // to a node that hung is not waited for NODE_TIMEOUT_MS after the node answers again (issue 79)
         probe: () => nodeAnswers(cfg.nodeUrl, Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS), probeMeter),
       }),
+      nodeBusy: new DependencyOutage({
+        dependency: 'node_capacity',
+        log,
+        metrics: outageMetrics,
+        messages: {
+          lost: 'the node refuses requests for load: answering them 503 with Retry-After while it does',
+          back: 'the node admits requests again',
+        },
+        // back once nothing was refused for a while, not at the first request it admits: a busy node refuses some
+        // requests and serves others, and a probe that got through would have the next refusal log a new loss
+        probe: async () => {
+          if (outages.nodeBusy.quietMs < NODE_BUSY_QUIET_MS) throw new Error('the node still refuses requests');
+        },
+        backoff: { initialMs: NODE_BUSY_QUIET_MS, maxMs: NODE_BUSY_QUIET_MS, jitter: 0 },
+      }),
     };
     stops.push(() => {
       outages.database.stop();
       outages.node.stop();
+      outages.nodeBusy.stop();
     });
     if (replicas) {
       await replicas.start();

@@ -17,6 +17,7 @@ const AWAY: ReadonlySet<ErrorCode> = new Set([
   ErrorCode.DB_UNAVAILABLE,
   ErrorCode.NODE_UNREACHABLE,
   ErrorCode.NODE_TIMEOUT,
+  ErrorCode.NODE_BUSY,
 ]);
 
 /**

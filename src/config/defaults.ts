@@ -30,6 +30,9 @@ export const DEFAULTS = {
   BATCH_SIZE: 500,
   BATCH_TRANSACTIONS: 2000,
   FETCH_CONCURRENCY: 8,
+  // what a node admits at once by default (its regulators: http_read 5 running + 100 queued, http_update 5 + 50)
+  NODE_MAX_READS: 105,
+  NODE_MAX_DRY_RUNS: 55,
   POLL_INTERVAL_MS: 2000,
   MEMPOOL_POLL_INTERVAL_MS: 500,
   // as the populator's `catching up` line: a job of hours says where it is six times a minute

@@ -4,6 +4,15 @@ import { type Env, Reader, ConfigError } from './env-reader.ts';
 import { type LogLevel, LOG_LEVELS, DEFAULTS } from './defaults.ts';
 import { type KubeSettings, readKubeSettings } from './cluster.ts';
 
+/**
+ * Admitted: how many requests of each kind a node takes at once (running and queued) before it refuses: `read` (its
+ * `http_read` queue: every GET), `dryRun` (its `http_update`: the POSTs, dry-runs among them). node-pace.ts.
+ */
+export interface Admitted {
+  readonly read: number;
+  readonly dryRun: number;
+}
+
 export interface Config {
   /** External HTTP API of the node (port 3013). */
   readonly nodeUrl: string;
@@ -70,6 +79,11 @@ export interface Config {
   readonly batchTransactions: number;
   /** Concurrent requests to the node while catching up. */
   readonly fetchConcurrency: number;
+  /**
+   * What each node admits in flight before it refuses at once (its regulators, running and queued): the populator's
+   * reads (GETs) and dry-runs (POSTs) each stay within theirs, per node (node-pace.ts).
+   */
+  readonly nodeAdmits: Admitted;
   readonly pollIntervalMs: number;
   /** How often a server reads the node's mempool (internal API) for pending tx_update events. */
   readonly mempoolPollIntervalMs: number;
@@ -268,6 +282,10 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
     batchSize: read.integer('BATCH_SIZE', DEFAULTS.BATCH_SIZE, 1, 10000),
     batchTransactions: read.integer('BATCH_TRANSACTIONS', DEFAULTS.BATCH_TRANSACTIONS, 1, 10 ** 6),
     fetchConcurrency: read.integer('FETCH_CONCURRENCY', DEFAULTS.FETCH_CONCURRENCY, 1, 256),
+    nodeAdmits: Object.freeze({
+      read: read.integer('NODE_MAX_READS', DEFAULTS.NODE_MAX_READS, 1, 10_000),
+      dryRun: read.integer('NODE_MAX_DRY_RUNS', DEFAULTS.NODE_MAX_DRY_RUNS, 1, 10_000),
+    }),
     pollIntervalMs: read.integer('POLL_INTERVAL_MS', DEFAULTS.POLL_INTERVAL_MS, 10, 3_600_000),
     mempoolPollIntervalMs: read.integer('MEMPOOL_POLL_INTERVAL_MS', DEFAULTS.MEMPOOL_POLL_INTERVAL_MS, 10, 3_600_000),
     progressLogMs: read.integer('PROGRESS_LOG_MS', DEFAULTS.PROGRESS_LOG_MS, 0, 3_600_000),

@@ -48,6 +48,16 @@ const WINDOW_MS = 100;
 const STALE_AFTER = 0.6;
 const NO_RELIEF = 0.9;
 
+/**
+ * REFUSED_SHARE, CEILING_RELAX_MS: after the node refused a request (its queue was full: other clients share it, or it
+ * admits fewer than it was said to), the limit and a ceiling over it are cut to this share, as a congestion window
+ * after a loss; the ceiling rises by one each CEILING_RELAX_MS without a refusal. Without the ceiling the windows
+ * grew the limit past the node's admission again within a fifth of a second (a node that refuses queues nothing,
+ * so the round trips stay at the baseline), and each refusal paused the node: 4.5 times as long a sync as within it.
+ */
+const REFUSED_SHARE = 0.7;
+const CEILING_RELAX_MS = 5000;
+
 /** lowerQuartile is the round trip a quarter of `values` are at or below (values not empty). Pure. */
 export function lowerQuartile(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -60,6 +70,9 @@ export class AdaptiveLimit {
   readonly #max: number;
   readonly #headroom: number;
   #limit: number;
+  /** the limit's bound learned from refusals (node-set.ts refused), and when it last moved */
+  #ceiling: number;
+  #ceilingAt = 0;
   #baselineMs = Infinity;
   /** the round trips of the window so far, and when its first came */
   #window: number[] = [];
@@ -76,6 +89,7 @@ export class AdaptiveLimit {
     this.#max = opts.max ?? 256;
     this.#headroom = opts.headroom ?? 4;
     this.#limit = Math.min(this.#max, Math.max(this.#min, opts.initial ?? 32));
+    this.#ceiling = this.#max;
   }
 
   /** limit is how many requests may be in flight now. */
@@ -111,10 +125,26 @@ export class AdaptiveLimit {
     this.#inFlight--;
     if (ms === undefined) return;
     if (this.#window.push(ms) === 1) this.#windowStart = at;
-    if (this.#window.length >= Math.max(8, this.limit) && at - this.#windowStart >= WINDOW_MS) this.#adjust();
+    if (this.#window.length >= Math.max(8, this.limit) && at - this.#windowStart >= WINDOW_MS) this.#adjust(at);
   }
 
-  #adjust(): void {
+  /**
+   * refused cuts the limit and its ceiling after the node refused a request for load (once per burst of refusals: the
+   * caller's), `at` a millisecond clock.
+   */
+  refused(at = performance.now()): void {
+    this.#slowStart = false;
+    this.#shrinking = undefined;
+    this.#ceiling = Math.max(this.#min, Math.min(this.#ceiling, this.#limit) * REFUSED_SHARE);
+    this.#ceilingAt = at;
+    this.#limit = Math.min(this.#limit, this.#ceiling);
+  }
+
+  #adjust(at: number): void {
+    if (this.#ceiling < this.#max && at - this.#ceilingAt >= CEILING_RELAX_MS) {
+      this.#ceiling = Math.min(this.#max, this.#ceiling + 1);
+      this.#ceilingAt = at;
+    }
     const fastest = Math.min(...this.#window);
     const quartile = lowerQuartile(this.#window);
     // a window the limit did not bound (the client asked less) says nothing about the node's capacity
@@ -140,11 +170,11 @@ export class AdaptiveLimit {
     }
     if (!bound && gradient >= 1) return;
     if (this.#slowStart && gradient >= 1) {
-      this.#limit = Math.min(this.#max, this.#limit * 1.5);
+      this.#limit = Math.min(this.#ceiling, this.#limit * 1.5);
       return;
     }
     this.#slowStart = false;
     const target = this.#limit * gradient + Math.max(this.#headroom, Math.sqrt(this.#limit));
-    this.#limit = Math.min(this.#max, Math.max(this.#min, 0.7 * this.#limit + 0.3 * target));
+    this.#limit = Math.min(this.#ceiling, Math.max(this.#min, 0.7 * this.#limit + 0.3 * target));
   }
 }

@@ -20,6 +20,7 @@ import {
 import { httpBase, httpGet, type HttpBase } from './http-get.ts';
 import { readReplay, replayBody, type Replayed } from './dry-run-events.ts';
 import { LAST, NodeSet, URGENT } from './node-set.ts';
+import type { SlotKind } from './node-pace.ts';
 import type { Meter, OutboundMetrics } from './outbound-metrics.ts';
 import { failsOver } from './rotation.ts';
 
@@ -34,6 +35,12 @@ export interface NodeClientOptions {
   readonly timeoutMs: number;
   /** Attempts per request for transient failures (1 = no retry). */
   readonly attempts?: number;
+  /**
+   * Whether a request refused for load (the node's 503, a 429) waits it out at the node's pace (node-pace.ts), up to
+   * MAX_REFUSALS times, rather than spending an attempt: by default when it has attempts to spare. The populator's
+   * poll of the top, asked once, waits too: a refusal is the node's pace, not an outage of the populator's step.
+   */
+  readonly paced?: boolean;
   readonly backoffInitialMs?: number;
   readonly backoffMaxMs?: number;
   /** Aborts waits and requests when the owner stops. */
@@ -52,15 +59,26 @@ export interface NodeClientOptions {
 const COOL_DOWN_MS = 1000;
 
 /**
+ * MAX_REFUSALS: how many times a request that may be retried is refused for load (each followed by the node's pause,
+ * node-pace.ts: about a minute in all) before a refusal counts as a failed attempt: a node that refuses that long is
+ * away rather than busy.
+ */
+const MAX_REFUSALS = 20;
+
+/**
  * NodeClient reads chain data from one node or spreads it over several; every answer is parsed without losing
  * digits, and a request already in flight for the same path is shared, never sent twice.
  */
 export class NodeClient {
-  readonly #opts: Required<Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url' | 'metrics'>> &
+  readonly #opts: Required<
+    Omit<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork' | 'url' | 'metrics' | 'paced'>
+  > &
     Pick<NodeClientOptions, 'signal' | 'onError' | 'onAnswer' | 'onFork'>;
   /** the requests' meters, by what they ask */
   readonly #meters: { readonly read?: Meter; readonly dryRun?: Meter };
   readonly #metrics: OutboundMetrics | undefined;
+  /** how many refusals for load a request waits out (MAX_REFUSALS when paced, else none) */
+  readonly #refusals: number;
   readonly #nodes: NodeSet;
   /** each node's `/v2` base, taken apart once */
   readonly #bases: readonly HttpBase[];
@@ -69,8 +87,9 @@ export class NodeClient {
   readonly #inFlight = new Map<string, Promise<unknown>>();
 
   constructor(opts: NodeClientOptions, log: Logger) {
-    const { url, metrics, ...rest } = opts;
+    const { url, metrics, paced, ...rest } = opts;
     this.#opts = { attempts: 4, backoffInitialMs: 200, backoffMaxMs: 5000, ...rest };
+    this.#refusals = (paced ?? this.#opts.attempts > 1) ? MAX_REFUSALS : 0;
     this.#meters = { read: metrics?.meter('node', 'read'), dryRun: metrics?.meter('node', 'dry_run') };
     this.#metrics = metrics;
     this.#nodes = url instanceof NodeSet ? url : new NodeSet(typeof url === 'string' ? [url] : url);
@@ -114,6 +133,8 @@ export class NodeClient {
     attempts = this.#opts.attempts,
   ): Promise<T> {
     let attempt = 0;
+    // a reading asked of one node once (topHeight's of each node) hears of a refusal at once: the others answer
+    let refusals = only === undefined ? this.#refusals : 0;
     for (;;) {
       attempt++;
       let error: NodeError | undefined;
@@ -130,12 +151,21 @@ export class NodeClient {
         tried.push(index);
         const started = performance.now();
         let answered = false;
+        let refused = false;
         try {
           return await this.#once(this.#bases[index]!, path, parse, () => (answered = true));
         } catch (err) {
           error = err instanceof NodeError ? err : unreachable(path, err);
           this.#opts.onError?.(error);
-          if (error.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, error.retryAfterMs));
+          if (error.busy) {
+            // the node's pace: it is left alone for a pause, and the request waits for a slot again (this node's
+            // after the pause, or another's), without spending an attempt
+            refused = true;
+            if (this.#paced(index, 'read', error, refusals--)) {
+              tried.pop();
+              continue;
+            }
+          } else if (error.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, error.retryAfterMs));
           if (error.retryAfterMs !== undefined) asked = Math.min(asked ?? Infinity, error.retryAfterMs);
           if (!failsOver(error) || this.#opts.signal?.aborted) throw error;
           if (error.gone) gone = error;
@@ -145,7 +175,7 @@ export class NodeClient {
             this.#log.debug({ path, node: index, err: error.message }, 'node request failed over');
         } finally {
           const ms = performance.now() - started;
-          this.#nodes.release(index, answered ? ms : undefined);
+          this.#nodes.release(index, answered && !refused ? ms : undefined);
           if (answered) this.#opts.onAnswer?.(this.#nodes.urls[index]!, ms);
         }
       }
@@ -163,6 +193,17 @@ export class NodeClient {
       this.#log.debug({ path, attempt, delay, retryAfterMs: asked, err: error.message }, 'node request retry');
       await sleep(delay, this.#opts.signal);
     }
+  }
+
+  /**
+   * #paced tells the node set of node `index`'s refusal for load (`error`: its pace, node-pace.ts) and says whether
+   * the request waits it out (`waitsLeft`: the refusals it may still wait out) rather than taking it as a failure.
+   */
+  #paced(index: number, kind: SlotKind, error: NodeError, waitsLeft: number): boolean {
+    const pause = this.#nodes.refused(index, kind, error.retryAfterMs);
+    if (waitsLeft <= 0) return false;
+    if (error.retryAfterMs !== undefined) this.#metrics?.waitedAsAsked('node', pause / 1000);
+    return true;
   }
 
   /** #untried lists the nodes a request may still go to: the healthy ones (or `only`) not `tried` in this round. */
@@ -226,11 +267,15 @@ export class NodeClient {
       if (typeof body.height !== 'number') throw badResponse('/key-blocks/current/height', 'node sent no height');
       return body.height;
     }
+    // a node paused for refusing a read (its pace) is left out of this reading while another can give it: waiting
+    // for its pause would hold the follower (node-pace.ts)
     const all = this.#nodes.urls.map((_, i) => i);
-    const read = await Promise.allSettled(all.map((i) => this.#objectFrom(i, '/key-blocks/current')));
-    const tops = read.flatMap((r, i) =>
+    const pacing = all.filter((i) => !this.#nodes.paused(i));
+    const asked = pacing.length > 0 ? pacing : all;
+    const read = await Promise.allSettled(asked.map((i) => this.#objectFrom(i, '/key-blocks/current')));
+    const tops = read.flatMap((r, k) =>
       r.status === 'fulfilled' && typeof r.value.height === 'number'
-        ? [{ i, height: r.value.height, hash: r.value.hash }]
+        ? [{ i: asked[k]!, height: r.value.height, hash: r.value.hash }]
         : [],
     );
     const inSet = tops.filter((t) => !this.#nodes.isDropped(t.i));
@@ -364,8 +409,9 @@ export class NodeClient {
     return async (): Promise<DryRunOutcome<T>> => {
       const failures: NodeError[] = [];
       const tried: number[] = [];
+      let refusals = this.#refusals;
       for (;;) {
-        const index = await this.#nodes.acquire(this.#untried(tried), signal, URGENT);
+        const index = await this.#nodes.acquire(this.#untried(tried), signal, URGENT, 'dryRun');
         if (index === undefined) return roundOutcome(top, failures);
         tried.push(index);
         const started = performance.now();
@@ -377,11 +423,18 @@ export class NodeClient {
         // GETs (lookups) take, and a dry-run's time is something else: the node running contracts (a token's
         // balances() walks every holder), or a refusal at once (a pruning node's 410). Timed with the GETs they would
         // read as queueing, or lower the baseline, and move the limit away from the node's slots
-        this.#nodes.release(index);
-        if (nodeAnswered(answer)) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
+        const answered = nodeAnswered(answer);
+        this.#nodes.release(index, undefined, 'dryRun', answered && !(answer instanceof NodeError && answer.busy));
+        if (answered) this.#opts.onAnswer?.(this.#nodes.urls[index]!, performance.now() - started);
         if (!(answer instanceof NodeError)) return answer;
         this.#opts.onError?.(answer);
-        if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
+        if (answer.busy) {
+          // the node's pace, as for a read (#get): its dry-runs wait out a pause, the round goes on
+          if (this.#paced(index, 'dryRun', answer, refusals--)) {
+            tried.pop();
+            continue;
+          }
+        } else if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
         failures.push(answer);
       }
     };

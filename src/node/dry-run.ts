@@ -126,8 +126,8 @@ export const DRY_RUN_PATH = '/dry-run';
  * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
  * when every node said the state is garbage-collected, REFUSED when every node refused the request (another 4xx but
  * 429); else it throws the transient NodeError that has the round asked again (a node could not answer, or none was
- * asked), with the soonest wait a node asked for, and the node's status 500 when every node answered that (a crash:
- * countCrashes). Pure.
+ * asked), with the soonest wait a node asked for, every node's own code when they agree (MDW_NODE_BUSY: every node
+ * refused it for load), and the node's status 500 when every node answered that (a crash: countCrashes). Pure.
  */
 export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
   if (failures.length > 0 && failures.every((f) => f.gone)) return PRUNED;
@@ -138,7 +138,10 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
   const asked = failures.flatMap((f) => (f.retryAfterMs === undefined ? [] : [f.retryAfterMs]));
   const retryAfterMs = asked.length === 0 ? undefined : Math.min(...asked);
   const crashed = failures.length > 0 && failures.every((f) => f.nodeStatus === 500);
-  throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, why, {
+  // every node refused it for load, or none could be reached: that is what the asker hears (the server's 503)
+  const code =
+    last !== undefined && failures.every((f) => f.code === last.code) ? last.code : ErrorCode.NODE_BAD_RESPONSE;
+  throw new NodeError(code, why, {
     path: DRY_RUN_PATH,
     transient: true,
     cause: last,

@@ -7,12 +7,15 @@ import { HttpGetError } from './http-get.ts';
 import { retryAfterMs as retryAfterMsOf } from '../base/retry.ts';
 
 /**
- * NODE_STATUS: the answer a client gets for a request that needed the node and failed so, as a reverse proxy answers
- * (nginx's 502 for a refused or reset connection and for an answer it cannot use, 504 for one that does not come in
- * time). docs/errors.md promises these; a status that is ours to refuse (overload, the database away) is a 503.
+ * NODE_STATUS: the answer a client gets for a request that needed the node and failed so. A node that refused the
+ * request for load (its 503, a 429) or could not be reached is our own 503 with a Retry-After (error-boundary.ts),
+ * as the database away is: the client is to come back, and a node's bare 503 never reaches it (issue 87); an
+ * answer that does not come in time is a 504, one we cannot use a 502, as a reverse proxy answers. docs/errors.md
+ * promises these.
  */
 const NODE_STATUS: Partial<Record<ErrorCode, number>> = {
-  [ErrorCode.NODE_UNREACHABLE]: 502,
+  [ErrorCode.NODE_UNREACHABLE]: 503,
+  [ErrorCode.NODE_BUSY]: 503,
   [ErrorCode.NODE_TIMEOUT]: 504,
   [ErrorCode.NODE_BAD_RESPONSE]: 502,
 };
@@ -53,6 +56,11 @@ export class NodeError extends AppError {
     return this.nodeStatus === 404;
   }
 
+  /** busy is true for the node's refusal for load (503, 429: its request queue was full): its pace, not an outage. */
+  get busy(): boolean {
+    return this.code === ErrorCode.NODE_BUSY;
+  }
+
   /**
    * gone is true for the node's 410: a node with garbage collection (v6.9+) no longer holds the state at that
    * height (call info, an account at a block); and for its dry-run's 400 saying so (collectedState). Another node,
@@ -68,6 +76,14 @@ export class NodeError extends AppError {
  * the logs, NODE_INTERNAL_URL's address above all.
  */
 export const UNREACHABLE_REASON = 'the node is unreachable';
+
+/** BUSY_REASON is what a client reads of a node that refused the request for load (its `Temporary overload`). */
+export const BUSY_REASON = 'the node is busy: retry later';
+
+/** isRefusalStatus says whether a node's status is its refusal for load: 503 (its full request queue) or 429. Pure. */
+export function isRefusalStatus(status: number): boolean {
+  return status === 503 || status === 429;
+}
 
 /** unreachable: the connection failed (refused, reset, DNS). */
 export function unreachable(path: string, cause: unknown): NodeError {
@@ -113,11 +129,14 @@ export function collectedState(path: string, message: string): NodeError {
 }
 
 /**
- * badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient; `retryAfter`
- * is the answer's Retry-After header, kept (bounded) on a transient one as the wait the node asked for.
+ * badResponse: an HTTP error status or a body that is not the JSON expected. 5xx and 429 are transient, a 503 or 429
+ * is the node's refusal for load (MDW_NODE_BUSY); `retryAfter` is the answer's Retry-After header, kept (bounded) on a
+ * transient one as the wait the node asked for.
  */
 export function badResponse(path: string, message: string, nodeStatus?: number, retryAfter?: string): NodeError {
   const transient = nodeStatus === undefined || nodeStatus >= 500 || nodeStatus === 429;
   const retryAfterMs = transient ? retryAfterMsOf(retryAfter, Date.now()) : undefined;
-  return new NodeError(ErrorCode.NODE_BAD_RESPONSE, message, { path, nodeStatus, transient, retryAfterMs });
+  const code =
+    nodeStatus !== undefined && isRefusalStatus(nodeStatus) ? ErrorCode.NODE_BUSY : ErrorCode.NODE_BAD_RESPONSE;
+  return new NodeError(code, message, { path, nodeStatus, transient, retryAfterMs });
 }

@@ -252,6 +252,8 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       BATCH_SIZE: '8',
       BATCH_TRANSACTIONS: '77',
       FETCH_CONCURRENCY: '2',
+      NODE_MAX_READS: '40',
+      NODE_MAX_DRY_RUNS: '20',
       POLL_INTERVAL_MS: '300',
       MEMPOOL_POLL_INTERVAL_MS: '200',
       PROGRESS_LOG_MS: '0',

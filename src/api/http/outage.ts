@@ -45,6 +45,8 @@ export interface DependencyOutageOptions {
   /** resolves when the dependency answers again; tried with backoff during an outage */
   readonly probe: () => Promise<unknown>;
   readonly backoff?: BackoffOptions;
+  /** the lines of its loss and return (default: `<dependency> unavailable: …`, `<dependency> available again`) */
+  readonly messages?: { readonly lost: string; readonly back: string };
 }
 
 const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 5000, jitter: 0.2 };
@@ -58,6 +60,7 @@ export class DependencyOutage {
   readonly #options: DependencyOutageOptions;
   readonly #stopped = new AbortController();
   #down: { since: number; refused: number } | undefined;
+  #lastRefusedAt = -Infinity;
 
   constructor(options: DependencyOutageOptions) {
     this.#options = options;
@@ -69,8 +72,14 @@ export class DependencyOutage {
     return this.#down !== undefined;
   }
 
+  /** quietMs is how long ago the last request was refused (Infinity before any): a probe may wait for quiet. */
+  get quietMs(): number {
+    return Date.now() - this.#lastRefusedAt;
+  }
+
   /** refused counts one request refused for `err`; the first failure of an outage logs it and starts probing. */
   refused(err: unknown): void {
+    this.#lastRefusedAt = Date.now();
     this.#options.metrics.refused.inc({ dependency: this.#options.dependency });
     this.unavailable(err);
     this.#down!.refused++;
@@ -85,7 +94,7 @@ export class DependencyOutage {
     metrics.up.set({ dependency }, 0);
     log.warn(
       { dependency, reason: errorMessage(err) },
-      `${dependency} unavailable: refusing what needs it until it is back`,
+      this.#options.messages?.lost ?? `${dependency} unavailable: refusing what needs it until it is back`,
     );
     void this.#probeUntilBack();
   }
@@ -112,7 +121,7 @@ export class DependencyOutage {
       metrics.up.set({ dependency }, 1);
       log.info(
         { dependency, refused: down.refused, seconds: Math.round((Date.now() - down.since) / 1000) },
-        `${dependency} available again`,
+        this.#options.messages?.back ?? `${dependency} available again`,
       );
       return;
     }

@@ -1,7 +1,9 @@
 /**
  * @module Forwarding to the node: method, path, query, body and end-to-end headers pass through
  * over a pool of keep-alive connections (streamed, outside http-get.ts); counted in the outbound metric as every
- * other request to the node, and its failures are the node's errors (node/errors.ts): 502, or 504 for a timeout.
+ * other request to the node, and its failures are the node's errors (node/errors.ts): a node that refused the request
+ * for load (its 503, a 429) or could not be reached is our own 503 with a Retry-After, never the node's bare answer;
+ * 504 for a timeout.
  */
 import {
   Agent as HttpAgent,
@@ -19,7 +21,7 @@ import koaProxies from 'koa-proxies';
 import vary from 'vary';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
-import { timedOut, unreachable } from '../../node/errors.ts';
+import { badResponse, isRefusalStatus, timedOut, unreachable } from '../../node/errors.ts';
 import { statusOutcome, type OutboundMetrics } from '../../node/outbound-metrics.ts';
 
 /** Where and how long to forward. */
@@ -91,8 +93,17 @@ const MAX_FORWARDED_BODY_BYTES = 8 * 1024 * 1024;
 const LEG = Symbol('mdw.proxy.leg');
 const BODY = Symbol('mdw.proxy.body');
 type Tagged = IncomingMessage & {
-  /** what the leg to the node came to: the node's status, or an error or a timeout */
-  [LEG]?: { error?: NodeJS.ErrnoException; timedOut?: boolean; status?: number };
+  /**
+   * what the leg to the node came to: the node's status, or an error or a timeout; `refused` is told of a refusal for
+   * load (its answer is not passed on), with its Retry-After
+   */
+  [LEG]?: {
+    error?: NodeJS.ErrnoException;
+    timedOut?: boolean;
+    status?: number;
+    retryAfter?: string;
+    refused?: () => void;
+  };
   /** the request's body, read whole before the leg to the node starts */
   [BODY]?: Buffer;
 };
@@ -160,7 +171,16 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       });
     },
     proxyRes(proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) {
-      leg(req).status = proxyRes.statusCode;
+      const answer = leg(req);
+      answer.status = proxyRes.statusCode;
+      if (isRefusalStatus(proxyRes.statusCode ?? 0)) {
+        // the node's refusal for load is answered as ours (forwardToNode), its body dropped
+        const value = proxyRes.headers['retry-after'];
+        answer.retryAfter = Array.isArray(value) ? value[0] : value;
+        proxyRes.resume();
+        answer.refused?.();
+        return;
+      }
       for (const h of hopByHopHeaders(proxyRes.headers)) delete proxyRes.headers[h];
       withoutNodeCors(proxyRes.headers, String(res.getHeader('vary') ?? ''));
       // The client's connection is this server's to keep or close, as it decided from the client's request: left
@@ -170,6 +190,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       const body = (req as Tagged)[BODY];
       if (body && proxyRes.statusCode === 200 && isTransactionPost(req) && body.length <= MAX_POSTED_TX_BYTES)
         opts.onTransactionPosted?.(body.toString('utf8'));
+      passOn(proxyRes, res);
     },
     error(error: NodeJS.ErrnoException, req: IncomingMessage) {
       leg(req).error = error;
@@ -185,6 +206,8 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
         changeOrigin: true,
         rewrite: withoutApiKey,
         proxyTimeout: opts.timeoutMs,
+        // the answer is written here (proxyRes, passOn), so that a refusal can be answered otherwise
+        selfHandleResponse: true,
         events,
       }) as koaProxies.IBaseKoaProxiesOptions,
   );
@@ -212,18 +235,24 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     delete ctx.req.headers['x-api-key'];
     if (body) ctx.req.headers['content-length'] = String(body.length);
     let clientLeft = false;
+    const refusal = new Promise<void>((resolve) => (leg(ctx.req).refused = resolve));
+    // after a refusal the leg's promise settles with the client's answer (ours): nobody waits for it then
+    const proxied = toNode(ctx, async () => {});
+    proxied.catch(() => {});
     try {
-      await toNode(ctx, async () => {});
+      await Promise.race([proxied, refusal]);
     } catch (err) {
       // koa-proxies rejects when the answer's connection closes before it is written out: the client hung up, or the
       // node's leg failed (told below). Neither is a bug to log with its stack, once for every client that leaves.
       if (ctx.res.writableFinished) throw err;
       clientLeft = true;
     }
-    const { error, timedOut: late, status } = leg(ctx.req);
+    const { error, timedOut: late, status, retryAfter } = leg(ctx.req);
     const failed = late === true || error !== undefined;
     const outcome = late ? 'timeout' : error ? 'unreachable' : clientLeft ? 'aborted' : statusOutcome(status ?? 0);
     meter(outcome, (performance.now() - sentAt) / 1000);
+    if (!failed && !clientLeft && status !== undefined && isRefusalStatus(status))
+      throw badResponse(ctx.path, `node refused ${ctx.path}: ${status}`, status, retryAfter);
     if (!failed) {
       if (clientLeft) opts.log.debug({ path: ctx.path }, 'the client left before the node answered');
       ctx.respond = false;
@@ -238,6 +267,17 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     }
     throw late ? timedOut(ctx.path, opts.timeoutMs) : unreachable(ctx.path, error);
   };
+}
+
+/**
+ * passOn writes the node's answer to the client as http-proxy would (its web-outgoing passes that apply: the status and
+ * the headers left, then the body streamed).
+ */
+function passOn(proxyRes: IncomingMessage, res: ServerResponse): void {
+  for (const [name, value] of Object.entries(proxyRes.headers)) if (value !== undefined) res.setHeader(name, value);
+  res.statusCode = proxyRes.statusCode ?? 502;
+  if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
+  proxyRes.pipe(res);
 }
 
 /** isTransactionPost is true for a client posting a signed transaction to the node (its /v2 or /v3). */

@@ -7,6 +7,7 @@ import type { Logger } from '../../base/log.ts';
 import type { Config } from '../../config/middleware.ts';
 import { migrate } from '../../db/schema/migrator.ts';
 import { createReadPool, createWritePool, type Pool } from '../../db/connection/pool.ts';
+import { NodeSet } from '../../node/node-set.ts';
 import { NodeClient } from '../../node/client.ts';
 import { guardSchema } from '../identity/guard.ts';
 
@@ -40,7 +41,8 @@ export async function openOneShot(
   const pool = role.writes
     ? createWritePool(cfg, role.applicationName, log, 4)
     : createReadPool(cfg, role.applicationName, log, { max: 4 });
-  const node = new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
+  const nodes = new NodeSet(cfg.nodeUrls, {}, cfg.nodeAdmits);
+  const node = new NodeClient({ url: nodes, timeoutMs: cfg.nodeTimeoutMs, attempts: 6 }, log);
   // with several nodes their tops are read first: one on another fork leaves the set before any height is read
   await node.topHeight().catch(() => {});
   return { pool, node };

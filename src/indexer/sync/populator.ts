@@ -94,7 +94,7 @@ export class Populator implements Role {
     this.#pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
     this.#metrics = createIndexerMetrics(deps.registry);
     this.#gauges = new SyncGauges(this.#metrics);
-    this.#nodes = new NodeSet(cfg.nodeUrls);
+    this.#nodes = new NodeSet(cfg.nodeUrls, {}, cfg.nodeAdmits);
     this.#lock = new WriterLock(this.#pool, cfg.databaseSchema);
     this.#failures = new FailureLog(log, this.#metrics);
     this.#backoff = new Backoff({
@@ -216,9 +216,10 @@ export class Populator implements Role {
   async #run(rules: TransferRules): Promise<void> {
     const signal = this.#abort.signal;
     // the node's top asked whenever no step did for a poll interval (a long batch, a wait for PostgreSQL): the
-    // metrics say at once that the node went away, and the lag grows as the node moves on while nothing is stored
+    // metrics say at once that the node went away, and the lag grows as the node moves on while nothing is stored;
+    // paced as the follower's poll: a node's refusal for load is its pace, waited out, not a node gone away
     const poll = new NodeClient(
-      { url: this.#nodes, timeoutMs: this.#cfg.nodeTimeoutMs, signal, attempts: 1, ...this.#nodeMeters() },
+      { url: this.#nodes, timeoutMs: this.#cfg.nodeTimeoutMs, signal, attempts: 1, paced: true, ...this.#nodeMeters() },
       this.#log,
     );
     const watching = watchNode({ poll, gauges: this.#gauges, intervalMs: this.#cfg.pollIntervalMs }, signal);
@@ -366,7 +367,7 @@ export class Populator implements Role {
       },
     };
     // a batch's requests retry generously (BATCH_REQUEST_RETRIES); the poll of the node's top does not retry
-    // itself, so an outage shows in sync_state at the next poll
+    // itself, so an outage shows in sync_state at the next poll, but waits out a refusal for load (the node's pace)
     const { attempts, initialMs, maxMs } = BATCH_REQUEST_RETRIES;
     const node = new NodeClient({ ...clientOptions, attempts, backoffInitialMs: initialMs, backoffMaxMs: maxMs }, log);
     const readers = contractReaders(cfg, pool, node, metrics.outbound);
@@ -397,7 +398,7 @@ export class Populator implements Role {
     const follower = new Follower({
       cfg,
       log,
-      poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
+      poll: new NodeClient({ ...clientOptions, attempts: 1, paced: true }, log),
       gauges: this.#gauges,
       loader: {
         pool,

@@ -217,15 +217,16 @@ describe('forwarding with the node down and the internal API off', () => {
     await node.close();
   });
 
-  it('answers 502 {"reason"} when the node refuses the connection', async () => {
-    const res = await api.request.get('/v2/status').expect(502);
+  it('answers 503 {"reason"} with Retry-After when the node refuses the connection', async () => {
+    const res = await api.request.get('/v2/status').expect(503);
     expect(res.body).to.deep.equal({ reason: 'the node is unreachable', code: 'MDW_NODE_UNREACHABLE' });
-    await api.request.post('/v2/transactions').send({ tx: 'tx_x' }).expect(502);
+    expect(res.headers['retry-after']).to.equal('5');
+    await api.request.post('/v2/transactions').send({ tx: 'tx_x' }).expect(503);
   });
 
   it('falls back to the node for an empty database and reports the node as down', async () => {
-    await api.request.get('/v2/generations/current').expect(502);
-    await api.request.get('/v2/key-blocks/current/height').expect(502);
+    await api.request.get('/v2/generations/current').expect(503);
+    await api.request.get('/v2/key-blocks/current/height').expect(503);
   });
 
   it('refuses the internal API by default (a security decision, see docs/api.md)', async () => {

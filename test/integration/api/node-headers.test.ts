@@ -1,7 +1,8 @@
 /**
  * @module Issue 39: the node's newer headers on the node's API as this server answers it. Cached answers carry
  * X-Ae-Height, the stored top (a lower bound), memory hits and our errors included; forwarded answers carry the
- * node's own; a node's 503 with Retry-After reaches the client as the node sent it, the request not retried.
+ * node's own; a node's 503 reaches the client as the server's own 503 with the node's Retry-After (issue 87), the
+ * request not retried.
  */
 import { expect } from 'chai';
 import pino from 'pino';
@@ -85,13 +86,13 @@ describe('issue 39: X-Ae-Height and Retry-After on the node’s API', function (
     expect(cors.headers['access-control-expose-headers']).to.include('Retry-After').and.include('X-Ae-Height');
   });
 
-  it('hands a node’s 503 and its Retry-After to the client, asking the node once', async () => {
+  it('answers a node’s 503 with its own and the node’s Retry-After, asking the node once', async () => {
     const before = devnode.overloadStats().refused;
-    devnode.overload(1, '3');
+    devnode.overload(1, '4');
     const res = await request(app.callback()).get('/v2/status');
     expect(res.status).to.equal(503);
-    expect(res.headers['retry-after']).to.equal('3');
-    expect(res.body).to.deep.equal({ reason: 'Temporary overload' });
+    expect(res.headers['retry-after']).to.equal('4');
+    expect(res.body).to.deep.equal({ reason: 'the node is busy: retry later', code: 'MDW_NODE_BUSY' });
     expect(devnode.overloadStats().refused).to.equal(before + 1);
     expect((await request(app.callback()).get('/v2/status')).status).to.equal(200);
   });

@@ -1,4 +1,4 @@
-/** @module A node outage under forwarded requests and status readings: every answer 502 with a reason, two log lines in all. */
+/** @module A node outage under forwarded requests and status readings: every answer 503 with a reason, two log lines in all. */
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +15,7 @@ import { startFaultProxy } from '../indexer/support/fault-proxy.ts';
 describe('a node outage as the server logs it', function () {
   this.timeout(60_000);
 
-  it('answers 502 with a reason to each forwarded request, and logs the loss and the return once each, status readings included', async () => {
+  it('answers 503 with a reason to each forwarded request, and logs the loss and the return once each, status readings included', async () => {
     const db = await createMigratedDatabase('mdw_node_outage');
     // the node's address, held by the test: down (each connection reset) until it comes back on it
     const node = await deadEnd(createServer((_req, res) => res.end('{"height":5}')));
@@ -33,7 +33,7 @@ describe('a node outage as the server logs it', function () {
       // the node is down: every forwarded request fails
       for (let i = 0; i < 30; i++) {
         const res = await fetch(`${server.httpUrl}/v2/accounts/ak_x`);
-        expect(res.status).to.equal(502);
+        expect(res.status).to.equal(503);
         expect(await res.json()).to.deep.equal({ reason: 'the node is unreachable', code: 'MDW_NODE_UNREACHABLE' });
         // the status reads the node's height too: its failures are the same outage, not another log line
         const status = await fetch(`${server.httpUrl}/middleware/status`);

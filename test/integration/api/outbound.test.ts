@@ -1,6 +1,6 @@
 /**
  * @module A node that refuses the connection reads the same on every path of the server that needs it, forwarded or
- * its own (the mempool behind /mdw/v3/transactions/pending): 502 MDW_NODE_UNREACHABLE, never a 500; each request
+ * its own (the mempool behind /mdw/v3/transactions/pending): 503 MDW_NODE_UNREACHABLE, never a 500; each request
  * counted in the one outbound metric under its operation. A silent node (504): forwarding.test.ts.
  */
 import { expect } from 'chai';
@@ -20,13 +20,13 @@ describe('the server asking a node that refuses the connection', () => {
     for (const node of nodes) await node.close();
   });
 
-  it('answers 502 MDW_NODE_UNREACHABLE to a forwarded request and to a read of the mempool alike', async () => {
-    const forwarded = await api.request.get('/v2/accounts/ak_x').expect(502);
+  it('answers 503 MDW_NODE_UNREACHABLE to a forwarded request and to a read of the mempool alike', async () => {
+    const forwarded = await api.request.get('/v2/accounts/ak_x').expect(503);
     expect(forwarded.body).to.deep.equal({ reason: 'the node is unreachable', code: 'MDW_NODE_UNREACHABLE' });
     // ae_mdw's shape, and the node's address (NODE_INTERNAL_URL's above all) is not in it
     for (const path of ['/mdw/v3/transactions/pending', '/mdw/v3/transactions/pending/count']) {
       const res = await api.request.get(path);
-      expect(res.status, path).to.equal(502);
+      expect(res.status, path).to.equal(503);
       expect(res.body, path).to.deep.equal({ error: 'the node is unreachable' });
     }
     const counts = await outboundCounts(api.registry);

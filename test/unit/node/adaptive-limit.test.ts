@@ -142,6 +142,30 @@ describe('AdaptiveLimit', () => {
     expect(limit.baselineMs).to.equal(20);
   });
 
+  // issue 87: a node that refuses queues nothing, so its round trips stay at the baseline and the windows would grow
+  // the limit past its admission again at once; the ceiling a refusal sets holds it below for a while
+  it('cuts the limit and a ceiling over it at a refusal, and raises the ceiling by one each 5 s without one', () => {
+    const limit = new AdaptiveLimit({ initial: 20, max: 105 });
+    let now = 0;
+    /** a window of answers at the baseline, the limit filled: it grows the limit when nothing bounds it */
+    const window = (): void => {
+      for (let i = 0; i < limit.limit; i++) limit.started();
+      for (let i = limit.limit; i > 0; i--) limit.finished(20, (now += 1));
+      now += 100;
+    };
+    limit.refused(now);
+    expect(limit.limit).to.equal(14);
+    for (let i = 0; i < 10; i++) window();
+    expect(limit.limit, 'held at the ceiling while the node keeps refusing').to.equal(14);
+    now += 5000;
+    window();
+    expect(limit.limit, 'one more after 5 s without a refusal').to.equal(15);
+    limit.refused(now);
+    expect(limit.limit).to.equal(10);
+    for (let i = 0; i < 100; i++) limit.refused(now);
+    expect(limit.limit, 'never below its minimum').to.equal(2);
+  });
+
   it('stays within its bounds and counts what is in flight', () => {
     const limit = new AdaptiveLimit({ initial: 1000, max: 50, min: 3 });
     expect(limit.limit).to.equal(50);

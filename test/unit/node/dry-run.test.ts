@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ErrorCode } from '../../../src/base/errors.ts';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -58,6 +59,18 @@ describe('AEX-N dry-runs against the node', () => {
         .to.throw(NodeError, /^dry-run at mh_b failed: /)
         .with.property('transient', true);
     }
+    // issue 87: every node refusing for load is the asker's MDW_NODE_BUSY (the server's 503), every node away its
+    // MDW_NODE_UNREACHABLE; nodes failing otherwise, or differently, a bad response
+    const code = (answers: NodeError[]): unknown => {
+      try {
+        return roundOutcome('mh_b', answers);
+      } catch (err) {
+        return (err as NodeError).code;
+      }
+    };
+    expect(code([overloaded!, tooMany!])).to.equal(ErrorCode.NODE_BUSY);
+    expect(code([unreachable('/dry-run', 'refused')])).to.equal(ErrorCode.NODE_UNREACHABLE);
+    expect(code([overloaded!, unreachable('/dry-run', 'refused')])).to.equal(ErrorCode.NODE_BAD_RESPONSE);
   });
 
   it("gives a round's error the node's 500 only when every node answered 500 (a handler that crashed)", () => {
@@ -141,14 +154,17 @@ describe('AEX-N dry-runs against the node', () => {
     expect(await replay([await node(500, crashing)], Infinity)).to.equal(CRASHED);
     expect(crashing).to.have.length(CRASH_ROUNDS);
     expect(crashing[0]).to.deep.equal({ top: 'mh_b', txs: [{ tx: 'tx_a' }], tx_events: true });
-    // a round another answer ended (503: the node overloaded) starts the count again
+    // a round another answer ended (502: a proxy's) starts the count again
     const [first, second]: [unknown[], unknown[]] = [[], []];
-    const urls = [await node((n) => (n === 2 ? 503 : 500), first), await node(500, second)];
+    const urls = [await node((n) => (n === 2 ? 502 : 500), first), await node(500, second)];
     expect(await replay(urls, Infinity)).to.equal(CRASHED);
     expect([first.length, second.length]).to.deep.equal([CRASH_ROUNDS + 2, CRASH_ROUNDS + 2]);
-    // 503s, and a replay answered: never CRASHED
-    const err = await replay([await node(503)], 2 * CRASH_ROUNDS);
-    expect(err).to.be.instanceOf(NodeError).with.property('transient', true);
+    // a 503 is the node's refusal for load, waited out at its pace, never a crash: asked once, the refusal is the error
+    const err = await replay([await node(503)], 1);
+    expect(err).to.be.instanceOf(NodeError).and.include({ transient: true, busy: true });
+    const paced: unknown[] = [];
+    expect(await replay([await node((n) => (n <= CRASH_ROUNDS ? 503 : 500), paced)], Infinity)).to.equal(CRASHED);
+    expect(paced, 'the refusals, then the crashes').to.have.length(2 * CRASH_ROUNDS);
     expect(await replay([await node((n) => (n < CRASH_ROUNDS ? 500 : 200))], Infinity)).to.deep.equal({
       ran: true,
       events: [],

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { NodeError } from '../../../src/node/errors.ts';
-import { NodeSet, URGENT } from '../../../src/node/node-set.ts';
+import { LAST, NodeSet, URGENT } from '../../../src/node/node-set.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 
 const log = pino({ level: 'silent' });
@@ -64,6 +64,51 @@ describe('NodeSet', () => {
     expect(set.restore(1)).to.equal(true);
     expect(set.healthy()).to.deep.equal([0, 1]);
     expect(await set.acquire([])).to.equal(undefined);
+  });
+});
+
+describe('NodeSet: what a node admits, and its pace', () => {
+  it('keeps reads and dry-runs in their own budgets, each within what the node admits', async () => {
+    const set = new NodeSet(['http://a'], { initial: 32 }, { read: 3, dryRun: 2 });
+    expect(set.limit(0), 'the read limit never above what the node admits').to.equal(3);
+    const reads = await Promise.all([0, 1, 2].map(() => set.acquire([0])));
+    const dryRuns = await Promise.all([0, 1].map(() => set.acquire([0], undefined, URGENT, 'dryRun')));
+    expect([...reads, ...dryRuns]).to.deep.equal([0, 0, 0, 0, 0]);
+    expect(set.inFlight).to.equal(5);
+    let [read, dryRun]: (number | undefined)[] = [];
+    const waiting = [
+      set.acquire([0]).then((i) => (read = i)),
+      set.acquire([0], undefined, URGENT, 'dryRun').then((i) => (dryRun = i)),
+    ];
+    await Promise.resolve();
+    expect([read, dryRun], 'both budgets full').to.deep.equal([undefined, undefined]);
+    // a freed read slot is a read's, not the dry-run's
+    set.release(0, 20);
+    await waiting[0];
+    expect([read, dryRun]).to.deep.equal([0, undefined]);
+    set.release(0, undefined, 'dryRun');
+    await waiting[1];
+    expect(dryRun).to.equal(0);
+  });
+
+  it('pauses a node that refused for the kind refused, at its pace, while the other nodes serve on', async () => {
+    const set = new NodeSet(['http://a', 'http://b'], { initial: 4 });
+    expect(await set.acquire([0, 1])).to.equal(0);
+    // a refusal that asks for a wait (after 7.2.2): that node's reads only are left alone that long, its limit cut
+    const pause = set.refused(0, 'read', 1000);
+    set.release(0);
+    expect(pause).to.equal(1000);
+    expect([set.paused(0), set.paused(0, 'dryRun'), set.paused(1)]).to.deep.equal([true, false, false]);
+    expect(set.limit(0)).to.equal(2);
+    expect(await set.acquire([0, 1]), 'the other node serves').to.equal(1);
+    expect(await set.acquire([0, 1], undefined, LAST, 'dryRun'), 'its dry-runs are admitted').to.equal(0);
+    // a request only the paused node may serve waits for the pause's end, then goes
+    const started = Date.now();
+    expect(await set.acquire([0])).to.equal(0);
+    expect(Date.now() - started).to.be.at.least(900);
+    expect(set.paused(0)).to.equal(false);
+    // without Retry-After (7.2.2): a short pause of its own
+    expect(new NodeSet(['http://c']).refused(0, 'read')).to.be.within(80, 120);
   });
 });
 

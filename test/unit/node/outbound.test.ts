@@ -1,7 +1,7 @@
 /**
  * @module The one outbound layer: every request counted and timed in one metric by target, operation and outcome
  * (an answer's status class, a timeout, no connection, an abort), one per registry whatever the roles sharing it,
- * and one reading of a node that does not answer (502 unreachable, 504 timeout) for every path that asks it.
+ * and one reading of a node that does not answer (503 unreachable, 504 timeout) for every path that asks it.
  */
 import { expect } from 'chai';
 import http from 'node:http';
@@ -15,7 +15,7 @@ import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { createCompilerClient } from '../../../src/node/compiler.ts';
 import { dryRun, fateCall } from '../../../src/node/dry-run.ts';
-import { noAnswer, NodeError, timedOut, unreachable } from '../../../src/node/errors.ts';
+import { badResponse, noAnswer, NodeError, timedOut, unreachable } from '../../../src/node/errors.ts';
 import { httpGet, HttpGetError, httpPostJson } from '../../../src/node/http-get.ts';
 import { readMempool } from '../../../src/node/mempool.ts';
 import { createOutboundMetrics, OUTBOUND_METRIC, statusOutcome } from '../../../src/node/outbound-metrics.ts';
@@ -122,26 +122,30 @@ describe('node/outbound-metrics: one metric for every request sent out', () => {
 });
 
 describe('node/errors: one reading of a node that does not answer', () => {
-  it('answers 502 for a node that cannot be reached and 504 for one that does not answer in time, as nginx does', () => {
+  it('answers 503 for a node that cannot be reached or refuses for load, 504 for one that does not answer in time', () => {
     expect(unreachable('/status', new Error('ECONNREFUSED'))).to.include({
       code: ErrorCode.NODE_UNREACHABLE,
-      status: 502,
+      status: 503,
     });
     expect(timedOut('/status', 100)).to.include({ code: ErrorCode.NODE_TIMEOUT, status: 504 });
+    // issue 87: the node's 503 (its full queue) and a 429 are its refusal for load, with the wait it asked for if any
+    expect(badResponse('/p', 'x', 503)).to.include({ code: ErrorCode.NODE_BUSY, status: 503, busy: true });
+    expect(badResponse('/p', 'x', 429, '7')).to.include({ code: ErrorCode.NODE_BUSY, retryAfterMs: 7000 });
+    expect(badResponse('/p', 'x', 500)).to.include({ code: ErrorCode.NODE_BAD_RESPONSE, status: 502, busy: false });
   });
 
   it("reads each of the layer's failures: a timeout as one, a refusal and an abort as unreachable", () => {
     const read = (outcome: 'timeout' | 'unreachable' | 'aborted'): NodeError =>
       noAnswer('/p', new HttpGetError('x', outcome), 100);
     expect(read('timeout')).to.include({ code: ErrorCode.NODE_TIMEOUT, status: 504, transient: true });
-    expect(read('unreachable')).to.include({ code: ErrorCode.NODE_UNREACHABLE, status: 502, transient: true });
-    expect(read('aborted')).to.include({ code: ErrorCode.NODE_UNREACHABLE, status: 502 });
+    expect(read('unreachable')).to.include({ code: ErrorCode.NODE_UNREACHABLE, status: 503, transient: true });
+    expect(read('aborted')).to.include({ code: ErrorCode.NODE_UNREACHABLE, status: 503 });
   });
 
   it('rejects a mempool read the node does not answer with the NodeError every other path gives', async () => {
     const down = await deadEnd();
     const err = await readMempool(down.url, 5000).catch((e: unknown) => e);
     await down.close();
-    expect(err).to.be.instanceOf(NodeError).and.include({ code: ErrorCode.NODE_UNREACHABLE, status: 502 });
+    expect(err).to.be.instanceOf(NodeError).and.include({ code: ErrorCode.NODE_UNREACHABLE, status: 503 });
   });
 });

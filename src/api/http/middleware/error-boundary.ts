@@ -11,15 +11,17 @@ import { isStatementCancelled } from '../../../db/connection/statement-cancel.ts
 import type { Logger } from '../../../base/log.ts';
 import type { DependencyOutage } from '../outage.ts';
 import { overloaded } from '../admission.ts';
-import { UNREACHABLE_REASON } from '../../../node/errors.ts';
+import { BUSY_REASON, NodeError, UNREACHABLE_REASON } from '../../../node/errors.ts';
 import { askedPath } from './request-metrics.ts';
 
 /** The outages requests are refused for: each logs its dependency's loss and return once, not once per request. */
 export interface Outages {
   /** told of every 503 for a database that is away */
   readonly database?: DependencyOutage;
-  /** told of every 502/504 for a node that does not answer (MDW_NODE_UNREACHABLE, MDW_NODE_TIMEOUT) */
+  /** told of every 503/504 for a node that does not answer (MDW_NODE_UNREACHABLE, MDW_NODE_TIMEOUT) */
   readonly node?: DependencyOutage;
+  /** told of every 503 for a node that refused the request for load (MDW_NODE_BUSY) */
+  readonly nodeBusy?: DependencyOutage;
 }
 
 export interface ErrorBoundaryOptions {
@@ -33,9 +35,21 @@ export interface ErrorBoundaryOptions {
 const RETRY_AFTER_SECONDS: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.OVERLOADED]: 1,
   [ErrorCode.DB_UNAVAILABLE]: 5,
+  [ErrorCode.NODE_UNREACHABLE]: 5,
+  // unless the node said (retryAfterSeconds): what nodes after 7.2.2 ask themselves when their queue is full
+  [ErrorCode.NODE_BUSY]: 3,
   // what is held (a socket, an export) is let go by its holder: no window to wait for
   [ErrorCode.API_LIMIT_REACHED]: 1,
 };
+
+/**
+ * retryAfterSeconds is the Retry-After of an error's answer: the node's own wait when it refused with one (bounded:
+ * retry.ts retryAfterMs), else RETRY_AFTER_SECONDS's for the code, if any. Pure.
+ */
+export function retryAfterSeconds(e: AppError): number | undefined {
+  if (e instanceof NodeError && e.busy && e.retryAfterMs !== undefined) return Math.ceil(e.retryAfterMs / 1000);
+  return RETRY_AFTER_SECONDS[e.code];
+}
 
 /** Overload is logged at most once per this long, with the count of refusals since the last line. */
 const OVERLOAD_LOG_INTERVAL_MS = 10_000;
@@ -67,12 +81,14 @@ function countedLines(intervalMs: number): () => number | undefined {
 function outageOf(code: ErrorCode, outages: Outages): DependencyOutage | undefined {
   if (code === ErrorCode.DB_UNAVAILABLE) return outages.database;
   if (code === ErrorCode.NODE_UNREACHABLE || code === ErrorCode.NODE_TIMEOUT) return outages.node;
+  if (code === ErrorCode.NODE_BUSY) return outages.nodeBusy;
   return undefined;
 }
 
 /**
  * errorBoundary turns thrown errors into answers; a 500 body never carries internals. A request refused because a
- * dependency is away (503 for the database, 502/504 for the node) is told to its outage instead of being logged, one
+ * dependency is away (503 for the database, 503/504 for the node, 503 for a node that refused it for load) is told to
+ * its outage instead of being logged, one
  * refused for overload (503 with Retry-After) is counted and logged at most every few seconds.
  */
 export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
@@ -109,7 +125,7 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       else rejected(ctx, e);
       ctx.status = e.status;
       ctx.set('Cache-Control', 'no-store');
-      const retryAfter = RETRY_AFTER_SECONDS[e.code];
+      const retryAfter = retryAfterSeconds(e);
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
       if (e.status === 401) challenge(ctx);
       ctx.body = errorBody(ctx, e);
@@ -139,6 +155,7 @@ export function errorBody(ctx: ApiContext, e: AppError): unknown {
  */
 function clientReason(e: AppError, aeMdw: boolean): string {
   if (e.code === ErrorCode.INTERNAL) return aeMdw ? 'internal error' : 'Internal Server Error';
+  if (e.code === ErrorCode.NODE_BUSY) return BUSY_REASON;
   return e.code === ErrorCode.NODE_UNREACHABLE ? UNREACHABLE_REASON : e.message;
 }
 

@@ -9,7 +9,9 @@ import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config/middleware.ts';
 import type { Pool } from '../../../db/connection/pool.ts';
 import { topBlockHash } from '../../../db/queries/blocks.ts';
+import { ErrorCode } from '../../../base/errors.ts';
 import { dryRun, fateCall } from '../../../node/dry-run.ts';
+import { badResponse, isRefusalStatus, noAnswer, NodeError } from '../../../node/errors.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import type { Meter, OutboundMetrics } from '../../../node/outbound-metrics.ts';
 
@@ -50,7 +52,11 @@ export class Aex141Metadata {
     this.#readMeter = metrics.meter('node', 'read');
   }
 
-  /** read is the token's metadata, or null when the node does not answer it (pruned state, a failing call). */
+  /**
+   * read is the token's metadata, or null when the node does not answer it (pruned state, a failing call). A node
+   * that refused for load or could not be reached throws its NodeError: the client's 503 with Retry-After
+   * (error-boundary.ts), never a `null` that says the token has no metadata.
+   */
   async read(contractId: string, tokenId: string, metadataType: string | null): Promise<Json> {
     try {
       const encoder = await this.#encoder(contractId);
@@ -69,7 +75,8 @@ export class Aex141Metadata {
       // a pruned or refusing node has no answer: the metadata is unknown
       const result = typeof results === 'string' ? undefined : results[0];
       return result?.ok ? readMetadata(encoder.decodeResult('metadata', result.value, 'ok'), metadataType) : null;
-    } catch {
+    } catch (err) {
+      if (err instanceof NodeError && (err.busy || err.code === ErrorCode.NODE_UNREACHABLE)) throw err;
       return null;
     }
   }
@@ -77,13 +84,14 @@ export class Aex141Metadata {
   async #encoder(contractId: string): Promise<Encoder | undefined> {
     const known = this.#encoders.get(contractId);
     if (known) return known;
-    const res = await httpGet(
-      new URL(`${this.#cfg.nodeUrl}/v2/contracts/${contractId}/code`),
-      this.#cfg.nodeTimeoutMs,
-      {
-        meter: this.#readMeter,
-      },
-    );
+    const path = `/v2/contracts/${contractId}/code`;
+    const res = await httpGet(new URL(`${this.#cfg.nodeUrl}${path}`), this.#cfg.nodeTimeoutMs, {
+      meter: this.#readMeter,
+    }).catch((err: unknown) => {
+      throw noAnswer(path, err, this.#cfg.nodeTimeoutMs);
+    });
+    if (isRefusalStatus(res.status))
+      throw badResponse(path, `node refused ${path}: ${res.status}`, res.status, res.retryAfter);
     const body = res.status === 200 ? parseJson(res.text) : null;
     if (!isJsonObject(body) || typeof body.bytecode !== 'string') return undefined;
     const encoder = new BytecodeContractCallEncoder(body.bytecode as `cb_${string}`) as unknown as Encoder;

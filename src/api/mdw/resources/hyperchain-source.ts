@@ -14,6 +14,8 @@ export type { HyperchainContracts };
 export interface NodeAnswer {
   readonly status: number;
   readonly text: string;
+  /** its Retry-After, on an error status (a refusal for load: the wait the client is told) */
+  readonly retryAfter?: string;
 }
 
 /** NodeGet asks the node for a path under its root (`/v3/status`). */
@@ -30,7 +32,12 @@ export function contractsOfAnswer(answer: NodeAnswer): HyperchainContracts | und
   if (answer.status === 404) return undefined;
   const body: Json = answer.status === 200 ? parseJson(answer.text) : null;
   if (!isJsonObject(body) || typeof body.staking !== 'string')
-    throw badResponse(CONTRACTS_PATH, `the node answered ${CONTRACTS_PATH} with ${answer.status}`, answer.status);
+    throw badResponse(
+      CONTRACTS_PATH,
+      `the node answered ${CONTRACTS_PATH} with ${answer.status}`,
+      answer.status,
+      answer.retryAfter,
+    );
   const optional = (v: Json | undefined): string | null => (typeof v === 'string' ? v : null);
   return { staking: body.staking, election: optional(body.election), rewards: optional(body.rewards) };
 }
@@ -56,7 +63,7 @@ export class HyperchainSource {
     const answer = await this.#nodeGet(path);
     if (answer.status === 404) return undefined;
     if (answer.status !== 200)
-      throw badResponse(path, `the node answered ${path} with ${answer.status}`, answer.status);
+      throw badResponse(path, `the node answered ${path} with ${answer.status}`, answer.status, answer.retryAfter);
     return parseJson(answer.text);
   }
 

@@ -1,9 +1,12 @@
 /** @module A fault-injecting HTTP proxy for node tests: outages, 5xx storms, slow and malformed answers. */
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Fault mode: pass through, drop connections, answer 503, delay, or cut the JSON short. */
-export type Fault = 'none' | 'down' | '5xx' | 'slow' | 'malformed';
+/**
+ * Fault mode: pass through, drop connections, answer 503 (the node's refusal for load: its pace), answer 500 (a
+ * failure), delay, or cut the JSON short.
+ */
+export type Fault = 'none' | 'down' | '5xx' | '500' | 'slow' | 'malformed';
 
 export interface FaultProxy {
   readonly url: string;
@@ -24,6 +27,42 @@ export interface FaultProxy {
    */
   readonly stats: { requests: number; faulted: number; paths: string[]; answered: number[] };
   close(): Promise<void>;
+}
+
+/**
+ * relay sends a request on to `upstream` (its body as `edit` makes it, when given) and its answer back, the body read
+ * whole and passed through `answer` (which may change it) first; a failure of the leg drops the client's connection, a
+ * client gone ends the leg.
+ */
+export function relay(
+  upstream: URL,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answer: (body: Buffer) => Buffer = (body) => body,
+  edit?: (body: string) => string,
+): void {
+  const up = request(
+    { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
+    (upRes) => {
+      const chunks: Buffer[] = [];
+      upRes.on('data', (c: Buffer) => chunks.push(c));
+      upRes.on('end', () => {
+        const body = answer(Buffer.concat(chunks));
+        res.writeHead(upRes.statusCode ?? 502, { ...upRes.headers, 'content-length': String(body.length) });
+        res.end(body);
+      });
+    },
+  );
+  up.on('error', () => res.destroy());
+  res.on('close', () => up.destroy());
+  if (!edit) return void req.pipe(up);
+  const sent: Buffer[] = [];
+  req.on('data', (c: Buffer) => sent.push(c));
+  req.on('end', () => {
+    const body = edit(Buffer.concat(sent).toString('utf8'));
+    up.setHeader('content-length', Buffer.byteLength(body));
+    up.end(body);
+  });
 }
 
 /** startFaultProxy forwards to `target` (an http://host:port URL) and injects the current fault. */
@@ -56,35 +95,21 @@ export async function startFaultProxy(
       res.writeHead(503, { 'content-type': 'application/json' });
       return res.end('{"reason":"Temporary overload"}');
     }
+    if (hit && fault === '500') {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end('{"reason":"Internal server error"}');
+    }
     const forward = (): void => {
       // the client gave up while a slow answer was held back: forwarding now would leave the node a request whose
       // body never ends (its server then cannot close)
       if (res.destroyed) return;
-      const up = request(
-        { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: req.headers },
-        (upRes) => {
-          const chunks: Buffer[] = [];
-          upRes.on('data', (c: Buffer) => chunks.push(c));
-          upRes.on('end', () => {
-            let body = Buffer.concat(chunks);
-            if (hit && fault === 'malformed') body = body.subarray(0, Math.floor(body.length / 2));
-            const headers = { ...upRes.headers, 'content-length': String(body.length) };
-            res.writeHead(upRes.statusCode ?? 502, headers);
-            res.end(body);
-          });
-        },
+      relay(
+        upstream,
+        req,
+        res,
+        (body) => (hit && fault === 'malformed' ? body.subarray(0, Math.floor(body.length / 2)) : body),
+        rewriting?.paths.test(req.url ?? '') ? rewriting.edit : undefined,
       );
-      up.on('error', () => res.destroy());
-      res.on('close', () => up.destroy());
-      if (!rewriting?.paths.test(req.url ?? '')) return void req.pipe(up);
-      const { edit } = rewriting;
-      const sent: Buffer[] = [];
-      req.on('data', (c: Buffer) => sent.push(c));
-      req.on('end', () => {
-        const body = edit(Buffer.concat(sent).toString('utf8'));
-        up.setHeader('content-length', Buffer.byteLength(body));
-        up.end(body);
-      });
     };
     if (hit && fault === 'slow') setTimeout(forward, opts.slowMs ?? 2000);
     else forward();
