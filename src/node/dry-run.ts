@@ -11,11 +11,29 @@ import type { OutboundMetrics } from './outbound-metrics.ts';
 import { ErrorCode, errorMessage } from '../base/errors.ts';
 import { retry, type RetryOptions } from '../base/retry.ts';
 
-/** DryRunCall is one call: the contract and its calldata (`cb_`). */
+/**
+ * FATE_ABI: the ABI of FATE contracts (`abi_version` 3). A `call_req` names the ABI of its calldata: the node runs one
+ * without as AEVM's (1) and refuses a FATE contract then, per call, `Internal error:\n  wrong_abi_version\n`
+ * (aec_dry_run; so the recorded 7.2.2 node). Every call here is FATE calldata (aepp-calldata's encoders), the only
+ * code AEX-N, hyperchain and DEX contracts have; AEVM_ABI is there for a caller of an AEVM contract.
+ */
+export const FATE_ABI = 3;
+/** AEVM_ABI: the ABI of AEVM contracts (Sophia before Lima), the ABI the node assumes when a `call_req` names none. */
+export const AEVM_ABI = 1;
+
+/** DryRunCall is one call: the contract, its calldata (`cb_`) and the calldata's ABI. */
 export interface DryRunCall {
   readonly contract: string;
   readonly calldata: string;
+  readonly abiVersion: typeof FATE_ABI | typeof AEVM_ABI;
 }
+
+/** fateCall is a call of a FATE contract with FATE calldata. Pure. */
+export const fateCall = (contract: string, calldata: string): DryRunCall => ({
+  contract,
+  calldata,
+  abiVersion: FATE_ABI,
+});
 
 /** DryRunResult is a call's return value (`cb_`) when it returned, else why not. */
 export type DryRunResult =
@@ -69,9 +87,14 @@ const ONCE: DryRunRetries = { attempts: 1, initialMs: 0, maxMs: 0 };
 /** DryRunOutcome is what a dry-run gives: the calls' results, or that every node pruned or refused the request. */
 export type DryRunOutcome<T = DryRunResult[]> = T | typeof PRUNED | typeof REFUSED;
 
-/** dryRunBody is the request's JSON: `calls` on top of block `top` (the node's top block when undefined). Pure. */
+/**
+ * dryRunBody is the request's JSON: `calls` on top of block `top` (the node's top block when undefined), each
+ * `call_req` naming its ABI (FATE_ABI's doc). The one place a dry-run's body is built. Pure.
+ */
 export function dryRunBody(top: string | undefined, calls: readonly DryRunCall[]): string {
-  const txs = calls.map((c) => ({ call_req: { contract: c.contract, calldata: c.calldata } }));
+  const txs = calls.map((c) => ({
+    call_req: { contract: c.contract, calldata: c.calldata, abi_version: c.abiVersion },
+  }));
   return stringifyJson(top === undefined ? { txs } : { top, txs });
 }
 

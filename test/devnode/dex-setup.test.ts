@@ -37,7 +37,7 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
     const router = new BytecodeContractCallEncoder(BYTECODE.router as `cb_${string}`);
     const read = async (fn: string): Promise<unknown> => {
       const reply = await t.post('/v2/dry-run', {
-        txs: [{ call_req: { contract: dex.router, calldata: router.encodeCall(fn, []) } }],
+        txs: [{ call_req: { contract: dex.router, calldata: router.encodeCall(fn, []), abi_version: 3 } }],
       });
       expect(reply.status, reply.text).to.equal(200);
       const [result] = reply.body.results as { result: string; call_obj: { return_value: string } }[];
@@ -54,6 +54,7 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
       call_req: {
         contract: dex.factory,
         calldata: factory.encodeCall('create_pair', [dex.wrappedAe, dex.router, none, none]),
+        abi_version: 3,
         context: { stateful: true },
       },
     };
@@ -66,7 +67,9 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
     expect(plain.status, plain.text).to.equal(200);
     const [created] = plain.body.results as { result: string; call_obj: { return_value: string } }[];
     expect(factory.decodeResult('create_pair', created!.call_obj.return_value as `cb_${string}`)).to.match(/^ct_/);
-    const read = { call_req: { contract: dex.factory, calldata: factory.encodeCall('all_pairs_length', []) } };
+    // the stateful call took the dry-run caller's nonce 1, as a ContractCallTx does: the next call is its nonce 2
+    const calldata = factory.encodeCall('all_pairs_length', []);
+    const read = { call_req: { contract: dex.factory, calldata, abi_version: 3, nonce: 2 } };
     const after = await t.post('/v2/dry-run', { txs: [create, read], tx_events: true });
     expect(after.status, after.text).to.equal(200);
     expect(after.body.tx_events).to.deep.equal([]);

@@ -46,8 +46,11 @@ const staking = new AciContractCallEncoder(HC_STAKING_ACI as never);
 /** consensusReads is the body of the dry-runs a middleware asks at an epoch end, and the node's answer as text */
 function consensusReads(chain: Chain, top: string): string {
   const hc = chain.options.hyperchain!;
-  const call = (contract: string, calldata: string): { call_req: { contract: string; calldata: string } } => ({
-    call_req: { contract, calldata },
+  const call = (
+    contract: string,
+    calldata: string,
+  ): { call_req: { contract: string; calldata: string; abi_version: number } } => ({
+    call_req: { contract, calldata, abi_version: 3 },
   });
   const validators = hcValidators(chain);
   const txs = [

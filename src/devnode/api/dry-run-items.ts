@@ -2,7 +2,11 @@
  * @module A dry-run's `txs` as the node reads them (aehttp_helpers dry_run_txs_, aec_dry_run prepare_txs): a `call_req`
  * (a call of a contract without a transaction), an unsigned transaction (`tx`), or a transaction of the mempool by
  * its hash (`tx_hash`: the node dry-runs mempool transactions only, not mined ones). The node refuses the whole
- * request, 400, for a type it does not dry-run. Pure but for the mempool lookup.
+ * request for an item it cannot read, with the answers a real 7.2.2 node gives (test/fixtures/real-node/dry-run.ndjson.gz):
+ * 400 for a type it does not dry-run (`Unsupported transaction type paying_for_tx`), for a `tx` that is no
+ * base64check text (`invalid_encoding`) or no unsigned transaction (`malformed transaction`: a signed one too), for a
+ * `call_req` it cannot read (its term printed); 500 `Internal server error` for an item of no known kind. Pure but for
+ * the mempool lookup.
  */
 import { decode, isEncoded } from '../../chain/encoding.ts';
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
@@ -13,10 +17,13 @@ import { dryRunTxHash, type EventSource } from '../contracts/tx-events.ts';
 
 /**
  * The node (aec_dry_run) runs a `call_req` without a caller from MR_MAGIC (the 32-byte integer 1), which it
- * funds with 1000 AE, with nonce 1, gas 1 000 000 (the most the devnode gives any dry-run call) and gas price 10^6.
+ * funds with 1000 AE, with nonce 1 (a named caller too: a real account then answers `tx_nonce_already_used_for_account`),
+ * gas 1 000 000 (the most the devnode gives any dry-run call), gas price 10^6 and AEVM's ABI (1) unless it names one
+ * (a FATE contract then answers `wrong_abi_version`).
  */
 export const MR_MAGIC = 'ak_11111111111111111111111111111118qjnEr';
 export const DEFAULT_GAS = 1_000_000;
+const DEFAULT_ABI = 1;
 const CALL_REQ_GAS_PRICE = 1_000_000n;
 const CALL_REQ_FEE = 10n ** 12n;
 
@@ -24,6 +31,9 @@ const CALL_REQ_FEE = 10n ** 12n;
 const UNSUPPORTED: Readonly<Record<string, string>> = { PayingForTx: 'paying_for_tx', GAMetaTx: 'ga_meta_tx' };
 
 export const bad = (reason: string): HttpError => new HttpError(400, reason);
+
+/** UNKNOWN_KIND: an item that is no `tx`, `tx_hash` or `call_req` crashes the node's handler (aehttp_helpers). */
+const UNKNOWN_KIND = new HttpError(500, 'Internal server error');
 
 function uint(v: Json | undefined, fallback: bigint, what: string): bigint {
   if (v === undefined) return fallback;
@@ -47,6 +57,8 @@ export interface CallRequest {
   readonly gas: bigint;
   readonly gasPrice: bigint;
   readonly nonce: number;
+  /** `abi_version`: the ABI the call names, which must be the contract's */
+  readonly abiVersion: number;
   /** `context.stateful`: its effects stay for the items after it (a transaction's always do) */
   readonly stateful: boolean;
 }
@@ -72,14 +84,14 @@ export function eventType(txType: string): string {
  * callReqSource is what a `call_req`'s events are filed under: the node runs it as a ContractCallTx of fee 10^12
  * (and the request's `abi_version`, AEVM's 1 when absent), signed with the dry-run's dummy signature.
  */
-function callReqSource(req: Omit<CallRequest, 'source' | 'stateful'>, abiVersion: bigint): EventSource {
+function callReqSource(req: Omit<CallRequest, 'source' | 'stateful'>): EventSource {
   const tx: TxFields = {
     type: 'ContractCallTx',
     version: 1,
     caller_id: req.caller,
     nonce: req.nonce,
     contract_id: req.contract,
-    abi_version: abiVersion,
+    abi_version: req.abiVersion,
     fee: CALL_REQ_FEE,
     amount: req.amount,
     gas: req.gas,
@@ -89,11 +101,28 @@ function callReqSource(req: Omit<CallRequest, 'source' | 'stateful'>, abiVersion
   return { type: 'contract_call_tx', hash: dryRunTxHash(encodeTx(tx)) };
 }
 
+/**
+ * erlangTerm prints a JSON value as Erlang's `~p` prints the map the node decoded it to (binaries, integers, atoms,
+ * maps in key order), without its line breaks. Pure.
+ */
+export function erlangTerm(value: Json): string {
+  if (typeof value === 'string') return `<<${JSON.stringify(value)}>>`;
+  if (Array.isArray(value)) return `[${value.map(erlangTerm).join(',')}]`;
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return `#{${keys.map((k) => `${erlangTerm(k)} => ${erlangTerm(value[k]!)}`).join(',')}}`;
+  }
+  return String(value);
+}
+
+/** badCallRequest is the node's 400 for a `call_req` it cannot read (aec_dry_run: the request's term printed). */
+const badCallRequest = (req: { [k: string]: Json }): HttpError =>
+  bad(`Bad request: Internal error {bad_dry_run_call_request,${erlangTerm(req)}}`);
+
 function callRequest(req: { [k: string]: Json }): CallRequest {
-  if (!isEncoded(req.contract, ['ct']) || !isEncoded(req.calldata, ['cb']))
-    throw bad('Bad request: call_req needs contract (ct_) and calldata (cb_)');
   const caller = req.caller === undefined ? MR_MAGIC : req.caller;
-  if (!isEncoded(caller, ['ak'])) throw bad('Bad request: caller is not an ak_ id');
+  if (!isEncoded(req.contract, ['ct']) || !isEncoded(req.calldata, ['cb']) || !isEncoded(caller, ['ak']))
+    throw badCallRequest(req);
   const request = {
     contract: req.contract,
     caller,
@@ -102,9 +131,10 @@ function callRequest(req: { [k: string]: Json }): CallRequest {
     gas: uint(req.gas, BigInt(DEFAULT_GAS), 'gas'),
     gasPrice: CALL_REQ_GAS_PRICE,
     nonce: Number(uint(req.nonce, 1n, 'nonce')),
+    abiVersion: Number(uint(req.abi_version, BigInt(DEFAULT_ABI), 'abi_version')),
   };
   const stateful = isJsonObject(req.context) && req.context.stateful === true;
-  return { ...request, stateful, source: callReqSource(request, uint(req.abi_version, 1n, 'abi_version')) };
+  return { ...request, stateful, source: callReqSource(request) };
 }
 
 /** txItem is a transaction to dry-run, unless its type is one the node refuses (the whole request then). */
@@ -116,18 +146,19 @@ function txItem(tx: TxFields, bytes: Uint8Array): DryRunItem {
 
 /** dryRunItem reads one item of `txs`; a `tx_hash` names a transaction of `chain`'s mempool. */
 export function dryRunItem(chain: Chain, item: Json): DryRunItem {
-  if (!isJsonObject(item)) throw bad('Bad request: a txs item must be an object');
+  if (!isJsonObject(item)) throw UNKNOWN_KIND;
   if (item.tx_hash !== undefined) {
     if (!isEncoded(item.tx_hash, ['th'])) throw bad('Bad request: malformed transaction hash');
     const record = chain.mempool.find((r) => r.hash === item.tx_hash);
     if (!record) throw bad('Bad request: Transaction not found in mempool');
     return txItem(record.tx, encodeTx(record.tx));
   }
-  if (isEncoded(item.tx, ['tx'])) {
-    let bytes: Uint8Array;
+  if (typeof item.tx === 'string') {
+    if (!isEncoded(item.tx, ['tx'])) throw bad('Bad request: invalid_encoding');
+    const bytes = decode(item.tx, ['tx']).bytes;
     let tx: TxFields;
     try {
-      bytes = decode(item.tx, ['tx']).bytes;
+      // a signed transaction is no transaction the codec reads (its tag is SignedTx's): malformed, as the node says
       tx = decodeTx(bytes);
     } catch {
       throw bad('Bad request: malformed transaction');
@@ -135,7 +166,7 @@ export function dryRunItem(chain: Chain, item: Json): DryRunItem {
     return txItem(tx, bytes);
   }
   if (isJsonObject(item.call_req)) return { kind: 'call', request: callRequest(item.call_req) };
-  throw bad('Bad request: a txs item needs tx, tx_hash or call_req');
+  throw UNKNOWN_KIND;
 }
 
 /**

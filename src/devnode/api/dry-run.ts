@@ -10,7 +10,12 @@
  * `create_pair`) gets no answer: the node records `Call.clone`/`Call.create` with no transaction, its serialiser
  * (aehttp_helpers serialize_event) crashes on it and the dispatcher answers the crash 500 `Internal server error`
  * (aehttp_dispatch_ext run); without `tx_events`, or in an earlier item, the node serialises no event and answers. The
- * external endpoint caps the items' gas (403 `Over the gas limit`), the internal one does not.
+ * external endpoint caps the items' gas (403 `Over the gas limit`), the internal one does not. A `call_req` is checked
+ * as the node checks the ContractCallTx it runs it as: its caller's account and nonce, the contract, then the ABI it
+ * names against the contract's (none named is AEVM's: a FATE contract answers `wrong_abi_version`), each a per-item
+ * error in a 200. The answers, errors and refusals are a real 7.2.2 node's (test/fixtures/real-node/dry-run.ndjson.gz,
+ * test/devnode/real-node-dry-run.test.ts). The devnode's contracts read no time, so a replay's time (a node runs it at
+ * its `top` block's) changes nothing here.
  */
 import { isEncoded } from '../../chain/encoding.ts';
 import { withPrefix } from '../../chain/id-cache.ts';
@@ -21,7 +26,7 @@ import { newState, type WorldState } from '../store/state.ts';
 import { internalCallEvent, type EventSource } from '../contracts/tx-events.ts';
 import { callRecordJson, contractOutcome } from '../contracts/call-record.ts';
 import { isTold, type InternalEvent } from '../contracts/frame.ts';
-import { applyTx, TxRejected } from '../rules/apply.ts';
+import { applyTx, nonceAtom, TxRejected } from '../rules/apply.ts';
 import { contractNameRules } from '../rules/names.ts';
 import {
   bad,
@@ -51,13 +56,31 @@ interface ItemOutcome {
   readonly events: readonly InternalEvent[];
 }
 
-/** runCall runs a call_req on `state`; the caller must be able to pay the amount. */
-function runCall(state: WorldState, height: number, req: CallRequest): ItemOutcome {
+/** callRefused is a call_req's per-item error (`why`: the node's atom). */
+const callRefused = (why: string): ItemOutcome => ({ result: internalError('contract_call', why), events: [] });
+
+/**
+ * callCheck is why the node would not run a call_req on `state` (the module's doc: account, nonce, contract, ABI), or
+ * undefined. Pure.
+ */
+function callCheck(state: WorldState, req: CallRequest): string | undefined {
+  const caller = state.accounts.get(req.caller);
+  if (!caller) return 'account_not_found';
+  if (req.nonce !== caller.nonce + 1) return nonceAtom(req.nonce, caller.nonce + 1);
   const contract = state.contracts.get(req.contract);
-  if (!contract) return { result: internalError('contract_call', 'contract_does_not_exist'), events: [] };
-  const caller = state.accounts.get(req.caller) ?? { balance: 0n, nonce: 0 };
-  if (caller.balance < req.amount) return { result: internalError('contract_call', 'insufficient_funds'), events: [] };
-  state.accounts.set(req.caller, { ...caller, balance: caller.balance - req.amount });
+  if (!contract) return 'contract_does_not_exist';
+  if (contract.abiVersion !== req.abiVersion) return 'wrong_abi_version';
+  if (caller.balance < req.amount) return 'insufficient_funds';
+  return undefined;
+}
+
+/** runCall runs a call_req on `state` (its nonce taken, as the node's call does; a stateless call's layer goes). */
+function runCall(state: WorldState, height: number, req: CallRequest): ItemOutcome {
+  const refused = callCheck(state, req);
+  if (refused !== undefined) return callRefused(refused);
+  const contract = state.contracts.get(req.contract)!;
+  const caller = state.accounts.get(req.caller)!;
+  state.accounts.set(req.caller, { ...caller, nonce: req.nonce, balance: caller.balance - req.amount });
   const account = withPrefix(req.contract, 'ak');
   const target = state.accounts.get(account) ?? { balance: 0n, nonce: 0 };
   state.accounts.set(account, { ...target, balance: target.balance + req.amount });
@@ -107,7 +130,7 @@ function runItem(state: WorldState, place: Place, item: DryRunItem): ItemOutcome
     const result: Json = effect.callInfo ? { type, result: 'ok', call_obj: effect.callInfo } : { type, result: 'ok' };
     return { result, events: effect.events ?? [] };
   } catch (err) {
-    if (err instanceof TxRejected) return { result: internalError(type, err.message), events: [] };
+    if (err instanceof TxRejected) return { result: internalError(type, err.atom ?? err.message), events: [] };
     throw err;
   }
 }
@@ -132,11 +155,26 @@ export interface DryRunOptions {
   readonly gasLimit?: bigint;
 }
 
+/**
+ * dryRunInput is the body as a DryRunInput after the node's schema check (its swagger layer's 400
+ * `validation_error`): an empty body (`undefined` here) or no object is `wrong_type`, an object without `txs`
+ * `missing_required_property`.
+ */
+function dryRunInput(body: Json | undefined): { [k: string]: Json; txs: Json[] } {
+  const invalid = (error: string, data: Json, path: Json[] = []): HttpError =>
+    new HttpError(400, 'validation_error', { parameter: 'body', info: { error, data, path } });
+  if (!isJsonObject(body)) throw invalid('wrong_type', body ?? '');
+  const { txs } = body;
+  if (txs === undefined) throw invalid('missing_required_property', 'txs');
+  if (!Array.isArray(txs)) throw invalid('wrong_type', txs, ['txs']);
+  return { ...body, txs };
+}
+
 /** dryRun answers a DryRunInput on top of `top` (the chain's top block when absent). */
-export function dryRun(chain: Chain, body: Json | undefined, opts: DryRunOptions = {}): Reply {
-  if (!isJsonObject(body) || !Array.isArray(body.txs)) throw bad('Bad request: body needs txs');
-  if (body.top !== undefined && !isEncoded(body.top, ['mh', 'kh']))
-    throw bad('Bad request: top should be micro block hash or key block hash');
+export function dryRun(chain: Chain, input: Json | undefined, opts: DryRunOptions = {}): Reply {
+  const body = dryRunInput(input);
+  // a top that is no block hash crashes the node's handler; an unknown one it says so of (place)
+  if (body.top !== undefined && !isEncoded(body.top, ['mh', 'kh'])) throw new HttpError(500, 'Internal server error');
   const top = body.top ?? chain.topHash;
   const items = body.txs.map((item) => dryRunItem(chain, item));
   const withEvents = txEvents(body.tx_events);
@@ -170,5 +208,5 @@ const itemSource = (item: DryRunItem): EventSource => (item.kind === 'call' ? it
  * `/v2/debug/transactions/dry-run` internally, uncapped).
  */
 export function dryRunRoute(chain: Chain, path: string, opts: DryRunOptions = {}): Route {
-  return { method: 'POST', path, handler: (req: RouteRequest): Reply => dryRun(chain, req.body, opts) };
+  return { method: 'POST', path, jsonOnly: true, handler: (req: RouteRequest): Reply => dryRun(chain, req.body, opts) };
 }

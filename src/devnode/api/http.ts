@@ -24,6 +24,11 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
+  /**
+   * jsonOnly: the node's REST layer takes the body as `application/json` only, and answers another content type (or
+   * none: no body) 415 with no body, before the handler (a real 7.2.2 node's dry-runs and transactions)
+   */
+  readonly jsonOnly?: boolean;
 }
 
 /** alsoUnderV3 serves each /v2 route under /v3 as well: the node's handlers answer both of its APIs alike. */
@@ -165,6 +170,13 @@ function noRoute(path: string, pathMatched: boolean): Reply {
   return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
 }
 
+/** UNSUPPORTED_MEDIA_TYPE: the node's answer to a body that is not `application/json` (Route.jsonOnly). */
+const UNSUPPORTED_MEDIA_TYPE: Reply = { status: 415, body: '' };
+
+/** isJson says whether a `content-type` header is `application/json` (parameters such as a charset aside). */
+const isJson = (contentType: string | undefined): boolean =>
+  contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
+
 /** answer computes the reply to one request: the route's, or the node's 404/405/400/500. */
 async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Promise<Reply> {
   try {
@@ -179,11 +191,13 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
       let body: Json | undefined;
       if (req.method === 'POST') {
         const text = await readBody(req);
+        if (route.jsonOnly && !isJson(header(req, 'content-type'))) return UNSUPPORTED_MEDIA_TYPE;
         if (text.trim() !== '') {
           try {
             body = parseJson(text);
-          } catch (err) {
-            throw validationError('body', 'invalid_body', (err as Error).message);
+          } catch {
+            // the node's answer: no parameter named, the text it could not read as the data
+            throw validationError('', 'invalid_body', text);
           }
         }
       }

@@ -69,12 +69,20 @@ export function minimumFee(tx: TxFields, state: WorldState, height: number): big
   }
 }
 
+/** nonceAtom is the node's reason for a transaction's `nonce` when its account expects `expected`. Pure. */
+export const nonceAtom = (nonce: number, expected: number): string =>
+  nonce < expected ? 'tx_nonce_already_used_for_account' : 'tx_nonce_too_high_for_account';
+
 function bumpNonce(state: WorldState, id: string, nonce: number): void {
   const account = state.accounts.get(id);
   const expected = (account?.nonce ?? 0) + 1;
-  if (!account) throw new TxRejected(`insufficient balance: account ${id} does not exist yet`);
+  if (!account) throw new TxRejected(`insufficient balance: account ${id} does not exist yet`, 'account_not_found');
   if (account.ga) throw new TxRejected(`${id} is a generalized account: it signs through a GAMetaTx`);
-  if (nonce !== expected) throw new TxRejected(`nonce ${nonce} is not the next nonce of ${id} (expected ${expected})`);
+  if (nonce !== expected)
+    throw new TxRejected(
+      `nonce ${nonce} is not the next nonce of ${id} (expected ${expected})`,
+      nonceAtom(nonce, expected),
+    );
   state.accounts.set(id, { ...account, nonce });
 }
 

@@ -6,9 +6,18 @@ import type { Account, NameEntry, WorldState } from '../store/state.ts';
 import { NAME_REVOKE_PROTECTION } from './fees.ts';
 import type { InternalEvent } from '../contracts/frame.ts';
 
-/** TxRejected carries the reason the node gives for refusing a transaction. */
+/**
+ * TxRejected carries the reason the node gives for refusing a transaction, and its atom for it where the devnode
+ * knows the node's (`account_not_found`, `tx_nonce_too_high_for_account`: what its dry-run answers).
+ */
 export class TxRejected extends Error {
   override readonly name = 'TxRejected';
+  readonly atom: string | undefined;
+
+  constructor(message: string, atom?: string) {
+    super(message);
+    this.atom = atom;
+  }
 }
 
 /** ApplyContext is where a transaction lands: its micro block's height and generation, and the tx hash. */

@@ -16,7 +16,7 @@ import { detectAexn, detectDexFactory, type AexnDetection } from './aexn-detect.
 import { readHoldings } from './aex9-holdings.ts';
 import { callEvents } from '../rows/call-events.ts';
 import { PAIR_CREATED } from './dex-events.ts';
-import { PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
+import { fateCall, PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../../config/middleware.ts';
@@ -255,9 +255,7 @@ export class AexnDetector {
     const code = await this.#opts.decoder.code(id, new Map());
     if (code === undefined) throw new CodeUnknown(id);
     const encoder = this.#opts.decoder.encoder(code);
-    const results = await this.#opts.node.dryRun(blockHash, [
-      { contract: id, calldata: encoder.encodeCall('balances', []) },
-    ]);
+    const results = await this.#opts.node.dryRun(blockHash, [fateCall(id, encoder.encodeCall('balances', []))]);
     if (results === REFUSED) throw refusedAt(blockHash);
     const result = results === PRUNED ? undefined : results[0];
     const holders = result?.ok ? readHoldings(encoder, result.value) : undefined;
@@ -295,7 +293,7 @@ export class AexnDetector {
     const ask = (top: string | undefined, names: readonly string[]): ReturnType<NodeClient['dryRun']> =>
       this.#opts.node.dryRun(
         top,
-        names.map((fn) => ({ contract: id, calldata: encoder.encodeCall(fn, []) })),
+        names.map((fn) => fateCall(id, encoder.encodeCall(fn, []))),
       );
     let asked = functions;
     let results = await ask(blockHash, asked);

@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { ErrorCode } from '../../base/errors.ts';
 import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
-import { PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
+import { fateCall, PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
@@ -221,7 +221,7 @@ export class HyperchainReader {
       info.stakes.map(([v, s]) => [v, s]),
       info.length,
     ]);
-    const [result] = await this.#dryRun(at, [{ contract: election, calldata }]);
+    const [result] = await this.#dryRun(at, [fateCall(election, calldata)]);
     return readSchedule(code.decodeResult('validator_schedule', ok(result, 'validator_schedule'), 'ok'), info.length);
   }
 
@@ -299,7 +299,7 @@ export class HyperchainReader {
 
   /** #call is a dry-run's call of `fn(arg?)` on `contract`. */
   #call(contract: string, code: BytecodeEncoder, fn: string, arg?: string | number): DryRunCall {
-    return { contract, calldata: this.#encode(contract, code, fn, arg) };
+    return fateCall(contract, this.#encode(contract, code, fn, arg));
   }
 
   /** #encode is the calldata of `fn(arg?)` on `contract`, encoded once (a call the code lacks throws, each time). */

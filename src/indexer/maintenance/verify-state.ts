@@ -29,7 +29,7 @@ import { channelById, type ChannelRow } from '../../db/queries/channels.ts';
 import { lastChangeAt, WHOLE_GENERATION } from '../../db/queries/balance-changes.ts';
 import { storedLink } from '../../db/queries/block-hashes.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { PRUNED, REFUSED, type DryRunCall } from '../../node/dry-run.ts';
+import { fateCall, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import { readHoldings } from '../contracts/aex9-holdings.ts';
@@ -230,10 +230,7 @@ async function dryRun<T>(
   const code = await deps.decoder.code(contractId);
   if (code === undefined) return 'its code is at hand nowhere';
   const encoder = deps.decoder.encoder(code);
-  const requests: DryRunCall[] = calls.map((c) => ({
-    contract: contractId,
-    calldata: encoder.encodeCall(c.fn, c.args),
-  }));
+  const requests = calls.map((c) => fateCall(contractId, encoder.encodeCall(c.fn, c.args)));
   t.requests++;
   const results = await deps.node.dryRun(opts.topBlock, requests);
   if (results === PRUNED) return `every node had garbage-collected the state at ${opts.topBlock}`;

@@ -41,7 +41,8 @@ describe('devnode generated token traffic', function () {
     args: Parameters<typeof callData>[1],
     top?: string,
   ): unknown {
-    const body = { txs: [{ call_req: { contract, calldata: callData(fn, args) } }], ...(top ? { top } : {}) };
+    const call_req = { contract, calldata: callData(fn, args), abi_version: 3 };
+    const body = { txs: [{ call_req }], ...(top ? { top } : {}) };
     const reply = parseJson(dryRun(chain, body).body) as { results: { call_obj: CallInfo }[] };
     const encoder = new BytecodeContractCallEncoder(BYTECODE[kind] as `cb_${string}`);
     return encoder.decodeResult(fn, reply.results[0]!.call_obj.return_value as `cb_${string}`);

@@ -33,7 +33,8 @@ function option(value: unknown): unknown {
 
 /** dry runs a read-only call through the dry-run endpoint's logic and decodes its result. */
 function dry(w: World, kind: ContractKind, contract: string, fn: string, args: FateValue[], top?: string): unknown {
-  const body = { txs: [{ call_req: { contract, calldata: callData(fn, args) } }], ...(top ? { top } : {}) };
+  const call_req = { contract, calldata: callData(fn, args), abi_version: 3 };
+  const body = { txs: [{ call_req }], ...(top ? { top } : {}) };
   const reply = parseJson(dryRun(w.chain, body).body) as { results: { result: string; call_obj: CallInfo }[] };
   expect(reply.results[0]!.result).to.equal('ok');
   return result(kind, fn, reply.results[0]!.call_obj);

@@ -10,7 +10,7 @@ import type { Devnode, DevnodeOptions } from '../../../src/devnode/index.ts';
 import type { FateTuple } from '../../../src/chain/fate.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { NodeClient } from '../../../src/node/client.ts';
-import { PRUNED, REFUSED, type DryRunCall } from '../../../src/node/dry-run.ts';
+import { fateCall, PRUNED, REFUSED, type DryRunCall } from '../../../src/node/dry-run.ts';
 import { GAP, readInternalCalls } from '../../../src/indexer/derived/internal-calls.ts';
 import { NodeError } from '../../../src/node/errors.ts';
 import { NodeSet } from '../../../src/node/node-set.ts';
@@ -44,7 +44,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     const [id, contract] = [...devnode.chain.state.contracts.entries()].find(([, c]) => kindOfCode(c.code) === 'aex9')!;
     const encoder = new BytecodeContractCallEncoder(contract.code as `cb_${string}`);
     const meta = (devnode.chain.state.contractStore.get(`${id}/meta`) as FateTuple).items;
-    return { call: [{ contract: id, calldata: encoder.encodeCall('meta_info', []) }], encoder, meta };
+    return { call: [fateCall(id, encoder.encodeCall('meta_info', []))], encoder, meta };
   };
   const metaOf = async (
     asking: ReturnType<NodeClient['dryRun']>,

@@ -44,7 +44,7 @@ describe('aex9-holdings: a token balances() answer', function () {
     );
     let holders = 0;
     for (const [token] of tokens) {
-      const body = { txs: [{ call_req: { contract: token, calldata: callData('balances', []) } }] };
+      const body = { txs: [{ call_req: { contract: token, calldata: callData('balances', []), abi_version: 3 } }] };
       const reply = parseJson(dryRun(chain, body).body) as { results: { call_obj: { return_value: string } }[] };
       const answer = reply.results[0]!.call_obj.return_value;
       const expected = oracle(answer);

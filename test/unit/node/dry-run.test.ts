@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
-import { CRASH_ROUNDS, CRASHED, dryRun, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
+import { CRASH_ROUNDS, CRASHED, dryRun, fateCall, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
 import { badResponse, collectedState, isCollectedState, NodeError, unreachable } from '../../../src/node/errors.ts';
 import { waitFor } from '../../support/wait.ts';
 
@@ -34,7 +34,7 @@ async function fakeNode(
 }
 
 describe('AEX-N dry-runs against the node', () => {
-  const call = [{ contract: 'ct_x', calldata: 'cb_y' }];
+  const call = [fateCall('ct_x', 'cb_y')];
   const servers: Server[] = [];
   const node = async (status: number | ((n: number) => number), bodies: unknown[] = []): Promise<string> => {
     const n = await fakeNode(status, bodies);
@@ -84,14 +84,15 @@ describe('AEX-N dry-runs against the node', () => {
     expect(isCollectedState(403, reason('Over the gas limit'))).to.equal(false);
   });
 
-  it('reads the results, asking on top of the block given (or the top without one)', async () => {
+  it('reads the results, asking on top of the block given (or the top without one), each call naming its ABI', async () => {
     const bodies: unknown[] = [];
     const url = await node(200, bodies);
     expect(await dryRun([url], 'mh_b', call, 1000)).to.deep.equal([{ ok: true, value: 'cb_P4fvHVw=' }]);
     await dryRun([url], undefined, call, 1000);
     expect(bodies).to.deep.equal([
-      { top: 'mh_b', txs: [{ call_req: { contract: 'ct_x', calldata: 'cb_y' } }] },
-      { txs: [{ call_req: { contract: 'ct_x', calldata: 'cb_y' } }] },
+      // without abi_version a node runs the call as AEVM and refuses a FATE contract (wrong_abi_version)
+      { top: 'mh_b', txs: [{ call_req: { contract: 'ct_x', calldata: 'cb_y', abi_version: 3 } }] },
+      { txs: [{ call_req: { contract: 'ct_x', calldata: 'cb_y', abi_version: 3 } }] },
     ]);
   });
 

@@ -9,7 +9,7 @@ import { isJsonObject, parseJson, type Json } from '../../../chain/json.ts';
 import type { Config } from '../../../config/middleware.ts';
 import type { Pool } from '../../../db/connection/pool.ts';
 import { topBlockHash } from '../../../db/queries/blocks.ts';
-import { dryRun } from '../../../node/dry-run.ts';
+import { dryRun, fateCall } from '../../../node/dry-run.ts';
 import { httpGet } from '../../../node/http-get.ts';
 import type { Meter, OutboundMetrics } from '../../../node/outbound-metrics.ts';
 
@@ -61,7 +61,7 @@ export class Aex141Metadata {
       const results = await dryRun(
         this.#cfg.nodeUrls,
         top,
-        [{ contract: contractId, calldata: encoder.encodeCall('metadata', [BigInt(tokenId)]) }],
+        [fateCall(contractId, encoder.encodeCall('metadata', [BigInt(tokenId)]))],
         this.#cfg.nodeTimeoutMs,
         undefined,
         this.#metrics,

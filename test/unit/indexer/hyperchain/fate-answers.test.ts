@@ -19,7 +19,7 @@ import {
   readStakes,
 } from '../../../../src/indexer/hyperchain/epoch-rows.ts';
 import { readAnswer } from '../../../../src/indexer/contracts/fate-answers.ts';
-import { dryRunBody, readResults } from '../../../../src/node/dry-run.ts';
+import { dryRunBody, fateCall, readResults } from '../../../../src/node/dry-run.ts';
 
 const SEED = 'fate-answers';
 const A = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
@@ -43,7 +43,7 @@ describe("the staking contract's answers read from their FATE value", function (
     const top = chain.keyBlocks[height]!.hash;
     const body = dryRunBody(
       top,
-      calls.map(([fn, ...args]) => ({ contract: staking, calldata: code.encodeCall(fn, args) })),
+      calls.map(([fn, ...args]) => fateCall(staking, code.encodeCall(fn, args))),
     );
     const results = readResults(parseJson(dryRun(chain, parseJson(body)).body), calls.length);
     return results.map((r) => {

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { address, encodeValue, fateMap, tuple } from '../../../../src/chain/fate.ts';
-import type { DryRunCall, DryRunResult } from '../../../../src/node/dry-run.ts';
+import { fateCall, type DryRunCall, type DryRunResult } from '../../../../src/node/dry-run.ts';
 import type { BytecodeEncoder } from '../../../../src/indexer/contracts/contract-decoder.ts';
 import type { GenerationHead } from '../../../../src/indexer/hyperchain/epoch-rows.ts';
 import {
@@ -57,7 +57,7 @@ describe('rewards: what an end of epoch paid', () => {
     const ask: RewardsAsk = {
       call: (contract, _code, fn, arg) => {
         if (fn === 'epoch_info_epoch' && paid === 'none') throw new Error('no such function');
-        return { contract, calldata: `${fn} ${String(arg)}` };
+        return fateCall(contract, `${fn} ${String(arg)}`);
       },
       dryRun: async (block: string, calls: readonly DryRunCall[]) => {
         asked.push(`${block}: ${calls.map((c) => c.calldata).join(', ')}`);

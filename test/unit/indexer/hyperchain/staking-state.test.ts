@@ -16,7 +16,7 @@ import {
   readDecodedBalances,
   readFateBalances,
 } from '../../../../src/indexer/hyperchain/staking-state.ts';
-import { dryRunBody, readResults } from '../../../../src/node/dry-run.ts';
+import { dryRunBody, fateCall, readResults } from '../../../../src/node/dry-run.ts';
 
 const [OWNER, SIGNER, CT_KEY] = [
   'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi',
@@ -77,9 +77,7 @@ describe('staking-state: the balances get_state answered', () => {
       BYTECODE.hc_staking_validator as `cb_${string}`,
     ) as unknown as BytecodeEncoder;
     for (const k of chain.keyBlocks.filter((b) => (b.header.hcFlags! & EOE_FLAG) !== 0)) {
-      const body = dryRunBody(k.hash, [
-        { contract: hc.hyperchain.staking, calldata: code.encodeCall('get_state', []) },
-      ]);
+      const body = dryRunBody(k.hash, [fateCall(hc.hyperchain.staking, code.encodeCall('get_state', []))]);
       const result = readResults(parseJson(dryRun(chain, parseJson(body)).body), 1)[0]!;
       const value = result.ok ? result.value : '';
       const balances = readBalances(code, result);
@@ -97,7 +95,7 @@ describe('staking-state: the balances get_state answered', () => {
     const answer = (s: Both): string => encodeValue(s.fate);
     let before = answer(state(map([CT_KEY, validator(SIGNER, 5n)])));
     const ask: RewardsAsk = {
-      call: (contract, _code, fn) => ({ contract, calldata: fn }),
+      call: (contract, _code, fn) => fateCall(contract, fn),
       dryRun: async (block, calls) => {
         asked.push(`${block}: ${calls.map((c) => c.calldata).join(', ')}`);
         return [{ ok: true, value: before }];

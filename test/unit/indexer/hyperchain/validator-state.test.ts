@@ -18,7 +18,7 @@ import {
   readValidatorState,
   recordOf,
 } from '../../../../src/indexer/hyperchain/validator-state.ts';
-import { dryRunBody, readResults } from '../../../../src/node/dry-run.ts';
+import { dryRunBody, fateCall, readResults } from '../../../../src/node/dry-run.ts';
 
 const A = 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 const B = 'ak_2j66dAmA7SuaQMMF5oxxW5Awa59kBtpqAqqwfRkr8QtCJosdDx';
@@ -117,7 +117,7 @@ describe('validator-state: the record get_validator_state answered', () => {
       const ask = (top: string, calls: string[][]): string[] => {
         const body = dryRunBody(
           top,
-          calls.map(([fn, ...args]) => ({ contract: hc.hyperchain.staking, calldata: code.encodeCall(fn!, args) })),
+          calls.map(([fn, ...args]) => fateCall(hc.hyperchain.staking, code.encodeCall(fn!, args))),
         );
         return readResults(parseJson(dryRun(chain, parseJson(body)).body), calls.length).map((r) => {
           if (!r.ok) throw new Error(`dry-run failed: ${r.reason}`);
