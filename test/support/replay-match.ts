@@ -5,6 +5,7 @@
  * route and the test fails naming it. Pure; replay-node.ts serves it.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../src/chain/json.ts';
+import { mayHaveChanged, recordedChain, type RecordedChain } from './replay-chain.ts';
 
 /** One recorded exchange, as a line of the recording holds it. */
 export interface Exchange {
@@ -38,9 +39,24 @@ export interface Answer {
 /** RULE_V2_AS_V3: a `/v2` path answered by the recorded `/v3` one (or back); see answerOf. */
 export const RULE_V2_AS_V3 = 'v2 as v3';
 
-/** The recording indexed by what a request is matched on. */
+/** RULE_ONE_BY_ONE: a dry-run of several `call_req`s answered by the answers of each alone; see answerOf. */
+export const RULE_ONE_BY_ONE = 'call_reqs one by one';
+
+/** RULE_SAME_STATE: a `call_req` at a block answered by the recorded one at another block of the same state. */
+export const RULE_SAME_STATE = 'call_req on the same state';
+
+/** RULE_NO_HYPERCHAIN: a `/v3/hyperchain/…` route answered as the recorded node answers one (it has none). */
+export const RULE_NO_HYPERCHAIN = 'no hyperchain routes';
+
+/** RULE_QUERIES_LIMIT: an oracle's query list with a `limit` answered by the recorded list without one. */
+export const RULE_QUERIES_LIMIT = 'oracle queries within the limit';
+
+/** The recording indexed by what a request is matched on, and its chain. */
 export interface Recording {
   readonly byKey: ReadonlyMap<string, Exchange>;
+  readonly chain: RecordedChain;
+  /** the recorded dry-runs of one `call_req` alone answered 200, with their top (undefined: the node's top) */
+  readonly singleCalls: readonly { readonly exchange: Exchange; readonly top?: string; readonly item: string }[];
 }
 
 /**
@@ -84,8 +100,38 @@ export function indexRecording(exchanges: readonly Exchange[]): Recording {
     const key = keyOf(e.port ?? 'external', e.method, e.path, jsonSent(e), e.request_body ?? '');
     if (!byKey.has(key)) byKey.set(key, e);
   }
-  return { byKey };
+  const singleCalls = exchanges.flatMap((exchange) => {
+    const call = exchange.status === 200 ? callsOf(exchange.request_body ?? '') : undefined;
+    return call?.items.length === 1 ? [{ exchange, item: call.items[0]!, ...(call.top ? { top: call.top } : {}) }] : [];
+  });
+  return { byKey, chain: recordedChain(exchanges), singleCalls };
 }
+
+/**
+ * callsOf reads a dry-run body made of `call_req`s only (`top` and `txs`, nothing else: no `tx_events`, `accounts`
+ * or transaction items): its top and each item's canonical text; undefined for any other body.
+ */
+export function callsOf(body: string): { top?: string; items: string[] } | undefined {
+  let value: Json;
+  try {
+    value = parseJson(body);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(value) || !Array.isArray(value.txs) || value.txs.length === 0) return undefined;
+  if (Object.keys(value).some((k) => k !== 'top' && k !== 'txs')) return undefined;
+  if (value.top !== undefined && typeof value.top !== 'string') return undefined;
+  const items = value.txs.map((t) => (isJsonObject(t) && Object.keys(t).join() === 'call_req' ? t : undefined));
+  if (items.some((t) => t === undefined)) return undefined;
+  return { ...(value.top ? { top: value.top } : {}), items: items.map((t) => stringifyJson(sorted(t!))) };
+}
+
+const DRY_RUN_PATHS = new Set([
+  '/v2/dry-run',
+  '/v3/dry-run',
+  '/v2/debug/transactions/dry-run',
+  '/v3/debug/transactions/dry-run',
+]);
 
 /** recorded is the exchange recorded for exactly this request, if any. */
 function recorded(rec: Recording, req: ReplayRequest, path = req.path): Exchange | undefined {
@@ -94,19 +140,28 @@ function recorded(rec: Recording, req: ReplayRequest, path = req.path): Exchange
 
 const answered = (e: Exchange, rule: string): Answer => ({ status: e.status, headers: e.headers, body: e.body, rule });
 
-/** otherVersion is the path under the node's other API version (`/v2/…` ↔ `/v3/…`), or undefined. */
+/**
+ * otherVersion is the path under the node's other API version (`/v2/…` ↔ `/v3/…`), or undefined; none for a path with
+ * a query: the recording's `/v2` ignored `?int-as-string=true`, which its `/v3` honoured.
+ */
 export function otherVersion(path: string): string | undefined {
+  if (path.includes('?')) return undefined;
   if (path.startsWith('/v2/')) return `/v3/${path.slice(4)}`;
   if (path.startsWith('/v3/')) return `/v2/${path.slice(4)}`;
   return undefined;
 }
 
+/** alike says whether both API versions give an answer as this one: a 200, or a 404 with a JSON body. */
+const alike = (e: Exchange): boolean => e.status === 200 || (e.status === 404 && e.body.startsWith('{'));
+
 /**
  * answerOf answers `req` from the recording: the exchange recorded for it, else one derived by a rule:
  *
  * - RULE_V2_AS_V3: the middleware asks the node's `/v2` routes, the recording holds most of them under `/v3` only. The
- *   node serves both versions from one handler; every path the recording holds in both forms (3 596 pairs) was
- *   answered byte for byte alike (replay-match.test.ts checks that on the recording), so either answers for the other.
+ *   node serves both versions from one handler; every path without a query the recording holds in both forms was
+ *   answered byte for byte alike but `/status`'s uptime (replay-match.test.ts checks that on the recording), so
+ *   either answers for the other. Not for an answer to malformed input (an empty 500 of `/v3`, a `validation_error`
+ *   of `/v2`: README item 3), which the two versions validate apart: only a 200, or a 404 of a well-formed request.
  *
  * Undefined when neither: a miss.
  */
@@ -115,6 +170,97 @@ export function answerOf(rec: Recording, req: ReplayRequest): Answer | undefined
   if (exact) return answered(exact, 'recorded');
   const other = otherVersion(req.path);
   const aliased = other === undefined ? undefined : recorded(rec, req, other);
-  if (aliased) return answered(aliased, RULE_V2_AS_V3);
+  if (aliased && alike(aliased)) return answered(aliased, RULE_V2_AS_V3);
+  if (req.method === 'GET' && req.path.startsWith('/v3/hyperchain/')) {
+    const none = [...rec.byKey.values()].find((e) => e.path.startsWith('/v3/hyperchain/'));
+    if (none && none.status === 404 && none.body === '') return answered(none, RULE_NO_HYPERCHAIN);
+  }
+  const queries = req.method === 'GET' ? queriesWithin(rec, req) : undefined;
+  if (queries) return answered(queries, RULE_QUERIES_LIMIT);
+  const calls = req.method === 'POST' && req.json && DRY_RUN_PATHS.has(req.path) ? callsOf(req.body) : undefined;
+  if (calls?.items.length === 1) return sameState(rec, req, calls.top, calls.items[0]!);
+  if (calls) return oneByOne(rec, req, calls.top, calls.items);
   return undefined;
+}
+
+const QUERIES = /^\/v[23]\/oracles\/(ok_[1-9A-Za-z]+)\/queries\?(.*)$/;
+
+/**
+ * queriesWithin: an oracle's queries asked with a `limit` (and a `type` or none) answered by the recorded list of that
+ * type without a limit, when that list is whole and within the limit. Whole: empty (no limit cuts a list to nothing),
+ * or the recorded list of every type holds as many queries as the recorded chain has OracleQueryTxs to the oracle (the
+ * node's default limit cut nothing there, nor in a type's list, a part of it). A whole list within the asked limit is
+ * the list the limit gives.
+ */
+function queriesWithin(rec: Recording, req: ReplayRequest): Exchange | undefined {
+  const m = QUERIES.exec(req.path);
+  if (!m) return undefined;
+  const [, oracle, query] = m;
+  const params = new URLSearchParams(query);
+  const limit = Number(params.get('limit'));
+  const type = params.get('type');
+  if (!Number.isSafeInteger(limit) || limit < 1 || [...params.keys()].some((k) => k !== 'limit' && k !== 'type'))
+    return undefined;
+  const listed = (e: Exchange | undefined): number | undefined => {
+    const body = e?.status === 200 ? parseJson(e.body) : undefined;
+    return isJsonObject(body) && Array.isArray(body.oracle_queries) ? body.oracle_queries.length : undefined;
+  };
+  const all = rec.byKey.get(keyOf('external', 'GET', `/v3/oracles/${oracle}/queries`, true, ''));
+  const wanted = rec.byKey.get(
+    keyOf(req.port, 'GET', `/v3/oracles/${oracle}/queries${type === null ? '' : `?type=${type}`}`, true, ''),
+  );
+  const made = [...rec.chain.texts.values()]
+    .flat()
+    .filter((t) => t.includes('"OracleQueryTx"') && t.includes(`"oracle_id":"${oracle}"`)).length;
+  const count = listed(wanted);
+  const whole = count === 0 || listed(all) === made;
+  return whole && count !== undefined && count <= limit ? wanted : undefined;
+}
+
+/** the dry-run path of the other listener's kind is not this rule's: an external request is matched with external ones */
+const samePort = (req: ReplayRequest, e: Exchange): boolean => (e.port ?? 'external') === req.port;
+
+/**
+ * sameState: a dry-run of one `call_req` at block `top` (the node's top when undefined) answered by a recorded one
+ * of the same `call_req` at another block when no transaction between the two blocks may have changed the called
+ * contract (replay-chain.ts mayHaveChanged: nothing names it, holds its key or calls a contract that may know it). A
+ * call runs on the contract's state alone, so it answers alike; only its `call_obj.height` is the top's height, as
+ * the node sets it (README item 10: `height` = the top's; the recording's call at an older top says its own).
+ */
+function sameState(rec: Recording, req: ReplayRequest, top: string | undefined, item: string): Answer | undefined {
+  const at = top === undefined ? rec.chain.top : rec.chain.blocks.get(top);
+  if (!at) return undefined;
+  const contract = (parseJson(item) as { call_req: { contract: string } }).call_req.contract;
+  for (const single of rec.singleCalls) {
+    if (single.item !== item || !samePort(req, single.exchange)) continue;
+    const other = single.top === undefined ? rec.chain.top : rec.chain.blocks.get(single.top);
+    if (!other || mayHaveChanged(rec.chain, contract, at, other)) continue;
+    const answer = parseJson(single.exchange.body) as { results: { call_obj?: { height: number } }[] };
+    for (const r of answer.results) if (r.call_obj) r.call_obj.height = at.height;
+    return { ...answered(single.exchange, RULE_SAME_STATE), body: stringifyJson(answer) };
+  }
+  return undefined;
+}
+
+/**
+ * oneByOne: a dry-run of several `call_req`s answered by each one's answer alone (recorded, or by sameState), their
+ * results in order. The node runs each `call_req` on the top's state (a dry-run's call changes nothing another sees:
+ * its default caller and nonce are the same for each); the recording's dry-runs of 2, 5 and 6 `call_req`s answered so
+ * (replay-match.test.ts checks). Not for more than the gas cap admits: 6 `call_req`s without `gas` on the external
+ * port (README item 8), whose refusal is no sum of answers.
+ */
+function oneByOne(rec: Recording, req: ReplayRequest, top: string | undefined, items: string[]): Answer | undefined {
+  if (req.port === 'external' && items.length > 6) return undefined;
+  const results: Json[] = [];
+  let first: Answer | undefined;
+  for (const item of items) {
+    const body = stringifyJson({ ...(top === undefined ? {} : { top }), txs: [parseJson(item)] });
+    const one = answerOf(rec, { ...req, body });
+    if (one?.status !== 200) return undefined;
+    const parsed = parseJson(one.body);
+    if (!isJsonObject(parsed) || !Array.isArray(parsed.results) || parsed.results.length !== 1) return undefined;
+    results.push(parsed.results[0]!);
+    first ??= one;
+  }
+  return { status: 200, headers: first!.headers, body: stringifyJson({ results }), rule: RULE_ONE_BY_ONE };
 }

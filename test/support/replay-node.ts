@@ -42,6 +42,7 @@ export class ReplayNode {
   readonly #servers: Server[] = [];
   readonly #misses: Miss[] = [];
   readonly #rules = new Map<string, number>();
+  #asked = 0;
   #externalUrl = '';
   #internalUrl = '';
 
@@ -60,6 +61,11 @@ export class ReplayNode {
   /** misses are the requests answered with the empty 404, in the order asked. */
   get misses(): readonly Miss[] {
     return this.#misses;
+  }
+
+  /** asked counts every request, answered or missed */
+  get asked(): number {
+    return this.#asked;
   }
 
   /** answered counts the requests answered, by how (`recorded` or a rule's name). */
@@ -92,6 +98,7 @@ export class ReplayNode {
   }
 
   async #handle(port: ReplayRequest['port'], req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.#asked += 1;
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const request: ReplayRequest = {
