@@ -1,14 +1,16 @@
 /**
  * @module What a transaction, an internal call or an internal transfer does to accounts' AE balances, by the node's
- * rules (aetx processing as the devnode models it: src/devnode/rules*.ts), from what the node's API shows of it. Only
- * accounts (`ak_`, an oracle's `ok_` being its account) are followed; a contract's own balance is not. Where the API
- * does not show enough (an unknown type, a call whose gas used no node gave), the change is not derived: the caller
- * falls back to the node's balance at the batch's end (balance-changes.ts, 'unexplained'). Pure.
+ * rules (aetx processing as the devnode models it: src/devnode/rules*.ts), from what the node's API shows of it.
+ * Accounts are followed under their `ak_` id: an oracle's `ok_` is its account, and so is a contract's `ct_` (the
+ * node keeps a contract's AE in the account of the same key: a create's or call's amount, `Chain.spend` and a remote
+ * call's value out of it). Where the API does not show enough (an unknown type, a call whose gas used no node gave),
+ * the change is not derived: the caller falls back to the node's balance at the batch's end (balance-changes.ts,
+ * 'unexplained'). Pure.
  */
 import { hash, reprefix } from './encoding.ts';
 import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
-import { LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
+import { contractId, LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
 import type { TxFields } from './tx-serialize.ts';
 
 /** A change of one account's balance, and what caused it (a transaction type, an internal call, a transfer kind). */
@@ -45,6 +47,7 @@ const CREDITED_TRANSFERS: ReadonlySet<string> = new Set([
   'accounts_fortuna',
   'accounts_lima',
   'accounts_extra_lima',
+  'contracts_lima',
 ]);
 
 /**
@@ -60,8 +63,9 @@ export function transferDeltas(kind: string, account: string, amount: bigint): B
 
 /**
  * internalCallDeltas is what an internal call (a dry-run's `tx_events`: `Chain.spend`, `Call.amount`) moved between
- * accounts: its `amount` from `sender_id` to `recipient_id`, where those are accounts (a contract's own balance is not
- * followed). The other functions (AENS.*, Oracle.*) move the contract's AE, not an account's.
+ * accounts: its `amount` from `sender_id` (the paying contract's account) to `recipient_id` (an account, or the
+ * called contract's). The other functions (AENS.*, Oracle.*) are not followed: what they cost a contract is
+ * reconciled with the node's balance (the caller names the contract).
  */
 export function internalCallDeltas(fn: string, internalTx: { readonly [key: string]: Json }): BalanceDelta[] {
   if (fn !== 'Chain.spend' && fn !== 'Call.amount') return [];
@@ -152,10 +156,18 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
     case 'ContractCreateTx':
     case 'ContractCallTx': {
       if (facts.call === undefined) return 'no call info (gas used) for the contract transaction';
-      const payer = tx.type === 'ContractCreateTx' ? tx.owner_id : tx.caller_id;
-      // the caller pays the fee and the gas used; the amount (and a create's deposit) only when the call succeeded
+      const create = tx.type === 'ContractCreateTx';
+      const payer = create ? tx.owner_id : tx.caller_id;
+      // the caller pays the fee and the gas used; the amount (and a create's deposit) only when the call succeeded,
+      // the amount into the contract's account (the deposit stays with the contract object, in no account)
       const kept = facts.call.ok ? int(tx.amount) + int(tx.deposit) : 0n;
       move(payer, -(fee + facts.call.gasUsed * int(tx.gas_price) + kept));
+      if (!facts.call.ok || int(tx.amount) === 0n) return undefined;
+      const contract = create ? contractId(String(tx.owner_id), int(tx.nonce)) : String(tx.contract_id ?? '');
+      if (contract.startsWith('nm_')) return 'a call with an amount of a contract named by a name not resolved';
+      // a generalized account's inner create (nonce 0) makes its contract's id of its authorisation, not of a nonce
+      if (create && int(tx.nonce) === 0n) return 'a create with an amount by a generalized account';
+      move(contract, int(tx.amount));
       return undefined;
     }
     case 'GAAttachTx':
@@ -239,9 +251,12 @@ export function payerOf(tx: TxFields): Json | undefined {
   );
 }
 
-/** accountOf is the account whose balance an id's changes move: an `ak_` itself, an oracle's account, else none. */
+/**
+ * accountOf is the account whose balance an id's changes move: an `ak_` itself, an oracle's or a contract's account,
+ * else none.
+ */
 export function accountOf(id: string): string | undefined {
   if (id.startsWith('ak_')) return id;
-  if (id.startsWith('ok_')) return reprefix(id, 'ak');
+  if (id.startsWith('ok_') || id.startsWith('ct_')) return reprefix(id, 'ak');
   return undefined;
 }

@@ -8,11 +8,12 @@ export type NodeHeight =
 
 /**
  * readNodeHeight reads `text` as aehttp_api_validate does: Erlang's binary_to_integer first (an optional sign, then
- * digits; anything else is wrong_type with the text), then the parameter's minimum 0 (not_in_range, with the
- * integer). The maximum differs between the node's two specs; the caller that answers for the node checks it.
+ * digits; anything else is wrong_type with the text), then the parameter's minimum, 0 for a height (not_in_range,
+ * with the integer; a micro block's transaction index has minimum 1). The maximum differs between the node's two
+ * specs; the caller that answers for the node checks it.
  */
-export function readNodeHeight(text: string): NodeHeight {
+export function readNodeHeight(text: string, minimum = 0n): NodeHeight {
   if (!/^[+-]?\d+$/.test(text)) return { error: 'wrong_type', data: text };
   const height = BigInt(text);
-  return height < 0n ? { error: 'not_in_range', data: height } : { height };
+  return height < minimum ? { error: 'not_in_range', data: height } : { height };
 }

@@ -9,6 +9,11 @@ import { MemoryAccount, Node, Tag, buildTxAsync, unpackTx } from '@aeternity/aep
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../src/devnode/index.ts';
 import { nameStatus } from '../../src/devnode/rules/apply.ts';
 import { startTestNode, type TestNode } from './harness.ts';
+import { encodedTxFaults } from '../support/encoded-tx.ts';
+import { parseJson, type Json } from '../../src/chain/json.ts';
+import { reprefix } from '../../src/chain/encoding.ts';
+import { codePayable } from '../../src/devnode/contracts/bytecode.ts';
+import { recordedExchanges } from '../support/real-node.ts';
 
 /** NOT_SERVED: the client's operations the devnode does not answer with data, and why. */
 const NOT_SERVED: Record<string, string> = {
@@ -141,6 +146,79 @@ describe('devnode /v3 through the SDK Node client', function () {
     const sealed = chain.keyBlocks[heightBefore]!.micro.at(-1)!.hash;
     const atHash = await call('getAccountByPubkeyAndHash', () => node.getAccountByPubkeyAndHash(alice.address, sealed));
     expect([atHash.balance, atHash.nonce]).to.deep.equal([after.balance, after.nonce]);
+  });
+
+  it("puts the signed transaction's encoded_tx in every transaction object, pending and mined, as a 7.x node", async () => {
+    type Obj = { [key: string]: Json };
+    const chain = t.node.chain;
+    const faults: string[] = [];
+    const types = new Set<string>();
+    for (const kb of chain.keyBlocks)
+      for (const mb of kb.micro) {
+        const v = types.size % 2 === 0 ? 'v3' : 'v2';
+        const listed = (await t.get(`/${v}/micro-blocks/hash/${mb.hash}/transactions`)).body as { transactions: Obj[] };
+        for (const [i, r] of mb.txs.entries()) {
+          const byHash = (await t.get(`/${v}/transactions/${r.hash}`)).body as Obj;
+          const byIndex = (await t.get(`/${v}/micro-blocks/hash/${mb.hash}/transactions/index/${i + 1}`)).body as Obj;
+          expect([listed.transactions[i], byIndex], r.hash).to.deep.equal([byHash, byHash]);
+          faults.push(...encodedTxFaults(byHash));
+          types.add(String(r.tx.type));
+        }
+      }
+    expect(faults).to.deep.equal([]);
+    expect(types).to.include.members(['SpendTx', 'ContractCallTx', 'GAMetaTx', 'PayingForTx', 'NameClaimTx']);
+    // the node's key order: sorted, encoded_tx between block_height and hash
+    const some = [...chain.txs.values()].find((r) => r.tx.type === 'SpendTx')!;
+    expect((await t.get(`/v3/transactions/${some.hash}`)).text).to.match(
+      /^\{"block_hash":"mh_\w+","block_height":\d+,"encoded_tx":"tx_[\w+/=]+","hash":"th_\w+","signatures":\[/,
+    );
+    const alice = t.accounts[0]!;
+    const spend = await buildTxAsync({
+      tag: Tag.SpendTx,
+      senderId: alice.address,
+      recipientId: alice.address,
+      amount: 1,
+      onNode: node,
+    });
+    const { txHash } = await node.postTransaction({
+      tx: await alice.signTransaction(spend, { networkId: 'ae_devnet' }),
+    });
+    const pending = (await t.get(`/v3/transactions/${txHash}`)).body as Obj;
+    expect(pending.block_height).to.equal(-1);
+    expect(encodedTxFaults(pending)).to.deep.equal([]);
+    await t.node.mineKeyBlock();
+    expect(encodedTxFaults((await t.get(`/v3/transactions/${txHash}`)).body as Obj)).to.deep.equal([]);
+  });
+
+  it("answers a contract's account under its ct_ id as the recorded node does: id ak_, payable as its code", async () => {
+    type Obj = { [key: string]: Json };
+    // the recorded node's answer for a payable contract (Vault) and a contract that is not (Payer)
+    const recorded = recordedExchanges('chain').filter((e) => /^\/v3\/accounts\/ct_\w+$/.test(e.path));
+    const shapes = recorded.map((e) => {
+      const body = parseJson(e.body) as Obj;
+      return { keys: Object.keys(body), id: String(body.id), asked: e.path.slice('/v3/accounts/'.length), body };
+    });
+    expect(shapes.map((r) => r.body.payable)).to.include.members([true, false]);
+    const chain = t.node.chain;
+    const contracts = [...chain.state.contracts.entries()].map(([, c]) => c);
+    for (const payable of [true, false]) {
+      const contract = contracts.find(
+        (c) => codePayable(c.code) === payable && chain.state.accounts.get(reprefix(c.id, 'ak')) !== undefined,
+      )!;
+      const answer = await t.get(`/v3/accounts/${contract.id}`);
+      expect(answer.status, contract.id).to.equal(200);
+      const body = answer.body as Obj;
+      expect(Object.keys(body).sort()).to.deep.equal([...shapes[0]!.keys].sort());
+      expect(body).to.deep.include({ id: reprefix(contract.id, 'ak'), kind: 'basic', payable });
+      expect(BigInt(body.balance as number)).to.equal(chain.state.accounts.get(reprefix(contract.id, 'ak'))!.balance);
+      expect(await t.get(`/v3/accounts/${reprefix(contract.id, 'ak')}`)).to.deep.include({ body });
+      const atHeight = await t.get(`/v3/accounts/${contract.id}/height/${chain.height}`);
+      expect(atHeight.body).to.deep.equal(body);
+    }
+    for (const r of shapes) expect(r.id, r.asked).to.equal(reprefix(r.asked, 'ak'));
+    // a plain account's ct_ form answers it too
+    const alice = t.accounts[0]!.address;
+    expect(((await t.get(`/v3/accounts/${reprefix(alice, 'ct')}`)).body as Obj).id).to.equal(alice);
   });
 
   it('serves names, auctions, oracles, contracts and channels from the state', async () => {

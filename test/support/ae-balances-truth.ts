@@ -9,19 +9,21 @@ import type { Queryable } from '../../src/db/connection/pool.ts';
 import { lastChangeAt, WHOLE_GENERATION } from '../../src/db/queries/balance-changes.ts';
 
 /**
- * devnodeBalances are the chain's accounts (contracts' aside) and their balances after generation `height`. The
- * locked-coins account is left out: the node moves locked name fees there, the devnode burns them (docs/api-v3.md,
- * "AE balances").
+ * devnodeBalances are the chain's accounts (contracts' accounts included, under their `ak_` form) and their balances
+ * after generation `height`. The locked-coins account is left out: the node moves locked name fees there, the
+ * devnode burns them (docs/api-v3.md, "AE balances").
  */
 export function devnodeBalances(chain: Chain, height: number): Map<string, bigint> {
   const gen = chain.keyBlocks[height]!;
   const state = chain.stateAfter(gen.micro.at(-1)?.hash ?? gen.hash)!;
-  const contracts = new Set([...state.contracts.entries()].map(([id]) => reprefix(id, 'ak')));
   return new Map(
-    [...state.accounts.entries()]
-      .filter(([id]) => !contracts.has(id) && id !== LOCKED_COINS_ACCOUNT)
-      .map(([id, a]) => [id, a.balance]),
+    [...state.accounts.entries()].filter(([id]) => id !== LOCKED_COINS_ACCOUNT).map(([id, a]) => [id, a.balance]),
   );
+}
+
+/** devnodeContractAccounts are the accounts (`ak_`) of the contracts the chain holds at its top. */
+export function devnodeContractAccounts(chain: Chain): Set<string> {
+  return new Set([...chain.state.contracts.entries()].map(([id]) => reprefix(id, 'ak')));
 }
 
 /**

@@ -63,6 +63,24 @@ export const SCHEMAS: Record<string, Schema> = {
   ),
   /** the original's JTL */
   TxList: obj({ transactions: array(ref('SignedTx')) }),
+  /**
+   * the GenericSignedTx a 7.x node serves, with `encoded_tx` (the whole signed transaction); `encoded_tx` is absent
+   * for a transaction stored as JSON, whose signed bytes are not known
+   */
+  NodeSignedTx: obj(
+    {
+      block_height: int,
+      block_hash: str,
+      // base64 (with its checksum), not Base58 as the ids
+      encoded_tx: { type: 'string', pattern: '^tx_[A-Za-z0-9+/]+=*$' },
+      hash: encoded('th'),
+      signatures: array(encoded('sg')),
+      tx: ref('Tx'),
+    },
+    ['encoded_tx', 'signatures'],
+  ),
+  /** a micro block's transactions as a 7.x node serves them */
+  NodeTxList: obj({ transactions: array(ref('NodeSignedTx')) }),
   /** the original's RawTx: its stored transaction row */
   RawTx: obj({
     block_height: int,
@@ -99,9 +117,10 @@ export const RESPONSES: Record<string, Schema> = {
   'get /v2/key-blocks/hash/{hash}': ref('KeyBlock'),
   'get /v2/key-blocks/height/{height}': ref('KeyBlock'),
   'get /v2/micro-blocks/hash/{hash}/header': ref('MicroBlockHeader'),
-  'get /v2/micro-blocks/hash/{hash}/transactions': ref('TxList'),
+  'get /v2/micro-blocks/hash/{hash}/transactions': ref('NodeTxList'),
   'get /v2/micro-blocks/hash/{hash}/transactions/count': count,
-  'get /v2/transactions/{hash}': ref('SignedTx'),
+  'get /v2/micro-blocks/hash/{hash}/transactions/index/{index}': ref('NodeSignedTx'),
+  'get /v2/transactions/{hash}': ref('NodeSignedTx'),
   'get /middleware/generations/{from}/{to}': obj({
     total_transactions: int,
     total_micro_blocks: int,

@@ -77,6 +77,13 @@ const CACHED_NODE_QUERIES: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/v2/micro-blocks/hash/{hash}/transactions/index/{index}',
+    summary: 'Transaction of a micro block by its 1-based index (node shape)',
+    params: ['path:hash', 'path:index'],
+    cached: true,
+  },
+  {
+    method: 'get',
     path: '/v2/transactions/{hash}',
     summary: 'Transaction by hash (node shape; pending ones come from the node)',
     params: ['path:hash'],

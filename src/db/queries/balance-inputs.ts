@@ -56,7 +56,7 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
 }
 
 /**
- * balanceEvents lists a range's internal transfers (but a contract's: Lima's contracts) and its internal calls that
+ * balanceEvents lists a range's internal transfers (Lima's contracts' amounts included) and its internal calls that
  * move AE (`Chain.spend`, `Call.amount`), in chain order, a call's internal calls before the transfers at its place.
  */
 export async function balanceEvents(db: Queryable, range: HeightRange): Promise<BalanceEventRow[]> {
@@ -72,7 +72,7 @@ export async function balanceEvents(db: Queryable, range: HeightRange): Promise<
              SELECT i.height, i.micro_index, i.tx_index, 1, 0, i.kind, nullif(i.ref_tx_hash, ''), i.account_id,
                     i.amount::text, NULL
                FROM internal_transfers i
-              WHERE ${IN_RANGE('i')} AND i.kind NOT LIKE 'contracts\\_%') e
+              WHERE ${IN_RANGE('i')}) e
             ORDER BY height, "microIndex", "txIndex", part, idx, kind, "accountId"`,
     values: [range.from, range.to, range.fromMicro],
   });
@@ -135,8 +135,8 @@ export async function aeBalancesBefore(
 }
 
 /**
- * contractsAmong gives which of the ids (`ct_`) are contracts the stored chain knows: created, or called. An internal
- * call names a contract by its account (`ak_`), whose own balance is not followed.
+ * contractsAmong gives which of the ids (`ct_`) are contracts the stored chain knows: created, or called. A change
+ * names a contract by its account (`ak_`), which the AE ranking leaves out.
  */
 export async function contractsAmong(db: Queryable, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { stringifyJson, type Json } from '../../chain/json.ts';
-import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
+import { encodedStoredTx, renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
 
 const KEY = randomBytes(8).toString('hex');
 
@@ -27,6 +27,11 @@ export interface TxInBlockRow {
 const KINDS = {
   /** the GenericSignedTx members `"signatures": […], "tx": {…}` in place of the member `"tx": <placeholder>`; no `signatures` for a GAMetaTx */
   members: 'm',
+  /**
+   * the members a 7.x node prints: `"encoded_tx": "tx_…"` (the stored bytes; none for a transaction stored as JSON,
+   * whose signed bytes are not known), then `signatures` and `tx` as `members` has them
+   */
+  nodeMembers: 'n',
   /** the signatures as an array (null for a GAMetaTx) */
   signatures: 'a',
   /** the signatures as one space-separated string (null for a GAMetaTx): the original middleware's RawTx */
@@ -42,7 +47,7 @@ export function placeholderSql(alias: string, kind: Kind): string {
 }
 
 // jsonb::text prints `"k": v`, json_build_object `"k" : v`
-const PLACEHOLDER = new RegExp(`(?:"tx"\\s*:\\s*)?"\\\\u0001${KEY}([mast])([0-9a-f]*)"`, 'g');
+const PLACEHOLDER = new RegExp(`(?:"tx"\\s*:\\s*)?"\\\\u0001${KEY}([mnast])([0-9a-f]*)"`, 'g');
 
 /** renderPlaceholders replaces every placeholder in PostgreSQL's JSON text by the transaction's JSON. */
 export function renderPlaceholders(text: string): string {
@@ -56,10 +61,13 @@ export function renderPlaceholders(text: string): string {
     }
     const sigs = signed.signatures;
     switch (kind) {
-      case 'm': {
+      case 'm':
+      case 'n': {
         if (!whole.startsWith('"tx"')) throw new TypeError('a members placeholder must be the value of "tx"');
         const tx = `"tx": ${stringifyJson(signed.tx)}`;
-        return sigs === null ? tx : `"signatures": ${stringifyJson(sigs)}, ${tx}`;
+        const members = sigs === null ? tx : `"signatures": ${stringifyJson(sigs)}, ${tx}`;
+        const encoded = kind === 'n' ? encodedStoredTx(Buffer.from(hex, 'hex')) : null;
+        return encoded === null ? members : `"encoded_tx": "${encoded}", ${members}`;
       }
       case 'a':
         return keepKey(whole, stringifyJson(sigs));

@@ -104,22 +104,27 @@ export function txTypeNameSql(alias: string): string {
 /** NEWEST_FIRST orders `transactions t` rows newest first. */
 export const NEWEST_FIRST = 'ORDER BY t.height DESC, t.micro_index DESC, t.tx_index DESC';
 
-/** Where each GenericSignedTx key (chain/signed-tx.ts) comes from in a `transactions t` row; `tx` stands for `signatures` too. */
-const SIGNED_TX_SOURCES: Readonly<Record<Exclude<SignedTxKey, 'signatures'>, string>> = {
-  block_hash: microBlockHashSql('t'),
-  block_height: 't.height',
-  hash: 't.hash',
-  tx: `to_jsonb(${placeholderSql('t', 'members')})`,
-};
 /**
- * SIGNED_TX_JSON is the SQL twin of chain/signed-tx.ts `signedTx`, built from the same keys, with a placeholder
- * (stored-tx-json.ts) for `signatures` and `tx`, which renderPlaceholders renders from the stored bytes: `signatures`
- * is omitted where the node omits it (GAMetaTx). test/integration/db/signed-tx.test.ts pins the two equal for every
- * tx type.
+ * signedTxJsonSql is the SQL twin of chain/signed-tx.ts `signedTx` over a `transactions t`, built from the same keys,
+ * with a placeholder (stored-tx-json.ts) of `members` for `signatures` and `tx`, which renderPlaceholders renders from
+ * the stored bytes: `signatures` is omitted where the node omits it (GAMetaTx); `nodeMembers` adds a 7.x node's
+ * `encoded_tx`. test/integration/db/signed-tx.test.ts pins the two equal for every tx type.
  */
-const SIGNED_TX_JSON = `jsonb_build_object(${SIGNED_TX_KEYS.filter((k) => k !== 'signatures')
-  .map((k) => `'${k}', ${SIGNED_TX_SOURCES[k]}`)
-  .join(', ')})`;
+function signedTxJsonSql(members: 'members' | 'nodeMembers'): string {
+  const sources: Readonly<Record<Exclude<SignedTxKey, 'signatures'>, string>> = {
+    block_hash: microBlockHashSql('t'),
+    block_height: 't.height',
+    hash: 't.hash',
+    tx: `to_jsonb(${placeholderSql('t', members)})`,
+  };
+  return `jsonb_build_object(${SIGNED_TX_KEYS.filter((k) => k !== 'signatures')
+    .map((k) => `'${k}', ${sources[k]}`)
+    .join(', ')})`;
+}
+/** SIGNED_TX_JSON is the GenericSignedTx of the original middleware's lists (no `encoded_tx`, as they never had it). */
+const SIGNED_TX_JSON = signedTxJsonSql('members');
+/** NODE_SIGNED_TX_JSON is the GenericSignedTx a 7.x node serves, `encoded_tx` included: the cached node answers'. */
+const NODE_SIGNED_TX_JSON = signedTxJsonSql('nodeMembers');
 
 /**
  * RAW_TX_JSON is the original's "RawTx" (its stored transaction row) built from a `transactions t`:
@@ -138,28 +143,50 @@ export function renderedTxJson(rows: readonly TxJson[]): TxJson[] {
   return rows.map((r) => ({ ...r, json: renderPlaceholders(r.json) }));
 }
 
-/** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text. */
+/** transactionJson returns one mined transaction as the node's GenericSignedTx JSON text (`encoded_tx` included). */
 export async function transactionJson(
   db: Queryable,
   hash: string,
 ): Promise<{ height: number; json: string } | undefined> {
   const { rows } = await db.query<{ height: number; json: string }>({
     name: 'mdw_transaction_json',
-    text: `SELECT t.height, (${SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`,
+    text: `SELECT t.height, (${NODE_SIGNED_TX_JSON})::text AS json FROM transactions t WHERE t.hash = $1`,
     values: [hash],
   });
   return rows[0] && { height: rows[0].height, json: renderPlaceholders(rows[0].json) };
 }
 
-/** microBlockTransactionsJson returns `{"transactions": [...]}` of a micro block, in block order, as JSON text. */
+/**
+ * microBlockTransactionsJson returns `{"transactions": [...]}` of a micro block, in block order, as JSON text, each
+ * the node's GenericSignedTx (`encoded_tx` included).
+ */
 export async function microBlockTransactionsJson(db: Queryable, microBlockHash: string): Promise<string> {
   const { rows } = await db.query<{ json: string }>({
     name: 'mdw_micro_block_transactions',
-    text: `SELECT jsonb_build_object('transactions', coalesce(jsonb_agg((${SIGNED_TX_JSON}) ORDER BY t.tx_index), '[]'::jsonb))::text AS json
+    text: `SELECT jsonb_build_object('transactions', coalesce(jsonb_agg((${NODE_SIGNED_TX_JSON}) ORDER BY t.tx_index), '[]'::jsonb))::text AS json
        FROM micro_blocks m JOIN transactions t ON t.height = m.height AND t.micro_index = m.micro_index WHERE m.hash = $1`,
     values: [microBlockHash],
   });
   return renderPlaceholders(rows[0]!.json);
+}
+
+/**
+ * microBlockTransactionJson returns the transaction at 0-based `txIndex` of a micro block as the node's GenericSignedTx
+ * JSON text (`encoded_tx` included), undefined when the block holds none there.
+ */
+export async function microBlockTransactionJson(
+  db: Queryable,
+  microBlockHash: string,
+  txIndex: number,
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ json: string }>({
+    name: 'mdw_micro_block_transaction',
+    text: `SELECT (${NODE_SIGNED_TX_JSON})::text AS json
+       FROM micro_blocks m JOIN transactions t ON t.height = m.height AND t.micro_index = m.micro_index
+      WHERE m.hash = $1 AND t.tx_index = $2`,
+    values: [microBlockHash, txIndex],
+  });
+  return rows[0] && renderPlaceholders(rows[0].json);
 }
 
 /**

@@ -175,10 +175,14 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
   return ok({ oracle_queries: queries.slice(0, Number(limitText)).map(view.queryJson) });
 }
 
+/**
+ * accountBody is an account in a state, asked by its `ak_` or its `ct_` form: the node answers a contract's account
+ * (a plain account's too) under its `ak_` id, payable as the contract's code says.
+ */
 function accountBody(state: WorldState, id: string): Reply {
   const account = state.accounts.get(reprefix(id, 'ak'));
   if (!account) throw notFound('Account not found');
-  return ok(view.accountJson(id, account));
+  return ok(view.accountJson(reprefix(id, 'ak'), account, state.contracts.get(reprefix(id, 'ct'))));
 }
 
 function txInfoBody(chain: Chain, req: RouteRequest): Reply {
@@ -257,10 +261,11 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       method: 'GET',
       path: `${base}/micro-blocks/hash/:hash/transactions/index/:index`,
       handler: (req) => {
-        const index = req.params[1]!;
-        if (!/^\d+$/.test(index)) throw new HttpError(400, 'Invalid hash or index');
+        // the validator reads the index first: an integer (sign allowed), minimum 1
+        const index = readNodeHeight(req.params[1]!, 1n);
+        if ('error' in index) throw validationError('index', index.error, index.data);
         const block = microBlock(chain, req, { reason: 'Invalid hash or index', coded: false }, false);
-        const tx = block.txs[Number(index) - 1];
+        const tx = index.height <= BigInt(block.txs.length) ? block.txs[Number(index.height) - 1] : undefined;
         // an index past the block's transactions is a bad request to the node, not a miss
         if (!tx) throw new HttpError(400, 'Invalid hash or index');
         return ok(view.txJson(tx));

@@ -14,18 +14,24 @@ import type {
   OracleQuery,
 } from '../store/state.ts';
 import { jsonInt } from '../tx-codec.ts';
+import { codePayable } from '../contracts/bytecode.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
+/**
+ * renderTx prints a GenericSignedTx as a 7.x node does: its keys in code unit order (the node's JSON objects are
+ * Erlang maps), `encoded_tx` the whole signed transaction (SignedTx RLP, `tx_…`) beside its `signatures` and `tx`.
+ */
 function renderTx(r: TxRecord): string {
   const body: Record<string, Json> = {
-    tx: r.tx,
-    block_height: r.blockHeight,
     block_hash: r.blockHash ?? 'none',
+    block_height: r.blockHeight,
+    encoded_tx: encode('tx', r.signedBytes),
     hash: r.hash,
   };
   // the node prints a GAMetaTx without `signatures` (its authorisation is the GA's call, not a signature)
   if (r.tx.type !== 'GAMetaTx') body.signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
+  body.tx = r.tx;
   return stringifyJson(body);
 }
 
@@ -82,9 +88,13 @@ export function txInfoBody(r: TxRecord): string {
   return body;
 }
 
-/** accountJson is an Account object. */
-export function accountJson(id: string, a: Account): { [k: string]: Json } {
-  const json = { id, balance: jsonInt(a.balance), nonce: a.nonce, payable: true, kind: a.ga ? 'generalized' : 'basic' };
+/**
+ * accountJson is an Account object; the account of a contract (`contract`) is payable as its code says (the node's
+ * account flags, set at creation from the code's `payable`).
+ */
+export function accountJson(id: string, a: Account, contract?: ContractEntry): { [k: string]: Json } {
+  const payable = contract === undefined || codePayable(contract.code);
+  const json = { id, balance: jsonInt(a.balance), nonce: a.nonce, payable, kind: a.ga ? 'generalized' : 'basic' };
   return a.ga ? { ...json, auth_fun: a.ga.authFun, contract_id: a.ga.contractId } : json;
 }
 

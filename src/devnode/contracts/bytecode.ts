@@ -7,8 +7,8 @@
  * contract's function holds (a spend, a remote call, a clone, a name's transaction), on stack arguments: what a
  * reader of the code learns from it (chain/internal-call-ops.ts) is true of the devnode's contracts too. Pure.
  */
-import { encode, hash } from '../../chain/encoding.ts';
-import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
+import { decode, encode, hash } from '../../chain/encoding.ts';
+import { intToBytes, rlpDecode, rlpEncode } from '../../chain/rlp.ts';
 import { fateMap, serializeType, serializeValue, type FateType, type FateValue } from '../../chain/fate.ts';
 
 /** FunctionSpec is one entrypoint: name, types, whether it takes AE (`payable`) and what its body returns. */
@@ -107,4 +107,15 @@ export function contractBytecode(functions: readonly FunctionSpec[], source: str
     Uint8Array.of(payable ? 1 : 0),
   ]);
   return encode('cb', contract) as `cb_${string}`;
+}
+
+/**
+ * codePayable reads a contract's code (`cb_…`, the node's serialised contract) for whether its account takes AE: the
+ * payable flag of version 3 (Iris); code of an earlier version has none, and its account is payable.
+ */
+export function codePayable(code: string): boolean {
+  const fields = rlpDecode(decode(code, ['cb']).bytes);
+  if (!Array.isArray(fields) || fields.length < 7) return true;
+  const flag = fields[6];
+  return flag instanceof Uint8Array && flag.length > 0 && flag[0] !== 0;
 }

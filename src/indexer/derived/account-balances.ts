@@ -1,6 +1,7 @@
 /**
  * @module The balances area (migrations 1007, 1100): the AE balances of the accounts stored heights touched, as the
- * node's state has them, and every change of them with its cause (balance-changes.ts), reconciled with them. Each
+ * node's state has them, and every change of them with its cause (balance-changes.ts), reconciled with them; a
+ * contract's account as any other, but for the ranking (account_balances), which is of plain accounts. Each
  * account a range of heights touched (an account an internal call paid included) is asked once, in the state after
  * the range's last block, and stored at the last height of the range that touched it. Nothing between that height
  * and the range's end changed the account, so the row is its balance after that height as well, and a rollback that
@@ -15,7 +16,7 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
-import { aeBalancesBefore, genesisUnknown, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
+import { aeBalancesBefore, contractsAmong, genesisUnknown, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
 import { replaceBalanceChanges } from '../../db/writes/balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import { balanceChangeRows, readRangeDeltas, type BalanceDifference, type UntoldTx } from './balance-changes.ts';
@@ -49,12 +50,25 @@ export async function deriveBalances(
   const after = link.lastMicroHash ?? link.keyHash;
   const derived = await readRangeDeltas(db, range);
   const touched = new Map<string, number>();
+  // the contracts' accounts: followed and reconciled as any, but left out of account_balances (the ranking's, as
+  // ae_mdw's, is of accounts alone)
+  const contracts = new Set<string>();
   for (const t of await touchedAccounts(db, range, LOCKED_COINS_ACCOUNT)) {
     const id = t.id ?? reprefix(idOfKey(t.key!), 'ak');
     touched.set(id, Math.max(t.height, touched.get(id) ?? t.height));
+    if (t.contract) contracts.add(id);
   }
-  // an account only an internal call paid (Chain.spend) is touched too
-  for (const d of derived.deltas) touched.set(d.account, Math.max(d.height, touched.get(d.account) ?? d.height));
+  // an account only an internal call paid (Chain.spend) is touched too, and a contract a remote call paid
+  const paid = new Set<string>();
+  for (const d of derived.deltas) {
+    if (!touched.has(d.account)) paid.add(d.account);
+    touched.set(d.account, Math.max(d.height, touched.get(d.account) ?? d.height));
+  }
+  for (const id of await contractsAmong(
+    db,
+    [...paid].map((id) => reprefix(id, 'ct')),
+  ))
+    contracts.add(reprefix(id, 'ak'));
   const accounts = [...touched.keys()];
   const exact = new Set<string>();
   const balances = await mapLimit(accounts, IN_FLIGHT, async (id) => {
@@ -69,7 +83,9 @@ export async function deriveBalances(
   });
   const rows: BalanceRow[] = accounts.flatMap((accountId, i) => {
     const balance = balances[i];
-    return balance === undefined ? [] : [{ height: touched.get(accountId)!, accountId, balance }];
+    return balance === undefined || contracts.has(accountId)
+      ? []
+      : [{ height: touched.get(accountId)!, accountId, balance }];
   });
   await replaceBalances(db, range, rows);
   // an account the node does not know there holds nothing

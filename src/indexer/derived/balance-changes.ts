@@ -16,7 +16,6 @@ import {
   type BalanceDelta,
   type TxFacts,
 } from '../../chain/balance-deltas.ts';
-import { reprefix } from '../../chain/encoding.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import { toBigInt } from '../../chain/json.ts';
 import { renderStoredTxFields } from '../../chain/stored-tx.ts';
@@ -28,11 +27,9 @@ import {
   balanceEvents,
   balanceTransactions,
   channelCreations,
-  contractsAmong,
   internalCallGaps,
   namedIds,
   resolvedRecipients,
-  type BalanceEventRow,
   type BalanceTxRow,
   type Place,
 } from '../../db/queries/balance-inputs.ts';
@@ -97,7 +94,6 @@ export async function readRangeDeltas(
     }),
   );
   const events = await balanceEvents(db, range);
-  const contracts = await contractsPaid(db, events);
   const derived = derivedDeltas(
     txs.map((t, i) => {
       const key = recipients.get(placeKey(t));
@@ -119,7 +115,7 @@ export async function readRangeDeltas(
       txHash: e.txHash,
       deltas:
         e.internalTx !== null
-          ? internalCallDeltas(e.kind, e.internalTx).filter((d) => !contracts.has(d.account))
+          ? internalCallDeltas(e.kind, e.internalTx)
           : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
     })),
   );
@@ -145,21 +141,6 @@ export async function readRangeDeltas(
       accounts: (named.get(placeKey(u)) ?? []).flatMap((key) => accountOf(idOfKey(key)) ?? []),
     })),
   };
-}
-
-/** contractsPaid are the accounts (`ak_`) of internal calls' sides that are contracts, whose balance is not followed. */
-async function contractsPaid(db: Queryable, events: readonly BalanceEventRow[]): Promise<Set<string>> {
-  const sides = new Set(
-    events.flatMap((e) =>
-      e.internalTx === null ? [] : [e.internalTx.sender_id, e.internalTx.recipient_id].map((id) => String(id ?? '')),
-    ),
-  );
-  const accounts = [...sides].filter((id) => id.startsWith('ak_'));
-  const known = await contractsAmong(
-    db,
-    accounts.map((id) => reprefix(id, 'ct')),
-  );
-  return new Set(accounts.filter((id) => known.has(reprefix(id, 'ct'))));
 }
 
 /** A transaction to derive, with the facts the node's API gives beside its fields. */

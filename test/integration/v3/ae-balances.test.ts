@@ -1,8 +1,10 @@
 /**
  * @module Every AE balance change with its cause (issue 76) over a generated devnode chain with wrapped AE withdrawn
  * (`Chain.spend` pays accounts no transaction names) and AE swapped through the DEX router (`Call.amount`): every
- * account's balance at 20 random heights, derived from the chain's rules, equals the devnode's state there; so after a
- * fork while the populator follows, and after a -H reload of heights whose rows were spoiled. The routes answer it.
+ * account's balance at 20 random heights, derived from the chain's rules, equals the devnode's state there, the
+ * contracts' accounts included (issue 87: a wrapped-AE contract funded at its creation, paid by calls, paying out with
+ * Chain.spend, and paid by the router's remote calls); so after a fork while the populator follows, and after a -H
+ * reload of heights whose rows were spoiled. The routes answer it, for a contract under its ct_ id too.
  */
 import { expect } from 'chai';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
@@ -10,8 +12,19 @@ import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { silentLog } from '../api/harness.ts';
-import { aeBalancesApart, devnodeBalances as devnodeBalancesOf } from '../../support/ae-balances-truth.ts';
+import {
+  aeBalancesApart,
+  devnodeBalances as devnodeBalancesOf,
+  devnodeContractAccounts,
+} from '../../support/ae-balances-truth.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
+import { contractId } from '../../../src/chain/derived-ids.ts';
+import { reprefix } from '../../../src/chain/encoding.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { parseSecretKey } from '../../../src/devnode/keys.ts';
+import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { callData, callTx, CONTRACT_GAS, contractCreateTx } from '../../../src/devnode/contracts/txs.ts';
+import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -30,7 +43,7 @@ describe('AE balance changes: every account at random heights against the devnod
     throw new Error('the balances area did not finish');
   }
 
-  /** The devnode's accounts (contracts' and the locked coins' aside) and their balances after generation `height`. */
+  /** The devnode's accounts (the locked coins' aside) and their balances after generation `height`. */
   const devnodeBalances = (height: number): Map<string, bigint> => devnodeBalancesOf(v3.devnode.chain, height);
 
   /** compareAt checks every account the devnode knows at the top, at each height, against the stored changes. */
@@ -49,8 +62,28 @@ describe('AE balance changes: every account at random heights against the devnod
     });
   }
 
+  /**
+   * fundedContract deploys a wrapped-AE contract with 5000 aettos, deposits 3000 into it (a payable call's amount) and
+   * withdraws 1000 (its Chain.spend to the caller), in one generation: its ct_ id.
+   */
+  async function fundedContract(): Promise<string> {
+    const chain = v3.devnode.chain;
+    const owner = parseSecretKey(v3.devnode.accounts[0]!.secretKey);
+    const nonce = chain.pending.accounts.get(owner.address)!.nonce;
+    const submit = (built: BuiltTx): void => void chain.submit(signBuilt(chain.options.networkId, built));
+    const terms = { amount: 5000, gas: CONTRACT_GAS, gasPrice: 1e9, fee: 300_000, callData: callData('init', []) };
+    submit(contractCreateTx(owner, nonce + 1, BYTECODE.wae, terms));
+    const id = contractId(owner.address, nonce + 1);
+    submit(callTx(owner, nonce + 2, id, 'deposit', [], 3000n));
+    submit(callTx(owner, nonce + 3, id, 'withdraw', [1000n]));
+    await v3.devnode.mineKeyBlock();
+    return id;
+  }
+  let funded: string;
+
   before(async () => {
     v3 = await startV3(60, 'ae-balances', () => ({}), { tokenShare: 0.5 });
+    funded = await fundedContract();
     await settled();
   });
   after(async () => {
@@ -65,6 +98,15 @@ describe('AE balance changes: every account at random heights against the devnod
       "SELECT count(*)::text AS n FROM account_balance_changes WHERE kind = 'Chain.spend' AND delta > 0",
     );
     expect(Number(rows[0]!.n), 'Chain.spend payouts').to.be.above(0);
+    // the contracts' accounts are among those compared, some of them holding AE (the DEX's wrapped AE, the router's)
+    const contracts = devnodeContractAccounts(v3.devnode.chain);
+    const held = [...devnodeBalances(v3.devnode.chain.height)].filter(([id, b]) => contracts.has(id) && b > 0n);
+    expect(held.length, 'contracts holding AE').to.be.at.least(2);
+    const remote = await v3.pool.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM account_balance_changes WHERE kind = 'Call.amount' AND account_id = ANY($1)",
+      [[...contracts]],
+    );
+    expect(Number(remote.rows[0]!.n), "remote calls' value into and out of contracts").to.be.above(0);
     // nothing differs from the node's balances at the batches' ends but the locked-coins account's (the devnode burns
     // locked name fees), which is reconciled and marked
     const unexplained = await v3.pool.query<{ account_id: string }>(
@@ -128,7 +170,13 @@ describe('AE balance changes: every account at random heights against the devnod
       expect(days).to.deep.equal(direction === 'forward' ? expected.reverse() : expected);
     }
     const months = await v3.walk(`/mdw/v3/accounts/${account}/balance/history?interval_by=month`);
-    expect(months.map((m) => String(m.balance))).to.deep.equal([String(history[0]!.balance)].slice(0, months.length));
+    // the balance at the end of each month it changed (the generated chain's, and the generation mined now)
+    const lastOfMonth = new Map<string, Obj>();
+    for (const c of history) {
+      const month = new Date(c.time as number).toISOString().slice(0, 7);
+      if (!lastOfMonth.has(month)) lastOfMonth.set(month, c);
+    }
+    expect(months.map((m) => String(m.balance))).to.deep.equal([...lastOfMonth.values()].map((c) => String(c.balance)));
     expect((await v3.get(`/mdw/v3/accounts/${account}/balance/history?interval_by=year`)).status).to.equal(400);
     // GraphQL's fields beside them, from the same resources
     const gql = await fetch(`${v3.url}/mdw/graphql`, {
@@ -178,6 +226,57 @@ describe('AE balance changes: every account at random heights against the devnod
       `/mdw/v3/accounts/${account}/balance/history?cursor=1-2`,
     ])
       expect((await v3.get(bad)).status, bad).to.equal(400);
+  });
+
+  it("serves a contract's balance under its ct_ and its ak_ id: its creation's amount, a call's, its Chain.spend", async () => {
+    const account = reprefix(funded, 'ak');
+    const top = v3.devnode.chain.height;
+    expect(devnodeBalances(top).get(account)).to.equal(7000n);
+    for (const id of [funded, account]) {
+      const at = await v3.get(`/mdw/v3/accounts/${id}/balance`);
+      expect(at.status, at.text).to.equal(200);
+      expect([(at.body as Obj).account, toBigInt((at.body as Obj).balance!)]).to.deep.equal([account, 7000n]);
+      // before its creation it held nothing
+      const before = (await v3.get(`/mdw/v3/accounts/${id}/balance?height=${top - 2}`)).body as Obj;
+      expect([toBigInt(before.balance!), before.last_change]).to.deep.equal([0n, null]);
+    }
+    const history = await v3.walk(`/mdw/v3/accounts/${funded}/balance/history?direction=forward`);
+    expect(history.map((c) => [c.kind, String(c.delta), String(c.balance)])).to.deep.equal([
+      ['ContractCreateTx', '5000', '5000'],
+      ['ContractCallTx', '3000', '8000'],
+      ['Chain.spend', '-1000', '7000'],
+    ]);
+    const many = await fetch(`${v3.url}/mdw/v3/accounts/balances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ accounts: [funded] }),
+    });
+    expect(((parseJson(await many.text()) as Obj[])[0]!.balance as number | bigint).toString()).to.equal('7000');
+    // as ae_mdw, the ranking is of accounts: no contract in it
+    const wealth = (await v3.get('/mdw/v3/wealth')).body as Obj[];
+    const contracts = devnodeContractAccounts(v3.devnode.chain);
+    expect(wealth.filter((w) => contracts.has(String(w.account)))).to.deep.equal([]);
+    // an id of another kind, or a malformed one, is a 400
+    for (const bad of [`ok_${funded.slice(3)}`, `ct_${funded.slice(4)}`])
+      expect((await v3.get(`/mdw/v3/accounts/${bad}/balance`)).status, bad).to.equal(400);
+  });
+
+  it('refuses, never makes up, a balance at heights the balances area has not derived yet', async () => {
+    const top = v3.devnode.chain.height;
+    await v3.pool.query("INSERT INTO derive_backfill (area, next_height, to_height) VALUES ('balances', $1, $2)", [
+      top - 3,
+      top,
+    ]);
+    try {
+      const refused = await v3.get(`/mdw/v3/accounts/${funded}/balance`);
+      expect(refused.status).to.equal(400);
+      expect(String((refused.body as Obj).error)).to.match(
+        new RegExp(`not derived yet: the balances area is deriving heights ${top - 3}\\.\\.${top}`),
+      );
+      expect((await v3.get(`/mdw/v3/accounts/${funded}/balance?height=${top - 4}`)).status).to.equal(200);
+    } finally {
+      await v3.pool.query("DELETE FROM derive_backfill WHERE area = 'balances'");
+    }
   });
 
   it('undoes and derives again the changes of the heights a fork replaced', async () => {

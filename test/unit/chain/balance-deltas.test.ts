@@ -4,6 +4,7 @@
  * world state moves exactly the balances its deltas say.
  */
 import { expect } from 'chai';
+import { buildContractId } from '@aeternity/aepp-sdk';
 import {
   internalCallDeltas,
   stakingWithdrawal,
@@ -25,6 +26,8 @@ const bob = encode('ak', Buffer.alloc(32, 2));
 const carol = encode('ak', Buffer.alloc(32, 3));
 const aliceOracle = encode('ok', Buffer.alloc(32, 1));
 const contract = encode('ct', Buffer.alloc(32, 9));
+/** the contract's account: where the node keeps its AE */
+const contractAccount = encode('ak', Buffer.alloc(32, 9));
 
 /** sum adds each account's deltas (what a balance moved by in all). */
 function sum(deltas: readonly BalanceDelta[]): Record<string, bigint> {
@@ -41,7 +44,7 @@ function told(tx: TxFields, facts: TxFacts = {}): Record<string, bigint> {
 }
 
 describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
-  it('charges a call its fee and the gas it used, and the amount only when it returned ok', () => {
+  it("charges a call its fee and the gas it used, and the amount only when it returned ok, into the contract's account", () => {
     const call = {
       type: 'ContractCallTx',
       caller_id: alice,
@@ -51,14 +54,35 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
       gas: 5000,
       gas_price: 3,
     };
-    expect(told(call, { call: { gasUsed: 1000n, ok: true } })).to.deep.equal({ [alice]: -(100n + 3000n + 7n) });
+    expect(told(call, { call: { gasUsed: 1000n, ok: true } })).to.deep.equal({
+      [alice]: -(100n + 3000n + 7n),
+      [contractAccount]: 7n,
+    });
     expect(told(call, { call: { gasUsed: 5000n, ok: false } })).to.deep.equal({ [alice]: -(100n + 15000n) });
     expect(txDeltas(call, {})).to.have.property('unknown');
+    // a contract called by a name: where the amount went is not known without the name's pointer
+    expect(txDeltas({ ...call, contract_id: 'nm_2Wsa' }, { call: { gasUsed: 1n, ok: true } })).to.have.property(
+      'unknown',
+    );
   });
 
-  it("keeps a create's deposit and amount only when it succeeded", () => {
-    const create = { type: 'ContractCreateTx', owner_id: bob, fee: 1, amount: 10, deposit: 4, gas: 10, gas_price: 2 };
-    expect(told(create, { call: { gasUsed: 10n, ok: true } })).to.deep.equal({ [bob]: -(1n + 20n + 14n) });
+  it("keeps a create's deposit and amount only when it succeeded, the amount in the created contract's account", () => {
+    const create = {
+      type: 'ContractCreateTx',
+      owner_id: bob,
+      nonce: 3,
+      fee: 1,
+      amount: 10,
+      deposit: 4,
+      gas: 10,
+      gas_price: 2,
+    };
+    // the created contract's id as aepp-sdk computes it (buildContractId): blake2b of the owner and the nonce
+    const created = buildContractId(bob as `ak_${string}`, 3).replace('ct_', 'ak_');
+    expect(told(create, { call: { gasUsed: 10n, ok: true } })).to.deep.equal({
+      [bob]: -(1n + 20n + 14n),
+      [created]: 10n,
+    });
     expect(told(create, { call: { gasUsed: 10n, ok: false } })).to.deep.equal({ [bob]: -21n });
   });
 
@@ -104,12 +128,13 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
 });
 
 describe('internalCallDeltas and transferDeltas (chain/balance-deltas.ts)', () => {
-  it('moves an internal spend between the accounts it names, and nothing for AENS or oracle functions', () => {
+  it("moves an internal spend between the accounts it names, a contract's included, nothing for AENS or oracles", () => {
     expect(internalCallDeltas('Chain.spend', { sender_id: alice, recipient_id: bob, amount: 5 })).to.deep.equal([
       { account: alice, amount: -5n, kind: 'Chain.spend' },
       { account: bob, amount: 5n, kind: 'Chain.spend' },
     ]);
     expect(internalCallDeltas('Call.amount', { sender_id: contract, recipient_id: bob, amount: 2n })).to.deep.equal([
+      { account: contractAccount, amount: -2n, kind: 'Call.amount' },
       { account: bob, amount: 2n, kind: 'Call.amount' },
     ]);
     expect(internalCallDeltas('AENS.claim', { account_id: alice, name_fee: 5 })).to.deep.equal([]);
@@ -127,7 +152,10 @@ describe('internalCallDeltas and transferDeltas (chain/balance-deltas.ts)', () =
     ]);
     // the claim paid it already
     expect(transferDeltas('fee_spend_name', bob, 3n)).to.deep.equal([]);
-    expect(transferDeltas('contracts_lima', contract, 3n)).to.deep.equal([]);
+    // a Lima contract's amount, its account as ae_mdw names it
+    expect(transferDeltas('contracts_lima', contractAccount, 3n)).to.deep.equal([
+      { account: contractAccount, amount: 3n, kind: 'contracts_lima' },
+    ]);
   });
 });
 

@@ -10,7 +10,11 @@ import type { Prefix } from '../../../chain/encoding.ts';
 import { decodeErrorCode } from '../../../chain/decode-error.ts';
 import { readNodeHeight } from '../../../chain/node-height.ts';
 import { generationJson, keyBlockJson, microBlockHeaderJson, topHeight } from '../../../db/queries/blocks.ts';
-import { microBlockTransactionsJson, transactionJson } from '../../../db/queries/transactions.ts';
+import {
+  microBlockTransactionJson,
+  microBlockTransactionsJson,
+  transactionJson,
+} from '../../../db/queries/transactions.ts';
 import { intAsStringParam } from '../../http/node-params.ts';
 import { sendJson, sendJsonText, type RouteDeps } from '../../http/route-deps.ts';
 import { integersAsStrings, parseJson, stringifyJson } from '../../../chain/json.ts';
@@ -102,6 +106,17 @@ export function cachedNodeRoutes(deps: RouteDeps, version: NodeApiVersion): Rout
     hit(ctx, JSON.stringify({ count: mb.txCount }), mb.height);
   });
 
+  router.get('/micro-blocks/hash/:hash/transactions/index/:index', async (ctx) => {
+    const index = indexParam(ctx);
+    if (index === null) return;
+    // a malformed hash, an unknown block or an index past its end: the node's own answer (its errors differ by case)
+    if (index === undefined || decodeErrorCode(ctx.params.hash ?? '', ['mh']) !== undefined) return miss(ctx);
+    const mb = await microBlockHeaderJson(pool, ctx.params.hash!);
+    const tx = mb && (await microBlockTransactionJson(pool, ctx.params.hash!, index - 1));
+    if (!mb || tx === undefined) return miss(ctx);
+    hit(ctx, tx, mb.height);
+  });
+
   router.get('/transactions/:hash', async (ctx) => {
     if (!hashParam(ctx, ['th'])) return;
     const tx = await transactionJson(pool, ctx.params.hash!);
@@ -131,6 +146,19 @@ function heightParam(ctx: ApiContext): number | undefined | null {
   const read = readNodeHeight(ctx.params.height ?? '');
   if ('error' in read) {
     validationError(ctx, 'height', read.error, read.data);
+    return null;
+  }
+  return read.height <= MAX_STORED_HEIGHT ? Number(read.height) : undefined;
+}
+
+/**
+ * indexParam reads a micro block's 1-based transaction index as the node's validator does (readNodeHeight, minimum 1),
+ * answering its 400 for a refused one (null); one beyond what the database can hold → undefined (the node answers it).
+ */
+function indexParam(ctx: ApiContext): number | undefined | null {
+  const read = readNodeHeight(ctx.params.index ?? '', 1n);
+  if ('error' in read) {
+    validationError(ctx, 'index', read.error, read.data);
     return null;
   }
   return read.height <= MAX_STORED_HEIGHT ? Number(read.height) : undefined;

@@ -14,6 +14,8 @@ import {
   type ChangeKey,
 } from '../../../db/queries/balance-changes.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
+import { pendingBackfills } from '../../../db/queries/pending-backfills.ts';
+import { reprefix } from '../../../chain/encoding.ts';
 import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Json } from '../../../chain/json.ts';
 import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
@@ -37,16 +39,24 @@ const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
   },
 };
 
+/**
+ * balanceAccount reads an account's id: an `ak_`, or a contract's `ct_`, whose AE is in the account of the same key (the
+ * node answers `/v3/accounts/ct_…` with it, `id` as `ak_…`); the changes are stored under the `ak_` form.
+ */
+function balanceAccount(id: string | undefined): string {
+  return reprefix(parseId(id, ['ak', 'ct']), 'ak');
+}
+
 /** getAccountBalance: `{account, height, balance, last_change}` at `height=` or `time=` (unix seconds), or the top. */
 export const getAccountBalance = resource(AE_BALANCE, async ({ pool }, req) => {
-  const account = parseId(req.params.accountId, ['ak']);
+  const account = balanceAccount(req.params.accountId);
   rejectUnknown(req.query, new Set(['height', 'time']));
   return balanceOf(pool, account, await blockEndOf(pool, req.query));
 });
 
 /** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
 export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async ({ pool }, req) => {
-  const account = parseId(req.params.accountId, ['ak']);
+  const account = balanceAccount(req.params.accountId);
   rejectUnknown(req.query, new Set(['interval_by']));
   const paging = parsePaging(req.query);
   const by = one(req.query.interval_by);
@@ -83,13 +93,13 @@ export const BALANCES_MAX = 100;
  * (1 to BALANCES_MAX accounts, each answered once in the order given; `height` optional, default the stored top).
  */
 export async function postAccountsBalances({ pool }: V3Env, body: unknown): Promise<Answer> {
-  const usage = 'the body must be {"accounts": ["ak_…", …], "height": H} (height optional)';
+  const usage = 'the body must be {"accounts": ["ak_…" or "ct_…", …], "height": H} (height optional)';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw v3BadRequest(usage);
   const { accounts, height, ...rest } = body as { accounts?: unknown; height?: unknown };
   if (!Array.isArray(accounts) || Object.keys(rest).length > 0) throw v3BadRequest(usage);
   if (accounts.length === 0 || accounts.length > BALANCES_MAX)
     throw v3BadRequest(`accounts: give 1 to ${BALANCES_MAX}, not ${accounts.length}`);
-  const ids = [...new Set(accounts.map((a) => parseId(typeof a === 'string' ? a : String(a), ['ak'])))];
+  const ids = [...new Set(accounts.map((a) => balanceAccount(typeof a === 'string' ? a : String(a))))];
   if (height !== undefined && (typeof height !== 'number' || !Number.isSafeInteger(height)))
     throw v3BadRequest(`invalid height: ${String(height)}`);
   const end = await blockEndOf(pool, height === undefined ? {} : { height: String(height) });
@@ -122,13 +132,28 @@ async function blockEndOf(db: Queryable, query: Query): Promise<BlockEnd> {
     if (seconds === undefined) throw v3BadRequest(`invalid time: ${timeText}`);
     const end = await blockAtTime(db, seconds * 1000);
     if (end === undefined) throw v3BadRequest(`no block is stored at or before time ${timeText}`);
-    return end;
+    return derived(db, end);
   }
-  if (heightText === undefined) return { height: top, microIndex: WHOLE_GENERATION };
+  if (heightText === undefined) return derived(db, { height: top, microIndex: WHOLE_GENERATION });
   const height = parseNonNegative(heightText);
   if (height === undefined) throw v3BadRequest(`invalid height: ${heightText}`);
   if (height > top) throw v3BadRequest(`height ${height} is above the stored top ${top}`);
-  return { height, microIndex: WHOLE_GENERATION };
+  return derived(db, { height, microIndex: WHOLE_GENERATION });
+}
+
+/**
+ * derived is the block end when the balances area has derived the changes up to it, else a 400 saying which heights
+ * it is still deriving: a balance is the sum of the changes before it, and one read before they are derived (a
+ * catch-up's, or an upgrade's new rules being applied to stored heights) would be made up.
+ */
+async function derived(db: Queryable, end: BlockEnd): Promise<BlockEnd> {
+  const pending = (await pendingBackfills(db)).find((b) => b.area === 'balances');
+  if (pending !== undefined && end.height >= pending.next)
+    throw v3BadRequest(
+      `the AE balances after height ${end.height} are not derived yet: the balances area is deriving heights ` +
+        `${pending.next}..${pending.to}${pending.error === undefined ? '' : ` (failing: ${pending.error})`}`,
+    );
+  return end;
 }
 
 /** changeItem renders a stored change (micro and tx index null at key-block level and for an unexplained one). */

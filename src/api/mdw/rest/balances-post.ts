@@ -22,7 +22,7 @@ export const BALANCES_POST: V3Handled = {
     required: ['accounts'],
     additionalProperties: false,
     properties: {
-      accounts: { type: 'array', minItems: 1, maxItems: BALANCES_MAX, items: { type: 'string', pattern: '^ak_' } },
+      accounts: { type: 'array', minItems: 1, maxItems: BALANCES_MAX, items: { type: 'string', pattern: '^(ak|ct)_' } },
       height: { type: 'integer', minimum: 0 },
     },
   },

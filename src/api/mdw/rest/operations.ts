@@ -504,7 +504,8 @@ export const V3_ROUTES: readonly V3Route[] = [
   {
     path: '/accounts/{accountId}/balance',
     operationId: 'GetAccountAeBalance',
-    summary: "An account's AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
+    summary:
+      "An account's (or a contract's, by its ct_ id) AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
     params: ['path:accountId', 'query:height', 'query:time'],
     resource: getAccountBalance,
   },
