@@ -5,19 +5,11 @@
  * route and the test fails naming it. Pure; replay-node.ts serves it.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../src/chain/json.ts';
+import type { RecordedExchange } from './real-node.ts';
 import { mayHaveChanged, recordedChain, type RecordedChain } from './replay-chain.ts';
 
 /** One recorded exchange, as a line of the recording holds it. */
-export interface Exchange {
-  readonly method: string;
-  readonly path: string;
-  readonly request_body: string | null;
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-  readonly port?: 'internal';
-  readonly label?: string;
-}
+export type Exchange = RecordedExchange;
 
 /** A request as the replay server got it: which listener, and whether its content-type was JSON. */
 export interface ReplayRequest {

@@ -4,28 +4,14 @@
  * request the recording lacks (and no rule derives) is answered as the node answers an unknown route, an empty 404, and
  * kept as a miss: the test fails listing them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { recordedExchanges } from './real-node.ts';
 import { answerOf, indexRecording, type Exchange, type Recording, type ReplayRequest } from './replay-match.ts';
 
-/** RECORDING_DIR: the real node's recorded answers. */
-export const RECORDING_DIR = new URL('../fixtures/real-node/', import.meta.url).pathname;
-
-/** readRecording reads every exchange of the recording's `*.ndjson.gz` files, in file and line order. */
-export function readRecording(dir = RECORDING_DIR): Exchange[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.ndjson.gz'))
-    .sort()
-    .flatMap((f) =>
-      gunzipSync(readFileSync(join(dir, f)))
-        .toString('utf8')
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Exchange),
-    );
+/** readRecording reads every exchange of the recording (its chain, dry-run and error files), in file and line order. */
+export function readRecording(): Exchange[] {
+  return (['chain', 'dry-run', 'errors'] as const).flatMap(recordedExchanges);
 }
 
 /** A request the recording could not answer. */
