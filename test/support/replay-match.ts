@@ -31,6 +31,9 @@ export interface Answer {
 /** RULE_V2_AS_V3: a `/v2` path answered by the recorded `/v3` one (or back); see answerOf. */
 export const RULE_V2_AS_V3 = 'v2 as v3';
 
+/** RULE_ACCOUNT_FORMS: an account asked by its `ak_` form answered by its recorded `ct_` form (or back). */
+export const RULE_ACCOUNT_FORMS = 'account by its other form';
+
 /** RULE_ONE_BY_ONE: a dry-run of several `call_req`s answered by the answers of each alone; see answerOf. */
 export const RULE_ONE_BY_ONE = 'call_reqs one by one';
 
@@ -143,8 +146,28 @@ export function otherVersion(path: string): string | undefined {
   return undefined;
 }
 
-/** alike says whether both API versions give an answer as this one: a 200, or a 404 with a JSON body. */
-const alike = (e: Exchange): boolean => e.status === 200 || (e.status === 404 && e.body.startsWith('{'));
+/**
+ * otherForm is an account's path under its other id form (`/accounts/ak_K…` ↔ `/accounts/ct_K…`, the same key), or
+ * undefined. The node reads an account by its key whatever the prefix and answers it with its `ak_` id (README item
+ * 17): the recording's `/v3/accounts/ct_…273Yts` of a plain account is its `ak_` answer, byte for byte.
+ */
+export function otherForm(path: string): string | undefined {
+  const m = /^(\/v[23]\/accounts\/)(ak|ct)(_[1-9A-Za-z]+(?:\/(?:hash|height)\/[^/?]+)?)$/.exec(path);
+  return m ? `${m[1]}${m[2] === 'ak' ? 'ct' : 'ak'}${m[3]}` : undefined;
+}
+
+/** directly is the answer recorded for `req`, or for its path under the other API version (RULE_V2_AS_V3). */
+function directly(rec: Recording, req: ReplayRequest): Answer | undefined {
+  const exact = recorded(rec, req);
+  if (exact) return answered(exact, 'recorded');
+  const other = otherVersion(req.path);
+  const aliased = other === undefined ? undefined : recorded(rec, req, other);
+  return aliased && alike(aliased) ? answered(aliased, RULE_V2_AS_V3) : undefined;
+}
+
+/** alike says whether both API versions (or both id forms) answer as this: a 200, or a 404 with a JSON body. */
+const alike = (e: Pick<Exchange, 'status' | 'body'>): boolean =>
+  e.status === 200 || (e.status === 404 && e.body.startsWith('{'));
 
 /**
  * answerOf answers `req` from the recording: the exchange recorded for it, else one derived by a rule:
@@ -155,14 +178,16 @@ const alike = (e: Exchange): boolean => e.status === 200 || (e.status === 404 &&
  *   either answers for the other. Not for an answer to malformed input (an empty 500 of `/v3`, a `validation_error`
  *   of `/v2`: README item 3), which the two versions validate apart: only a 200, or a 404 of a well-formed request.
  *
+ * - RULE_ACCOUNT_FORMS: an account (now, or after a block) asked under its other id form (otherForm).
+ *
  * Undefined when neither: a miss.
  */
 export function answerOf(rec: Recording, req: ReplayRequest): Answer | undefined {
-  const exact = recorded(rec, req);
-  if (exact) return answered(exact, 'recorded');
-  const other = otherVersion(req.path);
-  const aliased = other === undefined ? undefined : recorded(rec, req, other);
-  if (aliased && alike(aliased)) return answered(aliased, RULE_V2_AS_V3);
+  const direct = directly(rec, req);
+  if (direct) return direct;
+  const form = otherForm(req.path);
+  const formed = form === undefined ? undefined : directly(rec, { ...req, path: form });
+  if (formed && alike(formed)) return { ...formed, rule: RULE_ACCOUNT_FORMS };
   if (req.method === 'GET' && req.path.startsWith('/v3/hyperchain/')) {
     const none = [...rec.byKey.values()].find((e) => e.path.startsWith('/v3/hyperchain/'));
     if (none && none.status === 404 && none.body === '') return answered(none, RULE_NO_HYPERCHAIN);

@@ -7,7 +7,9 @@ import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts'
 import {
   answerOf,
   indexRecording,
+  otherForm,
   otherVersion,
+  RULE_ACCOUNT_FORMS,
   RULE_NO_HYPERCHAIN,
   RULE_ONE_BY_ONE,
   RULE_QUERIES_LIMIT,
@@ -90,6 +92,19 @@ describe('replay tier: matching requests to the recorded node', function () {
     expect(otherVersion('/v2/key-blocks/height/1?int-as-string=true')).to.equal(undefined);
     const v3 = exchanges.find((e) => /^\/v3\/accounts\/ak_\w+\/hash\//.test(e.path))!;
     expect(answerOf(rec, get(otherVersion(v3.path)!))).to.deep.include({ body: v3.body, rule: RULE_V2_AS_V3 });
+  });
+
+  it('answers an account by its other id form: the recording answered a ct_ form as the ak_ one', () => {
+    const zero = 'ak_11111111111111111111111111111111273Yts';
+    const ct = exchanges.find((e) => e.path === `/v3/accounts/ct_${zero.slice(3)}`)!;
+    const ak = exchanges.find((e) => e.path === `/v3/accounts/${zero}`)!;
+    expect([ct.status, ct.body]).to.deep.equal([ak.status, ak.body]);
+    const vault = 'ct_223vybq7Ljr2VKaVhRyveFoSJMBZ8CyBCpPAFZ1BxgvMXggAA';
+    const atGenesis = exchanges.find((e) => e.path.startsWith(`/v3/accounts/${vault}/hash/kh_`))!;
+    const asked = atGenesis.path.replace('/v3/accounts/ct_', '/v2/accounts/ak_');
+    expect(otherForm(asked)).to.equal(atGenesis.path.replace('/v3/', '/v2/'));
+    expect(answerOf(rec, get(asked))).to.deep.include({ body: atGenesis.body, rule: RULE_ACCOUNT_FORMS });
+    expect(otherForm('/v2/accounts/ak_x/transactions/pending')).to.equal(undefined);
   });
 
   it("answers several call_reqs by each one's answer: the recording's dry-runs of 2, 5 and 6 answered so", () => {
