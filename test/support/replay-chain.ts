@@ -87,7 +87,7 @@ export function recordedChain(exchanges: readonly Exchange[]): RecordedChain {
 
 /**
  * mayHaveChanged says whether a transaction in the blocks after `from` up to `to` (chain order, either way round) may
- * have changed contract `contract`'s state: one that names it (its `ct_` or `ak_` id in the transaction, its call
+ * have changed the state of `contract` (a contract, or an account by its key under `ct_`): one that names it (its `ct_` or `ak_` id in the transaction, its call
  * info or its recorded replays: a call of it, a spend to it, a log or internal call of it), one whose bytes hold its
  * key (an argument naming it, or a new contract's code or init arguments holding it), or a call of a contract that
  * may know it (its code or any transaction of it held the key: such a contract may call it without naming it).

@@ -6,7 +6,7 @@
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../src/chain/json.ts';
 import type { RecordedExchange } from './real-node.ts';
-import { mayHaveChanged, recordedChain, type RecordedChain } from './replay-chain.ts';
+import { mayHaveChanged, recordedChain, type ChainBlock, type RecordedChain } from './replay-chain.ts';
 
 /** One recorded exchange, as a line of the recording holds it. */
 export type Exchange = RecordedExchange;
@@ -34,6 +34,9 @@ export const RULE_V2_AS_V3 = 'v2 as v3';
 /** RULE_ACCOUNT_FORMS: an account asked by its `ak_` form answered by its recorded `ct_` form (or back). */
 export const RULE_ACCOUNT_FORMS = 'account by its other form';
 
+/** RULE_QUIET_ACCOUNT: an account after a block answered by its recorded state after blocks around it. */
+export const RULE_QUIET_ACCOUNT = 'account quiet between recorded states';
+
 /** RULE_ONE_BY_ONE: a dry-run of several `call_req`s answered by the answers of each alone; see answerOf. */
 export const RULE_ONE_BY_ONE = 'call_reqs one by one';
 
@@ -51,6 +54,8 @@ export interface Recording {
   readonly byKey: ReadonlyMap<string, Exchange>;
   readonly chain: RecordedChain;
   /** the recorded dry-runs of one `call_req` alone answered 200, with their top (undefined: the node's top) */
+  /** each account's recorded states after blocks (`/v3/accounts/{id}/hash/B`), by its key's text, in chain order */
+  readonly accountStates: ReadonlyMap<string, readonly { readonly block: ChainBlock; readonly exchange: Exchange }[]>;
   readonly singleCalls: readonly { readonly exchange: Exchange; readonly top?: string; readonly item: string }[];
 }
 
@@ -99,7 +104,18 @@ export function indexRecording(exchanges: readonly Exchange[]): Recording {
     const call = exchange.status === 200 ? callsOf(exchange.request_body ?? '') : undefined;
     return call?.items.length === 1 ? [{ exchange, item: call.items[0]!, ...(call.top ? { top: call.top } : {}) }] : [];
   });
-  return { byKey, chain: recordedChain(exchanges), singleCalls };
+  const chain = recordedChain(exchanges);
+  const accountStates = new Map<string, { block: ChainBlock; exchange: Exchange }[]>();
+  for (const exchange of exchanges) {
+    const m = exchange.method === 'GET' && !exchange.port ? ACCOUNT_AFTER.exec(exchange.path) : null;
+    const block = m ? chain.blocks.get(m[2]!) : undefined;
+    if (!m || !block) continue;
+    const list = accountStates.get(m[1]!) ?? [];
+    list.push({ block, exchange });
+    accountStates.set(m[1]!, list);
+  }
+  for (const list of accountStates.values()) list.sort((a, b) => a.block.order - b.block.order);
+  return { byKey, chain, accountStates, singleCalls };
 }
 
 /**
@@ -179,6 +195,9 @@ const alike = (e: Pick<Exchange, 'status' | 'body'>): boolean =>
  *   of `/v2`: README item 3), which the two versions validate apart: only a 200, or a 404 of a well-formed request.
  *
  * - RULE_ACCOUNT_FORMS: an account (now, or after a block) asked under its other id form (otherForm).
+ * - RULE_QUIET_ACCOUNT (quietAccount): an account after a block between two of its recorded states.
+ * - RULE_NO_HYPERCHAIN, RULE_QUERIES_LIMIT (queriesWithin), RULE_SAME_STATE (sameState) and RULE_ONE_BY_ONE
+ *   (oneByOne), each said where it is applied.
  *
  * Undefined when neither: a miss.
  */
@@ -188,6 +207,8 @@ export function answerOf(rec: Recording, req: ReplayRequest): Answer | undefined
   const form = otherForm(req.path);
   const formed = form === undefined ? undefined : directly(rec, { ...req, path: form });
   if (formed && alike(formed)) return { ...formed, rule: RULE_ACCOUNT_FORMS };
+  const quiet = req.method === 'GET' ? quietAccount(rec, req.path) : undefined;
+  if (quiet) return answered(quiet, RULE_QUIET_ACCOUNT);
   if (req.method === 'GET' && req.path.startsWith('/v3/hyperchain/')) {
     const none = [...rec.byKey.values()].find((e) => e.path.startsWith('/v3/hyperchain/'));
     if (none && none.status === 404 && none.body === '') return answered(none, RULE_NO_HYPERCHAIN);
@@ -198,6 +219,28 @@ export function answerOf(rec: Recording, req: ReplayRequest): Answer | undefined
   if (calls?.items.length === 1) return sameState(rec, req, calls.top, calls.items[0]!);
   if (calls) return oneByOne(rec, req, calls.top, calls.items);
   return undefined;
+}
+
+const ACCOUNT_AFTER = /^\/v[23]\/accounts\/(?:ak|ct)_([1-9A-Za-z]+)\/hash\/((?:kh|mh)_[1-9A-Za-z]+)$/;
+
+/**
+ * quietAccount: an account after block B (`/accounts/{id}/hash/B`) answered by its recorded state after the nearest
+ * recorded blocks before and after B (the 10 sampled generations' last blocks) when the two answers are the same and
+ * no transaction between them may have changed it (replay-chain.ts mayHaveChanged: none names it, holds its key, or
+ * calls a contract that may know it). Then nothing took from it between them: every transaction that takes from an
+ * account names it (its own, signed, or a call of it); so whatever else it was given (a block reward, a refund) it
+ * kept, and equal ends leave it equal between.
+ */
+function quietAccount(rec: Recording, path: string): Exchange | undefined {
+  const m = ACCOUNT_AFTER.exec(path);
+  const at = m ? rec.chain.blocks.get(m[2]!) : undefined;
+  if (!m || !at) return undefined;
+  const states = rec.accountStates.get(m[1]!) ?? [];
+  const before = states.filter((s) => s.block.order <= at.order).at(-1);
+  const after = states.find((s) => s.block.order >= at.order);
+  if (!before || !after || before.exchange.status !== after.exchange.status) return undefined;
+  if (before.exchange.body !== after.exchange.body || !alike(before.exchange)) return undefined;
+  return mayHaveChanged(rec.chain, `ct_${m[1]}`, before.block, after.block) ? undefined : before.exchange;
 }
 
 const QUERIES = /^\/v[23]\/oracles\/(ok_[1-9A-Za-z]+)\/queries\?(.*)$/;

@@ -13,6 +13,7 @@ import {
   RULE_NO_HYPERCHAIN,
   RULE_ONE_BY_ONE,
   RULE_QUERIES_LIMIT,
+  RULE_QUIET_ACCOUNT,
   RULE_SAME_STATE,
   RULE_V2_AS_V3,
   type Exchange,
@@ -105,6 +106,19 @@ describe('replay tier: matching requests to the recorded node', function () {
     expect(otherForm(asked)).to.equal(atGenesis.path.replace('/v3/', '/v2/'));
     expect(answerOf(rec, get(asked))).to.deep.include({ body: atGenesis.body, rule: RULE_ACCOUNT_FORMS });
     expect(otherForm('/v2/accounts/ak_x/transactions/pending')).to.equal(undefined);
+  });
+
+  it('answers an account after a block by its recorded states around it when they agree and nothing named it', () => {
+    const blockAt = (height: number) => [...rec.chain.blocks.values()].filter((b) => b.height === height).at(-1)!;
+    const after = (id: string, height: number) => get(`/v2/accounts/${id}/hash/${blockAt(height).hash}`);
+    // the zero account between generations 83 and 149, its states there alike
+    const zero = 'ak_11111111111111111111111111111111273Yts';
+    const at83 = exchanges.find((e) => e.path === `/v3/accounts/${zero}/hash/${blockAt(83).hash}`)!;
+    const at149 = exchanges.find((e) => e.path === `/v3/accounts/${zero}/hash/${blockAt(149).hash}`)!;
+    expect(at83.body).to.equal(at149.body);
+    expect(answerOf(rec, after(zero, 100))).to.deep.include({ body: at83.body, rule: RULE_QUIET_ACCOUNT });
+    // the beneficiary between 411 and 537: its states differ (rewards, its own transactions)
+    expect(answerOf(rec, after('ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi', 499))).to.equal(undefined);
   });
 
   it("answers several call_reqs by each one's answer: the recording's dry-runs of 2, 5 and 6 answered so", () => {
