@@ -190,7 +190,9 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
   it('has the AE balances of the recorded account states after the sampled generations', async () => {
     // the chain file's reads of accounts at the sampled generations' last blocks (the errors file's are of no block)
     const blocks = new Set(
-      recording.filter((e) => e.status === 200 && /^\/v3\/key-blocks\/hash\/|\/header$/.test(e.path)).map((e) => e.path.split('/')[4]),
+      recording
+        .filter((e) => e.status === 200 && /^\/v3\/key-blocks\/hash\/|\/header$/.test(e.path))
+        .map((e) => e.path.split('/')[4]),
     );
     const sampled = recording.filter(
       (e) =>
