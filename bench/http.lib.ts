@@ -94,6 +94,15 @@ export function track(child: ChildProcess): ChildProcess {
 }
 
 /**
+ * workerFlags are a devnode's flags for `slots` workers in each of its regulators and a queue no populator fills (its
+ * limit is at most 256 in flight): the node's bound is its workers' time, never a refusal, as these benchmarks ran
+ * before the devnode had a real node's queues (issue 87).
+ */
+export function workerFlags(slots: number): string[] {
+  return ['--http-read', `${slots}:1000`, '--http-update', `${slots}:1000`];
+}
+
+/**
  * startDevnodeProcess runs `mdw devnode` with these arguments (e.g. `--generate N --seed S`; mining only on demand, so
  * the chain stays put) and waits for its URL. `stdout` receives the devnode's own output (its log lines); `mdw` is the
  * bin/mdw.js whose devnode runs (another tree's: loaded-chain.lib.ts, BENCH_CHAIN_MDW); `nodeOptions` its NODE_OPTIONS

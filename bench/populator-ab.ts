@@ -1,7 +1,7 @@
 /**
  * @module The populator of the working tree (B) against an older commit's (A), on one chain in one run (issue 40: the
  * guard a release runs against the last one). A devnode answering like a real node (`--latency-ms`,
- * `--max-concurrent-requests`) serves one chain; each round reads it with a bare client that keeps every slot busy
+ * `--http-read`, `--http-update`) serves one chain; each round reads it with a bare client that keeps every slot busy
  * (n, the node-bound rate) and loads it with A's and B's populators (`bench/indexer.lib.populate.ts` of each
  * checkout, own processes) into empty schemas of one PostgreSQL, A and B in alternating order (A B, then B A) so that
  * the machine's drift falls on both alike. Per round: generations/s of each and the ratios B ÷ A, A ÷ n and B ÷ n;
@@ -32,7 +32,7 @@ import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { bareClient, type BareRead } from './bare-client.lib.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
-import { killChildrenOnExit, median, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+import { killChildrenOnExit, median, startDevnodeProcess, workerFlags, type DevnodeChild } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -158,7 +158,7 @@ function startNodes(): Promise<DevnodeChild[]> {
     Array.from({ length: NODES }, () =>
       startDevnodeProcess([
         ...['--generate', String(GENERATIONS), '--seed', 'perf', ...(MAINNET_LIKE ? ['--mainnet-like'] : [])],
-        ...['--latency-ms', String(LATENCY_MS), '--max-concurrent-requests', String(SLOTS)],
+        ...['--latency-ms', String(LATENCY_MS), ...workerFlags(SLOTS)],
         ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
       ]),
     ),

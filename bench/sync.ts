@@ -1,6 +1,6 @@
 /**
  * @module Sync benchmark (issue 15): how fast the populator loads a mainnet-shaped chain from nodes that answer
- * like real ones (`mdw devnode --mainnet-like --latency-ms N --max-concurrent-requests M`, each in its own
+ * like real ones (`mdw devnode --mainnet-like --latency-ms N --http-read M:1000 --http-update M:1000`, each in its own
  * process), against the node-bound rate measured in the same run:
  * (n) a bare client keeping every request slot busy (M per node): requests/s, and the generations/s and tx/s
  *     that implies for this chain (its requests are the fewest that read it: generation, each micro block's
@@ -28,7 +28,7 @@ import { loadConfig } from '../src/config/middleware.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { bareClient } from './bare-client.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
-import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
+import { startDevnodeProcess, workerFlags, type Child, type DevnodeChild } from './http.lib.ts';
 import { machineBusySeconds, mainThreadSeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { writeResult } from './results.lib.ts';
@@ -59,7 +59,7 @@ function startNode(latencyMs: number): Promise<DevnodeChild> {
   return startDevnodeProcess([
     ...['--generate', String(GENERATIONS), '--mainnet-like', '--seed', SEED],
     ...(HYPERCHAIN ? ['--hyperchain', '--epoch-length', HYPERCHAIN] : []),
-    ...['--latency-ms', String(latencyMs), '--max-concurrent-requests', String(SLOTS)],
+    ...['--latency-ms', String(latencyMs), ...workerFlags(SLOTS)],
     ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
   ]);
 }

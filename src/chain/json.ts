@@ -221,3 +221,15 @@ export function integersAsStrings(value: Json, numbers: ReadonlySet<string> = NO
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * withSortedKeys is a copy of a JSON value whose objects' keys are in the order a real æternity node writes them
+ * (sorted: its JSON encoder walks Erlang maps in key order), integers kept exact. Pure.
+ */
+export function withSortedKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withSortedKeys);
+  if (!isJsonObject(value)) return value;
+  const sorted: { [key: string]: Json } = {};
+  for (const key of Object.keys(value).sort()) setOwn(sorted, key, withSortedKeys(value[key]!));
+  return sorted;
+}

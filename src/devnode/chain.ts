@@ -11,7 +11,7 @@ import {
 } from './store/blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './rules/hard-forks.ts';
-import { TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules/apply.ts';
+import { TxKnown, TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules/apply.ts';
 import { commitState, copyState, foldState, newState, ownSize, type WorldState } from './store/state.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { TxIndex, type TxRecord } from './store/tx-store.ts';
@@ -286,7 +286,7 @@ export class Chain {
       );
     const hashBytes = hash(signedBytes);
     const hashValue = encode('th', hashBytes);
-    if (this.txs.has(hashValue)) throw new TxRejected(`transaction ${hashValue} is already known`);
+    if (this.txs.has(hashValue)) throw new TxKnown(`transaction ${hashValue} is already known`);
     const record: TxRecord = { hash: hashValue, hashBytes, signedBytes, tx, blockHash: undefined, blockHeight: -1 };
     this.#applyPending(record);
     this.txs.addPending(record);
@@ -436,6 +436,15 @@ export class Chain {
     this.#pendingQueries = [];
     this.pending = newState(this.state);
     return this.#sealMicroBlock(records, time ?? this.#now());
+  }
+
+  /**
+   * sealEmptyMicroBlock adds a micro block with no transactions after the top one, as a node in dev mode emits them
+   * (223 of a recorded real node's 440): the mempool must be empty, so nothing pending is left out of it.
+   */
+  sealEmptyMicroBlock(time?: number): MicroBlock {
+    if (this.mempool.length > 0) throw new Error('an empty micro block with transactions pending');
+    return this.#sealMicroBlock([], time ?? this.#now());
   }
 
   #sealMicroBlock(txs: TxRecord[], time: number): MicroBlock {

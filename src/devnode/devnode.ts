@@ -9,12 +9,13 @@ import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './api/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './api/external.ts';
 import { generateChain } from './generator.ts';
 import { pruneBelow } from './api/gc.ts';
+import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, timeLimited } from './api/endpoint-gates.ts';
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './api/http.ts';
 import { internalRoutes } from './api/internal.ts';
 import { withIntAsString } from './api/int-as-string.ts';
 import { deriveKey, keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './rules/hard-forks.ts';
-import { pacing, type PacingOptions } from './api/pacing.ts';
+import { Pacer, type PacingOptions } from './api/pacing.ts';
 import { pacingRoute } from './api/pacing-route.ts';
 import { Overload, overloadRoutes } from './api/overload.ts';
 import { StopList } from '../base/stop-list.ts';
@@ -28,6 +29,15 @@ import {
 
 /** DevnodeOptions configures a devnode (every CLI flag of `mdw devnode` maps to one field). */
 export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
+  /**
+   * the external dry-run's endpoint group (`http.endpoints.dry-run`): default true, where a node's is off; false: no
+   * `/v2|v3/dry-run` route, 404 as on such a node
+   */
+  dryRunEndpoint?: boolean;
+  /** the internal debug endpoints (`http.internal.debug_endpoints`): default true; false: 403 with no body */
+  debugEndpoints?: boolean;
+  /** both dry-runs' time limit (`http.dry_run.timeout_ms`): default 3000, as a node's; 0: unbounded */
+  dryRunTimeoutMs?: number;
   /** a pruning node: state reads below this height answer 410 (see gc.ts) */
   gcHeight?: number;
   /** listen address; default 127.0.0.1 */
@@ -144,7 +154,9 @@ export class Devnode implements Role {
   readonly #log: Logger;
   readonly #hyperchain: DevnodeHyperchain | undefined;
   readonly #info: DevnodeInfo;
-  readonly #overload = new Overload();
+  /** the node's regulators and service times, which both listeners share as a node's do */
+  readonly #pacer: Pacer;
+  readonly #overload: Overload;
   readonly #stops = new StopList();
   #externalUrl = '';
   #internalUrl = '';
@@ -167,6 +179,8 @@ export class Devnode implements Role {
     this.chain = makeChain(opts, miner, accounts, log, this.#hyperchain);
     this.accounts = accounts.map((a) => ({ publicKey: a.pair.address, secretKey: a.pair.secretKey }));
     this.#info = { mine: opts.mine ?? true, startedAt, version: VERSION };
+    this.#pacer = new Pacer(opts);
+    this.#overload = new Overload(this.#pacer.retryAfter);
   }
 
   /** the external API's URL, once started */
@@ -205,8 +219,11 @@ export class Devnode implements Role {
     this.#log.info({ depth, height: this.chain.height, top: this.chain.top.hash }, 'devnode fork');
   }
 
-  /** overload answers the next `requests` requests of the external API 503 with `Retry-After: retryAfter`. */
-  overload(requests: number, retryAfter: string): void {
+  /**
+   * overload has the next `requests` routed requests of the external API refused as a full regulator refuses them
+   * (503), with `Retry-After: retryAfter` when given, else the node's own (none on 7.2.2).
+   */
+  overload(requests: number, retryAfter?: string): void {
     this.#overload.refuse(requests, retryAfter);
   }
 
@@ -226,30 +243,32 @@ export class Devnode implements Role {
     const log = this.#log;
     const info = this.#info;
     const hyperchain = this.#hyperchain;
-    // each listener has its own acceptor pool, as each of a node's listeners does
-    const [externalPacer, internalPacer] = [pacing(opts), pacing(opts)];
+    // the node's configuration: its dry-runs' time limit, its dry-run endpoint group, its debug endpoints
+    const timeoutMs = opts.dryRunTimeoutMs ?? DEFAULT_DRY_RUN_TIMEOUT_MS;
     const external = (['v2', 'v3'] as const).flatMap((v) => [
       ...externalRoutes(chain, info, v),
-      dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }),
+      ...(opts.dryRunEndpoint === false
+        ? []
+        : [timeLimited(dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }), timeoutMs)]),
       ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
     ]);
-    const internal = alsoUnderV3([
+    const internalAll = alsoUnderV3([
       ...internalRoutes(chain),
-      dryRunRoute(chain, '/v2/debug/transactions/dry-run'),
-      pacingRoute(externalPacer),
+      timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs),
+      pacingRoute(this.#pacer),
       ...overloadRoutes(this.#overload),
     ]);
+    const internal = opts.debugEndpoints === false ? forbidDebug(internalAll) : internalAll;
     const withApi = (routes: Route[]): Route[] => [
       ...withIntAsString(opts.gcHeight === undefined ? routes : pruneBelow(routes, chain, opts.gcHeight)),
       { method: 'GET', path: '/api', handler: () => apiDoc(routes, info) },
     ];
     const height = (): number => chain.height;
     const externalServer = createJsonServer(withApi(external), log, {
-      pacer: externalPacer,
-      overload: this.#overload,
+      regulate: this.#pacer.regulate(() => this.#overload.take()),
       height,
     });
-    const internalServer = createJsonServer(withApi(internal), log, { pacer: internalPacer, height });
+    const internalServer = createJsonServer(withApi(internal), log, { regulate: this.#pacer.regulate(), height });
     const host = opts.host ?? '127.0.0.1';
     this.#externalUrl = await listen(externalServer, host, opts.port ?? 3013);
     this.#stops.push(() => close(externalServer));

@@ -5,16 +5,19 @@
 export { decodeErrorCode } from '../chain/decode-error.ts';
 export { channelId, commitmentId, contractId, nameId as nameHash, oracleQueryId } from '../chain/derived-ids.ts';
 
-/** NAME_PATTERN is what the devnode's registrar accepts: one lower-case label under `.chain`. */
-const NAME_PATTERN = /^[a-z0-9-]{1,63}\.chain$/;
+/** LABEL is what the devnode's registrar accepts of a name's label: lower-case letters, digits and dashes. */
+const LABEL = /^[a-z0-9-]{1,63}$/;
 
-/** nameValidationError gives the node's reason atom for a name it cannot register, or undefined. */
-export function nameValidationError(name: string): string | undefined {
+/**
+ * nameValidationError gives the node's reason atom for a name it cannot register (under one of `registrars`), or
+ * undefined.
+ */
+export function nameValidationError(name: string, registrars: readonly string[] = ['chain']): string | undefined {
   const lower = name.toLowerCase();
   const parts = lower.split('.');
   if (parts.length < 2 || parts.some((p) => p === '')) return 'no_registrar';
   if (parts.length > 2) return 'multiple_namespaces';
-  if (parts[1] !== 'chain') return 'registrar_unknown';
-  if (!NAME_PATTERN.test(lower)) return 'invalid_name';
+  if (!registrars.includes(parts[1]!)) return 'registrar_unknown';
+  if (!LABEL.test(parts[0]!)) return 'invalid_name';
   return undefined;
 }

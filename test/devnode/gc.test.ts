@@ -62,7 +62,7 @@ describe('devnode --gc-height (a pruning node)', () => {
       [
         answered('/v2/accounts/:id/height/:height'),
         answered('/v2/accounts/:id/hash/:hash'),
-        answered('/v2/token-supply/height/:height'),
+        answered('/v2/debug/token-supply/height/:height'),
         { ...answered('/v2/debug/transactions/dry-run'), method: 'POST' },
         answered('/v2/accounts/:id'),
       ],

@@ -64,7 +64,9 @@ describe('devnode naming flow over HTTP', () => {
     await t.node.mineKeyBlock();
     const updated = await t.get(`/v2/names/${name}`);
     expect(updated.body).to.include({ ttl: updatedAt + 1000 });
-    expect(updated.body.pointers).to.deep.equal([{ key: 'account_pubkey', id: friend.address }]);
+    expect(updated.body.pointers).to.deep.equal([
+      { encoded_key: encode('ba', Buffer.from('account_pubkey')), id: friend.address, key: 'account_pubkey' },
+    ]);
 
     const spend = await t.submit(
       'transactions/spend',

@@ -41,7 +41,6 @@ describe('devnode oracle flow over HTTP', () => {
       id: oracleId,
       query_fee: 30,
       ttl: registeredAt + 50,
-      expires: registeredAt + 50,
       query_format: 'string',
     });
 

@@ -1,4 +1,4 @@
-/** @module The devnode's overload on demand (503 with Retry-After, as a node with a full queue) and its X-Ae-Height. */
+/** @module The devnode's overload on demand (the 503 of a node whose queue is full) and its X-Ae-Height. */
 import { expect } from 'chai';
 import pino from 'pino';
 import { encode } from '../../src/chain/encoding.ts';
@@ -42,6 +42,15 @@ describe('devnode overload and X-Ae-Height', () => {
     const dated = await fetch(`${node.externalUrl}/v2/status`);
     expect([dated.status, dated.headers.get('retry-after')]).to.deep.equal([503, 'Tue, 24 Nov 2026 20:00:07 GMT']);
     expect(node.overloadStats()).to.deep.equal({ refused: 3, remaining: 0 });
+    // without a Retry-After asked, the node's own: none on 7.2.2, as its regulators' refusals
+    node.overload(1);
+    const bare = await fetch(`${node.externalUrl}/v3/status`);
+    expect([bare.status, bare.headers.get('retry-after'), bare.headers.get('server')]).to.deep.equal([
+      503,
+      null,
+      'Cowboy',
+    ]);
+    expect(await bare.text()).to.equal('{"reason":"Temporary overload"}');
   });
 
   it('stamps every answer with its height as X-Ae-Height, errors included, and lets browsers read it', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { jitteredLatency, pacing, Pacer, timerCorrection } from '../../src/devnode/api/pacing.ts';
+import type { Reply } from '../../src/devnode/api/http.ts';
+import { jitteredLatency, Pacer, timerCorrection } from '../../src/devnode/api/pacing.ts';
 import { sleep } from '../../src/base/retry.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
@@ -17,24 +18,33 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-/** served runs `work` through the pacer and resolves with the ms from the call until its delivery. */
+const OK: Reply = { status: 200, body: '{}' };
+
+/** served runs `work` through the pacer as a GET and resolves with the ms from the call until its answer. */
 async function served(pacer: Pacer, work: () => Promise<void>): Promise<number> {
   const started = performance.now();
-  let delivered = NaN;
-  await pacer.serve(work, () => (delivered = performance.now()));
-  return delivered - started;
+  const reply = await pacer.serve('GET', '/v3/status', () => work().then(() => OK));
+  expect(reply).to.equal(OK);
+  return performance.now() - started;
 }
 
-describe('devnode --latency-ms and --max-concurrent-requests', () => {
+/** workers is a node whose two regulators run `n` requests each at once, with room for every test's waiting ones. */
+const workers = (n: number) => ({ httpRead: { workers: n, waiting: 1000 }, httpUpdate: { workers: n, waiting: 1000 } });
+
+describe('devnode --latency-ms and its regulators’ workers', () => {
   it('jitters each latency uniformly over ±20 %', () => {
     expect(jitteredLatency(100, () => 0)).to.equal(80);
     expect(jitteredLatency(100, () => 0.5)).to.equal(100);
     expect(jitteredLatency(100, () => 0.999999)).to.be.closeTo(120, 0.001);
   });
 
-  it('answers at once and without a limit by default, and refuses a limit below 1', () => {
-    expect(pacing({})).to.equal(undefined);
-    expect(() => pacing({ maxConcurrentRequests: 0 })).to.throw(RangeError);
+  it("has the node's regulators by default, and refuses sizes a node could not have", () => {
+    const { queues } = new Pacer().stats();
+    expect(queues.http_read.limits).to.deep.equal({ workers: 5, waiting: 100 });
+    expect(queues.http_update.limits).to.deep.equal({ workers: 5, waiting: 50 });
+    expect(() => new Pacer({ regulators: { httpRead: { workers: 0, waiting: 1 } } })).to.throw(RangeError);
+    expect(() => new Pacer({ regulators: { httpUpdate: { workers: 1, waiting: -1 } } })).to.throw(RangeError);
+    expect(() => new Pacer({ nodeProfile: '6.0.0' })).to.throw(RangeError, /no node profile 6.0.0/);
   });
 
   it("corrects its timers by a little of each one's error, never below 0 or above the cap", () => {
@@ -58,16 +68,16 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
     const long = await served(pacer, () => sleep(6 * N));
     expect(long).to.be.at.least(6 * N - 1);
     expect(long).to.be.below(6 * N + 2 * N); // not L + work (10 N)
-    const stats = pacer.stats();
+    const stats = pacer.stats().queues.http_read;
     expect(stats.answers).to.equal(2);
     expect(stats.overran).to.equal(1);
     expect(stats.answerMs).to.be.at.least(L + 6 * N - 2);
   });
 
-  it('holds each of M slots for the latency: 3 M answers take three latencies, and its counts say so', async () => {
+  it('holds each of M workers for the latency: 3 M answers take three latencies, and its counts say so', async () => {
     const M = 4;
     const L = 2 * N;
-    const pacer = new Pacer({ latencyMs: L, maxConcurrentRequests: M, random: () => 0.5 });
+    const pacer = new Pacer({ latencyMs: L, regulators: workers(M), random: () => 0.5 });
     const started = performance.now();
     const times = await Promise.all(Array.from({ length: 3 * M }, () => served(pacer, () => Promise.resolve())));
     const all = performance.now() - started;
@@ -75,8 +85,10 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
     // the first M in one latency, the last M after three
     expect(Math.min(...times)).to.be.at.least(L - 1);
     expect(Math.max(...times)).to.be.at.least(3 * L - 1);
-    const stats = pacer.stats();
-    expect(stats).to.include({ latencyMs: L, maxConcurrentRequests: M, answers: 3 * M, overran: 0 });
+    expect(pacer.stats().latencyMs).to.equal(L);
+    const stats = pacer.stats().queues.http_read;
+    expect(stats).to.include({ answers: 3 * M, overran: 0, refused: 0 });
+    expect(stats.limits.workers).to.equal(M);
     // each answer held its slot for about L (timers corrected towards it), and 2 M of them waited L or 2 L first
     expect(stats.answerMs / stats.answers).to.be.within(L - 1, 1.5 * L);
     expect(stats.queuedMs).to.be.at.least(M * L + M * 2 * L - 2 * M);
@@ -102,9 +114,12 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
       // the internal port reports the external listener's counts; an unpaced devnode has none
       const stats = await paced.getInternal('/v2/debug/dev/pacing');
       expect(stats.status).to.equal(200);
-      expect(stats.body).to.include({ latency_ms: N, max_concurrent_requests: null, answers: 25, overran: 0 });
+      expect(stats.body).to.include({ latency_ms: N, node_profile: null, answers: 25, overran: 0, refused: 0 });
+      expect(stats.body.queues.http_read).to.include({ workers: 5, max_waiting: 100, answers: 25 });
       expect(Number(stats.body.answer_ms) / 25).to.be.at.least(0.8 * N);
-      expect((await unpaced.getInternal('/v2/debug/dev/pacing')).status).to.equal(404);
+      // an unpaced devnode still has the node's regulators, and counts its answers without a latency
+      const unpacedStats = await unpaced.getInternal('/v2/debug/dev/pacing');
+      expect(unpacedStats.body).to.include({ latency_ms: null, answers: 25, refused: 0 });
     } finally {
       await paced.node.stop();
       await unpaced.node.stop();
@@ -113,21 +128,20 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
 
   // issue 44: this was a timing assertion (two rounds took longer than one by 0.4 L) that failed on a loaded machine;
   // which requests hold a slot is what the limit decides, and that is observable without a clock
-  it('serves M requests at once and admits those beyond M in arrival order, each as a slot frees', async () => {
+  it('serves M requests at once and admits those beyond M in arrival order, each as a worker frees', async () => {
     const M = 4;
-    const pacer = new Pacer({ maxConcurrentRequests: M });
+    const pacer = new Pacer({ regulators: workers(M) });
     const admitted: number[] = [];
     const delivered: number[] = [];
     const finish: (() => void)[] = [];
     const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
     const all = Array.from({ length: M + 2 }, (_, i) =>
-      pacer.serve(
-        () => {
+      pacer
+        .serve('GET', '/v3/status', () => {
           admitted.push(i);
-          return new Promise<number>((resolve) => (finish[i] = () => resolve(i)));
-        },
-        (value) => delivered.push(value),
-      ),
+          return new Promise<Reply>((resolve) => (finish[i] = () => resolve({ status: 200, body: String(i) })));
+        })
+        .then((reply) => delivered.push(Number(reply.body))),
     );
     await settle();
     expect(admitted).to.deep.equal([0, 1, 2, 3]);
@@ -141,6 +155,6 @@ describe('devnode --latency-ms and --max-concurrent-requests', () => {
     for (const i of [0, 1, 3, 5]) finish[i]!();
     await Promise.all(all);
     expect(delivered).to.deep.equal([2, 4, 0, 1, 3, 5]);
-    expect(pacer.stats()).to.include({ answers: M + 2, maxConcurrentRequests: M, overran: 0 });
+    expect(pacer.stats().queues.http_read).to.include({ answers: M + 2, overran: 0, refused: 0 });
   });
 });

@@ -5,7 +5,7 @@
  * here, before the memory hits of the response cache, in the error boundary's shapes.
  */
 import { AppError, ErrorCode } from '../../base/errors.ts';
-import { errorBody } from '../http/middleware/error-boundary.ts';
+import { challenge, errorBody } from '../http/middleware/error-boundary.ts';
 import type { ApiContext, ApiMiddleware } from '../http/state.ts';
 import type { ApiAccess, Caller } from './api-access.ts';
 import { apikeyParameter, presentedKey } from './key-text.ts';
@@ -63,7 +63,6 @@ function refuse(ctx: ApiContext, e: AppError): void {
   ctx.state.graphql = ctx.path === '/mdw/graphql';
   ctx.status = e.status;
   ctx.set('Cache-Control', 'no-store');
-  // RFC 9110 §11.6.1: a 401 names the way to authenticate
-  if (e.status === 401) ctx.set('WWW-Authenticate', 'ApiKey realm="mdw"');
+  if (e.status === 401) challenge(ctx);
   ctx.body = errorBody(ctx, e);
 }

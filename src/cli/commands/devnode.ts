@@ -9,6 +9,7 @@ import type { StakingRecord } from '../../devnode/index.ts';
 import { HARD_FORK_FILE_VARIABLES } from '../../config/middleware.ts';
 import { parseAccountFlag } from '../account-flag.ts';
 import { setFlagsFromString } from 'node:v8';
+import { parseQueueLimits, type QueueLimits } from '../../devnode/api/regulator.ts';
 
 /**
  * HEAP_GROWING_PERCENT bounds how far the devnode process's old generation may grow past what its last full collection
@@ -29,8 +30,10 @@ export default class Devnode extends Command {
     'mdw devnode --key-block-interval 5000 --micro-block-interval 1000',
     'mdw devnode --no-mine',
     'mdw devnode --generate 1000 --seed demo',
-    'mdw devnode --generate 1000 --latency-ms 20 --max-concurrent-requests 32',
+    'mdw devnode --generate 1000 --node-profile 7.2.2',
+    'mdw devnode --generate 1000 --latency-ms 20 --http-read 32:1000 --http-update 32:1000',
     'mdw devnode --generate 1000 --gc-height 900',
+    'mdw devnode --no-dry-run-endpoint --no-debug-endpoints --dry-run-timeout-ms 3000',
     'mdw devnode --hard-forks forks.json --hard-fork-files ./forks',
     'mdw devnode --hyperchain --generate 400 --epoch-length 10',
   ];
@@ -119,12 +122,34 @@ export default class Devnode extends Command {
       default: false,
     }),
     'latency-ms': Flags.integer({
-      description: 'answer each request after MS milliseconds (±20 % jitter), as a real node over a network does',
+      description:
+        "every answer takes MS milliseconds (±20 % jitter) from its turn in the node's queue, whatever its kind (instead of --node-profile's times)",
       min: 0,
     }),
-    'max-concurrent-requests': Flags.integer({
-      description: "serve at most M requests at once per port; more wait in a queue, as in a node's acceptor pool",
-      min: 1,
+    'node-profile': Flags.string({
+      description:
+        'service times of a recorded real node by endpoint kind and load, so that the devnode is as slow as it at the same concurrency (docs/devnode.md)',
+      options: ['7.2.2'],
+    }),
+    'http-read': Flags.custom<QueueLimits>({
+      description:
+        "the node's http_read regulator (every GET): W requests running at once and Q waiting, the rest refused 503 at once (the node's default 5:100)",
+      parse: async (input) => parseQueueLimits('--http-read', input),
+    })(),
+    'http-update': Flags.custom<QueueLimits>({
+      description:
+        "the node's http_update regulator (every POST: transactions, dry-runs): W running, Q waiting (the node's default 5:50)",
+      parse: async (input) => parseQueueLimits('--http-update', input),
+    })(),
+    regulators: Flags.boolean({
+      description:
+        '--no-regulators: no request queues, every request served at once (an unbounded node, not a real one)',
+      default: true,
+      allowNo: true,
+    }),
+    'retry-after': Flags.integer({
+      description: "a 503 refusal's Retry-After in seconds, as a node after 7.2.2 sends (3); 7.2.2 sends none",
+      min: 0,
     }),
     'hard-forks': Flags.string({
       description:
@@ -134,6 +159,24 @@ export default class Devnode extends Command {
       description:
         "write the forks' accounts and contracts here as the node's files, for the middleware's MINERVA_ACCOUNTS_FILE, …",
       dependsOn: ['hard-forks'],
+    }),
+    'dry-run-endpoint': Flags.boolean({
+      description:
+        "serve the external POST /v2|v3/dry-run (the node's http.endpoints.dry-run, off by default on a node); --no-dry-run-endpoint: 404, as such a node",
+      default: true,
+      allowNo: true,
+    }),
+    'debug-endpoints': Flags.boolean({
+      description:
+        "serve the internal /v2|v3/debug/* endpoints, the debug dry-run included (the node's http.internal.debug_endpoints); --no-debug-endpoints: 403 with no body, as such a node",
+      default: true,
+      allowNo: true,
+    }),
+    'dry-run-timeout-ms': Flags.integer({
+      description:
+        "both dry-runs' time limit (the node's http.dry_run.timeout_ms): past it 400 'Bad request: dry-run exceeded time limit'; 0: unbounded",
+      default: 3000,
+      min: 0,
     }),
     'gc-height': Flags.integer({
       description: 'a pruning node: state reads below height H (call info, account at a block, dry-run) answer 410',
@@ -175,9 +218,17 @@ export default class Devnode extends Command {
               },
             }
           : {}),
-        latencyMs: flags['latency-ms'],
-        maxConcurrentRequests: flags['max-concurrent-requests'],
+        ...(flags['latency-ms'] === undefined ? {} : { latencyMs: flags['latency-ms'] }),
+        ...(flags['node-profile'] ? { nodeProfile: flags['node-profile'] } : {}),
+        regulators: flags.regulators && {
+          ...(flags['http-read'] ? { httpRead: flags['http-read'] } : {}),
+          ...(flags['http-update'] ? { httpUpdate: flags['http-update'] } : {}),
+        },
+        ...(flags['retry-after'] === undefined ? {} : { overloadRetryAfter: flags['retry-after'] }),
         gcHeight: flags['gc-height'],
+        dryRunEndpoint: flags['dry-run-endpoint'],
+        debugEndpoints: flags['debug-endpoints'],
+        dryRunTimeoutMs: flags['dry-run-timeout-ms'],
         ...(flags.beneficiary ? { beneficiarySecret: flags.beneficiary } : {}),
         ...(accounts.length > 0 ? { accounts } : {}),
         ...(hardForks ? { hardForks } : {}),

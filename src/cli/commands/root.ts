@@ -210,7 +210,7 @@ function verifiedLine(report: VerifyReport, stateOnly: boolean): string {
         ? 'verified no state (no stored height, or heights missing)'
         : `verified the state at height ${stateAt}`) +
       `: ${differences} difference(s)` +
-      (unverifiable > 0 ? `, ${unverifiable} unverifiable (garbage-collected state, a failing call: listed above)` : '')
+      (unverifiable > 0 ? `, ${unverifiable} unverifiable (garbage-collected state: listed above)` : '')
     );
   return (
     `verified ${checked} heights: ${differences} difference(s)` +

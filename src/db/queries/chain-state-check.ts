@@ -20,6 +20,8 @@ export async function lastBlockHashAt(db: Queryable, height: number): Promise<st
 export interface AexnContract {
   readonly contractId: string;
   readonly balancesUnknown: boolean;
+  /** the micro block of its creation (of the call it was first seen in), whose state its balances were read at */
+  readonly createdIn: string | null;
 }
 
 /** aexnContractsPage lists up to `n` contracts of a type after `after` (by id). */
@@ -30,7 +32,9 @@ export async function aexnContractsPage(
   n: number,
 ): Promise<AexnContract[]> {
   const { rows } = await db.query<AexnContract>(
-    `SELECT contract_id AS "contractId", balances_unknown AS "balancesUnknown" FROM aexn_contracts
+    `SELECT contract_id AS "contractId", balances_unknown AS "balancesUnknown",
+            (SELECT hash FROM micro_blocks m WHERE m.height = c.height AND m.micro_index = c.micro_index) AS "createdIn"
+       FROM aexn_contracts c
       WHERE aexn_type = $1 AND contract_id > $2 ORDER BY contract_id LIMIT $3`,
     [type, after, n],
   );

@@ -3,6 +3,7 @@
  * mark) with the stored top, as /middleware/status, /v3/status and the metrics read it, and the heights still missing.
  */
 import type { Queryable } from '../connection/pool.ts';
+import type { Json } from '../../chain/json.ts';
 import { pendingBackfills, type PendingBackfill } from './pending-backfills.ts';
 import { topHeight, topKeyBlock } from './blocks.ts';
 
@@ -80,6 +81,8 @@ export interface StoredTotals {
   readonly aex9StateTokens: number;
   /** the calls whose internal calls no dry-run told, per reason (migration 1111) */
   readonly incompleteAreas: readonly IncompleteArea[];
+  /** what the populator's start-up probe found its nodes allow (migration 1136), undefined before one probed */
+  readonly nodeProbe?: { [key: string]: Json };
 }
 
 /** Calls of an area that no reading can complete, for one reason: how many, the first and last height holding one. */
@@ -115,11 +118,12 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     failed: FailedArea[] | null;
     aex9_state: number;
     incomplete: IncompleteArea[] | null;
+    node_probe: { [key: string]: Json } | null;
   }>({
     name: 'mdw_v3_stored_totals',
     text: `SELECT (SELECT sum(n) FROM tx_type_totals) AS txs,
                   (SELECT max(name) FROM mdw_migrations) AS migration,
-                  s.node_height, s.status, s.heartbeat_at,
+                  s.node_height, s.status, s.heartbeat_at, s.node_probe,
                   (SELECT json_agg(json_build_object('area', b.area, 'from', b.next_height, 'since', b.failing_since,
                                                      'error', coalesce(b.last_error, '')) ORDER BY b.area)
                      FROM derive_backfill b WHERE b.failing_since IS NOT NULL) AS failed,
@@ -143,5 +147,6 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     failedAreas: (r?.failed ?? []).map((f) => ({ ...f, since: new Date(f.since) })),
     aex9StateTokens: r?.aex9_state ?? 0,
     incompleteAreas: r?.incomplete ?? [],
+    ...(r?.node_probe ? { nodeProbe: r.node_probe } : {}),
   };
 }

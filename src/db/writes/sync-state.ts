@@ -1,5 +1,6 @@
 /** @module The populator's writes of the sync_state row: its status and heartbeat, the re-derive mark, and the loaded top. */
 import type { Queryable } from '../connection/pool.ts';
+import { stringifyJson, type Json } from '../../chain/json.ts';
 
 /** SyncStatus values written to sync_state.status. */
 export const SyncStatus = {
@@ -54,4 +55,9 @@ export async function recordTop(db: Queryable): Promise<void> {
   await db.query(
     `UPDATE sync_state SET (top_height, top_hash) = (SELECT height, hash FROM key_blocks ORDER BY height DESC LIMIT 1)`,
   );
+}
+
+/** recordNodeProbe keeps what the start-up probe found of the nodes (indexer/sync/node-gaps.ts probeReport). */
+export async function recordNodeProbe(db: Queryable, report: { [key: string]: Json }): Promise<void> {
+  await db.query('UPDATE sync_state SET node_probe = $1::jsonb', [stringifyJson(report)]);
 }

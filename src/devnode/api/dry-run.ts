@@ -208,5 +208,5 @@ const itemSource = (item: DryRunItem): EventSource => (item.kind === 'call' ? it
  * `/v2/debug/transactions/dry-run` internally, uncapped).
  */
 export function dryRunRoute(chain: Chain, path: string, opts: DryRunOptions = {}): Route {
-  return { method: 'POST', path, jsonOnly: true, handler: (req: RouteRequest): Reply => dryRun(chain, req.body, opts) };
+  return { method: 'POST', path, handler: (req: RouteRequest): Reply => dryRun(chain, req.body, opts) };
 }

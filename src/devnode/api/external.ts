@@ -4,7 +4,6 @@
  * `/blocks/top` and in /v3's status, see statusBody).
  */
 import { isEncoded, reprefix, type Prefix } from '../../chain/encoding.ts';
-import { stringifyJson } from '../../chain/json.ts';
 import { readNodeHeight } from '../../chain/node-height.ts';
 import { keyBlockHash, keyBlockJson } from '../store/blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from '../chain.ts';
@@ -37,12 +36,18 @@ const MAX_HEIGHT: Readonly<Record<ApiVersion, bigint>> = { v2: 2n ** 64n - 1n, v
 
 /**
  * height reads a height parameter as the node's validator does (readNodeHeight, then the spec's maximum), as an
- * index of the chain's key blocks: past the top it names none (the handler's 404).
+ * index of the chain's key blocks: past the top it names none (the handler's 404). /v2 refuses a bad one with a 400
+ * `validation_error`; /v3's router fails on it with an empty 500 (a recorded 7.2.2 does, for `-1`, `abc`, `1.5`,
+ * `0x10` and 10^23, while 2^64 passes on to the 404).
  */
 function height(req: RouteRequest, version: ApiVersion, index = 0): number {
   const read = readNodeHeight(req.params[index]!);
-  if ('error' in read) throw validationError('height', read.error, read.data);
-  if (read.height > MAX_HEIGHT[version]) throw validationError('height', 'not_in_range', read.height);
+  if ('error' in read || read.height > MAX_HEIGHT[version]) {
+    if (version === 'v3') throw new HttpError(500, undefined);
+    throw 'error' in read
+      ? validationError('height', read.error, read.data)
+      : validationError('height', 'not_in_range', read.height);
+  }
   return read.height <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(read.height) : Number.MAX_SAFE_INTEGER;
 }
 
@@ -139,19 +144,25 @@ function statusBody(chain: Chain, info: DevnodeInfo, version: ApiVersion): Reply
   });
 }
 
+/**
+ * validName is a name the lookups accept: the registrar's rules, with `.test` names too (a recorded 7.2.2 answers
+ * `x.test` 404 "Name not found", not a registrar error).
+ */
 function validName(name: string): string {
-  const invalid = nameValidationError(name);
+  const invalid = nameValidationError(name, LOOKUP_REGISTRARS);
   if (invalid) throw new HttpError(400, `Name validation failed with a reason: ${invalid}`, { error_code: invalid });
   return name;
 }
 
-function nameBody(chain: Chain, id: string, version: ApiVersion): Reply {
+const LOOKUP_REGISTRARS = ['chain', 'test'];
+
+function nameBody(chain: Chain, id: string): Reply {
   // a name in auction is not in the names tree yet: the node says it is not found
   const entry = chain.state.names.get(id);
   const status = nameStatus(entry, chain.height);
   if (status === 'revoked') throw notFound('Name revoked', 'name_revoked');
   if (status === 'gone') throw notFound('Name not found', 'name_not_found');
-  return ok(view.nameJson(entry!, version === 'v3'));
+  return ok(view.nameJson(entry!));
 }
 
 function queriesBody(chain: Chain, req: RouteRequest): Reply {
@@ -160,8 +171,9 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
   const type = req.query.get('type') ?? 'all';
   const limitText = req.query.get('limit') ?? '20';
   if (!['open', 'closed', 'all'].includes(type)) throw validationError('type', 'not_in_enum', type);
-  if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000)
-    throw validationError('limit', 'not_in_range', limitText);
+  const limit = readNodeHeight(limitText);
+  if ('error' in limit) throw validationError('limit', limit.error, limit.data);
+  if (limit.height < 1n || limit.height > 1000n) throw validationError('limit', 'not_in_range', limit.height);
   let queries = (oracle?.queryIds ?? []).map((q) => chain.state.queries.get(q)).filter((q) => q !== undefined);
   const from = req.query.get('from');
   if (from)
@@ -225,7 +237,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       path: `${base}/key-blocks/pending`,
       handler: () => {
         const candidate = chain.candidate();
-        return ok(stringifyJson(keyBlockJson(candidate, keyBlockHash(candidate))));
+        return ok(keyBlockJson(candidate, keyBlockHash(candidate)));
       },
     },
     {
@@ -386,7 +398,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
     {
       method: 'GET',
       path: `${base}/names/:name`,
-      handler: (req) => nameBody(chain, nameHash(validName(req.params[0]!)), version),
+      handler: (req) => nameBody(chain, nameHash(validName(req.params[0]!))),
     },
     {
       method: 'GET',
@@ -394,7 +406,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
       handler: (req) => {
         if (!isEncoded(req.params[0], ['nm']))
           throw refuse(req.params[0]!, ['nm'], { reason: 'Invalid name hash', coded: true });
-        return nameBody(chain, req.params[0]!, version);
+        return nameBody(chain, req.params[0]!);
       },
     },
     {

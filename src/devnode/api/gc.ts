@@ -62,7 +62,7 @@ const PRUNED: Readonly<Record<string, Refusal>> = {
     height: (chain, req) => blockHeight(chain, req.params[1]),
     errorCode: 'garbage_collected',
   },
-  '/token-supply/height/:height': { height: (_, req) => heightParam(req, 0) },
+  '/debug/token-supply/height/:height': { height: (_, req) => heightParam(req, 0) },
   '/dry-run': DRY_RUN,
   '/debug/transactions/dry-run': DRY_RUN,
 };

@@ -1,9 +1,9 @@
 /** @module A small JSON router on node:http for the devnode's two listeners: lossless bodies, `{reason}` errors. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseJson, stringifyJson, type Json } from '../../chain/json.ts';
+import { parseJson, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
-import type { Pacer } from './pacing.ts';
+import type { Regulate } from './pacing.ts';
 
 /** Reply is a status and a JSON body already serialised, with the headers it needs besides (a 503's Retry-After). */
 export interface Reply {
@@ -24,11 +24,8 @@ export interface Route {
   readonly method: 'GET' | 'POST';
   readonly path: string;
   readonly handler: (req: RouteRequest) => Reply | Promise<Reply>;
-  /**
-   * jsonOnly: the node's REST layer takes the body as `application/json` only, and answers another content type (or
-   * none: no body) 415 with no body, before the handler (a real 7.2.2 node's dry-runs and transactions)
-   */
-  readonly jsonOnly?: boolean;
+  /** shut by the node's configuration (endpoint-gates.ts): 403 with no body, before the body is read, as the node */
+  readonly forbidden?: boolean;
 }
 
 /** alsoUnderV3 serves each /v2 route under /v3 as well: the node's handlers answer both of its APIs alike. */
@@ -37,22 +34,26 @@ export function alsoUnderV3(routes: readonly Route[]): Route[] {
   return [...routes, ...v3];
 }
 
-/** HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself). */
+/**
+ * HttpError is an error answer with the node's `{reason, …}` body (a client's error, or one the node gives itself),
+ * its keys in the node's order, or the node's empty body (`reason` undefined: its router's and REST layer's own 4xx
+ * and 500s carry none).
+ */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
   readonly status: number;
-  readonly body: { [k: string]: Json };
+  readonly body: Json | undefined;
 
-  constructor(status: number, reason: string, extra: { [k: string]: Json } = {}) {
-    super(reason);
+  constructor(status: number, reason: string | undefined, extra: { [k: string]: Json } = {}) {
+    super(reason ?? `empty ${status}`);
     this.status = status;
-    this.body = { reason, ...extra };
+    this.body = reason === undefined ? undefined : withSortedKeys({ reason, ...extra });
   }
 }
 
-/** ok is a 200 reply of a JSON value. */
+/** ok is a 200 reply of a JSON value (its keys sorted, as the node writes them) or of a body already written. */
 export function ok(value: unknown): Reply {
-  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(value) };
+  return { status: 200, body: typeof value === 'string' ? value : stringifyJson(withSortedKeys(value as Json)) };
 }
 
 /** validationError is the node's swagger-layer 400 (`reason: validation_error`). */
@@ -145,10 +146,14 @@ export function corsHeaders(origin: string | undefined, requestHeaders: string |
   };
 }
 
+/** SERVER is the node's `server` header: its HTTP server's name, on every answer. */
+const SERVER = { server: 'Cowboy' };
+
 function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>): void {
-  // the node's router and REST layer answer an unknown path or method with no body at all
+  // the node's router and REST layer answer an unknown path or method with no body at all, and no content type
   const type: Record<string, string> = reply.body === '' ? {} : { 'content-type': 'application/json' };
   res.writeHead(reply.status, {
+    ...SERVER,
     ...stamped,
     ...reply.headers,
     ...type,
@@ -157,28 +162,34 @@ function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>
   res.end(reply.body);
 }
 
+/** FORBIDDEN: the node's REST layer refusing an operation its configuration shuts (cowboy_rest forbidden). */
+const FORBIDDEN: Reply = { status: 403, body: '' };
+
 /** OPTIONS is answered before routing, as the node's CORS middleware does: 200, no body. */
 const PREFLIGHT: Reply = { status: 200, body: '' };
 
-/**
- * noRoute is the answer to a path no route has (404) or a method its routes lack (405): the node's, with no body,
- * except under /v2, where the devnode has always said why in a `{reason}` (and its clients read it).
- */
-function noRoute(path: string, pathMatched: boolean): Reply {
-  const status = pathMatched ? 405 : 404;
-  if (path !== '/v2' && !path.startsWith('/v2/')) return { status, body: '' };
-  return { status, body: pathMatched ? '{"reason":"Method not allowed"}' : '{"reason":"Not found"}' };
+/** noRoute is the node's answer to a path no route has (404) or a method its routes lack (405): no body, /v2 too. */
+function noRoute(pathMatched: boolean): Reply {
+  return { status: pathMatched ? 405 : 404, body: '' };
 }
 
-/** UNSUPPORTED_MEDIA_TYPE: the node's answer to a body that is not `application/json` (Route.jsonOnly). */
-const UNSUPPORTED_MEDIA_TYPE: Reply = { status: 415, body: '' };
+/** isJsonRequest: the request says its body is JSON; the node's REST layer answers any other an empty 415. */
+function isJsonRequest(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return type !== undefined && type.split(';')[0]!.trim().toLowerCase() === 'application/json';
+}
 
-/** isJson says whether a `content-type` header is `application/json` (parameters such as a charset aside). */
-const isJson = (contentType: string | undefined): boolean =>
-  contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
-
-/** answer computes the reply to one request: the route's, or the node's 404/405/400/500. */
-async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Promise<Reply> {
+/**
+ * answer computes the reply to one request: the route's, or the node's 404/405/400/415/500. A routed request with its
+ * body read goes through `regulate` (the node's queues: a turn, its service time, or a refusal), as the node's router
+ * and validation answer before its queues do.
+ */
+async function answer(
+  table: RouteTable,
+  req: IncomingMessage,
+  log: Logger,
+  regulate: Regulate | undefined,
+): Promise<Reply> {
   try {
     const url = parseUrl(req.url);
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, '') : url.pathname;
@@ -188,25 +199,28 @@ async function answer(table: RouteTable, req: IncomingMessage, log: Logger): Pro
       if (!m) continue;
       pathMatched = true;
       if (route.method !== req.method) continue;
+      if (route.forbidden) return FORBIDDEN;
       let body: Json | undefined;
       if (req.method === 'POST') {
+        if (!isJsonRequest(req)) throw new HttpError(415, undefined);
         const text = await readBody(req);
-        if (route.jsonOnly && !isJson(header(req, 'content-type'))) return UNSUPPORTED_MEDIA_TYPE;
         if (text.trim() !== '') {
           try {
             body = parseJson(text);
           } catch {
-            // the node's answer: no parameter named, the text it could not read as the data
+            // the node names no parameter and echoes the text it could not read
             throw validationError('', 'invalid_body', text);
           }
         }
       }
       const params = m.slice(1).map(decodeParam);
-      return await route.handler({ params, query: url.searchParams, body });
+      const work = async (): Promise<Reply> => route.handler({ params, query: url.searchParams, body });
+      return await (regulate ? regulate.serve(route.method, path, work) : work());
     }
-    return noRoute(path, pathMatched);
+    return noRoute(pathMatched);
   } catch (err) {
-    if (err instanceof HttpError) return { status: err.status, body: stringifyJson(err.body) };
+    if (err instanceof HttpError)
+      return { status: err.status, body: err.body === undefined ? '' : stringifyJson(err.body) };
     log.error({ err, url: req.url }, 'devnode request failed');
     return { status: 500, body: '{"reason":"Internal error"}' };
   }
@@ -219,10 +233,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** What a listener does besides routing. */
 export interface JsonServerOptions {
-  /** the realistic mode (pacing.ts): each request waits for a slot, its answer is written when its latency is up */
-  readonly pacer?: Pacer;
-  /** refuses requests with 503 and Retry-After while told to (overload.ts), before they queue, as the node's queue does */
-  readonly overload?: { take(): Reply | undefined };
+  /** the node's queues and service times (pacing.ts), which a routed request goes through */
+  readonly regulate?: Regulate;
   /** the chain's height, stamped on every answer as `X-Ae-Height`, as a node after 7.2.2 does (before routing) */
   readonly height?: () => number;
 }
@@ -233,18 +245,14 @@ export interface JsonServerOptions {
  */
 export function createJsonServer(routes: readonly Route[], log: Logger, options: JsonServerOptions = {}): Server {
   const table = new RouteTable(routes);
-  const { pacer, overload, height } = options;
+  const { regulate, height } = options;
   return createServer((req, res) => {
     const stamped = {
       ...(height === undefined ? {} : { [AE_HEIGHT_HEADER]: String(height()) }),
       ...corsHeaders(header(req, 'origin'), header(req, 'access-control-request-headers')),
     };
     if (req.method === 'OPTIONS') return send(res, PREFLIGHT, stamped);
-    const refusal = overload?.take();
-    if (refusal) return send(res, refusal, stamped);
-    const work = (): Promise<Reply> => answer(table, req, log);
-    if (pacer) void pacer.serve(work, (reply) => send(res, reply, stamped));
-    else void work().then((reply) => send(res, reply, stamped));
+    void answer(table, req, log, regulate).then((reply) => send(res, reply, stamped));
   });
 }
 

@@ -3,7 +3,7 @@
  * string, for clients whose JSON cannot hold 64-bit integers. /v2 has no such flag.
  */
 import { integersAsStrings, parseJson, stringifyJson, type Json } from '../../chain/json.ts';
-import { validationError, type Reply, type Route, type RouteRequest } from './http.ts';
+import { HttpError, type Reply, type Route, type RouteRequest } from './http.ts';
 
 /** FLOATS are the answers' fields the node holds as floats (Status `sync_progress`): the flag leaves them numbers. */
 const FLOATS = new Set(['sync_progress']);
@@ -15,14 +15,14 @@ export function intsAsStrings(value: Json): Json {
 
 /**
  * intAsStringFlag reads the flag as the node's validator does (a boolean, either case; present with no value is
- * true), before the operation's own parameters; anything else is a 400.
+ * true), before the operation's own parameters; anything else fails the node's handler: an empty 500 (recorded).
  */
 export function intAsStringFlag(query: URLSearchParams): boolean {
   const text = query.get('int-as-string');
   if (text === null) return false;
   if (text === '' || text.toLowerCase() === 'true') return true;
   if (text.toLowerCase() === 'false') return false;
-  throw validationError('int-as-string', 'wrong_type', text);
+  throw new HttpError(500, undefined);
 }
 
 /** withIntAsString gives each /v3 route the flag: its successful answers then carry integers as strings. */

@@ -7,6 +7,7 @@ import type { Chain } from '../chain.ts';
 import { HttpError, ok, validationError, type Route, type RouteRequest } from './http.ts';
 import { commitmentId, nameValidationError } from '../ids.ts';
 import { nodeDebugRoutes } from './node-debug.ts';
+import { tokenSupplyRoutes } from './token-supply.ts';
 import { TxRejected } from '../rules/apply.ts';
 import { txListJson } from './views.ts';
 
@@ -118,5 +119,6 @@ export function internalRoutes(chain: Chain): Route[] {
     },
     ...builderRoutes(chain),
     ...nodeDebugRoutes(chain),
+    ...tokenSupplyRoutes(chain),
   ];
 }

@@ -93,7 +93,8 @@ export function nodeInfoRoutes(chain: Chain, base: string): Route[] {
     {
       method: 'GET',
       path: `${base}/contracts/:id/poi`,
-      handler: () => {
+      handler: (req) => {
+        if (!chain.state.contracts.get(req.params[0]!)) throw new HttpError(404, 'Proof for contract not found');
         throw new HttpError(501, 'The devnode keeps no Merkle state trees: it has no proofs of inclusion');
       },
     },

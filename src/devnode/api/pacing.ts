@@ -1,29 +1,62 @@
 /**
- * @module The devnode's realistic HTTP layer (`--latency-ms`, `--max-concurrent-requests`): a node whose answer
- * takes the given latency (±20 % jitter) and that serves at most M requests at once, the rest waiting their turn in
- * arrival order, as a real node's `http_read` job queue makes them wait. The latency is the node's own time per
- * answer, from the request's admission to a slot until its answer is written, with the devnode's work inside it
- * (not added after): a slot is held for max(latency, work). The network between client and node is whatever the
- * machine's is (loopback here) and comes on top, as it does in front of a real node. So M slots at latency L serve
- * at most M ÷ L answers per second, and a client reaches that only by keeping requests waiting at the node.
- * Benchmarks against it measure how well a client keeps a slow, bounded node busy instead of how fast the devnode
- * answers; `stats` says how close the devnode itself came to that ideal.
+ * @module The devnode's pace, one model of what makes a real node refuse and take its time. A node runs each API
+ * operation through one of two regulators (regulator.ts) that both its listeners share: `http_read` for every GET
+ * (5 running, 100 waiting) and `http_update` for every POST (transactions and both dry-runs: 5 running, 50
+ * waiting); a request finding its regulator full is refused at once, 503 `{"reason":"Temporary overload"}`, with no
+ * `Retry-After` on 7.2.2 (`Retry-After: 3` after it: `overloadRetryAfter`). A request holds its worker for its
+ * service time, with the devnode's own work inside it (not added after): the answer is written when the time is up,
+ * or when the work ends if that took longer (an overrun). The service time is none by default (the devnode answers
+ * as fast as it can, still within the regulators), a flat `latencyMs` (±20 %), or a recorded node's per endpoint kind
+ * and load (`nodeProfile`, node-profile.ts), so that the devnode is as slow as that node at the same concurrency.
+ * The routing and the body's parsing come before the regulator, as in the node (its router and request validation
+ * answer a 404, 405, 415 or 400 without a turn); the devnode's own controls (`/debug/dev/…`) and its `/api` are not
+ * the node's and take none.
  */
-import pLimit from 'p-limit';
+import type { Reply } from './http.ts';
+import { endpointKind, NODE_PROFILES, serviceMs, type NodeProfile } from './node-profile.ts';
+import { checkLimits, HTTP_READ, HTTP_UPDATE, Regulator, UNBOUNDED, type QueueLimits } from './regulator.ts';
 
 export interface PacingOptions {
-  /** each answer takes this many milliseconds (±20 %) from its admission; 0 or absent: at once */
+  /** every answer takes this many milliseconds (±20 %) from its admission, whatever its kind; before nodeProfile */
   readonly latencyMs?: number;
-  /** requests served at once; more wait in a queue (absent: no limit) */
-  readonly maxConcurrentRequests?: number;
+  /** the service times of a recorded node (NODE_PROFILES: `7.2.2`), by endpoint kind and load */
+  readonly nodeProfile?: string;
+  /** the sizes of the node's regulators (its defaults when absent); false: every request admitted at once */
+  readonly regulators?: false | { readonly httpRead?: QueueLimits; readonly httpUpdate?: QueueLimits };
+  /** the seconds a refusal's `Retry-After` says (a node after 7.2.2 says 3); absent: none, as 7.2.2 */
+  readonly overloadRetryAfter?: number;
   /** the jitter's source of randomness (tests pass a fixed one) */
   readonly random?: () => number;
 }
 
-/** JITTER is the spread of each answer's latency around the configured one: ±20 %. */
+/** QueueName is a regulator's name in the node's config. */
+export type QueueName = 'http_read' | 'http_update';
+export const QUEUE_NAMES: readonly QueueName[] = ['http_read', 'http_update'];
+
+/** queueOf is the regulator a request of `method` goes through: every GET reads, every POST updates. */
+export function queueOf(method: string): QueueName {
+  return method === 'GET' ? 'http_read' : 'http_update';
+}
+
+/** UNREGULATED: the devnode's own controls and its API document, which no node has and no queue holds. */
+const UNREGULATED = /\/debug\/dev\/|^\/api$/;
+
+/** OVERLOAD_REASON is the node's reason for a request its regulator had no room for. */
+export const OVERLOAD_REASON = 'Temporary overload';
+
+/** overloadReply is the node's refusal (aehttp_dispatch_ext:run, `{rejected, _}`), with `Retry-After` when given. */
+export function overloadReply(retryAfter: string | undefined): Reply {
+  return {
+    status: 503,
+    body: `{"reason":"${OVERLOAD_REASON}"}`,
+    ...(retryAfter === undefined ? {} : { headers: { 'retry-after': retryAfter } }),
+  };
+}
+
+/** JITTER is the spread of each service time around its mean: ±20 %. */
 const JITTER = 0.2;
 
-/** jitteredLatency draws one answer's latency: uniform over latencyMs × [0.8, 1.2]. Pure given `random`. */
+/** jitteredLatency draws one answer's service time: uniform over latencyMs × [0.8, 1.2]. Pure given `random`. */
 export function jitteredLatency(latencyMs: number, random: () => number): number {
   return latencyMs * (1 - JITTER + 2 * JITTER * random());
 }
@@ -40,99 +73,153 @@ export function timerCorrection(correctionMs: number, errorMs: number, maxMs: nu
 /** CORRECTION_GAIN: the share of each timer's error taken into the correction (a slow, steady average). */
 const CORRECTION_GAIN = 0.05;
 
-/** PacingStats are the counts since the devnode started, for a client to see how close it came to M ÷ L. */
-export interface PacingStats {
-  readonly latencyMs: number;
-  /** null: no limit */
-  readonly maxConcurrentRequests: number | null;
+/** QueueStats are one regulator's sizes, its load now and its counts since the devnode started. */
+export interface QueueStats {
+  readonly limits: QueueLimits;
+  readonly running: number;
+  readonly waiting: number;
   /** answers written */
   readonly answers: number;
-  /** the sum of their times from admission to written: the slot-milliseconds the answers held */
+  /** the sum of their times from admission to written: the worker-milliseconds the answers held */
   readonly answerMs: number;
   /** the sum of their waits in the queue before admission */
   readonly queuedMs: number;
-  /** answers whose own work took longer than their latency (the devnode's CPU, not the latency, set their time) */
+  /** answers whose own work took longer than their service time (the devnode's CPU set their time) */
   readonly overran: number;
+  /** requests refused, the regulator full */
+  readonly refused: number;
+}
+
+/** PacingStats are the model's settings and each regulator's QueueStats. */
+export interface PacingStats {
+  readonly latencyMs: number | null;
+  readonly nodeProfile: string | null;
+  readonly overloadRetryAfter: number | null;
+  readonly queues: Readonly<Record<QueueName, QueueStats>>;
+}
+
+/** Regulate is what a listener puts each routed request's work through (http.ts). */
+export interface Regulate {
+  serve(method: string, path: string, work: () => Promise<Reply>): Promise<Reply>;
+}
+
+type Counts = { answers: number; answerMs: number; queuedMs: number; overran: number; refused: number };
+
+/** serviceTimeOf is how a request's service time is found: flat, from a profile, or none. */
+function serviceTimeOf(opts: PacingOptions): (method: string, path: string, inNode: number, workers: number) => number {
+  if (opts.latencyMs !== undefined && opts.latencyMs > 0) return () => opts.latencyMs!;
+  if (opts.nodeProfile === undefined) return () => 0;
+  const profile: NodeProfile | undefined = NODE_PROFILES[opts.nodeProfile];
+  if (!profile)
+    throw new RangeError(`no node profile ${opts.nodeProfile} (there are: ${Object.keys(NODE_PROFILES).join(', ')})`);
+  return (method, path, inNode, workers) => serviceMs(profile[endpointKind(method, path)], inNode, workers);
 }
 
 /**
- * Pacer admits requests to the node's slots and writes each answer when its latency is up; it keeps the counts of
- * `stats`. One per listener (a node's listeners have their own pools).
+ * Pacer is a node's pace: its two regulators, shared by its listeners, and each request's service time; it keeps
+ * the counts of `stats`.
  */
 export class Pacer {
-  readonly #latencyMs: number;
-  readonly #slots: number | undefined;
-  readonly #limit: pLimit.Limit | undefined;
+  readonly #opts: PacingOptions;
+  readonly #regulators: Readonly<Record<QueueName, Regulator>>;
+  readonly #counts: Record<QueueName, Counts>;
+  readonly #serviceMs: ReturnType<typeof serviceTimeOf>;
+  readonly #retryAfter: string | undefined;
   readonly #random: () => number;
   /** ms taken off each wait so that timers, which fire late on a busy event loop, fire on time on average */
   #correctionMs = 0;
-  #answers = 0;
-  #answerMs = 0;
-  #queuedMs = 0;
-  #overran = 0;
 
-  constructor(opts: PacingOptions) {
-    const slots = opts.maxConcurrentRequests;
-    if (slots !== undefined && (!Number.isInteger(slots) || slots < 1)) {
-      throw new RangeError(`maxConcurrentRequests must be a positive integer, not ${slots}`);
-    }
-    this.#latencyMs = Math.max(0, opts.latencyMs ?? 0);
-    this.#slots = slots;
-    this.#limit = slots === undefined ? undefined : pLimit(slots);
+  constructor(opts: PacingOptions = {}) {
+    this.#opts = opts;
+    const sizes = opts.regulators === false ? { httpRead: UNBOUNDED, httpUpdate: UNBOUNDED } : opts.regulators;
+    this.#regulators = {
+      http_read: new Regulator(checkLimits('http_read', sizes?.httpRead ?? HTTP_READ)),
+      http_update: new Regulator(checkLimits('http_update', sizes?.httpUpdate ?? HTTP_UPDATE)),
+    };
+    const zero = (): Counts => ({ answers: 0, answerMs: 0, queuedMs: 0, overran: 0, refused: 0 });
+    this.#counts = { http_read: zero(), http_update: zero() };
+    this.#serviceMs = serviceTimeOf(opts);
+    this.#retryAfter = opts.overloadRetryAfter === undefined ? undefined : String(opts.overloadRetryAfter);
     this.#random = opts.random ?? Math.random;
   }
 
-  /**
-   * serve runs `work` (the answer's computation) once a slot is free, and `deliver`s its result when the answer's
-   * latency, counted from admission, is up (at once if the work took longer); the slot is freed after delivery.
-   */
-  serve<T>(work: () => Promise<T>, deliver: (value: T) => void): Promise<void> {
-    const arrived = performance.now();
-    const run = async (): Promise<void> => {
-      const admitted = performance.now();
-      const due = this.#latencyMs > 0 ? admitted + jitteredLatency(this.#latencyMs, this.#random) : admitted;
-      const value = await work();
-      if (performance.now() < due) await this.#until(due);
-      else if (this.#latencyMs > 0) this.#overran++;
-      deliver(value);
-      this.#answers++;
-      this.#answerMs += performance.now() - admitted;
-      this.#queuedMs += admitted - arrived;
-    };
-    return this.#limit ? this.#limit(run) : run();
+  /** retryAfter is what the node's refusals say in `Retry-After` (undefined: no such header). */
+  get retryAfter(): string | undefined {
+    return this.#retryAfter;
   }
 
-  /** stats are the counts so far (see PacingStats). */
-  stats(): PacingStats {
+  /** regulate is this pace for one listener: `refuse` (the overload on demand) answers a request first if it will. */
+  regulate(refuse?: () => Reply | undefined): Regulate {
     return {
-      latencyMs: this.#latencyMs,
-      maxConcurrentRequests: this.#slots ?? null,
-      answers: this.#answers,
-      answerMs: this.#answerMs,
-      queuedMs: this.#queuedMs,
-      overran: this.#overran,
+      serve: (method, path, work) => {
+        if (UNREGULATED.test(path)) return work();
+        return Promise.resolve(refuse?.() ?? this.serve(method, path, work));
+      },
+    };
+  }
+
+  /**
+   * serve runs `work` (a routed request's answer) once its regulator gives it a worker, and resolves with its reply
+   * when its service time, counted from admission, is up (at once if the work took longer); the worker is freed then.
+   * A full regulator refuses it at once.
+   */
+  async serve(method: string, path: string, work: () => Promise<Reply>): Promise<Reply> {
+    const name = queueOf(method);
+    const regulator = this.#regulators[name];
+    const counts = this.#counts[name];
+    const arrived = performance.now();
+    const turn = regulator.ask();
+    if (!turn) {
+      counts.refused++;
+      return overloadReply(this.#retryAfter);
+    }
+    await turn;
+    const admitted = performance.now();
+    const ms = this.#serviceMs(method, path, regulator.running + regulator.waiting, regulator.limits.workers);
+    const due = admitted + (ms > 0 ? jitteredLatency(ms, this.#random) : 0);
+    try {
+      const reply = await work().then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+      if (performance.now() < due) await this.#until(due, ms);
+      else if (ms > 0) counts.overran++;
+      if ('error' in reply) throw reply.error;
+      return reply.value;
+    } finally {
+      regulator.done();
+      counts.answers++;
+      counts.answerMs += performance.now() - admitted;
+      counts.queuedMs += admitted - arrived;
+    }
+  }
+
+  /** stats are the settings and each regulator's counts so far (see PacingStats). */
+  stats(): PacingStats {
+    const queue = (name: QueueName): QueueStats => ({
+      limits: this.#regulators[name].limits,
+      running: this.#regulators[name].running,
+      waiting: this.#regulators[name].waiting,
+      ...this.#counts[name],
+    });
+    return {
+      latencyMs: this.#opts.latencyMs !== undefined && this.#opts.latencyMs > 0 ? this.#opts.latencyMs : null,
+      nodeProfile: this.#opts.nodeProfile ?? null,
+      overloadRetryAfter: this.#opts.overloadRetryAfter ?? null,
+      queues: { http_read: queue('http_read'), http_update: queue('http_update') },
     };
   }
 
   /** #until resolves at `due` (performance.now() time), as near as the event loop allows, on average exactly. */
-  #until(due: number): Promise<void> {
+  #until(due: number, serviceMs: number): Promise<void> {
     return new Promise((resolve) => {
       // whole milliseconds: Node keeps one timer list per duration, so a handful of lists serve every answer instead
       // of one new list per fractional wait; the rounding averages out, and the correction takes what does not
       const wait = Math.max(0, Math.round(due - performance.now() - this.#correctionMs));
       setTimeout(() => {
-        this.#correctionMs = timerCorrection(this.#correctionMs, performance.now() - due, this.#latencyMs / 2);
+        this.#correctionMs = timerCorrection(this.#correctionMs, performance.now() - due, serviceMs / 2);
         resolve();
       }, wait);
     });
   }
-}
-
-/**
- * pacing returns the pacer a listener puts its requests through, or undefined when the devnode answers at once
- * with no limit (the default, and what tests want).
- */
-export function pacing(opts: PacingOptions): Pacer | undefined {
-  if ((opts.latencyMs ?? 0) <= 0 && opts.maxConcurrentRequests === undefined) return undefined;
-  return new Pacer(opts);
 }

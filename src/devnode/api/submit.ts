@@ -5,13 +5,14 @@ import type { Chain, TxRecord } from '../chain.ts';
 import { HttpError, validationError } from './http.ts';
 import { decodeErrorCode } from '../ids.ts';
 import { RlpError } from '../../chain/rlp.ts';
-import { TxRejected } from '../rules/apply.ts';
+import { TxKnown, TxRejected } from '../rules/apply.ts';
 import { TxCodecError } from '../tx-codec.ts';
 
 /**
- * submitEncodedTx answers 400 `Invalid api encoding` (with the node's error code) for a string that is not a `tx_`, and
- * 400 `Invalid tx: <why>` for a transaction the devnode cannot decode or refuses (nonce,
- * signature, fee, "insufficient balance", …); the real node says only `Invalid tx`.
+ * submitEncodedTx answers 400 `Invalid api encoding` (with the node's error code) for a string that is not a `tx_`,
+ * the node's 400 `already_accepted` for a transaction it holds, and 400 `Invalid tx: <why>` for one the devnode cannot
+ * decode or refuses (nonce, signature, fee, "insufficient balance", …), where the real node says only `Invalid tx`
+ * with an error code.
  */
 export function submitEncodedTx(chain: Chain, body: Json | undefined): TxRecord {
   if (!isJsonObject(body)) throw validationError('body', 'invalid_body', 'expected {"tx": "tx_…"}');
@@ -27,6 +28,7 @@ export function submitEncodedTx(chain: Chain, body: Json | undefined): TxRecord 
   try {
     return chain.submit(bytes);
   } catch (err) {
+    if (err instanceof TxKnown) throw new HttpError(400, 'Invalid tx', { error_code: 'already_accepted' });
     if (
       err instanceof TxRejected ||
       err instanceof TxCodecError ||

@@ -1,6 +1,9 @@
-/** @module The node's JSON bodies for the devnode's chain objects, serialised once and cached where they cannot change. */
+/**
+ * @module The node's JSON bodies for the devnode's chain objects, serialised once and cached where they cannot
+ * change, their keys sorted as the node writes them (a recorded 7.2.2 sorts every object's keys).
+ */
 import { encode } from '../../chain/encoding.ts';
-import { stringifyJson, type Json } from '../../chain/json.ts';
+import { isJsonObject, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import { keyBlockJson, microHeaderJson } from '../store/blocks.ts';
 import type { KeyBlock, MicroBlock, TxRecord } from '../chain.ts';
 import { decodeSignedTx } from '../tx-codec.ts';
@@ -18,12 +21,26 @@ import { codePayable } from '../contracts/bytecode.ts';
 
 const EMPTY_OR = encode('or', new Uint8Array(0));
 
+/** encodedKey is a name pointer's key as the node adds it beside the text (`encoded_key`, a `ba_`). */
+const encodedKey = (key: string): string => encode('ba', Buffer.from(key, 'utf8'));
+
+/** withEncodedKeys is a transaction (or one it wraps) whose name pointers carry their `encoded_key`, as the node's do. */
+function withEncodedKeys(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withEncodedKeys);
+  if (!isJsonObject(value)) return value;
+  const copy: { [k: string]: Json } = {};
+  for (const [k, v] of Object.entries(value)) copy[k] = withEncodedKeys(v);
+  if (typeof copy.key === 'string' && typeof copy.id === 'string') copy.encoded_key = encodedKey(copy.key);
+  return copy;
+}
+
 /**
- * renderTx prints a GenericSignedTx as a 7.x node does: its keys in code unit order (the node's JSON objects are
- * Erlang maps), `encoded_tx` the whole signed transaction (SignedTx RLP, `tx_…`) beside its `signatures` and `tx`.
+ * renderTx prints a GenericSignedTx as a 7.x node does: its keys sorted (the node's JSON objects are Erlang maps),
+ * `encoded_tx` the whole signed transaction (SignedTx RLP, `tx_…`) beside its `signatures` and `tx`.
  */
 function renderTx(r: TxRecord): string {
   const body: Record<string, Json> = {
+    tx: withEncodedKeys(r.tx as Json),
     block_hash: r.blockHash ?? 'none',
     block_height: r.blockHeight,
     encoded_tx: encode('tx', r.signedBytes),
@@ -31,8 +48,7 @@ function renderTx(r: TxRecord): string {
   };
   // the node prints a GAMetaTx without `signatures` (its authorisation is the GA's call, not a signature)
   if (r.tx.type !== 'GAMetaTx') body.signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
-  body.tx = r.tx;
-  return stringifyJson(body);
+  return stringifyJson(withSortedKeys(body));
 }
 
 /** txJson is a GenericSignedTx (`block_hash` "none" and `block_height` −1 while pending), cached on the record. */
@@ -82,7 +98,7 @@ export function txInfoBody(r: TxRecord): string {
   const [key, info] = r.gaInfo ? ['ga_info', r.gaInfo] : ['call_info', r.callInfo!];
   let body = infoBodies.get(info);
   if (body === undefined) {
-    body = stringifyJson({ [key]: info });
+    body = stringifyJson(withSortedKeys({ [key]: info }));
     infoBodies.set(info, body);
   }
   return body;
@@ -98,7 +114,7 @@ export function accountJson(id: string, a: Account, contract?: ContractEntry): {
   return a.ga ? { ...json, auth_fun: a.ga.authFun, contract_id: a.ga.contractId } : json;
 }
 
-/** oracleJson is a RegisteredOracle; `expires` repeats `ttl` under the seed's name. */
+/** oracleJson is a RegisteredOracle. */
 export function oracleJson(o: Oracle): { [k: string]: Json } {
   return {
     id: o.id,
@@ -106,36 +122,29 @@ export function oracleJson(o: Oracle): { [k: string]: Json } {
     response_format: o.responseFormat,
     query_fee: jsonInt(o.queryFee),
     ttl: o.expires,
-    expires: o.expires,
     abi_version: o.abiVersion,
   };
 }
 
-/** queryJson is an OracleQuery; `query_id` and `expires` repeat `id` and `ttl` under the seed's names. */
+/** queryJson is an OracleQuery. */
 export function queryJson(q: OracleQuery): { [k: string]: Json } {
   return {
     id: q.id,
-    query_id: q.id,
     sender_id: q.senderId,
     sender_nonce: q.senderNonce,
     oracle_id: q.oracleId,
     query: encode('ov', Buffer.from(q.query, 'utf8')),
     response: q.response === undefined ? EMPTY_OR : encode('or', Buffer.from(q.response, 'utf8')),
     ttl: q.expires,
-    expires: q.expires,
     response_ttl: { type: 'delta', value: q.responseTtl },
     fee: jsonInt(q.fee),
   };
 }
 
-/**
- * nameJson is a NameEntry (with the v5.11+ `owner`); `encodedKey` adds the OpenAPI 3 NamePointer's `encoded_key`
- * (the key as a `ba_`), which /v3 sends and the devnode's /v2 never did.
- */
-export function nameJson(n: NameEntry, encodedKey = false): { [k: string]: Json } {
-  const pointer = (p: { key: string; id: string }): { [k: string]: Json } =>
-    encodedKey ? { key: p.key, encoded_key: encode('ba', Buffer.from(p.key, 'utf8')), id: p.id } : { ...p };
-  return { id: n.id, ttl: n.expires, owner: n.owner, pointers: n.pointers.map(pointer) };
+/** nameJson is a NameEntry (with the v5.11+ `owner`), its pointers with their `encoded_key` under /v2 and /v3 alike. */
+export function nameJson(n: NameEntry): { [k: string]: Json } {
+  const pointers = n.pointers.map((p) => ({ key: p.key, encoded_key: encodedKey(p.key), id: p.id }));
+  return { id: n.id, ttl: n.expires, owner: n.owner, pointers };
 }
 
 /** auctionJson is an AuctionEntry: the name's hash, the last bid's height, bidder and fee, and the end height. */

@@ -82,6 +82,15 @@ const SPECS_BY_ID = new Map<ContractKind, Map<string, FunctionSpec>>(
   ]),
 );
 
+/**
+ * constantHandler answers a function whose code returns a literal (a standard's `*_extensions` list: bytecode.ts
+ * `constant`) with that literal, as its code does; undefined for another function.
+ */
+function constantHandler(kind: ContractKind, fn: string): Handler | undefined {
+  const constant = functionsOf(kind).find((spec) => spec.name === fn)?.constant;
+  return constant === undefined ? undefined : () => constant;
+}
+
 /** PAYABLE names each kind's payable functions: only these take AE with a call. */
 const PAYABLE = new Map<ContractKind, Set<string>>(
   (Object.keys(HANDLERS) as ContractKind[]).map((kind) => [
@@ -138,7 +147,7 @@ function dispatch(env: Env, { caller, contract, fn, args, value, isCreate = fals
   require(entry !== undefined, `contract ${contract} not found`);
   const kind = kindOfCode(entry.code);
   require(kind !== undefined, `${contract} is not a contract the devnode runs`);
-  const handler = HANDLERS[kind][fn];
+  const handler = HANDLERS[kind][fn] ?? constantHandler(kind, fn);
   require(handler !== undefined && (fn === 'init') === isCreate, `no function ${fn} to call`);
   if (value > 0n && !isCreate && !PAYABLE.get(kind)!.has(fn)) throw new FateError(`Function ${fn} is not payable`);
   const frame = new Frame(env, contract, caller, value);

@@ -33,7 +33,7 @@ import {
   type TxEffect,
 } from './common.ts';
 
-export { TxRejected, type ApplyContext, type TxEffect } from './common.ts';
+export { TxKnown, TxRejected, type ApplyContext, type TxEffect } from './common.ts';
 export { isHeld, nameStatus } from './common.ts';
 export { endAuctions } from './names.ts';
 

@@ -20,6 +20,9 @@ export class TxRejected extends Error {
   }
 }
 
+/** TxKnown refuses a transaction the devnode holds already, mined or pending (the node's `already_accepted`). */
+export class TxKnown extends TxRejected {}
+
 /** ApplyContext is where a transaction lands: its micro block's height and generation, and the tx hash. */
 export interface ApplyContext {
   /**

@@ -141,43 +141,44 @@ export function microBlockHash(h: MicroHeader): string {
   return encode('mh', hash(microHeaderBytes(h)));
 }
 
-/** keyBlockJson is the node's KeyBlock object; a candidate (no nonce) has neither `nonce` nor `pow`. */
+/**
+ * keyBlockJson is the node's KeyBlock object, its keys in the node's (sorted) order, built so rather than sorted at
+ * each answer; a candidate (no nonce) has neither `nonce` nor `pow`.
+ */
 export function keyBlockJson(h: KeyHeader, hashValue: string): { [k: string]: Json } {
-  const json: { [k: string]: Json } = {
+  // a hyperchain's node is a 7.3 node, whose API shows the flags on every protocol
+  const flags = showsFlags(h.version) || h.hcFlags !== undefined;
+  return {
+    beneficiary: h.beneficiary,
+    ...(flags ? { flags: encode('ba', u32(keyFlags(idBytes(h.info), h.hcFlags))) } : {}),
     hash: hashValue,
     height: h.height,
+    info: h.info,
+    miner: h.miner,
+    ...(h.nonce === undefined ? {} : { nonce: jsonInt(h.nonce) }),
+    ...(h.pow === undefined ? {} : { pow: [...h.pow] }),
     prev_hash: h.prevHash,
     prev_key_hash: h.prevKeyHash,
     state_hash: h.stateHash,
-    miner: h.miner,
-    beneficiary: h.beneficiary,
     target: h.target,
     time: h.time,
     version: h.version,
-    info: h.info,
   };
-  if (h.nonce !== undefined) json.nonce = jsonInt(h.nonce);
-  if (h.pow !== undefined) json.pow = [...h.pow];
-  // a hyperchain's node is a 7.3 node, whose API shows the flags on every protocol
-  if (showsFlags(h.version) || h.hcFlags !== undefined)
-    json.flags = encode('ba', u32(keyFlags(idBytes(h.info), h.hcFlags)));
-  return json;
 }
 
-/** microHeaderJson is the node's MicroBlockHeader object. */
+/** microHeaderJson is the node's MicroBlockHeader object, its keys in the node's (sorted) order. */
 export function microHeaderJson(h: MicroHeader, hashValue: string): { [k: string]: Json } {
-  const json: { [k: string]: Json } = {
+  return {
+    ...(showsFlags(h.version) ? { flags: encode('ba', u32(MICRO_FLAGS)) } : {}),
     hash: hashValue,
     height: h.height,
     pof_hash: 'no_fraud',
     prev_hash: h.prevHash,
     prev_key_hash: h.prevKeyHash,
-    state_hash: h.stateHash,
-    txs_hash: h.txsHash,
     signature: h.signature ?? '',
+    state_hash: h.stateHash,
     time: h.time,
+    txs_hash: h.txsHash,
     version: h.version,
   };
-  if (showsFlags(h.version)) json.flags = encode('ba', u32(MICRO_FLAGS));
-  return json;
 }

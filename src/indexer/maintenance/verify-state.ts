@@ -6,7 +6,10 @@
  * `/accounts/{id}/hash/{block}` at the stored top's last block; names, oracles and channels, which the node gives at
  * its own top only, are compared when the node's top is the stored one, and an entry that the blocks the node has
  * beyond it touch is left out (said in one line). Requests go in batches, at most `concurrency` at once through the
- * node client's slots; a 410 (a pruning node keeps no state at that block) is noted, not counted.
+ * node client's slots; a pruned state (a 410, or the dry-run's 400 saying the state was garbage collected: a pruning
+ * node keeps no state at that block) is noted, not counted; a contract the node would not or could not answer for any
+ * other reason (a refusal, a failing call such as `wrong_abi_version`, a crash) is a difference, each said as what it
+ * was (Unread): verify must not pass a token it could not read.
  */
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import { NO_CHANNEL_STATE } from '../../chain/channel-state.ts';
@@ -81,7 +84,7 @@ export interface StateCost {
 
 export interface StateReport {
   readonly differences: string[];
-  /** entries the node cannot answer for (pruned state, a contract call that fails): noted, not counted */
+  /** entries the node keeps no state for (a pruned state): noted, not counted; every other unread entry is a difference */
   readonly unverifiable: string[];
   /** what was left out and why (an area still deriving, entries the node changed after the verified top) */
   readonly notes: string[];
@@ -216,28 +219,52 @@ type Read<T> = (encoder: BytecodeEncoder, fn: string, answer: string) => T;
 const byTypes: Read<unknown> = (encoder, fn, answer) => encoder.decodeResult(fn, answer, 'ok');
 
 /**
- * dryRun asks one contract's read-only `calls` (function names and arguments) at the verified top: their results as
- * `read` reads them, or why not (a line for `unverifiable`).
+ * Unread is why a contract's state could not be read, by its kind: PRUNED (every node keeps no state at the block: its
+ * 410, or the dry-run's 400 saying the state was garbage collected) is the one a node's configuration explains, a
+ * note; the others are the verify's failure, each a difference: REFUSED (every node refused the request: another
+ * 4xx), CALL FAILED (the node ran the call and it failed: `wrong_abi_version`, a revert), CRASHED (every node answered
+ * 500, round after round), UNREADABLE (no code at hand to encode the call with, an answer of another type).
+ */
+export interface Unread {
+  readonly kind: 'PRUNED' | 'REFUSED' | 'CALL FAILED' | 'CRASHED' | 'UNREADABLE';
+  readonly why: string;
+}
+
+const unread = (kind: Unread['kind'], why: string): Unread => ({ kind, why });
+
+/** oneLine is a node's reason on one line (`Internal error:\n  wrong_abi_version\n` → `Internal error: wrong_abi_version`). Pure. */
+export const oneLine = (reason: string): string => reason.replace(/\s+/g, ' ').trim();
+
+/**
+ * dryRun asks one contract's read-only `calls` (function names and arguments) at block `top`: their results as `read`
+ * reads them, or why not (Unread).
  */
 async function dryRun<T>(
   deps: StateCheckDeps,
-  opts: StateCheckOptions,
+  top: string,
   t: Tally,
   contractId: string,
   calls: readonly { fn: string; args: unknown[] }[],
   read: Read<T>,
-): Promise<T[] | string> {
+): Promise<T[] | Unread> {
   const code = await deps.decoder.code(contractId);
-  if (code === undefined) return 'its code is at hand nowhere';
+  if (code === undefined) return unread('UNREADABLE', 'its code is at hand nowhere');
   const encoder = deps.decoder.encoder(code);
   const requests = calls.map((c) => fateCall(contractId, encoder.encodeCall(c.fn, c.args)));
   t.requests++;
-  const results = await deps.node.dryRun(opts.topBlock, requests);
-  if (results === PRUNED) return `every node had garbage-collected the state at ${opts.topBlock}`;
-  if (results === REFUSED) return `every node refused a dry-run at ${opts.topBlock}`;
+  let results: Awaited<ReturnType<NodeClient['dryRun']>>;
+  try {
+    results = await deps.node.dryRun(top, requests);
+  } catch (err) {
+    // every node's 500 in every round (the client's retries spent): a request no node serves, not a passing failure
+    if (err instanceof NodeError && err.nodeStatus === 500) return unread('CRASHED', `${err.message} (every round)`);
+    throw err;
+  }
+  if (results === PRUNED) return unread('PRUNED', `every node had garbage-collected the state at ${top}`);
+  if (results === REFUSED) return unread('REFUSED', `every node refused a dry-run at ${top}`);
   const decoded: T[] = [];
   for (const [i, r] of results.entries()) {
-    if (!r.ok) return `${calls[i]!.fn}() failed: ${r.reason}`;
+    if (!r.ok) return unread('CALL FAILED', `${calls[i]!.fn}() at ${top}: ${oneLine(r.reason)}`);
     decoded.push(read(encoder, calls[i]!.fn, r.value));
   }
   return decoded;
@@ -251,11 +278,40 @@ interface Found {
 
 const differences = (lines: readonly string[]): Found[] => lines.map((line) => ({ unverifiable: false, line }));
 
-/** unverifiable says that a contract's state cannot be read from the chain. */
-const unverifiable = (kind: string, id: string, why: string): Found => ({
-  unverifiable: true,
-  line: `${kind} ${id}: unverifiable: ${why}`,
-});
+/**
+ * notRead is the line of a contract whose state was not read: unverifiable for a pruned state, else a difference
+ * (`mdw -v` fails), each saying which kind of failure it was. Pure.
+ */
+export const notRead = (kind: string, id: string, why: Unread): Found =>
+  why.kind === 'PRUNED'
+    ? { unverifiable: true, line: `${kind} ${id}: unverifiable: PRUNED: ${why.why}` }
+    : { unverifiable: false, line: `${kind} ${id}: not read: ${why.kind}: ${why.why}` };
+
+const isUnread = (v: unknown): v is Unread => typeof v === 'object' && v !== null && 'kind' in v && 'why' in v;
+
+/**
+ * unreadAtCreation is the line of an AEX-9 token stored without its balances at creation: those are read at its
+ * creation block (`createdIn`), which a pruning node keeps no state of (unverifiable); any other reason is a
+ * difference, and so is a node that answers there now: a token stored as unread for no pruning.
+ */
+async function unreadAtCreation(
+  deps: StateCheckDeps,
+  t: Tally,
+  contractId: string,
+  createdIn: string | null,
+): Promise<Found> {
+  if (createdIn === null) return notRead('aex9', contractId, unread('UNREADABLE', 'its creation block is not stored'));
+  const read = await dryRun(deps, createdIn, t, contractId, [{ fn: 'balances', args: [] }], () => undefined);
+  if (!isUnread(read))
+    return {
+      unverifiable: false,
+      line:
+        `aex9 ${contractId}: balances at creation stored as unread, yet the node answers balances() at its creation ` +
+        `block ${createdIn}: not a pruned state (the token's balances are incomplete)`,
+    };
+  const found = notRead('aex9', contractId, read);
+  return { ...found, line: `${found.line} (its balances at creation were stored as unread)` };
+}
 
 /** checkAex9 compares each AEX-9 token's stored balances with its contract's `balances()`. */
 async function checkAex9(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally): Promise<void> {
@@ -263,18 +319,19 @@ async function checkAex9(deps: StateCheckDeps, opts: StateCheckOptions, t: Tally
     (after) => aexnContractsPage(deps.pool, 'aex9', after, PAGE),
     (c: AexnContract) => c.contractId,
     opts.concurrency,
-    async ({ contractId, balancesUnknown }): Promise<Found[]> => {
+    async ({ contractId, balancesUnknown, createdIn }): Promise<Found[]> => {
       t.counted();
-      if (balancesUnknown) return [unverifiable('aex9', contractId, 'its balances at creation were not read (pruned)')];
+      if (balancesUnknown) return [await unreadAtCreation(deps, t, contractId, createdIn)];
       const [stored, read] = await Promise.all([
         aex9Holdings(deps.pool, contractId),
-        dryRun(deps, opts, t, contractId, [{ fn: 'balances', args: [] }], (encoder, _, answer) =>
+        dryRun(deps, opts.topBlock, t, contractId, [{ fn: 'balances', args: [] }], (encoder, _, answer) =>
           readHoldings(encoder, answer),
         ),
       ]);
-      if (typeof read === 'string') return [unverifiable('aex9', contractId, read)];
+      if (isUnread(read)) return [notRead('aex9', contractId, read)];
       const [chain] = read;
-      if (chain === undefined) return [unverifiable('aex9', contractId, 'balances() answered no map(address, int)')];
+      if (chain === undefined)
+        return [notRead('aex9', contractId, unread('UNREADABLE', 'balances() answered no map(address, int)'))];
       return differences(capped(aex9Differences(contractId, stored, chain), `aex9 ${contractId}`, opts.shown));
     },
   );
@@ -303,8 +360,8 @@ async function checkAex141(deps: StateCheckDeps, opts: StateCheckOptions, t: Tal
       for (let i = 0; i < tokens.length; i += OWNER_CALLS) {
         const batch = tokens.slice(i, i + OWNER_CALLS);
         const calls = batch.map((token) => ({ fn: 'owner', args: [BigInt(token)] }));
-        const read = await dryRun(deps, opts, t, contractId, calls, byTypes);
-        if (typeof read === 'string') return [unverifiable('aex141', contractId, read)];
+        const read = await dryRun(deps, opts.topBlock, t, contractId, calls, byTypes);
+        if (isUnread(read)) return [notRead('aex141', contractId, read)];
         batch.forEach((token, j) => chain.set(token, optionalAddress(read[j])));
       }
       return differences(capped(aex141Differences(contractId, stored, chain), `aex141 ${contractId}`, opts.shown));

@@ -37,7 +37,9 @@ import { PrunedCallInfos } from './fetch-pruned.ts';
 import { ProtocolWatch } from './protocol-watch.ts';
 import { topProtocol } from '../../db/queries/blocks.ts';
 import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
-import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
+import { heartbeat, recordNodeProbe, SyncStatus } from '../../db/writes/sync-state.ts';
+import { probeNodes } from './start-probe.ts';
+import type { Json } from '../../chain/json.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
@@ -78,6 +80,8 @@ export class Populator implements Role {
   #quitSizeFallback: (() => void) | undefined;
   /** whether the chain is a hyperchain, read at start: the transfer rules and the hyperchain reader follow it */
   #chain: HyperchainRecord | undefined;
+  /** what the start-up probe found the nodes allow (start-probe.ts), undefined when it could not tell */
+  #probe: Promise<{ [key: string]: Json } | undefined> = Promise.resolve(undefined);
 
   constructor(deps: PopulatorDeps) {
     const { cfg, log } = deps;
@@ -158,6 +162,22 @@ export class Populator implements Role {
       );
       rules = await transferRulesFor(cfg, chain, this.#log);
       this.#chain = chain;
+      // what the nodes allow, said once per run and kept for the status: asked beside the sync, never waited for
+      this.#probe = probeNodes(
+        {
+          urls: cfg.nodeUrls,
+          internalUrl: cfg.nodeInternalUrl,
+          timeoutMs: cfg.nodeTimeoutMs,
+          hyperchain: chain.hyperchain,
+          signal,
+          metrics: this.#metrics.outbound,
+        },
+        this.#log,
+      ).catch((err: unknown) => {
+        if (!signal.aborted)
+          this.#log.warn({ err: errorMessage(err) }, 'node probe failed: what the nodes allow is unknown');
+        return undefined;
+      });
     } catch (err) {
       await this.#pool.end();
       throw err;
@@ -255,6 +275,12 @@ export class Populator implements Role {
         'a transaction type stored as unknown is known now: its stored transactions are re-typed and derived again',
       );
     if (top) this.#protocols.stored([top]);
+    // the probe's report, written under the lock once it is there (the sync does not wait for it)
+    void this.#probe
+      .then((report) => (report && !term.aborted ? recordNodeProbe(this.#pool, report) : undefined))
+      .catch((err: unknown) => {
+        if (!term.aborted) log.warn({ err: errorMessage(err) }, 'could not record what the nodes allow');
+      });
     while (!term.aborted) {
       try {
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain

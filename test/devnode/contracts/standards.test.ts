@@ -6,6 +6,8 @@
 import { expect } from 'chai';
 import { ContractEncoder } from '@aeternity/aepp-calldata';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { codePayable } from '../../../src/devnode/contracts/bytecode.ts';
+import { GA_CONTRACT_BYTECODE } from '../../../src/devnode/contracts/fate-contract.ts';
 
 /** A type in a compact notation, turned into aepp-calldata's decoded form by `t`. */
 type T = string | readonly (T | readonly T[])[];
@@ -143,5 +145,14 @@ describe('devnode contract type tables', () => {
     };
     expect([decoded.tag, decoded.vsn]).to.deep.equal([70n, 3n]);
     expect(decoded.bytecode.functions.every((f) => typeof f.name === 'string')).to.equal(true);
+  });
+
+  it('reads the payable flag the node shows as a contract account’s `payable`, as aepp-calldata decodes it', () => {
+    const encoder = new ContractEncoder();
+    for (const code of [BYTECODE.aex9, BYTECODE.wae, GA_CONTRACT_BYTECODE]) {
+      const { payable } = encoder.decode(code as `cb_${string}`) as unknown as { payable: boolean };
+      expect(codePayable(code), code.slice(0, 20)).to.equal(payable);
+    }
+    expect([codePayable(BYTECODE.aex9), codePayable(BYTECODE.wae)]).to.deep.equal([false, true]);
   });
 });

@@ -197,6 +197,41 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect((await fetch(`${a.httpUrl}/mdw/v3/webhooks/${id}`, { method: 'DELETE', headers })).status).to.equal(204);
   });
 
+  it('answers a webhook request without a key 401 as one with an unknown key, and a body that is not JSON 415', async () => {
+    const hook = {
+      url: 'http://127.0.0.1:9/hook',
+      filters: [{ account: 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi' }],
+    };
+    for (const [method, path] of [
+      ['GET', '/mdw/v3/webhooks'],
+      ['GET', '/mdw/v3/webhooks/wh_x'],
+      ['DELETE', '/mdw/v3/webhooks/wh_x'],
+    ]) {
+      const res = await fetch(`${a.httpUrl}${path}`, { method });
+      expect(res.status, `${method} ${path}`).to.equal(401);
+      expect(res.headers.get('www-authenticate')).to.match(/^ApiKey/);
+      expect(((await res.json()) as { error: string }).error).to.match(/^webhooks need an API key/);
+    }
+    const { key } = await createKey(cfg, silentLog, 'form-hooks', 'pro');
+    await until(async () => (await get(a, { 'X-API-Key': key })).status === 200);
+    // curl -d sends a form: the hook is refused by its content type, not by a field it seems to lack
+    const form = await fetch(`${a.httpUrl}/mdw/v3/webhooks`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: JSON.stringify(hook),
+    });
+    expect(form.status).to.equal(415);
+    expect(await form.json()).to.deep.equal({
+      error: 'unsupported content type: application/x-www-form-urlencoded; send the body as application/json',
+    });
+    const balances = await fetch(`${a.httpUrl}/mdw/v3/accounts/balances`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ accounts: [hook.filters[0]!.account] }),
+    });
+    expect(balances.status).to.equal(415);
+  });
+
   it('counts a request without a key in the anonymous tier by its address (X-Forwarded-For from a trusted proxy)', async () => {
     const from = (address: string) => ({ 'X-Forwarded-For': address });
     for (let i = 0; i < 5; i++) {

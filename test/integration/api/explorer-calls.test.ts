@@ -256,11 +256,12 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
     expect(info.callInfo?.returnValue).to.equal(call.callInfo!.return_value);
     await same(`/transactions/${th}/info`);
 
-    // the same dry-run as plain HTTP (the chain's own call data of that call): the devnode's answer, digit for digit
-    const body = JSON.stringify({
-      txs: [{ call_req: { contract: token, calldata: call.tx.call_data, caller: call.tx.caller_id, amount: 0 } }],
-      tx_events: true,
-    });
+    // the same dry-run as plain HTTP (the chain's own call data of that call): the devnode's answer, digit for digit;
+    // its caller's next nonce and the token's ABI, as a real node requires them
+    const caller = String(call.tx.caller_id);
+    const nonce = chain.state.accounts.get(caller)!.nonce + 1;
+    const callReq = { contract: token, calldata: call.tx.call_data, caller, nonce, amount: 0, abi_version: 3 };
+    const body = JSON.stringify({ txs: [{ call_req: callReq }], tx_events: true });
     const dryRun = async (base: string): Promise<{ status: number; body: unknown }> => {
       const res = await fetch(`${base}/v3/dry-run`, {
         method: 'POST',

@@ -7,6 +7,7 @@
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { expect } from 'chai';
 import type { Devnode, DevnodeOptions } from '../../../src/devnode/index.ts';
+import { encode } from '../../../src/chain/encoding.ts';
 import type { FateTuple } from '../../../src/chain/fate.ts';
 import { kindOfCode } from '../../../src/devnode/contracts/standards.ts';
 import { NodeClient } from '../../../src/node/client.ts';
@@ -19,6 +20,12 @@ import { silent } from './support/harness.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const SEED = 'node-dry-runs';
+
+/** workers is a node whose regulators (GETs, POSTs) run `n` requests each at once, with the node's queues */
+const workers = (n: number): DevnodeOptions['regulators'] => ({
+  httpRead: { workers: n, waiting: 100 },
+  httpUpdate: { workers: n, waiting: 50 },
+});
 const GENERATIONS = 10;
 
 describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
@@ -67,7 +74,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   it('waits for a slot of a node that GETs fill, ahead of the heights waiting, and never queues at the node', async () => {
     // a node of one slot whose answers take 100 ms, and a client whose limit is that slot
     const L = 100;
-    const { devnode, proxy } = await node({ latencyMs: L, maxConcurrentRequests: 1 });
+    const { devnode, proxy } = await node({ latencyMs: L, regulators: workers(1) });
     const c = client(new NodeSet([proxy.url], { initial: 1, min: 1, max: 1 }));
     const { call, encoder, meta } = token(devnode);
     const held = c.generation(1);
@@ -94,7 +101,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     // long enough that the few ms each of nine requests may wait for a late timer on a loaded machine (35 ms in all
     // once, at load 5) stay far below L / 2, while one request past the slots waits L
     const L = 200;
-    const { devnode, proxy } = await node({ latencyMs: L, maxConcurrentRequests: 2 });
+    const { devnode, proxy } = await node({ latencyMs: L, regulators: workers(2) });
     const c = client(new NodeSet([proxy.url], { initial: 2, min: 2, max: 2 }));
     const { call, encoder, meta } = token(devnode);
     const gets = [1, 2, 3, 4, 5, 6].map((h) => c.generation(h));
@@ -111,7 +118,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   it('ends a dry-run waiting for a slot when its client stops', async () => {
     // one slot, held for 3 s by a GET of another client of the set (as the populator's poll shares its set); the
     // stop must not wait for it
-    const { devnode, proxy } = await node({ latencyMs: 3000, maxConcurrentRequests: 1 });
+    const { devnode, proxy } = await node({ latencyMs: 3000, regulators: workers(1) });
     const stop = new AbortController();
     const nodes = new NodeSet([proxy.url], { initial: 1, min: 1, max: 1 });
     const held = client(nodes).generation(1);
@@ -128,7 +135,7 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
   });
 
   it("leaves the node's limit to the GETs' round trips: a dry-run's time is the contracts' run", async () => {
-    const { devnode, proxy } = await node({ latencyMs: 20, maxConcurrentRequests: 2 });
+    const { devnode, proxy } = await node({ latencyMs: 20, regulators: workers(2) });
     const { call } = token(devnode);
     const limit = { initial: 2, min: 1, max: 64 };
     // 22 requests two at a time, over more than one window of the limit (8 answers and 100 ms)
@@ -216,7 +223,9 @@ describe('AEX-N dry-runs in the node set (NodeClient.dryRun)', function () {
     };
     const found = await readInternalCalls(c, [{ ...replayable, signed: mined.signedBytes, prevHash: old }]);
     expect(found).to.deep.equal({ calls: [], gaps: [{ ...at, reason: GAP.pruned }] });
-    expect(await c.dryRun('kh_nope', call), 'every node refused the block').to.equal(REFUSED);
+    // a well-formed hash no node knows (a malformed one is the node's 500, a crash of its handler)
+    const unknown = encode('kh', Buffer.alloc(32, 7));
+    expect(await c.dryRun(unknown, call), 'every node refused the block').to.equal(REFUSED);
     expect(await metaOf(c.dryRun(devnode.chain.top.hash, call), encoder)).to.deep.equal(meta);
     // one node pruned, the other failing: asked again for the client's 3 rounds, then a transient error
     second.set('5xx');

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import type { Devnode } from '../../../src/devnode/index.ts';
+import type { Devnode, DevnodeOptions } from '../../../src/devnode/index.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
@@ -23,7 +23,7 @@ describe('populator with a slow, queueing node and one that drops out (NODE_URLS
   const proxies: FaultProxy[] = [];
   let populator: Populator | undefined;
 
-  const sameChain = (pacing: { latencyMs?: number; maxConcurrentRequests?: number }): Promise<Devnode> =>
+  const sameChain = (pacing: Pick<DevnodeOptions, 'latencyMs' | 'regulators'>): Promise<Devnode> =>
     startGeneratedDevnode(
       { generations: GENERATIONS, microBlocksPerGeneration: 2, txsPerMicroBlock: 4, seed: SEED },
       { accounts: [], ...pacing },
@@ -32,10 +32,10 @@ describe('populator with a slow, queueing node and one that drops out (NODE_URLS
   before(async () => {
     // the harness's devnode answers at once; the others generate the same chain from the same seed
     h = await startHarness(GENERATIONS, SEED);
-    // 2 slots of 40 ms: at most 50 requests/s, every further request queues at the node
-    slow = await sameChain({ latencyMs: 40, maxConcurrentRequests: 2 });
+    // 2 workers of 40 ms: at most 50 GETs/s, every further GET waits in the node's queue (100 at most, then 503)
+    slow = await sameChain({ latencyMs: 40, regulators: { httpRead: { workers: 2, waiting: 100 } } });
     // slow enough that the sync is still running when it leaves
-    leaving = await sameChain({ latencyMs: 10, maxConcurrentRequests: 4 });
+    leaving = await sameChain({ latencyMs: 10, regulators: { httpRead: { workers: 4, waiting: 100 } } });
     for (const url of [h.devnode.externalUrl, slow.externalUrl, leaving.externalUrl])
       proxies.push(await startFaultProxy(url));
   });

@@ -22,6 +22,8 @@ import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 import { runMdw } from '../../support/dev-run.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
+import { encode } from '../../../src/chain/encoding.ts';
 import { capturedLog } from '../../support/captured-log.ts';
 
 /**
@@ -280,16 +282,105 @@ describe('verify --full and --state against the chain state (contracts, names, o
       await pruning.stop();
     });
 
-    it('notes the garbage-collected states and counts no difference of state', async () => {
-      const { lines } = await verify({ cfg: { ...cfg, nodeUrls: [pruning.externalUrl] } });
-      expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.deep.equal([]);
+    it('notes the garbage-collected states as PRUNED and counts no difference of state', async () => {
+      const { lines, report } = await verify({ cfg: { ...cfg, nodeUrls: [pruning.externalUrl] } });
+      expect(lines.filter((l) => STATE_DIFFERENCE.test(l) || / not read: /.test(l))).to.deep.equal([]);
+      expect(report.differences).to.equal(0);
       expect(lines).to.include.members([
         `${(await h.query('mdw', 'SELECT 1 FROM account_wealth')).length} account balance(s) unverifiable: ` +
           `every node answered 410 at ${await storedTopBlock()}`,
       ]);
       expect(
-        lines.some((l) => /^aex9 ct_\w+: unverifiable: every node had garbage-collected the state/.test(l)),
+        lines.some((l) => /^aex9 ct_\w+: unverifiable: PRUNED: every node had garbage-collected the state/.test(l)),
       ).to.equal(true);
+    });
+
+    it('tells a token stored without its balances at creation: pruned there, or a difference where the node answers', async () => {
+      const [token] = await h.query<{ contract_id: string; hash: string }>(
+        'mdw',
+        `UPDATE aexn_contracts c SET balances_unknown = true
+          WHERE contract_id = (SELECT contract_id FROM aexn_contracts
+                                WHERE aexn_type = 'aex9' AND NOT balances_unknown ORDER BY contract_id DESC LIMIT 1)
+         RETURNING contract_id,
+                   (SELECT hash FROM micro_blocks m WHERE m.height = c.height AND m.micro_index = c.micro_index) AS hash`,
+      );
+      try {
+        const answered = await verify();
+        expect(answered.lines).to.deep.equal([
+          `aex9 ${token!.contract_id}: balances at creation stored as unread, yet the node answers balances() at its ` +
+            `creation block ${token!.hash}: not a pruned state (the token's balances are incomplete)`,
+        ]);
+        expect(answered.report.differences).to.equal(1);
+        const pruned = await verify({ cfg: { ...cfg, nodeUrls: [pruning.externalUrl] } });
+        expect(pruned.lines).to.include(
+          `aex9 ${token!.contract_id}: unverifiable: PRUNED: every node had garbage-collected the state at ` +
+            `${token!.hash} (its balances at creation were stored as unread)`,
+        );
+        expect(pruned.report.differences).to.equal(0);
+      } finally {
+        await h.query('mdw', 'UPDATE aexn_contracts SET balances_unknown = false WHERE contract_id = $1', [
+          token!.contract_id,
+        ]);
+      }
+    });
+  });
+
+  describe('against a node that will not read some tokens (a failing call, a refusal, a crash)', () => {
+    let proxy: FaultProxy;
+    let tokens: [string, string, string];
+    before(async () => {
+      proxy = await startFaultProxy(h.devnode.externalUrl);
+      const rows = await h.query<{ contract_id: string }>(
+        'mdw',
+        "SELECT contract_id FROM aexn_contracts WHERE aexn_type = 'aex9' AND NOT balances_unknown ORDER BY contract_id LIMIT 3",
+      );
+      tokens = rows.map((r) => r.contract_id) as [string, string, string];
+      expect(tokens).to.have.length(3);
+      const [wrongAbi, refused, crashed] = tokens;
+      const unknownBlock = encode('kh', Buffer.alloc(32, 9));
+      proxy.rewrite(/\/dry-run$/, (body) => {
+        // as the middleware asked before issue 87: no ABI, which a node runs as AEVM's and refuses for FATE code
+        if (body.includes(wrongAbi)) return body.replace(/,"abi_version":3/g, '');
+        // a block the node does not know: its 400
+        if (body.includes(refused)) return body.replace(/"top":"\w+"/, `"top":"${unknownBlock}"`);
+        // an item the node's handler crashes on: its 500, every round
+        if (body.includes(crashed)) return '{"txs":[{"nope":1}]}';
+        return body;
+      });
+    });
+    after(async () => {
+      await proxy.close();
+    });
+
+    it('fails on each, saying what kept it from reading them, and calls none of them pruned', async () => {
+      const top = await storedTopBlock();
+      const { lines, report } = await verify({ cfg: { ...cfg, nodeUrls: [proxy.url] } });
+      const [wrongAbi, refused, crashed] = tokens;
+      expect(lines.filter((l) => / not read: /.test(l))).to.have.members([
+        `aex9 ${wrongAbi}: not read: CALL FAILED: balances() at ${top}: Internal error: wrong_abi_version`,
+        `aex9 ${refused}: not read: REFUSED: every node refused a dry-run at ${top}`,
+        `aex9 ${crashed}: not read: CRASHED: dry-run at ${top} failed: node answered the dry-run: 500 ` +
+          '{"reason":"Internal server error"} (every round)',
+      ]);
+      expect(lines.filter((l) => /unverifiable|pruned|PRUNED/.test(l))).to.deep.equal([]);
+      expect([report.differences, report.unverifiable]).to.deep.equal([3, 0]);
+    });
+
+    it('exits 1 from the binary, its summary counting them as differences', async () => {
+      const { code, output } = await runMdw(['-v', '--state'], {
+        NODE_URL: proxy.url,
+        DATABASE_URL: h.db.url,
+        DATABASE_SCHEMA: 'mdw',
+        DEX_WRAPPED_AE: wrappedAe(h.devnode.chain),
+        FETCH_CONCURRENCY: '4',
+        LOG_LEVEL: 'silent',
+      });
+      expect(code, output).to.equal(1);
+      const [summary] = output
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('verified '));
+      expect(summary).to.match(/^verified the state at height \d+: 3 difference\(s\)$/);
     });
   });
 

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { parseJson, parseJsonMember, stringifyJson, toBigInt, toSafeNumber } from '../../../src/chain/json.ts';
+import {
+  parseJson,
+  parseJsonMember,
+  stringifyJson,
+  toBigInt,
+  toSafeNumber,
+  withSortedKeys,
+} from '../../../src/chain/json.ts';
 
 describe('chain/json', () => {
   it('keeps integers beyond 2^53 digit for digit through parse and stringify', () => {
@@ -118,5 +125,17 @@ describe('chain/json', () => {
     expect(() => toBigInt('1e3')).to.throw(TypeError);
     expect(toSafeNumber(12n)).to.equal(12);
     expect(() => toSafeNumber(2n ** 60n)).to.throw(RangeError);
+  });
+
+  it('sorts every object’s keys as the node writes them, nested and in arrays, integers kept exact', () => {
+    const value = parseJson(
+      '{"tx":{"type":"SpendTx","amount":18446744073709551617},"hash":"th_x","block_hash":"mh_y","list":[{"b":1,"a":2}]}',
+    );
+    const sorted = withSortedKeys(value);
+    expect(stringifyJson(sorted)).to.equal(
+      '{"block_hash":"mh_y","hash":"th_x","list":[{"a":2,"b":1}],"tx":{"amount":18446744073709551617,"type":"SpendTx"}}',
+    );
+    expect(stringifyJson(value), 'the value itself is left as it was').to.match(/^\{"tx":/);
+    expect(withSortedKeys(parseJson('{"__proto__":1,"a":[]}'))).to.have.own.property('__proto__', 1);
   });
 });

@@ -111,9 +111,15 @@ export function errorBoundary(opts: ErrorBoundaryOptions): ApiMiddleware {
       ctx.set('Cache-Control', 'no-store');
       const retryAfter = RETRY_AFTER_SECONDS[e.code];
       if (retryAfter !== undefined) ctx.set('Retry-After', String(retryAfter));
+      if (e.status === 401) challenge(ctx);
       ctx.body = errorBody(ctx, e);
     }
   };
+}
+
+/** challenge names the way to authenticate, as a 401 must (RFC 9110 §11.6.1): an API key. */
+export function challenge(ctx: ApiContext): void {
+  ctx.set('WWW-Authenticate', 'ApiKey realm="mdw"');
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Pool } from '../../../db/connection/pool.ts';
 import { activitiesPage, type ActivityKey, type ActivityRow } from '../../../db/queries/activities.ts';
 import { transfersPage, type TransferKey, type TransferRow } from '../../../db/queries/internal-transfers.ts';
 import { ACTIVITY_FEED, ACTIVITY_TYPES, activityItems } from './activity-sources.ts';
-import { positionMatched, type CursorCodec } from './cursors.ts';
+import { positionMatched, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { listPage, type List } from './list.ts';
 import { page, resource, type Item, type ResourceRequest, type V3Env } from './resource.ts';
@@ -15,27 +15,32 @@ import { TRANSFER, ACTIVITY } from '../../../shapes/v3/shapes-tx.ts';
 const POSITION = '(\\d{1,10})-(-1|\\d{1,10})-(-1|\\d{1,10})';
 
 /** TRANSFER_CURSOR: `<height>-<micro index>-<tx index>-<kind>-<account>-<causing th_ or nothing>` (indexes -1 at key-block level). */
-export const TRANSFER_CURSOR: CursorCodec<TransferKey> = {
+export const TRANSFER_CURSOR: CursorCodec<TransferKey> = cursorCodec({
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.kind}-${k.accountId}-${k.ref}`,
   decode(text) {
     if (text === undefined) return undefined;
-    const match = new RegExp(`^${POSITION}-([a-z_]{1,40})-(\\w{1,120})-(th_\\w+)?$`).exec(text);
-    if (!match || (match[6] !== undefined && !isEncoded(match[6], ['th'])))
+    const match = new RegExp(`^${POSITION}-([a-z_]{1,40})-([a-z]{2}_\\w{1,120})-(th_\\w+)?$`).exec(text);
+    if (!match || !isEncoded(match[5], ['ak', 'ct']) || (match[6] !== undefined && !isEncoded(match[6], ['th'])))
       throw v3BadRequest(`invalid cursor: ${text}`);
     return { ...positionMatched(match), kind: match[4]!, accountId: match[5]!, ref: match[6] ?? '' };
   },
-};
+});
 
-/** ACTIVITY_CURSOR: `<height>-<micro index>-<tx index>-<tag>-<ref>`, tag and ref empty for a transaction itself. */
-export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = {
+/**
+ * ACTIVITY_CURSOR: `<height>-<micro index>-<tx index>-<tag>-<ref>`, tag and ref empty for a transaction itself. A ref
+ * is what its source orders the items of one position by: nothing, the causing transaction's hash, a log or call index
+ * (10 digits) or an AEX-9 transfer's side.
+ */
+export const ACTIVITY_CURSOR: CursorCodec<ActivityKey> = cursorCodec({
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.tag}-${k.ref}`,
   decode(text) {
     if (text === undefined) return undefined;
-    const match = new RegExp(`^${POSITION}-([a-z0-9_:]{0,40})-(\\w{0,120})$`).exec(text);
-    if (!match) throw v3BadRequest(`invalid cursor: ${text}`);
+    const match = new RegExp(`^${POSITION}-([a-z0-9_:]{0,40})-(|th_\\w+|\\d{10}|sent|received)$`).exec(text);
+    if (!match || (match[5]!.startsWith('th_') && !isEncoded(match[5], ['th'])))
+      throw v3BadRequest(`invalid cursor: ${text}`);
     return { ...positionMatched(match), tag: match[4]!, ref: match[5]! };
   },
-};
+});
 
 const TRANSFER_PARAMS: ReadonlySet<string> = new Set(['kind', 'account']);
 

@@ -18,7 +18,7 @@ import { pendingBackfills } from '../../../db/queries/pending-backfills.ts';
 import { reprefix } from '../../../chain/encoding.ts';
 import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Json } from '../../../chain/json.ts';
-import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
+import { INDEX_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { dayText, intervalBalances, INTERVALS, type IntervalBalance, type IntervalBy } from './balance-intervals.ts';
 import { listPage } from './list.ts';
 import { v3BadRequest } from './mdw-errors.ts';
@@ -28,7 +28,7 @@ import { page, resource, type Answer, type V3Env } from './resource.ts';
 import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
 
 /** CHANGE_CURSOR: a change's `<height>-<micro index>-<tx index>-<seq>` (−1 at key-block level). */
-const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
+export const CHANGE_CURSOR: CursorCodec<ChangeKey> = cursorCodec({
   encode: (k) => `${k.height}_${k.microIndex}_${k.txIndex}_${k.seq}`,
   decode(text) {
     if (text === undefined) return undefined;
@@ -37,7 +37,7 @@ const CHANGE_CURSOR: CursorCodec<ChangeKey> = {
     if (parts.length !== 4 || n.some((x) => x === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
     return { height: n[0]!, microIndex: n[1]!, txIndex: n[2]!, seq: n[3]! };
   },
-};
+});
 
 /**
  * balanceAccount reads an account's id: an `ak_`, or a contract's `ct_`, whose AE is in the account of the same key (the

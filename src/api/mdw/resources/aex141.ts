@@ -17,7 +17,8 @@ import {
   type TokenKey,
   type TokenRow,
 } from '../../../db/queries/aex141-collections.ts';
-import { LOG_CURSOR, type CursorCodec } from './cursors.ts';
+import { LOG_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
+import { isEncoded } from '../../../chain/encoding.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
@@ -42,7 +43,7 @@ import {
 const ORDERS: readonly CollectionOrder[] = ['creation', 'name', 'symbol'];
 
 /** COLLECTION_CURSOR: the sort key of a collection (a name may hold any character) as base64url JSON. */
-const COLLECTION_CURSOR: CursorCodec<CollectionKey> = {
+export const COLLECTION_CURSOR: CursorCodec<CollectionKey> = cursorCodec({
   encode: (key) => Buffer.from(JSON.stringify(key)).toString('base64url'),
   decode(text) {
     if (text === undefined) return undefined;
@@ -55,28 +56,28 @@ const COLLECTION_CURSOR: CursorCodec<CollectionKey> = {
     }
     throw v3BadRequest(`invalid cursor: ${text}`);
   },
-};
+});
 
-/** TOKEN_CURSOR: `<contract id>-<token id>`. */
-const TOKEN_CURSOR: CursorCodec<TokenKey> = {
+/** NFT_CURSOR: an NFT's `<contract id>-<token id>`. */
+export const NFT_CURSOR: CursorCodec<TokenKey> = cursorCodec({
   encode: (k) => `${k.contractId}-${k.tokenId}`,
   decode(text) {
     if (text === undefined) return undefined;
     const match = /^(ct_\w+)-(\d{1,80})$/.exec(text);
-    if (!match) throw v3BadRequest(`invalid cursor: ${text}`);
+    if (!match || !isEncoded(match[1], ['ct'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return { contractId: match[1]!, tokenId: match[2]! };
   },
-};
+});
 
 /** TEMPLATE_CURSOR: a template id. */
-const TEMPLATE_CURSOR: CursorCodec<string> = {
+export const TEMPLATE_CURSOR: CursorCodec<string> = cursorCodec({
   encode: (id) => id,
   decode(text) {
     if (text === undefined) return undefined;
     if (!/^\d{1,80}$/.test(text)) throw v3BadRequest(`invalid cursor: ${text}`);
     return text;
   },
-};
+});
 
 function collectionKey(order: CollectionOrder, c: SortedCollectionRow): CollectionKey {
   if (order === 'creation') return [c.height, c.microIndex, c.txIndex, c.contractId];
@@ -181,7 +182,7 @@ async function tokenPage(
 ): Promise<ItemsPage> {
   const paging = parsePaging(req.query);
   return listPage(paging, {
-    cursor: TOKEN_CURSOR,
+    cursor: NFT_CURSOR,
     read: (walk, from, n) => tokensPage(pool, filter, walk, from, n),
     key: (t) => t,
     render: (rows) => rows.map((t) => render(t)),

@@ -27,7 +27,7 @@ import {
   type Aex9TransferFilter,
 } from '../../../db/queries/aex9-balances.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
-import { INDEX_CURSOR, LOG_CURSOR, type CursorCodec } from './cursors.ts';
+import { INDEX_CURSOR, LOG_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { oneObject, page, resource, type ResourceRequest } from './resource.ts';
@@ -52,7 +52,7 @@ import {
 
 /** A cursor of JSON values, base64url (opaque to clients, as ae_mdw's are). */
 function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
-  return {
+  return cursorCodec({
     encode: (key) => Buffer.from(JSON.stringify(key)).toString('base64url'),
     decode(text) {
       if (text === undefined) return undefined;
@@ -65,7 +65,7 @@ function jsonCursor<K>(valid: (value: unknown) => value is K): CursorCodec<K> {
       if (!valid(value)) throw v3BadRequest(`invalid cursor: ${text}`);
       return value;
     },
-  };
+  });
 }
 
 const isTokenKey = (v: unknown): v is Aex9TokenKey => {
@@ -75,11 +75,11 @@ const isTokenKey = (v: unknown): v is Aex9TokenKey => {
     ? typeof k.value === 'string'
     : [k.height, k.microIndex, k.txIndex].every((n) => Number.isSafeInteger(n));
 };
-const TOKEN_CURSOR = jsonCursor(isTokenKey);
+export const TOKEN_CURSOR = jsonCursor(isTokenKey);
 
 /** ae_mdw's holders cursors: the account, or `<amount>|<account>` by amount. */
-function holderCursor(by: 'pubkey' | 'amount'): CursorCodec<HolderKey> {
-  return {
+export function holderCursor(by: 'pubkey' | 'amount'): CursorCodec<HolderKey> {
+  return cursorCodec({
     encode: (k) => (by === 'amount' ? `${k.amount}|${k.account}` : k.account),
     decode(text) {
       if (text === undefined) return undefined;
@@ -88,16 +88,16 @@ function holderCursor(by: 'pubkey' | 'amount'): CursorCodec<HolderKey> {
         throw v3BadRequest(`invalid cursor: ${text}`);
       return { account, amount };
     },
-  };
+  });
 }
 
-const CONTRACT_CURSOR: CursorCodec<string> = {
+export const CONTRACT_CURSOR: CursorCodec<string> = cursorCodec({
   encode: (id) => id,
   decode(text) {
     if (text !== undefined && !isEncoded(text, ['ct'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return text;
   },
-};
+});
 
 /** tokenOrder reads `by`, `prefix` and `exact` as ae_mdw does (name first; prefix and exact exclusive). */
 function tokenOrder(query: Query): TokenOrder {

@@ -12,7 +12,7 @@ import {
   type ChannelRow,
   type ChannelUpdateRow,
 } from '../../../db/queries/channels.ts';
-import { POSITION_CURSOR, positionMatched, type CursorCodec } from './cursors.ts';
+import { POSITION_CURSOR, positionMatched, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { oneObject, page, resource } from './resource.ts';
@@ -21,7 +21,7 @@ import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
 import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
 
-const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
+export const CHANNEL_CURSOR: CursorCodec<ChannelKey> = cursorCodec({
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.channelId}`,
   decode(text) {
     if (text === undefined) return undefined;
@@ -29,7 +29,7 @@ const CHANNEL_CURSOR: CursorCodec<ChannelKey> = {
     if (!match || !isEncoded(match[4]!, ['ch'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return { ...positionMatched(match), channelId: match[4]! };
   },
-};
+});
 
 /** channelObject is ae_mdw's Channel from the create tx, the latest tx, the state kept after it and the amounts moved. Pure. */
 export function channelObject(c: ChannelRow): Record<string, Json> {

@@ -11,8 +11,24 @@ export interface CursorCodec<K> {
   decode(text: string | undefined): K | undefined;
 }
 
+/**
+ * cursorCodec makes a codec strict. A cursor is a text this API wrote, so a text that does not read back to itself
+ * is refused as `invalid cursor`, like a malformed one: a suffix a lenient reader skips (base64url's trailing bits),
+ * leading zeros, another spelling of the same key. Without it such a text answered 200 with a page of its own.
+ */
+export function cursorCodec<K>(codec: CursorCodec<K>): CursorCodec<K> {
+  return {
+    encode: codec.encode,
+    decode(text) {
+      const key = codec.decode(text);
+      if (key !== undefined && codec.encode(key) !== text) throw v3BadRequest(`invalid cursor: ${text}`);
+      return key;
+    },
+  };
+}
+
 /** INDEX_CURSOR: a height or an index within a block. */
-export const INDEX_CURSOR: CursorCodec<number> = {
+export const INDEX_CURSOR: CursorCodec<number> = cursorCodec({
   encode: (n) => String(n),
   decode(text) {
     if (text === undefined) return undefined;
@@ -20,10 +36,10 @@ export const INDEX_CURSOR: CursorCodec<number> = {
     if (n === undefined) throw v3BadRequest(`invalid cursor: ${text}`);
     return n;
   },
-};
+});
 
 /** POSITION_CURSOR: a transaction's `<height>-<micro index>-<tx index>`. */
-export const POSITION_CURSOR: CursorCodec<TxPosition> = {
+export const POSITION_CURSOR: CursorCodec<TxPosition> = cursorCodec({
   encode: (p) => `${p.height}-${p.microIndex}-${p.txIndex}`,
   decode(text) {
     if (text === undefined) return undefined;
@@ -31,7 +47,7 @@ export const POSITION_CURSOR: CursorCodec<TxPosition> = {
     if (parts.length !== 3 || parts.some((n) => n === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
     return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
   },
-};
+});
 
 /**
  * positionMatched is the position a cursor's text holds in its pattern's first three groups (height, micro index,
@@ -42,7 +58,7 @@ export function positionMatched(match: RegExpExecArray): TxPosition {
 }
 
 /** LOG_CURSOR: an event's `<height>-<micro index>-<tx index>-<log index>`. */
-export const LOG_CURSOR: CursorCodec<LogKey> = {
+export const LOG_CURSOR: CursorCodec<LogKey> = cursorCodec({
   encode: (k) => `${k.height}-${k.microIndex}-${k.txIndex}-${k.logIdx}`,
   decode(text) {
     if (text === undefined) return undefined;
@@ -50,7 +66,7 @@ export const LOG_CURSOR: CursorCodec<LogKey> = {
     if (parts.length !== 4 || parts.some((p) => p === undefined)) throw v3BadRequest(`invalid cursor: ${text}`);
     return { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]!, logIdx: parts[3]! };
   },
-};
+});
 
 /** An epoch and an account in it: where a walk over a hyperchain's validators, or a validator's delegates, stands. */
 export interface EpochAccount {
@@ -59,7 +75,7 @@ export interface EpochAccount {
 }
 
 /** EPOCH_ACCOUNT_CURSOR: `<epoch>-<ak_…>`. */
-export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccount> = {
+export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccount> = cursorCodec({
   encode: (k) => `${k.epoch}-${k.account}`,
   decode(text) {
     if (text === undefined) return undefined;
@@ -69,4 +85,4 @@ export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccount> = {
       throw v3BadRequest(`invalid cursor: ${text}`);
     return { epoch, account };
   },
-};
+});

@@ -13,7 +13,7 @@ import {
 } from '../../../db/queries/names.ts';
 import { comparePositions, type TxPosition, type Walk } from '../../../db/queries/positions.ts';
 import { nameEventObject } from '../../../shapes/v3/render-names.ts';
-import type { CursorCodec } from './cursors.ts';
+import { cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { nameHashOf } from './names.ts';
@@ -28,7 +28,7 @@ type HistoryItem = { readonly key: TxPosition; readonly event: NameEventRow } | 
 type ExpiryItem = { readonly key: TxPosition; readonly expiry: NameExpiryRow };
 
 /** HISTORY_CURSOR: a transaction's `<height>-<micro index>-<tx index>`, or an expiry's `<height>`. */
-export const HISTORY_CURSOR: CursorCodec<TxPosition> = {
+export const HISTORY_CURSOR: CursorCodec<TxPosition> = cursorCodec({
   encode: (p) => (p.microIndex < 0 ? String(p.height) : `${p.height}-${p.microIndex}-${p.txIndex}`),
   decode(text) {
     if (text === undefined) return undefined;
@@ -39,7 +39,7 @@ export const HISTORY_CURSOR: CursorCodec<TxPosition> = {
       ? { height: parts[0]!, microIndex: -1, txIndex: -1 }
       : { height: parts[0]!, microIndex: parts[1]!, txIndex: parts[2]! };
   },
-};
+});
 
 /**
  * historyPage merges up to n of a name's events from `from` (inclusive) with its expiries (a few per name, all read)

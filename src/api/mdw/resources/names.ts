@@ -17,7 +17,7 @@ import {
 } from '../../../db/queries/names.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
 import { transactionsByHashes } from '../../../db/queries/transactions.ts';
-import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
+import { POSITION_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
@@ -35,18 +35,20 @@ import { NAME, AUCTION, NAME_EVENT, POINTEE } from '../../../shapes/v3/shapes-na
 
 const ORDERS: ReadonlySet<string> = new Set(['activation', 'deactivation', 'name']);
 
-/** nameCursor: `<height>-<name>` for the height orders, the name alone by name. */
-function nameCursor(order: NameOrder): CursorCodec<NameKey> {
-  return {
+/**
+ * nameCursor: `<height>-<name>` for the height orders, the name alone by name. A name ends with its registrar
+ * (`.chain`, or `.test` before Lima), so a text with anything after it is no cursor of ours.
+ */
+export function nameCursor(order: NameOrder): CursorCodec<NameKey> {
+  return cursorCodec({
     encode: (k) => (order === 'name' ? k.name : `${k.height ?? 0}-${k.name}`),
     decode(text) {
       if (text === undefined) return undefined;
-      if (order === 'name') return { name: text };
-      const match = /^(\d{1,10})-(.+)$/.exec(text);
+      const match = (order === 'name' ? /^()(.+\.(?:chain|test))$/ : /^(\d{1,10})-(.+\.(?:chain|test))$/).exec(text);
       if (!match) throw v3BadRequest(`invalid cursor: ${text}`);
-      return { height: Number(match[1]), name: match[2]! };
+      return order === 'name' ? { name: match[2]! } : { height: Number(match[1]), name: match[2]! };
     },
-  };
+  });
 }
 
 /** getNames: names by activation, deactivation or name, of a state, an owner, a prefix. */

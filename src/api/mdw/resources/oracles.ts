@@ -13,7 +13,7 @@ import {
   type OracleTxRow,
 } from '../../../db/queries/oracles.ts';
 import { transactionsByHashes } from '../../../db/queries/transactions.ts';
-import { POSITION_CURSOR, type CursorCodec } from './cursors.ts';
+import { POSITION_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
@@ -23,7 +23,7 @@ import { base64Text, transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 import { ORACLE_QUERY, ORACLE_RESPONSE, ORACLE_EXTEND, ORACLE } from '../../../shapes/v3/shapes-oracles.ts';
 
-const ORACLE_CURSOR: CursorCodec<OracleKey> = {
+export const ORACLE_CURSOR: CursorCodec<OracleKey> = cursorCodec({
   encode: (k) => `${k.expiresAt}-${k.oracleId}`,
   decode(text) {
     if (text === undefined) return undefined;
@@ -31,7 +31,7 @@ const ORACLE_CURSOR: CursorCodec<OracleKey> = {
     if (!match || !isEncoded(match[2]!, ['ok'])) throw v3BadRequest(`invalid cursor: ${text}`);
     return { expiresAt: Number(match[1]), oracleId: match[2]! };
   },
-};
+});
 
 /** getOracles: oracles by expiry, of a state. */
 export const getOracles = resource(page(ORACLE), async ({ pool }, req) => {

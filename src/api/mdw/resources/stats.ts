@@ -2,12 +2,13 @@
  * @module /v3/stats and every series under it: per-generation deltas and totals paged by height,
  * time series per day, week or month (from memory per stored chain), miners and top miners.
  */
+import { isEncoded } from '../../../chain/encoding.ts';
 import type { Json } from '../../../chain/json.ts';
 import { intervalOf, type IntervalBy } from '../../../chain/stats-intervals.ts';
 import type { Pool } from '../../../db/connection/pool.ts';
 import { keyBlockDays, keyBlockTimes, topHeight } from '../../../db/queries/blocks.ts';
 import { generationStatsPage, minerIntervals, minersPage, overallStats } from '../../../db/queries/stats.ts';
-import { INDEX_CURSOR, type CursorCodec } from './cursors.ts';
+import { INDEX_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { itemsPage } from './list.ts';
 import { page, resource, type Answers, type Item, type Resource } from './resource.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
@@ -231,12 +232,12 @@ function compareTopMiner(a: TopMinerKey, b: TopMinerKey): number {
   );
 }
 
-const TOP_MINER_CURSOR: CursorCodec<TopMinerKey> = {
+export const TOP_MINER_CURSOR: CursorCodec<TopMinerKey> = cursorCodec({
   encode: (k) => `${k.start}-${k.count}-${k.miner}`,
   decode(text) {
     if (text === undefined) return undefined;
     const m = /^(\d{1,9})-(\d{1,9})-(ak_\w+)$/.exec(text);
-    if (!m) throw v3BadRequest(`invalid cursor: ${text}`);
-    return { start: Number(m[1]), count: Number(m[2]), miner: cursorId(m[3]!) };
+    if (!m || !isEncoded(m[3], ['ak'])) throw v3BadRequest(`invalid cursor: ${text}`);
+    return { start: Number(m[1]), count: Number(m[2]), miner: m[3] };
   },
-};
+});

@@ -3,6 +3,7 @@ import {
   bool,
   int,
   list,
+  nullable,
   num,
   obj,
   object,
@@ -14,6 +15,31 @@ import {
 } from '../../../shapes/shape-table.ts';
 import { PROTOCOL_REPORT_SCHEMA } from '../../status/sync-report.ts';
 import { EPOCH_REPORT_SCHEMA } from '../../status/current-epoch.ts';
+
+/** a finding of the start-up probe: on, off, or unknown (no answer, or one that tells nothing) */
+const allowed = { kind: 'string', enum: ['on', 'off', 'unknown'] } as const;
+
+/** mdw_node_gaps: when the populator probed, the areas every node leaves empty, and each node's findings */
+const NODE_GAPS = {
+  probed_at: str,
+  gaps: list(str),
+  nodes: list(
+    object(
+      {
+        node: int,
+        dry_run: allowed,
+        internal_dry_run: allowed,
+        debug_endpoints: allowed,
+        gas_cap: allowed,
+        dry_run_time_limit: allowed,
+        state_history: allowed,
+        gaps: list(object({ area: str, because: list(str) }, true)),
+        config: str,
+      },
+      true,
+    ),
+  ),
+};
 
 /** ae_mdw's GraphQL names the stored top `lastSyncedHeight` and answers `partial` while it is catching up */
 const syncFields: Record<string, Field> = {
@@ -51,6 +77,8 @@ export const STATUS = shape(
       'openapi',
       list(object({ area: str, reason: str, calls: int, first_height: int, last_height: int }, true)),
     ),
+    // not ae_mdw's: what the populator's start-up probe found its nodes allow (indexer/sync/node-gaps.ts), null before
+    mdw_node_gaps: only('openapi', nullable(object(NODE_GAPS, true))),
     mdw_async_tasks: only('graphql', obj),
     ...syncFields,
   },

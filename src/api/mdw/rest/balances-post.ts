@@ -2,12 +2,12 @@
  * @module POST /v3/accounts/balances (issue 76): up to 100 accounts' AE balances at one height in one request, a row
  * of the route table that answers itself (its JSON body read, 16 KiB at most).
  */
-import { bodyParser } from '@koa/bodyparser';
 import { BALANCES_MAX, postAccountsBalances } from '../resources/ae-balances.ts';
+import { jsonBody } from './json-body.ts';
 import { sendAnswer } from './mdw-respond.ts';
 import type { V3Handled } from './operation.ts';
 
-const body = bodyParser({ enableTypes: ['json'], jsonLimit: '16kb' });
+const body = jsonBody('16kb');
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 export const BALANCES_POST: V3Handled = {

@@ -5,7 +5,6 @@
  * WEBHOOKS_ANONYMOUS is set, its hooks owned by no one. Hooks are written, so they are read and written on the primary.
  */
 import { randomUUID } from 'node:crypto';
-import { bodyParser } from '@koa/bodyparser';
 import { AppError, ErrorCode, badRequest, notFound } from '../../../base/errors.ts';
 import {
   deliveriesPage,
@@ -25,11 +24,12 @@ import { newSecret } from '../../../webhooks/signature.ts';
 import type { ApiContext } from '../../http/state.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import type { V3Env } from '../resources/resource.ts';
+import { jsonBody } from './json-body.ts';
 import type { V3Handled } from './operation.ts';
 
 /** The deepest confirmation depth a hook may ask: deeper than any fork the populator follows makes no sense. */
 const MAX_CONFIRMATIONS = 1000;
-const body = bodyParser({ enableTypes: ['json'], jsonLimit: '64kb' });
+const body = jsonBody('64kb');
 
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
@@ -77,8 +77,9 @@ const DELIVERY = object(
   },
   ['id', 'type', 'height', 'status', 'attempts'],
 );
-/** the API answers 404 to a request without a key unless the operator allows keyless hooks */
-const NOT_FOUND = error('No such hook of this key, or webhooks need an API key here');
+const NOT_FOUND = error('No such hook of this key');
+/** a request without a key is 401 unless the operator allows keyless hooks, as one with an unknown key is */
+const NO_KEY = error('Webhooks need an API key (X-API-Key) on this server');
 
 /** WEBHOOKS_OPERATIONS: the webhooks API's rows of the route table. */
 export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
@@ -87,7 +88,7 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
     operationId: 'GetWebhooks',
     summary: "The key's hooks, oldest first",
     params: [],
-    responses: { '200': json('OK', object({ data: { type: 'array', items: HOOK } })), '404': NOT_FOUND },
+    responses: { '200': json('OK', object({ data: { type: 'array', items: HOOK } })), '401': NO_KEY, '404': NOT_FOUND },
     handle: async (ctx, env) => {
       ctx.body = { data: (await listWebhooks(env.primary, ownerOf(ctx, env))).map(hookJson) };
     },
@@ -108,6 +109,7 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
         object({ id: str, secret: str, url: str, filters: FILTERS, confirmations: int, created_height: int }),
       ),
       '400': error('Bad input'),
+      '401': NO_KEY,
       '404': NOT_FOUND,
     },
     handle: (ctx, env) => {
@@ -120,7 +122,7 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
     operationId: 'GetWebhook',
     summary: 'A hook',
     params: ['path:id'],
-    responses: { '200': json('OK', HOOK), '404': NOT_FOUND },
+    responses: { '200': json('OK', HOOK), '401': NO_KEY, '404': NOT_FOUND },
     handle: async (ctx, env, { id }) => {
       ctx.body = hookJson(await hookOf(ctx, env, id!));
     },
@@ -131,7 +133,7 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
     operationId: 'DeleteWebhook',
     summary: 'Deletes a hook with its deliveries',
     params: ['path:id'],
-    responses: { '204': { description: 'Deleted' }, '404': NOT_FOUND },
+    responses: { '204': { description: 'Deleted' }, '401': NO_KEY, '404': NOT_FOUND },
     handle: async (ctx, env, { id }) => {
       if (!(await deleteWebhook(env.primary, id!, ownerOf(ctx, env)))) throw notFound(`no such webhook: ${id}`);
       ctx.status = 204;
@@ -145,6 +147,7 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
     responses: {
       '200': json('OK', object({ data: { type: 'array', items: DELIVERY }, next: nullable(str) })),
       '400': error('Bad input'),
+      '401': NO_KEY,
       '404': NOT_FOUND,
     },
     handle: async (ctx, env, { id }) => deliveries(ctx, env, await hookOf(ctx, env, id!)),
@@ -159,6 +162,7 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
     responses: {
       '202': json('Accepted', object({ from_height: int, to_height: int, deliveries: int })),
       '400': error('Bad input'),
+      '401': NO_KEY,
       '404': NOT_FOUND,
     },
     handle: async (ctx, env, { id }) => {
@@ -173,8 +177,8 @@ function ownerOf(ctx: ApiContext, env: V3Env): string | null {
   if (key !== undefined) return key.id;
   if (env.cfg.webhooks.anonymous) return null;
   throw new AppError(
-    ErrorCode.API_NOT_FOUND,
-    404,
+    ErrorCode.API_KEY_REQUIRED,
+    401,
     'webhooks need an API key (X-API-Key) on this server; without keys, the operator enables them with WEBHOOKS_ANONYMOUS',
   );
 }

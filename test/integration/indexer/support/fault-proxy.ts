@@ -14,6 +14,11 @@ export interface FaultProxy {
   /** holds every request whose path matches `paths` unanswered from now on, as a hanging node (undefined: none) */
   hang(paths: RegExp | undefined): void;
   /**
+   * forwards the body of every request whose path matches `paths` as `edit` makes it from now on (undefined: none),
+   * as a client that asks otherwise would
+   */
+  rewrite(paths: RegExp | undefined, edit?: (body: string) => string): void;
+  /**
    * requests seen, and how many got a fault; `paths`: each request's method and path, in order; `answered`: the status
    * of each answer sent whole (not one the client gave up on first, as a client timing out on a loaded machine does)
    */
@@ -31,6 +36,7 @@ export async function startFaultProxy(
   let rate = 1;
   let missing: RegExp | undefined;
   let hanging: RegExp | undefined;
+  let rewriting: { paths: RegExp; edit: (body: string) => string } | undefined;
   let seed = opts.seed ?? 1;
   const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const stats = { requests: 0, faulted: 0, paths: [] as string[], answered: [] as number[] };
@@ -70,7 +76,15 @@ export async function startFaultProxy(
       );
       up.on('error', () => res.destroy());
       res.on('close', () => up.destroy());
-      req.pipe(up);
+      if (!rewriting?.paths.test(req.url ?? '')) return void req.pipe(up);
+      const { edit } = rewriting;
+      const sent: Buffer[] = [];
+      req.on('data', (c: Buffer) => sent.push(c));
+      req.on('end', () => {
+        const body = edit(Buffer.concat(sent).toString('utf8'));
+        up.setHeader('content-length', Buffer.byteLength(body));
+        up.end(body);
+      });
     };
     if (hit && fault === 'slow') setTimeout(forward, opts.slowMs ?? 2000);
     else forward();
@@ -87,6 +101,9 @@ export async function startFaultProxy(
     },
     hang(paths) {
       hanging = paths;
+    },
+    rewrite(paths, edit) {
+      rewriting = paths && edit ? { paths, edit } : undefined;
     },
     stats,
     close: () =>

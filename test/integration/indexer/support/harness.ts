@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../../../src/config/middleware.ts';
-import type { Devnode } from '../../../../src/devnode/index.ts';
+import type { Devnode, DevnodeOptions } from '../../../../src/devnode/index.ts';
 import type { GenerateOptions } from '../../../../src/devnode/generator.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
 import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
@@ -26,21 +26,25 @@ export interface Harness {
  * migrated (a copy of the server's template: the populator finds every migration applied, as after its own migrating,
  * and records the identity); `generate` adds to the chain's shape (e.g. its share of token transactions); `env` adds
  * to every config (e.g. REWARD_RULES=devnode, the devnode's own rewards, for a chain long enough that the default
- * mainnet rules, paying 180 blocks late, pay any).
+ * mainnet rules, paying 180 blocks late, pay any); `node` configures the devnode (its endpoint gates, its pruning).
  */
 export async function startHarness(
   generations: number,
   seed: string,
   generate: Partial<GenerateOptions> = {},
   env: Record<string, string> = {},
+  node: Omit<DevnodeOptions, 'generate'> = {},
 ): Promise<Harness> {
-  const devnode = await startGeneratedDevnode({
-    generations,
-    microBlocksPerGeneration: 2,
-    txsPerMicroBlock: 4,
-    seed,
-    ...generate,
-  });
+  const devnode = await startGeneratedDevnode(
+    {
+      generations,
+      microBlocksPerGeneration: 2,
+      txsPerMicroBlock: 4,
+      seed,
+      ...generate,
+    },
+    node,
+  );
   const db = await createTestDatabase({ migrated: 'mdw' });
   // the chain's wrapped AE named, as on a configured network: unnamed, its deposits are not counted, and the
   // state check of `-v --full` (verifyClean) rightly finds its holders' balances wrong (issue 58)

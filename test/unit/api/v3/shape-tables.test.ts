@@ -67,8 +67,31 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
  * (`mdw_node_reachable`), and the AEX-9 tokens read from their state (`mdw_aex9_state_tokens`, issue 58); (issue 76)
  * ContractCall is ae_mdw's internal call, whose `function` is always named and whose `internal_tx` is the node's
  * transaction the operation amounts to (no `arguments`): the calls held as transactions moved to ContractCallTransaction;
- * /v3/status says which calls no dry-run told (`mdw_incomplete_areas`).
+ * /v3/status says which calls no dry-run told (`mdw_incomplete_areas`); (issue 87) what the populator's start-up probe
+ * found its nodes allow (`mdw_node_gaps`).
  */
+/** a node of /v3/status's mdw_node_gaps (issue 87): its findings, each on, off or unknown, its gaps and configuration */
+const FINDINGS = ['dry_run', 'internal_dry_run', 'debug_endpoints', 'gas_cap', 'dry_run_time_limit', 'state_history'];
+const NODE_GAPS_NODE = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['node', ...FINDINGS, 'gaps', 'config'],
+  properties: {
+    node: { type: 'integer' },
+    ...Object.fromEntries(FINDINGS.map((f) => [f, { type: 'string', enum: ['on', 'off', 'unknown'] }])),
+    gaps: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['area', 'because'],
+        properties: { area: { type: 'string' }, because: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+    config: { type: 'string' },
+  },
+};
+
 const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<string, unknown>>> = {
   ContractCall: (old) => {
     const properties = old.properties as Record<string, Record<string, unknown>>;
@@ -91,7 +114,13 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
   }),
   Status: (old) => ({
     ...old,
-    required: [...(old.required as string[]), 'mdw_node_reachable', 'mdw_aex9_state_tokens', 'mdw_incomplete_areas'],
+    required: [
+      ...(old.required as string[]),
+      'mdw_node_reachable',
+      'mdw_aex9_state_tokens',
+      'mdw_incomplete_areas',
+      'mdw_node_gaps',
+    ],
     properties: {
       ...(old.properties as object),
       mdw_epoch: EPOCH_REPORT_SCHEMA,
@@ -109,6 +138,17 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
             ]),
           ),
           required: ['area', 'calls', 'first_height', 'last_height', 'reason'],
+        },
+      },
+      mdw_node_gaps: {
+        type: 'object',
+        nullable: true,
+        additionalProperties: false,
+        required: ['probed_at', 'gaps', 'nodes'],
+        properties: {
+          probed_at: { type: 'string' },
+          gaps: { type: 'array', items: { type: 'string' } },
+          nodes: { type: 'array', items: NODE_GAPS_NODE },
         },
       },
     },

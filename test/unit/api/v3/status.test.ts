@@ -57,4 +57,10 @@ describe('/v3/status body', () => {
     expect(body({}).mdw_aex9_state_tokens).to.equal(0);
     expect(body({ aex9StateTokens: 3 }).mdw_aex9_state_tokens).to.equal(3);
   });
+
+  it('carries what the populator found its nodes allow, null before it probed (issue 87)', () => {
+    expect(body({}).mdw_node_gaps).to.equal(null);
+    const nodeProbe = { probed_at: '2026-11-28T00:00:00.000Z', gaps: ['pending_txs'], nodes: [] };
+    expect(body({ nodeProbe }).mdw_node_gaps).to.deep.equal(nodeProbe);
+  });
 });

@@ -1,0 +1,46 @@
+/**
+ * @module What a node's configuration shuts or bounds, as node 7.2.2 does it (aehttp): the internal debug endpoints
+ * answer 403 with no body unless `http.internal.debug_endpoints` is true (aehttp_dispatch_int forbidden: every
+ * operation tagged `debug`, the debug dry-run included), and both dry-runs are cut at `http.dry_run.timeout_ms`
+ * (aec_dry_run run_bounded, the `public` profile both handlers ask for: aehttp_helpers do_dry_run) with 400
+ * `Bad request: dry-run exceeded time limit`. The external dry-run's endpoint group (`http.endpoints.dry-run`) needs
+ * no gate: a node without it has no such route (aehttp_api_router), the devnode then registers none either.
+ */
+import { HttpError, type Route } from './http.ts';
+
+/** DEFAULT_DRY_RUN_TIMEOUT_MS: the node's default `http.dry_run.timeout_ms` (its config schema); 0 is unbounded. */
+export const DEFAULT_DRY_RUN_TIMEOUT_MS = 3000;
+
+/** DRY_RUN_TIME_LIMIT_REASON: the node's 400 reason for a dry-run past its time limit (aehttp_helpers dry_run_err). */
+export const DRY_RUN_TIME_LIMIT_REASON = 'Bad request: dry-run exceeded time limit';
+
+/**
+ * isNodeDebugPath says whether `path` is one of the node's debug endpoints (`/v2/debug/…`, `/v3/debug/…`); the
+ * devnode's own controls under `/debug/dev/` are no node's and stay served. Pure.
+ */
+export function isNodeDebugPath(path: string): boolean {
+  return /^\/v[23]\/debug\//.test(path) && !/^\/v[23]\/debug\/dev\//.test(path);
+}
+
+/** forbidDebug marks the node's debug endpoints among `routes` forbidden: 403, no body, as the node's REST layer. */
+export function forbidDebug(routes: readonly Route[]): Route[] {
+  return routes.map((route) => (isNodeDebugPath(route.path) ? { ...route, forbidden: true } : route));
+}
+
+/**
+ * timeLimited answers `route`'s dry-run with the node's 400 when it took longer than `timeoutMs` (0: unbounded). The
+ * devnode's dry-run runs on the event loop and cannot be cut as the node kills its worker: it runs to its end, and
+ * its answer is then the refusal the node would have given at the limit.
+ */
+export function timeLimited(route: Route, timeoutMs: number): Route {
+  if (timeoutMs <= 0) return route;
+  return {
+    ...route,
+    handler: async (req) => {
+      const started = performance.now();
+      const reply = await route.handler(req);
+      if (performance.now() - started > timeoutMs) throw new HttpError(400, DRY_RUN_TIME_LIMIT_REASON);
+      return reply;
+    },
+  };
+}

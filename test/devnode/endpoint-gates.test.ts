@@ -1,0 +1,130 @@
+import { expect } from 'chai';
+import {
+  DRY_RUN_TIME_LIMIT_REASON,
+  forbidDebug,
+  isNodeDebugPath,
+  timeLimited,
+} from '../../src/devnode/api/endpoint-gates.ts';
+import { ok, type Route, type RouteRequest } from '../../src/devnode/api/http.ts';
+import { startTestNode, type TestNode } from './harness.ts';
+
+/** a contract no chain has (the recording's "unknown contract"): each call is answered contract_does_not_exist */
+const NO_CONTRACT = 'ct_5voaFoC8jSgo9upQ6fx8mJx87PFXqkB1L5QUCGjaZca4em8sW';
+const calls = (n: number, extra: Record<string, unknown> = {}): unknown => ({
+  txs: Array.from({ length: n }, () => ({
+    call_req: { contract: NO_CONTRACT, calldata: 'cb_KxGAJGtHPyQFo+I=', abi_version: 3, ...extra },
+  })),
+});
+const INTERNAL_DRY_RUN = '/v3/debug/transactions/dry-run';
+const request: RouteRequest = { params: [], query: new URLSearchParams(), body: undefined };
+
+describe('devnode endpoint gates (the node configuration: dry-run group, debug endpoints, dry-run time limit)', () => {
+  it('tells the node debug endpoints from the devnode controls', () => {
+    expect(isNodeDebugPath('/v3/debug/transactions/dry-run')).to.equal(true);
+    expect(isNodeDebugPath('/v2/debug/names/commitment-id')).to.equal(true);
+    expect(isNodeDebugPath('/v2/debug/dev/mine')).to.equal(false);
+    expect(isNodeDebugPath('/v3/dry-run')).to.equal(false);
+    const routes: Route[] = ['/v2/debug/peers', '/v2/debug/dev/fork', '/v2/key-blocks'].map((path) => ({
+      method: 'GET',
+      path,
+      handler: () => ok({}),
+    }));
+    expect(forbidDebug(routes).map((r) => r.forbidden === true)).to.deep.equal([true, false, false]);
+  });
+
+  it('refuses a dry-run that took longer than the limit, and only then', async () => {
+    const busy = (ms: number): Route => ({
+      method: 'POST',
+      path: '/v3/dry-run',
+      handler: () => {
+        const end = performance.now() + ms;
+        while (performance.now() < end);
+        return ok({ results: [] });
+      },
+    });
+    await Promise.resolve()
+      .then(() => timeLimited(busy(30), 5).handler(request))
+      .then(
+        () => expect.fail('answered past its limit'),
+        (err: { status: number; body: unknown }) => {
+          expect(err.status).to.equal(400);
+          expect(err.body).to.deep.equal({ reason: DRY_RUN_TIME_LIMIT_REASON });
+        },
+      );
+    expect((await timeLimited(busy(1), 1000).handler(request)).status).to.equal(200);
+    expect((await timeLimited(busy(30), 0).handler(request)).status, '0: unbounded').to.equal(200);
+  });
+
+  describe('a devnode as a node with its defaults of these three (dry-run group off, no debug endpoints)', () => {
+    let t: TestNode;
+    before(async () => {
+      t = await startTestNode({ dryRunEndpoint: false, debugEndpoints: false });
+    });
+    after(() => t.node.stop());
+
+    it('has no external dry-run (404, no body), as a node without the endpoint group', async () => {
+      for (const path of ['/v3/dry-run', '/v2/dry-run']) {
+        const reply = await t.post(path, '{"txs":[]}');
+        expect(reply.status, path).to.equal(404);
+      }
+      const v3 = await t.post('/v3/dry-run', '{"txs":[]}');
+      expect(v3.text).to.equal('');
+    });
+
+    it('answers every node debug endpoint 403 with no body and no content type, whatever the body', async () => {
+      for (const [path, body] of [
+        [INTERNAL_DRY_RUN, '{"txs":[]}'],
+        ['/v2/debug/transactions/dry-run', '{"txs": ['],
+        ['/v3/debug/transactions/spend', '{}'],
+      ] as const) {
+        const res = await fetch(t.node.internalUrl + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        expect(res.status, path).to.equal(403);
+        expect(res.headers.get('content-type'), path).to.equal(null);
+        expect(await res.text(), path).to.equal('');
+      }
+      for (const path of ['/v3/debug/transactions/pending', '/v2/debug/accounts/beneficiary']) {
+        const reply = await t.getInternal(path);
+        expect([reply.status, reply.text], path).to.deep.equal([403, '']);
+      }
+      // a wrong method is refused before the gate, as cowboy_rest does
+      expect((await t.getInternal(INTERNAL_DRY_RUN)).status).to.equal(405);
+      // the devnode's own controls are no node endpoints
+      expect((await t.postInternal('/v2/debug/dev/mine', { key_blocks: 1 })).status).to.equal(200);
+    });
+  });
+
+  describe('a devnode with the dry-run time limit', () => {
+    let t: TestNode;
+    before(async () => {
+      t = await startTestNode({ dryRunTimeoutMs: 1 });
+    });
+    after(() => t.node.stop());
+
+    it('refuses a dry-run past it on both endpoints, 400 with the node reason', async () => {
+      const internal = await t.postInternal(INTERNAL_DRY_RUN, calls(3000));
+      expect(internal.status).to.equal(400);
+      expect(internal.text).to.equal('{"reason":"Bad request: dry-run exceeded time limit"}');
+      // the external one caps the gas first: 3000 calls of 1 gas pass it
+      const external = await t.post('/v3/dry-run', calls(3000, { gas: 1 }));
+      expect(external.status).to.equal(400);
+      expect(external.body).to.deep.equal({ reason: DRY_RUN_TIME_LIMIT_REASON });
+      expect((await t.post('/v3/dry-run', calls(7))).status, 'the gas cap before the time').to.equal(403);
+    });
+  });
+
+  it('runs the same dry-run to its end without the limit (0), and serves both dry-runs by default', async () => {
+    const t = await startTestNode({ dryRunTimeoutMs: 0 });
+    try {
+      const internal = await t.postInternal(INTERNAL_DRY_RUN, calls(3000));
+      expect(internal.status).to.equal(200);
+      expect(internal.body.results).to.have.length(3000);
+      expect((await t.post('/v3/dry-run', '{"txs":[]}')).text).to.equal('{"results":[]}');
+    } finally {
+      await t.node.stop();
+    }
+  });
+});
