@@ -5,7 +5,7 @@
  */
 import { decode } from '@aeternity/aepp-sdk';
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../src/chain/json.ts';
-import type { Exchange } from './replay-match.ts';
+import type { Exchange } from './real-node-recording.ts';
 
 /** A block of the recorded chain: its generation and its place in chain order (key block, then its micro blocks). */
 export interface ChainBlock {

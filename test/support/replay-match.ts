@@ -5,11 +5,9 @@
  * route and the test fails naming it. Pure; replay-node.ts serves it.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../../src/chain/json.ts';
-import type { RecordedExchange } from './real-node.ts';
+import { DRY_RUN_GC_REASON, GC_REASON } from '../../src/devnode/api/gc.ts';
+import type { Exchange } from './real-node-recording.ts';
 import { mayHaveChanged, recordedChain, type ChainBlock, type RecordedChain } from './replay-chain.ts';
-
-/** One recorded exchange, as a line of the recording holds it. */
-export type Exchange = RecordedExchange;
 
 /** A request as the replay server got it: which listener, and whether its content-type was JSON. */
 export interface ReplayRequest {
@@ -37,6 +35,9 @@ export const RULE_ACCOUNT_FORMS = 'account by its other form';
 /** RULE_QUIET_ACCOUNT: an account after a block answered by its recorded state after blocks around it. */
 export const RULE_QUIET_ACCOUNT = 'account quiet between recorded states';
 
+/** RULE_PAID_BY_CONTRACTS: an account only contracts paid, answered by the sum of the recorded replays' payments. */
+export const RULE_PAID_BY_CONTRACTS = 'account only contracts paid';
+
 /** RULE_ONE_BY_ONE: a dry-run of several `call_req`s answered by the answers of each alone; see answerOf. */
 export const RULE_ONE_BY_ONE = 'call_reqs one by one';
 
@@ -49,6 +50,12 @@ export const RULE_NO_HYPERCHAIN = 'no hyperchain routes';
 /** RULE_QUERIES_LIMIT: an oracle's query list with a `limit` answered by the recorded list without one. */
 export const RULE_QUERIES_LIMIT = 'oracle queries within the limit';
 
+/**
+ * RULE_PRUNED: a read of the state at a past block of the recorded chain that neither the recording nor a rule
+ * answers, refused as a pruning node refuses it (prunedState). Not a miss, but kept apart: the test lists each one.
+ */
+export const RULE_PRUNED = 'state the recording lacks';
+
 /** The recording indexed by what a request is matched on, and its chain. */
 export interface Recording {
   readonly byKey: ReadonlyMap<string, Exchange>;
@@ -57,6 +64,10 @@ export interface Recording {
   /** each account's recorded states after blocks (`/v3/accounts/{id}/hash/B`), by its key's text, in chain order */
   readonly accountStates: ReadonlyMap<string, readonly { readonly block: ChainBlock; readonly exchange: Exchange }[]>;
   readonly singleCalls: readonly { readonly exchange: Exchange; readonly top?: string; readonly item: string }[];
+  /** the accounts only contracts paid (paidByContracts), by their key's text: each payment's block and amount */
+  readonly contractPaid: ReadonlyMap<string, readonly { readonly block: ChainBlock; readonly amount: bigint }[]>;
+  /** a recorded answer of an account that never signed (nonce 0): the form of one only contracts paid */
+  readonly unsigned?: Exchange;
 }
 
 /**
@@ -115,7 +126,10 @@ export function indexRecording(exchanges: readonly Exchange[]): Recording {
     accountStates.set(m[1]!, list);
   }
   for (const list of accountStates.values()) list.sort((a, b) => a.block.order - b.block.order);
-  return { byKey, chain, accountStates, singleCalls };
+  const unsigned = exchanges.find(
+    (e) => e.status === 200 && /^\/v3\/accounts\/ak_\w+$/.test(e.path) && /"kind":"basic","nonce":0,/.test(e.body),
+  );
+  return { byKey, chain, accountStates, singleCalls, contractPaid: paidByContracts(exchanges, chain), unsigned };
 }
 
 /**
@@ -196,6 +210,7 @@ const alike = (e: Pick<Exchange, 'status' | 'body'>): boolean =>
  *
  * - RULE_ACCOUNT_FORMS: an account (now, or after a block) asked under its other id form (otherForm).
  * - RULE_QUIET_ACCOUNT (quietAccount): an account after a block between two of its recorded states.
+ * - RULE_PAID_BY_CONTRACTS (contractPaidAccount): an account only contracts paid, now or after a block.
  * - RULE_NO_HYPERCHAIN, RULE_QUERIES_LIMIT (queriesWithin), RULE_SAME_STATE (sameState) and RULE_ONE_BY_ONE
  *   (oneByOne), each said where it is applied.
  *
@@ -207,6 +222,8 @@ export function answerOf(rec: Recording, req: ReplayRequest): Answer | undefined
   const form = otherForm(req.path);
   const formed = form === undefined ? undefined : directly(rec, { ...req, path: form });
   if (formed && alike(formed)) return { ...formed, rule: RULE_ACCOUNT_FORMS };
+  const paid = req.method === 'GET' ? contractPaidAccount(rec, req.path) : undefined;
+  if (paid) return paid;
   const quiet = req.method === 'GET' ? quietAccount(rec, req.path) : undefined;
   if (quiet) return answered(quiet, RULE_QUIET_ACCOUNT);
   if (req.method === 'GET' && req.path.startsWith('/v3/hyperchain/')) {
@@ -241,6 +258,62 @@ function quietAccount(rec: Recording, path: string): Exchange | undefined {
   if (!before || !after || before.exchange.status !== after.exchange.status) return undefined;
   if (before.exchange.body !== after.exchange.body || !alike(before.exchange)) return undefined;
   return mayHaveChanged(rec.chain, `ct_${m[1]}`, before.block, after.block) ? undefined : before.exchange;
+}
+
+/** A replay's label: the replayed transaction and the micro block that holds it. */
+const REPLAY_LABEL = /^replay \w+ th_\w+ \(\d+ txs? of ((?:mh|kh)_[1-9A-Za-z]+)\)$/;
+
+/**
+ * paidByContracts finds the accounts only contracts paid: recipients of the recorded replays' internal calls
+ * (`internal_call_tx`, a Chain.spend or a remote call's value) whose key no other recorded exchange holds, in its path
+ * or either body: no transaction names it, no name points to it, it mined no block, the recorder never read it. The
+ * recording replays every contract call's micro block (its README), so these payments are all it got, and it signed
+ * nothing (a transaction it signed names it), so it spent nothing.
+ */
+function paidByContracts(
+  exchanges: readonly Exchange[],
+  chain: RecordedChain,
+): Map<string, { block: ChainBlock; amount: bigint }[]> {
+  const paid = new Map<string, { block: ChainBlock; amount: bigint }[]>();
+  for (const e of exchanges) {
+    const m = e.port === undefined && e.status === 200 ? REPLAY_LABEL.exec(e.label ?? '') : null;
+    const block = m ? chain.blocks.get(m[1]!) : undefined;
+    if (!block) continue;
+    const body = parseJson(e.body);
+    const events = isJsonObject(body) && Array.isArray(body.tx_events) ? body.tx_events : [];
+    for (const event of events) {
+      const info = isJsonObject(event) && event.kind === 'internal_call_tx' ? event.info : undefined;
+      if (!isJsonObject(info) || typeof info.recipient_id !== 'string' || !info.recipient_id.startsWith('ak_'))
+        continue;
+      const list = paid.get(info.recipient_id.slice(3)) ?? [];
+      list.push({ block, amount: BigInt(info.amount as number | bigint) });
+      paid.set(info.recipient_id.slice(3), list);
+    }
+  }
+  for (const key of [...paid.keys()]) {
+    const elsewhere = exchanges.some(
+      (e) => !e.label?.startsWith('replay ') && [e.path, e.request_body ?? '', e.body].some((t) => t.includes(key)),
+    );
+    if (elsewhere) paid.delete(key);
+  }
+  return paid;
+}
+
+/**
+ * contractPaidAccount: an account only contracts paid (paidByContracts), now or after a block B holding or after a
+ * payment, answered as the node answers an account that never signed (the recording's own such answer, `kind`
+ * basic, `nonce` 0, `payable` true) with its balance the sum of the payments up to B.
+ */
+function contractPaidAccount(rec: Recording, path: string): Answer | undefined {
+  const m = /^\/v[23]\/accounts\/(?:ak|ct)_([1-9A-Za-z]+)(?:\/hash\/((?:kh|mh)_[1-9A-Za-z]+))?$/.exec(path);
+  const payments = m ? rec.contractPaid.get(m[1]!) : undefined;
+  const at = m?.[2] === undefined ? rec.chain.top : rec.chain.blocks.get(m[2]);
+  const until = payments && at ? payments.filter((p) => p.block.order <= at.order) : [];
+  if (!rec.unsigned || until.length === 0) return undefined;
+  const account = parseJson(rec.unsigned.body) as { [k: string]: Json };
+  account.balance = until.reduce((sum, p) => sum + p.amount, 0n);
+  account.id = `ak_${m![1]}`;
+  return { ...answered(rec.unsigned, RULE_PAID_BY_CONTRACTS), body: stringifyJson(account) };
 }
 
 const QUERIES = /^\/v[23]\/oracles\/(ok_[1-9A-Za-z]+)\/queries\?(.*)$/;
@@ -323,4 +396,40 @@ function oneByOne(rec: Recording, req: ReplayRequest, top: string | undefined, i
     first ??= one;
   }
   return { status: 200, headers: first!.headers, body: stringifyJson({ results }), rule: RULE_ONE_BY_ONE };
+}
+
+/** An account after a block, by the block's hash or its height. */
+const ACCOUNT_AT = /^\/v[23]\/accounts\/(?:ak|ct)_[1-9A-Za-z]+\/(?:hash\/((?:kh|mh)_[1-9A-Za-z]+)|height\/(\d+))$/;
+
+/**
+ * prunedState: a read of the state after a block of the recorded chain, an account's or a dry-run's, that the
+ * recording cannot answer and no rule derives, answered as a pruning node (7.x with garbage collection) answers a read
+ * of a collected state: an account's GET 410 with aehttp's reason and `error_code`, the dry-run 400 `Bad request:
+ * Block state of given hash was garbage collected` (node-limits.md; the devnode's gc.ts answers alike). The replay node
+ * is such a node: it kept only the states the recording holds, the top's included (a real node keeps the top's: a read
+ * of it refused so is where the replay departs from one, and the test lists it as any other). A request for anything
+ * else (a block, the state now, a block the chain does not hold) is no such read: a miss.
+ */
+export function prunedState(rec: Recording, req: ReplayRequest): Answer | undefined {
+  const headers = { 'content-type': 'application/json', server: 'Cowboy' };
+  if (req.method === 'GET') {
+    const m = ACCOUNT_AT.exec(req.path);
+    const held = m?.[1] !== undefined ? rec.chain.blocks.has(m[1]) : Number(m?.[2]) <= rec.chain.top.height;
+    if (!m || !held) return undefined;
+    const body = { error_code: 'garbage_collected', reason: GC_REASON };
+    return { status: 410, headers, body: stringifyJson(body), rule: RULE_PRUNED };
+  }
+  if (req.method !== 'POST' || !req.json || !DRY_RUN_PATHS.has(req.path)) return undefined;
+  if (!rec.chain.blocks.has(topOf(req.body) ?? '')) return undefined;
+  return { status: 400, headers, body: stringifyJson({ reason: DRY_RUN_GC_REASON }), rule: RULE_PRUNED };
+}
+
+/** topOf is a dry-run body's `top`, if it is JSON with a string one. */
+function topOf(body: string): string | undefined {
+  try {
+    const value = parseJson(body);
+    return isJsonObject(value) && typeof value.top === 'string' ? value.top : undefined;
+  } catch {
+    return undefined;
+  }
 }

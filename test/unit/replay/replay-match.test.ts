@@ -7,6 +7,9 @@ import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts'
 import {
   answerOf,
   indexRecording,
+  prunedState,
+  RULE_PAID_BY_CONTRACTS,
+  RULE_PRUNED,
   otherForm,
   otherVersion,
   RULE_ACCOUNT_FORMS,
@@ -16,9 +19,9 @@ import {
   RULE_QUIET_ACCOUNT,
   RULE_SAME_STATE,
   RULE_V2_AS_V3,
-  type Exchange,
   type ReplayRequest,
 } from '../../support/replay-match.ts';
+import type { Exchange } from '../../support/real-node-recording.ts';
 import { mayHaveChanged } from '../../support/replay-chain.ts';
 import { readRecording } from '../../support/replay-node.ts';
 
@@ -187,5 +190,46 @@ describe('replay tier: matching requests to the recorded node', function () {
     expect(
       answerOf(rec, get(`/v2/accounts/ak_uMugCB3HQZDULXVTz2qH2wyFCfxVPnygvjrwe4E4wjHEG5rbr/hash/${top}`)),
     ).to.equal(undefined);
+  });
+  it('refuses a state at a block of the chain it cannot answer as a pruning node, and nothing else', () => {
+    const call = callOf('AEX-9 meta_info() call_req abi_version 3');
+    const atCreation = dryRun({ top: CREATED_IN, txs: [call] });
+    expect(answerOf(rec, atCreation), 'no recorded or derived answer').to.equal(undefined);
+    expect(prunedState(rec, atCreation)).to.deep.include({ status: 400, rule: RULE_PRUNED });
+    expect(parseJson(prunedState(rec, atCreation)!.body)).to.deep.equal({
+      reason: 'Bad request: Block state of given hash was garbage collected',
+    });
+    const account = get(`/v2/accounts/ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi/hash/${CREATED_IN}`);
+    expect(prunedState(rec, account)).to.deep.include({ status: 410, rule: RULE_PRUNED });
+    expect(parseJson(prunedState(rec, account)!.body)).to.deep.equal({
+      error_code: 'garbage_collected',
+      reason: 'State data at the requested height has been garbage-collected',
+    });
+    // no state at a block: the state now, a block, a block the chain does not hold
+    for (const path of [
+      '/v2/accounts/ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi',
+      `/v2/micro-blocks/hash/${CREATED_IN}/header`,
+      '/v2/accounts/ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi/hash/mh_2DrYpahPHjzxeHyMSPkovt36kfV6aqFX3c6g2sLESxv2BchZNQ',
+    ])
+      expect(prunedState(rec, get(path)), path).to.equal(undefined);
+    expect(prunedState(rec, dryRun({ txs: [call] })), 'a dry-run at the top').to.equal(undefined);
+  });
+
+  it("answers an account only contracts paid by the recorded replays' payments, before them nothing", () => {
+    const paid = 'ak_uMugCB3HQZDULXVTz2qH2wyFCfxVPnygvjrwe4E4wjHEG5rbr';
+    // the premise, on the recording: only the replays' events hold its key
+    const holders = exchanges.filter((e) =>
+      [e.path, e.request_body ?? '', e.body].some((t) => t.includes(paid.slice(3))),
+    );
+    expect(holders.length).to.be.above(0);
+    expect(holders.every((e) => e.label?.startsWith('replay '))).to.equal(true);
+    const now = answerOf(rec, get(`/v2/accounts/${paid}`));
+    expect(now?.rule).to.equal(RULE_PAID_BY_CONTRACTS);
+    expect(parseJson(now!.body)).to.deep.equal({ balance: 5000, id: paid, kind: 'basic', nonce: 0, payable: true });
+    expect(answerOf(rec, get(`/v2/accounts/${paid}/hash/${CREATED_IN}`)), 'before its payment').to.equal(undefined);
+    // a named account is not this rule's
+    expect(answerOf(rec, get('/v2/accounts/ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi'))?.rule).to.not.equal(
+      RULE_PAID_BY_CONTRACTS,
+    );
   });
 });
