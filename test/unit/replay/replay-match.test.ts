@@ -185,12 +185,10 @@ describe('replay tier: matching requests to the recorded node', function () {
       body: '',
       rule: RULE_NO_HYPERCHAIN,
     });
-    expect(answerOf(rec, get('/v3/accounts/ak_uMugCB3HQZDULXVTz2qH2wyFCfxVPnygvjrwe4E4wjHEG5rbr'))).to.equal(undefined);
-    const top = 'kh_2QqppUTFKuZA4rzmGrzRvZFePbuKrPiqLNv517unigSxPtnQyX';
-    expect(
-      answerOf(rec, get(`/v2/accounts/ak_uMugCB3HQZDULXVTz2qH2wyFCfxVPnygvjrwe4E4wjHEG5rbr/hash/${top}`)),
-    ).to.equal(undefined);
+    // the account only contracts paid is derived (its own test); a route the node lacks too is a miss
+    expect(answerOf(rec, get('/v3/hyperchain-like/unknown'))).to.equal(undefined);
   });
+
   it('refuses a state at a block of the chain it cannot answer as a pruning node, and nothing else', () => {
     const call = callOf('AEX-9 meta_info() call_req abi_version 3');
     const atCreation = dryRun({ top: CREATED_IN, txs: [call] });
