@@ -62,12 +62,34 @@ export function transferDeltas(kind: string, account: string, amount: bigint): B
 }
 
 /**
- * internalCallDeltas is what an internal call (a dry-run's `tx_events`: `Chain.spend`, `Call.amount`) moved between
- * accounts: its `amount` from `sender_id` (the paying contract's account) to `recipient_id` (an account, or the
- * called contract's). The other functions (AENS.*, Oracle.*) are not followed: what they cost a contract is
- * reconciled with the node's balance (the caller names the contract).
+ * INTERNAL_CALL_TYPES: the transaction each AENS and oracle function of a contract amounts to, whose fields its
+ * internal call carries (aefa_chain_api tx_event_data: fee and nonce 0).
+ */
+const INTERNAL_CALL_TYPES: Readonly<Record<string, string>> = {
+  'AENS.preclaim': 'NamePreclaimTx',
+  'AENS.claim': 'NameClaimTx',
+  'AENS.update': 'NameUpdateTx',
+  'AENS.transfer': 'NameTransferTx',
+  'AENS.revoke': 'NameRevokeTx',
+  'Oracle.register': 'OracleRegisterTx',
+  'Oracle.extend': 'OracleExtendTx',
+  'Oracle.query': 'OracleQueryTx',
+  'Oracle.respond': 'OracleRespondTx',
+};
+
+/**
+ * internalCallDeltas is what an internal call (a dry-run's `tx_events`) moved: a `Chain.spend`'s or `Call.amount`'s
+ * `amount` from `sender_id` (the paying contract's account) to `recipient_id` (an account, or the called contract's);
+ * an AENS or oracle function what the transaction it amounts to costs its payer (a claim's name fee, a query's query
+ * fee: the contract's account, or the account it acts for), as that transaction's rules say (its fee is 0). Another
+ * function moves nothing known.
  */
 export function internalCallDeltas(fn: string, internalTx: { readonly [key: string]: Json }): BalanceDelta[] {
+  const type = INTERNAL_CALL_TYPES[fn];
+  if (type !== undefined) {
+    const told = txDeltas({ ...internalTx, type }, {});
+    return 'unknown' in told ? [] : told.deltas.map((d) => ({ ...d, kind: fn }));
+  }
   if (fn !== 'Chain.spend' && fn !== 'Call.amount') return [];
   const amount = toBigInt(internalTx.amount ?? 0);
   if (amount === 0n) return [];
@@ -77,6 +99,18 @@ export function internalCallDeltas(fn: string, internalTx: { readonly [key: stri
     ...(from === undefined ? [] : [{ account: from, amount: -amount, kind: fn }]),
     ...(to === undefined ? [] : [{ account: to, amount, kind: fn }]),
   ];
+}
+
+/**
+ * internalCallPayer is the account an internal call of another function than `Chain.spend` and `Call.amount` (AENS.*,
+ * Oracle.*: a name's or a query's fee) took AE from, or may have: its internal transaction's payer (payerOf: a
+ * contract's account, or the account it acts for), which no transaction names as an account; none for those two,
+ * whose sides internalCallDeltas names. The caller asks the node for its balance, so what the rules make of such a
+ * call (or cannot) is reconciled.
+ */
+export function internalCallPayer(fn: string, internalTx: { readonly [key: string]: Json }): string | undefined {
+  if (fn === 'Chain.spend' || fn === 'Call.amount') return undefined;
+  return accountOf(String(payerOf(internalTx) ?? ''));
 }
 
 const WITHDRAW = Buffer.from(hash(Buffer.from('withdraw', 'utf8')).subarray(0, 4)).toString('hex');

@@ -92,11 +92,14 @@ function sortedKeys(value: Json): Json {
 }
 
 /**
- * jsonText is the fallback form: `{"signatures": […], "tx": {…}}`, `signatures` absent where the node omitted it,
- * keys sorted (a row written by the populator and one converted from jsonb by 0085 are the same bytes).
+ * jsonText is the fallback form: `{"encoded_tx": "tx_…", "signatures": […], "tx": {…}}`, `encoded_tx` where the node
+ * sent it (a 7.x node: the signed bytes, which the cached node answers serve as they came), `signatures` absent where
+ * the node omitted it, keys sorted (a row written by the populator and one converted from jsonb by 0085 are the same
+ * bytes).
  */
 function jsonText(signed: { readonly [key: string]: Json }): string {
   const out: { [key: string]: Json } = {};
+  if (typeof signed.encoded_tx === 'string') out.encoded_tx = signed.encoded_tx;
   if (Array.isArray(signed.signatures)) out.signatures = signed.signatures;
   out.tx = signed.tx ?? null;
   return stringifyJson(sortedKeys(out));
@@ -170,14 +173,25 @@ function plainBytes(stored: Uint8Array): Uint8Array {
   return Buffer.isBuffer(stored) ? new Uint8Array(stored.buffer, stored.byteOffset, stored.length) : stored;
 }
 
-/** storedJson reads a transaction stored as its JSON text. */
-function storedJson(stored: Uint8Array): SignedTxJson {
+/** storedJsonObject reads the object of a transaction stored as its JSON text. */
+function storedJsonObject(stored: Uint8Array): { readonly [key: string]: Json; readonly tx: TxFields } {
   const json = parseJson(Buffer.from(stored.buffer, stored.byteOffset, stored.length).toString('utf8'));
   if (!isJsonObject(json) || !isJsonObject(json.tx)) throw new TypeError('a stored transaction has no tx');
+  return json as { [key: string]: Json; tx: TxFields };
+}
+
+/** storedJson reads a transaction stored as its JSON text. */
+function storedJson(stored: Uint8Array): SignedTxJson {
+  const json = storedJsonObject(stored);
   return { signatures: Array.isArray(json.signatures) ? (json.signatures as string[]) : null, tx: json.tx };
 }
 
-/** encodedTx is a stored transaction as the node broadcasts it (`tx_…`), null for one kept as JSON. */
+/**
+ * encodedStoredTx is a stored transaction as the node broadcasts it (`tx_…`): its bytes, or for one kept as JSON the
+ * node's `encoded_tx` kept with it; null for one kept as JSON that the node sent without it.
+ */
 export function encodedStoredTx(stored: Uint8Array): string | null {
-  return isBinary(stored) ? encode('tx', stored) : null;
+  if (isBinary(stored)) return encode('tx', stored);
+  const encoded = storedJsonObject(stored).encoded_tx;
+  return typeof encoded === 'string' ? encoded : null;
 }

@@ -145,9 +145,15 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
       blob(item, name);
       return at + 1;
     case 'pointers':
+      // the node (7.x) prints a pointer's key twice: as text and as its bytes (`encoded_key`), keys sorted
       tx[name] = list(item, name).map((p) => {
         const [key, id] = list(p, 'pointer');
-        return { key: utf8.decode(blob(key, 'pointer key')), id: idJson(blob(id, 'pointer id'), 'pointer id') };
+        const keyBytes = blob(key, 'pointer key');
+        return {
+          encoded_key: encode('ba', keyBytes),
+          id: idJson(blob(id, 'pointer id'), 'pointer id'),
+          key: utf8.decode(keyBytes),
+        };
       });
       return at + 1;
   }

@@ -234,8 +234,12 @@ function encodeField(tx: TxFields, name: string, kind: FieldKind, out: RlpItem[]
         value.map((p) => {
           if (p === null || typeof p !== 'object' || Array.isArray(p) || typeof p.key !== 'string')
             throw new TxCodecError('a pointer is {key, id}');
-          if (proof) proof.canonical &&= isPlainObject(p) && hasKeys(p, 2) && isRenderedText(p.key);
-          return [Buffer.from(p.key, 'utf8'), idBytes(p.id, 'pointer id')];
+          const key = Buffer.from(p.key, 'utf8');
+          // the node's rendering holds the key's bytes as `encoded_key` beside its text (tx-parse.ts)
+          if (proof)
+            proof.canonical &&=
+              isPlainObject(p) && hasKeys(p, 3) && isRenderedText(p.key) && p.encoded_key === encode('ba', key);
+          return [key, idBytes(p.id, 'pointer id')];
         }),
       );
       return 1;

@@ -11,6 +11,10 @@ import DbUsage from './commands/db/usage.ts';
 import KeysCreate from './commands/keys/create.ts';
 import KeysList from './commands/keys/list.ts';
 import KeysRevoke from './commands/keys/revoke.ts';
+import WebhooksList from './commands/webhooks/list.ts';
+import WebhooksShow from './commands/webhooks/show.ts';
+import WebhooksDisable from './commands/webhooks/disable.ts';
+import WebhooksDelete from './commands/webhooks/delete.ts';
 
 export const COMMANDS = {
   run: Root,
@@ -25,4 +29,8 @@ export const COMMANDS = {
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,
+  'webhooks:list': WebhooksList,
+  'webhooks:show': WebhooksShow,
+  'webhooks:disable': WebhooksDisable,
+  'webhooks:delete': WebhooksDelete,
 };

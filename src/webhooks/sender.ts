@@ -26,6 +26,7 @@ import {
   type ClaimedHook,
   type Delivered,
   type NextDelivery,
+  type QueuedDelivery,
 } from '../db/writes/webhook-queue.ts';
 import { reachedPosition, sentElsewhere } from './reached.ts';
 import { deliveryBody } from './delivery-body.ts';
@@ -33,7 +34,7 @@ import { DataCache } from './data-cache.ts';
 import { deliveryData } from './delivery-data.ts';
 import type { WebhookMetrics } from './metrics.ts';
 import { postDelivery, Receivers, type OutboundLimits } from './outbound.ts';
-import { signatureHeader } from './signature.ts';
+import { deliveryHeaders } from './signature.ts';
 import { Wakeup } from './wakeup.ts';
 
 /** SenderSettings are the sender's knobs (WEBHOOK_* variables, README). */
@@ -171,20 +172,18 @@ export class WebhookSender {
         const data = await this.#data.get(d, () => deliveryData(pool, d));
         if (d.type !== 'reorg' && data === undefined) continue; // a fork took it with its row
         const body = deliveryBody(d, top, data);
-        const result = await postDelivery(
-          new URL(hook.url),
-          body,
-          this.#headers(hook.secret, d.deliveryId, body),
-          this.#deps.settings,
-          this.#receivers,
-        );
+        const secrets = hook.previousSecret === null ? [hook.secret] : [hook.secret, hook.previousSecret];
+        const headers = deliveryHeaders(secrets, d.deliveryId, Math.floor(Date.now() / 1000), body);
+        const result = await postDelivery(new URL(hook.url), body, headers, this.#deps.settings, this.#receivers);
         if (result.ok) {
           await this.#delivered.call({ id: hook.id, deliveryId: d.deliveryId, position: reachedPosition(d) });
           this.#deps.metrics.deliveries.inc({ result: 'ok' });
+          if (d.lastError !== null)
+            log.info({ webhook: hook.id, delivery: d.deliveryId, attempt }, 'webhook delivered again after failures');
           if (hook.confirmations === 0) this.#deps.metrics.lag.observe((Date.now() - next.createdAt.getTime()) / 1000);
           continue;
         }
-        await this.#failed(hook, d.deliveryId, attempt, result.error ?? 'failed');
+        await this.#failed(hook, d, attempt, result.error ?? 'failed');
         released = true;
         return;
       }
@@ -195,26 +194,31 @@ export class WebhookSender {
     }
   }
 
-  async #failed(hook: ClaimedHook, deliveryId: string, attempt: number, error: string): Promise<void> {
+  /**
+   * failed records a failed attempt. It is logged at info when the hook's state changes: its first failure since it
+   * last delivered, or an error other than the last attempt's (a receiver down, then answering 500); the retries of
+   * one failure stay quiet, so a hook failing for a day writes a few lines, not one per attempt. The state is the
+   * delivery's row, so every sender of the hooks tells the same.
+   */
+  async #failed(hook: ClaimedHook, d: QueuedDelivery, attempt: number, error: string): Promise<void> {
     const { settings, metrics, log, pool } = this.#deps;
     const last = attempt >= settings.maxAttempts;
-    const disable = last ? `delivery ${deliveryId} failed ${attempt} times, the last: ${error}` : undefined;
+    const disable = last ? `delivery ${d.deliveryId} failed ${attempt} times, the last: ${error}` : undefined;
+    const delayMs = backoffDelay(attempt, settings.retry);
     await markFailed(pool, {
       webhookId: hook.id,
-      deliveryId,
+      deliveryId: d.deliveryId,
       error,
-      delayMs: backoffDelay(attempt, settings.retry),
+      delayMs,
       ...(disable === undefined ? {} : { disable }),
     });
     metrics.deliveries.inc({ result: last ? 'disabled' : 'failed' });
     if (last) log.warn({ webhook: hook.id, reason: disable }, 'webhook disabled');
-  }
-
-  #headers(secret: string, deliveryId: string, body: string): Record<string, string> {
-    return {
-      'mdw-delivery-id': deliveryId,
-      'mdw-signature': signatureHeader(secret, Math.floor(Date.now() / 1000), body),
-    };
+    else if (d.lastError !== error)
+      log.info(
+        { webhook: hook.id, url: hook.url, delivery: d.deliveryId, attempt, error, retryInMs: delayMs },
+        'webhook delivery failed',
+      );
   }
 
   async #readDepth(): Promise<void> {

@@ -189,11 +189,12 @@ describe('devnode transaction codec', () => {
     expect(fields.oracle_ttl).to.deep.equal({ type: 'delta', value: 500 });
   });
 
-  it('shows a name update as the node does (pointers, relative name_ttl)', () => {
+  it('shows a name update as the node does (pointers with their encoded_key, relative name_ttl)', () => {
     const fields = decodeTx(sdkDecode(buildTx(CASES.NameUpdateTx as Parameters<typeof buildTx>[0])));
+    // the encoded keys as a real node 7.2.2 printed them (test/fixtures/real-node, a NameUpdateTx's pointers)
     expect(fields.pointers).to.deep.equal([
-      { key: 'account_pubkey', id: b.address },
-      { key: 'oracle_pubkey', id: okId },
+      { encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR', key: 'account_pubkey', id: b.address },
+      { encoded_key: 'ba_b3JhY2xlX3B1YmtleV2vKNs=', key: 'oracle_pubkey', id: okId },
     ]);
     expect(fields.name_ttl).to.equal(40000);
   });

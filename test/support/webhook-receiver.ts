@@ -1,8 +1,14 @@
 /**
- * @module A webhook receiver on loopback for tests: it records every request (its delivery id, signature and body)
- * and answers as told: 200, 500, never (a hang), or not at all (down: its port closed).
+ * @module A webhook receiver on loopback for tests: it records every request (its delivery id, signature, headers and
+ * body) and answers as told: 200, 500, 200 after a while (slow), never (a hang), or not at all (down: its port closed).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A request the receiver got. */
@@ -10,13 +16,18 @@ export interface Received {
   readonly path: string;
   readonly deliveryId: string;
   readonly signature: string;
+  /** every header as received (a Standard Webhooks verifier reads webhook-id, -timestamp and -signature) */
+  readonly headers: IncomingHttpHeaders;
   readonly text: string;
   readonly body: Record<string, unknown>;
   /** when its body had come in (Date.now()) */
   readonly at: number;
 }
 
-export type Behaviour = 'ok' | 'fail' | 'hang';
+export type Behaviour = 'ok' | 'fail' | 'hang' | 'slow';
+
+/** How long a slow receiver takes to answer 200. */
+export const SLOW_MS = 150;
 
 export interface Receiver {
   /** the base URL; a hook's URL is this plus a path naming the hook, so one receiver serves many */
@@ -73,14 +84,16 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       path,
       deliveryId: String(req.headers['mdw-delivery-id']),
       signature: String(req.headers['mdw-signature']),
+      headers: req.headers,
       text,
       body: JSON.parse(text) as Record<string, unknown>,
       at: Date.now(),
     });
     const behaviour = receiver.behaviour.get(path) ?? receiver.behaviour.get('*') ?? 'ok';
     if (behaviour === 'hang') return void hanging.add(res);
-    res.statusCode = behaviour === 'ok' ? 200 : 500;
-    res.end(behaviour === 'ok' ? 'ok' : 'no');
+    if (behaviour === 'slow') await new Promise((r) => setTimeout(r, SLOW_MS));
+    res.statusCode = behaviour === 'fail' ? 500 : 200;
+    res.end(behaviour === 'fail' ? 'no' : 'ok');
   }
   server = await listen(port);
   const actual = (server.address() as AddressInfo).port;

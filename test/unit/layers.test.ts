@@ -77,7 +77,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['commands.ts', 'route.ts'], // oclif's explicit command map; the seed's flag-only form routed to the root command
     ['commands'], // the commands
     ['dev'], // `mdw dev`'s environment
-    ['keys-admin-run.ts'], // what the `mdw keys` commands share
+    ['admin-run.ts'], // what the `mdw keys` and `mdw webhooks` commands share
     [
       // what the commands share: flags, the environment's read, the process's lifecycle, metrics, -d, a refusal's exit,
       // the migrations before a start, the writer's Lease, a free port
@@ -106,6 +106,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
       'reload.ts',
       'root.ts',
       'status.ts',
+      'webhooks',
     ],
   ],
   db: [

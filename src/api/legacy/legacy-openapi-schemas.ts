@@ -65,7 +65,7 @@ export const SCHEMAS: Record<string, Schema> = {
   TxList: obj({ transactions: array(ref('SignedTx')) }),
   /**
    * the GenericSignedTx a 7.x node serves, with `encoded_tx` (the whole signed transaction); `encoded_tx` is absent
-   * for a transaction stored as JSON, whose signed bytes are not known
+   * for a transaction the node sent without it (nodes before 7.x) and the middleware kept as JSON
    */
   NodeSignedTx: obj(
     {

@@ -5,7 +5,7 @@
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Config } from '../../config/middleware.ts';
-import { createWritePool, type Pool } from '../../db/connection/pool.ts';
+import { withAdminPool } from '../../db/connection/admin-pool.ts';
 import { listKeys, type StoredKey } from '../../db/queries/api-keys.ts';
 import { insertKey, revokeKey } from '../../db/writes/api-keys.ts';
 import { loadTiers } from './api-access.ts';
@@ -19,24 +19,6 @@ export interface CreatedKey {
   readonly tier: string;
 }
 
-async function withPool<T>(cfg: Config, log: Logger, fn: (pool: Pool) => Promise<T>): Promise<T> {
-  const pool = createWritePool(cfg, 'mdw-keys', log, 1);
-  try {
-    return await fn(pool);
-  } catch (err) {
-    // 42P01: the schema has no api_keys yet
-    if ((err as { code?: string }).code === '42P01')
-      throw new AppError(
-        ErrorCode.CONFIG_INVALID,
-        500,
-        `schema ${cfg.databaseSchema} has no API keys table: run \`mdw migrate\` (or the populator) first`,
-      );
-    throw err;
-  } finally {
-    await pool.end();
-  }
-}
-
 /** createKey makes a key of a configured tier (API_TIERS_FILE's, or the defaults). */
 export async function createKey(cfg: Config, log: Logger, name: string, tier: string): Promise<CreatedKey> {
   const tiers = await loadTiers(cfg.apiKeys);
@@ -48,7 +30,7 @@ export async function createKey(cfg: Config, log: Logger, name: string, tier: st
     );
   const key = newKey();
   const sha256 = keySha256(key);
-  const stored = await withPool(cfg, log, (pool) =>
+  const stored = await withAdminPool(cfg, log, (pool) =>
     insertKey(pool, { id: keyIdOf(sha256), keySha256: sha256, name, tier }),
   );
   return { id: stored.id, key, name: stored.name, tier: stored.tier };
@@ -56,12 +38,12 @@ export async function createKey(cfg: Config, log: Logger, name: string, tier: st
 
 /** keyList is every key of the schema, revoked ones included. */
 export function keyList(cfg: Config, log: Logger): Promise<StoredKey[]> {
-  return withPool(cfg, log, listKeys);
+  return withAdminPool(cfg, log, listKeys);
 }
 
-/** revoke revokes a key by id; false when no such key is in force. */
-export function revoke(cfg: Config, log: Logger, id: string): Promise<boolean> {
-  return withPool(cfg, log, (pool) => revokeKey(pool, id));
+/** revoke revokes a key by id and disables its webhooks: how many; undefined when no such key is in force. */
+export function revoke(cfg: Config, log: Logger, id: string): Promise<number | undefined> {
+  return withAdminPool(cfg, log, (pool) => revokeKey(pool, id));
 }
 
 /** keyLine is one key in `mdw keys list`: id, tier, state, source, created, name. */

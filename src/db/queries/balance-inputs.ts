@@ -56,8 +56,9 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
 }
 
 /**
- * balanceEvents lists a range's internal transfers (Lima's contracts' amounts included) and its internal calls that
- * move AE (`Chain.spend`, `Call.amount`), in chain order, a call's internal calls before the transfers at its place.
+ * balanceEvents lists a range's internal transfers (Lima's contracts' amounts included) and its internal calls (those
+ * that move AE, `Chain.spend` and `Call.amount`, and the others, whose payer is reconciled), in chain order, a call's
+ * internal calls before the transfers at its place.
  */
 export async function balanceEvents(db: Queryable, range: HeightRange): Promise<BalanceEventRow[]> {
   const { rows } = await db.query<BalanceEventRow>({
@@ -67,7 +68,7 @@ export async function balanceEvents(db: Queryable, range: HeightRange): Promise<
                     c.function AS kind, NULL::text AS "txHash", NULL::text AS "accountId", NULL::text AS amount,
                     c.internal_tx AS "internalTx"
                FROM contract_internal_calls c
-              WHERE ${IN_RANGE('c')} AND c.function IN ('Chain.spend', 'Call.amount')
+              WHERE ${IN_RANGE('c')}
              UNION ALL
              SELECT i.height, i.micro_index, i.tx_index, 1, 0, i.kind, nullif(i.ref_tx_hash, ''), i.account_id,
                     i.amount::text, NULL

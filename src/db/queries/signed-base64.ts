@@ -6,7 +6,7 @@
  * decode that (PostgreSQL writes it in 0.8 µs against 2.0); the checksum costs PostgreSQL, whose SHA-256 is native,
  * 1 µs a row and JavaScript 5.
  */
-import { isBinary } from '../../chain/stored-tx.ts';
+import { encodedStoredTx, isBinary } from '../../chain/stored-tx.ts';
 
 /** signedBase64Sql is the stored form of the `transactions` row `alias` as base64 (encode breaks its lines). */
 export function signedBase64Sql(alias: string): string {
@@ -24,11 +24,12 @@ export function signedOfBase64(text: string): Buffer {
 }
 
 /**
- * checkedSignedOfBase64 is the stored form read as checkedSignedBase64Sql writes it, and for a binary form its
- * `encoded_tx` (null for a transaction stored as JSON, whose bytes are no signed transaction's).
+ * checkedSignedOfBase64 is the stored form read as checkedSignedBase64Sql writes it, and its `encoded_tx`: a binary
+ * form's is the text itself; a transaction stored as JSON (whose bytes are no signed transaction's) has the node's
+ * kept with it, or none (null).
  */
 export function checkedSignedOfBase64(text: string): { signed: Buffer; encoded: string | null } {
   const checked = Buffer.from(text, 'base64');
   const signed = checked.subarray(0, checked.length - 4);
-  return { signed, encoded: isBinary(signed) ? `tx_${text.replaceAll('\n', '')}` : null };
+  return { signed, encoded: isBinary(signed) ? `tx_${text.replaceAll('\n', '')}` : encodedStoredTx(signed) };
 }

@@ -28,8 +28,8 @@ const KINDS = {
   /** the GenericSignedTx members `"signatures": […], "tx": {…}` in place of the member `"tx": <placeholder>`; no `signatures` for a GAMetaTx */
   members: 'm',
   /**
-   * the members a 7.x node prints: `"encoded_tx": "tx_…"` (the stored bytes; none for a transaction stored as JSON,
-   * whose signed bytes are not known), then `signatures` and `tx` as `members` has them
+   * the members a 7.x node prints: `"encoded_tx": "tx_…"` (chain/stored-tx.ts encodedStoredTx: none for a
+   * transaction kept as JSON that the node sent without it), then `signatures` and `tx` as `members` has them
    */
   nodeMembers: 'n',
   /** the signatures as an array (null for a GAMetaTx) */

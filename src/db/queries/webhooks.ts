@@ -7,6 +7,8 @@ import type { Queryable } from '../connection/pool.ts';
 /** WebhookRow is a hook as the API shows it (never its secret). */
 export interface WebhookRow {
   readonly id: string;
+  /** the API key's id that created it (null: none, WEBHOOKS_ANONYMOUS) */
+  readonly owner: string | null;
   readonly url: string;
   readonly filters: unknown;
   readonly confirmations: number;
@@ -15,6 +17,8 @@ export interface WebhookRow {
   readonly disabledReason: string | null;
   readonly nextAttemptAt: Date;
   readonly pending: number;
+  /** until when the secret a rotation replaced still signs (null: none does) */
+  readonly previousSecretUntil: Date | null;
 }
 
 /** NewWebhook is what a create writes; `keys` are its filters' match keys in their order. */
@@ -60,8 +64,9 @@ export interface DeliveryRow extends DeliveryCursor {
   readonly sentAt: Date | null;
 }
 
-const HOOK = `w.id, w.url, w.filters, w.confirmations, w.created_height AS "createdHeight", w.created_at AS "createdAt",
+const HOOK = `w.id, w.owner, w.url, w.filters, w.confirmations, w.created_height AS "createdHeight", w.created_at AS "createdAt",
   w.disabled_reason AS "disabledReason", w.next_attempt_at AS "nextAttemptAt",
+  CASE WHEN w.previous_secret_until > now() THEN w.previous_secret_until END AS "previousSecretUntil",
   (SELECT count(*)::int FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.status = 'pending') AS pending`;
 
 /** listWebhooks reads an owner's hooks (null: the hooks of no key), oldest first. */
@@ -80,6 +85,33 @@ export async function webhookOf(db: Queryable, id: string, owner: string | null)
     [id, owner],
   );
   return rows[0];
+}
+
+/** everyWebhook reads every hook, or those of one owner's key, oldest first: `mdw webhooks list`. */
+export async function everyWebhook(db: Queryable, owner: string | undefined): Promise<WebhookRow[]> {
+  const { rows } = await db.query<WebhookRow>(
+    `SELECT ${HOOK} FROM webhooks w WHERE $1::text IS NULL OR w.owner = $1 ORDER BY w.created_at, w.id`,
+    [owner ?? null],
+  );
+  return rows;
+}
+
+/** webhookById reads one hook whoever owns it: `mdw webhooks show|disable|delete`. */
+export async function webhookById(db: Queryable, id: string): Promise<WebhookRow | undefined> {
+  const { rows } = await db.query<WebhookRow>(`SELECT ${HOOK} FROM webhooks w WHERE w.id = $1`, [id]);
+  return rows[0];
+}
+
+/** signingSecrets are one owner's hook's secrets in force, the current one first; undefined for no such hook. */
+export async function signingSecrets(db: Queryable, id: string, owner: string | null): Promise<string[] | undefined> {
+  const { rows } = await db.query<{ secret: string; previous: string | null }>(
+    `SELECT secret, CASE WHEN previous_secret_until > now() THEN previous_secret END AS previous
+       FROM webhooks WHERE id = $1 AND owner IS NOT DISTINCT FROM $2`,
+    [id, owner],
+  );
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return row.previous === null ? [row.secret] : [row.secret, row.previous];
 }
 
 /** deliveriesPage reads up to `limit` deliveries of a hook, newest first, from before `before` (exclusive). */

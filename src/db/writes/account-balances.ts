@@ -7,9 +7,9 @@ import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from '../queries/height-range.ts';
 
 /**
- * An account a stored height touched: by its stored key (an `ak_`, `ok_` or `ct_` id of account_transactions; an
- * oracle or a contract is its account) or by its text (an internal transfer's account, a channel's party, the
- * locked-coins account); `contract` when it is a contract's (a `ct_` key, a Lima contract's amount).
+ * An account a stored height touched: by its stored key (an `ak_` or `ok_` id of account_transactions; an oracle is
+ * its account) or by its text (an internal transfer's account, a channel's party, the locked-coins account);
+ * `contract` for a Lima contract's account, which its fork's amount credits.
  */
 export interface TouchedAccount {
   readonly height: number;
@@ -19,15 +19,16 @@ export interface TouchedAccount {
 }
 
 /**
- * The ids of account_transactions whose balance moves: accounts, oracles and contracts (the same key as their
- * account).
+ * The ids of account_transactions whose balance moves: accounts, and oracles (the same key as their account). A
+ * contract's account is not touched by being named (most calls move none of its AE): the balances area adds those
+ * whose AE a transaction or an internal call moved, or may have (account-balances.ts).
  */
-const BALANCE_TAGS = [KEY_TAGS.ak!, KEY_TAGS.ok!, KEY_TAGS.ct!];
+const BALANCE_TAGS = [KEY_TAGS.ak!, KEY_TAGS.ok!];
 
 /**
  * touchedAccounts lists the accounts the stored heights from..to touched, each with the highest such height, from
  * micro block `fromMicro` of height `from` on (−1: its key block too): every id a transaction names (its inner ones
- * and the accounts its names resolved to included; a contract it calls or creates), every internal transfer's account
+ * and the accounts its names resolved to included), every internal transfer's account
  * (rewards, name fees and refunds, oracle rewards and refunds, genesis and fork credits, Lima's contracts' amounts),
  * both parties of a channel that closes, and the locked-coins account where a name's fee or lost bid moved to it.
  */
@@ -39,7 +40,7 @@ export async function touchedAccounts(
   const { rows } = await db.query<TouchedAccount>({
     name: 'mdw_touched_accounts',
     text: `WITH own AS (
-             SELECT t.height, t.account, NULL::text AS id, t.account & 7 = $6 AS contract FROM account_transactions t
+             SELECT t.height, t.account, NULL::text AS id, false AS contract FROM account_transactions t
               WHERE t.height BETWEEN $1 AND $2 AND (t.height > $1 OR t.micro_index >= $3)
                 AND t.account & 7 = ANY ($4::int[])
              UNION ALL
@@ -63,7 +64,7 @@ export async function touchedAccounts(
            SELECT max(l.height) AS height, a.key, l.id, bool_or(l.contract) AS contract
              FROM latest l LEFT JOIN account_ids a ON a.num = l.account
             GROUP BY a.key, l.id`,
-    values: [range.from, range.to, range.fromMicro, BALANCE_TAGS, lockedCoins, KEY_TAGS.ct!],
+    values: [range.from, range.to, range.fromMicro, BALANCE_TAGS, lockedCoins],
   });
   return rows;
 }

@@ -14,18 +14,32 @@ export async function insertKey(db: Queryable, key: NewKey): Promise<StoredKey> 
   return rows[0]!;
 }
 
-/** revokeKey revokes a key by id; false when there is no such key or it was revoked already. */
-export async function revokeKey(db: Queryable, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'UPDATE api_keys SET revoked_at = now(), changed_at = now() WHERE id = $1 AND revoked_at IS NULL',
+/** The reason a revoked key's hooks are disabled with (the sender skips a disabled hook, and stops one it holds). */
+const KEY_REVOKED = `'its API key ' || r.id || ' was revoked at ' || to_char(r.revoked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/**
+ * revokeKey revokes a key by id and disables its webhooks in the same statement (a hook its owner can no longer reach
+ * must not go on delivering); undefined when there is no such key or it was revoked already, else the hooks disabled.
+ */
+export async function revokeKey(db: Queryable, id: string): Promise<number | undefined> {
+  const { rows } = await db.query<{ revoked: number; hooks: number }>(
+    `WITH r AS (
+       UPDATE api_keys SET revoked_at = now(), changed_at = now() WHERE id = $1 AND revoked_at IS NULL
+       RETURNING id, revoked_at
+     ), hooks AS (
+       UPDATE webhooks w SET disabled_reason = ${KEY_REVOKED} FROM r WHERE w.owner = r.id AND w.disabled_reason IS NULL
+       RETURNING w.id
+     )
+     SELECT (SELECT count(*)::int FROM r) AS revoked, (SELECT count(*)::int FROM hooks) AS hooks`,
     [id],
   );
-  return (rowCount ?? 0) > 0;
+  return rows[0]!.revoked === 0 ? undefined : rows[0]!.hooks;
 }
 
 /**
  * syncFileKeys makes the keys of a keys file what the table holds of source 'file': new ones are stored, a changed
- * name or tier is updated, a key back in the file is valid again, and a file key no longer listed is revoked. Keys of
+ * name or tier is updated, a key back in the file is valid again, and a file key no longer listed is revoked (its
+ * hooks disabled, as revokeKey's; a key back in the file does not enable them again: their owner does). Keys of
  * `mdw keys create` are left alone. Every server runs it with the same file: the statements are idempotent.
  */
 export async function syncFileKeys(db: Queryable, keys: readonly NewKey[]): Promise<void> {
@@ -36,9 +50,12 @@ export async function syncFileKeys(db: Queryable, keys: readonly NewKey[]): Prom
        INSERT INTO api_keys AS a (id, key_sha256, name, tier, source) SELECT id, key_sha256, name, tier, 'file' FROM listed
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, tier = excluded.tier, revoked_at = NULL, changed_at = now()
        WHERE a.source = 'file' AND (a.name, a.tier) IS DISTINCT FROM (excluded.name, excluded.tier) OR a.revoked_at IS NOT NULL
+     ), r AS (
+       UPDATE api_keys SET revoked_at = now(), changed_at = now()
+       WHERE source = 'file' AND revoked_at IS NULL AND id <> ALL($1::text[])
+       RETURNING id, revoked_at
      )
-     UPDATE api_keys SET revoked_at = now(), changed_at = now()
-     WHERE source = 'file' AND revoked_at IS NULL AND id <> ALL($1::text[])`,
+     UPDATE webhooks w SET disabled_reason = ${KEY_REVOKED} FROM r WHERE w.owner = r.id AND w.disabled_reason IS NULL`,
     [keys.map((k) => k.id), keys.map((k) => k.keySha256), keys.map((k) => k.name), keys.map((k) => k.tier)],
   );
 }

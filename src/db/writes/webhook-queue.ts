@@ -21,6 +21,8 @@ export interface QueuedDelivery {
   readonly txHash: string | null;
   readonly invalidated: readonly string[] | null;
   readonly attempts: number;
+  /** why its last attempt failed (null: none failed, or it was sent) */
+  readonly lastError: string | null;
 }
 
 /** ClaimedHook is a hook a sender holds until it releases it or its lease runs out. */
@@ -28,6 +30,8 @@ export interface ClaimedHook {
   readonly id: string;
   readonly url: string;
   readonly secret: string;
+  /** the secret a rotation replaced, while it still signs beside `secret` (null: none) */
+  readonly previousSecret: string | null;
   readonly confirmations: number;
   /** the position of its last delivery sent (sender.ts reachedPosition), and the schema whose sender sent it */
   readonly reached: readonly number[] | null;
@@ -54,7 +58,9 @@ export async function claimHooks(db: Queryable, owner: string, leaseMs: number, 
                    ORDER BY w.next_attempt_at LIMIT $3 FOR UPDATE OF w SKIP LOCKED)
            UPDATE webhooks w SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond'
              FROM due WHERE w.id = due.id
-           RETURNING w.id, w.url, w.secret, w.confirmations, w.reached, w.reached_schema AS "reachedSchema"`,
+           RETURNING w.id, w.url, w.secret,
+                     CASE WHEN w.previous_secret_until > now() THEN w.previous_secret END AS "previousSecret",
+                     w.confirmations, w.reached, w.reached_schema AS "reachedSchema"`,
     values: [owner, leaseMs, n],
   });
   return rows;
@@ -79,7 +85,7 @@ export async function nextDeliveries(
     name: 'mdw_webhook_next',
     text: `SELECT d.webhook_id AS "webhookId", d.delivery_id AS "deliveryId", d.type, d.height, d.rank,
                   d.micro_index AS "microIndex", d.tx_index AS "txIndex", d.log_idx AS "logIdx", d.block_hash AS "blockHash", d.tx_hash AS "txHash", d.invalidated,
-                  d.attempts, d.created_at AS "createdAt", top.height AS top
+                  d.attempts, d.last_error AS "lastError", d.created_at AS "createdAt", top.height AS top
              FROM unnest($1::text[]) AS h (id)
              CROSS JOIN (SELECT coalesce(max(height), -1) AS height FROM key_blocks) top
              CROSS JOIN LATERAL (
@@ -103,7 +109,8 @@ export interface AttemptOf {
 /**
  * beginAttempts counts an attempt of each delivery before it is sent (a reorg names every row that was tried) and
  * renews the sender's lease of its hook, in one statement; per attempt, in their order: the attempts so far, `lost`
- * when the lease is no longer the sender's, `gone` when a fork took the row meanwhile.
+ * when the lease is no longer the sender's or the hook was disabled meanwhile (its key revoked, its owner or an
+ * operator disabled it: nothing more is sent), `gone` when a fork took the row meanwhile.
  */
 export async function beginAttempts(
   db: Queryable,
@@ -116,7 +123,8 @@ export async function beginAttempts(
     text: `WITH asked AS (SELECT * FROM unnest($1::text[], $2::text[]) AS a (id, delivery_id)),
            lease AS (
              UPDATE webhooks w SET lease_until = now() + $4 * interval '1 millisecond'
-               FROM (SELECT DISTINCT id FROM asked) a WHERE w.id = a.id AND w.lease_owner = $3 RETURNING w.id),
+               FROM (SELECT DISTINCT id FROM asked) a WHERE w.id = a.id AND w.lease_owner = $3 AND w.disabled_reason IS NULL
+               RETURNING w.id),
            tried AS (
              UPDATE webhook_deliveries d SET attempts = attempts + 1, last_attempt_at = now()
                FROM asked JOIN lease ON lease.id = asked.id
@@ -166,7 +174,8 @@ export async function markSentElsewhere(db: Queryable, webhookId: string, delive
 
 /**
  * markFailed records a failed attempt and holds the hook back `delayMs` (its rows wait in order behind this one);
- * with `disable`, the retries ran out: the hook is disabled with that reason.
+ * with `disable`, the retries ran out: the hook is disabled with that reason. A hook disabled while the attempt was
+ * under way (its key revoked, its owner or the operator) stays disabled with its reason.
  */
 export async function markFailed(
   db: Queryable,
@@ -176,7 +185,8 @@ export async function markFailed(
     name: 'mdw_webhook_failed',
     text: `WITH d AS (UPDATE webhook_deliveries SET last_error = $3, status = CASE WHEN $5::text IS NULL THEN status ELSE 'failed' END
                       WHERE webhook_id = $1 AND delivery_id = $2)
-           UPDATE webhooks SET next_attempt_at = now() + $4 * interval '1 millisecond', disabled_reason = $5,
+           UPDATE webhooks SET next_attempt_at = now() + $4 * interval '1 millisecond',
+                  disabled_reason = coalesce(disabled_reason, $5),
                   lease_owner = NULL, lease_until = NULL
             WHERE id = $1`,
     values: [failure.webhookId, failure.deliveryId, failure.error, failure.delayMs, failure.disable ?? null],

@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { parseJson, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
-import type { Regulate } from './pacing.ts';
 
 /** Reply is a status and a JSON body already serialised, with the headers it needs besides (a 503's Retry-After). */
 export interface Reply {
@@ -229,6 +228,14 @@ async function answer(
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Regulate is what a listener puts each routed request's work through: the node's queues and service times
+ * (pacing.ts), declared here so that the router depends on no regulator.
+ */
+export interface Regulate {
+  serve(method: string, path: string, work: () => Promise<Reply>): Promise<Reply>;
 }
 
 /** What a listener does besides routing. */

@@ -12,7 +12,7 @@
  * answer a 404, 405, 415 or 400 without a turn); the devnode's own controls (`/debug/dev/…`) and its `/api` are not
  * the node's and take none.
  */
-import type { Reply } from './http.ts';
+import type { Regulate, Reply } from './http.ts';
 import { endpointKind, NODE_PROFILES, serviceMs, type NodeProfile } from './node-profile.ts';
 import { checkLimits, HTTP_READ, HTTP_UPDATE, Regulator, UNBOUNDED, type QueueLimits } from './regulator.ts';
 
@@ -96,11 +96,6 @@ export interface PacingStats {
   readonly nodeProfile: string | null;
   readonly overloadRetryAfter: number | null;
   readonly queues: Readonly<Record<QueueName, QueueStats>>;
-}
-
-/** Regulate is what a listener puts each routed request's work through (http.ts). */
-export interface Regulate {
-  serve(method: string, path: string, work: () => Promise<Reply>): Promise<Reply>;
 }
 
 type Counts = { answers: number; answerMs: number; queuedMs: number; overran: number; refused: number };

@@ -3,7 +3,7 @@
  * change, their keys sorted as the node writes them (a recorded 7.2.2 sorts every object's keys).
  */
 import { encode } from '../../chain/encoding.ts';
-import { isJsonObject, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
+import { stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import { keyBlockJson, microHeaderJson } from '../store/blocks.ts';
 import type { KeyBlock, MicroBlock, TxRecord } from '../chain.ts';
 import { decodeSignedTx } from '../tx-codec.ts';
@@ -24,23 +24,13 @@ const EMPTY_OR = encode('or', new Uint8Array(0));
 /** encodedKey is a name pointer's key as the node adds it beside the text (`encoded_key`, a `ba_`). */
 const encodedKey = (key: string): string => encode('ba', Buffer.from(key, 'utf8'));
 
-/** withEncodedKeys is a transaction (or one it wraps) whose name pointers carry their `encoded_key`, as the node's do. */
-function withEncodedKeys(value: Json): Json {
-  if (Array.isArray(value)) return value.map(withEncodedKeys);
-  if (!isJsonObject(value)) return value;
-  const copy: { [k: string]: Json } = {};
-  for (const [k, v] of Object.entries(value)) copy[k] = withEncodedKeys(v);
-  if (typeof copy.key === 'string' && typeof copy.id === 'string') copy.encoded_key = encodedKey(copy.key);
-  return copy;
-}
-
 /**
- * renderTx prints a GenericSignedTx as a 7.x node does: its keys sorted (the node's JSON objects are Erlang maps),
- * `encoded_tx` the whole signed transaction (SignedTx RLP, `tx_…`) beside its `signatures` and `tx`.
+ * renderTx prints a GenericSignedTx as a 7.x node does: every object's keys in code unit order (the node's JSON
+ * objects are Erlang maps), `encoded_tx` the whole signed transaction (SignedTx RLP, `tx_…`) beside its `signatures`
+ * and `tx`, whose name pointers carry their `encoded_key` as the decoded transaction has them (chain/tx-parse.ts).
  */
 function renderTx(r: TxRecord): string {
   const body: Record<string, Json> = {
-    tx: withEncodedKeys(r.tx as Json),
     block_hash: r.blockHash ?? 'none',
     block_height: r.blockHeight,
     encoded_tx: encode('tx', r.signedBytes),
@@ -48,6 +38,7 @@ function renderTx(r: TxRecord): string {
   };
   // the node prints a GAMetaTx without `signatures` (its authorisation is the GA's call, not a signature)
   if (r.tx.type !== 'GAMetaTx') body.signatures = decodeSignedTx(r.signedBytes).signatures.map((s) => encode('sg', s));
+  body.tx = r.tx;
   return stringifyJson(withSortedKeys(body));
 }
 

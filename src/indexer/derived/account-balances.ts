@@ -50,25 +50,32 @@ export async function deriveBalances(
   const after = link.lastMicroHash ?? link.keyHash;
   const derived = await readRangeDeltas(db, range);
   const touched = new Map<string, number>();
+  const touch = (id: string, height: number): void => void touched.set(id, Math.max(height, touched.get(id) ?? height));
   // the contracts' accounts: followed and reconciled as any, but left out of account_balances (the ranking's, as
   // ae_mdw's, is of accounts alone)
   const contracts = new Set<string>();
   for (const t of await touchedAccounts(db, range, LOCKED_COINS_ACCOUNT)) {
     const id = t.id ?? reprefix(idOfKey(t.key!), 'ak');
-    touched.set(id, Math.max(t.height, touched.get(id) ?? t.height));
+    touch(id, t.height);
     if (t.contract) contracts.add(id);
   }
-  // an account only an internal call paid (Chain.spend) is touched too, and a contract a remote call paid
-  const paid = new Set<string>();
-  for (const d of derived.deltas) {
-    if (!touched.has(d.account)) paid.add(d.account);
-    touched.set(d.account, Math.max(d.height, touched.get(d.account) ?? d.height));
+  // those no transaction names as an account: one only an internal call paid (Chain.spend), a contract's account whose
+  // AE a transaction or an internal call moved, or may have (a call the rules cannot tell, an AENS or oracle fee)
+  const unnamed = new Set<string>();
+  const others: (readonly [string, number])[] = [
+    ...derived.deltas.map((d) => [d.account, d.height] as const),
+    ...derived.untold.flatMap((u) => u.accounts.map((a) => [a, u.height] as const)),
+    ...derived.unfollowed.map((u) => [u.account, u.height] as const),
+  ];
+  for (const [id, height] of others) {
+    if (!touched.has(id)) unnamed.add(id);
+    touch(id, height);
   }
-  for (const id of await contractsAmong(
+  const known = await contractsAmong(
     db,
-    [...paid].map((id) => reprefix(id, 'ct')),
-  ))
-    contracts.add(reprefix(id, 'ak'));
+    [...unnamed].map((id) => reprefix(id, 'ct')),
+  );
+  for (const id of known) contracts.add(reprefix(id, 'ak'));
   const accounts = [...touched.keys()];
   const exact = new Set<string>();
   const balances = await mapLimit(accounts, IN_FLIGHT, async (id) => {

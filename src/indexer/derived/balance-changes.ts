@@ -10,6 +10,7 @@
 import {
   accountOf,
   internalCallDeltas,
+  internalCallPayer,
   stakingWithdrawal,
   transferDeltas,
   txDeltas,
@@ -72,15 +73,20 @@ export interface UntoldNaming extends UntoldTx {
   readonly accounts: readonly string[];
 }
 
+/** A range's derived changes, what they lack, and the accounts some internal call may have moved otherwise. */
+export interface RangeDeltas {
+  readonly deltas: readonly PlacedDelta[];
+  readonly untold: UntoldNaming[];
+  /** the payers of the internal calls whose cost is not derived (AENS.*, Oracle.*: internalCallPayer), and where */
+  readonly unfollowed: readonly { readonly account: string; readonly height: number }[];
+}
+
 /**
  * readRangeDeltas derives the changes of a range of stored heights from its stored rows; the transactions it cannot
  * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
  * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.
  */
-export async function readRangeDeltas(
-  db: Queryable,
-  range: HeightRange,
-): Promise<{ deltas: readonly PlacedDelta[]; untold: UntoldNaming[] }> {
+export async function readRangeDeltas(db: Queryable, range: HeightRange): Promise<RangeDeltas> {
   const txs = await balanceTransactions(db, range);
   const fields = txs.map((t) => renderStoredTxFields(t.signed));
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
@@ -140,6 +146,10 @@ export async function readRangeDeltas(
       ...u,
       accounts: (named.get(placeKey(u)) ?? []).flatMap((key) => accountOf(idOfKey(key)) ?? []),
     })),
+    unfollowed: events.flatMap((e) => {
+      const account = e.internalTx === null ? undefined : internalCallPayer(e.kind, e.internalTx);
+      return account === undefined ? [] : [{ account, height: e.height }];
+    }),
   };
 }
 

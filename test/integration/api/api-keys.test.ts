@@ -14,6 +14,7 @@ import prom from 'prom-client';
 import { WebSocket } from 'ws';
 import { startServer, type ApiServer } from '../../../src/api/server.ts';
 import { createKey, revoke } from '../../../src/api/quota/keys-admin.ts';
+import { hookList } from '../../../src/webhooks/webhooks-admin.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
@@ -31,6 +32,9 @@ const TIERS = {
 };
 
 const REFRESH_MS = 200;
+
+/** An oracle a hook watches (any will do: these servers have no populator). */
+const ORACLE = 'ok_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi';
 
 describe('API keys and quotas (two servers, one database)', function () {
   this.timeout(60_000);
@@ -165,7 +169,7 @@ describe('API keys and quotas (two servers, one database)', function () {
   it(`refuses a revoked key within API_KEYS_REFRESH_MS (${REFRESH_MS} ms) of its revocation`, async () => {
     const { id, key } = await createKey(cfg, silentLog, 'to-revoke', 'pro');
     await until(async () => (await get(b, { 'X-API-Key': key })).status === 200);
-    expect(await revoke(cfg, silentLog, id)).to.equal(true);
+    expect(await revoke(cfg, silentLog, id), 'hooks disabled').to.equal(0);
     const revokedAt = Date.now();
     await until(async () => (await get(b, { 'X-API-Key': key })).status === 401);
     // a refresh period, and the margin of a loaded machine's timers
@@ -336,38 +340,49 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect(body.errors[0]!.message).to.match(/^quota exceeded: API key key_[0-9a-f]{16} \(tier free\)/);
   });
 
-  it('takes the keys file live: its key works on every replica, and is refused once it leaves the file', async () => {
+  it('takes the keys file live: its key works on every replica, and is refused once it leaves the file, its hooks disabled', async () => {
     const headers = { 'X-API-Key': 'mdw_file_key_0123456789' };
     expect((await get(a, headers)).status).to.equal(200);
     await until(async () => (await get(b, headers)).status === 200);
+    const created = await fetch(`${a.httpUrl}/mdw/v3/webhooks`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/file-hook', filters: [{ oracle: ORACLE }] }),
+    });
+    expect(created.status).to.equal(201);
+    const { id } = (await created.json()) as { id: string };
     await writeFile(keysFile, '[]');
     await until(async () => (await get(a, headers)).status === 401);
     await until(async () => (await get(b, headers)).status === 401);
+    const [hook] = (await hookList(cfg, silentLog, undefined)).filter((h) => h.id === id);
+    expect(hook!.disabledReason).to.match(new RegExp(`^its API key ${hook!.owner} was revoked at `));
   });
 
+  /** mdw runs the binary with the test database's settings: its exit status and output. */
+  const mdw = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [MDW, ...args], {
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: cfg.databaseUrl,
+        API_TIERS_FILE: env.API_TIERS_FILE!,
+        LOG_LEVEL: 'warn',
+      },
+      timeout: 30_000,
+    });
+    return { status: r.status, out: r.stdout, err: r.stderr };
+  };
+
   it('`mdw keys create`, `list` and `revoke` make, show and revoke a key the servers take', async () => {
-    const mdw = (...args: string[]) => {
-      const r = spawnSync(process.execPath, [MDW, 'keys', ...args], {
-        encoding: 'utf8',
-        env: {
-          PATH: process.env.PATH ?? '',
-          DATABASE_URL: cfg.databaseUrl,
-          API_TIERS_FILE: env.API_TIERS_FILE!,
-          LOG_LEVEL: 'warn',
-        },
-        timeout: 30_000,
-      });
-      return { status: r.status, out: r.stdout, err: r.stderr };
-    };
-    const created = mdw('create', '--name', 'cli key', '--tier', 'pro');
+    const created = mdw('keys', 'create', '--name', 'cli key', '--tier', 'pro');
     expect(created.status, created.err).to.equal(0);
     const { id, key, tier } = JSON.parse(created.out) as { id: string; key: string; tier: string };
     expect(id).to.match(/^key_[0-9a-f]{16}$/);
     expect(key).to.match(/^mdw_[A-Za-z0-9_-]{43}$/);
     expect(tier).to.equal('pro');
-    expect(mdw('create', '--name', 'x', '--tier', 'gold')).to.include({ status: 1 });
+    expect(mdw('keys', 'create', '--name', 'x', '--tier', 'gold')).to.include({ status: 1 });
     await until(async () => (await get(a, { 'X-API-Key': key })).status === 200);
-    const listed = mdw('list', '--json');
+    const listed = mdw('keys', 'list', '--json');
     expect(listed.status, listed.err).to.equal(0);
     const row = listed.out
       .trim()
@@ -377,8 +392,82 @@ describe('API keys and quotas (two servers, one database)', function () {
     expect(row).to.include({ name: 'cli key', tier: 'pro', source: 'cli', revoked_at: null });
     // only the hash is stored: the key's text is in no column
     expect(listed.out).not.to.contain(key);
-    expect(mdw('revoke', id)).to.include({ status: 0 });
+    expect(mdw('keys', 'revoke', id)).to.include({ status: 0 });
     await until(async () => (await get(a, { 'X-API-Key': key })).status === 401);
+  });
+
+  it("`mdw keys revoke` disables the key's webhooks with the reason; `mdw webhooks list|show|disable|delete` manage any hook", async () => {
+    const owner = await createKey(cfg, silentLog, 'revoked owner', 'pro');
+    const other = await createKey(cfg, silentLog, 'other owner', 'pro');
+    const headersOf = (key: string) => ({ 'X-API-Key': key, 'Content-Type': 'application/json' });
+    await until(
+      async () =>
+        (await get(b, headersOf(owner.key))).status === 200 && (await get(b, headersOf(other.key))).status === 200,
+    );
+    const create = async (key: string): Promise<string> => {
+      const res = await fetch(`${b.httpUrl}/mdw/v3/webhooks`, {
+        method: 'POST',
+        headers: headersOf(key),
+        body: JSON.stringify({
+          url: 'http://127.0.0.1:9/hook',
+          filters: [{ account: 'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi' }],
+        }),
+      });
+      expect(res.status, await res.clone().text()).to.equal(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const [revokedHook, otherHook] = [await create(owner.key), await create(other.key)];
+
+    const revoked = mdw('keys', 'revoke', owner.id);
+    expect(revoked.status, revoked.err).to.equal(0);
+    expect(revoked.out.trim()).to.equal(`revoked ${owner.id}; 1 webhook(s) of it disabled`);
+    // its owner can no longer reach it; the operator can
+    await until(
+      async () =>
+        (await fetch(`${b.httpUrl}/mdw/v3/webhooks/${revokedHook}`, { headers: headersOf(owner.key) })).status === 401,
+    );
+    const listed = mdw('webhooks', 'list', '--owner', owner.id, '--json');
+    expect(listed.status, listed.err).to.equal(0);
+    const rows = listed.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ id: revokedHook, owner: owner.id, enabled: false, pending: 0 });
+    expect(rows[0]!.disabled_reason).to.match(
+      new RegExp(`^its API key ${owner.id} was revoked at \\d{4}-[\\d-]{5}T[\\d:]{8}Z$`),
+    );
+    const all = mdw('webhooks', 'list').out.trim().split('\n');
+    expect(all.find((l) => l.startsWith(otherHook))).to.equal(
+      [otherHook, other.id, 'enabled', '0 pending', 'http://127.0.0.1:9/hook'].join('\t'),
+    );
+    expect(all.find((l) => l.startsWith(revokedHook))).to.match(/\tdisabled: its API key /);
+
+    const shown = mdw('webhooks', 'show', otherHook);
+    expect(shown.status, shown.err).to.equal(0);
+    expect(JSON.parse(shown.out))
+      .to.include({ id: otherHook, owner: other.id, enabled: true })
+      .and.deep.include({ deliveries: [] });
+    expect(shown.out).not.to.match(/whsec_|secret"/);
+
+    expect(mdw('webhooks', 'disable', otherHook, '--reason', 'abuse report 42')).to.include({ status: 0 });
+    const seen = await fetch(`${a.httpUrl}/mdw/v3/webhooks/${otherHook}`, { headers: headersOf(other.key) });
+    expect(await seen.json()).to.include({ enabled: false, disabled_reason: 'abuse report 42' });
+    // its owner enables it again
+    const enabled = await fetch(`${a.httpUrl}/mdw/v3/webhooks/${otherHook}`, {
+      method: 'PATCH',
+      headers: headersOf(other.key),
+      body: JSON.stringify({ enabled: true }),
+    });
+    expect(await enabled.json()).to.include({ enabled: true, disabled_reason: null });
+
+    expect(mdw('webhooks', 'delete', revokedHook)).to.include({ status: 0 });
+    for (const command of ['show', 'delete', 'disable']) {
+      const gone = mdw('webhooks', command, revokedHook);
+      expect(gone.status, command).to.equal(1);
+      expect(gone.err, command).to.contain(`no webhook ${revokedHook}`);
+    }
+    expect(mdw('webhooks', 'list', '--owner', owner.id).out).to.equal('');
   });
 
   it('answers a page asked with another apikey= from memory: the key is no part of the cache key, nor of a metric', async () => {

@@ -9,8 +9,8 @@ import { corsHeaders } from '../../../src/devnode/api/http.ts';
 import { ResponseCache } from '../../../src/api/http/response-cache.ts';
 import { startApi, type ApiUnderTest } from './harness.ts';
 
-/** The methods a page may send: the route table's (DELETE of a webhook), HEAD, POST and OPTIONS. */
-const METHODS = 'GET,HEAD,POST,DELETE,OPTIONS';
+/** The methods a page may send: the route table's (DELETE and PATCH of a webhook), HEAD, POST and OPTIONS. */
+const METHODS = 'GET,HEAD,POST,DELETE,PATCH,OPTIONS';
 
 const GOOD = 'https://good.example';
 const EVIL = 'https://evil.example';

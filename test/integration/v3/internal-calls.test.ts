@@ -22,6 +22,7 @@ import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { GAP } from '../../../src/indexer/derived/internal-calls.ts';
 import { silentLog } from '../api/harness.ts';
 import { perChainState, startV3, walkPages, type V3UnderTest } from './harness.ts';
+import { aeBalancesApart, devnodeContractAccounts } from '../../support/ae-balances-truth.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -361,6 +362,25 @@ describe('internal contract calls: the int_calls area against the devnode', func
     expect(seen.auction, 'auctions a contract opened').to.be.above(0);
     expect(seen.claimed, 'names a contract holds or gave away').to.be.above(0);
   }
+
+  it("follows the AE of the contracts' accounts as the devnode has it: the registrar's name fees, the DEX's AE", async () => {
+    await stored();
+    for (let i = 0; i < 300; i++) {
+      const { rows } = await v3.pool.query("SELECT 1 FROM derive_backfill WHERE area = 'balances'");
+      if (rows.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const chain = v3.devnode.chain;
+    const heights = Array.from({ length: chain.height + 1 }, (_, h) => h);
+    expect(await aeBalancesApart(v3.pool, chain, heights)).to.deep.equal([]);
+    // the name fees a contract paid from its own account (AENS.claim's), derived where they were paid
+    const contracts = [...devnodeContractAccounts(chain)];
+    const { rows } = await v3.pool.query<{ kind: string }>(
+      'SELECT DISTINCT kind FROM account_balance_changes WHERE account_id = ANY($1) ORDER BY kind',
+      [contracts],
+    );
+    expect(rows.map((r) => r.kind)).to.include.members(['AENS.claim', 'Call.amount', 'Chain.spend', 'ContractCallTx']);
+  });
 
   it('serves the names a contract acted on through AENS as ae_mdw does: claims, history, owner, auctions', async () => {
     await contractNamesMatch();

@@ -1,30 +1,51 @@
 /**
- * @module Webhooks (issue 77 parts 2-3) against the devnode's chain with a real receiver on loopback: the API, the
- * account filter's deliveries signed and in /v3's shapes, a fork of depth 5 under confirmations 0 and 3, a receiver
- * that fails, hangs or is down, a sender killed with SIGKILL mid-delivery, and a private address refused.
+ * @module Webhooks (issue 77 parts 2-3, issue 89) against the devnode's chain with a real receiver on loopback: the
+ * API, the account filter's deliveries signed (Standard Webhooks' verifier from npm, before and after a secret
+ * rotation) and in /v3's shapes, PATCH and a test ping, a revoked key's hook stopped mid-stream, a fork of depth 5
+ * under confirmations 0 and 3, a receiver that fails (logged once per state), hangs or is down, a sender killed with
+ * SIGKILL mid-delivery, and a private address refused.
  */
 import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
+import pino from 'pino';
 import prom from 'prom-client';
+import { Webhook } from 'standardwebhooks';
+import { createKey, revoke } from '../../../src/api/quota/keys-admin.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import { createWebhook } from '../../../src/db/writes/webhooks.ts';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { writeDeliveries } from '../../../src/db/writes/webhook-deliveries.ts';
 import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
 import { DeliveryPruner } from '../../../src/webhooks/delivery-pruner.ts';
+import { parseFilters } from '../../../src/webhooks/filters.ts';
 import { createWebhookMetrics } from '../../../src/webhooks/metrics.ts';
 import { WebhookSender, type SenderSettings } from '../../../src/webhooks/sender.ts';
-import { isSignedBy } from '../../../src/webhooks/signature.ts';
+import { isSignedBy, newSecret } from '../../../src/webhooks/signature.ts';
+import { hookShown } from '../../../src/webhooks/webhooks-admin.ts';
 import { startMdw } from '../../support/mdw-process.ts';
-import { startReceiver, type Receiver } from '../../support/webhook-receiver.ts';
+import { SLOW_MS, startReceiver, type Received, type Receiver } from '../../support/webhook-receiver.ts';
 import { waitFor } from '../../support/wait.ts';
 import { silentLog } from '../api/harness.ts';
 import { startV3, type V3UnderTest } from '../v3/harness.ts';
 
 type Obj = Record<string, unknown>;
+
+/** A new secret: `whsec_` and the base64 of 32 random bytes, as Standard Webhooks' libraries read it. */
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+
+/** verifies tells whether the Standard Webhooks verifier from npm accepts `r` with `secret`. */
+function verifies(secret: string, r: Received): boolean {
+  try {
+    new Webhook(secret).verify(r.text, r.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const SETTINGS: SenderSettings = {
   timeoutMs: 1000,
@@ -46,7 +67,10 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
   const secrets = new Map<string, string>();
 
   before(async () => {
-    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true' }), { tokenShare: 0.3 });
+    // the server's own POSTs (a hook's test ping) go to the loopback receiver too
+    v3 = await startV3(8, 'webhooks', () => ({ WEBHOOKS_ANONYMOUS: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true' }), {
+      tokenShare: 0.3,
+    });
     receiver = await startReceiver();
     pool = createPool({ databaseUrl: v3.settings.DATABASE_URL!, schema: 'mdw_v3', max: 4 }, silentLog);
     sender = startSender();
@@ -58,11 +82,11 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     await v3?.close();
   });
 
-  const startSender = (settings: Partial<SenderSettings> = {}): WebhookSender => {
+  const startSender = (settings: Partial<SenderSettings> = {}, log = silentLog): WebhookSender => {
     const s = new WebhookSender({
       pool,
       schema: 'mdw_v3',
-      log: silentLog,
+      log,
       metrics: createWebhookMetrics(new prom.Registry()),
       settings: { ...SETTINGS, ...settings },
     });
@@ -113,7 +137,7 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
       filters: [{ account: v3.devnode.accounts[0]!.publicKey, direction: 'out', types: ['SpendTx'] }],
     });
     expect(created.status).to.equal(201);
-    expect(created.body.secret).to.match(/^whsec_[0-9a-f]{64}$/);
+    expect(created.body.secret).to.match(SECRET);
     const id = String(created.body.id);
     const got = await call('GET', `/mdw/v3/webhooks/${id}`);
     expect(got.body).to.include({ id, url: `${receiver.url}/api`, confirmations: 0, enabled: true });
@@ -159,6 +183,8 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
     expect(deliveredTxs('/out')).to.deep.equal([]);
     await waitFor("the payer's spends", async () => deliveredTxs('/payer-spends').length >= 3);
     for (const r of receiver.on('/any')) {
+      expect(verifies(secrets.get('/any')!, r), 'Standard Webhooks').to.equal(true);
+      expect(verifies(secrets.get('/in')!, r)).to.equal(false);
       expect(isSignedBy(secrets.get('/any')!, r.signature, r.text, Math.floor(Date.now() / 1000)), 'signed').to.equal(
         true,
       );
@@ -178,6 +204,218 @@ describe('webhooks (devnode → populator → deliveries → sender → a loopba
       const v3Tx = await v3.get(`/mdw/v3/transactions/${String(r.body.tx_hash)}`);
       expect(r.body.data).to.deep.equal(v3Tx.body as Json);
     }
+  });
+
+  /** spendTo spends to `recipient` in a micro block of its own under a new key block, and waits for the populator. */
+  async function spendTo(recipient: string, amount: number): Promise<void> {
+    await v3.spend(recipient, amount);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+  }
+
+  it('signs every delivery as the Standard Webhooks verifier checks it, before, during and after a rotation; a tampered one fails', async () => {
+    const recipient = MemoryAccount.generate().address;
+    const id = await createHook('/std', [{ account: recipient }]);
+    const first = secrets.get('/std')!;
+    await spendTo(recipient, 1);
+    await waitFor('the first spend', () => receiver.on('/std').length === 1);
+    const before = receiver.on('/std')[0]!;
+    // the verifier answers the body it verified
+    expect(new Webhook(first).verify(before.text, before.headers as Record<string, string>)).to.deep.equal(
+      JSON.parse(before.text),
+    );
+    expect(before.headers['webhook-id']).to.equal(before.body.id);
+    expect(Math.abs(Number(before.headers['webhook-timestamp']) - Date.now() / 1000)).to.be.below(60);
+    // the 0.3 headers stay for a minor release
+    expect(before.deliveryId).to.equal(before.body.id);
+    expect(isSignedBy(first, before.signature, before.text, Math.floor(Date.now() / 1000))).to.equal(true);
+    const tampered: Received[] = [
+      { ...before, text: before.text.replace(/}$/, ',"x":1}') },
+      { ...before, headers: { ...before.headers, 'webhook-id': 'another' } },
+      {
+        ...before,
+        headers: { ...before.headers, 'webhook-timestamp': String(Number(before.headers['webhook-timestamp']) - 1) },
+      },
+    ];
+    for (const r of tampered) expect(verifies(first, r), JSON.stringify(r.headers)).to.equal(false);
+
+    const rotated = await call('POST', `/mdw/v3/webhooks/${id}/rotate-secret`);
+    expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
+    const second = String(rotated.body.secret);
+    expect(second).to.match(SECRET).and.not.equal(first);
+    const until = Date.parse(String(rotated.body.previous_secret_until));
+    expect(Math.abs(until - Date.now() - 86_400_000)).to.be.below(60_000);
+    expect((await call('GET', `/mdw/v3/webhooks/${id}`)).body.previous_secret_until).to.equal(
+      rotated.body.previous_secret_until,
+    );
+    await spendTo(recipient, 2);
+    await waitFor('the spend during the rotation', () => receiver.on('/std').length === 2);
+    const during = receiver.on('/std')[1]!;
+    expect(String(during.headers['webhook-signature']).split(' ')).to.have.length(2);
+    expect(verifies(second, during), 'the new secret').to.equal(true);
+    expect(verifies(first, during), 'the replaced one, for 24 h').to.equal(true);
+    for (const secret of [first, second])
+      expect(isSignedBy(secret, during.signature, during.text, Math.floor(Date.now() / 1000))).to.equal(true);
+
+    // told: the replaced secret signs nothing more
+    expect((await call('DELETE', `/mdw/v3/webhooks/${id}/previous-secret`)).status).to.equal(204);
+    expect((await call('GET', `/mdw/v3/webhooks/${id}`)).body.previous_secret_until).to.equal(null);
+    await spendTo(recipient, 3);
+    await waitFor('the spend after the rotation', () => receiver.on('/std').length === 3);
+    const after = receiver.on('/std')[2]!;
+    expect(verifies(second, after)).to.equal(true);
+    expect(verifies(first, after)).to.equal(false);
+    expect(isSignedBy(first, after.signature, after.text, Math.floor(Date.now() / 1000))).to.equal(false);
+    for (const path of ['rotate-secret', 'test'])
+      expect((await call('POST', `/mdw/v3/webhooks/wh_nope/${path}`)).status, path).to.equal(404);
+    expect((await call('DELETE', '/mdw/v3/webhooks/wh_nope/previous-secret')).status).to.equal(404);
+  });
+
+  it('changes a hook with PATCH (url, filters, confirmations, enabled), and sends it a signed ping on request', async () => {
+    const [watched, other] = [MemoryAccount.generate().address, MemoryAccount.generate().address];
+    const id = await createHook('/patch-a', [{ account: watched }], 5);
+    const patched = await call('PATCH', `/mdw/v3/webhooks/${id}`, {
+      url: `${receiver.url}/patch-b`,
+      filters: [{ account: other }],
+      confirmations: 0,
+    });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    expect(patched.body).to.include({ id, url: `${receiver.url}/patch-b`, confirmations: 0, enabled: true });
+    expect(patched.body.filters).to.deep.equal([{ account: other }]);
+    await v3.spend(watched, 1);
+    await v3.spend(other, 2);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor('the spend to the new filter at the new url', () => receiver.on('/patch-b').length === 1);
+    expect(deliveredTxs('/patch-b')).to.deep.equal(await chainTxsOf(other, 'recipient_id'));
+    expect(receiver.on('/patch-a')).to.deep.equal([]);
+
+    const disabled = await call('PATCH', `/mdw/v3/webhooks/${id}`, { enabled: false });
+    expect(disabled.body).to.include({ enabled: false, disabled_reason: 'disabled by its owner' });
+    await spendTo(other, 3);
+    expect(
+      ((await call('GET', `/mdw/v3/webhooks/${id}/deliveries`)).body.data as Obj[]).length,
+      'none written',
+    ).to.equal(1);
+    expect((await call('PATCH', `/mdw/v3/webhooks/${id}`, { enabled: true })).body).to.include({
+      enabled: true,
+      disabled_reason: null,
+    });
+    for (const bad of [
+      { confirmations: -1 },
+      { enabled: 'yes' },
+      { url: 'ftp://x' },
+      { filters: [] },
+      { secret: 'x' },
+      [],
+    ])
+      expect((await call('PATCH', `/mdw/v3/webhooks/${id}`, bad)).status, JSON.stringify(bad)).to.equal(400);
+    expect((await call('PATCH', '/mdw/v3/webhooks/wh_nope', { enabled: true })).status).to.equal(404);
+    expect((await call('GET', `/mdw/v3/webhooks/${id}`)).body).to.include({
+      url: `${receiver.url}/patch-b`,
+      enabled: true,
+    });
+
+    const pinged = await call('POST', `/mdw/v3/webhooks/${id}/test`);
+    expect(pinged.status, JSON.stringify(pinged.body)).to.equal(200);
+    expect(pinged.body).to.include({ ok: true, status: 200, error: null });
+    const ping = receiver.on('/patch-b').find((r) => r.body.type === 'ping')!;
+    expect(ping.body).to.deep.include({ id: pinged.body.id, height: v3.devnode.height(), data: { webhook_id: id } });
+    expect(verifies(secrets.get('/patch-a')!, ping)).to.equal(true);
+    receiver.behaviour.set('/patch-b', 'fail');
+    expect((await call('POST', `/mdw/v3/webhooks/${id}/test`)).body).to.include({
+      ok: false,
+      status: 500,
+      error: 'answered 500',
+    });
+    receiver.behaviour.set('/patch-b', 'ok');
+    // a ping is no delivery: nothing in the hook's order
+    const listed = (await call('GET', `/mdw/v3/webhooks/${id}/deliveries`)).body.data as Obj[];
+    expect(listed.map((d) => d.type)).to.not.include('ping');
+  });
+
+  it("stops a revoked key's hooks within a poll, mid-stream and mid-attempt, disabled with the reason its operator reads", async () => {
+    const cfg = loadConfig(v3.settings);
+    const key = await createKey(cfg, silentLog, 'hook owner', 'free');
+    const recipient = MemoryAccount.generate().address;
+    const filters = [{ account: recipient }];
+    // one receiver slow to answer (the sender goes from one delivery to the next), one that never answers (an attempt
+    // under way when the key is revoked, failing after it)
+    for (const [id, path] of [
+      ['wh_revoked_slow', '/revoked-slow'],
+      ['wh_revoked_hangs', '/revoked-hangs'],
+    ] as const)
+      await createWebhook(pool, {
+        id,
+        owner: key.id,
+        url: `${receiver.url}${path}`,
+        filters,
+        confirmations: 0,
+        secret: newSecret(),
+        keys: parseFilters(filters),
+      });
+    receiver.behaviour.set('/revoked-slow', 'slow');
+    receiver.behaviour.set('/revoked-hangs', 'hang');
+    for (let i = 1; i <= 8; i++) await v3.spend(recipient, i);
+    await v3.devnode.mineMicroBlock();
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+    await waitFor(
+      'two deliveries, and one attempt hanging',
+      () => receiver.on('/revoked-slow').length >= 2 && receiver.on('/revoked-hangs').length === 1,
+    );
+    expect(await revoke(cfg, silentLog, key.id), 'hooks disabled').to.equal(2);
+    const revokedAt = Date.now();
+    const sent = receiver.on('/revoked-slow').length;
+    // the hanging attempt's timeout (1 s) and a retry's wait (0.1 s) are past; polls of the sender every 20 ms
+    await new Promise((r) => setTimeout(r, SETTINGS.timeoutMs + 10 * (SETTINGS.pollMs + SLOW_MS)));
+    expect(receiver.on('/revoked-slow').length, 'at most the attempt under way').to.be.at.most(sent + 1);
+    expect(receiver.on('/revoked-slow').at(-1)!.at - revokedAt).to.be.below(SLOW_MS + SETTINGS.pollMs + 500);
+    expect(receiver.on('/revoked-hangs'), 'no retry of the attempt that failed after').to.have.length(1);
+    // what `mdw webhooks show` prints: disabled with the reason, the rest still pending
+    for (const id of ['wh_revoked_slow', 'wh_revoked_hangs']) {
+      const shown = (await hookShown(cfg, silentLog, id))!;
+      expect(shown).to.include({ id, owner: key.id, enabled: false });
+      expect(shown.disabled_reason).to.match(
+        new RegExp(`^its API key ${key.id} was revoked at \\d{4}-\\d\\d-\\d\\dT[\\d:]{8}Z$`),
+      );
+      expect(shown.pending, id).to.be.above(0);
+      expect((shown.deliveries as Obj[]).map((d) => d.status)).to.include('pending');
+    }
+    receiver.behaviour.delete('/revoked-slow');
+    receiver.behaviour.delete('/revoked-hangs');
+  });
+
+  it('logs a failing hook at info once per state: its first failure, another error, and its recovery', async () => {
+    const lines: Obj[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Obj) });
+    await sender?.stop();
+    sender = startSender({}, log);
+    const recipient = MemoryAccount.generate().address;
+    const id = await createHook('/flaky', [{ account: recipient }]);
+    receiver.behaviour.set('/flaky', 'fail');
+    await spendTo(recipient, 1);
+    await waitFor('three failed attempts', () => receiver.on('/flaky').length >= 3, 10_000);
+    receiver.behaviour.set('/flaky', 'hang');
+    const answered = receiver.on('/flaky').length;
+    await waitFor('an attempt unanswered', () => receiver.on('/flaky').length > answered, 10_000);
+    // it times out after this: the next attempt is answered
+    receiver.behaviour.set('/flaky', 'ok');
+    await waitFor(
+      'delivered',
+      async () => ((await call('GET', `/mdw/v3/webhooks/${id}`)).body.pending as number) === 0,
+    );
+    const ofHook = lines.filter((l) => l.webhook === id);
+    expect(ofHook.map((l) => [l.level, l.msg, l.error ?? null])).to.deep.equal([
+      [30, 'webhook delivery failed', 'answered 500'],
+      [30, 'webhook delivery failed', 'no answer within 1000 ms'],
+      [30, 'webhook delivered again after failures', null],
+    ]);
+    expect(ofHook[0]).to.include({ attempt: 1, url: `${receiver.url}/flaky` });
+    await sender.stop();
+    sender = startSender();
   });
 
   it('tells a fork of depth 5 under confirmations 0 and 3: a reorg naming what was delivered, then the new chain', async () => {

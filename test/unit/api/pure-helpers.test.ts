@@ -162,7 +162,7 @@ describe('corsOrigin and isListedOrigin', () => {
 
 describe('corsMethods', () => {
   it('lets a page send every method the route table answers, HEAD, POST and OPTIONS, once each', () => {
-    expect(corsMethods(v3Methods())).to.deep.equal(['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS']);
+    expect(corsMethods(v3Methods())).to.deep.equal(['GET', 'HEAD', 'POST', 'DELETE', 'PATCH', 'OPTIONS']);
     expect(corsMethods([])).to.deep.equal(['GET', 'HEAD', 'POST', 'OPTIONS']);
   });
 });

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { buildContractId } from '@aeternity/aepp-sdk';
 import {
   internalCallDeltas,
+  internalCallPayer,
   stakingWithdrawal,
   transferDeltas,
   txDeltas,
@@ -137,7 +138,23 @@ describe('internalCallDeltas and transferDeltas (chain/balance-deltas.ts)', () =
       { account: contractAccount, amount: -2n, kind: 'Call.amount' },
       { account: bob, amount: 2n, kind: 'Call.amount' },
     ]);
-    expect(internalCallDeltas('AENS.claim', { account_id: alice, name_fee: 5 })).to.deep.equal([]);
+    // an AENS or oracle function: what the transaction it amounts to costs its payer (the fee is 0)
+    expect(internalCallDeltas('AENS.claim', { account_id: contractAccount, name_fee: 5, fee: 0 })).to.deep.equal([
+      { account: contractAccount, amount: -5n, kind: 'AENS.claim' },
+    ]);
+    expect(internalCallDeltas('Oracle.query', { sender_id: alice, query_fee: 4, fee: 0 })).to.deep.equal([
+      { account: alice, amount: -4n, kind: 'Oracle.query' },
+    ]);
+    expect(internalCallDeltas('AENS.update', { account_id: alice, fee: 0 })).to.deep.equal([]);
+    expect(internalCallDeltas('Chain.create', { owner_id: alice, amount: 5 })).to.deep.equal([]);
+  });
+
+  it('names the payer of an internal call other than Chain.spend and Call.amount, to reconcile it', () => {
+    expect(internalCallPayer('AENS.claim', { account_id: contractAccount, name_fee: 5 })).to.equal(contractAccount);
+    expect(internalCallPayer('Oracle.query', { sender_id: alice, oracle_id: aliceOracle })).to.equal(alice);
+    expect(internalCallPayer('Oracle.respond', { oracle_id: aliceOracle })).to.equal(alice);
+    expect(internalCallPayer('Chain.spend', { sender_id: contractAccount, recipient_id: bob })).to.equal(undefined);
+    expect(internalCallPayer('Call.amount', { sender_id: contractAccount, recipient_id: bob })).to.equal(undefined);
   });
 
   it('credits rewards, refunds and fork accounts, moves a locked name fee to the locked-coins account', () => {

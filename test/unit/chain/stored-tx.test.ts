@@ -11,7 +11,7 @@ import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import bs58 from 'bs58';
 import { decode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { isBinary, renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
+import { encodedStoredTx, isBinary, renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
 import { signedTxBytes, signedTxEncoding } from '../../../src/chain/tx-serialize.ts';
 import { generateChain } from '../../../src/devnode/index.ts';
 import { txJson } from '../../../src/devnode/api/views.ts';
@@ -225,5 +225,33 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
       'a negative zero',
     ])
       expect(kept, what).to.include(what);
+  });
+});
+
+describe("a 7.x node's encoded_tx of a transaction stored as JSON (chain/stored-tx)", () => {
+  const { chain } = generateChain({ generations: 40, seed: 'stored-tx-encoded', madeUpTxs: true });
+  const records = [...chain.txs.values()];
+
+  it('keeps the encoded_tx the node sent with a type the serialiser cannot read, and gives it back as it came', () => {
+    const madeUp = records.filter((r) => r.tx.type === 'DevnodeMadeUpTx');
+    expect(madeUp.length).to.be.above(0);
+    for (const r of madeUp) {
+      const signed = parseJson(txJson(r)) as JsonObject;
+      const stored = storedTxColumns(signed).signed;
+      expect(isBinary(stored)).to.equal(false);
+      // the signed bytes, by aepp-sdk's encoder: the node's encoded_tx, to the byte
+      expect(encodedStoredTx(stored)).to.equal(sdkEncode(r.signedBytes, Encoding.Transaction));
+      expect(renderStoredTx(stored)).to.deep.equal({ signatures: signed.signatures, tx: signed.tx });
+      // as a node before 7.x sent it: none to keep
+      const { encoded_tx: _, ...json } = signed;
+      expect(encodedStoredTx(storedTxColumns(json).signed)).to.equal(null);
+    }
+  });
+
+  it("gives a binary form's bytes as its encoded_tx", () => {
+    const spend = records.find((r) => r.tx.type === 'SpendTx')!;
+    const stored = storedTxColumns(parseJson(txJson(spend)) as JsonObject).signed;
+    expect(isBinary(stored)).to.equal(true);
+    expect(encodedStoredTx(stored)).to.equal(sdkEncode(spend.signedBytes, Encoding.Transaction));
   });
 });

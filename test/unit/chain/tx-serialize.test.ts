@@ -272,6 +272,39 @@ const CASES: Record<string, { json: JsonObject; sdk: Record<string, unknown> }> 
       nonce: 8,
       name_id: nm,
       name_ttl: 40000,
+      // as a node 7.x prints them: the key's bytes as `encoded_key` too (the values a real 7.2.2 printed)
+      pointers: [
+        { encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR', key: 'account_pubkey', id: b.address },
+        { encoded_key: 'ba_b3JhY2xlX3B1YmtleV2vKNs=', key: 'oracle_pubkey', id: ok },
+      ],
+      client_ttl: 60,
+      fee: 10n ** 15n + 6n,
+      ttl: 15,
+    },
+    sdk: {
+      tag: Tag.NameUpdateTx,
+      version: 1,
+      accountId: a.address,
+      nonce: 8,
+      nameId: nm,
+      nameTtl: 40000,
+      pointers: [
+        { key: 'account_pubkey', id: b.address },
+        { key: 'oracle_pubkey', id: ok },
+      ],
+      clientTtl: 60,
+      fee: 10n ** 15n + 6n,
+      ttl: 15,
+    },
+  },
+  'NameUpdateTx (node < 7: pointers without encoded_key)': {
+    json: {
+      type: 'NameUpdateTx',
+      version: 1,
+      account_id: a.address,
+      nonce: 8,
+      name_id: nm,
+      name_ttl: 40000,
       pointers: [
         { key: 'account_pubkey', id: b.address },
         { key: 'oracle_pubkey', id: ok },

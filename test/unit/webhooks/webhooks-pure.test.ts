@@ -9,8 +9,9 @@ import type { QueuedDelivery } from '../../../src/db/writes/webhook-queue.ts';
 import { deliveryBody } from '../../../src/webhooks/delivery-body.ts';
 import { parseFilters } from '../../../src/webhooks/filters.ts';
 import { eventTopic as devnodeEventTopic } from '../../../src/devnode/contracts/frame.ts';
+import { Webhook } from 'standardwebhooks';
 import { checkedUrl, isPrivateAddress } from '../../../src/webhooks/outbound.ts';
-import { isSignedBy, newSecret, signatureHeader } from '../../../src/webhooks/signature.ts';
+import { deliveryHeaders, isSignedBy, newSecret, signingKey } from '../../../src/webhooks/signature.ts';
 import { DataCache } from '../../../src/webhooks/data-cache.ts';
 import { reachedPosition, sentElsewhere } from '../../../src/webhooks/reached.ts';
 
@@ -107,17 +108,36 @@ describe('parseFilters', () => {
     });
 });
 
-describe('signatureHeader / isSignedBy', () => {
-  it('signs `t.body` with HMAC-SHA256 as a receiver recomputes it, within the tolerance', () => {
+describe('deliveryHeaders / isSignedBy', () => {
+  const body = '{"id":"x"}';
+  const at = 1_700_000_000;
+
+  it('signs `t.body` with HMAC-SHA256 of the whole secret in Mdw-Signature as a receiver recomputes it', () => {
     const secret = newSecret();
-    const body = '{"id":"x"}';
-    const header = signatureHeader(secret, 1_700_000_000, body);
+    const header = deliveryHeaders([secret], 'x', at, body)['mdw-signature']!;
     const v1 = createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex');
     expect(header).to.equal(`t=1700000000,v1=${v1}`);
-    expect(isSignedBy(secret, header, body, 1_700_000_100)).to.equal(true);
-    expect(isSignedBy(secret, header, `${body} `, 1_700_000_100)).to.equal(false);
-    expect(isSignedBy(newSecret(), header, body, 1_700_000_100)).to.equal(false);
-    expect(isSignedBy(secret, header, body, 1_700_001_000), 'too old').to.equal(false);
+    expect(isSignedBy(secret, header, body, at + 100)).to.equal(true);
+    expect(isSignedBy(secret, header, `${body} `, at + 100)).to.equal(false);
+    expect(isSignedBy(newSecret(), header, body, at + 100)).to.equal(false);
+    expect(isSignedBy(secret, header, body, at + 1000), 'too old').to.equal(false);
+  });
+
+  it("signs as Standard Webhooks' verifier checks: a new secret, a secret of 0.3 in hex, and both at once", () => {
+    const secret = newSecret();
+    expect(secret).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(signingKey(secret)).to.have.length(32);
+    const hex = `whsec_${'0123456789abcdef'.repeat(4)}`;
+    const now = Math.floor(Date.now() / 1000);
+    const headers = deliveryHeaders([secret, hex], 'msg_1', now, body);
+    expect(headers['webhook-signature']!.split(' ')).to.have.length(2);
+    expect(headers['mdw-delivery-id']).to.equal('msg_1');
+    for (const s of [secret, hex]) {
+      expect(new Webhook(s).verify(body, headers)).to.deep.equal({ id: 'x' });
+      expect(() => new Webhook(s).verify(`${body} `, headers), 'tampered').to.throw();
+      expect(() => new Webhook(s).verify(body, { ...headers, 'webhook-id': 'msg_2' }), 'another id').to.throw();
+    }
+    expect(() => new Webhook(newSecret()).verify(body, headers), 'another secret').to.throw();
   });
 });
 
@@ -163,6 +183,7 @@ describe('deliveryBody', () => {
     txHash: 'th_y',
     invalidated: null,
     attempts: 0,
+    lastError: null,
   };
   it('puts the fields in order with the data as given, its integers exact', () => {
     expect(deliveryBody(d, 13, '{"amount":123456789012345678901234567890}')).to.equal(
@@ -198,6 +219,7 @@ describe('sentElsewhere (a blue/green reload resumes each hook where the other g
     txHash: 'th_y',
     invalidated: null,
     attempts: 0,
+    lastError: null,
   });
   const hook = { reached: reachedPosition(at(10, 1)), reachedSchema: 'g1' };
   it('skips what the other schema sent, up to and with its last, and nothing after', () => {

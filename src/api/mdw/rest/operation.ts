@@ -11,7 +11,7 @@ export type ParamName =
   'limit' | 'statsLimit' | 'cursor' | 'direction' | 'rev' | 'scope' | `path:${string}` | `query:${string}`;
 
 /** The methods of the table's routes; a HEAD is answered as its path's GET. */
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** What every row names: its method (GET when none), its path (without /v3, as ae_mdw's spec writes it), its id. */
 interface V3Row {

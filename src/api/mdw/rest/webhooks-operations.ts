@@ -1,7 +1,7 @@
 /**
  * @module `/mdw/v3/webhooks` (docs/webhooks.md) as rows of the route table: create a hook (its secret shown once),
- * list, read and delete an owner's hooks, page a hook's deliveries, replay from a height; each row its handler and its
- * /v3/api entry. A hook belongs to the request's API key; without one (keys off) the API answers only when
+ * list, read, change and delete an owner's hooks, rotate a hook's secret, send it a test event, page its deliveries,
+ * replay from a height; each row its handler and its /v3/api entry. A hook belongs to the request's API key; without one (keys off) the API answers only when
  * WEBHOOKS_ANONYMOUS is set, its hooks owned by no one. Hooks are written, so they are read and written on the primary.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,18 +9,27 @@ import { AppError, ErrorCode, badRequest, notFound } from '../../../base/errors.
 import {
   deliveriesPage,
   listWebhooks,
+  signingSecrets,
   storedTop,
   webhookOf,
   type DeliveryCursor,
-  type DeliveryRow,
   type WebhookRow,
 } from '../../../db/queries/webhooks.ts';
 import { replayDeliveries } from '../../../db/writes/webhook-deliveries.ts';
-import { createWebhook, deleteWebhook } from '../../../db/writes/webhooks.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  endPreviousSecret,
+  rotateSecret,
+  updateWebhook,
+  type WebhookChange,
+} from '../../../db/writes/webhooks.ts';
 import { withTransaction } from '../../../db/connection/pool.ts';
+import { pingBody } from '../../../webhooks/delivery-body.ts';
 import { parseFilters } from '../../../webhooks/filters.ts';
-import { checkedUrl } from '../../../webhooks/outbound.ts';
-import { newSecret } from '../../../webhooks/signature.ts';
+import { deliveryJson, hookJson } from '../../../webhooks/hook-json.ts';
+import { checkedUrl, postDelivery, Receivers } from '../../../webhooks/outbound.ts';
+import { deliveryHeaders, newSecret } from '../../../webhooks/signature.ts';
 import type { ApiContext } from '../../http/state.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import type { V3Env } from '../resources/resource.ts';
@@ -29,6 +38,8 @@ import type { V3Handled } from './operation.ts';
 
 /** The deepest confirmation depth a hook may ask: deeper than any fork the populator follows makes no sense. */
 const MAX_CONFIRMATIONS = 1000;
+/** How long the secret a rotation replaced still signs, unless its owner ends it sooner: a day to deploy the new one. */
+const PREVIOUS_SECRET_MS = 86_400_000;
 const body = jsonBody('64kb');
 
 const int = { type: 'integer' } as const;
@@ -59,7 +70,9 @@ const HOOK = object({
   disabled_reason: nullable(str),
   next_attempt_at: time,
   pending: int,
+  previous_secret_until: nullable(time),
 });
+const CONFIRMATIONS = { ...int, minimum: 0, maximum: MAX_CONFIRMATIONS };
 const DELIVERY = object(
   {
     id: str,
@@ -97,12 +110,9 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
     method: 'POST',
     path: '/webhooks',
     operationId: 'CreateWebhook',
-    summary: 'Creates a hook; its secret (the HMAC key of Mdw-Signature) is shown this once',
+    summary: "Creates a hook; its secret (whsec_…, the key of its deliveries' signatures) is shown this once",
     params: [],
-    body: object(
-      { url: str, filters: FILTERS, confirmations: { ...int, minimum: 0, maximum: MAX_CONFIRMATIONS, default: 0 } },
-      ['url', 'filters'],
-    ),
+    body: object({ url: str, filters: FILTERS, confirmations: { ...CONFIRMATIONS, default: 0 } }, ['url', 'filters']),
     responses: {
       '201': json(
         'Created',
@@ -138,6 +148,65 @@ export const WEBHOOKS_OPERATIONS: readonly V3Handled[] = [
       if (!(await deleteWebhook(env.primary, id!, ownerOf(ctx, env)))) throw notFound(`no such webhook: ${id}`);
       ctx.status = 204;
     },
+  },
+  {
+    method: 'PATCH',
+    path: '/webhooks/{id}',
+    operationId: 'UpdateWebhook',
+    summary: "Changes a hook's url, filters, confirmations or enabled (true: sent again from its next delivery)",
+    params: ['path:id'],
+    body: object({ url: str, filters: FILTERS, confirmations: CONFIRMATIONS, enabled: { type: 'boolean' } }, []),
+    responses: { '200': json('OK', HOOK), '400': error('Bad input'), '401': NO_KEY, '404': NOT_FOUND },
+    handle: (ctx, env, { id }) => {
+      const owner = ownerOf(ctx, env);
+      return body(ctx, () => update(ctx, env, owner, id!));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/rotate-secret',
+    operationId: 'RotateWebhookSecret',
+    summary: 'Gives a hook a new secret, shown this once; the one it replaces signs beside it for 24 h',
+    params: ['path:id'],
+    responses: {
+      '200': json('OK', object({ id: str, secret: str, previous_secret_until: time })),
+      '401': NO_KEY,
+      '404': NOT_FOUND,
+    },
+    handle: async (ctx, env, { id }) => {
+      const secret = newSecret();
+      const until = await rotateSecret(env.primary, id!, ownerOf(ctx, env), secret, PREVIOUS_SECRET_MS);
+      if (until === undefined) throw notFound(`no such webhook: ${id}`);
+      ctx.body = { id, secret, previous_secret_until: until.toISOString() };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/webhooks/{id}/previous-secret',
+    operationId: 'EndWebhookPreviousSecret',
+    summary: 'Ends a rotation now: the secret it replaced signs nothing more',
+    params: ['path:id'],
+    responses: { '204': { description: 'Ended (or none was signing)' }, '401': NO_KEY, '404': NOT_FOUND },
+    handle: async (ctx, env, { id }) => {
+      if (!(await endPreviousSecret(env.primary, id!, ownerOf(ctx, env)))) throw notFound(`no such webhook: ${id}`);
+      ctx.status = 204;
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    operationId: 'TestWebhook',
+    summary: "Sends the hook a signed `ping` event now, outside its deliveries' order, and answers what came of it",
+    params: ['path:id'],
+    responses: {
+      '200': json(
+        "The receiver's answer (ok: a 2xx)",
+        object({ id: str, ok: { type: 'boolean' }, status: nullable(int), error: nullable(str) }),
+      ),
+      '401': NO_KEY,
+      '404': NOT_FOUND,
+    },
+    handle: async (ctx, env, { id }) => ping(ctx, env, await hookOf(ctx, env, id!)),
   },
   {
     path: '/webhooks/{id}/deliveries',
@@ -184,33 +253,89 @@ function ownerOf(ctx: ApiContext, env: V3Env): string | null {
 }
 
 async function create(ctx: ApiContext, env: V3Env, owner: string | null): Promise<void> {
-  const req = (ctx.request as { body?: unknown }).body;
-  if (typeof req !== 'object' || req === null || Array.isArray(req)) throw badRequest('expected a JSON object');
-  const { url, filters, confirmations = 0, ...rest } = req as Record<string, unknown>;
-  if (Object.keys(rest).length > 0) throw badRequest(`unknown field(s): ${Object.keys(rest).join(', ')}`);
-  if (typeof url !== 'string') throw badRequest('url: expected a string');
-  const checked = checkedUrl(url);
-  if (typeof checked === 'string') throw badRequest(`url: ${checked}`);
-  const keys = parseFilters(filters);
-  if (
-    !Number.isSafeInteger(confirmations) ||
-    (confirmations as number) < 0 ||
-    (confirmations as number) > MAX_CONFIRMATIONS
-  )
-    throw badRequest(`confirmations: expected an integer from 0 to ${MAX_CONFIRMATIONS}`);
+  const fields = hookFields(ctx);
+  if (fields.url === undefined) throw badRequest('url: expected a string');
+  if (fields.filters === undefined) throw badRequest('filters: expected a list of 1 to 100 filters');
+  const confirmations = fields.confirmations ?? 0;
   const id = `wh_${randomUUID()}`;
   const secret = newSecret();
   const createdHeight = await createWebhook(env.primary, {
     id,
     owner,
-    url: checked.href,
-    filters,
-    confirmations: confirmations as number,
+    url: fields.url,
+    filters: fields.filters.given,
+    confirmations,
     secret,
-    keys,
+    keys: fields.filters.keys,
   });
   ctx.status = 201;
-  ctx.body = { id, secret, url: checked.href, filters, confirmations, created_height: createdHeight };
+  ctx.body = {
+    id,
+    secret,
+    url: fields.url,
+    filters: fields.filters.given,
+    confirmations,
+    created_height: createdHeight,
+  };
+}
+
+async function update(ctx: ApiContext, env: V3Env, owner: string | null, id: string): Promise<void> {
+  const { enabled, ...fields } = hookFields(ctx);
+  const change: WebhookChange = {
+    ...fields,
+    ...(enabled === undefined ? {} : { enabled: enabled || 'disabled by its owner' }),
+  };
+  if (!(await updateWebhook(env.primary, id, owner, change))) throw notFound(`no such webhook: ${id}`);
+  ctx.body = hookJson(await hookOf(ctx, env, id));
+}
+
+/** HookFields are the fields of a create's or a PATCH's body, each checked; an absent one undefined. */
+interface HookFields extends Omit<WebhookChange, 'enabled'> {
+  readonly enabled?: boolean;
+}
+
+/** hookFields reads a create's or a PATCH's body: each field given checked in full, and no field it does not know. */
+function hookFields(ctx: ApiContext): HookFields {
+  const req = (ctx.request as { body?: unknown }).body;
+  if (typeof req !== 'object' || req === null || Array.isArray(req)) throw badRequest('expected a JSON object');
+  const { url, filters, confirmations, enabled, ...rest } = req as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) throw badRequest(`unknown field(s): ${Object.keys(rest).join(', ')}`);
+  if (url !== undefined && typeof url !== 'string') throw badRequest('url: expected a string');
+  const checked = url === undefined ? undefined : checkedUrl(url);
+  if (typeof checked === 'string') throw badRequest(`url: ${checked}`);
+  if (
+    confirmations !== undefined &&
+    (!Number.isSafeInteger(confirmations) ||
+      (confirmations as number) < 0 ||
+      (confirmations as number) > MAX_CONFIRMATIONS)
+  )
+    throw badRequest(`confirmations: expected an integer from 0 to ${MAX_CONFIRMATIONS}`);
+  if (enabled !== undefined && typeof enabled !== 'boolean') throw badRequest('enabled: expected true or false');
+  return {
+    ...(checked === undefined ? {} : { url: checked.href }),
+    ...(filters === undefined ? {} : { filters: { given: filters, keys: parseFilters(filters) } }),
+    ...(confirmations === undefined ? {} : { confirmations: confirmations as number }),
+    ...(enabled === undefined ? {} : { enabled }),
+  };
+}
+
+/**
+ * ping sends the hook a `ping` event now, signed as its deliveries are (by each secret in force), from this server
+ * (the sender's queue and order are not involved), and answers what the receiver said; a disabled hook too.
+ */
+async function ping(ctx: ApiContext, env: V3Env, hook: WebhookRow): Promise<void> {
+  const secrets = await signingSecrets(env.primary, hook.id, hook.owner);
+  if (secrets === undefined) throw notFound(`no such webhook: ${hook.id}`);
+  const id = randomUUID();
+  const text = pingBody(id, hook.id, await storedTop(env.primary));
+  const receivers = new Receivers(1);
+  try {
+    const headers = deliveryHeaders(secrets, id, Math.floor(Date.now() / 1000), text);
+    const result = await postDelivery(new URL(hook.url), text, headers, env.cfg.webhooks, receivers);
+    ctx.body = { id, ok: result.ok, status: result.status ?? null, error: result.error ?? null };
+  } finally {
+    receivers.close();
+  }
 }
 
 async function deliveries(ctx: ApiContext, env: V3Env, hook: WebhookRow): Promise<void> {
@@ -248,38 +373,6 @@ async function hookOf(ctx: ApiContext, env: V3Env, id: string): Promise<WebhookR
   const hook = await webhookOf(env.primary, id, ownerOf(ctx, env));
   if (hook === undefined) throw notFound(`no such webhook: ${id}`);
   return hook;
-}
-
-function hookJson(h: WebhookRow): Record<string, unknown> {
-  return {
-    id: h.id,
-    url: h.url,
-    filters: h.filters,
-    confirmations: h.confirmations,
-    created_height: h.createdHeight,
-    created_at: h.createdAt.toISOString(),
-    enabled: h.disabledReason === null,
-    disabled_reason: h.disabledReason,
-    next_attempt_at: h.nextAttemptAt.toISOString(),
-    pending: h.pending,
-  };
-}
-
-function deliveryJson(d: DeliveryRow): Record<string, unknown> {
-  return {
-    id: d.deliveryId,
-    type: d.type,
-    height: d.height,
-    micro_index: d.type === 'reorg' ? null : d.microIndex,
-    block_hash: d.blockHash,
-    tx_hash: d.txHash,
-    ...(d.type === 'reorg' ? { invalidated: d.invalidated } : {}),
-    status: d.status,
-    attempts: d.attempts,
-    last_error: d.lastError,
-    last_attempt_at: d.lastAttemptAt?.toISOString() ?? null,
-    sent_at: d.sentAt?.toISOString() ?? null,
-  };
 }
 
 function cursorText(c: DeliveryCursor): string {

@@ -1,6 +1,6 @@
 /** @module `mdw keys create`: a new API key, printed once. */
 import { Command, Flags } from '@oclif/core';
-import { withKeysAdmin } from '../../keys-admin-run.ts';
+import { withKeysAdmin } from '../../admin-run.ts';
 
 export default class KeysCreate extends Command {
   static override summary = 'Create an API key of a tier and print it (the only time it is shown).';

@@ -1,6 +1,6 @@
 /** @module `mdw keys list`: the API keys, never the keys themselves. */
 import { Command, Flags } from '@oclif/core';
-import { withKeysAdmin } from '../../keys-admin-run.ts';
+import { withKeysAdmin } from '../../admin-run.ts';
 
 export default class KeysList extends Command {
   static override summary = 'List the API keys: id, tier, state, source, created, name.';

@@ -1,0 +1,40 @@
+/**
+ * @module A hook and a delivery as the webhooks API (`GET /mdw/v3/webhooks/{id}`, `…/deliveries`) and `mdw webhooks
+ * show` print them (docs/webhooks.md, "The API"): never the secret. Pure.
+ */
+import type { DeliveryRow, WebhookRow } from '../db/queries/webhooks.ts';
+
+/** hookJson is a hook as the API shows its owner. */
+export function hookJson(h: WebhookRow): Record<string, unknown> {
+  return {
+    id: h.id,
+    url: h.url,
+    filters: h.filters,
+    confirmations: h.confirmations,
+    created_height: h.createdHeight,
+    created_at: h.createdAt.toISOString(),
+    enabled: h.disabledReason === null,
+    disabled_reason: h.disabledReason,
+    next_attempt_at: h.nextAttemptAt.toISOString(),
+    pending: h.pending,
+    previous_secret_until: h.previousSecretUntil?.toISOString() ?? null,
+  };
+}
+
+/** deliveryJson is a delivery as `GET …/deliveries` lists it. */
+export function deliveryJson(d: DeliveryRow): Record<string, unknown> {
+  return {
+    id: d.deliveryId,
+    type: d.type,
+    height: d.height,
+    micro_index: d.type === 'reorg' ? null : d.microIndex,
+    block_hash: d.blockHash,
+    tx_hash: d.txHash,
+    ...(d.type === 'reorg' ? { invalidated: d.invalidated } : {}),
+    status: d.status,
+    attempts: d.attempts,
+    last_error: d.lastError,
+    last_attempt_at: d.lastAttemptAt?.toISOString() ?? null,
+    sent_at: d.sentAt?.toISOString() ?? null,
+  };
+}
