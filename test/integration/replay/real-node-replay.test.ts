@@ -10,7 +10,7 @@ import pino from 'pino';
 import prom from 'prom-client';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
-import { parseJson, stringifyJson, toBigInt, type Json } from '../../../src/chain/json.ts';
+import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { mapLimit } from '../../../src/indexer/map-limit.ts';
