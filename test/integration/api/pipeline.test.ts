@@ -190,7 +190,7 @@ describe('the gateway over the real pipeline (devnode → populator → database
       ['/v3/key-blocks/height/1?int-as-string=yes', 'int-as-string', 'yes'],
       ['/v3/key-blocks/height/abc?int-as-string=yes', 'int-as-string', 'yes'],
       ['/v3/generations/height/x1', 'height', 'x1'],
-    ]) {
+    ] as const) {
       expect(await answer(devnode.externalUrl, path), path).to.deep.equal({ status: 500, body: '' });
       expect(await answer(url, path), path).to.deep.equal({
         status: 400,
