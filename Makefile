@@ -10,7 +10,7 @@ export PATH := $(NODE_BIN):$(PATH)
 NODE_DEP := $(NODE_BIN)/node
 endif
 
-.PHONY: all dev test check test-pg11 typecheck lint eslint format-check unit bench build image image-local clean node control-plane cluster
+.PHONY: all dev test check test-pg11 typecheck lint eslint format-check unit bench build image image-local clean node control-plane cluster promtool
 
 all: test
 
@@ -73,6 +73,12 @@ unit: node_modules/.installed
 ## test/control-plane/versions. `make test` runs the real tier (test/operator/real) whenever they are there.
 control-plane:
 	test/control-plane/build.sh
+
+## promtool: builds Prometheus' promtool from the Go module proxy, once per machine, into MDW_PROMTOOL_CACHE (default
+## ~/.cache/mdw-promtool), keyed by the version in test/promtool/versions. `make test` then runs the chart's alerts in
+## it (test/operator/chart/alert-rules.test.ts), which say in one line that they skipped without it.
+promtool:
+	test/promtool/build.sh
 
 ## cluster: that control plane and a node agent on loopback until Ctrl-C, with an admin kubeconfig (docs/operator.md)
 cluster: node_modules/.installed

@@ -8,6 +8,8 @@ import Manifests from './commands/manifests.ts';
 import Reload from './commands/reload.ts';
 import Status from './commands/status.ts';
 import DbUsage from './commands/db/usage.ts';
+import SnapshotExport from './commands/snapshot/export.ts';
+import SnapshotImport from './commands/snapshot/import.ts';
 import KeysCreate from './commands/keys/create.ts';
 import KeysList from './commands/keys/list.ts';
 import KeysRevoke from './commands/keys/revoke.ts';
@@ -26,6 +28,8 @@ export const COMMANDS = {
   reload: Reload,
   status: Status,
   'db:usage': DbUsage,
+  'snapshot:export': SnapshotExport,
+  'snapshot:import': SnapshotImport,
   'keys:create': KeysCreate,
   'keys:list': KeysList,
   'keys:revoke': KeysRevoke,

@@ -28,3 +28,13 @@ export function exitIfAway(command: Command, err: unknown): void {
   command.logToStderr(`Error: ${err.message} (${err.code})`);
   command.exit(1);
 }
+
+/**
+ * exitOnAppError ends the command with exit `code` when `err` is any other AppError, its message whole on one line on
+ * stderr as exitIfRefused prints a refusal (a snapshot's long messages name files and hashes); else the caller's.
+ */
+export function exitOnAppError(command: Command, err: unknown, code: number): void {
+  if (!(err instanceof AppError)) return;
+  command.logToStderr(`Error: ${err.message} (${err.code})`);
+  command.exit(code);
+}

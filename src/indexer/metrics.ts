@@ -9,7 +9,30 @@ import { createOutboundMetrics, type OutboundMetrics } from '../node/outbound-me
 const INDEXER_METRICS = {
   syncHeight: { type: 'gauge', name: 'mdw_sync_height', help: 'Highest height stored in the database' },
   nodeHeight: { type: 'gauge', name: 'mdw_node_height', help: 'Top height reported by the node' },
-  lag: { type: 'gauge', name: 'mdw_sync_lag_blocks', help: 'Node top minus stored top' },
+  lag: {
+    type: 'gauge',
+    name: 'mdw_sync_lag_blocks',
+    help: "Node top minus stored top; NaN (unknown) while the node's top cannot be asked",
+  },
+  /** with time(): the age of mdw_node_height (a node that stopped answering leaves it at its last answer) */
+  lastPoll: {
+    type: 'gauge',
+    name: 'mdw_node_last_poll_timestamp_seconds',
+    help: "When the node last answered the populator's poll of its top height (Unix time, seconds)",
+  },
+  /** with time(): the age of the last commit, which grows while nothing is stored */
+  lastCommit: {
+    type: 'gauge',
+    name: 'mdw_indexer_last_commit_timestamp_seconds',
+    help: 'When the populator last committed a batch (Unix time, seconds; the start of the process until its first)',
+  },
+  /** the populator's own view of its dependencies (the server's is mdw_dependency_up, api/http/outage.ts) */
+  dependencyUp: {
+    type: 'gauge',
+    name: 'mdw_populator_dependency_up',
+    help: "1 while the populator's last use of the dependency succeeded (node: the poll of its top; database: taking the writer lock), 0 since one failed",
+    labels: ['dependency'],
+  },
   batches: { type: 'counter', name: 'mdw_indexer_batches_total', help: 'Batches committed' },
   transactions: { type: 'counter', name: 'mdw_indexer_transactions_total', help: 'Transactions written' },
   generations: { type: 'counter', name: 'mdw_indexer_generations_total', help: 'Generations written' },

@@ -46,6 +46,14 @@ describe('mdw (the binary)', () => {
     expect(err).to.contain('STATUS_MAX_BLOCK_AGE');
   });
 
+  // issue 88: a directory that holds no snapshot is refused before the database or the node is asked
+  it('refuses `mdw snapshot import` of a directory without a manifest, exit 1, in one line naming it', () => {
+    const env = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', NODE_URL: 'http://127.0.0.1:1' };
+    const { status, err } = mdw(['snapshot', 'import', '/nonexistent/snap'], env);
+    expect(status).to.equal(1);
+    expect(err).to.match(/\/nonexistent\/snap: no manifest\.json .* \(MDW_SNAPSHOT_CORRUPT\)/);
+  });
+
   // issue 59: the schema identity check waited for the database without limit in every role
   it('fails -v, -H and migrate at once, exit 1, against a database that is not there, naming it', async function () {
     this.timeout(120_000); // three starts of the binary on a loaded machine; each is bounded by mdw()'s own 30 s

@@ -2,7 +2,8 @@
  * @module The built image (`make image-local`, or `make image` with podman) run by podman as a cluster runs its pods:
  * the root filesystem read-only, an empty /tmp of its own (the emptyDir), UID 1000, on the host's network (loopback
  * only). Every role the chart and the operator start: `--version`, `-p -s` against the suite's PostgreSQL and a devnode,
- * `operator` against the fake API server. Skipped, in one line, where podman or the image is absent (.ci/run builds it).
+ * `operator` against the fake API server; and its size, within a budget. Skipped, in one line, where podman or the image
+ * is absent (.ci/run builds it).
  */
 import { expect } from 'chai';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -40,6 +41,8 @@ const OPERATOR_KINDS = [
   kind,
   plural: `${kind.toLowerCase()}${kind.endsWith('s') ? 'es' : 's'}`,
 }));
+/** IMAGE_BUDGET_MB: the image's size at most, unpacked (docs/operations.md, "The container image", gives its parts). */
+const IMAGE_BUDGET_MB = 300;
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
@@ -49,6 +52,15 @@ if (missing) it.skip(`the built image: skipped, ${missing}`);
 else
   describe(`the built image ${IMAGE}, run as a pod runs it (read-only root, tmpfs /tmp, UID 1000)`, function () {
     this.timeout(120_000);
+
+    // issue 91: 513 MB on 0.3.0, of which npm, Node's C headers, @types/*, GraphiQL and React ran nothing
+    it(`weighs at most ${IMAGE_BUDGET_MB} MB unpacked (podman's count, as Docker reports it)`, () => {
+      const bytes = Number(
+        execFileSync('podman', [...PODMAN, 'image', 'inspect', '--format', '{{.Size}}', IMAGE], { encoding: 'utf8' }),
+      );
+      expect(bytes).to.be.above(100e6); // a size read, not an empty answer: Node's binary alone is 121 MB
+      expect(bytes / 1e6).to.be.at.most(IMAGE_BUDGET_MB);
+    });
 
     it('--version names our version on Node 24', async () => {
       const { status, out } = await exited(container('version', [], ['--version']));
@@ -92,6 +104,12 @@ else
             fetch(`${devnode.externalUrl}/v3/key-blocks/height/7`).then((r) => r.json() as Promise<{ hash: string }>),
           ]);
           expect(ours.hash).to.equal(theirs.hash);
+          // GraphiQL's page runs on files of dist/: the image has no React or GraphiQL package
+          for (const asset of ['react.js', 'react-dom.js', 'graphiql.js', 'graphiql.css']) {
+            const res = await fetch(`http://127.0.0.1:${port}/mdw/graphiql/${asset}`);
+            expect(res.status, asset).to.equal(200);
+            expect((await res.arrayBuffer()).byteLength, asset).to.be.above(5000);
+          }
         } finally {
           child.process.kill('SIGTERM'); // podman passes it on to the container's node
           end = await exited(child);

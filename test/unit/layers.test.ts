@@ -98,6 +98,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     [
       'db',
       'keys',
+      'snapshot',
       'dev.ts',
       'devnode.ts',
       'manifests.ts',
@@ -112,7 +113,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   db: [
     ['writes'], // the populator's SQL: it may read what it writes through the queries
     ['queries'], // the read model: never imports a write
-    ['schema'], // the migrations (their table, which the schema's identity reads), the writer's lock, admin, usage
+    ['schema'], // the migrations (their table, which the schema's identity reads), the writer's lock, admin, usage, snapshots
     ['connection'], // the pools, the read replicas, a statement's cancel, the chain notification, waiting for PostgreSQL
   ],
   devnode: [
@@ -170,6 +171,35 @@ function roomOffenders(files: readonly { path: string; imports: readonly string[
         })
         .map((i) => `${f.path} → ${i}`);
     });
+  });
+}
+
+/**
+ * parentFolders lists the folders under src/ that hold folders, found from the files' paths with every ancestor
+ * folder counted: a folder with no file at its top (db/) holds folders all the same.
+ */
+function parentFolders(paths: readonly string[]): string[] {
+  const folders = new Set(
+    paths.flatMap((p) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
+  return [...folders].filter((d) => [...folders].some((e) => e.startsWith(`${d}/`))).sort();
+}
+
+/**
+ * unnamedRooms lists what ROOMS leaves out among the folders that hold folders: a folder without a table, and each
+ * subfolder or top file (`folder/unit`) its folder's table does not name.
+ */
+function unnamedRooms(paths: readonly string[]): string[] {
+  return parentFolders(paths).flatMap((d) => {
+    const table = ROOMS[d];
+    if (table === undefined) return [`${d}/ (no table)`];
+    const units = new Set(paths.filter((p) => p.startsWith(`${d}/`)).map((p) => unit(p.slice(d.length + 1))));
+    return [...units].filter((u) => !table.flat().includes(u)).map((u) => `${d}/${u}`);
   });
 }
 
@@ -289,14 +319,7 @@ describe('layers', () => {
         `rooms of ${folder}/`,
       ).to.deep.equal([]);
     // every folder that holds folders keeps an order of its rooms, each of its folders and top files among them
-    const folders = [...new Set(files.map((f) => dirname(f.path)).filter((d) => d !== '.'))];
-    const parents = folders.filter((d) => folders.some((e) => e.startsWith(`${d}/`)));
-    expect(parents.filter((d) => ROOMS[d] === undefined).sort()).to.deep.equal([]);
-    for (const d of parents)
-      expect(
-        units(d).filter((u) => !ROOMS[d]!.flat().includes(u)),
-        `units of ${d}/ that its table does not name`,
-      ).to.deep.equal([]);
+    expect(unnamedRooms(files.map((f) => f.path))).to.deep.equal([]);
   });
 
   it('has no circle of files importing each other', () => {
@@ -325,6 +348,10 @@ describe('layers', () => {
       { path: 'db/queries/sync-state.ts', imports: ['db/writes/derive-backfill.ts', 'db/connection/pool.ts'] },
       { path: 'operator/api/crd.ts', imports: ['operator/specs/meta.ts', 'operator/kube/client.ts'] },
     ];
+    // a folder with no file at its top is asked too: a unit its table leaves out, a folder of folders without a table
+    const unnamed = ['db/queries/blocks.ts', 'db/stray/x.ts', 'db/kept.ts', 'operator/api/crd.ts', 'x/y/z/w.ts'];
+    expect(parentFolders(unnamed)).to.deep.equal(['db', 'operator', 'x', 'x/y']);
+    expect(unnamedRooms(unnamed)).to.deep.equal(['db/stray', 'db/kept.ts', 'x/ (no table)', 'x/y/ (no table)']);
     expect(roomOffenders(rooms)).to.deep.equal([
       'api/http/app.ts → api/mdw/mdw-api.ts',
       'api/mdw/graphql/fields.ts → api/mdw/rest/operations.ts',

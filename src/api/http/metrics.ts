@@ -18,7 +18,7 @@ const API_METRICS = {
   requests: {
     type: 'counter',
     name: 'mdw_api_http_requests_total',
-    help: 'HTTP requests by method, route and status.',
+    help: 'HTTP requests by method, route and status (499: the client closed its connection before the answer began).',
     labels: ['method', 'route', 'status'],
   },
   duration: {

@@ -31,6 +31,8 @@ export interface MigrateOptions {
   readonly configSchema?: string;
   /** Only for tests: another directory of SQL files. */
   readonly dir?: string;
+  /** apply only these of the pending files: the level a snapshot was taken at (`mdw snapshot import`), not beyond */
+  readonly only?: readonly string[];
 }
 
 interface SqlMigration {
@@ -207,10 +209,8 @@ export async function migrate(opts: MigrateOptions, log: Logger): Promise<string
             migrations.map((m) => m.name),
             log,
           );
-        const next = nextRun(
-          (await umzug.pending()).map((m) => m.name),
-          noTransaction,
-        );
+        const pending = (await umzug.pending()).map((m) => m.name);
+        const next = nextRun(opts.only ? pending.filter((name) => opts.only!.includes(name)) : pending, noTransaction);
         if (next.inTransaction && next.names.length > 0) await umzug.up({ migrations: next.names });
         return next;
       });

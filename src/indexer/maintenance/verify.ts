@@ -251,11 +251,11 @@ export interface VerifyReport {
  * one per height it cannot check because the state is garbage-collected (counted apart: not a difference).
  * `state`: only compare the derived state at the stored top with the chain's (no height read, nothing re-derived;
  * not with `heights`). `sample`: with `full` or `state`, how many accounts' AE balances are compared with the node's
- * (all when undefined).
+ * (all when undefined). `accountsOnly`: with `state`, those balances only (a snapshot's import).
  */
 export async function verifyChain(
   deps: { cfg: Config; log: Logger; out: (line: string) => void },
-  opts: { heights?: readonly number[]; full?: boolean; state?: boolean; sample?: number },
+  opts: { heights?: readonly number[]; full?: boolean; state?: boolean; sample?: number; accountsOnly?: boolean },
 ): Promise<VerifyReport> {
   const { cfg, log, out } = deps;
   const { pool, node } = await openOneShot(cfg, log, { applicationName: 'mdw-verify', writes: false });
@@ -275,7 +275,7 @@ export async function verifyChain(
   /** stateAtTop compares the state at `top` with the chain's when every height up to it is stored; its top or none */
   const stateAtTop = async (top: number): Promise<number | undefined> => {
     if ((await lowestMissing(pool)) <= top) return undefined;
-    const found = await compareState({ cfg, log, pool, node }, top, opts.sample);
+    const found = await compareState({ cfg, log, pool, node }, top, opts.sample, opts.accountsOnly ?? false);
     report(found);
     for (const line of found.notes) out(line);
     state = found.costs;
@@ -384,6 +384,7 @@ async function compareState(
   deps: { cfg: Config; log: Logger; pool: Queryable; node: NodeClient },
   top: number,
   sample: number | undefined,
+  accountsOnly: boolean,
 ): ReturnType<typeof verifyState> {
   const { cfg, log, pool, node } = deps;
   const topBlock = await lastBlockHashAt(pool, top);
@@ -403,6 +404,7 @@ async function compareState(
       concurrency: cfg.fetchConcurrency,
       shown: ROWS_SHOWN,
       pending: new Set((await pendingBackfills(pool)).map((p) => p.area)),
+      accountsOnly,
     },
   );
 }

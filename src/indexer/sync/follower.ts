@@ -10,6 +10,7 @@ import { checkForks } from './forks.ts';
 import { contiguousRuns, heightRange } from './heights.ts';
 import { loadBatch, prepareAppend, prepareBatch, rollbackOnly, type LoaderDeps, type PreparedBatch } from './loader.ts';
 import type { IndexerMetrics } from '../metrics.ts';
+import type { SyncGauges } from './sync-gauges.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
 import { lowestMissing, missingHeights, rederiveMark } from '../../db/queries/sync-state.ts';
 import { heartbeat, SyncStatus } from '../../db/writes/sync-state.ts';
@@ -34,6 +35,8 @@ export interface FollowerDeps {
   readonly loader: LoaderDeps & { readonly metrics: IndexerMetrics };
   /** the client for the top-height poll (no retries of its own) */
   readonly poll: NodeClient;
+  /** the heights, the lag and the node's answers in the metrics: the populator's, kept across its followers */
+  readonly gauges: SyncGauges;
 }
 
 /** What a step did: loaded or deleted heights ('busy'), or found the database equal to the node ('idle'). */
@@ -115,20 +118,24 @@ export class Follower {
     this.#topAhead = undefined;
     if (this.#caughtUp || next + cfg.batchSize > this.#known.top || Date.now() - this.#known.at >= cfg.pollIntervalMs) {
       // a poll asked during the last write, or (it failed) one now, which says why
-      const top = await (ahead?.catch(() => poll.topHeight()) ?? poll.topHeight());
+      let top: number;
+      try {
+        top = await (ahead?.catch(() => poll.topHeight()) ?? poll.topHeight());
+      } catch (err) {
+        this.#deps.gauges.pollFailed();
+        throw err;
+      }
+      this.#deps.gauges.polled(top);
       this.#known = { top, at: Date.now() };
     }
-    this.#report(this.#storedTop, this.#known.top);
+    this.#report(this.#storedTop);
     return this.#known.top;
   }
 
-  /** #report sets the stored top, the node's top and the lag between them. */
-  #report(storedTop: number, nodeTop: number): void {
-    const { metrics } = this.#deps.loader;
+  /** #report keeps the stored top and reports it (the node's top and the lag follow the polls: SyncGauges). */
+  #report(storedTop: number): void {
     this.#storedTop = storedTop;
-    metrics.syncHeight.set(storedTop);
-    metrics.nodeHeight.set(nodeTop);
-    metrics.lag.set(Math.max(0, nodeTop - storedTop));
+    this.#deps.gauges.stored(storedTop);
   }
 
   /** The next batch: from a pending rollback, else the first run of missing heights ('skip': a stored stretch). */
@@ -193,7 +200,7 @@ export class Follower {
     this.#next = result.to + 1;
     // only a step that loaded clears the last error: a failing one keeps saying why until then
     await heartbeat(loader.pool, this.#caughtUp ? SyncStatus.SYNCED : SyncStatus.CATCHING_UP, nodeTop, null);
-    this.#report(result.to, nodeTop);
+    this.#report(result.to);
     this.#logProgress(result.to, nodeTop);
     return 'busy';
   }
@@ -231,7 +238,7 @@ export class Follower {
     if (!this.#caughtUp) log.info({ height: nodeTop }, 'caught up with the node');
     this.#caughtUp = true;
     await heartbeat(loader.pool, SyncStatus.SYNCED, nodeTop, null);
-    this.#report((await topHeight(loader.pool)) ?? -1, nodeTop);
+    this.#report((await topHeight(loader.pool)) ?? -1);
     return 'idle';
   }
 

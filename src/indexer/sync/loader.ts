@@ -381,6 +381,7 @@ export async function loadBatch(
   const m = deps.metrics;
   if (m) {
     m.batches.inc();
+    m.lastCommit.setToCurrentTime();
     m.generations.inc(gens.filter((g) => g.continuesAt === undefined).length);
     m.transactions.inc(transactions);
     m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);

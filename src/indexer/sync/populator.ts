@@ -31,6 +31,8 @@ import { DeriveBackfill, transactionAreas } from '../derived/derive-backfill.ts'
 import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
+import { SyncGauges } from './sync-gauges.ts';
+import { watchNode } from './node-watch.ts';
 import { FetchAhead } from './fetch-ahead.ts';
 import { BATCH_REQUEST_RETRIES } from './fetch.ts';
 import { PrunedCallInfos } from './fetch-pruned.ts';
@@ -64,6 +66,8 @@ export class Populator implements Role {
   readonly #log: Logger;
   readonly #pool: Pool;
   readonly #metrics: IndexerMetrics;
+  /** heights, lag, the node's and the database's answers: one set across the followers of each lock term */
+  readonly #gauges: SyncGauges;
   readonly #abort = new AbortController();
   /** one set of nodes for every client: the poll and the fetches share its slots and its view of forks */
   readonly #nodes: NodeSet;
@@ -89,6 +93,7 @@ export class Populator implements Role {
     this.#log = log;
     this.#pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
     this.#metrics = createIndexerMetrics(deps.registry);
+    this.#gauges = new SyncGauges(this.#metrics);
     this.#nodes = new NodeSet(cfg.nodeUrls);
     this.#lock = new WriterLock(this.#pool, cfg.databaseSchema);
     this.#failures = new FailureLog(log, this.#metrics);
@@ -210,15 +215,24 @@ export class Populator implements Role {
   /** #run follows the chain while it holds the writer lock, taking it again after its connection went. */
   async #run(rules: TransferRules): Promise<void> {
     const signal = this.#abort.signal;
+    // the node's top asked whenever no step did for a poll interval (a long batch, a wait for PostgreSQL): the
+    // metrics say at once that the node went away, and the lag grows as the node moves on while nothing is stored
+    const poll = new NodeClient(
+      { url: this.#nodes, timeoutMs: this.#cfg.nodeTimeoutMs, signal, attempts: 1, ...this.#nodeMeters() },
+      this.#log,
+    );
+    const watching = watchNode({ poll, gauges: this.#gauges, intervalMs: this.#cfg.pollIntervalMs }, signal);
     while (!signal.aborted) {
       try {
         await this.#lock.acquire(signal);
       } catch (err) {
         if (signal.aborted) break;
+        this.#gauges.database(false);
         this.#failures.failed(err, 'cannot take the writer lock; retrying');
         await sleep(this.#backoff.next(), signal);
         continue;
       }
+      this.#gauges.database(true);
       await this.#follow(AbortSignal.any([signal, this.#lock.lost]), rules);
       if (signal.aborted) {
         await heartbeat(this.#pool, SyncStatus.STOPPED, null, null).catch(() => {});
@@ -226,12 +240,14 @@ export class Populator implements Role {
         break;
       }
       // the lock went with its connection: nothing is written until it is taken again
+      this.#gauges.database(false);
       this.#failures.failed(
         this.#lock.lost.reason,
         'writer lock lost with its database connection; waiting to take it again',
       );
       await this.#lock.release();
     }
+    await watching;
   }
 
   /** #follow steps the chain while the lock is held (until `term` aborts), backing off on failures. */
@@ -382,6 +398,7 @@ export class Populator implements Role {
       cfg,
       log,
       poll: new NodeClient({ ...clientOptions, attempts: 1 }, log),
+      gauges: this.#gauges,
       loader: {
         pool,
         node,

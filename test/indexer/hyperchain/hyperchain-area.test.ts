@@ -21,6 +21,7 @@ import { HyperchainReader, type HyperchainReaderDeps } from '../../../src/indexe
 import { guardSchema } from '../../../src/indexer/identity/guard.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
+import { SyncGauges } from '../../../src/indexer/sync/sync-gauges.ts';
 import { Follower } from '../../../src/indexer/sync/follower.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { PRUNED } from '../../../src/node/dry-run.ts';
@@ -77,6 +78,7 @@ describe('the hyperchain area: a consensus read this version cannot make does no
 
   /** followToTop loads the chain as the populator's follower does, until it stored the node's top. */
   async function followToTop({ cfg, pool, node, readers }: Loaded, hyperchain: HyperchainReader): Promise<void> {
+    const metrics = createIndexerMetrics(new prom.Registry());
     const follower = new Follower({
       cfg,
       log: silent,
@@ -88,10 +90,11 @@ describe('the hyperchain area: a consensus read this version cannot make does no
         schema: cfg.databaseSchema,
         concurrency: 4,
         log: silent,
-        metrics: createIndexerMetrics(new prom.Registry()),
+        metrics,
         transferRules: await transferRulesOf(cfg, { hyperchain: true }),
         hyperchain,
       },
+      gauges: new SyncGauges(metrics),
     });
     while ((await follower.step()) === 'busy');
   }

@@ -158,11 +158,12 @@ describe("forwarding over a socket: the node's connections all busy, the client'
     expect(forwarded.headers).to.not.have.property('x-hop');
   });
 
-  it('counts a client that hangs up as aborted and logs no error: every client that leaves would write a stack', async () => {
+  it('counts a client that hangs up as aborted, and its request as 499 (never 404), and logs no error: every client that leaves would write a stack', async () => {
     const logged = lines.length;
     const seen = api.node.seen.length;
     const aborted = async (): Promise<number> => (await outboundCounts(api.registry))['node forward aborted'] ?? 0;
     const abortedBefore = await aborted();
+    const statusesBefore = await forwardedStatuses(api);
     api.node.respond = () => ({ status: 200, body: '{}', delayMs: 500 });
     const clients = Array.from({ length: 5 }, () => {
       const req = request(`${base}/v2/status`).end();
@@ -172,6 +173,9 @@ describe("forwarding over a socket: the node's connections all busy, the client'
     await waitFor('the node to get the forwards', () => api.node.seen.length >= seen + 5);
     for (const req of clients) req.destroy();
     await waitFor('the forwards to be counted', async () => (await aborted()) - abortedBefore === 5);
+    const statuses = await forwardedStatuses(api);
+    expect((statuses['499'] ?? 0) - (statusesBefore['499'] ?? 0)).to.equal(5);
+    expect(statuses['404'] ?? 0).to.equal(statusesBefore['404'] ?? 0);
     // a later forward is answered as usual
     api.node.respond = () => ({ status: 200, body: '{"ok":true}' });
     expect(await (await fetch(`${base}/v2/status`)).json()).to.deep.equal({ ok: true });
@@ -233,3 +237,12 @@ describe('forwarding with the node down and the internal API off', () => {
       expect((await api.request.post(path).send({}).expect(404)).body.reason, path).to.match(/NODE_INTERNAL_URL/);
   });
 });
+
+/** forwardedStatuses counts the requests forwarded to the node's /v2 by the status they are counted under. */
+async function forwardedStatuses(api: ApiUnderTest): Promise<Record<string, number>> {
+  const counter = api.registry.getSingleMetric('mdw_api_http_requests_total')!;
+  const counts: Record<string, number> = {};
+  for (const { labels, value } of (await counter.get()).values)
+    if (labels.route === '/v2 forwarded') counts[String(labels.status)] = (counts[String(labels.status)] ?? 0) + value;
+  return counts;
+}

@@ -429,6 +429,8 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
       expect(res.headers.get('content-type'), asset).to.match(type);
       expect((await res.arrayBuffer()).byteLength, asset).to.be.above(5000);
     }
-    expect((await fetch(`${v3.url}/mdw/graphiql/other.js`)).status).to.equal(404);
+    // a name no asset has, and the names every object inherits: 404, never the prototype's member read as an asset
+    for (const other of ['other.js', 'constructor', '__proto__', 'hasOwnProperty'])
+      expect((await fetch(`${v3.url}/mdw/graphiql/${other}`)).status, other).to.equal(404);
   });
 });

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import type { Pool } from '../../../src/db/connection/pool.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
+import { SyncGauges } from '../../../src/indexer/sync/sync-gauges.ts';
 import { Follower, type StepResult } from '../../../src/indexer/sync/follower.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { silent, startHarness, type Harness } from './support/harness.ts';
@@ -36,11 +37,13 @@ describe('the follower’s poll of the node’s top', function () {
         return node.topHeight();
       },
     } as NodeClient;
+    const metrics = createIndexerMetrics(new prom.Registry());
     const follower = new Follower({
       cfg,
       log: silent,
       poll,
-      loader: { ...(await loaderDeps(cfg, pool, node)), metrics: createIndexerMetrics(new prom.Registry()) },
+      loader: { ...(await loaderDeps(cfg, pool, node)), metrics },
+      gauges: new SyncGauges(metrics),
     });
     /** each step's result with the polls it asked */
     const step = async (): Promise<[StepResult, number]> => {

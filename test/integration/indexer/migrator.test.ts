@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import pg from 'pg';
-import { migrate, migrationStatus } from '../../../src/db/schema/migrator.ts';
+import { migrate, migrationNames, migrationStatus } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 
 const log = pino({ level: 'silent' });
@@ -44,6 +44,19 @@ describe('migrate / migrationStatus', () => {
     expect(await migrate({ databaseUrl: db.url, schema: 'mdw_g1' }, log)).to.deep.equal([]);
     const status = await migrationStatus({ databaseUrl: db.url, schema: 'mdw_g1' }, log);
     expect(status.every((s) => s.applied)).to.equal(true);
+  });
+
+  // issue 88: `mdw snapshot import` migrates an empty schema to the snapshot's level, restores, then migrates on
+  it("applies only the files named in `only` (a snapshot's level), and the rest at the next run", async () => {
+    const names = migrationNames();
+    const level = names.slice(0, names.indexOf('1015_kept_counts') + 1);
+    expect(await migrate({ databaseUrl: db.url, schema: 'mdw_level', only: level }, log)).to.deep.equal(level);
+    const status = await migrationStatus({ databaseUrl: db.url, schema: 'mdw_level' }, log);
+    expect(status.filter((s) => s.applied).map((s) => s.name)).to.deep.equal(level);
+    expect(await tables('mdw_level'))
+      .to.include('account_tx_counts')
+      .and.not.include('account_balance_changes');
+    expect(await migrate({ databaseUrl: db.url, schema: 'mdw_level' }, log)).to.deep.equal(names.slice(level.length));
   });
 
   it('lets two concurrent starters race: exactly one applies, both succeed', async () => {

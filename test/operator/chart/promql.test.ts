@@ -3,10 +3,12 @@
  * PrometheusRule's alerts) parses with Prometheus' own grammar (@prometheus-io/lezer-promql), and every metric and
  * label it names exists in the registries the middleware and the operator build (plus Prometheus' target labels).
  */
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { parser } from '@prometheus-io/lezer-promql';
 import prom from 'prom-client';
 import { createApiMetrics } from '../../../src/api/http/metrics.ts';
+import { createOutageMetrics } from '../../../src/api/http/outage.ts';
 import { createWebsocketMetrics } from '../../../src/events/metrics.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import type { KubeObject } from '../../../src/operator/kube/client.ts';
@@ -21,6 +23,7 @@ const TARGET_LABELS = ['namespace', 'pod', 'service', 'job', 'instance', 'contai
 function knownSeries(): Map<string, Set<string>> {
   const registry = new prom.Registry();
   createApiMetrics(registry);
+  createOutageMetrics(registry);
   createWebsocketMetrics(registry);
   createIndexerMetrics(registry);
   createOperatorMetrics(registry);
@@ -35,6 +38,14 @@ function knownSeries(): Map<string, Set<string>> {
     for (const name of names) series.set(name, name.endsWith('_bucket') ? new Set([...labels, 'le']) : labels);
   }
   return series;
+}
+
+interface Rule {
+  readonly alert: string;
+  readonly expr: string;
+  readonly for: string;
+  readonly labels: Record<string, string>;
+  readonly annotations: Record<string, string>;
 }
 
 interface Parsed {
@@ -81,9 +92,7 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
 
   const rules = () =>
     (
-      objects.find((o) => o.kind === 'PrometheusRule') as unknown as {
-        spec: { groups: { rules: { alert: string; expr: string }[] }[] };
-      }
+      objects.find((o) => o.kind === 'PrometheusRule') as unknown as { spec: { groups: { rules: Rule[] }[] } }
     ).spec.groups.flatMap((g) => g.rules);
   const dashboard = () => {
     const cm = objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
@@ -105,9 +114,12 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
       expect(await kubeSchemaProblems(obj), `${obj.kind} ${obj.metadata.name}`).to.deep.equal([]);
   });
 
-  it('alert on a stuck or down populator, a Degraded Middleware, a high lag, a failing derived area, a 5xx ratio, a failed or slow reload and reconcile errors', () =>
+  it('alert on a stuck, not committing or down populator, a lost node or database, a Degraded Middleware, a high lag, a failing derived area, a 5xx ratio, a failed or slow reload and reconcile errors', () =>
     expect(rules().map((r) => r.alert)).to.have.members([
       'MiddlewarePopulatorStuck',
+      'MiddlewarePopulatorNotCommitting',
+      'MiddlewareNodeUnavailable',
+      'MiddlewareDatabaseUnavailable',
       'MiddlewarePopulatorDown',
       'MiddlewareDegraded',
       'MiddlewareLagHigh',
@@ -123,6 +135,10 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
     expect([...used]).to.include.members([
       'mdw_sync_lag_blocks',
       'mdw_sync_height',
+      'mdw_node_last_poll_timestamp_seconds',
+      'mdw_indexer_last_commit_timestamp_seconds',
+      'mdw_dependency_up',
+      'mdw_populator_dependency_up',
       'mdw_derive_failing',
       'mdw_node_height',
       'mdw_node_requests_total',
@@ -137,6 +153,64 @@ describe('the chart monitoring: Grafana dashboard and PrometheusRule (issue 14)'
       'process_resident_memory_bytes',
       'nodejs_eventloop_lag_p99_seconds',
     ]);
+  });
+
+  it('link every alert to its runbook: a section of docs/operations.md under its name', () => {
+    const headings = new Set(
+      [
+        ...readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8').matchAll(/^#{2,4} (.+)$/gm),
+      ].map((m) => `#${m[1]!.toLowerCase()}`),
+    );
+    const base = 'https://github.com/aeternity/ae_mdw/blob/main/docs/operations.md';
+    for (const rule of rules()) {
+      const url = rule.annotations.runbook_url ?? '';
+      expect(url, rule.alert).to.equal(`${base}#${rule.alert.toLowerCase()}`);
+      expect(headings.has(url.slice(base.length)), `${rule.alert}: no section ${url}`).to.equal(true);
+    }
+  });
+
+  it("leave out, label and time each alert as the chart's values say, the runbooks' base URL too", async () => {
+    const objects = await renderChart(
+      'mdw',
+      'mdw-system',
+      '--set',
+      [
+        'monitoring.prometheusRule.enabled=true',
+        'monitoring.prometheusRule.runbookBaseUrl=https://wiki.example.org/mdw',
+        'monitoring.prometheusRule.alerts.MiddlewareReloadSlow.enabled=false',
+        'monitoring.prometheusRule.alerts.MiddlewarePopulatorStuck.labels.team=chain',
+        'monitoring.prometheusRule.alerts.MiddlewarePopulatorStuck.labels.severity=page',
+        'monitoring.prometheusRule.alerts.MiddlewareNodeUnavailable.for=10m',
+      ].join(','),
+    );
+    const rendered = (
+      objects.find((o) => o.kind === 'PrometheusRule') as unknown as { spec: { groups: { rules: Rule[] }[] } }
+    ).spec.groups.flatMap((g) => g.rules);
+    expect(await kubeSchemaProblems(objects.find((o) => o.kind === 'PrometheusRule')!)).to.deep.equal([]);
+    expect(rendered.map((r) => r.alert)).to.not.include('MiddlewareReloadSlow');
+    expect(rendered).to.have.length(rules().length - 1);
+    const stuck = rendered.find((r) => r.alert === 'MiddlewarePopulatorStuck')!;
+    expect(stuck.labels).to.deep.equal({ severity: 'page', team: 'chain' });
+    expect(stuck.annotations.runbook_url).to.equal('https://wiki.example.org/mdw#middlewarepopulatorstuck');
+    expect(rendered.find((r) => r.alert === 'MiddlewareNodeUnavailable')!.for).to.equal('10m');
+    // the others as they were
+    expect(rendered.find((r) => r.alert === 'MiddlewareLagHigh')).to.deep.include({
+      labels: { severity: 'warning' },
+      for: '15m',
+    });
+  });
+
+  it('refuse an alert name the chart does not have in its values', async () => {
+    const refused = await renderChart(
+      'mdw',
+      'mdw-system',
+      '--set',
+      'monitoring.prometheusRule.enabled=true,monitoring.prometheusRule.alerts.MiddlewarePopulatorStuk.enabled=false',
+    ).then(
+      () => '',
+      (err: Error) => err.message,
+    );
+    expect(refused).to.match(/MiddlewarePopulatorStuk/);
   });
 
   it('parse every expression with the PromQL grammar', () => {

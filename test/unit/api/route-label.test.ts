@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { GRAPHQL_ROUTE, MAX_OPERATION_LABELS, OperationLabels } from '../../../src/api/mdw/graphql/operation-labels.ts';
-import { routeLabel, type RouteOf } from '../../../src/api/http/middleware/request-metrics.ts';
+import { routeLabel, statusLabel, type RouteOf } from '../../../src/api/http/middleware/request-metrics.ts';
 
 describe('routeLabel', () => {
   it("names ae_mdw's routes with the /mdw prefix the client asked, apart from the node's /v3 routes", () => {
@@ -85,5 +85,19 @@ describe("the dashboard's panel of requests per API", () => {
     ];
     for (const [route, api] of labels) expect(apiOf(routeLabel(route)), routeLabel(route)).to.deep.equal([api]);
     expect(apiOf('/metrics')).to.deep.equal([]);
+  });
+});
+
+describe('statusLabel', () => {
+  it('counts a request whose client closed its connection before the answer began as 499, whatever Koa holds', () => {
+    // Koa's default status for an answer never set, and a handler's status nobody read
+    expect(statusLabel(404, { destroyed: true, headersSent: false })).to.equal('499');
+    expect(statusLabel(500, { destroyed: true, headersSent: false })).to.equal('499');
+  });
+
+  it('keeps the status answered, also for an answer cut after its head', () => {
+    expect(statusLabel(200, { destroyed: false, headersSent: false })).to.equal('200');
+    expect(statusLabel(503, { destroyed: false, headersSent: true })).to.equal('503');
+    expect(statusLabel(200, { destroyed: true, headersSent: true })).to.equal('200');
   });
 });

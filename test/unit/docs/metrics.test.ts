@@ -1,6 +1,6 @@
 /**
  * @module The Prometheus metrics the code registers are exactly the ones the docs' metrics tables list, with their
- * labels and types (docs/operations.md#metrics for the populator and the server, docs/operator.md#metrics for the
+ * labels and types (docs/metrics.md for the populator, the server and the webhook sender, docs/operator.md#metrics for the
  * operator), and no `mdw_…` name in README.md or docs/ is a metric the code does not have.
  */
 import { expect } from 'chai';
@@ -87,7 +87,7 @@ describe('docs: Prometheus metrics', () => {
     expect(makers).to.deep.equal(FACTORY_MODULES);
   });
 
-  it("lists the populator's and the server's metrics, with labels and types, in docs/operations.md#metrics", () => {
+  it("lists the populator's, the server's and the sender's metrics, with labels and types, in docs/metrics.md", () => {
     const code = registered(
       createIndexerMetrics,
       createApiMetrics,
@@ -98,7 +98,7 @@ describe('docs: Prometheus metrics', () => {
       createProcessMetrics,
     );
     expect(code.length).to.be.greaterThan(30);
-    expect(documented('docs/operations.md', '### Metrics')).to.deep.equal(code);
+    expect(documented('docs/metrics.md', '# Metrics')).to.deep.equal(code);
   });
 
   it("lists the operator's metrics, with labels and types, in docs/operator.md#metrics", () => {

@@ -42,6 +42,18 @@ export function askedPath(ctx: ApiContext): string {
   return query < 0 ? url : url.slice(0, query);
 }
 
+/** CLIENT_GAVE_UP is nginx's status for a client that closed its connection before the answer began. */
+export const CLIENT_GAVE_UP = 499;
+
+/**
+ * statusLabel is the status a request is counted under: 499 when the client's connection closed before any of the
+ * answer was written (Koa's status is then its default 404, or what a handler set for an answer nobody reads), else
+ * the status answered. An answer cut after its head keeps the status the client saw. Pure.
+ */
+export function statusLabel(status: number, res: { destroyed: boolean; headersSent: boolean }): string {
+  return String(res.destroyed && !res.headersSent ? CLIENT_GAVE_UP : status);
+}
+
 /** requestMetrics records method, route label and status of each request. */
 export function requestMetrics(metrics: ApiMetrics): ApiMiddleware {
   return async function requestMetrics(ctx, next) {
@@ -54,7 +66,7 @@ export function requestMetrics(metrics: ApiMetrics): ApiMiddleware {
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
       const label = routeLabel({ path: askedPath(ctx), matched, mountedAt, route, forwarded });
       end({ method: ctx.method, route: label });
-      metrics.requests.inc({ method: ctx.method, route: label, status: String(ctx.status) });
+      metrics.requests.inc({ method: ctx.method, route: label, status: statusLabel(ctx.status, ctx.res) });
     }
   };
 }

@@ -1,0 +1,181 @@
+/**
+ * @module `mdw snapshot import`: a snapshot (snapshot-export.ts) restored into an empty schema, after refusing one of
+ * another network than the node's or of a newer migration level than this binary's and checking every part's SHA-256
+ * and the whole's; the schema is migrated to the snapshot's level, filled in one transaction, migrated on to this
+ * binary's newest, and compared with the node where -v compares (verify.ts): the top and sampled heights, and sampled
+ * accounts' balances. The populator then goes on from the snapshot's top.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createZstdDecompress } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { AppError, ErrorCode } from '../../base/errors.ts';
+import type { Logger } from '../../base/log.ts';
+import { VERSION } from '../../base/version.ts';
+import type { Config } from '../../config/middleware.ts';
+import { createWritePool, type Pool } from '../../db/connection/pool.ts';
+import { dropSchema } from '../../db/schema/admin.ts';
+import { migrate, migrationNames } from '../../db/schema/migrator.ts';
+import { relationCount, restoreTables } from '../../db/schema/snapshot.ts';
+import { nodeChains } from '../../node/chain-identity.ts';
+import {
+  MANIFEST_FILE,
+  parseManifest,
+  sampleHeights,
+  snapshotRefusal,
+  type SnapshotManifest,
+  type SnapshotPart,
+} from './snapshot-manifest.ts';
+import { verifyChain } from './verify.ts';
+
+/** What an import compares with the node: heights besides the top, and accounts' balances. */
+export interface ImportSample {
+  readonly heights: number;
+  readonly accounts: number;
+}
+
+export interface ImportReport {
+  readonly manifest: SnapshotManifest;
+  /** the migrations applied after the restore: those of this binary newer than the snapshot's level */
+  readonly migrated: readonly string[];
+  /** the heights compared with the node, the top among them */
+  readonly heightsChecked: number;
+  /** the accounts whose AE balance was compared with the node's (none while the snapshot's balances were deriving) */
+  readonly accountsChecked: number;
+  /** the differences the comparison found (each printed through `out`); 0 for a sound import */
+  readonly differences: number;
+  readonly ms: { readonly verify: number; readonly restore: number; readonly check: number };
+}
+
+/**
+ * importSnapshot imports the snapshot in `dir` into `cfg.databaseSchema`, which must hold nothing (MDW_SNAPSHOT_REFUSED
+ * otherwise), and prints through `out` what the comparison with the node finds. Refusals come before anything is
+ * written; a failure while restoring drops the schema again.
+ */
+export async function importSnapshot(
+  deps: { cfg: Config; log: Logger; out: (line: string) => void },
+  dir: string,
+  sample: ImportSample,
+): Promise<ImportReport> {
+  const { cfg, log, out } = deps;
+  const schema = cfg.databaseSchema;
+  const manifest = parseManifest(await readManifest(dir), dir);
+  const [node] = await nodeChains(cfg.nodeUrls, { timeoutMs: cfg.nodeTimeoutMs, wait: false, attempts: 1 }, log);
+  if (node === undefined)
+    throw new AppError(ErrorCode.NODE_UNREACHABLE, 502, `no node of ${cfg.nodeUrls.join(', ')} answered`);
+  const refusal = snapshotRefusal(manifest, node, migrationNames(), VERSION);
+  if (refusal) throw refusal;
+  const pool = createWritePool(cfg, 'mdw-snapshot-import', log, 1);
+  const target = { databaseUrl: cfg.databaseUrl, schema, configSchema: cfg.databaseConfigSchema };
+  try {
+    const held = await relationCount(pool, schema);
+    if (held > 0)
+      throw new AppError(
+        ErrorCode.SNAPSHOT_REFUSED,
+        409,
+        `schema "${schema}" is not empty (${held} tables and sequences): import into a new schema (--schema), or ` +
+          `drop it first (mdw migrate --drop --schema ${schema})`,
+      );
+    let started = performance.now();
+    await verifyParts(dir, manifest);
+    const verifyMs = performance.now() - started;
+    started = performance.now();
+    await restore(dir, manifest, { cfg, log, pool }).catch(async (err: unknown) => {
+      // the schema was empty: it goes, for the next import to find it so
+      await dropSchema(cfg.databaseUrl, schema);
+      throw err;
+    });
+    const migrated = await migrate(target, log);
+    const restoreMs = performance.now() - started;
+    started = performance.now();
+    const heights = sampleHeights(manifest.top.height, sample.heights, Math.random);
+    const verified = await verifyChain({ cfg, log, out }, { heights });
+    const state = await verifyChain({ cfg, log, out }, { state: true, sample: sample.accounts, accountsOnly: true });
+    return {
+      manifest,
+      migrated,
+      heightsChecked: verified.checked,
+      accountsChecked: state.state.reduce((n, c) => n + c.items, 0),
+      differences: verified.differences + state.differences,
+      ms: { verify: verifyMs, restore: restoreMs, check: performance.now() - started },
+    };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** restore migrates the empty schema to the snapshot's level and fills its tables (restoreTables: one transaction). */
+async function restore(
+  dir: string,
+  manifest: SnapshotManifest,
+  deps: { cfg: Config; log: Logger; pool: Pool },
+): Promise<void> {
+  const { cfg, log, pool } = deps;
+  const schema = cfg.databaseSchema;
+  await migrate(
+    { databaseUrl: cfg.databaseUrl, schema, configSchema: cfg.databaseConfigSchema, only: manifest.migrations },
+    log,
+  );
+  const client = await pool.connect();
+  try {
+    await restoreTables(
+      client,
+      schema,
+      manifest.parts.map((part) => ({ name: part.table, columns: part.columns, open: () => partRows(dir, part) })),
+      manifest.sequences,
+      (table, rows) => {
+        const part = manifest.parts.find((p) => p.table === table)!;
+        if (rows !== part.rows)
+          throw corrupt(`${dir}: table ${table} restored ${rows} rows, the manifest says ${part.rows}`);
+        log.info({ table, rows }, 'table imported');
+      },
+    );
+  } finally {
+    client.release();
+  }
+}
+
+async function readManifest(dir: string): Promise<string> {
+  try {
+    return await readFile(join(dir, MANIFEST_FILE), 'utf8');
+  } catch (err) {
+    throw corrupt(`${dir}: no ${MANIFEST_FILE} (${(err as Error).message}): not a snapshot, or one not written whole`);
+  }
+}
+
+/** verifyParts reads every part once, refusing (MDW_SNAPSHOT_CORRUPT) one that is missing or whose SHA-256 differs. */
+async function verifyParts(dir: string, manifest: SnapshotManifest): Promise<void> {
+  const whole = createHash('sha256');
+  for (const part of manifest.parts) {
+    const hash = createHash('sha256');
+    try {
+      for await (const chunk of createReadStream(join(dir, part.file))) {
+        hash.update(chunk as Buffer);
+        whole.update(chunk as Buffer);
+      }
+    } catch (err) {
+      throw corrupt(`${dir}: part ${part.file} cannot be read (${(err as Error).message})`);
+    }
+    const sha256 = hash.digest('hex');
+    if (sha256 !== part.sha256)
+      throw corrupt(`${dir}: part ${part.file} has SHA-256 ${sha256}, the manifest says ${part.sha256}: it is damaged`);
+  }
+  const sha256 = whole.digest('hex');
+  if (sha256 !== manifest.sha256)
+    throw corrupt(`${dir}: the parts together have SHA-256 ${sha256}, the manifest says ${manifest.sha256}`);
+}
+
+/** partRows is a part's rows in COPY's text format, decompressed as they are read. */
+function partRows(dir: string, part: SnapshotPart): Readable {
+  const rows = createZstdDecompress();
+  // a read or decompression failure ends `rows` with it, which fails the table's COPY and so the restore
+  pipeline(createReadStream(join(dir, part.file)), rows).catch((err: unknown) => rows.destroy(err as Error));
+  return rows;
+}
+
+function corrupt(message: string): AppError {
+  return new AppError(ErrorCode.SNAPSHOT_CORRUPT, 500, message);
+}
