@@ -1,9 +1,11 @@
 /**
  * @module The replay tier (issue 87 §3): the populator and the server in front of a real æternity node 7.2.2's
- * recorded answers (test/fixtures/real-node, served by replay-node.ts). Every request the middleware asks must be in
- * the recording (or derived by one of replay-match.ts's rules): the first test lists each one that is not. Then the
- * loaded chain is checked against the recording itself: the chain, the cached node answers, the token and its
- * holders, the internal calls, the AE balances, and `mdw -v --full`.
+ * recorded answers (test/fixtures/real-node, served by replay-node.ts), a node that kept only the states the recording
+ * holds. Every request the middleware asks must be in the recording (or derived by one of replay-match.ts's rules):
+ * the first test lists each one that is not; a read of a state at a block the recording lacks is refused as a pruning
+ * node refuses it, and the last test requires those reads to be exactly LACKED's. Then the loaded chain is checked
+ * against the recording itself: the chain, the cached node answers and their encoded_tx, the token and its holders,
+ * the internal calls, the AE balances, and `mdw -v --full`.
  */
 import { expect } from 'chai';
 import pino from 'pino';
@@ -40,7 +42,7 @@ const missList = (misses: readonly Miss[]): string[] => {
   return [...counts].map(([line, n]) => `${n}× ${line}`);
 };
 
-/** A read of a past state the recording lacks, refused as a pruning node (replay-match.ts prunedState). */
+/** Reads of a state at a block the recording lacks, refused as a pruning node (replay-match.ts prunedState). */
 interface Lacked {
   /** the reads, as stateRead names them */
   readonly reads: readonly string[];
@@ -51,7 +53,7 @@ interface Lacked {
 }
 
 /**
- * LACKED: every read of a past state the middleware asks and the recording cannot answer. A read not listed here fails
+ * LACKED: every read of a state at a block the middleware asks and the recording cannot answer. A read not listed fails
  * the test (as a new miss does): a re-recording that adds what `add` says answers it, and its line goes.
  */
 const LACKED: readonly Lacked[] = [
