@@ -5,7 +5,15 @@
  * populator's NodeClient.dryRun (in its node set's slots) and the server's `dryRun` over the URLs.
  */
 import { isJsonObject, parseJson, stringifyJson, type Json } from '../chain/json.ts';
-import { badResponse, collectedState, isCollectedState, noAnswer, NodeError } from './errors.ts';
+import {
+  badResponse,
+  collectedState,
+  isCollectedState,
+  isUnknownTop,
+  noAnswer,
+  NodeError,
+  unknownTop,
+} from './errors.ts';
 import { httpPostJson, type RequestOptions } from './http-get.ts';
 import type { OutboundMetrics } from './outbound-metrics.ts';
 import { ErrorCode, errorMessage } from '../base/errors.ts';
@@ -41,7 +49,8 @@ export type DryRunResult =
 
 /**
  * PRUNED: every node said it keeps no state at that block (a pruning node below its GC height): the dry-run's 400
- * naming a garbage-collected state (isCollectedState), or a 410.
+ * naming a garbage-collected state (isCollectedState), or a 410; or some did and the others do not know the block yet
+ * (isUnknownTop).
  */
 export const PRUNED = 'pruned';
 
@@ -124,13 +133,15 @@ export const DRY_RUN_PATH = '/dry-run';
 
 /**
  * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
- * when every node said the state is garbage-collected, REFUSED when every node refused the request (another 4xx but
+ * when every node said the state is garbage-collected or did not know the block, one at least the former; REFUSED when every node refused the request (another 4xx but
  * 429); else it throws the transient NodeError that has the round asked again (a node could not answer, or none was
  * asked), with the soonest wait a node asked for, every node's own code when they agree (MDW_NODE_BUSY: every node
  * refused it for load), and the node's status 500 when every node answered that (a crash: countCrashes). Pure.
  */
 export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
-  if (failures.length > 0 && failures.every((f) => f.gone)) return PRUNED;
+  // as the node client's GETs (a 410 over a 404): a node that does not know the block, behind the others, says
+  // nothing of its state where another said it is gone; asked again, the round would wait for it to catch up
+  if (failures.some((f) => f.gone) && failures.every((f) => f.gone || f.unknownBlock)) return PRUNED;
   if (failures.length > 0 && failures.every((f) => !f.transient)) return REFUSED;
   const last = failures.at(-1);
   const why = `dry-run at ${top ?? 'the top'} failed: ${last?.message ?? 'no node'}`;
@@ -194,10 +205,11 @@ export async function askNode<T>(
   }
   if (status >= 400) {
     const why = `node answered the dry-run: ${status} ${text.slice(0, 200)}`;
-    // a garbage-collected state is the dry-run's 400, where the node's GETs answer 410
-    return isCollectedState(status, text)
-      ? collectedState(DRY_RUN_PATH, why)
-      : badResponse(DRY_RUN_PATH, why, status, retryAfter);
+    // a garbage-collected state, or a block the node does not know, is the dry-run's 400, where its GETs answer
+    // 410 or 404
+    if (isCollectedState(status, text)) return collectedState(DRY_RUN_PATH, why);
+    if (isUnknownTop(status, text)) return unknownTop(DRY_RUN_PATH, why);
+    return badResponse(DRY_RUN_PATH, why, status, retryAfter);
   }
   if (status < 200 || status >= 300)
     return badResponse(DRY_RUN_PATH, `node answered the dry-run with status ${status}`);

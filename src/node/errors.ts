@@ -30,6 +30,8 @@ export class NodeError extends AppError {
   readonly retryAfterMs: number | undefined;
   /** the node said the state was garbage-collected otherwise than by a 410 (a dry-run's 400) */
   readonly #collected: boolean;
+  /** the node said it does not know the block otherwise than by a 404 (a dry-run's 400 for its `top`) */
+  readonly #unknownBlock: boolean;
 
   constructor(
     code: ErrorCode,
@@ -41,6 +43,7 @@ export class NodeError extends AppError {
       cause?: unknown;
       retryAfterMs?: number;
       collected?: boolean;
+      unknownBlock?: boolean;
     },
   ) {
     super(code, NODE_STATUS[code] ?? 502, message, { cause: opts.cause });
@@ -49,6 +52,7 @@ export class NodeError extends AppError {
     this.path = opts.path;
     this.retryAfterMs = opts.retryAfterMs;
     this.#collected = opts.collected === true;
+    this.#unknownBlock = opts.unknownBlock === true;
   }
 
   /** notFound is true for the node's 404 (a height above its top, an unknown hash): not an outage. */
@@ -68,6 +72,14 @@ export class NodeError extends AppError {
    */
   get gone(): boolean {
     return this.nodeStatus === 410 || this.#collected;
+  }
+
+  /**
+   * unknownBlock is true for the node's dry-run's refusal of a `top` it does not know (isUnknownTop), where its GETs
+   * answer 404: a node behind the others (or a block that left the chain), which says nothing of the block's state.
+   */
+  get unknownBlock(): boolean {
+    return this.#unknownBlock;
   }
 }
 
@@ -125,6 +137,25 @@ export function collectedState(path: string, message: string): NodeError {
     nodeStatus: 400,
     transient: false,
     collected: true,
+  });
+}
+
+/**
+ * isUnknownTop says whether a node's error answer (`status`, body `text`) is its dry-run's refusal of a `top` it does
+ * not know: 400 `Bad request: Invalid hash provided` (the recorded 7.2.2's answer for a well-formed unknown `kh_` or
+ * `mh_`), where its GETs of an unknown block answer 404. Pure.
+ */
+export function isUnknownTop(status: number, text: string): boolean {
+  return status === 400 && text.includes('Invalid hash provided');
+}
+
+/** unknownTop: the node's dry-run refused a `top` it does not know (isUnknownTop): behind, not retried by itself. */
+export function unknownTop(path: string, message: string): NodeError {
+  return new NodeError(ErrorCode.NODE_BAD_RESPONSE, message, {
+    path,
+    nodeStatus: 400,
+    transient: false,
+    unknownBlock: true,
   });
 }
 

@@ -13,7 +13,7 @@ import { encodedTxFaults } from '../support/encoded-tx.ts';
 import { parseJson, type Json } from '../../src/chain/json.ts';
 import { reprefix } from '../../src/chain/encoding.ts';
 import { codePayable } from '../../src/devnode/contracts/bytecode.ts';
-import { recordedExchanges } from '../support/real-node.ts';
+import { readExchanges } from '../support/real-node-recording.ts';
 
 /** NOT_SERVED: the client's operations the devnode does not answer with data, and why. */
 const NOT_SERVED: Record<string, string> = {
@@ -193,7 +193,7 @@ describe('devnode /v3 through the SDK Node client', function () {
   it("answers a contract's account under its ct_ id as the recorded node does: id ak_, payable as its code", async () => {
     type Obj = { [key: string]: Json };
     // the recorded node's answer for a payable contract (Vault) and a contract that is not (Payer)
-    const recorded = recordedExchanges('chain').filter((e) => /^\/v3\/accounts\/ct_\w+$/.test(e.path));
+    const recorded = readExchanges('chain.ndjson.gz').filter((e) => /^\/v3\/accounts\/ct_\w+$/.test(e.path));
     const shapes = recorded.map((e) => {
       const body = parseJson(e.body) as Obj;
       return { keys: Object.keys(body), id: String(body.id), asked: e.path.slice('/v3/accounts/'.length), body };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { encodedTxFaults } from '../../support/encoded-tx.ts';
-import { recordedExchanges } from '../../support/real-node.ts';
+import { readExchanges } from '../../support/real-node-recording.ts';
 
 type Obj = { readonly [key: string]: Json };
 
@@ -12,7 +12,7 @@ function txObjects(path: string, body: Obj): Obj[] {
 }
 
 describe("a real node's encoded_tx, the oracle of ours", () => {
-  const recorded = recordedExchanges('chain').filter(
+  const recorded = readExchanges('chain.ndjson.gz').filter(
     (e) =>
       e.status === 200 &&
       /^\/v[23]\/(transactions\/th_[^/?]+|micro-blocks\/hash\/mh_[^/]+\/transactions(\/index\/\d+)?)(\?|$)/.test(

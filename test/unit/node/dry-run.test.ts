@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
 import { CRASH_ROUNDS, CRASHED, dryRun, fateCall, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
-import { badResponse, collectedState, isCollectedState, NodeError, unreachable } from '../../../src/node/errors.ts';
+import {
+  badResponse,
+  collectedState,
+  isCollectedState,
+  isUnknownTop,
+  NodeError,
+  unknownTop,
+  unreachable,
+} from '../../../src/node/errors.ts';
 import { waitFor } from '../../support/wait.ts';
 
 /**
@@ -54,6 +62,13 @@ describe('AEX-N dry-runs against the node', () => {
     expect(roundOutcome('mh_b', [collected, gone!])).to.equal(PRUNED);
     expect(collected.transient).to.equal(false);
     expect(roundOutcome('mh_b', [gone!, notFound!, badRequest!])).to.equal(REFUSED);
+    // a node that does not know the block (behind the others) says nothing of its state: another's pruning is the
+    // answer, as the node client's GETs take a 410 over a 404; no node knowing it is a refusal (a block that left)
+    const behind = unknownTop('/dry-run', 'status 400');
+    expect(roundOutcome('mh_b', [collected, behind])).to.equal(PRUNED);
+    expect(roundOutcome('mh_b', [behind, gone!])).to.equal(PRUNED);
+    expect(roundOutcome('mh_b', [behind, behind])).to.equal(REFUSED);
+    expect(roundOutcome('mh_b', [behind, collected, badRequest!])).to.equal(REFUSED);
     for (const answers of [[gone!, overloaded!], [tooMany!], [notFound!, unreachable('/dry-run', 'refused')], []]) {
       expect(() => roundOutcome('mh_b', answers), answers.map((a) => a.message).join())
         .to.throw(NodeError, /^dry-run at mh_b failed: /)
@@ -95,6 +110,32 @@ describe('AEX-N dry-runs against the node', () => {
     expect(isCollectedState(400, reason('state garbage collected'))).to.equal(true);
     expect(isCollectedState(400, reason('Invalid hash provided'))).to.equal(false);
     expect(isCollectedState(403, reason('Over the gas limit'))).to.equal(false);
+    // the recorded 7.2.2's answer to a well-formed `top` it does not know
+    expect(isUnknownTop(400, reason('Invalid hash provided'))).to.equal(true);
+    expect(isUnknownTop(400, reason('Block state of given hash was garbage collected'))).to.equal(false);
+    expect(isUnknownTop(404, '')).to.equal(false);
+  });
+
+  it('says PRUNED when a pruning node refuses the state and a node behind does not know the block yet', async () => {
+    // a node set in front of which a creation block is pruned at one node and not yet reached by the other: asked
+    // again, the round would wait for the lagging node (the detector's retry-forever while it lags, or if it stalls)
+    const answering = async (reason: string): Promise<string> => {
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ reason }));
+        });
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    };
+    const pruning = await answering('Bad request: Block state of given hash was garbage collected');
+    const lagging = await answering('Bad request: Invalid hash provided');
+    expect(await dryRun([lagging, pruning], 'mh_b', call, 1000)).to.equal(PRUNED);
+    expect(await dryRun([pruning, lagging], 'mh_b', call, 1000)).to.equal(PRUNED);
+    expect(await dryRun([lagging], 'mh_b', call, 1000)).to.equal(REFUSED);
   });
 
   it('reads the results, asking on top of the block given (or the top without one), each call naming its ABI', async () => {
