@@ -31,7 +31,7 @@ import { openOneShot } from './one-shot.ts';
 import { reloadHeights } from './reload.ts';
 import { emptyScratch, planScratch, scratchSchemaOf } from './verify-scratch.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
-import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
+import { DERIVED_AREAS, pendingAreaTables } from '../derived/derived-areas.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
 import { verifyState, type StateCost } from './verify-state.ts';
 import { lastBlockHashAt } from '../../db/queries/chain-state-check.ts';

@@ -2,7 +2,7 @@
  * @module Loader: one batch of whole heights (or the micro blocks the node added to the stored top
  * generation) from the node into the database, atomically.
  * Fetch and contract decoding happen first; then the loader owns every step of one transaction: it deletes what is
- * replaced, inserts the rows (rows/writer.ts), derives the areas beside the chain (derived/derive-backfill.ts),
+ * replaced, inserts the rows (rows/writer.ts), derives the areas beside the chain (derived/derive-batch.ts),
  * records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -27,7 +27,7 @@ import { encodeRows, writeGenerations, type EncodedRows, type WrittenRows } from
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
-import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+import { deriveBatchAreas } from '../derived/derive-batch.ts';
 import { WebhookBatch } from './webhook-batch.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
 import { balanceDifferenceReport } from '../derived/balance-changes.ts';
@@ -179,7 +179,7 @@ export interface PreparedBatch {
  * prepareBatch does everything before the database transaction, for the leading heights that fit
  * `batchTransactions` (at least one). It needs no earlier batch to be committed (a contract created
  * just before is found through the node), so the populator runs it for the next batch while the
- * current one is written. `gathering`: the batch is one of a catch-up (derive-backfill.ts, `gathers`).
+ * current one is written. `gathering`: the batch is one of a catch-up (derived-areas.ts, `gathers`).
  */
 export async function prepareBatch(
   deps: LoaderDeps,

@@ -67,7 +67,7 @@ describe('the gateway layout', () => {
     const refusals = [
       ['post', '/mdw/v3/key-blocks', 'GET, HEAD'],
       ['put', '/mdw/v3/webhooks', 'GET, HEAD, POST'],
-      ['post', '/mdw/v3/webhooks/wh_1', 'GET, HEAD, DELETE'],
+      ['post', '/mdw/v3/webhooks/wh_1', 'GET, HEAD, DELETE, PATCH'],
       ['delete', '/mdw/v3/webhooks/wh_1/replay', 'POST'],
     ] as const;
     for (const [method, path, allow] of refusals)
