@@ -229,10 +229,22 @@ export const DEV_DEFAULTS = {
 export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
   const problems: string[] = [];
   const read = new Reader(env, problems, defaults);
-  const ws = read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS);
+  const config: Config = {
+    ...readNodeAndDatabase(read),
+    ...readLogsAndWebsocket(read),
+    ...readServing(read),
+    ...readChainRules(read),
+    ...readServices(read),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** readNodeAndDatabase reads where the nodes and the databases are. */
+function readNodeAndDatabase(read: Reader) {
   const extraNodes = read.urlList('NODE_URLS');
   const nodeUrl = read.url('NODE_URL', extraNodes[0] ?? DEFAULTS.NODE_URL);
-  const config: Config = {
+  return {
     nodeUrl,
     // NODE_URL is always first; NODE_URLS adds the others (a repeat of NODE_URL is dropped)
     nodeUrls: [...new Set([nodeUrl, ...extraNodes])],
@@ -253,12 +265,18 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       1,
       86_400,
     ),
+  } satisfies Partial<Config>;
+}
+
+/** readLogsAndWebsocket reads the process's files and logs, the status's age and the websockets' limits. */
+function readLogsAndWebsocket(read: Reader) {
+  return {
     pidFile: read.optional('PID_FILE'),
     logDir: read.optional('LOG_DIR'),
     logLevel: read.oneOf('LOG_LEVEL', DEFAULTS.LOG_LEVEL, LOG_LEVELS),
     logPretty: read.boolean('LOG_PRETTY', false),
     statusMaxBlockAge: read.integer('STATUS_MAX_BLOCK_AGE', DEFAULTS.STATUS_MAX_BLOCK_AGE, 1, 10 ** 9),
-    websocket: ws,
+    websocket: read.address('WEBSOCKET_ADDRESS', DEFAULTS.WEBSOCKET_ADDRESS),
     websocketMaxConnections: read.integer('WEBSOCKET_MAX_CONNECTIONS', DEFAULTS.WEBSOCKET_MAX_CONNECTIONS, 1, 10 ** 7),
     websocketMaxBufferedBytes: read.integer(
       'WEBSOCKET_MAX_BUFFERED_BYTES',
@@ -273,6 +291,12 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       2 ** 40,
     ),
     mdwWebsocket: readMdwWebsocketLimits(read),
+  } satisfies Partial<Config>;
+}
+
+/** readServing reads the HTTP API's and the populator's settings: port, forks, batches, polls, CORS and caches. */
+function readServing(read: Reader) {
+  return {
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     httpHost: read.optional('HTTP_HOST'),
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
@@ -294,6 +318,12 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
     trustedProxies: read.proxyList('TRUSTED_PROXIES'),
     apiCacheMaxBytes: read.integer('API_CACHE_MAX_BYTES', DEFAULTS.API_CACHE_MAX_BYTES, 0, 2 ** 40),
     rootV3: read.oneOf<Config['rootV3']>('ROOT_V3', DEFAULTS.ROOT_V3, ['node', 'mdw']),
+  } satisfies Partial<Config>;
+}
+
+/** readChainRules reads the chain's rules: rewards, genesis accounts, hard forks, the operator's cluster and the DEX. */
+function readChainRules(read: Reader) {
+  return {
     rewardRules: read.oneOf<Config['rewardRules']>('REWARD_RULES', DEFAULTS.REWARD_RULES, [
       'mainnet',
       'testnet',
@@ -307,6 +337,12 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       factory: read.contractId('DEX_FACTORY', DEFAULTS.DEX_FACTORY),
       wrappedAe: read.contractId('DEX_WRAPPED_AE', DEFAULTS.DEX_WRAPPED_AE),
     }),
+  } satisfies Partial<Config>;
+}
+
+/** readServices reads the exports', API keys' and webhooks' settings. */
+function readServices(read: Reader) {
+  return {
     exports: Object.freeze({
       maxRows: read.integer('EXPORT_MAX_ROWS', DEFAULTS.EXPORT_MAX_ROWS, 1, 10 ** 9),
       maxRunning: read.integer('EXPORT_MAX_RUNNING', DEFAULTS.EXPORT_MAX_RUNNING, 1, 1000),
@@ -326,9 +362,7 @@ export function loadConfig(env: Env, defaults: RoleDefaults = {}): Config {
       maxReplayHeights: read.integer('WEBHOOK_MAX_REPLAY_HEIGHTS', DEFAULTS.WEBHOOK_MAX_REPLAY_HEIGHTS, 1, 10 ** 7),
       retentionMs: read.integer('WEBHOOK_RETENTION_MS', DEFAULTS.WEBHOOK_RETENTION_MS, 0, 10 * 365 * 86_400_000),
     }),
-  };
-  if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze(config);
+  } satisfies Partial<Config>;
 }
 
 function readMdwWebsocketLimits(read: Reader): MdwWebsocketLimits {

@@ -85,7 +85,7 @@ export function only<W extends Exclude<FieldIn, 'both'>, F extends Field>(where:
 }
 
 /** optional is a field some answers leave out (a hyperchain's `validators_count` where others have `miners_count`). */
-export function optional(field: Field): Field {
+export function optional<F extends Field>(field: F): F & { readonly optional: true } {
   return { ...field, optional: true };
 }
 
@@ -114,16 +114,29 @@ type JsonOf<F extends Field> = F['kind'] extends 'integer' | 'number'
             ? { [key: string]: Json }
             : Json;
 
+/** ValueOf is the value a rendered object holds for a field: of its JSON type, or null where it is nullable. */
+type ValueOf<F extends Field> = F extends { readonly nullable: true } ? JsonOf<F> | null : JsonOf<F>;
+
+/** Kept is whether a field is one an answer always has (`always`) or may leave out (`optional`), by its declaration. */
+type Kept<F, As extends 'always' | 'optional'> = F extends { readonly in: 'graphql' }
+  ? false
+  : F extends { readonly optional: true }
+    ? As extends 'optional'
+      ? true
+      : false
+    : As extends 'always'
+      ? true
+      : false;
+
 /**
  * ShapeValue is the object a renderer writes for a shape: every field its OpenAPI component lists, each of its JSON
- * type (null where nullable). A renderer whose object is checked against it (`satisfies`) cannot leave one out.
+ * type (null where nullable), those it requires always. A renderer whose object is checked against it (`satisfies`)
+ * cannot leave one out.
  */
 export type ShapeValue<S extends { readonly fields: ShapeFields }> = {
-  [K in keyof S['fields'] as S['fields'][K] extends { readonly in: 'graphql' } ? never : K]: S['fields'][K] extends {
-    readonly nullable: true;
-  }
-    ? JsonOf<S['fields'][K]> | null
-    : JsonOf<S['fields'][K]>;
+  [K in keyof S['fields'] as Kept<S['fields'][K], 'always'> extends true ? K : never]: ValueOf<S['fields'][K]>;
+} & {
+  [K in keyof S['fields'] as Kept<S['fields'][K], 'optional'> extends true ? K : never]?: ValueOf<S['fields'][K]>;
 };
 
 /** camelName is the GraphQL name of a REST key (`micro_block_index` → `microBlockIndex`), as Absinthe names it. */

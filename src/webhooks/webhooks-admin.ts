@@ -8,7 +8,7 @@ import type { Config } from '../config/middleware.ts';
 import { withAdminPool } from '../db/connection/admin-pool.ts';
 import { deliveriesPage, everyWebhook, webhookById, type WebhookRow } from '../db/queries/webhooks.ts';
 import { deleteWebhook, updateWebhook } from '../db/writes/webhooks.ts';
-import { deliveryJson, hookJson } from './hook-json.ts';
+import { renderDelivery, renderWebhook } from '../shapes/v3/render-webhooks.ts';
 
 /** How many of a hook's latest deliveries `show` prints. */
 const SHOWN_DELIVERIES = 10;
@@ -26,7 +26,7 @@ export function hookLine(h: WebhookRow): string {
 
 /** ownedHookJson is a hook as the API shows it, with the key that owns it (null: none). Pure. */
 export function ownedHookJson(h: WebhookRow): Record<string, unknown> {
-  return { ...hookJson(h), owner: h.owner };
+  return { ...renderWebhook(h), owner: h.owner };
 }
 
 /** hookShown is a hook with its owner and latest deliveries, newest first; undefined for no such hook. */
@@ -34,8 +34,8 @@ export function hookShown(cfg: Config, log: Logger, id: string): Promise<Record<
   return withAdminPool(cfg, log, async (pool) => {
     const hook = await webhookById(pool, id);
     if (hook === undefined) return undefined;
-    const deliveries = await deliveriesPage(pool, id, undefined, SHOWN_DELIVERIES);
-    return { ...ownedHookJson(hook), deliveries: deliveries.map(deliveryJson) };
+    const deliveries = await deliveriesPage(pool, id, 'backward', undefined, SHOWN_DELIVERIES);
+    return { ...ownedHookJson(hook), deliveries: deliveries.map(renderDelivery) };
   });
 }
 

@@ -3,7 +3,7 @@
  * to the node and the compiler, in the process's one outbound metric (node/outbound-metrics.ts).
  */
 import type prom from 'prom-client';
-import { registerMetrics, type MetricsOf } from '../../base/metric-table.ts';
+import { registerMetrics, type Collectors, type MetricsOf } from '../../base/metric-table.ts';
 import type { Pool } from '../../db/connection/pool.ts';
 import type { ReadReplicas } from '../../db/connection/read-replicas.ts';
 import type { ReplicaState } from '../../db/connection/replica-watch.ts';
@@ -130,12 +130,43 @@ function counted(counter: prom.Counter, total: number): void {
 
 /** createApiMetrics registers the API's metrics in the given registry (never the default one). */
 export function createApiMetrics(registry: prom.Registry): ApiMetrics {
-  const pools: Pool[] = [];
-  const nodeHeights: NodeHeight[] = [];
-  const admissions: Admission[] = [];
-  const trims: HeapTrim[] = [];
-  const caches: ResponseCache[] = [];
-  const replicaSets: ReadReplicas[] = [];
+  const watched: Watched = { pools: [], nodeHeights: [], admissions: [], trims: [], caches: [], replicaSets: [] };
+  registerMetrics(registry, WATCHED_METRICS, watchedCollectors(watched));
+  return {
+    ...registerMetrics(registry, API_METRICS),
+    outbound: createOutboundMetrics(registry),
+    watch(pool, nodeHeight) {
+      watched.pools.push(pool);
+      watched.nodeHeights.push(nodeHeight);
+    },
+    watchAdmission(admission) {
+      watched.admissions.push(admission);
+    },
+    watchHeapTrim(trim) {
+      watched.trims.push(trim);
+    },
+    watchCache(cache) {
+      watched.caches.push(cache);
+    },
+    watchReplicas(replicas) {
+      watched.replicaSets.push(replicas);
+    },
+  };
+}
+
+/** What the API's metrics read at scrape time, as the server hands it over (ApiMetrics' `watch…`). */
+interface Watched {
+  readonly pools: Pool[];
+  readonly nodeHeights: NodeHeight[];
+  readonly admissions: Admission[];
+  readonly trims: HeapTrim[];
+  readonly caches: ResponseCache[];
+  readonly replicaSets: ReadReplicas[];
+}
+
+/** watchedCollectors are WATCHED_METRICS' collectors: each reads what is watched when the registry is scraped. */
+function watchedCollectors(watched: Watched): Collectors<typeof WATCHED_METRICS> {
+  const { pools, nodeHeights, admissions, trims, caches, replicaSets } = watched;
   const sum = <T>(parts: readonly T[], value: (part: T) => number): number =>
     parts.reduce((n, part) => n + value(part), 0);
   const replicaCollector =
@@ -147,7 +178,7 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
         if (v !== null) gauge.set({ replica: state.url }, v);
       }
     };
-  registerMetrics(registry, WATCHED_METRICS, {
+  return {
     pool(gauge) {
       gauge.set(
         { state: 'total' },
@@ -214,25 +245,5 @@ export function createApiMetrics(registry: prom.Registry): ApiMetrics {
     replicaLagSeconds: replicaCollector((s) => s.lagSeconds),
     replicaLagBytes: replicaCollector((s) => s.lagBytes),
     replicaServing: replicaCollector((s) => (s.serving ? 1 : 0)),
-  });
-  return {
-    ...registerMetrics(registry, API_METRICS),
-    outbound: createOutboundMetrics(registry),
-    watch(pool, nodeHeight) {
-      pools.push(pool);
-      nodeHeights.push(nodeHeight);
-    },
-    watchAdmission(admission) {
-      admissions.push(admission);
-    },
-    watchHeapTrim(trim) {
-      trims.push(trim);
-    },
-    watchCache(cache) {
-      caches.push(cache);
-    },
-    watchReplicas(replicas) {
-      replicaSets.push(replicas);
-    },
   };
 }

@@ -114,28 +114,33 @@ export async function signingSecrets(db: Queryable, id: string, owner: string | 
   return row.previous === null ? [row.secret] : [row.secret, row.previous];
 }
 
-/** deliveriesPage reads up to `limit` deliveries of a hook, newest first, from before `before` (exclusive). */
+/**
+ * deliveriesPage reads up to `limit` deliveries of a hook in their order (`forward`: oldest first; `backward`: newest
+ * first), from `from` (inclusive) or from that end of the list.
+ */
 export async function deliveriesPage(
   db: Queryable,
   webhookId: string,
-  before: DeliveryCursor | undefined,
+  walk: 'forward' | 'backward',
+  from: DeliveryCursor | undefined,
   limit: number,
 ): Promise<DeliveryRow[]> {
+  const [compare, order] = walk === 'forward' ? ['>=', 'ASC'] : ['<=', 'DESC'];
   const { rows } = await db.query<DeliveryRow>(
     `SELECT delivery_id AS "deliveryId", type, height, rank, micro_index AS "microIndex", tx_index AS "txIndex",
             seq::text, block_hash AS "blockHash", tx_hash AS "txHash", invalidated, status, attempts,
             last_error AS "lastError", last_attempt_at AS "lastAttemptAt", sent_at AS "sentAt"
        FROM webhook_deliveries
       WHERE webhook_id = $1
-        AND ($2::int IS NULL OR (height, rank, micro_index, tx_index, seq) < ($2, $3, $4, $5, $6::bigint))
-      ORDER BY height DESC, rank DESC, micro_index DESC, tx_index DESC, seq DESC LIMIT $7`,
+        AND ($2::int IS NULL OR (height, rank, micro_index, tx_index, seq) ${compare} ($2, $3, $4, $5, $6::bigint))
+      ORDER BY height ${order}, rank ${order}, micro_index ${order}, tx_index ${order}, seq ${order} LIMIT $7`,
     [
       webhookId,
-      before?.height ?? null,
-      before?.rank ?? null,
-      before?.microIndex ?? null,
-      before?.txIndex ?? null,
-      before?.seq ?? null,
+      from?.height ?? null,
+      from?.rank ?? null,
+      from?.microIndex ?? null,
+      from?.txIndex ?? null,
+      from?.seq ?? null,
       limit,
     ],
   );

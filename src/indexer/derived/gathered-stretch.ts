@@ -1,5 +1,5 @@
 /**
- * @module Where a stretch of an area that gathers (derive-backfill.ts, `gathers`) ends: its heights bound it, and so do
+ * @module Where a stretch of an area that gathers (derived-areas.ts, `gathers`) ends: its heights bound it, and so do
  * its transactions, which the area holds in memory at once (the balances' changes of a whole stretch): a stretch of
  * busy heights ends sooner, so one step's working set follows the transactions it reads, not the heights.
  */

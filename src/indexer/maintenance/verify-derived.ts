@@ -7,7 +7,7 @@ import { ProgressLine, type ProgressOptions } from '../../base/progress-line.ts'
 import type { Pool } from '../../db/connection/pool.ts';
 import { withShadowTables } from '../../db/queries/derive-check.ts';
 import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
-import { DERIVED_AREAS } from '../derived/derive-backfill.ts';
+import { DERIVED_AREAS } from '../derived/derived-areas.ts';
 import type { TransferRules } from '../derived/internal-transfers.ts';
 
 /** Heights re-derived per statement batch (as the backfill's batches). */

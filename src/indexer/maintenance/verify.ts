@@ -31,7 +31,7 @@ import { openOneShot } from './one-shot.ts';
 import { reloadHeights } from './reload.ts';
 import { emptyScratch, planScratch, scratchSchemaOf } from './verify-scratch.ts';
 import { chainTransferRules } from '../derived/chain-transfer-rules.ts';
-import { DERIVED_AREAS, pendingAreaTables } from '../derived/derive-backfill.ts';
+import { DERIVED_AREAS, pendingAreaTables } from '../derived/derived-areas.ts';
 import { compareStoredDerivations, failedAreaLines, pendingState } from './verify-derived.ts';
 import { verifyState, type StateCost } from './verify-state.ts';
 import { lastBlockHashAt } from '../../db/queries/chain-state-check.ts';
@@ -246,6 +246,17 @@ export interface VerifyReport {
   readonly stateAt?: number;
 }
 
+/** What verifyChain is asked: see there. */
+export interface VerifyOptions {
+  readonly heights?: readonly number[];
+  readonly full?: boolean;
+  readonly state?: boolean;
+  readonly sample?: number;
+  readonly accountsOnly?: boolean;
+}
+
+type VerifyDeps = { cfg: Config; log: Logger; out: (line: string) => void };
+
 /**
  * verifyChain checks the listed heights (default: every stored height) and prints one line per difference, and
  * one per height it cannot check because the state is garbage-collected (counted apart: not a difference).
@@ -253,129 +264,192 @@ export interface VerifyReport {
  * not with `heights`). `sample`: with `full` or `state`, how many accounts' AE balances are compared with the node's
  * (all when undefined). `accountsOnly`: with `state`, those balances only (a snapshot's import).
  */
-export async function verifyChain(
-  deps: { cfg: Config; log: Logger; out: (line: string) => void },
-  opts: { heights?: readonly number[]; full?: boolean; state?: boolean; sample?: number; accountsOnly?: boolean },
-): Promise<VerifyReport> {
-  const { cfg, log, out } = deps;
-  const { pool, node } = await openOneShot(cfg, log, { applicationName: 'mdw-verify', writes: false });
-  let checked = 0;
-  let differences = 0;
-  let unverifiable = 0;
-  let state: readonly StateCost[] = [];
-  let stateAt: number | undefined;
-  let open: OpenTop | undefined;
-  const report = (found: HeightReport): void => {
-    differences += found.differences.length;
-    unverifiable += found.unverifiable.length;
-    open ??= found.open;
-    for (const line of [...found.differences, ...found.unverifiable]) out(line);
-    if (found.open) out(openTopLine(found.open));
-  };
-  /** stateAtTop compares the state at `top` with the chain's when every height up to it is stored; its top or none */
-  const stateAtTop = async (top: number): Promise<number | undefined> => {
-    if ((await lowestMissing(pool)) <= top) return undefined;
-    const found = await compareState({ cfg, log, pool, node }, top, opts.sample, opts.accountsOnly ?? false);
-    report(found);
-    for (const line of found.notes) out(line);
-    state = found.costs;
-    return top;
-  };
-  const full = opts.full ?? false;
-  const callArea = (await pendingBackfills(pool)).find((p) => p.area === 'calls');
-  // the only height that may have been stored while open (a populator runs again from there)
-  const storedTop = await topHeight(pool);
-  const check = async (height: number): Promise<HeightReport> => {
-    const stored = await loadStored(pool, height);
-    if (!stored) return { differences: [`height ${height}: not in the database`], unverifiable: [] };
-    try {
-      const calls = await storedCallInfos(pool, height);
-      // a full verify asks for the call info too; a 410 from every node is noted, not thrown
-      const fetched = await fetchGeneration(node, height, { callInfo: full && calls.length > 0 });
-      const callReport = compareCallInfos(height, calls, full ? fetched : undefined);
-      const deferred = callArea !== undefined && height >= callArea.next && height <= callArea.to;
-      const grown = height === storedTop ? openTop(stored, fetched) : undefined;
-      // of a generation stored while open, the part stored is compared with the node's
-      const asStored = grown ? { ...fetched, microBlocks: fetched.microBlocks.slice(0, grown.stored) } : fetched;
-      return {
-        differences: [
-          ...compareGeneration(stored, asStored, full),
-          ...callReport.differences,
-          ...undecodedCalls(height, calls, deferred),
-        ],
-        unverifiable: callReport.unverifiable,
-        ...(grown ? { open: grown } : {}),
-      };
-    } catch (err) {
-      if (err instanceof NodeError && err.notFound)
-        return { differences: [`height ${height}: the node has no generation there`], unverifiable: [] };
-      throw err;
-    }
-  };
+export async function verifyChain(deps: VerifyDeps, opts: VerifyOptions): Promise<VerifyReport> {
+  const { pool, node } = await openOneShot(deps.cfg, deps.log, { applicationName: 'mdw-verify', writes: false });
   try {
-    if (opts.state) {
-      if (opts.heights) throw new Error('the state is compared at the stored top, not at listed heights');
-      const top = await topHeight(pool);
-      if (top !== undefined) stateAt = await stateAtTop(top);
-      if (top !== undefined && stateAt === undefined)
-        out(`state not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
-      report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
-      return { checked: 0, differences, unverifiable, state, stateAt };
+    return await new Verification(deps, pool, node, opts).run();
+  } finally {
+    await pool.end();
+  }
+}
+
+/** One verify's run: it owns its counts (what it checked and found) and writes each line as it finds it. */
+class Verification {
+  readonly #cfg: Config;
+  readonly #log: Logger;
+  readonly #out: (line: string) => void;
+  readonly #pool: Pool;
+  readonly #node: NodeClient;
+  readonly #opts: VerifyOptions;
+  #checked = 0;
+  #differences = 0;
+  #unverifiable = 0;
+  #state: readonly StateCost[] = [];
+  #stateAt: number | undefined;
+  #open: OpenTop | undefined;
+
+  constructor(deps: VerifyDeps, pool: Pool, node: NodeClient, opts: VerifyOptions) {
+    this.#cfg = deps.cfg;
+    this.#log = deps.log;
+    this.#out = deps.out;
+    this.#pool = pool;
+    this.#node = node;
+    this.#opts = opts;
+  }
+
+  async run(): Promise<VerifyReport> {
+    if (this.#opts.state) return this.#stateOnly();
+    const after = await this.#compareHeights();
+    const listed = this.#opts.heights;
+    // the areas derived from stored rows alone (transfers, statistics) are re-derived from them, for the whole chain
+    if (!listed && this.#checked > 0) await this.#compareStoredDerivations(after);
+    if (this.#opts.full && this.#checked > 0) {
+      const top = listed ? listed.reduce((a, b) => Math.max(a, b)) : after;
+      await this.#compareDerived(top);
+      // the state at the top of the whole chain: not the state at a listed height's
+      if (!listed) this.#stateAt = await this.#stateAtTop(top);
     }
+    // an area whose derivation fails is a difference, not work in progress (issue 39)
+    if (this.#checked > 0)
+      this.#report({ differences: failedAreaLines(await pendingBackfills(this.#pool)), unverifiable: [] });
+    return this.#result(this.#checked);
+  }
+
+  /** #result is the report of what was compared: `checked` heights, and the counts and state found */
+  #result(checked: number): VerifyReport {
+    return {
+      checked,
+      differences: this.#differences,
+      unverifiable: this.#unverifiable,
+      state: this.#state,
+      stateAt: this.#stateAt,
+      ...(this.#open ? { openTop: this.#open } : {}),
+    };
+  }
+
+  #report(found: HeightReport): void {
+    this.#differences += found.differences.length;
+    this.#unverifiable += found.unverifiable.length;
+    this.#open ??= found.open;
+    for (const line of [...found.differences, ...found.unverifiable]) this.#out(line);
+    if (found.open) this.#out(openTopLine(found.open));
+  }
+
+  /** #stateOnly compares only the state at the stored top with the chain's (`state`), and the failed areas. */
+  async #stateOnly(): Promise<VerifyReport> {
+    if (this.#opts.heights) throw new Error('the state is compared at the stored top, not at listed heights');
+    const top = await topHeight(this.#pool);
+    if (top !== undefined) this.#stateAt = await this.#stateAtTop(top);
+    if (top !== undefined && this.#stateAt === undefined)
+      this.#out(`state not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
+    this.#report({ differences: failedAreaLines(await pendingBackfills(this.#pool)), unverifiable: [] });
+    return this.#result(0);
+  }
+
+  /** #stateAtTop compares the state at `top` with the chain's when every height up to it is stored; its top or none */
+  async #stateAtTop(top: number): Promise<number | undefined> {
+    if ((await lowestMissing(this.#pool)) <= top) return undefined;
+    const deps = { cfg: this.#cfg, log: this.#log, pool: this.#pool, node: this.#node };
+    const found = await compareState(deps, top, this.#opts.sample, this.#opts.accountsOnly ?? false);
+    this.#report(found);
+    for (const line of found.notes) this.#out(line);
+    this.#state = found.costs;
+    return top;
+  }
+
+  /** #compareHeights compares each height asked (default: each stored) with the node's; the last one compared. */
+  async #compareHeights(): Promise<number> {
+    const listed = this.#opts.heights;
     const progress = new ProgressLine({
-      log,
+      log: this.#log,
       message: 'verify: heights compared with the node',
-      total: opts.heights?.length ?? (await storedHeightCount(pool)),
-      intervalMs: cfg.progressLogMs,
+      total: listed?.length ?? (await storedHeightCount(this.#pool)),
+      intervalMs: this.#cfg.progressLogMs,
     });
+    const check = await this.#heightCheck();
     // chunks keep memory flat on a long chain; keyset over stored heights when none are listed
     let after = -1;
     for (;;) {
-      let chunk: number[];
-      if (opts.heights) {
-        chunk = opts.heights.slice(checked, checked + 200);
-      } else {
-        chunk = await storedHeightsAbove(pool, after, 200);
-      }
-      if (chunk.length === 0) break;
+      const chunk = listed
+        ? listed.slice(this.#checked, this.#checked + 200)
+        : await storedHeightsAbove(this.#pool, after, 200);
+      if (chunk.length === 0) return after;
       const checkCounted = async (height: number): Promise<HeightReport> => {
         const found = await check(height);
         progress.advance(1);
         return found;
       };
-      for (const found of await mapLimit(chunk, cfg.fetchConcurrency, checkCounted)) report(found);
-      checked += chunk.length;
+      for (const found of await mapLimit(chunk, this.#cfg.fetchConcurrency, checkCounted)) this.#report(found);
+      this.#checked += chunk.length;
       after = chunk.at(-1)!;
     }
-    // the areas derived from stored rows alone (transfers, statistics) are re-derived from them, for the whole chain
-    if (!opts.heights && checked > 0) {
-      if ((await lowestMissing(pool)) > after) {
-        const derived = await compareStoredDerivations(
-          pool,
-          cfg.databaseSchema,
-          await chainTransferRules(cfg, pool, log),
-          { shown: ROWS_SHOWN, progress: { log, intervalMs: cfg.progressLogMs } },
-        );
-        report({ differences: derived.differences, unverifiable: [] });
-        if (derived.skipped) out(derived.skipped);
-      } else out(`derived areas not compared: heights 0-${after} are not all stored (each derives from those below)`);
+  }
+
+  /** #heightCheck is the comparison of one height with the node's, knowing what it needs once for all heights. */
+  async #heightCheck(): Promise<(height: number) => Promise<HeightReport>> {
+    const pool = this.#pool;
+    const full = this.#opts.full ?? false;
+    const callArea = (await pendingBackfills(pool)).find((p) => p.area === 'calls');
+    // the only height that may have been stored while open (a populator runs again from there)
+    const storedTop = await topHeight(pool);
+    return async (height) => {
+      const stored = await loadStored(pool, height);
+      if (!stored) return { differences: [`height ${height}: not in the database`], unverifiable: [] };
+      try {
+        const calls = await storedCallInfos(pool, height);
+        // a full verify asks for the call info too; a 410 from every node is noted, not thrown
+        const fetched = await fetchGeneration(this.#node, height, { callInfo: full && calls.length > 0 });
+        const callReport = compareCallInfos(height, calls, full ? fetched : undefined);
+        const deferred = callArea !== undefined && height >= callArea.next && height <= callArea.to;
+        const grown = height === storedTop ? openTop(stored, fetched) : undefined;
+        // of a generation stored while open, the part stored is compared with the node's
+        const asStored = grown ? { ...fetched, microBlocks: fetched.microBlocks.slice(0, grown.stored) } : fetched;
+        return {
+          differences: [
+            ...compareGeneration(stored, asStored, full),
+            ...callReport.differences,
+            ...undecodedCalls(height, calls, deferred),
+          ],
+          unverifiable: callReport.unverifiable,
+          ...(grown ? { open: grown } : {}),
+        };
+      } catch (err) {
+        if (err instanceof NodeError && err.notFound)
+          return { differences: [`height ${height}: the node has no generation there`], unverifiable: [] };
+        throw err;
+      }
+    };
+  }
+
+  /** #compareStoredDerivations re-derives the areas derived from stored rows alone, when heights 0-`after` are stored */
+  async #compareStoredDerivations(after: number): Promise<void> {
+    const cfg = this.#cfg;
+    const log = this.#log;
+    if ((await lowestMissing(this.#pool)) <= after) {
+      this.#out(`derived areas not compared: heights 0-${after} are not all stored (each derives from those below)`);
+      return;
     }
-    if (opts.full && checked > 0) {
-      const top = opts.heights ? opts.heights.reduce((a, b) => Math.max(a, b)) : after;
-      // a sparse database derives name and oracle state from the heights it holds: nothing to compare it with
-      if ((await lowestMissing(pool)) > top) {
-        const derived = await compareDerived({ cfg, log, pool }, opts.heights, top, open);
-        report({ differences: derived.differences, unverifiable: [] });
-        for (const line of derived.skipped) out(line);
-      } else out(`derived rows not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
-      // the state at the top of the whole chain: not the state at a listed height's
-      if (!opts.heights) stateAt = await stateAtTop(top);
+    const derived = await compareStoredDerivations(
+      this.#pool,
+      cfg.databaseSchema,
+      await chainTransferRules(cfg, this.#pool, log),
+      { shown: ROWS_SHOWN, progress: { log, intervalMs: cfg.progressLogMs } },
+    );
+    this.#report({ differences: derived.differences, unverifiable: [] });
+    if (derived.skipped) this.#out(derived.skipped);
+  }
+
+  /** #compareDerived compares the derived rows up to `top` with a re-derivation, when heights 0-`top` are stored */
+  async #compareDerived(top: number): Promise<void> {
+    // a sparse database derives name and oracle state from the heights it holds: nothing to compare it with
+    if ((await lowestMissing(this.#pool)) <= top) {
+      this.#out(`derived rows not compared: heights 0-${top} are not all stored (names and oracles derive from each)`);
+      return;
     }
-    // an area whose derivation fails is a difference, not work in progress (issue 39)
-    if (checked > 0) report({ differences: failedAreaLines(await pendingBackfills(pool)), unverifiable: [] });
-    return { checked, differences, unverifiable, state, stateAt, ...(open ? { openTop: open } : {}) };
-  } finally {
-    await pool.end();
+    const deps = { cfg: this.#cfg, log: this.#log, pool: this.#pool };
+    const derived = await compareDerived(deps, this.#opts.heights, top, this.#open);
+    this.#report({ differences: derived.differences, unverifiable: [] });
+    for (const line of derived.skipped) this.#out(line);
   }
 }
 

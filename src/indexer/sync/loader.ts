@@ -2,7 +2,7 @@
  * @module Loader: one batch of whole heights (or the micro blocks the node added to the stored top
  * generation) from the node into the database, atomically.
  * Fetch and contract decoding happen first; then the loader owns every step of one transaction: it deletes what is
- * replaced, inserts the rows (rows/writer.ts), derives the areas beside the chain (derived/derive-backfill.ts),
+ * replaced, inserts the rows (rows/writer.ts), derives the areas beside the chain (derived/derive-batch.ts),
  * records the top and queues the NOTIFY, which PostgreSQL delivers only on commit.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -27,7 +27,7 @@ import { encodeRows, writeGenerations, type EncodedRows, type WrittenRows } from
 import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
-import { deriveBatchAreas } from '../derived/derive-backfill.ts';
+import { deriveBatchAreas } from '../derived/derive-batch.ts';
 import { WebhookBatch } from './webhook-batch.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
 import { balanceDifferenceReport } from '../derived/balance-changes.ts';
@@ -179,7 +179,7 @@ export interface PreparedBatch {
  * prepareBatch does everything before the database transaction, for the leading heights that fit
  * `batchTransactions` (at least one). It needs no earlier batch to be committed (a contract created
  * just before is found through the node), so the populator runs it for the next batch while the
- * current one is written. `gathering`: the batch is one of a catch-up (derive-backfill.ts, `gathers`).
+ * current one is written. `gathering`: the batch is one of a catch-up (derived-areas.ts, `gathers`).
  */
 export async function prepareBatch(
   deps: LoaderDeps,
@@ -298,13 +298,8 @@ export async function loadBatch(
   const { gens, rows, encoded, createdCode, underived, reads, hyperchain, gathering } = await (opts.prepared ??
     prepareBatch(deps, heights, !opts.replace));
   if (!opts.replace || opts.rederive) {
-    const first = gens[0]!;
-    const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
-    if (below && linkBreak(first, below) !== undefined) {
-      const floor = Math.max(0, first.height - (deps.maxForkDepth ?? Infinity));
-      const agreeing = await agreeingBelow(deps.pool, deps.node, first.height - 1, floor);
-      return { kind: 'relink', rollbackFrom: Math.max(0, agreeing) };
-    }
+    const relink = await relinkBelow(deps, gens[0]!);
+    if (relink) return relink;
   }
   const loaded = gens.map((g) => g.height);
   const from = loaded[0]!;
@@ -378,16 +373,30 @@ export async function loadBatch(
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
   deps.onProtocols?.(gens.map((g) => ({ height: g.height, version: keyBlockProtocol(g.keyBlock) })));
-  const m = deps.metrics;
-  if (m) {
-    m.batches.inc();
-    m.lastCommit.setToCurrentTime();
-    m.generations.inc(gens.filter((g) => g.continuesAt === undefined).length);
-    m.transactions.inc(transactions);
-    m.batchSeconds.observe(Number(process.hrtime.bigint() - started) / 1e9);
-    if (rolledBack) m.rollbacks.inc();
-  }
+  if (deps.metrics) countBatch(deps.metrics, { gens, transactions, started, rolledBack });
   return { kind: 'written', from, to, transactions, replaced, rederiveFrom };
+}
+
+/** relinkBelow is the rollback a batch needs when its first generation does not follow the stored one below it. */
+async function relinkBelow(deps: LoaderDeps, first: FetchedGeneration): Promise<BatchResult | undefined> {
+  const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
+  if (!below || linkBreak(first, below) === undefined) return undefined;
+  const floor = Math.max(0, first.height - (deps.maxForkDepth ?? Infinity));
+  const agreeing = await agreeingBelow(deps.pool, deps.node, first.height - 1, floor);
+  return { kind: 'relink', rollbackFrom: Math.max(0, agreeing) };
+}
+
+/** countBatch records a written batch in the populator's metrics (`started`: process.hrtime.bigint() before it). */
+function countBatch(
+  m: NonNullable<LoaderDeps['metrics']>,
+  batch: { gens: readonly FetchedGeneration[]; transactions: number; started: bigint; rolledBack: boolean },
+): void {
+  m.batches.inc();
+  m.lastCommit.setToCurrentTime();
+  m.generations.inc(batch.gens.filter((g) => g.continuesAt === undefined).length);
+  m.transactions.inc(batch.transactions);
+  m.batchSeconds.observe(Number(process.hrtime.bigint() - batch.started) / 1e9);
+  if (batch.rolledBack) m.rollbacks.inc();
 }
 
 /** The balance differences' report of each loader's dependencies: one per process, so the first ones are logged once. */

@@ -1,5 +1,5 @@
 /** @module The shape tables of an account's AE balance at a height and the changes that made it (issue 76). */
-import { big, bool, id, int, nullable, object, shape, str } from '../shape-table.ts';
+import { big, bool, id, int, nullable, object, optional, shape, str } from '../shape-table.ts';
 
 /** a change of an account's AE balance: where, when, why, by how much, and the balance after it */
 const CHANGE = {
@@ -22,4 +22,19 @@ export const AE_BALANCE_CHANGE = shape(
 export const AE_BALANCE = shape(
   { openapi: 'AeBalance', graphql: ['AeBalance'] },
   { account: id('ak'), height: int, balance: big, last_change: nullable(object(CHANGE)) },
+);
+
+/** BALANCES_MAX: the accounts one POST /v3/accounts/balances asks at most. */
+export const BALANCES_MAX = 100;
+
+/** POST /accounts/balances' body: 1 to 100 accounts (or their contracts), and a height (default: the stored top) */
+export const BALANCES_QUERY = shape(
+  { openapi: 'AeBalancesQuery', closed: true },
+  {
+    accounts: {
+      kind: 'array',
+      schema: { type: 'array', minItems: 1, maxItems: BALANCES_MAX, items: { type: 'string', pattern: '^(ak|ct)_' } },
+    },
+    height: optional({ kind: 'integer', schema: { type: 'integer', minimum: 0 } }),
+  },
 );

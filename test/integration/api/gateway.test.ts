@@ -67,7 +67,7 @@ describe('the gateway layout', () => {
     const refusals = [
       ['post', '/mdw/v3/key-blocks', 'GET, HEAD'],
       ['put', '/mdw/v3/webhooks', 'GET, HEAD, POST'],
-      ['post', '/mdw/v3/webhooks/wh_1', 'GET, HEAD, DELETE'],
+      ['post', '/mdw/v3/webhooks/wh_1', 'GET, HEAD, DELETE, PATCH'],
       ['delete', '/mdw/v3/webhooks/wh_1/replay', 'POST'],
     ] as const;
     for (const [method, path, allow] of refusals)
@@ -75,8 +75,8 @@ describe('the gateway layout', () => {
         .expect(405, { error: `method not allowed: ${method.toUpperCase()}` })
         .expect('Allow', allow);
     await api.request.post('/mdw/v3/nothing').expect(404, { error: 'no such route' });
-    // the webhooks' rows are answered by their handlers: without a key nor WEBHOOKS_ANONYMOUS, a 404 saying why
-    const hooks = await api.request.get('/mdw/v3/webhooks').expect(404).expect('Cache-Control', 'no-store');
+    // the webhooks' rows are answered by their handlers: without a key nor WEBHOOKS_ANONYMOUS, a 401 saying why
+    const hooks = await api.request.get('/mdw/v3/webhooks').expect(401).expect('Cache-Control', 'no-store');
     expect(hooks.body.error).to.match(/webhooks need an API key/);
     expect(api.node.seen).to.deep.equal([]);
   });

@@ -112,6 +112,8 @@ export async function startApi(
     log?: pino.Logger;
     /** the turns of ae_mdw's requests (default: the app's own, sized to the pool) */
     admission?: Admission;
+    /** the app writes through the test's pool (the webhooks API), as a server through its primary's */
+    writes?: boolean;
   } = {},
 ): Promise<ApiUnderTest> {
   const db = await createTestDatabase({ migrated: 'public' });
@@ -130,6 +132,7 @@ export async function startApi(
     version: '9.9.9-test',
     responseCache: opts.responseCache,
     admission: opts.admission,
+    ...(opts.writes ? { writes: pool } : {}),
   });
   return {
     request: supertest(app.callback()),

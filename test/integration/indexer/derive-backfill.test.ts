@@ -62,7 +62,7 @@ describe('a stored database derives its missing derived rows from its stored row
   const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> =>
     (await client.query<T>(sql, params)).rows;
 
-  /** Tables of the derived areas (src/indexer/derive-backfill.ts DERIVED_AREAS): transfers, tokens, balances, statistics, spends. */
+  /** Tables of the derived areas (src/indexer/derived/derived-areas.ts DERIVED_AREAS): transfers, tokens, balances, statistics, spends. */
   const DERIVED =
     /^(internal_transfers|generation_fees|aexn_|aex9_|aex141_|dex_|account_balances|account_wealth|account_holders|stats_|spend_)/;
 

@@ -16,7 +16,7 @@ import { countTransactions } from '../../../src/db/queries/transaction-filter.ts
 import { learnTxTypes } from '../../../src/db/writes/learned-tx-types.ts';
 import { TxTypeCodes } from '../../../src/db/writes/tx-type-codes.ts';
 import { deriveBalances } from '../../../src/indexer/derived/account-balances.ts';
-import { DERIVED_AREAS } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DERIVED_AREAS } from '../../../src/indexer/derived/derived-areas.ts';
 import { DEFAULT_TRANSFER_RULES } from '../../../src/indexer/derived/internal-transfers.ts';
 import { createIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { transformGeneration } from '../../../src/indexer/rows/transform.ts';

@@ -7,7 +7,7 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { emptyScratch } from '../../../src/indexer/maintenance/verify-scratch.ts';
 import { createPool } from '../../../src/db/connection/pool.ts';
 import { WriterLock } from '../../../src/db/schema/writer-lock.ts';
-import { DERIVED_AREAS } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DERIVED_AREAS } from '../../../src/indexer/derived/derived-areas.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
 import { freshContents, schemaContents } from '../../support/schema-contents.ts';
 

@@ -5,7 +5,7 @@
  * `mdw -v --full` skips while the area is pending).
  */
 import { expect } from 'chai';
-import { DERIVED_AREAS } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DERIVED_AREAS } from '../../../src/indexer/derived/derived-areas.ts';
 import { codeSpans, readDoc, section, tableRows } from './markdown.ts';
 
 describe('docs: the derived areas (docs/operations.md#upgrades)', () => {

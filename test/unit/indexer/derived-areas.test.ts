@@ -1,6 +1,6 @@
 /** @module DERIVED_AREAS' order and kinds: which areas a learned transaction type re-derives, where the hyperchain's sits. */
 import { expect } from 'chai';
-import { DERIVED_AREAS, transactionAreas } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DERIVED_AREAS, transactionAreas } from '../../../src/indexer/derived/derived-areas.ts';
 
 describe('DERIVED_AREAS', () => {
   it('sends a learned transaction type to every area but those derived from key blocks alone (the hyperchain)', () => {

@@ -4,7 +4,8 @@
  * transactions (issue 76).
  */
 import { expect } from 'chai';
-import { DERIVED_AREAS, nextJob, readsBelow } from '../../../src/indexer/derived/derive-backfill.ts';
+import { nextJob, readsBelow } from '../../../src/indexer/derived/derive-backfill.ts';
+import { DERIVED_AREAS } from '../../../src/indexer/derived/derived-areas.ts';
 import type { PendingBackfill } from '../../../src/db/queries/pending-backfills.ts';
 
 const pending = (area: string, next: number, to: number, failing = false): PendingBackfill => ({

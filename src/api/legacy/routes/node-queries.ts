@@ -28,14 +28,7 @@ export type NodeApiVersion = 'v2' | 'v3';
 export function cachedNodeRoutes(deps: RouteDeps, version: NodeApiVersion): Router<ApiState> {
   const { pool, metrics } = deps;
   const router = new Router<ApiState>({ prefix: `/${version}` });
-  if (version === 'v3') {
-    router.use(async (ctx, next) => {
-      const flag = intAsStringParam(ctx.querystring);
-      if (typeof flag === 'object') return validationError(ctx, 'int-as-string', 'wrong_type', flag.invalid);
-      ctx.state.intsAsStrings = flag;
-      await next();
-    });
-  }
+  if (version === 'v3') router.use(intsAsStringsOf);
 
   /** miss forwards to the node (which answers what it knows, e.g. pending transactions, or its own error). */
   const miss = async (ctx: ApiContext): Promise<void> => {
@@ -167,4 +160,12 @@ function indexParam(ctx: ApiContext): number | undefined | null {
 /** validationError answers the node's 400 for a parameter its validator refuses. */
 function validationError(ctx: ApiContext, parameter: string, error: string, data: string | bigint): void {
   sendJson(ctx, { reason: 'validation_error', parameter, info: { error, data } }, undefined, 400);
+}
+
+/** intsAsStringsOf reads a /v3 request's `int-as-string` as the node does: a value it cannot parse is its 400. */
+async function intsAsStringsOf(ctx: ApiContext, next: () => Promise<unknown>): Promise<void> {
+  const flag = intAsStringParam(ctx.querystring);
+  if (typeof flag === 'object') return validationError(ctx, 'int-as-string', 'wrong_type', flag.invalid);
+  ctx.state.intsAsStrings = flag;
+  await next();
 }

@@ -25,7 +25,8 @@ import { v3BadRequest } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
 import type { Query } from './page.ts';
 import { page, resource, type Answer, type V3Env } from './resource.ts';
-import { AE_BALANCE, AE_BALANCE_CHANGE } from '../../../shapes/v3/shapes-balances.ts';
+import type { ShapeValue } from '../../../shapes/shape-table.ts';
+import { AE_BALANCE, AE_BALANCE_CHANGE, BALANCES_MAX } from '../../../shapes/v3/shapes-balances.ts';
 
 /** CHANGE_CURSOR: a change's `<height>-<micro index>-<tx index>-<seq>` (−1 at key-block level). */
 export const CHANGE_CURSOR: CursorCodec<ChangeKey> = cursorCodec({
@@ -85,9 +86,6 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
   });
 });
 
-/** BALANCES_MAX: the accounts one POST /v3/accounts/balances asks at most. */
-export const BALANCES_MAX = 100;
-
 /**
  * postAccountsBalances: `[{account, height, balance, last_change}]` for the body's `{"accounts": [ak_…], "height": H}`
  * (1 to BALANCES_MAX accounts, each answered once in the order given; `height` optional, default the stored top).
@@ -117,7 +115,7 @@ async function balanceOf(db: Queryable, account: string, end: BlockEnd): Promise
     height: end.height,
     balance: last === undefined ? 0n : BigInt(last.balance),
     last_change: last === undefined ? null : changeItem(last),
-  };
+  } satisfies ShapeValue<typeof AE_BALANCE>;
 }
 
 /** blockEndOf is the block a request's `height=` (a whole generation) or `time=` names, or the stored top. */

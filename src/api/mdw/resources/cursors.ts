@@ -1,6 +1,7 @@
 /** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
 import type { LogKey } from '../../../db/queries/contracts.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
+import type { DeliveryCursor } from '../../../db/queries/webhooks.ts';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { v3BadRequest } from './mdw-errors.ts';
 import { parseNonNegative } from './mdw-params.ts';
@@ -84,5 +85,19 @@ export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccount> = cursorCodec({
     if (epoch === undefined || account === undefined || rest.length > 0 || !isEncoded(account, ['ak']))
       throw v3BadRequest(`invalid cursor: ${text}`);
     return { epoch, account };
+  },
+});
+
+/** DELIVERY_CURSOR: a webhook delivery's `<height>-<rank>-<micro index>-<tx index>-<seq>` in its hook's order. */
+export const DELIVERY_CURSOR: CursorCodec<DeliveryCursor> = cursorCodec({
+  encode: (c) => [c.height, c.rank, c.microIndex, c.txIndex, c.seq].join('-'),
+  decode(text) {
+    if (text === undefined) return undefined;
+    const parts = text.split('-');
+    const [height, rank, microIndex, txIndex] = parts.slice(0, 4).map(parseNonNegative);
+    const seq = parts[4];
+    if (parts.length !== 5 || [height, rank, microIndex, txIndex].includes(undefined) || !/^\d{1,18}$/.test(seq!))
+      throw v3BadRequest(`invalid cursor: ${text}`);
+    return { height: height!, rank: rank!, microIndex: microIndex!, txIndex: txIndex!, seq: seq! };
   },
 });

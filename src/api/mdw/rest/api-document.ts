@@ -1,6 +1,6 @@
 /** @module The OpenAPI 3 document of our /v3 (served at /v3/api), with response schemas, built from one table. Pure. */
 import { isPage, type Answers, type LiteralSchema } from '../resources/resource.ts';
-import type { ParamName, V3Handled, V3Operation } from './operation.ts';
+import type { ArrayOf, ParamName, V3Handled, V3Operation } from './operation.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import { LIMITS } from '../resources/mdw-params.ts';
 import { MDW_COMPAT_VERSION } from '../resources/status-source.ts';
@@ -58,7 +58,7 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
   for (const route of V3_HANDLED)
     paths[route.path] = {
       ...paths[route.path],
-      [(route.method ?? 'GET').toLowerCase()]: entry(route, route.responses),
+      [(route.method ?? 'GET').toLowerCase()]: entry(route, handledResponses(route)),
     };
   return {
     openapi: '3.0.3',
@@ -76,13 +76,34 @@ export function v3ApiDocument(operations: readonly V3Operation[], revision: stri
 /** entry is a route's OpenAPI operation: its id, summary, parameters, request body where it takes one, responses. */
 function entry(route: V3Operation | V3Handled, responses: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const body = 'body' in route ? route.body : undefined;
+  const bodySchema = body && ref(schemaName(body));
   return {
     operationId: route.operationId,
     summary: route.summary,
     parameters: route.params.map(parameter),
-    ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+    ...(bodySchema ? { requestBody: { required: true, content: { 'application/json': { schema: bodySchema } } } } : {}),
     responses,
   };
+}
+
+/** handledResponses are a handled route's responses: its answer's status and schema, and its errors'. */
+function handledResponses({ answer, errors }: V3Handled): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    [answer.status]:
+      'answers' in answer
+        ? { description: answer.description, content: { 'application/json': { schema: answerSchema(answer.answers) } } }
+        : { description: answer.description },
+  };
+  for (const [status, description] of Object.entries(errors))
+    responses[status] = { description, content: { 'application/json': { schema: ref('Error') } } };
+  return responses;
+}
+
+/** answerSchema is the JSON schema of an answer or of an unpaged list of a shape's objects. */
+function answerSchema(answers: Answers | ArrayOf): Record<string, unknown> {
+  return typeof answers === 'object' && 'array' in answers
+    ? { type: 'array', items: ref(schemaName(answers.array)) }
+    : responseSchema(answers);
 }
 
 /** responseSchema is the JSON schema of an answer, page envelopes written out. */

@@ -2,7 +2,7 @@
  * @module One /v3 route as the route table (operations.ts) declares it: its method and path, what the /v3/api document
  * says of it and what answers it (an operation's resource, an export's stream, or a handler of its own).
  */
-import { isPage, type Resource, type V3Env } from '../resources/resource.ts';
+import { isPage, type Answers, type Resource, type V3Env } from '../resources/resource.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import type { ApiContext } from '../../http/state.ts';
 
@@ -45,19 +45,32 @@ export interface V3Export extends V3Row {
   readonly columns: readonly string[];
 }
 
+/** A list of a shape's objects, unpaged (POST /accounts/balances: one per account asked). */
+export interface ArrayOf {
+  readonly array: Shape;
+}
+
+/** What a handled route answers when it succeeds: its status and shape (`answers`), or 204 and nothing. */
+export type HandledAnswer =
+  | { readonly status: 200 | 201 | 202; readonly description: string; readonly answers: Answers | ArrayOf }
+  | { readonly status: 204; readonly description: string };
+
+/** The errors a handled route answers beyond the table's own (a 400 for bad input is every body's), each with when. */
+export type HandledErrors = Readonly<Partial<Record<400 | 401 | 404, string>>>;
+
 /**
  * A route that answers the request itself, as the webhooks API's do (a JSON body read, a write on `env.primary`, a
  * 201, 202 or 204): its handler, never in the admission's line nor kept by a client (Cache-Control: no-store), and
- * its /v3/api entry's parts. One that only `reads` (POST /accounts/balances: a body too long for a query) waits its
- * turn in the line and takes `int-as-string` as an operation does.
+ * what its /v3/api entry says, in shapes (shapes-webhooks.ts). One that only `reads` (POST /accounts/balances: a body
+ * too long for a query) waits its turn in the line and takes `int-as-string` as an operation does.
  */
 export interface V3Handled extends V3Row {
   readonly summary: string;
   readonly params: readonly ParamName[];
-  /** the JSON schema of the request's body, where it takes one */
-  readonly body?: Readonly<Record<string, unknown>>;
-  /** the entry's responses, as OpenAPI writes them */
-  readonly responses: Readonly<Record<string, unknown>>;
+  /** the shape of the request's JSON body, where it takes one */
+  readonly body?: Shape;
+  readonly answer: HandledAnswer;
+  readonly errors: HandledErrors;
   readonly reads?: true;
   readonly handle: (ctx: ApiContext, env: V3Env, params: Readonly<Record<string, string>>) => Promise<void>;
 }
@@ -81,6 +94,19 @@ export function answerShapes(operations: readonly V3Operation[]): Shape[] {
   for (const { resource } of operations) {
     const answer = isPage(resource.answers) ? resource.answers.page : resource.answers;
     if (typeof answer !== 'string') shapes.add(answer);
+  }
+  return [...shapes];
+}
+
+/** handledShapes are the shapes the handled routes read and answer (bodies, answers, a page's or a list's items). */
+export function handledShapes(routes: readonly V3Handled[]): Shape[] {
+  const shapes = new Set<Shape>();
+  for (const { body, answer } of routes) {
+    if (body) shapes.add(body);
+    if (!('answers' in answer)) continue;
+    const of = answer.answers;
+    const shape = typeof of === 'object' && 'array' in of ? of.array : isPage(of) ? of.page : of;
+    if (typeof shape !== 'string') shapes.add(shape);
   }
   return [...shapes];
 }

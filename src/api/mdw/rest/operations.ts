@@ -56,6 +56,7 @@ import {
 } from '../resources/names.ts';
 import {
   answerShapes,
+  handledShapes,
   isExport,
   isHandled,
   PAGED,
@@ -620,4 +621,4 @@ export const V3_EXPORTS: readonly V3Export[] = V3_ROUTES.filter(isExport);
 export const V3_HANDLED: readonly V3Handled[] = V3_ROUTES.filter(isHandled);
 
 /** V3_SHAPES: the answers' shape tables, from which the /v3/api document's components are generated. */
-export const V3_SHAPES: readonly Shape[] = answerShapes(V3_OPERATIONS);
+export const V3_SHAPES: readonly Shape[] = [...new Set([...answerShapes(V3_OPERATIONS), ...handledShapes(V3_HANDLED)])];

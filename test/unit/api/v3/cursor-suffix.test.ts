@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { encode, Encoding } from '@aeternity/aepp-sdk';
 import {
+  DELIVERY_CURSOR,
   EPOCH_ACCOUNT_CURSOR,
   INDEX_CURSOR,
   LOG_CURSOR,
@@ -59,6 +60,7 @@ const KINDS: [string, CursorCodec<unknown>, string[]][] = [
   ['name by name', nameCursor('name'), ['example.chain', 'old.test']],
   ['oracle', ORACLE_CURSOR, [`600-${ok}`]],
   ['top miner', TOP_MINER_CURSOR, [`20412-3-${ak}`]],
+  ['webhook delivery', DELIVERY_CURSOR, ['593-1-0-2-41', '593-0-0-0-123456789012345678']],
 ];
 
 /** What a fuzz appends: characters of the cursors' own alphabets, a separator, padding. */
