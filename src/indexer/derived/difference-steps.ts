@@ -1,0 +1,106 @@
+/**
+ * @module Where inside a range an account's derived balance parted from the node's (issue 89): the node's state after
+ * a few of the range's blocks, chosen by bisection, tells the blocks within which the difference arose, so its
+ * 'unexplained' change is stored there and not at the range's end, and every balance served inside the range is the
+ * node's. Asked only for the accounts whose balance at the range's end differs (a call wrapped in a PayingForTx or
+ * GAMetaTx, whose internal calls no dry-run tells; a rule the node applies otherwise).
+ */
+import type { Place } from '../../db/queries/balance-inputs.ts';
+import { comparePlaces } from './balance-changes.ts';
+import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
+
+/** A block of a range (a key block: microIndex −1), in whose state after it the node can be asked a balance. */
+export interface RangeBlock {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly hash: string;
+}
+
+/** A step of an account's difference: node − derived grew by `amount` within the block at `index`. */
+export interface DifferenceStep {
+  readonly index: number;
+  readonly amount: bigint;
+}
+
+/**
+ * differenceSteps finds the blocks (indices of the range's `count` blocks, in chain order) within which node − derived
+ * changed, from its value after the last block (`atEnd`) and 0 before the first: it asks `gap(i)`, the difference
+ * after block i, only inside an interval whose two ends differ, halving it, so k steps among n blocks take about
+ * k·log2(n) reads. A change undone within one interval (+x then −x between two reads) is not seen: the balances at
+ * both reads are the node's. Undefined when `gap` could not tell (a pruned state) or more than `maxReads` reads would
+ * be needed: the caller places the difference as before.
+ */
+export async function differenceSteps(
+  count: number,
+  atEnd: bigint,
+  gap: (index: number) => Promise<bigint | undefined>,
+  maxReads = Infinity,
+): Promise<DifferenceStep[] | undefined> {
+  let reads = 0;
+  const known = new Map<number, bigint>([
+    [-1, 0n],
+    [count - 1, atEnd],
+  ]);
+  const steps: DifferenceStep[] = [];
+  // intervals (lo, hi] still to look into, the earliest on top: the steps come out in chain order
+  const open: [number, number][] = [[-1, count - 1]];
+  while (open.length > 0) {
+    const [lo, hi] = open.pop()!;
+    const from = known.get(lo)!;
+    const to = known.get(hi)!;
+    if (from === to) continue;
+    if (hi === lo + 1) {
+      steps.push({ index: hi, amount: to - from });
+      continue;
+    }
+    if (reads++ >= maxReads) return undefined;
+    const mid = Math.floor((lo + hi) / 2);
+    const at = await gap(mid);
+    if (at === undefined) return undefined;
+    known.set(mid, at);
+    open.push([mid, hi], [lo, mid]);
+  }
+  return steps;
+}
+
+/**
+ * balanceAfter gives an account's derived balance after each block asked, from its balance before the range and its
+ * changes (in chain order): a binary search over their running sums. Pure.
+ */
+export function balanceAfter(
+  before: bigint,
+  changes: readonly (Place & { readonly amount: bigint })[],
+): (block: Pick<RangeBlock, 'height' | 'microIndex'>) => bigint {
+  const sums: bigint[] = [];
+  let sum = before;
+  for (const c of changes) sums.push((sum += c.amount));
+  return (block) => {
+    const end = { height: block.height, microIndex: block.microIndex, txIndex: AFTER_BLOCK };
+    // the count of changes at or before the block's end
+    let lo = 0;
+    let hi = changes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (comparePlaces(changes[mid]!, end) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? before : sums[lo - 1]!;
+  };
+}
+
+/**
+ * stepPlace is where a step found within a block is stored: after the first transaction there the rules could not
+ * tell that names the account (where it most likely arose), else after the block's last transaction. Pure.
+ */
+export function stepPlace(
+  block: Pick<RangeBlock, 'height' | 'microIndex'>,
+  account: string,
+  untold: readonly (Place & { readonly accounts: readonly string[] })[],
+): Place {
+  const cause = untold.find(
+    (u) => u.height === block.height && u.microIndex === block.microIndex && u.accounts.includes(account),
+  );
+  return cause
+    ? { height: cause.height, microIndex: cause.microIndex, txIndex: cause.txIndex }
+    : { height: block.height, microIndex: block.microIndex, txIndex: AFTER_BLOCK };
+}
