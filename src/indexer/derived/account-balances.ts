@@ -44,11 +44,12 @@ export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
 const IN_FLIGHT = 64;
 
 /**
- * LOCATE_READS: the node's balances one account's difference in one range may cost to locate (differenceSteps): about
- * log2 of the range's blocks for each part of it (a batch's 30 blocks: 5; a catch-up stretch's 40 000: 16). A
- * difference of more parts than that buys stays where the untold transactions place it.
+ * LOCATE_READS: the node's balances one account's difference in one range may cost to locate (differenceSteps): at most
+ * log2 of the range's blocks for each part of it (a batch's 30 blocks: 5; a catch-up stretch's 40 000: 16), asked in
+ * as many rounds. An account in many calls no dry-run tells (a DEX pair's, over a stretch of thousands of heights) has
+ * as many parts; one of more parts than this buys keeps its difference where the untold transactions place it.
  */
-const LOCATE_READS = 64;
+const LOCATE_READS = 2000;
 
 /** What the area tells of each range besides its rows: the accounts whose derived balance was not the node's. */
 export type BalanceReport = (differences: readonly BalanceDifference[], untold: readonly UntoldTx[]) => void;

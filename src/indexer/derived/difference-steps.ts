@@ -25,8 +25,8 @@ export interface DifferenceStep {
 /**
  * differenceSteps finds the blocks (indices of the range's `count` blocks, in chain order) within which node − derived
  * changed, from its value after the last block (`atEnd`) and 0 before the first: it asks `gap(i)`, the difference
- * after block i, only inside an interval whose two ends differ, halving it, so k steps among n blocks take about
- * k·log2(n) reads. A change undone within one interval (+x then −x between two reads) is not seen: the balances at
+ * after block i, only inside an interval whose two ends differ, halving it, so k steps among n blocks take at most
+ * k·log2(n) reads, asked in log2(n) rounds. A change undone within one interval (+x then −x between two reads) is not seen: the balances at
  * both reads are the node's. Undefined when `gap` could not tell (a pruned state) or more than `maxReads` reads would
  * be needed: the caller places the difference as before.
  */
@@ -36,31 +36,30 @@ export async function differenceSteps(
   gap: (index: number) => Promise<bigint | undefined>,
   maxReads = Infinity,
 ): Promise<DifferenceStep[] | undefined> {
-  let reads = 0;
   const known = new Map<number, bigint>([
     [-1, 0n],
     [count - 1, atEnd],
   ]);
   const steps: DifferenceStep[] = [];
-  // intervals (lo, hi] still to look into, the earliest on top: the steps come out in chain order
-  const open: [number, number][] = [[-1, count - 1]];
+  let reads = 0;
+  // intervals (lo, hi] still to look into, halved a round at a time: a round's reads are asked at once
+  let open: (readonly [number, number])[] = [[-1, count - 1]];
   while (open.length > 0) {
-    const [lo, hi] = open.pop()!;
-    const from = known.get(lo)!;
-    const to = known.get(hi)!;
-    if (from === to) continue;
-    if (hi === lo + 1) {
-      steps.push({ index: hi, amount: to - from });
-      continue;
+    const halved: (readonly [number, number, number])[] = [];
+    for (const [lo, hi] of open) {
+      const grew = known.get(hi)! - known.get(lo)!;
+      if (grew === 0n) continue;
+      if (hi === lo + 1) steps.push({ index: hi, amount: grew });
+      else halved.push([lo, Math.floor((lo + hi) / 2), hi]);
     }
-    if (reads++ >= maxReads) return undefined;
-    const mid = Math.floor((lo + hi) / 2);
-    const at = await gap(mid);
-    if (at === undefined) return undefined;
-    known.set(mid, at);
-    open.push([mid, hi], [lo, mid]);
+    reads += halved.length;
+    if (reads > maxReads) return undefined;
+    const answers = await Promise.all(halved.map(([, mid]) => gap(mid)));
+    if (answers.some((a) => a === undefined)) return undefined;
+    halved.forEach(([, mid], i) => known.set(mid, answers[i]!));
+    open = halved.flatMap(([lo, mid, hi]) => [[lo, mid] as const, [mid, hi] as const]);
   }
-  return steps;
+  return steps.sort((a, b) => a.index - b.index);
 }
 
 /**
