@@ -3,9 +3,10 @@
  * stored transactions, internal calls and internal transfers by the node's rules (chain/balance-deltas.ts), each with
  * the balance after it, and reconciled at the range's end with the node's balance of every account it touched: what
  * the rules cannot tell (an unknown type, a call whose internal calls no dry-run gave: inside or after a GAMetaTx or
- * PayingForTx, a pruned block; a rule the node applies differently) becomes one 'unexplained' row, after the first
- * such transaction naming the account or else after the range's last block, so every balance served at a range's
- * end is the node's.
+ * PayingForTx, a pruned block; a rule the node applies differently) becomes 'unexplained' rows where the node's state
+ * shows it arising (difference-steps.ts), else one after the first such transaction naming the account or after the
+ * range's last block, so every balance served at a range's end is the node's, and after each of its blocks as well
+ * where the node could tell.
  */
 import {
   accountOf,
