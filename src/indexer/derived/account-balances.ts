@@ -47,7 +47,8 @@ const IN_FLIGHT = 64;
  * LOCATE_READS: the node's balances one account's difference in one range may cost to locate (differenceSteps): at most
  * log2 of the range's blocks for each part of it (a batch's 30 blocks: 5; a catch-up stretch's 40 000: 16), asked in
  * as many rounds. An account in many calls no dry-run tells (a DEX pair's, over a stretch of thousands of heights) has
- * as many parts; one of more parts than this buys keeps its difference where the untold transactions place it.
+ * as many parts; past this bound the parts left are each placed over the blocks between two reads (the balance after
+ * every block read is the node's).
  */
 const LOCATE_READS = 2000;
 
@@ -139,8 +140,8 @@ export async function deriveBalances(
 /**
  * locateDifferences asks the node, for each account whose derived balance at the range's end is not the node's, its
  * balance after a few of the range's blocks (differenceSteps' bisection) and gives where each part of the difference
- * arose; an account the node cannot tell there (a pruned state) is left out (its difference stays where the rules'
- * untold transactions place it).
+ * arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
+ * blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
  */
 async function locateDifferences(
   db: Queryable,
@@ -151,6 +152,7 @@ async function locateDifferences(
   differences: readonly BalanceDifference[],
 ): Promise<Map<string, (Place & { amount: bigint })[]>> {
   const blocks = await rangeBlocks(db, range);
+  if (blocks.length === 0) return new Map();
   const changes = new Map(differences.map((d) => [d.accountId, [] as PlacedDelta[]]));
   for (const d of derived.deltas) changes.get(d.account)?.push(d);
   // the locked-coins account is left where it is: the devnode burns the name fees the node locks there, so there it
@@ -172,11 +174,10 @@ async function locateDifferences(
       },
       LOCATE_READS,
     );
-    if (steps !== undefined)
-      located.set(
-        accountId,
-        steps.map((s) => ({ ...stepPlace(blocks[s.index]!, accountId, derived.untold), amount: s.amount })),
-      );
+    located.set(
+      accountId,
+      steps.map((s) => ({ ...stepPlace(blocks, s, accountId, derived.untold), amount: s.amount })),
+    );
   });
   return located;
 }

@@ -16,8 +16,13 @@ export interface RangeBlock {
   readonly hash: string;
 }
 
-/** A step of an account's difference: node − derived grew by `amount` within the block at `index`. */
+/**
+ * A step of an account's difference: node − derived grew by `amount` after block `from` (exclusive; −1: before the
+ * range) and by block `index` (inclusive): one block when found (`from` = index − 1), more where the node could not be
+ * asked further (its state pruned, the reads' bound reached).
+ */
 export interface DifferenceStep {
+  readonly from: number;
   readonly index: number;
   readonly amount: bigint;
 }
@@ -26,38 +31,49 @@ export interface DifferenceStep {
  * differenceSteps finds the blocks (indices of the range's `count` blocks, in chain order) within which node − derived
  * changed, from its value after the last block (`atEnd`) and 0 before the first: it asks `gap(i)`, the difference
  * after block i, only inside an interval whose two ends differ, halving it, so k steps among n blocks take at most
- * k·log2(n) reads, asked in log2(n) rounds. A change undone within one interval (+x then −x between two reads) is not seen: the balances at
- * both reads are the node's. Undefined when `gap` could not tell (a pruned state) or more than `maxReads` reads would
- * be needed: the caller places the difference as before.
+ * k·log2(n) reads (and never more than n), asked in log2(n) rounds. A change undone within one interval (+x then −x
+ * between two reads) is not seen: the balances at both reads are the node's. An interval the node cannot tell of
+ * (`gap` undefined: a pruned state), or not asked once `maxReads` are spent, stays one step over its blocks: the
+ * balance after every block read is still the node's.
  */
 export async function differenceSteps(
   count: number,
   atEnd: bigint,
   gap: (index: number) => Promise<bigint | undefined>,
   maxReads = Infinity,
-): Promise<DifferenceStep[] | undefined> {
+): Promise<DifferenceStep[]> {
   const known = new Map<number, bigint>([
     [-1, 0n],
     [count - 1, atEnd],
   ]);
   const steps: DifferenceStep[] = [];
+  const step = (lo: number, hi: number): void => {
+    const grew = known.get(hi)! - known.get(lo)!;
+    if (grew !== 0n) steps.push({ from: lo, index: hi, amount: grew });
+  };
   let reads = 0;
   // intervals (lo, hi] still to look into, halved a round at a time: a round's reads are asked at once
   let open: (readonly [number, number])[] = [[-1, count - 1]];
   while (open.length > 0) {
     const halved: (readonly [number, number, number])[] = [];
     for (const [lo, hi] of open) {
-      const grew = known.get(hi)! - known.get(lo)!;
-      if (grew === 0n) continue;
-      if (hi === lo + 1) steps.push({ index: hi, amount: grew });
-      else halved.push([lo, Math.floor((lo + hi) / 2), hi]);
+      if (known.get(hi) === known.get(lo)) continue;
+      if (hi === lo + 1 || reads >= maxReads) step(lo, hi);
+      else {
+        reads++;
+        halved.push([lo, Math.floor((lo + hi) / 2), hi]);
+      }
     }
-    reads += halved.length;
-    if (reads > maxReads) return undefined;
     const answers = await Promise.all(halved.map(([, mid]) => gap(mid)));
-    if (answers.some((a) => a === undefined)) return undefined;
-    halved.forEach(([, mid], i) => known.set(mid, answers[i]!));
-    open = halved.flatMap(([lo, mid, hi]) => [[lo, mid] as const, [mid, hi] as const]);
+    open = halved.flatMap(([lo, mid, hi], i) => {
+      const answer = answers[i];
+      if (answer === undefined) {
+        step(lo, hi);
+        return [];
+      }
+      known.set(mid, answer);
+      return [[lo, mid] as const, [mid, hi] as const];
+    });
   }
   return steps.sort((a, b) => a.index - b.index);
 }
@@ -88,18 +104,22 @@ export function balanceAfter(
 }
 
 /**
- * stepPlace is where a step found within a block is stored: after the first transaction there the rules could not
- * tell that names the account (where it most likely arose), else after the block's last transaction. Pure.
+ * stepPlace is where a step is stored: after the first transaction of its blocks the rules could not tell that names
+ * the account (where it most likely arose), else after its last block. Pure.
  */
 export function stepPlace(
-  block: Pick<RangeBlock, 'height' | 'microIndex'>,
+  blocks: readonly Pick<RangeBlock, 'height' | 'microIndex'>[],
+  step: Pick<DifferenceStep, 'from' | 'index'>,
   account: string,
   untold: readonly (Place & { readonly accounts: readonly string[] })[],
 ): Place {
-  const cause = untold.find(
-    (u) => u.height === block.height && u.microIndex === block.microIndex && u.accounts.includes(account),
-  );
+  const first = step.from < 0 ? undefined : blocks[step.from]!;
+  const last = blocks[step.index]!;
+  const within = (p: Place): boolean =>
+    (first === undefined || comparePlaces(p, { ...first, txIndex: AFTER_BLOCK }) > 0) &&
+    comparePlaces(p, { ...last, txIndex: AFTER_BLOCK }) <= 0;
+  const cause = untold.find((u) => within(u) && u.accounts.includes(account));
   return cause
     ? { height: cause.height, microIndex: cause.microIndex, txIndex: cause.txIndex }
-    : { height: block.height, microIndex: block.microIndex, txIndex: AFTER_BLOCK };
+    : { height: last.height, microIndex: last.microIndex, txIndex: AFTER_BLOCK };
 }
