@@ -203,3 +203,24 @@ export async function lastMicroIndex(db: Queryable, height: number): Promise<num
   });
   return rows[0]?.m ?? -1;
 }
+
+/**
+ * rangeBlocks lists a range's stored blocks in chain order, each key block (micro index −1) before its micro blocks:
+ * where the node's state can be asked an account's balance inside the range.
+ */
+export async function rangeBlocks(
+  db: Queryable,
+  range: HeightRange,
+): Promise<{ height: number; microIndex: number; hash: string }[]> {
+  const { rows } = await db.query<{ height: number; microIndex: number; hash: string }>({
+    name: 'mdw_balance_range_blocks',
+    text: `SELECT height, micro_index AS "microIndex", hash FROM (
+             SELECT k.height, -1 AS micro_index, k.hash FROM key_blocks k
+              WHERE k.height BETWEEN $1 AND $2 AND (k.height > $1 OR $3 < 0)
+             UNION ALL
+             SELECT m.height, m.micro_index, m.hash FROM micro_blocks m WHERE ${IN_RANGE('m')}) b
+            ORDER BY height, micro_index`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}

@@ -16,10 +16,25 @@ import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writ
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { mapLimit } from '../map-limit.ts';
-import { aeBalancesBefore, contractsAmong, genesisUnknown, lastMicroIndex } from '../../db/queries/balance-inputs.ts';
+import {
+  aeBalancesBefore,
+  contractsAmong,
+  genesisUnknown,
+  lastMicroIndex,
+  rangeBlocks,
+  type Place,
+} from '../../db/queries/balance-inputs.ts';
 import { replaceBalanceChanges } from '../../db/writes/balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
-import { balanceChangeRows, readRangeDeltas, type BalanceDifference, type UntoldTx } from './balance-changes.ts';
+import {
+  balanceChangeRows,
+  readRangeDeltas,
+  type BalanceDifference,
+  type PlacedDelta,
+  type RangeDeltas,
+  type UntoldTx,
+} from './balance-changes.ts';
+import { balanceAfter, differenceSteps, stepPlace } from './difference-steps.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
@@ -27,6 +42,15 @@ export type BalanceReader = Pick<NodeClient, 'accountBalance'>;
 
 /** Balances asked at once: the node set bounds the requests in flight; this bounds the promises waiting for it. */
 const IN_FLIGHT = 64;
+
+/**
+ * LOCATE_READS: the node's balances one account's difference in one range may cost to locate (differenceSteps): at most
+ * log2 of the range's blocks for each part of it (a batch's 30 blocks: 5; a catch-up stretch's 40 000: 16), asked in
+ * as many rounds. An account in many calls no dry-run tells (a DEX pair's, over a stretch of thousands of heights) has
+ * as many parts; past this bound the parts left are each placed over the blocks between two reads (the balance after
+ * every block read is the node's).
+ */
+const LOCATE_READS = 2000;
 
 /** What the area tells of each range besides its rows: the accounts whose derived balance was not the node's. */
 export type BalanceReport = (differences: readonly BalanceDifference[], untold: readonly UntoldTx[]) => void;
@@ -102,7 +126,58 @@ export async function deriveBalances(
   // an account's genesis balance is asked of no node (a second read of each account, refused by a pruning node):
   // without the genesis accounts file it is what the node's balance at the end of its first range leaves
   const inferOpening = await genesisUnknown(db);
-  const changes = balanceChangeRows(derived.deltas, { before, atEnd, end, untold: derived.untold, inferOpening });
+  const rec = { before, atEnd, end, untold: derived.untold, inferOpening };
+  let changes = balanceChangeRows(derived.deltas, rec);
+  // a difference is rare (the rules tell the rest): only then is the node asked where inside the range it arose
+  if (changes.differences.length > 0) {
+    const located = await locateDifferences(db, node, range, derived, before, changes.differences);
+    if (located.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, located });
+  }
   await replaceBalanceChanges(db, range, changes.rows);
   if (changes.differences.length > 0) report?.(changes.differences, derived.untold);
+}
+
+/**
+ * locateDifferences asks the node, for each account whose derived balance at the range's end is not the node's, its
+ * balance after a few of the range's blocks (differenceSteps' bisection) and gives where each part of the difference
+ * arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
+ * blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
+ */
+async function locateDifferences(
+  db: Queryable,
+  node: BalanceReader,
+  range: HeightRange,
+  derived: Pick<RangeDeltas, 'deltas' | 'untold'>,
+  before: ReadonlyMap<string, bigint>,
+  differences: readonly BalanceDifference[],
+): Promise<Map<string, (Place & { amount: bigint })[]>> {
+  const blocks = await rangeBlocks(db, range);
+  if (blocks.length === 0) return new Map();
+  const changes = new Map(differences.map((d) => [d.accountId, [] as PlacedDelta[]]));
+  for (const d of derived.deltas) changes.get(d.account)?.push(d);
+  // the locked-coins account is left where it is: the devnode burns the name fees the node locks there, so there it
+  // differs once per name fee, and a node's own differs nowhere
+  const located = new Map<string, (Place & { amount: bigint })[]>();
+  const asked = differences.filter((d) => d.accountId !== LOCKED_COINS_ACCOUNT);
+  await mapLimit(asked, IN_FLIGHT, async ({ accountId, derived: held, node: atEnd }) => {
+    const after = balanceAfter(before.get(accountId) ?? 0n, changes.get(accountId)!);
+    const steps = await differenceSteps(
+      blocks.length,
+      atEnd - held,
+      async (i) => {
+        try {
+          return ((await node.accountBalance(accountId, blocks[i]!.hash)) ?? 0n) - after(blocks[i]!);
+        } catch (err) {
+          if (err instanceof NodeError && err.gone) return undefined;
+          throw err;
+        }
+      },
+      LOCATE_READS,
+    );
+    located.set(
+      accountId,
+      steps.map((s) => ({ ...stepPlace(blocks, s, accountId, derived.untold), amount: s.amount })),
+    );
+  });
+  return located;
 }

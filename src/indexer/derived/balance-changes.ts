@@ -3,9 +3,10 @@
  * stored transactions, internal calls and internal transfers by the node's rules (chain/balance-deltas.ts), each with
  * the balance after it, and reconciled at the range's end with the node's balance of every account it touched: what
  * the rules cannot tell (an unknown type, a call whose internal calls no dry-run gave: inside or after a GAMetaTx or
- * PayingForTx, a pruned block; a rule the node applies differently) becomes one 'unexplained' row, after the first
- * such transaction naming the account or else after the range's last block, so every balance served at a range's
- * end is the node's.
+ * PayingForTx, a pruned block; a rule the node applies differently) becomes 'unexplained' rows where the node's state
+ * shows it arising (difference-steps.ts), else one after the first such transaction naming the account or after the
+ * range's last block, so every balance served at a range's end is the node's, and after each of its blocks as well
+ * where the node could tell.
  */
 import {
   accountOf,
@@ -211,14 +212,19 @@ export interface Reconciliation {
    * the node's balance at its end leaves after the range's changes, stored as its genesis balance (`accounts_roma`)
    */
   readonly inferOpening?: boolean;
+  /**
+   * where inside the range the node's state showed an account's difference arising (difference-steps.ts): its parts,
+   * each stored as an 'unexplained' change there, when they add up to the difference at the range's end
+   */
+  readonly located?: ReadonlyMap<string, readonly (Place & { readonly amount: bigint })[]>;
 }
 
 /**
  * balanceChangeRows makes the rows of a range's changes: one per account, place and cause (their amounts summed), each
  * with the balance after it from the account's balance before the range, and for each account whose balance at the
  * range's end the node gave (`atEnd`) and differs from the derived one, an 'unexplained' row making it the node's:
- * after the first place the rules could not tell that names the account (a call whose internal calls no dry-run
- * told, a type not known), where the difference arose, else after the range's last block. An account first seen
+ * where the node's state showed it arising (`located`), else after the first place the rules could not tell that names
+ * the account (a call whose internal calls no dry-run told, a type not known), else after the range's last block. An account first seen
  * without genesis accounts known (`inferOpening`) gets its difference as a genesis row at height 0 instead. Pure.
  */
 export function balanceChangeRows(
@@ -240,6 +246,12 @@ export function balanceChangeRows(
       continue;
     }
     differences.push({ accountId, height: end.height, derived: held, node });
+    const parts = rec.located?.get(accountId);
+    if (parts !== undefined && parts.reduce((sum, p) => sum + p.amount, 0n) === node - held) {
+      for (const p of parts)
+        placed.push({ ...placeOf(p), account: accountId, amount: p.amount, kind: 'unexplained', txHash: null });
+      continue;
+    }
     const cause = rec.untold?.find((u) => u.accounts.includes(accountId));
     const at = cause ? placeOf(cause) : { ...placeOf(end), txIndex: AFTER_BLOCK };
     placed.push({ ...at, account: accountId, amount: node - held, kind: 'unexplained', txHash: null });

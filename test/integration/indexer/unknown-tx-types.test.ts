@@ -172,15 +172,33 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     expect((await names()).MadeUpTx).to.equal(3);
   });
 
-  it("derives AE balances over the types it does not know: each account's difference marked at the first one naming it", async () => {
-    // the node's balances after each range (what the balances area reads; the node takes the fees the rules cannot tell)
-    const node = new Map([
-      [alice, 10n ** 21n],
-      [bob, 10n ** 21n],
-    ]);
-    const reader = { accountBalance: (account: string) => Promise.resolve(node.get(account)) };
+  it("derives AE balances over the types it does not know: each account's difference marked at the one naming it in the block the node shows it in", async () => {
+    // the node's state after each stored block: 10^21 each after height 1, then the fees the rules cannot tell taken
+    // in the micro blocks of heights 2 (OtherNewTx's 1 of alice, MadeUpTx's 10^20 of bob) and 3 (MadeUpTx's of bob)
+    const blocks = new Map(
+      (
+        await pool.query<{ hash: string; height: number; micro: number }>(
+          `SELECT hash, height, -1 AS micro FROM key_blocks UNION ALL SELECT hash, height, micro_index FROM micro_blocks`,
+        )
+      ).rows.map((r) => [r.hash, r]),
+    );
+    const taken = [
+      { account: alice, height: 2, micro: 0, amount: 1n },
+      { account: bob, height: 2, micro: 0, amount: 10n ** 20n },
+      { account: bob, height: 3, micro: 0, amount: 10n ** 20n },
+    ];
+    const reader = {
+      accountBalance: (account: string, hash?: string) => {
+        const block = hash === undefined ? undefined : blocks.get(hash)!;
+        const after = taken.filter(
+          (t) =>
+            t.account === account &&
+            (block === undefined || t.height < block.height || (t.height === block.height && t.micro <= block.micro)),
+        );
+        return Promise.resolve(10n ** 21n - after.reduce((sum, t) => sum + t.amount, 0n));
+      },
+    };
     await withTransaction(pool, (c) => deriveBalances(c, reader, { from: 0, to: 1, fromMicro: -1 }));
-    node.set(alice, 10n ** 21n - 1n).set(bob, 10n ** 21n - 2n * 10n ** 20n);
     await withTransaction(pool, (c) => deriveBalances(c, reader, { from: 2, to: 3, fromMicro: -1 }));
     const { rows } = await pool.query<{ account_id: string; at: string; kind: string; delta: string; balance: string }>(
       `SELECT account_id, height || '/' || micro_index || '/' || tx_index AS at, kind, delta::text, balance::text
@@ -197,8 +215,9 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
         ['alice', '2/0/1', 'unexplained', '-1', '999999999999999999999'],
         ['bob', '0/-1/-1', 'accounts_roma', '999999999999999999999', '999999999999999999999'],
         ['bob', '1/0/0', 'SpendTx', '1', '1000000000000000000000'],
-        // both MadeUpTx fees at the first that names bob (2/0/0), which the rules cannot split from the second's (3/0/0)
-        ['bob', '2/0/0', 'unexplained', '-200000000000000000000', '800000000000000000000'],
+        // each MadeUpTx's fee at its own place: the node's state after each block splits them (issue 89)
+        ['bob', '2/0/0', 'unexplained', '-100000000000000000000', '900000000000000000000'],
+        ['bob', '3/0/0', 'unexplained', '-100000000000000000000', '800000000000000000000'],
       ],
     );
   });

@@ -132,6 +132,44 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
     ]);
   });
 
+  it("stores a located difference's parts where the node's state showed them arising, not at the first untold place", () => {
+    const untold = [{ ...at(2, 0, 0), accounts: [alice] }];
+    const rec = {
+      before: new Map([[alice, 10n]]),
+      atEnd: new Map([[alice, 15n]]),
+      end: at(4, 0, AFTER_BLOCK),
+      untold,
+    };
+    const deltas = [delta(at(2, 0, 0), alice, -1n, 'ContractCallTx'), delta(at(3, 0, 0), alice, 1n, 'SpendTx')];
+    const located = new Map([
+      [
+        alice,
+        [
+          { ...at(3, 0, 0), amount: 2n },
+          { ...at(4, 0, AFTER_BLOCK), amount: 3n },
+        ],
+      ],
+    ]);
+    const { rows, differences } = balanceChangeRows(deltas, { ...rec, located });
+    // the difference is still reported: the rules missed it
+    expect(differences).to.deep.equal([{ accountId: alice, height: 4, derived: 10n, node: 15n }]);
+    expect(rows.map((r) => [r.height, r.txIndex, r.kind, r.delta, r.balance])).to.deep.equal([
+      [2, 0, 'ContractCallTx', -1n, 9n],
+      [3, 0, 'SpendTx', 1n, 10n],
+      [3, 0, 'unexplained', 2n, 12n],
+      [4, AFTER_BLOCK, 'unexplained', 3n, 15n],
+    ]);
+    // parts that do not add up to the difference at the end (a node read since) are not trusted: placed as before
+    const stale = new Map([[alice, [{ ...at(3, 0, 0), amount: 4n }]]]);
+    expect(
+      balanceChangeRows(deltas, { ...rec, located: stale }).rows.map((r) => [r.height, r.kind, r.delta]),
+    ).to.deep.equal([
+      [2, 'ContractCallTx', -1n],
+      [2, 'unexplained', 5n],
+      [3, 'SpendTx', 1n],
+    ]);
+  });
+
   it("without genesis accounts known, a first-seen account's difference is its genesis balance, never below 0", () => {
     const { rows, differences } = balanceChangeRows(
       [delta(at(5, 0, 0), alice, -6n, 'SpendTx'), delta(at(5, 0, 0), bob, 6n, 'SpendTx')],
