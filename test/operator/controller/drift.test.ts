@@ -37,7 +37,7 @@ describe('hasDrifted(live, desired)', () => {
     const withQuantities = (resources: object, sizeLimit: string) =>
       edited(deployment, (o) => {
         container(o).resources = resources;
-        const pod = (o.spec.template as { spec: { volumes: Array<{ emptyDir?: object }> } }).spec;
+        const pod = (o.spec.template as { spec: { volumes: object[] } }).spec;
         pod.volumes = [{ name: 'tmp', emptyDir: { sizeLimit } }];
       });
     const desired = withQuantities({ requests: { cpu: '0.5', memory: 512 }, limits: { memory: '1024Mi' } }, '0.25Gi');
