@@ -33,7 +33,10 @@ export function parseByteQuantity(text: string): number | undefined {
   return Math.floor(Number(amount) * (QUANTITY_UNITS[unit] ?? 1));
 }
 
-/** QUANTITY_MAPS: the maps of quantities of the Kubernetes API the operator writes (ResourceRequirements' limits and requests). */
+/**
+ * QUANTITY_MAPS: the maps of quantities of the Kubernetes API the operator writes (ResourceRequirements' limits and
+ * requests): core/v1 ResourceLists, whose values the API server also rounds up to a thousandth (SetDefaults_ResourceList).
+ */
 export const QUANTITY_MAPS: ReadonlySet<string> = new Set(['limits', 'requests']);
 /** QUANTITY_FIELDS: the fields that are one quantity (an emptyDir's sizeLimit). */
 export const QUANTITY_FIELDS: ReadonlySet<string> = new Set(['sizeLimit']);
@@ -43,18 +46,21 @@ const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k
 /** BINARY_SUFFIXES: the binary SI suffixes, Ki = 1024^1 … Ei = 1024^6. */
 const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
 const NANO = 10n ** 9n;
+/** Scale is the smallest unit a quantity is rounded up to: a nano (any quantity), a milli (a ResourceList's). */
+export type Scale = 'nano' | 'milli';
+const NANOS_PER: Record<Scale, bigint> = { nano: 1n, milli: 10n ** 6n };
 /** MAX_NANOS: the API server caps a quantity's magnitude at 2^63-1 units. */
 const MAX_NANOS = (2n ** 63n - 1n) * NANO;
 const QUANTITY = /^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:([KMGTPE]i)|([numkMGTPE]?)|[eE]([+-]?[0-9]+))$/;
 
 /**
  * canonicalQuantity writes a resource.Quantity as the API server stores it (apimachinery's CanonicalizeBytes): the
- * value rounded up to whole nanos, then with a binary suffix ("1024Mi" → "1Gi") when it was written with one and is
+ * value rounded up to whole nanos (to thousandths, `scale` milli, in a ResourceList: "0.1m" → "1m"), then with a binary suffix ("1024Mi" → "1Gi") when it was written with one and is
  * a whole number of at least 1024, else with the largest decimal suffix (or `e` exponent, when written so) that keeps
  * the number whole ("0.5" → "500m", "2000" → "2k"). Undefined when text is not a quantity (a number is read as JSON
  * writes it).
  */
-export function canonicalQuantity(text: string | number): string | undefined {
+export function canonicalQuantity(text: string | number, scale: Scale = 'nano'): string | undefined {
   const match = QUANTITY.exec(String(text));
   if (match === null) return undefined;
   const [, sign = '', number = '', binary, decimal, exponent] = match;
@@ -66,6 +72,7 @@ export function canonicalQuantity(text: string | number): string | undefined {
   let nanos = digits * 1024n ** BigInt(binaryPower);
   // below a nano the API server rounds up, so that asking for a little never gives nothing
   nanos = tens >= 0 ? nanos * 10n ** BigInt(tens) : ceilDiv(nanos, 10n ** BigInt(-tens));
+  nanos = ceilDiv(nanos, NANOS_PER[scale]) * NANOS_PER[scale];
   if (nanos > MAX_NANOS) nanos = MAX_NANOS;
   if (nanos === 0n) return '0';
   const minus = sign === '-' ? '-' : '';
@@ -94,12 +101,12 @@ export function canonicalQuantity(text: string | number): string | undefined {
 }
 
 /** sameQuantity is true when both are the same quantity once canonical (or, when either is none, the same value). */
-export function sameQuantity(a: unknown, b: unknown): boolean {
+export function sameQuantity(a: unknown, b: unknown, scale: Scale = 'nano'): boolean {
   if (a === b) return true;
   if ((typeof a !== 'string' && typeof a !== 'number') || (typeof b !== 'string' && typeof b !== 'number'))
     return false;
-  const canonical = canonicalQuantity(a);
-  return canonical !== undefined && canonical === canonicalQuantity(b);
+  const canonical = canonicalQuantity(a, scale);
+  return canonical !== undefined && canonical === canonicalQuantity(b, scale);
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {

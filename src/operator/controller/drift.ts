@@ -8,8 +8,8 @@ import type { KubeObject } from '../kube/client.ts';
 /** LIST_KEYS: the key of lists whose items the API server merges by key (containers, env, ports …). */
 const LIST_KEYS = ['name', 'containerPort', 'port', 'mountPath'] as const;
 
-/** Position is what a value is: a plain field, a map of quantities, or one quantity. */
-type Position = 'field' | 'quantities' | 'quantity';
+/** Position is what a value is: a plain field, a map of quantities (a ResourceList), one of its values, or one quantity. */
+type Position = 'field' | 'quantities' | 'listed-quantity' | 'quantity';
 
 /**
  * hasDrifted is true when live lacks a field desired sets, or holds another value there: its labels and
@@ -31,6 +31,7 @@ export function hasDrifted(live: KubeObject, desired: KubeObject): boolean {
 function holds(live: unknown, desired: unknown, at: Position = 'field'): boolean {
   if (desired === undefined) return true;
   if (at === 'quantity') return sameQuantity(live, desired);
+  if (at === 'listed-quantity') return sameQuantity(live, desired, 'milli');
   if (Array.isArray(desired)) {
     if (!Array.isArray(live) || live.length !== desired.length) return false;
     return desired.every((item, i) => holds(keyed(live, item) ?? live[i], item));
@@ -44,7 +45,8 @@ function holds(live: unknown, desired: unknown, at: Position = 'field'): boolean
 
 /** positionOf is what the field `key` of a map at `parent` is. */
 function positionOf(parent: Position, key: string): Position {
-  if (parent === 'quantities' || QUANTITY_FIELDS.has(key)) return 'quantity';
+  if (parent === 'quantities') return 'listed-quantity';
+  if (QUANTITY_FIELDS.has(key)) return 'quantity';
   return QUANTITY_MAPS.has(key) ? 'quantities' : 'field';
 }
 

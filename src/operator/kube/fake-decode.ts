@@ -7,9 +7,10 @@
  * string, as the real server answers it.
  *
  * The quantities of a pod's resources and volumes are resource.Quantity: one that is none is refused, and the others
- * are stored in their canonical form ("0.5" → "500m", "1024Mi" → "1Gi"), which is what a later read returns.
+ * are stored in their canonical form ("0.5" → "500m", "1024Mi" → "1Gi"; a ResourceList's rounded up to thousandths),
+ * which is what a later read returns.
  */
-import { QUANTITY_FIELDS, QUANTITY_MAPS, canonicalQuantity } from '../api/quantity.ts';
+import { QUANTITY_FIELDS, QUANTITY_MAPS, canonicalQuantity, type Scale } from '../api/quantity.ts';
 import { KubeError } from './client.ts';
 import type { KubeObject } from './client.ts';
 import { groupOf } from './fake-keys.ts';
@@ -71,18 +72,18 @@ function canonicalQuantities(obj: KubeObject, value: unknown): unknown {
   if (!isPlainObject(value)) return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, v]) => {
-      if (QUANTITY_FIELDS.has(key)) return [key, canonical(obj, v)];
+      if (QUANTITY_FIELDS.has(key)) return [key, canonical(obj, v, 'nano')];
       if (QUANTITY_MAPS.has(key) && isPlainObject(v))
-        return [key, Object.fromEntries(Object.entries(v).map(([name, q]) => [name, canonical(obj, q)]))];
+        return [key, Object.fromEntries(Object.entries(v).map(([name, q]) => [name, canonical(obj, q, 'milli')]))];
       return [key, canonicalQuantities(obj, v)];
     }),
   );
 }
 
 /** canonical is one quantity as the API server stores it; what is none is its decoder's 400. */
-function canonical(obj: KubeObject, value: unknown): unknown {
+function canonical(obj: KubeObject, value: unknown, scale: Scale): unknown {
   if (value === undefined || value === null) return value;
-  const text = typeof value === 'string' || typeof value === 'number' ? canonicalQuantity(value) : undefined;
+  const text = typeof value === 'string' || typeof value === 'number' ? canonicalQuantity(value, scale) : undefined;
   if (text !== undefined) return text;
   throw new KubeError(
     400,

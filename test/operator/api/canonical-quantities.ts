@@ -4,7 +4,7 @@
  * real API server (test/operator/real/operator.test.ts), so the table itself is an oracle that can fail.
  */
 
-/** CANONICAL: [written, stored] pairs. */
+/** CANONICAL: [written, stored] pairs, in a ResourceList (a container's requests), which rounds up to thousandths. */
 export const CANONICAL: ReadonlyArray<readonly [string, string]> = [
   ['0.5', '500m'],
   ['.5', '500m'],
@@ -14,7 +14,9 @@ export const CANONICAL: ReadonlyArray<readonly [string, string]> = [
   ['2000', '2k'],
   ['1000k', '1M'],
   ['1024', '1024'],
-  ['0.1n', '1n'],
+  ['0.1n', '1m'],
+  ['0.5m', '1m'],
+  ['1001u', '2m'],
   ['0.0', '0'],
   ['1024Mi', '1Gi'],
   ['1024Ki', '1Mi'],

@@ -5,7 +5,14 @@ import { CANONICAL } from './canonical-quantities.ts';
 
 describe('canonicalQuantity', () => {
   for (const [written, stored] of CANONICAL)
-    it(`stores ${written} as ${stored}`, () => expect(canonicalQuantity(written)).to.equal(stored));
+    it(`stores ${written} as ${stored} in a ResourceList`, () =>
+      expect(canonicalQuantity(written, 'milli')).to.equal(stored));
+
+  it('rounds up to a nano elsewhere (an emptyDir sizeLimit)', () => {
+    expect(canonicalQuantity('0.1n')).to.equal('1n');
+    expect(canonicalQuantity('0.5m')).to.equal('500u');
+    expect(canonicalQuantity('0.5Gi')).to.equal('512Mi');
+  });
 
   it('reads a number as its JSON, and keeps the sign', () => {
     expect(canonicalQuantity(2)).to.equal('2');
@@ -31,6 +38,8 @@ describe('sameQuantity', () => {
     expect(sameQuantity(2, '2')).to.equal(true);
     expect(sameQuantity('0.5', '501m')).to.equal(false);
     expect(sameQuantity('1Gi', '1G')).to.equal(false);
+    expect(sameQuantity('0.1m', '1m')).to.equal(false);
+    expect(sameQuantity('0.1m', '1m', 'milli')).to.equal(true);
   });
 
   it('compares what is no quantity as it is', () => {

@@ -22,8 +22,11 @@ import { CHART, helm } from '../chart/helm.ts';
 export const OPERATOR_NAMESPACE = 'mdw-system';
 /** INSTALL_VALUES are the values the chart is installed with (`--set`): the checkout's image, the debug log. */
 export const INSTALL_VALUES = `image.repository=${IMAGE_REPOSITORY},image.tag=${IMAGE_TAG},logLevel=debug`;
-/** OPERATOR_USER is the operator's user as the API server (and its audit log) names it: the chart's ServiceAccount. */
-export const OPERATOR_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:mdw-operator`;
+/**
+ * OPERATOR_USER is the operator's user as the API server (and its audit log) names it: the chart's ServiceAccount,
+ * named after the release (mdw-operator) and the chart.
+ */
+export const OPERATOR_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:mdw-operator-aeternity-middleware-operator`;
 
 /** realTier registers the suite when the control plane is built here, and says in one line that it skipped otherwise. */
 export function realTier(title: string, suite: (this: Mocha.Suite) => void): void {
