@@ -55,10 +55,10 @@ const QUANTITY = /^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:([KMGTPE]i)|([numkMGT
 
 /**
  * canonicalQuantity writes a resource.Quantity as the API server stores it (apimachinery's CanonicalizeBytes): the
- * value rounded up to whole nanos (to thousandths, `scale` milli, in a ResourceList: "0.1m" → "1m"), then with a binary suffix ("1024Mi" → "1Gi") when it was written with one and is
- * a whole number of at least 1024, else with the largest decimal suffix (or `e` exponent, when written so) that keeps
- * the number whole ("0.5" → "500m", "2000" → "2k"). Undefined when text is not a quantity (a number is read as JSON
- * writes it).
+ * value rounded up to whole nanos (to thousandths, `scale` milli, in a ResourceList: "0.1m" → "1m"), then with a
+ * binary suffix ("1024Mi" → "1Gi") when it was written with one and is a whole number of at least 1024, else with the
+ * largest decimal suffix (or `e` exponent, when written so) that keeps the number whole ("0.5" → "500m", "2000" →
+ * "2k"). Undefined when text is not a quantity (a number is read as JSON writes it).
  */
 export function canonicalQuantity(text: string | number, scale: Scale = 'nano'): string | undefined {
   const match = QUANTITY.exec(String(text));
