@@ -35,7 +35,8 @@ export function parseByteQuantity(text: string): number | undefined {
 
 /**
  * QUANTITY_MAPS: the maps of quantities of the Kubernetes API the operator writes (ResourceRequirements' limits and
- * requests): core/v1 ResourceLists, whose values the API server also rounds up to a thousandth (SetDefaults_ResourceList).
+ * requests): core/v1 ResourceLists, whose values the API server also rounds up to a thousandth
+ * (SetDefaults_ResourceList).
  */
 export const QUANTITY_MAPS: ReadonlySet<string> = new Set(['limits', 'requests']);
 /** QUANTITY_FIELDS: the fields that are one quantity (an emptyDir's sizeLimit). */

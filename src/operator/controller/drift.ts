@@ -8,7 +8,7 @@ import type { KubeObject } from '../kube/client.ts';
 /** LIST_KEYS: the key of lists whose items the API server merges by key (containers, env, ports …). */
 const LIST_KEYS = ['name', 'containerPort', 'port', 'mountPath'] as const;
 
-/** Position is what a value is: a plain field, a map of quantities (a ResourceList), one of its values, or one quantity. */
+/** Position is what a value is: a field, a map of quantities (a ResourceList), one of its values, or one quantity. */
 type Position = 'field' | 'quantities' | 'listed-quantity' | 'quantity';
 
 /**

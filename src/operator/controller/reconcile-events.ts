@@ -13,7 +13,8 @@ export type EventRecorder = (mw: Middleware, type: EventType, reason: string, me
 
 /**
  * OperatorHome is the operator's own pod: Events about a Middleware that its namespace refuses (a namespace being
- * deleted takes no new objects) are recorded there instead, where `kubectl get events -n <operator namespace>` finds them.
+ * deleted takes no new objects) are recorded there instead, where `kubectl get events -n <operator namespace>`
+ * finds them.
  */
 export interface OperatorHome {
   readonly namespace: string;

@@ -16,11 +16,12 @@ export function admitCreate(ref: ObjectRef, namespace: KubeObject | undefined): 
   throw new KubeError(
     403,
     'Forbidden',
-    `${ref.kind} "${ref.name}" is forbidden: unable to create new content in namespace ${ref.namespace} because it is being terminated`,
+    `${ref.kind} "${ref.name}" is forbidden: ` +
+      `unable to create new content in namespace ${ref.namespace} because it is being terminated`,
   );
 }
 
-/** validateEvent throws the 422 an Event's validation answers: it names its object, a reason, and its object's namespace. */
+/** validateEvent throws the 422 of an Event's validation: it names its object, a reason, and its object's namespace. */
 export function validateEvent(event: CoreV1Event): void {
   const invalid = (why: string) =>
     new KubeError(422, 'Invalid', `Event "${event.metadata.name ?? ''}" is invalid: ${why}`);

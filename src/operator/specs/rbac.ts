@@ -155,8 +155,8 @@ export function homeEventRules(): V1PolicyRule[] {
 
 /**
  * buildOperatorRbac returns the ServiceAccount, the operand role (ClusterRole, or a Role in watchNamespace), its
- * binding, the leader-election Role (and its home Events) and binding in the operator's namespace, and the writer-Lease ClusterRole the
- * operator binds for populators. No rule grants a Lease verb beyond one namespace.
+ * binding, the leader-election Role (with its home Events) and binding in the operator's namespace, and the
+ * writer-Lease ClusterRole the operator binds for populators. No rule grants a Lease verb beyond one namespace.
  */
 export function buildOperatorRbac(
   opts: OperatorRbacOptions,
