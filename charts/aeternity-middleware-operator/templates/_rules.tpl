@@ -154,6 +154,14 @@
     - get
     - update
 {{- end }}
+{{- define "mdw-operator.homeEventRules" -}}
+- apiGroups:
+    - ""
+  resources:
+    - events
+  verbs:
+    - create
+{{- end }}
 {{- define "mdw-operator.leaderLease" -}}
 mdw-operator-leader
 {{- end }}

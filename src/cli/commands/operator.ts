@@ -31,20 +31,21 @@ export default class Operator extends Command {
     collectDefaultMetrics({ register: registry });
     survivesUnhandledRejections(logger.log, registry);
     const metrics = createOperatorMetrics(registry);
+    const identity = cfg.identity ?? hostname();
     const reconcile = createReconciler({
       kube,
       log: logger.log,
       metrics,
       probe: createStatusProbe(),
       clock: () => new Date(),
-      config: { image: cfg.image },
+      config: { image: cfg.image, home: { namespace: cfg.leaseNamespace, pod: identity } },
     });
     const role = new OperatorRuntime({
       kube,
       log: logger.log,
       registry,
       metrics,
-      identity: cfg.identity ?? hostname(),
+      identity,
       reconcile,
       namespace: cfg.watchNamespace,
       leaseNamespace: cfg.leaseNamespace,

@@ -93,9 +93,12 @@ export async function reconcileDeletion(pass: Pass, valid: boolean): Promise<Rec
  */
 async function finalizeDeletion(pass: ChildPass, all: readonly Middleware[]): Promise<ReconcileResult> {
   const { ref, mw, recordEvent } = pass;
-  if (pass.build.spec.reclaimPolicy === ReclaimPolicy.Retain) return retain(pass, 'reclaimPolicy is Retain', 'Normal');
-  const blocker = await dropBlocker(pass);
-  if (blocker !== undefined) return retain(pass, blocker, 'Warning');
+  const namespace = mw.metadata.namespace ?? 'default';
+  const terminating = await isTerminating(pass.kube, namespace);
+  if (pass.build.spec.reclaimPolicy === ReclaimPolicy.Retain)
+    return retain(pass, 'reclaimPolicy is Retain', 'Normal', terminating);
+  const blocker = terminating ? `namespace ${namespace} is being deleted` : await dropBlocker(pass);
+  if (blocker !== undefined) return retain(pass, blocker, 'Warning', terminating);
   const workloads = pass.children.filter(
     (c) => c.kind === 'Deployment' || (c.kind === 'Job' && !KEPT_JOBS.has(c.metadata.labels?.[LABEL_COMPONENT] ?? '')),
   );
@@ -124,7 +127,8 @@ async function finalizeDeletion(pass: ChildPass, all: readonly Middleware[]): Pr
   } catch (err) {
     // A namespace being deleted refuses new objects (403): the drop Jobs can never run there.
     if (!isKubeError(err, 403)) throw err;
-    return retain(pass, `a Job of the clean-up was refused (${err.message})`, 'Warning');
+    const why = `a Job of the clean-up was refused (${err.message})`;
+    return retain(pass, why, 'Warning', await isTerminating(pass.kube, namespace));
   }
   if (states.some((s) => s !== 'Succeeded')) {
     if (pass.writes > 0)
@@ -140,8 +144,10 @@ async function finalizeDeletion(pass: ChildPass, all: readonly Middleware[]): Pr
   pass.writes++;
   const dropped = generations.length > 0 ? `dropped generations ${generations.join(', ')}` : 'nothing to drop';
   await recordEvent(mw, 'Normal', 'Finalized', dropped);
-  if (theirs.length > 0)
+  if (theirs.length > 0) {
+    pass.log.info({ namespace, name: mw.metadata.name, schemas: theirs }, "schemas retained: not this Middleware's");
     await recordEvent(mw, 'Warning', 'SchemasRetained', `not this Middleware's, so not dropped: ${theirs.join(', ')}`);
+  }
   return {};
 }
 
@@ -190,15 +196,19 @@ async function ownedGenerations(
   return { mine, theirs };
 }
 
+/** isTerminating is true when the namespace is being deleted: it refuses every new object, Events included. */
+async function isTerminating(kube: KubeClient, namespace: string): Promise<boolean> {
+  const ns = await kube.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
+  return ns?.metadata.deletionTimestamp !== undefined;
+}
+
 /**
- * dropBlocker names why drop Jobs cannot run: the namespace is being deleted (it refuses new Jobs, and takes the
- * database Secret with it), or a drop Job's (or the database check's) pod cannot start because its configuration (the database Secret) is
- * gone. Undefined: drops can run. Reading pods, not the Secret, keeps the operator away from Secrets.
+ * dropBlocker names why drop Jobs cannot run in a namespace that is not being deleted: a drop Job's (or the database
+ * check's) pod cannot start because its configuration (the database Secret) is gone. Undefined: drops can run.
+ * Reading pods, not the Secret, keeps the operator away from Secrets.
  */
 async function dropBlocker(pass: PassContext): Promise<string | undefined> {
   const namespace = pass.build.mw.metadata.namespace ?? 'default';
-  const ns = await pass.kube.get<KubeObject>({ apiVersion: 'v1', kind: 'Namespace', name: namespace });
-  if (ns?.metadata.deletionTimestamp !== undefined) return `namespace ${namespace} is being deleted`;
   // the drops, and the database check before them, need the same Secret
   const drops = pass.children.filter(
     (c) => c.kind === 'Job' && KEPT_JOBS.has(c.metadata.labels?.[LABEL_COMPONENT] ?? ''),
@@ -215,13 +225,26 @@ async function dropBlocker(pass: PassContext): Promise<string | undefined> {
   return undefined;
 }
 
-/** retain removes the finalizer without dropping anything, saying which schemas stay and why. */
-async function retain(pass: ChildPass, why: string, type: 'Normal' | 'Warning'): Promise<ReconcileResult> {
+/**
+ * retain removes the finalizer without dropping anything, saying which schemas stay and why: in the log at info,
+ * and in an Event on the Middleware, or, when its namespace is being deleted and refuses Events, on the operator's
+ * own pod (the Middleware named in the message), so an admin finds the schemas to drop by hand.
+ */
+async function retain(
+  pass: ChildPass,
+  why: string,
+  type: 'Normal' | 'Warning',
+  terminating: boolean,
+): Promise<ReconcileResult> {
   const { ref, mw } = pass;
   const schemas = knownGenerations(mw, pass).map((g) => schemaName(pass.build.spec, g));
   await removeFinalizer(pass.kube, ref, mw);
   pass.writes++;
   const kept = schemas.length > 0 ? `the schemas ${schemas.join(', ')} are kept` : 'there is no schema to keep';
-  await pass.recordEvent(mw, type, 'SchemasRetained', `${why}: ${kept}; drop them by hand when no longer needed`);
+  const message = `${why}: ${kept}; drop them by hand when no longer needed`;
+  pass.log.info({ namespace: ref.namespace, name: ref.name, schemas, why }, `schemas retained: ${kept}`);
+  if (terminating)
+    await pass.recordHomeEvent(type, 'SchemasRetained', `Middleware ${ref.namespace ?? ''}/${ref.name}: ${message}`);
+  else await pass.recordEvent(mw, type, 'SchemasRetained', message);
   return {};
 }

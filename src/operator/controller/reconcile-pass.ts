@@ -13,7 +13,7 @@ import { FIELD_MANAGER } from '../specs/meta.ts';
 import type { ReloadEvent } from './bluegreen.ts';
 import { reportStatusSeries, type MiddlewareSeries } from './middleware-series.ts';
 import { listChildren } from './reconcile-children.ts';
-import { overrideMessage, type EventRecorder } from './reconcile-events.ts';
+import { overrideMessage, type EventRecorder, type HomeEventRecorder, type OperatorHome } from './reconcile-events.ts';
 import { ChildSet, type PassContext } from './reconcile-generation.ts';
 import { statusPatch } from './reconcile-status.ts';
 import { statusChanged } from './status.ts';
@@ -44,6 +44,8 @@ export interface ReconcilerDeps {
     readonly image: string;
     /** Server-side-apply field manager (default: mdw-operator). */
     readonly fieldManager?: string;
+    /** The operator's own pod, which takes the Events a Middleware's namespace refuses (none recorded when unset). */
+    readonly home?: OperatorHome;
   };
 }
 
@@ -58,6 +60,8 @@ export interface Pass extends ReconcilerDeps {
   /** the pass's one reading of the clock: every condition it sets carries it */
   readonly now: Date;
   readonly recordEvent: EventRecorder;
+  /** records an Event on the operator's own pod, for what a namespace being deleted cannot take */
+  readonly recordHomeEvent: HomeEventRecorder;
 }
 
 /** ChildPass is a pass past its checks: its spec resolved, its children listed, what it keeps and writes. */

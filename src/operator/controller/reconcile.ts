@@ -17,7 +17,7 @@ import { advanceAndPersist } from './reconcile-advance.ts';
 import { converge } from './reconcile-converge.ts';
 import { adoptGeneration } from './reconcile-database.ts';
 import { addFinalizer, hasFinalizer, reconcileDeletion } from './reconcile-deletion.ts';
-import { createEventRecorder } from './reconcile-events.ts';
+import { createEventRecorder, createHomeEventRecorder } from './reconcile-events.ts';
 import { checkOperand, holdUnaccepted } from './reconcile-operand.ts';
 import {
   finish,
@@ -54,9 +54,11 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const log = deps.log.child({ component: 'reconcile' });
   return async function reconcile(key, signal, cache) {
     const kube = signal === undefined ? deps.kube : withAbort(deps.kube, signal);
-    const recordEvent = createEventRecorder(kube, deps.clock, (err) => {
+    const onEventError = (err: unknown) => {
       if (!signal?.aborted) log.warn({ err }, 'event not recorded');
-    });
+    };
+    const recordEvent = createEventRecorder(kube, deps.clock, onEventError);
+    const recordHomeEvent = createHomeEventRecorder(kube, deps.clock, deps.config.home, onEventError);
     const ref = middlewareRef(key);
     const mw = await kube.get<Middleware>(ref);
     if (mw === undefined) {
@@ -71,6 +73,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       ref,
       mw,
       recordEvent,
+      recordHomeEvent,
       now: deps.clock(),
     };
     try {

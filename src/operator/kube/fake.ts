@@ -25,6 +25,7 @@ import { DEFAULT_KINDS_WITHOUT_STATUS, groupOf, isClusterScoped, keyOrder, refOf
 import { CLIENT_MANAGER, CONTROLLER_MANAGER, FakeStore } from './fake-store.ts';
 import { isPlainObject, mergePatch } from './merge.ts';
 import { decodeBuiltIn } from './fake-decode.ts';
+import { admitCreate, validateEvent } from './fake-admission.ts';
 import { FailureRules } from './fake-failures.ts';
 import type { FailureRule, FakeVerb } from './fake-failures.ts';
 import { pageOf, parseToken } from './fake-page.ts';
@@ -121,6 +122,7 @@ export class FakeKube implements KubeClient {
     const ref = refOf(obj);
     this.#failures.check('apply', ref);
     const before = this.#store.find(ref)?.metadata.resourceVersion;
+    if (before === undefined) this.#admitCreate(ref);
     const result = this.#store.apply(decodeBuiltIn(obj), fieldManager, options.force === true);
     this.#record('apply', ref, result.metadata.resourceVersion !== before, fieldManager);
     return this.#store.withManagedFields(result) as T;
@@ -128,6 +130,7 @@ export class FakeKube implements KubeClient {
 
   async create<T extends KubeObject>(obj: T): Promise<T> {
     this.#failures.check('create', refOf(obj));
+    this.#admitCreate(refOf(obj));
     const created = this.#store.create(structuredClone(decodeBuiltIn(obj)));
     this.#record('create', refOf(created), true);
     return this.#store.withManagedFields(created) as T;
@@ -176,9 +179,13 @@ export class FakeKube implements KubeClient {
       namespace: event.metadata.namespace,
       name: event.metadata.name ?? '',
     });
-    if (event.involvedObject.name === undefined || event.reason === undefined) {
-      throw new KubeError(422, 'Invalid', 'an Event needs involvedObject.name and reason');
-    }
+    validateEvent(event);
+    this.#admitCreate({
+      apiVersion: 'v1',
+      kind: 'Event',
+      namespace: event.metadata.namespace,
+      name: event.metadata.name ?? '',
+    });
     this.events.push(structuredClone(event));
   }
 
@@ -255,6 +262,15 @@ export class FakeKube implements KubeClient {
       this.setStatus(refOf(pod), podSucceededStatus(at, terminationMessage));
     }
     return this.setStatus(ref, jobSucceededStatus(at));
+  }
+
+  /** #admitCreate throws what the API server's admission answers a create of ref (a namespace being deleted). */
+  #admitCreate(ref: ObjectRef): void {
+    const namespace =
+      ref.namespace === undefined
+        ? undefined
+        : this.#store.find({ apiVersion: 'v1', kind: 'Namespace', name: ref.namespace });
+    admitCreate(ref, namespace);
   }
 
   /**

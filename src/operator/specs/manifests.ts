@@ -6,6 +6,7 @@ import {
   LEADER_LEASE_NAME,
   WRITER_LEASE_ROLE,
   buildOperatorRbac,
+  homeEventRules,
   leaderElectionRules,
   operatorRules,
   writerLeaseRules,
@@ -63,7 +64,7 @@ export function renderChartCrdTemplate(): string {
 }
 
 /**
- * renderChartRulesTemplate defines the chart's `mdw-operator.rules`, `.leaderRules`, `.leaderLease`,
+ * renderChartRulesTemplate defines the chart's `mdw-operator.rules`, `.leaderRules`, `.homeEventRules`, `.leaderLease`,
  * `.writerLeaseRules` and `.writerLeaseRole` helpers from rbac.ts.
  */
 export function renderChartRulesTemplate(): string {
@@ -73,6 +74,7 @@ export function renderChartRulesTemplate(): string {
     GENERATED_HEADER,
     define('mdw-operator.rules', operatorRules()),
     define('mdw-operator.leaderRules', leaderElectionRules()),
+    define('mdw-operator.homeEventRules', homeEventRules()),
     name('mdw-operator.leaderLease', LEADER_LEASE_NAME),
     define('mdw-operator.writerLeaseRules', writerLeaseRules()),
     name('mdw-operator.writerLeaseRole', WRITER_LEASE_ROLE),

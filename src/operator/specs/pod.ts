@@ -70,11 +70,15 @@ export function secretEnv(name: string, ref: SecretKeyRef): V1EnvVar {
   return { name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } };
 }
 
-/** downwardEnv exposes the pod's own name and namespace (the writer Lease's holder identity and namespace). */
+/**
+ * downwardEnv exposes the pod's own name and namespace (the writer Lease's holder identity and namespace). A fieldRef
+ * is atomic in server-side apply: its apiVersion, which the API server defaults, is written out, so that another
+ * manager applying the same manifest does not conflict on it.
+ */
 export function downwardEnv(): V1EnvVar[] {
   return [
-    { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-    { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+    { name: 'POD_NAME', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } },
+    { name: 'POD_NAMESPACE', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } } },
   ];
 }
 

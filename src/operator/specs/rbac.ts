@@ -146,9 +146,17 @@ export function leaderElectionRules(): V1PolicyRule[] {
 }
 
 /**
+ * homeEventRules: Events in the operator's own namespace (on its pod), where it says what a Middleware's namespace
+ * being deleted refuses (the schemas it keeps). Needed beside a Role in watchNamespace, which grants Events there only.
+ */
+export function homeEventRules(): V1PolicyRule[] {
+  return [{ apiGroups: [''], resources: ['events'], verbs: ['create'] }];
+}
+
+/**
  * buildOperatorRbac returns the ServiceAccount, the operand role (ClusterRole, or a Role in watchNamespace), its
- * binding, the leader-election Role and binding in the operator's namespace, and the writer-Lease ClusterRole the
- * operator binds for populators. No rule grants a Lease verb beyond one namespace.
+ * binding, the leader-election Role (with its home Events) and binding in the operator's namespace, and the
+ * writer-Lease ClusterRole the operator binds for populators. No rule grants a Lease verb beyond one namespace.
  */
 export function buildOperatorRbac(
   opts: OperatorRbacOptions,
@@ -176,7 +184,7 @@ export function buildOperatorRbac(
       apiVersion: rbac,
       kind: 'Role',
       metadata: { name: leaderName, namespace: opts.namespace, labels: { ...labels } },
-      rules: leaderElectionRules(),
+      rules: [...leaderElectionRules(), ...homeEventRules()],
     },
     {
       apiVersion: rbac,

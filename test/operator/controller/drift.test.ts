@@ -32,6 +32,21 @@ describe('hasDrifted(live, desired)', () => {
     expect(hasDrifted(defaulted, deployment)).to.equal(false);
   });
 
+  // the API server stores quantities canonical: read back, "0.5" is "500m" and "1024Mi" is "1Gi" (issue 89)
+  it('is false for quantities the API server wrote in their canonical form', () => {
+    const withQuantities = (resources: object, sizeLimit: string) =>
+      edited(deployment, (o) => {
+        container(o).resources = resources;
+        const pod = (o.spec.template as { spec: { volumes: object[] } }).spec;
+        pod.volumes = [{ name: 'tmp', emptyDir: { sizeLimit } }];
+      });
+    const desired = withQuantities({ requests: { cpu: '0.5', memory: 512 }, limits: { memory: '1024Mi' } }, '0.25Gi');
+    const stored = withQuantities({ requests: { cpu: '500m', memory: '512' }, limits: { memory: '1Gi' } }, '256Mi');
+    expect(hasDrifted(stored, desired)).to.equal(false);
+    const raised = withQuantities({ requests: { cpu: '500m', memory: '512' }, limits: { memory: '2Gi' } }, '256Mi');
+    expect(hasDrifted(raised, desired)).to.equal(true);
+  });
+
   const drifts: Array<[string, KubeObject, Patch]> = [
     [
       'a Service selector moved to a missing generation',

@@ -30,6 +30,8 @@ import { generationOfSchema } from '../../../src/db/schema/usage.ts';
 export const IMAGE = 'ghcr.io/aeternity/mdw:1.0.0';
 export const KEY = 'chain/mainnet';
 export const MW_REF: ObjectRef = { apiVersion: API_VERSION, kind: KIND, namespace: 'chain', name: 'mainnet' };
+/** HOME is the operator's own pod, in its own namespace. */
+export const HOME = { namespace: 'mdw-system', pod: 'mdw-operator-7d9f8-x2x9q' };
 
 /** exampleMiddleware is the project's examples/middleware.yaml, as `kubectl apply` would send it. */
 export function exampleMiddleware(): Middleware {
@@ -166,16 +168,18 @@ export class Harness {
   readonly kube = new FakeKube({ now: this.clock.now, crds: [buildCrd()] });
   readonly probe = new ScriptedProbe();
   readonly database = new FakeDatabase();
+  /** logs are the operator's log lines at info and above, as pino writes them (parsed). */
+  readonly logs: Array<Record<string, unknown> & { level: number; msg: string }> = [];
   reconcile: Reconciler = this.newReconciler();
 
   /** newReconciler is a fresh operator process: no memory but what the cluster holds (a crash and restart). */
   newReconciler(kube: KubeClient = this.kube): Reconciler {
     return createReconciler({
       kube,
-      log: pino({ level: 'silent' }),
+      log: pino({ level: 'info' }, { write: (line: string) => this.logs.push(JSON.parse(line) as never) }),
       probe: this.probe.probe,
       clock: this.clock.now,
-      config: { image: IMAGE },
+      config: { image: IMAGE, home: HOME },
     });
   }
 

@@ -3,7 +3,7 @@ import type { V1Deployment, V1Service } from '@kubernetes/client-node';
 import { FINALIZER } from '../../../src/operator/controller/reconcile-deletion.ts';
 import { KubeError } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
-import { Harness, IMAGE, MW_REF, exampleMiddleware } from './harness.ts';
+import { HOME, Harness, IMAGE, MW_REF, exampleMiddleware } from './harness.ts';
 import type { Middleware } from '../../../src/operator/api/middleware-types.ts';
 
 const SERVER = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'chain', name: 'mainnet-server-g1' };
@@ -91,6 +91,27 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.kube.writes).to.deep.equal([]);
     expect(h.kube.events).to.deep.equal([]);
     expect(result).to.deep.equal({});
+  });
+
+  // issue 89 item 2: the API server stores "0.5" as "500m" and "1024Mi" as "1Gi"; read back, that is no drift
+  it('writes nothing on passes over an unchanged Middleware whose quantities are not canonical', async () => {
+    const quantities = { requests: { cpu: '0.5', memory: '512Mi' }, limits: { cpu: '1.5', memory: '1024Mi' } };
+    const mw = exampleMiddleware();
+    await runningMiddleware({
+      server: { ...mw.spec.server, resources: quantities },
+      populator: { ...mw.spec.populator, resources: quantities },
+    });
+    const server = h.deployments().find((d) => d.metadata.name === 'mainnet-server-g1');
+    expect(server?.spec?.template.spec?.containers[0]?.resources).to.deep.equal({
+      requests: { cpu: '500m', memory: '512Mi' },
+      limits: { cpu: '1500m', memory: '1Gi' },
+    });
+    for (let i = 0; i < 3; i++) {
+      h.kube.clearRecords();
+      await h.pass();
+      expect(h.kube.writes, `pass ${i + 1}`).to.deep.equal([]);
+      expect(h.kube.events, `pass ${i + 1}`).to.deep.equal([]);
+    }
   });
 
   it('keeps lastTransitionTime across passes while a condition holds', async () => {
@@ -472,33 +493,39 @@ describe('operator lifecycle on the fake API server', () => {
     expect(h.names('Job').filter((n) => n.includes('drop'))).to.deep.equal([]);
     const retained = h.kube.events.find((e) => e.reason === 'SchemasRetained');
     expect(retained?.type).to.equal('Normal');
+    expect(retained?.metadata.namespace).to.equal('chain');
     expect(retained?.message).to.contain('reclaimPolicy is Retain').and.to.contain('mainnet_g1');
+    expect(h.logs.find((l) => l.msg.startsWith('schemas retained'))).to.deep.include({ schemas: ['mainnet_g1'] });
   });
 
-  // issue 14 item 6: deleting the namespace must not strand it in Terminating
-  it('lets a terminating namespace go with Delete: no drop Job (it would be refused), the data kept, the finalizer removed', async () => {
-    await runningMiddleware({ reclaimPolicy: 'Delete' });
-    // By deleting the namespace: Kubernetes marks it and deletes its content; new objects are refused (403).
-    h.kube.failOn({
-      verb: 'apply',
-      kind: 'Job',
-      error: new KubeError(
-        403,
-        'Forbidden',
-        'unable to create new content in namespace chain because it is being terminated',
-      ),
-      times: Infinity,
+  // issue 14 item 6: deleting the namespace must not strand it in Terminating; issue 89 item 3: the kept schemas are
+  // said where an admin finds them, since the terminating namespace refuses the Event
+  for (const reclaimPolicy of ['Delete', 'Retain'] as const) {
+    it(`lets a terminating namespace go with ${reclaimPolicy}: no drop Job, the finalizer removed, the kept schemas in the operator's log and namespace`, async () => {
+      await runningMiddleware({ reclaimPolicy });
+      // By deleting the namespace: Kubernetes marks it and deletes its content; new objects are refused (403).
+      const namespace = { apiVersion: 'v1', kind: 'Namespace', name: 'chain' };
+      await h.kube.patchMerge(namespace, { metadata: { finalizers: ['kubernetes'] } }); // the namespace controller's
+      await h.kube.delete(namespace); // marked, held until its content is gone
+      await h.kube.delete(MW_REF);
+      h.kube.clearRecords();
+      h.logs.length = 0;
+      await h.pass();
+      expect(h.kube.peek(MW_REF)).to.equal(undefined);
+      expect(h.names('Job').filter((n) => n.includes('drop'))).to.deep.equal([]);
+      expect(h.kube.events.map((e) => [e.metadata.namespace, e.reason, e.involvedObject])).to.deep.equal([
+        ['mdw-system', 'SchemasRetained', { apiVersion: 'v1', kind: 'Pod', name: HOME.pod, namespace: 'mdw-system' }],
+      ]);
+      expect(h.kube.events[0]?.type).to.equal(reclaimPolicy === 'Delete' ? 'Warning' : 'Normal');
+      expect(h.kube.events[0]?.message)
+        .to.contain('Middleware chain/mainnet: ')
+        .and.to.contain(reclaimPolicy === 'Delete' ? 'namespace chain is being deleted' : 'reclaimPolicy is Retain')
+        .and.to.contain('the schemas mainnet_g1 are kept');
+      const said = h.logs.find((l) => l.msg.startsWith('schemas retained'));
+      expect(said).to.deep.include({ level: 30, namespace: 'chain', name: 'mainnet', schemas: ['mainnet_g1'] });
+      expect(h.logs.filter((l) => l.msg === 'event not recorded')).to.deep.equal([]);
     });
-    const namespace = { apiVersion: 'v1', kind: 'Namespace', name: 'chain' };
-    await h.kube.patchMerge(namespace, { metadata: { finalizers: ['kubernetes'] } }); // the namespace controller's
-    await h.kube.delete(namespace); // marked, held until its content is gone
-    await h.kube.delete(MW_REF);
-    await h.pass();
-    expect(h.kube.peek(MW_REF)).to.equal(undefined);
-    const retained = h.kube.events.find((e) => e.reason === 'SchemasRetained');
-    expect(retained).to.deep.include({ type: 'Warning' });
-    expect(retained?.message).to.contain('namespace chain is being deleted');
-  });
+  }
 
   it('lets the object go with Delete when the drop Job cannot start because the database Secret is gone', async () => {
     await runningMiddleware({ reclaimPolicy: 'Delete' });

@@ -81,7 +81,11 @@ describe('FakeKube', () => {
     });
 
     it('records Events and rejects one without a reason', async () => {
-      await kube.createEvent({ metadata: { name: 'e1', namespace: NS }, involvedObject: { name: 'mw' }, reason: 'X' });
+      await kube.createEvent({
+        metadata: { name: 'e1', namespace: NS },
+        involvedObject: { name: 'mw', namespace: NS },
+        reason: 'X',
+      });
       expect(kube.events.map((e) => e.reason)).to.deep.equal(['X']);
       const err = await kube
         .createEvent({ metadata: { name: 'e2' }, involvedObject: { name: 'mw' } })

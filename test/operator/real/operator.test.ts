@@ -1,19 +1,30 @@
 /**
  * @module The operator on a real control plane (issue 75): the chart installed by helm with its own RBAC, the
- * operator leading with its ServiceAccount's token, examples/middleware.yaml serving the devnode's chain through its
- * servers, a blue/green reload promoted, leader failover, drift put back, a helm upgrade, deletion with garbage collection, and helm
- * uninstall. One cluster, its steps in order; the operator's log is read after each for errors nobody expected.
+ * operator leading with its ServiceAccount's token, the rendered chart applied again by a second field manager,
+ * examples/middleware.yaml serving the devnode's chain through its servers, no write for an unchanged Middleware whose
+ * quantities are not canonical, a namespace deletion whose kept schemas are findable, a blue/green reload promoted,
+ * leader failover, drift put back, a helm upgrade, deletion with garbage collection, and helm uninstall. One cluster, its steps in order; the operator's log is read after each for errors nobody expected.
  */
 import { expect } from 'chai';
-import type { V1Deployment, V1Service } from '@kubernetes/client-node';
+import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import type { V1Deployment, V1Pod, V1Service } from '@kubernetes/client-node';
 import { parseJson } from '../../../src/chain/json.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
 import { eventually } from '../kube/contract.ts';
-import { CHART } from '../chart/helm.ts';
-import { OPERATOR_NAMESPACE, conditionOf, exampleMiddleware, install, realTier } from './real-cluster.ts';
+import { CANONICAL } from '../api/canonical-quantities.ts';
+import { CHART, renderChart } from '../chart/helm.ts';
+import {
+  INSTALL_VALUES,
+  OPERATOR_NAMESPACE,
+  OPERATOR_USER,
+  conditionOf,
+  exampleMiddleware,
+  install,
+  realTier,
+} from './real-cluster.ts';
 import type { Installed } from './real-cluster.ts';
 
 const NS = 'chain';
@@ -25,6 +36,13 @@ const LEASE: ObjectRef = {
   name: LEADER_LEASE_NAME,
 };
 const GENERATIONS = 12;
+
+/** ObjectPaths finds an object's URL path through the API server's discovery. */
+class ObjectPaths extends KubernetesObjectApi {
+  of(obj: KubeObject): Promise<string> {
+    return this.specUriPath(obj, 'patch');
+  }
+}
 type Status = { activeGeneration?: number; height?: number; reload?: { state?: string } };
 
 realTier('the operator on a real control plane', function () {
@@ -55,6 +73,48 @@ realTier('the operator on a real control plane', function () {
     expect(operators.items.filter((p) => p.metadata.name?.startsWith('mdw-operator-'))).to.have.length(2);
   });
 
+  // issue 89 item 1: a field the API server defaults inside an atomic struct (fieldRef's apiVersion) is helm's: a second
+  // manager applying the chart's own manifest conflicted with it (409)
+  it('takes the rendered chart from a second field manager: a server-side dry-run apply conflicts with nothing', async () => {
+    const objects = await renderChart('mdw-operator', OPERATOR_NAMESPACE, '--set', INSTALL_VALUES);
+    const paths = c.cluster.plane.kubeConfig().makeApiClient(ObjectPaths);
+    const refused: string[] = [];
+    for (const obj of objects) {
+      // the manifest as it is sent (the client's typed serializer would drop a CRD's x-kubernetes-* fields)
+      const path = await paths.of(obj);
+      try {
+        await c.cluster.rest.call(
+          'PATCH',
+          `${path}?fieldManager=gitops&dryRun=All`,
+          obj,
+          PatchStrategy.ServerSideApply,
+        );
+      } catch (err) {
+        refused.push(`${obj.kind} ${obj.metadata.name ?? ''}: ${(err as Error).message}`);
+      }
+    }
+    expect(objects.map((o) => o.kind)).to.include.members(['Deployment', 'CustomResourceDefinition', 'ClusterRole']);
+    expect(refused).to.deep.equal([]);
+  });
+
+  it('stores quantities in the canonical form the operator compares with', async () => {
+    // a dry run: the API server decodes, defaults and answers the pod it would store, and stores nothing
+    const pod = await c.cluster.rest.call<V1Pod>('POST', `/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods?dryRun=All`, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'quantities' },
+      spec: {
+        containers: CANONICAL.map(([written], i) => ({
+          name: `c${i}`,
+          image: 'none',
+          resources: { requests: { cpu: written } },
+        })),
+      },
+    });
+    const stored = pod.spec?.containers.map((container) => container.resources?.requests?.cpu);
+    expect(stored).to.deep.equal(CANONICAL.map(([, canonical]) => canonical));
+  });
+
   it('serves the devnode chain from examples/middleware.yaml: migration Job, populator, servers, conditions true', async () => {
     await c.kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, 'real-tier');
     await c.kube.apply(
@@ -68,6 +128,11 @@ realTier('the operator on a real control plane', function () {
     );
     const mw = exampleMiddleware(c.devnode);
     mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 5 };
+    // quantities as people write them, which the API server stores otherwise in the children: 500m, 1Gi
+    mw.spec.server = {
+      ...(mw.spec.server as object),
+      resources: { requests: { cpu: '0.5', memory: '512Mi' }, limits: { memory: '1024Mi' } },
+    };
     // the generated chain's blocks are stamped long ago: a status that judged their age would never say synced
     mw.spec.statusMaxBlockAge = 1_000_000_000;
     await c.kube.apply(mw, 'real-tier');
@@ -86,6 +151,71 @@ realTier('the operator on a real control plane', function () {
     const nodeBlock = await fetch(`${c.devnode.externalUrl}/v2/key-blocks/height/${top}`);
     // the same block, digit for digit (the nonce is above 2^53), whatever the order of its keys
     expect(parseJson(keyBlock.body)).to.deep.equal(parseJson(await nodeBlock.text()));
+  });
+
+  // issue 89 item 2: "0.5" stored as "500m" was drift on every pass, so every pass wrote
+  it('writes nothing for a minute of passes over the unchanged Middleware whose cpu is "0.5"', async function () {
+    this.timeout(150_000);
+    const server = await c.kube.get<V1Deployment & KubeObject>({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: NS,
+      name: 'mainnet-server-g1',
+    });
+    expect(server?.spec?.template.spec?.containers[0]?.resources).to.deep.equal({
+      requests: { cpu: '500m', memory: '512Mi' },
+      limits: { memory: '1Gi' },
+    });
+    const from = c.audit().length;
+    const isMiddleware = (e: { objectRef?: { resource?: string; name?: string } }) =>
+      e.objectRef?.resource === 'middlewares' && e.objectRef.name === MW.name;
+    // each change of an annotation is a watch event, so a reconcile pass, which reads the Middleware first
+    for (let i = 0; i < 6; i++) {
+      await c.kube.patchMerge(MW, { metadata: { annotations: { 'example.com/touched': String(i) } } });
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+    }
+    const requests = c
+      .audit()
+      .slice(from)
+      .filter((e) => e.user.username === OPERATOR_USER);
+    const passes = requests.filter(
+      (e) => e.verb === 'get' && isMiddleware(e) && e.objectRef?.subresource === undefined,
+    );
+    expect(passes.length, 'reconcile passes').to.be.at.least(6);
+    const writes = requests
+      .filter((e) => !['get', 'list', 'watch'].includes(e.verb) && e.objectRef?.resource !== 'leases')
+      .map((e) => `${e.verb} ${e.objectRef?.resource ?? ''} ${e.objectRef?.name ?? ''}`);
+    expect(writes).to.deep.equal([]);
+  });
+
+  // issue 89 item 3: a namespace being deleted refuses the Event on the Middleware, so the kept schemas were said nowhere
+  it('names the schemas it keeps when a namespace is deleted: in its log at info and in its own namespace', async () => {
+    const doomed = 'doomed';
+    const ref: ObjectRef = { apiVersion: API_VERSION, kind: KIND, namespace: doomed, name: 'spare' };
+    await c.kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: doomed } }, 'real-tier');
+    const mw = exampleMiddleware(c.devnode);
+    mw.metadata = { name: 'spare', namespace: doomed };
+    mw.spec.paused = true;
+    await c.kube.apply(mw, 'real-tier');
+    await eventually(async () => expect((await c.kube.get(ref))?.metadata.finalizers).to.have.length(1), 30_000);
+    // a paused Middleware that served generation 1 (its status written by hand: pausing keeps it as it is)
+    await c.kube.patchStatus(ref, { activeGeneration: 1, schemaPrefix: 'spare_g' });
+    await c.cluster.rest.call('DELETE', `/api/v1/namespaces/${doomed}`);
+    await eventually(async () => {
+      const ns = await c.kube.get({ apiVersion: 'v1', kind: 'Namespace', name: doomed });
+      expect(ns, 'the namespace is gone').to.equal(undefined);
+    }, 60_000);
+    const said = c.operatorLog().find((l) => l.msg.startsWith('schemas retained') && l.name === 'spare');
+    expect(said).to.deep.include({ level: 30, namespace: doomed, schemas: ['spare_g1'] });
+    const events = await c.kube.list<KubeObject & { reason?: string; message?: string }>(
+      'v1',
+      'Event',
+      OPERATOR_NAMESPACE,
+    );
+    const retained = events.items.filter((e) => e.reason === 'SchemasRetained');
+    expect(retained.map((e) => e.message)).to.deep.equal([
+      `Middleware ${doomed}/spare: reclaimPolicy is Retain: the schemas spare_g1 are kept; drop them by hand when no longer needed`,
+    ]);
   });
 
   it('puts back a Deployment edited by hand', async () => {

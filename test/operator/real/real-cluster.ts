@@ -5,6 +5,7 @@
  * said in one line.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ProxyAgent, fetch } from 'undici';
 import { parse } from 'yaml';
 import type { Devnode } from '../../../src/devnode/index.ts';
@@ -19,6 +20,13 @@ import { CHART, helm } from '../chart/helm.ts';
 
 /** OPERATOR_NAMESPACE is where the chart is installed. */
 export const OPERATOR_NAMESPACE = 'mdw-system';
+/** INSTALL_VALUES are the values the chart is installed with (`--set`): the checkout's image, the debug log. */
+export const INSTALL_VALUES = `image.repository=${IMAGE_REPOSITORY},image.tag=${IMAGE_TAG},logLevel=debug`;
+/**
+ * OPERATOR_USER is the operator's user as the API server (and its audit log) names it: the chart's ServiceAccount,
+ * named after the release (mdw-operator) and the chart.
+ */
+export const OPERATOR_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:mdw-operator-aeternity-middleware-operator`;
 
 /** realTier registers the suite when the control plane is built here, and says in one line that it skipped otherwise. */
 export function realTier(title: string, suite: (this: Mocha.Suite) => void): void {
@@ -40,6 +48,10 @@ export interface Installed {
   get(url: string): Promise<{ status: number; body: string }>;
   /** operatorErrors are the error lines of every operator pod's log not matched by one of allowed. */
   operatorErrors(allowed?: RegExp[]): string[];
+  /** operatorLog is every line of every operator pod's log, parsed (pino's JSON). */
+  operatorLog(): LogLine[];
+  /** audit is every request the API server completed, in order, from its audit log. */
+  audit(): AuditEntry[];
   stop(): Promise<void>;
 }
 
@@ -63,7 +75,7 @@ export async function install(generations: number, values: string[] = []): Promi
     OPERATOR_NAMESPACE,
     '--create-namespace',
     '--set',
-    `image.repository=${IMAGE_REPOSITORY},image.tag=${IMAGE_TAG},logLevel=debug`,
+    INSTALL_VALUES,
     ...values,
   );
   const proxy = new ProxyAgent(cluster.proxy.url);
@@ -82,6 +94,10 @@ export async function install(generations: number, values: string[] = []): Promi
         .podLogs(OPERATOR_NAMESPACE, 'mdw-operator')
         .flatMap(({ pod, log }) => errorLines(log).map((line) => `${pod}: ${line}`))
         .filter((line) => !allowed.some((re) => re.test(line))),
+    operatorLog: () =>
+      cluster.agent.podLogs(OPERATOR_NAMESPACE, 'mdw-operator').flatMap(({ log }) => jsonLines<LogLine>(log)),
+    audit: () =>
+      jsonLines<AuditEntry>(join(cluster.plane.dir, 'audit.log')).filter((e) => e.stage === 'ResponseComplete'),
     stop: async () => {
       await proxy.close();
       await cluster.stop();
@@ -91,17 +107,40 @@ export async function install(generations: number, values: string[] = []): Promi
   };
 }
 
-/** errorLines are the log's lines at level error or fatal (pino's JSON: level ≥ 50). */
-function errorLines(file: string): string[] {
+/** LogLine is one line of pino's JSON log. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** AuditEntry is one request of the API server's audit log (level Metadata). */
+export interface AuditEntry {
+  stage: string;
+  verb: string;
+  user: { username: string };
+  objectRef?: { resource?: string; namespace?: string; name?: string; subresource?: string };
+  responseStatus?: { code?: number };
+}
+
+/** jsonLines parses every JSON line of a file (others skipped: a line still being written). */
+function jsonLines<T>(file: string): T[] {
   return readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => {
+    .flatMap((line) => {
       try {
-        return (JSON.parse(line) as { level?: number }).level! >= 50;
+        return [JSON.parse(line) as T];
       } catch {
-        return false;
+        return [];
       }
     });
+}
+
+/** errorLines are the log's lines at level error or fatal (pino's JSON: level ≥ 50). */
+function errorLines(file: string): string[] {
+  return jsonLines<LogLine>(file)
+    .filter((line) => line.level >= 50)
+    .map((line) => JSON.stringify(line));
 }
 
 /** exampleMiddleware is examples/middleware.yaml pointed at the devnode, with the database Secret it names. */
