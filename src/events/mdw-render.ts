@@ -4,10 +4,10 @@
  * (events-source.ts), with /v3's KeyBlock and MicroBlock.
  */
 import { stringifyJson } from '../chain/json.ts';
-import { signedTx } from '../chain/signed-tx.ts';
+import { nodeSignedTx } from '../chain/signed-tx.ts';
 import type { TxRow } from '../db/queries/transactions.ts';
 import type { EpochRow, ScheduleRow } from '../db/queries/hyperchain.ts';
-import { transactionJson } from '../shapes/v3/render-tx.ts';
+import { encodedTx, transactionJson } from '../shapes/v3/render-tx.ts';
 import { epochObject, scheduleObject } from '../shapes/v3/render-hyperchain.ts';
 
 /** A stored transaction as ae_mdw's sockets send it: the v3 Transaction and the v2 shape. */
@@ -16,7 +16,7 @@ export interface MdwTxPayloads {
   readonly v2: string;
 }
 
-/** v2TransactionJson is ae_mdw's v2 socket shape: the node's signed tx plus its tx index, micro index and time. */
+/** v2TransactionJson is ae_mdw's v2 socket shape: the node's signed tx (`encoded_tx` included) plus its tx index, micro index and time. */
 function v2TransactionJson(
   signed: Record<string, unknown>,
   place: { txIndex: number; microIndex: number; microTime: number },
@@ -33,7 +33,7 @@ function v2TransactionJson(
 export function mdwTxPayloads(t: TxRow, before: number): MdwTxPayloads {
   return {
     v3: transactionJson(t),
-    v2: v2TransactionJson(signedTx(t), {
+    v2: v2TransactionJson(nodeSignedTx(t, encodedTx(t)), {
       txIndex: before + t.txIndex,
       microIndex: t.microIndex,
       microTime: Number(t.microTimeMs),

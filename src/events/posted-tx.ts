@@ -1,11 +1,13 @@
 /**
  * @module A transaction a client posted through our forwarding of `POST /v2/transactions`, as tx_update reports a
- * pending one: the node's GenericSignedTx with `block_hash` "none" and `block_height` −1, as its mempool lists it.
+ * pending one: the node's GenericSignedTx with `block_hash` "none" and `block_height` −1, as its mempool lists it
+ * (`encoded_tx` included, `signatures` omitted for a GAMetaTx, keys in order).
  */
 import { decode, encode } from '../chain/encoding.ts';
 import { isJsonObject, parseJson, stringifyJson } from '../chain/json.ts';
+import { nodeSignedTx } from '../chain/signed-tx.ts';
+import { renderStoredTx } from '../chain/stored-tx.ts';
 import { txHash } from '../chain/tx-serialize.ts';
-import { decodeSignedTx, decodeTx } from '../chain/tx-parse.ts';
 
 /** A posted transaction: its hash and its pending GenericSignedTx, serialised. */
 export interface PostedTx {
@@ -22,15 +24,12 @@ export function postedTx(body: string): PostedTx | undefined {
     const parsed = parseJson(body);
     if (!isJsonObject(parsed) || typeof parsed.tx !== 'string') return undefined;
     const signed = decode(parsed.tx, ['tx']).bytes;
-    const { signatures, txBytes } = decodeSignedTx(signed);
+    // the signed bytes are a stored transaction's binary form: rendered as the node prints them
+    const { signatures, tx } = renderStoredTx(signed);
     const hash = txHash(signed);
-    const json = stringifyJson({
-      tx: decodeTx(txBytes),
-      block_height: -1,
-      block_hash: 'none',
-      hash,
-      signatures: signatures.map((s) => encode('sg', s)),
-    });
+    const json = stringifyJson(
+      nodeSignedTx({ hash, height: -1, microBlockHash: 'none', signatures, tx }, encode('tx', signed)),
+    );
     return { hash, json };
   } catch {
     return undefined;

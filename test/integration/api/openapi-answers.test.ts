@@ -46,6 +46,8 @@ describe('every route answers what /middleware/api says it answers', function ()
       '/v2/micro-blocks/hash/{hash}/header': f.microHash(4),
       '/v2/micro-blocks/hash/{hash}/transactions': f.microHash(4),
       '/v2/micro-blocks/hash/{hash}/transactions/count': f.microHash(4),
+      // the node's index is 1-based (the recording's /transactions/index/1 is a block's first)
+      '/v2/micro-blocks/hash/{hash}/transactions/index/{index}': `${f.microHash(4)} 1`,
       '/v2/transactions/{hash}': id('th', 'spend-1'),
       '/middleware/generations/{from}/{to}': '3 5',
       '/middleware/new/generations/{from}/{to}': '3 5',

@@ -133,10 +133,9 @@ describe("ae_mdw's websocket through the SDK's MiddlewareSubscriber (devnode →
     expect(message).to.include({ source: 'mdw', subscription: 'Transactions' });
     const payload = message.payload as Message;
     expect(payload.hash).to.equal(hash);
-    expect(payload).to.not.have.property('encoded_tx');
-    // the node's since 7.x with its encoded_tx, which the v2 payload leaves out (above)
-    const { encoded_tx: encoded, ...node } = (await v3.nodeGet(`/v2/transactions/${hash}`)) as Message;
-    expect(encoded).to.match(/^tx_/);
+    // the node's since 7.x, its encoded_tx included: ae_mdw's v2 payload is the node's serialize_for_client
+    const node = (await v3.nodeGet(`/v2/transactions/${hash}`)) as Message;
+    expect(node.encoded_tx).to.match(/^tx_/);
     const { tx_index: txIndex, micro_index: microIndex, micro_time: microTime, ...rest } = payload;
     expect(rest).to.deep.equal(node);
     expect(txIndex).to.be.a('number');
