@@ -1,5 +1,7 @@
 /** @module Naming-system rules that depend on the protocol version (aec_governance). Pure. */
 import { asciiName } from './derived-ids.ts';
+import { encode } from './encoding.ts';
+import type { Json } from './json.ts';
 
 /** Consensus protocol versions, as key blocks print them (aec_hard_forks; the names and the rules: protocols.ts). */
 export const Protocol = { ROMA: 1, MINERVA: 2, FORTUNA: 3, LIMA: 4, IRIS: 5, CERES: 6, ARCUS: 7 } as const;
@@ -38,6 +40,25 @@ export function claimMaxExpiration(protocol: number): number {
 /** namePointersMaxCount is how many pointers a name may hold (unlimited before Iris). */
 export function namePointersMaxCount(protocol: number): number {
   return protocol >= Protocol.IRIS ? 32 : Infinity;
+}
+
+/** A name pointer as a node (7.x) renders it, in a name's answer and in its transactions: keys sorted. */
+export type NamePointer = {
+  /** the key's bytes as a `ba_`: exact where the text is not (a key need not be UTF-8) */
+  encoded_key: string;
+  id: string;
+  key: string;
+};
+
+/**
+ * namePointer is a transaction's pointer as the node renders it: the node's own `encoded_key` when the transaction
+ * carries one (tx-parse.ts gives it from the key's bytes), else the key's UTF-8 bytes (a pointer without it: an older
+ * node's JSON, a contract's AENS.update).
+ */
+export function namePointer(p: { [key: string]: Json }): NamePointer {
+  const key = String(p.key);
+  const encoded = typeof p.encoded_key === 'string' ? p.encoded_key : encode('ba', Buffer.from(key, 'utf8'));
+  return { encoded_key: encoded, id: String(p.id), key };
 }
 
 /**

@@ -100,7 +100,8 @@ export const SCHEMAS: Record<string, Schema> = {
     auction_end_height: int,
     owner: encoded('ak'),
     expires_at: nullable(int),
-    pointers: array(obj({ key: str, id: str })),
+    // as the node renders them: the key's bytes as a base64 `ba_` beside its text
+    pointers: array(obj({ encoded_key: { type: 'string', pattern: '^ba_[A-Za-z0-9+/]*={0,2}$' }, id: str, key: str })),
   }),
   /** the original's NameAuctionEntry: the auction's last bid */
   AuctionEntry: obj({ name: str, expiration: int, winning_bid: decimal, winning_bidder: encoded('ak') }),

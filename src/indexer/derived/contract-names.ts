@@ -4,6 +4,7 @@
  * transaction's position with the internal call's `local_idx`, as ae_mdw records them (`internal_source`). Their
  * state folds onto the name's events before them, the name transactions' and the contracts' alike. Pure.
  */
+import { namePointer } from '../../chain/aens.ts';
 import { nameId } from '../../chain/derived-ids.ts';
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
 import { comparePositions } from '../../db/queries/positions.ts';
@@ -66,9 +67,7 @@ export function contractNameActions(
       }
       case 'AENS.update': {
         const expiry = toSafeNumber(tx.name_ttl ?? 0);
-        const pointers = (Array.isArray(tx.pointers) ? tx.pointers : [])
-          .filter(isJsonObject)
-          .map((p) => ({ key: String(p.key), id: String(p.id) }));
+        const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).filter(isJsonObject).map(namePointer);
         const nameTtl = expiry > 0 ? expiry - place.blockHeight : null;
         return [{ ...head, kind: 'update', nameHash: text(tx.name_id), nameTtl, pointers }];
       }

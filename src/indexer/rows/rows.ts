@@ -1,4 +1,5 @@
 /** @module The shapes between fetch, transform and write: a fetched generation and its table rows. */
+import type { NamePointer } from '../../chain/aens.ts';
 import type { ChannelState, ChannelTx } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
@@ -187,7 +188,7 @@ export interface ActionPosition extends TxPosition {
 export type NameAction = ActionPosition & { protocol: number; nameHash: string; account: string } & (
     | { kind: 'claim'; name: string; nameFee: string | null; salt: bigint }
     // a null TTL keeps the expiry (a contract's AENS.update without one)
-    | { kind: 'update'; nameTtl: number | null; pointers: { key: string; id: string }[] }
+    | { kind: 'update'; nameTtl: number | null; pointers: NamePointer[] }
     | { kind: 'transfer'; recipient: string }
     | { kind: 'revoke' }
   );

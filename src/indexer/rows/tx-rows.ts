@@ -2,6 +2,7 @@
  * @module Per-type row handlers: the rows one effective transaction (itself, or one wrapped inside a GAMetaTx or
  * PayingForTx) adds besides its transaction and account rows, one handler per transaction type. Pure.
  */
+import { namePointer } from '../../chain/aens.ts';
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
 import type { ActionPosition, FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 
@@ -113,9 +114,7 @@ function nameAction({ tx, pos, protocol, blockHeight }: EffectiveTx): NameAction
 
 const nameUpdateRows: RowHandler = (rows, t) => {
   const { tx, pos } = t;
-  const pointers = (Array.isArray(tx.pointers) ? tx.pointers : [])
-    .filter(isJsonObject)
-    .map((p) => ({ key: String(p.key), id: String(p.id) }));
+  const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).filter(isJsonObject).map(namePointer);
   const action = nameAction(t);
   const nameHash = action.nameHash;
   rows.nameActions.push({ ...action, kind: 'update', nameTtl: toSafeNumber(tx.name_ttl), pointers });

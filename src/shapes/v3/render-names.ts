@@ -1,5 +1,5 @@
 /** @module ae_mdw's Name, Auction, NameClaim/Transfer/Update and Pointee objects from stored rows. Pure. */
-import { encode } from '../../chain/encoding.ts';
+import { namePointer } from '../../chain/aens.ts';
 import { isJsonObject, type Json } from '../../chain/json.ts';
 import type { NameEventRow, NameStateRow, PointeeRow } from '../../db/queries/names.ts';
 import { sourceTxFields, txBody } from './render-source-tx.ts';
@@ -37,13 +37,10 @@ export function isActive(n: NameStateRow, top: number): boolean {
   return !isInAuction(n, top) && n.expiresAt !== null && n.expiresAt >= top && n.kind !== 'revoke';
 }
 
-/** pointersJson adds ae_mdw's `encoded_key` (the raw key as `ba_`) to each pointer. */
+/** pointersJson is the stored pointers as the node and ae_mdw render them, with `encoded_key` (the key's bytes). */
 export function pointersJson(pointers: Json): Json[] {
   if (!Array.isArray(pointers)) return [];
-  return pointers.filter(isJsonObject).map((p) => ({
-    ...p,
-    encoded_key: encode('ba', Buffer.from(String(p.key ?? ''), 'utf8')),
-  }));
+  return pointers.filter(isJsonObject).map(namePointer);
 }
 
 /** nameObject is ae_mdw's Name; `auction` and `revoke` are given rendered (or null). */

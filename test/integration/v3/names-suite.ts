@@ -151,7 +151,9 @@ export function describeNames(shared: { v3: V3UnderTest }): void {
       expect((await v3.get('/mdw/v3/names/nm_bad')).body).to.deep.equal({ error: 'invalid id: nm_bad' });
       expect((await v3.get('/mdw/v3/names?by=size')).body).to.deep.equal({ error: 'invalid query: by=size' });
       expect((await v3.get('/mdw/v3/names/unclaimed-name-xyz')).status).to.equal(404);
-      expect((await v3.get('/mdw/v3/names?by=name&cursor=abc')).status).to.equal(200);
+      // a by-name cursor is a name, ending with its registrar (issue 91: a cursor is only a text the server wrote)
+      expect((await v3.get(`/mdw/v3/names?by=name&cursor=${name}`)).status).to.equal(200);
+      expect((await v3.get('/mdw/v3/names?by=name&cursor=abc')).body).to.deep.equal({ error: 'invalid cursor: abc' });
       expect((await v3.get('/mdw/v3/names?cursor=abc')).body).to.deep.equal({ error: 'invalid cursor: abc' });
     });
   });

@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { MemoryAccount, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
+import type { NamePointer } from '../../../src/chain/aens.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { channelState, type ChannelTx } from '../../../src/chain/channel-state.ts';
 import {
@@ -16,6 +17,8 @@ import {
 } from '../../../src/indexer/rows/chain-state.ts';
 import type { NameAction, NameOracleQuery, NameReferenceRow, OracleAction } from '../../../src/indexer/rows/rows.ts';
 
+/** pointer is a name pointer as a node renders it: `encoded_key` the `ba_` of the key's UTF-8 bytes */
+const pointer = (key: string, id: string): NamePointer => ({ encoded_key: encode('ba', Buffer.from(key)), id, key });
 const at = (height: number, txIndex = 0) => ({ height, microIndex: 0, txIndex, txHash: `th_${height}_${txIndex}` });
 /** act is where an action is; its micro block carries `blockHeight` (the generation's but on a hyperchain). */
 const act = (height: number, txIndex = 0, blockHeight = height) => ({ ...at(height, txIndex), blockHeight });
@@ -109,7 +112,7 @@ describe('foldNameActions(prior, actions)', () => {
         account: 'ak_1',
         kind: 'update',
         nameTtl: 1000,
-        pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
+        pointers: [pointer('account_pubkey', 'ak_9')],
       },
       { ...act(300, 1), protocol: 5, nameHash: 'nm_b', account: 'ak_1', kind: 'transfer', recipient: 'ak_3' },
       { ...act(400), protocol: 5, nameHash: 'nm_b', account: 'ak_3', kind: 'revoke' },
@@ -119,12 +122,12 @@ describe('foldNameActions(prior, actions)', () => {
       name: 'averyveryverylongname.chain',
       owner: 'ak_1',
       expiresAt: 1300,
-      pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
+      pointers: [pointer('account_pubkey', 'ak_9')],
     });
     expect(transfer).to.deep.include({
       owner: 'ak_3',
       expiresAt: 1300,
-      pointers: [{ key: 'account_pubkey', id: 'ak_9' }],
+      pointers: [pointer('account_pubkey', 'ak_9')],
     });
     expect(revoke).to.deep.include({ kind: 'revoke', owner: 'ak_3', expiresAt: 400, pointers: [] });
     expect(prior.get('nm_b')!.owner).to.equal('ak_1');
@@ -258,7 +261,7 @@ describe('resolveNameQueries(prior, events, queries)', () => {
         account: sender,
         kind: 'update',
         nameTtl: 100,
-        pointers: [{ key: 'oracle_pubkey', id: oracle(second) }],
+        pointers: [pointer('oracle_pubkey', oracle(second))],
       },
     ]);
     const { queries: rows, accountTxs } = resolveNameQueries(prior, events, [
@@ -341,7 +344,7 @@ describe('resolveNameReferences(prior, events, refs)', () => {
         account: owner,
         kind: 'update',
         nameTtl: 100,
-        pointers: [{ key: 'account_pubkey', id: second }],
+        pointers: [pointer('account_pubkey', second)],
       },
     ]);
     const rows = resolveNameReferences(prior, events, [

@@ -29,6 +29,8 @@ const claim = (height: number, txIndex: number, localIdx = 0): StoredInternalCal
   function: 'AENS.claim',
   internalTx: { account_id: registrar, name: NAME, name_salt: 0, name_fee: 61n * 10n ** 15n, fee: 0, nonce: 0, ttl: 1 },
 });
+/** alicePointer: the pointer as the node renders it in the call's transaction, and in the name it sets */
+const alicePointer = { encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR', id: alice, key: 'account_pubkey' };
 const update = (height: number, txIndex: number, nameTtl: number, localIdx = 0): StoredInternalCall => ({
   ...at(height, txIndex, localIdx),
   function: 'AENS.update',
@@ -36,7 +38,7 @@ const update = (height: number, txIndex: number, nameTtl: number, localIdx = 0):
     account_id: registrar,
     name_id: ID,
     name_ttl: nameTtl,
-    pointers: [{ key: 'account_pubkey', id: alice, encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR' }],
+    pointers: [alicePointer],
     client_ttl: 0,
     fee: 0,
     nonce: 0,
@@ -68,7 +70,7 @@ describe('contractNameActions and foldContractNames', () => {
   });
 
   it("reads an AENS.update's name_ttl as the expiry itself, and 0 as the expiry kept", () => {
-    const pointers = [{ key: 'account_pubkey', id: alice }];
+    const pointers = [alicePointer];
     expect(fold([claim(10, 1), update(12, 0, 190_000), update(15, 2, 0)]).slice(1)).to.deep.equal([
       { at: '12-0-0', kind: 'update', owner: registrar, expiresAt: 190_000, pointers, txHash: 'th_12_0' },
       { at: '15-2-0', kind: 'update', owner: registrar, expiresAt: 190_000, pointers, txHash: 'th_15_2' },
@@ -102,7 +104,7 @@ describe('contractNameActions and foldContractNames', () => {
         kind: 'claim',
         owner: registrar,
         expiresAt: 200_000,
-        pointers: [{ key: 'account_pubkey', id: alice }],
+        pointers: [alicePointer],
         txHash: 'th_20_0',
       },
     ]);
