@@ -201,7 +201,8 @@ export async function buildFixture(
     name_id: NAME_HASH,
     name_ttl: 50000,
     client_ttl: 3600,
-    pointers: [{ key: 'account_pubkey', id: BOB }],
+    // as a node 7.x sends a pointer: its key's bytes as encoded_key too
+    pointers: [{ encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR', id: BOB, key: 'account_pubkey' }],
     fee: 17000,
   });
   add(8, 'channel-1', {

@@ -39,7 +39,7 @@ describe('middleware object queries', () => {
       auction_end_height: 6,
       owner: ALICE,
       expires_at: 7 + 50000,
-      pointers: [{ key: 'account_pubkey', id: BOB }],
+      pointers: [{ encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR', id: BOB, key: 'account_pubkey' }],
     });
     it('lists all names in the original shape, state from the latest event', async () => {
       await api.request.get('/middleware/names').expect(200, [expected()]);

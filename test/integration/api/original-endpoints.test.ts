@@ -76,7 +76,7 @@ describe('the original endpoints that answered 404', function () {
           auction_end_height: 6,
           owner: ALICE,
           expires_at: 7 + 50000,
-          pointers: [{ key: 'account_pubkey', id: BOB }],
+          pointers: [{ encoded_key: 'ba_YWNjb3VudF9wdWJrZXn8jckR', id: BOB, key: 'account_pubkey' }],
         },
       });
       const unknown = await api.request.get(`/middleware/names/hash/${nameId('nobody.chain')}`).expect(404);
