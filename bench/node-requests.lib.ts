@@ -64,6 +64,11 @@ export interface NodeBound {
   readonly update: QueueNeed;
   readonly generationsPerSecond: number;
   readonly bound: QueueName;
+  /**
+   * the generations a second if the two regulators' work goes one after the other, never side by side: a catch-up
+   * leaves its replays (the dry-runs) to the backfill at its end (src/indexer/sync/loader.ts, `gathering`)
+   */
+  readonly oneAfterOther: number;
 }
 
 /**
@@ -95,9 +100,10 @@ export function nodeBound(
   };
   const read = need('read');
   const update = need('update');
+  const oneAfterOther = 1 / (1 / read.generationsPerSecond + 1 / update.generationsPerSecond);
   return read.generationsPerSecond <= update.generationsPerSecond
-    ? { read, update, generationsPerSecond: read.generationsPerSecond, bound: 'read' }
-    : { read, update, generationsPerSecond: update.generationsPerSecond, bound: 'update' };
+    ? { read, update, generationsPerSecond: read.generationsPerSecond, bound: 'read', oneAfterOther }
+    : { read, update, generationsPerSecond: update.generationsPerSecond, bound: 'update', oneAfterOther };
 }
 
 /** kindLines are a load's requests per generation by kind, most first, with the refusals and calls they had. Pure. */

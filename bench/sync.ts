@@ -572,6 +572,10 @@ async function main(): Promise<void> {
               `the nodes' CPU ${((1000 * perTx.nodes * bare.transactions) / (GENERATIONS + 1)).toFixed(2)} ms/generation`,
           );
           console.log(
+            `  the reads and the dry-runs one after the other (a catch-up leaves its replays to its end): ` +
+              `${bound.oneAfterOther.toFixed(1)} gen/s; (c) ÷ that ${(populated.generationsPerSecond / bound.oneAfterOther).toFixed(2)}`,
+          );
+          console.log(
             `  the chain read in ${populated.lastChainReadSeconds.toFixed(1)} s of ${populated.seconds.toFixed(1)} ` +
               `(÷ node bound ${fetchToBound.toFixed(2)}); after the last chain read ${(populated.seconds - populated.lastChainReadSeconds).toFixed(1)} s ` +
               `(the last batches' writes, the derivation of what the catch-up gathered)`,

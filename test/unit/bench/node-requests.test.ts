@@ -54,6 +54,8 @@ describe('bench/node-requests.lib', () => {
     expect(bound.generationsPerSecond).to.be.closeTo(1000 / 120, 1e-9);
     expect(bound.read.refusedPerGeneration).to.equal(0.7);
     expect(bound.update.generationsPerSecond).to.be.closeTo(50, 1e-9);
+    // the dry-runs after the reads: 120 + 20 ms a generation
+    expect(bound.oneAfterOther).to.be.closeTo(1000 / 140, 1e-9);
   });
 
   it("takes a profile's service time from the worker-time the devnode counted, and adds the nodes' workers", () => {
