@@ -1,23 +1,28 @@
 /**
- * @module Sync benchmark (issue 15): how fast the populator loads a mainnet-shaped chain from nodes that answer
- * like real ones (`mdw devnode --mainnet-like --latency-ms N --http-read M:1000 --http-update M:1000`, each in its own
- * process), against the node-bound rate measured in the same run:
- * (n) a bare client keeping every request slot busy (M per node): requests/s, and the generations/s and tx/s
- *     that implies for this chain (its requests are the fewest that read it: generation, each micro block's
- *     header and transactions, each contract call's info);
- * (c) the populator (own process) on the same chain into an empty schema.
- * Reports (c) ÷ (n), requests per generation and per transaction of each, the projected time for mainnet
- * from one node and from three, and the database's bytes per transaction. Runs at 20 ms, 5 ms and 200 ms, and
- * with three nodes at 20 ms (where the populator's thread bounds them) and 200 ms (where it does not: does the node
- * set scale?). After each populator run `mdw -v` checks every stored height against the nodes.
+ * @module Sync benchmark (issues 15, 87 §5, 88): how fast the populator loads a mainnet-shaped chain from nodes
+ * that admit what a real one does (`mdw devnode --mainnet-like --latency-ms L`, or `--node-profile 7.2.2`, with the
+ * node's default regulators: 5 running and 100 waiting reads, 5 and 50 POSTs, the rest refused; each in its own
+ * process), against the node-bound rate:
+ * (n) a bare client keeping every worker busy (2 × 5 requests in flight per node): the fewest requests that read the
+ *     chain (generation, each micro block's header and transactions, each contract call's info);
+ * (c) the populator (own process) on the same chain into an empty schema, every area on, its requests counted by
+ *     kind (bench/node-requests.hook.ts);
+ * the node bound: what the nodes serve of (c)'s requests per generation, each regulator's workers ÷ its service time
+ *     (L, or the profile's as the devnode measured it), the busier regulator bounding.
+ * Reports (c) ÷ the node bound, (c) ÷ (n), requests per generation by kind, the nodes' CPU per generation, the
+ * projected time for mainnet from one node and from three, and the database's bytes per transaction. After each
+ * populator run `mdw -v` checks every stored height against the nodes.
  *
- *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_SLOTS=32 BENCH_SYNC_LATENCIES=20,5,200 BENCH_SYNC_NODES=3
- *                         BENCH_SYNC_NODES_AT=20,200: the latencies with a three-node run too, by default the first
- *                         and 200 if listed; BENCH_SYNC_VERIFY=0 skips the verify; BENCH_POPULATOR_FLAGS="--cpu-prof"
- *                         adds Node flags to the populator's process; BENCH_SYNC_HYPERCHAIN=10 runs a hyperchain of
- *                         10-block epochs)
+ *   node bench/sync.ts   (BENCH_SYNC_GENERATIONS=1000 BENCH_SYNC_LATENCIES=20,5,100,7.2.2: ms per answer, or a node
+ *                         profile; BENCH_SYNC_NODES=3 BENCH_SYNC_NODES_AT=20,100: the paces with a three-node run
+ *                         too, by default the first and 100 if listed; BENCH_SYNC_VERIFY=0 skips the verify;
+ *                         BENCH_POPULATOR_FLAGS="--cpu-prof" adds Node flags to the populator's process;
+ *                         BENCH_SYNC_HYPERCHAIN=10 runs a hyperchain of 10-block epochs)
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
@@ -28,19 +33,21 @@ import { loadConfig } from '../src/config/middleware.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { bareClient } from './bare-client.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
-import { startDevnodeProcess, workerFlags, type Child, type DevnodeChild } from './http.lib.ts';
+import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
 import { machineBusySeconds, mainThreadSeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { writeResult } from './results.lib.ts';
+import { kindLines, nodeBound, type QueueCounts, type QueueName, type RequestKinds } from './node-requests.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_SYNC_GENERATIONS ?? 1000);
-const SLOTS = Number(process.env.BENCH_SYNC_SLOTS ?? 32);
-const LATENCIES = (process.env.BENCH_SYNC_LATENCIES ?? '20,5,200').split(',').map(Number);
+/** a real node's read workers (`http_read`'s 5, as the devnode's default regulators): the bare client's pace */
+const SLOTS = 5;
+/** each pace: ms per answer (`--latency-ms`), or a node profile (`--node-profile`, a version with dots) */
+const PACES = (process.env.BENCH_SYNC_LATENCIES ?? '20,5,100,7.2.2').split(',');
 const NODES = Number(process.env.BENCH_SYNC_NODES ?? 3);
-/** the latencies where NODES nodes run after one: the first (20 ms: the thread's bound) and 200 ms (the node set's) */
-const NODES_AT = (process.env.BENCH_SYNC_NODES_AT?.split(',').map(Number) ?? [LATENCIES[0]!, 200]).filter((l) =>
-  LATENCIES.includes(l),
-);
+/** the paces where NODES nodes run after one: the first (20 ms) and 100 ms */
+const NODES_AT = (process.env.BENCH_SYNC_NODES_AT?.split(',') ?? [PACES[0]!, '100']).filter((l) => PACES.includes(l));
+const isProfile = (pace: string): boolean => pace.includes('.');
 /** `mdw -v` over each populated schema afterwards (0 to skip): nothing lost from slow, queueing nodes */
 const VERIFY = process.env.BENCH_SYNC_VERIFY !== '0';
 const SEED = 'sync-bench';
@@ -55,11 +62,11 @@ const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 const cpuOfNodes = (nodes: readonly Child[]): number => nodes.reduce((sum, n) => sum + processCpuSeconds(n.pid), 0);
 
 /** startNode runs `mdw devnode` in its own process and resolves when it serves. */
-function startNode(latencyMs: number): Promise<DevnodeChild> {
+function startNode(pace: string): Promise<DevnodeChild> {
   return startDevnodeProcess([
     ...['--generate', String(GENERATIONS), '--mainnet-like', '--seed', SEED],
     ...(HYPERCHAIN ? ['--hyperchain', '--epoch-length', HYPERCHAIN] : []),
-    ...['--latency-ms', String(latencyMs), ...workerFlags(SLOTS)],
+    ...(isProfile(pace) ? ['--node-profile', pace] : ['--latency-ms', pace]),
     ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
   ]);
 }
@@ -92,13 +99,34 @@ interface PacingCounts {
   readonly answerMs: number;
   readonly queuedMs: number;
   readonly overran: number;
+  readonly queues: Record<QueueName, QueueCounts>;
 }
+
+type QueueJson = { workers: number; answers: number; answer_ms: number; refused: number };
 
 async function pacingCounts(node: DevnodeChild): Promise<PacingCounts> {
   const { status, text } = await httpGet(new URL(`${node.internalUrl}/v2/debug/dev/pacing`), 30_000);
   if (status !== 200) throw new Error(`pacing counts: ${status} ${text}`);
-  const body = JSON.parse(text) as { answers: number; answer_ms: number; queued_ms: number; overran: number };
-  return { answers: body.answers, answerMs: body.answer_ms, queuedMs: body.queued_ms, overran: body.overran };
+  const body = JSON.parse(text) as {
+    answers: number;
+    answer_ms: number;
+    queued_ms: number;
+    overran: number;
+    queues: { http_read: QueueJson; http_update: QueueJson };
+  };
+  const queue = (q: QueueJson): QueueCounts => ({
+    workers: q.workers,
+    answers: q.answers,
+    answerMs: q.answer_ms,
+    refused: q.refused,
+  });
+  return {
+    answers: body.answers,
+    answerMs: body.answer_ms,
+    queuedMs: body.queued_ms,
+    overran: body.overran,
+    queues: { read: queue(body.queues.http_read), update: queue(body.queues.http_update) },
+  };
 }
 
 /**
@@ -119,10 +147,14 @@ interface NodeUse {
 function nodeUse(before: PacingCounts, after: PacingCounts, seconds: number, latencyMs: number): NodeUse {
   const answers = after.answers - before.answers;
   const slotMs = after.answerMs - before.answerMs;
+  // the busier regulator's workers: the reads' (5) or the dry-runs' (5), each its own queue
+  const busy = (['read', 'update'] as const).map(
+    (q) => (after.queues[q].answerMs - before.queues[q].answerMs) / (after.queues[q].workers * seconds * 1000),
+  );
   return {
     requestsPerSecond: answers / seconds,
     ofIdeal: answers / seconds / ((SLOTS * 1000) / latencyMs),
-    slotsBusy: slotMs / (SLOTS * seconds * 1000),
+    slotsBusy: Math.max(...busy),
     answerMs: slotMs / answers,
     queuedMs: (after.queuedMs - before.queuedMs) / answers,
     overran: after.overran - before.overran,
@@ -130,16 +162,20 @@ function nodeUse(before: PacingCounts, after: PacingCounts, seconds: number, lat
 }
 
 /**
- * busyTimeline samples the nodes' slot-milliseconds every `everyMs` until stopped, and gives the slots busy (of all
+ * busyTimeline samples the nodes' workers' milliseconds in one regulator (reads or POSTs) every `everyMs` until stopped, and gives the slots busy (of all
  * nodes' slots) in each tenth of the first `seconds` sampled (the populator's clock, not its shutdown after it):
  * whether a run's idle slots are at its start, its end or throughout. An answer counts when written, so a sample
  * holds the slot time of the answers it saw end.
  */
-function busyTimeline(nodes: readonly DevnodeChild[], everyMs: number): (seconds: number) => Promise<number[]> {
+function busyTimeline(
+  nodes: readonly DevnodeChild[],
+  everyMs: number,
+  queue: QueueName,
+): (seconds: number) => Promise<number[]> {
   const samples: { at: number; slotMs: number }[] = [];
   const sample = async (): Promise<void> => {
     const counts = await Promise.all(nodes.map(pacingCounts));
-    samples.push({ at: performance.now(), slotMs: counts.reduce((sum, c) => sum + c.answerMs, 0) });
+    samples.push({ at: performance.now(), slotMs: counts.reduce((sum, c) => sum + c.queues[queue].answerMs, 0) });
   };
   const first = sample();
   const timer = setInterval(() => void sample().catch(() => {}), everyMs);
@@ -160,17 +196,6 @@ function busyTimeline(nodes: readonly DevnodeChild[], everyMs: number): (seconds
   };
 }
 
-/** usesSince reads the nodes' counts now and gives each one's NodeUse since `before`, over `seconds`. */
-async function usesSince(
-  nodes: readonly DevnodeChild[],
-  before: readonly PacingCounts[],
-  seconds: number,
-  latencyMs: number,
-): Promise<NodeUse[]> {
-  const after = await Promise.all(nodes.map(pacingCounts));
-  return after.map((counts, i) => nodeUse(before[i]!, counts, seconds, latencyMs));
-}
-
 function useLine(uses: readonly NodeUse[], latencyMs: number): string {
   return uses
     .map(
@@ -189,12 +214,24 @@ async function populate(
   schema: string,
   transactions: number,
   onSyncing: () => Promise<void>,
-): Promise<Rate & { cpuSeconds: number; peakRssMiB: number; mainThread: MainThread | undefined }> {
+): Promise<
+  Rate & {
+    cpuSeconds: number;
+    peakRssMiB: number;
+    mainThread: MainThread | undefined;
+    kinds: RequestKinds;
+    lastChainReadSeconds: number;
+  }
+> {
   // BENCH_POPULATOR_FLAGS="--cpu-prof --cpu-prof-dir=…" profiles the populator on the mainnet-like chain
   const flags = process.env.BENCH_POPULATOR_FLAGS?.split(' ').filter(Boolean) ?? [];
   const script = new URL('indexer.lib.populate.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, ['--expose-gc', ...flags, script], {
+  const hook = new URL('node-requests.hook.ts', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'sync-requests-'));
+  const kindsFile = join(dir, 'kinds.json');
+  const child = spawn(process.execPath, ['--expose-gc', '--import', hook, ...flags, script], {
     env: {
+      BENCH_NODE_REQUESTS_FILE: kindsFile,
       NODE_URL: urls[0]!,
       NODE_URLS: urls.join(','),
       DATABASE_URL: databaseUrl,
@@ -231,6 +268,11 @@ async function populate(
   clearInterval(readThread);
   if (code !== 0) throw new Error(`populator child exited with ${code}`);
   await syncing;
+  const { kinds, lastChainReadSeconds } = JSON.parse(readFileSync(kindsFile, 'utf8')) as {
+    kinds: RequestKinds;
+    lastChainReadSeconds: number;
+  };
+  rmSync(dir, { recursive: true });
   const r = JSON.parse(out.trim().split('\n').at(-1)!) as {
     seconds: number;
     syncCpuSeconds: number;
@@ -241,6 +283,8 @@ async function populate(
     ...rate(r.seconds, r.nodeRequests, GENERATIONS + 1, transactions),
     cpuSeconds: r.syncCpuSeconds,
     peakRssMiB: r.peakRssMiB,
+    kinds,
+    lastChainReadSeconds,
     mainThread:
       thread.first && thread.last
         ? { running: thread.last.running - thread.first.running, waiting: thread.last.waiting - thread.first.waiting }
@@ -268,6 +312,7 @@ interface CpuPerTx {
 interface Bounds {
   /** `nodes` ideal nodes: nodes × SLOTS ÷ latency requests per second, at (n)'s requests per transaction */
   readonly idealRequestsPerSecond: number;
+  /** the node bound (nodeBound) of (c)'s requests per generation, in transactions a second */
   readonly idealTxPerSecond: number;
   /** (c)'s tx/s ÷ the ideal */
   readonly ofIdeal: number;
@@ -296,7 +341,7 @@ interface Bounds {
 function boundsOf(
   nodes: number,
   latencyMs: number,
-  bare: Rate,
+  idealTxPerSecond: number,
   populated: Rate & { cpuSeconds: number; mainThread: MainThread | undefined },
   perTx: CpuPerTx,
   cores: number,
@@ -304,7 +349,6 @@ function boundsOf(
   uses: readonly NodeUse[],
 ): Bounds {
   const idealRequestsPerSecond = (nodes * SLOTS * 1000) / latencyMs;
-  const idealTxPerSecond = nodeBoundTxPerSecond(nodes, latencyMs, bare);
   const all = perTx.populator + perTx.postgres + perTx.nodes;
   const populatorCore = populated.cpuSeconds / populated.seconds;
   const runCores = (all * populated.transactions) / populated.seconds;
@@ -350,8 +394,8 @@ function boundLines(b: Bounds, perTx: CpuPerTx, nodes: number, latencyMs: number
   const all = perTx.populator + perTx.postgres + perTx.nodes;
   const reach = Math.min(b.threadTxPerSecond, b.coresTxPerSecond) / b.idealTxPerSecond;
   return [
-    `ideal node bound: ${nodes} × ${SLOTS} slots ÷ ${latencyMs} ms = ${b.idealRequestsPerSecond.toFixed(0)} req/s = ` +
-      `${b.idealTxPerSecond.toFixed(0)} tx/s; (c) reached ${pct(b.ofIdeal)} of it, the nodes' slots busy ` +
+    `node bound: ${b.idealTxPerSecond.toFixed(0)} tx/s (the reads: ${nodes} × ${SLOTS} workers ÷ ${latencyMs.toFixed(1)} ms ` +
+      `= ${b.idealRequestsPerSecond.toFixed(0)} req/s); (c) reached ${pct(b.ofIdeal)} of it, the nodes' slots busy ` +
       `${pct(b.slotsBusy)} of (c)`,
     `populator: ${us(perTx.populator)} µs/tx in all its threads, ${b.populatorCore.toFixed(2)} cores; its main thread ` +
       `${us(b.threadPerTx)} µs/tx, carrying at most ${b.threadTxPerSecond.toFixed(0)} tx/s at that cost ` +
@@ -399,7 +443,7 @@ function line(name: string, r: Rate): string {
 async function main(): Promise<void> {
   const load = { before: loadavg() };
   console.log(
-    `machine load (1/5/15 min): ${load.before.map((l) => l.toFixed(1)).join(' ')}; chain: ${GENERATIONS} mainnet-like generations${HYPERCHAIN ? ` of a hyperchain (epochs of ${HYPERCHAIN})` : ''}; ${SLOTS} slots per node`,
+    `machine load (1/5/15 min): ${load.before.map((l) => l.toFixed(1)).join(' ')}; chain: ${GENERATIONS} mainnet-like generations${HYPERCHAIN ? ` of a hyperchain (epochs of ${HYPERCHAIN})` : ''}; the node's default regulators (${SLOTS} workers for reads, ${SLOTS} for POSTs)`,
   );
   const db = await createTestDatabase();
   const postgresCpu = await postgresCpuReader(db.url);
@@ -407,33 +451,54 @@ async function main(): Promise<void> {
   const runs: Record<string, unknown>[] = [];
   let schemaIndex = 0;
   try {
-    for (const latencyMs of LATENCIES) {
+    for (const pace of PACES) {
       // three nodes where NODES_AT says (the 3-node runs), one at the others
-      const count = NODES_AT.includes(latencyMs) ? NODES : 1;
+      const count = NODES_AT.includes(pace) ? NODES : 1;
       const t0 = performance.now();
-      const nodes = await Promise.all(Array.from({ length: count }, () => startNode(latencyMs)));
+      const nodes = await Promise.all(Array.from({ length: count }, () => startNode(pace)));
+      const paceName = isProfile(pace) ? `node profile ${pace}` : `${pace} ms`;
       console.log(
-        `\n--- latency ${latencyMs} ms: ${count} devnode(s) generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+        `\n--- ${paceName}: ${count} devnode(s) generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
       try {
         for (const n of count > 1 ? [1, count] : [1]) {
           const urls = nodes.slice(0, n).map((x) => x.url);
           const used = nodes.slice(0, n);
           const bareCounts = await Promise.all(used.map(pacingCounts));
+          const loadAtStart = loadavg()[0]!;
           const read = await bareClient(urls, GENERATIONS, SLOTS);
           const bare = rate(read.seconds, read.requests, read.generations, read.transactions);
-          const bareUse = await usesSince(used, bareCounts, bare.seconds, latencyMs);
+          // a profile's time per answer: the reads' mean in (n), where the workers were kept busy
+          const bareAfter = await Promise.all(used.map(pacingCounts));
+          const latencyMs = isProfile(pace)
+            ? bareAfter.reduce((sum, a, i) => sum + a.queues.read.answerMs - bareCounts[i]!.queues.read.answerMs, 0) /
+              bareAfter.reduce((sum, a, i) => sum + a.queues.read.answers - bareCounts[i]!.queues.read.answers, 0)
+            : Number(pace);
+          const bareUse = bareAfter.map((a, i) => nodeUse(bareCounts[i]!, a, bare.seconds, latencyMs));
           const schema = `sync_${schemaIndex++}`;
           let cpu0 = { postgres: 0, nodes: 0, machine: 0 };
           let counts0: PacingCounts[] = [];
           let timeline: ((seconds: number) => Promise<number[]>) | undefined;
+          let dryRunTimeline: ((seconds: number) => Promise<number[]>) | undefined;
           const populated = await populate(urls, db.url, schema, bare.transactions, async () => {
             cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes), machine: machineBusySeconds() };
             counts0 = await Promise.all(used.map(pacingCounts));
-            timeline = busyTimeline(used, Math.max(200, latencyMs));
+            timeline = busyTimeline(used, Math.max(200, latencyMs), 'read');
+            dryRunTimeline = busyTimeline(used, Math.max(200, latencyMs), 'update');
           });
           const tenths = (await timeline?.(populated.seconds)) ?? [];
-          const populatedUse = await usesSince(used, counts0, populated.seconds, latencyMs);
+          const dryRunTenths = (await dryRunTimeline?.(populated.seconds)) ?? [];
+          const countsAfter = await Promise.all(used.map(pacingCounts));
+          const populatedUse = countsAfter.map((a, i) => nodeUse(counts0[i]!, a, populated.seconds, latencyMs));
+          const bound = nodeBound(
+            counts0.map((c) => c.queues),
+            countsAfter.map((c) => c.queues),
+            GENERATIONS + 1,
+            isProfile(pace) ? undefined : Number(pace),
+          );
+          const toBound = populated.generationsPerSecond / bound.generationsPerSecond;
+          // the chain read: from the start to the last generation or micro block asked; the rest asked the node nothing
+          const fetchToBound = populated.generations / populated.lastChainReadSeconds / bound.generationsPerSecond;
           // CPU per transaction of each party in (c): what bounds it when the machine's cores are full
           const perTx = {
             populator: populated.cpuSeconds / bare.transactions,
@@ -460,14 +525,28 @@ async function main(): Promise<void> {
             : undefined;
           const ratio = populated.generationsPerSecond / bare.generationsPerSecond;
           const projected = projectMainnet(populated);
-          const bounds = boundsOf(n, latencyMs, bare, populated, perTx, cores, machineCores, populatedUse);
-          console.log(`${n} node(s), ${latencyMs} ms:`);
+          const txPerGeneration = bare.transactions / (GENERATIONS + 1);
+          const bounds = boundsOf(
+            n,
+            latencyMs,
+            bound.generationsPerSecond * txPerGeneration,
+            populated,
+            perTx,
+            cores,
+            machineCores,
+            populatedUse,
+          );
+          const loadAtEnd = loadavg()[0]!;
+          console.log(`${n} node(s), ${paceName} (load ${loadAtStart.toFixed(1)} → ${loadAtEnd.toFixed(1)}):`);
           console.log(`  ${line('(n) bare client', bare)}`);
           console.log(`    devnode(s) in (n): ${useLine(bareUse, latencyMs)}`);
           console.log(`  ${line('(c) populator  ', populated)}`);
           console.log(`    devnode(s) in (c): ${useLine(populatedUse, latencyMs)}`);
           console.log(
-            `    slots busy in each tenth of (c): ${tenths.map((b) => (Number.isNaN(b) ? '?' : `${Math.round(100 * b)} %`)).join(', ')}`,
+            `    read workers busy in each tenth of (c): ${tenths.map((b) => (Number.isNaN(b) ? '?' : `${Math.round(100 * b)} %`)).join(', ')}`,
+          );
+          console.log(
+            `    dry-run workers busy in each tenth of (c): ${dryRunTenths.map((b) => (Number.isNaN(b) ? '?' : `${Math.round(100 * b)} %`)).join(', ')}`,
           );
           if (bounds.thread)
             console.log(
@@ -478,11 +557,34 @@ async function main(): Promise<void> {
             `  (c) ÷ (n) = ${ratio.toFixed(2)}; (c) ÷ ideal node(s) = ${bounds.ofIdeal.toFixed(2)}; peak RSS ${populated.peakRssMiB} MiB; ` +
               `database ${(bytes / bare.transactions).toFixed(0)} bytes/tx`,
           );
+          for (const l of kindLines(populated.kinds, GENERATIONS + 1)) console.log(`  ${l}`);
+          for (const [name, q] of [
+            ['reads (GETs)', bound.read],
+            ['POSTs (dry-runs)', bound.update],
+          ] as const)
+            console.log(
+              `  ${name}: ${q.answersPerGeneration.toFixed(2)} answers/generation (${q.refusedPerGeneration.toFixed(3)} ` +
+                `refused) × ${q.serviceMs.toFixed(2)} ms ÷ ${q.workers} workers = ${q.generationsPerSecond.toFixed(1)} gen/s`,
+            );
+          console.log(
+            `  NODE BOUND ${bound.generationsPerSecond.toFixed(1)} gen/s (the ${bound.bound === 'read' ? 'reads' : 'POSTs'}); ` +
+              `(c) ${populated.generationsPerSecond.toFixed(1)} gen/s; (c) ÷ node bound = ${toBound.toFixed(2)}; ` +
+              `the nodes' CPU ${((1000 * perTx.nodes * bare.transactions) / (GENERATIONS + 1)).toFixed(2)} ms/generation`,
+          );
+          console.log(
+            `  the reads and the dry-runs one after the other (a catch-up leaves its replays to its end): ` +
+              `${bound.oneAfterOther.toFixed(1)} gen/s; (c) ÷ that ${(populated.generationsPerSecond / bound.oneAfterOther).toFixed(2)}`,
+          );
+          console.log(
+            `  the chain read in ${populated.lastChainReadSeconds.toFixed(1)} s of ${populated.seconds.toFixed(1)} ` +
+              `(÷ node bound ${fetchToBound.toFixed(2)}); after the last chain read ${(populated.seconds - populated.lastChainReadSeconds).toFixed(1)} s ` +
+              `(the last batches' writes, the derivation of what the catch-up gathered)`,
+          );
           for (const l of boundLines(bounds, perTx, n, latencyMs, cores)) console.log(`  ${l}`);
           console.log(
             `  mainnet (${MAINNET.generations} generations) projected: ${hours(projected.seconds)} ` +
               `(${hours(projected.fromTransactions)} by its ${MAINNET.transactions} transactions); ` +
-              `node-bound: ${hours(projectMainnet(bare).seconds)}`,
+              `node bound: ${hours(MAINNET.generations / bound.generationsPerSecond)}; (n): ${hours(projectMainnet(bare).seconds)}`,
           );
           for (const l of sizeLines(size, bare.transactions)) console.log(`  ${l}`);
           if (verified)
@@ -490,6 +592,13 @@ async function main(): Promise<void> {
               `  mdw -v: ${verified.checked} heights checked, ${verified.differences} difference(s)${verified.differences === 0 ? ' (clean)' : ''}`,
             );
           runs.push({
+            pace,
+            load: [loadAtStart, loadAtEnd],
+            kinds: populated.kinds,
+            nodeBound: bound,
+            toBound,
+            fetchToBound,
+            nodeCpuPerGeneration: (perTx.nodes * bare.transactions) / (GENERATIONS + 1),
             latencyMs,
             nodes: n,
             bare,
@@ -503,6 +612,7 @@ async function main(): Promise<void> {
             nodeUse: { bare: bareUse, populated: populatedUse },
             bounds,
             tenths,
+            dryRunTenths,
           });
         }
       } finally {
@@ -515,14 +625,18 @@ async function main(): Promise<void> {
   }
   const all = runs as unknown as Measured[];
   console.log(
-    '\nsummary (targets: (c) ÷ (n) ≥ 0.9; mainnet ≤ 6 h from one node at 20 ms, ≤ 2.5 h from three; three ÷ one ≥ 2.5):',
+    '\nsummary (targets: (c) ÷ node bound ≥ 0.9 at one 20 ms node; mainnet ≤ 12 h from one node, ≤ 4 h from three):',
   );
   for (const r of all) {
     const nOfIdeal = r.nodeUse.bare.reduce((sum, u) => sum + u.ofIdeal, 0) / r.nodeUse.bare.length;
+    const paceName = isProfile(r.pace) ? `node profile ${r.pace}` : `${r.pace} ms`;
     console.log(
-      `  ${r.nodes} node(s) at ${r.latencyMs} ms: (c) ÷ (n) ${r.ratio.toFixed(2)}; mainnet from (c) ${hours(r.projected.seconds)}, ` +
-        `node-bound (n) ${hours(projectMainnet(r.bare).seconds)}, ideal node (${r.nodes} × ${SLOTS} slots ÷ ${r.latencyMs} ms) ` +
-        `${hours(MAINNET.generations / ((r.nodes * SLOTS * 1000) / r.latencyMs / (r.bare.requests / r.bare.generations)))}`,
+      `  ${r.nodes} node(s), ${paceName}, load ${r.load.map((l) => l.toFixed(1)).join('→')}: ` +
+        `${(r.populated.requests / r.populated.generations).toFixed(2)} req/generation, (c) ` +
+        `${r.populated.generationsPerSecond.toFixed(1)} gen/s ÷ node bound ${r.nodeBound.generationsPerSecond.toFixed(1)} ` +
+        `(the ${r.nodeBound.bound === 'read' ? 'reads' : 'POSTs'}) = ${r.toBound.toFixed(2)}, its chain read ${r.fetchToBound.toFixed(2)}; (c) ÷ (n) ${r.ratio.toFixed(2)}; ` +
+        `nodes' CPU ${(1000 * r.nodeCpuPerGeneration).toFixed(2)} ms/generation; mainnet from (c) ${hours(r.projected.seconds)}, ` +
+        `node bound ${hours(MAINNET.generations / r.nodeBound.generationsPerSecond)}`,
     );
     console.log(
       `    devnode(s) gave (n) ${(100 * nOfIdeal).toFixed(1)} % of their ideal; (c) got ${pct(r.bounds.ofIdeal)} ` +
@@ -533,9 +647,9 @@ async function main(): Promise<void> {
         `${cores} cores; bound: ${r.bounds.bound}`,
     );
   }
-  for (const latencyMs of NODES_AT) {
-    const one = all.find((r) => r.nodes === 1 && r.latencyMs === latencyMs);
-    const three = all.find((r) => r.nodes === NODES && NODES > 1 && r.latencyMs === latencyMs);
+  for (const pace of NODES_AT) {
+    const one = all.find((r) => r.nodes === 1 && r.pace === pace);
+    const three = all.find((r) => r.nodes === NODES && NODES > 1 && r.pace === pace);
     if (one && three) scalingLines(one, three, cores);
   }
   const shape = expectedShape();
@@ -567,6 +681,12 @@ type Run = {
   projected: { seconds: number };
 };
 type Measured = Run & {
+  pace: string;
+  load: number[];
+  nodeBound: ReturnType<typeof nodeBound>;
+  toBound: number;
+  fetchToBound: number;
+  nodeCpuPerGeneration: number;
   cpuPerTx: CpuPerTx;
   bounds: Bounds;
   nodeUse: { bare: NodeUse[]; populated: NodeUse[] };
