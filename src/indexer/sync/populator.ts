@@ -416,6 +416,7 @@ export class Populator implements Role {
       log,
       poll: new NodeClient({ ...clientOptions, attempts: 1, paced: true }, log),
       gauges: this.#gauges,
+      signal,
       loader: {
         pool,
         node,
