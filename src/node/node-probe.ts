@@ -8,8 +8,9 @@
  * the recorded chain. A node that does not answer in time, or answers otherwise, leaves its finding unknown: the
  * probe never fails and never waits for a node.
  */
+import type { NodeMeters } from './chain-identity.ts';
+import { badResponse, noAnswer } from './errors.ts';
 import { HttpGetError, httpGet, httpPostJson, type HttpAnswer } from './http-get.ts';
-import type { Meter } from './outbound-metrics.ts';
 
 /** Allowed: whether a node serves something, as its answer told (unknown: no answer, or one that tells nothing). */
 export type Allowed = 'on' | 'off' | 'unknown';
@@ -89,18 +90,30 @@ export interface ProbeTarget {
   readonly internalUrl?: string;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  /** the role's meters of its requests to the node: a dry-run's, a read's */
-  readonly meters?: { readonly dryRun?: Meter; readonly read?: Meter };
+  /** the role's node metrics: each request sent, each answer, each failure, as its clients' requests count */
+  readonly meters?: NodeMeters;
 }
 
-/** answered is a request's answer, or undefined when it got none (it never rejects). */
-async function answered(request: Promise<HttpAnswer>): Promise<HttpAnswer | undefined> {
+/**
+ * answered is the answer to a request to `path` of `target`'s node, or undefined when it got none (it never rejects).
+ * It counts as a client's attempt does (docs/metrics.md): an answer under its node, and a failure by its code where
+ * none came or the status is not 2xx, although the probe reads a refusal as a finding (the route off, the state gone).
+ */
+async function answered(request: Promise<HttpAnswer>, path: string, target: ProbeTarget): Promise<Answer> {
+  const { url, timeoutMs, meters } = target;
+  const started = performance.now();
+  let answer: HttpAnswer;
   try {
-    return await request;
+    answer = await request;
   } catch (err) {
-    if (err instanceof HttpGetError) return undefined;
-    throw err;
+    if (!(err instanceof HttpGetError)) throw err;
+    meters?.onError?.(noAnswer(path, err, timeoutMs));
+    return undefined;
   }
+  meters?.onAnswer?.(url, performance.now() - started);
+  if (answer.status < 200 || answer.status >= 300)
+    meters?.onError?.(badResponse(path, `node answered ${path}: ${answer.status}`, answer.status));
+  return answer;
 }
 
 /**
@@ -110,12 +123,13 @@ async function answered(request: Promise<HttpAnswer>): Promise<HttpAnswer | unde
  */
 export async function probeNode(target: ProbeTarget): Promise<NodeFindings> {
   const { url, internalUrl, timeoutMs, signal, meters } = target;
-  const dryRunOptions = { signal, meter: meters?.dryRun };
+  const dryRunOptions = { signal, meter: meters?.metrics?.meter('node', 'dry_run') };
+  const read = { signal, meter: meters?.metrics?.meter('node', 'read') };
   const post = (base: string, path: string, body: string): Promise<Answer> =>
-    answered(httpPostJson(new URL(`${base}${path}`), body, timeoutMs, dryRunOptions));
+    answered(httpPostJson(new URL(`${base}${path}`), body, timeoutMs, dryRunOptions), path, target);
   const [dryRun, stateHistory, debug] = await Promise.all([
     post(url, '/v3/dry-run', EMPTY_DRY_RUN).then(readDryRun),
-    answered(httpGet(new URL(`${url}${OLD_STATE_PATH}`), timeoutMs, { signal, meter: meters?.read })).then(
+    answered(httpGet(new URL(`${url}${OLD_STATE_PATH}`), timeoutMs, read), OLD_STATE_PATH, target).then(
       readStateHistory,
     ),
     internalUrl === undefined

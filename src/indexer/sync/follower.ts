@@ -37,6 +37,8 @@ export interface FollowerDeps {
   readonly poll: NodeClient;
   /** the heights, the lag and the node's answers in the metrics: the populator's, kept across its followers */
   readonly gauges: SyncGauges;
+  /** the follower's end (the populator stopping, its writer lock lost), which aborts its requests */
+  readonly signal: AbortSignal;
 }
 
 /** What a step did: loaded or deleted heights ('busy'), or found the database equal to the node ('idle'). */
@@ -122,7 +124,9 @@ export class Follower {
       try {
         top = await (ahead?.catch(() => poll.topHeight()) ?? poll.topHeight());
       } catch (err) {
-        this.#deps.gauges.pollFailed();
+        // a poll the follower's end aborted says nothing of the node (the node watch goes on asking it): else a
+        // PostgreSQL stop, which takes the writer lock, said the node down until the watch's next poll
+        if (!this.#deps.signal.aborted) this.#deps.gauges.pollFailed();
         throw err;
       }
       this.#deps.gauges.polled(top);

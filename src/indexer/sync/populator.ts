@@ -176,7 +176,7 @@ export class Populator implements Role {
           timeoutMs: cfg.nodeTimeoutMs,
           hyperchain: chain.hyperchain,
           signal,
-          metrics: this.#metrics.outbound,
+          meters: this.#nodeMeters(),
         },
         this.#log,
       ).catch((err: unknown) => {
@@ -220,7 +220,15 @@ export class Populator implements Role {
     // metrics say at once that the node went away, and the lag grows as the node moves on while nothing is stored;
     // paced as the follower's poll: a node's refusal for load is its pace, waited out, not a node gone away
     const poll = new NodeClient(
-      { url: this.#nodes, timeoutMs: this.#cfg.nodeTimeoutMs, signal, attempts: 1, paced: true, ...this.#nodeMeters() },
+      {
+        url: this.#nodes,
+        timeoutMs: this.#cfg.nodeTimeoutMs,
+        signal,
+        attempts: 1,
+        paced: true,
+        ...this.#nodeMeters(),
+        onFork: this.#onFork,
+      },
       this.#log,
     );
     const watching = watchNode({ poll, gauges: this.#gauges, intervalMs: this.#cfg.pollIntervalMs }, signal);
@@ -338,6 +346,15 @@ export class Populator implements Role {
     }
   }
 
+  /**
+   * #onFork counts a node's drop from the set (another fork than the most advanced node's). The clients share one set,
+   * and a drop is told only to the client whose reading found it: each client of the set counts them (the node watch's
+   * poll found the fork before the follower did, and the drop went uncounted).
+   */
+  readonly #onFork = (node: string, dropped: boolean): void => {
+    if (dropped) this.#metrics.nodeForks.inc({ node });
+  };
+
   /** #nodeMeters counts every request to the nodes in the role's metrics: each answer, each failure, each one sent. */
   #nodeMeters(): NodeMeters {
     const metrics = this.#metrics;
@@ -363,9 +380,7 @@ export class Populator implements Role {
       timeoutMs: cfg.nodeTimeoutMs,
       signal,
       ...this.#nodeMeters(),
-      onFork: (node: string, dropped: boolean) => {
-        if (dropped) metrics.nodeForks.inc({ node });
-      },
+      onFork: this.#onFork,
     };
     // a batch's requests retry generously (BATCH_REQUEST_RETRIES); the poll of the node's top does not retry
     // itself, so an outage shows in sync_state at the next poll, but waits out a refusal for load (the node's pace)
@@ -401,6 +416,7 @@ export class Populator implements Role {
       log,
       poll: new NodeClient({ ...clientOptions, attempts: 1, paced: true }, log),
       gauges: this.#gauges,
+      signal,
       loader: {
         pool,
         node,

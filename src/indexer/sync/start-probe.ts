@@ -6,7 +6,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
 import { probeNode, PROBE_TIMEOUT_MS } from '../../node/node-probe.ts';
-import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
+import type { NodeMeters } from '../../node/chain-identity.ts';
 import { configYaml, logLine, nodeGaps, probeReport } from './node-gaps.ts';
 
 /** What the probe asks: the nodes (NODE_URLS, NODE_URL first), the first one's internal API, the chain's kind. */
@@ -18,7 +18,8 @@ export interface StartProbeOptions {
   /** whether the chain is a hyperchain (its staking and election reads are an area then) */
   readonly hyperchain: boolean;
   readonly signal?: AbortSignal;
-  readonly metrics?: OutboundMetrics;
+  /** the role's node metrics: the probe's requests count as its clients' do */
+  readonly meters?: NodeMeters;
 }
 
 /**
@@ -26,7 +27,6 @@ export interface StartProbeOptions {
  * PROBE_TIMEOUT_MS, logs one line per node (a warning where it leaves an area empty) and resolves with the report.
  */
 export async function probeNodes(opts: StartProbeOptions, log: Logger): Promise<{ [key: string]: Json }> {
-  const meters = { dryRun: opts.metrics?.meter('node', 'dry_run'), read: opts.metrics?.meter('node', 'read') };
   const timeoutMs = Math.min(opts.timeoutMs, PROBE_TIMEOUT_MS);
   const findings = await Promise.all(
     opts.urls.map((url, i) =>
@@ -35,7 +35,7 @@ export async function probeNodes(opts: StartProbeOptions, log: Logger): Promise<
         ...(i === 0 && opts.internalUrl !== undefined ? { internalUrl: opts.internalUrl } : {}),
         timeoutMs,
         signal: opts.signal,
-        meters,
+        meters: opts.meters,
       }),
     ),
   );

@@ -95,6 +95,7 @@ describe('the hyperchain area: a consensus read this version cannot make does no
         hyperchain,
       },
       gauges: new SyncGauges(metrics),
+      signal: new AbortController().signal,
     });
     while ((await follower.step()) === 'busy');
   }

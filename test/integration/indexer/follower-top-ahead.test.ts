@@ -44,6 +44,7 @@ describe('the follower’s poll of the node’s top', function () {
       poll,
       loader: { ...(await loaderDeps(cfg, pool, node)), metrics },
       gauges: new SyncGauges(metrics),
+      signal: new AbortController().signal,
     });
     /** each step's result with the polls it asked */
     const step = async (): Promise<[StepResult, number]> => {
@@ -66,5 +67,42 @@ describe('the follower’s poll of the node’s top', function () {
     expect(await step()).to.deep.equal(['idle', 1]);
     const [stored] = await h.query<{ top: number }>(cfg.databaseSchema, 'SELECT max(height) AS top FROM key_blocks');
     expect(stored!.top).to.equal(h.devnode.height());
+  });
+
+  it('says the node down when its poll fails, and nothing when its own end aborted the poll (the writer lock lost)', async () => {
+    const cfg = h.config({ POLL_INTERVAL_MS: '60000' });
+    const node = new NodeClient({ url: cfg.nodeUrls[0]!, timeoutMs: 30_000 }, silent);
+    /** the node dependency gauge after a step whose poll fails, `aborting` the follower's end or not */
+    const nodeUpAfter = async (aborting: boolean): Promise<number | undefined> => {
+      const metrics = createIndexerMetrics(new prom.Registry());
+      const gauges = new SyncGauges(metrics);
+      gauges.polled(h.devnode.height());
+      const end = new AbortController();
+      const ended = new NodeClient(
+        { url: cfg.nodeUrls[0]!, timeoutMs: 30_000, attempts: 1, signal: end.signal },
+        silent,
+      );
+      const poll = {
+        topHeight: () => {
+          if (aborting) end.abort();
+          return aborting ? ended.topHeight() : Promise.reject(new Error('the node did not answer'));
+        },
+      } as NodeClient;
+      const follower = new Follower({
+        cfg,
+        log: silent,
+        poll,
+        loader: { ...(await loaderDeps(cfg, pool, node)), metrics },
+        gauges,
+        signal: end.signal,
+      });
+      await follower.step().then(
+        () => expect.fail('the step polled and failed'),
+        () => {},
+      );
+      return (await metrics.dependencyUp.get()).values.find((v) => v.labels.dependency === 'node')?.value;
+    };
+    expect(await nodeUpAfter(false), 'a failed poll').to.equal(0);
+    expect(await nodeUpAfter(true), 'a poll its end aborted').to.equal(1);
   });
 });

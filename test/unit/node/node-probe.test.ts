@@ -14,6 +14,7 @@ import {
   readStateHistory,
 } from '../../../src/node/node-probe.ts';
 import { CALLS_PER_REQUEST, dryRunBody, fateCall } from '../../../src/node/dry-run.ts';
+import type { NodeError } from '../../../src/node/errors.ts';
 
 /** One exchange of the real node's recording (test/fixtures/real-node/README.md). */
 interface Exchange {
@@ -91,6 +92,45 @@ describe("node probe: what a node allows, read from a real node's answers", () =
     expect(readDryRun(answer(410))).to.equal('unknown');
   });
 
+  describe('a node that answers as the recording', () => {
+    let server: Server;
+    let url: string;
+    before(async () => {
+      // each request answered with the real node's recorded answer to it (external port)
+      const exchanges = [...dryRuns, ...recorded('chain.ndjson.gz')].filter((e) => e.port === undefined);
+      server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        req.on('end', () => {
+          const e = exchanges.find(
+            (x) => x.method === req.method && x.path === req.url && (x.request_body ?? '') === body,
+          );
+          res.writeHead(e?.status ?? 599, { 'content-type': 'application/json' }).end(e?.body ?? '');
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    it("counts each answer under its node and an error status as a failure, as the populator's clients do", async () => {
+      const answers: string[] = [];
+      const failures: string[] = [];
+      const meters = {
+        onAnswer: (node: string) => answers.push(node),
+        onError: (e: NodeError) => failures.push(e.code),
+      };
+      const findings = await probeNode({ url, timeoutMs: 5000, meters });
+      expect([findings.dryRun, findings.gasCap, findings.stateHistory]).to.deep.equal(['on', 'on', 'on']);
+      // the two dry-runs (200) and the old state's 404 (an account the node lacks): three answers, one failed attempt
+      expect(answers).to.deep.equal([url, url, url]);
+      expect(failures).to.deep.equal(['MDW_NODE_BAD_RESPONSE']);
+    });
+  });
+
   describe('a node that does not answer', () => {
     let server: Server;
     let url: string;
@@ -107,8 +147,12 @@ describe("node probe: what a node allows, read from a real node's answers", () =
 
     it('is unknown in everything after one timeout, not waited for longer', async () => {
       const started = performance.now();
-      const findings = await probeNode({ url, internalUrl: url, timeoutMs: 200 });
+      const failures: string[] = [];
+      const meters = { onAnswer: () => failures.push('answer'), onError: (e: NodeError) => failures.push(e.code) };
+      const findings = await probeNode({ url, internalUrl: url, timeoutMs: 200, meters });
       expect(performance.now() - started).to.be.below(1500);
+      // each request one failed attempt (the gas cap is not asked where the dry-run's answer told nothing)
+      expect(failures).to.deep.equal(['MDW_NODE_TIMEOUT', 'MDW_NODE_TIMEOUT', 'MDW_NODE_TIMEOUT']);
       expect(findings).to.deep.equal({
         dryRun: 'unknown',
         internalDryRun: 'unknown',
