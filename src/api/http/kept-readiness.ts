@@ -1,8 +1,10 @@
 /**
  * @module The database's readiness kept aside (issue 89): under a burst a ping's rows wait for their turn of the event
  * loop behind the pages rendered before them, so a probe that pinged itself answered only after its 2 s bound, as late
- * as a kubelet's timeout, and a loaded pod left its Service. A probe answers the last judgement at once and starts the
- * next one when it is older than REFRESH_MS, so a database gone away or too slow on an idle server is 503 one probe later.
+ * as a kubelet's timeout, and a loaded pod left its Service. A probe answers the last ready judgement at once and
+ * starts the next one when it is older than REFRESH_MS, so a database gone away or too slow on an idle server is 503
+ * from the probe after the ping that found it; a not-ready judgement is never answered from memory (it is judged
+ * anew), so a server whose database came back is ready at its next probe.
  */
 import type { Readiness } from './readiness.ts';
 
@@ -19,9 +21,12 @@ export class KeptReadiness {
     this.#judge = judge;
   }
 
-  /** current is the last judgement (the first probe waits for it), starting the next when it is old. */
+  /**
+   * current is the last judgement when it was ready, starting the next when it is old; else (the first probe, or the
+   * database not ready) a new judgement, so a server back is ready at its next probe however long ago the last was.
+   */
   async current(): Promise<Readiness> {
-    if (this.#kept === undefined) return this.#refresh();
+    if (this.#kept === undefined || !this.#kept.readiness.ready) return this.#refresh();
     if (Date.now() - this.#kept.atMs >= REFRESH_MS) void this.#refresh();
     return this.#kept.readiness;
   }
