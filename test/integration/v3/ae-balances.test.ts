@@ -156,6 +156,19 @@ describe('AE balance changes: every account at random heights against the devnod
     expect(toBigInt(after.balance!), 'the spender paid in the generation').to.not.equal(
       await nodeAt(`height/${height}`),
     );
+    // GraphQL's field beside it, from the same resource
+    const gql = await fetch(`${v3.url}/mdw/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ accountAeBalance(id: "${account}", hash: "${keyHash}") { balance blockHash } }`,
+      }),
+    });
+    const gqlText = await gql.text();
+    const viaGql = (parseJson(gqlText) as { data?: { accountAeBalance: Obj } }).data?.accountAeBalance;
+    expect(viaGql, gqlText).to.not.equal(undefined);
+    expect(viaGql!.blockHash).to.equal(keyHash);
+    expect(toBigInt(viaGql!.balance!)).to.equal(await nodeAt(`hash/${keyHash}`));
     // a malformed hash is a 400, a well-formed one no block has a 404, with another parameter a 400
     const unknown = encode(new Uint8Array(32).fill(7), Encoding.KeyBlockHash);
     for (const [query, status] of [
