@@ -11,7 +11,7 @@ import type { Readiness } from './readiness.ts';
 /** REFRESH_MS: the age from which a probe starts a new judgement (the kubelet probes every few seconds). */
 export const REFRESH_MS = 250;
 
-/** KeptReadiness keeps the last judgement of `judge`, which never rejects (one in flight at a time); it holds no timer. */
+/** KeptReadiness keeps the last judgement of `judge`, which never rejects (one in flight at a time); no timer. */
 export class KeptReadiness {
   readonly #judge: () => Promise<Readiness>;
   #kept: { readonly readiness: Readiness; readonly atMs: number } | undefined;

@@ -15,9 +15,9 @@ export type Readiness = { ready: true; busy?: true } | { ready: false; reason: s
 const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
 
 /**
- * readiness is not ready during a known database outage or while the read replicas are behind (both known in memory,
- * judged at each probe), else the database's last judgement by pingReadiness, kept aside (kept-readiness.ts): a probe never
- * waits for a ping of its own, whose rows would wait for their turn behind a burst's pages.
+ * readiness is not ready during a known database outage or while the read replicas are behind (both known in
+ * memory, judged at each probe), else the database's judgement by pingReadiness, kept aside while ready
+ * (kept-readiness.ts): a ready server's probe never waits for a ping, whose rows wait for their turn behind a burst.
  */
 export async function readiness(
   database: DependencyOutage | undefined,

@@ -57,7 +57,8 @@ function balanceAccount(id: string | undefined): string {
 export const getAccountBalance = resource(AE_BALANCE, async ({ pool }, req) => {
   const account = balanceAccount(req.params.accountId);
   rejectUnknown(req.query, new Set(['height', 'time', 'hash']));
-  return balanceOf(pool, account, await blockEndOf(pool, req.query));
+  const end = await blockEndOf(pool, req.query);
+  return balanceOf(pool, account, end, await blockHashAt(pool, end));
 });
 
 /** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
@@ -106,19 +107,20 @@ export async function postAccountsBalances({ pool }: V3Env, body: unknown): Prom
   if (height !== undefined && (typeof height !== 'number' || !Number.isSafeInteger(height)))
     throw v3BadRequest(`invalid height: ${String(height)}`);
   const end = await blockEndOf(pool, height === undefined ? {} : { height: String(height) });
+  const blockHash = await blockHashAt(pool, end);
   const answers: Json[] = [];
   // one probe each, one after the other: a request holds one connection
-  for (const id of ids) answers.push(await balanceOf(pool, id, end));
+  for (const id of ids) answers.push(await balanceOf(pool, id, end, blockHash));
   return answers;
 }
 
-/** balanceOf is an account's balance at the end of a block, with the change that made it. */
-async function balanceOf(db: Queryable, account: string, end: BlockEnd): Promise<Json> {
+/** balanceOf is an account's balance at the end of a block (`blockHash` its hash), with the change that made it. */
+async function balanceOf(db: Queryable, account: string, end: BlockEnd, blockHash: string): Promise<Json> {
   const last = await lastChangeAt(db, account, end);
   return {
     account,
     height: end.height,
-    block_hash: await blockHashAt(db, end),
+    block_hash: blockHash,
     balance: last === undefined ? 0n : BigInt(last.balance),
     last_change: last === undefined ? null : changeItem(last),
   } satisfies ShapeValue<typeof AE_BALANCE>;
