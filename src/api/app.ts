@@ -16,7 +16,8 @@ import { requestMetrics } from './http/middleware/request-metrics.ts';
 import { responseCache } from './http/middleware/cached-answers.ts';
 import { validText } from './http/middleware/valid-text.ts';
 import { NodeHeight } from './http/node-height.ts';
-import { readiness } from './http/readiness.ts';
+import { pingReadiness, readiness } from './http/readiness.ts';
+import { KeptReadiness } from './http/kept-readiness.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import type { HeapTrim } from './http/heap-trim.ts';
 import { createNodeProxy } from './http/proxy.ts';
@@ -136,12 +137,13 @@ export function createApp(deps: AppDeps): Koa {
  */
 function operations(deps: AppDeps, admission: Admission): ApiMiddleware {
   const loaded = (): boolean => admission.counts.waiting > 0;
+  const pinged = new KeptReadiness(() => pingReadiness(deps.pool, loaded));
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const answer = await readiness(deps.pool, deps.outages?.database, replicaLag(deps), loaded);
+      const answer = await readiness(deps.outages?.database, replicaLag(deps), () => pinged.current());
       ctx.status = answer.ready ? 200 : 503;
       ctx.body = answer;
     } else if (ctx.path === '/metrics') {

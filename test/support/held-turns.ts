@@ -19,6 +19,11 @@ export class HeldTurns extends TurnQueue {
     return this.#asked;
   }
 
+  /** hold hands out no turn from now on until the next release. */
+  hold(): void {
+    this.#holding = true;
+  }
+
   /** release hands out every turn asked for until now, and those asked for later as a TurnQueue does. */
   release(): void {
     this.#holding = false;

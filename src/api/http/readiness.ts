@@ -15,20 +15,26 @@ export type Readiness = { ready: true; busy?: true } | { ready: false; reason: s
 const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
 
 /**
- * readiness is not ready during a known database outage; with every connection in use and requests waiting it is
- * ready and busy at once, without joining the queue (a probe that waits behind the load would time out and take
- * the server out of service for being loaded); otherwise it is whether the database answers a ping, a ping too slow
- * while `loaded` (requests wait for their turns) counting as busy.
+ * readiness is not ready during a known database outage or while the read replicas are behind (both known in
+ * memory, judged at each probe), else the database's judgement by pingReadiness, kept aside while ready
+ * (kept-readiness.ts): a ready server's probe never waits for a ping, whose rows wait for their turn behind a burst.
  */
 export async function readiness(
-  pool: Pool,
   database: DependencyOutage | undefined,
-  replicaLag?: ReplicaLag,
-  loaded: () => boolean = () => false,
+  replicaLag: ReplicaLag | undefined,
+  pinged: () => Promise<Readiness>,
 ): Promise<Readiness> {
   if (database?.down) return UNREACHABLE;
-  const behind = replicaBehind(replicaLag);
-  if (behind) return behind;
+  return replicaBehind(replicaLag) ?? pinged();
+}
+
+/**
+ * pingReadiness: with every connection in use and requests waiting it is ready and busy at once, without joining the
+ * queue (a probe that waits behind the load would time out and take the server out of service for being loaded);
+ * otherwise it is whether the database answers a ping, a ping too slow while `loaded` (requests wait for their turns)
+ * counting as busy.
+ */
+export async function pingReadiness(pool: Pool, loaded: () => boolean = () => false): Promise<Readiness> {
   if (poolBusy(pool)) return { ready: true, busy: true };
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Error('timeout');

@@ -131,3 +131,30 @@ export async function blockAtTime(db: Queryable, ms: number): Promise<BlockEnd |
   });
   return rows[0] ? { height: rows[0].height, microIndex: rows[0].micro } : undefined;
 }
+
+/**
+ * blockOfHash is the end of the stored block a hash names: a key block's (its generation's key-block level, where its
+ * rewards are: the state the node answers at `/v3/accounts/{id}/hash/kh_…`) or a micro block's (undefined: none is).
+ */
+export async function blockOfHash(db: Queryable, hash: string): Promise<BlockEnd | undefined> {
+  const { rows } = await db.query<BlockEnd>({
+    name: 'mdw_balance_block_of_hash',
+    text: `SELECT height, micro_index AS "microIndex" FROM micro_blocks WHERE hash = $1
+           UNION ALL
+           SELECT height, -1 FROM key_blocks WHERE hash = $1`,
+    values: [hash],
+  });
+  return rows[0];
+}
+
+/** blockHashAt is the hash of the block a block end is after: its last stored micro block, else its key block. */
+export async function blockHashAt(db: Queryable, end: BlockEnd): Promise<string> {
+  const { rows } = await db.query<{ hash: string }>({
+    name: 'mdw_balance_block_hash_at',
+    text: `SELECT coalesce((SELECT m.hash FROM micro_blocks m WHERE m.height = $1 AND m.micro_index <= $2
+                             ORDER BY m.micro_index DESC LIMIT 1),
+                           (SELECT k.hash FROM key_blocks k WHERE k.height = $1)) AS hash`,
+    values: [end.height, end.microIndex],
+  });
+  return rows[0]!.hash;
+}

@@ -21,7 +21,8 @@ export const AE_BALANCE_CHANGE = shape(
 
 export const AE_BALANCE = shape(
   { openapi: 'AeBalance', graphql: ['AeBalance'] },
-  { account: id('ak'), height: int, balance: big, last_change: nullable(object(CHANGE)) },
+  // block_hash: the block the balance is after (the generation's last micro block, else its key block)
+  { account: id('ak'), height: int, block_hash: id('(kh|mh)'), balance: big, last_change: nullable(object(CHANGE)) },
 );
 
 /** BALANCES_MAX: the accounts one POST /v3/accounts/balances asks at most. */

@@ -7,6 +7,7 @@
  * reload of heights whose rows were spoiled. The routes answer it, for a contract under its ct_ id too.
  */
 import { expect } from 'chai';
+import { encode, Encoding } from '@aeternity/aepp-sdk';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
@@ -113,6 +114,70 @@ describe('AE balance changes: every account at random heights against the devnod
       "SELECT DISTINCT account_id FROM account_balance_changes WHERE kind = 'unexplained'",
     );
     expect(unexplained.rows.map((r) => r.account_id)).to.deep.equal([LOCKED_COINS_ACCOUNT]);
+  });
+
+  it("answers hash= (a key or micro block) as the node's /v3/accounts/{id}/hash/{hash}, and names the block height= is after", async () => {
+    // a generation with a spend in a micro block, so its key block's state and its micro blocks' differ for the sender
+    type Gen = { key_block: Obj; micro_blocks: string[] };
+    let gen: Gen | undefined;
+    let account = '';
+    for (let h = Math.floor(v3.devnode.chain.height / 2); h < v3.devnode.chain.height && !gen; h++) {
+      const g = (await v3.nodeGet(`/v2/generations/height/${h}`)) as Gen;
+      for (const mh of g.micro_blocks) {
+        const { transactions } = (await v3.nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)) as {
+          transactions: Obj[];
+        };
+        const spend = transactions.map((t) => t.tx as Obj).find((t) => t.type === 'SpendTx');
+        if (spend && !gen) [gen, account] = [g, String(spend.sender_id)];
+      }
+    }
+    expect(gen, 'a generation with a spend').to.not.equal(undefined);
+    const height = gen!.key_block.height as number;
+    const keyHash = String(gen!.key_block.hash);
+    const lastMicro = gen!.micro_blocks.at(-1)!;
+    const nodeAt = async (path: string): Promise<bigint> =>
+      toBigInt(((await v3.nodeGet(`/v3/accounts/${account}/${path}`)) as Obj).balance!);
+    const ours = async (query: string): Promise<Obj> => {
+      const res = await v3.get(`/mdw/v3/accounts/${account}/balance?${query}`);
+      expect(res.status, res.text).to.equal(200);
+      return res.body as Obj;
+    };
+    for (const hash of [keyHash, ...gen!.micro_blocks]) {
+      const at = await ours(`hash=${hash}`);
+      expect(toBigInt(at.balance!), hash).to.equal(await nodeAt(`hash/${hash}`));
+      expect(at.block_hash).to.equal(hash);
+      expect(at.height).to.equal(height);
+    }
+    // the node's height/H is key block H's state; ours is after generation H, its last micro block, and says so
+    expect(await nodeAt(`height/${height}`)).to.equal(toBigInt((await ours(`hash=${keyHash}`)).balance!));
+    const after = await ours(`height=${height}`);
+    expect(after.block_hash).to.equal(lastMicro);
+    expect(toBigInt(after.balance!)).to.equal(await nodeAt(`hash/${lastMicro}`));
+    expect(toBigInt(after.balance!), 'the spender paid in the generation').to.not.equal(
+      await nodeAt(`height/${height}`),
+    );
+    // GraphQL's field beside it, from the same resource
+    const gql = await fetch(`${v3.url}/mdw/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ accountAeBalance(id: "${account}", hash: "${keyHash}") { balance blockHash } }`,
+      }),
+    });
+    const gqlText = await gql.text();
+    const viaGql = (parseJson(gqlText) as { data?: { accountAeBalance: Obj } }).data?.accountAeBalance;
+    expect(viaGql, gqlText).to.not.equal(undefined);
+    expect(viaGql!.blockHash).to.equal(keyHash);
+    expect(toBigInt(viaGql!.balance!)).to.equal(await nodeAt(`hash/${keyHash}`));
+    // a malformed hash is a 400, a well-formed one no block has a 404, with another parameter a 400
+    const unknown = encode(new Uint8Array(32).fill(7), Encoding.KeyBlockHash);
+    for (const [query, status] of [
+      ['hash=kh_x', 400],
+      [`hash=${reprefix(keyHash, 'th')}`, 400],
+      [`hash=${keyHash}&height=1`, 400],
+      [`hash=${unknown}`, 404],
+    ] as const)
+      expect((await v3.get(`/mdw/v3/accounts/${account}/balance?${query}`)).status, query).to.equal(status);
   });
 
   it('serves the balance at a height or time and the history that explains it', async () => {

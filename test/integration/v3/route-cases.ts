@@ -187,6 +187,7 @@ export const CASES: Record<string, (ids: Ids) => readonly string[]> = {
   GetAccountAeBalance: ({ account, keyBlock }) => [
     `/accounts/${account}/balance`,
     `/accounts/${account}/balance?height=${String(keyBlock.height)}`,
+    `/accounts/${account}/balance?hash=${String(keyBlock.hash)}`,
     `/accounts/${account}/balance?time=${String(Math.floor(Number(keyBlock.time) / 1000))}`,
   ],
   GetAccountAeBalanceHistory: ({ account, keyBlock }) => [

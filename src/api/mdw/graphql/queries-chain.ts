@@ -214,9 +214,11 @@ export const WEALTH_QUERIES: Readonly<Record<string, QueryField>> = {
     args: {
       id: requiredString('path:accountId'),
       height: { type: IntScalar, to: 'query:height' },
+      hash: { type: GraphQLString, to: 'query:hash' },
       time: { type: IntScalar, to: 'query:time' },
     },
-    description: "An account's AE balance after a generation or at a time (unix seconds), and its last change",
+    description:
+      "An account's AE balance after a generation, after a key or micro block (`hash`) or at a time (unix seconds), and its last change",
   },
   accountAeBalanceHistory: {
     op: getAccountBalanceHistory,

@@ -6,6 +6,8 @@
 import {
   AFTER_BLOCK,
   blockAtTime,
+  blockHashAt,
+  blockOfHash,
   changesPage,
   lastChangeAt,
   WHOLE_GENERATION,
@@ -15,13 +17,13 @@ import {
 } from '../../../db/queries/balance-changes.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 import { pendingBackfills } from '../../../db/queries/pending-backfills.ts';
-import { reprefix } from '../../../chain/encoding.ts';
+import { isEncoded, reprefix } from '../../../chain/encoding.ts';
 import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Json } from '../../../chain/json.ts';
 import { INDEX_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { dayText, intervalBalances, INTERVALS, type IntervalBalance, type IntervalBy } from './balance-intervals.ts';
 import { listPage } from './list.ts';
-import { v3BadRequest } from './mdw-errors.ts';
+import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
 import type { Query } from './page.ts';
 import { page, resource, type Answer, type V3Env } from './resource.ts';
@@ -48,11 +50,15 @@ function balanceAccount(id: string | undefined): string {
   return reprefix(parseId(id, ['ak', 'ct']), 'ak');
 }
 
-/** getAccountBalance: `{account, height, balance, last_change}` at `height=` or `time=` (unix seconds), or the top. */
+/**
+ * getAccountBalance: `{account, height, block_hash, balance, last_change}` after generation `height=`, after the block
+ * `hash=` names, after the last block at or before `time=` (unix seconds), or after the top.
+ */
 export const getAccountBalance = resource(AE_BALANCE, async ({ pool }, req) => {
   const account = balanceAccount(req.params.accountId);
-  rejectUnknown(req.query, new Set(['height', 'time']));
-  return balanceOf(pool, account, await blockEndOf(pool, req.query));
+  rejectUnknown(req.query, new Set(['height', 'time', 'hash']));
+  const end = await blockEndOf(pool, req.query);
+  return balanceOf(pool, account, end, await blockHashAt(pool, end));
 });
 
 /** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
@@ -101,28 +107,42 @@ export async function postAccountsBalances({ pool }: V3Env, body: unknown): Prom
   if (height !== undefined && (typeof height !== 'number' || !Number.isSafeInteger(height)))
     throw v3BadRequest(`invalid height: ${String(height)}`);
   const end = await blockEndOf(pool, height === undefined ? {} : { height: String(height) });
+  const blockHash = await blockHashAt(pool, end);
   const answers: Json[] = [];
   // one probe each, one after the other: a request holds one connection
-  for (const id of ids) answers.push(await balanceOf(pool, id, end));
+  for (const id of ids) answers.push(await balanceOf(pool, id, end, blockHash));
   return answers;
 }
 
-/** balanceOf is an account's balance at the end of a block, with the change that made it. */
-async function balanceOf(db: Queryable, account: string, end: BlockEnd): Promise<Json> {
+/** balanceOf is an account's balance at the end of a block (`blockHash` its hash), with the change that made it. */
+async function balanceOf(db: Queryable, account: string, end: BlockEnd, blockHash: string): Promise<Json> {
   const last = await lastChangeAt(db, account, end);
   return {
     account,
     height: end.height,
+    block_hash: blockHash,
     balance: last === undefined ? 0n : BigInt(last.balance),
     last_change: last === undefined ? null : changeItem(last),
   } satisfies ShapeValue<typeof AE_BALANCE>;
 }
 
-/** blockEndOf is the block a request's `height=` (a whole generation) or `time=` names, or the stored top. */
+/**
+ * blockEndOf is the block a request's `height=` (a whole generation: the node's `/accounts/{id}/height/H` is the state
+ * at key block H instead, before the generation's micro blocks), `hash=` (a key or micro block) or `time=` names, or
+ * the stored top.
+ */
 async function blockEndOf(db: Queryable, query: Query): Promise<BlockEnd> {
   const heightText = one(query.height);
   const timeText = one(query.time);
-  if (heightText !== undefined && timeText !== undefined) throw v3BadRequest('give height or time, not both');
+  const hash = one(query.hash);
+  if ([heightText, timeText, hash].filter((p) => p !== undefined).length > 1)
+    throw v3BadRequest('give one of height, hash or time');
+  if (hash !== undefined) {
+    if (!isEncoded(hash, ['kh', 'mh'])) throw v3BadRequest(`invalid hash: ${hash} (a kh_ or mh_ block hash)`);
+    const end = await blockOfHash(db, hash);
+    if (end === undefined) throw v3NotFound(hash);
+    return derived(db, end);
+  }
   const top = await topHeight(db);
   if (top === undefined) throw v3BadRequest('no height is stored yet');
   if (timeText !== undefined) {

@@ -506,8 +506,8 @@ export const V3_ROUTES: readonly V3Route[] = [
     path: '/accounts/{accountId}/balance',
     operationId: 'GetAccountAeBalance',
     summary:
-      "An account's (or a contract's, by its ct_ id) AE balance at a height (`height=`) or time (`time=`, unix seconds), and its last change",
-    params: ['path:accountId', 'query:height', 'query:time'],
+      "An account's (or a contract's, by its ct_ id) AE balance after generation `height=H` (all its micro blocks: not the node's `/v3/accounts/{id}/height/H`, the state at key block H, which is `hash=` that key block's hash here), after the key or micro block `hash=` names (as the node's `/v3/accounts/{id}/hash/{hash}`), or after the last block at or before `time=` (unix seconds); `block_hash` is the block it is after; and its last change",
+    params: ['path:accountId', 'query:height', 'query:hash', 'query:time'],
     resource: getAccountBalance,
   },
   {
