@@ -2,7 +2,7 @@
  * @module Drift: whether a live child still holds every field the operator sets (a `kubectl edit` of a Service's
  * selector or a Deployment's image and replicas changes the object, not its input-hash annotation). Pure.
  */
-import { QUANTITY_FIELDS, QUANTITY_MAPS, sameQuantity } from '../api/quantity.ts';
+import { QUANTITY_FIELDS, QUANTITY_MAPS, sameQuantity } from '../kube/canonical-quantity.ts';
 import type { KubeObject } from '../kube/client.ts';
 
 /** LIST_KEYS: the key of lists whose items the API server merges by key (containers, env, ports …). */

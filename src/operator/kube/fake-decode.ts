@@ -10,7 +10,7 @@
  * are stored in their canonical form ("0.5" → "500m", "1024Mi" → "1Gi"; a ResourceList's rounded up to thousandths),
  * which is what a later read returns.
  */
-import { QUANTITY_FIELDS, QUANTITY_MAPS, canonicalQuantity, type Scale } from '../api/quantity.ts';
+import { QUANTITY_FIELDS, QUANTITY_MAPS, canonicalQuantity, type Scale } from './canonical-quantity.ts';
 import { KubeError } from './client.ts';
 import type { KubeObject } from './client.ts';
 import { groupOf } from './fake-keys.ts';

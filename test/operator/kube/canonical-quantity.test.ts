@@ -1,7 +1,7 @@
 /** @module canonicalQuantity and sameQuantity: a resource.Quantity written as the API server stores it. */
 import { expect } from 'chai';
-import { canonicalQuantity, sameQuantity } from '../../../src/operator/api/quantity.ts';
-import { CANONICAL } from './canonical-quantities.ts';
+import { canonicalQuantity, sameQuantity } from '../../../src/operator/kube/canonical-quantity.ts';
+import { CANONICAL } from '../api/canonical-quantities.ts';
 
 describe('canonicalQuantity', () => {
   for (const [written, stored] of CANONICAL)
