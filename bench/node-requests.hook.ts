@@ -11,15 +11,16 @@ import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { requestKind, type RequestKinds } from './node-requests.lib.ts';
+import { watchLoadWindow } from './load-window.lib.ts';
 
 const kinds: RequestKinds = {};
 const kindOf = new WeakMap<object, RequestKinds[string]>();
-let loadFrom: number | undefined;
-let loadTo: number | undefined;
+// the child says where its load starts and ends on its standard output
+const load = watchLoadWindow();
 let lastChainRead = 0;
 
 subscribe('undici:request:create', (message) => {
-  if (loadFrom === undefined || loadTo !== undefined) return;
+  if (load.from === undefined || load.to !== undefined) return;
   const { request } = message as { request: { method: string; path: string; body?: unknown } };
   const body = request.body === undefined || request.body === null ? undefined : String(request.body);
   const { kind: name, calls } = requestKind(request.method, request.path, body);
@@ -35,18 +36,9 @@ subscribe('undici:request:headers', (message) => {
   if (kind && response.statusCode === 503) kind.refused++;
 });
 
-// the child says where its load starts and ends on its standard output
-const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, ...rest: unknown[]) => boolean;
-process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-  const text = String(chunk);
-  if (text.startsWith('syncing')) loadFrom = performance.now();
-  else if (text.startsWith('{')) loadTo = performance.now();
-  return write(chunk, ...rest);
-}) as typeof process.stdout.write;
-
 process.on('exit', () => {
   // `make bench` runs this file alone too: nothing counted, nothing to write
-  if (loadFrom === undefined || process.env.BENCH_NODE_REQUESTS_FILE === undefined) return;
-  const lastChainReadSeconds = (lastChainRead - loadFrom) / 1000;
+  if (load.from === undefined || process.env.BENCH_NODE_REQUESTS_FILE === undefined) return;
+  const lastChainReadSeconds = (lastChainRead - load.from) / 1000;
   writeFileSync(process.env.BENCH_NODE_REQUESTS_FILE, JSON.stringify({ kinds, lastChainReadSeconds }));
 });

@@ -8,13 +8,14 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { watchLoadWindow } from './load-window.lib.ts';
 
 const TENTHS = 10;
 const slots = Number(process.env.BENCH_NODE_SLOTS);
 const sentAt = new WeakMap<object, number>();
 const requests: [number, number][] = [];
-let loadFrom: number | undefined;
-let loadTo: number | undefined;
+// the child says where its load starts and ends on its standard output
+const load = watchLoadWindow();
 
 subscribe('undici:client:sendHeaders', (message) => {
   sentAt.set((message as { request: object }).request, performance.now());
@@ -29,18 +30,9 @@ const answered = (message: unknown): void => {
 subscribe('undici:request:headers', answered);
 subscribe('undici:request:error', answered);
 
-// the child says where its load starts and ends on its standard output
-const write = process.stdout.write.bind(process.stdout) as (chunk: unknown, ...rest: unknown[]) => boolean;
-process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
-  const text = String(chunk);
-  if (text.startsWith('syncing')) loadFrom = performance.now();
-  else if (text.startsWith('{')) loadTo = performance.now();
-  return write(chunk, ...rest);
-}) as typeof process.stdout.write;
-
 process.on('exit', () => {
-  if (loadFrom === undefined || loadTo === undefined) return;
-  writeFileSync(process.env.BENCH_NODE_SLOTS_FILE!, JSON.stringify(idleShares(loadFrom, loadTo)));
+  if (load.from === undefined || load.to === undefined) return;
+  writeFileSync(process.env.BENCH_NODE_SLOTS_FILE!, JSON.stringify(idleShares(load.from, load.to)));
 });
 
 /** idleShares sums, per tenth of [from, to], the slots without a request over time, as a share of all of them. */
