@@ -6,25 +6,19 @@
 import { expect } from 'chai';
 import type { KubeObject } from '../../../src/operator/kube/client.ts';
 import { checkRules, testRules, withPromtool, type RuleTest } from '../../promtool/promtool.ts';
-import { ALERTED, at, expectAlert as alert, FAULT, httpSeries, stackSeries, STEP_SECONDS } from './alert-scenarios.ts';
+import {
+  ALERTED,
+  ALERTS,
+  at,
+  expectAlert as alert,
+  FAULT,
+  httpSeries,
+  stackSeries,
+  STEP_SECONDS,
+} from './alert-scenarios.ts';
 import { renderChart } from './helm.ts';
 
 type Groups = { name: string; rules: Record<string, unknown>[] }[];
-
-const ALERTS = [
-  'MiddlewarePopulatorStuck',
-  'MiddlewarePopulatorNotCommitting',
-  'MiddlewareNodeUnavailable',
-  'MiddlewareDatabaseUnavailable',
-  'MiddlewarePopulatorDown',
-  'MiddlewareDegraded',
-  'MiddlewareLagHigh',
-  'MiddlewareDerivedAreaFailing',
-  'MiddlewareHttp5xxRatio',
-  'MiddlewareReloadFailed',
-  'MiddlewareReloadSlow',
-  'MiddlewareOperatorReconcileErrors',
-];
 
 /** the scrape `n` scrapes after the fault's first (the sample after FAULT) */
 const after = (n: number): string => at(FAULT + 1 + n);

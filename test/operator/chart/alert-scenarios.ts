@@ -7,6 +7,22 @@
  */
 import type { RuleTest } from '../../promtool/promtool.ts';
 
+/** ALERTS: every alert the chart's PrometheusRule holds, by name. */
+export const ALERTS = [
+  'MiddlewarePopulatorStuck',
+  'MiddlewarePopulatorNotCommitting',
+  'MiddlewareNodeUnavailable',
+  'MiddlewareDatabaseUnavailable',
+  'MiddlewarePopulatorDown',
+  'MiddlewareDegraded',
+  'MiddlewareLagHigh',
+  'MiddlewareDerivedAreaFailing',
+  'MiddlewareHttp5xxRatio',
+  'MiddlewareReloadFailed',
+  'MiddlewareReloadSlow',
+  'MiddlewareOperatorReconcileErrors',
+];
+
 /** STEP_SECONDS is a scrape interval: the Middleware's ServiceMonitor's default (spec.monitoring.interval). */
 export const STEP_SECONDS = 30;
 /** SAMPLES: 36 minutes of scrapes, enough for the slowest alert (MiddlewarePopulatorStuck: 15 + 5 minutes). */
