@@ -111,10 +111,12 @@ function profileOf(opts: PacingOptions): NodeProfile | undefined {
   return profile;
 }
 
-/** serviceTimeOf is how a request's service time is found: flat, from a profile, or none. */
-function serviceTimeOf(opts: PacingOptions): (method: string, path: string, inNode: number, workers: number) => number {
+/** serviceTimeOf is how a request's service time is found: flat, from the profile (profileOf), or none. */
+function serviceTimeOf(
+  opts: PacingOptions,
+  profile: NodeProfile | undefined,
+): (method: string, path: string, inNode: number, workers: number) => number {
   if (opts.latencyMs !== undefined && opts.latencyMs > 0) return () => opts.latencyMs!;
-  const profile = profileOf(opts);
   if (!profile) return () => 0;
   return (method, path, inNode, workers) => serviceMs(profile[endpointKind(method, path)], inNode, workers);
 }
@@ -143,8 +145,8 @@ export class Pacer {
     };
     const zero = (): Counts => ({ answers: 0, answerMs: 0, queuedMs: 0, overran: 0, refused: 0 });
     this.#counts = { http_read: zero(), http_update: zero() };
-    this.#serviceMs = serviceTimeOf(opts);
     const profile = profileOf(opts);
+    this.#serviceMs = serviceTimeOf(opts, profile);
     this.#dryRunItemMs = profile ? dryRunItemMs(profile) : 0;
     this.#retryAfter = opts.overloadRetryAfter === undefined ? undefined : String(opts.overloadRetryAfter);
     this.#random = opts.random ?? Math.random;
