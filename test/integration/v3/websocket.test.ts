@@ -147,10 +147,26 @@ describe("ae_mdw's websocket through the SDK's MiddlewareSubscriber (devnode →
     expect(microTime).to.be.a('number');
   });
 
-  it('keeps the seed protocol on every other path of the same port', async () => {
+  it("keeps the seed protocol on every other path of the same port, its transactions the node's", async () => {
     const c = await raw(v3.wsUrl);
     expect(await c.ask({ op: 'subscribe', payload: 'key_blocks' })).to.deep.equal(['key_blocks']);
     c.close();
+
+    const seen: Message[] = [];
+    const ws = new WebSocket(v3.wsUrl);
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.on('message', (data) => seen.push(JSON.parse(String(data)) as Message));
+    ws.send(JSON.stringify({ op: 'subscribe', payload: 'transactions' }));
+    await until(() => seen.length === 1, 'the subscribe reply');
+    const hash = await v3.spend(MemoryAccount.generate().address, 2);
+    await v3.devnode.mineMicroBlock();
+    await until(() => seen.some((m) => (m.payload as Message | undefined)?.hash === hash), 'the transaction');
+    ws.close();
+    // the node's own answer for it, encoded_tx included
+    const node = (await v3.nodeGet(`/v3/transactions/${hash}`)) as Message;
+    expect(node.encoded_tx).to.match(/^tx_/);
+    const event = seen.find((m) => (m.payload as Message | undefined)?.hash === hash)!;
+    expect(event).to.deep.equal({ payload: node, subscription: 'transactions' });
   });
 
   it('pages never skip or repeat a transaction while blocks arrive and a fork replaces the top', async () => {
