@@ -36,7 +36,10 @@ export interface DevnodeOptions extends Omit<PacingOptions, 'random'> {
   dryRunEndpoint?: boolean;
   /** the internal debug endpoints (`http.internal.debug_endpoints`): default true; false: 403 with no body */
   debugEndpoints?: boolean;
-  /** both dry-runs' time limit (`http.dry_run.timeout_ms`): default 3000, as a node's; 0: unbounded */
+  /**
+   * both dry-runs' time limit (`http.dry_run.timeout_ms`): default 3000, as a node's; 0: unbounded. With `nodeProfile`
+   * a dry-run's time is its items' at the recorded node's pace, else the devnode's own
+   */
   dryRunTimeoutMs?: number;
   /** a pruning node: state reads below this height answer 410 (see gc.ts) */
   gcHeight?: number;
@@ -243,18 +246,20 @@ export class Devnode implements Role {
     const log = this.#log;
     const info = this.#info;
     const hyperchain = this.#hyperchain;
-    // the node's configuration: its dry-runs' time limit, its dry-run endpoint group, its debug endpoints
+    // the node's configuration: its dry-runs' time limit (the paced node's items' time counted), its dry-run endpoint
+    // group, its debug endpoints
     const timeoutMs = opts.dryRunTimeoutMs ?? DEFAULT_DRY_RUN_TIMEOUT_MS;
+    const itemMs = this.#pacer.dryRunItemMs;
     const external = (['v2', 'v3'] as const).flatMap((v) => [
       ...externalRoutes(chain, info, v),
       ...(opts.dryRunEndpoint === false
         ? []
-        : [timeLimited(dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }), timeoutMs)]),
+        : [timeLimited(dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }), timeoutMs, itemMs)]),
       ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
     ]);
     const internalAll = alsoUnderV3([
       ...internalRoutes(chain),
-      timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs),
+      timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs, itemMs),
       pacingRoute(this.#pacer),
       ...overloadRoutes(this.#overload),
     ]);

@@ -1,6 +1,6 @@
 /** @module Reads the committed chain rows of a height range as websocket events, in chain order, with their payloads. */
 import { stringifyJson, type Json } from '../chain/json.ts';
-import { signedTx, type MinedTx } from '../chain/signed-tx.ts';
+import { nodeSignedTx, type MinedTx } from '../chain/signed-tx.ts';
 import { withSnapshot, type Pool, type Queryable } from '../db/connection/pool.ts';
 import {
   keyBlocksBetween,
@@ -148,9 +148,12 @@ interface ChunkBlock {
   readonly mdw?: string;
 }
 
-/** A transaction of a chunk: what the node's object is made of, and ae_mdw's payloads when read for them. */
+/**
+ * A transaction of a chunk: what the node's object is made of (its `encoded_tx` too, which the node sends in every
+ * transaction since 7.x and the cached answers carry), and ae_mdw's payloads when read for them.
+ */
 interface ChunkTx {
-  readonly tx: MinedTx & { readonly microIndex: number; readonly txIndex: number };
+  readonly tx: MinedTx & { readonly microIndex: number; readonly txIndex: number; readonly encoded: string | null };
   readonly mdw?: MdwTxPayloads;
 }
 
@@ -253,7 +256,7 @@ function inChainOrder(rows: ChunkRows): ChainEvent[] {
           height: t.height,
           hash: t.hash,
           block: t.microBlockHash,
-          payload: stringifyJson(signedTx(t)),
+          payload: stringifyJson(nodeSignedTx(t, t.encoded)),
           ids: txIds,
           ...(mdw === undefined ? {} : { mdw }),
         });

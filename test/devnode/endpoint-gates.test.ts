@@ -5,7 +5,9 @@ import {
   isNodeDebugPath,
   timeLimited,
 } from '../../src/devnode/api/endpoint-gates.ts';
-import { ok, type Route, type RouteRequest } from '../../src/devnode/api/http.ts';
+import { HttpError, ok, type Route, type RouteRequest } from '../../src/devnode/api/http.ts';
+import { dryRunItemMs, NODE_7_2_2 } from '../../src/devnode/api/node-profile.ts';
+import { parseJson } from '../../src/chain/json.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 /** a contract no chain has (the recording's "unknown contract"): each call is answered contract_does_not_exist */
@@ -42,17 +44,63 @@ describe('devnode endpoint gates (the node configuration: dry-run group, debug e
         return ok({ results: [] });
       },
     });
-    await Promise.resolve()
-      .then(() => timeLimited(busy(30), 5).handler(request))
-      .then(
-        () => expect.fail('answered past its limit'),
-        (err: { status: number; body: unknown }) => {
-          expect(err.status).to.equal(400);
-          expect(err.body).to.deep.equal({ reason: DRY_RUN_TIME_LIMIT_REASON });
-        },
-      );
+    const refused = await timeLimited(busy(30), 5).handler(request);
+    expect([refused.status, parseJson(refused.body)]).to.deep.equal([400, { reason: DRY_RUN_TIME_LIMIT_REASON }]);
     expect((await timeLimited(busy(1), 1000).handler(request)).status).to.equal(200);
     expect((await timeLimited(busy(30), 0).handler(request)).status, '0: unbounded').to.equal(200);
+  });
+
+  it("counts a paced node's time per item against the limit, and holds the answer for the items past the first", async () => {
+    const answers: Route = { method: 'POST', path: '/v3/dry-run', handler: () => ok({ results: [] }) };
+    const ofItems = (n: number): RouteRequest => ({ ...request, body: { txs: Array.from({ length: n }, () => ({})) } });
+    // 16 ms an item under a 3000 ms limit: 187 items are 2992 ms, 188 are 3008 ms
+    const answered = await timeLimited(answers, 3000, 16).handler(ofItems(187));
+    expect([answered.status, answered.holdMs]).to.deep.equal([200, 186 * 16]);
+    const refused = await timeLimited(answers, 3000, 16).handler(ofItems(188));
+    expect([refused.status, parseJson(refused.body)]).to.deep.equal([400, { reason: DRY_RUN_TIME_LIMIT_REASON }]);
+    // the node gives it up at the limit: held to it beyond the one item its service time holds
+    expect(refused.holdMs).to.equal(3000 - 16);
+    expect((await timeLimited(answers, 0, 16).handler(ofItems(1000))).holdMs, '0: unbounded').to.equal(999 * 16);
+    expect((await timeLimited(answers, 3000, 16).handler(ofItems(0))).holdMs, 'no items').to.equal(0);
+    // a refusal before the items run (the gas cap's 403 among them) is the route's own
+    const capped: Route = { ...answers, handler: () => Promise.reject(new HttpError(403, 'Over the gas limit')) };
+    const status = await Promise.resolve()
+      .then(() => timeLimited(capped, 3000, 16).handler(ofItems(1000)))
+      .then(
+        () => 'answered past its gas cap',
+        (err: HttpError) => err.status,
+      );
+    expect(status).to.equal(403);
+  });
+
+  describe('a devnode paced as the recorded node 7.2.2 (--node-profile 7.2.2, the default 3000 ms limit)', () => {
+    let t: TestNode;
+    before(async () => {
+      t = await startTestNode({ nodeProfile: '7.2.2' });
+    });
+    after(() => t.node.stop());
+
+    it('answers 100 call_reqs in their time and refuses 1000 at the limit, as the recorded node did', async function () {
+      this.timeout(30_000);
+      const timed = async (n: number): Promise<{ status: number; text: string; ms: number }> => {
+        const started = performance.now();
+        const reply = await t.postInternal(INTERNAL_DRY_RUN, calls(n));
+        return { status: reply.status, text: reply.text, ms: performance.now() - started };
+      };
+      const item = dryRunItemMs(NODE_7_2_2);
+      const hundred = await timed(100);
+      expect(hundred.status).to.equal(200);
+      expect(hundred.ms, 'the items past the first take their time').to.be.at.least(99 * item);
+      const thousand = await timed(1000);
+      expect([thousand.status, thousand.text]).to.deep.equal([
+        400,
+        JSON.stringify({ reason: DRY_RUN_TIME_LIMIT_REASON }),
+      ]);
+      // refused at the limit, not at once and not after the 15.9 s the items would take
+      expect(thousand.ms).to.be.within(3000 - item, 6000);
+      // the external endpoint caps the gas first, whatever the time
+      expect((await t.post('/v3/dry-run', calls(1000))).status).to.equal(403);
+    });
   });
 
   describe('a devnode as a node with its defaults of these three (dry-run group off, no debug endpoints)', () => {

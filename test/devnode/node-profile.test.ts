@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { DEFAULT_DRY_RUN_TIMEOUT_MS, DRY_RUN_TIME_LIMIT_REASON } from '../../src/devnode/api/endpoint-gates.ts';
 import {
+  dryRunItemMs,
   endpointKind,
   NODE_7_2_2,
   perRequestMs,
@@ -14,6 +16,7 @@ import {
   type EndpointKind,
 } from '../../src/devnode/api/node-profile.ts';
 import { HTTP_READ, Regulator } from '../../src/devnode/api/regulator.ts';
+import { readExchanges } from '../support/real-node-recording.ts';
 
 type Recorded = { concurrency: number; total: number; per_request_ms: number }[];
 const recorded = (
@@ -85,6 +88,26 @@ describe('devnode --node-profile 7.2.2', () => {
     expect(serviceMs(points, 5, 5)).to.be.closeTo(17.65, 1e-9);
     expect(serviceMs(points, 32, 5)).to.be.closeTo(5 * 8.92, 1e-9);
     expect(serviceMs(points, 2, Infinity)).to.be.closeTo(2 * perRequestMs(points, 2), 1e-9);
+  });
+
+  it("fits a dry-run item's time to the recorded times, inside the bracket the recorded time limit gives", () => {
+    // one client's dry-run of one spend, less its key block read: the item's own time
+    const [dryRun] = recorded.dry_run_1_spend_tx_events!;
+    const [keyBlock] = recorded.key_block!;
+    expect(dryRunItemMs(NODE_7_2_2)).to.be.closeTo(dryRun!.per_request_ms - keyBlock!.per_request_ms, 1e-9);
+    // the internal endpoint's `N call_reqs` (no gas cap there): answered up to some N, refused by the limit beyond
+    const byCount = readExchanges('dry-run.ndjson.gz')
+      .filter((x) => x.port === 'internal' && / call_reqs \(gas limit\)$/.test(x.label ?? ''))
+      .map((x) => ({ n: parseInt(x.label!, 10), status: x.status, body: x.body }));
+    const answered = Math.max(...byCount.filter((x) => x.status === 200).map((x) => x.n));
+    const refused = byCount.filter((x) => x.status !== 200);
+    expect(refused.map((x) => [x.n, x.status, x.body])).to.deep.equal([
+      [1000, 400, JSON.stringify({ reason: DRY_RUN_TIME_LIMIT_REASON })],
+    ]);
+    expect([answered, DEFAULT_DRY_RUN_TIMEOUT_MS]).to.deep.equal([100, 3000]);
+    // so a call_req takes at most 3000 / 100 = 30 ms and more than 3000 / 1000 = 3 ms
+    expect(answered * dryRunItemMs(NODE_7_2_2)).to.be.at.most(DEFAULT_DRY_RUN_TIMEOUT_MS);
+    expect(refused[0]!.n * dryRunItemMs(NODE_7_2_2)).to.be.greaterThan(DEFAULT_DRY_RUN_TIMEOUT_MS);
   });
 
   it('makes a 5-worker node as slow as the recorded one at 1, 5 and 32 clients (fake clock, within 5 %)', async () => {

@@ -29,8 +29,8 @@ const FEE = 10n ** 15n;
 const CONTRACT = { vm_version: 7, abi_version: 3, gas: 50_000, gas_price: 1_000_000_000, fee: FEE, amount: 0 };
 const token = new BytecodeContractCallEncoder(BYTECODE.aex9 as `cb_${string}`);
 /**
- * IGNORED are the fields the main tests leave out: `encoded_tx`, which another change adds (checked alone, so that the
- * rest of the shapes are told apart from it), and a key block's `nonce` and `pow`, which a node in dev mode does not
+ * IGNORED are the fields the main tests leave out: `encoded_tx`, checked alone (so that the rest of the shapes are
+ * told apart from it), and a key block's `nonce` and `pow`, which a node in dev mode does not
  * show and the devnode does (it mines them, and the middleware's node API and GraphQL serve them; docs/devnode.md).
  */
 const IGNORED: Ignored = (key, object) =>
@@ -432,7 +432,7 @@ describe('devnode answers as a real æternity node 7.2.2 (the recording)', funct
     }
     expect(
       found,
-      `answers whose transactions lack encoded_tx (the node sends each one's whole signed transaction, tx_…; the devnode gains it with the encoded_tx change):\n${found.join('\n')}`,
+      `answers whose transactions lack encoded_tx (the node sends each one's whole signed transaction, tx_…):\n${found.join('\n')}`,
     ).to.deep.equal([]);
   });
 });

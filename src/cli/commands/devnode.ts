@@ -128,7 +128,7 @@ export default class Devnode extends Command {
     }),
     'node-profile': Flags.string({
       description:
-        'service times of a recorded real node by endpoint kind and load, so that the devnode is as slow as it at the same concurrency (docs/devnode.md)',
+        'service times of a recorded real node by endpoint kind and load, and its time per dry-run item, so that the devnode is as slow as it at the same concurrency (docs/devnode.md)',
       options: ['7.2.2'],
     }),
     'http-read': Flags.custom<QueueLimits>({
@@ -174,7 +174,7 @@ export default class Devnode extends Command {
     }),
     'dry-run-timeout-ms': Flags.integer({
       description:
-        "both dry-runs' time limit (the node's http.dry_run.timeout_ms): past it 400 'Bad request: dry-run exceeded time limit'; 0: unbounded",
+        "both dry-runs' time limit (the node's http.dry_run.timeout_ms): past it 400 'Bad request: dry-run exceeded time limit'; 0: unbounded. With --node-profile a dry-run's time is its items' at the recorded node's pace (1000 calls: refused), else the devnode's own",
       default: 3000,
       min: 0,
     }),

@@ -9,7 +9,7 @@ import { nameTxId } from '../../chain/tx-fields.ts';
 import { keyset, type Walk } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
-import { renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
+import { encodedStoredTx, renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
 import { concurrently, type Queryable } from '../connection/pool.ts';
 import { placeholderSql, renderPlaceholders } from './stored-tx-json.ts';
 import { checkedSignedBase64Sql, checkedSignedOfBase64, signedBase64Sql, signedOfBase64 } from './signed-base64.ts';
@@ -25,6 +25,8 @@ export interface TransactionRow {
   readonly txType: string;
   readonly signatures: string[] | null;
   readonly tx: Json;
+  /** the signed transaction as the node broadcasts it (its `encoded_tx`: encodedStoredTx), null for one kept as JSON without it */
+  readonly encoded: string | null;
 }
 
 /** A stored transaction with what ae_mdw's rendering adds. */
@@ -442,5 +444,6 @@ function toTransaction(r: Record<string, unknown>): TransactionRow {
     txType: r.tx_type as string,
     signatures,
     tx,
+    encoded: encodedStoredTx(r.signed as Buffer),
   };
 }

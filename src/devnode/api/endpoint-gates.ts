@@ -6,7 +6,8 @@
  * `Bad request: dry-run exceeded time limit`. The external dry-run's endpoint group (`http.endpoints.dry-run`) needs
  * no gate: a node without it has no such route (aehttp_api_router), the devnode then registers none either.
  */
-import { HttpError, type Route } from './http.ts';
+import { isJsonObject, stringifyJson, type Json } from '../../chain/json.ts';
+import type { Reply, Route } from './http.ts';
 
 /** DEFAULT_DRY_RUN_TIMEOUT_MS: the node's default `http.dry_run.timeout_ms` (its config schema); 0 is unbounded. */
 export const DEFAULT_DRY_RUN_TIMEOUT_MS = 3000;
@@ -27,20 +28,36 @@ export function forbidDebug(routes: readonly Route[]): Route[] {
   return routes.map((route) => (isNodeDebugPath(route.path) ? { ...route, forbidden: true } : route));
 }
 
+/** itemCount is how many items a dry-run the handler took holds (its body's `txs`, an array by then). Pure. */
+function itemCount(body: Json | undefined): number {
+  return isJsonObject(body) && Array.isArray(body.txs) ? body.txs.length : 0;
+}
+
 /**
- * timeLimited answers `route`'s dry-run with the node's 400 when it took longer than `timeoutMs` (0: unbounded). The
+ * timeLimited answers `route`'s dry-run with the node's 400 when it took longer than `timeoutMs` (0: unbounded): its
+ * items' time as the paced node's (`itemMs` each, pacing.ts Pacer.dryRunItemMs: the recorded node's with a profile),
+ * or else the devnode's own. The paced answer holds the node's time beyond the one item its service time holds (a
+ * reply's `holdMs`): the other items' time, or for the refusal the time to the limit, where the node gives it up.
+ * Only a dry-run that ran is timed (the node's checks before it, the gas cap's 403 among them, answer first). The
  * devnode's dry-run runs on the event loop and cannot be cut as the node kills its worker: it runs to its end, and
  * its answer is then the refusal the node would have given at the limit.
  */
-export function timeLimited(route: Route, timeoutMs: number): Route {
-  if (timeoutMs <= 0) return route;
+export function timeLimited(route: Route, timeoutMs: number, itemMs = 0): Route {
+  if (timeoutMs <= 0 && itemMs <= 0) return route;
+  const limited = timeoutMs > 0;
   return {
     ...route,
     handler: async (req) => {
       const started = performance.now();
       const reply = await route.handler(req);
-      if (performance.now() - started > timeoutMs) throw new HttpError(400, DRY_RUN_TIME_LIMIT_REASON);
-      return reply;
+      const items = itemCount(req.body);
+      if (limited && items * itemMs > timeoutMs)
+        return { ...timeLimitReply(), holdMs: Math.max(0, timeoutMs - itemMs) };
+      if (limited && performance.now() - started > timeoutMs) return timeLimitReply();
+      return itemMs > 0 ? { ...reply, holdMs: Math.max(0, items - 1) * itemMs } : reply;
     },
   };
 }
+
+/** timeLimitReply is the node's refusal of a dry-run past its time limit. */
+const timeLimitReply = (): Reply => ({ status: 400, body: stringifyJson({ reason: DRY_RUN_TIME_LIMIT_REASON }) });

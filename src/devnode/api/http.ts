@@ -9,6 +9,11 @@ export interface Reply {
   readonly status: number;
   readonly body: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * a paced node's time for this answer beyond its kind's service time (a dry-run's items past its first:
+   * endpoint-gates.ts): the pace (pacing.ts) holds the worker that much longer
+   */
+  readonly holdMs?: number;
 }
 
 /** RouteRequest is what a handler sees: path parameters, query string and the parsed body. */

@@ -7,13 +7,15 @@
  * service time, with the devnode's own work inside it (not added after): the answer is written when the time is up,
  * or when the work ends if that took longer (an overrun). The service time is none by default (the devnode answers
  * as fast as it can, still within the regulators), a flat `latencyMs` (±20 %), or a recorded node's per endpoint kind
- * and load (`nodeProfile`, node-profile.ts), so that the devnode is as slow as that node at the same concurrency.
+ * and load (`nodeProfile`, node-profile.ts), so that the devnode is as slow as that node at the same concurrency;
+ * with a profile a dry-run's items past its first hold the worker the node's time each (a reply's `holdMs`,
+ * endpoint-gates.ts), and past the node's time limit its refusal holds it until the limit.
  * The routing and the body's parsing come before the regulator, as in the node (its router and request validation
  * answer a 404, 405, 415 or 400 without a turn); the devnode's own controls (`/debug/dev/…`) and its `/api` are not
  * the node's and take none.
  */
 import type { Regulate, Reply } from './http.ts';
-import { endpointKind, NODE_PROFILES, serviceMs, type NodeProfile } from './node-profile.ts';
+import { dryRunItemMs, endpointKind, NODE_PROFILES, serviceMs, type NodeProfile } from './node-profile.ts';
 import { checkLimits, HTTP_READ, HTTP_UPDATE, Regulator, UNBOUNDED, type QueueLimits } from './regulator.ts';
 
 export interface PacingOptions {
@@ -100,13 +102,22 @@ export interface PacingStats {
 
 type Counts = { answers: number; answerMs: number; queuedMs: number; overran: number; refused: number };
 
-/** serviceTimeOf is how a request's service time is found: flat, from a profile, or none. */
-function serviceTimeOf(opts: PacingOptions): (method: string, path: string, inNode: number, workers: number) => number {
-  if (opts.latencyMs !== undefined && opts.latencyMs > 0) return () => opts.latencyMs!;
-  if (opts.nodeProfile === undefined) return () => 0;
+/** profileOf is the recorded node's profile that paces (none with a flat latency or no profile). */
+function profileOf(opts: PacingOptions): NodeProfile | undefined {
+  if ((opts.latencyMs !== undefined && opts.latencyMs > 0) || opts.nodeProfile === undefined) return undefined;
   const profile: NodeProfile | undefined = NODE_PROFILES[opts.nodeProfile];
   if (!profile)
     throw new RangeError(`no node profile ${opts.nodeProfile} (there are: ${Object.keys(NODE_PROFILES).join(', ')})`);
+  return profile;
+}
+
+/** serviceTimeOf is how a request's service time is found: flat, from the profile (profileOf), or none. */
+function serviceTimeOf(
+  opts: PacingOptions,
+  profile: NodeProfile | undefined,
+): (method: string, path: string, inNode: number, workers: number) => number {
+  if (opts.latencyMs !== undefined && opts.latencyMs > 0) return () => opts.latencyMs!;
+  if (!profile) return () => 0;
   return (method, path, inNode, workers) => serviceMs(profile[endpointKind(method, path)], inNode, workers);
 }
 
@@ -119,6 +130,7 @@ export class Pacer {
   readonly #regulators: Readonly<Record<QueueName, Regulator>>;
   readonly #counts: Record<QueueName, Counts>;
   readonly #serviceMs: ReturnType<typeof serviceTimeOf>;
+  readonly #dryRunItemMs: number;
   readonly #retryAfter: string | undefined;
   readonly #random: () => number;
   /** ms taken off each wait so that timers, which fire late on a busy event loop, fire on time on average */
@@ -133,7 +145,9 @@ export class Pacer {
     };
     const zero = (): Counts => ({ answers: 0, answerMs: 0, queuedMs: 0, overran: 0, refused: 0 });
     this.#counts = { http_read: zero(), http_update: zero() };
-    this.#serviceMs = serviceTimeOf(opts);
+    const profile = profileOf(opts);
+    this.#serviceMs = serviceTimeOf(opts, profile);
+    this.#dryRunItemMs = profile ? dryRunItemMs(profile) : 0;
     this.#retryAfter = opts.overloadRetryAfter === undefined ? undefined : String(opts.overloadRetryAfter);
     this.#random = opts.random ?? Math.random;
   }
@@ -141,6 +155,14 @@ export class Pacer {
   /** retryAfter is what the node's refusals say in `Retry-After` (undefined: no such header). */
   get retryAfter(): string | undefined {
     return this.#retryAfter;
+  }
+
+  /**
+   * dryRunItemMs is what each item of a dry-run costs the paced node (node-profile.ts dryRunItemMs), counted against
+   * its time limit (endpoint-gates.ts); 0 unless a recorded node's profile paces: the devnode's own time counts then.
+   */
+  get dryRunItemMs(): number {
+    return this.#dryRunItemMs;
   }
 
   /** regulate is this pace for one listener: `refuse` (the overload on demand) answers a request first if it will. */
@@ -155,8 +177,8 @@ export class Pacer {
 
   /**
    * serve runs `work` (a routed request's answer) once its regulator gives it a worker, and resolves with its reply
-   * when its service time, counted from admission, is up (at once if the work took longer); the worker is freed then.
-   * A full regulator refuses it at once.
+   * when its service time, counted from admission, and the reply's own `holdMs` are up (at once if the work took
+   * longer); the worker is freed then. A full regulator refuses it at once.
    */
   async serve(method: string, path: string, work: () => Promise<Reply>): Promise<Reply> {
     const name = queueOf(method);
@@ -171,12 +193,13 @@ export class Pacer {
     await turn;
     const admitted = performance.now();
     const ms = this.#serviceMs(method, path, regulator.running + regulator.waiting, regulator.limits.workers);
-    const due = admitted + (ms > 0 ? jitteredLatency(ms, this.#random) : 0);
+    const serviceDue = admitted + (ms > 0 ? jitteredLatency(ms, this.#random) : 0);
     try {
       const reply = await work().then(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       );
+      const due = serviceDue + ('value' in reply ? (reply.value.holdMs ?? 0) : 0);
       if (performance.now() < due) await this.#until(due, ms);
       else if (ms > 0) counts.overran++;
       if ('error' in reply) throw reply.error;

@@ -7,6 +7,7 @@ import { withTransaction, type Pool, type Queryable } from '../../../src/db/conn
 import { ReorgLog } from '../../../src/indexer/sync/reorg-log.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/connection/notification.ts';
+import { isBinary } from '../../../src/chain/stored-tx.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 
 /** TxSpec is one transaction to write: its node JSON and the ids account_transactions records for it. */
@@ -20,7 +21,7 @@ export interface TxSpec {
 
 export interface WrittenTx {
   readonly hash: string;
-  /** The transaction as the node serves it (GenericSignedTx). */
+  /** The transaction as a 7.x node serves it (GenericSignedTx, `encoded_tx` included). */
   readonly signed: Record<string, Json>;
 }
 
@@ -136,19 +137,11 @@ async function writeHeightIn(
     for (const [txIndex, spec] of txs.entries()) {
       const hash = spec.hash ?? randomId(Encoding.TxHash);
       const signatures = spec.signatures === undefined ? [randomId(Encoding.Signature, 64)] : spec.signatures;
+      const values = storedTxValues(spec.tx, signatures, 200);
       await db.query(
         `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
-          hash,
-          height,
-          microIndex,
-          txIndex,
-          microTime,
-          txTypeCode(String(spec.tx.type)),
-          '20000',
-          ...storedTxValues(spec.tx, signatures, 200),
-        ],
+        [hash, height, microIndex, txIndex, microTime, txTypeCode(String(spec.tx.type)), '20000', ...values],
       );
       for (const id of new Set(spec.ids)) {
         await db.query(
@@ -158,6 +151,9 @@ async function writeHeightIn(
         );
       }
       const signed: Record<string, Json> = { block_hash: microHash, block_height: height, hash };
+      // a 7.x node sends the signed transaction's bytes as encoded_tx: those stored, where they are (not a JSON form)
+      const stored = values[0] as Buffer;
+      if (isBinary(stored)) signed.encoded_tx = encode(stored, Encoding.Transaction);
       if (signatures !== null) signed.signatures = [...signatures];
       signed.tx = spec.tx;
       writtenTxs.push({ hash, signed });

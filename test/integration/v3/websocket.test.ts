@@ -86,7 +86,11 @@ describe("ae_mdw's websocket through the SDK's MiddlewareSubscriber (devnode →
     const mdwTx = got.txs.payloads.find((p) => p.hash === hash)!;
     expect(mdwTx.encoded_tx).to.match(/^tx_/);
     expect((mdwTx.tx as Message).recipient_id).to.equal(recipient);
-    expect(got.txsNode.payloads.find((p) => p.hash === hash)).to.not.have.property('encoded_tx');
+    // the node source's transaction is the node's own answer for it, encoded_tx included
+    const node = (await v3.nodeGet(`/v3/transactions/${hash}`)) as Message;
+    expect(node.encoded_tx).to.match(/^tx_/);
+    for (const g of [got.txsNode, got.objectNode]) expect(g.payloads.find((p) => p.hash === hash)).to.deep.equal(node);
+    expect(got.txsAll.payloads.filter((p) => p.hash === hash)).to.deep.include(node);
     expect(got.object.payloads.map((p) => p.hash)).to.deep.equal([hash]);
     expect(got.objectNode.payloads.map((p) => p.hash)).to.deep.equal([hash]);
     expect(got.objectAll.payloads.map((p) => p.hash)).to.deep.equal([hash, hash]);
@@ -143,10 +147,26 @@ describe("ae_mdw's websocket through the SDK's MiddlewareSubscriber (devnode →
     expect(microTime).to.be.a('number');
   });
 
-  it('keeps the seed protocol on every other path of the same port', async () => {
+  it("keeps the seed protocol on every other path of the same port, its transactions the node's", async () => {
     const c = await raw(v3.wsUrl);
     expect(await c.ask({ op: 'subscribe', payload: 'key_blocks' })).to.deep.equal(['key_blocks']);
     c.close();
+
+    const seen: Message[] = [];
+    const ws = new WebSocket(v3.wsUrl);
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.on('message', (data) => seen.push(JSON.parse(String(data)) as Message));
+    ws.send(JSON.stringify({ op: 'subscribe', payload: 'transactions' }));
+    await until(() => seen.length === 1, 'the subscribe reply');
+    const hash = await v3.spend(MemoryAccount.generate().address, 2);
+    await v3.devnode.mineMicroBlock();
+    await until(() => seen.some((m) => (m.payload as Message | undefined)?.hash === hash), 'the transaction');
+    ws.close();
+    // the node's own answer for it, encoded_tx included
+    const node = (await v3.nodeGet(`/v3/transactions/${hash}`)) as Message;
+    expect(node.encoded_tx).to.match(/^tx_/);
+    const event = seen.find((m) => (m.payload as Message | undefined)?.hash === hash)!;
+    expect(event).to.deep.equal({ payload: node, subscription: 'transactions' });
   });
 
   it('pages never skip or repeat a transaction while blocks arrive and a fork replaces the top', async () => {

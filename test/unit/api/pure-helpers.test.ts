@@ -129,6 +129,7 @@ describe('shapes', () => {
     txType: 'SpendTx',
     signatures: null,
     tx: { type: 'SpendTx', fee: 2n ** 70n },
+    encoded: null,
   };
   it('signedTx omits signatures when the node omits them', () => {
     expect(signedTx(row)).to.deep.equal({ block_height: 3, block_hash: 'mh_1', hash: 'th_1', tx: row.tx });
