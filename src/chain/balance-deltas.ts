@@ -209,15 +209,21 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
       if (facts.gaGasUsed === undefined) return 'no gas used known for the generalized account';
       const owner = tx.type === 'GAAttachTx' ? tx.owner_id : tx.ga_id;
       move(owner, -(fee + facts.gaGasUsed * int(tx.gas_price)));
-      return tx.type === 'GAMetaTx' ? wrapped(tx, facts, move, inner, 0n) : undefined;
+      return tx.type === 'GAMetaTx' ? wrapped(tx, facts, move, inner) : undefined;
     }
     case 'PayingForTx': {
       const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
       if (signed === undefined) return 'a PayingForTx without its inner transaction';
-      // the payer pays both fees: the inner transaction's sender gets its fee back
-      const innerFee = int(signed.fee);
-      move(tx.payer_id, -(fee + innerFee));
-      return wrapped(tx, facts, move, inner, innerFee);
+      // the payer pays the inner transaction's fee and gas (aeprimop's spend_fee and split_payment charge the payer the
+      // PayingForTx sets): its origin gets back what the inner rules took of it, but a mutual close, whose fee the
+      // channel no longer pays: the channel's coins the final amounts leave are locked (aeprimop channel_close_mutual)
+      const paid = int(signed.fee) + innerGas(signed, facts);
+      move(tx.payer_id, -(fee + paid));
+      const back =
+        signed.type === 'ChannelCloseMutualTx'
+          ? { account: LOCKED_COINS_ACCOUNT, amount: int(signed.fee) }
+          : { account: payerOf(signed), amount: paid };
+      return wrapped(tx, facts, move, inner, back);
     }
     case 'ChannelCreateTx':
       move(tx.initiator_id, -(fee + int(tx.initiator_amount)));
@@ -252,21 +258,35 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
   }
 }
 
-/** wrapped moves a wrapper's inner transaction's deltas, its sender given `refund` back (PayingForTx's inner fee). */
+/**
+ * wrapped moves a wrapper's inner transaction's deltas, and `back` to whom it names (a PayingForTx's inner fee and gas
+ * to the inner transaction's origin).
+ */
 function wrapped(
   tx: TxFields,
   facts: TxFacts,
   move: Move,
   inner: (tx: TxFields) => TxDeltas,
-  refund: bigint,
+  back?: { readonly account: Json | undefined; readonly amount: bigint },
 ): string | undefined {
   const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
   if (signed === undefined) return `a ${String(tx.type)} without its inner transaction`;
   const told = inner(signed);
   if ('unknown' in told) return told.unknown;
   for (const d of told.deltas) move(d.account, d.amount);
-  if (refund !== 0n) move(payerOf(signed), refund);
+  if (back !== undefined) move(back.account, back.amount);
   return undefined;
+}
+
+/** innerGas is what a contract or generalized account transaction's gas cost (0 where not known or none). */
+function innerGas(tx: TxFields, facts: TxFacts): bigint {
+  const used =
+    tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx'
+      ? facts.call?.gasUsed
+      : tx.type === 'GAAttachTx' || tx.type === 'GAMetaTx'
+        ? facts.gaGasUsed
+        : undefined;
+  return used === undefined ? 0n : used * int(tx.gas_price);
 }
 
 /** payerOf is the account a transaction's fee is taken from and whose nonce it uses (the node's aetx:origin). */

@@ -302,10 +302,19 @@ const APPLY: Record<string, Apply> = {
   },
   PayingForTx(state, tx, ctx) {
     const inner = innerSigned(tx);
-    // the payer pays both fees: the inner sender gets its fee back before paying it
-    debit(state, asAccount(str(tx.payer_id)), int(tx.fee) + int(inner.fee));
-    credit(state, nonceAccount(inner), int(inner.fee));
-    return applyChecked(state, inner, ctx, false);
+    const payer = asAccount(str(tx.payer_id));
+    const origin = nonceAccount(inner);
+    // the payer pays both fees and the inner transaction's gas (aeprimop's spend_fee and split_payment charge the payer
+    // the PayingForTx sets): the inner origin gets back what the inner rules took of it; a mutual close's fee is no
+    // longer the channel's, so the coins its final amounts leave in the channel are locked (burned here, as name fees)
+    debit(state, payer, int(tx.fee) + int(inner.fee));
+    if (inner.type !== 'ChannelCloseMutualTx') credit(state, origin, int(inner.fee));
+    const effect = applyChecked(state, inner, ctx, false);
+    const gasUsed = effect.callInfo?.gas_used ?? effect.gaInfo?.gas_used;
+    const gas = typeof gasUsed === 'number' ? BigInt(gasUsed) * int(inner.gas_price) : 0n;
+    debit(state, payer, gas);
+    credit(state, origin, gas);
+    return effect;
   },
   // node 7.3's hyperchain epoch vote (aec_hc_vote_tx): no fee, no nonce, no effect on the state but its inclusion
   HCVoteTx(state, tx) {

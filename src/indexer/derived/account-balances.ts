@@ -34,7 +34,7 @@ import {
   type RangeDeltas,
   type UntoldTx,
 } from './balance-changes.ts';
-import { balanceAfter, differenceSteps, stepPlace } from './difference-steps.ts';
+import { balanceAfter, differenceSteps, stepPlace, type RangeBlock } from './difference-steps.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
@@ -127,11 +127,20 @@ export async function deriveBalances(
   // without the genesis accounts file it is what the node's balance at the end of its first range leaves
   const inferOpening = await genesisUnknown(db);
   const rec = { before, atEnd, end, untold: derived.untold, inferOpening };
+  const blocks = lazily(() => rangeBlocks(db, range));
   let changes = balanceChangeRows(derived.deltas, rec);
+  // an opening inferred from the range's end would take in what the range's changes lack (issue 89: an account's
+  // genesis balance too high by a payment an untold call made, served until that call's height): the node tells it
+  const openings =
+    changes.inferred.length === 0
+      ? new Map<string, bigint>()
+      : await openingBalances(node, await blocks(), derived, changes.inferred);
+  if (openings.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings });
   // a difference is rare (the rules tell the rest): only then is the node asked where inside the range it arose
   if (changes.differences.length > 0) {
-    const located = await locateDifferences(db, node, range, derived, before, changes.differences);
-    if (located.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, located });
+    const opened = new Map([...before, ...[...openings].map(([id, b]) => [id, b > 0n ? b : 0n] as const)]);
+    const located = await locateDifferences(node, await blocks(), derived, opened, changes.differences);
+    if (located.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings, located });
   }
   await replaceBalanceChanges(db, range, changes.rows);
   if (changes.differences.length > 0) report?.(changes.differences, derived.untold);
@@ -144,17 +153,17 @@ export async function deriveBalances(
  * blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
  */
 async function locateDifferences(
-  db: Queryable,
   node: BalanceReader,
-  range: HeightRange,
+  blocks: readonly RangeBlock[],
   derived: Pick<RangeDeltas, 'deltas' | 'untold'>,
   before: ReadonlyMap<string, bigint>,
   differences: readonly BalanceDifference[],
 ): Promise<Map<string, (Place & { amount: bigint })[]>> {
-  const blocks = await rangeBlocks(db, range);
   if (blocks.length === 0) return new Map();
-  const changes = new Map(differences.map((d) => [d.accountId, [] as PlacedDelta[]]));
-  for (const d of derived.deltas) changes.get(d.account)?.push(d);
+  const changes = changesOf(
+    derived,
+    differences.map((d) => d.accountId),
+  );
   // the locked-coins account is left where it is: the devnode burns the name fees the node locks there, so there it
   // differs once per name fee, and a node's own differs nowhere
   const located = new Map<string, (Place & { amount: bigint })[]>();
@@ -165,12 +174,8 @@ async function locateDifferences(
       blocks.length,
       atEnd - held,
       async (i) => {
-        try {
-          return ((await node.accountBalance(accountId, blocks[i]!.hash)) ?? 0n) - after(blocks[i]!);
-        } catch (err) {
-          if (err instanceof NodeError && err.gone) return undefined;
-          throw err;
-        }
+        const balance = await balanceAt(node, accountId, blocks[i]!);
+        return balance === undefined ? undefined : balance - after(blocks[i]!);
       },
       LOCATE_READS,
     );
@@ -180,4 +185,50 @@ async function locateDifferences(
     );
   });
   return located;
+}
+
+/**
+ * openingBalances are the genesis balances of accounts first seen while no genesis accounts are known, as the node's
+ * state after the range's first block tells them: its balance there less the changes derived up to there (a range from
+ * height 0: after key block 0, the genesis state itself; a later one: a change of its first block the rules missed is
+ * taken for genesis money, the rest of the range's is not). An account whose state there the node no longer holds
+ * (pruned) is left out: its whole difference at the range's end is then its opening, as before.
+ */
+async function openingBalances(
+  node: BalanceReader,
+  blocks: readonly RangeBlock[],
+  derived: Pick<RangeDeltas, 'deltas'>,
+  accounts: readonly string[],
+): Promise<Map<string, bigint>> {
+  const first = blocks[0];
+  if (first === undefined) return new Map();
+  const changes = changesOf(derived, accounts);
+  const told = await mapLimit(accounts, IN_FLIGHT, async (id) => {
+    const balance = await balanceAt(node, id, first);
+    return balance === undefined ? undefined : balance - balanceAfter(0n, changes.get(id)!)(first);
+  });
+  return new Map(accounts.flatMap((id, i) => (told[i] === undefined ? [] : [[id, told[i]] as const])));
+}
+
+/** changesOf gives each account's derived changes of the range, in chain order. */
+function changesOf(derived: Pick<RangeDeltas, 'deltas'>, accounts: readonly string[]): Map<string, PlacedDelta[]> {
+  const changes = new Map(accounts.map((id) => [id, [] as PlacedDelta[]]));
+  for (const d of derived.deltas) changes.get(d.account)?.push(d);
+  return changes;
+}
+
+/** balanceAt is an account's balance in the node's state after a block (0: unknown there), undefined where pruned. */
+async function balanceAt(node: BalanceReader, account: string, block: RangeBlock): Promise<bigint | undefined> {
+  try {
+    return (await node.accountBalance(account, block.hash)) ?? 0n;
+  } catch (err) {
+    if (err instanceof NodeError && err.gone) return undefined;
+    throw err;
+  }
+}
+
+/** lazily reads a value once, when first asked. */
+function lazily<T>(read: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => (value ??= read());
 }

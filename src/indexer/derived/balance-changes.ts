@@ -217,6 +217,11 @@ export interface Reconciliation {
    * each stored as an 'unexplained' change there, when they add up to the difference at the range's end
    */
   readonly located?: ReadonlyMap<string, readonly (Place & { readonly amount: bigint })[]>;
+  /**
+   * with `inferOpening`: an account's genesis balance as the node's state after the range's first block tells it
+   * (openingBalances), so that what the range's changes lack is a difference, not part of its genesis balance
+   */
+  readonly openings?: ReadonlyMap<string, bigint>;
 }
 
 /**
@@ -224,26 +229,39 @@ export interface Reconciliation {
  * with the balance after it from the account's balance before the range, and for each account whose balance at the
  * range's end the node gave (`atEnd`) and differs from the derived one, an 'unexplained' row making it the node's:
  * where the node's state showed it arising (`located`), else after the first place the rules could not tell that names
- * the account (a call whose internal calls no dry-run told, a type not known), else after the range's last block. An account first seen
- * without genesis accounts known (`inferOpening`) gets its difference as a genesis row at height 0 instead. Pure.
+ * the account (a call whose internal calls no dry-run told, a type not known), else after the range's last block. An
+ * account first seen without genesis accounts known (`inferOpening`) gets a genesis row at height 0: its opening as the
+ * node told it (`openings`), the rest a difference as above; else, as long as none is told, its whole difference, the
+ * account then listed in `inferred` (a difference arising inside the range would be taken for genesis money). Pure.
  */
 export function balanceChangeRows(
   deltas: readonly PlacedDelta[],
   rec: Reconciliation,
-): { rows: BalanceChangeRow[]; differences: BalanceDifference[] } {
+): { rows: BalanceChangeRow[]; differences: BalanceDifference[]; inferred: string[] } {
   const { before, atEnd, end } = rec;
   const derived = new Map<string, bigint>();
   for (const d of deltas) derived.set(d.account, (derived.get(d.account) ?? before.get(d.account) ?? 0n) + d.amount);
   const opening = new Map<string, bigint>();
+  const inferred: string[] = [];
   const differences: BalanceDifference[] = [];
   const placed: PlacedDelta[] = [];
   for (const [accountId, node] of atEnd) {
-    const held = derived.get(accountId) ?? before.get(accountId) ?? 0n;
+    let held = derived.get(accountId) ?? before.get(accountId) ?? 0n;
     if (held === node) continue;
     // a genesis balance is never below zero: a first range that takes the account below is a difference
     if (rec.inferOpening === true && !before.has(accountId) && node > held) {
-      opening.set(accountId, node - held);
-      continue;
+      const told = rec.openings?.get(accountId);
+      if (told === undefined) {
+        opening.set(accountId, node - held);
+        inferred.push(accountId);
+        continue;
+      }
+      // a negative one (the first block's own changes not the node's) is no genesis balance: all of it a difference
+      if (told > 0n) {
+        opening.set(accountId, told);
+        held += told;
+      }
+      if (held === node) continue;
     }
     differences.push({ accountId, height: end.height, derived: held, node });
     const parts = rec.located?.get(accountId);
@@ -265,7 +283,7 @@ export function balanceChangeRows(
   }));
   // concatenated, never spread into push: a stretch of 10 000 heights holds more changes than a call takes arguments
   const rows = opened.concat(changeRows(inChainOrder(deltas, placed), (id) => opening.get(id) ?? before.get(id) ?? 0n));
-  return { rows: rows.filter((r) => r.delta !== 0n), differences };
+  return { rows: rows.filter((r) => r.delta !== 0n), differences, inferred };
 }
 
 /** inChainOrder places each added change after the changes in chain order at or before its place (stable). Pure. */

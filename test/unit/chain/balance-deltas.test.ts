@@ -121,6 +121,41 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
     });
   });
 
+  it("charges a PayingForTx's payer both fees and the inner transaction's gas, as the node's aeprimop does (split_payment, spend_fee)", () => {
+    const call = {
+      type: 'ContractCallTx',
+      caller_id: alice,
+      contract_id: contract,
+      fee: 100,
+      amount: 7,
+      gas: 5000,
+      gas_price: 3,
+    };
+    const paid = (inner: TxFields): TxFields => ({ type: 'PayingForTx', payer_id: carol, fee: 5, tx: { tx: inner } });
+    // the caller pays the amount alone, the payer the fees and the gas used (a failed call's too)
+    expect(told(paid(call), { call: { gasUsed: 1000n, ok: true } })).to.deep.equal({
+      [alice]: -7n,
+      [contractAccount]: 7n,
+      [carol]: -(5n + 100n + 3000n),
+    });
+    expect(told(paid(call), { call: { gasUsed: 5000n, ok: false } })).to.deep.equal({ [carol]: -(5n + 100n + 15000n) });
+    // a mutual close's fee is the payer's, not the channel's: the coins the final amounts leave in it are locked
+    // (aeprimop channel_close_mutual with a payer), its sender gets nothing back
+    const close = {
+      type: 'ChannelCloseMutualTx',
+      from_id: alice,
+      initiator_amount_final: 40,
+      responder_amount_final: 59,
+      fee: 1,
+    };
+    expect(told(paid(close), { channel: { initiator: alice, responder: bob } })).to.deep.equal({
+      [alice]: 40n,
+      [bob]: 59n,
+      [carol]: -6n,
+      [LOCKED_COINS_ACCOUNT]: 1n,
+    });
+  });
+
   it('says which types it does not know', () => {
     expect(txDeltas({ type: 'MadeUpTx', owner_id: alice, fee: 1 }, {})).to.deep.equal({
       unknown: 'the balance changes of a MadeUpTx are not known',
@@ -312,6 +347,40 @@ describe('txDeltas against the devnode rules', () => {
       const { node, derived } = applied(tx, { channel });
       expect(derived, tx.type).to.deep.equal(node);
     }
+  });
+
+  it('a mutual close a PayingForTx pays for moves what its deltas say (the locked coins aside: the devnode burns them)', () => {
+    const create: TxFields = {
+      type: 'ChannelCreateTx',
+      initiator_id: alice,
+      responder_id: bob,
+      initiator_amount: 100,
+      responder_amount: 50,
+      channel_reserve: 1,
+      lock_period: 1,
+      fee: 1,
+      delegate_ids: [],
+      state_hash: encode('st', Buffer.alloc(32)),
+      nonce: nonce(alice),
+    };
+    const before = new Set([...state.channels.entries()].map(([id]) => id));
+    applied(create);
+    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
+    const close = {
+      type: 'ChannelCloseMutualTx',
+      channel_id: channelId,
+      from_id: bob,
+      initiator_amount_final: 90,
+      responder_amount_final: 57,
+      fee: 3,
+      nonce: nonce(bob),
+    };
+    const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
+    const { node, derived } = applied(paid, { channel: { initiator: alice, responder: bob } });
+    expect(derived[LOCKED_COINS_ACCOUNT]).to.equal(3n);
+    delete derived[LOCKED_COINS_ACCOUNT];
+    expect(derived).to.deep.equal(node);
+    expect(node).to.deep.equal({ [alice]: 90n, [bob]: 57n, [carol]: -5n });
   });
 });
 

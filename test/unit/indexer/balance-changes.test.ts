@@ -191,4 +191,33 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
       ['b', 5, 'unexplained', -5n, 1n],
     ]);
   });
+
+  it('without genesis accounts known, an opening the node told is the genesis balance and the rest a difference where it arose', () => {
+    // alice held 100 at genesis; an untold call at 7:0:0 paid her 30 the rules cannot see
+    const deltas = [delta(at(5, 0, 0), alice, -6n, 'SpendTx'), delta(at(5, 0, 0), bob, 6n, 'SpendTx')];
+    const rec = {
+      before: new Map<string, bigint>(),
+      atEnd: new Map([[alice, 124n]]),
+      end: at(9, 0, AFTER_BLOCK),
+      inferOpening: true,
+    };
+    const inferred = balanceChangeRows(deltas, rec);
+    // none told: the whole difference is taken for genesis money, and the account is listed to be asked
+    expect(inferred.inferred).to.deep.equal([alice]);
+    expect(inferred.rows.find((r) => r.kind === 'accounts_roma')?.delta).to.equal(130n);
+    const told = balanceChangeRows(deltas, {
+      ...rec,
+      openings: new Map([[alice, 100n]]),
+      located: new Map([[alice, [{ ...at(7, 0, 0), amount: 30n }]]]),
+    });
+    expect(told.inferred).to.deep.equal([]);
+    expect(told.differences).to.deep.equal([{ accountId: alice, height: 9, derived: 94n, node: 124n }]);
+    expect(
+      told.rows.filter((r) => r.accountId === alice).map((r) => [r.height, r.kind, r.delta, r.balance]),
+    ).to.deep.equal([
+      [0, 'accounts_roma', 100n, 100n],
+      [5, 'SpendTx', -6n, 94n],
+      [7, 'unexplained', 30n, 124n],
+    ]);
+  });
 });
