@@ -173,8 +173,14 @@ function rootSchema(): JsonSchema {
 /** snapshotSource is a snapshot's source as the status records it (the spec's, checked there). */
 function snapshotSource(): JsonSchema {
   return obj({
-    url: str({ maxLength: B.urlLength }),
-    volume: obj({ claimName: str({ maxLength: B.resourceNameLength }), path: str({ maxLength: 1024 }) }),
+    url: str({ maxLength: B.urlLength, description: 'URL of the snapshot directory.' }),
+    volume: obj(
+      {
+        claimName: str({ maxLength: B.resourceNameLength, description: 'PersistentVolumeClaim holding the snapshot.' }),
+        path: str({ maxLength: 1024, description: 'Directory of the snapshot inside the volume.' }),
+      },
+      { description: 'The volume holding the snapshot.' },
+    ),
   });
 }
 
