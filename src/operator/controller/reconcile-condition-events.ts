@@ -28,18 +28,14 @@ export function conditionEvents(
   return events;
 }
 
-/** bootstrapEvents tells the end of the first generation's restore from a snapshot: SnapshotRestored or SnapshotFailed. */
+/**
+ * bootstrapEvents tells the end of the first generation's restore from a snapshot (SnapshotRestored); its failure is
+ * told by Degraded's Event, whose reason is then SnapshotFailed.
+ */
 export function bootstrapEvents(
   before: BootstrapStatus | undefined,
   after: BootstrapStatus | undefined,
 ): ReloadEvent[] {
-  if (after === undefined || after.state === before?.state || after.state === RestoreState.Restoring) return [];
-  const failed = after.state === RestoreState.Failed;
-  return [
-    {
-      type: failed ? 'Warning' : 'Normal',
-      reason: failed ? 'SnapshotFailed' : 'SnapshotRestored',
-      message: after.message,
-    },
-  ];
+  if (after?.state !== RestoreState.Restored || before?.state === RestoreState.Restored) return [];
+  return [{ type: 'Normal', reason: 'SnapshotRestored', message: after.message }];
 }

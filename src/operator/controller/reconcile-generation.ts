@@ -189,7 +189,12 @@ export async function reconcileDropJob(pass: PassContext, generation: number): P
     return state;
   }
   pass.keep.keep(desired);
-  const workloadsLeft = pass.children.some((c) => c.kind === 'Deployment' && generationOf(c) === generation);
+  // no writer may be left: its Deployments, and an import still filling the schema (an aborted reload's restore)
+  const workloadsLeft = pass.children.some(
+    (c) =>
+      generationOf(c) === generation &&
+      (c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] === Component.restore)),
+  );
   if (live === undefined && !workloadsLeft) await writeChild(pass, desired);
   return state;
 }
