@@ -142,6 +142,7 @@ realTier('a Middleware starting from a snapshot on a real control plane', functi
       aMiddleware('from-url', {
         bootstrap: { snapshot: { url } },
         server: { replicas: 1, pdb: { enabled: false } },
+        promotion: { syncedWithinBlocks: 3, stableWindowSeconds: 5 },
       }),
       'real-tier',
     );
@@ -172,6 +173,32 @@ realTier('a Middleware starting from a snapshot on a real control plane', functi
     expect(status.status).to.equal(200);
     const served = JSON.parse(status.body) as { mdw_height: number };
     expect(served.mdw_height).to.be.at.least(manifest.top.height);
+  });
+
+  it("restores a BlueGreen reload's green generation (with heights) from the snapshot and promotes it", async () => {
+    const reload = { id: 'from-snapshot', heights: '3-5', retainPrevious: '0s', snapshot: { url } };
+    await c.kube.patchMerge(ref('from-url'), { spec: { reload } });
+    await eventually(async () => {
+      const m = await c.kube.get<Mw>(ref('from-url'));
+      expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
+    }, 170_000);
+    const m = await c.kube.get<Mw>(ref('from-url'));
+    expect(m?.status).to.deep.include({ activeGeneration: 2 });
+    expect(m?.status?.reload).to.deep.include({ generation: 2, snapshot: { url } });
+    // generation 1 is dropped with its Jobs; generation 2's restore Job stays with it
+    const restores = await jobsOf('from-url', Component.restore);
+    expect(restores.map((j) => j.metadata.labels?.['middleware.aeternity.io/generation'])).to.deep.equal(['2']);
+    expect(restores[0]?.spec?.template.spec?.containers[0]?.env).to.deep.include({
+      name: 'DATABASE_SCHEMA',
+      value: 'from_url_g2',
+    });
+    const events = await c.kube.list<KubeObject & { reason?: string; message?: string }>('v1', 'Event', NS);
+    const applied = events.items.filter((e) => e.reason === 'MigrationsApplied' && e.message?.includes('generation 2'));
+    expect(applied.map((e) => e.message)).to.deep.equal([
+      `schema of generation 2 restored from the snapshot ${url} and migrated; starting its populator and preview servers`,
+    ]);
+    const status = await c.get('http://from-url.chain.svc:80/mdw/v3/status');
+    expect((JSON.parse(status.body) as { mdw_height: number }).mdw_height).to.be.at.least(manifest.top.height);
   });
 
   it('reports a snapshot of another network on a volume with the import refusal, and starts nothing else', async () => {
