@@ -76,6 +76,7 @@ describe('a Middleware starting from a snapshot, on the fake API server', () => 
     expect(h.deployments()).to.deep.equal([]);
     expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'SnapshotRestoring' });
     expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'WaitingForMigrations' });
+    expect(h.middleware().status?.phase).to.equal('Migrating');
 
     // By the import succeeding: the migration Job comes next, then the workloads.
     h.completeJobs(Component.restore);
@@ -133,6 +134,7 @@ describe('a Middleware starting from a snapshot, on the fake API server', () => 
     expect(bootstrap?.message).to.include(REFUSAL).and.include('backoff limit');
     expect(h.condition('MigrationsApplied')).to.deep.include({ status: 'False', reason: 'SnapshotFailed' });
     expect(h.condition('Degraded')).to.deep.include({ status: 'True', reason: 'SnapshotFailed' });
+    expect(h.middleware().status?.phase).to.equal('Degraded');
     const warning = h.kube.events.find((e) => e.reason === 'SnapshotFailed');
     expect(warning?.type).to.equal('Warning');
     expect(warning?.message).to.include('MDW_CHAIN_IDENTITY_MISMATCH');
