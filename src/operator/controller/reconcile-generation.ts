@@ -1,4 +1,7 @@
-/** @module Reconciles one data generation: migration Job first, then (once it succeeded) populator and server Deployments and the PDB. */
+/**
+ * @module Reconciles one data generation: its restore Job when it starts from a snapshot, then its migration Job, then
+ * (once both succeeded) populator and server Deployments and the PDB.
+ */
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import { refOf, type KubeClient, type KubeError, type KubeObject } from '../kube/client.ts';
 import type { SnapshotSource } from '../api/middleware-types.ts';
@@ -82,7 +85,10 @@ export function liveChildNamed<T extends KubeObject>(pass: PassContext, kind: st
   return pass.children.find((c) => c.kind === kind && c.metadata.name === name) as T | undefined;
 }
 
-/** reconcileGeneration converges one generation in order: the migration Job, and only after it succeeded, the workloads. */
+/**
+ * reconcileGeneration converges one generation in order: the restore Job (a generation the plan restores from a
+ * snapshot), the migration Job, and only after they succeeded, the workloads.
+ */
 export async function reconcileGeneration(pass: PassContext, plan: GenerationPlan): Promise<GenerationReport> {
   const { build } = pass;
   keepRestoreJobs(pass, plan.generation);

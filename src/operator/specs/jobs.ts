@@ -39,7 +39,9 @@ export const JOB_DEADLINE_SECONDS = {
 const RESTORE_BACKOFF_LIMIT = 1;
 
 /** SNAPSHOT_DIR is where the restore Job's pod sees the snapshot: the fetched emptyDir, or the mounted volume. */
-export const SNAPSHOT_DIR = '/snapshot';
+const SNAPSHOT_DIR = '/snapshot';
+/** SNAPSHOT_VOLUME names the restore Job's volume holding the snapshot. */
+const SNAPSHOT_VOLUME = 'snapshot';
 
 /** TERMINATION_LOG is where `mdw db usage` writes its report: the container's termination message, read from the Pod. */
 const TERMINATION_LOG = '/dev/termination-log';
@@ -114,9 +116,6 @@ export function buildRestoreJob(ctx: BuildContext, generation: number, source: S
     snapshot: { volume, mount: source.volume === undefined ? {} : { readOnly: true }, initContainers: fetch },
   });
 }
-
-/** SNAPSHOT_VOLUME names the restore Job's volume holding the snapshot. */
-const SNAPSHOT_VOLUME = 'snapshot';
 
 /** buildDropSchemaJob runs `mdw migrate --drop` for a retired generation; dropping an absent schema succeeds. */
 export function buildDropSchemaJob(ctx: BuildContext, generation: number): Built<V1Job> {
