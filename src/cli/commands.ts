@@ -9,6 +9,7 @@ import Reload from './commands/reload.ts';
 import Status from './commands/status.ts';
 import DbUsage from './commands/db/usage.ts';
 import SnapshotExport from './commands/snapshot/export.ts';
+import SnapshotFetch from './commands/snapshot/fetch.ts';
 import SnapshotImport from './commands/snapshot/import.ts';
 import KeysCreate from './commands/keys/create.ts';
 import KeysList from './commands/keys/list.ts';
@@ -29,6 +30,7 @@ export const COMMANDS = {
   status: Status,
   'db:usage': DbUsage,
   'snapshot:export': SnapshotExport,
+  'snapshot:fetch': SnapshotFetch,
   'snapshot:import': SnapshotImport,
   'keys:create': KeysCreate,
   'keys:list': KeysList,

@@ -3,7 +3,8 @@
  * binds unscheduled pods to it (there is no scheduler either), runs each container of the middleware's image as a
  * process of this checkout (`node bin/mdw.js <args>`) with the pod's environment, reports Running, Ready (from the
  * readiness probe), restarts and, for a Job's pod, Succeeded or Failed by the exit code with the termination message,
- * and stops the process when the pod is deleted. Service names are resolved by its proxy (service-proxy.ts).
+ * and stops the process when the pod is deleted. Init containers run first, one after the other, as processes too; one
+ * that fails fails a pod that is not restarted (restartPolicy Never). Service names are resolved by its proxy (service-proxy.ts).
  *
  * Where a process cannot be what a container is, the agent maps it, and says so here:
  * - network: each pod gets an address of its own in 127.77.0.0/16; a listener on all addresses (HTTP_HOST unset,
@@ -11,6 +12,8 @@
  * - credentials: the pod's ServiceAccount token (TokenRequest, bound to the pod) comes as a kubeconfig in
  *   KUBECONFIG, since a process cannot have its own /var/run/secrets;
  * - files: /tmp is a directory of the pod's own (TMPDIR, HOME), and the termination message path is a file there;
+ *   an argument under another volume's mountPath names a directory instead: an emptyDir's is the pod's own, shared by
+ *   its containers, a PersistentVolumeClaim's is claimDir(namespace, claim), where a test puts what the volume holds;
  *   V8's compile cache (bin/mdw.js keeps it in TMPDIR) is the test run's instead (NODE_COMPILE_CACHE), since every
  *   pod runs the same checkout: in a new TMPDIR each pod's start compiled every module again, about a second of CPU.
  */
@@ -19,7 +22,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { V1Container, V1EnvVar, V1Pod, V1Probe } from '@kubernetes/client-node';
+import type { V1Container, V1ContainerStatus, V1EnvVar, V1Pod, V1Probe } from '@kubernetes/client-node';
 import type { ControlPlane } from './control-plane.ts';
 import { stopProcess, tail } from './control-plane.ts';
 import { KubeRestError } from './rest.ts';
@@ -55,6 +58,8 @@ interface Running {
   stopping?: Promise<void>;
   /** frozen: crashed and never restarted nor reported (freeze) */
   frozen?: boolean;
+  /** the init containers that ended with 0, in order, as reported: the next one (or the main container) runs now */
+  inits: V1ContainerStatus[];
 }
 
 const TICK_MS = 250;
@@ -83,6 +88,13 @@ export class NodeAgent {
   /** logOf is the log of a pod's process (namespace/name), undefined when the agent never ran it. */
   logOf(namespace: string, name: string): string | undefined {
     return this.#pods.get(`${namespace}/${name}`)?.log;
+  }
+
+  /** claimDir is the directory a PersistentVolumeClaim's volume is on this node (created): a test fills it. */
+  claimDir(namespace: string, claim: string): string {
+    const dir = join(this.#opts.plane.dir, 'claims', namespace, claim);
+    mkdirSync(dir, { recursive: true });
+    return dir;
   }
 
   /** podLogs lists the logs of every pod the agent ran whose name starts with prefix, in namespace. */
@@ -235,15 +247,16 @@ export class NodeAgent {
     if (pod.metadata?.deletionTimestamp !== undefined) return this.#finishDeletion(key, pod, run);
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return;
-    const container = pod.spec?.containers[0];
-    if (container === undefined) return;
+    const main = pod.spec?.containers[0];
+    if (main === undefined) return;
     if (run === undefined) {
-      if (!this.#opts.runsImage(container.image ?? '')) return this.#refuseImage(pod, container);
+      if (!this.#opts.runsImage(main.image ?? '')) return this.#refuseImage(pod, main);
       run = this.#newRun(key, uid);
       this.#pods.set(key, run);
-      await this.#launch(pod, container, run);
+      await this.#launch(pod, currentContainer(pod, run), run);
       return;
     }
+    const container = currentContainer(pod, run);
     if (run.frozen === true) return;
     if (run.exited !== undefined) return this.#afterExit(pod, container, run);
     if (run.child !== undefined && Date.now() >= run.nextProbeMs) await this.#probe(pod, container, run);
@@ -263,6 +276,7 @@ export class NodeAgent {
       ready: false,
       nextProbeMs: 0,
       startedAt: new Date().toISOString(),
+      inits: [],
     };
   }
 
@@ -280,7 +294,9 @@ export class NodeAgent {
 
   async #launch(pod: V1Pod, container: V1Container, run: Running): Promise<void> {
     const env = await this.#environment(pod, container, run);
-    const args = (container.args ?? []).map((a) => (a === container.terminationMessagePath ? run.terminationFile : a));
+    const args = (container.args ?? []).map((a) =>
+      a === container.terminationMessagePath ? run.terminationFile : this.#onVolume(pod, container, run, a),
+    );
     const out = createWriteStream(run.log, { flags: 'a' });
     const child = spawn(process.execPath, [join(this.#opts.checkout, 'bin', 'mdw.js'), ...args], {
       cwd: join(run.dir, 'tmp'),
@@ -299,6 +315,23 @@ export class NodeAgent {
       run.child = undefined;
     });
     await this.#reportStatus(pod, container, run);
+  }
+
+  /** #onVolume maps a path under one of the container's volume mounts (but /tmp's) to that volume's directory here. */
+  #onVolume(pod: V1Pod, container: V1Container, run: Running, arg: string): string {
+    for (const mount of container.volumeMounts ?? []) {
+      const at = mount.mountPath;
+      if (at === '/tmp' || (arg !== at && !arg.startsWith(`${at}/`))) continue;
+      const volume = pod.spec?.volumes?.find((v) => v.name === mount.name);
+      const claim = volume?.persistentVolumeClaim?.claimName;
+      const dir =
+        claim !== undefined
+          ? this.claimDir(pod.metadata?.namespace ?? 'default', claim)
+          : join(run.dir, 'volumes', mount.name);
+      mkdirSync(dir, { recursive: true });
+      return `${dir}${arg.slice(at.length)}`;
+    }
+    return arg;
   }
 
   /** #environment is what the container would see: its env and envFrom resolved, and the agent's mappings. */
@@ -399,6 +432,12 @@ export class NodeAgent {
 
   async #afterExit(pod: V1Pod, container: V1Container, run: Running): Promise<void> {
     const exited = run.exited as { code: number; at: string };
+    if (container !== pod.spec?.containers[0] && exited.code === 0) {
+      // an init container done: the next one, or the main container, starts
+      run.inits.push(containerStatus(container, run, terminatedState(container, run, exited)));
+      await this.#launch(pod, currentContainer(pod, run), run);
+      return;
+    }
     const policy = pod.spec?.restartPolicy ?? 'Always';
     const restart = policy === 'Always' || (policy === 'OnFailure' && exited.code !== 0);
     if (!restart) {
@@ -457,16 +496,13 @@ export class NodeAgent {
     const ready = phase === 'Running' && run.ready && run.child !== undefined;
     const state =
       exited === undefined
-        ? { running: { startedAt: run.startedAt } }
-        : {
-            terminated: {
-              exitCode: exited.code,
-              reason: exited.code === 0 ? 'Completed' : 'Error',
-              message: terminationMessage(container, run, exited.code),
-              startedAt: run.startedAt,
-              finishedAt: exited.at,
-            },
-          };
+        ? { running: { startedAt: run.startedAt as never } }
+        : terminatedState(container, run, exited);
+    // while an init container runs the main container waits, and the pod is Pending (Initialized False)
+    const main = pod.spec?.containers[0] ?? container;
+    const initializing = container !== main;
+    const status = { ...containerStatus(container, run, state), ready, started: run.child !== undefined };
+    const initStatuses = [...run.inits, ...(initializing ? [status] : [])];
     const condition = (type: string, status: boolean) => ({
       type,
       status: status ? 'True' : 'False',
@@ -474,7 +510,7 @@ export class NodeAgent {
       lastProbeTime: null,
     });
     await this.#patchStatus(pod, {
-      phase,
+      phase: initializing && phase === 'Running' ? 'Pending' : phase,
       hostIP: '127.0.0.1',
       hostIPs: [{ ip: '127.0.0.1' }],
       podIP: run.ip,
@@ -482,21 +518,22 @@ export class NodeAgent {
       startTime: pod.status?.startTime ?? now,
       conditions: [
         condition('PodScheduled', true),
-        condition('Initialized', true),
+        condition('Initialized', !initializing),
         condition('ContainersReady', ready),
         condition('Ready', ready),
       ],
+      ...(initStatuses.length === 0 ? {} : { initContainerStatuses: initStatuses }),
       containerStatuses: [
-        {
-          name: container.name,
-          image: container.image,
-          imageID: `mdw-checkout://${container.image}`,
-          containerID: `process://${run.child?.pid ?? 0}`,
-          ready,
-          started: run.child !== undefined,
-          restartCount: run.restarts,
-          state,
-        },
+        initializing
+          ? {
+              name: main.name,
+              image: main.image,
+              imageID: '',
+              ready: false,
+              restartCount: 0,
+              state: { waiting: { reason: 'PodInitializing' } },
+            }
+          : status,
       ],
     });
   }
@@ -597,6 +634,41 @@ async function httpProbe(probe: V1Probe, c: V1Container, ip: string): Promise<bo
   } catch {
     return false;
   }
+}
+
+/** currentContainer is the container of the pod that runs now: its next init container, else its main one. */
+function currentContainer(pod: V1Pod, run: Running): V1Container {
+  return pod.spec?.initContainers?.[run.inits.length] ?? (pod.spec?.containers[0] as V1Container);
+}
+
+/** containerStatus is a container's status as the kubelet reports it, in `state`. */
+function containerStatus(c: V1Container, run: Running, state: V1ContainerStatus['state']): V1ContainerStatus {
+  return {
+    name: c.name,
+    image: c.image ?? '',
+    imageID: `mdw-checkout://${c.image}`,
+    containerID: `process://${run.child?.pid ?? 0}`,
+    ready: false,
+    restartCount: run.restarts,
+    state,
+  };
+}
+
+/** terminatedState is the state of a container that exited. */
+function terminatedState(
+  c: V1Container,
+  run: Running,
+  exited: { code: number; at: string },
+): V1ContainerStatus['state'] {
+  return {
+    terminated: {
+      exitCode: exited.code,
+      reason: exited.code === 0 ? 'Completed' : 'Error',
+      message: terminationMessage(c, run, exited.code),
+      startedAt: run.startedAt as never,
+      finishedAt: exited.at as never,
+    },
+  };
 }
 
 /** terminationMessage is what the container left at its termination path, or its log's end on a failure. */

@@ -14,6 +14,7 @@ import {
   NAMES,
   Phase,
   ReloadState,
+  RestoreState,
   SpaceCheckResult,
   VERSION,
 } from './middleware-types.ts';
@@ -169,6 +170,20 @@ function rootSchema(): JsonSchema {
   );
 }
 
+/** snapshotSource is a snapshot's source as the status records it (the spec's, checked there). */
+function snapshotSource(): JsonSchema {
+  return obj({
+    url: str({ maxLength: B.urlLength, description: 'URL of the snapshot directory.' }),
+    volume: obj(
+      {
+        claimName: str({ maxLength: B.resourceNameLength, description: 'PersistentVolumeClaim holding the snapshot.' }),
+        path: str({ maxLength: 1024, description: 'Directory of the snapshot inside the volume.' }),
+      },
+      { description: 'The volume holding the snapshot.' },
+    ),
+  });
+}
+
 function statusSchema(): JsonSchema {
   const time = () => str({ format: 'date-time' });
   const generation = (description: string) => int({ min: 0, max: 2 ** 31 - 1 }, { description });
@@ -233,8 +248,20 @@ function statusSchema(): JsonSchema {
           { result: str({ enum: Object.values(SpaceCheckResult) }), message: str({ maxLength: 32768 }) },
           { required: ['result', 'message'] },
         ),
+        snapshot: snapshotSource(),
       },
       { required: ['id', 'strategy', 'generation', 'state'] },
+    ),
+    bootstrap: obj(
+      {
+        generation: generation('Generation restored from spec.bootstrap.snapshot.'),
+        snapshot: snapshotSource(),
+        state: str({ enum: Object.values(RestoreState) }),
+        message: str({ maxLength: 32768 }),
+        startedAt: time(),
+        completedAt: time(),
+      },
+      { required: ['generation', 'snapshot', 'state', 'message'] },
     ),
   });
 }

@@ -179,6 +179,13 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
     'WhenUnsatisfiable indicates how to deal with a pod if it doesn\\\'t satisfy the spread constraint. - DoNotSchedule (default) tells the scheduler not to schedule it. - ScheduleAnyway tells the scheduler to schedule the pod in any location, but giving higher precedence to topologies that would help reduce the skew. A constraint is considered \\"Unsatisfiable\\" for an incoming pod if and only if every possible node assignment for that pod would violate \\"MaxSkew\\" on some topology. For example, in a 3-zone cluster, MaxSkew is set to 1, and pods with the same labelSelector spread as 3/1/1: | zone1 | zone2 | zone3 | | P P P | P | P | If WhenUnsatisfiable is set to DoNotSchedule, incoming pod can only be scheduled to zone2(zone3) to become 3/2/1(3/1/2) as ActualSkew(2-1) on zone2(zone3) satisfies MaxSkew(1). In other words, the cluster can still be imbalanced, but scheduler won\\\'t make it *more* imbalanced. It\\\'s a required field.',
   '.status': 'What the operator observed, written through the status subresource.',
   '.status.activeGeneration': 'Data generation the stable Service selects.',
+  '.status.bootstrap': "The first generation's restore from spec.bootstrap.snapshot, when it started from one.",
+  '.status.bootstrap.completedAt': 'When its restore Job succeeded.',
+  '.status.bootstrap.generation': 'The generation restored (the first one this Middleware created).',
+  '.status.bootstrap.message': "What the restore does now, or the import's error.",
+  '.status.bootstrap.snapshot': 'The source, as spec.bootstrap.snapshot named it then: later edits restore nothing.',
+  '.status.bootstrap.startedAt': 'When the generation was created to be restored.',
+  '.status.bootstrap.state': 'Restoring, Restored or Failed.',
   '.status.conditions':
     'metav1.Condition list: Reconciled, MigrationsApplied, Available, Synced, Reindexing, Degraded, ….',
   '.status.conditions[]': 'MiddlewareCondition has the metav1.Condition shape.',
@@ -216,6 +223,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.status.reload.nodeHeight': "The node's height its status endpoint read, at the last look.",
   '.status.reload.outcome': 'The terminal state the clean-up ends in.',
   '.status.reload.promotedAt': 'When the stable Services switched to the new generation.',
+  '.status.reload.snapshot':
+    'The snapshot the new generation is restored from (spec.reload.snapshot when the reload started).',
   '.status.reload.spaceCheck': 'The free-space check before a BlueGreen reload: its result and the sizes it compared.',
   '.status.reload.spaceCheck.message': 'The sizes compared (or why nothing was compared).',
   '.status.reload.spaceCheck.result': 'Sufficient, Insufficient or Skipped.',

@@ -87,6 +87,29 @@ export type SecretKeyRef = MiddlewareSpec['database']['urlSecretRef'];
 /** ReloadSpec requests a data reload; changing `id` is what starts a new one. */
 export type ReloadSpec = NonNullable<MiddlewareSpec['reload']>;
 
+/** SnapshotSource is where a new generation's schema is restored from: a URL or a volume (spec.bootstrap.snapshot, spec.reload.snapshot). */
+export type SnapshotSource = NonNullable<NonNullable<MiddlewareSpec['bootstrap']>['snapshot']>;
+
+/** RestoreState: where the restore of a generation from a snapshot stands (status.bootstrap.state). */
+export const RestoreState = enumeration('Restoring', 'Restored', 'Failed');
+export type RestoreState = (typeof RestoreState)[keyof typeof RestoreState];
+
+/** BootstrapStatus records the first generation's restore from spec.bootstrap.snapshot, fixed when its schema was created. */
+export type BootstrapStatus = {
+  /** The generation restored (the first one this Middleware created). */
+  generation: number;
+  /** The source, as spec.bootstrap.snapshot named it then: later edits restore nothing. */
+  snapshot: SnapshotSource;
+  /** Restoring, Restored or Failed. */
+  state: RestoreState;
+  /** What the restore does now, or the import's error. */
+  message: string;
+  /** When the generation was created to be restored. */
+  startedAt?: string;
+  /** When its restore Job succeeded. */
+  completedAt?: string;
+};
+
 /** PodScheduling places and labels the pods of one component (servers, populator, Jobs). */
 export type PodScheduling = { -readonly [K in keyof SchedulingFields]?: TypeOf<SchedulingFields[K]> };
 
@@ -142,6 +165,8 @@ export type ReloadStatus = {
   outcome?: ReloadState;
   /** The free-space check before a BlueGreen reload: its result and the sizes it compared. */
   spaceCheck?: SpaceCheck;
+  /** The snapshot the new generation is restored from (spec.reload.snapshot when the reload started). */
+  snapshot?: SnapshotSource;
 };
 
 /** SpaceCheckResult: whether a BlueGreen reload's new generation fits in the database's volume. */
@@ -193,6 +218,8 @@ export type MiddlewareStatus = {
   selector?: string;
   /** Progress of the reload spec.reload requests. */
   reload?: ReloadStatus;
+  /** The first generation's restore from spec.bootstrap.snapshot, when it started from one. */
+  bootstrap?: BootstrapStatus;
   /** The prefix this Middleware's schemas live under, recorded at its first generation (spec.database.schemaPrefix or its default). */
   schemaPrefix?: string;
   /** The operand image the workloads run, once its version was checked (a new image rolls only after its check). */

@@ -18,6 +18,8 @@ export const PATTERNS = {
   heights: '^[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*$',
   /** A host name for the Ingress, optionally a leading wildcard. */
   host: '^(\\*\\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+  /** A relative path inside a volume: segments of file-name characters, none beginning with a dot (no `..`). */
+  relativePath: '^[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$',
   /** An absolute HTTP path. */
   path: '^/[^\\s]*$',
   /** A byte quantity as Kubernetes writes one: "500Gi", "1.5Ti", "2000G", "1073741824". */

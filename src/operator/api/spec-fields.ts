@@ -24,7 +24,8 @@ import { parseDurationSeconds } from './quantity.ts';
 /** Messages of the CEL rules, which the operator writes too, so kubectl and the operator say the same thing. */
 export const IMMUTABLE_PREFIX =
   'schemaPrefix is immutable (once set, it cannot be changed or removed): existing generations live under it';
-export const RELOAD_NEEDS_NEW_ID = 'strategy and heights of a reload cannot change; request a new reload with a new id';
+export const RELOAD_NEEDS_NEW_ID =
+  'strategy, heights and snapshot of a reload cannot change; request a new reload with a new id';
 export const INPLACE_NEEDS_HEIGHTS = 'strategy InPlace requires heights';
 export const PDB_EXCLUSIVE = 'set at most one of minAvailable and maxUnavailable';
 export const AUTOSCALING_BOUNDS = 'minReplicas must not exceed maxReplicas';
@@ -32,6 +33,8 @@ export const READ_REPLICAS_ONE_SOURCE = 'set exactly one of cnpg and urlsSecretR
 export const ENV_VALUE_OR_SOURCE = 'set at most one of value and valueFrom';
 export const ENV_ONE_SOURCE = 'set exactly one of secretKeyRef, configMapKeyRef, fieldRef and resourceFieldRef';
 export const NOT_AN_ADDRESS = 'must be an IP address or CIDR network (10.0.0.0/8, fd00::/8)';
+export const SNAPSHOT_ONE_SOURCE = 'set exactly one of url and volume';
+export const INPLACE_NO_SNAPSHOT = 'strategy InPlace reloads heights in the serving schema: it takes no snapshot';
 
 /**
  * PDB_MAX_UNAVAILABLE is server.pdb.maxUnavailable's default, which no `default:` can spell: it applies only when
@@ -480,7 +483,7 @@ const jobs = obj(
   {
     resources: resources('Container resources of the migration, schema drop and database usage Jobs.'),
     reloadResources: resources(
-      'Container resources of the InPlace reload Jobs (`mdw -H`), which load the chain as the populator does; default: spec.populator.resources.',
+      'Container resources of the InPlace reload Jobs (`mdw -H`), which load the chain as the populator does, and of the snapshot restore Jobs (`mdw snapshot import`); default: spec.populator.resources.',
     ),
     migrationDeadline: str({
       pattern: P.duration,
@@ -523,7 +526,49 @@ const metrics = obj(
   { default: {}, doc: "How the middleware pods' /metrics are scraped." },
 );
 
-type ReloadRule = { id: string; strategy: string; heights?: string };
+type SnapshotRule = { url?: string; volume?: { claimName: string; path?: string } };
+
+/**
+ * snapshot is where a new generation's schema comes from instead of the genesis: a directory `mdw snapshot export`
+ * wrote, which a restore Job hands to `mdw snapshot import` before the generation's migration Job.
+ */
+function snapshot(doc: string) {
+  return obj(
+    {
+      url: url(
+        "HTTP(S) URL of a snapshot directory (the one `mdw snapshot export` wrote, served as files: <url>/manifest.json and its parts): the restore Job fetches it into an emptyDir, which needs the snapshot's size in ephemeral storage.",
+      ),
+      volume: obj(
+        {
+          claimName: resourceName("PersistentVolumeClaim in the Middleware's namespace holding the snapshot."),
+          path: str({
+            pattern: P.relativePath,
+            maxLength: 1024,
+            doc: 'Directory of the snapshot inside the volume; default: its root.',
+          }),
+        },
+        { required: ['claimName'], doc: 'A volume holding the snapshot directory, mounted read-only.' },
+      ),
+    },
+    {
+      doc,
+      rules: [
+        {
+          rule: 'has(self.url) != has(self.volume)',
+          message: SNAPSHOT_ONE_SOURCE,
+          holds: (v: SnapshotRule) => (v.url === undefined) !== (v.volume === undefined),
+        },
+      ],
+    },
+  );
+}
+
+type ReloadRule = { id: string; strategy: string; heights?: string; snapshot?: SnapshotRule };
+
+/** sameSnapshot: a reload's snapshot, as the CEL rule compares it (absent on both sides, or the same source). */
+function sameSnapshot(a: SnapshotRule | undefined, b: SnapshotRule | undefined): boolean {
+  return a?.url === b?.url && a?.volume?.claimName === b?.volume?.claimName && a?.volume?.path === b?.volume?.path;
+}
 
 const reload = obj(
   {
@@ -545,6 +590,9 @@ const reload = obj(
       'How long a BlueGreen reload may take until its new generation passes the promotion gate ("48h"); past it the reload fails and the generation is dropped.',
       '48h',
     ),
+    snapshot: snapshot(
+      "BlueGreen only: the new generation starts from this snapshot (`mdw snapshot import` in a restore Job) instead of the genesis, then its populator follows on from the snapshot's top (reloading heights first, with heights).",
+    ),
   },
   {
     required: ['id'],
@@ -556,12 +604,19 @@ const reload = obj(
         holds: (v: ReloadRule) => v.strategy !== ReloadStrategy.InPlace || v.heights !== undefined,
       },
       {
+        rule: "self.strategy != 'InPlace' || !has(self.snapshot)",
+        message: INPLACE_NO_SNAPSHOT,
+        holds: (v: ReloadRule) => v.strategy !== ReloadStrategy.InPlace || v.snapshot === undefined,
+      },
+      {
         rule:
           'self.id != oldSelf.id || (self.strategy == oldSelf.strategy && has(self.heights) == has(oldSelf.heights)' +
-          ' && (!has(self.heights) || self.heights == oldSelf.heights))',
+          ' && (!has(self.heights) || self.heights == oldSelf.heights)' +
+          ' && has(self.snapshot) == has(oldSelf.snapshot) && (!has(self.snapshot) || self.snapshot == oldSelf.snapshot))',
         message: RELOAD_NEEDS_NEW_ID,
         holds: (v: ReloadRule, old: ReloadRule) =>
-          v.id !== old.id || (v.strategy === old.strategy && v.heights === old.heights),
+          v.id !== old.id ||
+          (v.strategy === old.strategy && v.heights === old.heights && sameSnapshot(v.snapshot, old.snapshot)),
       },
     ],
   },
@@ -627,6 +682,14 @@ export const SPEC_FIELDS = obj(
       default: 'Retain',
       doc: 'What deleting the Middleware does to the schemas of its generations: Retain keeps them, Delete drops them first.',
     }),
+    bootstrap: obj(
+      {
+        snapshot: snapshot(
+          "The first generation starts from this snapshot (`mdw snapshot import` in a restore Job, before its migration Job) instead of the genesis; its populator then follows on from the snapshot's top. Read once, when the first generation's schema is created: a Middleware that adopts an existing schema, or an edit later, restores nothing.",
+        ),
+      },
+      { doc: "How the first generation's schema is filled (CloudNativePG's bootstrap): from the genesis when absent." },
+    ),
     reload,
     promotion: obj(
       {

@@ -9,6 +9,7 @@ import {
   SpaceCheckResult,
   type MiddlewareStatus,
   type ReloadStatus,
+  type SnapshotSource,
 } from '../api/middleware-types.ts';
 import type { ReloadStrategy } from '../api/spec-values.ts';
 import { freeGeneration, spaceCheck, type DatabaseReport } from './database-report.ts';
@@ -37,6 +38,8 @@ export interface ReloadRequest {
   readonly heights: string | undefined;
   /** false: wait in AwaitingPromotion until a user sets it to true. */
   readonly autoPromote: boolean;
+  /** BlueGreen: the snapshot the new generation is restored from before its migration (spec.reload.snapshot). */
+  readonly snapshot?: SnapshotSource | undefined;
 }
 
 /** ReloadProgress is `status.reload` as the state machine writes it: always with its origin and a message. */
@@ -69,8 +72,10 @@ export interface DatabaseCheck {
 export interface ReloadObservation {
   /** The database check of a BlueGreen reload in CheckingDatabase. */
   readonly databaseCheck?: DatabaseCheck;
-  /** Migration Job of the reload's generation. */
+  /** Migration Job of the reload's generation (Running while its restore Job runs, Failed when that failed). */
   readonly pendingMigration: JobState;
+  /** The import's error, when the restore Job of the reload's generation failed. */
+  readonly pendingRestoreError?: string;
   /** Whether the pending generation's servers answer (all of them, or enough while they scale up for the switch). */
   readonly pendingServersAvailable: boolean;
   /** Whether the pending generation runs all of spec.server.replicas, available: the switch waits for it. */
@@ -135,6 +140,8 @@ export interface GenerationPlan {
   readonly populatorStopped?: boolean;
   /** Its servers are spec.server.previewReplicas, not the full count: it is catching up, far from the head. */
   readonly previewScale?: boolean;
+  /** Its new schema is restored from this snapshot first: a restore Job, then (once it succeeded) the migration Job. */
+  readonly restore?: SnapshotSource;
 }
 
 /** DesiredLayout is every generation-scoped child the state asks for; any other generation of the Middleware goes. */
@@ -236,7 +243,7 @@ export function advanceReload(
     case ReloadState.CheckingDatabase:
       return checkDatabase(state, reload, seen.databaseCheck, now, settings);
     case ReloadState.Migrating:
-      return migrate(state, reload, seen.pendingMigration);
+      return migrate(state, reload, seen.pendingMigration, seen.pendingRestoreError);
     case ReloadState.CatchingUp:
     case ReloadState.AwaitingPromotion:
       // an edit of the Middleware meanwhile gives the pending generation a new migration Job: it may fail too
@@ -249,8 +256,11 @@ export function advanceReload(
   }
 }
 
-/** desiredLayout lists the generation-scoped children the state calls for. */
-export function desiredLayout(state: GenerationState): DesiredLayout {
+/**
+ * desiredLayout lists the generation-scoped children the state calls for; `bootstrap` is the snapshot the active
+ * generation is still being restored from (restoringBootstrap).
+ */
+export function desiredLayout(state: GenerationState, bootstrap?: SnapshotSource): DesiredLayout {
   const reload = state.reload;
   const reloadingInPlace = reload?.state === ReloadState.Reloading;
   const generations: GenerationPlan[] = [
@@ -259,6 +269,7 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
       workloads: true,
       preview: false,
       ...(reloadingInPlace ? { populatorStopped: true } : {}),
+      ...(bootstrap === undefined ? {} : { restore: bootstrap }),
     },
   ];
   if (state.pendingGeneration !== undefined) {
@@ -267,12 +278,15 @@ export function desiredLayout(state: GenerationState): DesiredLayout {
     const heights = reload?.heights === undefined ? {} : { heights: reload.heights };
     // the full server count only once it is nearly synced: the switch then keeps the stable Service's capacity
     const far = reload?.state === ReloadState.CatchingUp && reload.syncedSince === undefined;
+    // the snapshot fills the schema while it is new: once migrated, nothing restores it again
+    const restore = reload?.state === ReloadState.Migrating ? reload.snapshot : undefined;
     generations.push({
       generation: state.pendingGeneration,
       workloads: building,
       preview: building,
       ...heights,
       ...(far ? { previewScale: true } : {}),
+      ...(restore === undefined ? {} : { restore }),
     });
   }
   // in the rollback window the preview Service selects the retained generation: the rollback checks it through it
@@ -320,6 +334,7 @@ function start(state: GenerationState, request: ReloadRequest, now: Date): Reloa
     fromGeneration: state.activeGeneration,
     startedAt: now.toISOString(),
     ...(request.heights === undefined ? {} : { heights: request.heights }),
+    ...(request.snapshot === undefined || request.strategy === 'InPlace' ? {} : { snapshot: request.snapshot }),
   };
   const { pendingGeneration: _p, previousGeneration: _q, previousExpiresAt: _r, ...rest } = state;
   if (request.strategy === 'InPlace') {
@@ -388,7 +403,10 @@ function checkDatabase(
     generation,
     spaceCheck: space,
     state: ReloadState.Migrating,
-    message: `migrating the schema of generation ${generation}`,
+    message:
+      reload.snapshot === undefined
+        ? `migrating the schema of generation ${generation}`
+        : `restoring generation ${generation} from the snapshot ${describeSnapshot(reload.snapshot)}, then migrating it`,
   };
   const skipped = space.result === SpaceCheckResult.Skipped;
   return {
@@ -444,7 +462,19 @@ function finishInPlace(state: GenerationState, reload: ReloadProgress, job: JobS
   return { state, events: [], requeueAfterMs: POLL_MS };
 }
 
-function migrate(state: GenerationState, reload: ReloadProgress, migration: JobState): ReloadStep {
+function migrate(
+  state: GenerationState,
+  reload: ReloadProgress,
+  migration: JobState,
+  restoreError?: string,
+): ReloadStep {
+  if (restoreError !== undefined) {
+    return cleanUp(state, reload, reload.generation, 'Failed', {
+      type: 'Warning',
+      reason: 'SnapshotFailed',
+      message: `restoring generation ${reload.generation} from the snapshot ${describeSnapshot(reload.snapshot)} failed: ${restoreError}; dropping the generation`,
+    });
+  }
   if (migration === 'Failed') {
     return cleanUp(state, reload, reload.generation, 'Failed', {
       type: 'Warning',
@@ -453,10 +483,15 @@ function migrate(state: GenerationState, reload: ReloadProgress, migration: JobS
     });
   }
   if (migration !== 'Succeeded') return { state, events: [], requeueAfterMs: POLL_MS };
+  const restored =
+    reload.snapshot === undefined ? '' : `restored from the snapshot ${describeSnapshot(reload.snapshot)} and `;
   const next: ReloadProgress = {
     ...reload,
     state: ReloadState.CatchingUp,
-    message: `generation ${reload.generation} is loading the chain`,
+    message:
+      reload.snapshot === undefined
+        ? `generation ${reload.generation} is loading the chain`
+        : `generation ${reload.generation} is following on from its snapshot's top`,
   };
   return {
     state: { ...state, reload: next },
@@ -464,11 +499,18 @@ function migrate(state: GenerationState, reload: ReloadProgress, migration: JobS
       {
         type: 'Normal',
         reason: 'MigrationsApplied',
-        message: `schema of generation ${reload.generation} migrated; starting its populator and preview servers`,
+        message: `schema of generation ${reload.generation} ${restored}migrated; starting its populator and preview servers`,
       },
     ],
     requeueAfterMs: POLL_MS,
   };
+}
+
+/** describeSnapshot names a snapshot's source in messages: its URL, or `<claim>:<path>`. */
+export function describeSnapshot(source: SnapshotSource | undefined): string {
+  if (source?.url !== undefined) return source.url;
+  if (source?.volume !== undefined) return `volume ${source.volume.claimName}:${source.volume.path ?? '/'}`;
+  return '?';
 }
 
 // The catch-up gate: a healthy answer (promotionBlockers) within K blocks, through available servers, for the whole

@@ -1,5 +1,5 @@
 /** @module Events for condition transitions (pure): one Event each time a condition that people watch changes status. */
-import type { MiddlewareCondition } from '../api/middleware-types.ts';
+import { RestoreState, type BootstrapStatus, type MiddlewareCondition } from '../api/middleware-types.ts';
 import type { ReloadEvent } from './bluegreen.ts';
 
 // Reconciled, Reindexing and ReconciliationPaused have Events of their own (step and reload Events).
@@ -26,4 +26,16 @@ export function conditionEvents(
     });
   }
   return events;
+}
+
+/**
+ * bootstrapEvents tells the end of the first generation's restore from a snapshot (SnapshotRestored); its failure is
+ * told by Degraded's Event, whose reason is then SnapshotFailed.
+ */
+export function bootstrapEvents(
+  before: BootstrapStatus | undefined,
+  after: BootstrapStatus | undefined,
+): ReloadEvent[] {
+  if (after?.state !== RestoreState.Restored || before?.state === RestoreState.Restored) return [];
+  return [{ type: 'Normal', reason: 'SnapshotRestored', message: after.message }];
 }

@@ -8,7 +8,7 @@ import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { populatorDeploymentName } from '../specs/populator-deployment.ts';
 import { desiredLayout, type DesiredLayout, type ReloadStep } from './bluegreen.ts';
 import { deleteChild, isDeploymentAvailable } from './reconcile-children.ts';
-import { conditionEvents } from './reconcile-condition-events.ts';
+import { bootstrapEvents, conditionEvents } from './reconcile-condition-events.ts';
 import { keepDatabaseCheck, readDatabaseCheck } from './reconcile-database.ts';
 import {
   liveChildNamed,
@@ -22,7 +22,7 @@ import { reconcileExtras, reconcileServices } from './reconcile-instance.ts';
 import { stableTarget } from './reconcile-observe.ts';
 import type { OperandStep } from './reconcile-operand.ts';
 import type { ChildPass, PassEnd } from './reconcile-pass.ts';
-import { reconciledStatus } from './reconcile-status.ts';
+import { reconciledStatus, restoringBootstrap } from './reconcile-status.ts';
 
 const WAIT_MS = 15_000;
 const NOT_SYNCED_MS = 30_000;
@@ -30,7 +30,7 @@ const NOT_SYNCED_MS = 30_000;
 /** converge applies the layout of the step's state and ends the pass on the status it gives, and its condition Events. */
 export async function converge(pass: ChildPass, step: ReloadStep, operand: OperandStep): Promise<PassEnd> {
   const { mw, ref } = pass;
-  const active = await convergeChildren(pass, desiredLayout(step.state));
+  const active = await convergeChildren(pass, desiredLayout(step.state, restoringBootstrap(mw.status, step.state)));
   const activeProbe =
     (active.server?.status?.availableReplicas ?? 0) > 0 ? await pass.probe(stableTarget(pass)) : undefined;
   const pending = step.state.pendingGeneration;
@@ -54,7 +54,10 @@ export async function converge(pass: ChildPass, step: ReloadStep, operand: Opera
   pass.log.debug({ key: `${ref.namespace}/${ref.name}`, writes: pass.writes, phase: next.phase }, 'reconciled');
   return {
     status: next,
-    events: conditionEvents(mw.status?.conditions, next.conditions),
+    events: [
+      ...bootstrapEvents(mw.status?.bootstrap, next.bootstrap),
+      ...conditionEvents(mw.status?.conditions, next.conditions),
+    ],
     requeueAfterMs: requeueAfter(
       step.requeueAfterMs ?? operand.requeueAfterMs,
       isDeploymentAvailable(active.server) && active.migration === 'Succeeded',

@@ -3,11 +3,9 @@
  * the operator reads from the Pod's status (it never connects to PostgreSQL), and the adoption of a generation by a
  * Middleware that has no status.
  */
-import type { V1Job, V1Pod, V1Service } from '@kubernetes/client-node';
+import type { V1Job, V1Service } from '@kubernetes/client-node';
 import type { KubeObject } from '../kube/client.ts';
-import { listAll } from '../kube/list-all.ts';
 import { buildDatabaseUsageJob } from '../specs/jobs.ts';
-import { formatSelector } from '../specs/meta.ts';
 import { selectedGeneration, stableServiceName } from '../specs/services.ts';
 import type { DatabaseCheck } from './bluegreen.ts';
 import type { Middleware } from '../api/middleware-types.ts';
@@ -19,7 +17,8 @@ import {
   type DatabaseReport,
 } from './database-report.ts';
 import { ownershipOf } from './schema-ownership.ts';
-import { JOB_NAME_LABEL, deleteChild, jobFailure, jobState } from './reconcile-children.ts';
+import { deleteChild, jobState } from './reconcile-children.ts';
+import { failureOf, terminationMessages } from './job-messages.ts';
 import { liveChild, liveChildNamed, writeChild, type PassContext } from './reconcile-generation.ts';
 import { FIRST_GENERATION } from './reconcile-status.ts';
 
@@ -29,10 +28,7 @@ export async function readDatabaseCheck(pass: PassContext, job: V1Job & KubeObje
   const state = jobState(live);
   if (live === undefined || state === 'Running' || state === 'Absent') return { job: state };
   const messages = await terminationMessages(pass, live);
-  if (state === 'Failed') {
-    const tail = messages.at(-1)?.message;
-    return { job: 'Failed', error: `${jobFailure(live)}${tail === undefined ? '' : `: ${tail.slice(-500)}`}` };
-  }
+  if (state === 'Failed') return { job: 'Failed', error: failureOf(live, messages) };
   // the answer of the attempt that succeeded (an earlier one may have failed with a log tail)
   const text = messages.filter((m) => m.exitCode === 0).at(-1)?.message;
   if (text === undefined) return { job: 'Failed', error: 'the Job succeeded but its pod (and its report) are gone' };
@@ -40,25 +36,6 @@ export async function readDatabaseCheck(pass: PassContext, job: V1Job & KubeObje
   return typeof report === 'string'
     ? { job: 'Failed', error: `its report is unreadable: ${report}` }
     : { job: 'Succeeded', report };
-}
-
-/** Ended is how one of the Job's containers ended: its exit code and termination message. */
-interface Ended {
-  readonly exitCode: number;
-  readonly message: string;
-}
-
-/** terminationMessages are the termination messages of the Job's pods' containers, oldest pod first. */
-async function terminationMessages(pass: PassContext, job: V1Job & KubeObject): Promise<Ended[]> {
-  const { items } = await listAll<V1Pod & KubeObject>(pass.kube, 'v1', 'Pod', job.metadata.namespace, {
-    labelSelector: formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' }),
-  });
-  return items
-    .sort((a, b) => createdAt(a) - createdAt(b))
-    .flatMap((pod) => pod.status?.containerStatuses ?? [])
-    .map((c) => c.state?.terminated)
-    .filter((t) => t?.message !== undefined && t.message !== '')
-    .map((t) => ({ exitCode: t?.exitCode ?? -1, message: t?.message ?? '' }));
 }
 
 /**
@@ -84,6 +61,8 @@ export type AdoptionStep =
       readonly message?: string;
       /** the database's answer, when it was asked (it also tells the image's version). */
       readonly report?: DatabaseReport;
+      /** the generation is new: no schema of it exists, this Middleware creates it (spec.bootstrap applies) */
+      readonly fresh?: true;
     }
   | { readonly kind: 'waiting'; readonly message: string; readonly failed: boolean };
 
@@ -133,7 +112,7 @@ export async function adoptGeneration(pass: PassContext, all: readonly Middlewar
     const theirs = verdicts.filter((v) => v.ownership.kind !== 'own').map((v) => v.schema);
     const first = freeGeneration({ ...report, schemas: theirs }, FIRST_GENERATION);
     const message = foreign.length === 0 ? undefined : `the database holds no schema of this Middleware${notOurs}`;
-    return { kind: 'adopted', generation: first, report, ...(message === undefined ? {} : { message }) };
+    return { kind: 'adopted', generation: first, report, fresh: true, ...(message === undefined ? {} : { message }) };
   }
   const kept = others.map(
     (s) => `${s.name} (${s.migrated ? `height ${s.height ?? 'none'}` : 'not migrated'}, ${formatBytes(s.bytes)})`,
@@ -147,10 +126,4 @@ export async function adoptGeneration(pass: PassContext, all: readonly Middlewar
       (kept.length === 0 ? '' : `; left as they are (never used or dropped by this Middleware): ${kept.join(', ')}`) +
       notOurs,
   };
-}
-
-/** createdAt is an object's creation time in ms (a Date once revived, an RFC 3339 string as sent); 0 when unknown. */
-function createdAt(obj: KubeObject): number {
-  const at = obj.metadata.creationTimestamp;
-  return at === undefined ? 0 : new Date(at).getTime() || 0;
 }

@@ -1,13 +1,19 @@
-/** @module Reconciles one data generation: migration Job first, then (once it succeeded) populator and server Deployments and the PDB. */
+/**
+ * @module Reconciles one data generation: its restore Job when it starts from a snapshot, then its migration Job, then
+ * (once both succeeded) populator and server Deployments and the PDB.
+ */
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import { refOf, type KubeClient, type KubeError, type KubeObject } from '../kube/client.ts';
-import { buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
+import type { SnapshotSource } from '../api/middleware-types.ts';
+import { buildDropSchemaJob, buildMigrationJob, buildReloadJob, buildRestoreJob } from '../specs/jobs.ts';
+import { Component, LABEL_COMPONENT } from '../specs/meta.ts';
 import type { BuildContext } from '../specs/meta.ts';
 import { buildPopulatorDeployment } from '../specs/populator-deployment.ts';
 import { buildServerDeployment } from '../specs/server-deployment.ts';
 import { buildServerPdb } from '../specs/server-pdb.ts';
 import type { DesiredLayout, GenerationPlan, JobState } from './bluegreen.ts';
 import { applyChild, deleteChild, generationOf, jobState } from './reconcile-children.ts';
+import { jobError } from './job-messages.ts';
 
 /** ChildSet tracks the children a pass wants to keep; everything else of the Middleware is pruned. */
 export class ChildSet {
@@ -51,10 +57,19 @@ export interface PassContext {
   writes: number;
 }
 
+/** RestoreReport is the restore Job of a generation starting from a snapshot: its state, and the import's error. */
+export interface RestoreReport {
+  readonly state: JobState;
+  readonly error?: string;
+}
+
 /** GenerationReport is what a generation's reconcile saw: its migration and its live workloads. */
 export interface GenerationReport {
   readonly generation: number;
+  /** the restore then the migration: Running while the restore runs, Failed when either failed */
   readonly migration: JobState;
+  /** the restore Job's, for a generation the plan restores from a snapshot */
+  readonly restore?: RestoreReport;
   readonly migrationJob: V1Job | undefined;
   readonly populator: V1Deployment | undefined;
   readonly server: V1Deployment | undefined;
@@ -70,9 +85,27 @@ export function liveChildNamed<T extends KubeObject>(pass: PassContext, kind: st
   return pass.children.find((c) => c.kind === kind && c.metadata.name === name) as T | undefined;
 }
 
-/** reconcileGeneration converges one generation in order: the migration Job, and only after it succeeded, the workloads. */
+/**
+ * reconcileGeneration converges one generation in order: the restore Job (a generation the plan restores from a
+ * snapshot), the migration Job, and only after they succeeded, the workloads.
+ */
 export async function reconcileGeneration(pass: PassContext, plan: GenerationPlan): Promise<GenerationReport> {
   const { build } = pass;
+  keepRestoreJobs(pass, plan.generation);
+  const restore =
+    plan.restore === undefined ? undefined : await reconcileRestoreJob(pass, plan.generation, plan.restore);
+  if (restore !== undefined && restore.state !== 'Succeeded') {
+    // `mdw snapshot import` fills an empty schema: the migration Job waits, and nothing of the generation runs
+    pass.keep.keepWorkloadsOf(plan.generation);
+    return {
+      generation: plan.generation,
+      migration: restore.state === 'Failed' ? 'Failed' : 'Running',
+      restore,
+      migrationJob: undefined,
+      populator: undefined,
+      server: undefined,
+    };
+  }
   const migrationJob = buildMigrationJob(build, plan.generation);
   const liveJob = liveChild<V1Job & KubeObject>(pass, migrationJob);
   pass.keep.keep(migrationJob);
@@ -88,6 +121,7 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
   const report = {
     generation: plan.generation,
     migration,
+    ...(restore === undefined ? {} : { restore }),
     migrationJob: liveJob,
     populator: liveChild<V1Deployment & KubeObject>(pass, populatorDesired),
     server: liveChild<V1Deployment & KubeObject>(pass, serverDesired),
@@ -104,6 +138,35 @@ export async function reconcileGeneration(pass: PassContext, plan: GenerationPla
   const server = await writeChild(pass, serverDesired);
   if (pdb) await writeChild(pass, pdb);
   return { ...report, populator, server };
+}
+
+/**
+ * reconcileRestoreJob runs the restore Job of a generation starting from `source` (creating it when absent) and
+ * reports its state, with the import's error once it failed. A failed one is kept, for its logs and its message:
+ * deleting it runs the restore again (a failed import dropped the schema it was filling).
+ */
+export async function reconcileRestoreJob(
+  pass: PassContext,
+  generation: number,
+  source: SnapshotSource,
+): Promise<RestoreReport> {
+  const desired = buildRestoreJob(pass.build, generation, source);
+  pass.keep.keep(desired);
+  const live = liveChild<V1Job & KubeObject>(pass, desired);
+  if (live === undefined) await writeChild(pass, desired);
+  const state = jobState(live);
+  return state === 'Failed' && live !== undefined ? { state, error: await jobError(pass, live) } : { state };
+}
+
+/** keepRestoreJobs keeps the generation's finished restore Jobs while it lives: `kubectl logs` tells how it began. */
+function keepRestoreJobs(pass: PassContext, generation: number): void {
+  for (const child of pass.children)
+    if (
+      child.kind === 'Job' &&
+      child.metadata.labels?.[LABEL_COMPONENT] === Component.restore &&
+      generationOf(child) === generation
+    )
+      pass.keep.keep(child);
 }
 
 /** reconcileReloadJob keeps the InPlace `-H` Job of the layout and reports its state. */
@@ -132,7 +195,12 @@ export async function reconcileDropJob(pass: PassContext, generation: number): P
     return state;
   }
   pass.keep.keep(desired);
-  const workloadsLeft = pass.children.some((c) => c.kind === 'Deployment' && generationOf(c) === generation);
+  // no writer may be left: its Deployments, and an import still filling the schema (an aborted reload's restore)
+  const workloadsLeft = pass.children.some(
+    (c) =>
+      generationOf(c) === generation &&
+      (c.kind === 'Deployment' || (c.kind === 'Job' && c.metadata.labels?.[LABEL_COMPONENT] === Component.restore)),
+  );
   if (live === undefined && !workloadsLeft) await writeChild(pass, desired);
   return state;
 }

@@ -2,7 +2,13 @@
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import { ReloadState } from '../api/middleware-types.ts';
 import type { KubeObject } from '../kube/client.ts';
-import { buildDatabaseUsageJob, buildDropSchemaJob, buildMigrationJob, buildReloadJob } from '../specs/jobs.ts';
+import {
+  buildDatabaseUsageJob,
+  buildDropSchemaJob,
+  buildMigrationJob,
+  buildReloadJob,
+  buildRestoreJob,
+} from '../specs/jobs.ts';
 import { serverDeploymentName } from '../specs/server-deployment.ts';
 import { previewServiceName, stableServiceName } from '../specs/services.ts';
 import {
@@ -13,6 +19,7 @@ import {
   type ReloadObservation,
 } from './bluegreen.ts';
 import { isDeploymentAvailable, isDeploymentServing, jobState } from './reconcile-children.ts';
+import { jobError } from './job-messages.ts';
 import { readDatabaseCheck } from './reconcile-database.ts';
 import { liveChild, liveChildNamed, type PassContext } from './reconcile-generation.ts';
 import type { ProbeTarget, StatusProbe } from './status-probe.ts';
@@ -47,9 +54,21 @@ export async function observeReload(
     reload?.state === ReloadState.CheckingDatabase
       ? await readDatabaseCheck(pass, buildDatabaseUsageJob(build, state.activeGeneration, reload.id))
       : undefined;
+  // a generation restored from a snapshot is migrated after its restore Job: that one first
+  const restoring = reload?.state === ReloadState.Migrating ? reload.snapshot : undefined;
+  const restoreJob =
+    pending === undefined || restoring === undefined
+      ? undefined
+      : liveChild<V1Job & KubeObject>(pass, buildRestoreJob(build, pending, restoring));
+  const restore = restoring === undefined ? 'Succeeded' : jobState(restoreJob);
+  const pendingRestoreError =
+    restore === 'Failed' && restoreJob !== undefined ? await jobError(pass, restoreJob) : undefined;
+  const pendingMigration =
+    pending === undefined ? 'Absent' : restore === 'Succeeded' ? job(buildMigrationJob(build, pending)) : 'Running';
   return {
     ...(databaseCheck === undefined ? {} : { databaseCheck }),
-    pendingMigration: pending === undefined ? 'Absent' : job(buildMigrationJob(build, pending)),
+    pendingMigration,
+    ...(pendingRestoreError === undefined ? {} : { pendingRestoreError }),
     pendingServersAvailable,
     pendingServersScaled,
     ...(pendingProbe === undefined ? {} : { pendingProbe }),

@@ -16,6 +16,7 @@ const WRITERS: ReadonlySet<string> = new Set([
   Component.populator,
   Component.migration,
   Component.reload,
+  Component.restore,
   Component.dropSchema,
 ]);
 

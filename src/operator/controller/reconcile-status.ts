@@ -1,9 +1,9 @@
 /** @module The Middleware's next status from what a pass saw (pure), and the merge patch that writes it. */
 import type { V1Deployment } from '@kubernetes/client-node';
-import type { Middleware, MiddlewareStatus } from '../api/middleware-types.ts';
-import { ConditionType, ReloadState, SpaceCheckResult } from '../api/middleware-types.ts';
+import type { BootstrapStatus, Middleware, MiddlewareStatus, SnapshotSource } from '../api/middleware-types.ts';
+import { ConditionType, ReloadState, RestoreState, SpaceCheckResult } from '../api/middleware-types.ts';
 import { Component, formatSelector, selectorFor } from '../specs/meta.ts';
-import type { GenerationState, ReloadProgress } from './bluegreen.ts';
+import { describeSnapshot, type GenerationState, type ReloadProgress } from './bluegreen.ts';
 import { deploymentCounts, isDeploymentAvailable, jobFailure, rolloutStall } from './reconcile-children.ts';
 import type { GenerationReport } from './reconcile-generation.ts';
 import {
@@ -81,7 +81,7 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     served && available.reason === 'NoPodReady'
       ? { reason: 'NoPodReady', message: `no server of generation ${active.generation} is available` }
       : undefined,
-    active.migration === 'Failed'
+    active.migration === 'Failed' && active.restore?.state !== 'Failed'
       ? {
           reason: 'MigrationFailed',
           message: `migration of generation ${active.generation} failed: ${jobFailure(active.migrationJob)}`,
@@ -93,6 +93,9 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     active.migration === 'Succeeded' &&
     !isDeploymentAvailable(active.populator)
       ? { reason: 'PopulatorNotReady', message: `the populator of generation ${active.generation} is not ready` }
+      : undefined,
+    active.restore?.state === 'Failed'
+      ? { reason: 'SnapshotFailed', message: restoreFailure(active.generation, active.restore.error) }
       : undefined,
     state.reload?.state === ReloadState.Failed ? { reason: 'ReloadFailed', message: state.reload.message } : undefined,
     serverRolloutProblem(active),
@@ -116,8 +119,10 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
   });
   const probe = activeProbe?.reachable ? activeProbe : undefined;
   const { height: _h, nodeHeight: _n, lag: _l, ...previous } = mw.status ?? {};
+  const bootstrap = bootstrapAfter(mw.status?.bootstrap, active, now);
   return {
     ...withGenerationState(previous, state),
+    ...(bootstrap === undefined ? {} : { bootstrap }),
     observedGeneration: mw.metadata.generation ?? 0,
     phase: derivePhase(conditions),
     conditions,
@@ -128,6 +133,40 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     readyReplicas: active.server?.status?.readyReplicas ?? 0,
     selector: formatSelector(selectorFor(mw, Component.server, state.activeGeneration)),
   };
+}
+
+/**
+ * restoringBootstrap is the snapshot the active generation is still to be restored from: the first generation's
+ * (status.bootstrap), until its restore Job has succeeded.
+ */
+export function restoringBootstrap(
+  status: MiddlewareStatus | undefined,
+  state: GenerationState,
+): SnapshotSource | undefined {
+  const bootstrap = status?.bootstrap;
+  if (bootstrap === undefined || bootstrap.state === RestoreState.Restored) return undefined;
+  return bootstrap.generation === state.activeGeneration ? bootstrap.snapshot : undefined;
+}
+
+/** bootstrapAfter is status.bootstrap after a pass that saw the active generation's restore Job. */
+function bootstrapAfter(
+  bootstrap: BootstrapStatus | undefined,
+  active: GenerationReport,
+  now: Date,
+): BootstrapStatus | undefined {
+  const restore = active.restore;
+  if (bootstrap === undefined || restore === undefined || bootstrap.generation !== active.generation) return bootstrap;
+  const { completedAt: _c, ...base } = bootstrap;
+  const from = `generation ${active.generation} from the snapshot ${describeSnapshot(bootstrap.snapshot)}`;
+  if (restore.state === 'Succeeded')
+    return { ...base, state: RestoreState.Restored, message: `restored ${from}`, completedAt: now.toISOString() };
+  if (restore.state === 'Failed')
+    return { ...base, state: RestoreState.Failed, message: restoreFailure(active.generation, restore.error) };
+  return { ...base, state: RestoreState.Restoring, message: `restoring ${from}` };
+}
+
+function restoreFailure(generation: number, error: string | undefined): string {
+  return `restoring generation ${generation} from its snapshot failed (delete its restore Job to try again): ${error ?? 'the Job failed'}`;
 }
 
 /** serverRolloutProblem: the active servers' rollout stopped (the running ones keep serving, the new ones cannot start). */
@@ -201,6 +240,13 @@ function wasServing(status: MiddlewareStatus | undefined): boolean {
 }
 
 function reconciledCondition(active: GenerationReport): ConditionUpdate {
+  if (active.restore !== undefined && active.restore.state !== 'Succeeded')
+    return {
+      type: ConditionType.Reconciled,
+      status: 'False',
+      reason: 'WaitingForMigrations',
+      message: `workloads of generation ${active.generation} wait for its snapshot restore Job, then its migration Job`,
+    };
   if (active.migration === 'Succeeded')
     return {
       type: ConditionType.Reconciled,
@@ -218,6 +264,20 @@ function reconciledCondition(active: GenerationReport): ConditionUpdate {
 
 function migrationsCondition(active: GenerationReport): ConditionUpdate {
   const type = ConditionType.MigrationsApplied;
+  if (active.restore?.state === 'Failed')
+    return {
+      type,
+      status: 'False',
+      reason: 'SnapshotFailed',
+      message: restoreFailure(active.generation, active.restore.error),
+    };
+  if (active.restore !== undefined && active.restore.state !== 'Succeeded')
+    return {
+      type,
+      status: 'False',
+      reason: 'SnapshotRestoring',
+      message: `the restore Job of generation ${active.generation} imports its snapshot; its migration Job follows`,
+    };
   if (active.migration === 'Succeeded')
     return {
       type,

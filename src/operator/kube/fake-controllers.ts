@@ -59,6 +59,19 @@ export function podSucceededStatus(at: Date, terminationMessage: string): Record
   };
 }
 
+/**
+ * podFailedStatus is what the kubelet records of a pod whose container `container` exited 1 with terminationMessage
+ * (with FallbackToLogsOnError, its log's end); an init container's failure ends the pod before the main container.
+ */
+export function podFailedStatus(at: Date, terminationMessage: string, container = 'mdw'): Record<string, unknown> {
+  const terminated = { exitCode: 1, reason: 'Error', message: terminationMessage, finishedAt: at };
+  const status = [{ name: container, ready: false, restartCount: 0, image: '', imageID: '', state: { terminated } }];
+  return {
+    phase: 'Failed',
+    ...(container === 'mdw' ? { containerStatuses: status } : { initContainerStatuses: status }),
+  };
+}
+
 /** deploymentReadyStatus is a Deployment's status with `ready` (default: spec.replicas) ready, available replicas. */
 export function deploymentReadyStatus(live: KubeObject, ready?: number): Record<string, unknown> {
   const replicas = ((live.spec ?? {}) as { replicas?: number }).replicas ?? 1;

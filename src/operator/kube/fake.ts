@@ -18,6 +18,7 @@ import {
   jobFailedStatus,
   jobPodOf,
   jobSucceededStatus,
+  podFailedStatus,
   podSucceededStatus,
 } from './fake-controllers.ts';
 import type { Ownership } from './fake-fields.ts';
@@ -295,8 +296,19 @@ export class FakeKube implements KubeClient {
     );
   }
 
-  /** failJob marks a Job as failed, as the Job controller does after its backoff limit. */
-  failJob(ref: ObjectRef, message = 'BackoffLimitExceeded'): KubeObject {
+  /**
+   * failJob marks a Job as failed, as the Job controller does after its backoff limit. With `pod` it also leaves the
+   * Job's failed pod, whose container (`mdw`, or an init container's name) ended with that termination message.
+   */
+  failJob(
+    ref: ObjectRef,
+    message = 'BackoffLimitExceeded',
+    pod?: { readonly terminationMessage: string; readonly container?: string },
+  ): KubeObject {
+    if (pod !== undefined) {
+      const created = this.#store.create(jobPodOf(this.#store.mustFind(ref)), CONTROLLER_MANAGER);
+      this.setStatus(refOf(created), podFailedStatus(this.#now(), pod.terminationMessage, pod.container));
+    }
     return this.setStatus(ref, jobFailedStatus(this.#now(), message));
   }
 

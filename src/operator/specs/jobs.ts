@@ -1,5 +1,17 @@
-/** @module Builds the Jobs of a data generation: migrate its schema, reload heights in place, drop the schema. Pure. */
-import type { V1EnvVar, V1Job, V1ResourceRequirements } from '@kubernetes/client-node';
+/**
+ * @module Builds the Jobs of a data generation: restore its schema from a snapshot, migrate it, reload heights in
+ * place, drop the schema. Pure.
+ */
+import type {
+  V1Container,
+  V1EnvVar,
+  V1Job,
+  V1PodSpec,
+  V1ResourceRequirements,
+  V1Volume,
+  V1VolumeMount,
+} from '@kubernetes/client-node';
+import type { SnapshotSource } from '../api/middleware-types.ts';
 import type { Built, BuildContext, Component as ComponentType } from './meta.ts';
 import { ANNOTATION_SCHEMA, Component, childMeta, childName, generationSuffix, labelsFor, schemaName } from './meta.ts';
 import { middlewareContainer, podTemplate } from './pod.ts';
@@ -13,7 +25,23 @@ const JOB_BACKOFF_LIMIT = 4;
  * (activeDeadlineSeconds): a drop that hangs on a lock or a full disk must end, and so must a `-H`. A migration's is
  * spec.jobs.migrationDeadline.
  */
-export const JOB_DEADLINE_SECONDS = { dropSchema: 3600, reload: 24 * 3600, databaseUsage: 600 } as const;
+export const JOB_DEADLINE_SECONDS = {
+  dropSchema: 3600,
+  reload: 24 * 3600,
+  databaseUsage: 600,
+  restore: 6 * 3600,
+} as const;
+
+/**
+ * RESTORE_BACKOFF_LIMIT: a restore is retried once only: `mdw snapshot import` drops the schema it failed to fill,
+ * so a retry starts clean, but a refusal (another network, a newer migration level) would only be fetched again.
+ */
+const RESTORE_BACKOFF_LIMIT = 1;
+
+/** SNAPSHOT_DIR is where the restore Job's pod sees the snapshot: the fetched emptyDir, or the mounted volume. */
+const SNAPSHOT_DIR = '/snapshot';
+/** SNAPSHOT_VOLUME names the restore Job's volume holding the snapshot. */
+const SNAPSHOT_VOLUME = 'snapshot';
 
 /** TERMINATION_LOG is where `mdw db usage` writes its report: the container's termination message, read from the Pod. */
 const TERMINATION_LOG = '/dev/termination-log';
@@ -45,6 +73,47 @@ export function buildReloadJob(ctx: BuildContext, generation: number, reloadId: 
     resources: ctx.spec.jobs.reloadResources,
     discriminator: reloadId,
     extraEnv: ctx.spec.populator.env,
+  });
+}
+
+/**
+ * buildRestoreJob fills the new generation's empty schema from a snapshot with `mdw snapshot import` (which refuses a
+ * snapshot of another network or a newer migration level, checks every part's SHA-256, and compares sampled heights
+ * and accounts with the node); the generation's migration Job runs after it. A URL is fetched first into an emptyDir
+ * (`mdw snapshot fetch`, an init container), a volume is mounted read-only. The name holds the source only, not the
+ * pod template: the Job runs once per generation, and an image changed meanwhile never starts a second import into
+ * the schema the first one filled. The import's error (its log's end) is the container's termination message.
+ */
+export function buildRestoreJob(ctx: BuildContext, generation: number, source: SnapshotSource): Built<V1Job> {
+  const volume: V1Volume =
+    source.volume === undefined
+      ? { name: SNAPSHOT_VOLUME, emptyDir: {} }
+      : { name: SNAPSHOT_VOLUME, persistentVolumeClaim: { claimName: source.volume.claimName, readOnly: true } };
+  const path = source.volume?.path;
+  const dir = path === undefined ? SNAPSHOT_DIR : `${SNAPSHOT_DIR}/${path}`;
+  const fetch =
+    source.url === undefined
+      ? []
+      : [
+          {
+            ...middlewareContainer(ctx, {
+              args: ['snapshot', 'fetch', source.url, SNAPSHOT_DIR],
+              generation,
+              resources: ctx.spec.jobs.resources,
+            }),
+            name: 'fetch',
+            terminationMessagePolicy: 'FallbackToLogsOnError',
+          },
+        ];
+  return buildJob(ctx, generation, {
+    component: Component.restore,
+    args: ['snapshot', 'import', dir],
+    deadlineSeconds: JOB_DEADLINE_SECONDS.restore,
+    backoffLimit: RESTORE_BACKOFF_LIMIT,
+    resources: ctx.spec.jobs.reloadResources,
+    discriminator: hashInputs(source, 8),
+    nameFromDiscriminator: true,
+    snapshot: { volume, mount: source.volume === undefined ? {} : { readOnly: true }, initContainers: fetch },
   });
 }
 
@@ -85,10 +154,20 @@ interface JobPlan {
   readonly discriminator?: string;
   /** variables beside the managed ones (a reload's are the populator's) */
   readonly extraEnv?: readonly V1EnvVar[];
+  /** retries before the Job fails; JOB_BACKOFF_LIMIT when unset */
+  readonly backoffLimit?: number;
+  /** the name carries the discriminator alone, not the pod template: the Job runs once, whatever changes after */
+  readonly nameFromDiscriminator?: boolean;
+  /** the snapshot a restore Job reads: its volume, mounted at SNAPSHOT_DIR, and the containers filling it first */
+  readonly snapshot?: {
+    readonly volume: V1Volume;
+    readonly mount: Pick<V1VolumeMount, 'readOnly'>;
+    readonly initContainers: readonly V1Container[];
+  };
 }
 
 function buildJob(ctx: BuildContext, generation: number, plan: JobPlan): Built<V1Job> {
-  const { component, args, deadlineSeconds, resources, discriminator, extraEnv = [] } = plan;
+  const { component, args, deadlineSeconds, resources, discriminator, extraEnv = [], snapshot } = plan;
   // the database usage Job is about the whole database, not one generation's schema
   const ofGeneration = component !== Component.databaseUsage;
   const labels = labelsFor(ctx.mw, component, ofGeneration ? generation : undefined);
@@ -100,7 +179,11 @@ function buildJob(ctx: BuildContext, generation: number, plan: JobPlan): Built<V
       terminationMessagePolicy: 'FallbackToLogsOnError',
     });
   const template = podTemplate(ctx, labels, container, ctx.spec.jobs.scheduling, { restartPolicy: 'Never' });
-  const inputs = hashInputs({ template, discriminator }, 8);
+  if (snapshot !== undefined) withSnapshot(template.spec!, snapshot);
+  const inputs =
+    plan.nameFromDiscriminator === true && discriminator !== undefined
+      ? discriminator
+      : hashInputs({ template, discriminator }, 8);
   const verb = component === Component.migration ? 'migrate' : component;
   const name = ofGeneration
     ? childName(ctx.mw, verb, generationSuffix(generation), inputs)
@@ -114,6 +197,18 @@ function buildJob(ctx: BuildContext, generation: number, plan: JobPlan): Built<V
     },
     // No ttlSecondsAfterFinished: the finished Job is the record that its step ran; a Job that vanished would be
     // created again and re-run. Jobs go with their generation (or with the Middleware, as owned children).
-    spec: { backoffLimit: JOB_BACKOFF_LIMIT, activeDeadlineSeconds: deadlineSeconds, template },
+    spec: { backoffLimit: plan.backoffLimit ?? JOB_BACKOFF_LIMIT, activeDeadlineSeconds: deadlineSeconds, template },
   });
+}
+
+/**
+ * withSnapshot gives a restore Job's pod its snapshot: the volume, mounted at SNAPSHOT_DIR into every container (the
+ * fetching ones first), and the main container's error as its termination message.
+ */
+function withSnapshot(pod: V1PodSpec, snapshot: NonNullable<JobPlan['snapshot']>): void {
+  const mount: V1VolumeMount = { name: snapshot.volume.name, mountPath: SNAPSHOT_DIR, ...snapshot.mount };
+  const mounted = (c: V1Container): V1Container => ({ ...c, volumeMounts: [...(c.volumeMounts ?? []), mount] });
+  if (snapshot.initContainers.length > 0) pod.initContainers = snapshot.initContainers.map(mounted);
+  pod.containers = pod.containers.map((c) => ({ ...mounted(c), terminationMessagePolicy: 'FallbackToLogsOnError' }));
+  pod.volumes = [...(pod.volumes ?? []), snapshot.volume];
 }

@@ -39,6 +39,7 @@ export const Component = {
   populator: 'populator',
   migration: 'migration',
   reload: 'reload',
+  restore: 'restore',
   dropSchema: 'drop-schema',
   databaseUsage: 'db-usage',
 } as const;

@@ -151,6 +151,15 @@ describe('Middleware CRD', () => {
         promotedAt: '2026-11-21T01:30:00Z',
         cleanupGeneration: 1,
         outcome: 'Completed',
+        snapshot: { url: 'https://snapshots.example/mainnet/' },
+      },
+      bootstrap: {
+        generation: 1,
+        snapshot: { volume: { claimName: 'snapshots', path: 'mainnet-2026-11-28' } },
+        state: 'Restored',
+        message: 'restored',
+        startedAt: '2026-11-20T00:00:00Z',
+        completedAt: '2026-11-20T00:10:00Z',
       },
     };
     expect(middlewareSchemaProblems({ ...aMiddleware(), status })).to.deep.equal([]);

@@ -223,6 +223,43 @@ describe('validateMiddleware', () => {
       celOnly: true,
     },
     {
+      name: 'a snapshot with both a URL and a volume',
+      mw: withSpec({
+        bootstrap: { snapshot: { url: 'https://snapshots.example/s/', volume: { claimName: 'snaps' } } },
+      }),
+      path: 'spec.bootstrap.snapshot',
+      celOnly: true,
+    },
+    {
+      name: 'a snapshot with no source',
+      mw: withSpec({ bootstrap: { snapshot: {} } }),
+      path: 'spec.bootstrap.snapshot',
+      celOnly: true,
+    },
+    {
+      name: 'a snapshot URL that is not http(s)',
+      mw: withSpec({ bootstrap: { snapshot: { url: 's3://bucket/mainnet' } } }),
+      path: 'spec.bootstrap.snapshot.url',
+    },
+    {
+      name: 'a snapshot path out of its volume',
+      mw: withSpec({ bootstrap: { snapshot: { volume: { claimName: 'snaps', path: 'a/../../etc' } } } }),
+      path: 'spec.bootstrap.snapshot.volume.path',
+    },
+    {
+      name: 'a snapshot volume without its claim',
+      mw: withSpec({ reload: { id: 'r1', snapshot: { volume: { path: 'a' } } } }),
+      path: 'spec.reload.snapshot.volume.claimName',
+    },
+    {
+      name: 'an InPlace reload with a snapshot',
+      mw: withSpec({
+        reload: { id: 'r1', strategy: 'InPlace', heights: '1', snapshot: { url: 'https://snapshots.example/s/' } },
+      }),
+      path: 'spec.reload',
+      celOnly: true,
+    },
+    {
       name: 'InPlace without heights',
       mw: withSpec({ reload: { id: 'r1', strategy: 'InPlace' } }),
       path: 'spec.reload',
@@ -341,5 +378,18 @@ describe('validateUpdate', () => {
   it('refuses to change a running reload under the same id', () => {
     const after = aMiddleware({ reload: { id: 'r1', strategy: 'InPlace', heights: '1-20' } });
     expect(validateUpdate(before, after).map((p) => p.path)).to.deep.equal(['spec.reload']);
+  });
+  it("refuses to change or remove a reload's snapshot under the same id, not under a new one", () => {
+    const from = (url?: string) =>
+      aMiddleware({ reload: { id: 'r1', ...(url === undefined ? {} : { snapshot: { url } }) } });
+    const old = from('https://snapshots.example/a/');
+    expect(validateUpdate(old, from('https://snapshots.example/a/'))).to.deep.equal([]);
+    expect(validateUpdate(old, from('https://snapshots.example/b/')).map((p) => p.path)).to.deep.equal(['spec.reload']);
+    expect(validateUpdate(old, from()).map((p) => p.path)).to.deep.equal(['spec.reload']);
+    expect(validateUpdate(from(), from('https://snapshots.example/b/')).map((p) => p.path)).to.deep.equal([
+      'spec.reload',
+    ]);
+    const renewed = aMiddleware({ reload: { id: 'r2', snapshot: { url: 'https://snapshots.example/b/' } } });
+    expect(validateUpdate(old, renewed)).to.deep.equal([]);
   });
 });

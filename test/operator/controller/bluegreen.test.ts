@@ -11,6 +11,7 @@ import {
   type ReloadSettings,
 } from '../../../src/operator/controller/bluegreen.ts';
 import type { DatabaseReport } from '../../../src/operator/controller/database-report.ts';
+import { restoringBootstrap } from '../../../src/operator/controller/reconcile-status.ts';
 import { parseStatusBody, type ProbeResult } from '../../../src/operator/controller/status-probe.ts';
 
 const now = new Date('2026-11-21T01:00:00Z');
@@ -280,6 +281,38 @@ describe('advanceReload', () => {
     });
   });
 
+  describe('a reload from a snapshot', () => {
+    const url = 'https://snapshots.example/mainnet/';
+    const fromSnapshot: ReloadRequest = { ...blueGreen, heights: '5-7', snapshot: { url } };
+    it('records the snapshot when it starts (BlueGreen), and none for InPlace', () => {
+      expect(advanceReload(idle, fromSnapshot, quiet, now, settings).state.reload?.snapshot).to.deep.equal({ url });
+      const inPlaceStep = advanceReload(idle, { ...inPlace, snapshot: { url } }, quiet, now, settings);
+      expect(inPlaceStep.state.reload?.snapshot).to.equal(undefined);
+    });
+    it('says it restores the new generation when it starts building it', () => {
+      const checking = reloading({ state: 'CheckingDatabase', snapshot: { url } }, { pendingGeneration: undefined });
+      const report: DatabaseReport = { databaseBytes: 1, schemas: [] };
+      const seen = { ...quiet, databaseCheck: { job: 'Succeeded' as const, report } };
+      const step = advanceReload(checking, fromSnapshot, seen, now, settings);
+      expect(step.state.reload).to.deep.include({ state: 'Migrating', generation: 2 });
+      expect(step.state.reload?.message).to.equal(`restoring generation 2 from the snapshot ${url}, then migrating it`);
+    });
+    it('drops the new generation when its restore failed, with the import error', () => {
+      const migrating = reloading({ state: 'Migrating', snapshot: { url } });
+      const seen = { ...quiet, pendingMigration: 'Failed' as const, pendingRestoreError: 'MDW_DB_SCHEMA_NEWER' };
+      const step = advanceReload(migrating, fromSnapshot, seen, now, settings);
+      expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'Failed' });
+      expect(step.events[0]).to.deep.include({ type: 'Warning', reason: 'SnapshotFailed' });
+      expect(step.events[0]?.message).to.include(url).and.include('MDW_DB_SCHEMA_NEWER');
+    });
+    it('follows on from the snapshot once restored and migrated', () => {
+      const migrating = reloading({ state: 'Migrating', snapshot: { url } });
+      const step = advanceReload(migrating, fromSnapshot, { ...quiet, pendingMigration: 'Succeeded' }, now, settings);
+      expect(step.state.reload?.state).to.equal('CatchingUp');
+      expect(step.events[0]?.message).to.include(`restored from the snapshot ${url} and migrated`);
+    });
+  });
+
   describe('CatchingUp', () => {
     const catching = reloading({ state: 'CatchingUp' });
     it('reports the heights while the generation is behind, without a stable-window start', () => {
@@ -526,6 +559,28 @@ describe('desiredLayout', () => {
       },
     ],
     [
+      'migrating N+1 from a snapshot: its restore, then its migration Job',
+      reloading({ state: 'Migrating', snapshot: { url: 'https://s.example/' } }),
+      {
+        generations: [
+          { generation: 1, workloads: true, preview: false },
+          { generation: 2, workloads: false, preview: false, restore: { url: 'https://s.example/' } },
+        ],
+        stableGeneration: 1,
+      },
+    ],
+    [
+      'catching up from a snapshot: nothing restores N+1 again',
+      reloading({ state: 'CatchingUp', snapshot: { url: 'https://s.example/' } }),
+      {
+        generations: [
+          { generation: 1, workloads: true, preview: false },
+          { generation: 2, workloads: true, preview: true, previewScale: true },
+        ],
+        stableGeneration: 1,
+      },
+    ],
+    [
       'catching up: N+1 workloads behind a preview Service, its servers at the preview count (issue 43 item 2)',
       reloading({ state: 'CatchingUp' }),
       {
@@ -589,6 +644,22 @@ describe('desiredLayout', () => {
   ];
   for (const [name, state, layout] of cases)
     it(`asks for the right children when ${name}`, () => expect(desiredLayout(state)).to.deep.equal(layout));
+});
+
+describe('desiredLayout of a first generation starting from a snapshot', () => {
+  it('gives the active generation its restore while status.bootstrap says it is not restored', () => {
+    const snapshot = { volume: { claimName: 'snaps', path: 'mainnet' } };
+    expect(desiredLayout(idle, snapshot).generations).to.deep.equal([
+      { generation: 1, workloads: true, preview: false, restore: snapshot },
+    ]);
+    const bootstrap = { generation: 1, snapshot, message: 'm' };
+    expect(restoringBootstrap({ bootstrap: { ...bootstrap, state: 'Restoring' } }, idle)).to.deep.equal(snapshot);
+    expect(restoringBootstrap({ bootstrap: { ...bootstrap, state: 'Failed' } }, idle)).to.deep.equal(snapshot);
+    expect(restoringBootstrap({ bootstrap: { ...bootstrap, state: 'Restored' } }, idle)).to.equal(undefined);
+    // a reload has replaced the generation restored: nothing is restored into the new active one
+    const later = { activeGeneration: 2 };
+    expect(restoringBootstrap({ bootstrap: { ...bootstrap, state: 'Restoring' } }, later)).to.equal(undefined);
+  });
 });
 
 describe('nextGenerationNumber', () => {

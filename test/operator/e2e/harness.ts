@@ -88,6 +88,9 @@ export interface FakeImage {
   readonly newestMigration?: string;
 }
 
+/** SNAPSHOT_TOP: the top height of the snapshots the simulated restore Jobs import. */
+export const SNAPSHOT_TOP = 900_000;
+
 /** NEWEST_MIGRATION: the newest migration the images of these tests ship (unless told otherwise). */
 export const NEWEST_MIGRATION = '1010_schema_identity';
 
@@ -125,6 +128,16 @@ export class FakeDatabase {
         migration: image.newestMigration ?? known?.migration ?? null,
       });
     }
+    // `mdw snapshot import` fills the empty schema with the snapshot's chain, recording its owner as a migration does
+    if (component === 'restore')
+      this.schemas.set(schema, {
+        bytes: 2 ** 30,
+        height: SNAPSHOT_TOP,
+        migrated: true,
+        migration: image.newestMigration ?? null,
+        owner_uid: env.MIDDLEWARE_UID ?? null,
+        owner_name: env.MIDDLEWARE_NAME ?? null,
+      });
     if (component === 'drop-schema') this.schemas.delete(schema);
     if (component !== 'db-usage') return undefined;
     const args = container?.args ?? [];
