@@ -43,10 +43,9 @@ export interface FetchOptions {
 }
 
 /**
- * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`,
- * only those from that index on; those of a block whose header says it holds none are not asked), and the call
- * info of contract txs. A call info every node has
- * garbage-collected (410) is left out and its tx listed in `prunedCallInfos`.
+ * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`, only those from that
+ * index on; none asked of a block whose header says it holds none), and the call info of contract txs. A call info
+ * every node has garbage-collected (410) is left out and its tx listed in `prunedCallInfos`.
  */
 export async function fetchGeneration(
   node: NodeClient,
