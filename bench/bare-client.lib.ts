@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { isJsonObject, parseJson, type Json } from '../src/chain/json.ts';
+import { holdsTransactions } from '../src/chain/txs-hash.ts';
 import { contractTx } from '../src/indexer/contracts/contract-decoder.ts';
 import { httpGet, HttpGetError } from '../src/node/http-get.ts';
 import { retry } from '../src/base/retry.ts';
@@ -20,8 +21,8 @@ export interface BareRead {
 
 /**
  * bareClient reads heights 0..top with 2 × `slots` requests in flight at each node and nothing else: every answer
- * parsed losslessly, its follow-up requests queued (micro blocks after their generation, call infos after their micro
- * block's transactions). `slots` of them wait at the node, so a slot freed is taken at once and the client's own
+ * parsed losslessly, its follow-up requests queued (micro blocks' headers after their generation, a block's
+ * transactions after its header when it names some, call infos after their micro block's transactions). `slots` of them wait at the node, so a slot freed is taken at once and the client's own
  * turnaround (and the loopback) never leaves one empty: the node's rate, whatever the client.
  */
 export async function bareClient(urls: readonly string[], top: number, slots: number): Promise<BareRead> {
@@ -40,7 +41,9 @@ export async function bareClient(urls: readonly string[], top: number, slots: nu
     if (!isJsonObject(body)) throw new Error(`${path}: not an object`);
     if (Array.isArray(body.micro_blocks)) {
       for (const hash of body.micro_blocks) queue.push(`/micro-blocks/hash/${String(hash)}/header`);
-      for (const hash of body.micro_blocks) queue.push(`/micro-blocks/hash/${String(hash)}/transactions`);
+    } else if (path.endsWith('/header')) {
+      // the transactions of a block whose header names some, as the populator asks them (src/chain/txs-hash.ts)
+      if (holdsTransactions(body)) queue.push(path.replace(/\/header$/, '/transactions'));
     } else if (Array.isArray(body.transactions)) {
       transactions += body.transactions.length;
       for (const signed of body.transactions)

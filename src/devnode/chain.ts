@@ -451,7 +451,8 @@ export class Chain {
     const key = this.top;
     const prev = key.micro.at(-1);
     const keyHash = idBytes(key.hash);
-    const txsHash = hash(Buffer.concat(txs.map((t) => t.hashBytes)));
+    // an empty block's is the empty tree's root, as a node pads it (EMPTY_TXS_HASH): what says it holds none
+    const txsHash = txs.length === 0 ? new Uint8Array(32) : hash(Buffer.concat(txs.map((t) => t.hashBytes)));
     const prevState = prev ? this.#micro.stateHashBytes(prev) : idBytes(key.header.stateHash);
     const unsigned: PackedMicroHeader = {
       height: this.txHeight(key.header.height),

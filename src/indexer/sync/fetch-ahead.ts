@@ -2,8 +2,8 @@
  * @module Fetching ahead across batches. The populator prepares a batch (fetch, then decode and transform) while
  * it writes the one before. Against a node that answers in milliseconds its request slots must never wait for
  * us: not through a batch's decode, transform and write, and not at a batch's end, where the last generations'
- * chains of round trips (generation, then its micro blocks' transactions, then their call infos) leave most
- * slots idle if the next batch's heights start only when the batch is whole. FetchAhead is one stream of heights
+ * chains of round trips (generation, then its micro blocks' headers, their transactions, their call infos) leave
+ * most slots idle if the next batch's heights start only when the batch is whole. FetchAhead is one stream of heights
  * in chain order: it keeps starting heights (one per request slot of the node set) as long as what is fetched
  * and not yet handed out stays within a batch's transactions, and each batch is cut from its front. So the next
  * batch's requests take the slots the current one frees, and no height is asked twice.

@@ -186,6 +186,15 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
   let populator: Populator | undefined;
   let served: Served | undefined;
   let loaded = false;
+  /** every recorded micro block, and whether the node listed transactions in it */
+  const microBlocks = new Map<string, boolean>(
+    recording.flatMap((e): [string, boolean][] => {
+      const mh = /^\/v3\/micro-blocks\/hash\/(mh_\w+)\/transactions$/.exec(e.path)?.[1];
+      return mh && e.status === 200 ? [[mh, ((parseJson(e.body) as Obj).transactions as Json[]).length > 0]] : [];
+    }),
+  );
+  /** each micro block's reads of its header and of its transactions while the populator loaded (-v --full reads later) */
+  const loadReads = new Map<string, number[]>();
 
   before(async () => {
     node = new ReplayNode(recording);
@@ -215,6 +224,11 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
     );
     await populator.stop();
     populator = undefined;
+    for (const mh of microBlocks.keys())
+      loadReads.set(
+        mh,
+        ['header', 'transactions'].map((what) => node.askedFor(`/v3/micro-blocks/hash/${mh}/${what}`)),
+      );
     served = serveLoaded(cfg);
   });
   after(async () => {
@@ -231,6 +245,15 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
 
   it('asks the node nothing the recording lacks', () => {
     expect(missList(node.misses)).to.deep.equal([]);
+  });
+
+  it("read each micro block's header once, and its transactions once only when the header names some", () => {
+    expect([...microBlocks.values()].filter((holds) => !holds).length, 'empty micro blocks').to.equal(223);
+    const apart = [...microBlocks].filter(([mh, holds]) => {
+      const [header, transactions] = loadReads.get(mh)!;
+      return header !== 1 || transactions !== (holds ? 1 : 0);
+    });
+    expect(apart.map(([mh]) => `${mh}: ${loadReads.get(mh)!.join(' ')}`)).to.deep.equal([]);
   });
 
   it('loads the recorded chain completely: heights 0..546, 357 transactions', async () => {
