@@ -367,12 +367,14 @@ async function explainPages(
   await holdersPage(
     explaining,
     { contractId: data.big, by: 'pubkey' },
-    'backward',
-    { account: middle(data.holderCursors) },
-    PAGE + 1,
+    { walk: 'backward', from: { account: middle(data.holderCursors) }, n: PAGE + 1 },
   );
-  await holdersPage(explaining, { contractId: data.big, by: 'amount' }, 'forward', { account, amount }, PAGE + 1);
-  await accountTokensPage(explaining, data.rich, 'backward', middle(data.tokenCursors), PAGE + 1);
+  await holdersPage(
+    explaining,
+    { contractId: data.big, by: 'amount' },
+    { walk: 'forward', from: { account, amount }, n: PAGE + 1 },
+  );
+  await accountTokensPage(explaining, data.rich, { walk: 'backward', from: middle(data.tokenCursors), n: PAGE + 1 });
 }
 
 /** apiPart measures the AEX-9 pages against bare Koa, sequentially, in interleaved rounds. */

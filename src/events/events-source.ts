@@ -195,7 +195,11 @@ async function nodeRowsIn(db: Queryable, from: number, to: number): Promise<Bloc
  * too), with the transactions of the chain before each micro block (a v2 transaction's index).
  */
 async function mdwRowsIn(db: Queryable, from: number, to: number): Promise<BlocksAndTxs> {
-  const keyBlocks = await keyBlocksPage(db, { first: from, last: to }, 'forward', undefined, to - from + 1);
+  const keyBlocks = await keyBlocksPage(
+    db,
+    { first: from, last: to },
+    { walk: 'forward', from: undefined, n: to - from + 1 },
+  );
   const microBlocks = await microBlocksCountedBetween(db, from, to);
   const transactions = await txRowsBetween(db, from, to);
   const before = await txisBeforeBlocks(db, transactions);
@@ -225,7 +229,10 @@ async function epochsIn(db: Queryable, heights: readonly number[]): Promise<Map<
   const payloads = new Map<number, string>();
   if (heights.length === 0) return payloads;
   for (const e of await epochsFixedAt(db, heights))
-    payloads.set(e.first - 1, epochJson(e, await schedulePage(db, e, 'forward', undefined, e.length)));
+    payloads.set(
+      e.first - 1,
+      epochJson(e, await schedulePage(db, e, { walk: 'forward', from: undefined, n: e.length })),
+    );
   return payloads;
 }
 

@@ -27,7 +27,7 @@ export async function deliveryData(db: Queryable, d: QueuedDelivery): Promise<st
   }
   if (d.logIdx === null) return undefined;
   const at = { height: d.height, microIndex: d.microIndex, txIndex: d.txIndex, logIdx: d.logIdx };
-  const [log] = await logsPage(db, { first: d.height, last: d.height }, 'forward', at, 1);
+  const [log] = await logsPage(db, { first: d.height, last: d.height }, { walk: 'forward', from: at, n: 1 });
   const same =
     log !== undefined &&
     log.microIndex === d.microIndex &&

@@ -34,7 +34,7 @@ export function hookShown(cfg: Config, log: Logger, id: string): Promise<Record<
   return withAdminPool(cfg, log, async (pool) => {
     const hook = await webhookById(pool, id);
     if (hook === undefined) return undefined;
-    const deliveries = await deliveriesPage(pool, id, 'backward', undefined, SHOWN_DELIVERIES);
+    const deliveries = await deliveriesPage(pool, id, { walk: 'backward', from: undefined, n: SHOWN_DELIVERIES });
     return { ...ownedHookJson(hook), deliveries: deliveries.map(renderDelivery) };
   });
 }

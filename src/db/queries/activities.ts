@@ -7,7 +7,7 @@ import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import { accountNumberSql } from './account-ids.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql } from './contracts.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';
 import type { TxPosition } from './positions.ts';
 
@@ -156,9 +156,7 @@ export interface ActivityFeed {
 export async function activitiesPage(
   db: Queryable,
   feed: ActivityFeed,
-  walk: Walk,
-  from: ActivityKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<ActivityKey>,
 ): Promise<ActivityRow[]> {
   const { id, sources, positions } = feed;
   if (sources.length === 0) return [];

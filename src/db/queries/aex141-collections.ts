@@ -5,7 +5,7 @@
 import type { Queryable } from '../connection/pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type KeyWindow } from './positions.ts';
 
 /** A limit event's value and where it is. */
 export interface LimitAt {
@@ -91,9 +91,7 @@ export async function collectionsPage(
   db: Queryable,
   order: CollectionOrder,
   match: { prefix?: string; exact?: string },
-  walk: Walk,
-  from: CollectionKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<CollectionKey>,
 ): Promise<SortedCollectionRow[]> {
   const { columns, types } = sortColumns(order, match.exact !== undefined);
   const start = types.map((t, i) => `$${i + 4}::${t}`).join(', ');
@@ -171,9 +169,7 @@ export type TokenFilter =
 export async function tokensPage(
   db: Queryable,
   filter: TokenFilter,
-  walk: Walk,
-  from: TokenKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TokenKey>,
 ): Promise<TokenRow[]> {
   const ks = keyset(['k.contract_id', 'k.token_id'], walk, '$5::text, $6::numeric');
   const owner = 'owner' in filter ? filter.owner : null;
@@ -203,9 +199,7 @@ export interface TemplateRow {
 export async function templatesPage(
   db: Queryable,
   contractId: string,
-  walk: Walk,
-  from: string | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<string>,
 ): Promise<TemplateRow[]> {
   const ks = keyset(['c.template_id'], walk, '$3::numeric');
   const { rows } = await db.query<TemplateRow>(
@@ -251,9 +245,7 @@ export interface Aex141TransferRow extends LogKey {
 export async function aex141TransfersPage(
   db: Queryable,
   filter: { contract?: string; from?: string; to?: string },
-  walk: Walk,
-  start: LogKey | undefined,
-  n: number,
+  { walk, from: start, n }: KeyWindow<LogKey>,
 ): Promise<Aex141TransferRow[]> {
   const ks = logKeyset('e', walk, 5);
   const { rows } = await db.query<Aex141TransferRow>(

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../connection/pool.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type KeyWindow } from './positions.ts';
 import { txTypeNameSql } from './transactions.ts';
 
 /**
@@ -51,9 +51,7 @@ export interface HolderList {
 export async function holdersPage(
   db: Queryable,
   { contractId, by, at }: HolderList,
-  walk: Walk,
-  from: HolderKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<HolderKey>,
 ): Promise<HolderRow[]> {
   const values: unknown[] = [n, contractId, from?.account ?? null];
   const param = (value: unknown, type: string): string => `$${values.push(value)}::${type}`;
@@ -150,9 +148,7 @@ export interface AccountTokenRow {
 export async function accountTokensPage(
   db: Queryable,
   account: string,
-  walk: Walk,
-  from: string | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<string>,
 ): Promise<AccountTokenRow[]> {
   const ks = keyset(['(b.contract_id COLLATE "C")'], walk, '$3::text');
   // the page is chosen among the account's balances first; only its rows are joined with their blocks
@@ -198,9 +194,7 @@ export async function aex9TransfersPage(
   db: Queryable,
   contractId: string,
   filter: Aex9TransferFilter,
-  walk: Walk,
-  from: LogKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<LogKey>,
 ): Promise<Aex9TransferRow[]> {
   const ks = logKeyset('x', walk, 4);
   const side = 'sender' in filter ? 'sender' : 'recipient' in filter ? 'recipient' : undefined;

@@ -1,6 +1,6 @@
 /** @module Read-side SQL for ae_mdw's /v3/aex9 token list, count and token: aexn_contracts with each token's holders and supplies. */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { escapeLike } from './like-pattern.ts';
 
 /** An AEX-9 token as /v3/aex9 shows it. */
@@ -76,9 +76,7 @@ export type Aex9TokenKey =
 export async function aex9TokensPage(
   db: Queryable,
   order: TokenOrder,
-  walk: Walk,
-  from: Aex9TokenKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<Aex9TokenKey>,
 ): Promise<{ key: Aex9TokenKey; row: Aex9Row }[]> {
   const id = `(c.contract_id COLLATE "C")`;
   if (order.by === 'creation') {

@@ -3,6 +3,7 @@
  * on its latest change at or before it) and its changes in keyset pages, each with its block's time.
  */
 import type { Queryable } from '../connection/pool.ts';
+import type { KeyWindow } from './positions.ts';
 
 /** A change's key in an account's history: its place and its order there. */
 export interface ChangeKey {
@@ -79,9 +80,7 @@ export async function firstChangeAfter(
 export async function changesPage(
   db: Queryable,
   account: string,
-  walk: 'forward' | 'backward',
-  from: ChangeKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<ChangeKey>,
   heights: { readonly first: number; readonly last: number },
 ): Promise<BalanceChange[]> {
   const start =

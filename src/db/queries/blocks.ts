@@ -6,7 +6,7 @@ import { txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import { protocolReport, type ProtocolReport } from '../../chain/protocols.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { rangePage } from './range-page.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
@@ -319,9 +319,7 @@ export async function keyBlocksCountedAt(db: Queryable, heights: readonly number
 export async function microBlocksPage(
   db: Queryable,
   height: number,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<number>,
 ): Promise<MicroBlockCounted[]> {
   const ks = keyset(['m.micro_index'], walk, from === undefined ? undefined : '$3');
   const values: unknown[] = [height, n];

@@ -6,7 +6,7 @@ import type { ChannelState } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, renderedTxJson, SIGNED_TX_JSON_COLUMNS, txTypeNameSql } from './transactions.ts';
@@ -122,9 +122,7 @@ export type ChannelKey = TxPosition & { channelId: string };
 export async function channelsPage(
   db: Queryable,
   state: 'active' | 'inactive' | undefined,
-  walk: Walk,
-  from: ChannelKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<ChannelKey>,
 ): Promise<ChannelRow[]> {
   const values: unknown[] = [n];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.channelId);
@@ -172,9 +170,7 @@ export interface ChannelUpdateRow extends TxPosition {
 export async function channelUpdatesPage(
   db: Queryable,
   channelId: string,
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<ChannelUpdateRow[]> {
   const values: unknown[] = [channelId, n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);

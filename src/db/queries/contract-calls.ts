@@ -7,7 +7,7 @@ import { callInfoSql } from './call-info.ts';
 import { creationTxHashSql } from './contracts.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { equalityFilters } from './equality-filters.ts';
-import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
+import { keyset, tighterStart, type TxPosition, type KeyWindow } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, type Window } from './transactions.ts';
 
@@ -100,9 +100,7 @@ export interface CallFilter {
 export async function callsPage(
   db: Queryable,
   filter: CallFilter,
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<CallRow[]> {
   // a cursor moves the range's bound on the walk's side (tighterStart): one comparison of the position on each side
   const lo = from && walk === 'forward' ? tighterStart(walk, from, filter.from) : filter.from;

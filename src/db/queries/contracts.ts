@@ -5,7 +5,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { keyset, logKeyset, logKeyValues, type Walk } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type KeyWindow } from './positions.ts';
 import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
 import {
   microBlockHashSql,
@@ -157,9 +157,7 @@ export interface LogKey {
 export async function logsPage(
   db: Queryable,
   filter: { contractId?: string; topic0?: string; first?: number; last?: number },
-  walk: Walk,
-  from: LogKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<LogKey>,
 ): Promise<LogRow[]> {
   const values: unknown[] = [
     n,

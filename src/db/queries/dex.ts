@@ -5,7 +5,7 @@
 import type { Queryable } from '../connection/pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
-import { logKeyset, logKeyValues, type Walk } from './positions.ts';
+import { logKeyset, logKeyValues, type Walk, type KeyWindow } from './positions.ts';
 
 /** A swap with its pair's tokens (symbol and decimals null when the token is not a known AEX-9 contract). */
 export interface SwapRow extends LogKey {
@@ -48,9 +48,7 @@ export async function swapsPage(
   db: Queryable,
   factory: string,
   filter: SwapFilter,
-  walk: Walk,
-  from: LogKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<LogKey>,
 ): Promise<SwapRow[]> {
   const ks = logKeyset('s', walk, 4);
   const ofPairs = filter.contract !== undefined || filter.token !== undefined;

@@ -4,7 +4,7 @@
  * Lists walk by keyset in both directions (positions.ts); stakes and rewards come back as exact bigints.
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { rangePage, type Range, type RangePage } from './range-page.ts';
 
 /** What the populator recorded of the node's `GET /v3/hyperchain/contracts`. */
@@ -177,9 +177,7 @@ export async function scheduleAt(db: Queryable, height: number): Promise<Schedul
 export async function validatorsPage(
   db: Queryable,
   epochs: Range,
-  walk: Walk,
-  from: ValidatorKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<ValidatorKey>,
   validator?: string,
 ): Promise<ValidatorRow[]> {
   const ks = keyset(['v.epoch', BYTE_ORDER('v.validator')], walk, from === undefined ? undefined : '$5::int, $6::text');
@@ -216,9 +214,7 @@ export async function delegatesPage(
   db: Queryable,
   validator: string,
   epochs: Range,
-  walk: Walk,
-  from: DelegateKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<DelegateKey>,
 ): Promise<DelegateRow[]> {
   const ks = keyset(['d.epoch', BYTE_ORDER('d.delegate')], walk, from === undefined ? undefined : '$5::int, $6::text');
   const { rows } = await db.query<DelegateSqlRow>({

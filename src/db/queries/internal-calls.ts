@@ -6,7 +6,7 @@ import { parseJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql, type LogKey } from './contracts.ts';
 import { equalityFilters } from './equality-filters.ts';
-import { keyset, type TxPosition, type Walk } from './positions.ts';
+import { keyset, type TxPosition, type KeyWindow } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';
 
 /** An internal call: its call's position, its index among the call's (`logIdx`: the cursor's fourth number). */
@@ -39,9 +39,7 @@ const COLUMNS = ['i.height', 'i.micro_index', 'i.tx_index', 'i.local_idx'];
 export async function internalCallsPage(
   db: Queryable,
   filter: InternalCallFilter,
-  walk: Walk,
-  from: LogKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<LogKey>,
 ): Promise<InternalCallRow[]> {
   const { from: lo, to: hi } = filter;
   const values: unknown[] = [n, lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex];

@@ -4,7 +4,7 @@
  * holds some (its check of rewards a hyperchain never pays).
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql } from './transactions.ts';
 
 /** A place in the list of transfers: its primary key. */
@@ -39,9 +39,7 @@ export interface TransferFilter {
 export async function transfersPage(
   db: Queryable,
   filter: TransferFilter,
-  walk: Walk,
-  from: TransferKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TransferKey>,
 ): Promise<TransferRow[]> {
   const values: unknown[] = [n, filter.first, filter.last];
   // only the filters given are in the statement (one prepared plan per combination, each with its index)

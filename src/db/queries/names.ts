@@ -8,7 +8,7 @@ import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { containing, escapeLike } from './like-pattern.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import type { TxPosition } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
@@ -213,9 +213,7 @@ export async function namesPage(
   db: Queryable,
   f: NameListFilter,
   order: NameOrder,
-  walk: Walk,
-  from: NameKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<NameKey>,
 ): Promise<NameStateRow[]> {
   const values: unknown[] = [f.top, n, f.ownedBy ?? null, f.prefix ?? null];
   const where = [
@@ -301,9 +299,7 @@ export async function nameEventsPage(
   db: Queryable,
   nameHash: string,
   kinds: readonly string[],
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<NameEventRow[]> {
   const values: unknown[] = [nameHash, kinds, n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
@@ -367,9 +363,7 @@ export async function nameExpiries(db: Queryable, nameHash: string, top: number)
 export async function accountClaimsPage(
   db: Queryable,
   account: string,
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<NameEventRow[]> {
   const values: unknown[] = [idKey(account), n, account];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
@@ -414,9 +408,7 @@ export async function pointeesPage(
   db: Queryable,
   id: string,
   top: number,
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<PointeeRow[]> {
   const values: unknown[] = [id, n, top];
   if (from) values.push(from.height, from.microIndex, from.txIndex);

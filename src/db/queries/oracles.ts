@@ -4,7 +4,7 @@
  */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
@@ -125,9 +125,7 @@ const LATEST_REGISTRATION = `CROSS JOIN LATERAL (SELECT e.* FROM oracle_events e
 export async function oraclesPage(
   db: Queryable,
   filter: { state?: 'active' | 'inactive'; top: number; first?: number; last?: number },
-  walk: Walk,
-  from: OracleKey | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<OracleKey>,
 ): Promise<OracleStateRow[]> {
   const values: unknown[] = [filter.top, n, filter.first ?? 0, filter.last ?? 2 ** 31 - 1];
   if (from) values.push(from.expiresAt, from.oracleId);
@@ -175,9 +173,7 @@ export async function oracleTxsPage(
   db: Queryable,
   oracleId: string,
   kind: 'queries' | 'responses' | 'extends',
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<OracleTxRow[]> {
   const source = {
     queries: `SELECT q.height, q.micro_index, q.tx_index, q.query_id FROM oracle_queries q WHERE q.oracle_id = $1`,

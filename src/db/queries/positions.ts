@@ -16,6 +16,17 @@ export function comparePositions(a: TxPosition, b: TxPosition): number {
 export type Walk = 'forward' | 'backward';
 
 /**
+ * A keyset page's window on a list: the walk's direction, the key it starts at (inclusive; none: the list's end for the
+ * walk) and how many rows it reads at most. Every keyset page reader takes one (the legacy API's offset pages take
+ * transactions.ts's Window).
+ */
+export interface KeyWindow<K> {
+  readonly walk: Walk;
+  readonly from: K | undefined;
+  readonly n: number;
+}
+
+/**
  * tighterStart is where a walk from `cursor` within a range whose bound on the walk's side is `bound` starts: the
  * later of the two walking forwards, the earlier backwards. A walk's statement takes it as its one row comparison on
  * that side: given two there, PostgreSQL starts its index scan at one of them, not the tighter, and a next page of

@@ -3,7 +3,7 @@
  * statistics by height, a hyperchain's epochs by epoch and its leader schedule by height.
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 
 /** An inclusive range of a key: epochs or heights (`scope=epoch:A-B` / `gen:A-B`). */
 export interface Range {
@@ -12,13 +12,7 @@ export interface Range {
 }
 
 /** RangePage reads up to n rows whose key lies within `range`, walking from a key (inclusive). */
-export type RangePage<R> = (
-  db: Queryable,
-  range: Range,
-  walk: Walk,
-  from: number | undefined,
-  n: number,
-) => Promise<R[]>;
+export type RangePage<R> = (db: Queryable, range: Range, window: KeyWindow<number>) => Promise<R[]>;
 
 /** A list walked by its key: its statements' name, its `SELECT … FROM …` and the key column it walks (integer). */
 export interface RangeList {
@@ -32,7 +26,7 @@ export interface RangeList {
  * parameters, the key's comparison from the start (keyset) its only other condition.
  */
 export function rangePage<R extends object>(list: RangeList): RangePage<R> {
-  return async (db, range, walk, from, n) => {
+  return async (db, range, { walk, from, n }) => {
     const ks = keyset([list.key], walk, from === undefined ? undefined : '$4::int');
     const { rows } = await db.query<R>({
       name: `${list.name}_${walk}${from === undefined ? '' : '_from'}`,

@@ -3,7 +3,7 @@
  * statistics (/v3/stats*) over the tables of migration 1004.
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type Walk, type KeyWindow } from './positions.ts';
 import { rangePage } from './range-page.ts';
 
 /**
@@ -205,12 +205,7 @@ export interface MinerReward {
  * minersPage reads up to n miners walking from one (inclusive) in ae_mdw's order, that of their
  * public keys: base58 keeps the order of numbers of the same length, so length, then text byte by byte.
  */
-export async function minersPage(
-  db: Queryable,
-  walk: Walk,
-  from: string | undefined,
-  n: number,
-): Promise<MinerReward[]> {
+export async function minersPage(db: Queryable, { walk, from, n }: KeyWindow<string>): Promise<MinerReward[]> {
   const ks = keyset(
     ['length(m.miner)', 'm.miner COLLATE "C"'],
     walk,

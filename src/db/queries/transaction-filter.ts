@@ -4,7 +4,7 @@ import { accountNumberSql } from './account-ids.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { StatementNames } from '../connection/statement-names.ts';
-import { keyset, tighterStart, type TxPosition, type Walk } from './positions.ts';
+import { keyset, tighterStart, type TxPosition, type Walk, type KeyWindow } from './positions.ts';
 import { transactionCountBetween } from './txis.ts';
 import {
   renderedRows,
@@ -193,14 +193,8 @@ function statementName(names: StatementNames, f: TxFilter, text: string): string
 }
 
 /** transactionsPage reads up to n transactions the filter selects, walking from a position (inclusive). */
-export async function transactionsPage(
-  db: Queryable,
-  f: TxFilter,
-  walk: Walk,
-  start: TxPosition | undefined,
-  n: number,
-): Promise<TxRow[]> {
-  return renderedRows(db, await selectedPage<StoredTxRow>(db, { columns: TX_ROW, joins: TX_JOINS }, f, walk, start, n));
+export async function transactionsPage(db: Queryable, f: TxFilter, window: KeyWindow<TxPosition>): Promise<TxRow[]> {
+  return renderedRows(db, await selectedPage<StoredTxRow>(db, { columns: TX_ROW, joins: TX_JOINS }, f, window));
 }
 
 /**
@@ -211,12 +205,10 @@ export async function transactionsPage(
 export async function transactionSummariesPage(
   db: Queryable,
   f: TxFilter,
-  walk: Walk,
-  start: TxPosition | undefined,
-  n: number,
+  window: KeyWindow<TxPosition>,
 ): Promise<TxSummaryRow[]> {
   return summaryRows(
-    await selectedPage<StoredTxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_JOINS }, f, walk, start, n),
+    await selectedPage<StoredTxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_JOINS }, f, window),
   );
 }
 
@@ -225,13 +217,11 @@ async function selectedPage<R extends object>(
   db: Queryable,
   { columns, joins }: { columns: string; joins: string },
   f: TxFilter,
-  walk: Walk,
-  start: TxPosition | undefined,
-  n: number,
+  window: KeyWindow<TxPosition>,
 ): Promise<R[]> {
   const p = new Params();
-  const page = pageSql(f, walk, start, n, p);
-  const order = keyset(['t.height', 't.micro_index', 't.tx_index'], walk, undefined).order;
+  const page = pageSql(f, window, p);
+  const order = keyset(['t.height', 't.micro_index', 't.tx_index'], window.walk, undefined).order;
   const text = `WITH page AS (${page})
       SELECT ${columns} FROM page g
         JOIN transactions t ON t.height = g.height AND t.micro_index = g.micro_index AND t.tx_index = g.tx_index
@@ -248,12 +238,10 @@ async function selectedPage<R extends object>(
 export async function transactionPositions(
   db: Queryable,
   f: TxFilter,
-  walk: Walk,
-  start: TxPosition | undefined,
-  n: number,
+  window: KeyWindow<TxPosition>,
 ): Promise<TxPosition[]> {
   const p = new Params();
-  const text = `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex" FROM (${pageSql(f, walk, start, n, p)}) g`;
+  const text = `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex" FROM (${pageSql(f, window, p)}) g`;
   const { rows } = await db.query<TxPosition>({ name: statementName(KEY_STATEMENTS, f, text), text, values: p.values });
   return rows;
 }
@@ -273,8 +261,8 @@ export function fromCursor(
   return { f: folded, start: tighterStart(walk, start, bound) };
 }
 
-/** pageSql selects the positions of up to n rows the filter selects from `start` on, in the walk's order. */
-function pageSql(filter: TxFilter, walk: Walk, cursor: TxPosition | undefined, n: number, p: Params): string {
+/** pageSql selects the positions of up to n rows the filter selects from the window's start on, in its walk's order. */
+function pageSql(filter: TxFilter, { walk, from: cursor, n }: KeyWindow<TxPosition>, p: Params): string {
   const { f, start } = fromCursor(filter, walk, cursor);
   const ks = keyset(POSITION, walk, start === undefined ? undefined : positionParams(start, p));
   if (onTwoFields(f)) {

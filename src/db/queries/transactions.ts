@@ -6,7 +6,7 @@ import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import type { Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
-import { keyset, type Walk } from './positions.ts';
+import { keyset, type KeyWindow } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { encodedStoredTx, renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
@@ -379,9 +379,7 @@ export async function transactionsByHashes(db: Queryable, hashes: readonly strin
 export async function microBlockTransactionsPage(
   db: Queryable,
   block: { height: number; microIndex: number },
-  walk: Walk,
-  start: number | undefined,
-  n: number,
+  { walk, from: start, n }: KeyWindow<number>,
 ): Promise<TxRow[]> {
   const ks = keyset(['t.tx_index'], walk, start === undefined ? undefined : '$4');
   const values: unknown[] = [block.height, block.microIndex, n];

@@ -3,6 +3,7 @@
  * deliveries paged newest first by their place in its order.
  */
 import type { Queryable } from '../connection/pool.ts';
+import type { KeyWindow } from './positions.ts';
 
 /** WebhookRow is a hook as the API shows it (never its secret). */
 export interface WebhookRow {
@@ -121,9 +122,7 @@ export async function signingSecrets(db: Queryable, id: string, owner: string | 
 export async function deliveriesPage(
   db: Queryable,
   webhookId: string,
-  walk: 'forward' | 'backward',
-  from: DeliveryCursor | undefined,
-  limit: number,
+  { walk, from, n: limit }: KeyWindow<DeliveryCursor>,
 ): Promise<DeliveryRow[]> {
   const [compare, order] = walk === 'forward' ? ['>=', 'ASC'] : ['<=', 'DESC'];
   const { rows } = await db.query<DeliveryRow>(

@@ -226,11 +226,11 @@ describe('populator on a hyperchain', function () {
       expect(await reads.epochHeights(pool, { first: 90, last: 99 })).to.equal(undefined);
 
       const all = { first: 1, last: 1000 };
-      const newest = await reads.epochsPage(pool, all, 'backward', undefined, 3);
+      const newest = await reads.epochsPage(pool, all, { walk: 'backward', from: undefined, n: 3 });
       expect(newest.map((e) => e.epoch)).to.deep.equal([EPOCHS + 1, EPOCHS, EPOCHS - 1]);
-      const next = await reads.epochsPage(pool, all, 'backward', EPOCHS - 2, 3);
+      const next = await reads.epochsPage(pool, all, { walk: 'backward', from: EPOCHS - 2, n: 3 });
       expect(next.map((e) => e.epoch)).to.deep.equal([EPOCHS - 2, EPOCHS - 3, EPOCHS - 4]);
-      const forward = await reads.epochsPage(pool, { first: 2, last: 4 }, 'forward', 3, 10);
+      const forward = await reads.epochsPage(pool, { first: 2, last: 4 }, { walk: 'forward', from: 3, n: 10 });
       expect(forward.map((e) => e.epoch)).to.deep.equal([3, 4]);
       // the running epoch's last leader is the top height's; an ended one's its last height's
       const schedule = await pool.query<{ height: number; leader: string }>('SELECT height, leader FROM hc_schedule');
@@ -246,7 +246,7 @@ describe('populator on a hyperchain', function () {
       expect(await reads.epochAt(pool, EPOCHS)).to.deep.equal(newest[1]);
 
       const span = { first: EPOCHS * 10 - 5, last: EPOCHS * 10 + 10 };
-      const heights = await reads.schedulePage(pool, span, 'backward', TOP + 1, 4);
+      const heights = await reads.schedulePage(pool, span, { walk: 'backward', from: TOP + 1, n: 4 });
       expect(heights.map((h) => [h.height, h.producer === null])).to.deep.equal([
         [TOP + 1, true],
         [TOP, false],
@@ -262,27 +262,42 @@ describe('populator on a hyperchain', function () {
       expect(await reads.scheduleAt(pool, hole.rows[0]!.height)).to.include({ hole: true });
 
       const lastTwo = { first: EPOCHS - 1, last: EPOCHS };
-      const validators = await reads.validatorsPage(pool, lastTwo, 'backward', undefined, 100);
+      const validators = await reads.validatorsPage(pool, lastTwo, { walk: 'backward', from: undefined, n: 100 });
       const byBytes = (a: reads.ValidatorKey, b: reads.ValidatorKey): number =>
         b.epoch - a.epoch || Buffer.compare(Buffer.from(b.validator), Buffer.from(a.validator));
       expect(validators).to.deep.equal([...validators].sort(byBytes));
       expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([EPOCHS, EPOCHS - 1]));
       const [first, second] = validators;
-      const resumed = await reads.validatorsPage(pool, lastTwo, 'backward', second, 1);
+      const resumed = await reads.validatorsPage(pool, lastTwo, { walk: 'backward', from: second, n: 1 });
       expect(resumed).to.deep.equal([second]);
-      const mine = await reads.validatorsPage(pool, all, 'forward', undefined, 1000, first!.validator);
+      const mine = await reads.validatorsPage(
+        pool,
+        all,
+        { walk: 'forward', from: undefined, n: 1000 },
+        first!.validator,
+      );
       expect(new Set(mine.map((v) => v.validator))).to.deep.equal(new Set([first!.validator]));
       expect(await reads.validatorAt(pool, first!.validator, first!.epoch)).to.deep.equal(first);
       expect(await reads.lastValidatorEpoch(pool, first!.validator)).to.equal(EPOCHS + 1);
       const pins = await pool.query<{ leader: string; epoch: number; reward: string }>('SELECT * FROM hc_pins');
       const pinner = pins.rows[0]!;
-      const withPins = (await reads.validatorsPage(pool, all, 'forward', undefined, 1, pinner.leader))[0]!;
+      const withPins = (
+        await reads.validatorsPage(pool, all, { walk: 'forward', from: undefined, n: 1 }, pinner.leader)
+      )[0]!;
       expect(withPins.pinningHistory.get(pinner.epoch)).to.equal(BigInt(pinner.reward));
 
-      const delegates = await reads.delegatesPage(pool, first!.validator, all, 'forward', undefined, 1000);
+      const delegates = await reads.delegatesPage(pool, first!.validator, all, {
+        walk: 'forward',
+        from: undefined,
+        n: 1000,
+      });
       const sum = delegates.filter((d) => d.epoch === first!.epoch).reduce((a, d) => a + d.stake, 0n);
       expect(sum).to.equal(first!.stake);
-      const back = await reads.delegatesPage(pool, first!.validator, all, 'backward', delegates.at(-2), 2);
+      const back = await reads.delegatesPage(pool, first!.validator, all, {
+        walk: 'backward',
+        from: delegates.at(-2),
+        n: 2,
+      });
       expect(back).to.deep.equal([delegates.at(-2), delegates.at(-3)]);
     } finally {
       await pool.end();

@@ -33,7 +33,7 @@ describe('one channel, one oracle by id (PostgreSQL)', function () {
   });
 
   it('lists both channels, and reads each by its id', async () => {
-    const all = await channelsPage(db.pool, undefined, 'forward', undefined, 10);
+    const all = await channelsPage(db.pool, undefined, { walk: 'forward', from: undefined, n: 10 });
     expect(all.map((c) => c.channelId).sort()).to.deep.equal([CHANNEL_CLOSED, CHANNEL_OPEN].sort());
     const closed = await channelById(db.pool, CHANNEL_CLOSED);
     const open = await channelById(db.pool, CHANNEL_OPEN);
@@ -43,7 +43,7 @@ describe('one channel, one oracle by id (PostgreSQL)', function () {
   });
 
   it('lists both oracles, and reads each by its id', async () => {
-    const all = await oraclesPage(db.pool, { top: 0 }, 'forward', undefined, 10);
+    const all = await oraclesPage(db.pool, { top: 0 }, { walk: 'forward', from: undefined, n: 10 });
     expect(all.map((o) => o.oracleId).sort()).to.deep.equal([ORACLE, SECOND_ORACLE].sort());
     const first = await oracleState(db.pool, ORACLE);
     const second = await oracleState(db.pool, SECOND_ORACLE);

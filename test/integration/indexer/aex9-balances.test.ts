@@ -88,7 +88,11 @@ describe('AEX-9 balances from events, exact across forks', function () {
       const truth = balancesFromLogs(h.devnode.chain, kb.hash);
       const read: Balances = new Map();
       for (const contractId of tokens)
-        for (const r of await holdersPage(pool!, { contractId, by: 'pubkey', at }, 'forward', undefined, 10_000))
+        for (const r of await holdersPage(
+          pool!,
+          { contractId, by: 'pubkey', at },
+          { walk: 'forward', from: undefined, n: 10_000 },
+        ))
           read.set(balanceKey(contractId, r.account), BigInt(r.amount));
       expect(read, `holders at height ${height}`).to.deep.equal(truth);
       // one holder's balance: the same at that height, null where it had no event yet
@@ -149,7 +153,11 @@ describe('AEX-9 balances from events, exact across forks', function () {
         const { decodedResult } = await contract.balances({ top: blocks[height]!.hash } as never);
         const theirs = positive(new Map([...decodedResult].map(([a, v]) => [balanceKey(contractId, a), v])));
         const ours: Balances = new Map();
-        for (const r of await holdersPage(pool!, { contractId, by: 'pubkey', at }, 'forward', undefined, 10_000))
+        for (const r of await holdersPage(
+          pool!,
+          { contractId, by: 'pubkey', at },
+          { walk: 'forward', from: undefined, n: 10_000 },
+        ))
           ours.set(balanceKey(contractId, r.account), BigInt(r.amount));
         expect(positive(ours), `${contractId} at height ${height}`).to.deep.equal(theirs);
         compared += theirs.size;

@@ -64,7 +64,7 @@ export const getTransfers = resource(page(TRANSFER), async ({ pool }, req) => {
   const filter = { kindPrefix: one(req.query.kind), accountId: account, ...(await scopeHeights(pool, paging.scope)) };
   return listPage(paging, {
     cursor: TRANSFER_CURSOR,
-    read: (walk, from, n) => transfersPage(pool, filter, walk, from, n),
+    read: (window) => transfersPage(pool, filter, window),
     key: (t) => t,
     render: (rows) => rows.map(transferObject),
   });
@@ -105,7 +105,7 @@ export async function activityList(
   };
   return {
     cursor: ACTIVITY_CURSOR,
-    read: (walk, from, n) => activitiesPage(pool, feed, walk, from, n),
+    read: (window) => activitiesPage(pool, feed, window),
     key: (a): ActivityKey => a,
     render: (rows) => activityItems(pool, rows),
   };

@@ -107,7 +107,7 @@ export const getSortedAex141Contracts = resource(page(AEX141_COLLECTION), async 
   const match = { prefix: one(req.query.prefix), exact: one(req.query.exact) };
   return listPage(paging, {
     cursor: COLLECTION_CURSOR,
-    read: (walk, from, n) => collectionsPage(pool, order, match, walk, from, n),
+    read: (window) => collectionsPage(pool, order, match, window),
     key: (c) => collectionKey(order, c),
     render: (rows) => rows.map((c) => collectionObject(c)),
   });
@@ -148,7 +148,7 @@ export const getAex141ContractTemplates = resource(page(AEX141_TEMPLATE), async 
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: TEMPLATE_CURSOR,
-    read: (walk, from, n) => templatesPage(pool, contractId, walk, from, n),
+    read: (window) => templatesPage(pool, contractId, window),
     key: (t) => t.templateId,
     render: (rows) => rows.map((t) => templateObject(contractId, t)),
   });
@@ -183,7 +183,7 @@ async function tokenPage(
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: NFT_CURSOR,
-    read: (walk, from, n) => tokensPage(pool, filter, walk, from, n),
+    read: (window) => tokensPage(pool, filter, window),
     key: (t) => t,
     render: (rows) => rows.map((t) => render(t)),
   });
@@ -198,7 +198,7 @@ async function transferPage({ pool }: V3Env, req: ResourceRequest, contract: str
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: LOG_CURSOR,
-    read: (walk, from, n) => aex141TransfersPage(pool, filter, walk, from, n),
+    read: (window) => aex141TransfersPage(pool, filter, window),
     key: (t) => t,
     render: (rows) => rows.map((t) => transferObject(t)),
   });

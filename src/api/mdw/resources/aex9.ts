@@ -31,7 +31,7 @@ import { INDEX_CURSOR, LOG_CURSOR, cursorCodec, type CursorCodec } from './curso
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { oneObject, page, resource, type ResourceRequest } from './resource.ts';
-import type { Direction, Query } from './page.ts';
+import type { Query } from './page.ts';
 import { one, parseId, parseNonNegative, parsePaging } from './mdw-params.ts';
 import {
   accountTokenObject,
@@ -143,7 +143,7 @@ export const getSortedAex9Tokens = resource(page(AEX9_TOKEN), async ({ pool }, r
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: TOKEN_CURSOR,
-    read: (walk, from, n) => aex9TokensPage(pool, order, walk, from, n),
+    read: (window) => aex9TokensPage(pool, order, window),
     key: (t) => t.key,
     render: (rows) => rows.map((t) => tokenObject(t.row)),
   });
@@ -166,7 +166,7 @@ export const getAex9ContractBalances = resource(page(AEX9_CONTRACT_BALANCE), asy
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: holderCursor(by),
-    read: (walk, from, n) => holdersPage(pool, { contractId: token.contractId, by, at }, walk, from, n),
+    read: (window) => holdersPage(pool, { contractId: token.contractId, by, at }, window),
     key: (h) => ({ account: h.account, amount: h.amount }),
     render: (rows) => rows.map((h) => holderObject(token.contractId, h, token.incomplete)),
   });
@@ -197,11 +197,7 @@ export const getAex9ContractAccountBalanceHistory = resource(page(AEX9_BALANCE_H
   return listPage(paging, {
     cursor: INDEX_CURSOR,
     // the page's heights, then their balances: one probe each (aex9_event_balances), never the account's events
-    async read(
-      walk: Direction,
-      from: number | undefined,
-      n: number,
-    ): Promise<{ height: number; amount: bigint | null }[]> {
+    async read({ walk, from, n }): Promise<{ height: number; amount: bigint | null }[]> {
       const heights: number[] = [];
       const step = walk === 'forward' ? 1 : -1;
       for (
@@ -231,7 +227,7 @@ export const getAex9AccountBalances = resource(page(AEX9_BALANCE), async ({ pool
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: CONTRACT_CURSOR,
-    read: (walk, from, n) => accountTokensPage(pool, account, walk, from, n),
+    read: (window) => accountTokensPage(pool, account, window),
     key: (r) => r.contractId,
     render: (rows) => rows.map((r) => accountTokenObject(r)),
   });
@@ -244,7 +240,7 @@ export const getAex9ContractTransfers = resource(page(AEX9_TRANSFER), async ({ p
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: LOG_CURSOR,
-    read: (walk, from, n) => aex9TransfersPage(pool, token.contractId, filter, walk, from, n),
+    read: (window) => aex9TransfersPage(pool, token.contractId, filter, window),
     key: (t) => t,
     render: (rows) => rows.map((t) => transferObject(t, token.incomplete)),
   });

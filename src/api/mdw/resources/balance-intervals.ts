@@ -10,7 +10,7 @@ import {
   type BalanceChange,
 } from '../../../db/queries/balance-changes.ts';
 import type { Queryable } from '../../../db/connection/pool.ts';
-import type { Direction } from './page.ts';
+import type { KeyWindow } from '../../../db/queries/positions.ts';
 
 export type IntervalBy = 'day' | 'week' | 'month';
 export const INTERVALS: readonly IntervalBy[] = ['day', 'week', 'month'];
@@ -53,9 +53,7 @@ export async function intervalBalances(
   db: Queryable,
   account: string,
   by: IntervalBy,
-  walk: Direction,
-  from: number | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<number>,
 ): Promise<IntervalBalance[]> {
   const out: IntervalBalance[] = [];
   let day = from;

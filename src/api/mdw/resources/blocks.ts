@@ -24,7 +24,7 @@ export const getKeyBlocks = resource(page(KEY_BLOCK), async ({ pool }, req) => {
   const range = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => keyBlocksPage(pool, range, walk, from, n),
+    read: (window) => keyBlocksPage(pool, range, window),
     key: (k) => k.height,
     item: keyBlockObject,
   });
@@ -41,7 +41,7 @@ export const getKeyBlockMicroBlocks = resource(page(MICRO_BLOCK), async ({ pool 
   const { height } = await keyBlock(pool, req.params.hash_or_kbi!);
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => microBlocksPage(pool, height, walk, from, n),
+    read: (window) => microBlocksPage(pool, height, window),
     key: (m) => m.microIndex,
     item: microBlockObject,
   });
@@ -63,7 +63,7 @@ export const getMicroBlockTransactions = resource(page(TRANSACTION), async ({ po
   if (!block) throw v3NotFound(hash);
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => microBlockTransactionsPage(pool, block, walk, from, n),
+    read: (window) => microBlockTransactionsPage(pool, block, window),
     key: (t) => t.txIndex,
     item: transactionObject,
   });

@@ -93,7 +93,7 @@ export const getChannels = resource(page(CHANNEL), async ({ pool }, req) => {
     throw v3BadRequest(`invalid query: state=${state}`);
   return listPage(paging, {
     cursor: CHANNEL_CURSOR,
-    read: (walk, from, n) => channelsPage(pool, state, walk, from, n),
+    read: (window) => channelsPage(pool, state, window),
     key: (c) => ({ ...c.last, channelId: c.channelId }),
     render: (rows) => rows.map((c) => channelObject(c)),
   });
@@ -109,7 +109,7 @@ export const getChannelUpdates = resource(page(CHANNEL_UPDATE), async ({ pool },
   if (!(await channelExists(pool, id))) throw v3NotFound(id);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => channelUpdatesPage(pool, id, walk, from, n),
+    read: (window) => channelUpdatesPage(pool, id, window),
     key: (u) => ({ height: u.height, microIndex: u.microIndex, txIndex: u.txIndex }),
     render: (rows) => rows.map((u) => channelUpdateObject(id, u)),
   });

@@ -38,7 +38,7 @@ export const getContractCalls = resource(page(CONTRACT_CALL), async ({ pool }, r
   const { paging, filter } = await callFilter(pool, req, INTERNAL_CALL_PARAMS);
   return listPage(paging, {
     cursor: LOG_CURSOR,
-    read: (walk, from, n) => internalCallsPage(pool, filter, walk, from, n),
+    read: (window) => internalCallsPage(pool, filter, window),
     key: (c): LogKey => c,
     render: (rows) => rows.map((c) => internalCallObject(c)),
   });
@@ -54,7 +54,7 @@ export const getContractCallTransactions = resource(page(CONTRACT_CALL_TX), asyn
   const filter = { ...calls, callerId: caller === undefined ? undefined : parseId(caller, ['ak', 'ct']) };
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => callsPage(pool, filter, walk, from, n),
+    read: (window) => callsPage(pool, filter, window),
     key: (c): TxPosition => c,
     render: (rows) => rows.map((c) => contractCallObject(c)),
   });
@@ -104,7 +104,7 @@ export const getContractLogs = resource(page(CONTRACT_LOG), async ({ pool }, req
   };
   return listPage(paging, {
     cursor: LOG_CURSOR,
-    read: (walk, from, n) => logsPage(pool, filter, walk, from, n),
+    read: (window) => logsPage(pool, filter, window),
     key: (l) => ({ height: l.height, microIndex: l.microIndex, txIndex: l.txIndex, logIdx: l.logIdx }),
     render: (rows) => rows.map((l) => contractLogObject(l, aexnArgs)),
   });
@@ -121,10 +121,10 @@ export const getContracts = resource(page(CONTRACT), async ({ pool }, req) => {
   };
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
+    read: (window) => transactionsPage(pool, filter, window),
     key: (t): TxPosition => t,
     render: (rows) => createdContracts(pool, rows),
-    readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
+    readKeys: (window) => transactionPositions(pool, filter, window),
   });
 });
 

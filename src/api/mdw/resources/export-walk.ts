@@ -58,7 +58,7 @@ export async function* exportPages<K, R>(
 ): AsyncGenerator<readonly ExportRow[], boolean> {
   const readPage = (from: K | undefined, want: number, skip: string | undefined): Promise<ReadPage<K, R>> =>
     inTurn(async () => {
-      let rows = await list.read(plan.direction, from, want + 1 + (skip === undefined ? 0 : 1));
+      let rows = await list.read({ walk: plan.direction, from, n: want + 1 + (skip === undefined ? 0 : 1) });
       // the row resumed after is left out; gone (a fork), the walk starts at the first row beyond its place
       if (skip !== undefined && rows[0] !== undefined && list.cursor.encode(list.key(rows[0])) === skip)
         rows = rows.slice(1);

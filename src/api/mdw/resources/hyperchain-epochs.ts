@@ -27,7 +27,7 @@ export const getEpochs = onlyOnHyperchain(page(EPOCH_INFO), async function getEp
   const epochs = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => epochsPage(pool, epochs, walk, from, n),
+    read: (window) => epochsPage(pool, epochs, window),
     key: (e) => e.epoch,
     item: epochObject,
   });
@@ -47,7 +47,7 @@ export const getSchedules = onlyOnHyperchain(page(SCHEDULE), async function getS
   const heights = await scheduleHeights(pool, paging.scope);
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    read: (walk, from, n) => schedulePage(pool, heights, walk, from, n),
+    read: (window) => schedulePage(pool, heights, window),
     key: (s) => s.height,
     item: scheduleObject,
   });

@@ -5,17 +5,18 @@
  */
 import type { CursorCodec } from './cursors.ts';
 import type { Paging } from './mdw-params.ts';
-import { paginate, type Direction, type LinkCursor, type Page, type Query } from './page.ts';
+import type { KeyWindow } from '../../../db/queries/positions.ts';
+import { paginate, type LinkCursor, type Page, type Query } from './page.ts';
 import { ItemsPage, type Item, type PagePosition } from './resource.ts';
 
 /** A list: how its rows are read from a key, the key of a row, how a page's rows render, and its cursor text. */
 interface ListReader<K, R> {
   readonly cursor: CursorCodec<K>;
-  /** read reads up to `n` rows walking in `walk` from `from` (inclusive), or from the list's end for the walk */
-  read(walk: Direction, from: K | undefined, n: number): Promise<readonly R[]>;
+  /** read reads the window's rows: up to `n` walking in `walk` from `from` (inclusive), or from the list's end */
+  read(window: KeyWindow<K>): Promise<readonly R[]>;
   key(row: NoInfer<R>): K;
   /** readKeys reads only the keys of what `read` would (the step back to the previous page), where that is cheaper */
-  readKeys?(walk: Direction, from: K | undefined, n: number): Promise<readonly K[]>;
+  readKeys?(window: KeyWindow<K>): Promise<readonly K[]>;
 }
 
 /**
@@ -30,10 +31,11 @@ export type List<K, R> = ListReader<K, R> &
 
 /** listPage reads the page `paging` asks for of a list. */
 export async function listPage<K, R>(paging: Paging, list: List<K, R>): Promise<ItemsPage> {
+  const readKeys = list.readKeys?.bind(list);
   const page = await paginate(
-    async (walk, from, n) => (await list.read(walk, from, n)).map((row) => ({ key: list.key(row), item: row })),
+    async (walk, from, n) => (await list.read({ walk, from, n })).map((row) => ({ key: list.key(row), item: row })),
     { ...paging, cursor: list.cursor.decode(paging.cursor) },
-    list.readKeys?.bind(list),
+    readKeys && ((walk, from, n) => readKeys({ walk, from, n })),
   );
   const items = list.item ? page.items.map(list.item) : await list.render(page.items);
   return itemsPage({ ...page, items: [...items] }, list.cursor.encode);

@@ -11,7 +11,7 @@ import {
   type NameEventRow,
   type NameExpiryRow,
 } from '../../../db/queries/names.ts';
-import { comparePositions, type TxPosition, type Walk } from '../../../db/queries/positions.ts';
+import { comparePositions, type TxPosition, type KeyWindow } from '../../../db/queries/positions.ts';
 import { nameEventObject } from '../../../shapes/v3/render-names.ts';
 import { cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
@@ -48,9 +48,7 @@ export const HISTORY_CURSOR: CursorCodec<TxPosition> = cursorCodec({
 export function historyPage(
   events: readonly NameEventRow[],
   expiries: readonly NameExpiryRow[],
-  walk: Walk,
-  from: TxPosition | undefined,
-  n: number,
+  { walk, from, n }: KeyWindow<TxPosition>,
 ): HistoryItem[] {
   const sign = walk === 'forward' ? 1 : -1;
   const expired: ExpiryItem[] = expiries.map((expiry) => ({
@@ -75,8 +73,7 @@ export const getNameHistory = resource(page('NameHistoryItem'), async ({ pool },
   const expiries = await nameExpiries(pool, hash, (await topHeight(pool)) ?? -1);
   return listPage(paging, {
     cursor: HISTORY_CURSOR,
-    read: async (walk, from, n) =>
-      historyPage(await nameEventsPage(pool, hash, HISTORY_KINDS, walk, from, n), expiries, walk, from, n),
+    read: async (window) => historyPage(await nameEventsPage(pool, hash, HISTORY_KINDS, window), expiries, window),
     key: (item) => item.key,
     render: (items) =>
       items.map((item) =>

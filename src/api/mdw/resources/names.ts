@@ -66,7 +66,7 @@ export const getNames = resource(page(NAME), async ({ pool }, req) => {
   const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
   return listPage(paging, {
     cursor: nameCursor(order),
-    read: (walk, from, n) => namesPage(pool, filter, order, walk, from, n),
+    read: (window) => namesPage(pool, filter, order, window),
     key: (row) => keyOf(row, order),
     render: (rows) => nameItems(pool, rows, top, 'name'),
   });
@@ -84,7 +84,7 @@ export const getNamesAuctions = resource(page(AUCTION), async ({ pool }, req) =>
   const top = (await topHeight(pool)) ?? -1;
   return listPage(paging, {
     cursor: nameCursor('activation'),
-    read: (walk, from, n) => namesPage(pool, { inAuction: true, top }, 'activation', walk, from, n),
+    read: (window) => namesPage(pool, { inAuction: true, top }, 'activation', window),
     key: (row) => keyOf(row, 'activation'),
     render: (rows) => nameItems(pool, rows, top, 'auction'),
   });
@@ -112,7 +112,7 @@ export const getName = resource(NAME, async ({ pool }, req) => {
 
 /** registeredBefore: the name was claimed before the registration `row` describes (its first claim is older). */
 async function registeredBefore(pool: Pool, row: NameStateRow): Promise<boolean> {
-  const [first] = await nameEventsPage(pool, row.nameHash, ['claim'], 'forward', undefined, 1);
+  const [first] = await nameEventsPage(pool, row.nameHash, ['claim'], { walk: 'forward', from: undefined, n: 1 });
   return first !== undefined && first.height < row.createdAt;
 }
 
@@ -128,7 +128,7 @@ async function nameEventPage({ pool }: V3Env, req: ResourceRequest, kinds: strin
   const hash = nameHashOf(req.params.id!);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => nameEventsPage(pool, hash, kinds, walk, from, n),
+    read: (window) => nameEventsPage(pool, hash, kinds, window),
     key: positionOf,
     render: (rows) => rows.map((e) => nameEventObject(e)),
   });
@@ -140,7 +140,7 @@ export const getAccountNameClaims = resource(page(NAME_EVENT), async ({ pool }, 
   const account = parseId(req.params.id, ['ak']);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => accountClaimsPage(pool, account, walk, from, n),
+    read: (window) => accountClaimsPage(pool, account, window),
     key: positionOf,
     render: (rows) => rows.map((e) => nameEventObject(e)),
   });
@@ -153,7 +153,7 @@ export const getAccountPointees = resource(page(POINTEE), async ({ pool }, req) 
   const top = (await topHeight(pool)) ?? -1;
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => pointeesPage(pool, id, top, walk, from, n),
+    read: (window) => pointeesPage(pool, id, top, window),
     key: positionOf,
     render: (rows) => rows.map((p) => pointeeObject(p)),
   });

@@ -43,7 +43,7 @@ export const getOracles = resource(page(ORACLE), async ({ pool }, req) => {
   const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
   return listPage(paging, {
     cursor: ORACLE_CURSOR,
-    read: (walk, from, n) => oraclesPage(pool, filter, walk, from, n),
+    read: (window) => oraclesPage(pool, filter, window),
     key: (o) => ({ expiresAt: o.expiresAt, oracleId: o.oracleId }),
     render: (rows) => oracleItems(pool, rows, top),
   });
@@ -73,7 +73,7 @@ async function oracleTxPage(
   const oracleId = parseId(req.params.id, ['ok']);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => oracleTxsPage(pool, oracleId, kind, walk, from, n),
+    read: (window) => oracleTxsPage(pool, oracleId, kind, window),
     key: (r) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex }),
     render: (rows) => oracleTxItems(pool, kind, oracleId, rows),
   });

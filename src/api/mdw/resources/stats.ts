@@ -89,7 +89,7 @@ function generationStats(answers: Answers, render: typeof deltaStatObject): Reso
     const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
     const page = await paginate(
       async (walk, from, n) =>
-        (await generationStatsPage(pool, range, walk, from, n)).map((g) => ({ key: g.height, item: render(g) })),
+        (await generationStatsPage(pool, range, { walk, from, n })).map((g) => ({ key: g.height, item: render(g) })),
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
     return itemsPage(page, INDEX_CURSOR.encode, withLimit(req.query, paging));
@@ -107,7 +107,7 @@ export const getMinerStats = notOnHyperchain(page(MINER), async function getMine
   const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
   const page = await paginate(
     async (walk, from, n) =>
-      (await minersPage(pool, walk, from, n)).map((m) => ({
+      (await minersPage(pool, { walk, from, n })).map((m) => ({
         key: m.miner,
         item: { miner: m.miner, total_reward: BigInt(m.totalReward) },
       })),

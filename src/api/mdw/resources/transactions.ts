@@ -39,10 +39,10 @@ export const getTransactions = resource(page(TRANSACTION), async ({ pool }, req)
 export function transactionList(pool: Pool, filter: TxFilter): List<TxPosition, TxRow> {
   return {
     cursor: POSITION_CURSOR,
-    read: (walk, from, n) => transactionsPage(pool, filter, walk, from, n),
+    read: (window) => transactionsPage(pool, filter, window),
     key: (t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex }),
     item: transactionObject,
-    readKeys: (walk, from, n) => transactionPositions(pool, filter, walk, from, n),
+    readKeys: (window) => transactionPositions(pool, filter, window),
   };
 }
 
@@ -55,7 +55,7 @@ export function transactionSummaryList(pool: Pool, filter: TxFilter): List<TxPos
   return {
     cursor,
     key,
-    read: (walk, from, n) => transactionSummariesPage(pool, filter, walk, from, n),
+    read: (window) => transactionSummariesPage(pool, filter, window),
     item: transactionSummary,
   };
 }
@@ -86,7 +86,7 @@ export const getPendingTransactions = resource(page(PENDING_TRANSACTION), async 
   // The mempool has no positions that last; its list order (oldest first) is the key.
   return listPage(paging, {
     cursor: INDEX_CURSOR,
-    async read(walk, from, n) {
+    async read({ walk, from, n }) {
       const keyed = pending.map((item, key) => ({ key, item }));
       const ordered = walk === 'forward' ? keyed : keyed.reverse();
       const start =

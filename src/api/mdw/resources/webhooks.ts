@@ -135,7 +135,7 @@ export async function hookDeliveries(env: V3Env, owner: Owner, id: string, query
   const hook = await hookOf(env, owner, id);
   return listPage(parsePaging(query), {
     cursor: DELIVERY_CURSOR,
-    read: (walk, from, n) => deliveriesPage(env.primary, hook.id, walk, from, n),
+    read: (window) => deliveriesPage(env.primary, hook.id, window),
     // a row is its own place in the order
     key: (row) => row,
     item: renderDelivery,

@@ -23,7 +23,7 @@ import { takesTrailers } from '../../../../src/api/mdw/rest/export-routes.ts';
 function numbers(keys: readonly number[], reads: number[]): List<number, number> {
   return {
     cursor: INDEX_CURSOR,
-    async read(walk, from, n) {
+    async read({ walk, from, n }) {
       reads.push(n);
       const ordered = walk === 'forward' ? keys : [...keys].reverse();
       const start = from === undefined ? 0 : ordered.findIndex((k) => (walk === 'forward' ? k >= from : k <= from));

@@ -10,7 +10,7 @@ function heights(batches: number[][]): List<number, number> {
   const keys = [1, 2, 3, 4, 5, 6, 7];
   return {
     cursor: INDEX_CURSOR,
-    async read(walk, from, n) {
+    async read({ walk, from, n }) {
       const ordered = walk === 'forward' ? keys : keys.toReversed();
       return ordered.filter((k) => from === undefined || (walk === 'forward' ? k >= from : k <= from)).slice(0, n);
     },
