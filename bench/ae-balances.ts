@@ -69,8 +69,12 @@ try {
   const all = { first: 0, last: HEIGHTS };
   const results = {
     balanceAtHeight: await time(() => lastChangeAt(pool, hot, { height: height(), microIndex: WHOLE_GENERATION })),
-    historyBackward: await time(() => changesPage(pool, hot, { walk: 'backward', from: cursor(), n: 101 }, all)),
-    historyForward: await time(() => changesPage(pool, hot, { walk: 'forward', from: cursor(), n: 101 }, all)),
+    historyBackward: await time(() =>
+      changesPage(pool, { account: hot, heights: all }, { walk: 'backward', from: cursor(), n: 101 }),
+    ),
+    historyForward: await time(() =>
+      changesPage(pool, { account: hot, heights: all }, { walk: 'forward', from: cursor(), n: 101 }),
+    ),
   };
   const figures = Object.fromEntries(
     Object.entries(results).map(([name, ms]) => [name, { p50: percentile(ms, 0.5), p99: percentile(ms, 0.99) }]),

@@ -89,11 +89,10 @@ export async function collectionById(db: Queryable, contractId: string): Promise
 /** collectionsPage reads up to n collections in an order, optionally of a name or symbol prefix or exact value. */
 export async function collectionsPage(
   db: Queryable,
-  order: CollectionOrder,
-  match: { prefix?: string; exact?: string },
+  { order, prefix, exact }: { order: CollectionOrder; prefix?: string; exact?: string },
   { walk, from, n }: KeyWindow<CollectionKey>,
 ): Promise<SortedCollectionRow[]> {
-  const { columns, types } = sortColumns(order, match.exact !== undefined);
+  const { columns, types } = sortColumns(order, exact !== undefined);
   const start = types.map((t, i) => `$${i + 4}::${t}`).join(', ');
   const ks = keyset(columns, walk, start);
   // prefix and exact match the name, or the symbol when sorting by it; name and symbol lists leave out
@@ -107,7 +106,7 @@ export async function collectionsPage(
         AND ($2::text IS NULL OR starts_with(lower(${matched}), lower($2))) AND ($3::text IS NULL OR ${matched} = $3)
         AND ($4::${types[0]} IS NULL OR ${ks.where})
       ORDER BY ${ks.order} LIMIT $1`,
-    [n, match.prefix ?? null, match.exact ?? null, ...(from ?? types.map(() => null))],
+    [n, prefix ?? null, exact ?? null, ...(from ?? types.map(() => null))],
   );
   return rows;
 }

@@ -192,8 +192,7 @@ export type Aex9TransferFilter =
 /** aex9TransfersPage reads up to n transfers of a token matching the filter, walking from an event (inclusive). */
 export async function aex9TransfersPage(
   db: Queryable,
-  contractId: string,
-  filter: Aex9TransferFilter,
+  { contractId, ...filter }: { readonly contractId: string } & Aex9TransferFilter,
   { walk, from, n }: KeyWindow<LogKey>,
 ): Promise<Aex9TransferRow[]> {
   const ks = logKeyset('x', walk, 4);

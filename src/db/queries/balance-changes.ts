@@ -79,9 +79,8 @@ export async function firstChangeAfter(
  */
 export async function changesPage(
   db: Queryable,
-  account: string,
+  { account, heights }: { account: string; heights: { readonly first: number; readonly last: number } },
   { walk, from, n }: KeyWindow<ChangeKey>,
-  heights: { readonly first: number; readonly last: number },
 ): Promise<BalanceChange[]> {
   const start =
     from ??

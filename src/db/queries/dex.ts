@@ -46,8 +46,7 @@ const BY_A_FACTORY = (alias: string, n: number): string => `(${alias}.factory_by
  */
 export async function swapsPage(
   db: Queryable,
-  factory: string,
-  filter: SwapFilter,
+  { factory, ...filter }: { readonly factory: string } & SwapFilter,
   { walk, from, n }: KeyWindow<LogKey>,
 ): Promise<SwapRow[]> {
   const ks = logKeyset('s', walk, 4);

@@ -176,9 +176,8 @@ export async function scheduleAt(db: Queryable, height: number): Promise<Schedul
  */
 export async function validatorsPage(
   db: Queryable,
-  epochs: Range,
+  { epochs, validator }: { epochs: Range; validator?: string },
   { walk, from, n }: KeyWindow<ValidatorKey>,
-  validator?: string,
 ): Promise<ValidatorRow[]> {
   const ks = keyset(['v.epoch', BYTE_ORDER('v.validator')], walk, from === undefined ? undefined : '$5::int, $6::text');
   const { rows } = await db.query<ValidatorSqlRow>({
@@ -212,8 +211,7 @@ export async function lastValidatorEpoch(db: Queryable, validator: string): Prom
 /** delegatesPage reads up to n delegates of a validator in epochs `epochs`, by (epoch, delegate), from a key. */
 export async function delegatesPage(
   db: Queryable,
-  validator: string,
-  epochs: Range,
+  { validator, epochs }: { validator: string; epochs: Range },
   { walk, from, n }: KeyWindow<DelegateKey>,
 ): Promise<DelegateRow[]> {
   const ks = keyset(['d.epoch', BYTE_ORDER('d.delegate')], walk, from === undefined ? undefined : '$5::int, $6::text');

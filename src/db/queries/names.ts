@@ -170,6 +170,7 @@ export interface NameListFilter {
   readonly ownedBy?: string;
   readonly prefix?: string;
   readonly top: number;
+  readonly order: NameOrder;
 }
 
 /** The orders of /v3/names: by activation height, by expiry height, or by name (each then by name). */
@@ -212,7 +213,6 @@ const ORDER_COLUMNS: Record<NameOrder, readonly string[]> = {
 export async function namesPage(
   db: Queryable,
   f: NameListFilter,
-  order: NameOrder,
   { walk, from, n }: KeyWindow<NameKey>,
 ): Promise<NameStateRow[]> {
   const values: unknown[] = [f.top, n, f.ownedBy ?? null, f.prefix ?? null];
@@ -227,12 +227,12 @@ export async function namesPage(
   if (from !== undefined) {
     values.push(from.name);
     start = `$${values.length}`;
-    if (order !== 'name') {
+    if (f.order !== 'name') {
       values.push(from.height ?? 0);
       start = `$${values.length}::int, ${start}`;
     }
   }
-  const columns = ORDER_COLUMNS[order];
+  const columns = ORDER_COLUMNS[f.order];
   const ks = keyset(columns, walk, start);
   const { rows } = await db.query<NameStateRow>(
     `SELECT ${DETAILS} FROM name_state s ${DETAILS_JOIN}
@@ -297,8 +297,7 @@ export interface NameEventRow {
 /** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
 export async function nameEventsPage(
   db: Queryable,
-  nameHash: string,
-  kinds: readonly string[],
+  { nameHash, kinds }: { nameHash: string; kinds: readonly string[] },
   { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<NameEventRow[]> {
   const values: unknown[] = [nameHash, kinds, n];
@@ -406,8 +405,7 @@ export interface PointeeRow extends TxInBlockRow {
 /** pointeesPage reads names whose current pointers point at the id, by the update that set them. */
 export async function pointeesPage(
   db: Queryable,
-  id: string,
-  top: number,
+  { id, top }: { id: string; top: number },
   { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<PointeeRow[]> {
   const values: unknown[] = [id, n, top];

@@ -171,8 +171,7 @@ const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIn
 /** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */
 export async function oracleTxsPage(
   db: Queryable,
-  oracleId: string,
-  kind: 'queries' | 'responses' | 'extends',
+  { oracleId, kind }: { oracleId: string; kind: 'queries' | 'responses' | 'extends' },
   { walk, from, n }: KeyWindow<TxPosition>,
 ): Promise<OracleTxRow[]> {
   const source = {

@@ -262,19 +262,22 @@ describe('populator on a hyperchain', function () {
       expect(await reads.scheduleAt(pool, hole.rows[0]!.height)).to.include({ hole: true });
 
       const lastTwo = { first: EPOCHS - 1, last: EPOCHS };
-      const validators = await reads.validatorsPage(pool, lastTwo, { walk: 'backward', from: undefined, n: 100 });
+      const validators = await reads.validatorsPage(
+        pool,
+        { epochs: lastTwo },
+        { walk: 'backward', from: undefined, n: 100 },
+      );
       const byBytes = (a: reads.ValidatorKey, b: reads.ValidatorKey): number =>
         b.epoch - a.epoch || Buffer.compare(Buffer.from(b.validator), Buffer.from(a.validator));
       expect(validators).to.deep.equal([...validators].sort(byBytes));
       expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([EPOCHS, EPOCHS - 1]));
       const [first, second] = validators;
-      const resumed = await reads.validatorsPage(pool, lastTwo, { walk: 'backward', from: second, n: 1 });
+      const resumed = await reads.validatorsPage(pool, { epochs: lastTwo }, { walk: 'backward', from: second, n: 1 });
       expect(resumed).to.deep.equal([second]);
       const mine = await reads.validatorsPage(
         pool,
-        all,
+        { epochs: all, validator: first!.validator },
         { walk: 'forward', from: undefined, n: 1000 },
-        first!.validator,
       );
       expect(new Set(mine.map((v) => v.validator))).to.deep.equal(new Set([first!.validator]));
       expect(await reads.validatorAt(pool, first!.validator, first!.epoch)).to.deep.equal(first);
@@ -282,22 +285,34 @@ describe('populator on a hyperchain', function () {
       const pins = await pool.query<{ leader: string; epoch: number; reward: string }>('SELECT * FROM hc_pins');
       const pinner = pins.rows[0]!;
       const withPins = (
-        await reads.validatorsPage(pool, all, { walk: 'forward', from: undefined, n: 1 }, pinner.leader)
+        await reads.validatorsPage(
+          pool,
+          { epochs: all, validator: pinner.leader },
+          { walk: 'forward', from: undefined, n: 1 },
+        )
       )[0]!;
       expect(withPins.pinningHistory.get(pinner.epoch)).to.equal(BigInt(pinner.reward));
 
-      const delegates = await reads.delegatesPage(pool, first!.validator, all, {
-        walk: 'forward',
-        from: undefined,
-        n: 1000,
-      });
+      const delegates = await reads.delegatesPage(
+        pool,
+        { validator: first!.validator, epochs: all },
+        {
+          walk: 'forward',
+          from: undefined,
+          n: 1000,
+        },
+      );
       const sum = delegates.filter((d) => d.epoch === first!.epoch).reduce((a, d) => a + d.stake, 0n);
       expect(sum).to.equal(first!.stake);
-      const back = await reads.delegatesPage(pool, first!.validator, all, {
-        walk: 'backward',
-        from: delegates.at(-2),
-        n: 2,
-      });
+      const back = await reads.delegatesPage(
+        pool,
+        { validator: first!.validator, epochs: all },
+        {
+          walk: 'backward',
+          from: delegates.at(-2),
+          n: 2,
+        },
+      );
       expect(back).to.deep.equal([delegates.at(-2), delegates.at(-3)]);
     } finally {
       await pool.end();

@@ -72,7 +72,7 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
     if (paging.scope !== undefined) throw v3BadRequest('interval_by takes no scope');
     return listPage(paging, {
       cursor: INDEX_CURSOR,
-      read: (window) => intervalBalances(pool, account, by as IntervalBy, window),
+      read: (window) => intervalBalances(pool, { account, by: by as IntervalBy }, window),
       key: (r: IntervalBalance) => r.interval.start,
       item: ({ interval, last }) => ({
         account,
@@ -86,7 +86,7 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
   const heights = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: CHANGE_CURSOR,
-    read: (window) => changesPage(pool, account, window, heights),
+    read: (window) => changesPage(pool, { account, heights }, window),
     key: (r: BalanceChange) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, seq: r.seq }),
     item: (r) => ({ account, ...changeItem(r) }),
   });

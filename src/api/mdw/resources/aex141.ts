@@ -107,7 +107,7 @@ export const getSortedAex141Contracts = resource(page(AEX141_COLLECTION), async 
   const match = { prefix: one(req.query.prefix), exact: one(req.query.exact) };
   return listPage(paging, {
     cursor: COLLECTION_CURSOR,
-    read: (window) => collectionsPage(pool, order, match, window),
+    read: (window) => collectionsPage(pool, { order, ...match }, window),
     key: (c) => collectionKey(order, c),
     render: (rows) => rows.map((c) => collectionObject(c)),
   });

@@ -240,7 +240,7 @@ export const getAex9ContractTransfers = resource(page(AEX9_TRANSFER), async ({ p
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: LOG_CURSOR,
-    read: (window) => aex9TransfersPage(pool, token.contractId, filter, window),
+    read: (window) => aex9TransfersPage(pool, { contractId: token.contractId, ...filter }, window),
     key: (t) => t,
     render: (rows) => rows.map((t) => transferObject(t, token.incomplete)),
   });

@@ -51,8 +51,7 @@ export interface IntervalBalance {
  */
 export async function intervalBalances(
   db: Queryable,
-  account: string,
-  by: IntervalBy,
+  { account, by }: { account: string; by: IntervalBy },
   { walk, from, n }: KeyWindow<number>,
 ): Promise<IntervalBalance[]> {
   const out: IntervalBalance[] = [];

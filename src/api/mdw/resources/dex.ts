@@ -32,7 +32,7 @@ async function swapPage({ pool, cfg }: V3Env, req: ResourceRequest, filter: Swap
   const paging = parsePaging(req.query);
   return listPage(paging, {
     cursor: LOG_CURSOR,
-    read: (window) => swapsPage(pool, cfg.dex.factory, filter, window),
+    read: (window) => swapsPage(pool, { factory: cfg.dex.factory, ...filter }, window),
     key: (s) => s,
     render: (rows) => rows.map((s) => swapObject(s, cfg.dex.wrappedAe)),
   });

@@ -96,7 +96,7 @@ function validators(pool: Pool, paging: Paging, epochs: Range): Promise<Answer> 
   return listPage(paging, {
     cursor: EPOCH_ACCOUNT_CURSOR,
     read: ({ walk, from, n }) =>
-      validatorsPage(pool, epochs, { walk, from: from && { epoch: from.epoch, validator: from.account }, n }),
+      validatorsPage(pool, { epochs }, { walk, from: from && { epoch: from.epoch, validator: from.account }, n }),
     key: (v) => ({ epoch: v.epoch, account: v.validator }),
     item: validatorObject,
   });
@@ -106,7 +106,11 @@ function delegates(pool: Pool, validator: string, paging: Paging, epochs: Range)
   return listPage(paging, {
     cursor: EPOCH_ACCOUNT_CURSOR,
     read: ({ walk, from, n }) =>
-      delegatesPage(pool, validator, epochs, { walk, from: from && { epoch: from.epoch, delegate: from.account }, n }),
+      delegatesPage(
+        pool,
+        { validator, epochs },
+        { walk, from: from && { epoch: from.epoch, delegate: from.account }, n },
+      ),
     key: (d) => ({ epoch: d.epoch, account: d.delegate }),
     item: delegateObject,
   });

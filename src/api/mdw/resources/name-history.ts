@@ -73,7 +73,8 @@ export const getNameHistory = resource(page('NameHistoryItem'), async ({ pool },
   const expiries = await nameExpiries(pool, hash, (await topHeight(pool)) ?? -1);
   return listPage(paging, {
     cursor: HISTORY_CURSOR,
-    read: async (window) => historyPage(await nameEventsPage(pool, hash, HISTORY_KINDS, window), expiries, window),
+    read: async (window) =>
+      historyPage(await nameEventsPage(pool, { nameHash: hash, kinds: HISTORY_KINDS }, window), expiries, window),
     key: (item) => item.key,
     render: (items) =>
       items.map((item) =>

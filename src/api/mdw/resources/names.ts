@@ -63,10 +63,10 @@ export const getNames = resource(page(NAME), async ({ pool }, req) => {
   const prefix = one(req.query.prefix)?.toLowerCase();
   const top = (await topHeight(pool)) ?? -1;
   const order = by as NameOrder;
-  const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top };
+  const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top, order };
   return listPage(paging, {
     cursor: nameCursor(order),
-    read: (window) => namesPage(pool, filter, order, window),
+    read: (window) => namesPage(pool, filter, window),
     key: (row) => keyOf(row, order),
     render: (rows) => nameItems(pool, rows, top, 'name'),
   });
@@ -84,7 +84,7 @@ export const getNamesAuctions = resource(page(AUCTION), async ({ pool }, req) =>
   const top = (await topHeight(pool)) ?? -1;
   return listPage(paging, {
     cursor: nameCursor('activation'),
-    read: (window) => namesPage(pool, { inAuction: true, top }, 'activation', window),
+    read: (window) => namesPage(pool, { inAuction: true, top, order: 'activation' }, window),
     key: (row) => keyOf(row, 'activation'),
     render: (rows) => nameItems(pool, rows, top, 'auction'),
   });
@@ -112,7 +112,11 @@ export const getName = resource(NAME, async ({ pool }, req) => {
 
 /** registeredBefore: the name was claimed before the registration `row` describes (its first claim is older). */
 async function registeredBefore(pool: Pool, row: NameStateRow): Promise<boolean> {
-  const [first] = await nameEventsPage(pool, row.nameHash, ['claim'], { walk: 'forward', from: undefined, n: 1 });
+  const [first] = await nameEventsPage(
+    pool,
+    { nameHash: row.nameHash, kinds: ['claim'] },
+    { walk: 'forward', from: undefined, n: 1 },
+  );
   return first !== undefined && first.height < row.createdAt;
 }
 
@@ -128,7 +132,7 @@ async function nameEventPage({ pool }: V3Env, req: ResourceRequest, kinds: strin
   const hash = nameHashOf(req.params.id!);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (window) => nameEventsPage(pool, hash, kinds, window),
+    read: (window) => nameEventsPage(pool, { nameHash: hash, kinds }, window),
     key: positionOf,
     render: (rows) => rows.map((e) => nameEventObject(e)),
   });
@@ -153,7 +157,7 @@ export const getAccountPointees = resource(page(POINTEE), async ({ pool }, req) 
   const top = (await topHeight(pool)) ?? -1;
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (window) => pointeesPage(pool, id, top, window),
+    read: (window) => pointeesPage(pool, { id, top }, window),
     key: positionOf,
     render: (rows) => rows.map((p) => pointeeObject(p)),
   });

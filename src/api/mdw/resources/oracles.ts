@@ -73,7 +73,7 @@ async function oracleTxPage(
   const oracleId = parseId(req.params.id, ['ok']);
   return listPage(paging, {
     cursor: POSITION_CURSOR,
-    read: (window) => oracleTxsPage(pool, oracleId, kind, window),
+    read: (window) => oracleTxsPage(pool, { oracleId, kind }, window),
     key: (r) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex }),
     render: (rows) => oracleTxItems(pool, kind, oracleId, rows),
   });
