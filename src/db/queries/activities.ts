@@ -5,9 +5,8 @@
  */
 import { idKey, txTypeCode } from '../../chain/id-key.ts';
 import { accountNumberSql } from './account-ids.ts';
-import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql } from './contracts.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';
 import type { TxPosition } from './positions.ts';
 
@@ -153,11 +152,11 @@ export interface ActivityFeed {
 }
 
 /** activitiesPage reads up to n items of an id's feed from its sources, walking from a key (inclusive). */
-export async function activitiesPage(
-  db: Queryable,
-  feed: ActivityFeed,
-  { walk, from, n }: KeyWindow<ActivityKey>,
-): Promise<ActivityRow[]> {
+export const activitiesPage: PageReader<ActivityFeed, ActivityKey, ActivityRow> = async (
+  db,
+  feed,
+  { walk, from, n },
+) => {
   const { id, sources, positions } = feed;
   if (sources.length === 0) return [];
   const start = from === undefined ? undefined : START;
@@ -197,4 +196,4 @@ export async function activitiesPage(
     values,
   );
   return rows;
-}
+};

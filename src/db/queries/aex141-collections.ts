@@ -5,7 +5,7 @@
 import type { Queryable } from '../connection/pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, logKeyset, logKeyValues, type KeyWindow } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type PageReader } from './positions.ts';
 
 /** A limit event's value and where it is. */
 export interface LimitAt {
@@ -87,11 +87,11 @@ export async function collectionById(db: Queryable, contractId: string): Promise
 }
 
 /** collectionsPage reads up to n collections in an order, optionally of a name or symbol prefix or exact value. */
-export async function collectionsPage(
-  db: Queryable,
-  { order, prefix, exact }: { order: CollectionOrder; prefix?: string; exact?: string },
-  { walk, from, n }: KeyWindow<CollectionKey>,
-): Promise<SortedCollectionRow[]> {
+export const collectionsPage: PageReader<
+  { order: CollectionOrder; prefix?: string; exact?: string },
+  CollectionKey,
+  SortedCollectionRow
+> = async (db, { order, prefix, exact }, { walk, from, n }) => {
   const { columns, types } = sortColumns(order, exact !== undefined);
   const start = types.map((t, i) => `$${i + 4}::${t}`).join(', ');
   const ks = keyset(columns, walk, start);
@@ -109,7 +109,7 @@ export async function collectionsPage(
     [n, prefix ?? null, exact ?? null, ...(from ?? types.map(() => null))],
   );
   return rows;
-}
+};
 
 /** A token and its owner (with its template mint, when minted from a template). */
 export interface TokenRow {
@@ -165,11 +165,7 @@ export type TokenFilter =
   { readonly contract: string; readonly template?: string } | { readonly owner: string; readonly contract?: string };
 
 /** tokensPage reads up to n tokens in (collection, token id) order walking from a key. */
-export async function tokensPage(
-  db: Queryable,
-  filter: TokenFilter,
-  { walk, from, n }: KeyWindow<TokenKey>,
-): Promise<TokenRow[]> {
+export const tokensPage: PageReader<TokenFilter, TokenKey, TokenRow> = async (db, filter, { walk, from, n }) => {
   const ks = keyset(['k.contract_id', 'k.token_id'], walk, '$5::text, $6::numeric');
   const owner = 'owner' in filter ? filter.owner : null;
   const template = 'template' in filter ? (filter.template ?? null) : null;
@@ -181,7 +177,7 @@ export async function tokensPage(
     [n, filter.contract ?? null, owner, template, from?.contractId ?? null, from?.tokenId ?? null],
   );
   return rows;
-}
+};
 
 /** A template (created and not deleted) with its edition: the latest edition limit and the supply minted from it. */
 export interface TemplateRow {
@@ -195,11 +191,7 @@ export interface TemplateRow {
 }
 
 /** templatesPage reads up to n templates of a collection in template id order walking from a template id. */
-export async function templatesPage(
-  db: Queryable,
-  contractId: string,
-  { walk, from, n }: KeyWindow<string>,
-): Promise<TemplateRow[]> {
+export const templatesPage: PageReader<string, string, TemplateRow> = async (db, contractId, { walk, from, n }) => {
   const ks = keyset(['c.template_id'], walk, '$3::numeric');
   const { rows } = await db.query<TemplateRow>(
     `SELECT c.template_id::text AS "templateId", c.tx_hash AS "txHash", c.log_idx AS "logIdx",
@@ -228,7 +220,7 @@ export async function templatesPage(
     [n, contractId, from ?? null],
   );
   return rows;
-}
+};
 
 /** A transfer of a token. */
 export interface Aex141TransferRow extends LogKey {
@@ -241,11 +233,11 @@ export interface Aex141TransferRow extends LogKey {
 }
 
 /** aex141TransfersPage reads up to n transfers (of a collection, from and/or to an account, as given) walking from a position. */
-export async function aex141TransfersPage(
-  db: Queryable,
-  filter: { contract?: string; from?: string; to?: string },
-  { walk, from: start, n }: KeyWindow<LogKey>,
-): Promise<Aex141TransferRow[]> {
+export const aex141TransfersPage: PageReader<
+  { contract?: string; from?: string; to?: string },
+  LogKey,
+  Aex141TransferRow
+> = async (db, filter, { walk, from: start, n }) => {
   const ks = logKeyset('e', walk, 5);
   const { rows } = await db.query<Aex141TransferRow>(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", e.log_idx AS "logIdx",
@@ -259,7 +251,7 @@ export async function aex141TransfersPage(
     [n, filter.contract ?? null, filter.from ?? null, filter.to ?? null, ...logKeyValues(start)],
   );
   return rows;
-}
+};
 
 /**
  * AEX141_ACTIVITIES: the NFT transfers an account sent or received (with owned_only, sent), as

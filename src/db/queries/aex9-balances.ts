@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../connection/pool.ts';
 import type { LogKey } from './contracts.ts';
-import { keyset, logKeyset, logKeyValues, type KeyWindow } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type PageReader } from './positions.ts';
 import { txTypeNameSql } from './transactions.ts';
 
 /**
@@ -48,11 +48,11 @@ export interface HolderList {
  * kept at its latest event up to that block (aex9_event_balances, migration 1050: a probe per account), walking the
  * token's accounts by key, or all of them for the order by amount.
  */
-export async function holdersPage(
-  db: Queryable,
-  { contractId, by, at }: HolderList,
-  { walk, from, n }: KeyWindow<HolderKey>,
-): Promise<HolderRow[]> {
+export const holdersPage: PageReader<HolderList, HolderKey, HolderRow> = async (
+  db,
+  { contractId, by, at },
+  { walk, from, n },
+) => {
   const values: unknown[] = [n, contractId, from?.account ?? null];
   const param = (value: unknown, type: string): string => `$${values.push(value)}::${type}`;
   const ks =
@@ -81,7 +81,7 @@ export async function holdersPage(
     values,
   );
   return rows;
-}
+};
 
 /**
  * balanceAtSql is the kept balance row of one account's token (`contract`, `account`: SQL expressions) at its latest
@@ -145,11 +145,11 @@ export interface AccountTokenRow {
 }
 
 /** accountTokensPage reads up to n of an account's AEX-9 balances, by token key, walking from a token (inclusive). */
-export async function accountTokensPage(
-  db: Queryable,
-  account: string,
-  { walk, from, n }: KeyWindow<string>,
-): Promise<AccountTokenRow[]> {
+export const accountTokensPage: PageReader<string, string, AccountTokenRow> = async (
+  db,
+  account,
+  { walk, from, n },
+) => {
   const ks = keyset(['(b.contract_id COLLATE "C")'], walk, '$3::text');
   // the page is chosen among the account's balances first; only its rows are joined with their blocks
   const { rows } = await db.query<AccountTokenRow>(
@@ -173,7 +173,7 @@ export async function accountTokensPage(
     [n, account, from ?? null],
   );
   return rows;
-}
+};
 
 /** A Transfer event of a token. */
 export interface Aex9TransferRow extends LogKey {
@@ -190,11 +190,11 @@ export type Aex9TransferFilter =
   { readonly sender: string } | { readonly recipient: string } | { readonly account: string };
 
 /** aex9TransfersPage reads up to n transfers of a token matching the filter, walking from an event (inclusive). */
-export async function aex9TransfersPage(
-  db: Queryable,
-  { contractId, ...filter }: { readonly contractId: string } & Aex9TransferFilter,
-  { walk, from, n }: KeyWindow<LogKey>,
-): Promise<Aex9TransferRow[]> {
+export const aex9TransfersPage: PageReader<
+  { readonly contractId: string } & Aex9TransferFilter,
+  LogKey,
+  Aex9TransferRow
+> = async (db, { contractId, ...filter }, { walk, from, n }) => {
   const ks = logKeyset('x', walk, 4);
   const side = 'sender' in filter ? 'sender' : 'recipient' in filter ? 'recipient' : undefined;
   const account = 'sender' in filter ? filter.sender : 'recipient' in filter ? filter.recipient : filter.account;
@@ -215,7 +215,7 @@ export async function aex9TransfersPage(
     [n, contractId, account, ...logKeyValues(from)],
   );
   return rows;
-}
+};
 
 /** blockBound is the state a stored block hash stands for (undefined when no stored block has the hash). */
 export async function blockBound(db: Queryable, hash: string): Promise<BlockBound | undefined> {

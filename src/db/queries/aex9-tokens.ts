@@ -1,6 +1,6 @@
 /** @module Read-side SQL for ae_mdw's /v3/aex9 token list, count and token: aexn_contracts with each token's holders and supplies. */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { escapeLike } from './like-pattern.ts';
 
 /** An AEX-9 token as /v3/aex9 shows it. */
@@ -73,11 +73,11 @@ export type Aex9TokenKey =
   | { readonly height: number; readonly microIndex: number; readonly txIndex: number; readonly contractId: string };
 
 /** aex9TokensPage reads up to n tokens in `order` walking from a key (inclusive). */
-export async function aex9TokensPage(
-  db: Queryable,
-  order: TokenOrder,
-  { walk, from, n }: KeyWindow<Aex9TokenKey>,
-): Promise<{ key: Aex9TokenKey; row: Aex9Row }[]> {
+export const aex9TokensPage: PageReader<TokenOrder, Aex9TokenKey, { key: Aex9TokenKey; row: Aex9Row }> = async (
+  db,
+  order,
+  { walk, from, n },
+) => {
   const id = `(c.contract_id COLLATE "C")`;
   if (order.by === 'creation') {
     const ks = keyset(['c.height', 'c.micro_index', 'c.tx_index', id], walk, '$2::int, $3::int, $4::int, $5::text');
@@ -104,4 +104,4 @@ export async function aex9TokensPage(
     [n, exact ? order.exact : `${escapeLike(order.prefix)}%`, start?.value ?? null, start?.contractId ?? null],
   );
   return rows.map(({ sortValue, ...row }) => ({ key: { value: sortValue, contractId: row.contractId }, row }));
-}
+};

@@ -3,7 +3,7 @@
  * on its latest change at or before it) and its changes in keyset pages, each with its block's time.
  */
 import type { Queryable } from '../connection/pool.ts';
-import type { KeyWindow } from './positions.ts';
+import type { PageReader } from './positions.ts';
 
 /** A change's key in an account's history: its place and its order there. */
 export interface ChangeKey {
@@ -77,11 +77,11 @@ export async function firstChangeAfter(
  * changesPage reads up to `n` of an account's changes walking forward or backward from `from` (inclusive; the
  * history's end for the walk without one), within heights first..last: a keyset walk of its index.
  */
-export async function changesPage(
-  db: Queryable,
-  { account, heights }: { account: string; heights: { readonly first: number; readonly last: number } },
-  { walk, from, n }: KeyWindow<ChangeKey>,
-): Promise<BalanceChange[]> {
+export const changesPage: PageReader<
+  { account: string; heights: { readonly first: number; readonly last: number } },
+  ChangeKey,
+  BalanceChange
+> = async (db, { account, heights }, { walk, from, n }) => {
   const start =
     from ??
     (walk === 'forward'
@@ -115,7 +115,7 @@ export async function changesPage(
     ],
   });
   return rows;
-}
+};
 
 /** blockAtTime is the end of the last stored block whose time is at or before `ms` (undefined: none is). */
 export async function blockAtTime(db: Queryable, ms: number): Promise<BlockEnd | undefined> {

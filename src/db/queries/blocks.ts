@@ -6,7 +6,7 @@ import { txTypeCode } from '../../chain/id-key.ts';
 import type { Json } from '../../chain/json.ts';
 import { protocolReport, type ProtocolReport } from '../../chain/protocols.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { rangePage } from './range-page.ts';
 
 /** A stored key block: its height and the node's KeyBlock object. */
@@ -316,11 +316,7 @@ export async function keyBlocksCountedAt(db: Queryable, heights: readonly number
 }
 
 /** microBlocksPage reads up to n micro blocks of a generation walking from a micro index (inclusive). */
-export async function microBlocksPage(
-  db: Queryable,
-  height: number,
-  { walk, from, n }: KeyWindow<number>,
-): Promise<MicroBlockCounted[]> {
+export const microBlocksPage: PageReader<number, number, MicroBlockCounted> = async (db, height, { walk, from, n }) => {
   const ks = keyset(['m.micro_index'], walk, from === undefined ? undefined : '$3');
   const values: unknown[] = [height, n];
   if (from !== undefined) values.push(from);
@@ -331,7 +327,7 @@ export async function microBlocksPage(
     values,
   });
   return rows;
-}
+};
 
 /** microBlockCounted reads one micro block by hash. */
 export async function microBlockCounted(db: Queryable, hash: string): Promise<MicroBlockCounted | undefined> {

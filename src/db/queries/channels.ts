@@ -6,7 +6,7 @@ import type { ChannelState } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, renderedTxJson, SIGNED_TX_JSON_COLUMNS, txTypeNameSql } from './transactions.ts';
@@ -119,11 +119,11 @@ function rendered({ round, soloRound, stateHash, ...r }: StoredChannelRow): Chan
 export type ChannelKey = TxPosition & { channelId: string };
 
 /** channelsPage reads up to n channels (active: not closed) by their latest transaction, walking from a key. */
-export async function channelsPage(
-  db: Queryable,
-  state: 'active' | 'inactive' | undefined,
-  { walk, from, n }: KeyWindow<ChannelKey>,
-): Promise<ChannelRow[]> {
+export const channelsPage: PageReader<'active' | 'inactive' | undefined, ChannelKey, ChannelRow> = async (
+  db,
+  state,
+  { walk, from, n },
+) => {
   const values: unknown[] = [n];
   if (from) values.push(from.height, from.microIndex, from.txIndex, from.channelId);
   const ks = keyset(
@@ -139,7 +139,7 @@ export async function channelsPage(
     values,
   );
   return rows.map(rendered);
-}
+};
 
 /** channelById reads one channel. */
 export async function channelById(db: Queryable, channelId: string): Promise<ChannelRow | undefined> {
@@ -167,11 +167,11 @@ export interface ChannelUpdateRow extends TxPosition {
 }
 
 /** channelUpdatesPage reads up to n of a channel's transactions walking from a position (its primary key). */
-export async function channelUpdatesPage(
-  db: Queryable,
-  channelId: string,
-  { walk, from, n }: KeyWindow<TxPosition>,
-): Promise<ChannelUpdateRow[]> {
+export const channelUpdatesPage: PageReader<string, TxPosition, ChannelUpdateRow> = async (
+  db,
+  channelId,
+  { walk, from, n },
+) => {
   const values: unknown[] = [channelId, n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
@@ -184,4 +184,4 @@ export async function channelUpdatesPage(
     values,
   );
   return withTxObjects<ChannelUpdateRow>(rows, 'tx');
-}
+};

@@ -7,7 +7,7 @@ import { callInfoSql } from './call-info.ts';
 import { creationTxHashSql } from './contracts.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { equalityFilters } from './equality-filters.ts';
-import { keyset, tighterStart, type TxPosition, type KeyWindow } from './positions.ts';
+import { keyset, tighterStart, type TxPosition, type PageReader } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, type Window } from './transactions.ts';
 
@@ -97,11 +97,7 @@ export interface CallFilter {
 }
 
 /** callsPage reads up to n calls matching the filter walking from a position (inclusive). */
-export async function callsPage(
-  db: Queryable,
-  filter: CallFilter,
-  { walk, from, n }: KeyWindow<TxPosition>,
-): Promise<CallRow[]> {
+export const callsPage: PageReader<CallFilter, TxPosition, CallRow> = async (db, filter, { walk, from, n }) => {
   // a cursor moves the range's bound on the walk's side (tighterStart): one comparison of the position on each side
   const lo = from && walk === 'forward' ? tighterStart(walk, from, filter.from) : filter.from;
   const hi = from && walk === 'backward' ? tighterStart(walk, from, filter.to) : filter.to;
@@ -129,4 +125,4 @@ export async function callsPage(
     values,
   });
   return withTxObjects<CallRow>(rows, 'tx');
-}
+};

@@ -5,7 +5,7 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { keyset, logKeyset, logKeyValues, type KeyWindow } from './positions.ts';
+import { keyset, logKeyset, logKeyValues, type PageReader } from './positions.ts';
 import { renderPlaceholders, withTxObjects } from './stored-tx-json.ts';
 import {
   microBlockHashSql,
@@ -154,11 +154,11 @@ export interface LogKey {
  * others whose log holds one of its (contract_remote_calls). Each such call holds an entry, so without an event filter
  * the page's entries lie in its first n + 1 calls (the key's own call may hold none past the key).
  */
-export async function logsPage(
-  db: Queryable,
-  filter: { contractId?: string; topic0?: string; first?: number; last?: number },
-  { walk, from, n }: KeyWindow<LogKey>,
-): Promise<LogRow[]> {
+export const logsPage: PageReader<
+  { contractId?: string; topic0?: string; first?: number; last?: number },
+  LogKey,
+  LogRow
+> = async (db, filter, { walk, from, n }) => {
   const values: unknown[] = [
     n,
     filter.contractId ?? null,
@@ -209,7 +209,7 @@ export async function logsPage(
     values,
   );
   return rows;
-}
+};
 
 /** aexnTypes reads which of these contracts implement AEX-9 or AEX-141 (aexn_contracts' primary key, one statement). */
 export async function aexnTypes(db: Queryable, contractIds: readonly string[]): Promise<Map<string, string>> {

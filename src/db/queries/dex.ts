@@ -2,10 +2,9 @@
  * @module Read-side SQL for ae_mdw's DEX swaps: swaps of the pairs that a DEX factory announced (one known by its code,
  * dex_pairs.factory_by_code, or the configured DEX_FACTORY), with their tokens' meta info.
  */
-import type { Queryable } from '../connection/pool.ts';
 import type { ActivitySql } from './activities.ts';
 import type { LogKey } from './contracts.ts';
-import { logKeyset, logKeyValues, type Walk, type KeyWindow } from './positions.ts';
+import { logKeyset, logKeyValues, type Walk, type PageReader } from './positions.ts';
 
 /** A swap with its pair's tokens (symbol and decimals null when the token is not a known AEX-9 contract). */
 export interface SwapRow extends LogKey {
@@ -44,11 +43,11 @@ const BY_A_FACTORY = (alias: string, n: number): string => `(${alias}.factory_by
  * scale chain's hot token: 2 134 swaps at 1 % of mainnet, to answer none). The walks are one plan whatever the pairs:
  * a walk per pair merged by UNION ALL read a page and no more, but took 258 ms to plan for 200 pairs.
  */
-export async function swapsPage(
-  db: Queryable,
-  { factory, ...filter }: { readonly factory: string } & SwapFilter,
-  { walk, from, n }: KeyWindow<LogKey>,
-): Promise<SwapRow[]> {
+export const swapsPage: PageReader<{ readonly factory: string } & SwapFilter, LogKey, SwapRow> = async (
+  db,
+  { factory, ...filter },
+  { walk, from, n },
+) => {
   const ks = logKeyset('s', walk, 4);
   const ofPairs = filter.contract !== undefined || filter.token !== undefined;
   const values = [
@@ -79,7 +78,7 @@ export async function swapsPage(
     values,
   );
   return rows;
-}
+};
 
 /**
  * pairsSwaps is the FROM of a contract's (`$8`: a pair, or a token of pairs) or a token's (`$9`) swaps, as `s`: the

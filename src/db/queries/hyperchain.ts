@@ -4,7 +4,7 @@
  * Lists walk by keyset in both directions (positions.ts); stakes and rewards come back as exact bigints.
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { rangePage, type Range, type RangePage } from './range-page.ts';
 
 /** What the populator recorded of the node's `GET /v3/hyperchain/contracts`. */
@@ -59,14 +59,22 @@ export interface ScheduleRow {
   readonly eoe: boolean | null;
 }
 
-/** Where a walk over validators stands: ae_mdw's key (epoch, validator). */
-export interface ValidatorKey {
+/** Where a walk over an epoch's accounts (validators, a validator's delegates) stands: ae_mdw's key (epoch, account). */
+export interface EpochAccountKey {
   readonly epoch: number;
-  readonly validator: string;
+  readonly account: string;
+}
+
+/** Which epochs' validators or delegates: of a range of epochs, of one validator (all of its validators without). */
+export interface ValidatorFilter {
+  readonly epochs: Range;
+  readonly validator?: string;
 }
 
 /** A validator of an epoch. */
-export interface ValidatorRow extends ValidatorKey {
+export interface ValidatorRow {
+  readonly epoch: number;
+  readonly validator: string;
   readonly stake: bigint;
   readonly delegates: number;
   /** block rewards of the heights it produced in the epoch; null until the next epoch's end pays them */
@@ -75,14 +83,10 @@ export interface ValidatorRow extends ValidatorKey {
   readonly pinningHistory: ReadonlyMap<number, bigint>;
 }
 
-/** Where a walk over a validator's delegates stands. */
-export interface DelegateKey {
+/** A delegate's stake with a validator in an epoch. */
+export interface DelegateRow {
   readonly epoch: number;
   readonly delegate: string;
-}
-
-/** A delegate's stake with a validator in an epoch. */
-export interface DelegateRow extends DelegateKey {
   readonly validator: string;
   readonly stake: bigint;
 }
@@ -170,25 +174,63 @@ export async function scheduleAt(db: Queryable, height: number): Promise<Schedul
   return rows[0];
 }
 
+/** BYTE_ORDER orders ids by the bytes of their text (collation C): the same order, and cursors, on every database. */
+const BYTE_ORDER = (column: string): string => `${column} COLLATE "C"`;
+
+const VALIDATOR_SELECT = `SELECT v.epoch, v.validator, v.stake::text AS stake, v.delegates,
+         (SELECT r.reward::text FROM hc_rewards r WHERE r.validator = v.validator AND r.epoch = v.epoch) AS "rewardsEarned",
+         coalesce((SELECT json_agg(json_build_object('epoch', p.epoch, 'reward', p.reward::text) ORDER BY p.epoch)
+                     FROM hc_pins p WHERE p.leader = v.validator), '[]') AS pins
+    FROM hc_validators v`;
+
+/**
+ * A list of accounts by epoch, walked in ae_mdw's order (epoch, account): its statements' name, its `SELECT … FROM …`,
+ * its epoch and account columns, and its condition on the filter's validator (`$4`).
+ */
+interface EpochAccountList {
+  readonly name: string;
+  readonly select: string;
+  readonly epoch: string;
+  readonly account: string;
+  readonly ofValidator: string;
+}
+
+/**
+ * epochAccountPage is the page reader of `list`: its rows of the filter's epochs and validator, one prepared statement
+ * per walk and start.
+ */
+function epochAccountPage<R extends object>(list: EpochAccountList): PageReader<ValidatorFilter, EpochAccountKey, R> {
+  return async (db, { epochs, validator }, { walk, from, n }) => {
+    const ks = keyset(
+      [list.epoch, BYTE_ORDER(list.account)],
+      walk,
+      from === undefined ? undefined : '$5::int, $6::text',
+    );
+    const { rows } = await db.query<R>({
+      name: `${list.name}_${walk}${from === undefined ? '' : '_from'}`,
+      text: `${list.select}
+              WHERE ${list.epoch} BETWEEN $2 AND $3 AND ${list.ofValidator} AND ${ks.where}
+              ORDER BY ${ks.order} LIMIT $1`,
+      values: [n, epochs.first, epochs.last, validator ?? null, ...(from ? [from.epoch, from.account] : [])],
+    });
+    return rows;
+  };
+}
+
+const validatorSqlPage = epochAccountPage<ValidatorSqlRow>({
+  name: 'mdw_hc_validators',
+  select: VALIDATOR_SELECT,
+  epoch: 'v.epoch',
+  account: 'v.validator',
+  ofValidator: '($4::text IS NULL OR v.validator = $4)',
+});
+
 /**
  * validatorsPage reads up to n validators of epochs `epochs`, in ae_mdw's order (epoch, validator), walking from a key
  * (inclusive); `validator` narrows it to one validator's epochs.
  */
-export async function validatorsPage(
-  db: Queryable,
-  { epochs, validator }: { epochs: Range; validator?: string },
-  { walk, from, n }: KeyWindow<ValidatorKey>,
-): Promise<ValidatorRow[]> {
-  const ks = keyset(['v.epoch', BYTE_ORDER('v.validator')], walk, from === undefined ? undefined : '$5::int, $6::text');
-  const { rows } = await db.query<ValidatorSqlRow>({
-    name: `mdw_hc_validators_${walk}${from === undefined ? '' : '_from'}`,
-    text: `${VALIDATOR_SELECT}
-            WHERE v.epoch BETWEEN $2 AND $3 AND ($4::text IS NULL OR v.validator = $4) AND ${ks.where}
-            ORDER BY ${ks.order} LIMIT $1`,
-    values: [n, epochs.first, epochs.last, validator ?? null, ...(from ? [from.epoch, from.validator] : [])],
-  });
-  return rows.map(validatorRow);
-}
+export const validatorsPage: PageReader<ValidatorFilter, EpochAccountKey, ValidatorRow> = async (...page) =>
+  (await validatorSqlPage(...page)).map(validatorRow);
 
 /** validatorAt reads one validator of one epoch; undefined when it was not a validator of that epoch. */
 export async function validatorAt(db: Queryable, validator: string, epoch: number): Promise<ValidatorRow | undefined> {
@@ -208,22 +250,18 @@ export async function lastValidatorEpoch(db: Queryable, validator: string): Prom
   return rows[0]?.epoch;
 }
 
+const delegateSqlPage = epochAccountPage<DelegateSqlRow>({
+  name: 'mdw_hc_delegates',
+  select: 'SELECT d.validator, d.epoch, d.delegate, d.stake::text AS stake FROM hc_delegates d',
+  epoch: 'd.epoch',
+  account: 'd.delegate',
+  // a validator's delegates only: its primary key's first column
+  ofValidator: 'd.validator = $4',
+});
+
 /** delegatesPage reads up to n delegates of a validator in epochs `epochs`, by (epoch, delegate), from a key. */
-export async function delegatesPage(
-  db: Queryable,
-  { validator, epochs }: { validator: string; epochs: Range },
-  { walk, from, n }: KeyWindow<DelegateKey>,
-): Promise<DelegateRow[]> {
-  const ks = keyset(['d.epoch', BYTE_ORDER('d.delegate')], walk, from === undefined ? undefined : '$5::int, $6::text');
-  const { rows } = await db.query<DelegateSqlRow>({
-    name: `mdw_hc_delegates_${walk}${from === undefined ? '' : '_from'}`,
-    text: `SELECT d.validator, d.epoch, d.delegate, d.stake::text AS stake FROM hc_delegates d
-            WHERE d.validator = $2 AND d.epoch BETWEEN $3 AND $4 AND ${ks.where}
-            ORDER BY ${ks.order} LIMIT $1`,
-    values: [n, validator, epochs.first, epochs.last, ...(from ? [from.epoch, from.delegate] : [])],
-  });
-  return rows.map((r) => ({ ...r, stake: BigInt(r.stake) }));
-}
+export const delegatesPage: PageReader<Required<ValidatorFilter>, EpochAccountKey, DelegateRow> = async (...page) =>
+  (await delegateSqlPage(...page)).map((r) => ({ ...r, stake: BigInt(r.stake) }));
 
 interface EpochSqlRow extends Omit<EpochRow, 'pinReward' | 'validators' | 'startTimeMs'> {
   readonly pinReward: string;
@@ -231,26 +269,21 @@ interface EpochSqlRow extends Omit<EpochRow, 'pinReward' | 'validators' | 'start
   readonly validators: { validator: string; stake: string }[];
 }
 
-interface ValidatorSqlRow extends ValidatorKey {
+interface ValidatorSqlRow {
+  readonly epoch: number;
+  readonly validator: string;
   readonly stake: string;
   readonly delegates: number;
   readonly rewardsEarned: string | null;
   readonly pins: { epoch: number; reward: string }[];
 }
 
-interface DelegateSqlRow extends DelegateKey {
+interface DelegateSqlRow {
+  readonly epoch: number;
+  readonly delegate: string;
   readonly validator: string;
   readonly stake: string;
 }
-
-/** BYTE_ORDER orders ids by the bytes of their text (collation C): the same order, and cursors, on every database. */
-const BYTE_ORDER = (column: string): string => `${column} COLLATE "C"`;
-
-const VALIDATOR_SELECT = `SELECT v.epoch, v.validator, v.stake::text AS stake, v.delegates,
-         (SELECT r.reward::text FROM hc_rewards r WHERE r.validator = v.validator AND r.epoch = v.epoch) AS "rewardsEarned",
-         coalesce((SELECT json_agg(json_build_object('epoch', p.epoch, 'reward', p.reward::text) ORDER BY p.epoch)
-                     FROM hc_pins p WHERE p.leader = v.validator), '[]') AS pins
-    FROM hc_validators v`;
 
 function epochRow(r: EpochSqlRow): EpochRow {
   return {

@@ -3,10 +3,9 @@
  * contracts made, in chain order, each with its call's transaction, contract and block.
  */
 import { parseJson, type Json } from '../../chain/json.ts';
-import type { Queryable } from '../connection/pool.ts';
 import { creationTxHashSql, type LogKey } from './contracts.ts';
 import { equalityFilters } from './equality-filters.ts';
-import { keyset, type TxPosition, type KeyWindow } from './positions.ts';
+import { keyset, type TxPosition, type PageReader } from './positions.ts';
 import { microBlockHashSql } from './transactions.ts';
 
 /** An internal call: its call's position, its index among the call's (`logIdx`: the cursor's fourth number). */
@@ -36,11 +35,11 @@ const COLUMNS = ['i.height', 'i.micro_index', 'i.tx_index', 'i.local_idx'];
  * follows its own index (migration 1135: a busy contract whose calls make none reads no call of its), a function's
  * its own index; no filter the position order.
  */
-export async function internalCallsPage(
-  db: Queryable,
-  filter: InternalCallFilter,
-  { walk, from, n }: KeyWindow<LogKey>,
-): Promise<InternalCallRow[]> {
+export const internalCallsPage: PageReader<InternalCallFilter, LogKey, InternalCallRow> = async (
+  db,
+  filter,
+  { walk, from, n },
+) => {
   const { from: lo, to: hi } = filter;
   const values: unknown[] = [n, lo.height, lo.microIndex, lo.txIndex, hi.height, hi.microIndex, hi.txIndex];
   const where = [
@@ -71,4 +70,4 @@ export async function internalCallsPage(
   });
   // exact integers: the stored JSON's text read by the chain's own parser, never JSON.parse
   return rows.map((r) => ({ ...r, internalTx: parseJson(r.internalTx) as { [key: string]: Json } }));
-}
+};

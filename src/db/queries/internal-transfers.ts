@@ -4,7 +4,7 @@
  * holds some (its check of rewards a hyperchain never pays).
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql } from './transactions.ts';
 
 /** A place in the list of transfers: its primary key. */
@@ -36,11 +36,11 @@ export interface TransferFilter {
 }
 
 /** transfersPage reads up to n transfers matching the filter, walking from a key (inclusive). */
-export async function transfersPage(
-  db: Queryable,
-  filter: TransferFilter,
-  { walk, from, n }: KeyWindow<TransferKey>,
-): Promise<TransferRow[]> {
+export const transfersPage: PageReader<TransferFilter, TransferKey, TransferRow> = async (
+  db,
+  filter,
+  { walk, from, n },
+) => {
   const values: unknown[] = [n, filter.first, filter.last];
   // only the filters given are in the statement (one prepared plan per combination, each with its index)
   const where = ['x.height BETWEEN $2 AND $3'];
@@ -68,7 +68,7 @@ export async function transfersPage(
     values,
   });
   return rows;
-}
+};
 
 /** hasKeyBlockTransfers is true when the key block at `height` holds a transfer of one of `kinds`. */
 export async function hasKeyBlockTransfers(db: Queryable, height: number, kinds: readonly string[]): Promise<boolean> {

@@ -8,7 +8,7 @@ import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { containing, escapeLike } from './like-pattern.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import type { TxPosition } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
@@ -210,11 +210,7 @@ const ORDER_COLUMNS: Record<NameOrder, readonly string[]> = {
 };
 
 /** namesPage reads up to n names of the filter walking from a key (inclusive) in the order. */
-export async function namesPage(
-  db: Queryable,
-  f: NameListFilter,
-  { walk, from, n }: KeyWindow<NameKey>,
-): Promise<NameStateRow[]> {
+export const namesPage: PageReader<NameListFilter, NameKey, NameStateRow> = async (db, f, { walk, from, n }) => {
   const values: unknown[] = [f.top, n, f.ownedBy ?? null, f.prefix ?? null];
   const where = [
     f.inAuction ? IN_AUCTION : NOT_IN_AUCTION,
@@ -240,7 +236,7 @@ export async function namesPage(
     values,
   );
   return rows;
-}
+};
 
 /** nameByHash reads one name's current registration. */
 export async function nameByHash(db: Queryable, nameHash: string): Promise<NameStateRow | undefined> {
@@ -295,11 +291,11 @@ export interface NameEventRow {
 }
 
 /** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
-export async function nameEventsPage(
-  db: Queryable,
-  { nameHash, kinds }: { nameHash: string; kinds: readonly string[] },
-  { walk, from, n }: KeyWindow<TxPosition>,
-): Promise<NameEventRow[]> {
+export const nameEventsPage: PageReader<
+  { nameHash: string; kinds: readonly string[] },
+  TxPosition,
+  NameEventRow
+> = async (db, { nameHash, kinds }, { walk, from, n }) => {
   const values: unknown[] = [nameHash, kinds, n];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
@@ -317,7 +313,7 @@ export async function nameEventsPage(
   return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null }>(rows, 'tx').map(
     ({ internalTx, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
   );
-}
+};
 
 /** A registration of a name that ended by expiring (not revoked, not renewed): ae_mdw's NameExpired. */
 export interface NameExpiryRow {
@@ -359,11 +355,11 @@ export async function nameExpiries(db: Queryable, nameHash: string, top: number)
  * calls of contracts naming it as the claim's account (as ae_mdw's contract-call stream), by the internal calls' ids
  * (migration 1110), in chain order.
  */
-export async function accountClaimsPage(
-  db: Queryable,
-  account: string,
-  { walk, from, n }: KeyWindow<TxPosition>,
-): Promise<NameEventRow[]> {
+export const accountClaimsPage: PageReader<string, TxPosition, NameEventRow> = async (
+  db,
+  account,
+  { walk, from, n },
+) => {
   const values: unknown[] = [idKey(account), n, account];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const start = from ? '$4::int, $5::int, $6::int' : undefined;
@@ -393,7 +389,7 @@ export async function accountClaimsPage(
   return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null; localIdx: number }>(rows, 'tx').map(
     ({ internalTx, localIdx: _l, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
   );
-}
+};
 
 /** A name currently pointing at an id, with the update that set the pointer. */
 export interface PointeeRow extends TxInBlockRow {
@@ -403,11 +399,11 @@ export interface PointeeRow extends TxInBlockRow {
 }
 
 /** pointeesPage reads names whose current pointers point at the id, by the update that set them. */
-export async function pointeesPage(
-  db: Queryable,
-  { id, top }: { id: string; top: number },
-  { walk, from, n }: KeyWindow<TxPosition>,
-): Promise<PointeeRow[]> {
+export const pointeesPage: PageReader<{ id: string; top: number }, TxPosition, PointeeRow> = async (
+  db,
+  { id, top },
+  { walk, from, n },
+) => {
   const values: unknown[] = [id, n, top];
   if (from) values.push(from.height, from.microIndex, from.txIndex);
   const ks = keyset(['p.height', 'p.micro_index', 'p.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
@@ -426,4 +422,4 @@ export async function pointeesPage(
     values,
   );
   return withTxObjects<PointeeRow>(rows, 'tx');
-}
+};

@@ -4,7 +4,7 @@
  */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import type { TxPosition } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
@@ -122,11 +122,11 @@ const LATEST_REGISTRATION = `CROSS JOIN LATERAL (SELECT e.* FROM oracle_events e
  * the kept expiries (migration 1069, registered oracles only) in the walk's order, then each oracle of the page with
  * its latest registration: a page reads its own oracles and never every oracle's state.
  */
-export async function oraclesPage(
-  db: Queryable,
-  filter: { state?: 'active' | 'inactive'; top: number; first?: number; last?: number },
-  { walk, from, n }: KeyWindow<OracleKey>,
-): Promise<OracleStateRow[]> {
+export const oraclesPage: PageReader<
+  { state?: 'active' | 'inactive'; top: number; first?: number; last?: number },
+  OracleKey,
+  OracleStateRow
+> = async (db, filter, { walk, from, n }) => {
   const values: unknown[] = [filter.top, n, filter.first ?? 0, filter.last ?? 2 ** 31 - 1];
   if (from) values.push(from.expiresAt, from.oracleId);
   const ks = keyset(['o.expires_at', 'o.oracle_id'], walk, from ? '$5::int, $6::text' : undefined);
@@ -146,7 +146,7 @@ export async function oraclesPage(
     values,
   );
   return rows;
-}
+};
 
 /** oracleState reads one oracle: its latest event's expiry and its latest registration. */
 export async function oracleState(db: Queryable, oracleId: string): Promise<OracleStateRow | undefined> {
@@ -169,11 +169,11 @@ const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIn
   t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx`;
 
 /** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */
-export async function oracleTxsPage(
-  db: Queryable,
-  { oracleId, kind }: { oracleId: string; kind: 'queries' | 'responses' | 'extends' },
-  { walk, from, n }: KeyWindow<TxPosition>,
-): Promise<OracleTxRow[]> {
+export const oracleTxsPage: PageReader<
+  { oracleId: string; kind: 'queries' | 'responses' | 'extends' },
+  TxPosition,
+  OracleTxRow
+> = async (db, { oracleId, kind }, { walk, from, n }) => {
   const source = {
     queries: `SELECT q.height, q.micro_index, q.tx_index, q.query_id FROM oracle_queries q WHERE q.oracle_id = $1`,
     responses: `SELECT r.height, r.micro_index, r.tx_index, r.query_id FROM oracle_responses r
@@ -191,7 +191,7 @@ export async function oracleTxsPage(
     values,
   );
   return withTxObjects<OracleTxRow>(rows, 'tx');
-}
+};
 
 /**
  * oracleTxsByQueryIds reads the queries or the responses of these query ids (primary-key lookups, one statement):

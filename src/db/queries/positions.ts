@@ -1,4 +1,8 @@
-/** @module Keyset walks in SQL: the comparison and order of a position (one column or a row of columns) for a direction. */
+/**
+ * @module Keyset walks in SQL: the comparison and order of a position (one column or a row of columns) for a direction,
+ * and the one shape of every keyset page reader (PageReader: a filter and a KeyWindow).
+ */
+import type { Queryable } from '../connection/pool.ts';
 
 /** A transaction's place in the chain: its generation, micro block in it, and index in that. */
 export interface TxPosition {
@@ -25,6 +29,13 @@ export interface KeyWindow<K> {
   readonly from: K | undefined;
   readonly n: number;
 }
+
+/**
+ * PageReader reads the rows of a list in a window: up to `n` of those the filter `F` selects (what the list is of, its
+ * bounds, its order), walking from the window's key of type `K` (inclusive). A list's reader is one of these, so a
+ * route hands it its filter and the window paging asks for, and nothing else.
+ */
+export type PageReader<F, K, R> = (db: Queryable, filter: F, window: KeyWindow<K>) => Promise<R[]>;
 
 /**
  * tighterStart is where a walk from `cursor` within a range whose bound on the walk's side is `bound` starts: the

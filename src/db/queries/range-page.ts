@@ -2,8 +2,7 @@
  * @module The page of a list walked by one integer key within an inclusive range of it: key blocks and generations'
  * statistics by height, a hyperchain's epochs by epoch and its leader schedule by height.
  */
-import type { Queryable } from '../connection/pool.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 
 /** An inclusive range of a key: epochs or heights (`scope=epoch:A-B` / `gen:A-B`). */
 export interface Range {
@@ -12,7 +11,7 @@ export interface Range {
 }
 
 /** RangePage reads up to n rows whose key lies within `range`, walking from a key (inclusive). */
-export type RangePage<R> = (db: Queryable, range: Range, window: KeyWindow<number>) => Promise<R[]>;
+export type RangePage<R> = PageReader<Range, number, R>;
 
 /** A list walked by its key: its statements' name, its `SELECT … FROM …` and the key column it walks (integer). */
 export interface RangeList {

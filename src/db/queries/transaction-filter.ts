@@ -4,7 +4,7 @@ import { accountNumberSql } from './account-ids.ts';
 import { idKey, isKnownTxType, txTypeCode } from '../../chain/id-key.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { StatementNames } from '../connection/statement-names.ts';
-import { keyset, tighterStart, type TxPosition, type Walk, type KeyWindow } from './positions.ts';
+import { keyset, tighterStart, type TxPosition, type Walk, type KeyWindow, type PageReader } from './positions.ts';
 import { transactionCountBetween } from './txis.ts';
 import {
   renderedRows,
@@ -193,24 +193,19 @@ function statementName(names: StatementNames, f: TxFilter, text: string): string
 }
 
 /** transactionsPage reads up to n transactions the filter selects, walking from a position (inclusive). */
-export async function transactionsPage(db: Queryable, f: TxFilter, window: KeyWindow<TxPosition>): Promise<TxRow[]> {
-  return renderedRows(db, await selectedPage<StoredTxRow>(db, { columns: TX_ROW, joins: TX_JOINS }, f, window));
-}
+export const transactionsPage: PageReader<TxFilter, TxPosition, TxRow> = async (db, f, window) =>
+  renderedRows(db, await selectedPage<StoredTxRow>(db, { columns: TX_ROW, joins: TX_JOINS }, f, window));
 
 /**
  * transactionSummariesPage reads the summaries (TxSummaryRow: no call, no generalized account's call, nothing decoded)
  * of up to n transactions the filter selects, walking from a position (inclusive): a CSV export's page, a third of
  * transactionsPage's work in PostgreSQL.
  */
-export async function transactionSummariesPage(
-  db: Queryable,
-  f: TxFilter,
-  window: KeyWindow<TxPosition>,
-): Promise<TxSummaryRow[]> {
+export const transactionSummariesPage: PageReader<TxFilter, TxPosition, TxSummaryRow> = async (db, f, window) => {
   return summaryRows(
     await selectedPage<StoredTxSummaryRow>(db, { columns: TX_SUMMARY_ROW, joins: TX_JOINS }, f, window),
   );
-}
+};
 
 /** selectedPage selects `columns` of the transactions `t` (with `joins`) of up to n rows the filter selects. */
 async function selectedPage<R extends object>(
@@ -235,16 +230,12 @@ async function selectedPage<R extends object>(
  * transactionPositions reads only the positions of up to n transactions the filter selects, walking
  * from a position (inclusive): what a page needs of its neighbours for its links.
  */
-export async function transactionPositions(
-  db: Queryable,
-  f: TxFilter,
-  window: KeyWindow<TxPosition>,
-): Promise<TxPosition[]> {
+export const transactionPositions: PageReader<TxFilter, TxPosition, TxPosition> = async (db, f, window) => {
   const p = new Params();
   const text = `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex" FROM (${pageSql(f, window, p)}) g`;
   const { rows } = await db.query<TxPosition>({ name: statementName(KEY_STATEMENTS, f, text), text, values: p.values });
   return rows;
-}
+};
 
 /**
  * fromCursor is the filter and start of a walk from a cursor with the range's bound on the walk's side folded into the

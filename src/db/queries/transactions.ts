@@ -6,7 +6,7 @@ import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import type { Json } from '../../chain/json.ts';
 import { nameTxId } from '../../chain/tx-fields.ts';
-import { keyset, type KeyWindow } from './positions.ts';
+import { keyset, type PageReader } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
 import { encodedStoredTx, renderStoredTx, type SignedTxJson } from '../../chain/stored-tx.ts';
@@ -376,11 +376,11 @@ export async function transactionsByHashes(db: Queryable, hashes: readonly strin
 }
 
 /** microBlockTransactionsPage reads up to n transactions of a micro block walking from a tx index (inclusive). */
-export async function microBlockTransactionsPage(
-  db: Queryable,
-  block: { height: number; microIndex: number },
-  { walk, from: start, n }: KeyWindow<number>,
-): Promise<TxRow[]> {
+export const microBlockTransactionsPage: PageReader<{ height: number; microIndex: number }, number, TxRow> = async (
+  db,
+  block,
+  { walk, from: start, n },
+) => {
   const ks = keyset(['t.tx_index'], walk, start === undefined ? undefined : '$4');
   const values: unknown[] = [block.height, block.microIndex, n];
   if (start !== undefined) values.push(start);
@@ -391,7 +391,7 @@ export async function microBlockTransactionsPage(
     values,
   });
   return renderedRows(db, rows);
-}
+};
 
 /** transactionsBetween returns every transaction of heights from..to in chain order (bounded by the caller's range). */
 export async function transactionsBetween(db: Queryable, from: number, to: number): Promise<TransactionRow[]> {

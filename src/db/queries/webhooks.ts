@@ -3,7 +3,7 @@
  * deliveries paged newest first by their place in its order.
  */
 import type { Queryable } from '../connection/pool.ts';
-import type { KeyWindow } from './positions.ts';
+import type { PageReader } from './positions.ts';
 
 /** WebhookRow is a hook as the API shows it (never its secret). */
 export interface WebhookRow {
@@ -119,11 +119,11 @@ export async function signingSecrets(db: Queryable, id: string, owner: string | 
  * deliveriesPage reads up to `limit` deliveries of a hook in their order (`forward`: oldest first; `backward`: newest
  * first), from `from` (inclusive) or from that end of the list.
  */
-export async function deliveriesPage(
-  db: Queryable,
-  webhookId: string,
-  { walk, from, n: limit }: KeyWindow<DeliveryCursor>,
-): Promise<DeliveryRow[]> {
+export const deliveriesPage: PageReader<string, DeliveryCursor, DeliveryRow> = async (
+  db,
+  webhookId,
+  { walk, from, n: limit },
+) => {
   const [compare, order] = walk === 'forward' ? ['>=', 'ASC'] : ['<=', 'DESC'];
   const { rows } = await db.query<DeliveryRow>(
     `SELECT delivery_id AS "deliveryId", type, height, rank, micro_index AS "microIndex", tx_index AS "txIndex",
@@ -144,7 +144,7 @@ export async function deliveriesPage(
     ],
   );
   return rows;
-}
+};
 
 /** storedTop is the highest stored height (−1: none). */
 export async function storedTop(db: Queryable): Promise<number> {

@@ -267,12 +267,13 @@ describe('populator on a hyperchain', function () {
         { epochs: lastTwo },
         { walk: 'backward', from: undefined, n: 100 },
       );
-      const byBytes = (a: reads.ValidatorKey, b: reads.ValidatorKey): number =>
+      const byBytes = (a: reads.ValidatorRow, b: reads.ValidatorRow): number =>
         b.epoch - a.epoch || Buffer.compare(Buffer.from(b.validator), Buffer.from(a.validator));
       expect(validators).to.deep.equal([...validators].sort(byBytes));
       expect(new Set(validators.map((v) => v.epoch))).to.deep.equal(new Set([EPOCHS, EPOCHS - 1]));
       const [first, second] = validators;
-      const resumed = await reads.validatorsPage(pool, { epochs: lastTwo }, { walk: 'backward', from: second, n: 1 });
+      const from = { epoch: second!.epoch, account: second!.validator };
+      const resumed = await reads.validatorsPage(pool, { epochs: lastTwo }, { walk: 'backward', from, n: 1 });
       expect(resumed).to.deep.equal([second]);
       const mine = await reads.validatorsPage(
         pool,
@@ -296,22 +297,14 @@ describe('populator on a hyperchain', function () {
       const delegates = await reads.delegatesPage(
         pool,
         { validator: first!.validator, epochs: all },
-        {
-          walk: 'forward',
-          from: undefined,
-          n: 1000,
-        },
+        { walk: 'forward', from: undefined, n: 1000 },
       );
       const sum = delegates.filter((d) => d.epoch === first!.epoch).reduce((a, d) => a + d.stake, 0n);
       expect(sum).to.equal(first!.stake);
       const back = await reads.delegatesPage(
         pool,
         { validator: first!.validator, epochs: all },
-        {
-          walk: 'backward',
-          from: delegates.at(-2),
-          n: 2,
-        },
+        { walk: 'backward', from: { epoch: delegates.at(-2)!.epoch, account: delegates.at(-2)!.delegate }, n: 2 },
       );
       expect(back).to.deep.equal([delegates.at(-2), delegates.at(-3)]);
     } finally {

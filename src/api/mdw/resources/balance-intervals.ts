@@ -9,8 +9,7 @@ import {
   lastChangeAt,
   type BalanceChange,
 } from '../../../db/queries/balance-changes.ts';
-import type { Queryable } from '../../../db/connection/pool.ts';
-import type { KeyWindow } from '../../../db/queries/positions.ts';
+import type { PageReader } from '../../../db/queries/positions.ts';
 
 export type IntervalBy = 'day' | 'week' | 'month';
 export const INTERVALS: readonly IntervalBy[] = ['day', 'week', 'month'];
@@ -49,11 +48,11 @@ export interface IntervalBalance {
  * intervalBalances reads up to `n` intervals in which the account changed, walking from the interval holding day
  * `from` (inclusive; the history's end for the walk without one).
  */
-export async function intervalBalances(
-  db: Queryable,
-  { account, by }: { account: string; by: IntervalBy },
-  { walk, from, n }: KeyWindow<number>,
-): Promise<IntervalBalance[]> {
+export const intervalBalances: PageReader<{ account: string; by: IntervalBy }, number, IntervalBalance> = async (
+  db,
+  { account, by },
+  { walk, from, n },
+) => {
   const out: IntervalBalance[] = [];
   let day = from;
   while (out.length < n) {
@@ -79,4 +78,4 @@ export async function intervalBalances(
     out.push({ interval, last });
   }
   return out;
-}
+};

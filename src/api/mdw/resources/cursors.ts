@@ -1,6 +1,7 @@
 /** @module Cursor texts of the /v3 lists: positions in the list (never offsets), rejected as `invalid cursor` when malformed. Pure. */
 import type { LogKey } from '../../../db/queries/contracts.ts';
 import type { TxPosition } from '../../../db/queries/positions.ts';
+import type { EpochAccountKey } from '../../../db/queries/hyperchain.ts';
 import type { DeliveryCursor } from '../../../db/queries/webhooks.ts';
 import { isEncoded } from '../../../chain/encoding.ts';
 import { v3BadRequest } from './mdw-errors.ts';
@@ -69,14 +70,8 @@ export const LOG_CURSOR: CursorCodec<LogKey> = cursorCodec({
   },
 });
 
-/** An epoch and an account in it: where a walk over a hyperchain's validators, or a validator's delegates, stands. */
-export interface EpochAccount {
-  readonly epoch: number;
-  readonly account: string;
-}
-
 /** EPOCH_ACCOUNT_CURSOR: `<epoch>-<ak_…>`. */
-export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccount> = cursorCodec({
+export const EPOCH_ACCOUNT_CURSOR: CursorCodec<EpochAccountKey> = cursorCodec({
   encode: (k) => `${k.epoch}-${k.account}`,
   decode(text) {
     if (text === undefined) return undefined;

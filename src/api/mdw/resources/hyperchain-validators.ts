@@ -95,8 +95,7 @@ export async function currentValidatorsCount(pool: Pool): Promise<number> {
 function validators(pool: Pool, paging: Paging, epochs: Range): Promise<Answer> {
   return listPage(paging, {
     cursor: EPOCH_ACCOUNT_CURSOR,
-    read: ({ walk, from, n }) =>
-      validatorsPage(pool, { epochs }, { walk, from: from && { epoch: from.epoch, validator: from.account }, n }),
+    read: (window) => validatorsPage(pool, { epochs }, window),
     key: (v) => ({ epoch: v.epoch, account: v.validator }),
     item: validatorObject,
   });
@@ -105,12 +104,7 @@ function validators(pool: Pool, paging: Paging, epochs: Range): Promise<Answer> 
 function delegates(pool: Pool, validator: string, paging: Paging, epochs: Range): Promise<Answer> {
   return listPage(paging, {
     cursor: EPOCH_ACCOUNT_CURSOR,
-    read: ({ walk, from, n }) =>
-      delegatesPage(
-        pool,
-        { validator, epochs },
-        { walk, from: from && { epoch: from.epoch, delegate: from.account }, n },
-      ),
+    read: (window) => delegatesPage(pool, { validator, epochs }, window),
     key: (d) => ({ epoch: d.epoch, account: d.delegate }),
     item: delegateObject,
   });
