@@ -31,11 +31,10 @@ export type List<K, R> = ListReader<K, R> &
 
 /** listPage reads the page `paging` asks for of a list. */
 export async function listPage<K, R>(paging: Paging, list: List<K, R>): Promise<ItemsPage> {
-  const readKeys = list.readKeys?.bind(list);
   const page = await paginate(
-    async (walk, from, n) => (await list.read({ walk, from, n })).map((row) => ({ key: list.key(row), item: row })),
+    async (window) => (await list.read(window)).map((row) => ({ key: list.key(row), item: row })),
     { ...paging, cursor: list.cursor.decode(paging.cursor) },
-    readKeys && ((walk, from, n) => readKeys({ walk, from, n })),
+    list.readKeys?.bind(list),
   );
   const items = list.item ? page.items.map(list.item) : await list.render(page.items);
   return itemsPage({ ...page, items: [...items] }, list.cursor.encode);

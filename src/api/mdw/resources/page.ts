@@ -1,6 +1,8 @@
 /** @module ae_mdw's page envelope: keyset pages walked from a cursor, and the `next`/`prev` links it forms. Pure. */
+import type { KeyWindow, Walk } from '../../../db/queries/positions.ts';
 
-export type Direction = 'forward' | 'backward';
+/** A page's direction (`direction=`): the walk of its list's page reader. */
+export type Direction = Walk;
 
 /** A page request: the walk's direction, whether it was a `rev=1` link, its size and where it starts. */
 export interface PageRequest<K> {
@@ -11,11 +13,11 @@ export interface PageRequest<K> {
 }
 
 /**
- * Fetch reads up to `n` items of a list in `direction`, starting at `from` (inclusive: the item at
- * `from` first, when it exists) or at the list's end for that direction. Keys are positions in the
- * list, so a page never skips or repeats an item when items are added or removed elsewhere.
+ * Fetch reads the items of a list in a window: up to `n` walking in `walk`, starting at `from` (inclusive: the item
+ * at `from` first, when it exists) or at the list's end for that walk. Keys are positions in the list, so a page
+ * never skips or repeats an item when items are added or removed elsewhere.
  */
-export type Fetch<K, T> = (direction: Direction, from: K | undefined, n: number) => Promise<readonly Keyed<K, T>[]>;
+export type Fetch<K, T> = (window: KeyWindow<K>) => Promise<readonly Keyed<K, T>[]>;
 
 export interface Keyed<K, T> {
   readonly key: K;
@@ -35,7 +37,7 @@ export interface Page<K, T> {
 }
 
 /** FetchKeys reads only the keys of what Fetch would read: all a page needs of the items behind its cursor. */
-export type FetchKeys<K> = (direction: Direction, from: K | undefined, n: number) => Promise<readonly K[]>;
+export type FetchKeys<K> = (window: KeyWindow<K>) => Promise<readonly K[]>;
 
 /**
  * paginate reads one page as ae_mdw does: `limit + 1` items in the direction (the extra one starts
@@ -47,12 +49,12 @@ export type FetchKeys<K> = (direction: Direction, from: K | undefined, n: number
 export async function paginate<K, T>(
   fetch: Fetch<K, T>,
   req: PageRequest<K>,
-  fetchKeys: FetchKeys<K> = async (d, from, n) => (await fetch(d, from, n)).map((r) => r.key),
+  fetchKeys: FetchKeys<K> = async (window) => (await fetch(window)).map((r) => r.key),
 ): Promise<Page<K, T>> {
   const direction = req.rev ? opposite(req.direction) : req.direction;
   const [back, rows] = await Promise.all([
-    req.cursor === undefined ? Promise.resolve([]) : fetchKeys(opposite(direction), req.cursor, 2),
-    fetch(direction, req.cursor, req.limit + 1),
+    req.cursor === undefined ? Promise.resolve([]) : fetchKeys({ walk: opposite(direction), from: req.cursor, n: 2 }),
+    fetch({ walk: direction, from: req.cursor, n: req.limit + 1 }),
   ]);
   const items = rows.slice(0, req.limit).map((r) => r.item);
   const after = rows[req.limit]?.key;

@@ -3,7 +3,7 @@
  * A series lists every interval between its first and last start, the empty ones with count 0.
  */
 import { intervalDates, type IntervalBy } from '../../../chain/stats-intervals.ts';
-import type { Direction, Fetch, Keyed } from './page.ts';
+import type { Fetch, Keyed } from './page.ts';
 
 /** An interval and its count. */
 export interface IntervalPoint {
@@ -22,13 +22,13 @@ export function seriesFetch<T>(
   last: number,
   render: (point: IntervalPoint) => T,
 ): Fetch<number, T> {
-  return (direction: Direction, from: number | undefined, n: number) => {
+  return ({ walk, from, n }) => {
     const out: Keyed<number, T>[] = [];
     const point = (start: number): Keyed<number, T> => ({
       key: start,
       item: render({ start, count: counts.get(start) ?? 0n }),
     });
-    if (direction === 'forward')
+    if (walk === 'forward')
       for (let s = Math.max(first, from ?? first); s <= last && out.length < n; s++) out.push(point(s));
     else for (let s = Math.min(last, from ?? last); s >= first && out.length < n; s--) out.push(point(s));
     return Promise.resolve(out);
@@ -62,8 +62,8 @@ export function statJson(
  * the key (inclusive) or the list's end for the direction, up to n items.
  */
 export function arrayFetch<K, T>(items: readonly Keyed<K, T>[], compare: (a: K, b: K) => number): Fetch<K, T> {
-  return (direction: Direction, from: K | undefined, n: number) => {
-    const forward = direction === 'forward';
+  return ({ walk, from, n }) => {
+    const forward = walk === 'forward';
     let i: number;
     if (from === undefined) i = forward ? 0 : items.length - 1;
     else if (forward) {

@@ -88,8 +88,8 @@ function generationStats(answers: Answers, render: typeof deltaStatObject): Reso
     // ae_mdw's generation statistics start at height 1
     const range = { first: Math.max(1, paging.scope?.first ?? 1), last: paging.scope?.last ?? MAX_HEIGHT };
     const page = await paginate(
-      async (walk, from, n) =>
-        (await generationStatsPage(pool, range, { walk, from, n })).map((g) => ({ key: g.height, item: render(g) })),
+      async (window) =>
+        (await generationStatsPage(pool, range, window)).map((g) => ({ key: g.height, item: render(g) })),
       { ...paging, cursor: INDEX_CURSOR.decode(paging.cursor) },
     );
     return itemsPage(page, INDEX_CURSOR.encode, withLimit(req.query, paging));
@@ -106,8 +106,8 @@ export const getMinerStats = notOnHyperchain(page(MINER), async function getMine
   const paging = parsePaging(req.query, STATS_LIMIT);
   const cursor = paging.cursor === undefined ? undefined : cursorId(paging.cursor);
   const page = await paginate(
-    async (walk, from, n) =>
-      (await minersPage(pool, { walk, from, n })).map((m) => ({
+    async (window) =>
+      (await minersPage(pool, window)).map((m) => ({
         key: m.miner,
         item: { miner: m.miner, total_reward: BigInt(m.totalReward) },
       })),
@@ -125,18 +125,19 @@ export const getTopMinerStats = notOnHyperchain(
     const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
     // n items from a cursor lie in the n + 1 intervals nearest it that hold any (each holds one or more; the cursor's
     // own may hold only items behind it): those are read and sorted, not the whole range
-    const fetch: Fetch<TopMinerKey, Item> = async (direction, from, n) => {
-      const forward = direction === 'forward';
+    const fetch: Fetch<TopMinerKey, Item> = async (window) => {
+      const { walk, from, n } = window;
+      const forward = walk === 'forward';
       const [lo, hi] =
         from === undefined
           ? [first, last]
           : forward
             ? [Math.max(first, from.start), last]
             : [first, Math.min(last, from.start)];
-      const items = (await minerIntervals(pool, q.by, lo, hi, direction, n + 1))
+      const items = (await minerIntervals(pool, q.by, lo, hi, walk, n + 1))
         .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
         .sort((a, b) => compareTopMiner(a.key, b.key));
-      return arrayFetch(items, compareTopMiner)(direction, from, n);
+      return arrayFetch(items, compareTopMiner)(window);
     };
     const page = await paginate(fetch, { ...paging, cursor: TOP_MINER_CURSOR.decode(paging.cursor) });
     return itemsPage(page, TOP_MINER_CURSOR.encode);

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { formEncode, pageLink, paginate, type Direction, type Fetch } from '../../../../src/api/mdw/resources/page.ts';
+import { formEncode, pageLink, paginate, type Fetch, type FetchKeys } from '../../../../src/api/mdw/resources/page.ts';
 
 /** A list of keys 1..n as a Fetch (items are the keys' text). */
 function listOf(keys: number[]): Fetch<number, string> {
-  return async (direction: Direction, from, n) => {
-    const ordered = direction === 'forward' ? [...keys].sort((a, b) => a - b) : [...keys].sort((a, b) => b - a);
-    const start =
-      from === undefined ? ordered : ordered.filter((k) => (direction === 'forward' ? k >= from : k <= from));
+  return async ({ walk, from, n }) => {
+    const ordered = walk === 'forward' ? [...keys].sort((a, b) => a - b) : [...keys].sort((a, b) => b - a);
+    const start = from === undefined ? ordered : ordered.filter((k) => (walk === 'forward' ? k >= from : k <= from));
     return start.slice(0, n).map((key) => ({ key, item: String(key) }));
   };
 }
@@ -42,13 +41,13 @@ describe('paginate (ae_mdw pages over keyset positions)', () => {
 
   it('with fetchKeys, the step back reads keys only and the page and its links are the same', async () => {
     const calls: string[] = [];
-    const counted: Fetch<number, string> = async (d, from, n) => {
-      calls.push(`items ${d} ${n}`);
-      return list(d, from, n);
+    const counted: Fetch<number, string> = async (window) => {
+      calls.push(`items ${window.walk} ${window.n}`);
+      return list(window);
     };
-    const keysOnly = async (d: Direction, from: number | undefined, n: number): Promise<number[]> => {
-      calls.push(`keys ${d} ${n}`);
-      return (await list(d, from, n)).map((r) => r.key);
+    const keysOnly: FetchKeys<number> = async (window) => {
+      calls.push(`keys ${window.walk} ${window.n}`);
+      return (await list(window)).map((r) => r.key);
     };
     for (const req of [
       { direction: 'backward', rev: false, limit: 3, cursor: 4 },

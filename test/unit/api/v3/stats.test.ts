@@ -25,7 +25,7 @@ const message = (fn: () => unknown): string => {
 describe('/v3/stats series', () => {
   it('lists every interval between the first and the last, 0 where nothing is stored', async () => {
     const fetch = seriesFetch(new Map([[20455, 7n]]), 20454, 20456, (p) => p);
-    const points = (await fetch('forward', undefined, 10)).map((k) => k.item);
+    const points = (await fetch({ walk: 'forward', from: undefined, n: 10 })).map((k) => k.item);
     expect(points).to.deep.equal([
       { start: 20454, count: 0n },
       { start: 20455, count: 7n },
@@ -57,8 +57,8 @@ describe('/v3/stats series', () => {
     expect(stored.prev).to.deep.equal({ key: 20454, rev: true });
     // limit + 1 per walk and one key behind a cursor: never the range
     expect(rendered).to.equal(3 + 2 + 2);
-    expect(await fetch('forward', 2_932_897, 5)).to.deep.equal([]);
-    expect((await fetch('backward', 3_000_000, 1))[0]!.key).to.equal(2_932_896);
+    expect(await fetch({ walk: 'forward', from: 2_932_897, n: 5 })).to.deep.equal([]);
+    expect((await fetch({ walk: 'backward', from: 3_000_000, n: 1 }))[0]!.key).to.equal(2_932_896);
   });
 
   it('averages per key block, rounding half up, 0 without key blocks', () => {
@@ -95,9 +95,9 @@ describe('/v3/stats series', () => {
     expect(forward.items).to.deep.equal(['4', '5']);
     expect(forward.next).to.equal(undefined);
     // a cursor between or beyond the keys starts at the next one in the walk's direction
-    expect((await fetch('forward', 0, 1))[0]!.key).to.equal(1);
-    expect(await fetch('forward', 9, 1)).to.deep.equal([]);
-    expect((await fetch('backward', 9, 1))[0]!.key).to.equal(5);
+    expect((await fetch({ walk: 'forward', from: 0, n: 1 }))[0]!.key).to.equal(1);
+    expect(await fetch({ walk: 'forward', from: 9, n: 1 })).to.deep.equal([]);
+    expect((await fetch({ walk: 'backward', from: 9, n: 1 }))[0]!.key).to.equal(5);
   });
 
   it("computes the 24-hour figures and trends as ae_mdw does (relative to the last 24 hours')", () => {
