@@ -3,7 +3,7 @@
  * statistics (/v3/stats*) over the tables of migration 1004.
  */
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type Walk, type KeyWindow } from './positions.ts';
+import { keyset, type KeyWindow, type PageReader } from './positions.ts';
 import { rangePage } from './range-page.ts';
 
 /**
@@ -154,20 +154,26 @@ export interface MinerInterval {
   readonly count: number;
 }
 
+/** Which intervals' miners: of one interval type (`day`, `week`, `month`), with starts within first..last. */
+export interface MinerIntervalFilter {
+  readonly intervalBy: string;
+  readonly first: number;
+  readonly last: number;
+}
+
 /**
- * minerIntervals reads the key blocks per beneficiary of the `intervals` intervals within first..last nearest the
- * walk's start (first going forward, last going backward) that hold any: index 1075 finds them, so a page reads its own
- * intervals, not the range's.
+ * minerIntervals reads the key blocks per beneficiary of the `n` intervals within first..last nearest the walk's start
+ * (the interval starting at `from`, inclusive, else first going forward, last going backward) that hold any: index
+ * 1075 finds them, so a page reads its own intervals, not the range's.
  */
-export async function minerIntervals(
-  db: Queryable,
-  intervalBy: string,
-  first: number,
-  last: number,
-  walk: Walk,
-  intervals: number,
-): Promise<MinerInterval[]> {
+export const minerIntervals: PageReader<MinerIntervalFilter, number, MinerInterval> = async (
+  db,
+  { intervalBy, first, last },
+  { walk, from, n },
+) => {
   const forward = walk === 'forward';
+  const [lo, hi] =
+    from === undefined ? [first, last] : forward ? [Math.max(first, from), last] : [first, Math.min(last, from)];
   const { rows } = await db.query<MinerInterval>({
     name: `mdw_v3_stats_miner_intervals_${walk}`,
     // the window's two ends, not `start IN (…)`, which the planner may join to every miner row of the interval type
@@ -177,10 +183,10 @@ export async function minerIntervals(
            SELECT start, substr(series, 7) AS miner, count::int AS count FROM stats_intervals
             WHERE series LIKE 'miner:%' AND interval_by = $1
               AND start BETWEEN (SELECT min(start) FROM w) AND (SELECT max(start) FROM w)`,
-    values: [intervalBy, first, last, intervals],
+    values: [intervalBy, lo, hi, n],
   });
   return rows;
-}
+};
 
 /** The stored chain's first and last block times (ms), or undefined when nothing is stored. */
 export async function chainTimeRange(db: Queryable): Promise<{ firstMs: number; lastMs: number } | undefined> {

@@ -125,16 +125,10 @@ export const getTopMinerStats = notOnHyperchain(
     const { first, last } = await intervalRange(await source.snapshot(), q, paging, pool);
     // n items from a cursor lie in the n + 1 intervals nearest it that hold any (each holds one or more; the cursor's
     // own may hold only items behind it): those are read and sorted, not the whole range
+    const filter = { intervalBy: q.by, first, last };
     const fetch: Fetch<TopMinerKey, Item> = async (window) => {
       const { walk, from, n } = window;
-      const forward = walk === 'forward';
-      const [lo, hi] =
-        from === undefined
-          ? [first, last]
-          : forward
-            ? [Math.max(first, from.start), last]
-            : [first, Math.min(last, from.start)];
-      const items = (await minerIntervals(pool, q.by, lo, hi, walk, n + 1))
+      const items = (await minerIntervals(pool, filter, { walk, from: from?.start, n: n + 1 }))
         .map((r) => ({ key: r, item: topMinerJson(r, q.by) }))
         .sort((a, b) => compareTopMiner(a.key, b.key));
       return arrayFetch(items, compareTopMiner)(window);
