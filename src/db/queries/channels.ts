@@ -6,8 +6,7 @@ import type { ChannelState } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type PageReader } from './positions.ts';
-import type { TxPosition } from './positions.ts';
+import { keyset, positionKeyset, type PageReader, type TxPosition } from './positions.ts';
 import { withTxObjects } from './stored-tx-json.ts';
 import { microBlockHashSql, renderedTxJson, SIGNED_TX_JSON_COLUMNS, txTypeNameSql } from './transactions.ts';
 import type { TxJson, Window } from './transactions.ts';
@@ -172,16 +171,14 @@ export const channelUpdatesPage: PageReader<string, TxPosition, ChannelUpdateRow
   channelId,
   { walk, from, n },
 ) => {
-  const values: unknown[] = [channelId, n];
-  if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const ks = positionKeyset('x', walk, from, 3);
   const { rows } = await db.query(
     `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
             t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", x.tx_type AS "updateType", t.signed AS tx
        FROM channel_events x
        JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
       WHERE x.channel_id = $1 AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
-    values,
+    [channelId, n, ...ks.values],
   );
   return withTxObjects<ChannelUpdateRow>(rows, 'tx');
 };

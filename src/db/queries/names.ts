@@ -8,9 +8,8 @@ import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import { accountNumberSql } from './account-ids.ts';
 import { containing, escapeLike } from './like-pattern.ts';
-import { keyset, type PageReader } from './positions.ts';
+import { keyset, positionKeyset, type PageReader, type TxPosition } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
-import type { TxPosition } from './positions.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
 /** A name's current state in the original middleware's field names. */
@@ -296,9 +295,7 @@ export const nameEventsPage: PageReader<
   TxPosition,
   NameEventRow
 > = async (db, { nameHash, kinds }, { walk, from, n }) => {
-  const values: unknown[] = [nameHash, kinds, n];
-  if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const ks = keyset(['e.height', 'e.micro_index', 'e.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
+  const ks = positionKeyset('e', walk, from, 4);
   const { rows } = await db.query(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
             e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
@@ -308,7 +305,7 @@ export const nameEventsPage: PageReader<
        LEFT JOIN contract_internal_calls i ON e.local_idx IS NOT NULL AND i.height = e.height
         AND i.micro_index = e.micro_index AND i.tx_index = e.tx_index AND i.local_idx = e.local_idx
       WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
-    values,
+    [nameHash, kinds, n, ...ks.values],
   );
   return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null }>(rows, 'tx').map(
     ({ internalTx, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
@@ -360,11 +357,9 @@ export const accountClaimsPage: PageReader<string, TxPosition, NameEventRow> = a
   account,
   { walk, from, n },
 ) => {
-  const values: unknown[] = [idKey(account), n, account];
-  if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const start = from ? '$4::int, $5::int, $6::int' : undefined;
-  const ks = keyset(['a.height', 'a.micro_index', 'a.tx_index'], walk, start);
-  const ki = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, start);
+  // the account's claim transactions and the contracts' claim calls, each walked from the same start ($4…$6)
+  const ks = positionKeyset('a', walk, from, 4);
+  const ki = positionKeyset('x', walk, from, 4);
   const outer = keyset(['height', '"microIndex"', '"txIndex"', '"localIdx"'], walk, undefined);
   const { rows } = await db.query(
     `SELECT * FROM (
@@ -384,7 +379,7 @@ export const accountClaimsPage: PageReader<string, TxPosition, NameEventRow> = a
          WHERE x.id_key = substr($3, 4) AND i.function = 'AENS.claim' AND i.internal_tx ->> 'account_id' = $3 AND ${ki.where}
          ORDER BY ${ki.order} LIMIT $2)) c
      ORDER BY ${outer.order} LIMIT $2`,
-    values,
+    [idKey(account), n, account, ...ks.values],
   );
   return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null; localIdx: number }>(rows, 'tx').map(
     ({ internalTx, localIdx: _l, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
@@ -404,9 +399,7 @@ export const pointeesPage: PageReader<{ id: string; top: number }, TxPosition, P
   { id, top },
   { walk, from, n },
 ) => {
-  const values: unknown[] = [id, n, top];
-  if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const ks = keyset(['p.height', 'p.micro_index', 'p.tx_index'], walk, from ? '$4::int, $5::int, $6::int' : undefined);
+  const ks = positionKeyset('p', walk, from, 4);
   const { rows } = await db.query(
     `SELECT s.name, p.key, (s.expires_at >= $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
             p.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime",
@@ -419,7 +412,7 @@ export const pointeesPage: PageReader<{ id: string; top: number }, TxPosition, P
         AND NOT EXISTS (SELECT 1 FROM name_pointers q WHERE q.name_hash = p.name_hash AND q.key = p.key
                           AND (q.height, q.micro_index, q.tx_index) > (p.height, p.micro_index, p.tx_index))
       ORDER BY ${ks.order} LIMIT $2`,
-    values,
+    [id, n, top, ...ks.values],
   );
   return withTxObjects<PointeeRow>(rows, 'tx');
 };

@@ -4,8 +4,7 @@
  */
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { keyset, type PageReader } from './positions.ts';
-import type { TxPosition } from './positions.ts';
+import { keyset, positionKeyset, type PageReader, type TxPosition } from './positions.ts';
 import { withTxObjects, type TxInBlockRow } from './stored-tx-json.ts';
 import { microBlockHashSql, txTypeNameSql, type Window } from './transactions.ts';
 
@@ -181,14 +180,12 @@ export const oracleTxsPage: PageReader<
     extends: `SELECT e.height, e.micro_index, e.tx_index, NULL::text AS query_id FROM oracle_events e
                 WHERE e.oracle_id = $1 AND e.kind = 'extend'`,
   }[kind];
-  const values: unknown[] = [oracleId, n];
-  if (from) values.push(from.height, from.microIndex, from.txIndex);
-  const ks = keyset(['x.height', 'x.micro_index', 'x.tx_index'], walk, from ? '$3::int, $4::int, $5::int' : undefined);
+  const ks = positionKeyset('x', walk, from, 3);
   const { rows } = await db.query(
     `SELECT ${TX_COLUMNS}, x.query_id AS "queryId" FROM (${source}) x
        JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
       WHERE ${ks.where} ORDER BY ${ks.order.replaceAll('x.', 't.')} LIMIT $2`,
-    values,
+    [oracleId, n, ...ks.values],
   );
   return withTxObjects<OracleTxRow>(rows, 'tx');
 };

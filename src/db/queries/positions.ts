@@ -63,6 +63,22 @@ export function keyset(
   return { where: `(${columns.join(', ')}) ${walk === 'forward' ? '>=' : '<='} (${start})`, order };
 }
 
+/**
+ * positionKeyset is keyset over a transaction's position (`alias`'s height, micro_index and tx_index) from `from`, its
+ * start the three int placeholders from `$first` on and `values` their values; without `from`, the whole walk and none.
+ */
+export function positionKeyset(
+  alias: string,
+  walk: Walk,
+  from: TxPosition | undefined,
+  first: number,
+): { where: string; order: string; values: number[] } {
+  const columns = ['height', 'micro_index', 'tx_index'].map((c) => `${alias}.${c}`);
+  if (from === undefined) return { ...keyset(columns, walk, undefined), values: [] };
+  const start = columns.map((_, i) => `$${first + i}::int`).join(', ');
+  return { ...keyset(columns, walk, start), values: [from.height, from.microIndex, from.txIndex] };
+}
+
 /** A contract log's position: its transaction's and its own index in the transaction's logs. */
 interface LogPosition {
   readonly height: number;
