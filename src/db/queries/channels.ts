@@ -166,19 +166,15 @@ export interface ChannelUpdateRow extends TxPosition {
 }
 
 /** channelUpdatesPage reads up to n of a channel's transactions walking from a position (its primary key). */
-export const channelUpdatesPage: PageReader<string, TxPosition, ChannelUpdateRow> = async (
-  db,
-  channelId,
-  { walk, from, n },
-) => {
-  const ks = positionKeyset('x', walk, from, 3);
+export const channelUpdatesPage: PageReader<string, TxPosition, ChannelUpdateRow> = async (db, channelId, window) => {
+  const ks = positionKeyset('x', window, 3);
   const { rows } = await db.query(
     `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
             t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", x.tx_type AS "updateType", t.signed AS tx
        FROM channel_events x
        JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
       WHERE x.channel_id = $1 AND ${ks.where} ORDER BY ${ks.order} LIMIT $2`,
-    [channelId, n, ...ks.values],
+    [channelId, window.n, ...ks.values],
   );
   return withTxObjects<ChannelUpdateRow>(rows, 'tx');
 };

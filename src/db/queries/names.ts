@@ -289,13 +289,15 @@ export interface NameEventRow {
   readonly internalSource?: boolean;
 }
 
+/** Which events of a name: those of some kinds (`claim`, `bid`, `transfer`, `update`, …). */
+export interface NameEventFilter {
+  readonly nameHash: string;
+  readonly kinds: readonly string[];
+}
+
 /** nameEventsPage reads up to n events of some kinds of a name walking from a position (inclusive). */
-export const nameEventsPage: PageReader<
-  { nameHash: string; kinds: readonly string[] },
-  TxPosition,
-  NameEventRow
-> = async (db, { nameHash, kinds }, { walk, from, n }) => {
-  const ks = positionKeyset('e', walk, from, 4);
+export const nameEventsPage: PageReader<NameEventFilter, TxPosition, NameEventRow> = async (db, filter, window) => {
+  const ks = positionKeyset('e', window, 4);
   const { rows } = await db.query(
     `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
             e.tx_hash AS "txHash", ${txTypeNameSql('t')} AS "txType",
@@ -305,7 +307,7 @@ export const nameEventsPage: PageReader<
        LEFT JOIN contract_internal_calls i ON e.local_idx IS NOT NULL AND i.height = e.height
         AND i.micro_index = e.micro_index AND i.tx_index = e.tx_index AND i.local_idx = e.local_idx
       WHERE e.name_hash = $1 AND e.kind = ANY($2::text[]) AND ${ks.where} ORDER BY ${ks.order} LIMIT $3`,
-    [nameHash, kinds, n, ...ks.values],
+    [filter.nameHash, filter.kinds, window.n, ...ks.values],
   );
   return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null }>(rows, 'tx').map(
     ({ internalTx, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
@@ -352,15 +354,11 @@ export async function nameExpiries(db: Queryable, nameHash: string, top: number)
  * calls of contracts naming it as the claim's account (as ae_mdw's contract-call stream), by the internal calls' ids
  * (migration 1110), in chain order.
  */
-export const accountClaimsPage: PageReader<string, TxPosition, NameEventRow> = async (
-  db,
-  account,
-  { walk, from, n },
-) => {
+export const accountClaimsPage: PageReader<string, TxPosition, NameEventRow> = async (db, account, window) => {
   // the account's claim transactions and the contracts' claim calls, each walked from the same start ($4…$6)
-  const ks = positionKeyset('a', walk, from, 4);
-  const ki = positionKeyset('x', walk, from, 4);
-  const outer = keyset(['height', '"microIndex"', '"txIndex"', '"localIdx"'], walk, undefined);
+  const ks = positionKeyset('a', window, 4);
+  const ki = positionKeyset('x', window, 4);
+  const outer = keyset(['height', '"microIndex"', '"txIndex"', '"localIdx"'], window.walk, undefined);
   const { rows } = await db.query(
     `SELECT * FROM (
        (SELECT a.height, a.micro_index AS "microIndex", a.tx_index AS "txIndex", -1 AS "localIdx",
@@ -379,7 +377,7 @@ export const accountClaimsPage: PageReader<string, TxPosition, NameEventRow> = a
          WHERE x.id_key = substr($3, 4) AND i.function = 'AENS.claim' AND i.internal_tx ->> 'account_id' = $3 AND ${ki.where}
          ORDER BY ${ki.order} LIMIT $2)) c
      ORDER BY ${outer.order} LIMIT $2`,
-    [idKey(account), n, account, ...ks.values],
+    [idKey(account), window.n, account, ...ks.values],
   );
   return withTxObjects<NameEventRow & { internalTx: { [key: string]: Json } | null; localIdx: number }>(rows, 'tx').map(
     ({ internalTx, localIdx: _l, ...e }) => (internalTx === null ? e : { ...e, tx: internalTx, internalSource: true }),
@@ -393,13 +391,15 @@ export interface PointeeRow extends TxInBlockRow {
   readonly active: boolean;
 }
 
+/** Which names: those whose current pointers point at an id, active or not at the top. */
+export interface PointeeFilter {
+  readonly id: string;
+  readonly top: number;
+}
+
 /** pointeesPage reads names whose current pointers point at the id, by the update that set them. */
-export const pointeesPage: PageReader<{ id: string; top: number }, TxPosition, PointeeRow> = async (
-  db,
-  { id, top },
-  { walk, from, n },
-) => {
-  const ks = positionKeyset('p', walk, from, 4);
+export const pointeesPage: PageReader<PointeeFilter, TxPosition, PointeeRow> = async (db, { id, top }, window) => {
+  const ks = positionKeyset('p', window, 4);
   const { rows } = await db.query(
     `SELECT s.name, p.key, (s.expires_at >= $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
             p.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime",
@@ -412,7 +412,7 @@ export const pointeesPage: PageReader<{ id: string; top: number }, TxPosition, P
         AND NOT EXISTS (SELECT 1 FROM name_pointers q WHERE q.name_hash = p.name_hash AND q.key = p.key
                           AND (q.height, q.micro_index, q.tx_index) > (p.height, p.micro_index, p.tx_index))
       ORDER BY ${ks.order} LIMIT $2`,
-    [id, n, top, ...ks.values],
+    [id, window.n, top, ...ks.values],
   );
   return withTxObjects<PointeeRow>(rows, 'tx');
 };

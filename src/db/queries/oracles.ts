@@ -167,25 +167,27 @@ export interface OracleTxRow extends TxInBlockRow {
 const TX_COLUMNS = `t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash",
   t.micro_time_ms::text AS "blockTime", t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx`;
 
+/** Which of an oracle's transactions: its queries, its responses or its extensions. */
+export interface OracleTxFilter {
+  readonly oracleId: string;
+  readonly kind: 'queries' | 'responses' | 'extends';
+}
+
 /** oracleTxsPage reads an oracle's queries, responses or extensions walking from a position (inclusive). */
-export const oracleTxsPage: PageReader<
-  { oracleId: string; kind: 'queries' | 'responses' | 'extends' },
-  TxPosition,
-  OracleTxRow
-> = async (db, { oracleId, kind }, { walk, from, n }) => {
+export const oracleTxsPage: PageReader<OracleTxFilter, TxPosition, OracleTxRow> = async (db, filter, window) => {
   const source = {
     queries: `SELECT q.height, q.micro_index, q.tx_index, q.query_id FROM oracle_queries q WHERE q.oracle_id = $1`,
     responses: `SELECT r.height, r.micro_index, r.tx_index, r.query_id FROM oracle_responses r
                   JOIN oracle_queries q ON q.query_id = r.query_id WHERE q.oracle_id = $1`,
     extends: `SELECT e.height, e.micro_index, e.tx_index, NULL::text AS query_id FROM oracle_events e
                 WHERE e.oracle_id = $1 AND e.kind = 'extend'`,
-  }[kind];
-  const ks = positionKeyset('x', walk, from, 3);
+  }[filter.kind];
+  const ks = positionKeyset('x', window, 3);
   const { rows } = await db.query(
     `SELECT ${TX_COLUMNS}, x.query_id AS "queryId" FROM (${source}) x
        JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
       WHERE ${ks.where} ORDER BY ${ks.order.replaceAll('x.', 't.')} LIMIT $2`,
-    [oracleId, n, ...ks.values],
+    [filter.oracleId, window.n, ...ks.values],
   );
   return withTxObjects<OracleTxRow>(rows, 'tx');
 };

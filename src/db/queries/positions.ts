@@ -64,13 +64,13 @@ export function keyset(
 }
 
 /**
- * positionKeyset is keyset over a transaction's position (`alias`'s height, micro_index and tx_index) from `from`, its
- * start the three int placeholders from `$first` on and `values` their values; without `from`, the whole walk and none.
+ * positionKeyset is keyset over a transaction's position (`alias`'s height, micro_index and tx_index) for the window's
+ * walk from its start, the three int placeholders from `$first` on, and `values` theirs; without a start, the whole
+ * walk and no value.
  */
 export function positionKeyset(
   alias: string,
-  walk: Walk,
-  from: TxPosition | undefined,
+  { walk, from }: KeyWindow<TxPosition>,
   first: number,
 ): { where: string; order: string; values: number[] } {
   const columns = ['height', 'micro_index', 'tx_index'].map((c) => `${alias}.${c}`);
