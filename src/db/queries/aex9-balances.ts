@@ -145,12 +145,8 @@ export interface AccountTokenRow {
 }
 
 /** accountTokensPage reads up to n of an account's AEX-9 balances, by token key, walking from a token (inclusive). */
-export const accountTokensPage: PageReader<string, string, AccountTokenRow> = async (
-  db,
-  account,
-  { walk, from, n },
-) => {
-  const ks = keyset(['(b.contract_id COLLATE "C")'], walk, '$3::text');
+export const accountTokensPage: PageReader<string, string, AccountTokenRow> = async (db, account, window) => {
+  const ks = keyset(['(b.contract_id COLLATE "C")'], window.walk, '$3::text');
   // the page is chosen among the account's balances first; only its rows are joined with their blocks
   const { rows } = await db.query<AccountTokenRow>(
     `SELECT p.contract_id AS "contractId", p.amount::text AS amount, p.name, p.symbol, p.decimals, p.height,
@@ -169,8 +165,8 @@ export const accountTokensPage: PageReader<string, string, AccountTokenRow> = as
               ORDER BY ${ks.order} LIMIT $1) p
        JOIN micro_blocks m ON m.height = p.height AND m.micro_index = p.micro_index
        JOIN transactions t ON t.hash = p.tx_hash
-      ORDER BY ${keyset(['(p.contract_id COLLATE "C")'], walk, undefined).order}`,
-    [n, account, from ?? null],
+      ORDER BY ${keyset(['(p.contract_id COLLATE "C")'], window.walk, undefined).order}`,
+    [window.n, account, window.from ?? null],
   );
   return rows;
 };
