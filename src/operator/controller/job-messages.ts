@@ -3,18 +3,17 @@
  * report, or an error: the log's end with FallbackToLogsOnError), read from the Pods' status.
  */
 import type { V1Job, V1Pod } from '@kubernetes/client-node';
-import type { KubeObject } from '../kube/client.ts';
+import type { KubeClient, KubeObject } from '../kube/client.ts';
 import { listAll } from '../kube/list-all.ts';
 import { formatSelector } from '../specs/meta.ts';
 import { JOB_NAME_LABEL, jobFailure } from './reconcile-children.ts';
-import type { PassContext } from './reconcile-generation.ts';
 
 /**
  * jobError is why a failed Job failed: the Job controller's reason and the end of its last pod's termination message
  * (the container's error, or its log's end with FallbackToLogsOnError).
  */
-export async function jobError(pass: PassContext, job: V1Job & KubeObject): Promise<string> {
-  return failureOf(job, await terminationMessages(pass, job));
+export async function jobError(kube: KubeClient, job: V1Job & KubeObject): Promise<string> {
+  return failureOf(job, await terminationMessages(kube, job));
 }
 
 /** failureOf is the Job controller's reason with the end of the last failed container's message. */
@@ -30,8 +29,8 @@ export interface Ended {
 }
 
 /** terminationMessages are the termination messages of the Job's pods' containers, oldest pod first. */
-export async function terminationMessages(pass: PassContext, job: V1Job & KubeObject): Promise<Ended[]> {
-  const { items } = await listAll<V1Pod & KubeObject>(pass.kube, 'v1', 'Pod', job.metadata.namespace, {
+export async function terminationMessages(kube: KubeClient, job: V1Job & KubeObject): Promise<Ended[]> {
+  const { items } = await listAll<V1Pod & KubeObject>(kube, 'v1', 'Pod', job.metadata.namespace, {
     labelSelector: formatSelector({ [JOB_NAME_LABEL]: job.metadata.name ?? '' }),
   });
   return (

@@ -27,7 +27,7 @@ export async function readDatabaseCheck(pass: PassContext, job: V1Job & KubeObje
   const live = liveChild<V1Job & KubeObject>(pass, job);
   const state = jobState(live);
   if (live === undefined || state === 'Running' || state === 'Absent') return { job: state };
-  const messages = await terminationMessages(pass, live);
+  const messages = await terminationMessages(pass.kube, live);
   if (state === 'Failed') return { job: 'Failed', error: failureOf(live, messages) };
   // the answer of the attempt that succeeded (an earlier one may have failed with a log tail)
   const text = messages.filter((m) => m.exitCode === 0).at(-1)?.message;

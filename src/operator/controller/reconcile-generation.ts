@@ -155,7 +155,7 @@ export async function reconcileRestoreJob(
   const live = liveChild<V1Job & KubeObject>(pass, desired);
   if (live === undefined) await writeChild(pass, desired);
   const state = jobState(live);
-  return state === 'Failed' && live !== undefined ? { state, error: await jobError(pass, live) } : { state };
+  return state === 'Failed' && live !== undefined ? { state, error: await jobError(pass.kube, live) } : { state };
 }
 
 /** keepRestoreJobs keeps the generation's finished restore Jobs while it lives: `kubectl logs` tells how it began. */

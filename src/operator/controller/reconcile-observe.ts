@@ -62,7 +62,7 @@ export async function observeReload(
       : liveChild<V1Job & KubeObject>(pass, buildRestoreJob(build, pending, restoring));
   const restore = restoring === undefined ? 'Succeeded' : jobState(restoreJob);
   const pendingRestoreError =
-    restore === 'Failed' && restoreJob !== undefined ? await jobError(pass, restoreJob) : undefined;
+    restore === 'Failed' && restoreJob !== undefined ? await jobError(pass.kube, restoreJob) : undefined;
   const pendingMigration =
     pending === undefined ? 'Absent' : restore === 'Succeeded' ? job(buildMigrationJob(build, pending)) : 'Running';
   return {
