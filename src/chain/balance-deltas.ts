@@ -26,6 +26,8 @@ export interface TxFacts {
   readonly call?: { readonly gasUsed: bigint; readonly ok: boolean };
   /** a GAAttachTx's init or a GAMetaTx's authentication: its gas used (the ga area's rows) */
   readonly gaGasUsed?: bigint;
+  /** a GAMetaTx's inner transaction succeeded: its GA call's `return_type` is `ok` (`error`: it failed) */
+  readonly gaOk?: boolean;
   /** the account a name in a `recipient_id` resolved to in that block */
   readonly recipient?: string;
   /** the parties of the channel a closing transaction pays out */
@@ -209,7 +211,9 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
       if (facts.gaGasUsed === undefined) return 'no gas used known for the generalized account';
       const owner = tx.type === 'GAAttachTx' ? tx.owner_id : tx.ga_id;
       move(owner, -(fee + facts.gaGasUsed * int(tx.gas_price)));
-      return tx.type === 'GAMetaTx' ? wrapped(tx, facts, move, inner) : undefined;
+      // an inner transaction that failed is undone, its fee too: the GA paid the meta transaction's fee and the
+      // authentication's gas only (aega_meta_tx:process_inner, set_meta_result: the GA call's return type `error`)
+      return tx.type === 'GAMetaTx' && facts.gaOk !== false ? wrapped(tx, facts, move, inner) : undefined;
     }
     case 'PayingForTx': {
       const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;

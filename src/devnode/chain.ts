@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { encode, decode, hash } from '../chain/encoding.ts';
 import { KEY_BLOCK_REWARD } from './rules/fees.ts';
+import { recordRewardFees } from './rules/reward-fees.ts';
 import {
   PROTOCOL_VERSION,
   keyBlockHash,
@@ -20,7 +21,6 @@ import { MicroStore, type MicroBlock } from './store/micro-store.ts';
 export type { TxRecord } from './store/tx-store.ts';
 export type { MicroBlock } from './store/micro-store.ts';
 import { idBytes } from '../chain/id-cache.ts';
-import { toBigInt } from '../chain/json.ts';
 import type { Hyperchain } from './hyperchain/consensus.ts';
 import { EOE_FLAG, HOLE_FLAG, hcFlags, keyTarget } from './contracts/hc-schedule.ts';
 
@@ -350,7 +350,7 @@ export class Chain {
     if (hyperchain) {
       const fees = (this.keyBlocks[header.height - 1]?.micro ?? [])
         .flatMap((mb) => mb.txs)
-        .reduce((sum, r) => sum + toBigInt(r.tx.fee ?? 0), 0n);
+        .reduce((sum, r) => sum + recordRewardFees(r), 0n);
       const hole = ((header.hcFlags ?? 0) & HOLE_FLAG) !== 0;
       hyperchain.keyBlock(state, {
         height: header.height,

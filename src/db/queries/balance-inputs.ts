@@ -21,8 +21,9 @@ export interface BalanceTxRow extends Place {
   /** its contract call's gas used and return type (call info), when it has one */
   readonly gasUsed: string | null;
   readonly returnType: string | null;
-  /** its generalized account's own call's gas used (ga_calls), when it has one */
+  /** its generalized account's own call's gas used and return type (ga_calls), when it has one */
   readonly gaGasUsed: string | null;
+  readonly gaReturnType: string | null;
 }
 
 /** An internal transfer or internal call of a range, as a change's input. */
@@ -43,7 +44,7 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
     name: 'mdw_balance_transactions',
     text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
                   c.call_info->>'gas_used' AS "gasUsed", c.call_info->>'return_type' AS "returnType",
-                  g.gas_used::text AS "gaGasUsed"
+                  g.gas_used::text AS "gaGasUsed", g.return_type AS "gaReturnType"
              FROM transactions t
              LEFT JOIN contract_calls c
                ON c.height = t.height AND c.micro_index = t.micro_index AND c.tx_index = t.tx_index

@@ -4,7 +4,7 @@
  */
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
-import { innerTx } from '../../chain/tx-fields.ts';
+import { rewardFees } from '../../chain/reward-fees.ts';
 import { callInfoSql } from '../queries/call-info.ts';
 import { concurrently, type Queryable } from '../connection/pool.ts';
 import { microBlockHashSql } from '../queries/transactions.ts';
@@ -65,19 +65,22 @@ export async function storedKeyBlockTargets(
   return rows.map((r) => ({ height: r.height, target: r.target ?? '0' }));
 }
 
-const CONTRACT_TXS = ['ContractCallTx', 'ContractCreateTx'];
-/** The types whose fees need the stored transaction: contract txs (gas) and the wrappers of any tx. */
-const FEE_WALKED = [...CONTRACT_TXS, 'GAMetaTx', 'PayingForTx'];
+/**
+ * The types whose reward fees need the stored transaction and its calls: contract txs (gas), generalized accounts'
+ * (their own call's gas) and the wrappers of any tx (their inner tx's fee and gas).
+ */
+const FEE_WALKED = ['ContractCallTx', 'ContractCreateTx', 'GAAttachTx', 'GAMetaTx', 'PayingForTx'];
 
 /**
  * replaceGenerationFees writes generation_fees of the stored heights from..to from their stored
- * transactions as the populator counts them (indexer/internal-transfers.ts `generationFees`): every fee,
- * of inner transactions (GAMetaTx, PayingForTx) too, and each contract tx's gas used times its gas price.
+ * transactions as the populator counts them (indexer/internal-transfers.ts `generationFees`, chain/reward-fees.ts):
+ * every fee, of inner transactions (GAMetaTx, PayingForTx) too but a GAMetaTx's failed one's, and the gas used times
+ * its price of each contract tx and each GA's own call (ga_calls, which the ga area stores).
  */
 export async function replaceGenerationFees(db: Queryable, from: number, to: number): Promise<void> {
   await db.query('DELETE FROM generation_fees WHERE height BETWEEN $1 AND $2', [from, to]);
-  // the fee column suffices but for contract txs (gas) and wrappers (their inner tx's fee and gas), whose stored
-  // transactions are rendered here (the binary form has no SQL reader)
+  // the fee column suffices but for contract and GA txs (gas) and wrappers (their inner tx's fee and gas), whose
+  // stored transactions are rendered here (the binary form has no SQL reader)
   const [plain, special] = await concurrently(db, [
     () =>
       db.query<{ height: number; fees: string }>(
@@ -86,21 +89,30 @@ export async function replaceGenerationFees(db: Queryable, from: number, to: num
         [from, to, FEE_WALKED.map(txTypeCode)],
       ),
     () =>
-      db.query<{ height: number; signed: Buffer; gas_used: Json | null }>(
-        `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used
+      db.query<{
+        height: number;
+        signed: Buffer;
+        gas_used: Json | null;
+        ga_gas_used: string | null;
+        ga_return: string | null;
+      }>(
+        `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used, g.gas_used::text AS ga_gas_used,
+                g.return_type AS ga_return
          FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
+         LEFT JOIN ga_calls g ON g.height = t.height AND g.micro_index = t.micro_index AND g.tx_index = t.tx_index
         WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::smallint[])`,
         [from, to, FEE_WALKED.map(txTypeCode)],
       ),
   ]);
   const fees = new Map<number, bigint>(plain.rows.map((r) => [r.height, BigInt(r.fees)]));
   for (const r of special.rows) {
-    let paid = 0n;
-    for (let tx: Json | undefined = renderStoredTx(r.signed).tx; isJsonObject(tx); tx = innerTx(tx)) {
-      paid += tx.fee === undefined ? 0n : toBigInt(tx.fee);
-      if (CONTRACT_TXS.includes(String(tx.type)))
-        paid += (r.gas_used === null ? 0n : toBigInt(r.gas_used)) * toBigInt(tx.gas_price ?? 0);
-    }
+    const tx = renderStoredTx(r.signed).tx;
+    if (!isJsonObject(tx)) continue;
+    const paid = rewardFees(tx, {
+      ...(r.gas_used === null ? {} : { callGasUsed: toBigInt(r.gas_used) }),
+      ...(r.ga_gas_used === null ? {} : { gaGasUsed: BigInt(r.ga_gas_used) }),
+      ...(r.ga_return === null ? {} : { gaOk: r.ga_return === 'ok' }),
+    });
     fees.set(r.height, (fees.get(r.height) ?? 0n) + paid);
   }
   await db.query(

@@ -5,6 +5,7 @@
  * protocol (blocks.ts PROTOCOL_VERSION). Pure.
  */
 import { payerOf } from '../../chain/balance-deltas.ts';
+import { encode } from '../../chain/encoding.ts';
 import { withPrefix } from '../../chain/id-cache.ts';
 import type { Json } from '../../chain/json.ts';
 import { MIN_FEE, ttlFee } from './fees.ts';
@@ -160,7 +161,6 @@ function runContractTx(
   return { callInfo, events: outcome.events ?? [] };
 }
 
-/** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
 /** registerContract stores a contract a transaction created (a ContractCreateTx's, or a generalized account's code). */
 function registerContract(state: WorldState, id: string, owner: string, tx: TxFields, deposit: bigint): void {
   state.contracts.set(id, {
@@ -173,7 +173,18 @@ function registerContract(state: WorldState, id: string, owner: string, tx: TxFi
   });
 }
 
+/** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
 const gasUsed = (tx: TxFields): bigint => BigInt(Math.min(num(tx.gas), 1000));
+
+/** INNER_FAILED: a GA call's return value when its inner transaction failed (aeprimop:ga_set_meta_res's reason). */
+const INNER_FAILED = encode('cb', Buffer.from('inner_transaction_failed'));
+
+/** nodeTxType is the node's name of a transaction type (aetx's atom: `SpendTx` → `spend_tx`, `GAMetaTx` → `ga_meta_tx`). */
+const nodeTxType = (type: string): string =>
+  type
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .toLowerCase();
 
 const APPLY: Record<string, Apply> = {
   SpendTx(state, tx, ctx) {
@@ -285,17 +296,29 @@ const APPLY: Record<string, Apply> = {
     if (num(inner.nonce) !== 0) throw new TxRejected('the inner transaction of a GAMetaTx has nonce 0');
     const used = gasUsed(tx);
     debit(state, gaId, int(tx.fee) + used * int(tx.gas_price));
-    // the authentication function "returns true": the devnode runs no code
-    const effect = applyChecked(state, inner, ctx, true);
-    const innerObject: { [k: string]: Json } = effect.callInfo ? { call_info: effect.callInfo } : { tx_info: 'ok' };
+    // the authentication function "returns true": the devnode runs no code. The inner transaction runs on a layer of
+    // its own: one the rules refuse (a spend above the balance) is undone, the meta transaction still mined, its fee
+    // and the authentication's gas paid, and its GA call's return type `error` (aega_meta_tx:process_inner,
+    // set_meta_result); the info then tells the inner transaction's type only (aehttp_helpers get_ga_meta_tx_info)
+    const layer = newState(state);
+    let effect: TxEffect | undefined;
+    try {
+      effect = applyChecked(layer, inner, ctx, true);
+      commitState(layer);
+    } catch (err) {
+      if (!(err instanceof TxRejected)) throw err;
+    }
+    const innerObject: { [k: string]: Json } = effect?.callInfo
+      ? { call_info: effect.callInfo }
+      : { tx_info: nodeTxType(str(inner.type)) };
     return {
       gaInfo: {
         caller_id: gaId,
         height: ctx.height,
         gas_price: tx.gas_price ?? 0,
         gas_used: Number(used),
-        return_value: FATE_TRUE,
-        return_type: 'ok',
+        return_value: effect ? FATE_TRUE : INNER_FAILED,
+        return_type: effect ? 'ok' : 'error',
         inner_object: innerObject,
       },
     };

@@ -372,6 +372,7 @@ function factsOf(t: BalanceTxRow, recipient: string | undefined, channel: TxFact
   return {
     ...(t.gasUsed === null ? {} : { call: { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' } }),
     ...(t.gaGasUsed === null ? {} : { gaGasUsed: BigInt(t.gaGasUsed) }),
+    ...(t.gaReturnType === null ? {} : { gaOk: t.gaReturnType === 'ok' }),
     ...(recipient === undefined ? {} : { recipient }),
     ...(channel === undefined ? {} : { channel }),
   };

@@ -14,7 +14,7 @@ import {
   type HardForkFile,
 } from '../../chain/hard-forks.ts';
 import { isJsonObject, parseJson, toBigInt } from '../../chain/json.ts';
-import { innerTx } from '../../chain/tx-fields.ts';
+import { rewardFees } from '../../chain/reward-fees.ts';
 import { ConfigError } from '../../config/env-reader.ts';
 import { HARD_FORK_FILE_VARIABLES, type Config } from '../../config/middleware.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
@@ -29,6 +29,7 @@ import {
   type InternalTransferRow,
 } from '../../db/writes/internal-transfers.ts';
 import type { GenerationRows } from '../rows/rows.ts';
+import { gaCallOutcome } from './ga-calls.ts';
 
 /** The chain's rules for the transfers no transaction shows: its rewards, its genesis accounts and its forks' credits. */
 export interface TransferRules {
@@ -126,23 +127,25 @@ export async function loadGenesisAccounts(file: string): Promise<TransferRules['
   return Object.entries(parsed).map(([account, balance]) => ({ account, amount: toBigInt(balance) }));
 }
 
-const CONTRACT_TXS = new Set(['ContractCallTx', 'ContractCreateTx']);
-
 /**
- * generationFees is what the transactions of generation rows paid as the node counts it for
- * rewards: every fee, inner transactions' included, and each contract call's gas used times its
- * gas price. (The gas of GA authentication is not in the rows, so it is not counted.)
+ * generationFees is what the transactions of generation rows paid as the node counts it for rewards (rewardFees): every
+ * fee, inner transactions' included (a GAMetaTx's failed inner one's not), and the gas of each contract call and
+ * generalized account's own call, from the call infos and GA infos the batch fetched (a GA info not read counts 0).
  */
 export function generationFees(gen: GenerationRows): bigint {
   const gasUsed = new Map(
-    gen.contractCalls.map((c) => [c.txHash, c.callInfo?.gas_used === undefined ? 0n : toBigInt(c.callInfo.gas_used)]),
+    gen.contractCalls.flatMap((c) =>
+      c.callInfo?.gas_used === undefined ? [] : [[c.txHash, toBigInt(c.callInfo.gas_used)]],
+    ),
   );
   let fees = 0n;
   for (const t of gen.transactions) {
-    for (let tx: typeof t.tx | undefined = t.tx; tx; tx = innerTx(tx)) {
-      fees += tx.fee === undefined ? 0n : toBigInt(tx.fee);
-      if (CONTRACT_TXS.has(String(tx.type))) fees += (gasUsed.get(t.txHash) ?? 0n) * toBigInt(tx.gas_price ?? 0);
-    }
+    const ga = gen.gaInfos?.get(t.txHash);
+    const outcome = ga === undefined ? undefined : gaCallOutcome(ga);
+    fees += rewardFees(t.tx, {
+      callGasUsed: gasUsed.get(t.txHash),
+      ...(outcome === undefined ? {} : { gaGasUsed: outcome.gasUsed, gaOk: outcome.returnType === 'ok' }),
+    });
   }
   return fees;
 }

@@ -102,7 +102,19 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
       tx: { tx: { type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 9, fee: 1 } },
     };
     expect(told(meta, { gaGasUsed: 50n })).to.deep.equal({ [alice]: -(3n + 100n + 10n), [bob]: 9n });
+    expect(told(meta, { gaGasUsed: 50n, gaOk: true })).to.deep.equal({ [alice]: -(3n + 100n + 10n), [bob]: 9n });
     expect(txDeltas(meta, {})).to.have.property('unknown');
+  });
+
+  it('charges a GAMetaTx whose inner transaction failed its own fee and gas only (node: aega_meta_tx set_meta_result)', () => {
+    const meta = {
+      type: 'GAMetaTx',
+      ga_id: alice,
+      fee: 3,
+      gas_price: 2,
+      tx: { tx: { type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 9, fee: 1 } },
+    };
+    expect(told(meta, { gaGasUsed: 50n, gaOk: false })).to.deep.equal({ [alice]: -(3n + 100n) });
   });
 
   it('pays a closing channel out to its parties, a mutual close its fee from the channel', () => {
@@ -347,6 +359,36 @@ describe('txDeltas against the devnode rules', () => {
       const { node, derived } = applied(tx, { channel });
       expect(derived, tx.type).to.deep.equal(node);
     }
+  });
+
+  it("a generalized account's meta transactions move what their deltas say, one whose inner spend fails its fee and gas only", () => {
+    const ga = encode('ak', Buffer.alloc(32, 4));
+    state.accounts.set(ga, { balance: 10n ** 18n, nonce: 1, ga: { contractId: contract, authFun: 'authorize' } });
+    const meta = (amount: bigint, n: number): TxFields => ({
+      type: 'GAMetaTx',
+      ga_id: ga,
+      auth_data: encode('cb', Buffer.from([n])),
+      abi_version: 3,
+      fee: 100_000,
+      gas: 5000,
+      gas_price: 1_000_000_000,
+      tx: { tx: { type: 'SpendTx', sender_id: ga, recipient_id: bob, amount, fee: 20_000, nonce: 0 } },
+    });
+    for (const [amount, ok] of [
+      [10n ** 20n, false],
+      [1234n, true],
+    ] as const) {
+      const tx = meta(amount, Number(ok));
+      const effect = applyTx(state, tx, { height, generation: height, txHash: 'th_x' });
+      // the devnode's own answer: a failed inner transaction's GA call returns `error`, its info names the type only
+      expect(effect.gaInfo?.return_type, String(amount)).to.equal(ok ? 'ok' : 'error');
+      if (!ok) expect(effect.gaInfo?.inner_object).to.deep.equal({ tx_info: 'spend_tx' });
+    }
+    const before = state.accounts.get(ga)!.balance;
+    const { node, derived } = applied(meta(10n ** 20n, 9), { gaGasUsed: 1000n, gaOk: false });
+    expect(derived).to.deep.equal(node);
+    expect(node).to.deep.equal({ [ga]: -(100_000n + 1000n * 1_000_000_000n) });
+    expect(state.accounts.get(ga)!.balance).to.equal(before - 100_000n - 10n ** 12n);
   });
 
   it('a mutual close a PayingForTx pays for moves what its deltas say (the locked coins aside: the devnode burns them)', () => {

@@ -93,10 +93,13 @@ export async function storedTopHash(h: Harness, schema: string): Promise<{ heigh
   )[0];
 }
 
-/** verifyClean checks every stored height against the node, full JSON included: no difference at all. */
-export async function verifyClean(h: Harness): Promise<void> {
+/**
+ * verifyClean checks every stored height against the node, full JSON included: no difference at all (`env`: the
+ * populator's own settings, which the derivation compared follows, e.g. its genesis accounts file).
+ */
+export async function verifyClean(h: Harness, env: Record<string, string> = {}): Promise<void> {
   const lines: string[] = [];
-  const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+  const report = await verifyChain({ cfg: h.config(env), log: silent, out: (l) => lines.push(l) }, { full: true });
   expect(lines).to.deep.equal([]);
   expect(report.differences).to.equal(0);
   expect(report.checked).to.equal(h.devnode.height() + 1);

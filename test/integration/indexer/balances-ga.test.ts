@@ -1,0 +1,174 @@
+/**
+ * @module Issue 89 item 9: a generalized account's transactions against the devnode's state, height by height. A
+ * GAMetaTx whose inner transaction fails (a spend above the GA's balance) is mined all the same: the node charges the
+ * meta transaction's fee and the authentication's gas, nothing of the inner one (aega_meta_tx:process_inner,
+ * set_meta_result), and its GA call returns `error`. The GAs' own calls' gas is part of the fees the miners share
+ * (aec_chain_state:calculate_gas_fee), a failed inner transaction's fee is not (aetx:deep_fee/2): on the devnode,
+ * which burns fees, what a generation's transactions took out of all accounts.
+ */
+import { expect } from 'chai';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
+import { encode } from '../../../src/chain/encoding.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import {
+  contractCallData,
+  FATE_ABI_VERSION,
+  FATE_VM_VERSION,
+  GA_AUTH_FUN,
+  GA_CONTRACT_BYTECODE,
+  gaAuthData,
+} from '../../../src/devnode/contracts/fate-contract.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
+import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
+import { populateToTop } from '../../support/populate.ts';
+import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
+
+const GAS_PRICE = 1_000_000_000;
+
+describe("AE balances of a generalized account's transactions, a failed inner one among them (issue 89)", function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+  let ga: string;
+  let recipient: string;
+  /** the populator's settings: the node's genesis accounts, the internal API (dry-runs) */
+  let env: Record<string, string>;
+  /** the heights of the generations holding the GA's transactions */
+  const heights: number[] = [];
+
+  before(async () => {
+    h = await startHarness(12, 'balances-ga', {}, { REWARD_RULES: 'devnode' });
+    const chain = h.devnode.chain;
+    const owner = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+    const key = keyPairFromSeed(Buffer.alloc(32, 77));
+    ga = key.address;
+    recipient = encode('ak', Buffer.alloc(32, 78));
+    const submit = (built: BuiltTx): void => void chain.submit(signBuilt(chain.options.networkId, built));
+    // the generations after this one hold only the transactions below
+    await h.devnode.mineKeyBlock();
+    const mine = async (): Promise<void> => {
+      await h.devnode.mineMicroBlock();
+      heights.push(chain.height);
+      await h.devnode.mineKeyBlock();
+    };
+    submit({
+      tx: {
+        type: 'SpendTx',
+        version: 1,
+        sender_id: owner.address,
+        recipient_id: ga,
+        amount: 10n ** 21n,
+        fee: 20_000_000_000_000,
+        nonce: chain.pending.accounts.get(owner.address)!.nonce + 1,
+        payload: encode('ba', Buffer.from('')),
+      },
+      signers: [owner],
+    });
+    await mine();
+    submit({
+      tx: {
+        type: 'GAAttachTx',
+        version: 1,
+        owner_id: ga,
+        nonce: 1,
+        code: GA_CONTRACT_BYTECODE,
+        auth_fun: GA_AUTH_FUN,
+        vm_version: FATE_VM_VERSION,
+        abi_version: FATE_ABI_VERSION,
+        fee: 100_000_000_000_000,
+        gas: 10_000,
+        gas_price: GAS_PRICE,
+        call_data: contractCallData('init', []),
+      },
+      signers: [key],
+    });
+    await mine();
+    const meta = (n: number, amount: bigint): BuiltTx => {
+      const inner: TxFields = {
+        type: 'SpendTx',
+        version: 1,
+        sender_id: ga,
+        recipient_id: recipient,
+        amount,
+        fee: 20_000_000_000_000,
+        nonce: 0,
+        payload: encode('ba', Buffer.from('inner')),
+      };
+      return {
+        tx: {
+          type: 'GAMetaTx',
+          version: 2,
+          ga_id: ga,
+          auth_data: gaAuthData(BigInt(n)),
+          abi_version: FATE_ABI_VERSION,
+          fee: 100_000_000_000_000,
+          gas: 5000,
+          gas_price: GAS_PRICE,
+          tx: { tx: inner, signatures: [] },
+        },
+        signers: [],
+      };
+    };
+    // a spend above the GA's balance fails inside its meta transaction; the next one, within it, goes through
+    submit(meta(1, 10n ** 22n));
+    submit(meta(2, 5n * 10n ** 18n));
+    await mine();
+    const genesis = await writeNodeFiles(await mkdtemp(join(tmpdir(), 'mdw-genesis-')), chain);
+    env = {
+      GENESIS_ACCOUNTS_FILE: genesis.genesisAccountsFile,
+      ...genesis.forkFiles,
+      NODE_INTERNAL_URL: h.devnode.internalUrl,
+    };
+    await populateToTop(h.config(env));
+    pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it("mines the failed one, its GA call returning error, and pays the recipient only the other's amount", async () => {
+    const calls = await pool.query<{ return_type: string }>(
+      'SELECT return_type FROM ga_calls WHERE height = $1 ORDER BY micro_index, tx_index',
+      [heights[2]],
+    );
+    expect(calls.rows.map((r) => r.return_type)).to.deep.equal(['error', 'ok']);
+    expect(devnodeBalances(h.devnode.chain, h.devnode.height()).get(recipient)).to.equal(5n * 10n ** 18n);
+  });
+
+  it("serves every account after every height as the devnode's state, the GA's moves told by the rules", async () => {
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    // no difference left for the node's state to place: the rules told each change
+    const unexplained = await pool.query<{ account_id: string; height: number }>(
+      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained' AND account_id = ANY($1)",
+      [[ga, recipient]],
+    );
+    expect(unexplained.rows).to.deep.equal([]);
+  });
+
+  it("counts in each generation's fees what its transactions took out of all accounts (the devnode burns fees)", async () => {
+    const chain = h.devnode.chain;
+    const total = (balances: Map<string, bigint>): bigint => [...balances.values()].reduce((a, b) => a + b, 0n);
+    for (const height of heights) {
+      const gen = chain.keyBlocks[height]!;
+      const atKeyBlock = chain.stateAfter(gen.hash)!;
+      const opened = [...atKeyBlock.accounts.entries()].reduce((sum, [, a]) => sum + a.balance, 0n);
+      const burned = opened - total(devnodeBalances(chain, height));
+      const stored = await pool.query<{ fees: string }>('SELECT fees::text FROM generation_fees WHERE height = $1', [
+        height,
+      ]);
+      expect(stored.rows[0]?.fees, `generation ${height}`).to.equal(String(burned));
+    }
+  });
+
+  it('verifies clean against the devnode (mdw -v --full)', async () => {
+    await verifyClean(h, env);
+  });
+});
