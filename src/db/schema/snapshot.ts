@@ -7,6 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { PoolClient, Queryable } from '../connection/pool.ts';
+import { largestFirst } from '../../base/largest-first.ts';
 import { quoteIdent } from '../connection/pool.ts';
 import { copyFrom, copyOut } from './snapshot-copy.ts';
 
@@ -14,6 +15,11 @@ import { copyFrom, copyOut } from './snapshot-copy.ts';
 export interface SnapshotTable {
   readonly name: string;
   readonly columns: readonly string[];
+}
+
+/** A table and its size in bytes, by which a snapshot's connections take the largest left first. */
+export interface SizedTable extends SnapshotTable {
+  readonly bytes: number;
 }
 
 /** A sequence's state: the value nextval hands out after (`called`) or as its next. */
@@ -24,18 +30,15 @@ export interface SequenceState {
   readonly called: boolean;
 }
 
-/** schemaTables lists `schema`'s tables (but `excluded`) with their columns, by name. */
-export async function schemaTables(
-  db: Queryable,
-  schema: string,
-  excluded: readonly string[],
-): Promise<SnapshotTable[]> {
-  const { rows } = await db.query<{ name: string; columns: string[] }>(
-    `SELECT c.relname AS name, array_agg(a.attname::text ORDER BY a.attnum) AS columns
+/** schemaTables lists `schema`'s tables (but `excluded`) with their columns and their sizes (with TOAST), by name. */
+export async function schemaTables(db: Queryable, schema: string, excluded: readonly string[]): Promise<SizedTable[]> {
+  const { rows } = await db.query<SizedTable>(
+    `SELECT c.relname AS name, array_agg(a.attname::text ORDER BY a.attnum) AS columns,
+            pg_table_size(c.oid)::float8 AS bytes
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
       WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname <> ALL($2::text[])
-      GROUP BY c.relname ORDER BY c.relname`,
+      GROUP BY c.oid, c.relname ORDER BY c.relname`,
     [schema, excluded],
   );
   return rows;
@@ -89,6 +92,34 @@ export async function schemaSequences(
   return out;
 }
 
+/**
+ * exportedSnapshot names the snapshot of `db`'s transaction (REPEATABLE READ, begun) for other connections to read it
+ * too (joinSnapshot), as pg_dump's parallel jobs do: valid while that transaction lasts.
+ */
+export async function exportedSnapshot(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ id: string }>('SELECT pg_export_snapshot() AS id');
+  return rows[0]!.id;
+}
+
+/**
+ * joinSnapshot runs fn while each of `clients` is in a read-only REPEATABLE READ transaction that sees the exported
+ * snapshot `id` (exportedSnapshot): the very state its exporter's transaction sees, whatever was committed since.
+ */
+export async function joinSnapshot<T>(clients: readonly PoolClient[], id: string, fn: () => Promise<T>): Promise<T> {
+  // a statement without parameters: the id is the server's, checked to be one before it is spelled out
+  if (!/^[0-9A-F-]+$/i.test(id)) throw new Error(`not a snapshot id: ${id}`);
+  try {
+    for (const client of clients) {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(`SET TRANSACTION SNAPSHOT '${id}'`);
+    }
+    return await fn();
+  } finally {
+    // read only: nothing to keep, and a connection whose COPY failed has its transaction aborted
+    await Promise.all(clients.map((client) => client.query('ROLLBACK').catch(() => {})));
+  }
+}
+
 /** copyTableOut streams one table's rows in COPY's text format, its columns in `table.columns`' order. */
 export function copyTableOut(
   client: PoolClient,
@@ -98,10 +129,9 @@ export function copyTableOut(
   return copyOut(client, `COPY ${qualified(schema, table)} TO STDOUT`);
 }
 
-/** A table to restore: its columns as the snapshot holds them, its size (to start the largest first), and its rows. */
-export interface RestoredTable extends SnapshotTable {
-  /** the part's bytes before compression: what its COPY and its index builds grow with */
-  readonly bytes: number;
+/** A table to restore: its columns as the snapshot holds them, its size (the part's bytes before compression: what its
+ * COPY and its index builds grow with), and its rows. */
+export interface RestoredTable extends SizedTable {
   /** its rows in COPY's text format, opened when the table's turn comes */
   readonly open: () => Readable;
 }
@@ -152,42 +182,33 @@ export async function restoreTables(
 ): Promise<RestoreTimes> {
   const started = performance.now();
   const rebuilds = await indexRebuilds(clients[0]!, schema, tables);
-  const left = [...tables].sort((a, b) => b.bytes - a.bytes);
   const spent = { copy: 0, indexes: 0 };
-  let failed = false;
-  const restoreOn = async (client: PoolClient): Promise<void> => {
-    await client.query('BEGIN');
-    await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
-    for (let table = left.shift(); table !== undefined && !failed; table = left.shift()) {
-      const name = `${quoteIdent(schema)}.${quoteIdent(table.name)}`;
-      const { drop, build } = rebuilds.get(table.name) ?? { drop: [], build: [] };
-      await client.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
-      for (const statement of drop) await client.query(statement);
-      await client.query(`TRUNCATE ${name}`);
-      let at = performance.now();
-      const rows = await copyFrom(client, `COPY ${qualified(schema, table)} FROM STDIN WITH (FREEZE)`, table.open());
-      spent.copy += performance.now() - at;
-      onTable(table.name, rows);
-      const own = DEPLOYMENT_OWN.get(table.name);
-      if (own !== undefined) await client.query(`UPDATE ${name} ${own}`);
-      at = performance.now();
-      for (const statement of build) await client.query(statement);
-      spent.indexes += performance.now() - at;
-      await client.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
-    }
+  const restoreOne = async (client: PoolClient, table: RestoredTable): Promise<void> => {
+    const name = `${quoteIdent(schema)}.${quoteIdent(table.name)}`;
+    const { drop, build } = rebuilds.get(table.name) ?? { drop: [], build: [] };
+    await client.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
+    for (const statement of drop) await client.query(statement);
+    await client.query(`TRUNCATE ${name}`);
+    let at = performance.now();
+    const rows = await copyFrom(client, `COPY ${qualified(schema, table)} FROM STDIN WITH (FREEZE)`, table.open());
+    spent.copy += performance.now() - at;
+    onTable(table.name, rows);
+    const own = DEPLOYMENT_OWN.get(table.name);
+    if (own !== undefined) await client.query(`UPDATE ${name} ${own}`);
+    at = performance.now();
+    for (const statement of build) await client.query(statement);
+    spent.indexes += performance.now() - at;
+    await client.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
   };
-  const done = await Promise.allSettled(
-    clients.map((client) =>
-      restoreOn(client).catch((err: unknown) => {
-        failed = true;
-        throw err;
-      }),
-    ),
-  );
-  const failure = done.find((d) => d.status === 'rejected');
-  if (failure !== undefined) {
+  try {
+    for (const client of clients) {
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+    }
+    await largestFirst(clients, tables, restoreOne);
+  } catch (err) {
     await Promise.all(clients.map((client) => client.query('ROLLBACK').catch(() => {})));
-    throw failure.reason;
+    throw err;
   }
   for (const client of clients) await client.query('COMMIT');
   const wall = performance.now() - started;
@@ -247,15 +268,11 @@ async function indexRebuilds(
 export async function analyzeTables(
   clients: readonly PoolClient[],
   schema: string,
-  tables: readonly RestoredTable[],
+  tables: readonly SizedTable[],
 ): Promise<void> {
-  const left = [...tables].sort((a, b) => b.bytes - a.bytes);
-  await Promise.all(
-    clients.map(async (client) => {
-      for (let table = left.shift(); table !== undefined; table = left.shift())
-        await client.query(`ANALYZE ${quoteIdent(schema)}.${quoteIdent(table.name)}`);
-    }),
-  );
+  await largestFirst(clients, tables, async (client, table) => {
+    await client.query(`ANALYZE ${quoteIdent(schema)}.${quoteIdent(table.name)}`);
+  });
 }
 
 /** qualified is `schema.table (columns)`, as a COPY names them. */
