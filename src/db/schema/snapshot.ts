@@ -1,18 +1,25 @@
 /**
  * @module SQL of `mdw snapshot` (docs/operations.md, "Starting from a snapshot"): a schema's tables and sequences read in
- * one REPEATABLE READ transaction, and restored into a schema migrated to the snapshot's level, in one transaction:
- * triggers off (the kept counts and derived rows come with the snapshot, as they were), plain indexes built after the
- * rows, so an interrupted import leaves the schema as empty as it found it.
+ * one REPEATABLE READ transaction, and restored into a schema migrated to the snapshot's level over several
+ * connections whose transactions commit together once all have succeeded: triggers off (the kept counts and derived
+ * rows come with the snapshot, as they were), indexes built after the rows, so an interrupted import leaves the schema
+ * as empty as it found it.
  */
 import type { Readable } from 'node:stream';
 import type { PoolClient, Queryable } from '../connection/pool.ts';
-import { inTransaction, quoteIdent } from '../connection/pool.ts';
+import { largestFirst } from '../../base/largest-first.ts';
+import { quoteIdent } from '../connection/pool.ts';
 import { copyFrom, copyOut } from './snapshot-copy.ts';
 
 /** A table of the schema: its name and its columns in their order. */
 export interface SnapshotTable {
   readonly name: string;
   readonly columns: readonly string[];
+}
+
+/** A table and its size in bytes, by which a snapshot's connections take the largest left first. */
+export interface SizedTable extends SnapshotTable {
+  readonly bytes: number;
 }
 
 /** A sequence's state: the value nextval hands out after (`called`) or as its next. */
@@ -23,18 +30,15 @@ export interface SequenceState {
   readonly called: boolean;
 }
 
-/** schemaTables lists `schema`'s tables (but `excluded`) with their columns, by name. */
-export async function schemaTables(
-  db: Queryable,
-  schema: string,
-  excluded: readonly string[],
-): Promise<SnapshotTable[]> {
-  const { rows } = await db.query<{ name: string; columns: string[] }>(
-    `SELECT c.relname AS name, array_agg(a.attname::text ORDER BY a.attnum) AS columns
+/** schemaTables lists `schema`'s tables (but `excluded`) with their columns and their sizes (with TOAST), by name. */
+export async function schemaTables(db: Queryable, schema: string, excluded: readonly string[]): Promise<SizedTable[]> {
+  const { rows } = await db.query<SizedTable>(
+    `SELECT c.relname AS name, array_agg(a.attname::text ORDER BY a.attnum) AS columns,
+            pg_table_size(c.oid)::float8 AS bytes
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
       WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relname <> ALL($2::text[])
-      GROUP BY c.relname ORDER BY c.relname`,
+      GROUP BY c.oid, c.relname ORDER BY c.relname`,
     [schema, excluded],
   );
   return rows;
@@ -88,6 +92,34 @@ export async function schemaSequences(
   return out;
 }
 
+/**
+ * exportedSnapshot names the snapshot of `db`'s transaction (REPEATABLE READ, begun) for other connections to read it
+ * too (joinSnapshot), as pg_dump's parallel jobs do: valid while that transaction lasts.
+ */
+export async function exportedSnapshot(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ id: string }>('SELECT pg_export_snapshot() AS id');
+  return rows[0]!.id;
+}
+
+/**
+ * joinSnapshot runs fn while each of `clients` is in a read-only REPEATABLE READ transaction that sees the exported
+ * snapshot `id` (exportedSnapshot): the very state its exporter's transaction sees, whatever was committed since.
+ */
+export async function joinSnapshot<T>(clients: readonly PoolClient[], id: string, fn: () => Promise<T>): Promise<T> {
+  // a statement without parameters: the id is the server's, checked to be one before it is spelled out
+  if (!/^[0-9A-F-]+$/i.test(id)) throw new Error(`not a snapshot id: ${id}`);
+  try {
+    for (const client of clients) {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(`SET TRANSACTION SNAPSHOT '${id}'`);
+    }
+    return await fn();
+  } finally {
+    // read only: nothing to keep, and a connection whose COPY failed has its transaction aborted
+    await Promise.all(clients.map((client) => client.query('ROLLBACK').catch(() => {})));
+  }
+}
+
 /** copyTableOut streams one table's rows in COPY's text format, its columns in `table.columns`' order. */
 export function copyTableOut(
   client: PoolClient,
@@ -97,60 +129,150 @@ export function copyTableOut(
   return copyOut(client, `COPY ${qualified(schema, table)} TO STDOUT`);
 }
 
-/** A table to restore: its columns as the snapshot holds them, and its rows (COPY's text format) when asked. */
-export interface RestoredTable extends SnapshotTable {
+/** A table to restore: its columns as the snapshot holds them, its size (the part's bytes before compression: what its
+ * COPY and its index builds grow with), and its rows. */
+export interface RestoredTable extends SizedTable {
+  /** its rows in COPY's text format, opened when the table's turn comes */
   readonly open: () => Readable;
 }
 
 /**
+ * Where a restore's time went, in milliseconds: each phase summed over the connections (they overlap: together more
+ * than the wall time), and the wall time of the rows' transactions up to their commit.
+ */
+export interface RestoreTimes {
+  readonly copy: number;
+  readonly indexes: number;
+  readonly wall: number;
+}
+
+/**
+ * The rows of the source deployment's own that a restore clears, per table, right after the table's COPY: the schema's
+ * owner (the importing Middleware's start records its own) and the populator's last status.
+ */
+const DEPLOYMENT_OWN: ReadonlyMap<string, string> = new Map([
+  ['schema_identity', 'SET owner_uid = NULL, owner_name = NULL'],
+  ['sync_state', "SET status = 'idle', heartbeat_at = NULL, last_error = NULL"],
+]);
+
+/**
+ * Memory per connection for its index builds: the largest tables' indexes sort in memory rather than in temporary
+ * files, and PostgreSQL's parallel index build shares it among its workers.
+ */
+const INDEX_BUILD_MEMORY = '256MB';
+
+/**
  * restoreTables fills `schema`'s `tables` (migrated to the snapshot's level, so their columns are the snapshot's) with
- * the rows each `open()` gives, replacing what the migrations seeded, in one transaction on `client`: user triggers off
- * while the rows go in (the kept counts and derived rows are restored, not derived again), plain indexes dropped
- * before and built after (one sort each, not an insert per row), sequences set, and the schema's owner and the
- * populator's last status left out (the importing Middleware's own start records them). `onTable` hears each table's
- * rows as the server counted them, inside the transaction: what it throws rolls the restore back.
+ * the rows each `open()` gives, replacing what the migrations seeded, over `clients`, each in a transaction of its
+ * own: each connection takes the largest table left, turns its user triggers off (the kept counts and derived rows are
+ * restored, not derived again), drops its indexes and the constraints that own one, empties it, COPYs its rows FREEZE
+ * (the table was emptied in the same transaction: no later rewrite by VACUUM), clears the source deployment's own rows,
+ * and builds the indexes and constraints again (one sort each, not an insert per row), then takes the next. The
+ * transactions commit only once every connection has restored all its tables: a failure anywhere rolls every one back,
+ * so the schema is left as empty as it was found, but for the moment between the first commit and the last. The
+ * sequences are set last (outside transactions in PostgreSQL). `onTable` hears each table's rows as the server counted
+ * them, inside its transaction: what it throws rolls the restore back.
  */
 export async function restoreTables(
-  client: PoolClient,
+  clients: readonly PoolClient[],
   schema: string,
   tables: readonly RestoredTable[],
   sequences: readonly SequenceState[],
   onTable: (table: string, rows: number) => void,
-): Promise<void> {
-  await inTransaction(client, async () => {
-    // index builds of the largest tables sort in memory rather than in temporary files
-    await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-    const names = tables.map((t) => `${quoteIdent(schema)}.${quoteIdent(t.name)}`);
-    const { rows: indexes } = await client.query<{ name: string; def: string }>(
-      `SELECT format('%I.%I', n.nspname, i.relname) AS name, pg_get_indexdef(x.indexrelid) AS def
-         FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = i.relnamespace
-        WHERE x.indrelid = ANY($1::regclass[])
-          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)`,
-      [names],
-    );
-    for (const name of names) await client.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
-    for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
-    if (names.length > 0) await client.query(`TRUNCATE ${names.join(', ')}`);
-    for (const table of tables) {
-      // FREEZE: the rows go in frozen, as the table was emptied in this transaction (no later rewrite by VACUUM)
-      const rows = await copyFrom(client, `COPY ${qualified(schema, table)} FROM STDIN WITH (FREEZE)`, table.open());
-      onTable(table.name, rows);
+): Promise<RestoreTimes> {
+  const started = performance.now();
+  const rebuilds = await indexRebuilds(clients[0]!, schema, tables);
+  const spent = { copy: 0, indexes: 0 };
+  const restoreOne = async (client: PoolClient, table: RestoredTable): Promise<void> => {
+    const name = `${quoteIdent(schema)}.${quoteIdent(table.name)}`;
+    const { drop, build } = rebuilds.get(table.name) ?? { drop: [], build: [] };
+    await client.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
+    for (const statement of drop) await client.query(statement);
+    await client.query(`TRUNCATE ${name}`);
+    let at = performance.now();
+    const rows = await copyFrom(client, `COPY ${qualified(schema, table)} FROM STDIN WITH (FREEZE)`, table.open());
+    spent.copy += performance.now() - at;
+    onTable(table.name, rows);
+    const own = DEPLOYMENT_OWN.get(table.name);
+    if (own !== undefined) await client.query(`UPDATE ${name} ${own}`);
+    at = performance.now();
+    for (const statement of build) await client.query(statement);
+    spent.indexes += performance.now() - at;
+    await client.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
+  };
+  try {
+    for (const client of clients) {
+      await client.query('BEGIN');
+      await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
     }
-    for (const index of indexes) await client.query(index.def);
-    for (const name of names) await client.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
-    for (const s of sequences)
-      await client.query('SELECT setval($1::regclass, $2::bigint, $3)', [
-        `${quoteIdent(schema)}.${quoteIdent(s.name)}`,
-        s.value,
-        s.called,
-      ]);
-    await client.query(`UPDATE ${quoteIdent(schema)}.schema_identity SET owner_uid = NULL, owner_name = NULL`);
-    await client.query(
-      `UPDATE ${quoteIdent(schema)}.sync_state SET status = 'idle', heartbeat_at = NULL, last_error = NULL`,
-    );
+    await largestFirst(clients, tables, restoreOne);
+  } catch (err) {
+    await Promise.all(clients.map((client) => client.query('ROLLBACK').catch(() => {})));
+    throw err;
+  }
+  for (const client of clients) await client.query('COMMIT');
+  const wall = performance.now() - started;
+  for (const s of sequences)
+    await clients[0]!.query('SELECT setval($1::regclass, $2::bigint, $3)', [
+      `${quoteIdent(schema)}.${quoteIdent(s.name)}`,
+      s.value,
+      s.called,
+    ]);
+  return { ...spent, wall };
+}
+
+/** A table's indexes as a restore drops them before its rows and builds them after: one statement each. */
+interface IndexRebuild {
+  readonly drop: readonly string[];
+  readonly build: readonly string[];
+}
+
+/**
+ * indexRebuilds reads each table's indexes and the constraints that own one (primary keys, unique and exclusion
+ * constraints), as the statements that drop and rebuild them. Foreign keys are not among them: a snapshot's tables
+ * have none (a restore would otherwise have to drop them first and check them after).
+ */
+async function indexRebuilds(
+  db: Queryable,
+  schema: string,
+  tables: readonly SnapshotTable[],
+): Promise<Map<string, IndexRebuild>> {
+  const { rows } = await db.query<{ table: string; drop: string; build: string }>(
+    `SELECT t.relname AS table,
+            CASE WHEN c.oid IS NULL THEN format('DROP INDEX %I.%I', n.nspname, i.relname)
+                 ELSE format('ALTER TABLE %I.%I DROP CONSTRAINT %I', n.nspname, t.relname, c.conname) END AS drop,
+            CASE WHEN c.oid IS NULL THEN pg_get_indexdef(x.indexrelid)
+                 ELSE format('ALTER TABLE %I.%I ADD CONSTRAINT %I %s', n.nspname, t.relname, c.conname,
+                             pg_get_constraintdef(c.oid)) END AS build
+       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+       JOIN pg_namespace n ON n.oid = t.relnamespace
+       LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid AND c.contype IN ('p', 'u', 'x')
+      WHERE n.nspname = $1 AND t.relname = ANY($2::text[])
+      ORDER BY t.relname, i.relname`,
+    [schema, tables.map((t) => t.name)],
+  );
+  const out = new Map<string, { drop: string[]; build: string[] }>();
+  for (const row of rows) {
+    const rebuild = out.get(row.table) ?? { drop: [], build: [] };
+    rebuild.drop.push(row.drop);
+    rebuild.build.push(row.build);
+    out.set(row.table, rebuild);
+  }
+  return out;
+}
+
+/**
+ * analyzeTables gathers the planner's statistics of `schema`'s `tables` (largest first, each connection taking the
+ * next), which a restore leaves empty and autovacuum would take its time to gather.
+ */
+export async function analyzeTables(
+  clients: readonly PoolClient[],
+  schema: string,
+  tables: readonly SizedTable[],
+): Promise<void> {
+  await largestFirst(clients, tables, async (client, table) => {
+    await client.query(`ANALYZE ${quoteIdent(schema)}.${quoteIdent(table.name)}`);
   });
-  // the planner's statistics, which a restore leaves empty (autovacuum would take its time)
-  for (const table of tables) await client.query(`ANALYZE ${quoteIdent(schema)}.${quoteIdent(table.name)}`);
 }
 
 /** qualified is `schema.table (columns)`, as a COPY names them. */

@@ -1,17 +1,18 @@
 /**
  * @module `mdw snapshot export`: a synced schema written to a directory while the populator goes on writing: every
- * table read in one REPEATABLE READ transaction (one consistent state, whatever the populator commits meanwhile),
- * each through COPY into a zstd-compressed part with its SHA-256, then the manifest (snapshot-manifest.ts) naming the
+ * table read in one REPEATABLE READ snapshot (one consistent state, whatever the populator commits meanwhile), shared
+ * by several connections, each table through COPY into a zstd-compressed part with its SHA-256, then the manifest (snapshot-manifest.ts) naming the
  * chain, the top block, the migration level and the version. Streams only: memory stays flat whatever the chain's size.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants as zlib, createZstdCompress } from 'node:zlib';
 import { AppError, ErrorCode } from '../../base/errors.ts';
+import { largestFirst } from '../../base/largest-first.ts';
 import type { Logger } from '../../base/log.ts';
 import { VERSION } from '../../base/version.ts';
 import type { Config } from '../../config/middleware.ts';
@@ -22,6 +23,8 @@ import { STATE_TABLE } from '../../db/schema/migrator.ts';
 import { CONFIG_TABLES } from '../../db/schema/shared-config.ts';
 import {
   copyTableOut,
+  exportedSnapshot,
+  joinSnapshot,
   lockForSnapshot,
   schemaSequences,
   schemaTables,
@@ -46,6 +49,12 @@ const NOT_IN_SNAPSHOT: readonly string[] = [STATE_TABLE, ...CONFIG_TABLES, 'webh
 const ZSTD_LEVEL = 3;
 
 /**
+ * The connections an export reads tables on at once, all in the one snapshot: PostgreSQL sends a table's COPY from one
+ * core and the compression of a part runs on one of libuv's threads, so one connection leaves the other cores idle.
+ */
+const EXPORT_CONNECTIONS = 4;
+
+/**
  * exportSnapshot writes the schema `cfg.databaseSchema` into `dir` (created; refused when it holds anything) and
  * returns its manifest. It needs no node: the chain's identity is the one the schema recorded.
  */
@@ -59,7 +68,7 @@ export async function exportSnapshot(deps: { cfg: Config; log: Logger }, dir: st
     });
   if (held.length > 0)
     throw refused(`the directory ${dir} is not empty: give a new or empty directory for the snapshot`);
-  const pool = createReadPool(cfg, 'mdw-snapshot-export', log, { max: 1 });
+  const pool = createReadPool(cfg, 'mdw-snapshot-export', log, { max: EXPORT_CONNECTIONS });
   try {
     const manifest = await withSnapshot(pool, async (client) => {
       // the first statement takes the snapshot every later one reads
@@ -76,13 +85,21 @@ export async function exportSnapshot(deps: { cfg: Config; log: Logger }, dir: st
             'with this version, which records it, then export',
         );
       const sequences = await schemaSequences(client, schema, NOT_IN_SNAPSHOT);
-      const whole = createHash('sha256');
-      const parts: SnapshotPart[] = [];
-      for (const table of tables) {
-        const part = await writePart(client, schema, table, dir, whole);
+      const written = new Map<string, SnapshotPart>();
+      const writeOne = async (reader: PoolClient, table: SnapshotTable): Promise<void> => {
+        const part = await writePart(reader, schema, table, dir);
         log.info({ table: part.table, rows: part.rows, rawBytes: part.rawBytes, bytes: part.bytes }, 'table exported');
-        parts.push(part);
+        written.set(part.table, part);
+      };
+      // the other connections read the snapshot this transaction took, the tables each taking the largest left
+      const snapshotId = await exportedSnapshot(client);
+      const others = await Promise.all(Array.from({ length: EXPORT_CONNECTIONS - 1 }, () => pool.connect()));
+      try {
+        await joinSnapshot(others, snapshotId, () => largestFirst([client, ...others], tables, writeOne));
+      } finally {
+        for (const other of others) other.release();
       }
+      const parts = tables.map((t) => written.get(t.name)!);
       return {
         format: SNAPSHOT_FORMAT,
         version: VERSION,
@@ -94,7 +111,7 @@ export async function exportSnapshot(deps: { cfg: Config; log: Logger }, dir: st
         compression: 'zstd',
         parts,
         sequences,
-        sha256: whole.digest('hex'),
+        sha256: await wholeSha256(dir, parts),
       } satisfies SnapshotManifest;
     });
     // the manifest last, whole or not at all: a directory without one is no snapshot
@@ -107,17 +124,11 @@ export async function exportSnapshot(deps: { cfg: Config; log: Logger }, dir: st
   }
 }
 
-/** writePart copies one table into its compressed file, hashing the file's bytes (into `whole` too) as they go. */
-async function writePart(
-  client: PoolClient,
-  schema: string,
-  table: SnapshotTable,
-  dir: string,
-  whole: Hash,
-): Promise<SnapshotPart> {
+/** writePart copies one table into its compressed file, hashing the file's bytes as they go. */
+async function writePart(client: PoolClient, schema: string, table: SnapshotTable, dir: string): Promise<SnapshotPart> {
   const file = partFile(table.name);
-  const raw = new Measure([]);
-  const compressed = new Measure([createHash('sha256'), whole]);
+  const raw = new Measure(undefined);
+  const compressed = new Measure(createHash('sha256'));
   const copy = copyTableOut(client, schema, table);
   await pipeline(
     copy.stream,
@@ -137,25 +148,36 @@ async function writePart(
   };
 }
 
-/** Measure passes bytes through, counting them and feeding each of its hashes. */
+/**
+ * wholeSha256 is the SHA-256 of the parts' files one after another, in the manifest's order: read again once all are
+ * written, as they are written at once (a second read of compressed bytes, a tenth of what the COPYs sent).
+ */
+async function wholeSha256(dir: string, parts: readonly SnapshotPart[]): Promise<string> {
+  const whole = createHash('sha256');
+  for (const part of parts)
+    for await (const chunk of createReadStream(join(dir, part.file))) whole.update(chunk as Buffer);
+  return whole.digest('hex');
+}
+
+/** Measure passes bytes through, counting them and feeding its hash, if any. */
 class Measure extends Transform {
   bytes = 0;
-  readonly #hashes: readonly Hash[];
+  readonly #hash: Hash | undefined;
 
-  constructor(hashes: readonly Hash[]) {
+  constructor(hash: Hash | undefined) {
     super();
-    this.#hashes = hashes;
+    this.#hash = hash;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
-    for (const hash of this.#hashes) hash.update(chunk);
+    this.#hash?.update(chunk);
     done(null, chunk);
   }
 
-  /** hex is the first hash's digest, once every byte passed */
+  /** hex is the hash's digest, once every byte passed */
   hex(): string {
-    return this.#hashes[0]!.digest('hex');
+    return this.#hash!.digest('hex');
   }
 }
 

@@ -1,9 +1,9 @@
 /**
  * @module `mdw snapshot import`: a snapshot (snapshot-export.ts) restored into an empty schema, after refusing one of
  * another network than the node's or of a newer migration level than this binary's and checking every part's SHA-256
- * and the whole's; the schema is migrated to the snapshot's level, filled in one transaction, migrated on to this
- * binary's newest, and compared with the node where -v compares (verify.ts): the top and sampled heights, and sampled
- * accounts' balances. The populator then goes on from the snapshot's top.
+ * and the whole's; the schema is migrated to the snapshot's level, filled over several connections whose transactions
+ * commit together, migrated on to this binary's newest, and compared with the node where -v compares (verify.ts): the
+ * top and sampled heights, and sampled accounts' balances. The populator then goes on from the snapshot's top.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -19,7 +19,7 @@ import type { Config } from '../../config/middleware.ts';
 import { createWritePool, type Pool } from '../../db/connection/pool.ts';
 import { dropSchema } from '../../db/schema/admin.ts';
 import { migrate, migrationNames } from '../../db/schema/migrator.ts';
-import { relationCount, restoreTables } from '../../db/schema/snapshot.ts';
+import { analyzeTables, relationCount, restoreTables, type RestoreTimes } from '../../db/schema/snapshot.ts';
 import { nodeChains } from '../../node/chain-identity.ts';
 import {
   MANIFEST_FILE,
@@ -48,17 +48,42 @@ export interface ImportReport {
   /** the differences the comparison found (each printed through `out`); 0 for a sound import */
   readonly differences: number;
   readonly ms: { readonly verify: number; readonly restore: number; readonly check: number };
+  /** where the restore's and the check's time went (ms): see ImportPhases */
+  readonly phases: ImportPhases;
 }
+
+/**
+ * An import's phases, in milliseconds of wall time but for `copy` and `indexes`, each summed over the restore's
+ * connections (they run at once: together more than `rows`, the wall time from the first COPY to the commit).
+ */
+export interface ImportPhases {
+  /** the migrations: to the snapshot's level before the rows, and this binary's newer ones after */
+  readonly migrate: number;
+  readonly copy: number;
+  readonly indexes: number;
+  readonly rows: number;
+  readonly analyze: number;
+  /** the comparison with the node: the sampled heights, and the sampled accounts' balances (at once) */
+  readonly heights: number;
+  readonly accounts: number;
+}
+
+/**
+ * The connections a restore fills tables on at once, each table's COPY and index builds on one of them: PostgreSQL
+ * works a table's COPY on one core, so one connection leaves the others idle while the largest table goes in.
+ */
+export const RESTORE_CONNECTIONS = 4;
 
 /**
  * importSnapshot imports the snapshot in `dir` into `cfg.databaseSchema`, which must hold nothing (MDW_SNAPSHOT_REFUSED
  * otherwise), and prints through `out` what the comparison with the node finds. Refusals come before anything is
- * written; a failure while restoring drops the schema again.
+ * written; a failure while restoring drops the schema again. The tables are restored over `connections` connections.
  */
 export async function importSnapshot(
   deps: { cfg: Config; log: Logger; out: (line: string) => void },
   dir: string,
   sample: ImportSample,
+  connections = RESTORE_CONNECTIONS,
 ): Promise<ImportReport> {
   const { cfg, log, out } = deps;
   const schema = cfg.databaseSchema;
@@ -68,7 +93,7 @@ export async function importSnapshot(
     throw new AppError(ErrorCode.NODE_UNREACHABLE, 502, `no node of ${cfg.nodeUrls.join(', ')} answered`);
   const refusal = snapshotRefusal(manifest, node, migrationNames(), VERSION);
   if (refusal) throw refusal;
-  const pool = createWritePool(cfg, 'mdw-snapshot-import', log, 1);
+  const pool = createWritePool(cfg, 'mdw-snapshot-import', log, connections);
   const target = { databaseUrl: cfg.databaseUrl, schema, configSchema: cfg.databaseConfigSchema };
   try {
     const held = await relationCount(pool, schema);
@@ -83,58 +108,83 @@ export async function importSnapshot(
     await verifyParts(dir, manifest);
     const verifyMs = performance.now() - started;
     started = performance.now();
-    await restore(dir, manifest, { cfg, log, pool }).catch(async (err: unknown) => {
+    const restored = await restore(dir, manifest, { cfg, log, pool, connections }).catch(async (err: unknown) => {
       // the schema was empty: it goes, for the next import to find it so
       await dropSchema(cfg.databaseUrl, schema);
       throw err;
     });
+    let at = performance.now();
     const migrated = await migrate(target, log);
     const restoreMs = performance.now() - started;
+    const migrateMs = restored.migrate + performance.now() - at;
     started = performance.now();
     const heights = sampleHeights(manifest.top.height, sample.heights, Math.random);
-    const verified = await verifyChain({ cfg, log, out }, { heights });
-    const state = await verifyChain({ cfg, log, out }, { state: true, sample: sample.accounts, accountsOnly: true });
+    // the heights and the accounts at once: each check keeps to its own concurrency, both far within the node's
+    // budget of reads (NODE_MAX_READS)
+    const timed = async <T>(work: Promise<T>): Promise<[T, number]> => [await work, performance.now() - started];
+    const [[verified, heightsMs], [state, accountsMs]] = await Promise.all([
+      timed(verifyChain({ cfg, log, out }, { heights })),
+      timed(verifyChain({ cfg, log, out }, { state: true, sample: sample.accounts, accountsOnly: true })),
+    ]);
+    at = performance.now();
     return {
       manifest,
       migrated,
       heightsChecked: verified.checked,
       accountsChecked: state.state.reduce((n, c) => n + c.items, 0),
       differences: verified.differences + state.differences,
-      ms: { verify: verifyMs, restore: restoreMs, check: performance.now() - started },
+      ms: { verify: verifyMs, restore: restoreMs, check: at - started },
+      phases: {
+        migrate: migrateMs,
+        copy: restored.times.copy,
+        indexes: restored.times.indexes,
+        rows: restored.times.wall,
+        analyze: restored.analyze,
+        heights: heightsMs,
+        accounts: accountsMs,
+      },
     };
   } finally {
     await pool.end();
   }
 }
 
-/** restore migrates the empty schema to the snapshot's level and fills its tables (restoreTables: one transaction). */
+/**
+ * restore migrates the empty schema to the snapshot's level and fills its tables over `connections` connections
+ * (restoreTables: their transactions commit together), then gathers the planner's statistics; its phases' times.
+ */
 async function restore(
   dir: string,
   manifest: SnapshotManifest,
-  deps: { cfg: Config; log: Logger; pool: Pool },
-): Promise<void> {
+  deps: { cfg: Config; log: Logger; pool: Pool; connections: number },
+): Promise<{ migrate: number; times: RestoreTimes; analyze: number }> {
   const { cfg, log, pool } = deps;
   const schema = cfg.databaseSchema;
+  let started = performance.now();
   await migrate(
     { databaseUrl: cfg.databaseUrl, schema, configSchema: cfg.databaseConfigSchema, only: manifest.migrations },
     log,
   );
-  const client = await pool.connect();
+  const migrateMs = performance.now() - started;
+  const clients = await Promise.all(Array.from({ length: deps.connections }, () => pool.connect()));
   try {
-    await restoreTables(
-      client,
-      schema,
-      manifest.parts.map((part) => ({ name: part.table, columns: part.columns, open: () => partRows(dir, part) })),
-      manifest.sequences,
-      (table, rows) => {
-        const part = manifest.parts.find((p) => p.table === table)!;
-        if (rows !== part.rows)
-          throw corrupt(`${dir}: table ${table} restored ${rows} rows, the manifest says ${part.rows}`);
-        log.info({ table, rows }, 'table imported');
-      },
-    );
+    const tables = manifest.parts.map((part) => ({
+      name: part.table,
+      columns: part.columns,
+      bytes: part.rawBytes,
+      open: () => partRows(dir, part),
+    }));
+    const times = await restoreTables(clients, schema, tables, manifest.sequences, (table, rows) => {
+      const part = manifest.parts.find((p) => p.table === table)!;
+      if (rows !== part.rows)
+        throw corrupt(`${dir}: table ${table} restored ${rows} rows, the manifest says ${part.rows}`);
+      log.info({ table, rows }, 'table imported');
+    });
+    started = performance.now();
+    await analyzeTables(clients, schema, tables);
+    return { migrate: migrateMs, times, analyze: performance.now() - started };
   } finally {
-    client.release();
+    for (const client of clients) client.release();
   }
 }
 

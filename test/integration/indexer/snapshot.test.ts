@@ -65,6 +65,28 @@ describe('mdw snapshot export and import', function () {
       )
     )[0]!.n;
 
+  /** indexes are `schema`'s index definitions, the schema's name left out, in order */
+  const indexes = async (schema: string): Promise<string[]> =>
+    (
+      await h.query<{ def: string }>(
+        'public',
+        `SELECT replace(indexdef, quote_ident(schemaname) || '.', '') AS def FROM pg_indexes
+          WHERE schemaname = $1 ORDER BY indexname`,
+        [schema],
+      )
+    ).map((r) => r.def);
+  /** constraints are `schema`'s constraints with their tables and definitions, the schema's name left out, in order */
+  const constraints = async (schema: string): Promise<string[]> =>
+    (
+      await h.query<{ c: string }>(
+        'public',
+        `SELECT t.relname || ' ' || c.conname || ' ' || replace(pg_get_constraintdef(c.oid), quote_ident($1) || '.', '') AS c
+           FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+          WHERE n.nspname = $1 ORDER BY 1`,
+        [schema],
+      )
+    ).map((r) => r.c);
+
   it('exports while the populator writes, at one consistent top', async () => {
     const populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     try {
@@ -129,6 +151,9 @@ describe('mdw snapshot export and import', function () {
     expect(report.differences).to.equal(0);
     expect(report.accountsChecked).to.be.greaterThan(0);
     expect(report.migrated).to.deep.equal([]);
+    // every index and constraint the restore dropped before the rows is back, as the source has it
+    expect(await indexes('imported_synced')).to.deep.equal(await indexes('mdw'));
+    expect(await constraints('imported_synced')).to.deep.equal(await constraints('mdw'));
   });
 
   it('refuses to export a schema that is not migrated, or into a directory that is not empty', async () => {

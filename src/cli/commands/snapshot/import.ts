@@ -8,7 +8,7 @@ export default class SnapshotImport extends Command {
   static override summary =
     'Restore a snapshot into an empty schema, check it against the node, and leave it for the populator.';
   static override description =
-    "Refuses a snapshot of another network than NODE_URL's node or of a migration newer than this binary's, and a schema that is not empty; checks every part's SHA-256; migrates the schema to the snapshot's level, restores every table in one transaction, applies this binary's newer migrations, then compares the top block and sampled heights (-v's comparison) and sampled accounts' AE balances with the node. Exits 1 on a difference. `mdw -p` then goes on from the snapshot's top. See docs/operations.md, \"Starting from a snapshot\".";
+    "Refuses a snapshot of another network than NODE_URL's node or of a migration newer than this binary's, and a schema that is not empty; checks every part's SHA-256; migrates the schema to the snapshot's level, restores the tables over four connections whose transactions commit together, applies this binary's newer migrations, then compares the top block and sampled heights (-v's comparison) and sampled accounts' AE balances with the node. Exits 1 on a difference. `mdw -p` then goes on from the snapshot's top. See docs/operations.md, \"Starting from a snapshot\".";
   static override examples = [
     'mdw snapshot import /backups/mainnet-2026-11-28',
     'mdw snapshot import ./snap --schema mdw_g4 --heights 1000 --accounts 1000',
