@@ -65,8 +65,8 @@ export interface NodeBound {
   readonly generationsPerSecond: number;
   readonly bound: QueueName;
   /**
-   * the generations a second if the two regulators' work goes one after the other, never side by side: a catch-up
-   * leaves its replays (the dry-runs) to the backfill at its end (src/indexer/sync/loader.ts, `gathering`)
+   * the generations a second if the two regulators' work goes one after the other, never side by side, as when a
+   * catch-up left its replays (the dry-runs) to the backfill at its end (before issue 87's overlap)
    */
   readonly oneAfterOther: number;
 }

@@ -572,7 +572,7 @@ async function main(): Promise<void> {
               `the nodes' CPU ${((1000 * perTx.nodes * bare.transactions) / (GENERATIONS + 1)).toFixed(2)} ms/generation`,
           );
           console.log(
-            `  the reads and the dry-runs one after the other (a catch-up leaves its replays to its end): ` +
+            `  the reads and the dry-runs one after the other (neither regulator working while the other does): ` +
               `${bound.oneAfterOther.toFixed(1)} gen/s; (c) ÷ that ${(populated.generationsPerSecond / bound.oneAfterOther).toFixed(2)}`,
           );
           console.log(

@@ -124,17 +124,6 @@ const BALANCES_GATHERED = 10_000;
 export const GATHERED_TRANSACTIONS = 100_000;
 
 /**
- * INTERNAL_CALLS_GATHERED: heights whose internal calls one backfill step derives while catching up. Each contract
- * call is a dry-run of its micro block up to it (issue 76): asked by the batches, they halved the catch-up on the
- * devnode's chain at 20 ms a request (600 generations: 45.4 → 21.1 generations/s, 7.50 → 8.92 requests a generation,
- * the populator's CPU 658 → 993 µs a transaction, B ÷ A 0.46 in one paired round); behind the head, in steps of this
- * many heights (each one transaction, bounded by GATHERED_TRANSACTIONS too), the catch-up kept 0.87 of its rate
- * (88.1 → 76.5 generations/s, the same dry-runs, 9.08 requests a generation) and each batch once caught up asks its
- * own.
- */
-const INTERNAL_CALLS_GATHERED = 500;
-
-/**
  * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
  * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
  * decoding stands alone: a call undecoded for now defers no other area, and no other defers it in a batch. The
@@ -219,8 +208,10 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     },
   ],
   [
-    // contract_internal_calls (1097): a batch's asked as it was prepared (node-reads.ts), as the ga area's infos; while
-    // catching up left to the backfill behind the head (INTERNAL_CALLS_GATHERED)
+    // contract_internal_calls (1097): a batch's asked as it was prepared (node-reads.ts), as the ga area's infos, while
+    // catching up too: the node runs its dry-runs on workers of their own (a regulator apart from the reads'), so a
+    // batch's replays run while the batches after it are read. Left to backfill steps of 500 heights behind the head
+    // (issue 76), they ran while the chain's reads waited, and the reads idled while they ran (issue 87)
     'int_calls',
     {
       batch: (db, gens, { internalCalls }) => writeBatchInternalCalls(db, gens, internalCalls),
@@ -244,7 +235,6 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       asksNode: true,
       standalone: true,
       leaf: true,
-      gathers: INTERNAL_CALLS_GATHERED,
     },
   ],
   [

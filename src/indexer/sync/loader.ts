@@ -258,7 +258,6 @@ async function decodeAndTransform(
   // answered, or waits for them only after its rows are written, where it used to ask them one round trip after another
   const reads = askBatchReads(deps.node, gens, rows, {
     balances: !gathering,
-    internalCalls: !gathering,
     // the decoding read every called contract's code: a cache hit
     codeOf: (id) => deps.decoder.code(id, createdCode),
   });

@@ -43,11 +43,8 @@ export function lastBlockHash(gens: readonly FetchedGeneration[]): string {
 export interface BatchNodeReads {
   readonly balances: BalanceReader;
   readonly gaCalls: GaInfoReader;
-  /**
-   * the batch's internal calls: its micro blocks holding contract calls run again through the node's dry-run (none
-   * asked for a batch that leaves them to the backfill)
-   */
-  readonly internalCalls?: Promise<InternalCalls>;
+  /** the batch's internal calls: its micro blocks holding contract calls run again through the node's dry-run */
+  readonly internalCalls: Promise<InternalCalls>;
   /** resolves once every read asked ahead has its answer (or failed): what the batch will not ask again */
   readonly settled: Promise<void>;
 }
@@ -62,19 +59,15 @@ function asked<T>(promise: Promise<T>): Promise<T> {
 
 /**
  * askBatchReads asks the node, at the batch's priority (its first height: after the heights before it, before those
- * fetched ahead), the balances of balanceCandidates after the batch's last block and its internal calls (not for a
- * batch that leaves them to the backfill: `ask.balances`, `ask.internalCalls` false; the calls' code read through
- * `ask.codeOf`, which leaves out those that make none), the infos of its GA transactions, and gives the readers that
- * answer from them.
+ * fetched ahead), the balances of balanceCandidates after the batch's last block (not for a batch that leaves them
+ * to the backfill: `ask.balances` false), its internal calls (the calls' code read through `ask.codeOf`, which leaves
+ * out those that make none) and the infos of its GA transactions, and gives the readers that answer from them.
  */
 export function askBatchReads(
   node: Node,
   gens: readonly FetchedGeneration[],
   rows: readonly GenerationRows[],
-  ask: { readonly balances: boolean; readonly internalCalls: boolean; readonly codeOf?: CodeReader } = {
-    balances: true,
-    internalCalls: true,
-  },
+  ask: { readonly balances: boolean; readonly codeOf?: CodeReader } = { balances: true },
 ): BatchNodeReads {
   const priority = gens[0]!.height;
   const after = lastBlockHash(gens);
@@ -95,21 +88,15 @@ export function askBatchReads(
       }),
   );
   // a batch without contract calls asks none
-  const replayable = ask.internalCalls ? batchReplayable(rows) : [];
-  const internalCalls = !ask.internalCalls
-    ? undefined
-    : asked(
-        replayable.length === 0
-          ? Promise.resolve({ calls: [], gaps: [] })
-          : readInternalCalls(node, replayable, ask.codeOf ? { codeOf: ask.codeOf } : {}),
-      );
+  const replayable = batchReplayable(rows);
+  const internalCalls = asked(
+    replayable.length === 0
+      ? Promise.resolve({ calls: [], gaps: [] })
+      : readInternalCalls(node, replayable, ask.codeOf ? { codeOf: ask.codeOf } : {}),
+  );
   return {
-    ...(internalCalls ? { internalCalls } : {}),
-    settled: Promise.allSettled([
-      ...balances.values(),
-      ...infos.values(),
-      ...(internalCalls ? [internalCalls] : []),
-    ]).then(() => undefined),
+    internalCalls,
+    settled: Promise.allSettled([...balances.values(), ...infos.values(), internalCalls]).then(() => undefined),
     balances: {
       accountBalance: (id, hash, urgency) => {
         const ahead = hash === after ? balances.get(id) : undefined;

@@ -174,6 +174,25 @@ describe('ContractDecoder', () => {
     expect(asked).to.deep.equal([]);
   });
 
+  it("keeps a batch's code only once the loader remembers it: a batch never written teaches it nothing", async () => {
+    const asked: string[] = [];
+    const decoder = decoderWith(async (id) => {
+      asked.push(id);
+      return undefined;
+    });
+    const created = 'ct_created_in_unwritten_batch';
+    const batch = new Map([[created, DEVNODE_CONTRACT_BYTECODE]]);
+    // the batch's internal calls read its contracts' code as it is prepared
+    expect(await decoder.code(created, batch)).to.equal(DEVNODE_CONTRACT_BYTECODE);
+    expect(asked).to.deep.equal([]);
+    // the next batch, prepared before that one is committed: neither stored nor remembered, the node is asked
+    expect(await decoder.code(created)).to.equal(undefined);
+    expect(asked).to.deep.equal([created]);
+    decoder.rememberCode(batch);
+    expect(await decoder.code(created)).to.equal(DEVNODE_CONTRACT_BYTECODE);
+    expect(asked).to.deep.equal([created]);
+  });
+
   it('keeps remembered code within its bound, the least recently used going first', async () => {
     const lookups: string[] = [];
     // three contracts of 3 Mi characters each pass the 8 Mi bound: the oldest is forgotten

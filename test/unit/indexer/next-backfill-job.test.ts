@@ -1,7 +1,7 @@
 /**
  * @module The backfill's choice of the area it derives next (derive-backfill.ts nextJob): DERIVED_AREAS' order, but
  * while the populator catches up the balances, which gather, wait for a whole stretch (issue 40): of heights or of
- * transactions (issue 76).
+ * transactions (issue 76); the internal calls do not gather.
  */
 import { expect } from 'chai';
 import { nextJob, readsBelow } from '../../../src/indexer/derived/derive-backfill.ts';
@@ -37,10 +37,12 @@ describe('nextJob (derive-backfill.ts)', () => {
   it('derives the balances only below the heights the internal calls and GA calls have still to derive (issue 76)', () => {
     const balances = pending('balances', 0, 99);
     expect(nextJob([balances, pending('int_calls', 0, 99)], false)?.area).to.equal('int_calls');
-    // catching up, the internal calls wait for their stretch; a whole stretch of balances below them goes on
+    // catching up, internal calls pending (a batch that could not ask them) derive at once, before the balances
     const stretch = pending('balances', 0, 19_999);
-    expect(nextJob([pending('int_calls', 50, 99), stretch], true)).to.equal(stretch);
-    expect(nextJob([pending('int_calls', 0, 99), stretch], true)).to.equal(undefined);
+    const calls = pending('int_calls', 50, 99);
+    expect(nextJob([calls, stretch], true)).to.equal(calls);
+    // once they are derived, a whole stretch of balances goes on
+    expect(nextJob([stretch], true)).to.equal(stretch);
     expect(
       readsBelow(
         [pending('int_calls', 50, 99), pending('ga', 70, 99), pending('stats', 10, 99)],
@@ -57,7 +59,7 @@ describe('nextJob (derive-backfill.ts)', () => {
     expect(nextJob([balances], true, new Set(['balances']))).to.equal(balances);
     expect(nextJob([balances], true, new Set(['int_calls']))).to.equal(undefined);
     // still only below what their reads have to derive
-    expect(nextJob([pending('int_calls', 0, 199), balances], true, new Set(['balances']))).to.equal(undefined);
+    expect(nextJob([pending('ga', 0, 199), balances], true, new Set(['balances']))?.area).to.equal('ga');
   });
 
   it('retries failing balances at once, stretch or not', () => {
