@@ -41,7 +41,7 @@ import { ProtocolWatch } from './protocol-watch.ts';
 import { topProtocol } from '../../db/queries/blocks.ts';
 import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
 import { heartbeat, recordNodeProbe, SyncStatus } from '../../db/writes/sync-state.ts';
-import { buildDeferredIndexes, deferIndexes } from '../../db/writes/deferred-indexes.ts';
+import { buildDeferred, deferBuilds } from '../../db/writes/deferred-builds.ts';
 import { probeNodes } from './start-probe.ts';
 import type { Json } from '../../chain/json.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
@@ -302,16 +302,16 @@ export class Populator implements Role {
         'a transaction type stored as unknown is known now: its stored transactions are re-typed and derived again',
       );
     if (top) this.#protocols.stored([top]);
-    // a catch-up from genesis leaves the indexes only queries read to the top (writes/deferred-indexes.ts)
-    const deferred = await deferIndexes(this.#pool).catch((err: unknown) => {
-      log.warn({ err: errorMessage(err) }, 'could not leave the indexes only queries read to the top');
+    // a catch-up from genesis leaves the indexes and tables only queries read to the top (writes/deferred-builds.ts)
+    const deferred = await deferBuilds(this.#pool).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not leave the indexes and tables only queries read to the top');
       return [];
     });
-    if (deferred.length > 0) log.info({ indexes: deferred }, 'indexes only queries read are built at the top');
-    /** at the top with the catch-up's gathered areas derived: the deferred indexes built, then synced */
+    if (deferred.length > 0) log.info({ deferred }, 'indexes and tables only queries read are built at the top');
+    /** at the top with the catch-up's gathered areas derived: what the catch-up deferred built, then synced */
     let built = false;
     const synced = async (): Promise<void> => {
-      if (!built) await buildDeferredIndexes(this.#pool, log);
+      if (!built) await buildDeferred(this.#pool, log);
       built = true;
       this.#markSynced();
     };

@@ -14,7 +14,7 @@ describe('/v3/status body', () => {
     failedAreas: [],
     aex9StateTokens: 0,
     incompleteAreas: [],
-    deferredIndexes: [],
+    deferredBuilds: [],
   };
   const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
     statusBody({
