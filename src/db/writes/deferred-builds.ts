@@ -123,9 +123,15 @@ async function buildIndex(client: PoolClient, index: DeferredIndex, log: Logger)
     log.warn({ reason: search.reason }, "the names' substring search reads every name: no pg_trgm index");
 }
 
-/** fillTable turns the table's triggers on again and fills it from name_state, as its kept aggregate recounts it. */
+/**
+ * fillTable turns the table's triggers on again and fills it from name_state, as its kept aggregate recounts it, in
+ * place of what it holds: a schema restored from a snapshot taken during the catch-up has the triggers on already
+ * (a restore turns every trigger on), so the names written since kept their deltas on an empty table.
+ */
 async function fillTable(client: PoolClient, table: DeferredTable): Promise<void> {
   for (const t of table.triggers) await client.query(`ALTER TABLE name_state ENABLE TRIGGER ${quoteIdent(t)}`);
+  // TRUNCATE fires no trigger: the followers (name_count_spans) are emptied with it and filled by its insert's
+  await client.query(`TRUNCATE ${[table.name, ...table.follow].map(quoteIdent).join(', ')}`);
   const kept = KEPT_AGGREGATES.find((k) => k.table === table.name)!;
   const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
   await client.query(

@@ -31,6 +31,9 @@ const NAMES = [
   ],
 ] as const;
 
+/** a name written after the build (or after a restore turned the triggers on) */
+const LATER = `INSERT INTO name_state VALUES ('nm_e', 'eve.chain', 'th_5', 20, 20, 'ak_o3', 50_020, '[{"key":"k","id":"ak_p4"}]', 'claim')`;
+
 const KEPT = ['name_count_edges', 'name_count_spans', 'name_pointees'];
 const INDEXES = [
   'name_state_name_trgm',
@@ -106,11 +109,26 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
     }
     expect((await storedTotals(fresh)).deferredBuilds).to.deep.equal([]);
     // the triggers are on again: a name written now is kept as in the control
-    const later =
-      "INSERT INTO name_state VALUES ('nm_e', 'eve.chain', 'th_5', 20, 20, 'ak_o3', 50_020, '[{\"key\":\"k\",\"id\":\"ak_p4\"}]', 'claim')";
-    await fresh.query(later);
-    await control.query(later);
+    await fresh.query(LATER);
+    await control.query(LATER);
     for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal(await rows(control, table));
+  });
+
+  it('fills the tables in place of what the triggers kept after a restore turned them on (a snapshot of a catch-up)', async () => {
+    await migrate({ databaseUrl: db.url, schema: 'restored' }, silent);
+    const restored = createPool({ databaseUrl: db.url, schema: 'restored', max: 2 }, silent);
+    try {
+      await deferBuilds(restored);
+      await writeNames(restored);
+      // what `mdw snapshot import` does after its COPY: every trigger on, the names written since kept on empty tables
+      await restored.query('ALTER TABLE name_state ENABLE TRIGGER USER');
+      await restored.query(LATER);
+      expect(await rows(restored, 'name_pointees')).to.have.length(1);
+      await buildDeferred(restored, silent);
+      for (const table of KEPT) expect(await rows(restored, table), table).to.deep.equal(await rows(control, table));
+    } finally {
+      await restored.end();
+    }
   });
 
   it('defers nothing on a schema holding blocks (its servers read the indexes)', async () => {
