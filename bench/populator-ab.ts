@@ -6,7 +6,9 @@
  * checkout, own processes) into empty schemas of one PostgreSQL, A and B in alternating order (A B, then B A) so that
  * the machine's drift falls on both alike. Per round: generations/s of each and the ratios B ÷ A, A ÷ n and B ÷ n;
  * node requests per generation; CPU seconds per transaction of each populator ÷ the bare client's, PostgreSQL's and the
- * devnodes' (on this machine the node shares the cores: a side that asks it more work is slowed by that work too).
+ * devnodes' (on this machine the node shares the cores: a side that asks it more work is slowed by that work too), and
+ * the own CPU per transaction, the populator's and PostgreSQL's together, B ÷ A (issue 88: what ours costs, whatever
+ * the node's share).
  * The summary gives each ratio's median and spread (min–max) with the load average. Every B schema is checked
  * against the node afterwards (`mdw -v --full`), and a difference fails the run, as does a side that stopped synced
  * with a derived area pending.
@@ -191,6 +193,8 @@ interface Round {
 }
 
 const gensPerSecond = (r: { seconds: number }): number => (GENERATIONS + 1) / r.seconds;
+/** ownCpu is a side's own CPU: its populator's and PostgreSQL's (the node's is not ours to pay on a real node) */
+const ownCpu = (r: Run): number => r.cpuSeconds + r.postgresCpuSeconds;
 /** spread is a ratio's median and range over the rounds, as printed */
 const spread = (values: readonly number[]): string =>
   `${median(values).toFixed(2)} (${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)})`;
@@ -204,7 +208,8 @@ function roundLine(i: number, { n, a, b, load }: Round): string {
   return (
     `round ${i + 1} (load ${load.toFixed(1)}): n ${gensPerSecond(n).toFixed(1)} gens/s, ` +
     `${(n.requests / n.generations).toFixed(2)} req/gen, CPU ${perTx(n.cpuSeconds)} µs/tx; ${side('A', a)}; ${side('B', b)}; ` +
-    `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}` +
+    `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}; ` +
+    `own CPU (populator + PostgreSQL) A ${perTx(ownCpu(a))}, B ${perTx(ownCpu(b))} µs/tx, B ÷ A ${(ownCpu(b) / ownCpu(a)).toFixed(2)}` +
     idleLine('A', a) +
     idleLine('B', b)
   );
@@ -260,11 +265,15 @@ async function main(): Promise<void> {
     bOverN: rounds.map((r) => r.n.seconds / r.b.seconds),
     cpuAOverN: rounds.map((r) => r.a.cpuSeconds / r.n.cpuSeconds),
     cpuBOverN: rounds.map((r) => r.b.cpuSeconds / r.n.cpuSeconds),
+    ownCpuBOverA: rounds.map((r) => ownCpu(r.b) / ownCpu(r.a)),
+    postgresBOverA: rounds.map((r) => r.b.postgresCpuSeconds / r.a.postgresCpuSeconds),
+    populatorBOverA: rounds.map((r) => r.b.cpuSeconds / r.a.cpuSeconds),
   };
   console.log(
     `median (min–max) of ${rounds.length} rounds, load ${rounds.map((r) => r.load.toFixed(1)).join(', ')}: ` +
       `gens/s B ÷ A ${spread(ratios.bOverA)}; A ÷ n ${spread(ratios.aOverN)}; B ÷ n ${spread(ratios.bOverN)}; ` +
-      `CPU per tx A ÷ n ${spread(ratios.cpuAOverN)}, B ÷ n ${spread(ratios.cpuBOverN)}`,
+      `CPU per tx A ÷ n ${spread(ratios.cpuAOverN)}, B ÷ n ${spread(ratios.cpuBOverN)}; own CPU per tx B ÷ A ` +
+      `${spread(ratios.ownCpuBOverA)} (populator ${spread(ratios.populatorBOverA)}, PostgreSQL ${spread(ratios.postgresBOverA)})`,
   );
   writeResult('populator-ab', {
     benchmark: 'populator-ab',

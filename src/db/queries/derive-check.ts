@@ -6,6 +6,7 @@
  */
 import { quoteIdent, type Pool, type PoolClient } from '../connection/pool.ts';
 import { KEPT_AGGREGATES } from './kept-aggregates.ts';
+import { emptyKeptTables } from './deferred-builds.ts';
 
 /** The per-height tables the backfill's areas write (the twins they derive into). */
 export const DERIVED_BY_HEIGHT = [
@@ -75,7 +76,9 @@ export async function withShadowTables(
         `SELECT * FROM ${s}.${quoteIdent(t)} WHERE height <= $2`,
         `SELECT * FROM pg_temp.${quoteIdent(t)}`,
       );
-    for (const kept of KEPT_AGGREGATES)
+    // a catch-up from genesis fills some only at the top (migration 1140): empty until then, nothing to compare
+    const empty = await emptyKeptTables(client, schema);
+    for (const kept of KEPT_AGGREGATES.filter((k) => !empty.has(k.table)))
       await compare(
         kept.table,
         `SELECT ${kept.columns.join(', ')} FROM ${s}.${quoteIdent(kept.table)}`,

@@ -83,6 +83,16 @@ export interface StoredTotals {
   readonly incompleteAreas: readonly IncompleteArea[];
   /** what the populator's start-up probe found its nodes allow (migration 1136), undefined before one probed */
   readonly nodeProbe?: { [key: string]: Json };
+  /** the indexes and tables only queries read that a catch-up left to the top, each deferred or building (1140) */
+  readonly deferredBuilds: readonly DeferredBuild[];
+}
+
+/** An index or table a catch-up left out: `deferred` until the top, `building` while it is built, since when. */
+export interface DeferredBuild {
+  readonly name: string;
+  readonly kind: string;
+  readonly state: string;
+  readonly since: string;
 }
 
 /** Calls of an area that no reading can complete, for one reason: how many, the first and last height holding one. */
@@ -119,6 +129,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     aex9_state: number;
     incomplete: IncompleteArea[] | null;
     node_probe: { [key: string]: Json } | null;
+    deferred: DeferredBuild[] | null;
   }>({
     name: 'mdw_v3_stored_totals',
     text: `SELECT (SELECT sum(n) FROM tx_type_totals) AS txs,
@@ -132,7 +143,10 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
                      'first_height', (SELECT min(x.height) FROM contract_internal_call_gaps x WHERE x.reason = g.reason),
                      'last_height', (SELECT max(x.height) FROM contract_internal_call_gaps x WHERE x.reason = g.reason))
                      ORDER BY g.reason)
-                     FROM contract_internal_call_gap_totals g) AS incomplete
+                     FROM contract_internal_call_gap_totals g) AS incomplete,
+                  (SELECT json_agg(json_build_object('name', d.name, 'kind', d.kind, 'state', d.state, 'since', d.since)
+                                   ORDER BY d.kind, d.name)
+                     FROM deferred_builds d) AS deferred
              FROM sync_state s`,
   });
   const r = rows[0];
@@ -147,6 +161,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     failedAreas: (r?.failed ?? []).map((f) => ({ ...f, since: new Date(f.since) })),
     aex9StateTokens: r?.aex9_state ?? 0,
     incompleteAreas: r?.incomplete ?? [],
+    deferredBuilds: r?.deferred ?? [],
     ...(r?.node_probe ? { nodeProbe: r.node_probe } : {}),
   };
 }

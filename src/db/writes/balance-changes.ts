@@ -4,7 +4,8 @@
  */
 import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from '../queries/height-range.ts';
-import { insertMany } from './bulk-load.ts';
+import { copyMany } from './bulk-load.ts';
+import { CopyPayloads, copyText } from './copy-in.ts';
 
 /** A change of an account's balance at its place, with the balance after it. */
 export interface BalanceChangeRow {
@@ -34,30 +35,16 @@ export async function replaceBalanceChanges(
             WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3)`,
     values: [range.from, range.to, range.fromMicro],
   });
-  await insertMany(
-    db,
-    'account_balance_changes',
-    [
-      ['account_id', 'text'],
-      ['height', 'int'],
-      ['micro_index', 'int'],
-      ['tx_index', 'int'],
-      ['seq', 'smallint'],
-      ['kind', 'text'],
-      ['tx_hash', 'text'],
-      ['delta', 'numeric'],
-      ['balance', 'numeric'],
-    ],
-    [
-      rows.map((r) => r.accountId),
-      rows.map((r) => r.height),
-      rows.map((r) => r.microIndex),
-      rows.map((r) => r.txIndex),
-      rows.map((r) => r.seq),
-      rows.map((r) => r.kind),
-      rows.map((r) => r.txHash),
-      rows.map((r) => r.delta.toString()),
-      rows.map((r) => r.balance.toString()),
-    ],
-  );
+  if (rows.length === 0) return;
+  // COPY, not INSERT … SELECT FROM unnest(…): a catch-up's stretch writes tens of thousands of rows at once, and the
+  // rows of the range were just deleted, so no key can repeat (a repeated one is a derivation's bug: the COPY fails)
+  const out = new CopyPayloads();
+  for (const r of rows)
+    out.line(
+      `${copyText('text', r.accountId)}\t${r.height}\t${r.microIndex}\t${r.txIndex}\t${r.seq}\t` +
+        `${copyText('text', r.kind)}\t${copyText('text', r.txHash)}\t${r.delta}\t${r.balance}`,
+    );
+  await copyMany(db, 'account_balance_changes', COLUMNS, out.payloads());
 }
+
+const COLUMNS = ['account_id', 'height', 'micro_index', 'tx_index', 'seq', 'kind', 'tx_hash', 'delta', 'balance'];

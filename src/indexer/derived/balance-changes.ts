@@ -245,6 +245,9 @@ export function balanceChangeRows(
   const inferred: string[] = [];
   const differences: BalanceDifference[] = [];
   const placed: PlacedDelta[] = [];
+  // the first untold place naming each account (one pass, not a search of them all for each account that differs)
+  const firstUntold = new Map<string, Place>();
+  for (const u of rec.untold ?? []) for (const a of u.accounts) if (!firstUntold.has(a)) firstUntold.set(a, u);
   for (const [accountId, node] of atEnd) {
     let held = derived.get(accountId) ?? before.get(accountId) ?? 0n;
     if (held === node) continue;
@@ -270,7 +273,7 @@ export function balanceChangeRows(
         placed.push({ ...placeOf(p), account: accountId, amount: p.amount, kind: 'unexplained', txHash: null });
       continue;
     }
-    const cause = rec.untold?.find((u) => u.accounts.includes(accountId));
+    const cause = firstUntold.get(accountId);
     const at = cause ? placeOf(cause) : { ...placeOf(end), txIndex: AFTER_BLOCK };
     placed.push({ ...at, account: accountId, amount: node - held, kind: 'unexplained', txHash: null });
   }
@@ -286,14 +289,21 @@ export function balanceChangeRows(
   return { rows: rows.filter((r) => r.delta !== 0n), differences, inferred };
 }
 
-/** inChainOrder places each added change after the changes in chain order at or before its place (stable). Pure. */
-function inChainOrder(deltas: readonly PlacedDelta[], added: readonly PlacedDelta[]): PlacedDelta[] {
-  const out = [...deltas];
-  for (const u of added) {
-    let i = out.length;
-    while (i > 0 && comparePlaces(out[i - 1]!, u) > 0) i--;
-    out.splice(i, 0, u);
+/**
+ * inChainOrder places each added change after the changes in chain order at or before its place, the added ones in
+ * their order where they share a place (stable). One merge: inserting each into the array in turn cost a stretch's
+ * thousands of 'unexplained' parts a scan and a copy of its tens of thousands of changes each. Pure.
+ */
+export function inChainOrder(deltas: readonly PlacedDelta[], added: readonly PlacedDelta[]): PlacedDelta[] {
+  if (added.length === 0) return deltas.slice();
+  const sorted = added.map((u, i) => [u, i] as const).sort(([a, i], [b, j]) => comparePlaces(a, b) || i - j);
+  const out: PlacedDelta[] = [];
+  let d = 0;
+  for (const [u] of sorted) {
+    while (d < deltas.length && comparePlaces(deltas[d]!, u) <= 0) out.push(deltas[d++]!);
+    out.push(u);
   }
+  while (d < deltas.length) out.push(deltas[d++]!);
   return out;
 }
 
@@ -301,21 +311,20 @@ function inChainOrder(deltas: readonly PlacedDelta[], added: readonly PlacedDelt
 function changeRows(deltas: readonly PlacedDelta[], held: (account: string) => bigint): BalanceChangeRow[] {
   const rows: BalanceChangeRow[] = [];
   const balance = new Map<string, bigint>();
-  // each account's last row (its index in rows), which a change at the same place of the same cause adds to
+  // each account's last row (its index in rows), which a change at the same place of the same cause adds to; the
+  // changes are in chain order, so an account's rows at a place follow one another and the next seq is its last's + 1
   const last = new Map<string, number>();
-  const seqs = new Map<string, number>();
   for (const d of deltas) {
     const was = balance.get(d.account) ?? held(d.account);
     balance.set(d.account, was + d.amount);
     const i = last.get(d.account);
     const prev = i === undefined ? undefined : rows[i]!;
-    if (prev && comparePlaces(prev, d) === 0 && prev.kind === d.kind && prev.txHash === d.txHash) {
+    const samePlace = prev !== undefined && comparePlaces(prev, d) === 0;
+    if (samePlace && prev.kind === d.kind && prev.txHash === d.txHash) {
       rows[i!] = { ...prev, delta: prev.delta + d.amount, balance: prev.balance + d.amount };
       continue;
     }
-    const at = `${placeKey(d)}:${d.account}`;
-    const seq = seqs.get(at) ?? 0;
-    seqs.set(at, seq + 1);
+    const seq = samePlace ? prev.seq + 1 : 0;
     last.set(d.account, rows.length);
     rows.push({
       accountId: d.account,

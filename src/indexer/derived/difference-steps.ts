@@ -115,10 +115,22 @@ export function stepPlace(
 ): Place {
   const first = step.from < 0 ? undefined : blocks[step.from]!;
   const last = blocks[step.index]!;
-  const within = (p: Place): boolean =>
-    (first === undefined || comparePlaces(p, { ...first, txIndex: AFTER_BLOCK }) > 0) &&
-    comparePlaces(p, { ...last, txIndex: AFTER_BLOCK }) <= 0;
-  const cause = untold.find((u) => within(u) && u.accounts.includes(account));
+  const after = first && { height: first.height, microIndex: first.microIndex, txIndex: AFTER_BLOCK };
+  const upTo = { height: last.height, microIndex: last.microIndex, txIndex: AFTER_BLOCK };
+  // untold is in chain order: the first place after `first`'s block by bisection, then on to `last`'s block's end
+  let lo = 0;
+  let hi = untold.length;
+  while (after && lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (comparePlaces(untold[mid]!, after) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  let cause: Place | undefined;
+  for (let i = lo; i < untold.length && comparePlaces(untold[i]!, upTo) <= 0; i++)
+    if (untold[i]!.accounts.includes(account)) {
+      cause = untold[i];
+      break;
+    }
   return cause
     ? { height: cause.height, microIndex: cause.microIndex, txIndex: cause.txIndex }
     : { height: last.height, microIndex: last.microIndex, txIndex: AFTER_BLOCK };

@@ -41,6 +41,7 @@ import { ProtocolWatch } from './protocol-watch.ts';
 import { topProtocol } from '../../db/queries/blocks.ts';
 import { createIndexerMetrics, type IndexerMetrics } from '../metrics.ts';
 import { heartbeat, recordNodeProbe, SyncStatus } from '../../db/writes/sync-state.ts';
+import { buildDeferred, deferBuilds } from '../../db/writes/deferred-builds.ts';
 import { probeNodes } from './start-probe.ts';
 import type { Json } from '../../chain/json.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
@@ -301,6 +302,19 @@ export class Populator implements Role {
         'a transaction type stored as unknown is known now: its stored transactions are re-typed and derived again',
       );
     if (top) this.#protocols.stored([top]);
+    // a catch-up from genesis leaves the indexes and tables only queries read to the top (writes/deferred-builds.ts)
+    const deferred = await deferBuilds(this.#pool).catch((err: unknown) => {
+      log.warn({ err: errorMessage(err) }, 'could not leave the indexes and tables only queries read to the top');
+      return [];
+    });
+    if (deferred.length > 0) log.info({ deferred }, 'indexes and tables only queries read are built at the top');
+    /** at the top with the catch-up's gathered areas derived: what the catch-up deferred built, then synced */
+    let built = false;
+    const synced = async (): Promise<void> => {
+      if (!built) await buildDeferred(this.#pool, log);
+      built = true;
+      this.#markSynced();
+    };
     // the probe's report, written under the lock once it is there (the sync does not wait for it)
     void this.#probe
       .then((report) => (report && !term.aborted ? recordNodeProbe(this.#pool, report) : undefined))
@@ -316,7 +330,7 @@ export class Populator implements Role {
         if (gathered && !backfill.gathered && follower.caughtUp) {
           // the step that derived what the catch-up gathered, at the top the follower's last step found: synced now,
           // and the poll's sleep follows as after any step at the top (a load ended a whole follower step sooner)
-          this.#markSynced();
+          await synced();
           idleAt = Date.now();
           await sleep(cfg.pollIntervalMs, term);
           continue;
@@ -327,7 +341,7 @@ export class Populator implements Role {
         this.#backoff.reset();
         // synced once at the node's top with what the catch-up gathered derived too (the balances): its tables whole.
         // Only after a step of the follower's, whose requests are answered by then and which the poll's sleep follows
-        if (follower.caughtUp && !backfill.gathered) this.#markSynced();
+        if (follower.caughtUp && !backfill.gathered) await synced();
         idleAt = result === 'idle' ? Date.now() : -Infinity;
         // the step that caught up goes on at once: the backfill takes what waited for it (the areas that gather)
         if (result === 'idle' && !backfilled && !catchingUp) await sleep(cfg.pollIntervalMs, term);

@@ -42,6 +42,7 @@ const NOT_METRICS = [
   'mdw_failed_areas',
   'mdw_aex9_state_tokens',
   'mdw_incomplete_areas',
+  'mdw_deferred_builds',
   'mdw_node_gaps',
   'mdw_protocol',
   'mdw_epoch',

@@ -5,7 +5,12 @@
 import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import { AFTER_BLOCK } from '../../../src/db/queries/balance-changes.ts';
-import { balanceChangeRows, derivedDeltas, type PlacedDelta } from '../../../src/indexer/derived/balance-changes.ts';
+import {
+  balanceChangeRows,
+  derivedDeltas,
+  inChainOrder,
+  type PlacedDelta,
+} from '../../../src/indexer/derived/balance-changes.ts';
 
 const alice = encode('ak', Buffer.alloc(32, 1));
 const bob = encode('ak', Buffer.alloc(32, 2));
@@ -41,6 +46,43 @@ describe('derivedDeltas (derived/balance-changes.ts)', () => {
     expect(untold).to.deep.equal([
       { ...at(2, 0, 1), txHash: 'th_b', reason: 'the balance changes of a MadeUpTx are not known' },
     ]);
+  });
+});
+
+describe('inChainOrder (derived/balance-changes.ts)', () => {
+  const change = (place: ReturnType<typeof at>, kind: string): PlacedDelta => ({
+    ...place,
+    account: alice,
+    amount: 1n,
+    kind,
+    txHash: null,
+  });
+  it('places each added change after those at or before its place, the added ones in their order at a shared place', () => {
+    const deltas = [
+      change(at(1, 0, 0), 'd1'),
+      change(at(2, 0, 0), 'd2'),
+      change(at(2, 0, 0), 'd3'),
+      change(at(5, 0, 0), 'd4'),
+    ];
+    const added = [
+      change(at(2, 0, 0), 'u1'),
+      change(at(0, -1, -1), 'u2'),
+      change(at(9, 0, AFTER_BLOCK), 'u3'),
+      change(at(2, 0, 0), 'u4'),
+      change(at(3, 1, 0), 'u5'),
+    ];
+    expect(inChainOrder(deltas, added).map((d) => d.kind)).to.deep.equal([
+      'u2',
+      'd1',
+      'd2',
+      'd3',
+      'u1',
+      'u4',
+      'u5',
+      'd4',
+      'u3',
+    ]);
+    expect(inChainOrder(deltas, []).map((d) => d.kind)).to.deep.equal(['d1', 'd2', 'd3', 'd4']);
   });
 });
 

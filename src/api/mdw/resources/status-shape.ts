@@ -77,6 +77,9 @@ export const STATUS = shape(
       'openapi',
       list(object({ area: str, reason: str, calls: int, first_height: int, last_height: int }, true)),
     ),
+    // not ae_mdw's: the indexes and tables only queries read that a catch-up from genesis builds at the top, and which
+    // is being built
+    mdw_deferred_builds: only('openapi', list(object({ name: str, kind: str, state: str, since: str }, true))),
     // not ae_mdw's: what the populator's start-up probe found its nodes allow (indexer/sync/node-gaps.ts), null before
     mdw_node_gaps: only('openapi', nullable(object(NODE_GAPS, true))),
     mdw_async_tasks: only('graphql', obj),

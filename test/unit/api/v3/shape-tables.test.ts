@@ -68,7 +68,8 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
  * ContractCall is ae_mdw's internal call, whose `function` is always named and whose `internal_tx` is the node's
  * transaction the operation amounts to (no `arguments`): the calls held as transactions moved to ContractCallTransaction;
  * /v3/status says which calls no dry-run told (`mdw_incomplete_areas`); (issue 87) what the populator's start-up probe
- * found its nodes allow (`mdw_node_gaps`).
+ * found its nodes allow (`mdw_node_gaps`); (issue 88) the indexes and tables a catch-up from genesis builds at the
+ * top (`mdw_deferred_builds`).
  */
 /** a node of /v3/status's mdw_node_gaps (issue 87): its findings, each on, off or unknown, its gaps and configuration */
 const FINDINGS = ['dry_run', 'internal_dry_run', 'debug_endpoints', 'gas_cap', 'dry_run_time_limit', 'state_history'];
@@ -119,6 +120,7 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
       'mdw_node_reachable',
       'mdw_aex9_state_tokens',
       'mdw_incomplete_areas',
+      'mdw_deferred_builds',
       'mdw_node_gaps',
     ],
     properties: {
@@ -138,6 +140,15 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
             ]),
           ),
           required: ['area', 'calls', 'first_height', 'last_height', 'reason'],
+        },
+      },
+      mdw_deferred_builds: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(['name', 'kind', 'state', 'since'].map((k) => [k, { type: 'string' }])),
+          required: ['kind', 'name', 'since', 'state'],
         },
       },
       mdw_node_gaps: {

@@ -14,6 +14,7 @@ describe('/v3/status body', () => {
     failedAreas: [],
     aex9StateTokens: 0,
     incompleteAreas: [],
+    deferredBuilds: [],
   };
   const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
     statusBody({

@@ -1,0 +1,140 @@
+/**
+ * @module What only the servers' queries read (migration 1140, issue 88), left out while a catch-up fills an empty
+ * schema and built once the stored chain reaches the node's top: indexes, which PostgreSQL then builds in one pass
+ * over their table where the catch-up would have updated them for every row (the names' GIN indexes above all), and
+ * the names' kept tables, filled from name_state in one statement where name_state's triggers would have kept them at
+ * every batch. Their definitions are the migrations' (1045, 1062, 1070, 1076, 1097, 1135), the name search's
+ * (schema/name-search-index.ts) and the kept aggregates' recounts (queries/kept-aggregates.ts).
+ */
+import type { Logger } from '../../base/log.ts';
+import { inTransaction, quoteIdent, type Pool, type PoolClient } from '../connection/pool.ts';
+import { DEFERRED_TABLES, type DeferredTable } from '../queries/deferred-builds.ts';
+import { KEPT_AGGREGATES } from '../queries/kept-aggregates.ts';
+import { ensureNameSearchIndex, NAME_SEARCH_INDEX } from '../schema/name-search-index.ts';
+
+/** An index the catch-up leaves out: its name and how it is built (null: the name search's own builder). */
+interface DeferredIndex {
+  readonly name: string;
+  readonly create: string | null;
+  /** the table analyzed once its indexes are built (the planner's estimates of an expression index come from it) */
+  readonly analyze?: string;
+}
+
+/** Those indexes: each read by queries only, never by the populator's writes or derivations. */
+const DEFERRED_INDEXES: readonly DeferredIndex[] = [
+  // the names' substring search (queries/names.ts)
+  { name: NAME_SEARCH_INDEX, create: null },
+  {
+    name: 'name_state_name_grams',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_name_grams ON name_state USING gin (name_grams(name))',
+    analyze: 'name_state',
+  },
+  {
+    name: 'name_state_name_reversed',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_name_reversed ON name_state (reverse(name) text_pattern_ops)',
+    analyze: 'name_state',
+  },
+  {
+    name: 'name_state_name_not_label_chain',
+    create: `CREATE INDEX IF NOT EXISTS name_state_name_not_label_chain ON name_state (name) WHERE name !~ '^[^.]*\\.chain$'`,
+  },
+  // /v3/contracts/calls?function= and ?contract_id= (queries/internal-calls.ts)
+  {
+    name: 'contract_internal_calls_function',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_internal_calls_function ON contract_internal_calls (function, height, micro_index, tx_index, local_idx)',
+  },
+  {
+    name: 'contract_internal_calls_contract',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_internal_calls_contract ON contract_internal_calls (contract_id, height, micro_index, tx_index, local_idx)',
+  },
+];
+
+/**
+ * deferBuilds leaves out the deferred indexes and tables of a schema whose chain is empty (a catch-up from genesis),
+ * recording each, and gives their names; a schema holding blocks keeps them (its servers read them), and gives none.
+ * A populator started again during the catch-up finds the rows and builds them at the top as well.
+ */
+export async function deferBuilds(pool: Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM key_blocks) AS empty');
+  if (!rows[0]?.empty) return [];
+  const client = await pool.connect();
+  try {
+    await inTransaction(client, async () => {
+      for (const { name } of DEFERRED_INDEXES) await client.query(`DROP INDEX IF EXISTS ${quoteIdent(name)}`);
+      for (const { triggers } of DEFERRED_TABLES)
+        for (const t of triggers) await client.query(`ALTER TABLE name_state DISABLE TRIGGER ${quoteIdent(t)}`);
+      await client.query(
+        `INSERT INTO deferred_builds (name, kind, state)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+        [
+          [...DEFERRED_INDEXES.map((i) => i.name), ...DEFERRED_TABLES.map((t) => t.name)],
+          [...DEFERRED_INDEXES.map(() => 'index'), ...DEFERRED_TABLES.map(() => 'table')],
+          [...DEFERRED_INDEXES.map(() => 'deferred'), ...DEFERRED_TABLES.map(() => 'deferred')],
+        ],
+      );
+    });
+  } finally {
+    client.release();
+  }
+  return [...DEFERRED_INDEXES, ...DEFERRED_TABLES].map((d) => d.name);
+}
+
+/**
+ * buildDeferred builds what is still deferred, saying `building` in its row while it is (committed first: the status
+ * reads it from another connection), and removes its row once built. Not concurrently, as the migrations build
+ * theirs: the table's writes wait for the build, its reads go on; a table's triggers come back and its rows are
+ * filled in one transaction, so a reader sees it empty or whole.
+ */
+export async function buildDeferred(pool: Pool, log: Logger): Promise<void> {
+  const { rows } = await pool.query<{ name: string }>('SELECT name FROM deferred_builds ORDER BY kind, name');
+  if (rows.length === 0) return;
+  const client = await pool.connect();
+  const analyze = new Set<string>();
+  try {
+    for (const { name } of rows) {
+      await client.query(`UPDATE deferred_builds SET state = 'building', since = now() WHERE name = $1`, [name]);
+      const started = Date.now();
+      const index = DEFERRED_INDEXES.find((i) => i.name === name);
+      const table = DEFERRED_TABLES.find((t) => t.name === name);
+      if (index) await buildIndex(client, index, log);
+      if (index?.analyze !== undefined) analyze.add(index.analyze);
+      await inTransaction(client, async () => {
+        if (table) await fillTable(client, table);
+        await client.query('DELETE FROM deferred_builds WHERE name = $1', [name]);
+      });
+      log.info({ name, seconds: (Date.now() - started) / 1000 }, 'built at the top what the catch-up left out');
+    }
+    // once per table, after its indexes
+    for (const table of analyze) await client.query(`ANALYZE ${quoteIdent(table)}`);
+  } finally {
+    client.release();
+  }
+}
+
+async function buildIndex(client: PoolClient, index: DeferredIndex, log: Logger): Promise<void> {
+  if (index.create !== null) {
+    await client.query(index.create);
+    return;
+  }
+  const search = await ensureNameSearchIndex(client);
+  if (search.state === 'absent')
+    log.warn({ reason: search.reason }, "the names' substring search reads every name: no pg_trgm index");
+}
+
+/**
+ * fillTable turns the table's triggers on again and fills it from name_state, as its kept aggregate recounts it, in
+ * place of what it holds: a schema restored from a snapshot taken during the catch-up has the triggers on already
+ * (a restore turns every trigger on), so the names written since kept their deltas on an empty table.
+ */
+async function fillTable(client: PoolClient, table: DeferredTable): Promise<void> {
+  for (const t of table.triggers) await client.query(`ALTER TABLE name_state ENABLE TRIGGER ${quoteIdent(t)}`);
+  // TRUNCATE fires no trigger: the followers (name_count_spans) are emptied with it and filled by its insert's
+  await client.query(`TRUNCATE ${[table.name, ...table.follow].map(quoteIdent).join(', ')}`);
+  const kept = KEPT_AGGREGATES.find((k) => k.table === table.name)!;
+  const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
+  await client.query(
+    `INSERT INTO ${quoteIdent(table.name)} (${kept.columns.join(', ')}) ${kept.recount(quoteIdent(rows[0]!.schema))}`,
+  );
+}

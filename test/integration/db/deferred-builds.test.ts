@@ -1,0 +1,144 @@
+/**
+ * @module What a catch-up from genesis leaves to the top (migration 1140, issue 88): on an empty schema the indexes only
+ * queries read are dropped and the names' kept tables left empty (their triggers off), each said in /v3/status's
+ * mdw_deferred_builds; at the top the indexes are built again and the tables filled, equal to what their triggers keep
+ * in a schema that never deferred them (the oracle: the same names written there). A schema holding blocks defers
+ * nothing.
+ */
+import { expect } from 'chai';
+import { migrate } from '../../../src/db/schema/migrator.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import { storedTotals } from '../../../src/db/queries/sync-state.ts';
+import { buildDeferred, deferBuilds } from '../../../src/db/writes/deferred-builds.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { silent } from '../indexer/support/harness.ts';
+
+/** name_state rows: a claim with pointers, one in auction, one revoked, one re-pointed by a later update */
+const NAMES = [
+  ['nm_a', 'alice.chain', 'th_1', 10, 10, 'ak_o1', 50_010, '[{"key":"account_pubkey","id":"ak_p1"}]', 'claim'],
+  ['nm_b', 'bo.chain', 'th_2', 12, 500, 'ak_o1', 60_500, '[]', 'bid'],
+  ['nm_c', 'carol.chain', 'th_3', 14, 14, 'ak_o2', 50_014, '[{"key":"account_pubkey","id":"ak_p1"}]', 'revoke'],
+  [
+    'nm_d',
+    'dan.test',
+    'th_4',
+    16,
+    16,
+    'ak_o2',
+    50_016,
+    '[{"key":"account_pubkey","id":"ak_p2"},{"key":"oracle_pubkey","id":"ok_p3"}]',
+    'update',
+  ],
+] as const;
+
+/** a name written after the build (or after a restore turned the triggers on) */
+const LATER = `INSERT INTO name_state VALUES ('nm_e', 'eve.chain', 'th_5', 20, 20, 'ak_o3', 50_020, '[{"key":"k","id":"ak_p4"}]', 'claim')`;
+
+const KEPT = ['name_count_edges', 'name_count_spans', 'name_pointees'];
+const INDEXES = [
+  'name_state_name_trgm',
+  'name_state_name_grams',
+  'name_state_name_reversed',
+  'name_state_name_not_label_chain',
+  'contract_internal_calls_function',
+  'contract_internal_calls_contract',
+];
+
+describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let fresh: Pool;
+  let control: Pool;
+
+  before(async () => {
+    db = await createTestDatabase();
+    for (const schema of ['fresh', 'control']) await migrate({ databaseUrl: db.url, schema }, silent);
+    fresh = createPool({ databaseUrl: db.url, schema: 'fresh', max: 2 }, silent);
+    control = createPool({ databaseUrl: db.url, schema: 'control', max: 2 }, silent);
+  });
+  after(async () => {
+    await fresh?.end();
+    await control?.end();
+    await db?.drop();
+  });
+
+  const writeNames = (pool: Pool): Promise<unknown> =>
+    pool.query(
+      `INSERT INTO name_state (name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at,
+                               pointers, kind)
+       SELECT h, n, t, c, a, o, e, p::jsonb, k
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::int[], $8::text[],
+                     $9::text[]) AS u(h, n, t, c, a, o, e, p, k)`,
+      NAMES[0].map((_, i) => NAMES.map((row) => row[i])),
+    );
+  const indexes = async (pool: Pool): Promise<string[]> =>
+    (
+      await pool.query<{ name: string }>(
+        'SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY ($1)',
+        [INDEXES],
+      )
+    ).rows
+      .map((r) => r.name)
+      .sort();
+  const rows = async (pool: Pool, table: string): Promise<string[]> =>
+    (await pool.query<{ r: string }>(`SELECT row_to_json(t)::text AS r FROM ${table} t`)).rows.map((r) => r.r).sort();
+
+  it('on an empty schema drops the indexes only queries read and keeps the names’ tables empty, each said deferred', async () => {
+    // the name search's trigram index is there where pg_trgm is (schema/name-search-index.ts)
+    expect(await indexes(fresh)).to.include.members(INDEXES.filter((i) => i !== 'name_state_name_trgm'));
+    const deferred = await deferBuilds(fresh);
+    expect(deferred).to.include.members(['name_state_name_grams', 'name_count_edges', 'name_pointees']);
+    expect(await indexes(fresh)).to.deep.equal([]);
+    await writeNames(fresh);
+    await writeNames(control);
+    for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal([]);
+    const { deferredBuilds } = await storedTotals(fresh);
+    expect(deferredBuilds.map((d) => [d.name, d.kind, d.state])).to.deep.equal([
+      ...[...INDEXES].sort().map((i) => [i, 'index', 'deferred']),
+      ['name_count_edges', 'table', 'deferred'],
+      ['name_pointees', 'table', 'deferred'],
+    ]);
+  });
+
+  it('at the top builds the indexes and fills the tables as their triggers keep them, and says nothing deferred', async () => {
+    await buildDeferred(fresh, silent);
+    expect(await indexes(fresh)).to.deep.equal(await indexes(control));
+    for (const table of KEPT) {
+      const kept = await rows(control, table);
+      expect(kept, table).to.not.deep.equal([]);
+      expect(await rows(fresh, table), table).to.deep.equal(kept);
+    }
+    expect((await storedTotals(fresh)).deferredBuilds).to.deep.equal([]);
+    // the triggers are on again: a name written now is kept as in the control
+    await fresh.query(LATER);
+    await control.query(LATER);
+    for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal(await rows(control, table));
+  });
+
+  it('fills the tables in place of what the triggers kept after a restore turned them on (a snapshot of a catch-up)', async () => {
+    await migrate({ databaseUrl: db.url, schema: 'restored' }, silent);
+    const restored = createPool({ databaseUrl: db.url, schema: 'restored', max: 2 }, silent);
+    try {
+      await deferBuilds(restored);
+      await writeNames(restored);
+      // what `mdw snapshot import` does after its COPY: every trigger on, the names written since kept on empty tables
+      await restored.query('ALTER TABLE name_state ENABLE TRIGGER USER');
+      await restored.query(LATER);
+      expect(await rows(restored, 'name_pointees')).to.have.length(1);
+      await buildDeferred(restored, silent);
+      for (const table of KEPT) expect(await rows(restored, table), table).to.deep.equal(await rows(control, table));
+    } finally {
+      await restored.end();
+    }
+  });
+
+  it('defers nothing on a schema holding blocks (its servers read the indexes)', async () => {
+    await control.query(
+      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+       VALUES (0, 'kh_0', 'kh_0', 'kh_0', 'ak_b', 'ak_m', 0, '{}')`,
+    );
+    const before = await indexes(control);
+    expect(await deferBuilds(control)).to.deep.equal([]);
+    expect(await indexes(control)).to.deep.equal(before);
+    expect((await storedTotals(control)).deferredBuilds).to.deep.equal([]);
+  });
+});
