@@ -12,6 +12,7 @@ import { reprefix } from '../../chain/encoding.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import { storedLink } from '../../db/queries/block-hashes.ts';
+import { keyBlockAt } from '../../db/queries/blocks.ts';
 import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writes/account-balances.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
@@ -130,11 +131,12 @@ export async function deriveBalances(
   const blocks = lazily(() => rangeBlocks(db, range));
   let changes = balanceChangeRows(derived.deltas, rec);
   // an opening inferred from the range's end would take in what the range's changes lack (issue 89: an account's
-  // genesis balance too high by a payment an untold call made, served until that call's height): the node tells it
+  // genesis balance too high by a payment an untold call made, served until that call's height): where the rules
+  // could not tell all of a range, the node's genesis state tells it; where they told all, the end's difference is it
   const openings =
-    changes.inferred.length === 0
+    changes.inferred.length === 0 || derived.untold.length === 0
       ? new Map<string, bigint>()
-      : await openingBalances(node, await blocks(), derived, changes.inferred);
+      : await openingBalances(node, await keyBlockAt(db, 0), changes.inferred);
   if (openings.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings });
   // a difference is rare (the rules tell the rest): only then is the node asked where inside the range it arose
   if (changes.differences.length > 0) {
@@ -188,25 +190,17 @@ async function locateDifferences(
 }
 
 /**
- * openingBalances are the genesis balances of accounts first seen while no genesis accounts are known, as the node's
- * state after the range's first block tells them: its balance there less the changes derived up to there (a range from
- * height 0: after key block 0, the genesis state itself; a later one: a change of its first block the rules missed is
- * taken for genesis money, the rest of the range's is not). An account whose state there the node no longer holds
- * (pruned) is left out: its whole difference at the range's end is then its opening, as before.
+ * openingBalances are the genesis balances of accounts first seen while no genesis accounts are known: their balances
+ * in the node's state at the genesis key block (0 where it knows none). An account whose genesis state the node no
+ * longer holds (pruned) is left out: its whole difference at the range's end is then its opening, as before.
  */
 async function openingBalances(
   node: BalanceReader,
-  blocks: readonly RangeBlock[],
-  derived: Pick<RangeDeltas, 'deltas'>,
+  genesis: { hash: string } | undefined,
   accounts: readonly string[],
 ): Promise<Map<string, bigint>> {
-  const first = blocks[0];
-  if (first === undefined) return new Map();
-  const changes = changesOf(derived, accounts);
-  const told = await mapLimit(accounts, IN_FLIGHT, async (id) => {
-    const balance = await balanceAt(node, id, first);
-    return balance === undefined ? undefined : balance - balanceAfter(0n, changes.get(id)!)(first);
-  });
+  if (genesis === undefined) return new Map();
+  const told = await mapLimit(accounts, IN_FLIGHT, (id) => balanceAt(node, id, genesis));
   return new Map(accounts.flatMap((id, i) => (told[i] === undefined ? [] : [[id, told[i]] as const])));
 }
 
@@ -218,7 +212,7 @@ function changesOf(derived: Pick<RangeDeltas, 'deltas'>, accounts: readonly stri
 }
 
 /** balanceAt is an account's balance in the node's state after a block (0: unknown there), undefined where pruned. */
-async function balanceAt(node: BalanceReader, account: string, block: RangeBlock): Promise<bigint | undefined> {
+async function balanceAt(node: BalanceReader, account: string, block: { hash: string }): Promise<bigint | undefined> {
   try {
     return (await node.accountBalance(account, block.hash)) ?? 0n;
   } catch (err) {

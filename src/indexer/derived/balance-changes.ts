@@ -259,7 +259,7 @@ export function balanceChangeRows(
         inferred.push(accountId);
         continue;
       }
-      // a negative one (the first block's own changes not the node's) is no genesis balance: all of it a difference
+      // an account the genesis state does not hold opens with nothing: all of it a difference
       if (told > 0n) {
         opening.set(accountId, told);
         held += told;

@@ -58,6 +58,8 @@ describe("a batch's node reads for its derived areas", function () {
     /** GA transactions whose info the fetch did not ask (the batch's transform then waited a round trip for it) */
     const gaNotFetched: string[] = [];
     let gaTransactions = 0;
+    const genesis = (await new NodeClient({ url: h.devnode.externalUrl, timeoutMs: 10_000 }, silent).keyBlock(0)).hash;
+    const openings = new Set<string>();
     for (let from = 0; from <= top; from += BATCH) {
       const heights = heightRange(from, Math.min(BATCH, top - from + 1));
       const prepared = await prepareBatch(deps, heights, true);
@@ -75,8 +77,11 @@ describe("a batch's node reads for its derived areas", function () {
       const named = new Set(balanceCandidates(prepared.rows));
       infos.push(...answered.filter((p) => p.endsWith('/info')));
       for (const path of answered) {
-        const account = /^GET \/v2\/accounts\/(ak_\w+)\/hash\//.exec(path)?.[1];
-        if (account !== undefined && !named.has(account)) unnamed++;
+        const [, account, block] = /^GET \/v2\/accounts\/(ak_\w+)\/hash\/(\w+)/.exec(path) ?? [];
+        // an account first seen without genesis accounts known, in a batch the rules could not tell all of, is asked
+        // its genesis state in the transaction, once (issue 89: its opening is not its whole difference there)
+        if (block === genesis && !openings.has(account!)) openings.add(account!);
+        else if (account !== undefined && !named.has(account)) unnamed++;
         else askedInTransaction.push(path);
       }
       answered.length = 0;
@@ -106,7 +111,16 @@ describe("a batch's node reads for its derived areas", function () {
     } finally {
       await populator.stop();
     }
-    const reads = proxy.stats.paths.flatMap((p) => /^GET \/v2\/accounts\/(ak_\w+)/.exec(p)?.[1] ?? []);
+    const genesis = (await new NodeClient({ url: h.devnode.externalUrl, timeoutMs: 10_000 }, silent).keyBlock(0)).hash;
+    const accountReads = proxy.stats.paths.flatMap((p) => {
+      const [, account, block] = /^GET \/v2\/accounts\/(ak_\w+)(?:\/hash\/(\w+))?/.exec(p) ?? [];
+      return account === undefined ? [] : [{ account, block }];
+    });
+    // an account first seen without genesis accounts known, where the rules could not tell all of a range, is asked
+    // its genesis state too, once (issue 89): not a second read of a batch's end
+    const openings = accountReads.filter((r) => r.block === genesis).map((r) => r.account);
+    expect(openings.length - new Set(openings).size, 'genesis states read twice').to.equal(0);
+    const reads = accountReads.filter((r) => r.block !== genesis).map((r) => r.account);
     const batches = await h.query<{ n: number }>('catch_up', 'SELECT count(*)::int AS n FROM key_blocks');
     expect(batches[0]!.n / 5, 'batches').to.be.greaterThan(8);
     // one stretch: every account once (a batch each read the accounts it touched, 2-4 times as many here)

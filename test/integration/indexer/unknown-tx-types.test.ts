@@ -187,9 +187,15 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
       { account: bob, height: 2, micro: 0, amount: 10n ** 20n },
       { account: bob, height: 3, micro: 0, amount: 10n ** 20n },
     ];
+    // and at genesis what each held before height 1's transactions the rules tell (alice's two fees, bob's 1 received)
+    const genesis = new Map([
+      [alice, 10n ** 21n + 40_001n],
+      [bob, 10n ** 21n - 1n],
+    ]);
     const reader = {
       accountBalance: (account: string, hash?: string) => {
         const block = hash === undefined ? undefined : blocks.get(hash)!;
+        if (block?.height === 0) return Promise.resolve(genesis.get(account));
         const after = taken.filter(
           (t) =>
             t.account === account &&
@@ -207,7 +213,7 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     );
     expect(rows.map((r) => [r.account_id === alice ? 'alice' : 'bob', r.at, r.kind, r.delta, r.balance])).to.deep.equal(
       [
-        // no genesis accounts known: each one's genesis balance is what its first range leaves of the node's
+        // no genesis accounts known and types the rules cannot tell: each one's genesis balance is the node's genesis state
         ['alice', '0/-1/-1', 'accounts_roma', '1000000000000000040001', '1000000000000000040001'],
         ['alice', '1/0/0', 'SpendTx', '-20001', '1000000000000000020000'],
         ['alice', '1/0/1', 'ChannelSetDelegatesTx', '-20000', '1000000000000000000000'],
