@@ -124,8 +124,8 @@ export async function deriveBalances(
   const atEnd = new Map(accounts.flatMap((id, i) => (exact.has(id) ? [[id, balances[i] ?? 0n] as const] : [])));
   const before = await aeBalancesBefore(db, range, accounts);
   const end = { height: range.to, microIndex: await lastMicroIndex(db, range.to), txIndex: AFTER_BLOCK };
-  // an account's genesis balance is asked of no node (a second read of each account, refused by a pruning node):
-  // without the genesis accounts file it is what the node's balance at the end of its first range leaves
+  // without the genesis accounts file an account first seen here opens with what the node's balance at the range's
+  // end leaves, unless the node tells its state after the range's first block (openingBalances, below)
   const inferOpening = await genesisUnknown(db);
   const rec = { before, atEnd, end, untold: derived.untold, inferOpening };
   const blocks = lazily(() => rangeBlocks(db, range));
