@@ -125,7 +125,7 @@ export async function deriveBalances(
   const before = await aeBalancesBefore(db, range, accounts);
   const end = { height: range.to, microIndex: await lastMicroIndex(db, range.to), txIndex: AFTER_BLOCK };
   // without the genesis accounts file an account first seen here opens with what the node's balance at the range's
-  // end leaves, unless the node tells its state after the range's first block (openingBalances, below)
+  // end leaves, unless the range holds what the rules cannot tell: then the node's genesis state (openingBalances)
   const inferOpening = await genesisUnknown(db);
   const rec = { before, atEnd, end, untold: derived.untold, inferOpening };
   const blocks = lazily(() => rangeBlocks(db, range));
