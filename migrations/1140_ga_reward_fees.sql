@@ -8,9 +8,11 @@
 -- backfill derives the ga area (ga_calls, which the transfers read) first (DERIVED_AREAS' order).
 INSERT INTO derive_backfill (area, next_height, to_height)
 SELECT area, first.height, (SELECT max(height) FROM key_blocks)
-  FROM (SELECT min(height) AS height
-          FROM transactions
-         WHERE tx_type IN (80, 81) OR (tx_type = 82 AND inner_type IN ('GAAttachTx', 'GAMetaTx'))) first
+  -- by transactions_type (tx_type, height): the first two its first row, the third a walk of the PayingForTx
+  FROM (SELECT least((SELECT min(height) FROM transactions WHERE tx_type = 80),
+                     (SELECT min(height) FROM transactions WHERE tx_type = 81),
+                     (SELECT min(height) FROM transactions
+                       WHERE tx_type = 82 AND inner_type IN ('GAAttachTx', 'GAMetaTx'))) AS height) first
  CROSS JOIN (VALUES ('transfers'), ('stats'), ('balances')) areas(area)
  WHERE first.height IS NOT NULL
 ON CONFLICT (area) DO UPDATE SET next_height = least(derive_backfill.next_height, EXCLUDED.next_height),
