@@ -23,11 +23,8 @@ const INNER_FEE = 20_000_000_000_000n;
 const GAS_PRICE = 1_000_000_000n;
 const AUTH_GAS = 3_000n;
 
-/**
- * a generation at `height` holding one GAMetaTx (its inner spend `INNER_FEE`), its transaction hash `hash`, and the
- * GA info its fetch read (`info`; none: the fetch could not read it)
- */
-function gen(height: number, hash: string, info?: JsonObject): FetchedGeneration {
+/** a generation at `height` holding one GAMetaTx (its inner spend `INNER_FEE`) */
+function gen(height: number): FetchedGeneration {
   const time = 1_700_000_000_000 + height * 180_000;
   const inner: JsonObject = {
     type: 'SpendTx',
@@ -67,12 +64,11 @@ function gen(height: number, hash: string, info?: JsonObject): FetchedGeneration
     microBlocks: [
       {
         header: { hash: id('mh'), height, time: time + 3000 },
-        transactions: [{ tx: meta, hash, signatures: [id('sg')] }],
+        transactions: [{ tx: meta, hash: id('th'), signatures: [id('sg')] }],
       },
     ],
     callInfos: new Map(),
     decodedCalls: new Map(),
-    ...(info === undefined ? {} : { gaInfos: new Map([[hash, info]]) }),
   };
 }
 
@@ -83,9 +79,9 @@ describe("a batch's transfers wait for its GA calls (issue 89 item 9)", () => {
   });
   after(() => db.drop());
 
-  /** derive writes generation `height` and derives its areas as a batch does, its GA info `info` (none: unread) */
+  /** derive writes generation `height` and derives its areas as a batch does, the node's GA info `info` (none: unread) */
   async function derive(height: number, info?: JsonObject): Promise<void> {
-    const batch = [gen(height, id('th'), info)].map(transformGeneration);
+    const batch = [gen(height)].map(transformGeneration);
     const gaCalls: GaInfoReader = {
       transactionInfo: () => (info ? Promise.resolve({ info }) : Promise.reject(new Error('node down'))),
     };
