@@ -178,7 +178,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
     await verifyClean(h, env);
   });
 
-  it("repairs, by migration 1140, what a version before left (the fees, the failed meta transaction's changes), its GA calls pending too", async () => {
+  it("repairs, by migration 1141, what a version before left (the fees, the failed meta transaction's changes), its GA calls pending too", async () => {
     const right = await pool.query<{ height: number; fees: string }>(
       'SELECT height, fees::text FROM generation_fees WHERE height = ANY($1) ORDER BY height',
       [heights],
@@ -232,7 +232,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       heights[1],
       heights[2],
     ]);
-    await pool.query(await readFile(new URL('../../../migrations/1140_ga_reward_fees.sql', import.meta.url), 'utf8'));
+    await pool.query(await readFile(new URL('../../../migrations/1141_ga_reward_fees.sql', import.meta.url), 'utf8'));
     const top = h.devnode.height();
     const pending = await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area');
     expect(pending.rows).to.deep.equal([
