@@ -30,6 +30,24 @@ export async function gaTransactions(db: Queryable, range: HeightRange): Promise
   return rows;
 }
 
+/** A stored GA call's outcome at its transaction's position (gas and return type null: the node no longer held it). */
+export interface GaCallOutcome extends Omit<GaTransaction, 'hash' | 'signed'> {
+  readonly gasUsed: string | null;
+  readonly returnType: string | null;
+}
+
+/** gaCallOutcomes reads the stored GA calls' outcomes of a range (the transfers' fees count their gas). */
+export async function gaCallOutcomes(db: Queryable, range: HeightRange): Promise<GaCallOutcome[]> {
+  const { rows } = await db.query<GaCallOutcome>({
+    name: 'mdw_ga_call_outcomes',
+    text: `SELECT height, micro_index AS "microIndex", tx_index AS "txIndex", gas_used::text AS "gasUsed",
+                  return_type AS "returnType"
+             FROM ga_calls WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3)`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}
+
 /** A GA call to store at its transaction's position: its outcome, and a GAAttachTx's function name and arguments. */
 export interface GaCallRow extends Omit<GaTransaction, 'hash' | 'signed'> {
   readonly gasUsed: bigint | null;

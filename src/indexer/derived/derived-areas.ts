@@ -124,14 +124,29 @@ const BALANCES_GATHERED = 10_000;
 export const GATHERED_TRANSACTIONS = 100_000;
 
 /**
- * The areas in the order they derive: the statistics read the internal transfers (miners' rewards, supply) and the
- * AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The calls'
+ * The areas in the order they derive: the internal transfers read the GA calls (generation_fees counts their gas and
+ * leaves out a failed inner transaction's fee), the statistics read the internal transfers (miners' rewards, supply)
+ * and the AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The
+ * GA calls ask the node: while they fail, the areas after them wait (the transfers must: their fees would lack the
+ * GAs' gas). The calls'
  * decoding stands alone: a call undecoded for now defers no other area, and no other defers it in a batch. The
  * hyperchain's consensus stands alone too, and comes last: no other area reads its rows, and the backfill derives the
  * pending areas in this order, those after a failing one waiting for it; its failing (a contract this version does not
  * read, a node that no longer keeps an old boundary's state: until an upgrade or another node) must hold up no other.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
+  [
+    // first: the transfers read its rows (a GA's own call's gas is part of the generation's fees, a GAMetaTx's failed
+    // inner transaction's fee is not), so the backfill derives its pending heights before theirs, and a batch that
+    // does not derive it defers them (it is no standalone area)
+    'ga',
+    {
+      batch: (db, gens, { gaCalls }) => deriveBatchGaCalls(db, nodeReader('ga', gaCalls), gens),
+      stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
+      tables: ['ga_calls'],
+      asksNode: true,
+    },
+  ],
   [
     'transfers',
     {
@@ -193,16 +208,6 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       stored: (db, from, to, { decoder }) => redecodeStoredCalls(db, nodeReader('calls', decoder), from, to),
       // their decoding: `mdw -v` names each call undecoded for now apart (verify.ts undecodedCalls)
       tables: ['contract_calls'],
-      asksNode: true,
-      standalone: true,
-    },
-  ],
-  [
-    'ga',
-    {
-      batch: (db, gens, { gaCalls }) => deriveBatchGaCalls(db, nodeReader('ga', gaCalls), gens),
-      stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
-      tables: ['ga_calls'],
       asksNode: true,
       standalone: true,
     },

@@ -28,8 +28,10 @@ import {
   rewardInputs,
   type InternalTransferRow,
 } from '../../db/writes/internal-transfers.ts';
+import { gaCallOutcomes } from '../../db/writes/ga-calls.ts';
 import type { GenerationRows } from '../rows/rows.ts';
-import { gaCallOutcome } from './ga-calls.ts';
+import { batchRange } from './batch-range.ts';
+import { GA_TX_TYPES } from './ga-calls.ts';
 
 /** The chain's rules for the transfers no transaction shows: its rewards, its genesis accounts and its forks' credits. */
 export interface TransferRules {
@@ -127,12 +129,17 @@ export async function loadGenesisAccounts(file: string): Promise<TransferRules['
   return Object.entries(parsed).map(([account, balance]) => ({ account, amount: toBigInt(balance) }));
 }
 
+/** A GA call's outcome (ga_calls) by its transaction's position, `height:micro_index:tx_index`. */
+export type GaOutcomes = ReadonlyMap<string, { readonly gasUsed: bigint | null; readonly ok: boolean | null }>;
+
+const position = (height: number, microIndex: number, txIndex: number): string => `${height}:${microIndex}:${txIndex}`;
+
 /**
  * generationFees is what the transactions of generation rows paid as the node counts it for rewards (rewardFees): every
  * fee, inner transactions' included (a GAMetaTx's failed inner one's not), and the gas of each contract call and
- * generalized account's own call, from the call infos and GA infos the batch fetched (a GA info not read counts 0).
+ * generalized account's own call (`gaCalls`, the ga area's rows: a GA call without gas, or none, counts 0).
  */
-export function generationFees(gen: GenerationRows): bigint {
+export function generationFees(gen: GenerationRows, gaCalls: GaOutcomes): bigint {
   const gasUsed = new Map(
     gen.contractCalls.flatMap((c) =>
       c.callInfo?.gas_used === undefined ? [] : [[c.txHash, toBigInt(c.callInfo.gas_used)]],
@@ -140,31 +147,46 @@ export function generationFees(gen: GenerationRows): bigint {
   );
   let fees = 0n;
   for (const t of gen.transactions) {
-    const ga = gen.gaInfos?.get(t.txHash);
-    const outcome = ga === undefined ? undefined : gaCallOutcome(ga);
+    const ga = gaCalls.get(position(t.height, t.microIndex, t.txIndex));
     fees += rewardFees(t.tx, {
       callGasUsed: gasUsed.get(t.txHash),
-      ...(outcome === undefined ? {} : { gaGasUsed: outcome.gasUsed, gaOk: outcome.returnType === 'ok' }),
+      ...(ga?.gasUsed == null ? {} : { gaGasUsed: ga.gasUsed }),
+      ...(ga?.ok == null ? {} : { gaOk: ga.ok }),
     });
   }
   return fees;
 }
 
-/** writeInternalTransfers adds a batch's transfers; its other rows are written (ascending generations). */
+/**
+ * writeInternalTransfers adds a batch's transfers; its other rows are written (ascending generations), its GA calls
+ * too (the ga area derives before the transfers, in the same transaction: the backfill's fees read the same rows).
+ */
 export async function writeInternalTransfers(
   db: Queryable,
   gens: readonly GenerationRows[],
   rules: TransferRules,
 ): Promise<void> {
   if (gens.length === 0) return;
+  const range = batchRange(gens);
+  // most batches hold no GA transaction: no read
+  const gaTxs = gens.some((g) => g.transactions.some((t) => GA_TX_TYPES.has(t.txType)));
+  const gaCalls: GaOutcomes = new Map(
+    (gaTxs ? await gaCallOutcomes(db, range) : []).map((c) => [
+      position(c.height, c.microIndex, c.txIndex),
+      {
+        gasUsed: c.gasUsed === null ? null : BigInt(c.gasUsed),
+        ok: c.returnType === null ? null : c.returnType === 'ok',
+      },
+    ]),
+  );
   await addGenerationFees(
     db,
-    gens.map((g) => ({ height: g.keyBlock.height, fees: generationFees(g) })),
+    gens.map((g) => ({ height: g.keyBlock.height, fees: generationFees(g, gaCalls) })),
   );
   await deriveTransfersOfStored(
     db,
     gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock.height),
-    { from: gens[0]!.keyBlock.height, to: gens.at(-1)!.keyBlock.height },
+    { from: range.from, to: range.to },
     rules,
   );
 }

@@ -251,8 +251,6 @@ export interface GenerationRows extends DirectRows {
   readonly nameReferences: NameReferenceRow[];
   /** AEX-N contracts and AEX-9 events (written by db/writes/aexn.ts) */
   readonly aexn: AexnRows;
-  /** the fetched infos of its GA transactions (FetchedGeneration.gaInfos): their gas is part of the generation's fees */
-  readonly gaInfos?: ReadonlyMap<string, JsonObject>;
 }
 
 /** Rows of a batch once name and oracle events are resolved: everything the writer inserts. */

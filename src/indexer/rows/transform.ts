@@ -45,7 +45,6 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
     nameOracleQueries: [],
     nameReferences: [],
     aexn: aexnRows(gen),
-    ...(gen.gaInfos === undefined ? {} : { gaInfos: gen.gaInfos }),
   };
   const keyHash = str(gen.keyBlock.hash);
   gen.microBlocks.forEach((mb, i) => {

@@ -7,7 +7,8 @@
  * which burns fees, what a generation's transactions took out of all accounts.
  */
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
+import prom from 'prom-client';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
@@ -26,9 +27,14 @@ import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
 import { populateToTop } from '../../support/populate.ts';
-import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
 const GAS_PRICE = 1_000_000_000;
+/** the inner spend's fee, and the amount of the one that fails */
+const INNER_FEE = 20_000_000_000_000n;
+const FAILED_AMOUNT = 10n ** 22n;
 
 describe("AE balances of a generalized account's transactions, a failed inner one among them (issue 89)", function () {
   this.timeout(300_000);
@@ -95,7 +101,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
         sender_id: ga,
         recipient_id: recipient,
         amount,
-        fee: 20_000_000_000_000,
+        fee: INNER_FEE,
         nonce: 0,
         payload: encode('ba', Buffer.from('inner')),
       };
@@ -115,7 +121,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       };
     };
     // a spend above the GA's balance fails inside its meta transaction; the next one, within it, goes through
-    submit(meta(1, 10n ** 22n));
+    submit(meta(1, FAILED_AMOUNT));
     submit(meta(2, 5n * 10n ** 18n));
     await mine();
     const genesis = await writeNodeFiles(await mkdtemp(join(tmpdir(), 'mdw-genesis-')), chain);
@@ -169,6 +175,93 @@ describe("AE balances of a generalized account's transactions, a failed inner on
   });
 
   it('verifies clean against the devnode (mdw -v --full)', async () => {
+    await verifyClean(h, env);
+  });
+
+  it("repairs, by migration 1141, what a version before left (the fees, the failed meta transaction's changes), its GA calls pending too", async () => {
+    const right = await pool.query<{ height: number; fees: string }>(
+      'SELECT height, fees::text FROM generation_fees WHERE height = ANY($1) ORDER BY height',
+      [heights],
+    );
+    // the old rule's sums: no GA's own gas, a failed inner transaction's fee counted
+    await pool.query(
+      `UPDATE generation_fees f
+          SET fees = f.fees - (SELECT coalesce(sum(g.gas_used), 0) * $2 FROM ga_calls g WHERE g.height = f.height)
+                   + (SELECT count(*) * $3 FROM ga_calls g WHERE g.height = f.height AND g.return_type = 'error')
+        WHERE f.height = ANY($1)`,
+      [heights, GAS_PRICE, String(INNER_FEE)],
+    );
+    // the old rule's changes: the failed meta transaction applied its inner fee and amount, which the node's balance
+    // then put back as an 'unexplained' change after its block
+    const lost = String(INNER_FEE + FAILED_AMOUNT);
+    const [failed] = (
+      await pool.query<{ height: number; micro_index: number; tx_index: number }>(
+        "SELECT height, micro_index, tx_index FROM ga_calls WHERE return_type = 'error'",
+      )
+    ).rows;
+    const at = [ga, failed!.height, failed!.micro_index, failed!.tx_index];
+    await pool.query(
+      `UPDATE account_balance_changes SET delta = delta - $5
+        WHERE account_id = $1 AND height = $2 AND micro_index = $3 AND tx_index = $4`,
+      [...at, lost],
+    );
+    await pool.query(
+      `UPDATE account_balance_changes SET balance = balance - $5
+        WHERE account_id = $1 AND height = $2 AND (micro_index, tx_index) >= ($3, $4)`,
+      [...at, lost],
+    );
+    await pool.query(
+      `INSERT INTO account_balance_changes (account_id, height, micro_index, tx_index, seq, kind, delta, balance)
+       SELECT $1, $2, micro_index, 2147483647, 0, 'unexplained', $3, balance + $3
+         FROM account_balance_changes WHERE account_id = $1 AND height = $2
+        ORDER BY micro_index DESC, tx_index DESC, seq DESC LIMIT 1`,
+      [ga, failed!.height, lost],
+    );
+    const lines: string[] = [];
+    await verifyChain({ cfg: h.config(env), log: silent, out: (l) => lines.push(l) }, { full: true });
+    // -v compares the fees (the changes, whose reconciliation asks the node, only as the accounts' state: unchanged)
+    expect(
+      lines.filter((l) => !l.startsWith('derived generation_fees: ')),
+      lines.join('\n'),
+    ).to.deep.equal([]);
+    expect(lines.length).to.be.greaterThan(0);
+
+    // its GA calls not derived yet either: the transfers must not read them before the ga area wrote them
+    await pool.query('DELETE FROM ga_calls');
+    await pool.query("INSERT INTO derive_backfill (area, next_height, to_height) VALUES ('ga', $1, $2)", [
+      heights[1],
+      heights[2],
+    ]);
+    await pool.query(await readFile(new URL('../../../migrations/1141_ga_reward_fees.sql', import.meta.url), 'utf8'));
+    const top = h.devnode.height();
+    const pending = await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area');
+    expect(pending.rows).to.deep.equal([
+      { area: 'balances', next_height: heights[1], to_height: top },
+      { area: 'ga', next_height: heights[1], to_height: heights[2] },
+      { area: 'stats', next_height: heights[1], to_height: top },
+      { area: 'transfers', next_height: heights[1], to_height: top },
+    ]);
+
+    const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
+    try {
+      await waitFor(
+        'the areas derived again',
+        async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
+        60_000,
+      );
+    } finally {
+      await populator.stop();
+    }
+    const repaired = await pool.query<{ height: number; fees: string }>(
+      'SELECT height, fees::text FROM generation_fees WHERE height = ANY($1) ORDER BY height',
+      [heights],
+    );
+    expect(repaired.rows).to.deep.equal(right.rows);
+    const unexplained = await pool.query(
+      "SELECT 1 FROM account_balance_changes WHERE kind = 'unexplained' AND account_id = $1",
+      [ga],
+    );
+    expect(unexplained.rows).to.deep.equal([]);
     await verifyClean(h, env);
   });
 });

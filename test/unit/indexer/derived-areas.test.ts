@@ -5,17 +5,24 @@ import { DERIVED_AREAS, transactionAreas } from '../../../src/indexer/derived/de
 describe('DERIVED_AREAS', () => {
   it('sends a learned transaction type to every area but those derived from key blocks alone (the hyperchain)', () => {
     expect(transactionAreas()).to.deep.equal([
+      'ga',
       'transfers',
       'tokens',
       'stats',
       'calls',
-      'ga',
       'int_calls',
       'balances',
       'channels',
       'created',
       'spends',
     ]);
+  });
+
+  it('derives the GA calls before the transfers, which read them (issue 89 item 9)', () => {
+    const order = [...DERIVED_AREAS.keys()];
+    expect(order.indexOf('ga')).to.be.lessThan(order.indexOf('transfers'));
+    // not standalone: a batch that does not derive it defers the areas after it
+    expect(DERIVED_AREAS.get('ga')!.standalone).to.equal(undefined);
   });
 
   it('derives the hyperchain area last and alone: its failing holds up no other area, in a batch or the backfill', () => {

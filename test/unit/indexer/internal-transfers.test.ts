@@ -9,15 +9,10 @@ import { generationFees, loadHardForkFiles } from '../../../src/indexer/derived/
 import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 
 type Obj = { [key: string]: Json };
-const rows = (
-  txs: { hash: string; tx: Obj }[],
-  gas: Record<string, number>,
-  gaInfos: Record<string, Obj> = {},
-): GenerationRows =>
+const rows = (txs: { hash: string; tx: Obj }[], gas: Record<string, number>): GenerationRows =>
   ({
-    transactions: txs.map((t) => ({ txHash: t.hash, tx: t.tx })),
+    transactions: txs.map((t, i) => ({ height: 5, microIndex: 0, txIndex: i, txHash: t.hash, tx: t.tx })),
     contractCalls: Object.entries(gas).map(([txHash, used]) => ({ txHash, callInfo: { gas_used: used } })),
-    gaInfos: new Map(Object.entries(gaInfos)),
   }) as unknown as GenerationRows;
 
 describe('generationFees (what the node pays out of a generation)', () => {
@@ -37,10 +32,10 @@ describe('generationFees (what the node pays out of a generation)', () => {
       ],
       { th_call: 300, th_paid: 11 },
     );
-    expect(generationFees(gen)).to.equal(20_000n + 100_000n + 300n * 1_000_000_000n + 5n + 7n + 11n * 2n);
+    expect(generationFees(gen, new Map())).to.equal(20_000n + 100_000n + 300n * 1_000_000_000n + 5n + 7n + 11n * 2n);
   });
 
-  it("counts generalized accounts' own gas from their infos, and no failed inner transaction's fee (issue 89)", () => {
+  it("counts generalized accounts' own gas from their GA calls, and no failed inner transaction's fee (issue 89)", () => {
     const attach = { type: 'GAAttachTx', fee: 80_000, gas_price: 1_000_000_000 };
     const inner = { type: 'SpendTx', fee: 20_000 };
     const meta = { type: 'GAMetaTx', fee: 50_000, gas_price: 2, tx: { signatures: [], tx: inner } };
@@ -49,20 +44,25 @@ describe('generationFees (what the node pays out of a generation)', () => {
         { hash: 'th_attach', tx: attach },
         { hash: 'th_ok', tx: meta },
         { hash: 'th_failed', tx: meta },
+        { hash: 'th_pruned', tx: meta },
       ],
       {},
-      {
-        th_attach: { call_info: { gas_used: 700, return_type: 'ok' } },
-        th_ok: { ga_info: { gas_used: 40, return_type: 'ok', inner_object: { tx_info: 'spend_tx' } } },
-        th_failed: { ga_info: { gas_used: 41, return_type: 'error', inner_object: { tx_info: 'spend_tx' } } },
-      },
     );
-    expect(generationFees(gen)).to.equal(80_000n + 700n * 1_000_000_000n + (50_000n + 80n + 20_000n) + (50_000n + 82n));
+    // by position (ga_calls): the last one's info the node no longer held
+    const gaCalls = new Map([
+      ['5:0:0', { gasUsed: 700n, ok: true }],
+      ['5:0:1', { gasUsed: 40n, ok: true }],
+      ['5:0:2', { gasUsed: 41n, ok: false }],
+      ['5:0:3', { gasUsed: null, ok: null }],
+    ]);
+    expect(generationFees(gen, gaCalls)).to.equal(
+      80_000n + 700n * 1_000_000_000n + (50_000n + 80n + 20_000n) + (50_000n + 82n) + (50_000n + 20_000n),
+    );
   });
 
   it('keeps integers above 2^53 exact', () => {
     const fee = 2n ** 60n + 1n;
-    expect(generationFees(rows([{ hash: 'th_a', tx: { type: 'SpendTx', fee } }], {}))).to.equal(fee);
+    expect(generationFees(rows([{ hash: 'th_a', tx: { type: 'SpendTx', fee } }], {}), new Map())).to.equal(fee);
   });
 });
 

@@ -24,6 +24,17 @@ describe('nextJob (derive-backfill.ts)', () => {
     expect(nextJob([], true)).to.equal(undefined);
   });
 
+  it('derives the GA calls before the transfers, which read them (issue 89 item 9), failing or not', () => {
+    const transfers = pending('transfers', 0, 9);
+    const ga = pending('ga', 5, 9);
+    expect(nextJob([transfers, ga], false)).to.equal(ga);
+    expect(nextJob([transfers, ga], true)).to.equal(ga);
+    // a failing ga holds the transfers up (retried first), where fees without its gas would be wrong
+    const failing = pending('ga', 5, 9, true);
+    expect(nextJob([transfers, failing], false)).to.equal(failing);
+    expect(nextJob([transfers], false)).to.equal(transfers);
+  });
+
   it('leaves the balances waiting while catching up, and the areas after them go on', () => {
     const balances = pending('balances', 0, 2999);
     const stats = pending('stats', 10, 20);
