@@ -148,9 +148,9 @@ export async function deriveBalances(
 
 /**
  * locateDifferences asks the node, for each account whose derived balance at the range's end is not the node's, its
- * balance after a few of the range's blocks (differenceSteps' bisection; first before and after the block of the
- * first untold transaction naming it, where a legitimate difference arises: two reads, not log2 of a catch-up
- * stretch's blocks) and gives where each part of the difference arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
+ * balance after a few of the range's blocks (differenceSteps' bisection; first before and after the blocks of the
+ * untold transactions naming it, up to log2 of the range's blocks of them, where a legitimate difference arises: two
+ * reads a step, not log2 of a catch-up stretch's blocks) and gives where each part of the difference arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
  * blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
  */
 async function locateDifferences(
@@ -169,7 +169,9 @@ async function locateDifferences(
   // differs once per name fee, and a node's own differs nowhere
   const located = new Map<string, (Place & { amount: bigint })[]>();
   const asked = differences.filter((d) => d.accountId !== LOCKED_COINS_ACCOUNT);
-  const suspects = firstUntoldBlocks(blocks, derived.untold);
+  const suspects = untoldBlocks(blocks, derived.untold);
+  // past log2 of the blocks an account's untold blocks cost more to ask around than a bisection's step
+  const maxSuspects = Math.ceil(Math.log2(blocks.length + 1));
   await mapLimit(asked, IN_FLIGHT, async ({ accountId, derived: held, node: atEnd }) => {
     const after = balanceAfter(before.get(accountId) ?? 0n, changes.get(accountId)!);
     const steps = await differenceSteps(
@@ -179,7 +181,7 @@ async function locateDifferences(
         const balance = await balanceAt(node, accountId, blocks[i]!);
         return balance === undefined ? undefined : balance - after(blocks[i]!);
       },
-      { maxReads: LOCATE_READS, suspect: suspects.get(accountId) },
+      { maxReads: LOCATE_READS, suspects: suspects.get(accountId)?.slice(0, maxSuspects) },
     );
     located.set(
       accountId,
@@ -190,17 +192,21 @@ async function locateDifferences(
 }
 
 /**
- * firstUntoldBlocks gives, for each account an untold transaction names, the index among `blocks` of the block of the
- * first such transaction (`untold` is in chain order): where its difference most likely arose, asked first.
+ * untoldBlocks gives, for each account an untold transaction names, the indices among `blocks` of the blocks of such
+ * transactions, in chain order (`untold` is): where its difference most likely arose, asked first.
  */
-function firstUntoldBlocks(blocks: readonly RangeBlock[], untold: RangeDeltas['untold']): Map<string, number> {
+function untoldBlocks(blocks: readonly RangeBlock[], untold: RangeDeltas['untold']): Map<string, number[]> {
   const index = new Map(blocks.map((b, i) => [`${b.height}:${b.microIndex}`, i]));
-  const first = new Map<string, number>();
+  const named = new Map<string, number[]>();
   for (const u of untold) {
     const i = index.get(`${u.height}:${u.microIndex}`);
-    if (i !== undefined) for (const a of u.accounts) if (!first.has(a)) first.set(a, i);
+    if (i === undefined) continue;
+    for (const a of u.accounts) {
+      const list = named.get(a) ?? named.set(a, []).get(a)!;
+      if (list.at(-1) !== i) list.push(i);
+    }
   }
-  return first;
+  return named;
 }
 
 /**
