@@ -192,24 +192,6 @@ async function locateDifferences(
 }
 
 /**
- * untoldBlocks gives, for each account an untold transaction names, the indices among `blocks` of the blocks of such
- * transactions, in chain order (`untold` is): where its difference most likely arose, asked first.
- */
-function untoldBlocks(blocks: readonly RangeBlock[], untold: RangeDeltas['untold']): Map<string, number[]> {
-  const index = new Map(blocks.map((b, i) => [`${b.height}:${b.microIndex}`, i]));
-  const named = new Map<string, number[]>();
-  for (const u of untold) {
-    const i = index.get(`${u.height}:${u.microIndex}`);
-    if (i === undefined) continue;
-    for (const a of u.accounts) {
-      const list = named.get(a) ?? named.set(a, []).get(a)!;
-      if (list.at(-1) !== i) list.push(i);
-    }
-  }
-  return named;
-}
-
-/**
  * openingBalances are the genesis balances of accounts first seen while no genesis accounts are known, as the node's
  * state after the range's first block tells them: its balance there less the changes derived up to there (a range from
  * height 0: after key block 0, the genesis state itself; a later one: a change of its first block the rules missed is
@@ -253,4 +235,22 @@ async function balanceAt(node: BalanceReader, account: string, block: RangeBlock
 function lazily<T>(read: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () => (value ??= read());
+}
+
+/**
+ * untoldBlocks gives, for each account an untold transaction names, the indices among `blocks` of the blocks of such
+ * transactions, in chain order (`untold` is): where its difference most likely arose, asked first.
+ */
+function untoldBlocks(blocks: readonly RangeBlock[], untold: RangeDeltas['untold']): Map<string, number[]> {
+  const index = new Map(blocks.map((b, i) => [`${b.height}:${b.microIndex}`, i]));
+  const named = new Map<string, number[]>();
+  for (const u of untold) {
+    const i = index.get(`${u.height}:${u.microIndex}`);
+    if (i === undefined) continue;
+    for (const a of u.accounts) {
+      const list = named.get(a) ?? named.set(a, []).get(a)!;
+      if (list.at(-1) !== i) list.push(i);
+    }
+  }
+  return named;
 }
