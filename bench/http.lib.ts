@@ -55,6 +55,23 @@ export interface Child {
 /** DevnodeChild is a devnode process; `internalUrl` is its internal API (e.g. `/v2/debug/dev/pacing`). */
 export interface DevnodeChild extends Child {
   readonly internalUrl: string;
+  /**
+   * the populator's settings as a deployment on this chain has them (`mdw dev`, the tests): the devnode's reward
+   * rules (100 AE to each key block's beneficiary at once, fees burnt; none on a hyperchain) and, with `nodeFilesArgs()`, its genesis
+   * accounts and hard-fork files. With mainnet's rules and no genesis accounts every beneficiary, the genesis
+   * accounts and the fee burn differ from the node's and are located block by block (issue 88).
+   */
+  readonly deployment: Readonly<Record<string, string>>;
+}
+
+/**
+ * nodeFilesArgs is `--node-files DIR` for a devnode of this tree, DIR a new temporary directory removed at exit: the
+ * node writes its genesis accounts and hard-fork files there and names them before its API line.
+ */
+export function nodeFilesArgs(): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-node-files-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return ['--node-files', dir];
 }
 
 /** Child processes still running: killed when the bench process ends early (an error, Ctrl-C, a closed pipe). */
@@ -146,7 +163,11 @@ export async function startDevnodeProcess(
   });
   child.off('exit', exited!);
   child.stdout!.resume();
-  return { url, internalUrl, pid: child.pid!, stop: () => stopChild(child) };
+  const files = [...output.matchAll(/^([A-Z_]+_FILE)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!] as const);
+  // a hyperchain's rewards are its own whatever REWARD_RULES says (the populator warns of one set there)
+  const rules: Record<string, string> = args.includes('--hyperchain') ? {} : { REWARD_RULES: 'devnode' };
+  const deployment = { ...rules, ...Object.fromEntries(files) };
+  return { url, internalUrl, deployment, pid: child.pid!, stop: () => stopChild(child) };
 }
 
 /**

@@ -36,7 +36,7 @@ import { copyText } from '../src/db/writes/copy-in.ts';
 import { idKey, txTypeCode } from '../src/chain/id-key.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
-import { startDevnodeProcess, type Child } from './http.lib.ts';
+import { nodeFilesArgs, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
@@ -121,6 +121,7 @@ async function main(): Promise<void> {
   const db = await createTestDatabase();
   const cfg = loadConfig({
     ...TUNING,
+    ...devnode.deployment,
     NODE_URL: devnode.url,
     DATABASE_URL: db.url,
     DATABASE_SCHEMA: 'populated',
@@ -205,6 +206,7 @@ async function main(): Promise<void> {
     ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
     {
       env: {
+        ...devnode.deployment,
         NODE_URL: devnode.url,
         DATABASE_URL: db.url,
         DATABASE_SCHEMA: 'populated',
@@ -341,9 +343,12 @@ async function main(): Promise<void> {
   await stopTestServer();
 }
 
-/** startDevnode runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process. */
-const startDevnode = (generations = GENERATIONS): Promise<Child> =>
-  startDevnodeProcess(['--generate', String(generations), '--seed', 'bench']);
+/**
+ * startDevnode runs `mdw devnode --generate` (2 micro blocks × 5 txs a generation) in its own process; its
+ * `deployment` configures the populator for its chain.
+ */
+const startDevnode = (generations = GENERATIONS): Promise<DevnodeChild> =>
+  startDevnodeProcess(['--generate', String(generations), '--seed', 'bench', ...nodeFilesArgs()]);
 
 /** onlyInstructions runs the instruction counts alone (BENCH_INDEXER_ONLY_INSTRUCTIONS=1): quick A/B of a change. */
 async function onlyInstructions(): Promise<void> {
@@ -386,6 +391,7 @@ async function instructionCounts(databaseUrl: string): Promise<{
     try {
       const env = {
         ...TUNING,
+        ...devnode.deployment,
         NODE_URL: devnode.url,
         DATABASE_URL: databaseUrl,
         DATABASE_SCHEMA: `instructions_${length}`,

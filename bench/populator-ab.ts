@@ -34,7 +34,14 @@ import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { bareClient, type BareRead } from './bare-client.lib.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
-import { killChildrenOnExit, median, startDevnodeProcess, workerFlags, type DevnodeChild } from './http.lib.ts';
+import {
+  killChildrenOnExit,
+  median,
+  nodeFilesArgs,
+  startDevnodeProcess,
+  workerFlags,
+  type DevnodeChild,
+} from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -86,6 +93,8 @@ async function populate(
     cwd: checkout,
     env: {
       ...(slotsFile && { BENCH_NODE_SLOTS_FILE: slotsFile, BENCH_NODE_SLOTS: String(SLOTS * NODES) }),
+      // both sides as a deployment on this chain: 0.2.0 reads the same settings
+      ...nodes[0]!.deployment,
       NODE_URL: urls[0]!,
       NODE_URLS: urls.join(','),
       DATABASE_URL: databaseUrl,
@@ -162,14 +171,17 @@ function startNodes(): Promise<DevnodeChild[]> {
         ...['--generate', String(GENERATIONS), '--seed', 'perf', ...(MAINNET_LIKE ? ['--mainnet-like'] : [])],
         ...['--latency-ms', String(LATENCY_MS), ...workerFlags(SLOTS)],
         ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+        ...nodeFilesArgs(),
       ]),
     ),
   );
 }
 
 /** verified checks every stored height of `schema` against the nodes, throwing on any difference. */
-async function verified(urls: readonly string[], databaseUrl: string, schema: string): Promise<number> {
+async function verified(nodes: readonly DevnodeChild[], databaseUrl: string, schema: string): Promise<number> {
+  const urls = nodes.map((n) => n.url);
   const cfg = loadConfig({
+    ...nodes[0]!.deployment,
     NODE_URL: urls[0]!,
     NODE_URLS: urls.join(','),
     DATABASE_URL: databaseUrl,
@@ -250,7 +262,7 @@ async function main(): Promise<void> {
       console.log(roundLine(i, round));
       if (VERIFY)
         console.log(
-          `  mdw -v --full on B's schema: ${await verified(urls, db.url, `ab_b_${i}`)} heights, 0 differences`,
+          `  mdw -v --full on B's schema: ${await verified(nodes, db.url, `ab_b_${i}`)} heights, 0 differences`,
         );
     }
   } finally {

@@ -37,6 +37,7 @@ const NO_DEVNODE = process.env.BENCH_SCALE_NO_DEVNODE === '1';
 const NO_NODE: DevnodeChild = {
   url: 'http://127.0.0.1:9',
   internalUrl: 'http://127.0.0.1:9',
+  deployment: {},
   pid: 0,
   stop: async () => {},
 };

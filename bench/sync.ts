@@ -33,7 +33,7 @@ import { loadConfig } from '../src/config/middleware.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { bareClient } from './bare-client.lib.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
-import { startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
+import { nodeFilesArgs, startDevnodeProcess, type Child, type DevnodeChild } from './http.lib.ts';
 import { machineBusySeconds, mainThreadSeconds, postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { writeResult } from './results.lib.ts';
@@ -68,6 +68,7 @@ function startNode(pace: string): Promise<DevnodeChild> {
     ...(HYPERCHAIN ? ['--hyperchain', '--epoch-length', HYPERCHAIN] : []),
     ...(isProfile(pace) ? ['--node-profile', pace] : ['--latency-ms', pace]),
     ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+    ...nodeFilesArgs(),
   ]);
 }
 
@@ -207,9 +208,13 @@ function useLine(uses: readonly NodeUse[], latencyMs: number): string {
     .join('; ');
 }
 
-/** populate (c) runs the populator in its own process from an empty schema to the top. */
+/**
+ * populate (c) runs the populator in its own process from an empty schema to the top, configured as a deployment on
+ * the devnode's chain (`deployment`: its reward rules and genesis accounts, DevnodeChild).
+ */
 async function populate(
   urls: readonly string[],
+  deployment: Readonly<Record<string, string>>,
   databaseUrl: string,
   schema: string,
   transactions: number,
@@ -231,6 +236,7 @@ async function populate(
   const kindsFile = join(dir, 'kinds.json');
   const child = spawn(process.execPath, ['--expose-gc', '--import', hook, ...flags, script], {
     env: {
+      ...deployment,
       BENCH_NODE_REQUESTS_FILE: kindsFile,
       NODE_URL: urls[0]!,
       NODE_URLS: urls.join(','),
@@ -480,7 +486,7 @@ async function main(): Promise<void> {
           let counts0: PacingCounts[] = [];
           let timeline: ((seconds: number) => Promise<number[]>) | undefined;
           let dryRunTimeline: ((seconds: number) => Promise<number[]>) | undefined;
-          const populated = await populate(urls, db.url, schema, bare.transactions, async () => {
+          const populated = await populate(urls, nodes[0]!.deployment, db.url, schema, bare.transactions, async () => {
             cpu0 = { postgres: postgresCpu(), nodes: cpuOfNodes(nodes), machine: machineBusySeconds() };
             counts0 = await Promise.all(used.map(pacingCounts));
             timeline = busyTimeline(used, Math.max(200, latencyMs), 'read');
@@ -512,6 +518,7 @@ async function main(): Promise<void> {
             ? await verifyChain(
                 {
                   cfg: loadConfig({
+                    ...nodes[0]!.deployment,
                     NODE_URL: urls[0]!,
                     NODE_URLS: urls.join(','),
                     DATABASE_URL: db.url,

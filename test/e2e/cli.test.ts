@@ -109,6 +109,31 @@ describe('mdw devnode (the binary)', () => {
   });
 });
 
+describe('mdw devnode --node-files (the binary)', () => {
+  it("writes the chain's genesis accounts as the node's accounts file, named before the API line", async () => {
+    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'mdw-node-files-'));
+    try {
+      const { child, out } = await startDevnodeBinary(['--node-files', join(dir, 'files')]);
+      const text = out();
+      const file = /^GENESIS_ACCOUNTS_FILE=(\S+)$/m.exec(text)?.[1];
+      expect(text.indexOf(`GENESIS_ACCOUNTS_FILE=${file}`)).to.be.below(text.indexOf('external API:'));
+      // the prefunded accounts it printed, each with a balance: what the middleware's GENESIS_ACCOUNTS_FILE reads
+      const printed = [...text.matchAll(/^\s+(ak_\w+)\s+sk_\w+$/gm)].map((m) => m[1]);
+      const accounts = JSON.parse(await readFile(file!, 'utf8')) as Record<string, number>;
+      expect(printed.length).to.be.above(0);
+      expect(Object.keys(accounts).sort()).to.deep.equal(printed.sort());
+      for (const balance of Object.values(accounts)) expect(balance).to.be.above(0);
+      child.kill('SIGTERM');
+      expect(await new Promise((r) => child.on('exit', r))).to.equal(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('mdw devnode --hard-forks (the binary)', () => {
   it('runs the schedule, writes the fork files for the middleware, and refuses a bad schedule with exit 2', async () => {
     const { mkdtemp, readFile, rm, writeFile } = await import('node:fs/promises');

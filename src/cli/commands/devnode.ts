@@ -35,6 +35,7 @@ export default class Devnode extends Command {
     'mdw devnode --generate 1000 --gc-height 900',
     'mdw devnode --no-dry-run-endpoint --no-debug-endpoints --dry-run-timeout-ms 3000',
     'mdw devnode --hard-forks forks.json --hard-fork-files ./forks',
+    'mdw devnode --generate 1000 --node-files ./node-files',
     'mdw devnode --hyperchain --generate 400 --epoch-length 10',
   ];
   static override flags = {
@@ -160,6 +161,10 @@ export default class Devnode extends Command {
         "write the forks' accounts and contracts here as the node's files, for the middleware's MINERVA_ACCOUNTS_FILE, …",
       dependsOn: ['hard-forks'],
     }),
+    'node-files': Flags.string({
+      description:
+        "write the chain's genesis accounts and hard-fork files here as the node's data directory holds them, for the middleware's GENESIS_ACCOUNTS_FILE, MINERVA_ACCOUNTS_FILE, … (each printed as VARIABLE=path before the API line)",
+    }),
     'dry-run-endpoint': Flags.boolean({
       description:
         "serve the external POST /v2|v3/dry-run (the node's http.endpoints.dry-run, off by default on a node); --no-dry-run-endpoint: 404, as such a node",
@@ -247,6 +252,13 @@ export default class Devnode extends Command {
       },
       logger.log,
     );
+    // before the API line: a process waiting for that line finds the files written
+    if (flags['node-files']) {
+      const { writeNodeFiles } = await import('../dev/node-files.ts');
+      const files = await writeNodeFiles(resolve(flags['node-files']), node.chain);
+      this.log(`GENESIS_ACCOUNTS_FILE=${files.genesisAccountsFile}`);
+      for (const [variable, path] of Object.entries(files.forkFiles)) this.log(`${variable}=${path}`);
+    }
     this.log(`devnode external API: ${node.externalUrl}  internal API: ${node.internalUrl}`);
     const filesDir = flags['hard-fork-files'];
     if (filesDir) {

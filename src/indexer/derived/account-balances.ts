@@ -150,8 +150,9 @@ export async function deriveBalances(
 
 /**
  * locateDifferences asks the node, for each account whose derived balance at the range's end is not the node's, its
- * balance after a few of the range's blocks (differenceSteps' bisection) and gives where each part of the difference
- * arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
+ * balance after a few of the range's blocks (differenceSteps' bisection; first before and after the blocks of the
+ * untold transactions naming it, up to log2 of the range's blocks of them, where a legitimate difference arises: two
+ * reads a step, not log2 of a catch-up stretch's blocks) and gives where each part of the difference arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
  * blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
  */
 async function locateDifferences(
@@ -170,6 +171,9 @@ async function locateDifferences(
   // differs once per name fee, and a node's own differs nowhere
   const located = new Map<string, (Place & { amount: bigint })[]>();
   const asked = differences.filter((d) => d.accountId !== LOCKED_COINS_ACCOUNT);
+  const suspects = untoldBlocks(blocks, derived.untold);
+  // past log2 of the blocks an account's untold blocks cost more to ask around than a bisection's step
+  const maxSuspects = Math.ceil(Math.log2(blocks.length + 1));
   await mapLimit(asked, IN_FLIGHT, async ({ accountId, derived: held, node: atEnd }) => {
     const after = balanceAfter(before.get(accountId) ?? 0n, changes.get(accountId)!);
     const steps = await differenceSteps(
@@ -179,7 +183,7 @@ async function locateDifferences(
         const balance = await balanceAt(node, accountId, blocks[i]!);
         return balance === undefined ? undefined : balance - after(blocks[i]!);
       },
-      LOCATE_READS,
+      { maxReads: LOCATE_READS, suspects: suspects.get(accountId)?.slice(0, maxSuspects) },
     );
     located.set(
       accountId,
@@ -225,4 +229,22 @@ async function balanceAt(node: BalanceReader, account: string, block: { hash: st
 function lazily<T>(read: () => Promise<T>): () => Promise<T> {
   let value: Promise<T> | undefined;
   return () => (value ??= read());
+}
+
+/**
+ * untoldBlocks gives, for each account an untold transaction names, the indices among `blocks` of the blocks of such
+ * transactions, in chain order (`untold` is): where its difference most likely arose, asked first.
+ */
+function untoldBlocks(blocks: readonly RangeBlock[], untold: RangeDeltas['untold']): Map<string, number[]> {
+  const index = new Map(blocks.map((b, i) => [`${b.height}:${b.microIndex}`, i]));
+  const named = new Map<string, number[]>();
+  for (const u of untold) {
+    const i = index.get(`${u.height}:${u.microIndex}`);
+    if (i === undefined) continue;
+    for (const a of u.accounts) {
+      const list = named.get(a) ?? named.set(a, []).get(a)!;
+      if (list.at(-1) !== i) list.push(i);
+    }
+  }
+  return named;
 }

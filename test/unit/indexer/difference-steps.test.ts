@@ -45,11 +45,47 @@ describe('differenceSteps (derived/difference-steps.ts)', () => {
     const all = await differenceSteps(64, 64n, node(every).gap);
     expect(all.map((s) => s.index)).to.deep.equal(every.map((_, i) => i));
     const bounded = node(every);
-    const some = await differenceSteps(64, 64n, bounded.gap, 10);
+    const some = await differenceSteps(64, 64n, bounded.gap, { maxReads: 10 });
     expect(bounded.asked.length).to.equal(10);
     expect(some.reduce((sum, s) => sum + s.amount, 0n)).to.equal(64n);
     for (const s of some) expect(s.amount, `${s.from}..${s.index}`).to.equal(BigInt(s.index - s.from));
     expect(some.length).to.be.within(2, 63);
+  });
+
+  it('asks before and after the suspected blocks first: a difference that arose in one takes two reads', async () => {
+    const gaps = Array.from({ length: 40_000 }, (_, i) => (i >= 23_456 ? 9n : 0n));
+    const n = node(gaps);
+    expect(await differenceSteps(gaps.length, 9n, n.gap, { suspects: [23_456] })).to.deep.equal([
+      { from: 23_455, index: 23_456, amount: 9n },
+    ]);
+    expect(n.asked).to.deep.equal([23_455, 23_456]);
+    // a suspect that explains part of it: the rest bisected in the intervals whose ends still differ
+    const parts = Array.from({ length: 1000 }, (_, i) => (i >= 300 ? 4n : 0n) + (i >= 800 ? 1n : 0n));
+    const p = node(parts);
+    expect(await differenceSteps(parts.length, 5n, p.gap, { suspects: [300] })).to.deep.equal([
+      { from: 299, index: 300, amount: 4n },
+      { from: 799, index: 800, amount: 1n },
+    ]);
+    expect(p.asked.slice(0, 2)).to.deep.equal([299, 300]);
+    expect(p.asked.length).to.be.at.most(2 + Math.ceil(Math.log2(700)));
+    // a wrong suspect costs its two reads, the bisection finds the step; the first block's suspect reads once
+    const wrong = node(gaps);
+    expect(await differenceSteps(gaps.length, 9n, wrong.gap, { suspects: [10] })).to.deep.equal([
+      { from: 23_455, index: 23_456, amount: 9n },
+    ]);
+    expect(wrong.asked.slice(0, 2)).to.deep.equal([9, 10]);
+    const first = node([3n, 3n, 3n, 3n]);
+    expect(await differenceSteps(4, 3n, first.gap, { suspects: [0] })).to.deep.equal([
+      { from: -1, index: 0, amount: 3n },
+    ]);
+    expect(first.asked).to.deep.equal([0]);
+    // several suspects, asked in one round: each step in one of them found there, nothing bisected
+    const many = node(parts);
+    expect(await differenceSteps(parts.length, 5n, many.gap, { suspects: [120, 300, 800] })).to.deep.equal([
+      { from: 299, index: 300, amount: 4n },
+      { from: 799, index: 800, amount: 1n },
+    ]);
+    expect(many.asked).to.deep.equal([119, 120, 299, 300, 799, 800]);
   });
 });
 
