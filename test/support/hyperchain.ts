@@ -9,7 +9,7 @@ import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config/middleware.ts';
 import { HOLE_FLAG, startDevnode, type Devnode, type Hyperchain, type StakingRecord } from '../../src/devnode/index.ts';
 import { isPinned } from '../../src/devnode/hyperchain/consensus.ts';
-import { toBigInt } from '../../src/chain/json.ts';
+import { recordRewardFees } from '../../src/devnode/rules/reward-fees.ts';
 import { verifyChain } from '../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from './populate.ts';
 import { createTestDatabase } from './postgres.ts';
@@ -119,10 +119,8 @@ export function devnodeRewards(hc: TestHyperchain): { epoch: number; validator: 
     for (let h = (epoch - 1) * L + 1; h <= epoch * L; h++) {
       const header = chain.keyBlocks[h]!.header;
       if (((header.hcFlags ?? 0) & HOLE_FLAG) !== 0) continue;
-      const fees = chain.keyBlocks[h - 1]!.micro.flatMap((mb) => mb.txs).reduce(
-        (a, r) => a + toBigInt(r.tx.fee ?? 0),
-        0n,
-      );
+      // the fees as the node counts them for a reward: its transactions' (inner ones' too) and their calls' gas
+      const fees = chain.keyBlocks[h - 1]!.micro.flatMap((mb) => mb.txs).reduce((a, r) => a + recordRewardFees(r), 0n);
       credit(epoch, header.beneficiary, fixedCoinbase + fees);
     }
     // epoch 1's pin reward is none (init_epochs), each later one's the base and what was carried over to it
