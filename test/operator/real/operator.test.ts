@@ -22,6 +22,7 @@ import {
   OPERATOR_USER,
   conditionOf,
   exampleMiddleware,
+  exampleNamespace,
   install,
   realTier,
 } from './real-cluster.ts';
@@ -116,16 +117,7 @@ realTier('the operator on a real control plane', function () {
   });
 
   it('serves the devnode chain from examples/middleware.yaml: migration Job, populator, servers, conditions true', async () => {
-    await c.kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, 'real-tier');
-    await c.kube.apply(
-      {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'mdw-db', namespace: NS },
-        stringData: { url: c.databaseUrl },
-      },
-      'real-tier',
-    );
+    await exampleNamespace(c, NS);
     const mw = exampleMiddleware(c.devnode);
     mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 5 };
     // quantities as people write them, which the API server stores otherwise in the children: 500m, 1Gi

@@ -153,6 +153,16 @@ export function exampleMiddleware(devnode: Devnode): KubeObject & { spec: Record
   return mw;
 }
 
+/** exampleNamespace applies namespace `ns` and in it the database Secret examples/middleware.yaml names (mdw-db). */
+export async function exampleNamespace(c: Installed, ns: string): Promise<void> {
+  await c.kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }, 'real-tier');
+  const secret = { name: 'mdw-db', namespace: ns };
+  await c.kube.apply(
+    { apiVersion: 'v1', kind: 'Secret', metadata: secret, stringData: { url: c.databaseUrl } },
+    'real-tier',
+  );
+}
+
 /** conditionOf is a condition's status of an object, or undefined. */
 export function conditionOf(obj: KubeObject | undefined, type: string): string | undefined {
   const conditions = (obj?.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions;

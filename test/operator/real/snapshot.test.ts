@@ -27,7 +27,7 @@ import { isKubeError, type KubeObject, type ObjectRef } from '../../../src/opera
 import { Component, LABEL_COMPONENT, LABEL_INSTANCE } from '../../../src/operator/specs/meta.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { eventually } from '../kube/contract.ts';
-import { conditionOf, exampleMiddleware, install, realTier, type Installed } from './real-cluster.ts';
+import { conditionOf, exampleMiddleware, exampleNamespace, install, realTier, type Installed } from './real-cluster.ts';
 
 const NS = 'chain';
 const GENERATIONS = 12;
@@ -69,16 +69,7 @@ realTier('a Middleware starting from a snapshot on a real control plane', functi
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/snap/`;
-    await c.kube.apply({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }, 'real-tier');
-    await c.kube.apply(
-      {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: 'mdw-db', namespace: NS },
-        stringData: { url: c.databaseUrl },
-      },
-      'real-tier',
-    );
+    await exampleNamespace(c, NS);
   });
   after(async () => {
     await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)));

@@ -253,6 +253,20 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   const nonce = (id: string): number => (state.accounts.get(id)?.nonce ?? 0) + 1;
+  /** channelCreate opens a channel of alice's (100) and bob's (50) */
+  const channelCreate = (): TxFields => ({
+    type: 'ChannelCreateTx',
+    initiator_id: alice,
+    responder_id: bob,
+    initiator_amount: 100,
+    responder_amount: 50,
+    channel_reserve: 1,
+    lock_period: 1,
+    fee: 1,
+    delegate_ids: [],
+    state_hash: encode('st', Buffer.alloc(32)),
+    nonce: nonce(alice),
+  });
 
   it('spends, paid-for spends, oracles, preclaims and channels move what their deltas say', () => {
     const cases: [() => TxFields, TxFacts?][] = [
@@ -301,21 +315,7 @@ describe('txDeltas against the devnode rules', () => {
           nonce: nonce(carol),
         }),
       ],
-      [
-        () => ({
-          type: 'ChannelCreateTx',
-          initiator_id: alice,
-          responder_id: bob,
-          initiator_amount: 100,
-          responder_amount: 50,
-          channel_reserve: 1,
-          lock_period: 1,
-          fee: 1,
-          delegate_ids: [],
-          state_hash: encode('st', Buffer.alloc(32)),
-          nonce: nonce(alice),
-        }),
-      ],
+      [channelCreate],
     ];
     for (const [make, facts] of cases) {
       const tx = make();
@@ -392,19 +392,7 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it('a mutual close a PayingForTx pays for moves what its deltas say (the locked coins aside: the devnode burns them)', () => {
-    const create: TxFields = {
-      type: 'ChannelCreateTx',
-      initiator_id: alice,
-      responder_id: bob,
-      initiator_amount: 100,
-      responder_amount: 50,
-      channel_reserve: 1,
-      lock_period: 1,
-      fee: 1,
-      delegate_ids: [],
-      state_hash: encode('st', Buffer.alloc(32)),
-      nonce: nonce(alice),
-    };
+    const create = channelCreate();
     const before = new Set([...state.channels.entries()].map(([id]) => id));
     applied(create);
     const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
