@@ -128,7 +128,6 @@ export async function deriveBalances(
   // end leaves, unless the range holds what the rules cannot tell: then the node's genesis state (openingBalances)
   const inferOpening = await genesisUnknown(db);
   const rec = { before, atEnd, end, untold: derived.untold, inferOpening };
-  const blocks = lazily(() => rangeBlocks(db, range));
   let changes = balanceChangeRows(derived.deltas, rec);
   // an opening inferred from the range's end would take in what the range's changes lack (issue 89: an account's
   // genesis balance too high by a payment an untold call made, served until that call's height): where the rules
@@ -140,8 +139,8 @@ export async function deriveBalances(
   if (openings.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings });
   // a difference is rare (the rules tell the rest): only then is the node asked where inside the range it arose
   if (changes.differences.length > 0) {
-    const opened = new Map([...before, ...[...openings].map(([id, b]) => [id, b > 0n ? b : 0n] as const)]);
-    const located = await locateDifferences(node, await blocks(), derived, opened, changes.differences);
+    const opened = new Map([...before, ...openings]);
+    const located = await locateDifferences(node, await rangeBlocks(db, range), derived, opened, changes.differences);
     if (located.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings, located });
   }
   await replaceBalanceChanges(db, range, changes.rows);
@@ -152,8 +151,8 @@ export async function deriveBalances(
  * locateDifferences asks the node, for each account whose derived balance at the range's end is not the node's, its
  * balance after a few of the range's blocks (differenceSteps' bisection; first before and after the blocks of the
  * untold transactions naming it, up to log2 of the range's blocks of them, where a legitimate difference arises: two
- * reads a step, not log2 of a catch-up stretch's blocks) and gives where each part of the difference arose; what the node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the
- * blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
+ * reads a step, not log2 of a catch-up stretch's blocks) and gives where each part of the difference arose; what the
+ * node cannot tell (a pruned state) or the reads' bound leaves unlocated stays one part over the blocks it spans, placed at the first untold transaction there naming the account, else after the last of them.
  */
 async function locateDifferences(
   node: BalanceReader,
@@ -223,12 +222,6 @@ async function balanceAt(node: BalanceReader, account: string, block: { hash: st
     if (err instanceof NodeError && err.gone) return undefined;
     throw err;
   }
-}
-
-/** lazily reads a value once, when first asked. */
-function lazily<T>(read: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | undefined;
-  return () => (value ??= read());
 }
 
 /**
