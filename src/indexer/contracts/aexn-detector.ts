@@ -62,9 +62,9 @@ function contractTxs(gen: FetchedGeneration): ContractTxAt[] {
   gen.microBlocks.forEach((mb, i) => {
     const microIndex = (gen.continuesAt ?? 0) + i;
     mb.transactions.forEach((signed, txIndex) => {
-      const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
-      if (!tx) return;
       const txHash = String(signed.hash);
+      const tx = isJsonObject(signed.tx) ? contractTx(signed.tx, gen.gaInfos?.get(txHash)) : undefined;
+      if (!tx) return;
       const info = gen.callInfos.get(txHash);
       const touches: string[] = tx.type === 'ContractCallTx' ? [String(tx.contract_id)] : [];
       for (const entry of Array.isArray(info?.log) ? info.log : [])

@@ -7,7 +7,7 @@
  */
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
-import { innerTx } from '../../chain/tx-fields.ts';
+import { effectiveTxs } from '../../chain/ga-outcome.ts';
 import { contractId } from '../../chain/derived-ids.ts';
 import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
@@ -60,12 +60,12 @@ function message(err: unknown): string {
   return ((away ? COMPILER_AWAY : '') + text).slice(0, 500);
 }
 
-/** The contract tx a signed tx carries (itself, or inside GAMetaTx/PayingForTx). */
-export function contractTx(tx: JsonObject): JsonObject | undefined {
-  for (let t: JsonObject | undefined = tx; t; t = innerTx(t)) {
-    if (t.type === 'ContractCallTx' || t.type === 'ContractCreateTx') return t;
-  }
-  return undefined;
+/**
+ * The contract tx a signed tx carries (itself, or inside GAMetaTx/PayingForTx) and that took effect: none inside a
+ * GAMetaTx whose `gaInfo` (the transaction's info, where asked) says its inner transaction failed (ga-outcome.ts).
+ */
+export function contractTx(tx: JsonObject, gaInfo?: JsonObject): JsonObject | undefined {
+  return effectiveTxs(tx, gaInfo).find((t) => t.type === 'ContractCallTx' || t.type === 'ContractCreateTx');
 }
 
 /** The encoder's methods used here, with plain string parameters. */
@@ -137,8 +137,8 @@ export class ContractDecoder {
         const decoded = new Map<string, DecodedCall>();
         for (const mb of gen.microBlocks) {
           for (const signed of mb.transactions) {
-            const tx = isJsonObject(signed.tx) ? contractTx(signed.tx) : undefined;
             const hash = String(signed.hash);
+            const tx = isJsonObject(signed.tx) ? contractTx(signed.tx, gen.gaInfos?.get(hash)) : undefined;
             if (!tx) continue;
             const info = gen.callInfos.get(hash);
             // the usual call, its contract's code at hand, decodes without a turn of the event loop

@@ -45,8 +45,9 @@ export interface FetchedGeneration {
   /** the node's own JSON text of a call info, where it was kept (stored as it is, not written out again) */
   readonly callInfoTexts?: ReadonlyMap<string, string>;
   /**
-   * the whole info of each GA transaction whose info the fetch asked (every GAAttachTx and GAMetaTx): the ga area
-   * reads the GA's own call from it instead of asking the node again
+   * the whole info of each GA transaction whose info the fetch asked (every GAAttachTx and GAMetaTx, and a
+   * PayingForTx paying for a GAMetaTx): the ga area reads the GA's own call from it instead of asking the node again,
+   * and the transform whether a GAMetaTx's inner transaction took effect (ga-outcome.ts)
    */
   readonly gaInfos?: ReadonlyMap<string, JsonObject>;
   /** contract txs whose call info every node had garbage-collected (410): stored without it, marked so */

@@ -1,18 +1,12 @@
 /** @module Transform: one fetched generation → the rows of every table. Pure; shared by -p, -H and -v. */
 import { isJsonObject, toBigInt, toSafeNumber } from '../../chain/json.ts';
+import { effectiveTxs, listedTx } from '../../chain/ga-outcome.ts';
 import { createdIds, indexedIds, innerTx, nameReferences, shownCreatedId } from '../../chain/tx-fields.ts';
 import { storedTxColumns } from '../../chain/stored-tx.ts';
 import { keyBlockProtocol } from '../../chain/protocols.ts';
 import type { FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
 import { aexnRows } from './aexn-rows.ts';
 import { addTxRows, intText, str } from './tx-rows.ts';
-
-/** The tx itself, then each inner tx it wraps (GAMetaTx, PayingForTx): all of them take effect. */
-function effectiveTxs(tx: JsonObject): JsonObject[] {
-  const chain = [tx];
-  for (let inner = innerTx(tx); inner; inner = innerTx(inner)) chain.push(inner);
-  return chain;
-}
 
 /** transformGeneration builds every row of one height from the node's objects. */
 export function transformGeneration(gen: FetchedGeneration): GenerationRows {
@@ -69,8 +63,13 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
       const pos: TxPosition = { height, microIndex, txIndex, txHash: str(signed.hash) };
       const txType = str(tx.type);
       // derived ids (hashes of decoded ids) are computed once for the stored row, the account rows and the domain rows
-      const effective = effectiveTxs(tx);
+      // a GAMetaTx's failed inner transaction took no effect: it adds no rows, and the transaction is listed under its
+      // own ids only, as ae_mdw lists it (ga-outcome.ts)
+      const effective = effectiveTxs(tx, gen.gaInfos?.get(pos.txHash));
       const created = effective.map(createdIds);
+      const listed = listedTx(tx, effective.length);
+      // shown as ae_mdw renders it, whether the inner transaction took effect or not (add_inner_tx_details)
+      const shown = [tx, innerTx(tx)].filter((t) => t !== undefined);
       rows.transactions.push({
         ...pos,
         microTimeMs,
@@ -79,11 +78,14 @@ export function transformGeneration(gen: FetchedGeneration): GenerationRows {
         tx,
         stored: storedTxColumns(signed),
         // as rendered: the transaction's and the one it wraps directly (render-tx.ts)
-        createdId: shownCreatedId(effective.slice(0, 2), created),
+        createdId: shownCreatedId(
+          shown,
+          shown.map((t, i) => created[i] ?? createdIds(t)),
+        ),
       });
       const createdOf = (t: JsonObject): Record<string, string> => created[effective.indexOf(t)] ?? createdIds(t);
-      const refs = nameReferences(tx);
-      for (const [account, fields] of indexedIds(tx, createdOf, refs))
+      const refs = nameReferences(listed);
+      for (const [account, fields] of indexedIds(listed, createdOf, refs))
         rows.accountTxs.push({ ...pos, account, txType, fields });
       for (const ref of refs) rows.nameReferences.push({ ...pos, ...ref, txType });
       for (let depth = 0; depth < effective.length; depth++)

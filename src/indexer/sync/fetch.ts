@@ -1,5 +1,6 @@
 /** @module Fetch: whole generations from the node, concurrently but delivered in height order. */
 import { isJsonObject } from '../../chain/json.ts';
+import { ownTx } from '../../chain/tx-fields.ts';
 import { holdsTransactions } from '../../chain/txs-hash.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { badResponse, NodeError } from '../../node/errors.ts';
@@ -26,6 +27,10 @@ export function microBlockHashes(generation: JsonObject, height: number): string
   }
   return list as string[];
 }
+
+/** wrapsGaMeta: whether a signed transaction is or wraps a GAMetaTx (a PayingForTx may pay for one). */
+const wrapsGaMeta = (signed: JsonObject): boolean =>
+  isJsonObject(signed.tx) && ownTx(signed.tx, 'GAMetaTx') !== undefined;
 
 /** FetchOptions says what a generation's fetch includes. */
 export interface FetchOptions {
@@ -75,31 +80,35 @@ export async function fetchGeneration(
       return;
     }
     // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
-    // info inside (inner_object.call_info), and that is the call the row describes
+    // info inside (inner_object.call_info), and that is the call the row describes. One whose inner transaction
+    // failed made no call: its info says so, and it has no call info (ga-outcome.ts)
     const ga = isJsonObject(info.ga_info) ? info.ga_info : undefined;
-    if (ga) gaInfos.set(hash, info);
+    if (ga || wrapsGaMeta(signed)) gaInfos.set(hash, info);
+    if (!contractTx(signed.tx as JsonObject, info)) return;
     const inner = ga && isJsonObject(ga.inner_object) ? ga.inner_object.call_info : undefined;
     const callInfo = isJsonObject(info.call_info) ? info.call_info : isJsonObject(inner) ? inner : ga;
     if (callInfo) callInfos.set(hash, callInfo);
     if (callInfo && text !== undefined && callInfo === info.call_info) callInfoTexts.set(hash, text);
   };
-  // a GA transaction wrapping no contract call: its info holds only the GA's own call, which the ga area stores.
-  // Asked with the rest of the generation, not after the batch's transform: at the end of a catch-up that was one
-  // more round trip before the last write. One that fails is left out, and asked again where the area reads it
+  // a GA transaction wrapping no contract call: its info holds only the GA's own call, which the ga area stores,
+  // and whether a GAMetaTx's inner transaction took effect, which the transform needs (ga-outcome.ts). Asked with
+  // the rest of the generation, not after the batch's transform: at the end of a catch-up that was one more round
+  // trip before the last write. One the node no longer holds (410 from every node) is left out: its inner
+  // transaction is taken as done
   const gaInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
-    const info = await node.transactionInfo(hash, height).then(
-      (r) => r.info,
-      () => undefined,
-    );
-    if (info) gaInfos.set(hash, info);
+    try {
+      gaInfos.set(hash, (await node.transactionInfo(hash, height)).info);
+    } catch (err) {
+      if (!(err instanceof NodeError && err.gone)) throw err;
+    }
   };
   const infosOf = (txs: readonly JsonObject[]): Promise<unknown> =>
     Promise.all(
       txs.map((s) => {
         if (!isJsonObject(s.tx)) return undefined;
         if (contractTx(s.tx)) return callInfoOf(s);
-        return GA_TX_TYPES.has(String(s.tx.type)) ? gaInfoOf(s) : undefined;
+        return GA_TX_TYPES.has(String(s.tx.type)) || wrapsGaMeta(s) ? gaInfoOf(s) : undefined;
       }),
     );
   // every micro block at once: the node set bounds how many requests are in flight, and serves lower heights first

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { buildContractId, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
-import { parseJson } from '../../../src/chain/json.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { transformGeneration } from '../../../src/indexer/rows/transform.ts';
 import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows/rows.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
@@ -277,5 +277,56 @@ describe('transformGeneration(gen)', () => {
       [bob, ['payer_id']],
       [alice, ['tx.sender_id', 'tx.recipient_id']],
     ]);
+  });
+
+  it("adds no row of a GAMetaTx's failed inner transaction and lists it under the GA's id only (its info says error)", () => {
+    const claim = { type: 'NameClaimTx', account_id: alice, nonce: 0, name: 'failed.chain', name_salt: 1, fee: 1 };
+    const contract = buildContractId(bob, 1);
+    const call = {
+      type: 'ContractCallTx',
+      caller_id: alice,
+      nonce: 0,
+      contract_id: contract,
+      abi_version: 3,
+      amount: 1,
+      gas: 1,
+      gas_price: 1,
+      fee: 1,
+      call_data: 'cb_Xfbg4g==',
+    };
+    const meta = (inner: JsonObject): JsonObject =>
+      signed({
+        type: 'GAMetaTx',
+        ga_id: alice,
+        auth_data: 'cb_Xfbg4g==',
+        abi_version: 3,
+        fee: 7,
+        gas: 1,
+        gas_price: 1,
+        tx: { tx: inner, signatures: [] },
+      });
+    const [failedClaim, failedCall, claimed] = [meta(claim), meta(call), meta({ ...claim, name: 'done.chain' })];
+    const outcome = (returnType: string, inner: string): JsonObject => ({
+      ga_info: { gas_used: 1, return_type: returnType, inner_object: { tx_info: inner } },
+    });
+    const gen = {
+      ...generation([failedClaim, failedCall, claimed]),
+      gaInfos: new Map([
+        [String(failedClaim.hash), outcome('error', 'name_claim_tx')],
+        [String(failedCall.hash), outcome('error', 'contract_call_tx')],
+        [String(claimed.hash), outcome('ok', 'name_claim_tx')],
+      ]),
+    };
+    const rows = transformGeneration(gen);
+    expect(rows.transactions).to.have.length(3);
+    expect(rows.nameActions.map((a) => [a.txHash, a.kind])).to.deep.equal([[claimed.hash, 'claim']]);
+    expect(rows.contractCalls).to.deep.equal([]);
+    const listed = (hash: Json | undefined): string[] =>
+      rows.accountTxs.filter((a) => a.txHash === hash).map((a) => a.account);
+    expect(listed(failedClaim.hash)).to.deep.equal([alice]);
+    expect(listed(failedCall.hash)).to.deep.equal([alice]);
+    expect(listed(claimed.hash)).to.deep.equal([alice, produceNameId('done.chain')]);
+    // shown as ae_mdw renders it, the name id of the claim it wraps all the same
+    expect(rows.transactions[0]!.createdId).to.equal(produceNameId('failed.chain'));
   });
 });

@@ -1,0 +1,203 @@
+/**
+ * @module A GAMetaTx whose inner transaction fails, against the devnode's state. The node mines it all the same,
+ * charging the meta transaction's fee and the authentication's gas; the inner transaction takes no effect
+ * (aega_meta_tx:process_inner, set_meta_result) and the GA call returns `error`. A failed inner name claim leaves no
+ * name, a failed inner token transfer no call and no token balance change, a failed inner spend pays no one; the
+ * transactions are listed, under the GA's own id only, as ae_mdw lists them (sync transaction.ex: no mutation of a
+ * ga_meta_tx whose GA call is not `ok`). A successful inner transfer beside them takes effect.
+ */
+import { expect } from 'chai';
+import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
+import { contractId } from '../../../src/chain/derived-ids.ts';
+import { encode } from '../../../src/chain/encoding.ts';
+import { address, some } from '../../../src/chain/fate.ts';
+import type { Json } from '../../../src/chain/json.ts';
+import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
+import {
+  contractCallData,
+  FATE_ABI_VERSION,
+  FATE_VM_VERSION,
+  GA_AUTH_FUN,
+  GA_CONTRACT_BYTECODE,
+  gaAuthData,
+} from '../../../src/devnode/contracts/fate-contract.ts';
+import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
+import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { startV3, type V3UnderTest } from './harness.ts';
+
+type Obj = { [key: string]: Json };
+
+const GAS_PRICE = 1_000_000_000;
+/** what the GA holds: any inner transaction sending more fails */
+const GA_FUNDING = 10n ** 21n;
+const TOO_MUCH = 10n ** 22n;
+const NAME = 'gafailedinnerclaim.chain';
+
+describe('a GAMetaTx whose inner transaction fails takes no effect but its fees', function () {
+  this.timeout(300_000);
+  let v3: V3UnderTest;
+  let ga: string;
+  let recipient: string;
+  let token: string;
+  /** the hashes of the failed meta transactions (a claim, a token transfer, a spend) and of the successful one */
+  const failed: string[] = [];
+  let succeeded = '';
+
+  before(async () => {
+    v3 = await startV3(6, 'ga-failed-inner');
+    const chain = v3.devnode.chain;
+    const owner = parseSecretKey(v3.devnode.accounts[0]!.secretKey);
+    const key = keyPairFromSeed(Buffer.alloc(32, 91));
+    ga = key.address;
+    recipient = encode('ak', Buffer.alloc(32, 92));
+    const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+    let nonce = chain.pending.accounts.get(owner.address)!.nonce;
+    const spend = (to: string, amount: bigint): BuiltTx => ({
+      tx: {
+        type: 'SpendTx',
+        version: 1,
+        sender_id: owner.address,
+        recipient_id: to,
+        amount,
+        fee: 20_000_000_000_000,
+        nonce: ++nonce,
+        payload: encode('ba', Buffer.from('')),
+      },
+      signers: [owner],
+    });
+    // an AEX-9 token of the owner's, some of which it gives the GA
+    token = contractId(owner.address, nonce + 1);
+    submit(createTx(owner, ++nonce, 'aex9', ['Failed Inner', 18n, 'FIN', some(10n ** 24n)]));
+    submit(spend(ga, GA_FUNDING));
+    await v3.devnode.mineKeyBlock();
+    submit(callTx(owner, ++nonce, token, 'transfer', [address(ga), 10n ** 20n]));
+    submit({
+      tx: {
+        type: 'GAAttachTx',
+        version: 1,
+        owner_id: ga,
+        nonce: 1,
+        code: GA_CONTRACT_BYTECODE,
+        auth_fun: GA_AUTH_FUN,
+        vm_version: FATE_VM_VERSION,
+        abi_version: FATE_ABI_VERSION,
+        fee: 100_000_000_000_000,
+        gas: 10_000,
+        gas_price: GAS_PRICE,
+        call_data: contractCallData('init', []),
+      },
+      signers: [key],
+    });
+    await v3.devnode.mineKeyBlock();
+    let auth = 0n;
+    const meta = (inner: TxFields): BuiltTx => ({
+      tx: {
+        type: 'GAMetaTx',
+        version: 2,
+        ga_id: ga,
+        auth_data: gaAuthData(++auth),
+        abi_version: FATE_ABI_VERSION,
+        fee: 100_000_000_000_000,
+        gas: 5000,
+        gas_price: GAS_PRICE,
+        tx: { tx: inner, signatures: [] },
+      },
+      signers: [],
+    });
+    const transfer = (amount: bigint): TxFields =>
+      callTx(key, 0, token, 'transfer', [address(recipient), 7n], amount).tx;
+    // a claim without a preclaim, a transfer sending more AE than the GA holds, a spend above its balance: all fail
+    failed.push(
+      submit(
+        meta({
+          type: 'NameClaimTx',
+          version: 2,
+          account_id: ga,
+          nonce: 0,
+          name: NAME,
+          name_salt: 12345,
+          name_fee: 10n ** 18n,
+          fee: 100_000_000_000_000,
+        }),
+      ),
+    );
+    failed.push(submit(meta(transfer(TOO_MUCH))));
+    failed.push(
+      submit(
+        meta({
+          type: 'SpendTx',
+          version: 1,
+          sender_id: ga,
+          recipient_id: recipient,
+          amount: TOO_MUCH,
+          fee: 20_000_000_000_000,
+          nonce: 0,
+          payload: encode('ba', Buffer.from('inner')),
+        }),
+      ),
+    );
+    succeeded = submit(meta(transfer(0n)));
+    await v3.devnode.mineKeyBlock();
+    await v3.synced();
+  });
+
+  after(async () => {
+    await v3?.close();
+  });
+
+  it('mines the failed ones, their GA calls returning error, and the other one', async () => {
+    for (const hash of failed) {
+      const info = (await v3.nodeGet(`/v3/transactions/${hash}/info`)) as { ga_info: Obj };
+      expect(info.ga_info.return_type, hash).to.equal('error');
+    }
+    const ok = (await v3.nodeGet(`/v3/transactions/${succeeded}/info`)) as { ga_info: Obj };
+    expect(ok.ga_info.return_type).to.equal('ok');
+  });
+
+  it('leaves no name where the node has none', async () => {
+    expect(((await v3.nodeGet(`/v3/names/${NAME}`)) as Obj).reason).to.equal('Name not found');
+    expect((await v3.get(`/mdw/v3/names/${NAME}`)).status).to.equal(404);
+    const actions = await v3.pool.query('SELECT 1 FROM name_events WHERE tx_hash = $1 OR name = $2', [failed[0], NAME]);
+    expect(actions.rows).to.deep.equal([]);
+  });
+
+  it('stores no call of a failed transfer and moves no token, as the contract answers in a dry-run', async () => {
+    const calls = await v3.get(`/mdw/v3/contracts/${token}/call-transactions?direction=forward&limit=100`);
+    expect(calls.status, calls.text).to.equal(200);
+    const hashes = (calls.body as { data: Obj[] }).data.map((c) => c.call_tx_hash);
+    expect(hashes).to.include(succeeded);
+    expect(hashes).to.not.include(failed[1]);
+    const aeSdk = new AeSdk({
+      nodes: [{ name: 'devnode', instance: new Node(v3.devnode.externalUrl, { retryCount: 0 }) }],
+    });
+    const contract = await Contract.initialize<{ balances: () => Map<string, bigint> }>({
+      ...aeSdk.getContext(),
+      aci: TOKEN_ACI as never,
+      address: token as Encoded.ContractAddress,
+    });
+    const { decodedResult } = await contract.balances();
+    expect(decodedResult.get(recipient), 'the successful transfer only').to.equal(7n);
+    for (const account of [ga, recipient]) {
+      const ours = await v3.get(`/mdw/v3/aex9/${token}/balances/${account}`);
+      expect(ours.status, ours.text).to.equal(200);
+      expect(BigInt(String((ours.body as Obj).amount)), account).to.equal(decodedResult.get(account));
+    }
+  });
+
+  it("pays no one of a failed spend: every account's AE balance is the devnode's", async () => {
+    const chain = v3.devnode.chain;
+    expect(await aeBalancesApart(v3.pool, chain, [chain.height - 1, chain.height])).to.deep.equal([]);
+  });
+
+  it("lists the failed transactions under the GA's id, not under the ids their inner transactions name", async () => {
+    for (const hash of failed) expect((await v3.get(`/mdw/v3/transactions/${hash}`)).status, hash).to.equal(200);
+    const listed = async (id: string): Promise<unknown[]> =>
+      (await v3.walk(`/mdw/v3/transactions?account=${id}&limit=100`)).map((t) => t.hash);
+    expect(await listed(ga)).to.include.members([...failed, succeeded]);
+    // the failed spend's recipient: named by no transaction that took effect
+    expect(await listed(recipient)).to.deep.equal([]);
+  });
+});
