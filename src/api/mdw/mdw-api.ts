@@ -12,6 +12,7 @@ import { AppError, ErrorCode } from '../../base/errors.ts';
 import { graphqlApi } from './graphql/endpoint.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
+import { GenesisBalances } from './resources/genesis-balances.ts';
 import type { V3Env } from './resources/resource.ts';
 import { v3ApiDocument } from './rest/api-document.ts';
 import { V3_OPERATIONS } from './rest/operations.ts';
@@ -26,7 +27,18 @@ import { HyperchainSource } from './resources/hyperchain-source.ts';
 import { STATUS_READ_MAX_MS } from '../http/node-height.ts';
 
 /** v3Env is what the resources share: the pool, the settings and the sources kept across requests. */
-export function v3Env({ pool, primary, writes, cfg, version, listener, metrics, replicas, outages }: RouteDeps): V3Env {
+export function v3Env({
+  pool,
+  primary,
+  writes,
+  cfg,
+  log,
+  version,
+  listener,
+  metrics,
+  replicas,
+  outages,
+}: RouteDeps): V3Env {
   const meter = metrics.outbound.meter('node', 'status');
   const timeoutMs = Math.min(cfg.nodeTimeoutMs, STATUS_READ_MAX_MS);
   // a node known away (a forwarded request or a reading found it so, and no probe found it back since) is not asked:
@@ -57,6 +69,7 @@ export function v3Env({ pool, primary, writes, cfg, version, listener, metrics, 
     hyperchain: new HyperchainSource(pool, nodeGet),
     stats: new StatsSource(pool, listener),
     metadata: new Aex141Metadata(pool, cfg, metrics.outbound),
+    genesis: GenesisBalances.forConfig(pool, cfg, log, metrics.outbound),
     outbound: metrics.outbound,
     // the document is made of JSON literals (its schemas are typed as open records)
     apiDocument: v3ApiDocument(V3_OPERATIONS, version) as Record<string, Json>,

@@ -9,6 +9,7 @@ import {
   blockHashAt,
   blockOfHash,
   changesPage,
+  firstChangeAfter,
   lastChangeAt,
   WHOLE_GENERATION,
   type BalanceChange,
@@ -26,8 +27,11 @@ import { listPage } from './list.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
 import type { Query } from './page.ts';
+import type { KeyWindow } from '../../../db/queries/positions.ts';
 import { page, resource, type Answer, type V3Env } from './resource.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
+import { NodeError } from '../../../node/errors.ts';
+import type { GenesisBalances, UntouchedBalance } from './genesis-balances.ts';
 import { AE_BALANCE, AE_BALANCE_CHANGE, BALANCES_MAX } from '../../../shapes/v3/shapes-balances.ts';
 
 /** CHANGE_CURSOR: a change's `<height>-<micro index>-<tx index>-<seq>` (−1 at key-block level). */
@@ -54,15 +58,15 @@ function balanceAccount(id: string | undefined): string {
  * getAccountBalance: `{account, height, block_hash, balance, last_change}` after generation `height=`, after the block
  * `hash=` names, after the last block at or before `time=` (unix seconds), or after the top.
  */
-export const getAccountBalance = resource(AE_BALANCE, async ({ pool }, req) => {
+export const getAccountBalance = resource(AE_BALANCE, async ({ pool, genesis }, req) => {
   const account = balanceAccount(req.params.accountId);
   rejectUnknown(req.query, new Set(['height', 'time', 'hash']));
   const end = await blockEndOf(pool, req.query);
-  return balanceOf(pool, account, end, await blockHashAt(pool, end));
+  return balanceOf({ pool, genesis }, account, end, await blockHashAt(pool, end));
 });
 
 /** getAccountBalanceHistory: an account's balance changes, newest first unless asked forward, in keyset pages. */
-export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async ({ pool }, req) => {
+export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async ({ pool, genesis }, req) => {
   const account = balanceAccount(req.params.accountId);
   rejectUnknown(req.query, new Set(['interval_by']));
   const paging = parsePaging(req.query);
@@ -86,7 +90,18 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
   const heights = paging.scope ?? ALL_HEIGHTS;
   return listPage(paging, {
     cursor: CHANGE_CURSOR,
-    read: (window) => changesPage(pool, { account, heights }, window),
+    read: async (window) => {
+      const changes = await changesPage(pool, { account, heights }, window);
+      if (changes.length > 0 || !holdsGenesisPlace(heights, window)) return changes;
+      // an account without a change stored, where no genesis file told the genesis balances: its genesis balance
+      // as the node tells it (none where the node no longer holds the genesis state)
+      if ((await firstChangeAfter(pool, account, BEFORE_GENESIS)) !== undefined) return changes;
+      const opening = await genesis.genesisBalance(account).catch((err: unknown) => {
+        if (err instanceof NodeError && err.gone) return undefined;
+        throw err;
+      });
+      return opening !== undefined && opening.balance > 0n ? [genesisChange(opening.balance, opening.timeMs)] : changes;
+    },
     key: (r: BalanceChange) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, seq: r.seq }),
     item: (r) => ({ account, ...changeItem(r) }),
   });
@@ -96,7 +111,7 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
  * postAccountsBalances: `[{account, height, balance, last_change}]` for the body's `{"accounts": [ak_…], "height": H}`
  * (1 to BALANCES_MAX accounts, each answered once in the order given; `height` optional, default the stored top).
  */
-export async function postAccountsBalances({ pool }: V3Env, body: unknown): Promise<Answer> {
+export async function postAccountsBalances({ pool, genesis }: V3Env, body: unknown): Promise<Answer> {
   const usage = 'the body must be {"accounts": ["ak_…" or "ct_…", …], "height": H} (height optional)';
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw v3BadRequest(usage);
   const { accounts, height, ...rest } = body as { accounts?: unknown; height?: unknown };
@@ -110,21 +125,80 @@ export async function postAccountsBalances({ pool }: V3Env, body: unknown): Prom
   const blockHash = await blockHashAt(pool, end);
   const answers: Json[] = [];
   // one probe each, one after the other: a request holds one connection
-  for (const id of ids) answers.push(await balanceOf(pool, id, end, blockHash));
+  for (const id of ids) answers.push(await balanceOf({ pool, genesis }, id, end, blockHash));
   return answers;
 }
 
-/** balanceOf is an account's balance at the end of a block (`blockHash` its hash), with the change that made it. */
-async function balanceOf(db: Queryable, account: string, end: BlockEnd, blockHash: string): Promise<Json> {
-  const last = await lastChangeAt(db, account, end);
+/**
+ * balanceOf is an account's balance at the end of a block (`blockHash` its hash), with the change that made it. One
+ * without a stored change, where no genesis file told the genesis balances, holds its genesis balance as the node
+ * tells it, shown as the change the genesis file would have stored (`accounts_roma` at height 0; none where the
+ * node, its genesis state garbage-collected, told the balance after the block instead).
+ */
+async function balanceOf(
+  { pool, genesis }: Pick<V3Env, 'pool' | 'genesis'>,
+  account: string,
+  end: BlockEnd,
+  blockHash: string,
+): Promise<Json> {
+  const last = await lastChangeAt(pool, account, end);
+  const answer = { account, height: end.height, block_hash: blockHash };
+  if (last !== undefined)
+    return { ...answer, balance: BigInt(last.balance), last_change: changeItem(last) } satisfies ShapeValue<
+      typeof AE_BALANCE
+    >;
+  const untouched = await untouchedBalance(genesis, account, blockHash);
+  const opened = untouched?.genesisTimeMs !== undefined && untouched.balance > 0n;
   return {
-    account,
-    height: end.height,
-    block_hash: blockHash,
-    balance: last === undefined ? 0n : BigInt(last.balance),
-    last_change: last === undefined ? null : changeItem(last),
+    ...answer,
+    balance: untouched?.balance ?? 0n,
+    last_change: opened ? changeItem(genesisChange(untouched.balance, untouched.genesisTimeMs!)) : null,
   } satisfies ShapeValue<typeof AE_BALANCE>;
 }
+
+/** untouchedBalance is GenesisBalances.untouched, a state the node no longer holds a 400 saying the balance is unknown. */
+async function untouchedBalance(
+  genesis: GenesisBalances,
+  account: string,
+  blockHash: string,
+): Promise<UntouchedBalance | undefined> {
+  try {
+    return await genesis.untouched(account, blockHash);
+  } catch (err) {
+    if (!(err instanceof NodeError && err.gone)) throw err;
+    throw v3BadRequest(
+      `the balance of ${account} is not known: no transaction touched it, and the node no longer holds its state ` +
+        '(garbage-collected); GENESIS_ACCOUNTS_FILE tells the genesis balances',
+    );
+  }
+}
+
+/** genesisChange is the genesis balance change (`accounts_roma`) the balances area stores from a genesis file. */
+function genesisChange(balance: bigint, timeMs: number): BalanceChange {
+  const amount = String(balance);
+  return {
+    ...GENESIS_PLACE,
+    kind: 'accounts_roma',
+    txHash: null,
+    delta: amount,
+    balance: amount,
+    timeMs: String(timeMs),
+  };
+}
+
+/** holdsGenesisPlace: whether a history window over `heights` reaches GENESIS_PLACE, its first place. */
+function holdsGenesisPlace(heights: { readonly first: number }, window: KeyWindow<ChangeKey>): boolean {
+  if (heights.first > 0) return false;
+  const from = window.from;
+  // walking forward from a cursor: only from the genesis place itself (none comes before it)
+  return window.walk === 'backward' || from === undefined || CHANGE_CURSOR.encode(from) === GENESIS_CURSOR;
+}
+
+/** GENESIS_PLACE: where a genesis balance change is, at key-block level of height 0 (balance-changes.ts). */
+const GENESIS_PLACE: ChangeKey = { height: 0, microIndex: -1, txIndex: -1, seq: 0 };
+const GENESIS_CURSOR = CHANGE_CURSOR.encode(GENESIS_PLACE);
+/** BEFORE_GENESIS: a block end before every change (firstChangeAfter it is an account's first). */
+const BEFORE_GENESIS: BlockEnd = { height: -1, microIndex: 0 };
 
 /**
  * blockEndOf is the block a request's `height=` (a whole generation: the node's `/accounts/{id}/height/H` is the state

@@ -9,6 +9,7 @@ import type { Pool } from '../../../db/connection/pool.ts';
 import type { Shape } from '../../../shapes/shape-table.ts';
 import type { OutboundMetrics } from '../../../node/outbound-metrics.ts';
 import type { Aex141Metadata } from './aex141-metadata.ts';
+import type { GenesisBalances } from './genesis-balances.ts';
 import type { Query } from './page.ts';
 import type { HyperchainSource } from './hyperchain-source.ts';
 import type { StatsSource } from './stats-source.ts';
@@ -28,6 +29,8 @@ export interface V3Env {
   /** whether the chain is a hyperchain, and its consensus contracts */
   readonly hyperchain: HyperchainSource;
   readonly metadata: Aex141Metadata;
+  /** the genesis balances of the accounts no stored change tells, asked of the node where no genesis file tells them */
+  readonly genesis: GenesisBalances;
   /** counts the requests to the node (its mempool) */
   readonly outbound: OutboundMetrics;
   /** the document of the routes served (/v3/api), made once from the route table */
