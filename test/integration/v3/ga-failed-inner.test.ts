@@ -26,6 +26,9 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { silentLog } from '../api/harness.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -199,5 +202,15 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     expect(await listed(ga)).to.include.members([...failed, succeeded]);
     // the failed spend's recipient: named by no transaction that took effect
     expect(await listed(recipient)).to.deep.equal([]);
+  });
+
+  it('verifies clean against the devnode (mdw -v --full): the calls, names and balances the node holds', async () => {
+    const lines: string[] = [];
+    const report = await verifyChain(
+      { cfg: loadConfig(v3.settings), log: silentLog, out: (l) => lines.push(l) },
+      { full: true },
+    );
+    expect(lines).to.deep.equal([]);
+    expect(report.differences).to.equal(0);
   });
 });
