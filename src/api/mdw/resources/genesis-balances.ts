@@ -44,7 +44,13 @@ export class GenesisBalances {
   /** forConfig asks the configured nodes, unless the genesis accounts are configured (then it asks nothing). */
   static forConfig(db: Queryable, cfg: Config, log: Logger, metrics: OutboundMetrics): GenesisBalances {
     if (cfg.genesisAccountsFile !== undefined) return new GenesisBalances(db, undefined);
-    return new GenesisBalances(db, new NodeClient({ url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, metrics }, log));
+    // a client waits for it: one retry of a transient failure, and a node's refusal for load is the client's 503
+    // with Retry-After (error-boundary.ts), not a wait at the node's pace
+    const node = new NodeClient(
+      { url: cfg.nodeUrls, timeoutMs: cfg.nodeTimeoutMs, attempts: 2, paced: false, metrics },
+      log,
+    );
+    return new GenesisBalances(db, node);
   }
 
   /**
