@@ -9,6 +9,9 @@ import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { keyPairFromSeed } from '../../../src/devnode/keys.ts';
+import { GenesisBalances } from '../../../src/api/mdw/resources/genesis-balances.ts';
+import { NodeClient } from '../../../src/node/client.ts';
+import { silentLog } from '../api/harness.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -92,6 +95,21 @@ describe('AE balance of a genesis account no transaction touched, without the ge
       0n,
     ]);
     expect(answers[2]!.last_change).to.equal(null);
+  });
+
+  it('asks the node once per account, at the genesis key block', async () => {
+    const client = new NodeClient({ url: v3.devnode.externalUrl, timeoutMs: 5000 }, silentLog);
+    const asked: (string | undefined)[] = [];
+    const genesis = new GenesisBalances(v3.pool, {
+      accountBalance: (id, hash) => {
+        asked.push(hash);
+        return client.accountBalance(id, hash);
+      },
+    });
+    const top = String(((await v3.nodeGet('/v3/key-blocks/current')) as Obj).hash);
+    for (let i = 0; i < 3; i++)
+      expect((await genesis.untouched(untouched.address, top))?.balance).to.equal(UNTOUCHED_BALANCE);
+    expect(asked).to.deep.equal([String(((await v3.nodeGet('/v3/key-blocks/height/0')) as Obj).hash)]);
   });
 
   it('lists the genesis change as its history, within a scope holding height 0 only', async () => {
