@@ -24,7 +24,7 @@ import { transferRulesOf } from '../src/indexer/derived/internal-transfers.ts';
 import { NodeClient } from '../src/node/client.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { populateToTop } from '../test/support/populate.ts';
-import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
+import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess } from './http.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_STRETCH_GENERATIONS ?? 1000);
@@ -46,7 +46,8 @@ interface Derivation {
 /** child derives the balances of every stored height through the backfill, measuring its heap (one JSON line). */
 async function child(): Promise<void> {
   const cap = Number(process.env.BENCH_STRETCH_CAP);
-  const cfg = loadConfig({ NODE_URL: process.env.NODE_URL, DATABASE_URL: process.env.DATABASE_URL });
+  // the parent's settings: the node, the database and the devnode's deployment (its reward rules and genesis accounts)
+  const cfg = loadConfig(process.env);
   const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: SCHEMA, max: 2 }, log);
   const node = new NodeClient({ url: cfg.nodeUrl, timeoutMs: 60_000 }, log);
   const { rows } = await pool.query<{ top: number }>('SELECT max(height) AS top FROM key_blocks');
@@ -117,10 +118,13 @@ async function main(): Promise<void> {
   killChildrenOnExit();
   const devnode = await startDevnodeProcess([
     ...['--generate', String(GENERATIONS), '--seed', 'bench-stretch', '--mainnet-like'],
+    ...nodeFilesArgs(),
   ]);
   const db = await createTestDatabase();
   try {
-    const cfg = loadConfig({ NODE_URL: devnode.url, DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA });
+    // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
+    const env = { ...devnode.deployment, NODE_URL: devnode.url, DATABASE_URL: db.url };
+    const cfg = loadConfig({ ...env, DATABASE_SCHEMA: SCHEMA });
     const loading = performance.now();
     await populateToTop(cfg);
     const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 1 }, log);
@@ -133,7 +137,7 @@ async function main(): Promise<void> {
     );
     const runs: Derivation[] = [];
     for (const cap of CAPS) {
-      const run = await derive({ BENCH_STRETCH_CAP: String(cap), NODE_URL: devnode.url, DATABASE_URL: db.url });
+      const run = await derive({ ...env, BENCH_STRETCH_CAP: String(cap) });
       runs.push(run);
       console.log(
         `cap ${cap || 'none'}: ${run.stretches} stretches, the largest ${run.largestStretchTransactions} transactions, ` +

@@ -16,7 +16,7 @@ import { createPool } from '../src/db/connection/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { databaseSize, sizeLines } from './db-size.lib.ts';
-import { killChildrenOnExit, startDevnodeProcess } from './http.lib.ts';
+import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess } from './http.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
 import { MAINNET } from '../src/devnode/traffic/mainnet-like.ts';
 
@@ -40,12 +40,19 @@ async function measure(chain: (typeof CHAINS)[number]): Promise<void> {
     '--seed',
     'bench',
     ...chain.flags,
+    ...nodeFilesArgs(),
   ]);
   const db = await createTestDatabase();
   const pool = createPool({ databaseUrl: db.url, schema: SCHEMA, max: 1 }, log);
   try {
     await migrate({ databaseUrl: db.url, schema: SCHEMA }, log);
-    const cfg = loadConfig({ DATABASE_URL: db.url, DATABASE_SCHEMA: SCHEMA, NODE_URL: devnode.url });
+    // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
+    const cfg = loadConfig({
+      ...devnode.deployment,
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: SCHEMA,
+      NODE_URL: devnode.url,
+    });
     const postgresCpu = await postgresCpuReader(db.url);
     const [ownBefore, postgresBefore] = [process.cpuUsage(), postgresCpu()];
     const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });

@@ -65,13 +65,18 @@ export interface DevnodeChild extends Child {
 }
 
 /**
- * nodeFilesArgs is `--node-files DIR` for a devnode of this tree, DIR a new temporary directory removed at exit: the
- * node writes its genesis accounts and hard-fork files there and names them before its API line.
+ * nodeFilesArgs is `--node-files DIR` for a devnode of this tree, DIR a nodeFilesDir: the node writes its genesis
+ * accounts and hard-fork files there and names them before its API line.
  */
 export function nodeFilesArgs(): string[] {
+  return ['--node-files', nodeFilesDir()];
+}
+
+/** nodeFilesDir is a new temporary directory for a devnode's node files (writeNodeFiles), removed at exit. */
+export function nodeFilesDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-node-files-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return ['--node-files', dir];
+  return dir;
 }
 
 /** Child processes still running: killed when the bench process ends early (an error, Ctrl-C, a closed pipe). */

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { stageShares, type CpuProfile } from './cpu-profile.lib.ts';
-import { killChildrenOnExit, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
 import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -48,11 +48,12 @@ interface Side {
   readonly transactions: number[];
 }
 
-/** startChain serves the A/B's chain of `length` generations from a devnode of its own. */
+/** startChain serves the A/B's chain of `length` generations from a devnode of its own, with its node files. */
 function startChain(length: number): Promise<DevnodeChild> {
   return startDevnodeProcess([
     ...['--generate', String(length), '--seed', 'perf'],
     ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+    ...nodeFilesArgs(),
   ]);
 }
 
@@ -60,6 +61,8 @@ function startChain(length: number): Promise<DevnodeChild> {
 function childEnv(devnode: DevnodeChild, databaseUrl: string, schema: string, top: number): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
+    // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
+    ...devnode.deployment,
     NODE_URL: devnode.url,
     DATABASE_URL: databaseUrl,
     DATABASE_SCHEMA: schema,

@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../src/config/middleware.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/base/log.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { startDevnodeProcess, type Child } from './http.lib.ts';
+import { nodeFilesArgs, startDevnodeProcess, type Child } from './http.lib.ts';
 
 export interface LoadedChain {
   /** the servers' environment: the database, its schema and the devnode (plus what the caller added) */
@@ -39,8 +39,10 @@ export async function loadedChain(
   devnodeArgs: readonly string[] = [],
 ): Promise<LoadedChain> {
   const t0 = performance.now();
+  // another tree's devnode may not write the node's files: the populator then has the devnode's reward rules alone
+  const nodeFiles = devnodeMdw === undefined ? nodeFilesArgs() : [];
   const devnode = await startDevnodeProcess(
-    ['--generate', String(generations), '--seed', seed, ...devnodeArgs],
+    ['--generate', String(generations), '--seed', seed, ...devnodeArgs, ...nodeFiles],
     undefined,
     devnodeMdw,
   );
@@ -53,7 +55,8 @@ export async function loadedChain(
     POLL_INTERVAL_MS: '200',
     ...env,
   };
-  const cfg = loadConfig(chainEnv);
+  // the populator configured as a deployment on the devnode's chain (DevnodeChild); the servers need none of it
+  const cfg = loadConfig({ ...devnode.deployment, ...chainEnv });
   const t1 = performance.now();
   const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
   await populator.synced();

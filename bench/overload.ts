@@ -35,7 +35,7 @@ import { createLogger } from '../src/base/log.ts';
 import { SERVER_NODE_OPTIONS } from '../src/operator/specs/server-deployment.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import type { BurstOrder, BurstResult } from './burst.lib.ts';
-import { killChildrenOnExit, startDevnodeProcess, startMdwServer, track } from './http.lib.ts';
+import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess, startMdwServer, track } from './http.lib.ts';
 import { memoryBreakdown, metricValue, type MemoryBreakdown } from './memory.lib.ts';
 import { machineBusySeconds, mainThreadSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
@@ -187,10 +187,15 @@ async function burst(order: BurstOrder): Promise<BurstResult> {
 
 async function main(): Promise<void> {
   killChildrenOnExit();
-  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench-overload']);
+  const devnode = await startDevnodeProcess([
+    ...['--generate', String(GENERATIONS), '--seed', 'bench-overload'],
+    ...nodeFilesArgs(),
+  ]);
   const db = await createTestDatabase();
   const env = { DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw_bench_overload', NODE_URL: devnode.url };
-  const populator = await startPopulator({ cfg: loadConfig(env), log, registry: new prom.Registry() });
+  // the populator configured as a deployment on the devnode's chain (DevnodeChild)
+  const cfg = loadConfig({ ...devnode.deployment, ...env });
+  const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
   await populator.synced();
   await populator.stop();
   const server = await startMdwServer({ ...env, HTTP_HOST: '127.0.0.1' }, NODE_OPTIONS);

@@ -19,7 +19,7 @@ import { loadConfig } from '../src/config/middleware.ts';
 import { migrate } from '../src/db/schema/migrator.ts';
 import { freePort } from '../src/cli/free-port.ts';
 import { bareCopyApplication, bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
-import { startDevnodeProcess } from './http.lib.ts';
+import { nodeFilesArgs, startDevnodeProcess } from './http.lib.ts';
 import { valgrindAvailable } from './instructions.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   await admin.end();
   // the schema migrated beforehand: the populator's backends then count the load alone
   await migrate({ databaseUrl, schema: 'populated' }, log);
-  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench']);
+  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench', ...nodeFilesArgs()]);
   try {
     const child = spawn(
       process.execPath,
@@ -130,6 +130,8 @@ async function main(): Promise<void> {
       {
         env: {
           PATH: process.env.PATH,
+          // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
+          ...devnode.deployment,
           NODE_URL: devnode.url,
           DATABASE_URL: databaseUrl,
           DATABASE_SCHEMA: 'populated',

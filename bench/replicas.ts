@@ -29,7 +29,15 @@ import { createPool } from '../src/db/connection/pool.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { createLogger } from '../src/base/log.ts';
 import { startReplicatedPostgres } from '../test/support/replica.ts';
-import { killChildrenOnExit, load, median, startDevnodeProcess, startMdwServer, type Child } from './http.lib.ts';
+import {
+  killChildrenOnExit,
+  load,
+  median,
+  nodeFilesArgs,
+  startDevnodeProcess,
+  startMdwServer,
+  type Child,
+} from './http.lib.ts';
 import { postgresCpuReader } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -44,7 +52,10 @@ const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefin
 async function main(): Promise<void> {
   killChildrenOnExit();
   const pg = await startReplicatedPostgres({ settings: ['max_connections=300'] });
-  const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench-replicas']);
+  const devnode = await startDevnodeProcess([
+    ...['--generate', String(GENERATIONS), '--seed', 'bench-replicas'],
+    ...nodeFilesArgs(),
+  ]);
   const env = {
     DATABASE_URL: pg.primaryUrl,
     DATABASE_SCHEMA: SCHEMA,
@@ -53,7 +64,8 @@ async function main(): Promise<void> {
     DATABASE_POOL_SIZE: '10',
     API_CACHE_MAX_BYTES: '0',
   };
-  const cfg = loadConfig(env);
+  // the populator configured as a deployment on the devnode's chain (DevnodeChild); the servers need none of it
+  const cfg = loadConfig({ ...devnode.deployment, ...env });
   const loading = await startPopulator({ cfg, log, registry: new prom.Registry() });
   await loading.synced();
   // stopped while reads are measured: its heartbeats would count as the primary's CPU
@@ -169,7 +181,12 @@ async function deliveryLatency(
   try {
     for (let i = 0; i < BLOCKS; i++) {
       const started = performance.now();
-      const res = await fetch(`${internalUrl}/v2/debug/dev/mine`, { method: 'POST', body: '{"key_blocks":1}' });
+      // as the node, the devnode answers 415 to a body not declared JSON
+      const res = await fetch(`${internalUrl}/v2/debug/dev/mine`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"key_blocks":1}',
+      });
       const { height } = (await res.json()) as { height: number };
       const at = await Promise.all(sockets.map((s) => s.keyBlockAt(height)));
       at.forEach((t, s) => took[s]!.push(t - started));

@@ -37,11 +37,13 @@ import {
   killChildrenOnExit,
   load,
   median,
+  nodeFilesArgs,
   startBareKoa,
   startDevnodeProcess,
   startMdwServer,
   track,
   type Child,
+  type DevnodeChild,
   type Result,
 } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
@@ -67,7 +69,7 @@ const log = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefin
 
 interface Chain {
   readonly name: 'plain' | 'tokens';
-  readonly devnode: Child;
+  readonly devnode: DevnodeChild;
   readonly txs: number;
   readonly tokenTxs: number;
 }
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
   const populate = async (chain: Chain, round: number): Promise<PopulatorRun> => {
     const schema = `${chain.name}_${round}`;
     const before = { postgres: postgresCpu(), devnode: processCpuSeconds(chain.devnode.pid) };
-    const out = await runPopulator(chain.devnode.url, db.url, schema);
+    const out = await runPopulator(chain.devnode, db.url, schema);
     const perTx = (seconds: number): number => Math.round((1e6 * seconds) / chain.txs);
     const run = {
       chain: chain.name,
@@ -179,7 +181,7 @@ async function main(): Promise<void> {
 async function startChain(name: Chain['name'], share: number): Promise<Chain> {
   let output = '';
   const devnode = await startDevnodeProcess(
-    ['--generate', String(GENERATIONS), '--seed', 'bench-tokens', '--token-share', String(share)],
+    ['--generate', String(GENERATIONS), '--seed', 'bench-tokens', '--token-share', String(share), ...nodeFilesArgs()],
     (text) => (output += text),
   );
   const generated = /"txs":(\d+),"tokenTxs":(\d+)/.exec(output);
@@ -187,9 +189,12 @@ async function startChain(name: Chain['name'], share: number): Promise<Chain> {
   return { name, devnode, txs: Number(generated[1]), tokenTxs: Number(generated[2]) };
 }
 
-/** runPopulator loads the chain into a new schema with the populator alone in its own process (as bench/indexer.ts (c)). */
+/**
+ * runPopulator loads the chain into a new schema with the populator alone in its own process (as bench/indexer.ts (c)),
+ * configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild).
+ */
 async function runPopulator(
-  nodeUrl: string,
+  devnode: DevnodeChild,
   databaseUrl: string,
   schema: string,
 ): Promise<{ seconds: number; cpuSeconds: number }> {
@@ -199,7 +204,8 @@ async function runPopulator(
       ['--expose-gc', ...POPULATOR_FLAGS, new URL('indexer.lib.populate.ts', import.meta.url).pathname],
       {
         env: {
-          NODE_URL: nodeUrl,
+          ...devnode.deployment,
+          NODE_URL: devnode.url,
           DATABASE_URL: databaseUrl,
           DATABASE_SCHEMA: schema,
           BENCH_TOP: String(GENERATIONS),

@@ -23,13 +23,14 @@ import { listen } from '../src/db/connection/notify.ts';
 import { createPool } from '../src/db/connection/pool.ts';
 import { migrate } from '../src/db/schema/migrator.ts';
 import { createWebhook } from '../src/db/writes/webhooks.ts';
+import { writeNodeFiles } from '../src/cli/dev/node-files.ts';
 import { startDevnode } from '../src/devnode/index.ts';
 import { startPopulator } from '../src/indexer/sync/populator.ts';
 import { parseFilters } from '../src/webhooks/filters.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { startMdw } from '../test/support/mdw-process.ts';
 import { startReceiver } from '../test/support/webhook-receiver.ts';
-import { median } from './http.lib.ts';
+import { median, nodeFilesDir } from './http.lib.ts';
 import { processCpuSeconds } from './process-cpu.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -52,13 +53,19 @@ const devnode = await startDevnode(
   log,
 );
 const db = await createTestDatabase();
-/** The settings of every role over `schema`, in-process and as `mdw` processes. */
+const nodeFiles = await writeNodeFiles(nodeFilesDir(), devnode.chain);
+/**
+ * The settings of every role over `schema`, in-process and as `mdw` processes: the populator's as a deployment on the
+ * devnode's chain (its reward rules, genesis accounts and hard-fork files).
+ */
 const envOf = (schema: string): Record<string, string> => ({
   DATABASE_URL: db.url,
   DATABASE_SCHEMA: schema,
   NODE_URL: devnode.externalUrl,
   NODE_INTERNAL_URL: devnode.internalUrl,
   REWARD_RULES: 'devnode',
+  GENESIS_ACCOUNTS_FILE: nodeFiles.genesisAccountsFile,
+  ...nodeFiles.forkFiles,
   POLL_INTERVAL_MS: '50',
   WEBHOOKS_ALLOW_PRIVATE: 'true',
   // the sender's window, when a run compares another

@@ -141,7 +141,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['hyperchain'], // a hyperchain's epochs, validators and rewards, asked of its consensus contracts
     ['contracts'], // the node's contracts: code, decoding, AEX-N type and meta info
     ['rows'], // the rows between fetch, transform and write
-    ['metrics.ts', 'map-limit.ts'], // the populator's metrics; the rooms' bounded concurrency
+    ['metrics.ts'], // the populator's metrics
   ],
   operator: [
     ['admin.ts', 'runtime'], // the operator's commands and its process: informers, leader election, work queue

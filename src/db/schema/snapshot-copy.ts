@@ -1,7 +1,8 @@
 /**
  * @module COPY … TO STDOUT as a Readable and COPY … FROM STDIN from a Readable, over one node-postgres client, with
- * backpressure both ways, so a snapshot's table of any size passes through a bounded buffer (`mdw snapshot`). The same
- * "submittable" interface as copy-in.ts, which hands over chunks it already holds (the populator's batches).
+ * backpressure both ways, so a snapshot's table of any size passes through a bounded buffer (`mdw snapshot`); the
+ * populator's COPY of the payloads it holds goes through the same copyFrom (writes/bulk-load.ts). Each is a
+ * "submittable" (the interface pg-cursor and pg-copy-streams use), without another package.
  */
 import { once } from 'node:events';
 import { Readable } from 'node:stream';

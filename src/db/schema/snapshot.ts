@@ -7,7 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { PoolClient, Queryable } from '../connection/pool.ts';
-import { largestFirst } from '../../base/largest-first.ts';
+import { largestFirst } from '../../base/workers.ts';
 import { quoteIdent } from '../connection/pool.ts';
 import { copyFrom, copyOut } from './snapshot-copy.ts';
 

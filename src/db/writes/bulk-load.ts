@@ -3,7 +3,8 @@
  * first row of a repeated key), or one COPY … FROM STDIN of prepared text payloads. Table and
  * column names are constants (indexer/tables.ts), never input.
  */
-import { copyIn } from './copy-in.ts';
+import { Readable } from 'node:stream';
+import { copyFrom } from '../schema/snapshot-copy.ts';
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
 
 /** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key. */
@@ -25,7 +26,10 @@ export async function insertMany(
   );
 }
 
-/** copyMany loads COPY text payloads (writes/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path. */
+/**
+ * copyMany loads COPY text payloads (writes/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path:
+ * on one client (not a pool), through the COPY FROM a snapshot's import streams its tables with.
+ */
 export async function copyMany(
   db: Queryable,
   table: string,
@@ -33,9 +37,9 @@ export async function copyMany(
   chunks: readonly Buffer[],
 ): Promise<void> {
   if (chunks.length === 0) return;
-  await copyIn(
+  await copyFrom(
     db,
     `COPY ${quoteIdent(table)} (${columns.map((name) => quoteIdent(name)).join(', ')}) FROM STDIN`,
-    chunks,
+    Readable.from(chunks),
   );
 }

@@ -1,54 +1,7 @@
 /**
- * @module COPY … FROM STDIN over a node-postgres client, without another package: a "submittable"
- * (the interface pg-cursor and pg-copy-streams use) that streams prepared chunks once the server
- * asks for them. Plus the COPY text format of a value.
+ * @module The populator's COPY … FROM STDIN payloads: COPY's text format of a value, and the lines written straight
+ * into CopyData payloads (their COPY: bulk-load.ts copyMany).
  */
-import type { Queryable } from '../connection/pool.ts';
-
-/** The part of pg's connection a COPY needs (pg/lib/connection.js). */
-interface CopyConnection {
-  query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
-}
-
-/** CopyIn is submitted through client.query(); pg calls these handlers as the protocol proceeds. */
-class CopyIn {
-  readonly text: string;
-  readonly #chunks: readonly Buffer[];
-  readonly #done: (err?: Error) => void;
-
-  constructor(text: string, chunks: readonly Buffer[], done: (err?: Error) => void) {
-    this.text = text;
-    this.#chunks = chunks;
-    this.#done = done;
-  }
-
-  submit(connection: CopyConnection): void {
-    connection.query(this.text);
-  }
-
-  handleCopyInResponse(connection: CopyConnection): void {
-    for (const chunk of this.#chunks) connection.sendCopyFromChunk(chunk);
-    connection.endCopyFrom();
-  }
-
-  handleError(err: Error): void {
-    // pg drops the active query after an error, so ReadyForQuery will not reach this object
-    this.#done(err);
-  }
-
-  handleReadyForQuery(): void {
-    this.#done();
-  }
-
-  handleCommandComplete(): void {}
-  handleEmptyQuery(): void {}
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleCopyData(): void {}
-  handlePortalSuspended(): void {}
-}
 
 /** A CopyData payload's size before the next starts (the last may be smaller, one long line larger). */
 const PAYLOAD_BYTES = 64 * 1024;
@@ -89,14 +42,6 @@ export class CopyPayloads {
     } else this.#payloads.push(Buffer.copyBytesFrom(this.#buffer, 0, this.#at));
     this.#at = 0;
   }
-}
-
-/** copyIn runs `COPY … FROM STDIN` (text format) with the given payloads, on one client (not a pool). */
-export function copyIn(client: Queryable, sql: string, chunks: readonly Buffer[]): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const submittable = new CopyIn(sql, chunks, (err) => (err ? reject(err) : resolve()));
-    (client as unknown as { query(q: CopyIn): unknown }).query(submittable);
-  });
 }
 
 /** Characters COPY's text format escapes. */

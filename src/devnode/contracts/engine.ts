@@ -6,8 +6,6 @@
  */
 import { encode } from '../../chain/encoding.ts';
 import { mayMakeInternalCalls } from '../../chain/internal-call-ops.ts';
-import { contractId } from '../ids.ts';
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { commitState, newState, type WorldState } from '../store/state.ts';
 import { AEX141_HANDLERS } from './aex141.ts';
 import { AEX9_HANDLERS, AEX9_UNLOGGED_HANDLERS, type Handler } from './aex9.ts';
@@ -43,18 +41,7 @@ import { BYTECODE, functionsOf, kindOfCode, type ContractKind } from './standard
 /** clone creates a contract from inside a call (Chain.clone): its id follows the creator's account nonce. */
 function clone(f: Frame, kind: 'pair', init: readonly FateValue[]): string {
   charge(f.env, GAS.create);
-  const accounts = f.env.state.accounts;
-  const creator = accounts.get(f.account) ?? { balance: 0n, nonce: 0 };
-  accounts.set(f.account, { ...creator, nonce: creator.nonce + 1 });
-  const id = contractId(f.account, creator.nonce + 1);
-  f.env.state.contracts.set(id, {
-    id,
-    ownerId: f.account,
-    vmVersion: FATE_VM_VERSION,
-    abiVersion: FATE_ABI_VERSION,
-    deposit: 0n,
-    code: BYTECODE[kind],
-  });
+  const id = f.createContract(BYTECODE[kind]);
   // recorded before its init runs, as the node's deploy_contract does
   f.env.events.push({ type: 'Call.clone', contract: id });
   dispatch(f.env, { caller: f.self, contract: id, fn: 'init', args: init, value: 0n, isCreate: true });

@@ -8,6 +8,8 @@ import { bytesToInt } from '../../chain/rlp.ts';
 import type { Json } from '../../chain/json.ts';
 import type { WorldState } from '../store/state.ts';
 import type { FateValue } from '../../chain/fate.ts';
+import { contractId } from '../ids.ts';
+import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 
 /** Revert is a contract's `abort`/`require` failure: the call reverts with this reason. */
 export class Revert extends Error {
@@ -162,6 +164,26 @@ export class Frame {
   /** call calls `fn` of another contract as this contract, sending `value` AE. */
   call(contract: string, fn: string, args: readonly FateValue[], value = 0n): FateValue {
     return this.env.call(this.self, contract, fn, args, value);
+  }
+
+  /**
+   * createContract stores a contract of `code` this call creates (Chain.clone, Chain.create) and gives its id, which
+   * follows this contract's account nonce as the node's does: the creation bumps it.
+   */
+  createContract(code: string): string {
+    const accounts = this.env.state.accounts;
+    const creator = accounts.get(this.account) ?? { balance: 0n, nonce: 0 };
+    accounts.set(this.account, { ...creator, nonce: creator.nonce + 1 });
+    const id = contractId(this.account, creator.nonce + 1);
+    this.env.state.contracts.set(id, {
+      id,
+      ownerId: this.account,
+      vmVersion: FATE_VM_VERSION,
+      abiVersion: FATE_ABI_VERSION,
+      deposit: 0n,
+      code,
+    });
+    return id;
   }
 
   /** emit logs event `name` with indexed arguments (topics) and an optional string payload. */

@@ -5,9 +5,7 @@
  * `get_validator_state` as its StakingValidator's state, the shape ae_mdw 1.107 decodes; or, in a devnode started
  * with `stakingRecord: 'validator'`, the node's current `validator` record, which has none.
  */
-import { FATE_ABI_VERSION, FATE_VM_VERSION } from './fate-contract.ts';
 import { encodedId, idBytes } from '../../chain/id-cache.ts';
-import { contractId } from '../ids.ts';
 import { contractBytecode } from './bytecode.ts';
 import { address, fateMap, tuple, UNIT, type FateMap, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { moveAe, require, type Frame } from './frame.ts';
@@ -99,18 +97,7 @@ function newValidator(f: Frame, args: readonly FateValue[]): FateValue {
   require(f.value >= f.int('min'), 'A new validator must stake the minimum amount');
   require(f.get(`v:${owner}`) === undefined, 'Owner must be unique');
   require(f.get(`s:${signKey}`) === undefined, 'Sign key must be unique');
-  const accounts = f.env.state.accounts;
-  const self = accounts.get(f.account) ?? { balance: 0n, nonce: 0 };
-  accounts.set(f.account, { ...self, nonce: self.nonce + 1 });
-  const ct = contractId(f.account, self.nonce + 1);
-  f.env.state.contracts.set(ct, {
-    id: ct,
-    ownerId: f.account,
-    vmVersion: FATE_VM_VERSION,
-    abiVersion: FATE_ABI_VERSION,
-    deposit: 0n,
-    code: HC_VALIDATOR_BYTECODE,
-  });
+  const ct = f.createContract(HC_VALIDATOR_BYTECODE);
   const empty: Validator = {
     ct,
     signKey,

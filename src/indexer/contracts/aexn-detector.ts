@@ -23,7 +23,7 @@ import type { Config } from '../../config/middleware.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
 import type { AexnFindings, FetchedGeneration, TxPosition } from '../rows/rows.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 
 export interface AexnDetectorOptions {
   /**

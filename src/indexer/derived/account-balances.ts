@@ -16,7 +16,7 @@ import { keyBlockAt } from '../../db/queries/blocks.ts';
 import { replaceBalances, touchedAccounts, type BalanceRow } from '../../db/writes/account-balances.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import {
   aeBalancesBefore,
   contractsAmong,

@@ -8,7 +8,7 @@
 import type { Queryable } from '../../db/connection/pool.ts';
 import { aex9Unsettled, writeAex9State, type Aex9StateRead } from '../../db/writes/aex9-state.ts';
 import type { Logger } from '../../base/log.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 
 /** Aex9StateReader reads a token's balances after a block (undefined: the node keeps no state there). */

@@ -12,7 +12,7 @@ import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { attachDetails } from '../contracts/ga-attach.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import type { GenerationRows, JsonObject } from '../rows/rows.ts';
 import { batchRange } from './batch-range.ts';
 

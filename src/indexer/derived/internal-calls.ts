@@ -29,7 +29,7 @@ import {
 import type { NodeClient } from '../../node/client.ts';
 import { CRASHED, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import type { TxEvent } from '../../node/dry-run-events.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import type { ContractCallRow, GenerationRows } from '../rows/rows.ts';
 import { batchRange } from './batch-range.ts';
 import {

@@ -12,7 +12,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants as zlib, createZstdCompress } from 'node:zlib';
 import { AppError, ErrorCode } from '../../base/errors.ts';
-import { largestFirst } from '../../base/largest-first.ts';
+import { largestFirst } from '../../base/workers.ts';
 import type { Logger } from '../../base/log.ts';
 import { VERSION } from '../../base/version.ts';
 import type { Config } from '../../config/middleware.ts';

@@ -36,7 +36,7 @@ import { fateCall, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import { readHoldings } from '../contracts/aex9-holdings.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import { fetchGeneration } from '../sync/fetch.ts';
 import {
   aex141Differences,

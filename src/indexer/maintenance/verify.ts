@@ -26,7 +26,7 @@ import { ProgressLine } from '../../base/progress-line.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { fetchGeneration } from '../sync/fetch.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import { openOneShot } from './one-shot.ts';
 import { reloadHeights } from './reload.ts';
 import { emptyScratch, planScratch, scratchSchemaOf } from './verify-scratch.ts';

@@ -7,7 +7,7 @@ import { keyHashAt, microBlockHashesAt, topKeyHashes, type StoredHash } from '..
 import type { NodeClient } from '../../node/client.ts';
 import { isJsonObject } from '../../chain/json.ts';
 import { NodeError } from '../../node/errors.ts';
-import { mapLimit } from '../map-limit.ts';
+import { mapLimit } from '../../base/workers.ts';
 import { microBlockHashes } from './fetch.ts';
 import type { FetchedGeneration } from '../rows/rows.ts';
 

@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { parseJson, toBigInt, type Json } from '../../../src/chain/json.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { mapLimit } from '../../../src/indexer/map-limit.ts';
+import { mapLimit } from '../../../src/base/workers.ts';
 import { serveLoaded, type Served } from '../../support/served.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { readRecording, ReplayNode, type Miss } from '../../support/replay-node.ts';

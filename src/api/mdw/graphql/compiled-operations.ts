@@ -18,13 +18,13 @@ import {
   parseType,
   visit,
   type DocumentNode,
-  type FragmentDefinitionNode,
   type SelectionSetNode,
   type GraphQLSchema,
   type StringValueNode,
   type VariableDefinitionNode,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { fragmentsOf } from './cost.ts';
 import type { CheckedDocument } from './document-cache.ts';
 import type { BlankedLiteral } from './document-shape.ts';
 
@@ -151,11 +151,7 @@ export function literalsAsVariables(
  * past `max` (each fragment counted once, however often it is spread). Pure.
  */
 export function spreadFields(document: DocumentNode, selectionSet: SelectionSetNode, max: number): number {
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d]),
-  );
+  const fragments = fragmentsOf(document);
   const counted = new Map<string, number>();
   const count = (set: SelectionSetNode): number => {
     let fields = 0;

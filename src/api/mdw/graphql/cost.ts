@@ -12,6 +12,7 @@ import {
   getNamedType,
   isObjectType,
   Kind,
+  type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
   type OperationDefinitionNode,
@@ -43,6 +44,15 @@ interface Walk {
    * forty, would be walked 2^40 times (the event loop held for hours by one request of a few kilobytes)
    */
   readonly spreads: Map<string, Measure>;
+}
+
+/** fragmentsOf is a document's fragment definitions by name, as measure and a selection's spread count take them. */
+export function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  return new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
 }
 
 /**

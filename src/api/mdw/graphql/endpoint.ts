@@ -7,21 +7,14 @@
  * thrown on to the error boundary, which answers it as for any /v3 request (503), never as a GraphQL error.
  */
 import { bodyParser } from '@koa/bodyparser';
-import {
-  execute,
-  getOperationAST,
-  GraphQLError,
-  Kind,
-  type ExecutionResult,
-  type FragmentDefinitionNode,
-} from 'graphql';
+import { execute, getOperationAST, GraphQLError, type ExecutionResult } from 'graphql';
 import type Koa from 'koa';
 import { jsonBytes } from '../../../chain/json-bytes.ts';
 import { AppError, ErrorCode } from '../../../base/errors.ts';
 import { Deadline, type Admission } from '../../http/admission.ts';
 import type { V3Env } from '../resources/resource.ts';
 import type { ApiContext, ApiMiddleware } from '../../http/state.ts';
-import { COST_PER_TURN, measure, QUERY_LIMITS } from './cost.ts';
+import { COST_PER_TURN, fragmentsOf, measure, QUERY_LIMITS } from './cost.ts';
 import { documentProblem } from './document-bounds.ts';
 import { CompiledOperations } from './compiled-operations.ts';
 import { checkedDocument } from './document-cache.ts';
@@ -141,12 +134,7 @@ async function run(
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return { errors: [new GraphQLError('no operation of that name in the document')] };
   if (viaGet && operation.operation !== 'query') return { errors: [new GraphQLError('GET takes queries only')] };
-  const fragments = new Map(
-    document.definitions
-      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
-      .map((d) => [d.name.value, d]),
-  );
-  const { depth, cost } = measure(operation, SCHEMA.getQueryType()!, fragments, variables);
+  const { depth, cost } = measure(operation, SCHEMA.getQueryType()!, fragmentsOf(document), variables);
   if (depth > QUERY_LIMITS.depth)
     return { errors: [limitError(`query depth ${depth} exceeds the limit ${QUERY_LIMITS.depth}`)] };
   if (cost > QUERY_LIMITS.cost)

@@ -16,7 +16,7 @@ import { POSITION_CURSOR, positionMatched, cursorCodec, type CursorCodec } from 
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { oneObject, page, resource } from './resource.ts';
-import { one, parseId, parsePaging } from './mdw-params.ts';
+import { one, parseActiveState, parseId, parsePaging } from './mdw-params.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
 import { CHANNEL, CHANNEL_UPDATE } from '../../../shapes/v3/shapes-channels.ts';
@@ -88,9 +88,7 @@ function delegateIds(c: ChannelRow): Json {
 /** getChannels: channels by their latest transaction, of a state when one is given (both otherwise, as ae_mdw). */
 export const getChannels = resource(page(CHANNEL), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
-  const state = one(req.query.state);
-  if (state !== undefined && state !== 'active' && state !== 'inactive')
-    throw v3BadRequest(`invalid query: state=${state}`);
+  const state = parseActiveState(one(req.query.state));
   return listPage(paging, {
     cursor: CHANNEL_CURSOR,
     read: (window) => channelsPage(pool, state, window),

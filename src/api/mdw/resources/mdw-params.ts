@@ -113,6 +113,13 @@ export function parseNonNegative(value: string | undefined): number | undefined 
   return n <= MAX_INT ? n : undefined;
 }
 
+/** parseActiveState reads a list's `state` filter: active or inactive, both when absent (names, oracles, channels). */
+export function parseActiveState(value: string | undefined): 'active' | 'inactive' | undefined {
+  if (value !== undefined && value !== 'active' && value !== 'inactive')
+    throw v3BadRequest(`invalid query: state=${value}`);
+  return value;
+}
+
 /** parseBoolean reads `true`/`false` (ae_mdw's booleans). */
 export function parseBoolean(value: string | undefined, name: string): boolean | undefined {
   if (value === undefined) return undefined;

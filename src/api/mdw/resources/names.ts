@@ -21,7 +21,7 @@ import { POSITION_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
-import { one, parseId, parsePaging } from './mdw-params.ts';
+import { one, parseActiveState, parseId, parsePaging } from './mdw-params.ts';
 import {
   auctionObject,
   isInAuction,
@@ -56,14 +56,12 @@ export const getNames = resource(page(NAME), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
   const by = one(req.query.by) ?? 'activation';
   if (!ORDERS.has(by)) throw v3BadRequest(`invalid query: by=${by}`);
-  const state = one(req.query.state);
-  if (state !== undefined && state !== 'active' && state !== 'inactive')
-    throw v3BadRequest(`invalid query: state=${state}`);
+  const state = parseActiveState(one(req.query.state));
   const ownedBy = req.query.owned_by === undefined ? undefined : parseId(one(req.query.owned_by), ['ak']);
   const prefix = one(req.query.prefix)?.toLowerCase();
   const top = (await topHeight(pool)) ?? -1;
   const order = by as NameOrder;
-  const filter = { state: state as 'active' | 'inactive' | undefined, ownedBy, prefix, top, order };
+  const filter = { state, ownedBy, prefix, top, order };
   return listPage(paging, {
     cursor: nameCursor(order),
     read: (window) => namesPage(pool, filter, window),

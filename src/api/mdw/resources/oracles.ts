@@ -17,7 +17,7 @@ import { POSITION_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { listPage } from './list.ts';
 import { page, resource, type Item, type ItemsPage, type ResourceRequest, type V3Env } from './resource.ts';
-import { one, parseId, parsePaging } from './mdw-params.ts';
+import { one, parseActiveState, parseId, parsePaging } from './mdw-params.ts';
 import { heightTime } from '../../../shapes/v3/render-names.ts';
 import { base64Text, transactionObject } from '../../../shapes/v3/render-tx.ts';
 import { sourceTxFields, txBody } from '../../../shapes/v3/render-source-tx.ts';
@@ -36,11 +36,9 @@ export const ORACLE_CURSOR: CursorCodec<OracleKey> = cursorCodec({
 /** getOracles: oracles by expiry, of a state. */
 export const getOracles = resource(page(ORACLE), async ({ pool }, req) => {
   const paging = parsePaging(req.query);
-  const state = one(req.query.state);
-  if (state !== undefined && state !== 'active' && state !== 'inactive')
-    throw v3BadRequest(`invalid query: state=${state}`);
+  const state = parseActiveState(one(req.query.state));
   const top = (await topHeight(pool)) ?? -1;
-  const filter = { state: state as 'active' | 'inactive' | undefined, top, ...paging.scope };
+  const filter = { state, top, ...paging.scope };
   return listPage(paging, {
     cursor: ORACLE_CURSOR,
     read: (window) => oraclesPage(pool, filter, window),

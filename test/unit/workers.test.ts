@@ -1,7 +1,46 @@
-/** @module largestFirst: uneven items over a fixed set of workers, the largest left taken by whichever is free. */
+/**
+ * @module workers: mapLimit's bounded concurrency with results in input order; largestFirst's uneven items over a fixed
+ * set of workers, the largest left taken by whichever is free; both stopping at a failure and rejecting once nothing runs.
+ */
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { largestFirst } from '../../src/base/largest-first.ts';
+import { largestFirst, mapLimit } from '../../src/base/workers.ts';
+
+describe('mapLimit', () => {
+  it('keeps at most `limit` calls in flight and returns results in input order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const out = await mapLimit([5, 1, 4, 2, 3], 2, async (n) => {
+      most = Math.max(most, ++inFlight);
+      await sleep(n);
+      inFlight--;
+      return n * 10;
+    });
+    expect(out).to.deep.equal([50, 10, 40, 20, 30]);
+    expect(most).to.equal(2);
+    expect(await mapLimit([], 4, async () => 1)).to.deep.equal([]);
+  });
+
+  it('starts no item after a call failed and rejects with the first failure once the running calls ended', async () => {
+    const started: number[] = [];
+    const ended: number[] = [];
+    const err = await mapLimit([1, 2, 30, 4, 5, 6], 2, async (n) => {
+      started.push(n);
+      try {
+        await sleep(n);
+        if (n === 2 || n === 30) throw new Error(`${n} failed`);
+        return n;
+      } finally {
+        ended.push(n);
+      }
+    }).catch((e: unknown) => e);
+    // 1 and 2 start at once, 30 when 1 ends (before 2 fails), then nothing; 30's own failure, later, is not the one
+    expect(started).to.deep.equal([1, 2, 30]);
+    expect((err as Error).message).to.equal('2 failed');
+    // the rejection came once 30 had ended: nothing of the failed work still runs
+    expect(ended).to.deep.equal([1, 2, 30]);
+  });
+});
 
 const item = (name: string, bytes: number) => ({ name, bytes });
 
