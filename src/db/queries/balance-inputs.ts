@@ -40,40 +40,43 @@ const IN_RANGE = (alias: string): string =>
   `${alias}.height BETWEEN $1 AND $2 AND (${alias}.height > $1 OR ${alias}.micro_index >= $3)`;
 
 /**
- * balanceTransactions lists a range's transactions in chain order, each with its call's and GA call's gas: three range
- * reads merged here, where one joined statement probed contract_calls and ga_calls once per transaction (a stretch's
- * 100 000) and sorted the transactions' signed bytes on disk past work_mem. Each is sorted here, not by PostgreSQL:
- * the rows come in the order they were written, the chain's, which the sort (TimSort) only checks.
+ * balanceTransactions lists a range's transactions in chain order, each with its call's and GA call's gas: one
+ * statement of three range reads, merged here, where a join probed contract_calls and ga_calls once per transaction
+ * (a stretch's 100 000) and sorted the transactions' signed bytes on disk past work_mem. The rows are sorted here,
+ * not by PostgreSQL: they come in the order they were written, the chain's, which the sort (TimSort) only checks.
  */
 export async function balanceTransactions(db: Queryable, range: HeightRange): Promise<BalanceTxRow[]> {
-  const values = [range.from, range.to, range.fromMicro];
-  const txs = await db.query<Place & { hash: string; signed: Buffer }>({
+  const { rows } = await db.query<
+    Place & { part: number; hash: string; signed: Buffer; gasUsed: string | null; returnType: string | null }
+  >({
     name: 'mdw_balance_transactions',
-    text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed
-             FROM transactions t WHERE ${IN_RANGE('t')}`,
-    values,
-  });
-  const calls = await db.query<Place & { gasUsed: string | null; returnType: string | null }>({
-    name: 'mdw_balance_call_gas',
-    text: `SELECT c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex",
-                  c.call_info->>'gas_used' AS "gasUsed", c.call_info->>'return_type' AS "returnType"
-             FROM contract_calls c WHERE ${IN_RANGE('c')}`,
-    values,
-  });
-  const gaCalls = await db.query<Place & { gasUsed: string | null; returnType: string | null }>({
-    name: 'mdw_balance_ga_gas',
-    text: `SELECT g.height, g.micro_index AS "microIndex", g.tx_index AS "txIndex", g.gas_used::text AS "gasUsed",
-                  g.return_type AS "returnType"
+    text: `SELECT 0 AS part, t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
+                  NULL::text AS "gasUsed", NULL::text AS "returnType"
+             FROM transactions t WHERE ${IN_RANGE('t')}
+           UNION ALL
+           SELECT 1, c.height, c.micro_index, c.tx_index, NULL, NULL, c.call_info->>'gas_used',
+                  c.call_info->>'return_type'
+             FROM contract_calls c WHERE ${IN_RANGE('c')}
+           UNION ALL
+           SELECT 2, g.height, g.micro_index, g.tx_index, NULL, NULL, g.gas_used::text, g.return_type
              FROM ga_calls g WHERE ${IN_RANGE('g')}`,
-    values,
+    values: [range.from, range.to, range.fromMicro],
   });
-  const call = atPlaces(calls.rows);
-  const ga = atPlaces(gaCalls.rows);
-  return txs.rows.sort(comparePositions).map((t) => {
+  // each part's rows apart: the transactions, their calls' gas, their GA calls' gas
+  const parts: [typeof rows, typeof rows, typeof rows] = [[], [], []];
+  for (const r of rows) parts[r.part as 0 | 1 | 2].push(r);
+  const [txs, calls, gaCalls] = parts;
+  const call = atPlaces(calls);
+  const ga = atPlaces(gaCalls);
+  return txs.sort(comparePositions).map((t) => {
     const c = call(t);
     const g = ga(t);
     return {
-      ...t,
+      height: t.height,
+      microIndex: t.microIndex,
+      txIndex: t.txIndex,
+      hash: t.hash,
+      signed: t.signed,
       gasUsed: c?.gasUsed ?? null,
       returnType: c?.returnType ?? null,
       gaGasUsed: g?.gasUsed ?? null,
