@@ -3,12 +3,13 @@
  * by valgrind (bench/instructions.lib.ts), which no other job on the machine changes. Both read the same devnode
  * chains (`--seed perf`, the populator A/B's chain, no latency): the bare client of bench/bare-client.lib.ts (every
  * answer parsed losslessly, nothing else) and the populator (bench/indexer.lib.populate.ts: the whole load into an
- * empty schema, every derived area), each alone in its process (Node `--predictable` besides valgrind's
- * `--single-threaded`), over chains of two lengths; each cost per transaction is the difference of the two counts over
- * the difference of the transactions (Node's start, module loading and the schema's migrations cancel). A count moves
- * by up to 150 M from one run to the next (how the answers arrive in a slowed-down process), so the two chains differ
- * by 6000 transactions: a 2.5 % error on the bare client's difference at most. Devnodes and PostgreSQL run in
- * processes of their own and are not counted (PostgreSQL's share: bench/postgres-instructions.ts).
+ * empty schema, every derived area, configured for the devnode's chain as the A/B's populators are), each alone in
+ * its process (Node `--predictable` besides valgrind's `--single-threaded`), over chains of two lengths; each cost per
+ * transaction is the difference of the two counts over the difference of the transactions (Node's start, module
+ * loading and the schema's migrations cancel). A count moves by up to 150 M from one run to the next (how the answers
+ * arrive in a slowed-down process), so the two chains differ by 6000 transactions: a 2.5 % error on the bare client's
+ * difference at most. Devnodes and PostgreSQL run in processes of their own and are not counted (PostgreSQL's share:
+ * bench/postgres-instructions.ts).
  *
  *   node bench/instructions.ts   (make bench ONLY=instructions; needs valgrind; BENCH_INSTRUCTIONS_GENERATIONS=200,800
  *                                 (the two lengths; about half an hour on a loaded machine),
@@ -60,6 +61,10 @@ function startChain(length: number): Promise<DevnodeChild> {
 /** childEnv is the environment of a counted child reading `devnode` into `schema`. */
 function childEnv(devnode: DevnodeChild, databaseUrl: string, schema: string, top: number): NodeJS.ProcessEnv {
   return {
+    // the populator configured for this chain as the A/B's (`REWARD_RULES=devnode`, its genesis accounts): with
+    // mainnet's rules the balances found the devnode's rewards unexplained and located them with node requests, work
+    // no deployment of this chain does
+    ...devnode.deployment,
     PATH: process.env.PATH,
     // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
     ...devnode.deployment,

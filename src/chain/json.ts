@@ -208,6 +208,27 @@ export function isJsonObject(value: unknown): value is { [key: string]: Json } {
 }
 
 /**
+ * jsonEqual is `isDeepStrictEqual` (node:util) for JSON values: numbers by `Object.is`, objects by their own keys in any
+ * order and their prototype, arrays by their items. Every mined transaction's rendering is compared with the node's JSON
+ * (stored-tx.ts), where the general comparison's checks of what no JSON value has (symbols, holes, cycles, array
+ * properties) were a fifth of the comparison's cost.
+ */
+export function jsonEqual(a: Json, b: Json): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null)
+    return typeof a === 'number' ? Object.is(a, b) : a === b;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i]!, b[i]!)) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!Object.hasOwn(b, key) || !jsonEqual(a[key]!, b[key]!)) return false;
+  return true;
+}
+
+/**
  * integersAsStrings is the value with every integer (number or bigint) replaced by its decimal text, as the node's
  * and ae_mdw's `int-as-string` write it; members named in `numbers` (fields the node holds as floats) stay numbers.
  */

@@ -5,9 +5,8 @@
  * rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte ≥ 0xc0, JSON with `{`,
  * so one column holds both. Pure.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { decode, encode } from './encoding.ts';
-import { isJsonObject, parseJson, stringifyJson, type Json } from './json.ts';
+import { isJsonObject, jsonEqual, parseJson, stringifyJson, type Json } from './json.ts';
 import { decodeSignedTx, decodeTx } from './tx-parse.ts';
 import { signedTxSize } from './tx-size.ts';
 import { signedTxEncoding, type TxFields } from './tx-serialize.ts';
@@ -114,7 +113,7 @@ function rendersAs(binary: Uint8Array, signed: { readonly [key: string]: Json })
   try {
     const rendered = renderStoredTx(binary);
     const signatures = Array.isArray(signed.signatures) ? signed.signatures : null;
-    return isDeepStrictEqual(rendered.signatures, signatures) && isDeepStrictEqual(rendered.tx, signed.tx);
+    return jsonEqual(rendered.signatures, signatures) && jsonEqual(rendered.tx, signed.tx ?? null);
   } catch {
     return false;
   }

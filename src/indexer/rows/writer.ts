@@ -12,6 +12,7 @@ import {
   resolveNameReferences,
 } from './chain-state.ts';
 import type {
+  AccountPairRow,
   AccountTxRow,
   ChannelEventRow,
   GenerationRows,
@@ -123,6 +124,7 @@ interface StateRows {
   readonly oracleEvents: OracleEventRow[];
   readonly nameQueries: OracleQueryRow[];
   readonly nameAccountTxs: AccountTxRow[];
+  readonly accountPairs: AccountPairRow[];
 }
 
 const NO_STATE_ROWS: StateRows = {
@@ -131,30 +133,44 @@ const NO_STATE_ROWS: StateRows = {
   oracleEvents: [],
   nameQueries: [],
   nameAccountTxs: [],
+  accountPairs: [],
 };
+
+/** The generations' kinds of rows that are lists. */
+type ListKey = { [K in keyof GenerationRows]: GenerationRows[K] extends unknown[] ? K : never }[keyof GenerationRows];
+
+/**
+ * rowsOf is one kind of rows of every generation, in order: a loop, where flatMap's call per generation and check of
+ * each item was a visible share of the writer's work outside the COPY.
+ */
+function rowsOf<K extends ListKey>(gens: readonly GenerationRows[], k: K): GenerationRows[K] {
+  const out: unknown[] = [];
+  for (const g of gens) for (const row of g[k]) out.push(row);
+  return out as GenerationRows[K];
+}
 
 function flatten(
   gens: readonly GenerationRows[],
-  { channelEvents, nameEvents, oracleEvents, nameQueries, nameAccountTxs }: StateRows,
+  { channelEvents, nameEvents, oracleEvents, nameQueries, nameAccountTxs, accountPairs }: StateRows,
+  accountTxs = rowsOf(gens, 'accountTxs'),
 ): ResolvedRows {
-  const all = <K extends keyof GenerationRows>(k: K): GenerationRows[K] extends (infer T)[] ? T[] : never =>
-    gens.flatMap((g) => g[k] as unknown[]) as never;
-  const accountTxs = all('accountTxs');
+  const oracleQueries = rowsOf(gens, 'oracleQueries');
+  for (const q of nameQueries) oracleQueries.push(q);
   return {
     keyBlocks: gens.filter((g) => g.continuesAt === undefined).map((g) => g.keyBlock),
-    microBlocks: all('microBlocks'),
-    transactions: all('transactions'),
+    microBlocks: rowsOf(gens, 'microBlocks'),
+    transactions: rowsOf(gens, 'transactions'),
     accountTxs,
-    contracts: all('contracts'),
-    contractCalls: all('contractCalls'),
+    contracts: rowsOf(gens, 'contracts'),
+    contractCalls: rowsOf(gens, 'contractCalls'),
     channelEvents,
-    namePointers: all('namePointers'),
-    oracleQueries: [...all('oracleQueries'), ...nameQueries],
-    oracleResponses: all('oracleResponses'),
+    namePointers: rowsOf(gens, 'namePointers'),
+    oracleQueries,
+    oracleResponses: rowsOf(gens, 'oracleResponses'),
     nameEvents,
     oracleEvents,
     nameAccountTxs,
-    accountPairs: accountPairs(accountTxs, nameAccountTxs),
+    accountPairs,
   };
 }
 
@@ -178,13 +194,22 @@ export async function resolveRows(db: Queryable, gens: readonly GenerationRows[]
   const queries = resolveNameQueries(priorNames, nameEvents, nameQueries);
   const channelEvents = gens.flatMap((g) => g.channelEvents);
   const priorChannels = await priorChannelStates(db, [...new Set(channelEvents.map((e) => e.channelId))], from);
-  return flatten(gens, {
-    channelEvents: foldChannelEvents(priorChannels, channelEvents),
-    nameEvents,
-    oracleEvents,
-    nameQueries: queries.queries,
-    nameAccountTxs: [...resolveNameReferences(priorNames, nameEvents, nameRefs), ...queries.accountTxs],
-  });
+  const accountTxs = rowsOf(gens, 'accountTxs');
+  const nameAccountTxs = [...resolveNameReferences(priorNames, nameEvents, nameRefs), ...queries.accountTxs];
+  // the pairs of the account rows as stored (those reached through names included): made here alone, encodeRows
+  // writes no table of stored state
+  return flatten(
+    gens,
+    {
+      channelEvents: foldChannelEvents(priorChannels, channelEvents),
+      nameEvents,
+      oracleEvents,
+      nameQueries: queries.queries,
+      nameAccountTxs,
+      accountPairs: accountPairs(accountTxs, nameAccountTxs),
+    },
+    accountTxs,
+  );
 }
 
 /** What writeGenerations stored that the derived areas read after it. */
@@ -213,10 +238,9 @@ export async function writeGenerations(
   const none = { counts: new Map<string, number>(), firstMet: [] };
   if (gens.length === 0) return { transactions: 0, unknownTypes: none, accounts: { rows: [], numbers } };
   const resolved = await resolveRows(db, gens);
-  await accountNumbers.resolve(
-    db,
-    [...resolved.accountTxs, ...resolved.nameAccountTxs].map((r) => r.account),
-  );
+  const ids: string[] = [];
+  for (const rows of [resolved.accountTxs, resolved.nameAccountTxs]) for (const r of rows) ids.push(r.account);
+  await accountNumbers.resolve(db, ids);
   const unknown = resolved.transactions.filter((t) => !isKnownTxType(t.txType));
   const counts = new Map<string, number>();
   for (const t of unknown) counts.set(t.txType, (counts.get(t.txType) ?? 0) + 1);

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
+import { isDeepStrictEqual } from 'node:util';
 import {
+  jsonEqual,
   parseJson,
   parseJsonMember,
   stringifyJson,
   toBigInt,
   toSafeNumber,
   withSortedKeys,
+  type Json,
 } from '../../../src/chain/json.ts';
 
 describe('chain/json', () => {
@@ -137,5 +140,19 @@ describe('chain/json', () => {
     );
     expect(stringifyJson(value), 'the value itself is left as it was').to.match(/^\{"tx":/);
     expect(withSortedKeys(parseJson('{"__proto__":1,"a":[]}'))).to.have.own.property('__proto__', 1);
+  });
+
+  it('compares JSON values as isDeepStrictEqual does (the stored transactions’ render-back check)', () => {
+    const values = parseJson(
+      '[1, 1.0, -0, 0, 9007199254740993, "1", true, false, null, [], {}, [1,2], [2,1], [1,[2]], [1,[2,3]], ' +
+        '{"a":1,"b":[2]}, {"b":[2],"a":1}, {"a":1}, {"a":1,"b":null}, {"a":null}, {"b":1}, {"__proto__":1}, ' +
+        '{"__proto__":2}, {"tx":{"amount":18446744073709551617,"fee":2}}, {"tx":{"amount":18446744073709551618,"fee":2}}, ' +
+        '{"tx":{"amount":18446744073709551617,"fee":"2"}}, [{"a":[]}], [{"a":{}}]]',
+    ) as Json[];
+    // what JSON.parse does not make: an object without a prototype, a bigint of a safe value, NaN
+    const odd: Json[] = [Object.assign(Object.create(null) as { [key: string]: Json }, { a: 1 }), 1n, NaN];
+    for (const a of [...values, ...odd])
+      for (const b of [...values, ...odd, ...values.map((v) => parseJson(stringifyJson(v)))])
+        expect(jsonEqual(a, b), `${stringifyJson(a)} ${stringifyJson(b)}`).to.equal(isDeepStrictEqual(a, b));
   });
 });
