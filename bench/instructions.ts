@@ -61,10 +61,6 @@ function startChain(length: number): Promise<DevnodeChild> {
 /** childEnv is the environment of a counted child reading `devnode` into `schema`. */
 function childEnv(devnode: DevnodeChild, databaseUrl: string, schema: string, top: number): NodeJS.ProcessEnv {
   return {
-    // the populator configured for this chain as the A/B's (`REWARD_RULES=devnode`, its genesis accounts): with
-    // mainnet's rules the balances found the devnode's rewards unexplained and located them with node requests, work
-    // no deployment of this chain does
-    ...devnode.deployment,
     PATH: process.env.PATH,
     // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
     ...devnode.deployment,
