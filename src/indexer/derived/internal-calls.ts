@@ -103,12 +103,15 @@ export function planReplays(
   const replays: Replay[] = [];
   const gaps: InternalCallGap[] = [];
   let block = '';
-  let prefix: string[] = [];
+  // the block's transactions so far, and the first of them encoded: only a replay needs them encoded, and most blocks
+  // hold no call to replay
+  let prefix: ReplayableTx[] = [];
+  let encoded: string[] = [];
   let gas = 0n;
   let broken: string | undefined;
   for (const tx of txs) {
     const at = `${tx.height}-${tx.microIndex}`;
-    if (at !== block) [block, prefix, gas, broken] = [at, [], 0n, undefined];
+    if (at !== block) [block, prefix, encoded, gas, broken] = [at, [], [], 0n, undefined];
     const call = { height: tx.height, microIndex: tx.microIndex, txIndex: tx.txIndex };
     const isCall = CONTRACT.has(tx.txType) || (WRAPPERS.has(tx.txType) && CONTRACT.has(tx.innerType ?? ''));
     if (WRAPPERS.has(tx.txType)) {
@@ -121,11 +124,15 @@ export function planReplays(
       if (isCall) gaps.push({ ...call, reason: broken });
       continue;
     }
-    prefix.push(encode('tx', decodeSignedTx(tx.signed).txBytes));
+    prefix.push(tx);
     gas += nodeGasLimit(tx);
     if (!isCall || quiet.has(tx)) continue;
-    if (gas > gasCap) gaps.push({ ...call, reason: GAP.gas });
-    else replays.push({ call, top: tx.prevHash, txs: [...prefix] });
+    if (gas > gasCap) {
+      gaps.push({ ...call, reason: GAP.gas });
+      continue;
+    }
+    for (const t of prefix.slice(encoded.length)) encoded.push(encode('tx', decodeSignedTx(t.signed).txBytes));
+    replays.push({ call, top: tx.prevHash, txs: encoded.slice() });
   }
   return { replays, gaps };
 }
