@@ -4,7 +4,7 @@
  * over their table where the catch-up would have updated them for every row (the names' GIN indexes above all), and
  * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day), filled from
  * what they are kept from in one statement where their triggers would have kept them at every batch. Their
- * definitions are the migrations' (1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077, 1097, 1135), the name search's
+ * definitions are the migrations' (1000, 1003, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077, 1097, 1135), the name search's
  * (schema/name-search-index.ts) and the kept aggregates' recounts (queries/kept-aggregates.ts).
  */
 import type { Logger } from '../../base/log.ts';
@@ -44,12 +44,32 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
     name: 'name_state_name_not_label_chain',
     create: `CREATE INDEX IF NOT EXISTS name_state_name_not_label_chain ON name_state (name) WHERE name !~ '^[^.]*\\.chain$'`,
   },
+  // an id's transactions of one type (queries/account-transactions.ts, transaction-filter.ts; one without a type walks
+  // the primary key); the populator reads the account rows by position (account_transactions_height)
+  {
+    name: 'account_transactions_type',
+    create:
+      'CREATE INDEX IF NOT EXISTS account_transactions_type ON account_transactions (account, tx_type, height, micro_index, tx_index)',
+  },
+  // a caller's calls (/v3/contracts/calls?caller_id=); the populator reads calls by position, hash or contract
+  {
+    name: 'contract_calls_caller',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_calls_caller ON contract_calls (caller_id, height, micro_index, tx_index)',
+  },
+  // an account's internal transfers and activities (queries/internal-transfers.ts, activities.ts); the populator reads
+  // them by height (their primary key)
+  {
+    name: 'internal_transfers_account',
+    create:
+      'CREATE INDEX IF NOT EXISTS internal_transfers_account ON internal_transfers (account_id, height, micro_index, tx_index, kind, ref_tx_hash)',
+  },
   // /v3/names?by=deactivation (1048); the populator's own reads by expiry walk name_state_expires
   {
     name: 'name_state_deactivation',
     create: 'CREATE INDEX IF NOT EXISTS name_state_deactivation ON name_state (expires_at, name)',
   },
-  // one caller's calls of one contract (1030); the populator reads calls by position, hash or contract alone
+  // one caller's calls of one contract (1030)
   {
     name: 'contract_calls_contract_caller',
     create:
