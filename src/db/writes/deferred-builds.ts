@@ -69,6 +69,16 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
     name: 'name_state_deactivation',
     create: 'CREATE INDEX IF NOT EXISTS name_state_deactivation ON name_state (expires_at, name)',
   },
+  // a contract's calls whose log holds an event of its own (1015: /v3/contracts/{id}/logs); the populator's
+  // reads of logged calls walk contract_calls_logged
+  {
+    name: 'contract_calls_own_log',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_calls_own_log ON contract_calls (contract_id, height, micro_index, tx_index) WHERE call_logs_own_event(call_info, contract_id)',
+  },
+  // a name's auctions by its plain name (queries/auctions.ts); the populator reads the name events by hash, height,
+  // expiry and auction end
+  { name: 'name_events_name', create: 'CREATE INDEX IF NOT EXISTS name_events_name ON name_events (name)' },
   // one caller's calls of one contract (1030)
   {
     name: 'contract_calls_contract_caller',
