@@ -1,25 +1,52 @@
 /**
- * @module The kept tables of name_state's that a catch-up from genesis leaves empty until the top (migration 1140,
+ * @module The kept tables that a catch-up from genesis leaves empty until the top (migration 1140,
  * writes/deferred-builds.ts), and which of them a schema holds empty now: `mdw -v` recounts none of those.
  */
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
 
 /**
- * A kept table the catch-up leaves empty: name_state's triggers that keep it (disabled meanwhile), and the kept
- * tables that follow from it (name_count_spans, kept by name_count_edges' trigger), empty with it.
+ * A kept table the catch-up leaves empty: the table whose triggers keep it (`on`), those triggers (disabled
+ * meanwhile), and the kept tables that follow from it (name_count_spans, kept by name_count_edges' trigger), empty
+ * with it. It is filled at the top by its kept aggregate's recount of the stored rows of schema `s` (quoted), or by
+ * `fill` where that recount reads the rows `mdw -v` derives again.
  */
 export interface DeferredTable {
   readonly name: string;
+  readonly on: string;
   readonly triggers: readonly string[];
   readonly follow: readonly string[];
+  readonly fill?: (s: string) => string;
 }
 
-const onNameState = (prefix: string): string[] => ['insert', 'delete', 'update'].map((op) => `${prefix}_on_${op}`);
+const triggersOf = (prefix: string, ops: readonly string[]): string[] => ops.map((op) => `${prefix}_on_${op}`);
+const ALL_OPS = ['insert', 'delete', 'update'];
 
-/** Those tables: /v3/names/count's (1045, 1060) and /middleware/names/reverse's (1062), read by queries only. */
+/**
+ * Those tables, each read by queries only: /v3/names/count's (1045, 1060), /middleware/names/reverse's (1062), the
+ * AEX-9 balances at a past block's (1050: /v3/aex9/{contractId}/balances with a block or height, an account's balance
+ * at a block and its /history) and /middleware/transactions/rate's (1061).
+ */
 export const DEFERRED_TABLES: readonly DeferredTable[] = [
-  { name: 'name_count_edges', triggers: onNameState('name_count_edges'), follow: ['name_count_spans'] },
-  { name: 'name_pointees', triggers: onNameState('name_pointees'), follow: [] },
+  {
+    name: 'name_count_edges',
+    on: 'name_state',
+    triggers: triggersOf('name_count_edges', ALL_OPS),
+    follow: ['name_count_spans'],
+  },
+  { name: 'name_pointees', on: 'name_state', triggers: triggersOf('name_pointees', ALL_OPS), follow: [] },
+  {
+    name: 'aex9_event_balances',
+    on: 'aex9_events',
+    triggers: triggersOf('aex9_event_balances', ['insert', 'delete']),
+    follow: [],
+  },
+  {
+    name: 'spend_days',
+    on: 'spend_heights',
+    triggers: triggersOf('spend_days', ALL_OPS),
+    follow: [],
+    fill: (s) => `SELECT day, sum(count), sum(amount) FROM ${s}.spend_heights GROUP BY 1`,
+  },
 ];
 
 /** emptyKeptTables names the kept tables of `schema` left empty until the top (none where nothing is deferred). */

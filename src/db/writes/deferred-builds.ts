@@ -2,8 +2,9 @@
  * @module What only the servers' queries read (migration 1140, issue 88), left out while a catch-up fills an empty
  * schema and built once the stored chain reaches the node's top: indexes, which PostgreSQL then builds in one pass
  * over their table where the catch-up would have updated them for every row (the names' GIN indexes above all), and
- * the names' kept tables, filled from name_state in one statement where name_state's triggers would have kept them at
- * every batch. Their definitions are the migrations' (1045, 1062, 1070, 1076, 1097, 1135), the name search's
+ * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day), filled from
+ * what they are kept from in one statement where their triggers would have kept them at every batch. Their
+ * definitions are the migrations' (1000, 1003, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077, 1097, 1135), the name search's
  * (schema/name-search-index.ts) and the kept aggregates' recounts (queries/kept-aggregates.ts).
  */
 import type { Logger } from '../../base/log.ts';
@@ -12,10 +13,15 @@ import { DEFERRED_TABLES, type DeferredTable } from '../queries/deferred-builds.
 import { KEPT_AGGREGATES } from '../queries/kept-aggregates.ts';
 import { ensureNameSearchIndex, NAME_SEARCH_INDEX } from '../schema/name-search-index.ts';
 
-/** An index the catch-up leaves out: its name and how it is built (null: the name search's own builder). */
+/**
+ * An index the catch-up leaves out: its name and how it is built (null: the name search's own builder, or a primary
+ * key's constraint added again).
+ */
 interface DeferredIndex {
   readonly name: string;
   readonly create: string | null;
+  /** a primary key's: its constraint's, where a plain index is dropped by its name */
+  readonly constraint?: { readonly table: string; readonly columns: string };
   /** the table analyzed once its indexes are built (the planner's estimates of an expression index come from it) */
   readonly analyze?: string;
 }
@@ -37,6 +43,54 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
   {
     name: 'name_state_name_not_label_chain',
     create: `CREATE INDEX IF NOT EXISTS name_state_name_not_label_chain ON name_state (name) WHERE name !~ '^[^.]*\\.chain$'`,
+  },
+  // an id's transactions of one type (queries/account-transactions.ts, transaction-filter.ts; one without a type walks
+  // the primary key); the populator reads the account rows by position (account_transactions_height)
+  {
+    name: 'account_transactions_type',
+    create:
+      'CREATE INDEX IF NOT EXISTS account_transactions_type ON account_transactions (account, tx_type, height, micro_index, tx_index)',
+  },
+  // a caller's calls (/v3/contracts/calls?caller_id=); the populator reads calls by position, hash or contract
+  {
+    name: 'contract_calls_caller',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_calls_caller ON contract_calls (caller_id, height, micro_index, tx_index)',
+  },
+  // an account's internal transfers and activities (queries/internal-transfers.ts, activities.ts); the populator reads
+  // them by height (their primary key)
+  {
+    name: 'internal_transfers_account',
+    create:
+      'CREATE INDEX IF NOT EXISTS internal_transfers_account ON internal_transfers (account_id, height, micro_index, tx_index, kind, ref_tx_hash)',
+  },
+  // /v3/names?by=deactivation (1048); the populator's own reads by expiry walk name_state_expires
+  {
+    name: 'name_state_deactivation',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_deactivation ON name_state (expires_at, name)',
+  },
+  // a contract's calls whose log holds an event of its own (1015: /v3/contracts/{id}/logs); the populator's
+  // reads of logged calls walk contract_calls_logged
+  {
+    name: 'contract_calls_own_log',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_calls_own_log ON contract_calls (contract_id, height, micro_index, tx_index) WHERE call_logs_own_event(call_info, contract_id)',
+  },
+  // a name's auctions by its plain name (queries/auctions.ts); the populator reads the name events by hash, height,
+  // expiry and auction end
+  { name: 'name_events_name', create: 'CREATE INDEX IF NOT EXISTS name_events_name ON name_events (name)' },
+  // one caller's calls of one contract (1030)
+  {
+    name: 'contract_calls_contract_caller',
+    create:
+      'CREATE INDEX IF NOT EXISTS contract_calls_contract_caller ON contract_calls (contract_id, caller_id, height, micro_index, tx_index)',
+  },
+  // the transactions from one id to another (1077; queries/transactions-from-to.ts, transaction-filter.ts): the
+  // writer COPYs the pairs, never conflicting; a fork deletes them by account_pairs_height
+  {
+    name: 'account_pairs_pkey',
+    create: null,
+    constraint: { table: 'account_pairs', columns: 'sender, recipient, height, micro_index, tx_index' },
   },
   // /v3/contracts/calls?function= and ?contract_id= (queries/internal-calls.ts)
   {
@@ -62,9 +116,14 @@ export async function deferBuilds(pool: Pool): Promise<string[]> {
   const client = await pool.connect();
   try {
     await inTransaction(client, async () => {
-      for (const { name } of DEFERRED_INDEXES) await client.query(`DROP INDEX IF EXISTS ${quoteIdent(name)}`);
-      for (const { triggers } of DEFERRED_TABLES)
-        for (const t of triggers) await client.query(`ALTER TABLE name_state DISABLE TRIGGER ${quoteIdent(t)}`);
+      for (const { name, constraint } of DEFERRED_INDEXES)
+        await client.query(
+          constraint
+            ? `ALTER TABLE ${quoteIdent(constraint.table)} DROP CONSTRAINT IF EXISTS ${quoteIdent(name)}`
+            : `DROP INDEX IF EXISTS ${quoteIdent(name)}`,
+        );
+      for (const { on, triggers } of DEFERRED_TABLES)
+        for (const t of triggers) await client.query(`ALTER TABLE ${quoteIdent(on)} DISABLE TRIGGER ${quoteIdent(t)}`);
       await client.query(
         `INSERT INTO deferred_builds (name, kind, state)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
@@ -118,23 +177,39 @@ async function buildIndex(client: PoolClient, index: DeferredIndex, log: Logger)
     await client.query(index.create);
     return;
   }
+  const { constraint } = index;
+  if (constraint) {
+    // a schema restored from a snapshot has it already (migrated, then its indexes rebuilt): a table has one key
+    const { rows } = await client.query(
+      'SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1',
+      [index.name],
+    );
+    if (rows.length === 0)
+      await client.query(
+        `ALTER TABLE ${quoteIdent(constraint.table)} ADD CONSTRAINT ${quoteIdent(index.name)} PRIMARY KEY (${constraint.columns})`,
+      );
+    return;
+  }
   const search = await ensureNameSearchIndex(client);
   if (search.state === 'absent')
     log.warn({ reason: search.reason }, "the names' substring search reads every name: no pg_trgm index");
 }
 
 /**
- * fillTable turns the table's triggers on again and fills it from name_state, as its kept aggregate recounts it, in
- * place of what it holds: a schema restored from a snapshot taken during the catch-up has the triggers on already
- * (a restore turns every trigger on), so the names written since kept their deltas on an empty table.
+ * fillTable turns the table's triggers on again and fills it from the rows it is kept from, as its kept aggregate
+ * recounts it (or by its own `fill`), in place of what it holds: a schema restored from a snapshot taken during the
+ * catch-up has the triggers on already (a restore turns every trigger on), so the rows written since kept their
+ * deltas on an empty table.
  */
 async function fillTable(client: PoolClient, table: DeferredTable): Promise<void> {
-  for (const t of table.triggers) await client.query(`ALTER TABLE name_state ENABLE TRIGGER ${quoteIdent(t)}`);
+  for (const t of table.triggers)
+    await client.query(`ALTER TABLE ${quoteIdent(table.on)} ENABLE TRIGGER ${quoteIdent(t)}`);
   // TRUNCATE fires no trigger: the followers (name_count_spans) are emptied with it and filled by its insert's
   await client.query(`TRUNCATE ${[table.name, ...table.follow].map(quoteIdent).join(', ')}`);
   const kept = KEPT_AGGREGATES.find((k) => k.table === table.name)!;
   const { rows } = await client.query<{ schema: string }>('SELECT current_schema() AS schema');
+  const fill = table.fill ?? kept.recount;
   await client.query(
-    `INSERT INTO ${quoteIdent(table.name)} (${kept.columns.join(', ')}) ${kept.recount(quoteIdent(rows[0]!.schema))}`,
+    `INSERT INTO ${quoteIdent(table.name)} (${kept.columns.join(', ')}) ${fill(quoteIdent(rows[0]!.schema))}`,
   );
 }

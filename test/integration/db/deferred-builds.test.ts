@@ -1,9 +1,9 @@
 /**
  * @module What a catch-up from genesis leaves to the top (migration 1140, issue 88): on an empty schema the indexes only
- * queries read are dropped and the names' kept tables left empty (their triggers off), each said in /v3/status's
- * mdw_deferred_builds; at the top the indexes are built again and the tables filled, equal to what their triggers keep
- * in a schema that never deferred them (the oracle: the same names written there). A schema holding blocks defers
- * nothing.
+ * queries read are dropped and the kept tables only queries read left empty (their triggers off), each said in
+ * /v3/status's mdw_deferred_builds; at the top the indexes are built again and the tables filled, equal to what their
+ * triggers keep in a schema that never deferred them (the oracle: the same names, AEX-9 events and spends written
+ * there). A schema holding blocks defers nothing.
  */
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/schema/migrator.ts';
@@ -31,15 +31,47 @@ const NAMES = [
   ],
 ] as const;
 
-/** a name written after the build (or after a restore turned the triggers on) */
-const LATER = `INSERT INTO name_state VALUES ('nm_e', 'eve.chain', 'th_5', 20, 20, 'ak_o3', 50_020, '[{"key":"k","id":"ak_p4"}]', 'claim')`;
+/**
+ * AEX-9 events: one account's transfers in and out over three heights (its running balance), another's mint, a
+ * transfer to oneself (both sides at one position)
+ */
+const AEX9_EVENTS = [
+  ['ct_t', 'ak_x', 10, 0, 0, 0, 1, 'th_6', 'mint', '100'],
+  ['ct_t', 'ak_x', 11, 0, 1, 2, 0, 'th_7', 'transfer', '-30'],
+  ['ct_t', 'ak_y', 11, 0, 1, 2, 1, 'th_7', 'transfer', '30'],
+  ['ct_t', 'ak_x', 12, 1, 0, 0, 0, 'th_8', 'transfer', '-5'],
+  ['ct_t', 'ak_x', 12, 1, 0, 0, 1, 'th_8', 'transfer', '5'],
+  ['ct_u', 'ak_x', 12, 1, 1, 3, 1, 'th_9', 'mint', '7'],
+] as const;
 
-const KEPT = ['name_count_edges', 'name_count_spans', 'name_pointees'];
+/** spends per height and day: two heights on one day, one crossing midnight into the next */
+const SPENDS = [
+  [10, 20_000, 2, '300'],
+  [11, 20_000, 1, '5'],
+  [11, 20_001, 3, '40'],
+] as const;
+
+/** rows written after the build (or after a restore turned the triggers on): a name, an AEX-9 event, a spend */
+const LATER = [
+  `INSERT INTO name_state VALUES ('nm_e', 'eve.chain', 'th_5', 20, 20, 'ak_o3', 50_020, '[{"key":"k","id":"ak_p4"}]', 'claim')`,
+  `INSERT INTO aex9_events VALUES ('ct_t', 'ak_x', 20, 0, 0, 0, 0, 'th_10', 'burn', -15)`,
+  'INSERT INTO spend_heights VALUES (20, 20_001, 1, 1)',
+];
+
+const KEPT = ['name_count_edges', 'name_count_spans', 'name_pointees', 'aex9_event_balances', 'spend_days'];
 const INDEXES = [
   'name_state_name_trgm',
   'name_state_name_grams',
   'name_state_name_reversed',
   'name_state_name_not_label_chain',
+  'name_state_deactivation',
+  'account_transactions_type',
+  'contract_calls_caller',
+  'contract_calls_own_log',
+  'contract_calls_contract_caller',
+  'name_events_name',
+  'internal_transfers_account',
+  'account_pairs_pkey',
   'contract_internal_calls_function',
   'contract_internal_calls_contract',
 ];
@@ -61,56 +93,85 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
     await db?.drop();
   });
 
-  const writeNames = (pool: Pool): Promise<unknown> =>
-    pool.query(
+  /** the rows the kept tables are kept from, each table in one statement as a batch writes it */
+  const writeRows = async (pool: Pool): Promise<void> => {
+    const columns = (rows: readonly (readonly unknown[])[]): unknown[][] =>
+      rows[0]!.map((_, i) => rows.map((r) => r[i]));
+    await pool.query(
       `INSERT INTO name_state (name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at,
                                pointers, kind)
        SELECT h, n, t, c, a, o, e, p::jsonb, k
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::int[], $8::text[],
                      $9::text[]) AS u(h, n, t, c, a, o, e, p, k)`,
-      NAMES[0].map((_, i) => NAMES.map((row) => row[i])),
+      columns(NAMES),
     );
-  const indexes = async (pool: Pool): Promise<string[]> =>
+    await pool.query(
+      `INSERT INTO aex9_events SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int[],
+                                                  $7::smallint[], $8::text[], $9::text[], $10::numeric[])`,
+      columns(AEX9_EVENTS),
+    );
+    await pool.query(
+      'INSERT INTO spend_heights SELECT * FROM unnest($1::int[], $2::int[], $3::bigint[], $4::numeric[])',
+      columns(SPENDS),
+    );
+  };
+  const writeLater = async (pool: Pool): Promise<void> => {
+    for (const statement of LATER) await pool.query(statement);
+  };
+  /** the deferrable indexes a schema holds, by name */
+  const indexes = async (pool: Pool): Promise<string[]> => (await definitions(pool)).map((d) => d.split(':')[0]!);
+  /** and each one's definition as PostgreSQL gives it back, its schema left out: the migrations' own, built again */
+  const definitions = async (pool: Pool): Promise<string[]> =>
     (
-      await pool.query<{ name: string }>(
-        'SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY ($1)',
+      await pool.query<{ def: string }>(
+        `SELECT indexname || ': ' || replace(indexdef, schemaname || '.', '') AS def FROM pg_indexes
+          WHERE schemaname = current_schema() AND indexname = ANY ($1)`,
         [INDEXES],
       )
     ).rows
-      .map((r) => r.name)
+      .map((r) => r.def)
       .sort();
   const rows = async (pool: Pool, table: string): Promise<string[]> =>
     (await pool.query<{ r: string }>(`SELECT row_to_json(t)::text AS r FROM ${table} t`)).rows.map((r) => r.r).sort();
 
-  it('on an empty schema drops the indexes only queries read and keeps the names’ tables empty, each said deferred', async () => {
+  it('on an empty schema drops the indexes only queries read and keeps the kept tables empty, each said deferred', async () => {
     // the name search's trigram index is there where pg_trgm is (schema/name-search-index.ts)
     expect(await indexes(fresh)).to.include.members(INDEXES.filter((i) => i !== 'name_state_name_trgm'));
     const deferred = await deferBuilds(fresh);
-    expect(deferred).to.include.members(['name_state_name_grams', 'name_count_edges', 'name_pointees']);
+    expect(deferred).to.include.members([
+      'name_state_name_grams',
+      'name_count_edges',
+      'name_pointees',
+      'aex9_event_balances',
+      'spend_days',
+    ]);
     expect(await indexes(fresh)).to.deep.equal([]);
-    await writeNames(fresh);
-    await writeNames(control);
+    await writeRows(fresh);
+    await writeRows(control);
     for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal([]);
     const { deferredBuilds } = await storedTotals(fresh);
     expect(deferredBuilds.map((d) => [d.name, d.kind, d.state])).to.deep.equal([
       ...[...INDEXES].sort().map((i) => [i, 'index', 'deferred']),
-      ['name_count_edges', 'table', 'deferred'],
-      ['name_pointees', 'table', 'deferred'],
+      ...['aex9_event_balances', 'name_count_edges', 'name_pointees', 'spend_days'].map((t) => [
+        t,
+        'table',
+        'deferred',
+      ]),
     ]);
   });
 
   it('at the top builds the indexes and fills the tables as their triggers keep them, and says nothing deferred', async () => {
     await buildDeferred(fresh, silent);
-    expect(await indexes(fresh)).to.deep.equal(await indexes(control));
+    expect(await definitions(fresh)).to.deep.equal(await definitions(control));
     for (const table of KEPT) {
       const kept = await rows(control, table);
       expect(kept, table).to.not.deep.equal([]);
       expect(await rows(fresh, table), table).to.deep.equal(kept);
     }
     expect((await storedTotals(fresh)).deferredBuilds).to.deep.equal([]);
-    // the triggers are on again: a name written now is kept as in the control
-    await fresh.query(LATER);
-    await control.query(LATER);
+    // the triggers are on again: the rows written now are kept as in the control
+    await writeLater(fresh);
+    await writeLater(control);
     for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal(await rows(control, table));
   });
 
@@ -119,12 +180,19 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
     const restored = createPool({ databaseUrl: db.url, schema: 'restored', max: 2 }, silent);
     try {
       await deferBuilds(restored);
-      await writeNames(restored);
-      // what `mdw snapshot import` does after its COPY: every trigger on, the names written since kept on empty tables
-      await restored.query('ALTER TABLE name_state ENABLE TRIGGER USER');
-      await restored.query(LATER);
+      await writeRows(restored);
+      // what `mdw snapshot import` does after its COPY: every trigger on, the rows written since kept on empty tables
+      for (const table of ['name_state', 'aex9_events', 'spend_heights'])
+        await restored.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
+      // and its index rebuild, of the migrated schema's indexes: the pairs' key is there again
+      await restored.query(
+        'ALTER TABLE account_pairs ADD PRIMARY KEY (sender, recipient, height, micro_index, tx_index)',
+      );
+      await writeLater(restored);
       expect(await rows(restored, 'name_pointees')).to.have.length(1);
+      expect(await rows(restored, 'spend_days')).to.have.length(1);
       await buildDeferred(restored, silent);
+      expect(await definitions(restored)).to.deep.equal(await definitions(control));
       for (const table of KEPT) expect(await rows(restored, table), table).to.deep.equal(await rows(control, table));
     } finally {
       await restored.end();
