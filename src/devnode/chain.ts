@@ -47,6 +47,8 @@ export interface ChainOptions {
   readonly epochEndsKept?: number;
   /** the committed states kept as the chain grows (CHECKPOINTS when absent; a spacing of 0: none, reads rebuild from genesis) */
   readonly checkpoints?: Checkpoints;
+  /** how many key blocks apart a replay to a past block keeps waypoints (WAYPOINT_SPACING when absent; 0: none) */
+  readonly waypointSpacing?: number;
 }
 
 /** Checkpoints: a committed state is kept every `spacing` key blocks, at most `kept` of them (the spacing doubling). */
@@ -102,13 +104,31 @@ const HISTORY_KEPT = 32;
 
 /**
  * HISTORY_VALUES bounds the values those states hold in their own layers, together (about 300 bytes of heap a value,
- * measured: some 75 MB). A state rebuilt from a checkpoint holds the writes since it, at a tenth of mainnet up to
- * 2 048 key blocks' worth (about 19 000 values): 32 of them took 182 MB there, and a dozen stay kept now. A reader
+ * measured: some 75 MB). A state rebuilt from a checkpoint held the writes since it, at a tenth of mainnet up to
+ * 2 048 key blocks' worth (about 19 000 values): 32 of them took 182 MB there (a dozen fit the bound; one past
+ * MAX_LAYERS still holds that many, the others the writes since their waypoint). A reader
  * going block after block leaves layers of a batch's writes, and a hyperchain's epoch reads states of a few values:
- * the count bounds those. The oldest goes first; a state another one reads through stays alive until that one goes
+ * the count bounds those. The least recently used goes first; a state another one reads through stays alive until that one goes
  * too (MAX_LAYERS deep at most).
  */
 const HISTORY_VALUES = 1 << 18;
+
+/**
+ * WAYPOINT_SPACING: a replay to a past block keeps the state after every key block whose height it divides. The
+ * populator reads inside ranges it read before (its balances bisect a range, an internal call is replayed at the block
+ * before it, the next batch's reads interleave with this one's): each such read started from the kept state nearest
+ * below, often the checkpoint, and replayed up to a checkpoint spacing (2 048 key blocks at a tenth of mainnet) where
+ * a node reads its trees at the block. A waypoint is a layer the replayed state reads through anyway: keeping it costs
+ * only the values written again in the next span, and a read near it replays at most this many key blocks.
+ */
+const WAYPOINT_SPACING = 64;
+
+/**
+ * WAYPOINTS_KEPT and WAYPOINT_VALUES bound the waypoints kept, by count and by the values in their own layers (as
+ * HISTORY_VALUES): 256 cover 16 384 key blocks, 8 checkpoint spacings at a tenth of mainnet, around where it is read.
+ */
+const WAYPOINTS_KEPT = 256;
+const WAYPOINT_VALUES = 1 << 18;
 
 /**
  * MAX_LAYERS bounds how many rebuilt states one is layered over above its base (a checkpoint, an epoch end or a state
@@ -175,6 +195,8 @@ export class Chain {
   #queryExpiry: QueryExpiry = new Map();
   /** states rebuilt for reads at a past block, by block hash (a hash fixes the history below it) */
   readonly #history = new Map<string, KeptState>();
+  /** states a replay to a past block passed (#rebuild), by key block hash: where the next reads near them start */
+  readonly #waypoints = new Map<string, KeptState>();
   /**
    * on a hyperchain, the states at the key blocks that end an epoch, taken as the chain grows (by hash, in height
    * order): a read at an old boundary costs no replay, a read near one the blocks after it, as a node's state trees
@@ -600,6 +622,7 @@ export class Chain {
     this.state = state;
     this.#queryExpiry = expiry;
     this.#history.clear();
+    this.#waypoints.clear();
     this.#resetPending();
   }
 
@@ -608,18 +631,22 @@ export class Chain {
    * kept for the next reads; undefined for a block not on the chain. Checkpoints and a hyperchain's epoch ends are kept
    * as the chain grows; another block's state is rebuilt from the nearest kept state below the block, or from genesis:
    * a client reading at each new batch's last block (the populator's balances) costs the blocks since its last read,
-   * a read far from the last ones the blocks since a checkpoint (a node reads its state trees at the block).
+   * a read far from the last ones the blocks since a checkpoint, a read near a past replay's path the blocks since its
+   * waypoint below (a node reads its state trees at the block).
    */
   stateAfter(blockHash: string): WorldState | undefined {
     const at = this.#position(blockHash);
     if (at === undefined) return undefined;
     if (blockHash === this.topHash) return this.state;
-    let kept = this.#epochEnds.get(blockHash) ?? this.#checkpoints.get(blockHash) ?? this.#history.get(blockHash);
+    let kept = this.#epochEnds.get(blockHash) ?? this.#checkpoints.get(blockHash);
+    kept ??= this.#used(this.#history, blockHash) ?? this.#used(this.#waypoints, blockHash);
     if (!kept) {
-      const below = [...this.#history.values(), ...this.#epochEnds.values(), ...this.#checkpoints.values()]
-        .filter((k) => before(k.at, at))
-        .reduce<KeptState | undefined>((best, k) => (best && !before(best.at, k.at) ? best : k), undefined);
-      kept = { at, ...this.#rebuild(blockHash, below) };
+      let below: [Map<string, KeptState>, string, KeptState] | undefined;
+      for (const map of [this.#history, this.#waypoints, this.#epochEnds, this.#checkpoints])
+        for (const [hash, k] of map)
+          if (before(k.at, at) && (!below || before(below[2].at, k.at))) below = [map, hash, k];
+      if (below) this.#used(below[0], below[1]);
+      kept = { at, ...this.#rebuild(blockHash, below?.[2]) };
       let held = ownSize(kept.state);
       for (const k of this.#history.values()) held += ownSize(k.state);
       for (const [oldest, evicted] of this.#history) {
@@ -630,6 +657,20 @@ export class Chain {
       this.#history.set(blockHash, kept);
     }
     return kept.state;
+  }
+
+  /**
+   * #used is the state kept at `hash` in `map` (history or waypoints), moved to the newest there: the populator comes
+   * back to a range (several batches in flight, bisections inside one), so the least recently used goes first where the
+   * oldest read went first.
+   */
+  #used(map: Map<string, KeptState>, hash: string): KeptState | undefined {
+    const kept = map.get(hash);
+    if (kept) {
+      map.delete(hash);
+      map.set(hash, kept);
+    }
+    return kept;
   }
 
   /** #position is where block `hash` is on the chain; undefined when it is not. */
@@ -645,13 +686,17 @@ export class Chain {
   /**
    * #rebuild replays the chain through block `upto` (every kept block when undefined) into a new state: from genesis,
    * or after the kept state `from`, in a layer over it (past MAX_LAYERS, over its base, holding a copy of its layers
-   * above the base: a kept state is read by others and never changes).
+   * above the base: a kept state is read by others and never changes). Replaying to a past block, it keeps the state
+   * at each WAYPOINT_SPACING-th key block it passes as a waypoint and goes on in a layer over it (#keepWaypoint).
    */
   #rebuild(upto: string | undefined, from?: KeptState): Omit<KeptState, 'at'> {
     const layered = from !== undefined && from.layers < MAX_LAYERS;
-    const state = !from ? newState() : layered ? newState(from.state) : copyState(from.state, from.base);
+    let state = !from ? newState() : layered ? newState(from.state) : copyState(from.state, from.base);
+    let layers = !from ? 0 : layered ? from.layers + 1 : 1;
+    const base = from?.base ?? state;
     const expiry = copyExpiry(from?.expiry ?? new Map());
     const keep = upto === undefined;
+    const spacing = this.options.waypointSpacing ?? WAYPOINT_SPACING;
     // blocks compared as objects: a micro block's hash is encoded each time it is read
     const target = upto === undefined ? undefined : this.blocks.get(upto);
     if (!from) this.#seedGenesis(state);
@@ -659,11 +704,29 @@ export class Chain {
       const continued = from !== undefined && kb.header.height === from.at.height;
       if (!continued) this.#keyBlockEffects(state, kb.header, expiry);
       if (kb === target) break;
+      if (!keep && !continued && spacing > 0 && kb.header.height % spacing === 0) {
+        const at = { height: kb.header.height, micro: -1 };
+        this.#keepWaypoint(kb.hash, { at, state, expiry: copyExpiry(expiry), base, layers });
+        state = newState(state);
+        layers += 1;
+      }
       const last = target?.kind === 'micro' ? kb.micro.indexOf(target) : -1;
       const micro = kb.micro.slice(continued ? from.at.micro + 1 : 0, last < 0 ? undefined : last + 1);
       for (const mb of micro) for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
       if (last >= 0) break;
     }
-    return { state, expiry, base: from?.base ?? state, layers: !from ? 0 : layered ? from.layers + 1 : 1 };
+    return { state, expiry, base, layers };
+  }
+
+  /** #keepWaypoint keeps a state a replay passed, dropping the least recently used past WAYPOINTS_KEPT/WAYPOINT_VALUES. */
+  #keepWaypoint(hash: string, kept: KeptState): void {
+    let held = ownSize(kept.state);
+    for (const k of this.#waypoints.values()) held += ownSize(k.state);
+    for (const [oldest, evicted] of this.#waypoints) {
+      if (this.#waypoints.size < WAYPOINTS_KEPT && held <= WAYPOINT_VALUES) break;
+      this.#waypoints.delete(oldest);
+      held -= ownSize(evicted.state);
+    }
+    this.#waypoints.set(hash, kept);
   }
 }

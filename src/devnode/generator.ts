@@ -56,6 +56,8 @@ export interface GenerateOptions {
   readonly epochEndsKept?: number;
   /** the committed states the chain keeps as it grows (ChainOptions.checkpoints) */
   readonly checkpoints?: Checkpoints;
+  /** how many key blocks apart a replay to a past block keeps waypoints (ChainOptions.waypointSpacing) */
+  readonly waypointSpacing?: number;
   /** actions run after each generation's key block, before its transactions (e.g. deployments) */
   readonly perGeneration?: readonly ((chain: Chain, height: number) => void)[];
   /**
@@ -150,6 +152,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     ...(opts.hyperchain ? { hyperchain: opts.hyperchain.hyperchain } : {}),
     ...(opts.epochEndsKept !== undefined ? { epochEndsKept: opts.epochEndsKept } : {}),
     ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
+    ...(opts.waypointSpacing !== undefined ? { waypointSpacing: opts.waypointSpacing } : {}),
   });
   if (chain.schedule.protocolAt(1) < PROTOCOL_VERSION)
     throw new RangeError(

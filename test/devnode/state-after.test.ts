@@ -27,8 +27,9 @@ const contents = (state: WorldState): Record<string, [string, unknown][]> =>
 
 describe('devnode: the state after a past block', function () {
   this.timeout(60_000);
-  const generate = (checkpoints: Checkpoints = { spacing: 0, kept: 0 }): Chain =>
-    generateChain({ generations: GENERATIONS, seed: 'state-after', checkpoints }).chain;
+  // no waypoints unless asked: a state read first is then replayed from genesis (the tests' oracle)
+  const generate = (checkpoints: Checkpoints = { spacing: 0, kept: 0 }, waypointSpacing = 0): Chain =>
+    generateChain({ generations: GENERATIONS, seed: 'state-after', checkpoints, waypointSpacing }).chain;
   /** every key block, at most 3 kept: thinned (folded, the spacing doubled) three times over 30 generations (at 4, 8
    * and 16), leaving 8, 16 and 24 */
   const CHECKPOINTED = { spacing: 1, kept: 3 };
@@ -55,6 +56,21 @@ describe('devnode: the state after a past block', function () {
     const order = [...hashes.toReversed(), ...hashes.filter((_, i) => i % 5 === 0), ...hashes.filter((_, i) => i % 5)];
     for (const h of order)
       expect(contents(checkpointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
+  });
+
+  it('read from waypoints a replay kept, inside ranges read before, equals each replayed from genesis', () => {
+    // waypoints every 4 key blocks, over checkpoints: a bisection's reads below the last one start from a waypoint
+    const waypointed = generate(CHECKPOINTED, 4);
+    const rebuilt = generate();
+    const hashes = blockHashes(waypointed);
+    // a bisection of the whole chain (each middle first, then its halves), then every block newest first
+    const bisected = (lo: number, hi: number): number[] => {
+      const mid = Math.floor((lo + hi) / 2);
+      return hi - lo < 1 ? [] : [mid, ...bisected(lo, mid), ...bisected(mid + 1, hi)];
+    };
+    const order = [...bisected(0, hashes.length).map((i) => hashes[i]!), ...hashes.toReversed()];
+    for (const h of order)
+      expect(contents(waypointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
   });
 
   it('a fork rebuilds from the newest checkpoint below it what a replay from genesis gives', () => {
