@@ -44,6 +44,58 @@ export function runUntilSignal(
   });
 }
 
+/**
+ * SignalsAtStart answers a SIGTERM or SIGINT that arrives while the roles start: it stops the roles started so far and
+ * has the process exit (`exit`: status 0), however long the role starting would still wait (its database, a read
+ * replica, a node). Without a listener Node would end the process at once, a role half-started: a server answers on
+ * its HTTP port before its websocket has started, and Kubernetes may stop a pod at any moment. A second signal exits
+ * at once with status 130.
+ */
+export class SignalsAtStart {
+  readonly #roles: readonly Role[];
+  readonly #logger: LoggerHandle;
+  readonly #exit: () => void;
+  readonly #proc: NodeJS.Process;
+  #stopping = false;
+
+  /** `roles` is the list the start fills: the ones in it when a signal comes are stopped */
+  constructor(roles: readonly Role[], logger: LoggerHandle, exit: () => void, proc: NodeJS.Process = process) {
+    this.#roles = roles;
+    this.#logger = logger;
+    this.#exit = exit;
+    this.#proc = proc;
+  }
+
+  readonly #onSignal = (signal: NodeJS.Signals): void => {
+    const { log } = this.#logger;
+    if (this.#stopping) {
+      log.warn({ signal }, 'second signal, exiting now');
+      this.#logger.flush();
+      this.#proc.exit(130);
+      return;
+    }
+    this.#stopping = true;
+    const started = [...this.#roles];
+    void stopAll(started, log).then(() => {
+      log.info({ signal, roles: started.map((r) => r.name) }, 'stopped while starting');
+      this.#logger.flush();
+      this.#exit();
+    });
+  };
+
+  start(): void {
+    this.#proc.on('SIGTERM', this.#onSignal);
+    this.#proc.on('SIGINT', this.#onSignal);
+  }
+
+  /** stop stops listening, once the roles have started; true when a signal came meanwhile (the process is exiting). */
+  stop(): boolean {
+    this.#proc.off('SIGTERM', this.#onSignal);
+    this.#proc.off('SIGINT', this.#onSignal);
+    return this.#stopping;
+  }
+}
+
 /** stopAll stops roles in reverse order; one role failing to stop does not keep the others running. */
 export async function stopAll(roles: readonly Role[], log: Logger): Promise<void> {
   for (const role of [...roles].reverse()) await stopRole(role, log);

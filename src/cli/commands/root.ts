@@ -12,7 +12,7 @@ import { startOpsServer } from '../../base/ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
-import { runUntilSignal, stopAll } from '../lifecycle.ts';
+import { runUntilSignal, SignalsAtStart, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../../base/version.ts';
 import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
@@ -129,6 +129,11 @@ export default class Root extends Command {
     collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     survivesUnhandledRejections(log, registry);
     const roles: Role[] = [];
+    const atStart = new SignalsAtStart(roles, logger, () => {
+      removeOwnPidFile(cfg.pidFile);
+      process.exit(0);
+    });
+    atStart.start();
     try {
       if (flags.populate) {
         const { startPopulator } = await import('../../indexer/sync/populator.ts');
@@ -158,6 +163,8 @@ export default class Root extends Command {
       await stopAll(roles, log);
       throw err;
     }
+    // a signal while the roles started: they are being stopped, and the process exits then
+    if (atStart.stop()) return;
     await runUntilSignal(roles, logger);
     removeOwnPidFile(cfg.pidFile);
   }

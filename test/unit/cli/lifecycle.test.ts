@@ -1,0 +1,57 @@
+import { EventEmitter } from 'node:events';
+import { expect } from 'chai';
+import { createLogger } from '../../../src/base/log.ts';
+import type { Role } from '../../../src/base/roles.ts';
+import { SignalsAtStart } from '../../../src/cli/lifecycle.ts';
+
+/** A process as the lifecycle sees it: its signals' listeners, and the status it was asked to exit with. */
+function fakeProcess(): NodeJS.Process & { exited?: number } {
+  const proc = new EventEmitter() as NodeJS.Process & { exited?: number };
+  proc.exit = ((code?: number) => {
+    proc.exited = code;
+  }) as NodeJS.Process['exit'];
+  return proc;
+}
+
+const logger = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined });
+
+describe('the process lifecycle: a signal while the roles start', () => {
+  it('stops the roles started so far and exits, however long the one starting waits', async () => {
+    const proc = fakeProcess();
+    const stopped: string[] = [];
+    const roles: Role[] = [{ name: 'populator', stop: async () => void stopped.push('populator') }];
+    let exited = false;
+    const atStart = new SignalsAtStart(roles, logger, () => void (exited = true), proc);
+    atStart.start();
+    // the server is still starting (waiting for a read replica, say) when the signal comes
+    proc.emit('SIGTERM', 'SIGTERM');
+    await new Promise((r) => setImmediate(r));
+    expect(stopped).to.deep.equal(['populator']);
+    expect(exited).to.equal(true);
+    expect(atStart.stop()).to.equal(true);
+    expect(proc.listenerCount('SIGTERM') + proc.listenerCount('SIGINT')).to.equal(0);
+  });
+
+  it('hands the roles on when no signal came while they started, listening no more', () => {
+    const proc = fakeProcess();
+    let exited = false;
+    const atStart = new SignalsAtStart([], logger, () => void (exited = true), proc);
+    atStart.start();
+    expect(proc.listenerCount('SIGTERM')).to.equal(1);
+    expect(atStart.stop()).to.equal(false);
+    expect(proc.listenerCount('SIGTERM') + proc.listenerCount('SIGINT')).to.equal(0);
+    expect(exited).to.equal(false);
+  });
+
+  it('exits at once with 130 on a second signal while the first one stops the roles', () => {
+    const proc = fakeProcess();
+    const roles: Role[] = [{ name: 'populator', stop: () => new Promise<void>(() => {}) }]; // a stop that hangs
+    const atStart = new SignalsAtStart(roles, logger, () => {}, proc);
+    atStart.start();
+    proc.emit('SIGINT', 'SIGINT');
+    expect(proc.exited).to.equal(undefined);
+    proc.emit('SIGINT', 'SIGINT');
+    expect(proc.exited).to.equal(130);
+    atStart.stop();
+  });
+});
