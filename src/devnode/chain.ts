@@ -647,14 +647,7 @@ export class Chain {
           if (before(k.at, at) && (!below || before(below[2].at, k.at))) below = [map, hash, k];
       if (below) this.#used(below[0], below[1]);
       kept = { at, ...this.#rebuild(blockHash, below?.[2]) };
-      let held = ownSize(kept.state);
-      for (const k of this.#history.values()) held += ownSize(k.state);
-      for (const [oldest, evicted] of this.#history) {
-        if (this.#history.size < HISTORY_KEPT && held <= HISTORY_VALUES) break;
-        this.#history.delete(oldest);
-        held -= ownSize(evicted.state);
-      }
-      this.#history.set(blockHash, kept);
+      this.#keep(this.#history, blockHash, kept, HISTORY_KEPT, HISTORY_VALUES);
     }
     return kept.state;
   }
@@ -687,7 +680,7 @@ export class Chain {
    * #rebuild replays the chain through block `upto` (every kept block when undefined) into a new state: from genesis,
    * or after the kept state `from`, in a layer over it (past MAX_LAYERS, over its base, holding a copy of its layers
    * above the base: a kept state is read by others and never changes). Replaying to a past block, it keeps the state
-   * at each WAYPOINT_SPACING-th key block it passes as a waypoint and goes on in a layer over it (#keepWaypoint).
+   * at each WAYPOINT_SPACING-th key block it passes as a waypoint (#keep) and goes on in a layer over it.
    */
   #rebuild(upto: string | undefined, from?: KeptState): Omit<KeptState, 'at'> {
     const layered = from !== undefined && from.layers < MAX_LAYERS;
@@ -706,7 +699,13 @@ export class Chain {
       if (kb === target) break;
       if (!keep && !continued && spacing > 0 && kb.header.height % spacing === 0) {
         const at = { height: kb.header.height, micro: -1 };
-        this.#keepWaypoint(kb.hash, { at, state, expiry: copyExpiry(expiry), base, layers });
+        this.#keep(
+          this.#waypoints,
+          kb.hash,
+          { at, state, expiry: copyExpiry(expiry), base, layers },
+          WAYPOINTS_KEPT,
+          WAYPOINT_VALUES,
+        );
         state = newState(state);
         layers += 1;
       }
@@ -718,15 +717,18 @@ export class Chain {
     return { state, expiry, base, layers };
   }
 
-  /** #keepWaypoint keeps a state a replay passed, dropping the least recently used past WAYPOINTS_KEPT/WAYPOINT_VALUES. */
-  #keepWaypoint(hash: string, kept: KeptState): void {
+  /**
+   * #keep keeps `kept` at `hash` in `map` (history or waypoints), first dropping its least recently used states while
+   * it would hold `count` of them or more than `values` values in their own layers.
+   */
+  #keep(map: Map<string, KeptState>, hash: string, kept: KeptState, count: number, values: number): void {
     let held = ownSize(kept.state);
-    for (const k of this.#waypoints.values()) held += ownSize(k.state);
-    for (const [oldest, evicted] of this.#waypoints) {
-      if (this.#waypoints.size < WAYPOINTS_KEPT && held <= WAYPOINT_VALUES) break;
-      this.#waypoints.delete(oldest);
+    for (const k of map.values()) held += ownSize(k.state);
+    for (const [oldest, evicted] of map) {
+      if (map.size < count && held <= values) break;
+      map.delete(oldest);
       held -= ownSize(evicted.state);
     }
-    this.#waypoints.set(hash, kept);
+    map.set(hash, kept);
   }
 }
