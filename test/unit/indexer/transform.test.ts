@@ -16,6 +16,12 @@ function signed(tx: JsonObject, extra: JsonObject = {}): JsonObject {
   return { tx, hash: id('th'), signatures: [id('sg')], block_height: 10, block_hash: 'mh_x', ...extra };
 }
 
+/** gaMeta is alice's generalized account's GAMetaTx wrapping `inner`, signed. */
+function gaMeta(inner: JsonObject): JsonObject {
+  const tx = { type: 'GAMetaTx', ga_id: alice, auth_data: 'cb_Xfbg4g==', abi_version: 3, fee: 7, gas: 1, gas_price: 1 };
+  return signed({ ...tx, tx: { tx: inner, signatures: [] } });
+}
+
 function generation(txs: JsonObject[], version = 5): FetchedGeneration {
   const kh = id('kh');
   return {
@@ -242,16 +248,7 @@ describe('transformGeneration(gen)', () => {
       client_ttl: 1,
       fee: 1,
     };
-    const ga = signed({
-      type: 'GAMetaTx',
-      ga_id: alice,
-      auth_data: 'cb_Xfbg4g==',
-      abi_version: 3,
-      fee: 7,
-      gas: 1,
-      gas_price: 1,
-      tx: { tx: inner, signatures: [] },
-    });
+    const ga = gaMeta(inner);
     delete ga.signatures;
     const pf = signed({
       type: 'PayingForTx',
@@ -294,18 +291,7 @@ describe('transformGeneration(gen)', () => {
       fee: 1,
       call_data: 'cb_Xfbg4g==',
     };
-    const meta = (inner: JsonObject): JsonObject =>
-      signed({
-        type: 'GAMetaTx',
-        ga_id: alice,
-        auth_data: 'cb_Xfbg4g==',
-        abi_version: 3,
-        fee: 7,
-        gas: 1,
-        gas_price: 1,
-        tx: { tx: inner, signatures: [] },
-      });
-    const [failedClaim, failedCall, claimed] = [meta(claim), meta(call), meta({ ...claim, name: 'done.chain' })];
+    const [failedClaim, failedCall, claimed] = [gaMeta(claim), gaMeta(call), gaMeta({ ...claim, name: 'done.chain' })];
     const outcome = (returnType: string, inner: string): JsonObject => ({
       ga_info: { gas_used: 1, return_type: returnType, inner_object: { tx_info: inner } },
     });
