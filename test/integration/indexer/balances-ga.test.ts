@@ -14,24 +14,16 @@ import { join } from 'node:path';
 import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import {
-  contractCallData,
-  FATE_ABI_VERSION,
-  FATE_VM_VERSION,
-  GA_AUTH_FUN,
-  GA_CONTRACT_BYTECODE,
-  gaAuthData,
-} from '../../../src/devnode/contracts/fate-contract.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
+import { GA_GAS_PRICE, gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
-const GAS_PRICE = 1_000_000_000;
 /** the inner spend's fee, and the amount of the one that fails */
 const INNER_FEE = 20_000_000_000_000n;
 const FAILED_AMOUNT = 10n ** 22n;
@@ -76,23 +68,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       signers: [owner],
     });
     await mine();
-    submit({
-      tx: {
-        type: 'GAAttachTx',
-        version: 1,
-        owner_id: ga,
-        nonce: 1,
-        code: GA_CONTRACT_BYTECODE,
-        auth_fun: GA_AUTH_FUN,
-        vm_version: FATE_VM_VERSION,
-        abi_version: FATE_ABI_VERSION,
-        fee: 100_000_000_000_000,
-        gas: 10_000,
-        gas_price: GAS_PRICE,
-        call_data: contractCallData('init', []),
-      },
-      signers: [key],
-    });
+    submit(gaAttachTx(key));
     await mine();
     const meta = (n: number, amount: bigint): BuiltTx => {
       const inner: TxFields = {
@@ -105,20 +81,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
         nonce: 0,
         payload: encode('ba', Buffer.from('inner')),
       };
-      return {
-        tx: {
-          type: 'GAMetaTx',
-          version: 2,
-          ga_id: ga,
-          auth_data: gaAuthData(BigInt(n)),
-          abi_version: FATE_ABI_VERSION,
-          fee: 100_000_000_000_000,
-          gas: 5000,
-          gas_price: GAS_PRICE,
-          tx: { tx: inner, signatures: [] },
-        },
-        signers: [],
-      };
+      return gaMetaTx(ga, BigInt(n), inner);
     };
     // a spend above the GA's balance fails inside its meta transaction; the next one, within it, goes through
     submit(meta(1, FAILED_AMOUNT));
@@ -189,7 +152,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
           SET fees = f.fees - (SELECT coalesce(sum(g.gas_used), 0) * $2 FROM ga_calls g WHERE g.height = f.height)
                    + (SELECT count(*) * $3 FROM ga_calls g WHERE g.height = f.height AND g.return_type = 'error')
         WHERE f.height = ANY($1)`,
-      [heights, GAS_PRICE, String(INNER_FEE)],
+      [heights, GA_GAS_PRICE, String(INNER_FEE)],
     );
     // the old rule's changes: the failed meta transaction applied its inner fee and amount, which the node's balance
     // then put back as an 'unexplained' change after its block

@@ -13,19 +13,12 @@ import { encode } from '../../../src/chain/encoding.ts';
 import { address, some } from '../../../src/chain/fate.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
-import {
-  contractCallData,
-  FATE_ABI_VERSION,
-  FATE_VM_VERSION,
-  GA_AUTH_FUN,
-  GA_CONTRACT_BYTECODE,
-  gaAuthData,
-} from '../../../src/devnode/contracts/fate-contract.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { silentLog } from '../api/harness.ts';
@@ -33,7 +26,6 @@ import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 
-const GAS_PRICE = 1_000_000_000;
 /** what the GA holds: any inner transaction sending more fails */
 const GA_FUNDING = 10n ** 21n;
 const TOO_MUCH = 10n ** 22n;
@@ -77,39 +69,10 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     submit(spend(ga, GA_FUNDING));
     await v3.devnode.mineKeyBlock();
     submit(callTx(owner, ++nonce, token, 'transfer', [address(ga), 10n ** 20n]));
-    submit({
-      tx: {
-        type: 'GAAttachTx',
-        version: 1,
-        owner_id: ga,
-        nonce: 1,
-        code: GA_CONTRACT_BYTECODE,
-        auth_fun: GA_AUTH_FUN,
-        vm_version: FATE_VM_VERSION,
-        abi_version: FATE_ABI_VERSION,
-        fee: 100_000_000_000_000,
-        gas: 10_000,
-        gas_price: GAS_PRICE,
-        call_data: contractCallData('init', []),
-      },
-      signers: [key],
-    });
+    submit(gaAttachTx(key));
     await v3.devnode.mineKeyBlock();
     let auth = 0n;
-    const meta = (inner: TxFields): BuiltTx => ({
-      tx: {
-        type: 'GAMetaTx',
-        version: 2,
-        ga_id: ga,
-        auth_data: gaAuthData(++auth),
-        abi_version: FATE_ABI_VERSION,
-        fee: 100_000_000_000_000,
-        gas: 5000,
-        gas_price: GAS_PRICE,
-        tx: { tx: inner, signatures: [] },
-      },
-      signers: [],
-    });
+    const meta = (inner: TxFields): BuiltTx => gaMetaTx(ga, ++auth, inner);
     const transfer = (amount: bigint): TxFields =>
       callTx(key, 0, token, 'transfer', [address(recipient), 7n], amount).tx;
     // a claim without a preclaim, a transfer sending more AE than the GA holds, a spend above its balance: all fail
