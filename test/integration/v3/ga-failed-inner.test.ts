@@ -167,6 +167,45 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     expect(await listed(recipient)).to.deep.equal([]);
   });
 
+  it("renders the failed inner call as ae_mdw's format_call_info renders a call the node holds none of", async () => {
+    const info = (await v3.nodeGet(`/v3/transactions/${failed[1]}/info`)) as { ga_info: Obj };
+    const res = await v3.get(`/mdw/v3/transactions/${failed[1]}`);
+    expect(res.status, res.text).to.equal(200);
+    const meta = (res.body as Obj).tx as Obj;
+    expect([meta.return_type, meta.gas_used]).to.deep.equal(['error', info.ga_info.gas_used]);
+    const inner = (meta.tx as Obj).tx as Obj;
+    const node = (await v3.nodeGet(`/v3/transactions/${failed[1]}`)) as { tx: { tx: { tx: Obj } } };
+    // the node's transaction, and what ae_mdw adds to a call it finds no call object of (the node holds none)
+    expect(inner).to.deep.equal({
+      ...node.tx.tx.tx,
+      aexn_type: 'aex9',
+      call_id: null,
+      return_type: null,
+      gas_used: null,
+      log: null,
+      function: null,
+      arguments: null,
+      result: 'invalid',
+      return: null,
+    });
+    // the call that ran beside it: its outcome as the node's info holds it
+    const ran = (await v3.nodeGet(`/v3/transactions/${succeeded}/info`)) as { ga_info: { inner_object: Obj } };
+    const call = ran.ga_info.inner_object.call_info as Obj;
+    const shown = (((await v3.get(`/mdw/v3/transactions/${succeeded}`)).body as Obj).tx as Obj).tx as Obj;
+    const ok = (shown as { tx: Obj }).tx;
+    expect([ok.return_type, ok.gas_used, ok.function, ok.result, ok.aexn_type]).to.deep.equal([
+      call.return_type,
+      call.gas_used,
+      'transfer',
+      'ok',
+      'aex9',
+    ]);
+    const logs = await v3.walk(`/mdw/v3/contracts/logs?contract_id=${token}&limit=100`);
+    expect(logs.map((l) => l.call_tx_hash))
+      .to.include(succeeded)
+      .and.not.include(failed[1]);
+  });
+
   it('verifies clean against the devnode (mdw -v --full): the calls, names and balances the node holds', async () => {
     const lines: string[] = [];
     const report = await verifyChain(
