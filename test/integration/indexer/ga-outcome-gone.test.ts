@@ -16,7 +16,7 @@ import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { capturedLog } from '../../support/captured-log.ts';
-import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
+import { gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
@@ -103,16 +103,7 @@ describe("a GAMetaTx's info no node holds (410) is not taken as its inner transa
 
   it('fails the batch while no node holds it, logging each loss and the recovery once', async () => {
     // a claim without its preclaim fails inside the meta transaction: the node mines it, its GA call returning error
-    const claim = await mineMeta({
-      type: 'NameClaimTx',
-      version: 2,
-      account_id: ga,
-      nonce: 0,
-      name: NAME,
-      name_salt: 12345,
-      name_fee: 10n ** 18n,
-      fee: 100_000_000_000_000,
-    });
+    const claim = await mineMeta(innerClaim(ga, NAME));
     // a token transfer sending more AE than the GA holds: the call cannot be paid, the inner transaction fails
     const call = await mineMeta(callTx(gaKey, 0, token, 'transfer', [address(ga), 1n], TOO_MUCH).tx);
     pruning.gone(new RegExp(`/transactions/(${claim.hash}|${call.hash})/info$`));
@@ -174,16 +165,7 @@ describe("a GAMetaTx's info no node holds (410) is not taken as its inner transa
 
   it('goes on where another node of NODE_URLS holds the info', async () => {
     await populator?.stop();
-    const spend = await mineMeta({
-      type: 'SpendTx',
-      version: 1,
-      sender_id: ga,
-      recipient_id: recipient,
-      amount: TOO_MUCH,
-      fee: 20_000_000_000_000,
-      nonce: 0,
-      payload: encode('ba', Buffer.from('inner')),
-    });
+    const spend = await mineMeta(innerSpend(ga, recipient, TOO_MUCH));
     pruning.gone(infoPath(spend.hash));
     populator = await startPopulator({
       cfg: h.config({ NODE_URL: pruning.url, NODE_URLS: `${pruning.url},${archive.url}` }),

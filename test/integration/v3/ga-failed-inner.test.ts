@@ -18,7 +18,7 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
-import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
+import { gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { silentLog } from '../api/harness.ts';
@@ -76,35 +76,9 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     const transfer = (amount: bigint): TxFields =>
       callTx(key, 0, token, 'transfer', [address(recipient), 7n], amount).tx;
     // a claim without a preclaim, a transfer sending more AE than the GA holds, a spend above its balance: all fail
-    failed.push(
-      submit(
-        meta({
-          type: 'NameClaimTx',
-          version: 2,
-          account_id: ga,
-          nonce: 0,
-          name: NAME,
-          name_salt: 12345,
-          name_fee: 10n ** 18n,
-          fee: 100_000_000_000_000,
-        }),
-      ),
-    );
+    failed.push(submit(meta(innerClaim(ga, NAME))));
     failed.push(submit(meta(transfer(TOO_MUCH))));
-    failed.push(
-      submit(
-        meta({
-          type: 'SpendTx',
-          version: 1,
-          sender_id: ga,
-          recipient_id: recipient,
-          amount: TOO_MUCH,
-          fee: 20_000_000_000_000,
-          nonce: 0,
-          payload: encode('ba', Buffer.from('inner')),
-        }),
-      ),
-    );
+    failed.push(submit(meta(innerSpend(ga, recipient, TOO_MUCH))));
     succeeded = submit(meta(transfer(0n)));
     await v3.devnode.mineKeyBlock();
     await v3.synced();
