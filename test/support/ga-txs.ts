@@ -56,6 +56,23 @@ export function gaMetaTx(ga: string, auth: bigint, inner: TxFields): BuiltTx {
   };
 }
 
+/** fundGa is `owner`'s spend of `amount` to the account `ga` before it is attached, at `owner`'s `nonce`. */
+export function fundGa(owner: KeyPair, ga: string, amount: bigint, nonce: number): BuiltTx {
+  return {
+    tx: {
+      type: 'SpendTx',
+      version: 1,
+      sender_id: owner.address,
+      recipient_id: ga,
+      amount,
+      fee: 20_000_000_000_000,
+      nonce,
+      payload: encode('ba', Buffer.from('')),
+    },
+    signers: [owner],
+  };
+}
+
 /** the fee of a GA's inner spend */
 export const INNER_SPEND_FEE = 20_000_000_000_000n;
 

@@ -18,7 +18,7 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
-import { GA_GAS_PRICE, gaAttachTx, gaMetaTx, INNER_SPEND_FEE, innerSpend } from '../../support/ga-txs.ts';
+import { fundGa, GA_GAS_PRICE, gaAttachTx, gaMetaTx, INNER_SPEND_FEE, innerSpend } from '../../support/ga-txs.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
@@ -53,19 +53,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       heights.push(chain.height);
       await h.devnode.mineKeyBlock();
     };
-    submit({
-      tx: {
-        type: 'SpendTx',
-        version: 1,
-        sender_id: owner.address,
-        recipient_id: ga,
-        amount: 10n ** 21n,
-        fee: 20_000_000_000_000,
-        nonce: chain.pending.accounts.get(owner.address)!.nonce + 1,
-        payload: encode('ba', Buffer.from('')),
-      },
-      signers: [owner],
-    });
+    submit(fundGa(owner, ga, 10n ** 21n, chain.pending.accounts.get(owner.address)!.nonce + 1));
     await mine();
     submit(gaAttachTx(key));
     await mine();

@@ -16,7 +16,7 @@ import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { capturedLog } from '../../support/captured-log.ts';
-import { gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
+import { fundGa, gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
@@ -74,19 +74,7 @@ describe("a GAMetaTx's info no node holds (410) is not taken as its inner transa
     const nonce = chain.pending.accounts.get(owner.address)!.nonce;
     token = contractId(owner.address, nonce + 1);
     submit(createTx(owner, nonce + 1, 'aex9', ['Gone Outcome', 18n, 'GON', some(10n ** 24n)]));
-    submit({
-      tx: {
-        type: 'SpendTx',
-        version: 1,
-        sender_id: owner.address,
-        recipient_id: ga,
-        amount: 10n ** 21n,
-        fee: 20_000_000_000_000,
-        nonce: nonce + 2,
-        payload: encode('ba', Buffer.from('')),
-      },
-      signers: [owner],
-    });
+    submit(fundGa(owner, ga, 10n ** 21n, nonce + 2));
     await h.devnode.mineKeyBlock();
     submit(gaAttachTx(gaKey));
     await h.devnode.mineKeyBlock();

@@ -18,7 +18,7 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
-import { gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
+import { fundGa, gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { silentLog } from '../api/harness.ts';
@@ -49,26 +49,13 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     ga = key.address;
     recipient = encode('ak', Buffer.alloc(32, 92));
     const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-    let nonce = chain.pending.accounts.get(owner.address)!.nonce;
-    const spend = (to: string, amount: bigint): BuiltTx => ({
-      tx: {
-        type: 'SpendTx',
-        version: 1,
-        sender_id: owner.address,
-        recipient_id: to,
-        amount,
-        fee: 20_000_000_000_000,
-        nonce: ++nonce,
-        payload: encode('ba', Buffer.from('')),
-      },
-      signers: [owner],
-    });
+    const nonce = chain.pending.accounts.get(owner.address)!.nonce;
     // an AEX-9 token of the owner's, some of which it gives the GA
     token = contractId(owner.address, nonce + 1);
-    submit(createTx(owner, ++nonce, 'aex9', ['Failed Inner', 18n, 'FIN', some(10n ** 24n)]));
-    submit(spend(ga, GA_FUNDING));
+    submit(createTx(owner, nonce + 1, 'aex9', ['Failed Inner', 18n, 'FIN', some(10n ** 24n)]));
+    submit(fundGa(owner, ga, GA_FUNDING, nonce + 2));
     await v3.devnode.mineKeyBlock();
-    submit(callTx(owner, ++nonce, token, 'transfer', [address(ga), 10n ** 20n]));
+    submit(callTx(owner, nonce + 3, token, 'transfer', [address(ga), 10n ** 20n]));
     submit(gaAttachTx(key));
     await v3.devnode.mineKeyBlock();
     let auth = 0n;
