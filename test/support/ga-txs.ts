@@ -1,4 +1,7 @@
-/** @module A generalized account's transactions on the devnode: the account attached, and a meta transaction of it. */
+/**
+ * @module A generalized account's transactions on the devnode: the account attached, a meta transaction of it, and the
+ * inner transactions the tests wrap (a GA's own transactions have nonce 0: its authentication stands for the nonce).
+ */
 import {
   contractCallData,
   FATE_ABI_VERSION,
@@ -8,6 +11,7 @@ import {
   gaAuthData,
 } from '../../src/devnode/contracts/fate-contract.ts';
 import type { KeyPair } from '../../src/devnode/keys.ts';
+import { encode } from '../../src/chain/encoding.ts';
 import type { BuiltTx, TxFields } from '../../src/devnode/tx-codec.ts';
 
 /** the gas price of both transactions' own gas */
@@ -49,5 +53,53 @@ export function gaMetaTx(ga: string, auth: bigint, inner: TxFields): BuiltTx {
       tx: { tx: inner, signatures: [] },
     },
     signers: [],
+  };
+}
+
+/** fundGa is `owner`'s spend of `amount` to the account `ga` before it is attached, at `owner`'s `nonce`. */
+export function fundGa(owner: KeyPair, ga: string, amount: bigint, nonce: number): BuiltTx {
+  return {
+    tx: {
+      type: 'SpendTx',
+      version: 1,
+      sender_id: owner.address,
+      recipient_id: ga,
+      amount,
+      fee: 20_000_000_000_000,
+      nonce,
+      payload: encode('ba', Buffer.from('')),
+    },
+    signers: [owner],
+  };
+}
+
+/** the fee of a GA's inner spend */
+export const INNER_SPEND_FEE = 20_000_000_000_000n;
+
+/** innerSpend is the GA `ga`'s spend of `amount` to `to`, to wrap in its meta transaction (one above its balance fails). */
+export function innerSpend(ga: string, to: string, amount: bigint): TxFields {
+  return {
+    type: 'SpendTx',
+    version: 1,
+    sender_id: ga,
+    recipient_id: to,
+    amount,
+    fee: INNER_SPEND_FEE,
+    nonce: 0,
+    payload: encode('ba', Buffer.from('inner')),
+  };
+}
+
+/** innerClaim is the GA `ga`'s claim of `name` without a preclaim: it fails inside its meta transaction. */
+export function innerClaim(ga: string, name: string): TxFields {
+  return {
+    type: 'NameClaimTx',
+    version: 2,
+    account_id: ga,
+    nonce: 0,
+    name,
+    name_salt: 12345,
+    name_fee: 10n ** 18n,
+    fee: 100_000_000_000_000,
   };
 }

@@ -5,7 +5,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { partiesChannel, partiesOf, type ChannelParties } from '../../chain/channel-parties.ts';
 import type { Json } from '../../chain/json.ts';
-import { nameTxId } from '../../chain/tx-fields.ts';
+import { innerTx, nameTxId } from '../../chain/tx-fields.ts';
 import { keyset, type PageReader } from './positions.ts';
 import { txTypeCode } from '../../chain/id-key.ts';
 import { SIGNED_TX_KEYS, type SignedTxKey } from '../../chain/signed-tx.ts';
@@ -68,6 +68,11 @@ export interface TxRow {
     auth_fun_name: string | null;
     args: Json;
   } | null;
+  /**
+   * the token standard (aex9, aex141, null: none) of the contract a GAMetaTx's inner ContractCallTx names where it made
+   * no call (its inner transaction failed: no call row holds the called contract's); undefined for any other
+   */
+  readonly unmadeCallStandard?: string | null;
   /** the plain name of a name transaction's name_id, when known */
   readonly name: string | null;
   /** the channel's parties, for the channel transactions ae_mdw shows with them (chain/channel-parties.ts), when known */
@@ -284,7 +289,10 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
   const nameIds = [...new Set(rendered.flatMap((t) => nameTxId(t.tx) ?? []))];
   const channelIds = [...new Set(rendered.flatMap((t) => partiesChannel(t.tx) ?? []))];
   const names = new Map<Json, string>();
-  const contractIds = [...new Set(rows.flatMap((r) => r.call?.contract_id ?? []))];
+  const unmade = rows.map((r, i) => unmadeCallContract(r, rendered[i]!.tx));
+  const contractIds = [
+    ...new Set([...rows.flatMap((r) => r.call?.contract_id ?? []), ...unmade.flatMap((c) => c ?? [])]),
+  ];
   const [found, parties, standards] = await concurrently(db, [
     () =>
       nameIds.length === 0
@@ -306,6 +314,7 @@ export async function renderedRows(db: Queryable, rows: readonly StoredTxRow[]):
       ...r,
       ...stored[i]!,
       call: r.call && withStandard(r.call, standards),
+      ...(unmade[i] === undefined ? {} : { unmadeCallStandard: standards.get(unmade[i]) ?? null }),
       signatures,
       tx,
       name: names.get(nameTxId(tx) ?? '') ?? null,
@@ -323,6 +332,18 @@ async function tokenStandards(db: Queryable, contractIds: readonly string[]): Pr
     values: [contractIds],
   });
   return new Map(rows.map((r) => [r.contract_id, r.aexn_type]));
+}
+
+/**
+ * unmadeCallContract is the contract a GAMetaTx's inner ContractCallTx (`tx` the GAMetaTx rendered) names where no
+ * call row is stored of it, its inner transaction having failed (a GA-wrapped call that ran has one, its call info
+ * pruned or not): undefined for any other row, and for a call by name (`nm_`), which resolves to no contract here.
+ */
+function unmadeCallContract(r: StoredTxRow, tx: { [key: string]: Json }): string | undefined {
+  if (r.txType !== 'GAMetaTx' || r.call !== null) return undefined;
+  const inner = innerTx(tx);
+  const contract = inner?.type === 'ContractCallTx' ? inner.contract_id : undefined;
+  return typeof contract === 'string' && contract.startsWith('ct_') ? contract : undefined;
 }
 
 /** withStandard is a stored call with its contract's token standard (null: none) in place of the contract's id. */

@@ -452,7 +452,8 @@ async function touchedAfter(node: NodeClient, opts: StateCheckOptions, nodeTop: 
     else if (isJsonObject(v)) Object.values(v).forEach(collect);
   };
   for (let h = opts.top; h <= nodeTop; h++) {
-    const gen = await fetchGeneration(node, h);
+    // the ids the transactions name: no call info (nor a GA transaction's outcome) needed
+    const gen = await fetchGeneration(node, h, { callInfo: false });
     const stored = gen.microBlocks.findIndex((m) => m.header.hash === opts.topBlock);
     for (const m of h === opts.top ? gen.microBlocks.slice(stored + 1) : gen.microBlocks)
       for (const tx of m.transactions) collect(tx.tx);

@@ -75,7 +75,11 @@ const ROUND_TYPES = new Set(['ChannelCloseSoloTx', 'ChannelSlashTx', 'ChannelSna
 export function mdwTx(r: TxRow): Record<string, Json> {
   const tx = withAdditions(r.parties ? withParties(r.tx, r.parties) : r.tx, r);
   const inner = innerTx(tx);
-  if (inner && inner.type !== 'ContractCreateTx') tx.tx = { ...(tx.tx as TxObject), tx: withAdditions(inner, r) };
+  if (inner && inner.type !== 'ContractCreateTx') {
+    const shown =
+      r.unmadeCallStandard === undefined ? withAdditions(inner, r) : unmadeCall(inner, r.unmadeCallStandard);
+    tx.tx = { ...(tx.tx as TxObject), tx: shown };
+  }
   // ae_mdw adds a generalized account's own call: a GAAttachTx's init, a GAMetaTx's authentication (format.ex)
   if (r.txType === 'GAAttachTx') {
     tx.auth_fun_name = r.gaCall?.auth_fun_name ?? null;
@@ -123,6 +127,29 @@ function withAdditions(own: TxObject, r: TxRow): TxObject {
     }
   }
   return tx;
+}
+
+/**
+ * unmadeCall is the ContractCallTx of a GAMetaTx whose inner transaction failed (`aexnType`: the called contract's
+ * token standard), as ae_mdw's custom_encode of a contract call gives one the node holds no call object of: its
+ * format_call_info's answer then (`call_id`, `return_type`, `gas_used`, `log` null) and no decoded call, as
+ * ae_mdw records a call it could not read (call_write of an error: `function`, `arguments` and `return` unknown,
+ * `result` `invalid`). ae_mdw itself answers 500 there: its
+ * call_fun_arg_res fetches a call record its sync never wrote for a failed inner transaction. Pure.
+ */
+export function unmadeCall(own: TxObject, aexnType: string | null): TxObject {
+  return {
+    ...own,
+    aexn_type: aexnType,
+    call_id: null,
+    return_type: null,
+    gas_used: null,
+    log: null,
+    function: null,
+    arguments: null,
+    result: 'invalid',
+    return: null,
+  };
 }
 
 /** base64Text is a query's or response's text as base64 of its UTF-8 bytes (null when absent). Pure. */

@@ -16,16 +16,15 @@ import { encode } from '../../../src/chain/encoding.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
-import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
-import { GA_GAS_PRICE, gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
+import { fundGa, GA_GAS_PRICE, gaAttachTx, gaMetaTx, INNER_SPEND_FEE, innerSpend } from '../../support/ga-txs.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
-/** the inner spend's fee, and the amount of the one that fails */
-const INNER_FEE = 20_000_000_000_000n;
+/** the amount of the inner spend that fails */
 const FAILED_AMOUNT = 10n ** 22n;
 
 describe("AE balances of a generalized account's transactions, a failed inner one among them (issue 89)", function () {
@@ -54,35 +53,11 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       heights.push(chain.height);
       await h.devnode.mineKeyBlock();
     };
-    submit({
-      tx: {
-        type: 'SpendTx',
-        version: 1,
-        sender_id: owner.address,
-        recipient_id: ga,
-        amount: 10n ** 21n,
-        fee: 20_000_000_000_000,
-        nonce: chain.pending.accounts.get(owner.address)!.nonce + 1,
-        payload: encode('ba', Buffer.from('')),
-      },
-      signers: [owner],
-    });
+    submit(fundGa(owner, ga, 10n ** 21n, chain.pending.accounts.get(owner.address)!.nonce + 1));
     await mine();
     submit(gaAttachTx(key));
     await mine();
-    const meta = (n: number, amount: bigint): BuiltTx => {
-      const inner: TxFields = {
-        type: 'SpendTx',
-        version: 1,
-        sender_id: ga,
-        recipient_id: recipient,
-        amount,
-        fee: INNER_FEE,
-        nonce: 0,
-        payload: encode('ba', Buffer.from('inner')),
-      };
-      return gaMetaTx(ga, BigInt(n), inner);
-    };
+    const meta = (n: number, amount: bigint): BuiltTx => gaMetaTx(ga, BigInt(n), innerSpend(ga, recipient, amount));
     // a spend above the GA's balance fails inside its meta transaction; the next one, within it, goes through
     submit(meta(1, FAILED_AMOUNT));
     submit(meta(2, 5n * 10n ** 18n));
@@ -152,11 +127,11 @@ describe("AE balances of a generalized account's transactions, a failed inner on
           SET fees = f.fees - (SELECT coalesce(sum(g.gas_used), 0) * $2 FROM ga_calls g WHERE g.height = f.height)
                    + (SELECT count(*) * $3 FROM ga_calls g WHERE g.height = f.height AND g.return_type = 'error')
         WHERE f.height = ANY($1)`,
-      [heights, GA_GAS_PRICE, String(INNER_FEE)],
+      [heights, GA_GAS_PRICE, String(INNER_SPEND_FEE)],
     );
     // the old rule's changes: the failed meta transaction applied its inner fee and amount, which the node's balance
     // then put back as an 'unexplained' change after its block
-    const lost = String(INNER_FEE + FAILED_AMOUNT);
+    const lost = String(INNER_SPEND_FEE + FAILED_AMOUNT);
     const [failed] = (
       await pool.query<{ height: number; micro_index: number; tx_index: number }>(
         "SELECT height, micro_index, tx_index FROM ga_calls WHERE return_type = 'error'",

@@ -123,6 +123,30 @@ describe('AE balance of a genesis account no transaction touched, without the ge
     expect(await v3.walk(`/mdw/v3/accounts/${untouched.address}/balance/history?scope=gen:1-3`)).to.deep.equal([]);
     expect(await v3.walk(`/mdw/v3/accounts/${encode('ak', Buffer.alloc(32, 64))}/balance/history`)).to.deep.equal([]);
   });
+
+  it('lists its genesis balance in the interval of the genesis key block, by day, week and month', async () => {
+    const genesisTime = Number(((await v3.nodeGet('/v3/key-blocks/height/0')) as Obj).time);
+    const balance = await nodeBalance(untouched.address, 'height/0');
+    expect(balance).to.equal(UNTOUCHED_BALANCE);
+    for (const by of ['day', 'week', 'month'] as const) {
+      // the interval's first day: the genesis day, its week's Monday, its month's first
+      const start = new Date(genesisTime);
+      if (by === 'week') start.setUTCDate(start.getUTCDate() - ((start.getUTCDay() + 6) % 7));
+      if (by === 'month') start.setUTCDate(1);
+      const expected = [
+        { account: untouched.address, interval_by: by, date: start.toISOString().slice(0, 10), height: 0, balance },
+      ];
+      for (const direction of ['backward', 'forward']) {
+        const items = await v3.walk(
+          `/mdw/v3/accounts/${untouched.address}/balance/history?interval_by=${by}&direction=${direction}`,
+        );
+        expect(items, `${by} ${direction}`).to.deep.equal(expected);
+      }
+    }
+    // an account the node never held has no interval, as no history
+    const never = encode('ak', Buffer.alloc(32, 64));
+    expect(await v3.walk(`/mdw/v3/accounts/${never}/balance/history?interval_by=day`)).to.deep.equal([]);
+  });
 });
 
 describe("AE balance of an untouched genesis account where the node's genesis state is collected (issue 88)", function () {
@@ -147,5 +171,10 @@ describe("AE balance of an untouched genesis account where the node's genesis st
     const early = await v3.get(`/mdw/v3/accounts/${untouched.address}/balance?height=1`);
     expect(early.status, early.text).to.equal(400);
     expect((early.body as Obj).error).to.match(/is not known: no transaction touched it/);
+  });
+
+  it('lists no genesis change, in its history nor in its intervals: the node no longer tells it', async () => {
+    expect(await v3.walk(`/mdw/v3/accounts/${untouched.address}/balance/history`)).to.deep.equal([]);
+    expect(await v3.walk(`/mdw/v3/accounts/${untouched.address}/balance/history?interval_by=month`)).to.deep.equal([]);
   });
 });

@@ -18,7 +18,7 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
-import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
+import { fundGa, gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { silentLog } from '../api/harness.ts';
@@ -49,26 +49,13 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     ga = key.address;
     recipient = encode('ak', Buffer.alloc(32, 92));
     const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-    let nonce = chain.pending.accounts.get(owner.address)!.nonce;
-    const spend = (to: string, amount: bigint): BuiltTx => ({
-      tx: {
-        type: 'SpendTx',
-        version: 1,
-        sender_id: owner.address,
-        recipient_id: to,
-        amount,
-        fee: 20_000_000_000_000,
-        nonce: ++nonce,
-        payload: encode('ba', Buffer.from('')),
-      },
-      signers: [owner],
-    });
+    const nonce = chain.pending.accounts.get(owner.address)!.nonce;
     // an AEX-9 token of the owner's, some of which it gives the GA
     token = contractId(owner.address, nonce + 1);
-    submit(createTx(owner, ++nonce, 'aex9', ['Failed Inner', 18n, 'FIN', some(10n ** 24n)]));
-    submit(spend(ga, GA_FUNDING));
+    submit(createTx(owner, nonce + 1, 'aex9', ['Failed Inner', 18n, 'FIN', some(10n ** 24n)]));
+    submit(fundGa(owner, ga, GA_FUNDING, nonce + 2));
     await v3.devnode.mineKeyBlock();
-    submit(callTx(owner, ++nonce, token, 'transfer', [address(ga), 10n ** 20n]));
+    submit(callTx(owner, nonce + 3, token, 'transfer', [address(ga), 10n ** 20n]));
     submit(gaAttachTx(key));
     await v3.devnode.mineKeyBlock();
     let auth = 0n;
@@ -76,35 +63,9 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     const transfer = (amount: bigint): TxFields =>
       callTx(key, 0, token, 'transfer', [address(recipient), 7n], amount).tx;
     // a claim without a preclaim, a transfer sending more AE than the GA holds, a spend above its balance: all fail
-    failed.push(
-      submit(
-        meta({
-          type: 'NameClaimTx',
-          version: 2,
-          account_id: ga,
-          nonce: 0,
-          name: NAME,
-          name_salt: 12345,
-          name_fee: 10n ** 18n,
-          fee: 100_000_000_000_000,
-        }),
-      ),
-    );
+    failed.push(submit(meta(innerClaim(ga, NAME))));
     failed.push(submit(meta(transfer(TOO_MUCH))));
-    failed.push(
-      submit(
-        meta({
-          type: 'SpendTx',
-          version: 1,
-          sender_id: ga,
-          recipient_id: recipient,
-          amount: TOO_MUCH,
-          fee: 20_000_000_000_000,
-          nonce: 0,
-          payload: encode('ba', Buffer.from('inner')),
-        }),
-      ),
-    );
+    failed.push(submit(meta(innerSpend(ga, recipient, TOO_MUCH))));
     succeeded = submit(meta(transfer(0n)));
     await v3.devnode.mineKeyBlock();
     await v3.synced();
@@ -165,6 +126,45 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     expect(await listed(ga)).to.include.members([...failed, succeeded]);
     // the failed spend's recipient: named by no transaction that took effect
     expect(await listed(recipient)).to.deep.equal([]);
+  });
+
+  it("renders the failed inner call as ae_mdw's format_call_info renders a call the node holds none of", async () => {
+    const info = (await v3.nodeGet(`/v3/transactions/${failed[1]}/info`)) as { ga_info: Obj };
+    const res = await v3.get(`/mdw/v3/transactions/${failed[1]}`);
+    expect(res.status, res.text).to.equal(200);
+    const meta = (res.body as Obj).tx as Obj;
+    expect([meta.return_type, meta.gas_used]).to.deep.equal(['error', info.ga_info.gas_used]);
+    const inner = (meta.tx as Obj).tx as Obj;
+    const node = (await v3.nodeGet(`/v3/transactions/${failed[1]}`)) as { tx: { tx: { tx: Obj } } };
+    // the node's transaction, and what ae_mdw adds to a call it finds no call object of (the node holds none)
+    expect(inner).to.deep.equal({
+      ...node.tx.tx.tx,
+      aexn_type: 'aex9',
+      call_id: null,
+      return_type: null,
+      gas_used: null,
+      log: null,
+      function: null,
+      arguments: null,
+      result: 'invalid',
+      return: null,
+    });
+    // the call that ran beside it: its outcome as the node's info holds it
+    const ran = (await v3.nodeGet(`/v3/transactions/${succeeded}/info`)) as { ga_info: { inner_object: Obj } };
+    const call = ran.ga_info.inner_object.call_info as Obj;
+    const shown = (((await v3.get(`/mdw/v3/transactions/${succeeded}`)).body as Obj).tx as Obj).tx as Obj;
+    const ok = (shown as { tx: Obj }).tx;
+    expect([ok.return_type, ok.gas_used, ok.function, ok.result, ok.aexn_type]).to.deep.equal([
+      call.return_type,
+      call.gas_used,
+      'transfer',
+      'ok',
+      'aex9',
+    ]);
+    const logs = await v3.walk(`/mdw/v3/contracts/logs?contract_id=${token}&limit=100`);
+    expect(logs.map((l) => l.call_tx_hash))
+      .to.include(succeeded)
+      .and.not.include(failed[1]);
   });
 
   it('verifies clean against the devnode (mdw -v --full): the calls, names and balances the node holds', async () => {

@@ -22,7 +22,14 @@ import { isEncoded, reprefix } from '../../../chain/encoding.ts';
 import type { Queryable } from '../../../db/connection/pool.ts';
 import type { Json } from '../../../chain/json.ts';
 import { INDEX_CURSOR, cursorCodec, type CursorCodec } from './cursors.ts';
-import { dayText, intervalBalances, INTERVALS, type IntervalBalance, type IntervalBy } from './balance-intervals.ts';
+import {
+  dayText,
+  intervalBalances,
+  INTERVALS,
+  openingInterval,
+  type IntervalBalance,
+  type IntervalBy,
+} from './balance-intervals.ts';
 import { listPage } from './list.ts';
 import { v3BadRequest, v3NotFound } from './mdw-errors.ts';
 import { ALL_HEIGHTS, one, parseId, parseNonNegative, parsePaging, rejectUnknown } from './mdw-params.ts';
@@ -76,7 +83,14 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
     if (paging.scope !== undefined) throw v3BadRequest('interval_by takes no scope');
     return listPage(paging, {
       cursor: INDEX_CURSOR,
-      read: (window) => intervalBalances(pool, { account, by: by as IntervalBy }, window),
+      read: async (window) => {
+        const intervals = await intervalBalances(pool, { account, by: by as IntervalBy }, window);
+        if (intervals.length > 0) return intervals;
+        // an untouched genesis account: its genesis balance, in the interval of the genesis key block
+        const opening = await genesisOpening({ pool, genesis }, account);
+        const interval = opening && openingInterval(by as IntervalBy, opening, window);
+        return interval ? [interval] : intervals;
+      },
       key: (r: IntervalBalance) => r.interval.start,
       item: ({ interval, last }) => ({
         account,
@@ -93,14 +107,8 @@ export const getAccountBalanceHistory = resource(page(AE_BALANCE_CHANGE), async 
     read: async (window) => {
       const changes = await changesPage(pool, { account, heights }, window);
       if (changes.length > 0 || !holdsGenesisPlace(heights, window)) return changes;
-      // an account without a change stored, where no genesis file told the genesis balances: its genesis balance
-      // as the node tells it (none where the node no longer holds the genesis state)
-      if ((await firstChangeAfter(pool, account, BEFORE_GENESIS)) !== undefined) return changes;
-      const opening = await genesis.genesisBalance(account).catch((err: unknown) => {
-        if (err instanceof NodeError && err.gone) return undefined;
-        throw err;
-      });
-      return opening !== undefined && opening.balance > 0n ? [genesisChange(opening.balance, opening.timeMs)] : changes;
+      const opening = await genesisOpening({ pool, genesis }, account);
+      return opening ? [opening] : changes;
     },
     key: (r: BalanceChange) => ({ height: r.height, microIndex: r.microIndex, txIndex: r.txIndex, seq: r.seq }),
     item: (r) => ({ account, ...changeItem(r) }),
@@ -171,6 +179,23 @@ async function untouchedBalance(
         '(garbage-collected); GENESIS_ACCOUNTS_FILE tells the genesis balances',
     );
   }
+}
+
+/**
+ * genesisOpening is the genesis balance change of an account without a change stored, where no genesis file told the
+ * genesis balances: its genesis balance as the node tells it, as the change the file would have stored (none for a
+ * balance of 0, nor where the node no longer holds the genesis state).
+ */
+async function genesisOpening(
+  { pool, genesis }: Pick<V3Env, 'pool' | 'genesis'>,
+  account: string,
+): Promise<BalanceChange | undefined> {
+  if ((await firstChangeAfter(pool, account, BEFORE_GENESIS)) !== undefined) return undefined;
+  const opening = await genesis.genesisBalance(account).catch((err: unknown) => {
+    if (err instanceof NodeError && err.gone) return undefined;
+    throw err;
+  });
+  return opening !== undefined && opening.balance > 0n ? genesisChange(opening.balance, opening.timeMs) : undefined;
 }
 
 /** genesisChange is the genesis balance change (`accounts_roma`) the balances area stores from a genesis file. */

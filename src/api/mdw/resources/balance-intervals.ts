@@ -9,7 +9,7 @@ import {
   lastChangeAt,
   type BalanceChange,
 } from '../../../db/queries/balance-changes.ts';
-import type { PageReader } from '../../../db/queries/positions.ts';
+import type { KeyWindow, PageReader } from '../../../db/queries/positions.ts';
 
 export type IntervalBy = 'day' | 'week' | 'month';
 export const INTERVALS: readonly IntervalBy[] = ['day', 'week', 'month'];
@@ -79,3 +79,19 @@ export const intervalBalances: PageReader<{ account: string; by: IntervalBy }, n
   }
   return out;
 };
+
+/**
+ * openingInterval is the one interval of an account whose only change is `opening` (an untouched genesis account's
+ * genesis balance, which no row holds: ae-balances.ts), where a walk through `window` reaches it: the interval holding
+ * the change's time, walked from the interval holding day `from` (inclusive). Pure.
+ */
+export function openingInterval(
+  by: IntervalBy,
+  opening: BalanceChange,
+  { walk, from, n }: KeyWindow<number>,
+): IntervalBalance | undefined {
+  const interval = intervalOf(by, Math.floor(Number(opening.timeMs) / DAY_MS));
+  const start = from === undefined ? undefined : intervalOf(by, from).start;
+  const reached = start === undefined || (walk === 'backward' ? start >= interval.start : start <= interval.start);
+  return n > 0 && reached ? { interval, last: opening } : undefined;
+}

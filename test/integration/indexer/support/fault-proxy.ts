@@ -1,6 +1,7 @@
-/** @module A fault-injecting HTTP proxy for node tests: outages, 5xx storms, slow and malformed answers. */
+/** @module A fault-injecting HTTP proxy for node tests: outages, 5xx storms, slow, malformed and pruned answers. */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { GC_REASON } from '../../../../src/devnode/api/gc.ts';
 
 /**
  * Fault mode: pass through, drop connections, answer 503 (the node's refusal for load: its pace), answer 500 (a
@@ -14,6 +15,11 @@ export interface FaultProxy {
   set(fault: Fault, rate?: number): void;
   /** answers every request whose path matches `paths` with the node's 404 from now on (undefined: none) */
   notFound(paths: RegExp | undefined): void;
+  /**
+   * answers every request whose path matches `paths` with the node's 410 from now on, as a node that garbage-collected
+   * the state they read (undefined: none)
+   */
+  gone(paths: RegExp | undefined): void;
   /** holds every request whose path matches `paths` unanswered from now on, as a hanging node (undefined: none) */
   hang(paths: RegExp | undefined): void;
   /**
@@ -74,6 +80,7 @@ export async function startFaultProxy(
   let fault: Fault = 'none';
   let rate = 1;
   let missing: RegExp | undefined;
+  let collected: RegExp | undefined;
   let hanging: RegExp | undefined;
   let rewriting: { paths: RegExp; edit: (body: string) => string } | undefined;
   let seed = opts.seed ?? 1;
@@ -86,6 +93,10 @@ export async function startFaultProxy(
     if (missing?.test(req.url ?? '')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       return res.end('{"reason":"Contract not found"}');
+    }
+    if (collected?.test(req.url ?? '')) {
+      res.writeHead(410, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ reason: GC_REASON }));
     }
     if (hanging?.test(req.url ?? '')) return;
     const hit = fault !== 'none' && random() < rate;
@@ -123,6 +134,9 @@ export async function startFaultProxy(
     },
     notFound(paths) {
       missing = paths;
+    },
+    gone(paths) {
+      collected = paths;
     },
     hang(paths) {
       hanging = paths;
