@@ -68,12 +68,33 @@ export async function reloadHeights(
     if (!(await lock.tryAcquire())) throw writerBusy(cfg.databaseSchema, await lock.holder());
     const pruned = new PrunedCallInfos(log);
     const loader = await reloadLoader({ cfg, log, pool, node }, pruned, opts.upTo);
-    const result = await new Reload({ cfg, log, lock, loader }, heights).run();
+    const result = await reloadWith({ cfg, log, lock, loader }, heights, SyncStatus.STOPPED);
     return { ...result, callInfoPruned: pruned.count };
   } finally {
     await lock.release();
     await pool.end();
   }
+}
+
+/** The writer of a reload: its settings, the writer lock it holds, its loader, and its end (a populator's stop). */
+export interface ReloadDeps {
+  readonly cfg: Config;
+  readonly log: Logger;
+  readonly lock: WriterLock;
+  readonly loader: LoaderDeps;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * reloadWith reloads the listed heights as `-H` does, by a writer holding the schema's lock already (`-H` itself, the
+ * populator's start-up repairs), and leaves sync_state's status `after`.
+ */
+export function reloadWith(
+  deps: ReloadDeps,
+  heights: readonly number[],
+  after: SyncStatus,
+): Promise<Omit<ReloadResult, 'callInfoPruned'>> {
+  return new Reload(deps, heights).run(after);
 }
 
 /** reloadLoader is what a reload's batches are loaded with: the populator's readers, rules and caches. */
@@ -115,12 +136,14 @@ class Reload {
   readonly #loader: LoaderDeps;
   readonly #heights: readonly number[];
   readonly #listText: string;
+  readonly #signal: AbortSignal | undefined;
   readonly #away = new Backoff(NODE_AWAY);
   /** the lowest height whose stored blocks the node had others for: everything stored above derives from it */
   #lowestReplaced: number | undefined;
 
-  constructor(deps: { cfg: Config; log: Logger; lock: WriterLock; loader: LoaderDeps }, heights: readonly number[]) {
+  constructor(deps: ReloadDeps, heights: readonly number[]) {
     this.#cfg = deps.cfg;
+    this.#signal = deps.signal;
     this.#log = deps.log;
     this.#lock = deps.lock;
     this.#loader = deps.loader;
@@ -128,8 +151,11 @@ class Reload {
     this.#listText = runsText(heights);
   }
 
-  /** run reloads the listed heights, then the stored heights above a replaced one, going on from an interruption. */
-  async run(): Promise<Omit<ReloadResult, 'callInfoPruned'>> {
+  /**
+   * run reloads the listed heights, then the stored heights above a replaced one, going on from an interruption, and
+   * leaves the status `after`.
+   */
+  async run(after: SyncStatus): Promise<Omit<ReloadResult, 'callInfoPruned'>> {
     const pool = this.#loader.pool;
     await heartbeat(pool, SyncStatus.RELOADING, null, null);
     const resumed = await this.#resumed();
@@ -152,7 +178,7 @@ class Reload {
             'heights above a replaced one reloaded',
           );
     await clearReloadProgress(pool);
-    await heartbeat(pool, SyncStatus.STOPPED, null, null);
+    await heartbeat(pool, after, null, null);
     return { reloaded, rederived };
   }
 
@@ -242,7 +268,8 @@ class Reload {
         if (!(err instanceof NodeError && err.transient)) throw err;
         if (this.#away.failures === 0)
           this.#log.warn({ err: err.message, from: start }, 'the node does not answer: the reload waits for it');
-        await sleep(waitBefore(this.#away.next(), err.retryAfterMs));
+        await sleep(waitBefore(this.#away.next(), err.retryAfterMs), this.#signal);
+        this.#signal?.throwIfAborted();
         prepared = this.#prepare(start, to);
         continue;
       }
