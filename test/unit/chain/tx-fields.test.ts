@@ -159,7 +159,12 @@ describe('chain/tx-fields', () => {
     expect(stateIds(meta)).to.deep.equal([produceNameId('repair.chain')]);
     const register = { type: 'OracleRegisterTx', account_id: account, query_format: 'q', fee: 1, nonce: 1 };
     expect(stateIds(register)).to.deep.equal([oracleId(account)]);
-    const deposit = { type: 'ChannelDepositTx', channel_id: channelId(account, 1n, other), from_id: account, amount: 1 };
+    const deposit = {
+      type: 'ChannelDepositTx',
+      channel_id: channelId(account, 1n, other),
+      from_id: account,
+      amount: 1,
+    };
     expect(stateIds(deposit)).to.deep.equal([channelId(account, 1n, other)]);
     const spend = { type: 'SpendTx', sender_id: account, recipient_id: other, amount: 1, fee: 1, nonce: 1 };
     expect(stateIds(spend), 'accounts carry no state of rows').to.deep.equal([]);
