@@ -24,6 +24,7 @@ SELECT DISTINCT 'ga_failed_inner', t.height, 'seed'
   LEFT JOIN ga_calls g ON (g.height, g.micro_index, g.tx_index) = (t.height, t.micro_index, t.tx_index)
   -- no row where the area derived the height: the node no longer held its info, taken as done then as now
   LEFT JOIN derive_backfill b ON b.area = 'ga' AND t.height BETWEEN b.next_height AND b.to_height
- WHERE (t.tx_type = 81 AND (g.return_type = 'error' OR (g.height IS NULL AND b.area IS NOT NULL)
-                            OR t.inner_type IN ('GAMetaTx', 'PayingForTx')))
-    OR (t.tx_type = 82 AND t.inner_type = 'GAMetaTx');
+ WHERE t.tx_type IN (81, 82)
+   AND ((t.tx_type = 81 AND (g.return_type = 'error' OR (g.height IS NULL AND b.area IS NOT NULL)
+                             OR t.inner_type IN ('GAMetaTx', 'PayingForTx')))
+        OR (t.tx_type = 82 AND t.inner_type = 'GAMetaTx'));

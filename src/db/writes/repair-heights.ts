@@ -87,7 +87,8 @@ export interface IdAfter {
  * heightsNamingAfter lists the stored heights above each id's `after` whose rows derive from the state of that id: a
  * name's events (its transactions' and contracts' AENS calls) and the transactions listed under it (a name given as a
  * recipient or an oracle: resolved through its pointers as of their block), an oracle's events (its expiry after
- * each), a channel's events (its state after each). Each by the primary key or an index led by the id.
+ * each; not its queries and responses, which read no state of it), a channel's events (its state after each). Each by
+ * the primary key or an index led by the id.
  */
 export async function heightsNamingAfter(db: Queryable, ids: readonly IdAfter[]): Promise<number[]> {
   if (ids.length === 0) return [];
@@ -99,7 +100,8 @@ export async function heightsNamingAfter(db: Queryable, ids: readonly IdAfter[])
      UNION SELECT a.height FROM ids JOIN account_ids k ON k.key = ids.key
                                     JOIN account_transactions a ON a.account = k.num AND a.height > ids.after
      ORDER BY 1`,
-    [ids.map((i) => i.id), ids.map((i) => idKey(i.id)), ids.map((i) => i.after)],
+    // the listed transactions of a name only (an oracle's are its queries and responses)
+    [ids.map((i) => i.id), ids.map((i) => (i.id.startsWith('nm_') ? idKey(i.id) : null)), ids.map((i) => i.after)],
   );
   return rows.map((r) => r.height);
 }
