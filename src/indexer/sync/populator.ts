@@ -33,7 +33,7 @@ import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
 import type { LoaderDeps } from './loader.ts';
-import { repairFailedInner } from '../maintenance/ga-repair.ts';
+import { repairFailedInner } from './ga-repair.ts';
 import { SyncGauges } from './sync-gauges.ts';
 import { watchNode } from './node-watch.ts';
 import { FetchAhead } from './fetch-ahead.ts';

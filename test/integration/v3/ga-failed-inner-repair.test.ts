@@ -1,6 +1,6 @@
 /**
  * @module The upgrade's repair of what a populator before issue 88's fix wrote of a GAMetaTx whose inner transaction
- * failed (migration 1142, src/indexer/maintenance/ga-repair.ts). The chain of ga-failed-inner.test.ts (a failed inner
+ * failed (migration 1142, src/indexer/sync/ga-repair.ts). The chain of ga-failed-inner.test.ts (a failed inner
  * claim without a preclaim, token transfer and spend), and a name the GA claimed whose failed inner update pointed it
  * at an account, the name then transferred by the GA: the later transfer's row carried the phantom pointer. The rows
  * are written as the old fetch wrote them (the GA infos of the failed ones left out of the transform, a failed call's

@@ -24,7 +24,7 @@ import { SyncStatus } from '../../db/writes/sync-state.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { GaInfoReader } from '../derived/ga-calls.ts';
 import type { JsonObject } from '../rows/rows.ts';
-import { reloadWith, type ReloadDeps } from './reload.ts';
+import { reloadWith, type ReloadDeps } from './reload-run.ts';
 
 /** The repair's name in repair_heights. */
 export const GA_FAILED_INNER = 'ga_failed_inner';
