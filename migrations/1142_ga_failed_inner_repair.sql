@@ -1,10 +1,10 @@
 -- Issue 88: a GAMetaTx whose inner transaction failed takes no effect (node 7.2.2 undoes it), but a populator before
 -- this release wrote the inner transaction's rows as if it had: a contract call, a name claim, update, transfer or
 -- revoke, an oracle, a channel event, a contract, AEX-N events, the listing under the inner transaction's ids. And
--- the name, oracle and channel rows of later heights were derived from that phantom state. The populator repairs
--- such a schema at its start, before it follows the head (src/indexer/sync/ga-repair.ts): it reloads the
--- heights holding one, and the later heights holding an event of a name, oracle or channel one of them named, as
--- `mdw -H` does, then forgets them. A height's `stage`: `seed`, a height holding a stored GAMetaTx whose inner
+-- the name, oracle and channel rows of later heights (and the listing of a spend or call sent to such a name) were
+-- derived from that phantom state. The populator repairs such a schema at its start, before it follows the head
+-- (src/indexer/sync/ga-repair.ts): it reloads the heights holding one, and the later heights holding an event of a
+-- name, oracle or channel one of them named or a transaction sent to such a name, as `mdw -H` does, then forgets them. A height's `stage`: `seed`, a height holding a stored GAMetaTx whose inner
 -- transaction failed (ga_calls says `error`) or may have (no stored outcome tells: the `ga` area still to derive
 -- there, a PayingForTx paying for one, a GAMetaTx wrapping another; the start asks the node its info); `reload`, a
 -- height of the list the start made from them, reloaded in order. /mdw/v3/status answers what is left

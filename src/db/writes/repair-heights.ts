@@ -106,6 +106,34 @@ export async function heightsNamingAfter(db: Queryable, ids: readonly IdAfter[])
   return rows.map((r) => r.height);
 }
 
+/** The types of the transactions that may send to a name: a spend, a contract call, and the wrappers carrying one. */
+const SENDING_TYPES = ['SpendTx', 'ContractCallTx', 'GAMetaTx', 'PayingForTx'].map(txTypeCode);
+
+/**
+ * heightsSendingToAfter lists the stored heights above each name's `after` holding a spend or a contract call sent to
+ * the name: listed under the account (contract) the name pointed at in their block and not under the name
+ * (nameReferences' `pointeeOnly`), so no index finds them; their stored bytes name it (its serialised id, or its text
+ * where a transaction is kept as JSON). One pass over those types' transactions above the lowest `after`.
+ */
+export async function heightsSendingToAfter(db: Queryable, names: readonly IdAfter[]): Promise<number[]> {
+  if (names.length === 0) return [];
+  const { rows } = await db.query<{ height: number }>(
+    `SELECT DISTINCT t.height FROM transactions t
+      WHERE t.tx_type = ANY ($4::smallint[]) AND t.height > $5
+        AND EXISTS (SELECT 1 FROM unnest($1::bytea[], $2::bytea[], $3::int[]) AS n(key, text, after)
+                     WHERE t.height > n.after AND (position(n.key IN t.signed) > 0 OR position(n.text IN t.signed) > 0))
+      ORDER BY 1`,
+    [
+      names.map((n) => idKey(n.id)),
+      names.map((n) => Buffer.from(n.id, 'utf8')),
+      names.map((n) => n.after),
+      SENDING_TYPES,
+      Math.min(...names.map((n) => n.after)),
+    ],
+  );
+  return rows.map((r) => r.height);
+}
+
 /** listRepairHeights replaces a repair's seeds with the heights to reload, in one transaction. */
 export async function listRepairHeights(pool: Pool, repair: string, heights: readonly number[]): Promise<void> {
   await withTransaction(pool, async (client) => {

@@ -3,7 +3,7 @@
  * A populator before this release wrote a GAMetaTx's inner transaction's rows even where the node undid it, and
  * derived later heights' name, oracle and channel rows from that phantom state. The start reloads, as `mdw -H` does,
  * the heights holding such a transaction and the later heights holding an event of a name, oracle or channel one of
- * them named (or the transactions listed under such a name), then forgets them: a few heights, not the chain, before
+ * them named (or the transactions sent to such a name), then forgets them: a few heights, not the chain, before
  * the populator follows the head. A token's rows need no later height: its balances are kept by triggers that follow
  * a deleted event (1050), and a call, a contract or a listing is its own height's alone.
  */
@@ -14,6 +14,7 @@ import { renderStoredTx } from '../../chain/stored-tx.ts';
 import {
   clearRepair,
   heightsNamingAfter,
+  heightsSendingToAfter,
   listRepairHeights,
   namesAt,
   repairHeights,
@@ -60,8 +61,9 @@ export async function repairFailedInner(deps: ReloadDeps): Promise<number> {
 
 /**
  * listedHeights are the heights of the seeds' GA transactions whose inner transaction failed, and the later heights
- * whose rows derive from the names, oracles and channels those named: the inner transaction's own ids, and the names
- * its contract call's AENS calls acted on (their stored events at its position).
+ * whose rows derive from the names, oracles and channels those named (the inner transaction's own ids, and the names
+ * its contract call's AENS calls acted on: their stored events at its position): their events, and the transactions
+ * sent to such a name, listed under what it pointed at.
  */
 async function listedHeights(deps: ReloadDeps): Promise<number[]> {
   const { log, loader } = deps;
@@ -75,7 +77,13 @@ async function listedHeights(deps: ReloadDeps): Promise<number[]> {
     ...failed.flatMap((f) => stateIds(f.inner).map((id) => ({ id, after: f.height }))),
     ...(await namesAt(loader.pool, failed)).map((n) => ({ id: n.name, after: n.height })),
   ];
-  const later = await heightsNamingAfter(loader.pool, named);
+  const later = [
+    ...(await heightsNamingAfter(loader.pool, named)),
+    ...(await heightsSendingToAfter(
+      loader.pool,
+      named.filter((n) => n.id.startsWith('nm_')),
+    )),
+  ];
   const heights = [...new Set([...failed.map((f) => f.height), ...later])].sort((a, b) => a - b);
   log.info(
     { gaTransactions: metas.length, failedInner: failed.length, ids: named.length, heights: heights.length },

@@ -1,8 +1,9 @@
 /**
  * @module The upgrade's repair of what a populator before issue 88's fix wrote of a GAMetaTx whose inner transaction
  * failed (migration 1142, src/indexer/sync/ga-repair.ts). The chain of ga-failed-inner.test.ts (a failed inner
- * claim without a preclaim, token transfer and spend), and a name the GA claimed whose failed inner update pointed it
- * at an account, the name then transferred by the GA: the later transfer's row carried the phantom pointer. The rows
+ * claim without a preclaim, token transfer and spend), and a name the GA claimed and pointed at itself, whose failed
+ * inner update pointed it at another account, the name then transferred by the GA and sent a spend: the later
+ * transfer's row carried the phantom pointer, and the spend was listed under it. The rows
  * are written as the old fetch wrote them (the GA infos of the failed ones left out of the transform, a failed call's
  * row given the GA's own call info), then the schema goes through the migration and the populator's start, and the
  * result is checked against the devnode's state: the names, the token's dry-run balances, every account's AE, the
@@ -92,6 +93,8 @@ describe('the failed inner GA transactions an older populator stored, repaired a
   /** the heights holding a failed inner transaction, and the height of the transfer after the failed update */
   const failedAt: number[] = [];
   let transferAt = 0;
+  /** the height of a spend to that name after the transfer */
+  let spendAt = 0;
 
   before(async () => {
     v3 = await startV3(6, 'ga-failed-inner-repair');
@@ -119,7 +122,7 @@ describe('the failed inner GA transactions an older populator stored, repaired a
       signers: [ownerKey],
     });
     await v3.devnode.mineKeyBlock();
-    submit(callTx(ownerKey, nonce + 1, token, 'transfer', [address(ga), 10n ** 20n]));
+    submit(callTx(ownerKey, ++nonce, token, 'transfer', [address(ga), 10n ** 20n]));
     submit(gaAttachTx(key));
     await v3.devnode.mineKeyBlock();
     let auth = 0n;
@@ -149,24 +152,27 @@ describe('the failed inner GA transactions an older populator stored, repaired a
       nonce: 0,
       payload: encode('ba', Buffer.from('inner')),
     });
-    // taking effect: a token transfer, a claim with salt 0 (no preclaim from Ceres on; no auction for a long name)
-    meta(transfer(0n));
-    meta(claim(TRANSFERRED, 0));
-    failedAt.push(chain.height);
-    await v3.devnode.mineKeyBlock();
-    // failing: an update whose fee is below the minimum, pointing the name at the recipient
+    // taking effect: a token transfer, a claim with salt 0 (no preclaim from Ceres on; no auction for a long name), an
+    // update pointing the name at the GA
     const nameHash = nameId(TRANSFERRED);
-    meta({
+    const update = (to: string, fee: number): TxFields => ({
       type: 'NameUpdateTx',
       version: 1,
       account_id: ga,
       nonce: 0,
       name_id: nameHash,
       name_ttl: 1000,
-      pointers: [{ key: 'account_pubkey', id: recipient }],
+      pointers: [{ key: 'account_pubkey', id: to }],
       client_ttl: 0,
-      fee: 0,
+      fee,
     });
+    meta(transfer(0n));
+    meta(claim(TRANSFERRED, 0));
+    meta(update(ga, 100_000_000_000_000));
+    failedAt.push(chain.height);
+    await v3.devnode.mineKeyBlock();
+    // failing: an update whose fee is below the minimum, pointing the name at the recipient
+    meta(update(recipient, 0));
     failedAt.push(chain.height);
     await v3.devnode.mineKeyBlock();
     // taking effect a generation later: the transfer, whose row the old populator derived from the phantom update
@@ -180,6 +186,22 @@ describe('the failed inner GA transactions an older populator stored, repaired a
       fee: 100_000_000_000_000,
     });
     transferAt = chain.height;
+    await v3.devnode.mineKeyBlock();
+    // a spend to the name a generation later: the node pays the GA; the old populator listed it under the recipient
+    submit({
+      tx: {
+        type: 'SpendTx',
+        version: 1,
+        sender_id: owner,
+        recipient_id: nameHash,
+        amount: 1,
+        fee: 20_000_000_000_000,
+        nonce: nonce + 1,
+        payload: encode('ba', Buffer.from('to the name')),
+      },
+      signers: [ownerKey],
+    });
+    spendAt = chain.height;
     await v3.devnode.mineKeyBlock();
     await v3.synced();
     // the rows of the old populator, written over the right ones from the first failed height to the top
@@ -221,10 +243,10 @@ describe('the failed inner GA transactions an older populator stored, repaired a
   it('stores the old rows first: the phantom name, the phantom pointer carried by the later transfer', async () => {
     expect((await names(PHANTOM)).ours).to.deep.equal({ owner: ga, pointers: [] });
     const transferred = await names(TRANSFERRED);
-    expect(transferred.node).to.deep.equal({ owner, pointers: [] });
+    expect(transferred.node).to.deep.equal({ owner, pointers: [{ key: 'account_pubkey', id: ga }] });
     expect(transferred.ours).to.deep.equal({ owner, pointers: [{ key: 'account_pubkey', id: recipient }] });
     const listed = await v3.walk(`/mdw/v3/transactions?account=${recipient}&limit=100`);
-    expect(listed.length, 'the failed spend, call and update listed under the recipient').to.be.greaterThan(0);
+    expect(listed.map((t) => t.block_height)).to.include.members([failedAt[0], failedAt[1], spendAt]);
   });
 
   it('records the heights holding a failed inner transaction at the migration, shown by the status', async () => {
@@ -265,6 +287,11 @@ describe('the failed inner GA transactions an older populator stored, repaired a
     expect((await names(PHANTOM)).ours).to.deep.equal({ status: 404 });
     const transferred = await names(TRANSFERRED);
     expect(transferred.ours, `the transfer at ${transferAt} reloaded too`).to.deep.equal(transferred.node);
+    const spends = await v3.walk(`/mdw/v3/transactions?account=${ga}&type=spend&limit=100`);
+    expect(
+      spends.map((t) => t.block_height),
+      `the spend to the name at ${spendAt} reloaded too`,
+    ).to.include(spendAt);
   });
 
   it("moves no token in a failed call: every holder's balance is the contract's dry-run answer", async () => {
