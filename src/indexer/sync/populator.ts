@@ -329,7 +329,7 @@ export class Populator implements Role {
       try {
         if (!repaired) {
           // before the head is followed: a few heights, and the head's rows would derive from them (ga-repair.ts)
-          await repairFailedInner({ cfg, log, lock: this.#lock, loader, signal: term });
+          await repairFailedInner({ cfg, log, lock: this.#lock, loader, signal: term, beats: true });
           repaired = true;
         }
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain

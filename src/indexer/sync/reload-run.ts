@@ -46,6 +46,11 @@ export interface ReloadDeps {
   readonly lock: WriterLock;
   readonly loader: LoaderDeps;
   readonly signal?: AbortSignal;
+  /**
+   * the populator's own reload: its heartbeat at each batch, so that the status routes tell a live populator
+   * reloading, not a stuck one (`-H` beats once: a populator stopped for it is none)
+   */
+  readonly beats?: boolean;
 }
 
 /**
@@ -69,6 +74,7 @@ class Reload {
   readonly #heights: readonly number[];
   readonly #listText: string;
   readonly #signal: AbortSignal | undefined;
+  readonly #beats: boolean;
   readonly #away = new Backoff(NODE_AWAY);
   /** the lowest height whose stored blocks the node had others for: everything stored above derives from it */
   #lowestReplaced: number | undefined;
@@ -76,6 +82,7 @@ class Reload {
   constructor(deps: ReloadDeps, heights: readonly number[]) {
     this.#cfg = deps.cfg;
     this.#signal = deps.signal;
+    this.#beats = deps.beats ?? false;
     this.#log = deps.log;
     this.#lock = deps.lock;
     this.#loader = deps.loader;
@@ -214,6 +221,7 @@ class Reload {
         this.#lowestReplaced = Math.min(this.#lowestReplaced ?? Infinity, ...result.replaced);
       done += batch.gens.length;
       progress.advance(batch.gens.length, { from: batch.gens[0]!.height, to: last });
+      if (this.#beats) await heartbeat(this.#loader.pool, SyncStatus.RELOADING, null, null);
       // the lock went with its connection (a restart): another writer may have it now
       if (this.#lock.lost.aborted)
         throw new AppError(ErrorCode.CLI_WRITER_BUSY, 409, 'writer lock lost with its connection');
