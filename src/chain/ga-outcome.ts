@@ -36,6 +36,14 @@ export function effectiveTxs(tx: TxObject, info: TxObject | undefined): TxObject
 }
 
 /**
+ * failedInner is the transaction a GAMetaTx of `tx`'s chain wraps that failed, undone by the node with all it wraps
+ * (effectiveTxs with the same `info`); undefined when every level took effect.
+ */
+export function failedInner(tx: TxObject, info: TxObject | undefined): TxObject | undefined {
+  return innerTx(effectiveTxs(tx, info).at(-1)!);
+}
+
+/**
  * listedTx is `tx` as far as `depth` levels took effect (effectiveTxs' length): the wrapper at the last of them keeps
  * its fields but no longer wraps a transaction, so the ids that failed one names are not read from it. A transaction
  * all of whose levels took effect is `tx` itself.

@@ -70,6 +70,17 @@ export function referencedIds(tx: TxObject, created: CreatedIdsOf = createdIds):
   return ids;
 }
 
+/** STATE_PREFIXES: the ids whose rows derive from the rows before them (a name's, an oracle's, a channel's state). */
+const STATE_PREFIXES = ['nm_', 'ok_', 'ch_'];
+
+/**
+ * stateIds are the names, oracles and channels a tx (and its inner txs) names or creates: the ids whose later rows
+ * (events, a name's resolution) are derived from the state its own rows leave.
+ */
+export function stateIds(tx: TxObject): string[] {
+  return [...referencedIds(tx).keys()].filter((id) => STATE_PREFIXES.some((p) => id.startsWith(p)));
+}
+
 /**
  * createdIds are the ids a tx brings into existence, keyed by the field name the API uses for
  * them (no tx type carries such a field itself, so the names cannot collide).

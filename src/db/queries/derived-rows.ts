@@ -17,7 +17,8 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * load's batches too (each account's balance at the top and at sampled heights is compared with the node's instead:
  * verify-state.ts); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
  * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees); and
- * an interrupted reload's progress (reload_progress); and the users' configuration (API keys, webhooks: CONFIG_TABLES).
+ * an interrupted reload's progress (reload_progress), and the heights a repair has still to reload (repair_heights); and
+ * the users' configuration (API keys, webhooks: CONFIG_TABLES).
  */
 const NOT_DERIVED = [
   'hc_chain',
@@ -30,6 +31,7 @@ const NOT_DERIVED = [
   'account_balance_changes',
   'reorgs',
   'reload_progress',
+  'repair_heights',
   ...CONFIG_TABLES,
 ];
 

@@ -85,6 +85,17 @@ export interface StoredTotals {
   readonly nodeProbe?: { [key: string]: Json };
   /** the indexes and tables only queries read that a catch-up left to the top, each deferred or building (1140) */
   readonly deferredBuilds: readonly DeferredBuild[];
+  /** the stored heights the populator's start reloads, per repair and stage (1142) */
+  readonly pendingRepairs: readonly PendingRepair[];
+}
+
+/** A repair's heights of one stage (`seed` until the start listed them, `reload`): how many, the first and last. */
+export interface PendingRepair {
+  readonly repair: string;
+  readonly stage: string;
+  readonly heights: number;
+  readonly first_height: number;
+  readonly last_height: number;
 }
 
 /** An index or table a catch-up left out: `deferred` until the top, `building` while it is built, since when. */
@@ -130,6 +141,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     incomplete: IncompleteArea[] | null;
     node_probe: { [key: string]: Json } | null;
     deferred: DeferredBuild[] | null;
+    repairs: PendingRepair[] | null;
   }>({
     name: 'mdw_v3_stored_totals',
     text: `SELECT (SELECT sum(n) FROM tx_type_totals) AS txs,
@@ -146,7 +158,13 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
                      FROM contract_internal_call_gap_totals g) AS incomplete,
                   (SELECT json_agg(json_build_object('name', d.name, 'kind', d.kind, 'state', d.state, 'since', d.since)
                                    ORDER BY d.kind, d.name)
-                     FROM deferred_builds d) AS deferred
+                     FROM deferred_builds d) AS deferred,
+                  (SELECT json_agg(json_build_object('repair', r.repair, 'stage', r.stage, 'heights', r.heights,
+                                                     'first_height', r.first_height, 'last_height', r.last_height)
+                                   ORDER BY r.repair, r.stage)
+                     FROM (SELECT repair, stage, count(*) AS heights, min(height) AS first_height,
+                                  max(height) AS last_height
+                             FROM repair_heights GROUP BY repair, stage) r) AS repairs
              FROM sync_state s`,
   });
   const r = rows[0];
@@ -162,6 +180,7 @@ export async function storedTotals(db: Queryable): Promise<StoredTotals> {
     aex9StateTokens: r?.aex9_state ?? 0,
     incompleteAreas: r?.incomplete ?? [],
     deferredBuilds: r?.deferred ?? [],
+    pendingRepairs: r?.repairs ?? [],
     ...(r?.node_probe ? { nodeProbe: r.node_probe } : {}),
   };
 }

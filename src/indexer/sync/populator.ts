@@ -32,6 +32,8 @@ import { transactionAreas } from '../derived/derived-areas.ts';
 import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
+import type { LoaderDeps } from './loader.ts';
+import { repairFailedInner } from './ga-repair.ts';
 import { SyncGauges } from './sync-gauges.ts';
 import { watchNode } from './node-watch.ts';
 import { FetchAhead } from './fetch-ahead.ts';
@@ -265,7 +267,7 @@ export class Populator implements Role {
   async #follow(term: AbortSignal, rules: TransferRules): Promise<void> {
     const cfg = this.#cfg;
     const log = this.#log;
-    const { follower, backfill } = this.#newFollower(term, rules);
+    const { follower, backfill, loader } = this.#newFollower(term, rules);
     /** when the follower last found nothing to do: with a backfill running it looks again after a poll interval */
     let idleAt = -Infinity;
     // what an upgrade or a new setting leaves to derive from the stored rows, checked at once: each check only reads
@@ -321,8 +323,15 @@ export class Populator implements Role {
       .catch((err: unknown) => {
         if (!term.aborted) log.warn({ err: errorMessage(err) }, 'could not record what the nodes allow');
       });
+    /** whether the stored heights an older version wrote wrongly were repaired (reloaded) in this lock term */
+    let repaired = false;
     while (!term.aborted) {
       try {
+        if (!repaired) {
+          // before the head is followed: a few heights, and the head's rows would derive from them (ga-repair.ts)
+          await repairFailedInner({ cfg, log, lock: this.#lock, loader, signal: term, beats: true });
+          repaired = true;
+        }
         // one batch of the derived areas behind (an upgrade's, a failing one's) from the stored rows, then the chain
         const catchingUp = !follower.caughtUp;
         const gathered = backfill.gathered;
@@ -384,7 +393,10 @@ export class Populator implements Role {
    * the backfill of derived areas beside it, on the same node client and the same contract readers (one code cache,
    * one set of parsed contracts).
    */
-  #newFollower(signal: AbortSignal, rules: TransferRules): { follower: Follower; backfill: DeriveBackfill } {
+  #newFollower(
+    signal: AbortSignal,
+    rules: TransferRules,
+  ): { follower: Follower; backfill: DeriveBackfill; loader: LoaderDeps & { metrics: IndexerMetrics } } {
     const cfg = this.#cfg;
     const log = this.#log;
     const pool = this.#pool;
@@ -425,32 +437,33 @@ export class Populator implements Role {
       metrics,
       signal,
     });
+    // the follower's, and the start-up repair's (which reads no heights ahead: its list is not the chain's order)
+    const loader = {
+      pool,
+      node,
+      ...readers,
+      schema: cfg.databaseSchema,
+      concurrency: cfg.fetchConcurrency,
+      batchTransactions: cfg.batchTransactions,
+      log,
+      metrics,
+      onCallInfoGone: this.#onCallInfoGone,
+      onProtocols: this.#protocols.stored,
+      transferRules: rules,
+      accountNumbers: new AccountNumbers(),
+      maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
+      txTypeCodes: new TxTypeCodes(),
+      hyperchain,
+    };
     const follower = new Follower({
       cfg,
       log,
       poll: new NodeClient({ ...clientOptions, attempts: 1, paced: true }, log),
       gauges: this.#gauges,
       signal,
-      loader: {
-        pool,
-        node,
-        ...readers,
-        schema: cfg.databaseSchema,
-        concurrency: cfg.fetchConcurrency,
-        batchTransactions: cfg.batchTransactions,
-        log,
-        metrics,
-        onCallInfoGone: this.#onCallInfoGone,
-        onProtocols: this.#protocols.stored,
-        fetchAhead: new FetchAhead(node, cfg.forkWindow),
-        transferRules: rules,
-        accountNumbers: new AccountNumbers(),
-        maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
-        txTypeCodes: new TxTypeCodes(),
-        hyperchain,
-      },
+      loader: { ...loader, fetchAhead: new FetchAhead(node, cfg.forkWindow) },
     });
-    return { follower, backfill };
+    return { follower, backfill, loader };
   }
 }
 

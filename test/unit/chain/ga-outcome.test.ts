@@ -1,6 +1,6 @@
 /** @module Which wrapped transactions took effect, read from a transaction's info as node 7.2.2 gives it. */
 import { expect } from 'chai';
-import { effectiveTxs, listedTx } from '../../../src/chain/ga-outcome.ts';
+import { effectiveTxs, failedInner, listedTx } from '../../../src/chain/ga-outcome.ts';
 import type { Json } from '../../../src/chain/json.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
 
@@ -61,5 +61,17 @@ describe('effectiveTxs and listedTx (ga-outcome.ts)', () => {
     const info = { ga_info: gaCall('ok', { ga_info: gaCall('error', { tx_info: 'spend_tx' }) }) };
     expect(effectiveTxs(tx, info)).to.deep.equal([tx, innerGa]);
     expect([...referencedIds(listedTx(tx, 2)).keys()]).to.deep.equal(['ak_ga', 'ak_ga2']);
+  });
+
+  it('names the transaction a failed GA call undid, at any depth, and none where every level took effect', () => {
+    const tx = meta(spend);
+    expect(failedInner(tx, { ga_info: gaCall('error', { tx_info: 'spend_tx' }) })).to.equal(spend);
+    expect(failedInner(tx, { ga_info: gaCall('ok', { tx_info: 'spend_tx' }) })).to.equal(undefined);
+    expect(failedInner(tx, undefined), 'no info: taken as done').to.equal(undefined);
+    const innerGa = meta(spend, 'ak_ga2');
+    const nested = payingFor(meta(innerGa));
+    const info = { call_info: gaCall('ok', { ga_info: gaCall('error', { tx_info: 'spend_tx' }) }) };
+    expect(failedInner(nested, info)).to.equal(spend);
+    expect(failedInner(nested, { call_info: gaCall('error', { tx_info: 'ga_meta_tx' }) })).to.equal(innerGa);
   });
 });

@@ -3,7 +3,15 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { buildContractId, produceNameId } from '@aeternity/aepp-sdk';
 import { encode } from '../../../src/chain/encoding.ts';
-import { createdIds, indexedIds, innerTx, nameReferences, ownTx, referencedIds } from '../../../src/chain/tx-fields.ts';
+import {
+  createdIds,
+  indexedIds,
+  innerTx,
+  nameReferences,
+  ownTx,
+  referencedIds,
+  stateIds,
+} from '../../../src/chain/tx-fields.ts';
 import { channelId, oracleId } from '../../../src/chain/derived-ids.ts';
 
 const ak = (): `ak_${string}` => encode('ak', randomBytes(32)) as `ak_${string}`;
@@ -142,5 +150,23 @@ describe('chain/tx-fields', () => {
   it('ignores values that are not ids and tolerates malformed fields', () => {
     expect(referencedIds({ type: 'SpendTx', sender_id: 'none', recipient_id: 42 }).size).to.equal(0);
     expect(createdIds({ type: 'ContractCreateTx', owner_id: 'garbage', nonce: 1 })).to.deep.equal({});
+  });
+
+  it('names the names, oracles and channels whose later rows derive from a tx, inner txs and created ids included', () => {
+    const [account, other] = [ak(), ak()];
+    const claim = { type: 'NameClaimTx', account_id: account, name: 'repair.chain', name_salt: 1, fee: 1, nonce: 0 };
+    const meta = { type: 'GAMetaTx', ga_id: account, fee: 1, tx: { tx: claim, signatures: [] } };
+    expect(stateIds(meta)).to.deep.equal([produceNameId('repair.chain')]);
+    const register = { type: 'OracleRegisterTx', account_id: account, query_format: 'q', fee: 1, nonce: 1 };
+    expect(stateIds(register)).to.deep.equal([oracleId(account)]);
+    const deposit = {
+      type: 'ChannelDepositTx',
+      channel_id: channelId(account, 1n, other),
+      from_id: account,
+      amount: 1,
+    };
+    expect(stateIds(deposit)).to.deep.equal([channelId(account, 1n, other)]);
+    const spend = { type: 'SpendTx', sender_id: account, recipient_id: other, amount: 1, fee: 1, nonce: 1 };
+    expect(stateIds(spend), 'accounts carry no state of rows').to.deep.equal([]);
   });
 });

@@ -43,6 +43,7 @@ const NOT_METRICS = [
   'mdw_aex9_state_tokens',
   'mdw_incomplete_areas',
   'mdw_deferred_builds',
+  'mdw_pending_repairs',
   'mdw_node_gaps',
   'mdw_protocol',
   'mdw_epoch',

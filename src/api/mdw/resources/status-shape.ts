@@ -80,6 +80,11 @@ export const STATUS = shape(
     // not ae_mdw's: the indexes and tables only queries read that a catch-up from genesis builds at the top, and which
     // is being built
     mdw_deferred_builds: only('openapi', list(object({ name: str, kind: str, state: str, since: str }, true))),
+    // not ae_mdw's: the stored heights an older version wrote wrongly that the populator's start reloads (1142)
+    mdw_pending_repairs: only(
+      'openapi',
+      list(object({ repair: str, stage: str, heights: int, first_height: int, last_height: int }, true)),
+    ),
     // not ae_mdw's: what the populator's start-up probe found its nodes allow (indexer/sync/node-gaps.ts), null before
     mdw_node_gaps: only('openapi', nullable(object(NODE_GAPS, true))),
     mdw_async_tasks: only('graphql', obj),

@@ -74,6 +74,8 @@ export function statusBody(f: StatusFacts): Record<string, Json> {
     // ours (issue 76): the calls whose internal calls no dry-run told, per reason, never silently missing
     mdw_incomplete_areas: totals.incompleteAreas.map((a) => ({ ...a })),
     mdw_deferred_builds: totals.deferredBuilds.map((d) => ({ ...d })),
+    // ours (issue 88): the stored heights an older version wrote wrongly that the populator's start reloads
+    mdw_pending_repairs: totals.pendingRepairs.map((r) => ({ ...r })),
     // ours (issue 87): what the populator's start-up probe found its nodes allow, the areas they leave empty and the
     // node configuration that fills them (indexer/sync/node-gaps.ts); null until a populator probed
     mdw_node_gaps: totals.nodeProbe ?? null,

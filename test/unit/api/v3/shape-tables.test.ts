@@ -69,7 +69,7 @@ function printed(sorted: GraphQLSchema, name: string): string | undefined {
  * transaction the operation amounts to (no `arguments`): the calls held as transactions moved to ContractCallTransaction;
  * /v3/status says which calls no dry-run told (`mdw_incomplete_areas`); (issue 87) what the populator's start-up probe
  * found its nodes allow (`mdw_node_gaps`); (issue 88) the indexes and tables a catch-up from genesis builds at the
- * top (`mdw_deferred_builds`).
+ * top (`mdw_deferred_builds`), and the stored heights the populator's start reloads (`mdw_pending_repairs`).
  */
 /** a node of /v3/status's mdw_node_gaps (issue 87): its findings, each on, off or unknown, its gaps and configuration */
 const FINDINGS = ['dry_run', 'internal_dry_run', 'debug_endpoints', 'gas_cap', 'dry_run_time_limit', 'state_history'];
@@ -121,6 +121,7 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
       'mdw_aex9_state_tokens',
       'mdw_incomplete_areas',
       'mdw_deferred_builds',
+      'mdw_pending_repairs',
       'mdw_node_gaps',
     ],
     properties: {
@@ -149,6 +150,20 @@ const CHANGED: Readonly<Record<string, (old: Record<string, unknown>) => Record<
           additionalProperties: false,
           properties: Object.fromEntries(['name', 'kind', 'state', 'since'].map((k) => [k, { type: 'string' }])),
           required: ['kind', 'name', 'since', 'state'],
+        },
+      },
+      mdw_pending_repairs: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          properties: Object.fromEntries(
+            ['repair', 'stage', 'heights', 'first_height', 'last_height'].map((k) => [
+              k,
+              { type: k === 'repair' || k === 'stage' ? 'string' : 'integer' },
+            ]),
+          ),
+          required: ['first_height', 'heights', 'last_height', 'repair', 'stage'],
         },
       },
       mdw_node_gaps: {

@@ -15,6 +15,7 @@ describe('/v3/status body', () => {
     aex9StateTokens: 0,
     incompleteAreas: [],
     deferredBuilds: [],
+    pendingRepairs: [],
   };
   const body = (over: Partial<StoredTotals>, nodeTop = 101) =>
     statusBody({

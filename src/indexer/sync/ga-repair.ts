@@ -1,0 +1,112 @@
+/**
+ * @module The populator's start-up repair of the rows a failed inner GA transaction left (migration 1142, issue 88).
+ * A populator before this release wrote a GAMetaTx's inner transaction's rows even where the node undid it, and
+ * derived later heights' name, oracle and channel rows from that phantom state. The start reloads, as `mdw -H` does,
+ * the heights holding such a transaction and the later heights holding an event of a name, oracle or channel one of
+ * them named (or the transactions sent to such a name), then forgets them: a few heights, not the chain, before
+ * the populator follows the head. A token's rows need no later height: its balances are kept by triggers that follow
+ * a deleted event (1050), and a call, a contract or a listing is its own height's alone.
+ */
+import { mapLimit } from '../../base/workers.ts';
+import { failedInner } from '../../chain/ga-outcome.ts';
+import { innerTx, stateIds } from '../../chain/tx-fields.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
+import {
+  clearRepair,
+  heightsNamingAfter,
+  heightsSendingToAfter,
+  listRepairHeights,
+  namesAt,
+  repairHeights,
+  seedGaMetas,
+  type StoredGaMeta,
+} from '../../db/writes/repair-heights.ts';
+import { SyncStatus } from '../../db/writes/sync-state.ts';
+import { NodeError } from '../../node/errors.ts';
+import type { GaInfoReader } from '../derived/ga-calls.ts';
+import type { JsonObject } from '../rows/rows.ts';
+import { reloadWith, type ReloadDeps } from './reload-run.ts';
+
+/** The repair's name in repair_heights. */
+export const GA_FAILED_INNER = 'ga_failed_inner';
+
+/** Infos asked at once, as the ga area asks them. */
+const IN_FLIGHT = 64;
+
+/**
+ * repairFailedInner lists the heights to reload from the seeds migration 1142 recorded (asking the node the info of a
+ * GA transaction whose outcome no stored row tells), reloads them in chain order and forgets them; an interrupted one
+ * goes on from the last batch written. The heights reloaded, 0 when nothing was pending.
+ */
+export async function repairFailedInner(deps: ReloadDeps): Promise<number> {
+  const { log, loader } = deps;
+  const pending = await repairHeights(loader.pool, GA_FAILED_INNER);
+  if (pending.seed.length === 0 && pending.reload.length === 0) return 0;
+  let heights = pending.reload;
+  if (pending.seed.length > 0) {
+    heights = await listedHeights(deps);
+    await listRepairHeights(loader.pool, GA_FAILED_INNER, heights);
+  }
+  if (heights.length > 0) {
+    log.warn(
+      { heights: heights.length, from: heights[0], to: heights.at(-1) },
+      'reloading the heights a failed inner GA transaction left rows at, and the later ones derived from them',
+    );
+    await reloadWith(deps, heights, SyncStatus.CATCHING_UP);
+  }
+  await clearRepair(loader.pool, GA_FAILED_INNER);
+  if (heights.length > 0) log.info({ heights: heights.length }, 'the failed inner GA transactions are repaired');
+  return heights.length;
+}
+
+/**
+ * listedHeights are the heights of the seeds' GA transactions whose inner transaction failed, and the later heights
+ * whose rows derive from the names, oracles and channels those named (the inner transaction's own ids, and the names
+ * its contract call's AENS calls acted on: their stored events at its position): their events, and the transactions
+ * sent to such a name, listed under what it pointed at.
+ */
+async function listedHeights(deps: ReloadDeps): Promise<number[]> {
+  const { log, loader } = deps;
+  const metas = await seedGaMetas(loader.pool, GA_FAILED_INNER);
+  const inners = await mapLimit(metas, IN_FLIGHT, async (meta) => {
+    const tx = renderStoredTx(meta.signed).tx as JsonObject;
+    return failedInner(tx, await gaInfo(loader.node, meta, tx));
+  });
+  const failed = metas.flatMap((meta, i) => (inners[i] ? [{ ...meta, inner: inners[i] }] : []));
+  const named = [
+    ...failed.flatMap((f) => stateIds(f.inner).map((id) => ({ id, after: f.height }))),
+    ...(await namesAt(loader.pool, failed)).map((n) => ({ id: n.name, after: n.height })),
+  ];
+  const later = [
+    ...(await heightsNamingAfter(loader.pool, named)),
+    ...(await heightsSendingToAfter(
+      loader.pool,
+      named.filter((n) => n.id.startsWith('nm_')),
+    )),
+  ];
+  const heights = [...new Set([...failed.map((f) => f.height), ...later])].sort((a, b) => a - b);
+  log.info(
+    { gaTransactions: metas.length, failedInner: failed.length, ids: named.length, heights: heights.length },
+    'listed the heights a failed inner GA transaction left rows at',
+  );
+  return heights;
+}
+
+/**
+ * gaInfo is what tells whether `meta`'s inner transaction took effect: the stored GA call's outcome (as the node's
+ * info gives it) for a GAMetaTx wrapping no other wrapper, else the node's info; undefined where the node no longer
+ * holds it (taken as done, as the fetch takes it).
+ */
+async function gaInfo(node: GaInfoReader, meta: StoredGaMeta, tx: JsonObject): Promise<JsonObject | undefined> {
+  const wrapped = innerTx(tx);
+  // the stored outcome is the outer GAMetaTx's: a wrapper inside it has its own
+  const nested = wrapped !== undefined && innerTx(wrapped) !== undefined;
+  if (tx.type === 'GAMetaTx' && !nested && meta.returnType !== undefined)
+    return meta.returnType === null ? undefined : { ga_info: { return_type: meta.returnType } };
+  try {
+    return (await node.transactionInfo(meta.hash, meta.height)).info;
+  } catch (err) {
+    if (err instanceof NodeError && err.gone) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * @module Migration 1142 on a loaded schema (issue 88): the heights it records for the populator's start to repair are
+ * those holding a GAMetaTx whose stored GA call returned `error`, or whose outcome no stored row tells (the `ga` area
+ * still to derive its height, a PayingForTx paying for one, a GAMetaTx wrapping another wrapper); not one whose call
+ * returned `ok`, nor one whose info the node no longer held where the area derived it (taken as done, then as now).
+ * The populator's start is test/integration/v3/ga-failed-inner-repair.test.ts.
+ */
+import { expect } from 'chai';
+import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { txTypeCode } from '../../../src/chain/id-key.ts';
+import { migrate, MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
+import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
+
+const log = pino({ level: 'silent' });
+const MIGRATION = '1142_ga_failed_inner_repair';
+const SCHEMA = 'repaired';
+
+describe(`migration ${MIGRATION}`, function () {
+  this.timeout(120_000);
+  let db: { url: string; drop(): Promise<void> };
+  let dir: string;
+  before(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(join(tmpdir(), 'mdw-1142-'));
+    for (const f of await readdir(MIGRATIONS_DIR))
+      if (f.endsWith('.sql') && f < `${MIGRATION}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(dir, f));
+  });
+  after(async () => {
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  const query = async (sql: string, params: unknown[] = []): Promise<unknown[]> =>
+    (await queryOnce(db.url, sql, params)).rows;
+
+  it('records the heights of the GA transactions whose inner transaction failed or may have, as seeds', async () => {
+    await migrate({ databaseUrl: db.url, schema: SCHEMA, dir }, log);
+    /** one transaction a height, its GA call's return type as the ga area stored it (undefined: no row) */
+    const stored: Array<[height: number, type: string, inner: string | null, returnType?: string | null]> = [
+      [1, 'GAMetaTx', 'SpendTx', 'error'],
+      [2, 'GAMetaTx', 'SpendTx', 'ok'],
+      // the node no longer held its info where the area derived it: taken as done
+      [3, 'GAMetaTx', 'NameClaimTx', null],
+      [4, 'GAMetaTx', 'NameClaimTx'],
+      // a PayingForTx's outcome, and a nested GAMetaTx's, are not stored
+      [5, 'PayingForTx', 'GAMetaTx'],
+      [6, 'GAMetaTx', 'PayingForTx', 'ok'],
+      [7, 'PayingForTx', 'SpendTx'],
+      [8, 'SpendTx', null],
+      // the ga area still to derive this height: no row tells
+      [9, 'GAMetaTx', 'ContractCallTx'],
+    ];
+    for (const [height, type, inner, returnType] of stored) {
+      await query(
+        `INSERT INTO ${SCHEMA}.transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, size,
+                                             signed, inner_type)
+         VALUES ($1, $2, 0, 0, 0, $3, 1, 1, '\\x00', $4)`,
+        [`th_${height}`, height, txTypeCode(type), inner],
+      );
+      if (returnType !== undefined)
+        await query(
+          `INSERT INTO ${SCHEMA}.ga_calls (height, micro_index, tx_index, gas_used, return_type) VALUES ($1, 0, 0, 1, $2)`,
+          [height, returnType],
+        );
+    }
+    await query(`INSERT INTO ${SCHEMA}.derive_backfill (area, next_height, to_height) VALUES ('ga', 9, 9)`);
+
+    expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.deep.equal([MIGRATION]);
+    const seeds = await query(`SELECT repair, height, stage FROM ${SCHEMA}.repair_heights ORDER BY height`);
+    expect(seeds).to.deep.equal([1, 5, 6, 9].map((height) => ({ repair: 'ga_failed_inner', height, stage: 'seed' })));
+  });
+
+  it('records nothing on an empty schema', async () => {
+    await migrate({ databaseUrl: db.url, schema: 'empty' }, log);
+    expect(await query('SELECT * FROM empty.repair_heights')).to.deep.equal([]);
+  });
+});
