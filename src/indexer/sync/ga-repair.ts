@@ -68,11 +68,25 @@ export async function repairFailedInner(deps: ReloadDeps): Promise<number> {
 async function listedHeights(deps: ReloadDeps): Promise<number[]> {
   const { log, loader } = deps;
   const metas = await seedGaMetas(loader.pool, GA_FAILED_INNER);
-  const inners = await mapLimit(metas, IN_FLIGHT, async (meta) => {
+  const infos = await mapLimit(metas, IN_FLIGHT, async (meta) => {
     const tx = renderStoredTx(meta.signed).tx as JsonObject;
-    return failedInner(tx, await gaInfo(loader.node, meta, tx));
+    const info = await gaInfo(loader.node, meta, tx);
+    return info === GONE ? GONE : failedInner(tx, info);
   });
-  const failed = metas.flatMap((meta, i) => (inners[i] ? [{ ...meta, inner: inners[i] }] : []));
+  const gone = metas.filter((_, i) => infos[i] === GONE);
+  if (gone.length > 0) {
+    // a reload of such a height would stall the start until an archive node answers (GaOutcomeUnknown): they are
+    // left as stored, for an `mdw -H` with such a node in NODE_URLS
+    log.warn(
+      { transactions: gone.map((m) => m.hash), heights: [...new Set(gone.map((m) => m.height))] },
+      'no node holds the info of these GA transactions (410): whether their inner transaction took effect is ' +
+        'unknown, their heights are not repaired; run mdw -H over them with an archive node in NODE_URLS',
+    );
+  }
+  const failed = metas.flatMap((meta, i) => {
+    const inner = infos[i];
+    return inner && inner !== GONE ? [{ ...meta, inner }] : [];
+  });
   const named = [
     ...failed.flatMap((f) => stateIds(f.inner).map((id) => ({ id, after: f.height }))),
     ...(await namesAt(loader.pool, failed)).map((n) => ({ id: n.name, after: n.height })),
@@ -92,12 +106,18 @@ async function listedHeights(deps: ReloadDeps): Promise<number[]> {
   return heights;
 }
 
+/** What gaInfo answers where no node holds the info any more (410): the outcome is unknown. */
+const GONE = Symbol('gone');
+
 /**
  * gaInfo is what tells whether `meta`'s inner transaction took effect: the stored GA call's outcome (as the node's
- * info gives it) for a GAMetaTx wrapping no other wrapper, else the node's info; undefined where the node no longer
- * holds it (taken as done, as the fetch takes it).
+ * info gives it) for a GAMetaTx wrapping no other wrapper, else the node's info; GONE where no node holds it.
  */
-async function gaInfo(node: GaInfoReader, meta: StoredGaMeta, tx: JsonObject): Promise<JsonObject | undefined> {
+async function gaInfo(
+  node: GaInfoReader,
+  meta: StoredGaMeta,
+  tx: JsonObject,
+): Promise<JsonObject | undefined | typeof GONE> {
   const wrapped = innerTx(tx);
   // the stored outcome is the outer GAMetaTx's: a wrapper inside it has its own
   const nested = wrapped !== undefined && innerTx(wrapped) !== undefined;
@@ -106,7 +126,7 @@ async function gaInfo(node: GaInfoReader, meta: StoredGaMeta, tx: JsonObject): P
   try {
     return (await node.transactionInfo(meta.hash, meta.height)).info;
   } catch (err) {
-    if (err instanceof NodeError && err.gone) return undefined;
+    if (err instanceof NodeError && err.gone) return GONE;
     throw err;
   }
 }
