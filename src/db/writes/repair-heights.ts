@@ -26,7 +26,8 @@ export async function repairHeights(db: Queryable, repair: string): Promise<Repa
 
 /**
  * A stored transaction that is or wraps a GAMetaTx, and its GA call's outcome as the `ga` area stored it: the return
- * type, null where the node no longer held the info, undefined where the area has not derived its height yet.
+ * type, null where no stored row tells it (the area still to derive the height, or the node no longer holding the
+ * info when it did).
  */
 export interface StoredGaMeta {
   readonly height: number;
@@ -34,7 +35,7 @@ export interface StoredGaMeta {
   readonly txIndex: number;
   readonly hash: string;
   readonly signed: Buffer;
-  readonly returnType: string | null | undefined;
+  readonly returnType: string | null;
 }
 
 const GA_META = txTypeCode('GAMetaTx');
@@ -42,11 +43,9 @@ const PAYING_FOR = txTypeCode('PayingForTx');
 
 /** seedGaMetas lists the GAMetaTx (and the PayingForTx paying for one) at a repair's seed heights, in chain order. */
 export async function seedGaMetas(db: Queryable, repair: string): Promise<StoredGaMeta[]> {
-  const { rows } = await db.query<Omit<StoredGaMeta, 'returnType'> & { returnType: string | null; derived: boolean }>(
+  const { rows } = await db.query<StoredGaMeta>(
     `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
-            g.return_type AS "returnType",
-            (g.height IS NOT NULL OR NOT EXISTS (SELECT 1 FROM derive_backfill b WHERE b.area = 'ga'
-                                                   AND t.height BETWEEN b.next_height AND b.to_height)) AS derived
+            g.return_type AS "returnType"
        FROM repair_heights r
        JOIN transactions t ON t.height = r.height
        LEFT JOIN ga_calls g ON (g.height, g.micro_index, g.tx_index) = (t.height, t.micro_index, t.tx_index)
@@ -55,7 +54,7 @@ export async function seedGaMetas(db: Queryable, repair: string): Promise<Stored
       ORDER BY t.height, t.micro_index, t.tx_index`,
     [repair, GA_META, PAYING_FOR],
   );
-  return rows.map(({ derived, returnType, ...t }) => ({ ...t, returnType: derived ? returnType : undefined }));
+  return rows;
 }
 
 /** A transaction's position. */

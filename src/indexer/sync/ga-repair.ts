@@ -121,8 +121,8 @@ async function gaInfo(
   const wrapped = innerTx(tx);
   // the stored outcome is the outer GAMetaTx's: a wrapper inside it has its own
   const nested = wrapped !== undefined && innerTx(wrapped) !== undefined;
-  if (tx.type === 'GAMetaTx' && !nested && meta.returnType !== undefined)
-    return meta.returnType === null ? undefined : { ga_info: { return_type: meta.returnType } };
+  if (tx.type === 'GAMetaTx' && !nested && meta.returnType !== null)
+    return { ga_info: { return_type: meta.returnType } };
   try {
     return (await node.transactionInfo(meta.hash, meta.height)).info;
   } catch (err) {

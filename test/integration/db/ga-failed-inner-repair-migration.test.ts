@@ -1,8 +1,8 @@
 /**
  * @module Migration 1142 on a loaded schema (issue 88): the heights it records for the populator's start to repair are
  * those holding a GAMetaTx whose stored GA call returned `error`, or whose outcome no stored row tells (the `ga` area
- * still to derive its height, a PayingForTx paying for one, a GAMetaTx wrapping another wrapper); not one whose call
- * returned `ok`, nor one whose info the node no longer held where the area derived it (taken as done, then as now).
+ * still to derive its height or the node no longer holding its info when the area derived it, a PayingForTx paying
+ * for one, a GAMetaTx wrapping another wrapper); not one whose call returned `ok`.
  * The populator's start is test/integration/v3/ga-failed-inner-repair.test.ts.
  */
 import { expect } from 'chai';
@@ -41,7 +41,7 @@ describe(`migration ${MIGRATION}`, function () {
     const stored: Array<[height: number, type: string, inner: string | null, returnType?: string | null]> = [
       [1, 'GAMetaTx', 'SpendTx', 'error'],
       [2, 'GAMetaTx', 'SpendTx', 'ok'],
-      // the node no longer held its info where the area derived it: taken as done
+      // the node no longer held its info where the area derived it: the outcome unknown, asked again at the start
       [3, 'GAMetaTx', 'NameClaimTx', null],
       [4, 'GAMetaTx', 'NameClaimTx'],
       // a PayingForTx's outcome, and a nested GAMetaTx's, are not stored
@@ -69,7 +69,9 @@ describe(`migration ${MIGRATION}`, function () {
 
     expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.deep.equal([MIGRATION]);
     const seeds = await query(`SELECT repair, height, stage FROM ${SCHEMA}.repair_heights ORDER BY height`);
-    expect(seeds).to.deep.equal([1, 5, 6, 9].map((height) => ({ repair: 'ga_failed_inner', height, stage: 'seed' })));
+    expect(seeds).to.deep.equal(
+      [1, 3, 4, 5, 6, 9].map((height) => ({ repair: 'ga_failed_inner', height, stage: 'seed' })),
+    );
   });
 
   it('records nothing on an empty schema', async () => {
