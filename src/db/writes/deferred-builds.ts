@@ -45,6 +45,12 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
     name: 'name_state_name_not_label_chain',
     create: `CREATE INDEX IF NOT EXISTS name_state_name_not_label_chain ON name_state (name) WHERE name !~ '^[^.]*\\.chain$'`,
   },
+  // the transactions of a type (/v3/transactions?type=, transaction-filter.ts): the populator reads transactions by
+  // position or hash, by type only within a batch's heights (the position key's range)
+  {
+    name: 'transactions_type',
+    create: 'CREATE INDEX IF NOT EXISTS transactions_type ON transactions (tx_type, height, micro_index, tx_index)',
+  },
   // an id's transactions of one type (queries/account-transactions.ts, transaction-filter.ts; one without a type walks
   // the primary key); the populator reads the account rows by position (account_transactions_height)
   {

@@ -87,6 +87,7 @@ const INDEXES = [
   'name_state_name_not_label_chain',
   'name_state_deactivation',
   'account_transactions_type',
+  'transactions_type',
   'contract_calls_caller',
   'contract_calls_own_log',
   'contract_calls_contract_caller',
