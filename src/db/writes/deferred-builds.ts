@@ -2,10 +2,11 @@
  * @module What only the servers' queries read (migration 1140, issue 88), left out while a catch-up fills an empty
  * schema and built once the stored chain reaches the node's top: indexes, which PostgreSQL then builds in one pass
  * over their table where the catch-up would have updated them for every row (the names' GIN indexes above all), and
- * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day), filled from
- * what they are kept from in one statement where their triggers would have kept them at every batch. Their
- * definitions are the migrations' (1000, 1003, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077, 1097, 1135), the name search's
- * (schema/name-search-index.ts) and the kept aggregates' recounts (queries/kept-aggregates.ts).
+ * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day, an id's
+ * transaction counts), filled from what they are kept from in one statement where their triggers would have kept them
+ * at every batch. Their definitions are the migrations' (1000, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070,
+ * 1076, 1077, 1097, 1135), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
+ * (queries/kept-aggregates.ts).
  */
 import type { Logger } from '../../base/log.ts';
 import { inTransaction, quoteIdent, type Pool, type PoolClient } from '../connection/pool.ts';
@@ -43,6 +44,12 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
   {
     name: 'name_state_name_not_label_chain',
     create: `CREATE INDEX IF NOT EXISTS name_state_name_not_label_chain ON name_state (name) WHERE name !~ '^[^.]*\\.chain$'`,
+  },
+  // the transactions of a type (/v3/transactions?type=, transaction-filter.ts): the populator reads transactions by
+  // position or hash, by type only within a batch's heights (the position key's range)
+  {
+    name: 'transactions_type',
+    create: 'CREATE INDEX IF NOT EXISTS transactions_type ON transactions (tx_type, height, micro_index, tx_index)',
   },
   // an id's transactions of one type (queries/account-transactions.ts, transaction-filter.ts; one without a type walks
   // the primary key); the populator reads the account rows by position (account_transactions_height)

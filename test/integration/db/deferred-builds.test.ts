@@ -2,8 +2,8 @@
  * @module What a catch-up from genesis leaves to the top (migration 1140, issue 88): on an empty schema the indexes only
  * queries read are dropped and the kept tables only queries read left empty (their triggers off), each said in
  * /v3/status's mdw_deferred_builds; at the top the indexes are built again and the tables filled, equal to what their
- * triggers keep in a schema that never deferred them (the oracle: the same names, AEX-9 events and spends written
- * there). A schema holding blocks defers nothing.
+ * triggers keep in a schema that never deferred them (the oracle: the same names, AEX-9 events, spends and account
+ * rows written there). A schema holding blocks defers nothing.
  */
 import { expect } from 'chai';
 import { migrate } from '../../../src/db/schema/migrator.ts';
@@ -51,14 +51,35 @@ const SPENDS = [
   [11, 20_001, 3, '40'],
 ] as const;
 
+/**
+ * account rows (id number, position, outer type, fields): one id's spends as sender over two heights, one to itself
+ * (both fields on one row), and its recipient's row of each
+ */
+const ACCOUNT_ROWS = [
+  [9, 10, 0, 0, 12, 'sender_id'],
+  [17, 10, 0, 0, 12, 'recipient_id'],
+  [9, 11, 0, 1, 12, 'sender_id'],
+  [17, 11, 0, 1, 12, 'recipient_id'],
+  [9, 12, 1, 0, 12, 'sender_id recipient_id'],
+  [9, 12, 1, 1, 22, 'owner_id'],
+] as const;
+
 /** rows written after the build (or after a restore turned the triggers on): a name, an AEX-9 event, a spend */
 const LATER = [
   `INSERT INTO name_state VALUES ('nm_e', 'eve.chain', 'th_5', 20, 20, 'ak_o3', 50_020, '[{"key":"k","id":"ak_p4"}]', 'claim')`,
   `INSERT INTO aex9_events VALUES ('ct_t', 'ak_x', 20, 0, 0, 0, 0, 'th_10', 'burn', -15)`,
   'INSERT INTO spend_heights VALUES (20, 20_001, 1, 1)',
+  `INSERT INTO account_transactions VALUES (9, 20, 0, 0, 12, 'sender_id'), (25, 20, 0, 0, 12, 'recipient_id')`,
 ];
 
-const KEPT = ['name_count_edges', 'name_count_spans', 'name_pointees', 'aex9_event_balances', 'spend_days'];
+const KEPT = [
+  'name_count_edges',
+  'name_count_spans',
+  'name_pointees',
+  'aex9_event_balances',
+  'spend_days',
+  'account_tx_counts',
+];
 const INDEXES = [
   'name_state_name_trgm',
   'name_state_name_grams',
@@ -66,6 +87,7 @@ const INDEXES = [
   'name_state_name_not_label_chain',
   'name_state_deactivation',
   'account_transactions_type',
+  'transactions_type',
   'contract_calls_caller',
   'contract_calls_own_log',
   'contract_calls_contract_caller',
@@ -114,6 +136,11 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
       'INSERT INTO spend_heights SELECT * FROM unnest($1::int[], $2::int[], $3::bigint[], $4::numeric[])',
       columns(SPENDS),
     );
+    await pool.query(
+      `INSERT INTO account_transactions SELECT * FROM unnest($1::int[], $2::int[], $3::int[], $4::int[], $5::smallint[],
+                                                           $6::text[])`,
+      columns(ACCOUNT_ROWS),
+    );
   };
   const writeLater = async (pool: Pool): Promise<void> => {
     for (const statement of LATER) await pool.query(statement);
@@ -144,6 +171,7 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
       'name_pointees',
       'aex9_event_balances',
       'spend_days',
+      'account_tx_counts',
     ]);
     expect(await indexes(fresh)).to.deep.equal([]);
     await writeRows(fresh);
@@ -152,7 +180,7 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
     const { deferredBuilds } = await storedTotals(fresh);
     expect(deferredBuilds.map((d) => [d.name, d.kind, d.state])).to.deep.equal([
       ...[...INDEXES].sort().map((i) => [i, 'index', 'deferred']),
-      ...['aex9_event_balances', 'name_count_edges', 'name_pointees', 'spend_days'].map((t) => [
+      ...['account_tx_counts', 'aex9_event_balances', 'name_count_edges', 'name_pointees', 'spend_days'].map((t) => [
         t,
         'table',
         'deferred',
@@ -182,7 +210,7 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
       await deferBuilds(restored);
       await writeRows(restored);
       // what `mdw snapshot import` does after its COPY: every trigger on, the rows written since kept on empty tables
-      for (const table of ['name_state', 'aex9_events', 'spend_heights'])
+      for (const table of ['name_state', 'aex9_events', 'spend_heights', 'account_transactions'])
         await restored.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
       // and its index rebuild, of the migrated schema's indexes: the pairs' key is there again
       await restored.query(
@@ -191,6 +219,7 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
       await writeLater(restored);
       expect(await rows(restored, 'name_pointees')).to.have.length(1);
       expect(await rows(restored, 'spend_days')).to.have.length(1);
+      expect(await rows(restored, 'account_tx_counts')).to.have.length(2);
       await buildDeferred(restored, silent);
       expect(await definitions(restored)).to.deep.equal(await definitions(control));
       for (const table of KEPT) expect(await rows(restored, table), table).to.deep.equal(await rows(control, table));
