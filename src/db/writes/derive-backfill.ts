@@ -2,7 +2,7 @@
  * @module derive_backfill (migration 1003): the derived areas some stored heights still lack, and the
  * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
  */
-import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
+import { isJsonObject, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { rewardFees } from '../../chain/reward-fees.ts';
 import { callInfoSql } from '../queries/call-info.ts';
