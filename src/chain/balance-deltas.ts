@@ -11,6 +11,7 @@ import { hash, reprefix } from './encoding.ts';
 import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 import { contractId, LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
+import { callGasPrice } from './reward-fees.ts';
 import type { TxFields } from './tx-serialize.ts';
 
 /** A change of one account's balance, and what caused it (a transaction type, an internal call, a transfer kind). */
@@ -22,7 +23,10 @@ export interface BalanceDelta {
 
 /** What the node's API tells of a transaction beside its fields. */
 export interface TxFacts {
-  /** a contract create's or call's outcome (its call info): gas used, and whether it returned `ok` */
+  /**
+   * a contract create's or call's outcome (its call info): gas used, and whether it returned `ok`; a force progress's
+   * call's (its gas used)
+   */
   readonly call?: { readonly gasUsed: bigint; readonly ok: boolean };
   /** a GAAttachTx's init or a GAMetaTx's authentication: its gas used (the ga area's rows) */
   readonly gaGasUsed?: bigint;
@@ -251,9 +255,14 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
     case 'ChannelCloseSoloTx':
     case 'ChannelSlashTx':
     case 'ChannelSnapshotSoloTx':
-    case 'ChannelForceProgressTx':
     case 'ChannelSetDelegatesTx':
       move(tx.from_id, -fee);
+      return undefined;
+    case 'ChannelForceProgressTx':
+      // its off-chain call runs on chain: the sender pays the gas it used at the update's gas price with the fee
+      // (aesc_utils:process_force_progress, consume_gas_and_fee)
+      if (facts.call === undefined) return 'no call info (gas used) for the force progress';
+      move(tx.from_id, -(fee + innerGas(tx, facts)));
       return undefined;
     case 'HCVoteTx':
       return undefined;
@@ -282,15 +291,18 @@ function wrapped(
   return undefined;
 }
 
-/** innerGas is what a contract or generalized account transaction's gas cost (0 where not known or none). */
+/**
+ * innerGas is what a contract, force progress or generalized account transaction's gas cost (0 where not known or
+ * none), at its call's gas price (callGasPrice).
+ */
 function innerGas(tx: TxFields, facts: TxFacts): bigint {
   const used =
-    tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx'
+    tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx' || tx.type === 'ChannelForceProgressTx'
       ? facts.call?.gasUsed
       : tx.type === 'GAAttachTx' || tx.type === 'GAMetaTx'
         ? facts.gaGasUsed
         : undefined;
-  return used === undefined ? 0n : used * int(tx.gas_price);
+  return used === undefined ? 0n : used * callGasPrice(tx);
 }
 
 /** payerOf is the account a transaction's fee is taken from and whose nonce it uses (the node's aetx:origin). */

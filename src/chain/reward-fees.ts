@@ -46,7 +46,7 @@ export function rewardFees(tx: TxObject, facts: RewardFeeFacts): bigint {
 }
 
 /** callGasPrice is a call's gas price: a force progress's is its off-chain call's (`update`). */
-function callGasPrice(tx: TxObject): bigint {
+export function callGasPrice(tx: TxObject): bigint {
   if (tx.type !== 'ChannelForceProgressTx') return int(tx.gas_price);
   return isJsonObject(tx.update) ? int(tx.update.gas_price) : 0n;
 }

@@ -8,6 +8,7 @@ import { minimumNameFee } from '../../src/devnode/rules/names.ts';
 import { commitmentId, nameHash, oracleQueryId } from '../../src/devnode/ids.ts';
 import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules/apply.ts';
 import { newState, commitState, type WorldState } from '../../src/devnode/store/state.ts';
+import { FATE_UNIT } from '../../src/devnode/contracts/fate-contract.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from '../../src/devnode/tx-codec.ts';
 
 const NAME_CLAIM_MAX_EXPIRATION = claimMaxExpiration(Protocol.CERES);
@@ -31,9 +32,12 @@ function apply(s: WorldState, tx: TxFields, height: number, generation = height)
   return applyTx(
     s,
     { nonce: nextNonce(s, String(tx.sender_id ?? tx.account_id ?? tx.oracle_id ?? '').replace('ok_', 'ak_')), ...tx },
-    { height, generation, txHash: 'th_test' },
+    { height, generation, txHash: TX_HASH },
   );
 }
+
+/** TX_HASH: the hash each applied transaction carries (a force progress names its call object's contract by it). */
+const TX_HASH = encode('th', Buffer.alloc(32, 7));
 
 const register = (ttl: number, fee: number, queryFee = 10): TxFields => ({
   type: 'OracleRegisterTx',
@@ -367,6 +371,36 @@ describe('devnode rules', () => {
     expect(s.channels.get(channelId)).to.include({ lockedUntil: 15 });
     apply(s, forceProgress(channelId, 3), 12, 11);
     expect(s.channels.get(channelId)).to.include({ round: 3, lockedUntil: 17 });
+  });
+
+  it('charges a force progress’s sender the fee and its flat gas at its off-chain call’s price, and tells the call (aesc_utils:process_force_progress)', () => {
+    const s = world();
+    apply(s, channelCreate, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    s.accounts.set(bob, { ...s.accounts.get(bob)!, balance: 10n ** 6n });
+    const before = 10n ** 6n;
+    const update = { op: 'OffChainCallContract', caller_id: alice, gas_price: 3, gas: 5000 };
+    const effect = apply(s, { ...forceProgress(channelId, 2), update }, 2);
+    // the flat 1000 gas (at most the limit: 200 of a 200 limit) × 3, and the fee 1; the caller (Alice) pays nothing
+    expect(before - s.accounts.get(bob)!.balance).to.equal(3001n);
+    expect(effect.callInfo).to.deep.equal({
+      caller_id: alice,
+      caller_nonce: 2,
+      height: 2,
+      contract_id: encode('ct', Buffer.alloc(32, 7)),
+      gas_price: 3,
+      gas_used: 1000,
+      log: [],
+      return_value: FATE_UNIT,
+      return_type: 'ok',
+    });
+    const low = apply(s, { ...forceProgress(channelId, 3), update: { ...update, gas: 200 } }, 3);
+    expect(low.callInfo).to.include({ gas_used: 200 });
+    expect(before - s.accounts.get(bob)!.balance).to.equal(3001n + 601n);
+    // a sender that cannot pay the gas is refused, the channel unchanged
+    expect(() =>
+      apply(newState(s), { ...forceProgress(channelId, 4), update: { ...update, gas_price: 10n ** 6n } }, 4),
+    ).to.throw(TxRejected, /insufficient balance/);
   });
 
   it('keeps round, solo_round and state_hash as the node does (aesc_channels, aesc_utils:check_round_greater_than_last)', () => {

@@ -19,7 +19,7 @@ export interface Place {
 export interface BalanceTxRow extends Place {
   readonly hash: string;
   readonly signed: Buffer;
-  /** its contract call's gas used and return type (call info), when it has one */
+  /** its contract call's gas used and return type (call info), or its force progress's call's gas used, when known */
   readonly gasUsed: string | null;
   readonly returnType: string | null;
   /** its generalized account's own call's gas used and return type (ga_calls), when it has one */
@@ -40,8 +40,8 @@ const IN_RANGE = (alias: string): string =>
   `${alias}.height BETWEEN $1 AND $2 AND (${alias}.height > $1 OR ${alias}.micro_index >= $3)`;
 
 /**
- * balanceTransactions lists a range's transactions in chain order, each with its call's and GA call's gas: one
- * statement of three range reads, merged here, where a join probed contract_calls and ga_calls once per transaction
+ * balanceTransactions lists a range's transactions in chain order, each with its call's (a force progress's too) and GA
+ * call's gas: one statement of four range reads, merged here, where a join probed contract_calls and ga_calls once per transaction
  * (a stretch's 100 000) and sorted the transactions' signed bytes on disk past work_mem. The rows are sorted here,
  * not by PostgreSQL: they come in the order they were written, the chain's, which the sort (TimSort) only checks.
  */
@@ -59,10 +59,16 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
              FROM contract_calls c WHERE ${IN_RANGE('c')}
            UNION ALL
            SELECT 2, g.height, g.micro_index, g.tx_index, NULL, NULL, g.gas_used::text, g.return_type
-             FROM ga_calls g WHERE ${IN_RANGE('g')}`,
+             FROM ga_calls g WHERE ${IN_RANGE('g')}
+           UNION ALL
+           -- a force progress's call, whose gas its payer pays (it returns no outcome its payment depends on)
+           SELECT 1, e.height, e.micro_index, e.tx_index, NULL, NULL, e.gas_used::text, 'ok'
+             FROM channel_events e
+            WHERE ${IN_RANGE('e')} AND e.tx_type = 'ChannelForceProgressTx' AND e.gas_used IS NOT NULL`,
     values: [range.from, range.to, range.fromMicro],
   });
-  // each part's rows apart: the transactions, their calls' gas, their GA calls' gas
+  // each part's rows apart: the transactions, their calls' gas (contract calls' and force progresses'), their GA calls'
+  // gas
   const parts: [typeof rows, typeof rows, typeof rows] = [[], [], []];
   for (const r of rows) parts[r.part as 0 | 1 | 2].push(r);
   const [txs, calls, gaCalls] = parts;

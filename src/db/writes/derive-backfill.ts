@@ -2,7 +2,7 @@
  * @module derive_backfill (migration 1003): the derived areas some stored heights still lack, and the
  * reads and deletes that re-derive an area from the stored rows alone (no block is fetched again).
  */
-import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
+import { isJsonObject, type Json } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import { rewardFees } from '../../chain/reward-fees.ts';
 import { callInfoSql } from '../queries/call-info.ts';
@@ -66,16 +66,24 @@ export async function storedKeyBlockTargets(
 }
 
 /**
- * The types whose reward fees need the stored transaction and its calls: contract txs (gas), generalized accounts'
- * (their own call's gas) and the wrappers of any tx (their inner tx's fee and gas).
+ * The types whose reward fees need the stored transaction and its calls: contract txs and force progresses (gas),
+ * generalized accounts' (their own call's gas) and the wrappers of any tx (their inner tx's fee and gas).
  */
-const FEE_WALKED = ['ContractCallTx', 'ContractCreateTx', 'GAAttachTx', 'GAMetaTx', 'PayingForTx'];
+const FEE_WALKED = [
+  'ContractCallTx',
+  'ContractCreateTx',
+  'ChannelForceProgressTx',
+  'GAAttachTx',
+  'GAMetaTx',
+  'PayingForTx',
+];
 
 /**
  * replaceGenerationFees writes generation_fees of the stored heights from..to from their stored
  * transactions as the populator counts them (indexer/internal-transfers.ts `generationFees`, chain/reward-fees.ts):
  * every fee, of inner transactions (GAMetaTx, PayingForTx) too but a GAMetaTx's failed one's, and the gas used times
- * its price of each contract tx and each GA's own call (ga_calls, which the ga area stores).
+ * its price of each contract tx, each force progress's call (channel_events) and each GA's own call (ga_calls, which the
+ * ga area stores).
  */
 export async function replaceGenerationFees(db: Queryable, from: number, to: number): Promise<void> {
   await db.query('DELETE FROM generation_fees WHERE height BETWEEN $1 AND $2', [from, to]);
@@ -92,14 +100,17 @@ export async function replaceGenerationFees(db: Queryable, from: number, to: num
       db.query<{
         height: number;
         signed: Buffer;
-        gas_used: Json | null;
+        gas_used: string | null;
         ga_gas_used: string | null;
         ga_return: string | null;
       }>(
-        `SELECT t.height, t.signed, c.call_info->'gas_used' AS gas_used, g.gas_used::text AS ga_gas_used,
-                g.return_type AS ga_return
+        `SELECT t.height, t.signed, coalesce(c.call_info->>'gas_used', e.gas_used::text) AS gas_used,
+                g.gas_used::text AS ga_gas_used, g.return_type AS ga_return
          FROM transactions t LEFT JOIN contract_calls c ON c.tx_hash = t.hash
          LEFT JOIN ga_calls g ON g.height = t.height AND g.micro_index = t.micro_index AND g.tx_index = t.tx_index
+         -- a force progress's call's gas (a wrapped one's too: its channel event is at its wrapper's place)
+         LEFT JOIN channel_events e ON e.height = t.height AND e.micro_index = t.micro_index AND e.tx_index = t.tx_index
+               AND e.tx_type = 'ChannelForceProgressTx'
         WHERE t.height BETWEEN $1 AND $2 AND t.tx_type = ANY($3::smallint[])`,
         [from, to, FEE_WALKED.map(txTypeCode)],
       ),
@@ -109,7 +120,7 @@ export async function replaceGenerationFees(db: Queryable, from: number, to: num
     const tx = renderStoredTx(r.signed).tx;
     if (!isJsonObject(tx)) continue;
     const paid = rewardFees(tx, {
-      ...(r.gas_used === null ? {} : { callGasUsed: toBigInt(r.gas_used) }),
+      ...(r.gas_used === null ? {} : { callGasUsed: BigInt(r.gas_used) }),
       ...(r.ga_gas_used === null ? {} : { gaGasUsed: BigInt(r.ga_gas_used) }),
       ...(r.ga_return === null ? {} : { gaOk: r.ga_return === 'ok' }),
     });

@@ -117,6 +117,12 @@ interface Place {
   readonly callHeight: number;
 }
 
+/**
+ * CALL_OBJ_TYPES: the transactions whose dry-run result carries their call object (aec_dry_run:dry_run_res); another
+ * that leaves one (a force progress's, a PayingForTx's inner call's) is answered without it, as by the node.
+ */
+const CALL_OBJ_TYPES: ReadonlySet<string> = new Set(['contract_call', 'contract_create', 'ga_attach']);
+
 /** runItem runs one item on `state` (a transaction's effects stay; a stateless call's go with its own layer). */
 function runItem(state: WorldState, place: Place, item: DryRunItem): ItemOutcome {
   if (item.kind === 'call') {
@@ -127,7 +133,10 @@ function runItem(state: WorldState, place: Place, item: DryRunItem): ItemOutcome
   try {
     const { height, generation } = place;
     const effect = applyTx(state, item.tx, { height, generation, txHash: item.source.hash });
-    const result: Json = effect.callInfo ? { type, result: 'ok', call_obj: effect.callInfo } : { type, result: 'ok' };
+    const result: Json =
+      effect.callInfo && CALL_OBJ_TYPES.has(type)
+        ? { type, result: 'ok', call_obj: effect.callInfo }
+        : { type, result: 'ok' };
     return { result, events: effect.events ?? [] };
   } catch (err) {
     if (err instanceof TxRejected) return { result: internalError(type, err.atom ?? err.message), events: [] };

@@ -33,7 +33,7 @@ export interface GasPriceWindow {
 /**
  * recentGasPrices summarises the micro blocks of the last 1, 5, 15 and 60 minutes before `now` as the node does:
  * the lowest gas price of their transactions (0 when there are none) and the gas they used as a share of their
- * limit. The devnode knows the gas price and gas used of contract and GA transactions only (it computes no
+ * limit. The devnode knows the gas price and gas used of contract, GA and force progress transactions only (it computes no
  * transaction's fee gas), so only those count. Pure.
  */
 export function recentGasPrices(micro: readonly MicroBlock[], now: number): GasPriceWindow[] {

@@ -21,6 +21,7 @@ import {
   asAccount,
   credit,
   debit,
+  flatGasUsed,
   int,
   isHeld,
   num,
@@ -173,8 +174,8 @@ function registerContract(state: WorldState, id: string, owner: string, tx: TxFi
   });
 }
 
-/** gasUsed is what the devnode charges for a contract or GA transaction: it runs no code, so a flat 1000 at most. */
-const gasUsed = (tx: TxFields): bigint => BigInt(Math.min(num(tx.gas), 1000));
+/** gasUsed is what the devnode charges for a GA transaction: it runs no code (common.ts flatGasUsed). */
+const gasUsed = (tx: TxFields): bigint => flatGasUsed(tx.gas);
 
 /** INNER_FAILED: a GA call's return value when its inner transaction failed (aeprimop:ga_set_meta_res's reason). */
 const INNER_FAILED = encode('cb', Buffer.from('inner_transaction_failed'));
@@ -333,8 +334,9 @@ const APPLY: Record<string, Apply> = {
     debit(state, payer, int(tx.fee) + int(inner.fee));
     if (inner.type !== 'ChannelCloseMutualTx') credit(state, origin, int(inner.fee));
     const effect = applyChecked(state, inner, ctx, false);
-    const gasUsed = effect.callInfo?.gas_used ?? effect.gaInfo?.gas_used;
-    const gas = typeof gasUsed === 'number' ? BigInt(gasUsed) * int(inner.gas_price) : 0n;
+    // at the gas price of the call the info tells (a force progress's is its off-chain call's, not a field of its own)
+    const info = effect.callInfo ?? effect.gaInfo;
+    const gas = typeof info?.gas_used === 'number' ? BigInt(info.gas_used) * int(info.gas_price) : 0n;
     debit(state, payer, gas);
     credit(state, origin, gas);
     return effect;

@@ -6,12 +6,13 @@
  */
 import { offChainState } from '../../chain/channel-payload.ts';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../../chain/channel-state.ts';
-import { encode } from '../../chain/encoding.ts';
+import { encode, reprefix } from '../../chain/encoding.ts';
 import { channelId } from '../ids.ts';
-import { credit, debit, int, num, str, TxRejected, type Apply } from './common.ts';
+import { credit, debit, flatGasUsed, int, num, str, TxRejected, type Apply, type ApplyContext } from './common.ts';
+import { FATE_UNIT } from '../contracts/fate-contract.ts';
 import type { ChannelEntry, WorldState } from '../store/state.ts';
 import type { TxFields } from '../tx-codec.ts';
-import type { Json } from '../../chain/json.ts';
+import { isJsonObject, type Json } from '../../chain/json.ts';
 
 /** OffChainState is what a payload (a signed ChannelOffChainTx) says: the round and state hash. */
 export interface OffChainState {
@@ -29,6 +30,27 @@ export function payloadState(payload: Json | undefined): OffChainState | undefin
   const off = offChainState(payload);
   if (!off) throw new TxRejected('bad_state_channel_payload: the payload is not a signed off-chain state');
   return { ...off, round: Number(off.round) };
+}
+
+/**
+ * forceProgressCall is the call object a force progress leaves in the calls tree, which its info (`call_info`) shows
+ * and whose gas the generation's miners get: its off-chain call's caller, gas price and `round` as nonce, the
+ * transaction's hash standing for the contract (aesc_utils:add_call, tx_hash_to_contract_pubkey), the devnode's flat
+ * gas and, the call not run, a unit result.
+ */
+function forceProgressCall(tx: TxFields, ctx: ApplyContext): { [k: string]: Json } & { gas_used: number } {
+  const update = isJsonObject(tx.update) ? tx.update : {};
+  return {
+    caller_id: str(update.caller_id),
+    caller_nonce: num(tx.round),
+    height: ctx.height,
+    contract_id: reprefix(ctx.txHash, 'ct'),
+    gas_price: update.gas_price ?? 0,
+    gas_used: Number(flatGasUsed(update.gas)),
+    log: [],
+    return_value: FATE_UNIT,
+    return_type: 'ok',
+  };
 }
 
 function openChannel(state: WorldState, tx: TxFields, party: string): ChannelEntry {
@@ -138,13 +160,16 @@ export const CHANNEL_RULES: Record<string, Apply> = {
     debit(state, from, int(tx.fee));
     state.channels.set(channel.id, { ...channel, round: off.round, soloRound: 0, stateHash: off.stateHash });
   },
-  // also on a closing channel, whose lock it restarts (aesc_channels:force_progress)
+  // also on a closing channel, whose lock it restarts (aesc_channels:force_progress). Its off-chain call is not run:
+  // it uses the devnode's flat gas (flatGasUsed), which its sender pays with the fee at the call's gas price
+  // (aesc_utils:process_force_progress, consume_gas_and_fee), and leaves a call object (forceProgressCall)
   ChannelForceProgressTx(state, tx, ctx) {
     const from = str(tx.from_id);
     const channel = openChannel(state, tx, from);
     const round = num(tx.round);
     checkRound(channel, round, true);
-    debit(state, from, int(tx.fee));
+    const call = forceProgressCall(tx, ctx);
+    debit(state, from, int(tx.fee) + BigInt(call.gas_used) * int(call.gas_price));
     // the first of a chain of forced states is kept; from the switch height on a co-signed payload starts a new chain
     // (aesc_channels:force_progress, force_progress_with_payload)
     const withPayload = payloadState(tx.payload) !== undefined && ctx.height >= SOLO_ROUND_SWITCH_HEIGHT;
@@ -155,6 +180,7 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       stateHash: str(tx.state_hash),
       lockedUntil: channel.lockedUntil === 0 ? 0 : ctx.height + channel.lockPeriod,
     });
+    return { callInfo: call };
   },
   // since Iris: a party names the channel's delegates (aesc_set_delegates_tx) on the last on-chain state (an empty
   // payload: the tx repeats its round and state hash) or on a newer co-signed one, which it brings on chain as a

@@ -53,6 +53,11 @@ export const ttlValue = (v: Json | undefined): number =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? num(v.value) : 0;
 export const ttlIsBlock = (v: Json | undefined): boolean =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && v.type === 'block';
+/**
+ * flatGasUsed is the gas the devnode charges a call it does not run (another contract's code, a GA's authentication,
+ * a force progress's off-chain call): a flat 1000, at most the gas limit `gas`.
+ */
+export const flatGasUsed = (gas: Json | undefined): bigint => BigInt(Math.min(num(gas), 1000));
 export const asAccount = (id: string): string => withPrefix(id, 'ak');
 
 export function credit(state: WorldState, id: string, amount: bigint): void {

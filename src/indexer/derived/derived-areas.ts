@@ -21,6 +21,7 @@ import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import { redecodeStoredCalls } from './redecode-calls.ts';
 import { deriveBatchGaCalls, deriveGaCalls, type GaInfoReader } from './ga-calls.ts';
+import { deriveForceProgressGas } from './force-progress-gas.ts';
 import type { BatchAppearances } from './stats-accounts.ts';
 import { deriveCreatedIds } from './created-ids.ts';
 import { deriveChannelStates } from './channel-states.ts';
@@ -142,7 +143,13 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     'ga',
     {
       batch: (db, gens, { gaCalls }) => deriveBatchGaCalls(db, nodeReader('ga', gaCalls), gens),
-      stored: (db, from, to, { gaCalls }) => deriveGaCalls(db, nodeReader('ga', gaCalls), { from, to, fromMicro: -1 }),
+      // and the gas of the force progresses' calls (their infos: force-progress-gas.ts), which a sync stores with their
+      // channel events but a schema from before migration 1143 lacks
+      async stored(db, from, to, { gaCalls }) {
+        const range = { from, to, fromMicro: -1 };
+        await deriveGaCalls(db, nodeReader('ga', gaCalls), range);
+        await deriveForceProgressGas(db, nodeReader('ga', gaCalls), range);
+      },
       tables: ['ga_calls'],
       asksNode: true,
     },

@@ -136,15 +136,16 @@ const position = (height: number, microIndex: number, txIndex: number): string =
 
 /**
  * generationFees is what the transactions of generation rows paid as the node counts it for rewards (rewardFees): every
- * fee, inner transactions' included (a GAMetaTx's failed inner one's not), and the gas of each contract call and
- * generalized account's own call (`gaCalls`, the ga area's rows: a GA call without gas, or none, counts 0).
+ * fee, inner transactions' included (a GAMetaTx's failed inner one's not), and the gas of each contract call, force
+ * progress's call and generalized account's own call (`gaCalls`, the ga area's rows: a GA call without gas, or none, counts 0).
  */
 export function generationFees(gen: GenerationRows, gaCalls: GaOutcomes): bigint {
-  const gasUsed = new Map(
-    gen.contractCalls.flatMap((c) =>
-      c.callInfo?.gas_used === undefined ? [] : [[c.txHash, toBigInt(c.callInfo.gas_used)]],
+  const gasUsed = new Map([
+    ...gen.contractCalls.flatMap((c) =>
+      c.callInfo?.gas_used === undefined ? [] : [[c.txHash, toBigInt(c.callInfo.gas_used)] as const],
     ),
-  );
+    ...gen.channelEvents.flatMap((e) => (e.gasUsed === null ? [] : [[e.txHash, BigInt(e.gasUsed)] as const])),
+  ]);
   let fees = 0n;
   for (const t of gen.transactions) {
     const ga = gaCalls.get(position(t.height, t.microIndex, t.txIndex));

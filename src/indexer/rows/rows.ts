@@ -52,6 +52,8 @@ export interface FetchedGeneration {
   readonly gaInfos?: ReadonlyMap<string, JsonObject>;
   /** contract txs whose call info every node had garbage-collected (410): stored without it, marked so */
   readonly prunedCallInfos?: ReadonlySet<string>;
+  /** the gas each force progress's call used (its info's), by the hash of its transaction (or of its wrapper) */
+  readonly forceProgressGas?: ReadonlyMap<string, bigint>;
   /** decoded calls per contract tx hash (filled outside the database transaction). */
   readonly decodedCalls: ReadonlyMap<string, DecodedCall>;
   /** AEX-N contracts found in the generation (filled outside the database transaction, aexn-detector.ts) */
@@ -138,6 +140,8 @@ export interface ChannelEventRow extends TxPosition {
   closes: boolean;
   /** a ChannelDepositTx's or ChannelWithdrawTx's amount when it is not wrapped (as transactions.channel_amount) */
   amount: string | null;
+  /** a ChannelForceProgressTx's: the gas its call used, which its payer paid (null: not known, or another type) */
+  gasUsed: string | null;
   /** the channel transaction (unwrapped) and its micro block's height, which the state after it follows from */
   update: ChannelTx;
   /**

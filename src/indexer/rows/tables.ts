@@ -184,6 +184,7 @@ export const TABLES: readonly TableSpec<unknown>[] = [
       ['round', 'numeric', (r) => r.state?.round.toString() ?? null],
       ['solo_round', 'numeric', (r) => r.state?.soloRound.toString() ?? null],
       ['state_hash', 'text', (r) => r.state?.stateHash ?? null],
+      ['gas_used', 'numeric', (r) => r.gasUsed],
     ],
     'needsState',
   ),

@@ -152,7 +152,7 @@ const oracleResponseRows: RowHandler = (rows, { tx, pos }) => {
 };
 
 /** Every channel tx is an event of its channel (a ChannelCreateTx's channel is the id it creates). */
-const channelRows: RowHandler = (rows, { tx, pos, created, depth, blockHeight }) => {
+const channelRows: RowHandler = (rows, { gen, tx, pos, created, depth, blockHeight }) => {
   const type = String(tx.type);
   const channel = type === 'ChannelCreateTx' ? created.channel_id : tx.channel_id;
   if (typeof channel === 'string')
@@ -162,6 +162,7 @@ const channelRows: RowHandler = (rows, { tx, pos, created, depth, blockHeight })
       txType: type,
       closes: CLOSING_CHANNEL_TXS.has(type),
       amount: depth === 0 && MOVING_CHANNEL_TXS.has(type) ? intText(tx.amount) : null,
+      gasUsed: type === 'ChannelForceProgressTx' ? (gen.forceProgressGas?.get(pos.txHash)?.toString() ?? null) : null,
       update: { tx, height: blockHeight },
     });
 };

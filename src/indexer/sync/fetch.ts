@@ -5,6 +5,7 @@ import { holdsTransactions } from '../../chain/txs-hash.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { badResponse, NodeError } from '../../node/errors.ts';
 import { contractTx } from '../contracts/contract-decoder.ts';
+import { forceProgressGasUsed } from '../derived/force-progress-gas.ts';
 import { GA_TX_TYPES } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from '../rows/rows.ts';
 import type { RetryOptions } from '../../base/retry.ts';
@@ -32,9 +33,13 @@ export function microBlockHashes(generation: JsonObject, height: number): string
 const wrapsGaMeta = (signed: JsonObject): boolean =>
   isJsonObject(signed.tx) && ownTx(signed.tx, 'GAMetaTx') !== undefined;
 
+/** wrapsForceProgress: whether a signed transaction is or wraps a ChannelForceProgressTx. */
+const wrapsForceProgress = (signed: JsonObject): boolean =>
+  isJsonObject(signed.tx) && ownTx(signed.tx, 'ChannelForceProgressTx') !== undefined;
+
 /** FetchOptions says what a generation's fetch includes. */
 export interface FetchOptions {
-  /** fetch the call info of contract txs (default true) */
+  /** fetch the call info of contract txs and force progresses (default true) */
   readonly callInfo?: boolean;
   /** the generation is stored up to this micro index: fetch only the micro blocks from here on */
   readonly continuesAt?: number;
@@ -129,10 +134,26 @@ export async function fetchGeneration(
   const gaInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
     try {
-      gaInfos.set(hash, (await node.transactionInfo(hash, height)).info);
+      const { info } = await node.transactionInfo(hash, height);
+      gaInfos.set(hash, info);
+      forceProgressGasOf(signed, info);
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
       if (wrapsGaMeta(signed)) throw new GaOutcomeUnknown(hash, height, err);
+    }
+  };
+  // a force progress's call: its gas, which its payer pays and its generation's fees count, is told by its info only.
+  // One no node holds any more (410 from every node) is stored without (its payer's balance then the node's)
+  const forceProgressGas = new Map<string, bigint>();
+  const forceProgressGasOf = (signed: JsonObject, info: JsonObject): void => {
+    const gas = wrapsForceProgress(signed) ? forceProgressGasUsed(info) : undefined;
+    if (gas !== undefined) forceProgressGas.set(String(signed.hash), gas);
+  };
+  const forceProgressInfoOf = async (signed: JsonObject): Promise<void> => {
+    try {
+      forceProgressGasOf(signed, (await node.transactionInfo(String(signed.hash), height)).info);
+    } catch (err) {
+      if (!(err instanceof NodeError && err.gone)) throw err;
     }
   };
   const infosOf = (txs: readonly JsonObject[]): Promise<unknown> =>
@@ -140,6 +161,8 @@ export async function fetchGeneration(
       txs.map((s) => {
         if (!isJsonObject(s.tx)) return undefined;
         if (contractTx(s.tx)) return callInfoOf(s);
+        // a GAMetaTx's is asked for its outcome (below), which tells its force progress's gas too
+        if (wrapsForceProgress(s) && !(gaOutcomes && wrapsGaMeta(s))) return forceProgressInfoOf(s);
         if (!gaOutcomes) return undefined;
         return GA_TX_TYPES.has(String(s.tx.type)) || wrapsGaMeta(s) ? gaInfoOf(s) : undefined;
       }),
@@ -168,6 +191,7 @@ export async function fetchGeneration(
     callInfoTexts,
     gaInfos,
     prunedCallInfos,
+    forceProgressGas,
     decodedCalls: new Map(),
   };
 }

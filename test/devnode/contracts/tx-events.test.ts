@@ -18,6 +18,9 @@ import {
 } from '@aeternity/aepp-sdk';
 import { decode as rlpDecode } from 'rlp';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { channelId } from '../../../src/devnode/ids.ts';
+import { encodeTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
+import { forcedCall, stateHash } from '../../support/channel-txs.ts';
 import { startTestNode, type TestNode } from '../harness.ts';
 
 const encoder = new BytecodeContractCallEncoder(BYTECODE.wae as `cb_${string}`);
@@ -188,6 +191,44 @@ describe('devnode dry-run tx_events', function () {
     const alone = await t.post('/v3/dry-run', { top: header.body.prev_hash, txs: txs.slice(1), tx_events: true });
     expect(alone.body.results.map((r: { result: string }) => r.result)).to.deep.equal(['error', 'error']);
     expect(alone.body.tx_events).to.deep.equal([]);
+  });
+
+  it('answers a force progress without its call object, as the node gives one of a call, create or GA attach only (aec_dry_run:dry_run_res)', async () => {
+    const [initiator, responder] = t.accounts;
+    const nonce = Number((await t.get(`/v3/accounts/${initiator!.address}`)).body.nonce) + 1;
+    const create: TxFields = {
+      type: 'ChannelCreateTx',
+      version: 2,
+      initiator_id: initiator!.address,
+      initiator_amount: 1_000_000,
+      responder_id: responder!.address,
+      responder_amount: 1_000_000,
+      channel_reserve: 500,
+      lock_period: 5,
+      delegate_ids: { initiator: [], responder: [] },
+      state_hash: stateHash(1),
+      fee: 10n ** 15n,
+      nonce,
+    };
+    const progress: TxFields = {
+      type: 'ChannelForceProgressTx',
+      version: 1,
+      channel_id: channelId(initiator!.address, nonce, responder!.address),
+      from_id: initiator!.address,
+      payload: encode(new Uint8Array(0), Encoding.Transaction),
+      round: 2,
+      update: forcedCall(initiator!.address),
+      state_hash: stateHash(2),
+      offchain_trees: encode(new Uint8Array(16), Encoding.StateTrees),
+      fee: 10n ** 15n,
+      nonce: nonce + 1,
+    };
+    const txs = [create, progress].map((tx) => ({ tx: encode(encodeTx(tx), Encoding.Transaction) }));
+    const reply = await t.post('/v3/dry-run', { txs });
+    expect(reply.body.results).to.deep.equal([
+      { type: 'channel_create', result: 'ok' },
+      { type: 'channel_force_progress', result: 'ok' },
+    ]);
   });
 
   it("keeps the node's limits: the external gas cap, no PayingForTx or GAMetaTx, a block hash as top", async () => {

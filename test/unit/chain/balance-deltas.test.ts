@@ -227,13 +227,17 @@ describe('txDeltas against the devnode rules', () => {
   let state: WorldState;
   let height = 1;
 
-  /** applied applies tx on the devnode's state and gives each balance's move (the oracle). */
+  /**
+   * applied applies tx on the devnode's state and gives each balance's move (the oracle), the deltas derived with
+   * `facts` (or with what it makes of the devnode's call info of the transaction).
+   */
   function applied(
     tx: TxFields,
-    facts: TxFacts = {},
+    facts: TxFacts | ((callInfo: { [k: string]: unknown } | undefined) => TxFacts) = {},
   ): { node: Record<string, bigint>; derived: Record<string, bigint> } {
     const before = new Map([...state.accounts.entries()].map(([id, a]) => [id, a.balance]));
-    const effect = applyTx(state, tx, { height, generation: height, txHash: 'th_x' });
+    const effect = applyTx(state, tx, { height, generation: height, txHash: encode('th', Buffer.alloc(32, height)) });
+    if (typeof facts === 'function') facts = facts(effect.callInfo);
     height += 1;
     const node: Record<string, bigint> = {};
     for (const [id, a] of state.accounts.entries()) {
@@ -389,6 +393,38 @@ describe('txDeltas against the devnode rules', () => {
     expect(derived).to.deep.equal(node);
     expect(node).to.deep.equal({ [ga]: -(100_000n + 1000n * 1_000_000_000n) });
     expect(state.accounts.get(ga)!.balance).to.equal(before - 100_000n - 10n ** 12n);
+  });
+
+  it("a force progress, plain or paid for, moves what its deltas say: its sender's or payer's fee and its call's gas at the update's price", () => {
+    const create = channelCreate();
+    const before = new Set([...state.channels.entries()].map(([id]) => id));
+    applied(create);
+    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
+    const progress = (round: number): TxFields => ({
+      type: 'ChannelForceProgressTx',
+      channel_id: channelId,
+      from_id: bob,
+      payload: 'tx_',
+      round,
+      update: { op: 'OffChainCallContract', caller_id: alice, gas_price: 1_000_000_000, gas: 5000 },
+      state_hash: encode('st', Buffer.alloc(32, round)),
+      offchain_trees: encode('ss', Buffer.alloc(16)),
+      fee: 20_000,
+      nonce: nonce(bob),
+    });
+    const gasFacts = (info: { [k: string]: unknown } | undefined): TxFacts => ({
+      call: { gasUsed: BigInt(info!.gas_used as number), ok: true },
+    });
+    const plain = applied(progress(2), gasFacts);
+    expect(plain.derived).to.deep.equal(plain.node);
+    // the devnode's flat 1000 gas × 10⁹ and the fee
+    expect(plain.node).to.deep.equal({ [bob]: -(20_000n + 10n ** 12n) });
+    const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: progress(3) } };
+    const forCarol = applied(paid, gasFacts);
+    expect(forCarol.derived).to.deep.equal(forCarol.node);
+    expect(forCarol.node).to.deep.equal({ [carol]: -(2n + 20_000n + 10n ** 12n) });
+    // without its gas the change is not told (the payer's balance is then the node's)
+    expect(txDeltas(progress(4), {})).to.deep.equal({ unknown: 'no call info (gas used) for the force progress' });
   });
 
   it('a mutual close a PayingForTx pays for moves what its deltas say (the locked coins aside: the devnode burns them)', () => {

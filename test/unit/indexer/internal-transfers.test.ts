@@ -9,10 +9,15 @@ import { generationFees, loadHardForkFiles } from '../../../src/indexer/derived/
 import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 
 type Obj = { [key: string]: Json };
-const rows = (txs: { hash: string; tx: Obj }[], gas: Record<string, number>): GenerationRows =>
+const rows = (
+  txs: { hash: string; tx: Obj }[],
+  gas: Record<string, number>,
+  forcedGas: Record<string, string | null> = {},
+): GenerationRows =>
   ({
     transactions: txs.map((t, i) => ({ height: 5, microIndex: 0, txIndex: i, txHash: t.hash, tx: t.tx })),
     contractCalls: Object.entries(gas).map(([txHash, used]) => ({ txHash, callInfo: { gas_used: used } })),
+    channelEvents: Object.entries(forcedGas).map(([txHash, gasUsed]) => ({ txHash, gasUsed })),
   }) as unknown as GenerationRows;
 
 describe('generationFees (what the node pays out of a generation)', () => {
@@ -58,6 +63,22 @@ describe('generationFees (what the node pays out of a generation)', () => {
     expect(generationFees(gen, gaCalls)).to.equal(
       80_000n + 700n * 1_000_000_000n + (50_000n + 80n + 20_000n) + (50_000n + 82n) + (50_000n + 20_000n),
     );
+  });
+
+  it("counts a force progress's call's gas (its channel event's) at its update's gas price, wrapped too (issue 88)", () => {
+    const progress = { type: 'ChannelForceProgressTx', fee: 30_000, update: { gas_price: 3 } };
+    const paid = { type: 'PayingForTx', fee: 5, tx: { signatures: [], tx: progress } };
+    const gen = rows(
+      [
+        { hash: 'th_plain', tx: progress },
+        { hash: 'th_paid', tx: paid },
+        { hash: 'th_pruned', tx: progress },
+      ],
+      {},
+      // the last one's info the node no longer held: its gas is not known
+      { th_plain: '1000', th_paid: '2000', th_pruned: null },
+    );
+    expect(generationFees(gen, new Map())).to.equal(30_000n + 3000n + (5n + 30_000n + 6000n) + 30_000n);
   });
 
   it('keeps integers above 2^53 exact', () => {
