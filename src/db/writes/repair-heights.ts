@@ -24,18 +24,13 @@ export async function repairHeights(db: Queryable, repair: string): Promise<Repa
   };
 }
 
-/**
- * A stored transaction that is or wraps a GAMetaTx, and its GA call's outcome as the `ga` area stored it: the return
- * type, null where no stored row tells it (the area still to derive the height, or the node no longer holding the
- * info when it did).
- */
+/** A stored transaction that is or wraps a GAMetaTx. */
 export interface StoredGaMeta {
   readonly height: number;
   readonly microIndex: number;
   readonly txIndex: number;
   readonly hash: string;
   readonly signed: Buffer;
-  readonly returnType: string | null;
 }
 
 const GA_META = txTypeCode('GAMetaTx');
@@ -44,11 +39,9 @@ const PAYING_FOR = txTypeCode('PayingForTx');
 /** seedGaMetas lists the GAMetaTx (and the PayingForTx paying for one) at a repair's seed heights, in chain order. */
 export async function seedGaMetas(db: Queryable, repair: string): Promise<StoredGaMeta[]> {
   const { rows } = await db.query<StoredGaMeta>(
-    `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
-            g.return_type AS "returnType"
+    `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed
        FROM repair_heights r
        JOIN transactions t ON t.height = r.height
-       LEFT JOIN ga_calls g ON (g.height, g.micro_index, g.tx_index) = (t.height, t.micro_index, t.tx_index)
       WHERE r.repair = $1 AND r.stage = 'seed'
         AND (t.tx_type = $2 OR (t.tx_type = $3 AND t.inner_type = 'GAMetaTx'))
       ORDER BY t.height, t.micro_index, t.tx_index`,

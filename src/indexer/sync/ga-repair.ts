@@ -9,7 +9,7 @@
  */
 import { mapLimit } from '../../base/workers.ts';
 import { failedInner } from '../../chain/ga-outcome.ts';
-import { innerTx, stateIds } from '../../chain/tx-fields.ts';
+import { stateIds } from '../../chain/tx-fields.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
 import {
   clearRepair,
@@ -19,7 +19,6 @@ import {
   namesAt,
   repairHeights,
   seedGaMetas,
-  type StoredGaMeta,
 } from '../../db/writes/repair-heights.ts';
 import { SyncStatus } from '../../db/writes/sync-state.ts';
 import { NodeError } from '../../node/errors.ts';
@@ -34,9 +33,9 @@ export const GA_FAILED_INNER = 'ga_failed_inner';
 const IN_FLIGHT = 64;
 
 /**
- * repairFailedInner lists the heights to reload from the seeds migration 1142 recorded (asking the node the info of a
- * GA transaction whose outcome no stored row tells), reloads them in chain order and forgets them; an interrupted one
- * goes on from the last batch written. The heights reloaded, 0 when nothing was pending.
+ * repairFailedInner lists the heights to reload from the seeds migration 1142 recorded (asking the node the info of
+ * each GA transaction there), reloads them in chain order and forgets them; an interrupted one goes on from the last
+ * batch written. The heights reloaded, 0 when nothing was pending.
  */
 export async function repairFailedInner(deps: ReloadDeps): Promise<number> {
   const { log, loader } = deps;
@@ -70,22 +69,24 @@ async function listedHeights(deps: ReloadDeps): Promise<number[]> {
   const metas = await seedGaMetas(loader.pool, GA_FAILED_INNER);
   const infos = await mapLimit(metas, IN_FLIGHT, async (meta) => {
     const tx = renderStoredTx(meta.signed).tx as JsonObject;
-    const info = await gaInfo(loader.node, meta, tx);
+    const info = await gaInfo(loader.node, meta.hash, meta.height);
     return info === GONE ? GONE : failedInner(tx, info);
   });
   const gone = metas.filter((_, i) => infos[i] === GONE);
+  const goneHeights = new Set(gone.map((m) => m.height));
   if (gone.length > 0) {
-    // a reload of such a height would stall the start until an archive node answers (GaOutcomeUnknown): they are
-    // left as stored, for an `mdw -H` with such a node in NODE_URLS
+    // a reload of such a height would stall the start until an archive node answers (GaOutcomeUnknown), whatever
+    // else it holds: they are left as stored, for an `mdw -H` with such a node in NODE_URLS
     log.warn(
-      { transactions: gone.map((m) => m.hash), heights: [...new Set(gone.map((m) => m.height))] },
-      'no node holds the info of these GA transactions (410): whether their inner transaction took effect is ' +
-        'unknown, their heights are not repaired; run mdw -H over them with an archive node in NODE_URLS',
+      { transactions: gone.map((m) => m.hash), heights: [...goneHeights] },
+      'no node holds the info of these GA transactions (410): it alone tells whether their inner transaction took ' +
+        'effect, and their heights cannot be reloaded without it; their heights are not repaired, run mdw -H over ' +
+        'them with an archive node in NODE_URLS',
     );
   }
   const failed = metas.flatMap((meta, i) => {
     const inner = infos[i];
-    return inner && inner !== GONE ? [{ ...meta, inner }] : [];
+    return inner && inner !== GONE && !goneHeights.has(meta.height) ? [{ ...meta, inner }] : [];
   });
   const named = [
     ...failed.flatMap((f) => stateIds(f.inner).map((id) => ({ id, after: f.height }))),
@@ -98,7 +99,9 @@ async function listedHeights(deps: ReloadDeps): Promise<number[]> {
       named.filter((n) => n.id.startsWith('nm_')),
     )),
   ];
-  const heights = [...new Set([...failed.map((f) => f.height), ...later])].sort((a, b) => a - b);
+  const heights = [...new Set([...failed.map((f) => f.height), ...later])]
+    .filter((height) => !goneHeights.has(height))
+    .sort((a, b) => a - b);
   log.info(
     { gaTransactions: metas.length, failedInner: failed.length, ids: named.length, heights: heights.length },
     'listed the heights a failed inner GA transaction left rows at',
@@ -110,21 +113,13 @@ async function listedHeights(deps: ReloadDeps): Promise<number[]> {
 const GONE = Symbol('gone');
 
 /**
- * gaInfo is what tells whether `meta`'s inner transaction took effect: the stored GA call's outcome (as the node's
- * info gives it) for a GAMetaTx wrapping no other wrapper, else the node's info; GONE where no node holds it.
+ * gaInfo is the node's info of the transaction `hash` at `height`, which tells whether its inner transaction took
+ * effect; GONE where no node holds it. Asked even where a stored GA call tells the outcome: the reload of its height
+ * needs it (fetch.ts), and one no node holds would stall the start.
  */
-async function gaInfo(
-  node: GaInfoReader,
-  meta: StoredGaMeta,
-  tx: JsonObject,
-): Promise<JsonObject | undefined | typeof GONE> {
-  const wrapped = innerTx(tx);
-  // the stored outcome is the outer GAMetaTx's: a wrapper inside it has its own
-  const nested = wrapped !== undefined && innerTx(wrapped) !== undefined;
-  if (tx.type === 'GAMetaTx' && !nested && meta.returnType !== null)
-    return { ga_info: { return_type: meta.returnType } };
+async function gaInfo(node: GaInfoReader, hash: string, height: number): Promise<JsonObject | typeof GONE> {
   try {
-    return (await node.transactionInfo(meta.hash, meta.height)).info;
+    return (await node.transactionInfo(hash, height)).info;
   } catch (err) {
     if (err instanceof NodeError && err.gone) return GONE;
     throw err;

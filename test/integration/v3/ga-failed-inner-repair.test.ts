@@ -14,7 +14,7 @@ import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
 import { contractId, nameId } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { address, some } from '../../../src/chain/fate.ts';
-import { isJsonObject, type Json } from '../../../src/chain/json.ts';
+import type { Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createWritePool } from '../../../src/db/connection/pool.ts';
 import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
@@ -26,11 +26,7 @@ import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
-import { contractTx } from '../../../src/indexer/contracts/contract-decoder.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows/rows.ts';
-import { FetchAhead } from '../../../src/indexer/sync/fetch-ahead.ts';
-import type { FetchOptions } from '../../../src/indexer/sync/fetch.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
 import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';
 import { NodeClient } from '../../../src/node/client.ts';
@@ -38,6 +34,7 @@ import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
 import { silentLog } from '../api/harness.ts';
 import { loaderDeps } from '../indexer/support/loader-deps.ts';
+import { OldFetch } from '../indexer/support/old-ga-fetch.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
@@ -49,39 +46,6 @@ const PHANTOM = 'garepairphantomclaim.chain';
 /** claimed by the GA, pointed at the recipient by a failed inner update, then transferred to the owner */
 const TRANSFERRED = 'garepairtransferred.chain';
 const MIGRATION = '1142_ga_failed_inner_repair';
-
-/** failedGa is the GA call of an info whose inner transaction failed (ga-outcome.ts), else undefined. */
-function failedGa(info: JsonObject): JsonObject | undefined {
-  const ga = info.ga_info;
-  return isJsonObject(ga) && ga.return_type === 'error' ? ga : undefined;
-}
-
-/**
- * OldFetch fetches generations as a populator before the fix did: a failed inner transaction's GA info is not handed
- * to the transform (which then takes every level as done), and a failed inner call's row takes the GA's own call info.
- */
-class OldFetch extends FetchAhead {
-  override async fetch(
-    heights: readonly number[],
-    concurrency: number,
-    maxTransactions: number,
-    opts?: FetchOptions,
-  ): Promise<FetchedGeneration[]> {
-    return (await super.fetch(heights, concurrency, maxTransactions, opts)).map((gen) => {
-      const gaInfos = new Map(gen.gaInfos);
-      const callInfos = new Map(gen.callInfos);
-      for (const mb of gen.microBlocks)
-        for (const signed of mb.transactions) {
-          const hash = String(signed.hash);
-          const ga = failedGa(gaInfos.get(hash) ?? {});
-          if (!ga) continue;
-          gaInfos.delete(hash);
-          if (contractTx(signed.tx as JsonObject)) callInfos.set(hash, ga);
-        }
-      return { ...gen, gaInfos, callInfos };
-    });
-  }
-}
 
 describe('the failed inner GA transactions an older populator stored, repaired at the upgrade', function () {
   this.timeout(300_000);
