@@ -67,7 +67,7 @@ describe(`migration ${MIGRATION}`, function () {
     }
     await query(`INSERT INTO ${SCHEMA}.derive_backfill (area, next_height, to_height) VALUES ('ga', 9, 9)`);
 
-    expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.deep.equal([MIGRATION]);
+    expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.include(MIGRATION);
     const seeds = await query(`SELECT repair, height, stage FROM ${SCHEMA}.repair_heights ORDER BY height`);
     expect(seeds).to.deep.equal(
       [1, 3, 4, 5, 6, 9].map((height) => ({ repair: 'ga_failed_inner', height, stage: 'seed' })),

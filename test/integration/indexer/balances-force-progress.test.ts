@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
@@ -22,6 +22,7 @@ import { encodeTx, type BuiltTx, type TxFields } from '../../../src/devnode/tx-c
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { forcedCall, stateHash } from '../../support/channel-txs.ts';
 import { fundGa, gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
+import { migrationSql } from '../../support/migration-sql.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
@@ -179,9 +180,7 @@ describe('AE balances and generation fees of force progresses, plain, paid for a
       ]);
     expect(await feesApart()).to.not.deep.equal([]);
     await pool.query('ALTER TABLE channel_events DROP COLUMN gas_used');
-    await pool.query(
-      await readFile(new URL('../../../migrations/1143_force_progress_gas.sql', import.meta.url), 'utf8'),
-    );
+    await pool.query(await migrationSql('1143_force_progress_gas'));
     const top = h.devnode.height();
     const pending = await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area');
     expect(pending.rows).to.deep.equal(

@@ -11,7 +11,6 @@ import { expect } from 'chai';
 import prom from 'prom-client';
 import { createWritePool, type Pool } from '../../../src/db/connection/pool.ts';
 import { storedTotals, syncState } from '../../../src/db/queries/sync-state.ts';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
 import { replaceGaCalls } from '../../../src/db/writes/ga-calls.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
@@ -25,6 +24,7 @@ import { startPopulator, type Populator } from '../../../src/indexer/sync/popula
 import { NodeClient } from '../../../src/node/client.ts';
 import { capturedLog } from '../../support/captured-log.ts';
 import { fundGa, gaAttachTx, gaMetaTx, innerClaim } from '../../support/ga-txs.ts';
+import { migrationSql } from '../../support/migration-sql.ts';
 import { waitFor, within } from '../../support/wait.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, verifyClean, type Harness } from './support/harness.ts';
@@ -116,8 +116,7 @@ describe("the upgrade's repair of a failed inner GA transaction whose info no no
     await recordBackfill(pool, 'ga', held.height, held.height);
     // the schema as the release before left it, then migration 1142 seeding the three heights
     await h.query('mdw', 'DROP TABLE repair_heights');
-    await h.query('mdw', 'DELETE FROM mdw_migrations WHERE name = $1', [MIGRATION]);
-    expect(await migrate({ databaseUrl: cfg.databaseUrl, schema: 'mdw' }, silent)).to.deep.equal([MIGRATION]);
+    await h.query('mdw', await migrationSql(MIGRATION));
   });
 
   after(async () => {

@@ -18,7 +18,6 @@ import type { Json } from '../../../src/chain/json.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createWritePool } from '../../../src/db/connection/pool.ts';
 import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
 import { replaceGaCalls } from '../../../src/db/writes/ga-calls.ts';
 import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
@@ -32,6 +31,7 @@ import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
+import { migrationSql } from '../../support/migration-sql.ts';
 import { silentLog } from '../api/harness.ts';
 import { loaderDeps } from '../indexer/support/loader-deps.ts';
 import { OldFetch } from '../indexer/support/old-ga-fetch.ts';
@@ -215,16 +215,14 @@ describe('the failed inner GA transactions an older populator stored, repaired a
 
   it('records the heights holding a failed inner transaction at the migration, shown by the status', async () => {
     await v3.withoutPopulator(async () => {
-      const cfg = loadConfig(v3.settings);
       // the schema as the release before left it: loaded, and without migration 1142
-      await v3.pool.query(`DROP TABLE repair_heights; DELETE FROM mdw_migrations WHERE name = '${MIGRATION}'`);
+      await v3.pool.query('DROP TABLE repair_heights');
       // the failed update's height with its GA call not derived yet (the ga area behind there): no stored row tells its
       // outcome, which the start asks the node
       const updated = { from: failedAt[1]!, to: failedAt[1]!, fromMicro: -1 };
       await replaceGaCalls(v3.pool, updated, []);
       await recordBackfill(v3.pool, 'ga', updated.from, updated.to);
-      const applied = await migrate({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema }, silentLog);
-      expect(applied).to.deep.equal([MIGRATION]);
+      await v3.pool.query(await migrationSql(MIGRATION));
       // a reading of the status is answered for a second
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const status = (await v3.get('/mdw/v3/status')).body as Obj;
