@@ -12,7 +12,7 @@ import { createTestDatabase, queryOnce } from './postgres.ts';
 
 const silent = pino({ level: 'silent' });
 
-/** A database of one test file, with the migrations of the release before the one under test. */
+/** The database of one test file, with the migrations of the release before the one under test (made by its hooks). */
 export interface MigrationBefore {
   /** migrateBefore migrates `schema` by the shipped migrations named below the one under test */
   migrateBefore(schema: string): Promise<string[]>;
@@ -20,23 +20,29 @@ export interface MigrationBefore {
   migrateAll(schema: string): Promise<string[]>;
   /** query runs one statement on a connection of its own and returns its rows */
   query(sql: string, params?: unknown[]): Promise<unknown[]>;
-  /** drop drops the database and removes the folder of the release before */
-  drop(): Promise<void>;
 }
 
-/** databaseBeforeMigration makes a fresh database and a folder of the shipped migrations named below `migration`. */
-export async function databaseBeforeMigration(migration: string): Promise<MigrationBefore> {
-  const dir = await mkdtemp(join(tmpdir(), `mdw-before-${migration.split('_')[0]}-`));
-  for (const f of await readdir(MIGRATIONS_DIR))
-    if (f.endsWith('.sql') && f < `${migration}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(dir, f));
-  const db = await createTestDatabase();
+/**
+ * databaseBeforeMigration registers, in the calling `describe`, the hooks that make a fresh database and a folder of
+ * the shipped migrations named below `migration` before its tests, and drop both after them.
+ */
+export function databaseBeforeMigration(migration: string): MigrationBefore {
+  let dir = '';
+  let db: { url: string; drop(): Promise<void> } | undefined;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), `mdw-before-${migration.split('_')[0]}-`));
+    for (const f of await readdir(MIGRATIONS_DIR))
+      if (f.endsWith('.sql') && f < `${migration}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(dir, f));
+    db = await createTestDatabase();
+  });
+  after(async () => {
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  const url = (): string => db!.url;
   return {
-    migrateBefore: (schema) => migrate({ databaseUrl: db.url, schema, dir }, silent),
-    migrateAll: (schema) => migrate({ databaseUrl: db.url, schema }, silent),
-    query: async (sql, params) => (await queryOnce(db.url, sql, params)).rows,
-    drop: async () => {
-      await db.drop();
-      await rm(dir, { recursive: true, force: true });
-    },
+    migrateBefore: (schema) => migrate({ databaseUrl: url(), schema, dir }, silent),
+    migrateAll: (schema) => migrate({ databaseUrl: url(), schema }, silent),
+    query: async (sql, params) => (await queryOnce(url(), sql, params)).rows,
   };
 }

@@ -4,19 +4,13 @@
  * pairs of every factory its code shows (until then /v3/dex lists those DEX_FACTORY names, as before).
  */
 import { expect } from 'chai';
-import { databaseBeforeMigration, type MigrationBefore } from '../../support/migration-before.ts';
+import { databaseBeforeMigration } from '../../support/migration-before.ts';
 
 const MIGRATION = '1040_dex_factory_by_code';
 
 describe(`migration ${MIGRATION}`, function () {
   this.timeout(120_000);
-  let db: MigrationBefore;
-  before(async () => {
-    db = await databaseBeforeMigration(MIGRATION);
-  });
-  after(async () => {
-    await db?.drop();
-  });
+  const db = databaseBeforeMigration(MIGRATION);
 
   it('queues the token area from the first pair of a schema with DEX pairs, and none of a schema without', async () => {
     for (const schema of ['with_pairs', 'without_pairs']) {

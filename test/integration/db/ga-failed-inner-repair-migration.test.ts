@@ -7,20 +7,14 @@
  */
 import { expect } from 'chai';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
-import { databaseBeforeMigration, type MigrationBefore } from '../../support/migration-before.ts';
+import { databaseBeforeMigration } from '../../support/migration-before.ts';
 
 const MIGRATION = '1142_ga_failed_inner_repair';
 const SCHEMA = 'repaired';
 
 describe(`migration ${MIGRATION}`, function () {
   this.timeout(120_000);
-  let db: MigrationBefore;
-  before(async () => {
-    db = await databaseBeforeMigration(MIGRATION);
-  });
-  after(async () => {
-    await db?.drop();
-  });
+  const db = databaseBeforeMigration(MIGRATION);
 
   it('records the heights of the GA transactions whose inner transaction failed or may have, as seeds', async () => {
     await db.migrateBefore(SCHEMA);

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
-import { databaseBeforeMigration, type MigrationBefore } from '../../support/migration-before.ts';
+import { databaseBeforeMigration } from '../../support/migration-before.ts';
 
 const MIGRATION = '1139_name_pointers_encoded_key';
 const SCHEMA = 'named';
@@ -14,13 +14,7 @@ const ba = (key: string): string => sdkEncode(Buffer.from(key, 'utf8'), Encoding
 
 describe(`migration ${MIGRATION}`, function () {
   this.timeout(120_000);
-  let db: MigrationBefore;
-  before(async () => {
-    db = await databaseBeforeMigration(MIGRATION);
-  });
-  after(async () => {
-    await db?.drop();
-  });
+  const db = databaseBeforeMigration(MIGRATION);
 
   it("gives every stored pointer its key's encoded_key, in order, and name_state with them", async () => {
     await db.migrateBefore(SCHEMA);
