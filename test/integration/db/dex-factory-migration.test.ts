@@ -4,48 +4,30 @@
  * pairs of every factory its code shows (until then /v3/dex lists those DEX_FACTORY names, as before).
  */
 import { expect } from 'chai';
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { migrate, MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
-import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
+import { databaseBeforeMigration } from '../../support/migration-before.ts';
 
-const log = pino({ level: 'silent' });
 const MIGRATION = '1040_dex_factory_by_code';
 
 describe(`migration ${MIGRATION}`, function () {
   this.timeout(120_000);
-  let db: { url: string; drop(): Promise<void> };
-  let dir: string;
-  before(async () => {
-    db = await createTestDatabase();
-    dir = await mkdtemp(join(tmpdir(), 'mdw-1040-'));
-    for (const f of await readdir(MIGRATIONS_DIR))
-      if (f.endsWith('.sql') && f < `${MIGRATION}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(dir, f));
-  });
-  after(async () => {
-    await db?.drop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-  const query = async (sql: string): Promise<unknown[]> => (await queryOnce(db.url, sql)).rows;
+  const db = databaseBeforeMigration(MIGRATION);
 
   it('queues the token area from the first pair of a schema with DEX pairs, and none of a schema without', async () => {
     for (const schema of ['with_pairs', 'without_pairs']) {
-      await migrate({ databaseUrl: db.url, schema, dir }, log);
-      await query(`INSERT INTO ${schema}.key_blocks VALUES
+      await db.migrateBefore(schema);
+      await db.query(`INSERT INTO ${schema}.key_blocks VALUES
                      (6, 'kh_6', 'kh_5', 'kh_5', 'ak_b', 'ak_m', 1700000000000, '{}'),
                      (7, 'kh_7', 'kh_6', 'kh_6', 'ak_b', 'ak_m', 1700000000001, '{}')`);
     }
-    await query(`INSERT INTO with_pairs.dex_pairs VALUES (6, 0, 0, 'th_1', 0, 'ct_f', 'ct_p', 'ct_a', 'ct_b')`);
+    await db.query(`INSERT INTO with_pairs.dex_pairs VALUES (6, 0, 0, 'th_1', 0, 'ct_f', 'ct_p', 'ct_a', 'ct_b')`);
     for (const schema of ['with_pairs', 'without_pairs'])
-      expect(await migrate({ databaseUrl: db.url, schema }, log), schema).to.include(MIGRATION);
-    expect(await query('SELECT factory_id, factory_by_code FROM with_pairs.dex_pairs')).to.deep.equal([
+      expect(await db.migrateAll(schema), schema).to.include(MIGRATION);
+    expect(await db.query('SELECT factory_id, factory_by_code FROM with_pairs.dex_pairs')).to.deep.equal([
       { factory_id: 'ct_f', factory_by_code: false },
     ]);
     expect(
-      await query("SELECT next_height, to_height FROM with_pairs.derive_backfill WHERE area = 'tokens'"),
+      await db.query("SELECT next_height, to_height FROM with_pairs.derive_backfill WHERE area = 'tokens'"),
     ).to.deep.equal([{ next_height: 6, to_height: 7 }]);
-    expect(await query("SELECT * FROM without_pairs.derive_backfill WHERE area = 'tokens'")).to.deep.equal([]);
+    expect(await db.query("SELECT * FROM without_pairs.derive_backfill WHERE area = 'tokens'")).to.deep.equal([]);
   });
 });

@@ -6,37 +6,18 @@
  * The populator's start is test/integration/v3/ga-failed-inner-repair.test.ts.
  */
 import { expect } from 'chai';
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
-import { migrate, MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
-import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
+import { databaseBeforeMigration } from '../../support/migration-before.ts';
 
-const log = pino({ level: 'silent' });
 const MIGRATION = '1142_ga_failed_inner_repair';
 const SCHEMA = 'repaired';
 
 describe(`migration ${MIGRATION}`, function () {
   this.timeout(120_000);
-  let db: { url: string; drop(): Promise<void> };
-  let dir: string;
-  before(async () => {
-    db = await createTestDatabase();
-    dir = await mkdtemp(join(tmpdir(), 'mdw-1142-'));
-    for (const f of await readdir(MIGRATIONS_DIR))
-      if (f.endsWith('.sql') && f < `${MIGRATION}.sql`) await copyFile(join(MIGRATIONS_DIR, f), join(dir, f));
-  });
-  after(async () => {
-    await db?.drop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-  const query = async (sql: string, params: unknown[] = []): Promise<unknown[]> =>
-    (await queryOnce(db.url, sql, params)).rows;
+  const db = databaseBeforeMigration(MIGRATION);
 
   it('records the heights of the GA transactions whose inner transaction failed or may have, as seeds', async () => {
-    await migrate({ databaseUrl: db.url, schema: SCHEMA, dir }, log);
+    await db.migrateBefore(SCHEMA);
     /** one transaction a height, its GA call's return type as the ga area stored it (undefined: no row) */
     const stored: Array<[height: number, type: string, inner: string | null, returnType?: string | null]> = [
       [1, 'GAMetaTx', 'SpendTx', 'error'],
@@ -53,29 +34,29 @@ describe(`migration ${MIGRATION}`, function () {
       [9, 'GAMetaTx', 'ContractCallTx'],
     ];
     for (const [height, type, inner, returnType] of stored) {
-      await query(
+      await db.query(
         `INSERT INTO ${SCHEMA}.transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, size,
                                              signed, inner_type)
          VALUES ($1, $2, 0, 0, 0, $3, 1, 1, '\\x00', $4)`,
         [`th_${height}`, height, txTypeCode(type), inner],
       );
       if (returnType !== undefined)
-        await query(
+        await db.query(
           `INSERT INTO ${SCHEMA}.ga_calls (height, micro_index, tx_index, gas_used, return_type) VALUES ($1, 0, 0, 1, $2)`,
           [height, returnType],
         );
     }
-    await query(`INSERT INTO ${SCHEMA}.derive_backfill (area, next_height, to_height) VALUES ('ga', 9, 9)`);
+    await db.query(`INSERT INTO ${SCHEMA}.derive_backfill (area, next_height, to_height) VALUES ('ga', 9, 9)`);
 
-    expect(await migrate({ databaseUrl: db.url, schema: SCHEMA }, log)).to.include(MIGRATION);
-    const seeds = await query(`SELECT repair, height, stage FROM ${SCHEMA}.repair_heights ORDER BY height`);
+    expect(await db.migrateAll(SCHEMA)).to.include(MIGRATION);
+    const seeds = await db.query(`SELECT repair, height, stage FROM ${SCHEMA}.repair_heights ORDER BY height`);
     expect(seeds).to.deep.equal(
       [1, 3, 4, 5, 6, 9].map((height) => ({ repair: 'ga_failed_inner', height, stage: 'seed' })),
     );
   });
 
   it('records nothing on an empty schema', async () => {
-    await migrate({ databaseUrl: db.url, schema: 'empty' }, log);
-    expect(await query('SELECT * FROM empty.repair_heights')).to.deep.equal([]);
+    await db.migrateAll('empty');
+    expect(await db.query('SELECT * FROM empty.repair_heights')).to.deep.equal([]);
   });
 });

@@ -8,24 +8,27 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { channelId } from '../../../src/devnode/ids.ts';
 import { keyPairFromSeed, parseSecretKey, signBytes, type KeyPair } from '../../../src/devnode/keys.ts';
 import { encodeTx, type BuiltTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
-import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { forcedCall, stateHash } from '../../support/channel-txs.ts';
 import { fundGa, gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
-import { populateToTop } from '../../support/populate.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
-import { silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
+import {
+  mineGeneration,
+  populatedWithNodeSettings,
+  silent,
+  startHarness,
+  verifyClean,
+  waitFor,
+  type Harness,
+} from './support/harness.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -59,11 +62,7 @@ describe('AE balances and generation fees of force progresses, plain, paid for a
     const nonce = (k: KeyPair): number => chain.pending.accounts.get(k.address)!.nonce + 1;
     const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
     await h.devnode.mineKeyBlock();
-    const mine = async (): Promise<void> => {
-      await h.devnode.mineMicroBlock();
-      heights.push(chain.height);
-      await h.devnode.mineKeyBlock();
-    };
+    const mine = async (): Promise<void> => void heights.push(await mineGeneration(h));
     submit(fundGa(initiator, ga.address, 10n ** 21n, nonce(initiator)));
     submit(fundGa(initiator, payer.address, 10n ** 21n, nonce(initiator)));
     await mine();
@@ -114,14 +113,7 @@ describe('AE balances and generation fees of force progresses, plain, paid for a
     forced.push(submit({ tx: paid, signers: [payer] }));
     forced.push(submit(gaMetaTx(ga.address, 1n, { ...progress(ga, 4), nonce: 0 })));
     await mine();
-    const genesis = await writeNodeFiles(await mkdtemp(join(tmpdir(), 'mdw-genesis-')), chain);
-    env = {
-      GENESIS_ACCOUNTS_FILE: genesis.genesisAccountsFile,
-      ...genesis.forkFiles,
-      NODE_INTERNAL_URL: h.devnode.internalUrl,
-    };
-    await populateToTop(h.config(env));
-    pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+    ({ env, pool } = await populatedWithNodeSettings(h));
   });
 
   after(async () => {
@@ -151,11 +143,7 @@ describe('AE balances and generation fees of force progresses, plain, paid for a
   it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
-    const unexplained = await pool.query<{ account_id: string; height: number }>(
-      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained' AND account_id = ANY($1)",
-      [[initiator.address, payer.address, ga.address]],
-    );
-    expect(unexplained.rows).to.deep.equal([]);
+    expect(await unexplainedChanges(pool, [initiator.address, payer.address, ga.address])).to.deep.equal([]);
   });
 
   it("counts in each generation's fees what its transactions took out of all accounts (the devnode burns fees)", async () => {

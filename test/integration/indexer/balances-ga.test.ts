@@ -8,21 +8,25 @@
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
+import { readFile } from 'node:fs/promises';
 import { encode } from '../../../src/chain/encoding.ts';
-import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
-import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
+import { aeBalancesApart, devnodeBalances, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { fundGa, GA_GAS_PRICE, gaAttachTx, gaMetaTx, INNER_SPEND_FEE, innerSpend } from '../../support/ga-txs.ts';
-import { populateToTop } from '../../support/populate.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
-import { silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
+import {
+  mineGeneration,
+  populatedWithNodeSettings,
+  silent,
+  startHarness,
+  verifyClean,
+  waitFor,
+  type Harness,
+} from './support/harness.ts';
 
 /** the amount of the inner spend that fails */
 const FAILED_AMOUNT = 10n ** 22n;
@@ -48,11 +52,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
     const submit = (built: BuiltTx): void => void chain.submit(signBuilt(chain.options.networkId, built));
     // the generations after this one hold only the transactions below
     await h.devnode.mineKeyBlock();
-    const mine = async (): Promise<void> => {
-      await h.devnode.mineMicroBlock();
-      heights.push(chain.height);
-      await h.devnode.mineKeyBlock();
-    };
+    const mine = async (): Promise<void> => void heights.push(await mineGeneration(h));
     submit(fundGa(owner, ga, 10n ** 21n, chain.pending.accounts.get(owner.address)!.nonce + 1));
     await mine();
     submit(gaAttachTx(key));
@@ -62,14 +62,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
     submit(meta(1, FAILED_AMOUNT));
     submit(meta(2, 5n * 10n ** 18n));
     await mine();
-    const genesis = await writeNodeFiles(await mkdtemp(join(tmpdir(), 'mdw-genesis-')), chain);
-    env = {
-      GENESIS_ACCOUNTS_FILE: genesis.genesisAccountsFile,
-      ...genesis.forkFiles,
-      NODE_INTERNAL_URL: h.devnode.internalUrl,
-    };
-    await populateToTop(h.config(env));
-    pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+    ({ env, pool } = await populatedWithNodeSettings(h));
   });
 
   after(async () => {
@@ -90,11 +83,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
     // no difference left for the node's state to place: the rules told each change
-    const unexplained = await pool.query<{ account_id: string; height: number }>(
-      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained' AND account_id = ANY($1)",
-      [[ga, recipient]],
-    );
-    expect(unexplained.rows).to.deep.equal([]);
+    expect(await unexplainedChanges(pool, [ga, recipient])).to.deep.equal([]);
   });
 
   it("counts in each generation's fees what its transactions took out of all accounts (the devnode burns fees)", async () => {

@@ -7,11 +7,7 @@
  * of its micro blocks (a generation continued by the next start).
  */
 import { expect } from 'chai';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import prom from 'prom-client';
-import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import type { Config } from '../../../src/config/middleware.ts';
@@ -24,7 +20,7 @@ import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { populateToTop } from '../../support/populate.ts';
-import { silent, startHarness, waitFor, type Harness } from './support/harness.ts';
+import { nodeSettings, silent, startHarness, waitFor, type Harness } from './support/harness.ts';
 
 describe('AE balance history after stops at every point of a generation (issue 89)', function () {
   this.timeout(600_000);
@@ -34,17 +30,7 @@ describe('AE balance history after stops at every point of a generation (issue 8
 
   before(async () => {
     h = await startHarness(200, 'balances-stops', { profile: 'mainnet-like' }, { REWARD_RULES: 'devnode' });
-    // the node's genesis accounts, as an operator gives them: every account's history starts at its genesis balance
-    const { genesisAccountsFile, forkFiles } = await writeNodeFiles(
-      await mkdtemp(join(tmpdir(), 'mdw-genesis-')),
-      h.devnode.chain,
-    );
-    cfg = h.config({
-      BATCH_SIZE: '7',
-      GENESIS_ACCOUNTS_FILE: genesisAccountsFile,
-      ...forkFiles,
-      NODE_INTERNAL_URL: h.devnode.internalUrl,
-    });
+    cfg = h.config({ BATCH_SIZE: '7', ...(await nodeSettings(h)) });
     pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
   });
 

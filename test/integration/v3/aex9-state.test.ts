@@ -11,8 +11,7 @@
  * transactions.
  */
 import { expect } from 'chai';
-import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
-import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
+import { type Encoded } from '@aeternity/aepp-sdk';
 import { address, option } from '../../../src/chain/fate.ts';
 import type { FateValue } from '../../../src/chain/fate.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
@@ -22,6 +21,7 @@ import { contractId } from '../../../src/devnode/ids.ts';
 import { waitFor } from '../../support/wait.ts';
 import { deriveKey, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
 import type { Json } from '../../../src/chain/json.ts';
+import { dryRunBalances } from '../../support/aex9-dry-run.ts';
 import { aex9Tokens, wrappedAe } from '../../support/aex9-truth.ts';
 import { startV3, walkPages, type V3UnderTest } from './harness.ts';
 
@@ -34,15 +34,7 @@ const holdings = (entries: Iterable<readonly [string, bigint]>): Holdings =>
 
 /** the contract's own answer: `balances()` dry-run through the SDK on the devnode's top */
 async function contractBalances(v3: V3UnderTest, id: string): Promise<Holdings> {
-  const aeSdk = new AeSdk({
-    nodes: [{ name: 'devnode', instance: new Node(v3.devnode.externalUrl, { retryCount: 0 }) }],
-  });
-  const contract = await Contract.initialize<{ balances: () => Map<string, bigint> }>({
-    ...aeSdk.getContext(),
-    aci: TOKEN_ACI as never,
-    address: id as Encoded.ContractAddress,
-  });
-  return holdings((await contract.balances()).decodedResult);
+  return holdings(await dryRunBalances(v3.devnode.externalUrl, id));
 }
 
 /** what the API serves of a token's holders, raw and through the SDK (which must agree) */

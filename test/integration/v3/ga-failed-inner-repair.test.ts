@@ -10,7 +10,6 @@
  * listings, and `mdw -v --full`.
  */
 import { expect } from 'chai';
-import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
 import { contractId, nameId } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { address, some } from '../../../src/chain/fate.ts';
@@ -20,22 +19,21 @@ import { createWritePool } from '../../../src/db/connection/pool.ts';
 import { pendingBackfills } from '../../../src/db/queries/pending-backfills.ts';
 import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
 import { replaceGaCalls } from '../../../src/db/writes/ga-calls.ts';
-import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
-import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { heightRange } from '../../../src/indexer/sync/heights.ts';
 import { loadBatch, prepareBatch } from '../../../src/indexer/sync/loader.ts';
 import { NodeClient } from '../../../src/node/client.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { dryRunBalances } from '../../support/aex9-dry-run.ts';
 import { gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
 import { silentLog } from '../api/harness.ts';
 import { loaderDeps } from '../indexer/support/loader-deps.ts';
 import { OldFetch } from '../indexer/support/old-ga-fetch.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { aex9BalancesApart, startV3, verifyClean, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -257,21 +255,9 @@ describe('the failed inner GA transactions an older populator stored, repaired a
   });
 
   it("moves no token in a failed call: every holder's balance is the contract's dry-run answer", async () => {
-    const aeSdk = new AeSdk({
-      nodes: [{ name: 'devnode', instance: new Node(v3.devnode.externalUrl, { retryCount: 0 }) }],
-    });
-    const contract = await Contract.initialize<{ balances: () => Map<string, bigint> }>({
-      ...aeSdk.getContext(),
-      aci: TOKEN_ACI as never,
-      address: token as Encoded.ContractAddress,
-    });
-    const { decodedResult } = await contract.balances();
-    expect(decodedResult.get(recipient), 'the successful transfer only').to.equal(7n);
-    for (const account of [owner, ga, recipient]) {
-      const ours = await v3.get(`/mdw/v3/aex9/${token}/balances/${account}`);
-      expect(ours.status, ours.text).to.equal(200);
-      expect(BigInt(String((ours.body as Obj).amount)), account).to.equal(decodedResult.get(account));
-    }
+    const dryRun = await dryRunBalances(v3.devnode.externalUrl, token);
+    expect(dryRun.get(recipient), 'the successful transfer only').to.equal(7n);
+    expect(await aex9BalancesApart(v3, token, [owner, ga, recipient], dryRun)).to.deep.equal([]);
   });
 
   it("keeps every account's AE balance the devnode's, and lists nothing under the failed ones' ids", async () => {
@@ -283,12 +269,6 @@ describe('the failed inner GA transactions an older populator stored, repaired a
   });
 
   it('verifies clean against the devnode (mdw -v --full)', async () => {
-    const lines: string[] = [];
-    const report = await verifyChain(
-      { cfg: loadConfig(v3.settings), log: silentLog, out: (l) => lines.push(l) },
-      { full: true },
-    );
-    expect(lines).to.deep.equal([]);
-    expect(report.differences).to.equal(0);
+    await verifyClean(v3);
   });
 });

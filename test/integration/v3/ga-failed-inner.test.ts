@@ -7,22 +7,19 @@
  * ga_meta_tx whose GA call is not `ok`). A successful inner transfer beside them takes effect.
  */
 import { expect } from 'chai';
-import { AeSdk, Contract, Node, type Encoded } from '@aeternity/aepp-sdk';
 import { contractId } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { address, some } from '../../../src/chain/fate.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import { TOKEN_ACI } from '../../../src/devnode/contracts/aci.ts';
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { keyPairFromSeed, parseSecretKey } from '../../../src/devnode/keys.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { aeMdwCallWithoutObject } from '../../support/ae-mdw-call-none.ts';
+import { dryRunBalances } from '../../support/aex9-dry-run.ts';
 import { fundGa, gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
-import { loadConfig } from '../../../src/config/middleware.ts';
-import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { silentLog } from '../api/harness.ts';
-import { startV3, type V3UnderTest } from './harness.ts';
+import { aex9BalancesApart, startV3, verifyClean, type V3UnderTest } from './harness.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -97,21 +94,9 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     const hashes = (calls.body as { data: Obj[] }).data.map((c) => c.call_tx_hash);
     expect(hashes).to.include(succeeded);
     expect(hashes).to.not.include(failed[1]);
-    const aeSdk = new AeSdk({
-      nodes: [{ name: 'devnode', instance: new Node(v3.devnode.externalUrl, { retryCount: 0 }) }],
-    });
-    const contract = await Contract.initialize<{ balances: () => Map<string, bigint> }>({
-      ...aeSdk.getContext(),
-      aci: TOKEN_ACI as never,
-      address: token as Encoded.ContractAddress,
-    });
-    const { decodedResult } = await contract.balances();
-    expect(decodedResult.get(recipient), 'the successful transfer only').to.equal(7n);
-    for (const account of [ga, recipient]) {
-      const ours = await v3.get(`/mdw/v3/aex9/${token}/balances/${account}`);
-      expect(ours.status, ours.text).to.equal(200);
-      expect(BigInt(String((ours.body as Obj).amount)), account).to.equal(decodedResult.get(account));
-    }
+    const dryRun = await dryRunBalances(v3.devnode.externalUrl, token);
+    expect(dryRun.get(recipient), 'the successful transfer only').to.equal(7n);
+    expect(await aex9BalancesApart(v3, token, [ga, recipient], dryRun)).to.deep.equal([]);
   });
 
   it("pays no one of a failed spend: every account's AE balance is the devnode's", async () => {
@@ -137,18 +122,7 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
     const inner = (meta.tx as Obj).tx as Obj;
     const node = (await v3.nodeGet(`/v3/transactions/${failed[1]}`)) as { tx: { tx: { tx: Obj } } };
     // the node's transaction, and what ae_mdw adds to a call it finds no call object of (the node holds none)
-    expect(inner).to.deep.equal({
-      ...node.tx.tx.tx,
-      aexn_type: 'aex9',
-      call_id: null,
-      return_type: null,
-      gas_used: null,
-      log: null,
-      function: null,
-      arguments: null,
-      result: 'invalid',
-      return: null,
-    });
+    expect(inner).to.deep.equal(aeMdwCallWithoutObject(node.tx.tx.tx, 'aex9'));
     // the call that ran beside it: its outcome as the node's info holds it
     const ran = (await v3.nodeGet(`/v3/transactions/${succeeded}/info`)) as { ga_info: { inner_object: Obj } };
     const call = ran.ga_info.inner_object.call_info as Obj;
@@ -168,12 +142,6 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
   });
 
   it('verifies clean against the devnode (mdw -v --full): the calls, names and balances the node holds', async () => {
-    const lines: string[] = [];
-    const report = await verifyChain(
-      { cfg: loadConfig(v3.settings), log: silentLog, out: (l) => lines.push(l) },
-      { full: true },
-    );
-    expect(lines).to.deep.equal([]);
-    expect(report.differences).to.equal(0);
+    await verifyClean(v3);
   });
 });

@@ -14,6 +14,7 @@ import { startDevnode, type Devnode, type DevnodeOptions } from '../../../src/de
 import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import type { GenerateOptions } from '../../../src/devnode/generator.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/base/roles.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
@@ -70,6 +71,39 @@ export interface V3UnderTest {
   /** withoutPopulator runs `fn` with the populator stopped (a -H reload needs the schema's writer lock), then starts it again */
   withoutPopulator<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/**
+ * aex9BalancesApart compares the balance /mdw/v3 serves each of `accounts` in `token` with `expected` (e.g. the
+ * contract's dry-run answer): the differences, one line each (none: each served, 200, and equal).
+ */
+export async function aex9BalancesApart(
+  v3: V3UnderTest,
+  token: string,
+  accounts: readonly string[],
+  expected: ReadonlyMap<string, bigint>,
+): Promise<string[]> {
+  const apart: string[] = [];
+  for (const account of accounts) {
+    const ours = await v3.get(`/mdw/v3/aex9/${token}/balances/${account}`);
+    const served = ours.status === 200 ? BigInt(String((ours.body as Obj).amount)) : `${ours.status} ${ours.text}`;
+    if (served !== expected.get(account)) apart.push(`${account}: ${served} ≠ ${expected.get(account)}`);
+  }
+  return apart;
+}
+
+/**
+ * verifyClean checks every stored height against the devnode with the settings the populator ran with (`mdw -v
+ * --full`): no difference at all, full JSON included.
+ */
+export async function verifyClean(v3: V3UnderTest): Promise<void> {
+  const lines: string[] = [];
+  const report = await verifyChain(
+    { cfg: loadConfig(v3.settings), log: silentLog, out: (l) => lines.push(l) },
+    { full: true },
+  );
+  expect(lines).to.deep.equal([]);
+  expect(report.differences).to.equal(0);
 }
 
 /** mdwLink is the server path of a `next`/`prev` link of ae_mdw's API, which is relative to its base (`/v3/…`, under /mdw here). */

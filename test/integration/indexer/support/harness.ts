@@ -1,11 +1,17 @@
 /** @module Test harness for the indexer: a devnode, a database, a config pointing at both, waiting helpers. */
 import { expect } from 'chai';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
+import { writeNodeFiles } from '../../../../src/cli/dev/node-files.ts';
 import { loadConfig, type Config } from '../../../../src/config/middleware.ts';
+import { createPool, type Pool } from '../../../../src/db/connection/pool.ts';
 import type { Devnode, DevnodeOptions } from '../../../../src/devnode/index.ts';
 import type { GenerateOptions } from '../../../../src/devnode/generator.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
+import { populateToTop } from '../../../support/populate.ts';
 import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
 import { startGeneratedDevnode } from '../../../support/devnode.ts';
 import { wrappedAe } from '../../../support/aex9-truth.ts';
@@ -78,6 +84,37 @@ export async function startHarness(
       await db.drop();
     },
   };
+}
+
+/**
+ * nodeSettings writes the devnode's genesis accounts and hard-fork files, as an operator gives the node's, and returns
+ * the populator's settings naming them and the node's internal API (its dry-runs): with them every account's history
+ * starts at its genesis balance.
+ */
+export async function nodeSettings(h: Harness): Promise<Record<string, string>> {
+  const { genesisAccountsFile, forkFiles } = await writeNodeFiles(
+    await mkdtemp(join(tmpdir(), 'mdw-genesis-')),
+    h.devnode.chain,
+  );
+  return { GENESIS_ACCOUNTS_FILE: genesisAccountsFile, ...forkFiles, NODE_INTERNAL_URL: h.devnode.internalUrl };
+}
+
+/**
+ * populatedWithNodeSettings populates the schema to the devnode's top with nodeSettings, and opens a pool on it (the
+ * caller ends it): `env`, the settings, for the checks that must follow the same (verifyClean).
+ */
+export async function populatedWithNodeSettings(h: Harness): Promise<{ env: Record<string, string>; pool: Pool }> {
+  const env = await nodeSettings(h);
+  await populateToTop(h.config(env));
+  return { env, pool: createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent) };
+}
+
+/** mineGeneration mines the pending transactions into a micro block and a key block after it: the micro block's height. */
+export async function mineGeneration(h: Harness): Promise<number> {
+  await h.devnode.mineMicroBlock();
+  const height = h.devnode.chain.height;
+  await h.devnode.mineKeyBlock();
+  return height;
 }
 
 /** waitFor polls `check` until it returns true, failing after `timeoutMs` with `what` in the message. */

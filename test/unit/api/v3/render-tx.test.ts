@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Json } from '../../../../src/chain/json.ts';
 import type { TxRow } from '../../../../src/db/queries/transactions.ts';
 import { mdwTx } from '../../../../src/shapes/v3/render-tx.ts';
+import { aeMdwCallWithoutObject } from '../../../support/ae-mdw-call-none.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -46,18 +47,7 @@ describe('mdwTx of a GAMetaTx', () => {
   it("shows a failed inner call as ae_mdw's format_call_info shows a call the node holds none of", () => {
     const tx = mdwTx(metaRow('error', { unmadeCallStandard: 'aex9' }));
     expect([tx.return_type, tx.gas_used]).to.deep.equal(['error', 2984n]);
-    expect((tx.tx as Obj).tx as Obj).to.deep.equal({
-      ...inner,
-      aexn_type: 'aex9',
-      call_id: null,
-      return_type: null,
-      gas_used: null,
-      log: null,
-      function: null,
-      arguments: null,
-      result: 'invalid',
-      return: null,
-    });
+    expect((tx.tx as Obj).tx as Obj).to.deep.equal(aeMdwCallWithoutObject(inner, 'aex9'));
   });
 
   it('shows an inner call that ran with its outcome, from its call row', () => {
