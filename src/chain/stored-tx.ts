@@ -7,7 +7,7 @@
  */
 import { decode, encode } from './encoding.ts';
 import { isJsonObject, jsonEqual, parseJson, stringifyJson, type Json } from './json.ts';
-import { decodeSignedTx, decodeTx } from './tx-parse.ts';
+import { AMOUNT_KINDS, decodeSignedTx, decodeTx } from './tx-parse.ts';
 import { signedTxSize } from './tx-size.ts';
 import { signedTxEncoding, type TxFields } from './tx-serialize.ts';
 
@@ -162,6 +162,15 @@ export function renderStoredTx(stored: Uint8Array): SignedTxJson {
  */
 export function renderStoredTxFields(stored: Uint8Array): TxFields {
   return isBinary(stored) ? decodeTx(decodeSignedTx(plainBytes(stored)).txBytes) : storedJson(stored).tx;
+}
+
+/**
+ * storedTxAmounts is renderStoredTxFields' ids and integers alone (tx-parse.ts AMOUNT_KINDS), a wrapped transaction's
+ * too: what moves whose AE (the balances) without the call data's, payloads' and signatures' checksums and Base58. A
+ * transaction stored as JSON gives all its fields.
+ */
+export function storedTxAmounts(stored: Uint8Array): TxFields {
+  return isBinary(stored) ? decodeTx(decodeSignedTx(plainBytes(stored)).txBytes, AMOUNT_KINDS) : storedJson(stored).tx;
 }
 
 /**

@@ -87,15 +87,13 @@ export async function deriveBalances(
   // those no transaction names as an account: one only an internal call paid (Chain.spend), a contract's account whose
   // AE a transaction or an internal call moved, or may have (a call the rules cannot tell, an AENS or oracle fee)
   const unnamed = new Set<string>();
-  const others: (readonly [string, number])[] = [
-    ...derived.deltas.map((d) => [d.account, d.height] as const),
-    ...derived.untold.flatMap((u) => u.accounts.map((a) => [a, u.height] as const)),
-    ...derived.unfollowed.map((u) => [u.account, u.height] as const),
-  ];
-  for (const [id, height] of others) {
+  const other = (id: string, height: number): void => {
     if (!touched.has(id)) unnamed.add(id);
     touch(id, height);
-  }
+  };
+  for (const d of derived.deltas) other(d.account, d.height);
+  for (const u of derived.untold) for (const a of u.accounts) other(a, u.height);
+  for (const u of derived.unfollowed) other(u.account, u.height);
   const known = await contractsAmong(
     db,
     [...unnamed].map((id) => reprefix(id, 'ct')),
