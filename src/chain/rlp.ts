@@ -84,8 +84,8 @@ function readLength(bytes: Uint8Array, at: number, size: number): number {
 
 /**
  * decodedEnd is where the item decodeAt read last ends: decoding is synchronous, so one variable serves every call,
- * where an [item, end] pair per item was a third of the objects a decoding allocated (the populator decodes every
- * stored transaction it renders back or derives balances from).
+ * where an [item, end] pair per item allocated as many objects again as the items themselves (the populator decodes
+ * every transaction it renders back and every stored one it derives balances from).
  */
 let decodedEnd = 0;
 
