@@ -229,20 +229,28 @@ export interface Reconciliation {
   readonly openings?: ReadonlyMap<string, bigint>;
 }
 
+/** A range's changes reconciled with the node (reconcileRange): what balanceChangeRows adds to the derived ones. */
+export interface Reconciled {
+  /** the accounts whose derived balance at the range's end is not the node's */
+  readonly differences: BalanceDifference[];
+  /** the accounts first seen whose whole difference is taken for their genesis balance, none being told */
+  readonly inferred: string[];
+  /** the genesis balance of each account first seen without genesis accounts known */
+  readonly opening: ReadonlyMap<string, bigint>;
+  /** the 'unexplained' changes that make each difference the node's */
+  readonly placed: readonly PlacedDelta[];
+}
+
 /**
- * balanceChangeRows makes the rows of a range's changes: one per account, place and cause (their amounts summed), each
- * with the balance after it from the account's balance before the range, and for each account whose balance at the
- * range's end the node gave (`atEnd`) and differs from the derived one, an 'unexplained' row making it the node's:
- * where the node's state showed it arising (`located`), else after the first place the rules could not tell that names
- * the account (a call whose internal calls no dry-run told, a type not known), else after the range's last block. An
- * account first seen without genesis accounts known (`inferOpening`) gets a genesis row at height 0: its opening as the
- * node told it (`openings`), the rest a difference as above; else, as long as none is told, its whole difference, the
- * account then listed in `inferred` (a difference arising inside the range would be taken for genesis money). Pure.
+ * reconcileRange tells, for each account whose balance at the range's end the node gave (`atEnd`) and differs from
+ * the derived one, the 'unexplained' changes making it the node's: where the node's state showed it arising
+ * (`located`), else after the first place the rules could not tell that names the account (a call whose internal calls
+ * no dry-run told, a type not known), else after the range's last block. An account first seen without genesis
+ * accounts known (`inferOpening`) opens at height 0 with its opening as the node told it (`openings`), the rest a
+ * difference as above; else, as long as none is told, with its whole difference, the account then listed in
+ * `inferred` (a difference arising inside the range would be taken for genesis money). Pure.
  */
-export function balanceChangeRows(
-  deltas: readonly PlacedDelta[],
-  rec: Reconciliation,
-): { rows: BalanceChangeRow[]; differences: BalanceDifference[]; inferred: string[] } {
+export function reconcileRange(deltas: readonly PlacedDelta[], rec: Reconciliation): Reconciled {
   const { before, atEnd, end } = rec;
   const derived = new Map<string, bigint>();
   for (const d of deltas) derived.set(d.account, (derived.get(d.account) ?? before.get(d.account) ?? 0n) + d.amount);
@@ -282,16 +290,30 @@ export function balanceChangeRows(
     const at = cause ?? { ...placeOf(end), txIndex: AFTER_BLOCK };
     placed.push(placedDelta(at, null, { account: accountId, amount: node - held, kind: 'unexplained' }));
   }
+  return { differences, inferred, opening, placed };
+}
+
+/**
+ * balanceChangeRows makes the rows of a range's changes: one per account, place and cause (their amounts summed), each
+ * with the balance after it from the account's balance before the range, the 'unexplained' ones of its reconciliation
+ * with the node among them and a genesis row at height 0 for each account it opens (reconcileRange; `reconciled`: that
+ * of `rec`, already made). Pure.
+ */
+export function balanceChangeRows(
+  deltas: readonly PlacedDelta[],
+  rec: Reconciliation,
+  reconciled: Reconciled = reconcileRange(deltas, rec),
+): { rows: BalanceChangeRow[]; differences: BalanceDifference[]; inferred: string[] } {
+  const { opening, placed, differences, inferred } = reconciled;
   const genesis = { height: 0, microIndex: -1, txIndex: -1, seq: 0, kind: 'accounts_roma', txHash: null };
-  const opened: BalanceChangeRow[] = [...opening].map(([accountId, balance]) => ({
-    accountId,
-    ...genesis,
-    delta: balance,
-    balance,
-  }));
-  // concatenated, never spread into push: a stretch of 10 000 heights holds more changes than a call takes arguments
-  const rows = opened.concat(changeRows(inChainOrder(deltas, placed), (id) => opening.get(id) ?? before.get(id) ?? 0n));
-  return { rows: rows.filter((r) => r.delta !== 0n), differences, inferred };
+  const rows: BalanceChangeRow[] = [];
+  for (const [accountId, balance] of opening)
+    if (balance !== 0n) rows.push({ accountId, ...genesis, delta: balance, balance });
+  // pushed one by one, never spread into push: a stretch of 10 000 heights holds more changes than a call takes
+  // arguments
+  const held = (id: string): bigint => opening.get(id) ?? rec.before.get(id) ?? 0n;
+  for (const r of changeRows(inChainOrder(deltas, placed), held)) if (r.delta !== 0n) rows.push(r);
+  return { rows, differences, inferred };
 }
 
 /**
