@@ -298,6 +298,15 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
     }
     expect(binary).to.be.greaterThan(100);
   });
+
+  it("keeps a 7.x node's bytes whose encoded_tx checksum is wrong where they render as its JSON: the render is the check", () => {
+    for (const signed of [...samples.values()].flat().slice(0, 20)) {
+      const bytes = decode(encodedTxs.get(signed.hash) as string).bytes;
+      const stored = storedTxColumns({ ...signed, encoded_tx: wrongChecksum(sdkEncode(bytes, Encoding.Transaction)) });
+      expect(isBinary(stored.signed), String((signed.tx as JsonObject).type)).to.equal(true);
+      expect(Buffer.from(stored.signed).equals(bytes)).to.equal(true);
+    }
+  });
 });
 
 describe("a 7.x node's encoded_tx of a transaction stored as JSON (chain/stored-tx)", () => {
