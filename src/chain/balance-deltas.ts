@@ -7,7 +7,8 @@
  * the change is not derived: the caller falls back to the node's balance at the batch's end (balance-changes.ts,
  * 'unexplained'). Pure.
  */
-import { hash, reprefix } from './encoding.ts';
+import { hash } from './encoding.ts';
+import { withPrefix } from './id-cache.ts';
 import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 import { contractId, LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
@@ -327,6 +328,7 @@ export function payerOf(tx: TxFields): Json | undefined {
  */
 export function accountOf(id: string): string | undefined {
   if (id.startsWith('ak_')) return id;
-  if (id.startsWith('ok_') || id.startsWith('ct_')) return reprefix(id, 'ak');
+  // remembered: a range's changes meet the same contracts again and again, each a Base58 and checksum both ways
+  if (id.startsWith('ok_') || id.startsWith('ct_')) return withPrefix(id, 'ak');
   return undefined;
 }

@@ -82,10 +82,21 @@ function readLength(bytes: Uint8Array, at: number, size: number): number {
   return n;
 }
 
-function decodeAt(bytes: Uint8Array, at: number): [RlpItem, number] {
+/**
+ * decodedEnd is where the item decodeAt read last ends: decoding is synchronous, so one variable serves every call,
+ * where an [item, end] pair per item allocated as many objects again as the items themselves (the populator decodes
+ * every transaction it renders back and every stored one it derives balances from).
+ */
+let decodedEnd = 0;
+
+/** decodeAt reads the item at `at`, and leaves where it ends in decodedEnd. */
+function decodeAt(bytes: Uint8Array, at: number): RlpItem {
   if (at >= bytes.length) throw new RlpError('truncated item');
   const first = bytes[at]!;
-  if (first < 0x80) return [bytes.subarray(at, at + 1), at + 1];
+  if (first < 0x80) {
+    decodedEnd = at + 1;
+    return bytes.subarray(at, at + 1);
+  }
   let start: number;
   let length: number;
   const isList = first >= 0xc0;
@@ -100,22 +111,25 @@ function decodeAt(bytes: Uint8Array, at: number): [RlpItem, number] {
   }
   const end = start + length;
   if (end > bytes.length) throw new RlpError('item longer than its input');
-  if (!isList) return [bytes.subarray(start, end), end];
+  if (!isList) {
+    decodedEnd = end;
+    return bytes.subarray(start, end);
+  }
   const items: RlpItem[] = [];
   let pos = start;
   while (pos < end) {
-    const [child, next] = decodeAt(bytes, pos);
-    items.push(child);
-    pos = next;
+    items.push(decodeAt(bytes, pos));
+    pos = decodedEnd;
   }
   if (pos !== end) throw new RlpError('list content overruns its length');
-  return [items, end];
+  decodedEnd = end;
+  return items;
 }
 
 /** rlpDecode parses exactly one item spanning all of `bytes`. */
 export function rlpDecode(bytes: Uint8Array): RlpItem {
-  const [item, end] = decodeAt(bytes, 0);
-  if (end !== bytes.length) throw new RlpError('trailing bytes after the item');
+  const item = decodeAt(bytes, 0);
+  if (decodedEnd !== bytes.length) throw new RlpError('trailing bytes after the item');
   return item;
 }
 

@@ -48,7 +48,9 @@ export function nameTxId(tx: TxObject): string | undefined {
 export type CreatedIdsOf = (tx: TxObject) => Record<string, string>;
 
 function collect(ids: Map<string, string[]>, tx: TxObject, prefix: string, created: CreatedIdsOf): void {
-  for (const [key, value] of Object.entries(tx)) {
+  // keys, not entries: no [key, value] pair allocated per field of every transaction indexed
+  for (const key of Object.keys(tx)) {
+    const value = tx[key];
     if (key.endsWith('_id')) addId(ids, value, prefix + key);
     else if (key.endsWith('_ids')) {
       // delegate_ids: a list, or {initiator: [...], responder: [...]} on newer nodes
@@ -58,7 +60,8 @@ function collect(ids: Map<string, string[]>, tx: TxObject, prefix: string, creat
       for (const p of value) if (isJsonObject(p)) addId(ids, p.id, `${prefix}pointers`);
     }
   }
-  for (const [field, id] of Object.entries(created(tx))) addId(ids, id, prefix + field);
+  const made = created(tx);
+  for (const field of Object.keys(made)) addId(ids, made[field], prefix + field);
   const inner = innerTx(tx);
   if (inner) collect(ids, inner, `${prefix}tx.`, created);
 }

@@ -69,7 +69,16 @@ function updateJson(bytes: Uint8Array): { [k: string]: Json } {
   return out;
 }
 
-function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind, tx: TxFields): number {
+function decodeField(
+  items: RlpItem[],
+  at: number,
+  name: string,
+  kind: FieldKind,
+  tx: TxFields,
+  kinds: ReadonlySet<FieldKind> | undefined,
+): number {
+  // a kind left out is stepped over: two RLP items for the kinds shown as one field of two
+  if (kinds !== undefined && !kinds.has(kind)) return at + (kind === 'ttl' || kind === 'delegates' ? 2 : 1);
   const item = items[at];
   switch (kind) {
     case 'id':
@@ -101,7 +110,10 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
       return at + 1;
     case 'signedTx': {
       const { signatures, txBytes } = decodeSignedTx(blob(item, name));
-      tx[name] = { tx: decodeTx(txBytes), signatures: signatures.map((s) => encode('sg', s)) };
+      // the signatures are bytes too: left out with them (`kinds`), as their checksum and Base58 cost
+      const inner = decodeTx(txBytes, kinds);
+      tx[name] =
+        kinds === undefined ? { tx: inner, signatures: signatures.map((s) => encode('sg', s)) } : { tx: inner };
       return at + 1;
     }
     case 'ttl': {
@@ -159,8 +171,12 @@ function decodeField(items: RlpItem[], at: number, name: string, kind: FieldKind
   }
 }
 
-/** decodeTx parses an unsigned transaction into the node's JSON; `ttl` 0 is omitted as the node does. */
-export function decodeTx(bytes: Uint8Array): TxFields {
+/**
+ * decodeTx parses an unsigned transaction into the node's JSON; `ttl` 0 is omitted as the node does. With `kinds`, only
+ * the fields of those kinds (and a wrapped transaction's) are shown: a reader of the amounts and ids alone (the
+ * balances) pays no encoding of call data, payloads and signatures (AMOUNT_KINDS).
+ */
+export function decodeTx(bytes: Uint8Array, kinds?: ReadonlySet<FieldKind>): TxFields {
   const items = list(rlpDecode(bytes), 'transaction');
   const tag = Number(intJson(blob(items[0], 'tag')));
   const version = Number(intJson(blob(items[1], 'version')));
@@ -168,13 +184,16 @@ export function decodeTx(bytes: Uint8Array): TxFields {
   if (!schema) throw new TxCodecError(`unsupported transaction tag ${tag} version ${version}`);
   const tx: TxFields = {};
   let at = 2;
-  for (const [name, kind] of schema.fields) at = decodeField(items, at, name, kind, tx);
+  for (const [name, kind] of schema.fields) at = decodeField(items, at, name, kind, tx, kinds);
   if (at !== items.length) throw new TxCodecError(`${schema.type} has ${items.length - 2} fields, expected ${at - 2}`);
   // after the fields, as the node prints them: set in place, not by a copy of the whole object for two members
   tx.type = schema.type;
   tx.version = version;
   return tx;
 }
+
+/** AMOUNT_KINDS: the kinds that tell who pays and receives what (ids, integers, a wrapped transaction). */
+export const AMOUNT_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(['id', 'int', 'signedTx']);
 
 /** decodeSignedTx unwraps a signed transaction into its signatures and inner transaction bytes. */
 export function decodeSignedTx(bytes: Uint8Array): { signatures: Uint8Array[]; txBytes: Uint8Array } {

@@ -30,6 +30,7 @@ import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import {
   balanceChangeRows,
   readRangeDeltas,
+  reconcileRange,
   type BalanceDifference,
   type PlacedDelta,
   type RangeDeltas,
@@ -87,15 +88,13 @@ export async function deriveBalances(
   // those no transaction names as an account: one only an internal call paid (Chain.spend), a contract's account whose
   // AE a transaction or an internal call moved, or may have (a call the rules cannot tell, an AENS or oracle fee)
   const unnamed = new Set<string>();
-  const others: (readonly [string, number])[] = [
-    ...derived.deltas.map((d) => [d.account, d.height] as const),
-    ...derived.untold.flatMap((u) => u.accounts.map((a) => [a, u.height] as const)),
-    ...derived.unfollowed.map((u) => [u.account, u.height] as const),
-  ];
-  for (const [id, height] of others) {
+  const other = (id: string, height: number): void => {
     if (!touched.has(id)) unnamed.add(id);
     touch(id, height);
-  }
+  };
+  for (const d of derived.deltas) other(d.account, d.height);
+  for (const u of derived.untold) for (const a of u.accounts) other(a, u.height);
+  for (const u of derived.unfollowed) other(u.account, u.height);
   const known = await contractsAmong(
     db,
     [...unnamed].map((id) => reprefix(id, 'ct')),
@@ -128,21 +127,24 @@ export async function deriveBalances(
   // end leaves, unless the range holds what the rules cannot tell: then the node's genesis state (openingBalances)
   const inferOpening = await genesisUnknown(db);
   const rec = { before, atEnd, end, untold: derived.untold, inferOpening };
-  let changes = balanceChangeRows(derived.deltas, rec);
+  // reconciled again as the node tells more, the rows made once, of the last
+  let reconciled = reconcileRange(derived.deltas, rec);
   // an opening inferred from the range's end would take in what the range's changes lack (issue 89: an account's
   // genesis balance too high by a payment an untold call made, served until that call's height): where the rules
   // could not tell all of a range, the node's genesis state tells it; where they told all, the end's difference is it
   const openings =
-    changes.inferred.length === 0 || derived.untold.length === 0
+    reconciled.inferred.length === 0 || derived.untold.length === 0
       ? new Map<string, bigint>()
-      : await openingBalances(node, await keyBlockAt(db, 0), changes.inferred);
-  if (openings.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings });
+      : await openingBalances(node, await keyBlockAt(db, 0), reconciled.inferred);
+  if (openings.size > 0) reconciled = reconcileRange(derived.deltas, { ...rec, openings });
   // a difference is rare (the rules tell the rest): only then is the node asked where inside the range it arose
-  if (changes.differences.length > 0) {
+  let located: ReadonlyMap<string, readonly (Place & { amount: bigint })[]> = new Map();
+  if (reconciled.differences.length > 0) {
     const opened = new Map([...before, ...openings]);
-    const located = await locateDifferences(node, await rangeBlocks(db, range), derived, opened, changes.differences);
-    if (located.size > 0) changes = balanceChangeRows(derived.deltas, { ...rec, openings, located });
+    located = await locateDifferences(node, await rangeBlocks(db, range), derived, opened, reconciled.differences);
+    if (located.size > 0) reconciled = reconcileRange(derived.deltas, { ...rec, openings, located });
   }
+  const changes = balanceChangeRows(derived.deltas, { ...rec, openings, located }, reconciled);
   await replaceBalanceChanges(db, range, changes.rows);
   if (changes.differences.length > 0) report?.(changes.differences, derived.untold);
 }

@@ -32,7 +32,10 @@ export async function deriveBatchAreas(
     // an area that names its reads waits for those only; another for every area before it that others read
     const held = derive.reads ? derive.reads.some((read) => notDerived.has(read)) : !derive.standalone && deferred;
     if (!held && !behind.has(area) && !gathered) {
-      const err = underived.get(area) ?? (await withSavepoint(db, () => derive.batch(db, gens, derivation)));
+      const batch = derive.batch;
+      const err =
+        underived.get(area) ??
+        (batch === undefined ? undefined : await withSavepoint(db, () => batch(db, gens, derivation)));
       if (err === undefined) continue;
       notDerived.add(area);
       await recordBackfill(db, area, from, to);

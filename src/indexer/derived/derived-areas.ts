@@ -63,7 +63,11 @@ export interface DeriveContext {
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
 export interface AreaDerivation {
-  readonly batch: (db: Queryable, gens: readonly GenerationRows[], derivation: BatchDerivation) => Promise<void>;
+  /**
+   * absent: a batch's rows of the area are written with the batch's own (nothing to derive, no savepoint to take: two
+   * statements a batch for each such area)
+   */
+  readonly batch?: (db: Queryable, gens: readonly GenerationRows[], derivation: BatchDerivation) => Promise<void>;
   readonly stored: (db: Queryable, from: number, to: number, ctx: DeriveContext) => Promise<void>;
   /**
    * the tables it writes (by itself or through their triggers), which lack rows while it is pending: `mdw -v --full`
@@ -211,7 +215,6 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     'calls',
     {
       // a batch's calls are decoded before its transaction and written with its rows
-      batch: () => Promise.resolve(),
       stored: (db, from, to, { decoder }) => redecodeStoredCalls(db, nodeReader('calls', decoder), from, to),
       // their decoding: `mdw -v` names each call undecoded for now apart (verify.ts undecodedCalls)
       tables: ['contract_calls'],
@@ -270,7 +273,6 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     // channel_events' states (1051): a batch's are written with its rows
     'channels',
     {
-      batch: () => Promise.resolve(),
       stored: (db, from, to) => deriveChannelStates(db, from, to),
       tables: ['channel_events'],
       standalone: true,
@@ -280,7 +282,6 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     // transactions.created_id (1013): a batch's are written with its transactions
     'created',
     {
-      batch: () => Promise.resolve(),
       stored: (db, from, to) => deriveCreatedIds(db, from, to),
       tables: ['transactions'],
       standalone: true,

@@ -99,7 +99,7 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     const written = await withTransaction(pool, async (c) => {
       const w = await writeGenerations(c, batch, undefined, undefined, types);
       // the statistics as a batch derives them (the areas before them need a node, which this test has not)
-      await stats.batch(c, batch, { rules: DEFAULT_TRANSFER_RULES, appearances: w.accounts });
+      await stats.batch!(c, batch, { rules: DEFAULT_TRANSFER_RULES, appearances: w.accounts });
       return w;
     });
     expect(await names()).to.deep.equal({

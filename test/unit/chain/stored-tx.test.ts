@@ -11,7 +11,14 @@ import { encode as sdkEncode, Encoding } from '@aeternity/aepp-sdk';
 import bs58 from 'bs58';
 import { decode } from '../../../src/chain/encoding.ts';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
-import { encodedStoredTx, isBinary, renderStoredTx, storedTxColumns } from '../../../src/chain/stored-tx.ts';
+import {
+  encodedStoredTx,
+  isBinary,
+  renderStoredTx,
+  storedTxAmounts,
+  storedTxColumns,
+} from '../../../src/chain/stored-tx.ts';
+import { txDeltas } from '../../../src/chain/balance-deltas.ts';
 import { signedTxBytes, signedTxEncoding } from '../../../src/chain/tx-serialize.ts';
 import { generateChain } from '../../../src/devnode/index.ts';
 import { txJson } from '../../../src/devnode/api/views.ts';
@@ -180,6 +187,45 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
     expect(samples.size).to.be.greaterThan(20);
   });
 
+  it("gives a transaction's ids and integers as the node's JSON has them, a wrapped one's too, and no other field", () => {
+    // what a change's rules read: every type's deltas the same from these as from the whole JSON
+    const facts = {
+      call: { gasUsed: 1234n, ok: true },
+      gaGasUsed: 56n,
+      gaOk: true,
+      recipient: 'ak_2QkttUgEyPixKzqXkJ4LX7ugbRjwCDWPBT4p4M2r8brjxUxUYd',
+    };
+    // a create's VM and ABI versions are one integer of two (not an `int`): left out too
+    const shown = (key: string, value: Json | undefined, full: JsonObject): boolean =>
+      key !== 'vm_version' &&
+      !(key === 'abi_version' && 'vm_version' in full) &&
+      (typeof value === 'number' ||
+        typeof value === 'bigint' ||
+        (typeof value === 'string' && /^(ak|ct|ok|nm|cm|ch)_/.test(value)));
+    const sameAmounts = (part: JsonObject, full: JsonObject): void => {
+      for (const [key, value] of Object.entries(full)) {
+        if (key === 'tx') {
+          const wrapped = part.tx as JsonObject;
+          expect(wrapped).to.not.have.property('signatures');
+          sameAmounts(wrapped.tx as JsonObject, (value as JsonObject).tx as JsonObject);
+        } else if (key === 'type' || shown(key, value, full)) expect(part[key], key).to.equal(value);
+        else expect(part, key).to.not.have.property(key);
+      }
+    };
+    let binary = 0;
+    for (const signed of txs) {
+      const stored = storedTxColumns(signed).signed;
+      const part = storedTxAmounts(stored);
+      const full = signed.tx as JsonObject;
+      if (isBinary(stored)) {
+        binary++;
+        sameAmounts(part, full);
+      } else expect(part).to.deep.equal(full);
+      expect(txDeltas(part, facts)).to.deep.equal(txDeltas(full, facts));
+    }
+    expect(binary).to.be.greaterThan(txs.length / 2);
+  });
+
   it('keeps altered JSON as text and renders every alteration back as it came, deciding as the full check does', () => {
     let count = 0;
     const kept = new Set<string>();
@@ -251,6 +297,15 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
       }
     }
     expect(binary).to.be.greaterThan(100);
+  });
+
+  it("keeps a 7.x node's bytes whose encoded_tx checksum is wrong where they render as its JSON: the render is the check", () => {
+    for (const signed of [...samples.values()].flat().slice(0, 20)) {
+      const bytes = decode(encodedTxs.get(signed.hash) as string).bytes;
+      const stored = storedTxColumns({ ...signed, encoded_tx: wrongChecksum(sdkEncode(bytes, Encoding.Transaction)) });
+      expect(isBinary(stored.signed), String((signed.tx as JsonObject).type)).to.equal(true);
+      expect(Buffer.from(stored.signed).equals(bytes)).to.equal(true);
+    }
   });
 });
 
