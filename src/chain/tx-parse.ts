@@ -192,8 +192,11 @@ export function decodeTx(bytes: Uint8Array, kinds?: ReadonlySet<FieldKind>): TxF
   return tx;
 }
 
-/** AMOUNT_KINDS: the kinds that tell who pays and receives what (ids, integers, a wrapped transaction). */
-export const AMOUNT_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(['id', 'int', 'signedTx']);
+/**
+ * AMOUNT_KINDS: the kinds that tell who pays and receives what: ids, integers, a wrapped transaction, and a force
+ * progress's update (its off-chain call's gas price, at which its sender pays the gas).
+ */
+export const AMOUNT_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(['id', 'int', 'signedTx', 'update']);
 
 /** decodeSignedTx unwraps a signed transaction into its signatures and inner transaction bytes. */
 export function decodeSignedTx(bytes: Uint8Array): { signatures: Uint8Array[]; txBytes: Uint8Array } {
