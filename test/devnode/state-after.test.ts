@@ -90,7 +90,7 @@ describe('devnode: the state after a past block', function () {
       return hi - lo < 1 ? [] : [mid, ...bisected(lo, mid), ...bisected(mid + 1, hi)];
     };
     // the last block first (one replay from the newest checkpoint below), a bisection, then every block newest first
-    const order = [hashes.length - 1, ...bisected(0, hashes.length), ...hashes.keys().toArray().toReversed()];
+    const order = [hashes.length - 1, ...bisected(0, hashes.length), ...[...hashes.keys()].toReversed()];
     for (const i of order) {
       const h = hashes[i]!;
       const state = rebuilt.stateAfter(h)!;
