@@ -14,6 +14,11 @@ export interface Reply {
    * endpoint-gates.ts): the pace (pacing.ts) holds the worker that much longer
    */
   readonly holdMs?: number;
+  /**
+   * a dry-run's time reading the state at its block (a replay to a past block: chain.ts stateAfter), where a node reads
+   * its state trees at once: its time limit (endpoint-gates.ts) counts the rest, the dry-run's own
+   */
+  readonly stateMs?: number;
 }
 
 /** RouteRequest is what a handler sees: path parameters, query string and the parsed body. */
