@@ -133,9 +133,9 @@ const WAYPOINT_VALUES = 1 << 18;
 
 /**
  * TRAIL_SPANS and TRAIL_VALUES bound what the account trail keeps (store/account-trail.ts): the replays to past blocks,
- * each with the kept state it started from, and the accounts and contracts they wrote block by block (about 150 bytes
- * of heap each: some 75 MB at most). A catch-up stretch of the balances, 100 000 transactions, writes about 250 000:
- * its bisection's reads, hundreds of blocks of it, all fall in the trail of the replays its first reads made.
+ * and the accounts and contracts they wrote block by block with the values of the kept states they started from (as
+ * HISTORY_VALUES). A catch-up stretch of the balances, 100 000 transactions, writes about 250 000: its bisection's
+ * reads, hundreds of blocks of it, fall in the trail of the replays its first reads made.
  */
 const TRAIL_SPANS = 1024;
 const TRAIL_VALUES = 1 << 19;

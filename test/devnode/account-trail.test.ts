@@ -62,5 +62,12 @@ describe('devnode: the account trail of replays to past blocks', () => {
     replay(small, base, 4, 11);
     expect(small.read(blockKey(5, 1), 'ak_A', 'ct_A')).to.equal(undefined);
     expect(small.read(blockKey(5, 14), 'ak_A', 'ct_A')?.account).to.deep.equal(account(14n));
+    // the state a replay started from counts (it keeps it alive): 3 writes over an empty state, then 1 over `base`'s 4
+    // values pass a bound of 6
+    const based = new AccountTrail(16, 6);
+    replay(based, newState(), 2, 1);
+    replay(based, base, 1, 11);
+    expect(based.read(blockKey(5, 1), 'ak_A', 'ct_A')).to.equal(undefined);
+    expect(based.read(blockKey(5, 11), 'ak_A', 'ct_A')?.account).to.deep.equal(account(11n));
   });
 });

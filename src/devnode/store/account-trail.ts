@@ -8,7 +8,7 @@
  * wrote there: an account read at such a block is its last write at or before the block within the replay, else its
  * entry in the kept state the replay started from. Pure apart from its own memory.
  */
-import type { Account, ContractEntry, LayeredMap, WorldState } from './state.ts';
+import { ownSize, type Account, type ContractEntry, type LayeredMap, type WorldState } from './state.ts';
 
 /** One id's writes in a span: the indices of the blocks that wrote it (ascending) and what each left (undefined: deleted). */
 interface Writes<V> {
@@ -42,7 +42,8 @@ export const blockKey = (height: number, micro: number): number => height * 65_5
 
 /**
  * AccountTrail keeps the spans of the replays to past blocks, the least recently read dropped past `maxSpans` of them
- * (each holds the kept state it started from) or `maxValues` writes.
+ * or `maxValues` values: their writes, and the values of the kept state each started from in its own layer (a span
+ * keeps that state alive after the history dropped it; one shared by several spans is counted in each).
  */
 export class AccountTrail {
   readonly #maxSpans: number;
@@ -60,8 +61,10 @@ export class AccountTrail {
 
   /** start begins the span of a replay from the kept state `base` (never written again: the state before its first block). */
   start(base: WorldState): SpanRecorder {
-    const span: Span = { base, blocks: [], accounts: new Map(), contracts: new Map(), values: 0 };
+    // the state it started from counts as its own: a span keeps it alive when the history has dropped it
+    const span: Span = { base, blocks: [], accounts: new Map(), contracts: new Map(), values: ownSize(base) };
     this.#spans.add(span);
+    this.#values += span.values;
     this.#evict();
     return {
       block: (key, layer, under) => {
