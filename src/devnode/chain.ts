@@ -1,6 +1,6 @@
 /** @module The devnode's chain: blocks, transactions, mempool, mining and forks over the world state. */
 import { randomBytes } from 'node:crypto';
-import { encode, decode, hash } from '../chain/encoding.ts';
+import { encode, decode, hash, reprefix } from '../chain/encoding.ts';
 import { KEY_BLOCK_REWARD } from './rules/fees.ts';
 import { recordRewardFees } from './rules/reward-fees.ts';
 import {
@@ -14,6 +14,7 @@ import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './rules/hard-forks.ts';
 import { TxKnown, TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules/apply.ts';
 import { commitState, copyState, foldState, newState, ownSize, type WorldState } from './store/state.ts';
+import { AccountTrail, blockKey, type AccountEntry } from './store/account-trail.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
 import { TxIndex, type TxRecord } from './store/tx-store.ts';
 import { MicroStore, type MicroBlock } from './store/micro-store.ts';
@@ -131,6 +132,15 @@ const WAYPOINTS_KEPT = 256;
 const WAYPOINT_VALUES = 1 << 18;
 
 /**
+ * TRAIL_SPANS and TRAIL_VALUES bound what the account trail keeps (store/account-trail.ts): the replays to past blocks,
+ * and the accounts and contracts they wrote block by block with the values of the kept states they started from (as
+ * HISTORY_VALUES). A catch-up stretch of the balances, 100 000 transactions, writes about 250 000: its bisection's
+ * reads, hundreds of blocks of it, fall in the trail of the replays its first reads made.
+ */
+const TRAIL_SPANS = 1024;
+const TRAIL_VALUES = 1 << 19;
+
+/**
  * MAX_LAYERS bounds how many rebuilt states one is layered over above its base (a checkpoint, an epoch end or a state
  * of its own): it holds only the writes of the blocks replayed since the nearest kept state below, which it reads
  * through; past the bound its layers above the base are copied into one. Each one a whole copy (a populator reads
@@ -197,6 +207,8 @@ export class Chain {
   readonly #history = new Map<string, KeptState>();
   /** states a replay to a past block passed (#rebuild), by key block hash: where the next reads near them start */
   readonly #waypoints = new Map<string, KeptState>();
+  /** the accounts each replay to a past block wrote in each block it passed: reads of one account there replay nothing */
+  readonly #trail = new AccountTrail(TRAIL_SPANS, TRAIL_VALUES);
   /**
    * on a hyperchain, the states at the key blocks that end an epoch, taken as the chain grows (by hash, in height
    * order): a read at an old boundary costs no replay, a read near one the blocks after it, as a node's state trees
@@ -623,6 +635,7 @@ export class Chain {
     this.#queryExpiry = expiry;
     this.#history.clear();
     this.#waypoints.clear();
+    this.#trail.clear();
     this.#resetPending();
   }
 
@@ -650,6 +663,22 @@ export class Chain {
       this.#keep(this.#history, blockHash, kept, HISTORY_KEPT, HISTORY_VALUES);
     }
     return kept.state;
+  }
+
+  /**
+   * accountAfter is account `id` (`ak_`) and its contract (under `ct_`) in the state after block `blockHash`, as
+   * stateAfter holds them; undefined for a block not on the chain. A block a replay to a past block passed answers
+   * from the accounts that replay wrote (store/account-trail.ts) without a replay of its own: a node reads an account
+   * at any block in its state trees, and a middleware's bisection reads a few accounts at hundreds of blocks.
+   */
+  accountAfter(blockHash: string, id: string): AccountEntry | undefined {
+    const at = this.#position(blockHash);
+    if (at === undefined) return undefined;
+    const contractId = reprefix(id, 'ct');
+    const passed = this.#trail.read(blockKey(at.height, at.micro), id, contractId);
+    if (passed) return passed;
+    const state = this.stateAfter(blockHash)!;
+    return { account: state.accounts.get(id), contract: state.contracts.get(contractId) };
   }
 
   /**
@@ -693,9 +722,20 @@ export class Chain {
     // blocks compared as objects: a micro block's hash is encoded each time it is read
     const target = upto === undefined ? undefined : this.blocks.get(upto);
     if (!from) this.#seedGenesis(state);
+    // a replay to a past block from a kept state leaves the accounts it wrote block by block (accountAfter)
+    const trail = keep || !from ? undefined : this.#trail.start(from.state);
+    const inBlock = (height: number, micro: number, apply: (s: WorldState) => void): void => {
+      if (!trail) return apply(state);
+      // the block's writes in a layer of their own, recorded, then moved into the replayed state
+      const layer = newState(state);
+      apply(layer);
+      trail.block(blockKey(height, micro), layer, state);
+      commitState(layer);
+    };
     for (const kb of this.keyBlocks.slice(from?.at.height ?? 0)) {
-      const continued = from !== undefined && kb.header.height === from.at.height;
-      if (!continued) this.#keyBlockEffects(state, kb.header, expiry);
+      const height = kb.header.height;
+      const continued = from !== undefined && height === from.at.height;
+      if (!continued) inBlock(height, -1, (s) => this.#keyBlockEffects(s, kb.header, expiry));
       if (kb === target) break;
       if (!keep && !continued && spacing > 0 && kb.header.height % spacing === 0) {
         const at = { height: kb.header.height, micro: -1 };
@@ -710,8 +750,13 @@ export class Chain {
         layers += 1;
       }
       const last = target?.kind === 'micro' ? kb.micro.indexOf(target) : -1;
-      const micro = kb.micro.slice(continued ? from.at.micro + 1 : 0, last < 0 ? undefined : last + 1);
-      for (const mb of micro) for (const r of mb.txs) this.#include(state, r, kb.header.height, expiry, keep);
+      const first = continued ? from.at.micro + 1 : 0;
+      const micro = kb.micro.slice(first, last < 0 ? undefined : last + 1);
+      micro.forEach((mb, i) =>
+        inBlock(height, first + i, (s) => {
+          for (const r of mb.txs) this.#include(s, r, height, expiry, keep);
+        }),
+      );
       if (last >= 0) break;
     }
     return { state, expiry, base, layers };

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { generateChain, type Chain } from '../../src/devnode/index.ts';
 import type { Checkpoints } from '../../src/devnode/chain.ts';
 import type { WorldState } from '../../src/devnode/store/state.ts';
+import { encode, reprefix } from '../../src/chain/encoding.ts';
 
 // each block's state replayed from genesis makes the cases quadratic in the chain's length: 30 generations hold every
 // kind of kept state (below), at a quarter of 60's work
@@ -71,6 +72,34 @@ describe('devnode: the state after a past block', function () {
     const order = [...bisected(0, hashes.length).map((i) => hashes[i]!), ...hashes.toReversed()];
     for (const h of order)
       expect(contents(waypointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
+  });
+
+  it('an account read at a block a replay passed equals the state replayed from genesis, in any order', () => {
+    // waypoints every 4 key blocks over checkpoints: a read below an earlier one is answered from the accounts the
+    // replay to the earlier one wrote as it passed the block (Chain.accountAfter), no replay of its own
+    const trailed = generate(CHECKPOINTED, 4);
+    const rebuilt = generate();
+    const hashes = blockHashes(trailed);
+    const ids = [...rebuilt.state.accounts.entries()].map(([id]) => id);
+    // the contracts' accounts (their entry too) and an account no block ever wrote
+    expect(ids.filter((id) => rebuilt.state.contracts.get(reprefix(id, 'ct')))).to.have.length.above(0);
+    const unknown = encode('ak', new Uint8Array(32).fill(7));
+    expect(ids).to.not.include(unknown);
+    const bisected = (lo: number, hi: number): number[] => {
+      const mid = Math.floor((lo + hi) / 2);
+      return hi - lo < 1 ? [] : [mid, ...bisected(lo, mid), ...bisected(mid + 1, hi)];
+    };
+    // the last block first (one replay from the newest checkpoint below), a bisection, then every block newest first
+    const order = [hashes.length - 1, ...bisected(0, hashes.length), ...[...hashes.keys()].toReversed()];
+    for (const i of order) {
+      const h = hashes[i]!;
+      const state = rebuilt.stateAfter(h)!;
+      for (const id of [...ids, unknown]) {
+        const expected = { account: state.accounts.get(id), contract: state.contracts.get(reprefix(id, 'ct')) };
+        expect(trailed.accountAfter(h, id), `${id} after block ${i}`).to.deep.equal(expected);
+      }
+    }
+    expect(trailed.accountAfter('kh_2gavMMrzY9kvBjroNcVtNChqdHYHjgNZMr9NeHzmpPe9k5sjsA', ids[0]!)).to.equal(undefined);
   });
 
   it('a fork rebuilds from the newest checkpoint below it what a replay from genesis gives', () => {

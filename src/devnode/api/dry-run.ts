@@ -191,7 +191,9 @@ export function dryRun(chain: Chain, input: Json | undefined, opts: DryRunOption
     throw new HttpError(403, 'Over the gas limit');
   const at = place(chain, top);
   // the whole state at the block, as a node reads its state trees there (from the chain's nearest checkpoint)
+  const reading = performance.now();
   const state = newState(chain.stateAfter(top)!);
+  const stateMs = performance.now() - reading;
   const magic = state.accounts.get(MR_MAGIC) ?? { balance: 0n, nonce: 0 };
   state.accounts.set(MR_MAGIC, { ...magic, balance: magic.balance + MR_MAGIC_FUNDS });
   for (const account of Array.isArray(body.accounts) ? body.accounts : []) {
@@ -202,12 +204,15 @@ export function dryRun(chain: Chain, input: Json | undefined, opts: DryRunOption
   }
   const outcomes = items.map((item) => runItem(state, at, item));
   const results = outcomes.map((o) => o.result);
-  if (!withEvents) return ok({ results });
+  if (!withEvents) return { ...ok({ results }), stateMs };
   const last = items.at(-1);
   const events = outcomes.at(-1)?.events ?? [];
   // a created contract's event has no transaction to serialise: the node's handler crashes (the module's doc)
   if (!events.every(isTold)) throw new HttpError(500, 'Internal server error');
-  return ok({ results, tx_events: last ? events.map((e) => internalCallEvent(e, itemSource(last))) : [] });
+  return {
+    ...ok({ results, tx_events: last ? events.map((e) => internalCallEvent(e, itemSource(last))) : [] }),
+    stateMs,
+  };
 }
 
 const itemSource = (item: DryRunItem): EventSource => (item.kind === 'call' ? item.request.source : item.source);

@@ -7,12 +7,12 @@ import { isEncoded, reprefix, type Prefix } from '../../chain/encoding.ts';
 import { readNodeHeight } from '../../chain/node-height.ts';
 import { keyBlockHash, keyBlockJson } from '../store/blocks.ts';
 import type { Chain, KeyBlock, MicroBlock } from '../chain.ts';
+import type { AccountEntry } from '../store/account-trail.ts';
 import { HttpError, ok, validationError, type Reply, type Route, type RouteRequest } from './http.ts';
 import { decodeErrorCode, nameHash, nameValidationError } from '../ids.ts';
 import { isHeld, nameStatus, nonceAccount } from '../rules/apply.ts';
 import { submitEncodedTx } from './submit.ts';
 import { nodeInfoRoutes } from './node-info.ts';
-import type { WorldState } from '../store/state.ts';
 import * as view from './views.ts';
 
 /** ApiVersion is the base path of one of the node's two HTTP APIs: its swagger 2 (/v2) and its OpenAPI 3 (/v3). */
@@ -188,13 +188,13 @@ function queriesBody(chain: Chain, req: RouteRequest): Reply {
 }
 
 /**
- * accountBody is an account in a state, asked by its `ak_` or its `ct_` form: the node answers a contract's account
- * (a plain account's too) under its `ak_` id, payable as the contract's code says.
+ * accountBody is an account as a state holds it (its entry and its contract's: Chain.accountAfter), asked by its `ak_`
+ * or its `ct_` form: the node answers a contract's account (a plain account's too) under its `ak_` id, payable as the
+ * contract's code says.
  */
-function accountBody(state: WorldState, id: string): Reply {
-  const account = state.accounts.get(reprefix(id, 'ak'));
-  if (!account) throw notFound('Account not found');
-  return ok(view.accountJson(reprefix(id, 'ak'), account, state.contracts.get(reprefix(id, 'ct'))));
+function accountBody(entry: AccountEntry, id: string): Reply {
+  if (!entry.account) throw notFound('Account not found');
+  return ok(view.accountJson(reprefix(id, 'ak'), entry.account, entry.contract));
 }
 
 function txInfoBody(chain: Chain, req: RouteRequest): Reply {
@@ -326,7 +326,14 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
     {
       method: 'GET',
       path: `${base}/accounts/:id`,
-      handler: (req) => accountBody(chain.state, publicKey(req, ['ak', 'ct'])),
+      handler: (req) => {
+        const id = publicKey(req, ['ak', 'ct']);
+        const { accounts, contracts } = chain.state;
+        return accountBody(
+          { account: accounts.get(reprefix(id, 'ak')), contract: contracts.get(reprefix(id, 'ct')) },
+          id,
+        );
+      },
     },
     {
       method: 'GET',
@@ -335,7 +342,7 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
         const id = publicKey(req, ['ak', 'ct']);
         const kb = chain.keyBlocks[height(req, version, 1)];
         if (!kb) throw notFound('Height not available', 'chain_too_short');
-        return accountBody(chain.stateAfter(kb.hash)!, id);
+        return accountBody(chain.accountAfter(kb.hash, reprefix(id, 'ak'))!, id);
       },
     },
     {
@@ -346,9 +353,9 @@ export function externalRoutes(chain: Chain, info: DevnodeInfo, version: ApiVers
         const hash = req.params[1]!;
         const illegal = decodeErrorCode(hash, ['kh', 'mh']);
         if (illegal) throw new HttpError(400, `Illegal hash: ${illegal}`);
-        const state = chain.stateAfter(hash);
-        if (!state) throw notFound('Hash not available', 'no_state_trees');
-        return accountBody(state, id);
+        const entry = chain.accountAfter(hash, reprefix(id, 'ak'));
+        if (!entry) throw notFound('Hash not available', 'no_state_trees');
+        return accountBody(entry, id);
       },
     },
     {

@@ -1,6 +1,7 @@
 /** @module A small JSON router on node:http for the devnode's two listeners: lossless bodies, `{reason}` errors. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseJson, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
 
@@ -14,6 +15,11 @@ export interface Reply {
    * endpoint-gates.ts): the pace (pacing.ts) holds the worker that much longer
    */
   readonly holdMs?: number;
+  /**
+   * a dry-run's time reading the state at its block (a replay to a past block: chain.ts stateAfter), where a node reads
+   * its state trees at once: its time limit (endpoint-gates.ts) counts the rest, the dry-run's own
+   */
+  readonly stateMs?: number;
 }
 
 /** RouteRequest is what a handler sees: path parameters, query string and the parsed body. */
@@ -169,6 +175,24 @@ function send(res: ServerResponse, reply: Reply, stamped: Record<string, string>
 /** FORBIDDEN: the node's REST layer refusing an operation its configuration shuts (cowboy_rest forbidden). */
 const FORBIDDEN: Reply = { status: 403, body: '' };
 
+/** CLIENT_GONE: what a request whose client closed its connection before its turn gets: nothing anyone reads. */
+const CLIENT_GONE: Reply = { status: 499, body: '' };
+
+/**
+ * clientGone says whether the client of `req` closed its connection before the request's turn: a client that gave up
+ * (its timeout) closes it, and a busy devnode reads the request and the close together, the close a turn of the loop
+ * later (two turns: the poll that read the request, then the one that reads the close). A node's request process
+ * ends with its connection (cowboy); the devnode's one thread ran each abandoned request, a replay to a past block
+ * for an answer no one read, while its client asked again behind them (issue 88: a populator's dry-runs timed out by
+ * the thousand at 1 % of mainnet).
+ */
+async function clientGone(req: IncomingMessage): Promise<boolean> {
+  await nextTurn();
+  await nextTurn();
+  // its end read (a client does not half-close: the server ends the connection then) or the socket torn down
+  return req.socket.readableEnded || req.socket.destroyed;
+}
+
 /** OPTIONS is answered before routing, as the node's CORS middleware does: 200, no body. */
 const PREFLIGHT: Reply = { status: 200, body: '' };
 
@@ -218,7 +242,8 @@ async function answer(
         }
       }
       const params = m.slice(1).map(decodeParam);
-      const work = async (): Promise<Reply> => route.handler({ params, query: url.searchParams, body });
+      const work = async (): Promise<Reply> =>
+        (await clientGone(req)) ? CLIENT_GONE : route.handler({ params, query: url.searchParams, body });
       return await (regulate ? regulate.serve(route.method, path, work) : work());
     }
     return noRoute(pathMatched);
