@@ -16,6 +16,7 @@ const NOT_PER_HEIGHT: Readonly<Record<string, string>> = {
   aex9_balances: "a balance's last change, kept by aex9_events' own triggers as their rows come and go",
   aex9_event_balances: "an event's running balance, kept by aex9_events' own triggers as their rows come and go",
   name_count_edges: "a height names expire or become active at (ahead of the top), kept by name_state's triggers",
+  repair_heights: "a stored height the populator's start reloads from the node (migration 1142), forgotten once done",
 };
 
 describe('height cascade: every per-height table is emptied by a delete on key_blocks', function () {
