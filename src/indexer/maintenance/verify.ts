@@ -25,7 +25,7 @@ import type { Logger } from '../../base/log.ts';
 import { ProgressLine } from '../../base/progress-line.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
-import { fetchGeneration, GaOutcomeUnknown } from '../sync/fetch.ts';
+import { fetchGeneration } from '../sync/fetch.ts';
 import { mapLimit } from '../../base/workers.ts';
 import { openOneShot } from './one-shot.ts';
 import { reloadHeights } from './reload.ts';
@@ -397,12 +397,8 @@ class Verification {
       if (!stored) return { differences: [`height ${height}: not in the database`], unverifiable: [] };
       try {
         const calls = await storedCallInfos(pool, height);
-        // a full verify asks for the call info too; a 410 from every node is noted, not thrown (a GA transaction's
-        // outcome, which no comparison here reads, included)
-        const fetched = await fetchGeneration(this.#node, height, {
-          callInfo: full && calls.length > 0,
-          gaOutcomes: false,
-        });
+        // a full verify asks for the call info too; a 410 from every node is noted, not thrown
+        const fetched = await fetchGeneration(this.#node, height, { callInfo: full && calls.length > 0 });
         const callReport = compareCallInfos(height, calls, full ? fetched : undefined);
         const deferred = callArea !== undefined && height >= callArea.next && height <= callArea.to;
         const grown = height === storedTop ? openTop(stored, fetched) : undefined;
@@ -451,15 +447,7 @@ class Verification {
       return;
     }
     const deps = { cfg: this.#cfg, log: this.#log, pool: this.#pool };
-    let derived: Awaited<ReturnType<typeof compareDerived>>;
-    try {
-      derived = await compareDerived(deps, this.#opts.heights, top, this.#open);
-    } catch (err) {
-      // pruning nodes only: the re-derivation cannot tell what a GA transaction did (the scratch is kept, to go on)
-      if (!(err instanceof GaOutcomeUnknown)) throw err;
-      this.#report({ differences: [], unverifiable: [`derived rows not compared: unverifiable: ${err.message}`] });
-      return;
-    }
+    const derived = await compareDerived(deps, this.#opts.heights, top, this.#open);
     this.#report({ differences: derived.differences, unverifiable: [] });
     for (const line of derived.skipped) this.#out(line);
   }

@@ -50,41 +50,13 @@ export interface FetchOptions {
   readonly upTo?: ReadonlyMap<number, number>;
   /** told of each contract tx whose call info no node holds any more (410 from every node) */
   readonly onCallInfoGone?: (txHash: string, height: number) => void;
-  /**
-   * whether what each GA transaction's inner transaction did is needed (default true): the info of every transaction
-   * wrapping a GAMetaTx is asked, and one no node holds fails the fetch (GaOutcomeUnknown). Off for a comparison of
-   * the node's blocks and call infos (verify), which reads no outcome: only a wrapped contract call's info is asked
-   */
-  readonly gaOutcomes?: boolean;
-}
-
-/**
- * GaOutcomeUnknown fails a fetch that needs the info of the transaction `txHash` (at `height`), which wraps a
- * GAMetaTx, where every node answered 410 (`gone`: its state garbage-collected). Only that info tells whether the
- * inner transaction took effect (ga-outcome.ts): taken as done, a failed inner spend, claim or call would be stored
- * as made, with balances, names and calls the chain never had. The batch fails and is retried, as for any node
- * fault (the populator logs the loss and the recovery once each), until a node that keeps the state answers.
- */
-export class GaOutcomeUnknown extends NodeError {
-  readonly txHash: string;
-
-  constructor(txHash: string, height: number, gone: NodeError) {
-    super(
-      gone.code,
-      `no node holds the info of ${txHash} at height ${height} (410: garbage-collected state), which alone tells ` +
-        'whether the inner transaction of its GAMetaTx took effect: add a node that keeps that state (an archive ' +
-        'node) to NODE_URLS',
-      { path: gone.path, nodeStatus: gone.nodeStatus, transient: false, cause: gone },
-    );
-    this.txHash = txHash;
-  }
 }
 
 /**
  * fetchGeneration loads the key block, each micro block's header and txs (with `continuesAt`, only those from that
  * index on; none asked of a block whose header says it holds none), and the call info of contract txs. A call info
- * every node has garbage-collected (410) is left out and its tx listed in `prunedCallInfos`; the info of a
- * transaction wrapping a GAMetaTx is not done without (GaOutcomeUnknown).
+ * every node has garbage-collected (410) is left out and its tx listed in `prunedCallInfos`, a GAMetaTx's inner
+ * transaction then taken as done (see gaInfoOf).
  */
 export async function fetchGeneration(
   node: NodeClient,
@@ -92,7 +64,6 @@ export async function fetchGeneration(
   opts: FetchOptions = {},
 ): Promise<FetchedGeneration> {
   const { continuesAt } = opts;
-  const gaOutcomes = opts.gaOutcomes ?? true;
   const generation = await node.generation(height);
   const keyBlock = generation.key_block;
   if (!isJsonObject(keyBlock) || keyBlock.height !== height) {
@@ -110,7 +81,6 @@ export async function fetchGeneration(
       ({ info, callInfoText: text } = await node.transactionInfo(hash, height));
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
-      if (gaOutcomes && wrapsGaMeta(signed)) throw new GaOutcomeUnknown(hash, height, err);
       prunedCallInfos.add(hash);
       opts.onCallInfoGone?.(hash, height);
       return;
@@ -129,8 +99,10 @@ export async function fetchGeneration(
   // a GA transaction wrapping no contract call: its info holds only the GA's own call, which the ga area stores,
   // and whether a GAMetaTx's inner transaction took effect, which the transform needs (ga-outcome.ts). Asked with
   // the rest of the generation, not after the batch's transform: at the end of a catch-up that was one more round
-  // trip before the last write. A GAAttachTx's info the node no longer holds (410 from every node) is left out (the
-  // ga area stores its call without gas); a GAMetaTx's fails the fetch (GaOutcomeUnknown)
+  // trip before the last write. One no node holds any more (410 from every node: a pruning node's, below its GC
+  // height) is left out: a GAMetaTx's inner transaction is then taken as done, as a pruned call info's contract call
+  // is stored without it (docs/operations.md, "Pruning nodes"): waiting would stop the sync for good. The ga area
+  // then stores no call of it, which the upgrade's repair reads as an unknown outcome
   const gaInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
     try {
@@ -139,7 +111,6 @@ export async function fetchGeneration(
       forceProgressGasOf(signed, info);
     } catch (err) {
       if (!(err instanceof NodeError && err.gone)) throw err;
-      if (wrapsGaMeta(signed)) throw new GaOutcomeUnknown(hash, height, err);
     }
   };
   // a force progress's call: its gas, which its payer pays and its generation's fees count, is told by its info only.
@@ -162,8 +133,7 @@ export async function fetchGeneration(
         if (!isJsonObject(s.tx)) return undefined;
         if (contractTx(s.tx)) return callInfoOf(s);
         // a GAMetaTx's is asked for its outcome (below), which tells its force progress's gas too
-        if (wrapsForceProgress(s) && !(gaOutcomes && wrapsGaMeta(s))) return forceProgressInfoOf(s);
-        if (!gaOutcomes) return undefined;
+        if (wrapsForceProgress(s) && !wrapsGaMeta(s)) return forceProgressInfoOf(s);
         return GA_TX_TYPES.has(String(s.tx.type)) || wrapsGaMeta(s) ? gaInfoOf(s) : undefined;
       }),
     );

@@ -75,8 +75,8 @@ async function listedHeights(deps: ReloadDeps): Promise<number[]> {
   const gone = metas.filter((_, i) => infos[i] === GONE);
   const goneHeights = new Set(gone.map((m) => m.height));
   if (gone.length > 0) {
-    // a reload of such a height would stall the start until an archive node answers (GaOutcomeUnknown), whatever
-    // else it holds: they are left as stored, for an `mdw -H` with such a node in NODE_URLS
+    // a reload of such a height could tell nothing more (the fetch takes a gone GA info as done): they are left
+    // as stored, for an `mdw -H` with an archive node in NODE_URLS
     log.warn(
       { transactions: gone.map((m) => m.hash), heights: [...goneHeights] },
       'no node holds the info of these GA transactions (410): it alone tells whether their inner transaction took ' +
@@ -115,7 +115,7 @@ const GONE = Symbol('gone');
 /**
  * gaInfo is the node's info of the transaction `hash` at `height`, which tells whether its inner transaction took
  * effect; GONE where no node holds it. Asked even where a stored GA call tells the outcome: the reload of its height
- * needs it (fetch.ts), and one no node holds would stall the start.
+ * would take one no node holds as done (fetch.ts), a stored failure included.
  */
 async function gaInfo(node: GaInfoReader, hash: string, height: number): Promise<JsonObject | typeof GONE> {
   try {

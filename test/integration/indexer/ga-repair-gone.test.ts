@@ -1,7 +1,7 @@
 /**
  * @module The upgrade's repair of the failed inner GA transactions (migration 1142, src/indexer/sync/ga-repair.ts)
  * where no node holds one's info any more (410, garbage-collected state): only that info tells whether its inner
- * transaction took effect, and a reload of its height needs it (fetch.ts GaOutcomeUnknown), so its height is left as
+ * transaction took effect, and a reload of its height would take it as done (fetch.ts), so its height is left as
  * stored and named once in the log, and the start ends, the others repaired; an `mdw -H` over that height, once a node
  * serves the info again, repairs it. Against the devnode behind a fault proxy: three failed inner claims, whose phantom
  * names an older populator stored (OldFetch), the first one's outcome not stored, the second one's stored as failed
