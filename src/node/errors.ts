@@ -84,6 +84,19 @@ export class NodeError extends AppError {
 }
 
 /**
+ * unlessGone is what `read` answers, or undefined where every node answered that it no longer holds the state (gone:
+ * 410, garbage-collected); any other failure is thrown.
+ */
+export async function unlessGone<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof NodeError && err.gone) return undefined;
+    throw err;
+  }
+}
+
+/**
  * UNREACHABLE_REASON is what a client reads of a node it cannot reach: the cause (an address, a socket error) is for
  * the logs, NODE_INTERNAL_URL's address above all.
  */

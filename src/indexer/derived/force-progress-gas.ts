@@ -12,7 +12,7 @@ import { forceProgresses, setForceProgressGas } from '../../db/writes/force-prog
 import type { Queryable } from '../../db/connection/pool.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import { mapLimit } from '../../base/workers.ts';
-import { NodeError } from '../../node/errors.ts';
+import { unlessGone } from '../../node/errors.ts';
 import type { JsonObject } from '../rows/rows.ts';
 import type { GaInfoReader } from './ga-calls.ts';
 
@@ -37,15 +37,10 @@ export function forceProgressGasUsed(info: JsonObject): bigint | undefined {
  */
 export async function deriveForceProgressGas(db: Queryable, node: GaInfoReader, range: HeightRange): Promise<void> {
   const txs = await forceProgresses(db, range);
-  const gas = await mapLimit(txs, IN_FLIGHT, (t) =>
-    node.transactionInfo(t.hash, t.height).then(
-      ({ info }) => forceProgressGasUsed(info) ?? null,
-      (err: unknown) => {
-        if (err instanceof NodeError && err.gone) return null;
-        throw err;
-      },
-    ),
-  );
+  const gas = await mapLimit(txs, IN_FLIGHT, async (t) => {
+    const read = await unlessGone(node.transactionInfo(t.hash, t.height));
+    return (read && forceProgressGasUsed(read.info)) ?? null;
+  });
   await setForceProgressGas(
     db,
     txs.map((t, i) => ({ ...t, gasUsed: gas[i] ?? null })),

@@ -10,7 +10,7 @@ import type { Queryable } from '../../db/connection/pool.ts';
 import { gaTransactions, replaceGaCalls, type GaCallRow } from '../../db/writes/ga-calls.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { NodeError } from '../../node/errors.ts';
+import { unlessGone } from '../../node/errors.ts';
 import { attachDetails } from '../contracts/ga-attach.ts';
 import { mapLimit } from '../../base/workers.ts';
 import type { GenerationRows, JsonObject } from '../rows/rows.ts';
@@ -50,15 +50,10 @@ export async function deriveGaCalls(db: Queryable, node: GaInfoReader, range: He
 
 /** gaCallRows asks each transaction's info and makes the rows of those with a GA call. */
 async function gaCallRows(node: GaInfoReader, txs: readonly GaTx[]): Promise<GaCallRow[]> {
-  const outcomes = await mapLimit(txs, IN_FLIGHT, (t) =>
-    node.transactionInfo(t.hash, t.height).then(
-      ({ info }) => gaCallOutcome(info),
-      (err: unknown) => {
-        if (err instanceof NodeError && err.gone) return undefined;
-        throw err;
-      },
-    ),
-  );
+  const outcomes = await mapLimit(txs, IN_FLIGHT, async (t) => {
+    const read = await unlessGone(node.transactionInfo(t.hash, t.height));
+    return read && gaCallOutcome(read.info);
+  });
   return txs.flatMap(({ hash: _hash, tx, ...at }, i) => {
     const outcome = outcomes[i];
     const attach = tx.type === 'GAAttachTx' ? attachDetails(tx) : undefined;

@@ -3,7 +3,7 @@ import { isJsonObject } from '../../chain/json.ts';
 import { ownTx } from '../../chain/tx-fields.ts';
 import { holdsTransactions } from '../../chain/txs-hash.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { badResponse, NodeError } from '../../node/errors.ts';
+import { badResponse, unlessGone } from '../../node/errors.ts';
 import { contractTx } from '../contracts/contract-decoder.ts';
 import { forceProgressGasUsed } from '../derived/force-progress-gas.ts';
 import { GA_TX_TYPES } from '../derived/ga-calls.ts';
@@ -75,16 +75,13 @@ export async function fetchGeneration(
   const prunedCallInfos = new Set<string>();
   const callInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
-    let info: JsonObject;
-    let text: string | undefined;
-    try {
-      ({ info, callInfoText: text } = await node.transactionInfo(hash, height));
-    } catch (err) {
-      if (!(err instanceof NodeError && err.gone)) throw err;
+    const read = await unlessGone(node.transactionInfo(hash, height));
+    if (read === undefined) {
       prunedCallInfos.add(hash);
       opts.onCallInfoGone?.(hash, height);
       return;
     }
+    const { info, callInfoText: text } = read;
     // a GAMetaTx's info is its authentication call (ga_info); the contract tx it wraps has its call
     // info inside (inner_object.call_info), and that is the call the row describes. One whose inner transaction
     // failed made no call: its info says so, and it has no call info (ga-outcome.ts)
@@ -105,13 +102,10 @@ export async function fetchGeneration(
   // then stores no call of it, which the upgrade's repair reads as an unknown outcome
   const gaInfoOf = async (signed: JsonObject): Promise<void> => {
     const hash = String(signed.hash);
-    try {
-      const { info } = await node.transactionInfo(hash, height);
-      gaInfos.set(hash, info);
-      forceProgressGasOf(signed, info);
-    } catch (err) {
-      if (!(err instanceof NodeError && err.gone)) throw err;
-    }
+    const info = (await unlessGone(node.transactionInfo(hash, height)))?.info;
+    if (info === undefined) return;
+    gaInfos.set(hash, info);
+    forceProgressGasOf(signed, info);
   };
   // a force progress's call: its gas, which its payer pays and its generation's fees count, is told by its info only.
   // One no node holds any more (410 from every node) is stored without (its payer's balance then the node's)
@@ -121,11 +115,8 @@ export async function fetchGeneration(
     if (gas !== undefined) forceProgressGas.set(String(signed.hash), gas);
   };
   const forceProgressInfoOf = async (signed: JsonObject): Promise<void> => {
-    try {
-      forceProgressGasOf(signed, (await node.transactionInfo(String(signed.hash), height)).info);
-    } catch (err) {
-      if (!(err instanceof NodeError && err.gone)) throw err;
-    }
+    const info = (await unlessGone(node.transactionInfo(String(signed.hash), height)))?.info;
+    if (info !== undefined) forceProgressGasOf(signed, info);
   };
   const infosOf = (txs: readonly JsonObject[]): Promise<unknown> =>
     Promise.all(

@@ -21,7 +21,7 @@ import {
   seedGaMetas,
 } from '../../db/writes/repair-heights.ts';
 import { SyncStatus } from '../../db/writes/sync-state.ts';
-import { NodeError } from '../../node/errors.ts';
+import { unlessGone } from '../../node/errors.ts';
 import type { GaInfoReader } from '../derived/ga-calls.ts';
 import type { JsonObject } from '../rows/rows.ts';
 import { reloadWith, type ReloadDeps } from './reload-run.ts';
@@ -118,10 +118,5 @@ const GONE = Symbol('gone');
  * would take one no node holds as done (fetch.ts), a stored failure included.
  */
 async function gaInfo(node: GaInfoReader, hash: string, height: number): Promise<JsonObject | typeof GONE> {
-  try {
-    return (await node.transactionInfo(hash, height)).info;
-  } catch (err) {
-    if (err instanceof NodeError && err.gone) return GONE;
-    throw err;
-  }
+  return (await unlessGone(node.transactionInfo(hash, height)))?.info ?? GONE;
 }

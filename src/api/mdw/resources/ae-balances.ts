@@ -37,7 +37,7 @@ import type { Query } from './page.ts';
 import type { KeyWindow } from '../../../db/queries/positions.ts';
 import { page, resource, type Answer, type V3Env } from './resource.ts';
 import type { ShapeValue } from '../../../shapes/shape-table.ts';
-import { NodeError } from '../../../node/errors.ts';
+import { NodeError, unlessGone } from '../../../node/errors.ts';
 import type { GenesisBalances, UntouchedBalance } from './genesis-balances.ts';
 import { AE_BALANCE, AE_BALANCE_CHANGE, BALANCES_MAX } from '../../../shapes/v3/shapes-balances.ts';
 
@@ -191,10 +191,7 @@ async function genesisOpening(
   account: string,
 ): Promise<BalanceChange | undefined> {
   if ((await firstChangeAfter(pool, account, BEFORE_GENESIS)) !== undefined) return undefined;
-  const opening = await genesis.genesisBalance(account).catch((err: unknown) => {
-    if (err instanceof NodeError && err.gone) return undefined;
-    throw err;
-  });
+  const opening = await unlessGone(genesis.genesisBalance(account));
   return opening !== undefined && opening.balance > 0n ? genesisChange(opening.balance, opening.timeMs) : undefined;
 }
 
