@@ -83,6 +83,15 @@ describe('mdw dev (the binary)', function () {
       200,
     );
     expect(transfers.data!.map((t) => [t.account_id, String(t.amount), t.height])).to.deep.equal([[newcomer, '5', 2]]);
+    // each populator at its top, what its catch-up deferred built and logged (buildDeferred): the Ctrl-C's window
+    // then holds the stop's own line, not a build's that came just before it
+    for (const u of urls)
+      await waitFor(
+        'the populator synced',
+        async () => (await new Middleware(u.mdw).getStatus()).mdwSynced,
+        60_000,
+        200,
+      );
     for (const run of runs) {
       const before = run.output().length;
       // as a terminal's Ctrl-C: the signal goes to every process of the foreground group
