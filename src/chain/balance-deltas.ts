@@ -7,6 +7,7 @@
  * the change is not derived: the caller falls back to the node's balance at the batch's end (balance-changes.ts,
  * 'unexplained'). Pure.
  */
+import { auctionTimeout, Protocol } from './aens.ts';
 import { hash } from './encoding.ts';
 import { withPrefix } from './id-cache.ts';
 import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
@@ -95,7 +96,8 @@ export function internalCallDeltas(fn: string, internalTx: { readonly [key: stri
   const type = INTERNAL_CALL_TYPES[fn];
   if (type !== undefined) {
     const told = txDeltas({ ...internalTx, type }, {});
-    return 'unknown' in told ? [] : told.deltas.map((d) => ({ ...d, kind: fn }));
+    if ('unknown' in told) return [];
+    return [...told.deltas, ...lockedAtClaim(fn, internalTx)].map((d) => ({ ...d, kind: fn }));
   }
   if (fn !== 'Chain.spend' && fn !== 'Call.amount') return [];
   const amount = toBigInt(internalTx.amount ?? 0);
@@ -106,6 +108,19 @@ export function internalCallDeltas(fn: string, internalTx: { readonly [key: stri
     ...(from === undefined ? [] : [{ account: from, amount: -amount, kind: fn }]),
     ...(to === undefined ? [] : [{ account: to, amount, kind: fn }]),
   ];
+}
+
+/**
+ * lockedAtClaim is what a contract's `AENS.claim` of a name no auction is held for locks: its name fee, in the
+ * locked-coins account (aeprimop lock_namefee). A contract's claim is Lima's or later (FATE), where names of more than
+ * 12 characters are not auctioned; an auctioned name's bid is held in its auction, and what becomes of it (a refund
+ * when outbid, the lock at the auction's end) no internal call tells: the node's balances reconcile it.
+ */
+function lockedAtClaim(fn: string, internalTx: { readonly [key: string]: Json }): BalanceDelta[] {
+  if (fn !== 'AENS.claim' || typeof internalTx.name !== 'string') return [];
+  if (auctionTimeout(internalTx.name, Protocol.LIMA) > 0) return [];
+  const fee = toBigInt(internalTx.name_fee ?? 0);
+  return fee > 0n ? [{ account: LOCKED_COINS_ACCOUNT, amount: fee, kind: fn }] : [];
 }
 
 /**

@@ -1,5 +1,6 @@
 /** @module Ceres naming rules as pure functions over a world state: auctions, bids, expiry and protection. */
 import { expect } from 'chai';
+import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { CERES_BID_EXTENSION, claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
 import { NAME_REVOKE_PROTECTION } from '../../src/devnode/rules/fees.ts';
@@ -79,6 +80,29 @@ describe('devnode naming rules (Ceres)', () => {
     expect(s.auctions.get(id)).to.equal(undefined);
     expect(s.names.get(id)).to.include({ owner: carol, expires: 740 + MAX });
     expect(s.accounts.get(carol!)!.balance).to.equal(FUNDS - 1n - third);
+  });
+
+  it('locks name fees in the locked-coins account as the node does: a claim\'s at once, an auction\'s winning bid after its end', () => {
+    const s = world();
+    const locked = (): bigint | undefined => s.accounts.get(LOCKED_COINS_ACCOUNT)?.balance;
+    const long = 'thirteenchars.chain';
+    expect(() => claim(s, alice!, long, 0n, 10), 'a name fee of 0').to.throw(TxRejected, /illegal_name_fee/);
+    expect(locked(), 'no account before anything is locked (as the node, 404)').to.equal(undefined);
+    claim(s, alice!, long, minimumNameFee(long), 10);
+    expect(locked()).to.equal(minimumNameFee(long));
+    const name = 'shortname.chain';
+    const fee = minimumNameFee(name);
+    claim(s, alice!, name, fee, 100);
+    const second = (fee * 105n) / 100n;
+    claim(s, bob!, name, second, 579);
+    expect(s.accounts.get(alice!)!.balance, 'the outbid bid returned, not locked').to.equal(
+      FUNDS - 2n - minimumNameFee(long),
+    );
+    expect(locked(), 'the bids are held in the auction').to.equal(minimumNameFee(long));
+    mine(s, 0, 579 + CERES_BID_EXTENSION);
+    expect(locked(), 'a bid is still taken at the end height').to.equal(minimumNameFee(long));
+    mine(s, 579 + CERES_BID_EXTENSION, 580 + CERES_BID_EXTENSION);
+    expect(locked(), 'the key block after the end locks the winning bid').to.equal(minimumNameFee(long) + second);
   });
 
   it('keeps a name claimed through its ttl, then revoked for the protection period, then free', () => {

@@ -3,22 +3,19 @@
  * balances area's rows.
  */
 import { reprefix } from '../../src/chain/encoding.ts';
-import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
 import type { Chain } from '../../src/devnode/chain.ts';
 import type { Queryable } from '../../src/db/connection/pool.ts';
 import { lastChangeAt, WHOLE_GENERATION } from '../../src/db/queries/balance-changes.ts';
 
 /**
- * devnodeBalances are the chain's accounts (contracts' accounts included, under their `ak_` form) and their balances
- * after generation `height`. The locked-coins account is left out: the node moves locked name fees there, the
- * devnode burns them (docs/api-v3.md, "AE balances").
+ * devnodeBalances are the chain's accounts (contracts' accounts and the locked-coins account, where the name fees are
+ * locked as the node locks them, included; contracts' under their `ak_` form) and their balances after generation
+ * `height`.
  */
 export function devnodeBalances(chain: Chain, height: number): Map<string, bigint> {
   const gen = chain.keyBlocks[height]!;
   const state = chain.stateAfter(gen.micro.at(-1)?.hash ?? gen.hash)!;
-  return new Map(
-    [...state.accounts.entries()].filter(([id]) => id !== LOCKED_COINS_ACCOUNT).map(([id, a]) => [id, a.balance]),
-  );
+  return new Map([...state.accounts.entries()].map(([id, a]) => [id, a.balance]));
 }
 
 /** devnodeContractAccounts are the accounts (`ak_`) of the contracts the chain holds at its top. */

@@ -84,7 +84,9 @@ export async function rewardInputs(db: Queryable, heights: readonly number[]): P
  * from..to (written by this batch, so everything before them is stored too), as ae_mdw books them:
  * a claim without an auction locks its name fee (the fixed 3 aettos before Lima, which had no
  * name fee); a claim or bid in an auction spends its fee, and a bid returns the bid it outbids to
- * that bidder (referring to that bid); an auction ending at a key block locks the winning bid's fee;
+ * that bidder (referring to that bid); the key block after an auction's end (its last height, at which a bid is still
+ * taken) locks the winning bid's fee, as the node's prune of that key block does (aens_state_tree:prune with the
+ * height − 1, run_elapsed_name_auction);
  * a response pays the query fee to the oracle's account; a query expiring unanswered returns its fee
  * to the sender at the key block after its expiry (when the node prunes it). A generation continued
  * by a later batch finds its key-block rows there already. The name events of contracts' AENS calls (`local_idx`,
@@ -110,12 +112,13 @@ export async function deriveInternalTransfers(db: Queryable, from: number, to: n
                            ORDER BY q.height DESC, q.micro_index DESC, q.tx_index DESC LIMIT 1) p
       WHERE b.local_idx IS NULL AND b.height BETWEEN $1 AND $2 AND b.kind = 'bid' AND p.name_fee IS NOT NULL
      UNION ALL
-     SELECT w.auction_end, -1, -1, 'fee_lock_name', w.owner, w.tx_hash, w.name_fee
+     SELECT w.auction_end + 1, -1, -1, 'fee_lock_name', w.owner, w.tx_hash, w.name_fee
        FROM name_events w
-      WHERE w.local_idx IS NULL AND w.auction_end BETWEEN $1 AND $2 AND w.kind IN ('claim', 'bid') AND w.name_fee IS NOT NULL
+      WHERE w.local_idx IS NULL AND w.auction_end BETWEEN $1 - 1 AND $2 - 1 AND w.kind IN ('claim', 'bid')
+        AND w.name_fee IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM name_events l WHERE l.local_idx IS NULL AND l.name_hash = w.name_hash AND l.kind = 'bid'
                          AND (l.height, l.micro_index, l.tx_index) > (w.height, w.micro_index, w.tx_index)
-                         AND l.height < w.auction_end)
+                         AND l.height <= w.auction_end)
      UNION ALL
      SELECT r.height, r.micro_index, r.tx_index, 'reward_oracle', 'ak_' || substr(q.oracle_id, 4), r.tx_hash, q.fee
        FROM oracle_responses r JOIN oracle_queries q ON q.query_id = r.query_id

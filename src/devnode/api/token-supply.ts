@@ -1,9 +1,10 @@
 /**
  * @module The node's internal `GET /debug/token-supply/height/{h}`: where the chain's aettos are at a height, by the
  * node's categories (aec_chain:sum_tokens_at_height), from the devnode's state. The devnode pays a key block's reward
- * at once and burns fees and name fees, so its `pending_rewards` and `locked` are 0 unless something was sent to the
- * locked account.
+ * at once and burns fees, so its `pending_rewards` are 0; `locked` is what the locked-coins account holds: the name
+ * fees and channels' leftovers locked there, as the node locks them.
  */
+import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
 import type { Chain } from '../chain.ts';
 import type { WorldState } from '../store/state.ts';
@@ -11,8 +12,6 @@ import { HttpError, ok, validationError, type Route, type RouteRequest } from '.
 import { jsonInt } from '../tx-codec.ts';
 import { readNodeHeight } from '../../chain/node-height.ts';
 
-/** LOCKED_ACCOUNT holds the coins the node locks (name fees, protocol locks): its own category. */
-const LOCKED_ACCOUNT = 'ak_11111111111111111111111111111111273Yts';
 
 /** TokenSupply is the node's categories of the chain's aettos. */
 export interface TokenSupply {
@@ -38,7 +37,7 @@ export function tokenSupply(state: WorldState): TokenSupply {
   for (const [id, account] of state.accounts.entries()) {
     const isContract = state.contracts.get(reprefix(id, 'ct')) !== undefined;
     const isOracle = state.oracles.get(reprefix(id, 'ok')) !== undefined;
-    if (id === LOCKED_ACCOUNT) locked += account.balance;
+    if (id === LOCKED_COINS_ACCOUNT) locked += account.balance;
     else if (isContract && isOracle) contractOracles += account.balance;
     else if (isContract) contracts += account.balance;
     else if (isOracle) oracles += account.balance;

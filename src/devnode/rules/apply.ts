@@ -5,6 +5,7 @@
  * protocol (blocks.ts PROTOCOL_VERSION). Pure.
  */
 import { payerOf } from '../../chain/balance-deltas.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { encode } from '../../chain/encoding.ts';
 import { withPrefix } from '../../chain/id-cache.ts';
 import type { Json } from '../../chain/json.ts';
@@ -330,9 +331,11 @@ const APPLY: Record<string, Apply> = {
     const origin = nonceAccount(inner);
     // the payer pays both fees and the inner transaction's gas (aeprimop's spend_fee and split_payment charge the payer
     // the PayingForTx sets): the inner origin gets back what the inner rules took of it; a mutual close's fee is no
-    // longer the channel's, so the coins its final amounts leave in the channel are locked (burned here, as name fees)
+    // longer the channel's, so the coins its final amounts leave in the channel, as much, are locked (aeprimop
+    // channel_close_mutual, int_lock_amount: none of 0, which makes no account)
     debit(state, payer, int(tx.fee) + int(inner.fee));
     if (inner.type !== 'ChannelCloseMutualTx') credit(state, origin, int(inner.fee));
+    else if (int(inner.fee) > 0n) credit(state, LOCKED_COINS_ACCOUNT, int(inner.fee));
     const effect = applyChecked(state, inner, ctx, false);
     // at the gas price of the call the info tells (a force progress's is its off-chain call's, not a field of its own)
     const info = effect.callInfo ?? effect.gaInfo;

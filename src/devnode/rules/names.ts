@@ -2,10 +2,14 @@
  * @module The naming system's rules at the devnode's protocol (aeprimop name_claim, aens_auctions,
  * aens_state_tree expiry): preclaims, claims with or without a preclaim, auctions and their bids,
  * updates, transfers, revokes, and the key-block step that hands an ended auction's name to its
- * winner. The protocol-dependent numbers come from chain/aens.ts, which the middleware uses too. Pure.
+ * winner. A name fee is locked as the node locks it, in the locked-coins account (aeprimop lock_namefee,
+ * int_lock_amount; aens_state_tree lock_name_claim_fee): a claim without an auction's at once, an auction's bids
+ * held in the auction (an outbid one returned to its bidder) until the key block after its end locks the winning one.
+ * The protocol-dependent numbers come from chain/aens.ts, which the middleware uses too. Pure.
  */
 import { getMinimumNameFee } from '@aeternity/aepp-sdk';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration, namePointersMaxCount } from '../../chain/aens.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { COMMITMENT_EXPIRATION, NAME_BID_INCREMENT_PERCENT } from './fees.ts';
 import { commitmentId, nameHash, nameValidationError } from '../ids.ts';
 import { PROTOCOL_VERSION } from '../store/blocks.ts';
@@ -87,6 +91,8 @@ function claim(state: WorldState, tx: TxFields, ctx: ApplyContext): void {
   const invalid = nameValidationError(name);
   if (invalid) throw new TxRejected(`name validation failed: ${invalid}`);
   const id = nameHash(name);
+  // from Lima a name fee of 0 is neither locked nor bid (aeprimop lock_namefee: illegal_name_fee)
+  if (int(tx.name_fee) === 0n) throw new TxRejected('illegal_name_fee: a name fee of 0');
   debit(state, asAccount(str(tx.account_id)), int(tx.fee) + int(tx.name_fee));
   if (nameStatus(state.names.get(id), ctx.generation) !== 'gone') throw new TxRejected(`name_already_taken: ${name}`);
   const timeout = auctionTimeout(name, PROTOCOL_VERSION);
@@ -104,6 +110,7 @@ function claim(state: WorldState, tx: TxFields, ctx: ApplyContext): void {
   if (timeout === 0) {
     const expires = ctx.height + claimMaxExpiration(PROTOCOL_VERSION);
     state.names.set(id, { id, name, owner, expires, pointers: [] });
+    credit(state, LOCKED_COINS_ACCOUNT, int(tx.name_fee));
     return;
   }
   scheduleAuctionEnd(state, {
@@ -118,7 +125,8 @@ function claim(state: WorldState, tx: TxFields, ctx: ApplyContext): void {
 
 /**
  * endAuctions runs when key block `height` is added: each auction whose end is `height − 1` gives
- * its name to the last bidder, claimed until the end plus the protocol's claim lifetime.
+ * its name to the last bidder, claimed until the end plus the protocol's claim lifetime, and locks
+ * the winning bid (aens_state_tree run_elapsed_name_auction).
  */
 export function endAuctions(state: WorldState, height: number): void {
   const key = String(height - 1);
@@ -128,6 +136,7 @@ export function endAuctions(state: WorldState, height: number): void {
     const expires = auction.ends + claimMaxExpiration(PROTOCOL_VERSION);
     state.names.set(id, { id, name: auction.name, owner: auction.bidder, expires, pointers: [] });
     state.auctions.delete(id);
+    credit(state, LOCKED_COINS_ACCOUNT, auction.bid);
   }
   state.auctionEnds.delete(key);
 }

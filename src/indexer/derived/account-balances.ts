@@ -168,14 +168,11 @@ async function locateDifferences(
     derived,
     differences.map((d) => d.accountId),
   );
-  // the locked-coins account is left where it is: the devnode burns the name fees the node locks there, so there it
-  // differs once per name fee, and a node's own differs nowhere
   const located = new Map<string, (Place & { amount: bigint })[]>();
-  const asked = differences.filter((d) => d.accountId !== LOCKED_COINS_ACCOUNT);
   const suspects = untoldBlocks(blocks, derived.untold);
   // past log2 of the blocks an account's untold blocks cost more to ask around than a bisection's step
   const maxSuspects = Math.ceil(Math.log2(blocks.length + 1));
-  await mapLimit(asked, IN_FLIGHT, async ({ accountId, derived: held, node: atEnd }) => {
+  await mapLimit(differences, IN_FLIGHT, async ({ accountId, derived: held, node: atEnd }) => {
     const after = balanceAfter(before.get(accountId) ?? 0n, changes.get(accountId)!);
     const steps = await differenceSteps(
       blocks.length,

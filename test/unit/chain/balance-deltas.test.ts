@@ -196,6 +196,17 @@ describe('internalCallDeltas and transferDeltas (chain/balance-deltas.ts)', () =
     expect(internalCallDeltas('Chain.create', { owner_id: alice, amount: 5 })).to.deep.equal([]);
   });
 
+  it("locks a contract's claim's name fee where no auction holds it (13+ characters), as the node does", () => {
+    const claim = (name: string): ReturnType<typeof internalCallDeltas> =>
+      internalCallDeltas('AENS.claim', { account_id: contractAccount, name, name_salt: 0, name_fee: 7, fee: 0 });
+    expect(claim('thirteenchars.chain')).to.deep.equal([
+      { account: contractAccount, amount: -7n, kind: 'AENS.claim' },
+      { account: LOCKED_COINS_ACCOUNT, amount: 7n, kind: 'AENS.claim' },
+    ]);
+    // 12 characters: an auction's bid, held in it (no account's)
+    expect(claim('twelvecharsx.chain')).to.deep.equal([{ account: contractAccount, amount: -7n, kind: 'AENS.claim' }]);
+  });
+
   it('names the payer of an internal call other than Chain.spend and Call.amount, to reconcile it', () => {
     expect(internalCallPayer('AENS.claim', { account_id: contractAccount, name_fee: 5 })).to.equal(contractAccount);
     expect(internalCallPayer('Oracle.query', { sender_id: alice, oracle_id: aliceOracle })).to.equal(alice);
@@ -427,7 +438,7 @@ describe('txDeltas against the devnode rules', () => {
     expect(txDeltas(progress(4), {})).to.deep.equal({ unknown: 'no call info (gas used) for the force progress' });
   });
 
-  it('a mutual close a PayingForTx pays for moves what its deltas say (the locked coins aside: the devnode burns them)', () => {
+  it("a mutual close a PayingForTx pays for moves what its deltas say, the channel's leftover (its fee) locked", () => {
     const create = channelCreate();
     const before = new Set([...state.channels.entries()].map(([id]) => id));
     applied(create);
@@ -443,10 +454,8 @@ describe('txDeltas against the devnode rules', () => {
     };
     const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
     const { node, derived } = applied(paid, { channel: { initiator: alice, responder: bob } });
-    expect(derived[LOCKED_COINS_ACCOUNT]).to.equal(3n);
-    delete derived[LOCKED_COINS_ACCOUNT];
     expect(derived).to.deep.equal(node);
-    expect(node).to.deep.equal({ [alice]: 90n, [bob]: 57n, [carol]: -5n });
+    expect(node).to.deep.equal({ [alice]: 90n, [bob]: 57n, [carol]: -5n, [LOCKED_COINS_ACCOUNT]: 3n });
   });
 });
 
