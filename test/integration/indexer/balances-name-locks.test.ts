@@ -1,0 +1,336 @@
+/**
+ * @module Issue 88: name fees against the devnode's state, height by height, and the devnode against the recorded real
+ * node 7.2.2. The node locks a name fee in the locked-coins account `ak_11111111111111111111111111111111273Yts`: a
+ * claim's where no auction runs (13+ characters) at once; an auction's bids are held in the auction, an outbid one
+ * returned to its bidder, and the key block after the auction's end locks the winning one (aeprimop lock_namefee,
+ * int_lock_amount; aens_state_tree run_elapsed_name_auction). A mutual close a PayingForTx pays for leaves its fee in
+ * the channel, locked as well (aeprimop channel_close_mutual). The chain below claims the recorded chain's three names
+ * with the recorded fees, out-bids as it did, then transfers, updates and revokes.
+ */
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
+import { encode } from '../../../src/chain/encoding.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { channelId, commitmentId, nameHash } from '../../../src/devnode/ids.ts';
+import { keyPairFromSeed, parseSecretKey, signBytes, type KeyPair } from '../../../src/devnode/keys.ts';
+import { encodeTx, type BuiltTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
+import { stateHash } from '../../support/channel-txs.ts';
+import { fundGa } from '../../support/ga-txs.ts';
+import { migrationSql } from '../../support/migration-sql.ts';
+import { readExchanges } from '../../support/real-node-recording.ts';
+import {
+  mineGeneration,
+  populatedWithNodeSettings,
+  silent,
+  startHarness,
+  verifyClean,
+  waitFor,
+  type Harness,
+} from './support/harness.ts';
+
+type Obj = { [key: string]: Json };
+
+const FEE = 10n ** 15n;
+/** each party's deposit in the channel closed by a paid-for mutual close */
+const DEPOSIT = 10n ** 17n;
+
+/** A NameClaimTx of the recorded chain, in its order: its height, the name, its fee, and whether it bid (salt 0). */
+interface RecordedClaim {
+  readonly height: number;
+  readonly name: string;
+  readonly nameFee: bigint;
+  readonly bid: boolean;
+}
+
+/**
+ * recorded reads the recorded chain's name claims (chain order) and the locked-coins account's balance at the recorded
+ * heights after the claims (before the auction's end, and after it).
+ */
+function recorded(): { claims: RecordedClaim[]; lockedBefore: bigint; lockedAfter: bigint; end: number } {
+  const exchanges = readExchanges('chain.ndjson.gz');
+  const claims = exchanges
+    .filter((e) => /^\/v3\/transactions\/th_\w+$/.test(e.path))
+    .map((e) => parseJson(e.body) as Obj)
+    .filter((t) => (t.tx as Obj).type === 'NameClaimTx')
+    .sort((a, b) => Number(a.block_height) - Number(b.block_height))
+    .map((t) => {
+      const tx = t.tx as Obj;
+      return {
+        height: Number(t.block_height),
+        name: String(tx.name),
+        nameFee: BigInt(String(tx.name_fee)),
+        bid: BigInt(String(tx.name_salt)) === 0n,
+      };
+    });
+  const lockedAt = (height: number): bigint => {
+    const e = exchanges.find((x) => x.path === `/v3/accounts/${LOCKED_COINS_ACCOUNT}/height/${height}`)!;
+    return BigInt(String((parseJson(e.body) as Obj).balance));
+  };
+  const name = exchanges.find((e) => /^\/v3\/names\/auct\w+\.chain$/.test(e.path))!;
+  // the auctioned name's ttl is the auction's end plus the claim lifetime
+  const end = Number((parseJson(name.body) as Obj).ttl) - 180_000;
+  return { claims, lockedBefore: lockedAt(411), lockedAfter: lockedAt(537), end };
+}
+
+describe('AE balances of name fees locked as the node locks them, and of outbid bids returned (issue 88)', function () {
+  this.timeout(300_000);
+  const law = recorded();
+  let h: Harness;
+  let pool: Pool;
+  let env: Record<string, string>;
+  /** the claimer of the long names (the recording's A and C), the auction's opener (D) and its outbidder (B) */
+  let [claimer, opener, bidder]: KeyPair[] = [];
+  /** the auction's end: as many heights after its opening as the recorded auction's */
+  let auctionEnd = 0;
+  /** the generation holding the recorded chain's claims but the bid */
+  let claimed = 0;
+  /** the height of the generation holding the paid-for mutual close */
+  let closeHeight = 0;
+
+  before(async () => {
+    h = await startHarness(3, 'balances-name-locks', {}, { REWARD_RULES: 'devnode' });
+    const chain = h.devnode.chain;
+    const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+    [claimer, opener, bidder] = [91, 92, 93].map((n) => keyPairFromSeed(Buffer.alloc(32, n)));
+    const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+    const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+    const sign = (k: KeyPair, tx: Omit<TxFields, 'nonce'>): BuiltTx => ({
+      tx: { ...tx, nonce: nonce(k) },
+      signers: [k],
+    });
+    await h.devnode.mineKeyBlock();
+    for (const k of [claimer!, opener!, bidder!]) submit(fundGa(patron, k.address, 10n ** 21n, nonce(patron)));
+    await mineGeneration(h);
+    // the recording's claims: the long names claimed after a preclaim (locked at once), the auction opened after one
+    // and out-bid with salt 0 (the opener's bid returned; the winning one locked after the auction's end)
+    const [first, second, opening, outbid] = law.claims;
+    expect([first!.bid, second!.bid, opening!.bid, outbid!.bid]).to.deep.equal([false, false, false, true]);
+    const salts = [11n, 12n, 13n];
+    const who = [claimer!, claimer!, opener!];
+    [first, second, opening].forEach((c, i) =>
+      submit(
+        sign(who[i]!, {
+          type: 'NamePreclaimTx',
+          version: 1,
+          account_id: who[i]!.address,
+          commitment_id: commitmentId(c!.name, salts[i]!),
+          fee: FEE,
+        }),
+      ),
+    );
+    await mineGeneration(h);
+    [first, second, opening].forEach((c, i) =>
+      submit(
+        sign(who[i]!, {
+          type: 'NameClaimTx',
+          version: 2,
+          account_id: who[i]!.address,
+          name: c!.name,
+          name_salt: salts[i]!,
+          name_fee: c!.nameFee,
+          fee: FEE,
+        }),
+      ),
+    );
+    claimed = await mineGeneration(h);
+    const claim = (k: KeyPair, c: RecordedClaim): BuiltTx =>
+      sign(k, {
+        type: 'NameClaimTx',
+        version: 2,
+        account_id: k.address,
+        name: c.name,
+        name_salt: 0,
+        name_fee: c.nameFee,
+        fee: FEE,
+      });
+    submit(claim(bidder!, outbid!));
+    // the first long name updated, transferred to the bidder, updated by it and revoked, as the recording's
+    const named = nameHash(first!.name);
+    const update = (k: KeyPair): BuiltTx =>
+      sign(k, {
+        type: 'NameUpdateTx',
+        version: 1,
+        account_id: k.address,
+        name_id: named,
+        name_ttl: 1000,
+        pointers: [{ key: 'account_pubkey', id: k.address }],
+        client_ttl: 100,
+        fee: FEE,
+      });
+    submit(update(claimer!));
+    await mineGeneration(h);
+    submit(
+      sign(claimer!, {
+        type: 'NameTransferTx',
+        version: 1,
+        account_id: claimer!.address,
+        name_id: named,
+        recipient_id: bidder!.address,
+        fee: FEE,
+      }),
+    );
+    await mineGeneration(h);
+    submit(update(bidder!));
+    await mineGeneration(h);
+    submit(sign(bidder!, { type: 'NameRevokeTx', version: 1, account_id: bidder!.address, name_id: named, fee: FEE }));
+    await mineGeneration(h);
+    closeHeight = await pay(patron, claimer!, opener!);
+    auctionEnd = claimed + (law.end - opening!.height);
+    while (chain.height < auctionEnd + 3) await h.devnode.mineKeyBlock();
+    ({ env, pool } = await populatedWithNodeSettings(h));
+
+    /**
+     * pay opens a channel between `initiator` and `responder` and closes it by a mutual close `payer` pays for: its fee
+     * is left in the channel and locked. The generation holding the close.
+     */
+    async function pay(payer: KeyPair, initiator: KeyPair, responder: KeyPair): Promise<number> {
+      const createNonce = nonce(initiator);
+      const channel = channelId(initiator.address, createNonce, responder.address);
+      const create: TxFields = {
+        type: 'ChannelCreateTx',
+        version: 2,
+        initiator_id: initiator.address,
+        initiator_amount: DEPOSIT,
+        responder_id: responder.address,
+        responder_amount: DEPOSIT,
+        channel_reserve: 500,
+        lock_period: 5,
+        delegate_ids: { initiator: [], responder: [] },
+        state_hash: stateHash(1),
+        fee: FEE,
+        nonce: createNonce,
+      };
+      submit({ tx: create, signers: [initiator, responder] });
+      await mineGeneration(h);
+      const close: TxFields = {
+        type: 'ChannelCloseMutualTx',
+        version: 1,
+        channel_id: channel,
+        from_id: initiator.address,
+        initiator_amount_final: DEPOSIT - (FEE * 3n) / 10n,
+        responder_amount_final: DEPOSIT - (FEE * 7n) / 10n,
+        fee: FEE,
+        nonce: nonce(initiator),
+      };
+      const message = Buffer.concat([Buffer.from(`${chain.options.networkId}-inner_tx`), encodeTx(close)]);
+      const signatures = [initiator, responder].map((k) => encode('sg', signBytes(k, message)));
+      submit({
+        tx: {
+          type: 'PayingForTx',
+          version: 1,
+          payer_id: payer.address,
+          fee: FEE,
+          nonce: nonce(payer),
+          tx: { tx: close, signatures },
+        },
+        signers: [payer],
+      });
+      return mineGeneration(h);
+    }
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  /** lockedAt is the locked-coins account's balance the devnode answers after `height` (undefined: 404, none). */
+  async function lockedAt(height: number): Promise<bigint | undefined> {
+    const res = await fetch(`${h.devnode.externalUrl}/v3/accounts/${LOCKED_COINS_ACCOUNT}/height/${height}`);
+    if (res.status === 404) return undefined;
+    expect(res.status).to.equal(200);
+    return BigInt(String((parseJson(await res.text()) as Obj).balance));
+  }
+
+  it("locks the recorded claims' fees as the recorded node did: the long names' at once, the winning bid after the auction's end", async () => {
+    // the recorded node: the locked account holds the long names' fees before the end, and the winning bid after it
+    const [first, second, , outbid] = law.claims;
+    expect(law.lockedBefore).to.equal(first!.nameFee + second!.nameFee);
+    expect(law.lockedAfter).to.equal(law.lockedBefore + outbid!.nameFee);
+    // the devnode (the generated chain's own names' fees and auctions aside: what it locked at other heights), whose
+    // state at a height is its key block's, as the node's (`/height/H`): a generation's transactions show at H + 1
+    const locks = async (height: number): Promise<bigint> => (await lockedAt(height))! - (await lockedAt(height - 1))!;
+    expect(await lockedAt(0), 'no account before anything is locked').to.equal(undefined);
+    expect(await locks(claimed + 1), 'the long names’ fees, the auction’s opening bid held in it').to.equal(
+      law.lockedBefore,
+    );
+    expect(await locks(claimed + 2), 'the outbid bid held in the auction, the opening one returned').to.equal(0n);
+    expect(await locks(auctionEnd), 'through the generation of the auction’s end').to.equal(0n);
+    expect(await locks(auctionEnd + 1), 'the winning bid, from the key block after it').to.equal(
+      law.lockedAfter - law.lockedBefore,
+    );
+    // the paid-for close's fee, left in the channel, is locked at the close
+    expect(await locks(closeHeight + 1)).to.equal(FEE);
+    // the outbid opener got its bid back: what it paid is the preclaim's and the claim's fees, and what it left of its
+    // deposit in the channel (the responder's part of the close's fee)
+    const paid = 10n ** 21n - devnodeBalances(h.devnode.chain, h.devnode.height()).get(opener!.address)!;
+    expect(paid).to.equal(2n * FEE + (FEE * 7n) / 10n);
+  });
+
+  it("serves every account after every height as the devnode's state, the locked-coins account's included, with no 'unexplained' change", async () => {
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    const unexplained = await pool.query<{ account_id: string; height: number }>(
+      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained'",
+    );
+    expect(unexplained.rows).to.deep.equal([]);
+    // the locked-coins account's changes are the name fees and the close's leftover, each where the node made it
+    const locked = await pool.query<{ height: number; micro_index: number; kind: string; delta: string }>(
+      `SELECT height, micro_index, kind, delta::text FROM account_balance_changes WHERE account_id = $1
+        ORDER BY height, micro_index, tx_index, seq`,
+      [LOCKED_COINS_ACCOUNT],
+    );
+    const [first, second, , outbid] = law.claims;
+    const ours = [claimed, closeHeight, auctionEnd + 1];
+    expect(locked.rows.filter((r) => ours.includes(r.height))).to.deep.equal([
+      { height: claimed, micro_index: 0, kind: 'fee_lock_name', delta: String(first!.nameFee) },
+      { height: claimed, micro_index: 0, kind: 'fee_lock_name', delta: String(second!.nameFee) },
+      { height: closeHeight, micro_index: 0, kind: 'PayingForTx', delta: String(FEE) },
+      { height: auctionEnd + 1, micro_index: -1, kind: 'fee_lock_name', delta: String(outbid!.nameFee) },
+    ]);
+  });
+
+  it('verifies clean against the devnode (mdw -v --full)', async () => {
+    await verifyClean(h, env);
+  });
+
+  it("derives again, by migration 1145, a schema that locked the auction's winning bid one height early", async () => {
+    // the schema before 1145: the winning bid's lock at the key block of the auction's end
+    await pool.query(
+      `UPDATE internal_transfers SET height = height - 1 WHERE kind = 'fee_lock_name' AND micro_index = -1`,
+    );
+    await pool.query(
+      `UPDATE account_balance_changes SET height = height - 1 WHERE kind = 'fee_lock_name' AND micro_index = -1`,
+    );
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.not.deep.equal([]);
+    await pool.query(await migrationSql('1145_name_auction_lock_height'));
+    const pending = await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area');
+    const start = (
+      await pool.query<{ height: number }>(
+        'SELECT min(auction_end) AS height FROM name_events WHERE auction_end IS NOT NULL AND local_idx IS NULL',
+      )
+    ).rows[0]!.height;
+    expect(start).to.be.at.most(auctionEnd);
+    expect(pending.rows).to.deep.equal(
+      ['balances', 'transfers'].map((area) => ({ area, next_height: start, to_height: h.devnode.height() })),
+    );
+    const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
+    try {
+      await waitFor(
+        'the areas derived again',
+        async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
+        60_000,
+      );
+    } finally {
+      await populator.stop();
+    }
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    await verifyClean(h, env);
+  });
+});
