@@ -82,7 +82,7 @@ describe('devnode naming rules (Ceres)', () => {
     expect(s.accounts.get(carol!)!.balance).to.equal(FUNDS - 1n - third);
   });
 
-  it('locks name fees in the locked-coins account as the node does: a claim\'s at once, an auction\'s winning bid after its end', () => {
+  it("locks name fees in the locked-coins account as the node does: a claim's at once, an auction's winning bid after its end", () => {
     const s = world();
     const locked = (): bigint | undefined => s.accounts.get(LOCKED_COINS_ACCOUNT)?.balance;
     const long = 'thirteenchars.chain';

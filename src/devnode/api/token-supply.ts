@@ -12,7 +12,6 @@ import { HttpError, ok, validationError, type Route, type RouteRequest } from '.
 import { jsonInt } from '../tx-codec.ts';
 import { readNodeHeight } from '../../chain/node-height.ts';
 
-
 /** TokenSupply is the node's categories of the chain's aettos. */
 export interface TokenSupply {
   readonly accounts: bigint;
