@@ -410,6 +410,31 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
     expect(apart).to.deep.equal([]);
   });
 
+  it("follows the locked-coins account as the node credits it: the claims' name fees, the auction's winning bid after its end", async () => {
+    // the recorded node: the long names' fees locked at their claims, the auction (auct47089.chain, its last bid 100
+    // AE, the outbid 12139.3 AE returned) ending at 526 (the name's ttl less its 180000 generations), its winning bid
+    // locked by key block 527; the account read at the sampled generations only
+    const locked = 'ak_11111111111111111111111111111111273Yts';
+    const balance = (height: number): Json => recordedJson(`/v3/accounts/${locked}/height/${height}`).balance!;
+    const end = Number(recordedJson('/v3/names/auct47089.chain').ttl) - 180_000;
+    const { body } = await get(`/mdw/v3/accounts/${locked}/balance/history?direction=forward&limit=100`);
+    const changes = ((body as Obj).data as Obj[]).map((c) => [c.height, c.micro_index, c.kind, toBigInt(c.delta!)]);
+    expect(changes).to.deep.equal([
+      [33, 0, 'fee_lock_name', 159_700_000_000_000_000n],
+      [42, 0, 'fee_lock_name', 258_400_000_000_000_000n],
+      [end + 1, null, 'fee_lock_name', 100n * 10n ** 18n],
+    ]);
+    const sum = changes.reduce((a, c) => a + (c[3] as bigint), 0n);
+    expect([toBigInt(balance(411)), toBigInt(balance(537))]).to.deep.equal([sum - 100n * 10n ** 18n, sum]);
+    for (const [height, expected] of [
+      [end, sum - 100n * 10n ** 18n],
+      [end + 1, sum],
+    ] as const) {
+      const res = await get(`/mdw/v3/accounts/${locked}/balance?height=${height}`);
+      expect(toBigInt((res.body as Obj).balance!), `after ${height}`).to.equal(expected);
+    }
+  });
+
   it('finds no difference with `-v --full`', async () => {
     const lines: string[] = [];
     const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
