@@ -31,7 +31,8 @@ export function contractId(ownerId: string, nonce: bigint | number): string {
 
 /**
  * LOCKED_COINS_ACCOUNT holds the coins the chain locks away (aec_governance:locked_coins_holder_account, 32 zero
- * bytes): names' fees and lost bids, and it owns the Lima fork's contracts.
+ * bytes): names' fees (an auction's winning bid; an outbid one is returned), what a channel's close leaves, and it owns
+ * the Lima fork's contracts.
  */
 export const LOCKED_COINS_ACCOUNT = encode('ak', new Uint8Array(32));
 

@@ -30,7 +30,7 @@ const BALANCE_TAGS = [KEY_TAGS.ak!, KEY_TAGS.ok!];
  * micro block `fromMicro` of height `from` on (−1: its key block too): every id a transaction names (its inner ones
  * and the accounts its names resolved to included), every internal transfer's account
  * (rewards, name fees and refunds, oracle rewards and refunds, genesis and fork credits, Lima's contracts' amounts),
- * both parties of a channel that closes, and the locked-coins account where a name's fee or lost bid moved to it.
+ * both parties of a channel that closes, and the locked-coins account where a name's fee or an auction's winning bid moved to it.
  */
 export async function touchedAccounts(
   db: Queryable,
