@@ -14,6 +14,7 @@ import { decodeCallData, FateDecodeError, isKind } from './fate.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 import { contractId, LOCKED_COINS_ACCOUNT } from './derived-ids.ts';
 import { callGasPrice } from './reward-fees.ts';
+import { ownTx } from './tx-fields.ts';
 import type { TxFields } from './tx-serialize.ts';
 
 /** A change of one account's balance, and what caused it (a transaction type, an internal call, a transfer kind). */
@@ -36,8 +37,11 @@ export interface TxFacts {
   readonly gaOk?: boolean;
   /** the account a name in a `recipient_id` resolved to in that block */
   readonly recipient?: string;
-  /** the parties of the channel a closing transaction pays out */
-  readonly channel?: { readonly initiator: string; readonly responder: string };
+  /**
+   * the parties of the channel a closing transaction pays out, and its amount before it (its creation's, its deposits'
+   * and less its withdrawals': aesc_channels' channel_amount)
+   */
+  readonly channel?: { readonly initiator: string; readonly responder: string; readonly amount: bigint };
 }
 
 /** The deltas of a transaction, or why they cannot be told. */
@@ -108,6 +112,26 @@ export function internalCallDeltas(fn: string, internalTx: { readonly [key: stri
     ...(from === undefined ? [] : [{ account: from, amount: -amount, kind: fn }]),
     ...(to === undefined ? [] : [{ account: to, amount, kind: fn }]),
   ];
+}
+
+/**
+ * closingChannel is what a closing transaction's facts need of its channel, from the channel's transactions that fund
+ * it (its ChannelCreateTx, ChannelDepositTxs and ChannelWithdrawTxs, or transactions wrapping them): its parties, and
+ * its amount (aesc_channels' channel_amount: the creation's two amounts, plus the deposits, less the withdrawals).
+ * Undefined without its creation. Pure.
+ */
+export function closingChannel(fundings: readonly TxFields[]): TxFacts['channel'] {
+  let amount = 0n;
+  let parties: { initiator: string; responder: string } | undefined;
+  for (const t of fundings) {
+    const create = ownTx(t, 'ChannelCreateTx');
+    if (create !== undefined) {
+      parties = { initiator: String(create.initiator_id), responder: String(create.responder_id) };
+      amount += int(create.initiator_amount) + int(create.responder_amount);
+    }
+    amount += int(ownTx(t, 'ChannelDepositTx')?.amount) - int(ownTx(t, 'ChannelWithdrawTx')?.amount);
+  }
+  return parties && { ...parties, amount };
 }
 
 /**
@@ -262,10 +286,15 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
     case 'ChannelCloseMutualTx':
     case 'ChannelSettleTx': {
       if (facts.channel === undefined) return 'the parties of the channel are not known';
-      // a mutual close pays its fee from the channel's coins, a settle from its sender's
-      if (tx.type === 'ChannelSettleTx') move(tx.from_id, -fee);
-      move(facts.channel.initiator, int(tx.initiator_amount_final));
-      move(facts.channel.responder, int(tx.responder_amount_final));
+      // a mutual close pays its fee from the channel's coins, a settle from its sender's; what the final amounts (and
+      // a mutual close's fee) leave in the channel is locked (aeprimop channel_close_mutual, channel_settle)
+      const mutual = tx.type === 'ChannelCloseMutualTx';
+      if (!mutual) move(tx.from_id, -fee);
+      const [initiator, responder] = [int(tx.initiator_amount_final), int(tx.responder_amount_final)];
+      move(facts.channel.initiator, initiator);
+      move(facts.channel.responder, responder);
+      const left = facts.channel.amount - initiator - responder - (mutual ? fee : 0n);
+      if (left > 0n) move(LOCKED_COINS_ACCOUNT, left);
       return undefined;
     }
     case 'ChannelCloseSoloTx':

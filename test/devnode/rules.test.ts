@@ -1,6 +1,7 @@
 /** @module The seed's transaction rules as pure functions over a world state (no HTTP, no signing). */
 import { expect } from 'chai';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../../src/chain/channel-state.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { ttlFee } from '../../src/devnode/rules/fees.ts';
 import { claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
@@ -327,7 +328,7 @@ describe('devnode rules', () => {
     expect(s.accounts.get(bob)).to.deep.equal({ balance: 994n, nonce: 1 });
   });
 
-  it('closes a channel only when the final amounts plus fee equal the channel amount', () => {
+  it('closes a channel by a mutual close whose final amounts and fee the channel holds, locking what they leave', () => {
     const s = world();
     apply(
       s,
@@ -357,8 +358,14 @@ describe('devnode rules', () => {
       sender_id: alice,
     });
     expect(() => apply(newState(s), close(100), 2)).to.throw(TxRejected, /wrong_amounts/);
-    apply(s, close(99), 2);
+    const exact = newState(s);
+    apply(exact, close(99), 2);
+    expect(exact.channels.get(channelId)).to.equal(undefined);
+    expect(exact.accounts.get(LOCKED_COINS_ACCOUNT), 'nothing left: no lock, no account').to.equal(undefined);
+    // the node takes final amounts below the channel's and locks the rest (aeprimop channel_close_mutual)
+    apply(s, close(90), 2);
     expect(s.channels.get(channelId)).to.equal(undefined);
+    expect(s.accounts.get(LOCKED_COINS_ACCOUNT)).to.deep.equal({ balance: 9n, nonce: 0 });
   });
 
   it('restarts a closing channel’s lock at a force progress, from its height (aesc_channels:force_progress)', () => {

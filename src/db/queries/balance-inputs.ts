@@ -152,18 +152,26 @@ export async function resolvedRecipients(db: Queryable, places: readonly Place[]
   return new Map(rows.map((r) => [r.at, r.key]));
 }
 
-/** channelCreations gives the stored ChannelCreateTx of each channel id given (its parties are in it). */
-export async function channelCreations(db: Queryable, channelIds: readonly string[]): Promise<Map<string, Buffer>> {
-  if (channelIds.length === 0) return new Map();
+/**
+ * channelFundings gives, for each channel id given, its stored transactions that fund it (its ChannelCreateTx, which
+ * names its parties, its ChannelDepositTxs and ChannelWithdrawTxs; wrapped ones as their wrapper), in chain order.
+ */
+export async function channelFundings(db: Queryable, channelIds: readonly string[]): Promise<Map<string, Buffer[]>> {
+  const fundings = new Map<string, Buffer[]>();
+  if (channelIds.length === 0) return fundings;
   const { rows } = await db.query<{ channel_id: string; signed: Buffer }>({
-    name: 'mdw_balance_channel_creations',
+    name: 'mdw_balance_channel_fundings',
     text: `SELECT c.channel_id, t.signed
              FROM channel_events c
              JOIN transactions t ON t.height = c.height AND t.micro_index = c.micro_index AND t.tx_index = c.tx_index
-            WHERE c.channel_id = ANY ($1::text[]) AND c.tx_type = 'ChannelCreateTx'`,
+            WHERE c.channel_id = ANY ($1::text[])
+              AND c.tx_type IN ('ChannelCreateTx', 'ChannelDepositTx', 'ChannelWithdrawTx')
+            ORDER BY c.channel_id, c.height, c.micro_index, c.tx_index`,
     values: [channelIds],
   });
-  return new Map(rows.map((r) => [r.channel_id, r.signed]));
+  for (const r of rows)
+    (fundings.get(r.channel_id) ?? fundings.set(r.channel_id, []).get(r.channel_id)!).push(r.signed);
+  return fundings;
 }
 
 /**

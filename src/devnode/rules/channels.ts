@@ -6,6 +6,7 @@
  */
 import { offChainState } from '../../chain/channel-payload.ts';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../../chain/channel-state.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { encode, reprefix } from '../../chain/encoding.ts';
 import { channelId } from '../ids.ts';
 import { credit, debit, flatGasUsed, int, num, str, TxRejected, type Apply, type ApplyContext } from './common.ts';
@@ -92,13 +93,19 @@ const soloRoundAfterClose = (channel: ChannelEntry, height: number): number =>
 
 const total = (c: ChannelEntry): bigint => c.initiatorAmount + c.responderAmount;
 
-/** payout closes the channel: the final amounts (plus the fee) must be the channel's amount. */
+/**
+ * payout closes the channel: a mutual close's final amounts and fee (its fee from the channel) may leave coins in it,
+ * which are locked (aeprimop channel_close_mutual: `LockAmount >= 0`, int_lock_amount), a settle's final amounts must
+ * be the channel's amount.
+ */
 function payout(state: WorldState, channel: ChannelEntry, tx: TxFields, feeFromChannel: boolean): void {
   const finals = int(tx.initiator_amount_final) + int(tx.responder_amount_final);
-  if (finals + (feeFromChannel ? int(tx.fee) : 0n) !== total(channel))
+  const left = total(channel) - finals - (feeFromChannel ? int(tx.fee) : 0n);
+  if (left < 0n || (!feeFromChannel && left !== 0n))
     throw new TxRejected('wrong_amounts: final amounts do not add up to the channel amount');
   credit(state, channel.initiatorId, int(tx.initiator_amount_final));
   credit(state, channel.responderId, int(tx.responder_amount_final));
+  if (left > 0n) credit(state, LOCKED_COINS_ACCOUNT, left);
   state.channels.delete(channel.id);
 }
 

@@ -10,6 +10,7 @@
  */
 import {
   accountOf,
+  closingChannel,
   internalCallDeltas,
   internalCallPayer,
   stakingWithdrawal,
@@ -28,7 +29,7 @@ import type { Queryable } from '../../db/connection/pool.ts';
 import {
   balanceEvents,
   balanceTransactions,
-  channelCreations,
+  channelFundings,
   internalCallGaps,
   namedIds,
   resolvedRecipients,
@@ -94,12 +95,9 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
   const recipients = await resolvedRecipients(db, toNames);
   const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
-  const created = await channelCreations(db, closing);
-  const parties = new Map(
-    [...created].map(([id, signed]) => {
-      const tx = storedTxAmounts(signed);
-      return [id, { initiator: String(tx.initiator_id), responder: String(tx.responder_id) }] as const;
-    }),
+  const fundings = await channelFundings(db, closing);
+  const channels = new Map(
+    [...fundings].map(([id, signed]) => [id, closingChannel(signed.map((s) => storedTxAmounts(s)))] as const),
   );
   const events = await balanceEvents(db, range);
   const derived = derivedDeltas(
@@ -113,7 +111,7 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
         facts: factsOf(
           t,
           key === undefined ? selfPaid(fields[i]!) : idOfKey(key),
-          channel === undefined ? undefined : parties.get(channel),
+          channel === undefined ? undefined : channels.get(channel),
         ),
       };
     }),

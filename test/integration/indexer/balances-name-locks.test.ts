@@ -3,8 +3,8 @@
  * node 7.2.2. The node locks a name fee in the locked-coins account `ak_11111111111111111111111111111111273Yts`: a
  * claim's where no auction runs (13+ characters) at once; an auction's bids are held in the auction, an outbid one
  * returned to its bidder, and the key block after the auction's end locks the winning one (aeprimop lock_namefee,
- * int_lock_amount; aens_state_tree run_elapsed_name_auction). A mutual close a PayingForTx pays for leaves its fee in
- * the channel, locked as well (aeprimop channel_close_mutual). The chain below claims the recorded chain's three names
+ * int_lock_amount; aens_state_tree run_elapsed_name_auction). What a mutual close's final amounts and fee leave in its
+ * channel is locked as well, a PayingForTx's close leaving its fee there (aeprimop channel_close_mutual). The chain below claims the recorded chain's three names
  * with the recorded fees, out-bids as it did, then transfers, updates and revokes.
  */
 import { expect } from 'chai';
@@ -38,6 +38,8 @@ type Obj = { [key: string]: Json };
 const FEE = 10n ** 15n;
 /** each party's deposit in the channel closed by a paid-for mutual close */
 const DEPOSIT = 10n ** 17n;
+/** what the plain mutual close's final amounts and fee leave in its channel */
+const LEFT = 12_345n;
 
 /** A NameClaimTx of the recorded chain, in its order: its height, the name, its fee, and whether it bid (salt 0). */
 interface RecordedClaim {
@@ -89,8 +91,9 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
   let auctionEnd = 0;
   /** the generation holding the recorded chain's claims but the bid */
   let claimed = 0;
-  /** the height of the generation holding the paid-for mutual close */
+  /** the heights of the generations holding the paid-for mutual close and the one leaving coins in its channel */
   let closeHeight = 0;
+  let leftHeight = 0;
 
   before(async () => {
     h = await startHarness(3, 'balances-name-locks', {}, { REWARD_RULES: 'devnode' });
@@ -179,16 +182,18 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
     await mineGeneration(h);
     submit(sign(bidder!, { type: 'NameRevokeTx', version: 1, account_id: bidder!.address, name_id: named, fee: FEE }));
     await mineGeneration(h);
-    closeHeight = await pay(patron, claimer!, opener!);
+    closeHeight = await close(claimer!, opener!, 0n, patron);
+    leftHeight = await close(claimer!, bidder!, LEFT);
     auctionEnd = claimed + (law.end - opening!.height);
     while (chain.height < auctionEnd + 3) await h.devnode.mineKeyBlock();
     ({ env, pool } = await populatedWithNodeSettings(h));
 
     /**
-     * pay opens a channel between `initiator` and `responder` and closes it by a mutual close `payer` pays for: its fee
-     * is left in the channel and locked. The generation holding the close.
+     * close opens a channel between `initiator` and `responder` and closes it by a mutual close whose final amounts and
+     * fee leave `left` in it, `payer` paying for it (its fee then also left in the channel): what it leaves is locked.
+     * The generation holding the close.
      */
-    async function pay(payer: KeyPair, initiator: KeyPair, responder: KeyPair): Promise<number> {
+    async function close(initiator: KeyPair, responder: KeyPair, left: bigint, payer?: KeyPair): Promise<number> {
       const createNonce = nonce(initiator);
       const channel = channelId(initiator.address, createNonce, responder.address);
       const create: TxFields = {
@@ -207,17 +212,21 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       };
       submit({ tx: create, signers: [initiator, responder] });
       await mineGeneration(h);
-      const close: TxFields = {
+      const mutual: TxFields = {
         type: 'ChannelCloseMutualTx',
         version: 1,
         channel_id: channel,
         from_id: initiator.address,
-        initiator_amount_final: DEPOSIT - (FEE * 3n) / 10n,
+        initiator_amount_final: DEPOSIT - (FEE * 3n) / 10n - left,
         responder_amount_final: DEPOSIT - (FEE * 7n) / 10n,
         fee: FEE,
         nonce: nonce(initiator),
       };
-      const message = Buffer.concat([Buffer.from(`${chain.options.networkId}-inner_tx`), encodeTx(close)]);
+      if (payer === undefined) {
+        submit({ tx: mutual, signers: [initiator, responder] });
+        return mineGeneration(h);
+      }
+      const message = Buffer.concat([Buffer.from(`${chain.options.networkId}-inner_tx`), encodeTx(mutual)]);
       const signatures = [initiator, responder].map((k) => encode('sg', signBytes(k, message)));
       submit({
         tx: {
@@ -226,7 +235,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
           payer_id: payer.address,
           fee: FEE,
           nonce: nonce(payer),
-          tx: { tx: close, signatures },
+          tx: { tx: mutual, signatures },
         },
         signers: [payer],
       });
@@ -266,6 +275,8 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
     );
     // the paid-for close's fee, left in the channel, is locked at the close
     expect(await locks(closeHeight + 1)).to.equal(FEE);
+    // so is what a plain one's final amounts and fee leave in it
+    expect(await locks(leftHeight + 1)).to.equal(LEFT);
     // the outbid opener got its bid back: what it paid is the preclaim's and the claim's fees, and what it left of its
     // deposit in the channel (the responder's part of the close's fee)
     const paid = 10n ** 21n - devnodeBalances(h.devnode.chain, h.devnode.height()).get(opener!.address)!;
@@ -286,11 +297,12 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       [LOCKED_COINS_ACCOUNT],
     );
     const [first, second, , outbid] = law.claims;
-    const ours = [claimed, closeHeight, auctionEnd + 1];
+    const ours = [claimed, closeHeight, leftHeight, auctionEnd + 1];
     expect(locked.rows.filter((r) => ours.includes(r.height))).to.deep.equal([
       { height: claimed, micro_index: 0, kind: 'fee_lock_name', delta: String(first!.nameFee) },
       { height: claimed, micro_index: 0, kind: 'fee_lock_name', delta: String(second!.nameFee) },
       { height: closeHeight, micro_index: 0, kind: 'PayingForTx', delta: String(FEE) },
+      { height: leftHeight, micro_index: 0, kind: 'ChannelCloseMutualTx', delta: String(LEFT) },
       { height: auctionEnd + 1, micro_index: -1, kind: 'fee_lock_name', delta: String(outbid!.nameFee) },
     ]);
   });
@@ -299,24 +311,33 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
     await verifyClean(h, env);
   });
 
-  it("derives again, by migration 1145, a schema that locked the auction's winning bid one height early", async () => {
-    // the schema before 1145: the winning bid's lock at the key block of the auction's end
+  it("derives again, by migration 1145, a schema that locked the auction's winning bid one height early, a close's rest never", async () => {
+    // the schema before 1145: the winning bid's lock at the key block of the auction's end, nothing of what a mutual
+    // close left in its channel
     await pool.query(
       `UPDATE internal_transfers SET height = height - 1 WHERE kind = 'fee_lock_name' AND micro_index = -1`,
     );
     await pool.query(
       `UPDATE account_balance_changes SET height = height - 1 WHERE kind = 'fee_lock_name' AND micro_index = -1`,
     );
+    await pool.query(
+      `DELETE FROM account_balance_changes WHERE account_id = $1 AND height = $2 AND kind = 'ChannelCloseMutualTx'`,
+      [LOCKED_COINS_ACCOUNT, leftHeight],
+    );
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
-    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.not.deep.equal([]);
-    await pool.query(await migrationSql('1145_name_auction_lock_height'));
+    const apart = await aeBalancesApart(pool, h.devnode.chain, all);
+    for (const height of [leftHeight, auctionEnd])
+      expect(apart.some((line) => line.startsWith(`${LOCKED_COINS_ACCOUNT} at ${height}:`))).to.equal(true);
+    await pool.query(await migrationSql('1145_locked_coins'));
     const pending = await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area');
+    // the first auction's end or channel close (the generated chain's own among them)
     const start = (
       await pool.query<{ height: number }>(
-        'SELECT min(auction_end) AS height FROM name_events WHERE auction_end IS NOT NULL AND local_idx IS NULL',
+        `SELECT least((SELECT min(auction_end) FROM name_events WHERE auction_end IS NOT NULL AND local_idx IS NULL),
+                      (SELECT min(height) FROM channel_events WHERE closes)) AS height`,
       )
     ).rows[0]!.height;
-    expect(start).to.be.at.most(auctionEnd);
+    expect(start).to.be.at.most(Math.min(closeHeight, auctionEnd));
     expect(pending.rows).to.deep.equal(
       ['balances', 'transfers'].map((area) => ({ area, next_height: start, to_height: h.devnode.height() })),
     );

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { buildContractId } from '@aeternity/aepp-sdk';
 import {
+  closingChannel,
   internalCallDeltas,
   internalCallPayer,
   stakingWithdrawal,
@@ -117,8 +118,8 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
     expect(told(meta, { gaGasUsed: 50n, gaOk: false })).to.deep.equal({ [alice]: -(3n + 100n) });
   });
 
-  it('pays a closing channel out to its parties, a mutual close its fee from the channel', () => {
-    const channel = { initiator: alice, responder: bob };
+  it('pays a closing channel out to its parties, a mutual close its fee from the channel, what they leave locked', () => {
+    const channel = { initiator: alice, responder: bob, amount: 100n };
     const close = {
       type: 'ChannelCloseMutualTx',
       from_id: alice,
@@ -127,10 +128,15 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
       fee: 1,
     };
     expect(told(close, { channel })).to.deep.equal({ [alice]: 40n, [bob]: 59n });
-    expect(told({ ...close, type: 'ChannelSettleTx', from_id: bob }, { channel })).to.deep.equal({
+    const settle = { ...close, type: 'ChannelSettleTx', from_id: bob };
+    expect(told(settle, { channel: { ...channel, amount: 99n } })).to.deep.equal({ [alice]: 40n, [bob]: 58n });
+    // final amounts (and a mutual close's fee) below the channel's amount: the rest locked
+    expect(told(close, { channel: { ...channel, amount: 130n } })).to.deep.equal({
       [alice]: 40n,
-      [bob]: 58n,
+      [bob]: 59n,
+      [LOCKED_COINS_ACCOUNT]: 30n,
     });
+    expect(told(settle, { channel })).to.deep.equal({ [alice]: 40n, [bob]: 58n, [LOCKED_COINS_ACCOUNT]: 1n });
   });
 
   it("charges a PayingForTx's payer both fees and the inner transaction's gas, as the node's aeprimop does (split_payment, spend_fee)", () => {
@@ -160,7 +166,7 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
       responder_amount_final: 59,
       fee: 1,
     };
-    expect(told(paid(close), { channel: { initiator: alice, responder: bob } })).to.deep.equal({
+    expect(told(paid(close), { channel: { initiator: alice, responder: bob, amount: 100n } })).to.deep.equal({
       [alice]: 40n,
       [bob]: 59n,
       [carol]: -6n,
@@ -172,6 +178,29 @@ describe('txDeltas (chain/balance-deltas.ts): hand-checked', () => {
     expect(txDeltas({ type: 'MadeUpTx', owner_id: alice, fee: 1 }, {})).to.deep.equal({
       unknown: 'the balance changes of a MadeUpTx are not known',
     });
+  });
+});
+
+describe('closingChannel (chain/balance-deltas.ts)', () => {
+  it("gives a channel's parties and its amount: created, plus deposits, less withdrawals, wrapped ones too", () => {
+    const create = {
+      type: 'ChannelCreateTx',
+      initiator_id: alice,
+      responder_id: bob,
+      initiator_amount: 70,
+      responder_amount: 30,
+    };
+    const deposit = { type: 'ChannelDepositTx', from_id: bob, amount: 12 };
+    const withdraw = { type: 'ChannelWithdrawTx', to_id: alice, amount: 5 };
+    const paid = { type: 'PayingForTx', payer_id: carol, tx: { tx: deposit } };
+    const meta = { type: 'GAMetaTx', ga_id: alice, tx: { tx: withdraw } };
+    expect(closingChannel([create, deposit, withdraw, paid, meta])).to.deep.equal({
+      initiator: alice,
+      responder: bob,
+      amount: 100n + 12n - 5n + 12n - 5n,
+    });
+    // without its creation its parties are not known
+    expect(closingChannel([deposit, withdraw])).to.equal(undefined);
   });
 });
 
@@ -338,7 +367,8 @@ describe('txDeltas against the devnode rules', () => {
       expect(derived, String(tx.type)).to.deep.equal(node);
     }
     const channelId = [...state.channels.entries()][0]![0];
-    const channel = { initiator: alice, responder: bob };
+    // its amount before the close: 150 created, 9 deposited, 30 withdrawn
+    const channel = { initiator: alice, responder: bob, amount: 129n };
     for (const make of [
       () => ({
         type: 'ChannelDepositTx',
@@ -453,9 +483,30 @@ describe('txDeltas against the devnode rules', () => {
       nonce: nonce(bob),
     };
     const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
-    const { node, derived } = applied(paid, { channel: { initiator: alice, responder: bob } });
+    const { node, derived } = applied(paid, { channel: { initiator: alice, responder: bob, amount: 150n } });
     expect(derived).to.deep.equal(node);
     expect(node).to.deep.equal({ [alice]: 90n, [bob]: 57n, [carol]: -5n, [LOCKED_COINS_ACCOUNT]: 3n });
+  });
+
+  it('a mutual close whose final amounts and fee leave coins in the channel moves what its deltas say, the rest locked', () => {
+    const create = channelCreate();
+    const before = new Set([...state.channels.entries()].map(([id]) => id));
+    applied(create);
+    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
+    const close = {
+      type: 'ChannelCloseMutualTx',
+      channel_id: channelId,
+      from_id: bob,
+      initiator_amount_final: 80,
+      responder_amount_final: 50,
+      fee: 4,
+      nonce: nonce(bob),
+    };
+    const channel = closingChannel([create]);
+    expect(channel).to.deep.equal({ initiator: alice, responder: bob, amount: 150n });
+    const { node, derived } = applied(close, { channel });
+    expect(derived).to.deep.equal(node);
+    expect(node).to.deep.equal({ [alice]: 80n, [bob]: 50n, [LOCKED_COINS_ACCOUNT]: 16n });
   });
 });
 
