@@ -5,14 +5,16 @@ import { badResponse, noAnswer, NodeError, unreachable } from './errors.ts';
 import { backoffDelay, sleep, waitBefore } from '../base/retry.ts';
 import {
   askNode,
-  countCrashes,
+  countLasting,
   DRY_RUN_PATH,
+  LASTING_ROUNDS,
   dryRunBody,
   inChunks,
   inRounds,
   nodeAnswered,
   readResults,
   roundOutcome,
+  OVER_TIME_LIMIT,
   type CRASHED,
   type DryRunCall,
   type DryRunOutcome,
@@ -85,6 +87,8 @@ export class NodeClient {
   readonly #log: Logger;
   /** requests in flight by path (and parse), shared by every caller that asks for the same meanwhile */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** a replay given up at the nodes' time limit was logged: once per client, not per replay or round */
+  #overTimeLimitSaid = false;
 
   constructor(opts: NodeClientOptions, log: Logger) {
     const { url, metrics, paced, ...rest } = opts;
@@ -386,10 +390,24 @@ export class NodeClient {
    * replay runs a micro block's transactions up to a contract call (`txs`, unsigned, in order) on top of the block
    * before it (`top`), with `tx_events`: that call's internal calls (dry-run-events.ts), asked as dryRun asks.
    */
-  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed | typeof CRASHED>> {
+  async replay(
+    top: string,
+    txs: readonly string[],
+  ): Promise<DryRunOutcome<Replayed | typeof CRASHED | typeof OVER_TIME_LIMIT>> {
     const round = this.#round(top, replayBody(top, txs), (answer) => readReplay(answer, txs.length));
-    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED)
-    return this.#inRounds(countCrashes(round));
+    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED); every
+    // node's time limit again and again: a replay too heavy for them (OVER_TIME_LIMIT)
+    const outcome = await this.#inRounds(countLasting(round));
+    if (outcome === OVER_TIME_LIMIT && !this.#overTimeLimitSaid) {
+      this.#overTimeLimitSaid = true;
+      this.#log.warn(
+        { top, txs: txs.length, rounds: LASTING_ROUNDS },
+        `every node gave a replay up at its dry-run time limit (400 dry-run exceeded time limit) ${LASTING_ROUNDS} ` +
+          'rounds in a row: its call is stored as a gap of its internal calls (mdw_incomplete_areas); said once per ' +
+          "run. Raise the nodes' http.dry_run.timeout_ms (0: unbounded) and reload (-H) its heights to fill it in",
+      );
+    }
+    return outcome;
   }
 
   /** #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc). */
@@ -434,7 +452,9 @@ export class NodeClient {
             tried.pop();
             continue;
           }
-        } else if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
+          // a dry-run given up at the node's time limit is that request's weight, not the node's health
+        } else if (answer.transient && !answer.overTimeLimit)
+          this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
         failures.push(answer);
       }
     };
