@@ -192,8 +192,8 @@ describe('devnode endpoint gates (the node configuration: dry-run group, debug e
       )!;
       // the chain's micro blocks holding two transactions or more, the first of them a contract call
       const blocks = new Map<string, string[]>();
-      for (const r of t.node.chain.txs.values())
-        if (r.blockHash.startsWith('mh_')) blocks.set(r.blockHash, [...(blocks.get(r.blockHash) ?? []), r.hash]);
+      for (const { blockHash, hash } of t.node.chain.txs.values())
+        if (blockHash !== undefined) blocks.set(blockHash, [...(blocks.get(blockHash) ?? []), hash]);
       const typeOf = (hash: string): string => String(t.node.chain.txs.get(hash)!.tx.type);
       const [block, hashes] = [...blocks].find(([, h]) => h.length >= 2 && typeOf(h[0]!) === 'ContractCallTx')!;
       const unsigned = hashes.map((h) => encode('tx', decodeSignedTx(t.node.chain.txs.get(h)!.signedBytes).txBytes));
