@@ -15,9 +15,11 @@ import {
   readResults,
   roundOutcome,
   OVER_TIME_LIMIT,
-  type CRASHED,
+  CRASHED,
   type DryRunCall,
   type DryRunOutcome,
+  type DryRunResult,
+  type Lasting,
 } from './dry-run.ts';
 import { httpBase, httpGet, type HttpBase } from './http-get.ts';
 import { readReplay, replayBody, type Replayed } from './dry-run-events.ts';
@@ -375,14 +377,18 @@ export class NodeClient {
    * set, as every request of the populator: urgent, as a contract's code (a batch being prepared waits for its
    * dry-runs), at the healthy node with the most room, passing over one that just failed while another can serve.
    * A round asks the healthy nodes in turn until one gives results; PRUNED when every node said the state is
-   * garbage-collected (410, or the dry-run's 400 saying so), REFUSED
-   * when every one refused the request; when some node could not answer (5xx, 429, no answer) the round is asked
-   * again after a backoff, up to the client's `attempts` rounds, then a transient NodeError is thrown.
+   * garbage-collected (410, or the dry-run's 400 saying so), REFUSED when every one refused the request,
+   * OVER_TIME_LIMIT when every one gave it up at its time limit in LASTING_ROUNDS rounds in a row; when some node could
+   * not answer (5xx, 429, no answer, its time limit) the round is asked again after a backoff, up to the client's
+   * `attempts` rounds, then a transient NodeError is thrown.
    */
-  dryRun(top: string | undefined, calls: readonly DryRunCall[]): Promise<DryRunOutcome> {
+  dryRun(
+    top: string | undefined,
+    calls: readonly DryRunCall[],
+  ): Promise<DryRunOutcome<DryRunResult[] | typeof OVER_TIME_LIMIT>> {
     // in requests the node's gas cap takes (dry-run.ts CALLS_PER_REQUEST)
-    return inChunks(calls, (chunk) =>
-      this.#dryRun(top, dryRunBody(top, chunk), (answer) => readResults(answer, chunk.length)),
+    return inChunks<typeof OVER_TIME_LIMIT>(calls, (chunk) =>
+      this.#dryRun(top, dryRunBody(top, chunk), (answer) => readResults(answer, chunk.length), [OVER_TIME_LIMIT]),
     );
   }
 
@@ -390,29 +396,35 @@ export class NodeClient {
    * replay runs a micro block's transactions up to a contract call (`txs`, unsigned, in order) on top of the block
    * before it (`top`), with `tx_events`: that call's internal calls (dry-run-events.ts), asked as dryRun asks.
    */
-  async replay(
-    top: string,
-    txs: readonly string[],
-  ): Promise<DryRunOutcome<Replayed | typeof CRASHED | typeof OVER_TIME_LIMIT>> {
-    const round = this.#round(top, replayBody(top, txs), (answer) => readReplay(answer, txs.length));
-    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED); every
-    // node's time limit again and again: a replay too heavy for them (OVER_TIME_LIMIT)
-    const outcome = await this.#inRounds(countLasting(round));
+  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed | Lasting>> {
+    const read = (answer: Json): Replayed => readReplay(answer, txs.length);
+    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED)
+    return this.#dryRun(top, replayBody(top, txs), read, [CRASHED, OVER_TIME_LIMIT]);
+  }
+
+  /**
+   * #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc), until it
+   * ends in one of the `lasting` failures (dry-run.ts countLasting): the nodes' time limit round after round is said
+   * once per client, a warning.
+   */
+  async #dryRun<T, K extends Lasting>(
+    top: string | undefined,
+    body: string,
+    read: (answer: Json) => T,
+    lasting: readonly K[],
+  ): Promise<DryRunOutcome<T | K>> {
+    const outcome = await this.#inRounds(countLasting(this.#round(top, body, read), lasting));
     if (outcome === OVER_TIME_LIMIT && !this.#overTimeLimitSaid) {
       this.#overTimeLimitSaid = true;
       this.#log.warn(
-        { top, txs: txs.length, rounds: LASTING_ROUNDS },
-        `every node gave a replay up at its dry-run time limit (400 dry-run exceeded time limit) ${LASTING_ROUNDS} ` +
-          'rounds in a row: its call is stored as a gap of its internal calls (mdw_incomplete_areas); said once per ' +
-          "run. Raise the nodes' http.dry_run.timeout_ms (0: unbounded) and reload (-H) its heights to fill it in",
+        { top, rounds: LASTING_ROUNDS },
+        `every node gave a dry-run up at its time limit (400 dry-run exceeded time limit) ${LASTING_ROUNDS} rounds ` +
+          "in a row: what it reads is left untold (a call's internal calls a gap, mdw_incomplete_areas; a token's " +
+          "balances unknown); said once per run. Raise the nodes' http.dry_run.timeout_ms (0: unbounded) and " +
+          'reload (-H) the heights to fill it in',
       );
     }
     return outcome;
-  }
-
-  /** #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc). */
-  #dryRun<T>(top: string | undefined, body: string, read: (answer: Json) => T): Promise<DryRunOutcome<T>> {
-    return this.#inRounds(this.#round(top, body, read));
   }
 
   /** #inRounds runs a dry-run's `round` again after a backoff while it fails transiently, as the client retries. */

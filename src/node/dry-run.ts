@@ -72,10 +72,10 @@ export const REFUSED = 'refused';
 export const CRASHED = 'crashed';
 
 /**
- * OVER_TIME_LIMIT: every node gave a replay up at its dry-run time limit (errors.ts isOverTimeLimit) in
- * LASTING_ROUNDS rounds in a row, each after a backoff: a replay too heavy for these nodes' `http.dry_run.timeout_ms`
- * (a micro block's heavy calls run again), which asking again cannot change. Only a replay is counted so
- * (countLasting); a round some node answered otherwise starts the count again.
+ * OVER_TIME_LIMIT: every node gave a dry-run up at its time limit (errors.ts isOverTimeLimit) in LASTING_ROUNDS rounds
+ * in a row, each after a backoff: a request too heavy for these nodes' `http.dry_run.timeout_ms` (a micro block's heavy
+ * calls run again, a token's `balances()` walking a great many holders), which asking again cannot change. The
+ * populator's dry-runs are counted so (countLasting); a round some node answered otherwise starts the count again.
  */
 export const OVER_TIME_LIMIT = 'over time limit';
 
@@ -126,12 +126,12 @@ export const CALLS_PER_REQUEST = 6;
 
 /**
  * inChunks asks `calls` in requests of CALLS_PER_REQUEST calls at most (`ask`, at once) and joins their results in
- * order; PRUNED or REFUSED when a request gave that.
+ * order; PRUNED, REFUSED (or OVER_TIME_LIMIT) when a request gave that.
  */
-export async function inChunks(
+export async function inChunks<X extends string = never>(
   calls: readonly DryRunCall[],
-  ask: (chunk: readonly DryRunCall[]) => Promise<DryRunOutcome>,
-): Promise<DryRunOutcome> {
+  ask: (chunk: readonly DryRunCall[]) => Promise<DryRunOutcome<DryRunResult[] | X>>,
+): Promise<DryRunOutcome<DryRunResult[] | X>> {
   const chunks: DryRunCall[][] = [];
   for (let i = 0; i < calls.length; i += CALLS_PER_REQUEST) chunks.push(calls.slice(i, i + CALLS_PER_REQUEST));
   const outcomes = await Promise.all((chunks.length === 0 ? [[]] : chunks).map(ask));
@@ -174,23 +174,27 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
   });
 }
 
-/** lastingFailure is the outcome a round's error says no round will change (CRASHED, OVER_TIME_LIMIT), if any. */
-function lastingFailure(err: unknown): typeof CRASHED | typeof OVER_TIME_LIMIT | undefined {
+/** Lasting is what a replay's rounds may end in for good, which no round will change. */
+export type Lasting = typeof CRASHED | typeof OVER_TIME_LIMIT;
+
+/** lastingFailure is the outcome a round's error says no round will change, if any. */
+function lastingFailure(err: unknown): Lasting | undefined {
   if (!(err instanceof NodeError)) return undefined;
   if (err.overTimeLimit) return OVER_TIME_LIMIT;
   return err.nodeStatus === 500 ? CRASHED : undefined;
 }
 
 /**
- * countLasting wraps a replay's `round` (one round over the nodes): CRASHED or OVER_TIME_LIMIT once LASTING_ROUNDS
- * rounds in a row ended with every node failing it that same way (roundOutcome), instead of the error that has it
- * asked again; a round that ended otherwise starts the count again.
+ * countLasting wraps a dry-run's `round` (one round over the nodes): one of `kinds` (CRASHED, OVER_TIME_LIMIT) once
+ * LASTING_ROUNDS rounds in a row ended with every node failing it that same way (roundOutcome), instead of the error
+ * that has it asked again; a round that ended otherwise starts the count again.
  */
-export function countLasting<T>(
+export function countLasting<T, K extends Lasting>(
   round: () => Promise<DryRunOutcome<T>>,
-): () => Promise<DryRunOutcome<T | typeof CRASHED | typeof OVER_TIME_LIMIT>> {
+  kinds: readonly K[],
+): () => Promise<DryRunOutcome<T | K>> {
   let inARow = 0;
-  let last: ReturnType<typeof lastingFailure>;
+  let last: Lasting | undefined;
   return async () => {
     try {
       return await round();
@@ -198,7 +202,8 @@ export function countLasting<T>(
       const lasting = lastingFailure(err);
       inARow = lasting !== undefined && lasting === last ? inARow + 1 : lasting === undefined ? 0 : 1;
       last = lasting;
-      if (lasting !== undefined && inARow >= LASTING_ROUNDS) return lasting;
+      const counted = kinds.find((k) => k === lasting);
+      if (counted !== undefined && inARow >= LASTING_ROUNDS) return counted;
       throw err;
     }
   };
@@ -283,7 +288,7 @@ export function dryRun(
   metrics?: OutboundMetrics,
 ): Promise<DryRunOutcome> {
   const options = { signal: retries.signal, meter: metrics?.meter('node', 'dry_run') };
-  return inChunks(calls, (chunk) => {
+  return inChunks<never>(calls, (chunk) => {
     const body = dryRunBody(top, chunk);
     const read = (answer: Json): DryRunResult[] => readResults(answer, chunk.length);
     return inRounds(async () => {
