@@ -9,7 +9,7 @@ import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './api/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './api/external.ts';
 import { generateChain } from './generator.ts';
 import { pruneBelow } from './api/gc.ts';
-import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, HeavyTxs, timeLimited } from './api/endpoint-gates.ts';
+import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, HeavyItems, timeLimited } from './api/endpoint-gates.ts';
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './api/http.ts';
 import { internalRoutes } from './api/internal.ts';
 import { withIntAsString } from './api/int-as-string.ts';
@@ -162,8 +162,8 @@ export class Devnode implements Role {
   /** the node's regulators and service times, which both listeners share as a node's do */
   readonly #pacer: Pacer;
   readonly #overload: Overload;
-  /** the transactions no dry-run runs within the time limit (overTimeLimit) */
-  readonly #heavy = new HeavyTxs();
+  /** the items no dry-run runs within the time limit (overTimeLimit, overTimeLimitCall) */
+  readonly #heavy = new HeavyItems();
   readonly #stops = new StopList();
   #externalUrl = '';
   #internalUrl = '';
@@ -238,12 +238,20 @@ export class Devnode implements Role {
    * overTimeLimit makes the mined transaction `txHash` (`th_…`) as heavy as a call a real node runs for longer than
    * its dry-run time limit: every dry-run that runs it again (its micro block's replay up to it or past it) is given
    * up at the limit, 400 `Bad request: dry-run exceeded time limit`, as the node gives it up (endpoint-gates.ts
-   * HeavyTxs; no effect without a limit, `dryRunTimeoutMs` 0). For tests: no devnode contract is that slow.
+   * HeavyItems; no effect without a limit, `dryRunTimeoutMs` 0). For tests: no devnode contract is that slow.
    */
   overTimeLimit(txHash: string): void {
     const record = this.chain.txs.get(txHash);
     if (!record) throw new Error(`no mined transaction ${txHash}`);
-    this.#heavy.add(encode('tx', decodeSignedTx(record.signedBytes).txBytes));
+    this.#heavy.addTx(encode('tx', decodeSignedTx(record.signedBytes).txBytes));
+  }
+
+  /**
+   * overTimeLimitCall makes every `call_req` of `contract` with `calldata` as heavy (overTimeLimit): a token's
+   * `balances()` over more holders than a node walks within its limit.
+   */
+  overTimeLimitCall(contract: string, calldata: string): void {
+    this.#heavy.addCall(contract, calldata);
   }
 
   /** overloadStats are the external API's requests refused so far by overload, and those still to refuse. */

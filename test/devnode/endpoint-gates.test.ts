@@ -228,6 +228,11 @@ describe('devnode endpoint gates (the node configuration: dry-run group, debug e
       }
       // a dry-run that does not run it is no heavier than before
       expect((await t.post('/v3/dry-run', calls(1))).status).to.equal(200);
+      // a call_req made heavy (a token's balances() over a great many holders): the request holding it, whatever else
+      t.node.overTimeLimitCall(NO_CONTRACT, 'cb_KxGAJGtHPyQFo+I=');
+      const heavyCall = await t.postInternal(INTERNAL_DRY_RUN, calls(3));
+      expect([heavyCall.status, heavyCall.text]).to.deep.equal([recorded.status, recorded.body]);
+      expect((await t.post('/v3/dry-run', calls(1, { calldata: 'cb_KxGAJGtHPyQFo+K=' }))).status).to.equal(200);
       expect(
         () => t.node.overTimeLimit('th_2fN8dyo5NFuvvGeCnWHaTzJiVoUMnq2MRkyQ3ZZNMaB7Kn1aB5'),
         'no such tx',

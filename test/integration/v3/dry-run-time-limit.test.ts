@@ -1,13 +1,20 @@
 /**
- * @module A contract call whose replay always passes the node's dry-run time limit (issue 88): a real node gives such
- * a replay up, 400 `Bad request: dry-run exceeded time limit`, however often it is asked. The devnode is told one call
- * of its generated chain is that heavy (Devnode.overTimeLimit) before the populator starts: the populator reaches the
- * node's top and follows on, the call (and any call after it in its micro block, whose replay runs it too) is a gap of
- * its own reason, shown in /v3/status, never silently without internal calls nor asked for ever; every other call's
- * internal calls are the devnode's own dry-run's, and `mdw -v --full` finds no difference.
+ * @module Dry-runs that always pass the node's dry-run time limit (issue 88): a real node gives such a request up, 400
+ * `Bad request: dry-run exceeded time limit`, however often it is asked. The devnode is told, before the populator
+ * starts, that one contract call of its generated chain is that heavy to run again (Devnode.overTimeLimit), or one
+ * token's `balances()` (Devnode.overTimeLimitCall). The populator reaches the node's top and follows on; the call
+ * (and any call after it in its micro block, whose replay runs it too) is a gap of its own reason, shown in
+ * /v3/status, never silently without internal calls nor asked for ever, and the token's balances are incomplete, its
+ * meta info read; everything else is the devnode's own, and `mdw -v --full` finds no difference (the token a note).
  */
 import { expect } from 'chai';
-import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
+import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
+import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { aex9Tokens, ledgerBalances, wrappedAe } from '../../support/aex9-truth.ts';
+import { silentLog } from '../api/harness.ts';
 import { GAP } from '../../../src/indexer/derived/internal-calls.ts';
 import { internalCallsTruth, type InternalCallsTruth } from '../../support/internal-calls-truth.ts';
 import { perChainState, readChainTruth, startV3, verifyClean, type V3UnderTest } from './harness.ts';
@@ -147,5 +154,86 @@ describe('internal contract calls: a call whose replay always passes the dry-run
   it('is consistent with `mdw -v --full`: the gap derived again as a gap, no difference', async () => {
     await stored();
     await verifyClean(v3);
+  });
+});
+
+describe('AEX-9 balances: a token whose balances() always passes the dry-run time limit', function () {
+  this.timeout(600_000);
+  const aex9 = new BytecodeContractCallEncoder(BYTECODE.aex9 as `cb_${string}`);
+  let v3: V3UnderTest;
+  let heavy = '';
+
+  before(async function () {
+    // a populator that asks the token's creation dry-run for ever never prepares its batch
+    this.timeout(240_000);
+    v3 = await startV3(
+      40,
+      'aex9-time-limit',
+      (devnode) => {
+        heavy = [...aex9Tokens(devnode.chain)].find(([, kind]) => kind === 'aex9')![0];
+        devnode.overTimeLimitCall(heavy, aex9.encodeCall('balances', []));
+        return { DEX_WRAPPED_AE: wrappedAe(devnode.chain) };
+      },
+      { tokenShare: 0.5 },
+    );
+    await v3.synced();
+  });
+  after(async () => {
+    await v3?.close();
+  });
+
+  it('stores the token with its meta info as the node answers it, its balances incomplete; the others exact', async () => {
+    const tokens = ((await v3.get('/mdw/v3/aex9?limit=100')).body as { data: Obj[] }).data;
+    const token = tokens.find((t) => t.contract_id === heavy)!;
+    // the meta info, read at the creation block without balances(): the devnode's own answer at the top
+    const res = await fetch(`${v3.devnode.externalUrl}/v3/dry-run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stringifyJson({
+        txs: [{ call_req: { contract: heavy, calldata: aex9.encodeCall('meta_info', []), abi_version: 3 } }],
+      }),
+    });
+    const answer = parseJson(await res.text()) as { results: { call_obj: { return_value: string } }[] };
+    // the record's fields in order (the devnode's bytecode names none): name, symbol, decimals
+    const [name, symbol, decimals] = aex9.decodeResult('meta_info', answer.results[0]!.call_obj.return_value) as [
+      string,
+      string,
+      bigint,
+    ];
+    expect(token).to.deep.include({
+      name,
+      symbol,
+      decimals: Number(decimals),
+      invalid: false,
+      incomplete: true,
+    });
+    const ledger = ledgerBalances(v3.devnode.chain);
+    const others = tokens.filter((t) => t.contract_id !== heavy);
+    expect(others.length, 'tokens besides').to.be.above(0);
+    for (const t of others) {
+      const id = String(t.contract_id);
+      expect(t, id).to.not.have.property('incomplete');
+      const holders = ((await v3.get(`/mdw/v3/aex9/${id}/balances?limit=100`)).body as { data: Obj[] }).data;
+      expect(new Map(holders.map((h) => [String(h.account_id), BigInt(h.amount as number | bigint)]))).to.deep.equal(
+        new Map(
+          [...ledger].filter(([k]) => k.startsWith(`${id} `)).map(([k, v]) => [k.slice(id.length + 1), v] as const),
+        ),
+      );
+    }
+    const { body } = await v3.get('/mdw/v3/status');
+    expect((body as { mdw_failed_areas: Obj[] }).mdw_failed_areas).to.deep.equal([]);
+  });
+
+  it('is noted by `mdw -v --full` as unverifiable for the time limit, no difference', async () => {
+    const lines: string[] = [];
+    const report = await verifyChain(
+      { cfg: loadConfig(v3.settings), log: silentLog, out: (l) => lines.push(l) },
+      { full: true },
+    );
+    expect(report.differences, lines.join('\n')).to.equal(0);
+    expect(lines.filter((l) => l.includes('unverifiable'))).to.have.length(1);
+    expect(lines.find((l) => l.includes('unverifiable'))).to.match(
+      new RegExp(`^aex9 ${heavy}: unverifiable: TIME LIMIT: every node gave a dry-run at mh_\\w+ up at its time limit`),
+    );
   });
 });
