@@ -193,7 +193,7 @@ describe('AEX-9 balances: a token whose balances() always passes the dry-run tim
         txs: [{ call_req: { contract: heavy, calldata: aex9.encodeCall('meta_info', []), abi_version: 3 } }],
       }),
     });
-    const answer = parseJson(await res.text()) as { results: { call_obj: { return_value: string } }[] };
+    const answer = parseJson(await res.text()) as { results: { call_obj: { return_value: `cb_${string}` } }[] };
     // the record's fields in order (the devnode's bytecode names none): name, symbol, decimals
     const [name, symbol, decimals] = aex9.decodeResult('meta_info', answer.results[0]!.call_obj.return_value) as [
       string,
