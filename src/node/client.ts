@@ -6,16 +6,16 @@ import { backoffDelay, sleep, waitBefore } from '../base/retry.ts';
 import {
   askNode,
   countLasting,
+  CRASHED,
   DRY_RUN_PATH,
-  LASTING_ROUNDS,
   dryRunBody,
   inChunks,
   inRounds,
+  LASTING_ROUNDS,
   nodeAnswered,
+  OVER_TIME_LIMIT,
   readResults,
   roundOutcome,
-  OVER_TIME_LIMIT,
-  CRASHED,
   type DryRunCall,
   type DryRunOutcome,
   type DryRunResult,
@@ -89,7 +89,7 @@ export class NodeClient {
   readonly #log: Logger;
   /** requests in flight by path (and parse), shared by every caller that asks for the same meanwhile */
   readonly #inFlight = new Map<string, Promise<unknown>>();
-  /** a replay given up at the nodes' time limit was logged: once per client, not per replay or round */
+  /** a dry-run every node gave up at its time limit was logged: once per client, not per request or round */
   #overTimeLimitSaid = false;
 
   constructor(opts: NodeClientOptions, log: Logger) {
@@ -398,7 +398,8 @@ export class NodeClient {
    */
   replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed | Lasting>> {
     const read = (answer: Json): Replayed => readReplay(answer, txs.length);
-    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED)
+    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED); its
+    // time limit again and again: a replay too heavy for it (OVER_TIME_LIMIT)
     return this.#dryRun(top, replayBody(top, txs), read, [CRASHED, OVER_TIME_LIMIT]);
   }
 
@@ -464,9 +465,10 @@ export class NodeClient {
             tried.pop();
             continue;
           }
-          // a dry-run given up at the node's time limit is that request's weight, not the node's health
-        } else if (answer.transient && !answer.overTimeLimit)
+        } else if (answer.transient && !answer.overTimeLimit) {
+          // passed over a while; not for its time limit, which is the request's weight, not the node's health
           this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
+        }
         failures.push(answer);
       }
     };

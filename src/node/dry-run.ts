@@ -79,7 +79,7 @@ export const CRASHED = 'crashed';
  */
 export const OVER_TIME_LIMIT = 'over time limit';
 
-/** LASTING_ROUNDS: the rounds in a row every node must fail a replay alike before it is CRASHED or OVER_TIME_LIMIT. */
+/** LASTING_ROUNDS: the rounds in a row every node must fail a dry-run alike before it is CRASHED or OVER_TIME_LIMIT. */
 export const LASTING_ROUNDS = 3;
 
 /** readResults reads DryRunResults, one per call, in order. Pure. */
@@ -142,12 +142,13 @@ export async function inChunks<X extends string = never>(
 export const DRY_RUN_PATH = '/dry-run';
 
 /**
- * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
- * when every node said the state is garbage-collected or did not know the block, one at least the former; REFUSED
- * when every node refused the request (another 4xx but 429 and the time limit's 400); else it throws the transient NodeError that has the round asked again (a node could not answer, or none was
- * asked), with the soonest wait a node asked for, every node's own code when they agree (MDW_NODE_BUSY: every node
- * refused it for load), the node's status 500 when every node answered that (a crash), and overTimeLimit when every
- * node gave it up at its time limit (countLasting counts both). Pure.
+ * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED when
+ * every node said the state is garbage-collected or did not know the block, one at least the former; REFUSED when every
+ * node refused the request (another 4xx but 429 and the time limit's 400); else it throws the transient NodeError that
+ * has the round asked again (a node could not answer, or none was asked), with the soonest wait a node asked for, every
+ * node's own code when they agree (MDW_NODE_BUSY: every node refused it for load), the node's status 500 when every
+ * node answered that (a crash), and overTimeLimit when every node gave it up at its time limit (countLasting counts
+ * both). Pure.
  */
 export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
   // as the node client's GETs (a 410 over a 404): a node that does not know the block, behind the others, says
@@ -174,7 +175,7 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
   });
 }
 
-/** Lasting is what a replay's rounds may end in for good, which no round will change. */
+/** Lasting is what a dry-run's rounds may end in for good, which no round will change. */
 export type Lasting = typeof CRASHED | typeof OVER_TIME_LIMIT;
 
 /** lastingFailure is the outcome a round's error says no round will change, if any. */

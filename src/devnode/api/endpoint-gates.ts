@@ -67,15 +67,14 @@ export class HeavyItems {
 
 /**
  * timeLimited answers `route`'s dry-run with the node's 400 when it took longer than `timeoutMs` (0: unbounded): its
- * items' time as the paced node's (`itemMs` each, pacing.ts Pacer.dryRunItemMs: the recorded node's with a profile),
- * or else the devnode's own but the state's reading at the block (a reply's `stateMs`: a replay to a past block,
- * where a node reads its state trees; counted, a dry-run at a block seconds of replay away was refused); always when
- * it ran one of the `heavy` items. The paced
- * answer holds the node's time beyond the one item its service time holds (a reply's `holdMs`): the other items'
- * time, or for the refusal the time to the limit, where the node gives it up. Only a dry-run that ran is timed (the
- * node's checks before it, the gas cap's 403 among them, answer first). The devnode's dry-run runs on the event loop
- * and cannot be cut as the node kills its worker: it runs to its end, and its answer is then the refusal the node
- * would have given at the limit.
+ * items' time as the paced node's (`itemMs` each, pacing.ts Pacer.dryRunItemMs: the recorded node's with a profile), or
+ * else the devnode's own but the state's reading at the block (a reply's `stateMs`: a replay to a past block, where a
+ * node reads its state trees; counted, a dry-run at a block seconds of replay away was refused); always when it ran one
+ * of the `heavy` items. The paced answer holds the node's time beyond the one item its service time holds (a reply's
+ * `holdMs`): the other items' time, or for the refusal the time to the limit, where the node gives it up. Only a
+ * dry-run that ran is timed (the node's checks before it, the gas cap's 403 among them, answer first). The devnode's
+ * dry-run runs on the event loop and cannot be cut as the node kills its worker: it runs to its end, and its answer is
+ * then the refusal the node would have given at the limit.
  */
 export function timeLimited(route: Route, timeoutMs: number, itemMs = 0, heavy?: HeavyItems): Route {
   if (timeoutMs <= 0 && itemMs <= 0) return route;

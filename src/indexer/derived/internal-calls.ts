@@ -7,8 +7,8 @@
  * missing: a call inside a GAMetaTx or PayingForTx, and every call after such a transaction in its block (the node
  * dry-runs neither); a block whose state every node had garbage-collected (the dry-run's 400 saying so); a call
  * whose request would pass the dry-run's gas cap; a call that creates a contract (the node's dry-run crashes on its
- * events: 500); a call whose replay every node gives up at its time limit, round after round. A call known to make none is not asked (quietCalls): one that failed, one of code without an operation
- * that makes one.
+ * events: 500); a call whose replay every node gives up at its time limit, round after round. A call known to make
+ * none is not asked (quietCalls): one that failed, one of code without an operation that makes one.
  */
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';

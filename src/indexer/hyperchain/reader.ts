@@ -320,9 +320,10 @@ export class HyperchainReader {
 
   /**
    * #dryRun asks the node set (retried as the batch's other requests). A node that kept no state at the block (410),
-   * does not know it (a fork the next step finds) or gives the read up at its time limit fails it with a transient error: the batch is written
-   * without its hyperchain rows, which the backfill derives once a node answers; a pruning node below its GC height
-   * never does (docs/operations.md).
+   * does not know it (a fork the next step finds) or gives the read up at its time limit round after round fails it
+   * with a transient error: the batch is written without its hyperchain rows, which the backfill derives once a node
+   * answers; a pruning node below its GC height never does, nor a node whose limit the read passes
+   * (docs/operations.md).
    */
   async #dryRun(top: string, calls: readonly DryRunCall[]): Promise<DryRunResult[]> {
     const outcome = await this.#deps.node.dryRun(top, calls);
