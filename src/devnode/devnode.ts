@@ -9,7 +9,7 @@ import { dryRunRoute, EXTERNAL_GAS_LIMIT } from './api/dry-run.ts';
 import { apiDoc, externalRoutes, type DevnodeInfo } from './api/external.ts';
 import { generateChain } from './generator.ts';
 import { pruneBelow } from './api/gc.ts';
-import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, timeLimited } from './api/endpoint-gates.ts';
+import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, HeavyItems, timeLimited } from './api/endpoint-gates.ts';
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './api/http.ts';
 import { internalRoutes } from './api/internal.ts';
 import { withIntAsString } from './api/int-as-string.ts';
@@ -19,6 +19,8 @@ import { Pacer, type PacingOptions } from './api/pacing.ts';
 import { pacingRoute } from './api/pacing-route.ts';
 import { Overload, overloadRoutes } from './api/overload.ts';
 import { StopList } from '../base/stop-list.ts';
+import { encode } from '../chain/encoding.ts';
+import { decodeSignedTx } from '../chain/tx-parse.ts';
 import { hyperchainRoutes } from './api/hyperchain-routes.ts';
 import {
   devnodeHyperchain,
@@ -160,6 +162,8 @@ export class Devnode implements Role {
   /** the node's regulators and service times, which both listeners share as a node's do */
   readonly #pacer: Pacer;
   readonly #overload: Overload;
+  /** the items no dry-run runs within the time limit (overTimeLimit, overTimeLimitCall) */
+  readonly #heavy = new HeavyItems();
   readonly #stops = new StopList();
   #externalUrl = '';
   #internalUrl = '';
@@ -230,6 +234,26 @@ export class Devnode implements Role {
     this.#overload.refuse(requests, retryAfter);
   }
 
+  /**
+   * overTimeLimit makes the mined transaction `txHash` (`th_…`) as heavy as a call a real node runs for longer than
+   * its dry-run time limit: every dry-run that runs it again (its micro block's replay up to it or past it) is given
+   * up at the limit, 400 `Bad request: dry-run exceeded time limit`, as the node gives it up (endpoint-gates.ts
+   * HeavyItems; no effect without a limit, `dryRunTimeoutMs` 0). For tests: no devnode contract is that slow.
+   */
+  overTimeLimit(txHash: string): void {
+    const record = this.chain.txs.get(txHash);
+    if (!record) throw new Error(`no mined transaction ${txHash}`);
+    this.#heavy.addTx(encode('tx', decodeSignedTx(record.signedBytes).txBytes));
+  }
+
+  /**
+   * overTimeLimitCall makes every `call_req` of `contract` with `calldata` as heavy (overTimeLimit): a token's
+   * `balances()` over more holders than a node walks within its limit.
+   */
+  overTimeLimitCall(contract: string, calldata: string): void {
+    this.#heavy.addCall(contract, calldata);
+  }
+
   /** overloadStats are the external API's requests refused so far by overload, and those still to refuse. */
   overloadStats(): { refused: number; remaining: number } {
     return this.#overload.stats();
@@ -254,12 +278,19 @@ export class Devnode implements Role {
       ...externalRoutes(chain, info, v),
       ...(opts.dryRunEndpoint === false
         ? []
-        : [timeLimited(dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }), timeoutMs, itemMs)]),
+        : [
+            timeLimited(
+              dryRunRoute(chain, `/${v}/dry-run`, { gasLimit: EXTERNAL_GAS_LIMIT }),
+              timeoutMs,
+              itemMs,
+              this.#heavy,
+            ),
+          ]),
       ...(hyperchain ? hyperchainRoutes(chain, hyperchain.hyperchain, v) : []),
     ]);
     const internalAll = alsoUnderV3([
       ...internalRoutes(chain),
-      timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs, itemMs),
+      timeLimited(dryRunRoute(chain, '/v2/debug/transactions/dry-run'), timeoutMs, itemMs, this.#heavy),
       pacingRoute(this.#pacer),
       ...overloadRoutes(this.#overload),
     ]);

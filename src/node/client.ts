@@ -5,17 +5,21 @@ import { badResponse, noAnswer, NodeError, unreachable } from './errors.ts';
 import { backoffDelay, sleep, waitBefore } from '../base/retry.ts';
 import {
   askNode,
-  countCrashes,
+  countLasting,
+  CRASHED,
   DRY_RUN_PATH,
   dryRunBody,
   inChunks,
   inRounds,
+  LASTING_ROUNDS,
   nodeAnswered,
+  OVER_TIME_LIMIT,
   readResults,
   roundOutcome,
-  type CRASHED,
   type DryRunCall,
   type DryRunOutcome,
+  type DryRunResult,
+  type Lasting,
 } from './dry-run.ts';
 import { httpBase, httpGet, type HttpBase } from './http-get.ts';
 import { readReplay, replayBody, type Replayed } from './dry-run-events.ts';
@@ -85,6 +89,8 @@ export class NodeClient {
   readonly #log: Logger;
   /** requests in flight by path (and parse), shared by every caller that asks for the same meanwhile */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** a dry-run every node gave up at its time limit was logged: once per client, not per request or round */
+  #overTimeLimitSaid = false;
 
   constructor(opts: NodeClientOptions, log: Logger) {
     const { url, metrics, paced, ...rest } = opts;
@@ -371,14 +377,18 @@ export class NodeClient {
    * set, as every request of the populator: urgent, as a contract's code (a batch being prepared waits for its
    * dry-runs), at the healthy node with the most room, passing over one that just failed while another can serve.
    * A round asks the healthy nodes in turn until one gives results; PRUNED when every node said the state is
-   * garbage-collected (410, or the dry-run's 400 saying so), REFUSED
-   * when every one refused the request; when some node could not answer (5xx, 429, no answer) the round is asked
-   * again after a backoff, up to the client's `attempts` rounds, then a transient NodeError is thrown.
+   * garbage-collected (410, or the dry-run's 400 saying so), REFUSED when every one refused the request,
+   * OVER_TIME_LIMIT when every one gave it up at its time limit in LASTING_ROUNDS rounds in a row; when some node could
+   * not answer (5xx, 429, no answer, its time limit) the round is asked again after a backoff, up to the client's
+   * `attempts` rounds, then a transient NodeError is thrown.
    */
-  dryRun(top: string | undefined, calls: readonly DryRunCall[]): Promise<DryRunOutcome> {
+  dryRun(
+    top: string | undefined,
+    calls: readonly DryRunCall[],
+  ): Promise<DryRunOutcome<DryRunResult[] | typeof OVER_TIME_LIMIT>> {
     // in requests the node's gas cap takes (dry-run.ts CALLS_PER_REQUEST)
-    return inChunks(calls, (chunk) =>
-      this.#dryRun(top, dryRunBody(top, chunk), (answer) => readResults(answer, chunk.length)),
+    return inChunks<typeof OVER_TIME_LIMIT>(calls, (chunk) =>
+      this.#dryRun(top, dryRunBody(top, chunk), (answer) => readResults(answer, chunk.length), [OVER_TIME_LIMIT]),
     );
   }
 
@@ -386,15 +396,36 @@ export class NodeClient {
    * replay runs a micro block's transactions up to a contract call (`txs`, unsigned, in order) on top of the block
    * before it (`top`), with `tx_events`: that call's internal calls (dry-run-events.ts), asked as dryRun asks.
    */
-  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed | typeof CRASHED>> {
-    const round = this.#round(top, replayBody(top, txs), (answer) => readReplay(answer, txs.length));
-    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED)
-    return this.#inRounds(countCrashes(round));
+  replay(top: string, txs: readonly string[]): Promise<DryRunOutcome<Replayed | Lasting>> {
+    const read = (answer: Json): Replayed => readReplay(answer, txs.length);
+    // every node's 500 again and again: a call the node cannot serialise the events of (dry-run.ts CRASHED); its
+    // time limit again and again: a replay too heavy for it (OVER_TIME_LIMIT)
+    return this.#dryRun(top, replayBody(top, txs), read, [CRASHED, OVER_TIME_LIMIT]);
   }
 
-  /** #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc). */
-  #dryRun<T>(top: string | undefined, body: string, read: (answer: Json) => T): Promise<DryRunOutcome<T>> {
-    return this.#inRounds(this.#round(top, body, read));
+  /**
+   * #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc), until it
+   * ends in one of the `lasting` failures (dry-run.ts countLasting): the nodes' time limit round after round is said
+   * once per client, a warning.
+   */
+  async #dryRun<T, K extends Lasting>(
+    top: string | undefined,
+    body: string,
+    read: (answer: Json) => T,
+    lasting: readonly K[],
+  ): Promise<DryRunOutcome<T | K>> {
+    const outcome = await this.#inRounds(countLasting(this.#round(top, body, read), lasting));
+    if (outcome === OVER_TIME_LIMIT && !this.#overTimeLimitSaid) {
+      this.#overTimeLimitSaid = true;
+      this.#log.warn(
+        { top, rounds: LASTING_ROUNDS },
+        `every node gave a dry-run up at its time limit (400 dry-run exceeded time limit) ${LASTING_ROUNDS} rounds ` +
+          "in a row: what it reads is left untold (a call's internal calls a gap, mdw_incomplete_areas; a token's " +
+          "balances unknown); said once per run. Raise the nodes' http.dry_run.timeout_ms (0: unbounded) and " +
+          'reload (-H) the heights to fill it in',
+      );
+    }
+    return outcome;
   }
 
   /** #inRounds runs a dry-run's `round` again after a backoff while it fails transiently, as the client retries. */
@@ -434,7 +465,10 @@ export class NodeClient {
             tried.pop();
             continue;
           }
-        } else if (answer.transient) this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
+        } else if (answer.transient && !answer.overTimeLimit) {
+          // passed over a while; not for its time limit, which is the request's weight, not the node's health
+          this.#nodes.failed(index, waitBefore(COOL_DOWN_MS, answer.retryAfterMs));
+        }
         failures.push(answer);
       }
     };

@@ -9,9 +9,11 @@ import {
   badResponse,
   collectedState,
   isCollectedState,
+  isOverTimeLimit,
   isUnknownTop,
   noAnswer,
   NodeError,
+  overTimeLimit,
   unknownTop,
 } from './errors.ts';
 import { httpPostJson, type RequestOptions } from './http-get.ts';
@@ -61,16 +63,24 @@ export const PRUNED = 'pruned';
 export const REFUSED = 'refused';
 
 /**
- * CRASHED: every node answered a replay 500 in CRASH_ROUNDS rounds in a row: a request no node can ever answer. The
+ * CRASHED: every node answered a replay 500 in LASTING_ROUNDS rounds in a row: a request no node can ever answer. The
  * node's HTTP dispatcher answers 500 `Internal server error` when its handler crashes (aehttp_dispatch_ext run), as
  * it does for the dry-run with `tx_events` of a call that creates a contract: it records `Call.clone`/`Call.create`
  * with no transaction (aefa_chain_api tx_event_data) and its serialiser expects one (aehttp_helpers serialize_event).
- * Only a replay is counted so (countCrashes); any other 5xx, a 429 or no answer stays a transient failure.
+ * Only a replay is counted so (countLasting); any other 5xx, a 429 or no answer stays a transient failure.
  */
 export const CRASHED = 'crashed';
 
-/** CRASH_ROUNDS: the rounds in a row every node must answer 500 before a replay is taken as CRASHED. */
-export const CRASH_ROUNDS = 3;
+/**
+ * OVER_TIME_LIMIT: every node gave a dry-run up at its time limit (errors.ts isOverTimeLimit) in LASTING_ROUNDS rounds
+ * in a row, each after a backoff: a request too heavy for these nodes' `http.dry_run.timeout_ms` (a micro block's heavy
+ * calls run again, a token's `balances()` walking a great many holders), which asking again cannot change. The
+ * populator's dry-runs are counted so (countLasting); a round some node answered otherwise starts the count again.
+ */
+export const OVER_TIME_LIMIT = 'over time limit';
+
+/** LASTING_ROUNDS: the rounds in a row every node must fail a dry-run alike before it is CRASHED or OVER_TIME_LIMIT. */
+export const LASTING_ROUNDS = 3;
 
 /** readResults reads DryRunResults, one per call, in order. Pure. */
 export function readResults(body: Json, calls: number): DryRunResult[] {
@@ -116,12 +126,12 @@ export const CALLS_PER_REQUEST = 6;
 
 /**
  * inChunks asks `calls` in requests of CALLS_PER_REQUEST calls at most (`ask`, at once) and joins their results in
- * order; PRUNED or REFUSED when a request gave that.
+ * order; PRUNED, REFUSED (or OVER_TIME_LIMIT) when a request gave that.
  */
-export async function inChunks(
+export async function inChunks<X extends string = never>(
   calls: readonly DryRunCall[],
-  ask: (chunk: readonly DryRunCall[]) => Promise<DryRunOutcome>,
-): Promise<DryRunOutcome> {
+  ask: (chunk: readonly DryRunCall[]) => Promise<DryRunOutcome<DryRunResult[] | X>>,
+): Promise<DryRunOutcome<DryRunResult[] | X>> {
   const chunks: DryRunCall[][] = [];
   for (let i = 0; i < calls.length; i += CALLS_PER_REQUEST) chunks.push(calls.slice(i, i + CALLS_PER_REQUEST));
   const outcomes = await Promise.all((chunks.length === 0 ? [[]] : chunks).map(ask));
@@ -132,11 +142,13 @@ export async function inChunks(
 export const DRY_RUN_PATH = '/dry-run';
 
 /**
- * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED
- * when every node said the state is garbage-collected or did not know the block, one at least the former; REFUSED when every node refused the request (another 4xx but
- * 429); else it throws the transient NodeError that has the round asked again (a node could not answer, or none was
- * asked), with the soonest wait a node asked for, every node's own code when they agree (MDW_NODE_BUSY: every node
- * refused it for load), and the node's status 500 when every node answered that (a crash: countCrashes). Pure.
+ * roundOutcome ends a round in which no node gave results (`failures`: each node's, in the order asked): PRUNED when
+ * every node said the state is garbage-collected or did not know the block, one at least the former; REFUSED when every
+ * node refused the request (another 4xx but 429 and the time limit's 400); else it throws the transient NodeError that
+ * has the round asked again (a node could not answer, or none was asked), with the soonest wait a node asked for, every
+ * node's own code when they agree (MDW_NODE_BUSY: every node refused it for load), the node's status 500 when every
+ * node answered that (a crash), and overTimeLimit when every node gave it up at its time limit (countLasting counts
+ * both). Pure.
  */
 export function roundOutcome(top: string | undefined, failures: readonly NodeError[]): typeof PRUNED | typeof REFUSED {
   // as the node client's GETs (a 410 over a 404): a node that does not know the block, behind the others, says
@@ -149,6 +161,7 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
   const asked = failures.flatMap((f) => (f.retryAfterMs === undefined ? [] : [f.retryAfterMs]));
   const retryAfterMs = asked.length === 0 ? undefined : Math.min(...asked);
   const crashed = failures.length > 0 && failures.every((f) => f.nodeStatus === 500);
+  const overLimit = failures.length > 0 && failures.every((f) => f.overTimeLimit);
   // every node refused it for load, or none could be reached: that is what the asker hears (the server's 503)
   const code =
     last !== undefined && failures.every((f) => f.code === last.code) ? last.code : ErrorCode.NODE_BAD_RESPONSE;
@@ -158,24 +171,40 @@ export function roundOutcome(top: string | undefined, failures: readonly NodeErr
     cause: last,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     ...(crashed ? { nodeStatus: 500 } : {}),
+    ...(overLimit ? { nodeStatus: 400, overTimeLimit: true } : {}),
   });
 }
 
+/** Lasting is what a dry-run's rounds may end in for good, which no round will change. */
+export type Lasting = typeof CRASHED | typeof OVER_TIME_LIMIT;
+
+/** lastingFailure is the outcome a round's error says no round will change, if any. */
+function lastingFailure(err: unknown): Lasting | undefined {
+  if (!(err instanceof NodeError)) return undefined;
+  if (err.overTimeLimit) return OVER_TIME_LIMIT;
+  return err.nodeStatus === 500 ? CRASHED : undefined;
+}
+
 /**
- * countCrashes wraps a replay's `round` (one round over the nodes): CRASHED once CRASH_ROUNDS rounds in a row ended
- * with every node's 500 (roundOutcome), instead of the error that has it asked again; a round that ended otherwise
- * starts the count again.
+ * countLasting wraps a dry-run's `round` (one round over the nodes): one of `kinds` (CRASHED, OVER_TIME_LIMIT) once
+ * LASTING_ROUNDS rounds in a row ended with every node failing it that same way (roundOutcome), instead of the error
+ * that has it asked again; a round that ended otherwise starts the count again.
  */
-export function countCrashes<T>(
+export function countLasting<T, K extends Lasting>(
   round: () => Promise<DryRunOutcome<T>>,
-): () => Promise<DryRunOutcome<T | typeof CRASHED>> {
+  kinds: readonly K[],
+): () => Promise<DryRunOutcome<T | K>> {
   let inARow = 0;
+  let last: Lasting | undefined;
   return async () => {
     try {
       return await round();
     } catch (err) {
-      inARow = err instanceof NodeError && err.nodeStatus === 500 ? inARow + 1 : 0;
-      if (inARow >= CRASH_ROUNDS) return CRASHED;
+      const lasting = lastingFailure(err);
+      inARow = lasting !== undefined && lasting === last ? inARow + 1 : lasting === undefined ? 0 : 1;
+      last = lasting;
+      const counted = kinds.find((k) => k === lasting);
+      if (counted !== undefined && inARow >= LASTING_ROUNDS) return counted;
       throw err;
     }
   };
@@ -185,8 +214,7 @@ export function countCrashes<T>(
  * askNode posts a dry-run (`body`) to one node's `/v2/dry-run` (`target`; `options`: the caller's signal and meter):
  * its answer as `read` reads it (throwing for a malformed one), or why it gave none as a NodeError (never rejects):
  * gone for a 410 or the 400 naming a garbage-collected state, not transient for another 4xx but 429 (a refusal),
- * transient for a 5xx or 429, a malformed answer,
- * a timeout or no connection (errors.ts).
+ * transient for a 5xx or 429, the 400 of its time limit, a malformed answer, a timeout or no connection (errors.ts).
  */
 export async function askNode<T>(
   target: Parameters<typeof httpPostJson>[0],
@@ -209,6 +237,7 @@ export async function askNode<T>(
     // 410 or 404
     if (isCollectedState(status, text)) return collectedState(DRY_RUN_PATH, why);
     if (isUnknownTop(status, text)) return unknownTop(DRY_RUN_PATH, why);
+    if (isOverTimeLimit(status, text)) return overTimeLimit(DRY_RUN_PATH, why);
     return badResponse(DRY_RUN_PATH, why, status, retryAfter);
   }
   if (status < 200 || status >= 300)
@@ -260,7 +289,7 @@ export function dryRun(
   metrics?: OutboundMetrics,
 ): Promise<DryRunOutcome> {
   const options = { signal: retries.signal, meter: metrics?.meter('node', 'dry_run') };
-  return inChunks(calls, (chunk) => {
+  return inChunks<never>(calls, (chunk) => {
     const body = dryRunBody(top, chunk);
     const read = (answer: Json): DryRunResult[] => readResults(answer, chunk.length);
     return inRounds(async () => {

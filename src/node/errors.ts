@@ -32,6 +32,8 @@ export class NodeError extends AppError {
   readonly #collected: boolean;
   /** the node said it does not know the block otherwise than by a 404 (a dry-run's 400 for its `top`) */
   readonly #unknownBlock: boolean;
+  /** the node gave a dry-run up at its time limit (a dry-run's 400: isOverTimeLimit) */
+  readonly #overTimeLimit: boolean;
 
   constructor(
     code: ErrorCode,
@@ -44,6 +46,7 @@ export class NodeError extends AppError {
       retryAfterMs?: number;
       collected?: boolean;
       unknownBlock?: boolean;
+      overTimeLimit?: boolean;
     },
   ) {
     super(code, NODE_STATUS[code] ?? 502, message, { cause: opts.cause });
@@ -53,6 +56,7 @@ export class NodeError extends AppError {
     this.retryAfterMs = opts.retryAfterMs;
     this.#collected = opts.collected === true;
     this.#unknownBlock = opts.unknownBlock === true;
+    this.#overTimeLimit = opts.overTimeLimit === true;
   }
 
   /** notFound is true for the node's 404 (a height above its top, an unknown hash): not an outage. */
@@ -80,6 +84,14 @@ export class NodeError extends AppError {
    */
   get unknownBlock(): boolean {
     return this.#unknownBlock;
+  }
+
+  /**
+   * overTimeLimit is true for the node's dry-run given up at its time limit (isOverTimeLimit), and for a round of a
+   * dry-run every node gave up so (dry-run.ts roundOutcome): a request too heavy for the node, or a node too loaded.
+   */
+  get overTimeLimit(): boolean {
+    return this.#overTimeLimit;
   }
 }
 
@@ -169,6 +181,30 @@ export function unknownTop(path: string, message: string): NodeError {
     nodeStatus: 400,
     transient: false,
     unknownBlock: true,
+  });
+}
+
+/**
+ * isOverTimeLimit says whether a node's error answer (`status`, body `text`) is its dry-run given up at its time limit
+ * (`http.dry_run.timeout_ms`, 3000 ms by default, node 7.2.2 on): 400 `{"reason":"Bad request: dry-run exceeded time
+ * limit"}` (the recorded 7.2.2's answer to 1000 `call_req`s). Pure.
+ */
+export function isOverTimeLimit(status: number, text: string): boolean {
+  return status === 400 && text.includes('dry-run exceeded time limit');
+}
+
+/**
+ * overTimeLimit: the node gave a dry-run up at its time limit (isOverTimeLimit). Transient, unlike another 400: the
+ * limit is the node's wall-clock time, which a loaded node passes where an idle one would not, so the request is
+ * asked again; a replay every node gives up so round after round is too heavy for them for good (dry-run.ts
+ * lastingFailures). The node is no less healthy for it: it is not passed over.
+ */
+export function overTimeLimit(path: string, message: string): NodeError {
+  return new NodeError(ErrorCode.NODE_BAD_RESPONSE, message, {
+    path,
+    nodeStatus: 400,
+    transient: true,
+    overTimeLimit: true,
   });
 }
 

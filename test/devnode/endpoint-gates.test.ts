@@ -8,6 +8,9 @@ import {
 import { HttpError, ok, type Route, type RouteRequest } from '../../src/devnode/api/http.ts';
 import { dryRunItemMs, NODE_7_2_2 } from '../../src/devnode/api/node-profile.ts';
 import { parseJson } from '../../src/chain/json.ts';
+import { encode } from '../../src/chain/encoding.ts';
+import { decodeSignedTx } from '../../src/chain/tx-parse.ts';
+import { readExchanges } from '../support/real-node-recording.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 /** a contract no chain has (the recording's "unknown contract"): each call is answered contract_does_not_exist */
@@ -167,6 +170,73 @@ describe('devnode endpoint gates (the node configuration: dry-run group, debug e
       expect(external.status).to.equal(400);
       expect(external.body).to.deep.equal({ reason: DRY_RUN_TIME_LIMIT_REASON });
       expect((await t.post('/v3/dry-run', calls(7))).status, 'the gas cap before the time').to.equal(403);
+    });
+  });
+
+  describe('a devnode with a transaction over the time limit (Devnode.overTimeLimit)', () => {
+    const LIMIT_MS = 300;
+    let t: TestNode;
+    before(async function () {
+      this.timeout(60_000);
+      t = await startTestNode({
+        dryRunTimeoutMs: LIMIT_MS,
+        generate: { generations: 12, seed: 'endpoint-gates-heavy', tokenShare: 0.5 },
+      });
+    });
+    after(() => t.node.stop());
+
+    it('gives up every replay that runs it at the limit, as the recorded node gave a dry-run up; others run', async function () {
+      this.timeout(60_000);
+      const recorded = readExchanges('dry-run.ndjson.gz').find(
+        (x) => x.label === '1000 call_reqs (gas limit)' && x.port === 'internal',
+      )!;
+      // the chain's micro blocks holding two transactions or more, the first of them a contract call
+      const blocks = new Map<string, string[]>();
+      for (const { blockHash, hash } of t.node.chain.txs.values())
+        if (blockHash !== undefined) blocks.set(blockHash, [...(blocks.get(blockHash) ?? []), hash]);
+      const typeOf = (hash: string): string => String(t.node.chain.txs.get(hash)!.tx.type);
+      const [block, hashes] = [...blocks].find(([, h]) => h.length >= 2 && typeOf(h[0]!) === 'ContractCallTx')!;
+      const unsigned = hashes.map((h) => encode('tx', decodeSignedTx(t.node.chain.txs.get(h)!.signedBytes).txBytes));
+      const top = (await t.get(`/v3/micro-blocks/hash/${block}/header`)).body.prev_hash as string;
+      const replay = (n: number): unknown => ({
+        top,
+        txs: unsigned.slice(0, n).map((tx) => ({ tx })),
+        tx_events: true,
+      });
+      const ask = async (url: string, n: number): Promise<{ status: number; body: string; headers: object }> => {
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(replay(n)),
+        });
+        const headers = { 'content-type': res.headers.get('content-type'), server: res.headers.get('server') };
+        return { status: res.status, body: await res.text(), headers };
+      };
+      const urls = [`${t.node.externalUrl}/v3/dry-run`, `${t.node.internalUrl}${INTERNAL_DRY_RUN}`];
+      for (const url of urls) expect((await ask(url, unsigned.length)).status, `${url} before`).to.equal(200);
+      t.node.overTimeLimit(hashes[0]!);
+      for (const url of urls) {
+        // the replay of the call, and of the block past it (the call runs first there), each time they are asked
+        for (const n of [1, 1, unsigned.length]) {
+          const started = performance.now();
+          const answer = await ask(url, n);
+          const { status, body, headers } = recorded;
+          expect(answer, `${url}, ${n} items`).to.deep.equal({ status, body, headers });
+          // given up at the limit, as the node gives it up, not at once
+          expect(performance.now() - started, url).to.be.at.least(LIMIT_MS - 20);
+        }
+      }
+      // a dry-run that does not run it is no heavier than before
+      expect((await t.post('/v3/dry-run', calls(1))).status).to.equal(200);
+      // a call_req made heavy (a token's balances() over a great many holders): the request holding it, whatever else
+      t.node.overTimeLimitCall(NO_CONTRACT, 'cb_KxGAJGtHPyQFo+I=');
+      const heavyCall = await t.postInternal(INTERNAL_DRY_RUN, calls(3));
+      expect([heavyCall.status, heavyCall.text]).to.deep.equal([recorded.status, recorded.body]);
+      expect((await t.post('/v3/dry-run', calls(1, { calldata: 'cb_KxGAJGtHPyQFo+K=' }))).status).to.equal(200);
+      expect(
+        () => t.node.overTimeLimit('th_2fN8dyo5NFuvvGeCnWHaTzJiVoUMnq2MRkyQ3ZZNMaB7Kn1aB5'),
+        'no such tx',
+      ).to.throw(/no mined transaction/);
     });
   });
 

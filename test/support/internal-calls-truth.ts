@@ -2,7 +2,8 @@
  * @module The chain's internal calls as the devnode's own dry-run tells them, the oracle of /v3/contracts/calls: each
  * contract call's micro block's transactions up to it (their bytes from the devnode, read with the rlp package), on
  * top of the block before it, with `tx_events`. A call in or after a GAMetaTx or PayingForTx, which the node does not
- * dry-run, is a gap; so is a call that created a contract, whose replay the devnode answers 500 as the node does.
+ * dry-run, is a gap; so is a call that created a contract, whose replay the devnode answers 500 as the node does, and
+ * a call whose replay the devnode gives up at its time limit (400 `dry-run exceeded time limit`: Devnode.overTimeLimit).
  */
 import { expect } from 'chai';
 import { decode as rlpDecode } from 'rlp';
@@ -40,7 +41,15 @@ export interface InternalCallsTruth {
   readonly gaps: string[];
   /** the gaps whose replay the node answered 500 `Internal server error` (a call that created a contract) */
   readonly crashed: string[];
+  /** the gaps whose replay the node gave up at its time limit, 400 `Bad request: dry-run exceeded time limit` */
+  readonly timeLimited: string[];
 }
+
+/** The node's answers a replay may get besides 200: its handler's crash, its time limit. */
+const UNTOLD: Readonly<Record<string, { status: number; reason: string }>> = {
+  crashed: { status: 500, reason: 'Internal server error' },
+  timeLimited: { status: 400, reason: 'Bad request: dry-run exceeded time limit' },
+};
 
 const CALL_TYPES = new Set(['ContractCallTx', 'ContractCreateTx']);
 
@@ -70,21 +79,22 @@ export async function internalCallsTruth(
     const [, , , inner] = rlpDecode(devnode.chain.txs.get(hash)!.signedBytes) as Uint8Array[];
     return encode(Buffer.from(inner!), Encoding.Transaction);
   };
-  /** node asks the devnode, which must answer 200; undefined for its 500 `Internal server error` when `crashes` */
+  /** node asks the devnode, which must answer 200; for a replay (`untold`) the name of an UNTOLD answer instead */
   async function node(path: string, body?: Obj): Promise<Obj>;
-  async function node(path: string, body: Obj, crashes: true): Promise<Obj | undefined>;
-  async function node(path: string, body?: Obj, crashes = false): Promise<Obj | undefined> {
+  async function node(path: string, body: Obj, untold: true): Promise<Obj | string>;
+  async function node(path: string, body?: Obj, untold = false): Promise<Obj | string> {
     const res = await fetch(`${devnode.externalUrl}${path}`, {
       ...(body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: stringifyJson(body) } : {}),
     });
     const answer = parseJson(await res.text()) as Obj;
-    if (crashes && res.status === 500 && answer.reason === 'Internal server error') return undefined;
+    const which = Object.entries(UNTOLD).find(([, a]) => a.status === res.status && a.reason === answer.reason);
+    if (untold && which) return which[0];
     expect(res.status, `${path}: ${String(answer.reason)}`).to.equal(200);
     return answer;
   }
   const calls: TrueInternalCall[] = [];
   const gaps: string[] = [];
-  const crashed: string[] = [];
+  const apart: Record<string, string[]> = { crashed: [], timeLimited: [] };
   const blocks = new Map<string, PlacedTx[]>();
   for (const t of transactions) blocks.set(t.blockHash, [...(blocks.get(t.blockHash) ?? []), t]);
   for (const [blockHash, txs] of blocks) {
@@ -98,9 +108,9 @@ export async function internalCallsTruth(
       }
       const prefix = txs.slice(0, i + 1).map((x) => ({ tx: unsigned(x.hash) }));
       const answer = await node('/v3/dry-run', { top: header.prev_hash!, txs: prefix, tx_events: true }, true);
-      if (answer === undefined) {
+      if (typeof answer === 'string') {
         gaps.push(`${t.height}-${t.microIndex}-${t.txIndex}`);
-        crashed.push(`${t.height}-${t.microIndex}-${t.txIndex}`);
+        apart[answer]!.push(`${t.height}-${t.microIndex}-${t.txIndex}`);
         continue;
       }
       expect(
@@ -121,5 +131,5 @@ export async function internalCallsTruth(
       );
     }
   }
-  return { calls, gaps, crashed };
+  return { calls, gaps, crashed: apart.crashed!, timeLimited: apart.timeLimited! };
 }

@@ -34,17 +34,49 @@ function itemCount(body: Json | undefined): number {
 }
 
 /**
- * timeLimited answers `route`'s dry-run with the node's 400 when it took longer than `timeoutMs` (0: unbounded): its
- * items' time as the paced node's (`itemMs` each, pacing.ts Pacer.dryRunItemMs: the recorded node's with a profile),
- * or else the devnode's own but the state's reading at the block (a reply's `stateMs`: a replay to a past block,
- * where a node reads its state trees; counted, a dry-run at a block seconds of replay away was refused). The paced
- * answer holds the node's time beyond the one item its service time holds (a reply's `holdMs`): the other items'
- * time, or for the refusal the time to the limit, where the node gives it up. Only a dry-run that ran is timed (the
- * node's checks before it, the gas cap's 403 among them, answer first). The devnode's dry-run runs on the event loop
- * and cannot be cut as the node kills its worker: it runs to its end, and its answer is then the refusal the node
- * would have given at the limit.
+ * HeavyItems are the dry-run items that take any dry-run running them past the node's time limit (Devnode.overTimeLimit
+ * and overTimeLimitCall, for tests): a call a real node runs for seconds (a long loop, a token's `balances()` over a
+ * great many holders), which no devnode contract is. A dry-run holding one, a transaction unsigned (`tx_…`, as a
+ * replay sends it) or a `call_req` of a contract with that calldata, is given up at the limit, on a real node and
+ * here, however often it is asked.
  */
-export function timeLimited(route: Route, timeoutMs: number, itemMs = 0): Route {
+export class HeavyItems {
+  readonly #keys = new Set<string>();
+
+  /** addTx makes the unsigned transaction `tx` (`tx_…`) heavy. */
+  addTx(tx: string): void {
+    this.#keys.add(tx);
+  }
+
+  /** addCall makes each `call_req` of `contract` (`ct_…`) with `calldata` (`cb_…`) heavy. */
+  addCall(contract: string, calldata: string): void {
+    this.#keys.add(`${contract} ${calldata}`);
+  }
+
+  /** ran says whether a dry-run (its body) runs a heavy item. */
+  ran(body: Json | undefined): boolean {
+    if (this.#keys.size === 0 || !isJsonObject(body) || !Array.isArray(body.txs)) return false;
+    return body.txs.some((item) => {
+      if (!isJsonObject(item)) return false;
+      if (typeof item.tx === 'string') return this.#keys.has(item.tx);
+      const call = item.call_req;
+      return isJsonObject(call) && this.#keys.has(`${String(call.contract)} ${String(call.calldata)}`);
+    });
+  }
+}
+
+/**
+ * timeLimited answers `route`'s dry-run with the node's 400 when it took longer than `timeoutMs` (0: unbounded): its
+ * items' time as the paced node's (`itemMs` each, pacing.ts Pacer.dryRunItemMs: the recorded node's with a profile), or
+ * else the devnode's own but the state's reading at the block (a reply's `stateMs`: a replay to a past block, where a
+ * node reads its state trees; counted, a dry-run at a block seconds of replay away was refused); always when it ran one
+ * of the `heavy` items. The paced answer holds the node's time beyond the one item its service time holds (a reply's
+ * `holdMs`): the other items' time, or for the refusal the time to the limit, where the node gives it up. Only a
+ * dry-run that ran is timed (the node's checks before it, the gas cap's 403 among them, answer first). The devnode's
+ * dry-run runs on the event loop and cannot be cut as the node kills its worker: it runs to its end, and its answer is
+ * then the refusal the node would have given at the limit.
+ */
+export function timeLimited(route: Route, timeoutMs: number, itemMs = 0, heavy?: HeavyItems): Route {
   if (timeoutMs <= 0 && itemMs <= 0) return route;
   const limited = timeoutMs > 0;
   return {
@@ -53,7 +85,7 @@ export function timeLimited(route: Route, timeoutMs: number, itemMs = 0): Route 
       const started = performance.now();
       const reply = await route.handler(req);
       const items = itemCount(req.body);
-      if (limited && items * itemMs > timeoutMs)
+      if (limited && (items * itemMs > timeoutMs || heavy?.ran(req.body) === true))
         return { ...timeLimitReply(), holdMs: Math.max(0, timeoutMs - itemMs) };
       // the devnode's replay to the block is none of the node's time: it reads its state trees there
       if (limited && performance.now() - started - (reply.stateMs ?? 0) > timeoutMs) return timeLimitReply();

@@ -16,7 +16,7 @@ import { detectAexn, detectDexFactory, type AexnDetection } from './aexn-detect.
 import { readHoldings } from './aex9-holdings.ts';
 import { callEvents } from '../rows/call-events.ts';
 import { PAIR_CREATED } from './dex-events.ts';
-import { fateCall, PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
+import { fateCall, OVER_TIME_LIMIT, PRUNED, REFUSED, type DryRunResult } from '../../node/dry-run.ts';
 import type { AexnCallCreatedRow, AexnContractRow, Aex9SeedRow } from '../../db/writes/token-rows.ts';
 import { ContractDecoder, contractTx } from './contract-decoder.ts';
 import type { Config } from '../../config/middleware.ts';
@@ -249,7 +249,9 @@ export class AexnDetector {
 
   /**
    * aex9Balances reads an AEX-9 token's `balances()` in the state after block `blockHash`: undefined when the node
-   * keeps no state there (pruned) or the call does not answer a map; a block the node does not know fails (a fork).
+   * keeps no state there (pruned), gives the call up at its time limit round after round (OVER_TIME_LIMIT: as many
+   * holders as a node cannot walk in its time) or the call does not answer a map; a block the node does not know fails
+   * (a fork).
    */
   async aex9Balances(id: string, blockHash: string): Promise<ReadonlyMap<string, bigint> | undefined> {
     const code = await this.#opts.decoder.code(id, new Map());
@@ -257,7 +259,7 @@ export class AexnDetector {
     const encoder = this.#opts.decoder.encoder(code);
     const results = await this.#opts.node.dryRun(blockHash, [fateCall(id, encoder.encodeCall('balances', []))]);
     if (results === REFUSED) throw refusedAt(blockHash);
-    const result = results === PRUNED ? undefined : results[0];
+    const result = results === PRUNED || results === OVER_TIME_LIMIT ? undefined : results[0];
     const holders = result?.ok ? readHoldings(encoder, result.value) : undefined;
     return holders && new Map([...holders].filter(([, amount]) => amount > 0n));
   }
@@ -297,6 +299,12 @@ export class AexnDetector {
       );
     let asked = functions;
     let results = await ask(blockHash, asked);
+    if (results === OVER_TIME_LIMIT) {
+      // the node gives the request up at its time limit, round after round: its `balances()` (a walk of every holder)
+      // is too heavy for it; the meta info is read at the creation block without, the balances stay unknown
+      asked = functions.filter((fn) => fn !== 'balances');
+      results = await ask(blockHash, asked);
+    }
     if (results === PRUNED || results === REFUSED) {
       // no state at the creation block: the meta info (which tokens do not change) is read at the top, and the
       // balances at creation stay unknown (the token's balances are marked incomplete)

@@ -11,7 +11,7 @@ import type { Logger } from '../../base/log.ts';
 import { mapLimit } from '../../base/workers.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 
-/** Aex9StateReader reads a token's balances after a block (undefined: the node keeps no state there). */
+/** Aex9StateReader reads a token's balances after a block (undefined: the node keeps no state there, or no time). */
 export interface Aex9StateReader {
   aex9Balances(contractId: string, blockHash: string): Promise<ReadonlyMap<string, bigint> | undefined>;
 }
@@ -59,7 +59,7 @@ export function aex9StateReport(
       log.warn(
         { contract: token.contractId, reason: token.reason, height: token.height, txHash: token.txHash },
         balances === undefined
-          ? "an AEX-9 token's events take it below zero and the node keeps no state there: its negative balances set to zero, its balances read from the contract's state from now on"
+          ? "an AEX-9 token's events take it below zero and the node keeps no state there (or gives its balances() up at its dry-run time limit): its negative balances set to zero, its balances read from the contract's state from now on"
           : "an AEX-9 token's events take it below zero: its balances read from the contract's state from now on",
       );
       metrics?.aex9StateTokens.inc({ reason: token.reason });

@@ -7,8 +7,8 @@
  * missing: a call inside a GAMetaTx or PayingForTx, and every call after such a transaction in its block (the node
  * dry-runs neither); a block whose state every node had garbage-collected (the dry-run's 400 saying so); a call
  * whose request would pass the dry-run's gas cap; a call that creates a contract (the node's dry-run crashes on its
- * events: 500). A call known to make none is not asked (quietCalls): one that failed, one of code without an operation
- * that makes one.
+ * events: 500); a call whose replay every node gives up at its time limit, round after round. A call known to make
+ * none is not asked (quietCalls): one that failed, one of code without an operation that makes one.
  */
 import { encode } from '../../chain/encoding.ts';
 import type { Json } from '../../chain/json.ts';
@@ -27,7 +27,7 @@ import {
   type ReplayableTx,
 } from '../../db/writes/internal-calls.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { CRASHED, PRUNED, REFUSED } from '../../node/dry-run.ts';
+import { CRASHED, OVER_TIME_LIMIT, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import type { TxEvent } from '../../node/dry-run-events.ts';
 import { mapLimit } from '../../base/workers.ts';
 import type { ContractCallRow, GenerationRows } from '../rows/rows.ts';
@@ -72,6 +72,8 @@ export const GAP = {
     'every node had garbage-collected the state before its micro block (its dry-run: 400 Block state of given hash was garbage collected)',
   crashed:
     'the node failed to run it again (500): a call that creates a contract (Chain.create, Chain.clone), whose events its dry-run cannot serialise',
+  timeLimit:
+    "every node gave its replay up at the dry-run's time limit (400 dry-run exceeded time limit: http.dry_run.timeout_ms)",
 } as const;
 
 /**
@@ -189,7 +191,8 @@ export async function quietCalls(txs: readonly ReplayableTx[], codeOf?: CodeRead
  * readInternalCalls asks the node for the internal calls of the contract calls among `txs` (whole micro blocks, in
  * chain order) but the quiet ones (quietCalls, their code read through `codeOf`). A block every node garbage-collected
  * is a gap, and so is a call every node failed to run again, 500 in several rounds in a row (dry-run.ts CRASHED: one
- * that creates a contract); a request every node refuses (no dry-run endpoint, a lower gas cap than ours) fails the
+ * that creates a contract), or gave up at its time limit in several rounds in a row (OVER_TIME_LIMIT: a replay too
+ * heavy for the nodes); a request every node refuses (no dry-run endpoint, a lower gas cap than ours) fails the
  * whole, which the area reports and retries.
  */
 export async function readInternalCalls(
@@ -205,6 +208,7 @@ export async function readInternalCalls(
     const { call, top } = replays[i]!;
     if (outcome === PRUNED) untold.push({ ...call, reason: GAP.pruned });
     else if (outcome === CRASHED) untold.push({ ...call, reason: GAP.crashed });
+    else if (outcome === OVER_TIME_LIMIT) untold.push({ ...call, reason: GAP.timeLimit });
     else if (outcome === REFUSED)
       throw new Error(`every node refused the dry-run on top of ${top} (its dry-run endpoint off, or a lower gas cap)`);
     // a call that fails moves nothing: its events (none) are not kept

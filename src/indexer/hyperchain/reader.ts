@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { ErrorCode } from '../../base/errors.ts';
 import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
-import { fateCall, PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
+import { fateCall, OVER_TIME_LIMIT, PRUNED, REFUSED, type DryRunCall, type DryRunResult } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
@@ -319,22 +319,29 @@ export class HyperchainReader {
   }
 
   /**
-   * #dryRun asks the node set (retried as the batch's other requests). A node that kept no state at the block (410)
-   * or does not know it (a fork the next step finds) fails the read with a transient error: the batch is written
-   * without its hyperchain rows, which the backfill derives once a node answers; a pruning node below its GC height
-   * never does (docs/operations.md).
+   * #dryRun asks the node set (retried as the batch's other requests). A node that kept no state at the block (410),
+   * does not know it (a fork the next step finds) or gives the read up at its time limit round after round fails it
+   * with a transient error: the batch is written without its hyperchain rows, which the backfill derives once a node
+   * answers; a pruning node below its GC height never does, nor a node whose limit the read passes
+   * (docs/operations.md).
    */
   async #dryRun(top: string, calls: readonly DryRunCall[]): Promise<DryRunResult[]> {
     const outcome = await this.#deps.node.dryRun(top, calls);
-    if (outcome === PRUNED || outcome === REFUSED)
-      throw new NodeError(
-        ErrorCode.NODE_BAD_RESPONSE,
-        `the node ${outcome === PRUNED ? 'keeps no state at' : 'refused a dry-run at'} block ${top} (hyperchain epoch)`,
-        { path: '/dry-run', transient: true },
-      );
+    if (outcome === PRUNED || outcome === REFUSED || outcome === OVER_TIME_LIMIT)
+      throw new NodeError(ErrorCode.NODE_BAD_RESPONSE, `the node ${WHY[outcome]} block ${top} (hyperchain epoch)`, {
+        path: '/dry-run',
+        transient: true,
+      });
     return outcome;
   }
 }
+
+/** WHY: what the node did of a hyperchain read that gave no results, as its error says. */
+const WHY = {
+  [PRUNED]: 'keeps no state at',
+  [REFUSED]: 'refused a dry-run at',
+  [OVER_TIME_LIMIT]: 'gave a dry-run up at its time limit, round after round, at',
+} as const;
 
 function ok(result: DryRunResult | undefined, fn: string): string {
   if (!result?.ok)

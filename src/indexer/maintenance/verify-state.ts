@@ -32,7 +32,7 @@ import { channelById, type ChannelRow } from '../../db/queries/channels.ts';
 import { lastChangeAt, WHOLE_GENERATION } from '../../db/queries/balance-changes.ts';
 import { storedLink } from '../../db/queries/block-hashes.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { fateCall, PRUNED, REFUSED } from '../../node/dry-run.ts';
+import { fateCall, OVER_TIME_LIMIT, PRUNED, REFUSED } from '../../node/dry-run.ts';
 import { NodeError } from '../../node/errors.ts';
 import type { BytecodeEncoder, ContractDecoder } from '../contracts/contract-decoder.ts';
 import { readHoldings } from '../contracts/aex9-holdings.ts';
@@ -224,13 +224,14 @@ const byTypes: Read<unknown> = (encoder, fn, answer) => encoder.decodeResult(fn,
 
 /**
  * Unread is why a contract's state could not be read, by its kind: PRUNED (every node keeps no state at the block: its
- * 410, or the dry-run's 400 saying the state was garbage collected) is the one a node's configuration explains, a
- * note; the others are the verify's failure, each a difference: REFUSED (every node refused the request: another
+ * 410, or the dry-run's 400 saying the state was garbage collected) and TIME LIMIT (every node gave the call up at its
+ * dry-run time limit, round after round) are those a node's configuration explains, notes; the others are the verify's
+ * failure, each a difference: REFUSED (every node refused the request: another
  * 4xx), CALL FAILED (the node ran the call and it failed: `wrong_abi_version`, a revert), CRASHED (every node answered
  * 500, round after round), UNREADABLE (no code at hand to encode the call with, an answer of another type).
  */
 export interface Unread {
-  readonly kind: 'PRUNED' | 'REFUSED' | 'CALL FAILED' | 'CRASHED' | 'UNREADABLE';
+  readonly kind: 'PRUNED' | 'TIME LIMIT' | 'REFUSED' | 'CALL FAILED' | 'CRASHED' | 'UNREADABLE';
   readonly why: string;
 }
 
@@ -266,6 +267,8 @@ async function dryRun<T>(
   }
   if (results === PRUNED) return unread('PRUNED', `every node had garbage-collected the state at ${top}`);
   if (results === REFUSED) return unread('REFUSED', `every node refused a dry-run at ${top}`);
+  if (results === OVER_TIME_LIMIT)
+    return unread('TIME LIMIT', `every node gave a dry-run at ${top} up at its time limit, round after round`);
   const decoded: T[] = [];
   for (const [i, r] of results.entries()) {
     if (!r.ok) return unread('CALL FAILED', `${calls[i]!.fn}() at ${top}: ${oneLine(r.reason)}`);
@@ -283,20 +286,21 @@ interface Found {
 const differences = (lines: readonly string[]): Found[] => lines.map((line) => ({ unverifiable: false, line }));
 
 /**
- * notRead is the line of a contract whose state was not read: unverifiable for a pruned state, else a difference
- * (`mdw -v` fails), each saying which kind of failure it was. Pure.
+ * notRead is the line of a contract whose state was not read: unverifiable for a pruned state or the nodes' time
+ * limit, else a difference (`mdw -v` fails), each saying which kind of failure it was. Pure.
  */
 export const notRead = (kind: string, id: string, why: Unread): Found =>
-  why.kind === 'PRUNED'
-    ? { unverifiable: true, line: `${kind} ${id}: unverifiable: PRUNED: ${why.why}` }
+  why.kind === 'PRUNED' || why.kind === 'TIME LIMIT'
+    ? { unverifiable: true, line: `${kind} ${id}: unverifiable: ${why.kind}: ${why.why}` }
     : { unverifiable: false, line: `${kind} ${id}: not read: ${why.kind}: ${why.why}` };
 
 const isUnread = (v: unknown): v is Unread => typeof v === 'object' && v !== null && 'kind' in v && 'why' in v;
 
 /**
  * unreadAtCreation is the line of an AEX-9 token stored without its balances at creation: those are read at its
- * creation block (`createdIn`), which a pruning node keeps no state of (unverifiable); any other reason is a
- * difference, and so is a node that answers there now: a token stored as unread for no pruning.
+ * creation block (`createdIn`), which a pruning node keeps no state of, or the nodes give up at their time limit
+ * (unverifiable); any other reason is a difference, and so is a node that answers there now: a token stored as unread
+ * for no reason.
  */
 async function unreadAtCreation(
   deps: StateCheckDeps,

@@ -111,6 +111,35 @@ export function mdwLink(link: string | null): string | null {
   return link === null ? null : `/mdw${link}`;
 }
 
+/** devnodeGet reads a path of the devnode's external API, lossless. */
+async function devnodeGet(devnode: Devnode, path: string): Promise<Json> {
+  return parseJson(await (await fetch(`${devnode.externalUrl}${path}`)).text());
+}
+
+/** readChainTruth reads the devnode's chain as its HTTP API shows it, one request at a time: V3UnderTest.truth's. */
+export async function readChainTruth(devnode: Devnode): Promise<ChainTruth> {
+  const nodeGet = (path: string): Promise<Json> => devnodeGet(devnode, path);
+  const keyBlocks: Obj[] = [];
+  const microBlocks = new Map<number, Obj[]>();
+  const transactions: ChainTx[] = [];
+  for (let h = 0; h <= devnode.height(); h++) {
+    const gen = (await nodeGet(`/v2/generations/height/${h}`)) as { key_block: Obj; micro_blocks: string[] };
+    keyBlocks.push(gen.key_block);
+    const micros: Obj[] = [];
+    for (const [microIndex, mh] of gen.micro_blocks.entries()) {
+      micros.push((await nodeGet(`/v2/micro-blocks/hash/${mh}/header`)) as Obj);
+      const { transactions: txs } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)) as {
+        transactions: Obj[];
+      };
+      txs.forEach((signed, txIndex) =>
+        transactions.push({ hash: String(signed.hash), height: h, microIndex, txIndex, blockHash: mh, signed }),
+      );
+    }
+    microBlocks.set(h, micros);
+  }
+  return { keyBlocks, microBlocks, transactions };
+}
+
 /**
  * perChainState reads something of the devnode's chain once per chain state: again only once its top block changed
  * (a block's hash names all the blocks before it). A read during which the chain moved is not kept. The tests' oracles
@@ -175,7 +204,8 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
-  env: (devnode: Devnode) => Record<string, string> = () => ({}),
+  /** the settings beside the harness's, told the devnode before the populator starts (a test may set it up there) */
+  env: (devnode: Devnode) => Record<string, string> | Promise<Record<string, string>> = () => ({}),
   node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> & {
     readonly profile?: 'mainnet-like';
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
@@ -226,7 +256,7 @@ export async function startV3(
     POLL_INTERVAL_MS: '50',
     DATABASE_SCHEMA: 'mdw_v3',
     WEBSOCKET_ADDRESS: '127.0.0.1:0',
-    ...env(devnode),
+    ...(await env(devnode)),
   };
   const cfg = loadConfig(settings);
   let populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
@@ -253,8 +283,7 @@ export async function startV3(
     pool,
     registry: new prom.Registry(),
   });
-  const nodeGet = async (path: string): Promise<Json> =>
-    parseJson(await (await fetch(`${devnode.externalUrl}${path}`)).text());
+  const nodeGet = (path: string): Promise<Json> => devnodeGet(devnode, path);
   const submit = async (tx: string, signer: number | string = 0): Promise<string> => {
     const secretKey = typeof signer === 'string' ? signer : devnode.accounts[signer]!.secretKey;
     const signed = await new MemoryAccount(secretKey as `sk_${string}`).signTransaction(tx as `tx_${string}`, {
@@ -309,27 +338,7 @@ export async function startV3(
       const other = await serve(loadConfig({ ...settings, ...overrides }));
       return { url: other.url, close: () => stopServer(other.server) };
     },
-    truth: perChainState(devnode, async () => {
-      const keyBlocks: Obj[] = [];
-      const microBlocks = new Map<number, Obj[]>();
-      const transactions: ChainTx[] = [];
-      for (let h = 0; h <= devnode.height(); h++) {
-        const gen = (await nodeGet(`/v2/generations/height/${h}`)) as { key_block: Obj; micro_blocks: string[] };
-        keyBlocks.push(gen.key_block);
-        const micros: Obj[] = [];
-        for (const [microIndex, mh] of gen.micro_blocks.entries()) {
-          micros.push((await nodeGet(`/v2/micro-blocks/hash/${mh}/header`)) as Obj);
-          const { transactions: txs } = (await nodeGet(`/v2/micro-blocks/hash/${mh}/transactions`)) as {
-            transactions: Obj[];
-          };
-          txs.forEach((signed, txIndex) =>
-            transactions.push({ hash: String(signed.hash), height: h, microIndex, txIndex, blockHash: mh, signed }),
-          );
-        }
-        microBlocks.set(h, micros);
-      }
-      return { keyBlocks, microBlocks, transactions };
-    }),
+    truth: perChainState(devnode, () => readChainTruth(devnode)),
     async synced() {
       // stored top generation = the node's: same key block and the same micro blocks
       for (let i = 0; i < 400; i++) {

@@ -14,7 +14,7 @@ import {
   type ReplayReader,
 } from '../../../src/indexer/derived/internal-calls.ts';
 import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
-import { CRASHED, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
+import { CRASHED, OVER_TIME_LIMIT, PRUNED, REFUSED } from '../../../src/node/dry-run.ts';
 import type { ReplayableTx } from '../../../src/db/writes/internal-calls.ts';
 import { readReplay } from '../../../src/node/dry-run-events.ts';
 import type { Json } from '../../../src/chain/json.ts';
@@ -243,6 +243,19 @@ describe('int_calls: readInternalCalls', () => {
       { height: 10, microIndex: 0, txIndex: 0, reason: GAP.crashed },
       { height: 10, microIndex: 2, txIndex: 0, reason: GAP.pruned },
     ]);
+  });
+
+  it('stores a call whose replay every node gave up at its time limit as a gap of that reason, not as none', async () => {
+    const found = await readInternalCalls(
+      node({
+        mh_prev0: { ran: true, events: [spent] },
+        mh_prev1: OVER_TIME_LIMIT,
+        mh_prev2: { ran: true, events: [] },
+      }),
+      txs,
+    );
+    expect(found.calls.map((c) => [c.microIndex, c.function])).to.deep.equal([[0, 'Chain.spend']]);
+    expect(found.gaps).to.deep.equal([{ height: 10, microIndex: 1, txIndex: 0, reason: GAP.timeLimit }]);
   });
 
   it('fails the whole when every node refused a request', async () => {

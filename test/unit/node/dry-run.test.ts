@@ -4,17 +4,34 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { NodeClient } from '../../../src/node/client.ts';
-import { CRASH_ROUNDS, CRASHED, dryRun, fateCall, PRUNED, REFUSED, roundOutcome } from '../../../src/node/dry-run.ts';
+import {
+  CRASHED,
+  dryRun,
+  fateCall,
+  LASTING_ROUNDS,
+  OVER_TIME_LIMIT,
+  PRUNED,
+  REFUSED,
+  roundOutcome,
+} from '../../../src/node/dry-run.ts';
 import {
   badResponse,
   collectedState,
   isCollectedState,
+  isOverTimeLimit,
   isUnknownTop,
   NodeError,
+  overTimeLimit,
   unknownTop,
   unreachable,
 } from '../../../src/node/errors.ts';
 import { waitFor } from '../../support/wait.ts';
+import { readExchanges } from '../../support/real-node-recording.ts';
+
+/** the recorded 7.2.2's answer to a dry-run past its time limit (1000 call_reqs on its internal endpoint) */
+const TIME_LIMITED = readExchanges('dry-run.ndjson.gz').find(
+  (x) => x.label === '1000 call_reqs (gas limit)' && x.port === 'internal',
+)!;
 
 /**
  * A node answering every dry-run with one status (and results when 200), or with the status `status` gives for the
@@ -34,7 +51,9 @@ async function fakeNode(
       res.end(
         answer === 200
           ? '{"results":[{"result":"ok","call_obj":{"return_type":"ok","return_value":"cb_P4fvHVw="}}]}'
-          : '{"reason":"no"}',
+          : answer === TIME_LIMITED.status
+            ? TIME_LIMITED.body
+            : '{"reason":"no"}',
       );
     });
   });
@@ -183,7 +202,7 @@ describe('AEX-N dry-runs against the node', () => {
     expect(gone).to.have.length(1);
   });
 
-  it('takes a replay every node answers 500 in CRASH_ROUNDS rounds in a row as CRASHED; other failures as transient', async () => {
+  it('takes a replay every node answers 500 in LASTING_ROUNDS rounds in a row as CRASHED; other failures as transient', async () => {
     const replay = (urls: string[], attempts: number): Promise<unknown> =>
       new NodeClient(
         { url: urls, timeoutMs: 1000, attempts, backoffInitialMs: 1, backoffMaxMs: 2 },
@@ -193,23 +212,95 @@ describe('AEX-N dry-runs against the node', () => {
         .catch((e: unknown) => e);
     const crashing: unknown[] = [];
     expect(await replay([await node(500, crashing)], Infinity)).to.equal(CRASHED);
-    expect(crashing).to.have.length(CRASH_ROUNDS);
+    expect(crashing).to.have.length(LASTING_ROUNDS);
     expect(crashing[0]).to.deep.equal({ top: 'mh_b', txs: [{ tx: 'tx_a' }], tx_events: true });
     // a round another answer ended (502: a proxy's) starts the count again
     const [first, second]: [unknown[], unknown[]] = [[], []];
     const urls = [await node((n) => (n === 2 ? 502 : 500), first), await node(500, second)];
     expect(await replay(urls, Infinity)).to.equal(CRASHED);
-    expect([first.length, second.length]).to.deep.equal([CRASH_ROUNDS + 2, CRASH_ROUNDS + 2]);
+    expect([first.length, second.length]).to.deep.equal([LASTING_ROUNDS + 2, LASTING_ROUNDS + 2]);
     // a 503 is the node's refusal for load, waited out at its pace, never a crash: asked once, the refusal is the error
     const err = await replay([await node(503)], 1);
     expect(err).to.be.instanceOf(NodeError).and.include({ transient: true, busy: true });
     const paced: unknown[] = [];
-    expect(await replay([await node((n) => (n <= CRASH_ROUNDS ? 503 : 500), paced)], Infinity)).to.equal(CRASHED);
-    expect(paced, 'the refusals, then the crashes').to.have.length(2 * CRASH_ROUNDS);
-    expect(await replay([await node((n) => (n < CRASH_ROUNDS ? 500 : 200))], Infinity)).to.deep.equal({
+    expect(await replay([await node((n) => (n <= LASTING_ROUNDS ? 503 : 500), paced)], Infinity)).to.equal(CRASHED);
+    expect(paced, 'the refusals, then the crashes').to.have.length(2 * LASTING_ROUNDS);
+    expect(await replay([await node((n) => (n < LASTING_ROUNDS ? 500 : 200))], Infinity)).to.deep.equal({
       ran: true,
       events: [],
     });
+  });
+
+  it("tells the node's dry-run given up at its time limit from its other 400s, as the recorded node answered it", () => {
+    expect([TIME_LIMITED.status, TIME_LIMITED.port]).to.deep.equal([400, 'internal']);
+    expect(isOverTimeLimit(TIME_LIMITED.status, TIME_LIMITED.body)).to.equal(true);
+    const reason = (r: string): string => JSON.stringify({ reason: `Bad request: ${r}` });
+    expect(isOverTimeLimit(400, reason('Invalid hash provided'))).to.equal(false);
+    expect(isOverTimeLimit(400, reason('Block state of given hash was garbage collected'))).to.equal(false);
+    expect(isOverTimeLimit(403, reason('Over the gas limit'))).to.equal(false);
+    // no refusal of the request: asked again (a loaded node passes its wall-clock limit sooner), never REFUSED
+    const limited = overTimeLimit('/dry-run', 'status 400');
+    expect(limited).to.include({ transient: true, overTimeLimit: true, gone: false, unknownBlock: false });
+    const thrown = (answers: NodeError[]): unknown => {
+      try {
+        return roundOutcome('mh_b', answers);
+      } catch (err) {
+        return err;
+      }
+    };
+    expect(thrown([limited, limited]))
+      .to.be.instanceOf(NodeError)
+      .and.include({ transient: true, overTimeLimit: true });
+    // one node gave it up, another could not answer: nothing lasting said of the request
+    const [crashed] = [500].map((s) => badResponse('/dry-run', `status ${s}`, s));
+    expect(thrown([limited, crashed!])).to.include({ transient: true, overTimeLimit: false, nodeStatus: undefined });
+    expect(thrown([limited, badResponse('/dry-run', 'status 404', 404)])).to.include({ overTimeLimit: false });
+  });
+
+  it('takes a replay every node gives up at its time limit in LASTING_ROUNDS rounds in a row as OVER_TIME_LIMIT', async () => {
+    const replay = (urls: string[], attempts: number): Promise<unknown> =>
+      new NodeClient(
+        { url: urls, timeoutMs: 1000, attempts, backoffInitialMs: 1, backoffMaxMs: 2 },
+        pino({ level: 'silent' }),
+      )
+        .replay('mh_b', ['tx_a'])
+        .catch((e: unknown) => e);
+    const limited: unknown[] = [];
+    expect(await replay([await node(400, limited)], Infinity)).to.equal(OVER_TIME_LIMIT);
+    expect(limited, 'asked again, LASTING_ROUNDS times in all').to.have.length(LASTING_ROUNDS);
+    // both nodes asked in each round: neither is passed over for a request too heavy for it
+    const [first, second]: [unknown[], unknown[]] = [[], []];
+    expect(await replay([await node(400, first), await node(400, second)], Infinity)).to.equal(OVER_TIME_LIMIT);
+    expect([first.length, second.length]).to.deep.equal([LASTING_ROUNDS, LASTING_ROUNDS]);
+    // a node that passed its limit under load and then answers: the results
+    expect(await replay([await node((n) => (n < LASTING_ROUNDS ? 400 : 200))], Infinity)).to.deep.equal({
+      ran: true,
+      events: [],
+    });
+    // crashes and time limits in turn: neither lasts, the rounds run out and the transient error is the answer
+    const err = await replay([await node((n) => (n % 2 === 0 ? 400 : 500))], 2 * LASTING_ROUNDS);
+    expect(err).to.be.instanceOf(NodeError).and.include({ transient: true });
+    // asked once (a client without retries): the time limit is the error, as any failure to ask again
+    expect(await replay([await node(400)], 1))
+      .to.be.instanceOf(NodeError)
+      .and.include({ overTimeLimit: true });
+  });
+
+  it("says the nodes' time limit once per client, not per request or round, naming the setting", async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const client = new NodeClient(
+      { url: [await node(400)], timeoutMs: 1000, attempts: Infinity, backoffInitialMs: 1, backoffMaxMs: 2 },
+      log,
+    );
+    expect(await client.replay('mh_b', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
+    expect(await client.replay('mh_c', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
+    // a token's balances() too: the node set's dry-runs count the rounds alike
+    expect(await client.dryRun('mh_b', call)).to.equal(OVER_TIME_LIMIT);
+    const said = lines.filter((l) => l.msg.includes('time limit'));
+    expect(said).to.have.length(1);
+    expect(said[0]).to.include({ level: 40 });
+    expect(said[0]!.msg).to.include('http.dry_run.timeout_ms');
   });
 
   it('stops asking again once its signal aborts', async () => {
