@@ -4,7 +4,7 @@
  * over their table where the catch-up would have updated them for every row (the names' GIN indexes above all), and
  * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day, an id's
  * transaction counts), filled from what they are kept from in one statement where their triggers would have kept them
- * at every batch. Their definitions are the migrations' (1000, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070,
+ * at every batch. Their definitions are the migrations' (1000, 1001, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070,
  * 1076, 1077, 1097, 1135), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
  * (queries/kept-aggregates.ts).
  */
@@ -71,11 +71,31 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
     create:
       'CREATE INDEX IF NOT EXISTS internal_transfers_account ON internal_transfers (account_id, height, micro_index, tx_index, kind, ref_tx_hash)',
   },
-  // /v3/names?by=deactivation (1048); the populator's own reads by expiry walk name_state_expires
+  // the names' lists and counts (1001: active, in auction, by claim, expiry or name, an owner's; 1048: by
+  // deactivation): the populator reads name_state by its key alone (the refresh of a batch's names, 1144), where these
+  // were most of the cost of each name it rewrites
   {
     name: 'name_state_deactivation',
     create: 'CREATE INDEX IF NOT EXISTS name_state_deactivation ON name_state (expires_at, name)',
   },
+  {
+    name: 'name_state_active',
+    create: `CREATE INDEX IF NOT EXISTS name_state_active ON name_state (expires_at, auction_end_height) WHERE kind <> 'revoke'`,
+  },
+  {
+    name: 'name_state_auction_end',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_auction_end ON name_state (auction_end_height)',
+  },
+  {
+    name: 'name_state_created',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_created ON name_state (created_at_height DESC, name)',
+  },
+  {
+    name: 'name_state_expires',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_expires ON name_state (expires_at DESC NULLS LAST, name)',
+  },
+  { name: 'name_state_name', create: 'CREATE INDEX IF NOT EXISTS name_state_name ON name_state (name)' },
+  { name: 'name_state_owner', create: 'CREATE INDEX IF NOT EXISTS name_state_owner ON name_state (owner)' },
   // a contract's calls whose log holds an event of its own (1015: /v3/contracts/{id}/logs); the populator's
   // reads of logged calls walk contract_calls_logged
   {

@@ -141,4 +141,55 @@ describe('name_state (devnode + PostgreSQL)', function () {
     await h.query('mdw', `DELETE FROM other.name_events WHERE name_hash = 'nm_elsewhere'`);
     await expectExact('other');
   });
+
+  it("equals it for registrations a short chain seldom has, written in several statements (the refresh's walks, 1144)", async () => {
+    await migrate({ databaseUrl: h.db.url, schema: 'crafted' }, silent);
+    const write = (rows: readonly (readonly unknown[])[]): Promise<unknown> =>
+      h.query(
+        'crafted',
+        `INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at,
+                                  auction_end)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[],
+                              $8::text[], $9::int[], $10::int[])`,
+        rows[0]!.map((_, i) => rows.map((r) => r[i])),
+      );
+    // name, position, kind, owner, expiry, auction end
+    await write([
+      // claimed without an auction, updated, transferred
+      ['nm_plain', 'plain.chain', 10, 0, 0, 'th_p1', 'claim', 'ak_a', 50_010, null],
+      ['nm_plain', null, 20, 0, 0, 'th_p2', 'update', 'ak_a', 60_020, null],
+      // an auction outbid twice, the last bid's end the latest
+      ['nm_auction', 'auction.chain', 10, 0, 1, 'th_a1', 'claim', 'ak_a', 50_100, 100],
+      ['nm_auction', 'auction.chain', 50, 1, 0, 'th_a2', 'bid', 'ak_b', 50_150, 150],
+      // an auction's registration revoked, the name claimed again without one: the old auction's end is not its own
+      ['nm_again', 'again.chain', 10, 0, 2, 'th_g1', 'claim', 'ak_a', 50_500, 500],
+      ['nm_again', null, 600, 0, 0, 'th_g2', 'revoke', 'ak_a', null, null],
+      // events of a name whose claim is not stored, and a claim stored without its name
+      ['nm_unclaimed', null, 30, 0, 0, 'th_u1', 'update', 'ak_c', 50_030, null],
+      ['nm_nameless', null, 30, 0, 1, 'th_n1', 'claim', 'ak_c', 50_030, null],
+    ]);
+    await expectExact('crafted');
+    await write([
+      ['nm_plain', null, 30, 2, 0, 'th_p3', 'transfer', 'ak_b', 60_020, null],
+      ['nm_auction', 'auction.chain', 120, 0, 0, 'th_a3', 'bid', 'ak_c', 50_170, 170],
+      ['nm_again', 'again.chain', 800, 0, 0, 'th_g3', 'claim', 'ak_b', 50_800, null],
+      // a bid of an old registration at the claim's height, before it in that height: counted, as ever
+      ['nm_same', 'same.chain', 900, 0, 0, 'th_s1', 'bid', 'ak_a', 51_000, 999],
+      ['nm_same', 'same.chain', 900, 0, 1, 'th_s2', 'claim', 'ak_b', 50_900, null],
+      ['nm_nameless', 'nameless.chain', 40, 0, 0, 'th_n2', 'claim', 'ak_c', 50_040, null],
+    ]);
+    await expectExact('crafted');
+    expect(
+      await h.query('crafted', 'SELECT name_hash, auction_end_height FROM name_state ORDER BY name_hash'),
+    ).to.deep.equal([
+      { name_hash: 'nm_again', auction_end_height: 800 },
+      { name_hash: 'nm_auction', auction_end_height: 170 },
+      { name_hash: 'nm_nameless', auction_end_height: 40 },
+      { name_hash: 'nm_plain', auction_end_height: 10 },
+      { name_hash: 'nm_same', auction_end_height: 999 },
+    ]);
+    // the later heights deleted (a fork): each name back to its state before them
+    await h.query('crafted', 'DELETE FROM name_events WHERE height >= 120');
+    await expectExact('crafted');
+  });
 });
