@@ -358,15 +358,24 @@ function applyChecked(state: WorldState, tx: TxFields, ctx: ApplyContext, gaInne
 }
 
 /**
+ * lentGas is the gas a rule takes of a transaction's origin before it runs: a contract create's or call's limit (what
+ * it leaves refunded after), the flat gas of what the devnode does not run (a GA's authentication, a force progress's
+ * call). Not more: a GA's inner transaction runs on what its account holds.
+ */
+function lentGas(tx: TxFields): bigint {
+  if (tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx') return int(tx.gas) * int(tx.gas_price);
+  return flatGasUsed((isJsonObject(tx.update) ? tx.update : tx).gas) * callGasPrice(tx);
+}
+
+/**
  * applyPaidFor applies `tx` with `payer` paying its fee and gas, as the node's spend_fee and gas operations charge the
  * payer a PayingForTx sets (aetx_env:payer, aeprimop establish_payer, refund_payer): the payer pays the fee and the
- * gas limit, lent to the origin (which may have nothing) for the rules to take, and gets back what the call left of
- * it; a mutual close takes its fee from the payer itself (aeprimop channel_close_mutual).
+ * gas the rule takes first (lentGas), lent to the origin (which may have nothing), and gets back what the call left
+ * of it; a mutual close takes its fee from the payer itself (aeprimop channel_close_mutual).
  */
 function applyPaidFor(state: WorldState, tx: TxFields, ctx: ApplyContext, payer: string, gaInner: boolean): TxEffect {
   const origin = nonceAccount(tx);
-  const call = isJsonObject(tx.update) ? tx.update : tx;
-  const limit = int(call.gas) * callGasPrice(tx);
+  const limit = lentGas(tx);
   debit(state, payer, int(tx.fee) + limit);
   if (tx.type !== 'ChannelCloseMutualTx') credit(state, origin, int(tx.fee) + limit);
   const effect = applyChecked(state, tx, { ...ctx, payer }, gaInner);
