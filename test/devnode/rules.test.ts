@@ -118,6 +118,28 @@ const closeSolo = (channelId: string): TxFields => ({
   sender_id: alice,
 });
 
+/** slashOf is Bob's slash of a channel by its off-chain state of round 2 and the proof `poi`. */
+const slashOf = (channelId: string, poi: string): TxFields => ({
+  type: 'ChannelSlashTx',
+  channel_id: channelId,
+  from_id: bob,
+  payload: offChain(channelId, 2),
+  poi,
+  fee: 1,
+  sender_id: bob,
+});
+
+/** closeMutual is Alice's mutual close of a channel paying her `initiatorFinal` and Bob 100. */
+const closeMutual = (channelId: string, initiatorFinal: number, fee: number): TxFields => ({
+  type: 'ChannelCloseMutualTx',
+  channel_id: channelId,
+  from_id: alice,
+  initiator_amount_final: initiatorFinal,
+  responder_amount_final: 100,
+  fee,
+  sender_id: alice,
+});
+
 /** forceProgress is Bob's force progress of a channel to `round`, on a co-signed payload unless `payload` is given. */
 const forceProgress = (channelId: string, round: number, payload = offChain(channelId, round - 1)): TxFields => ({
   type: 'ChannelForceProgressTx',
@@ -349,15 +371,7 @@ describe('devnode rules', () => {
       1,
     );
     const channelId = [...s.channels.entries()][0]![0];
-    const close = (i: number): TxFields => ({
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: alice,
-      initiator_amount_final: i,
-      responder_amount_final: 100,
-      fee: 1,
-      sender_id: alice,
-    });
+    const close = (i: number): TxFields => closeMutual(channelId, i, 1);
     expect(() => apply(newState(s), close(100), 2)).to.throw(TxRejected, /wrong_amounts/);
     const exact = newState(s);
     apply(exact, close(99), 2);
@@ -463,15 +477,7 @@ describe('devnode rules', () => {
     const channelId = [...s.channels.entries()][0]![0];
     apply(s, closeSolo(channelId), 10);
     // a slash needs a closing channel only (aesc_utils:check_slash_payload; aesc_txs_SUITE slash_after_lock_timer)
-    const slash: TxFields = {
-      type: 'ChannelSlashTx',
-      channel_id: channelId,
-      from_id: bob,
-      payload: offChain(channelId, 2),
-      poi: '',
-      fee: 1,
-      sender_id: bob,
-    };
+    const slash = slashOf(channelId, '');
     apply(s, slash, 16);
     expect(s.channels.get(channelId)).to.include({ round: 2, lockedUntil: 21 });
     // a settle from locked_until on (aesc_channels:is_solo_closed: LockedUntil =< Height)
@@ -528,18 +534,13 @@ describe('devnode rules', () => {
     const t = world();
     apply(t, channelCreate, 1);
     apply(t, closeSolo(channelId), 2);
-    const slash: TxFields = {
-      type: 'ChannelSlashTx',
-      channel_id: channelId,
-      from_id: bob,
-      payload: offChain(channelId, 2),
-      poi: poiOfBalances([
+    const slash = slashOf(
+      channelId,
+      poiOfBalances([
         [alice, 150n],
         [bob, 60n],
       ]),
-      fee: 1,
-      sender_id: bob,
-    };
+    );
     apply(t, slash, 3);
     expect(() => apply(newState(t), settle(150, 60), 8)).to.throw(TxRejected, /^insufficient_channel_funds:/);
     // an empty proof (the devnode's own traffic) keeps the on-chain amounts
@@ -556,15 +557,7 @@ describe('devnode rules', () => {
     s.accounts.set(carol, { balance: 1000n, nonce: 0 });
     apply(s, channelCreate, 1);
     const channelId = [...s.channels.entries()][0]![0];
-    const close = (i: number): TxFields => ({
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: alice,
-      initiator_amount_final: i,
-      responder_amount_final: 100,
-      fee: 3,
-      nonce: nextNonce(s, alice),
-    });
+    const close = (i: number): TxFields => ({ ...closeMutual(channelId, i, 3), nonce: nextNonce(s, alice) });
     const paid = (inner: TxFields): TxFields => ({
       type: 'PayingForTx',
       payer_id: carol,

@@ -313,6 +313,37 @@ describe('txDeltas against the devnode rules', () => {
     nonce: nonce(alice),
   });
 
+  /** gaSpend is the generalized account `ga`'s meta transaction (authorized by `n`) of a spend of `amount` to Bob. */
+  const gaSpend = (ga: string, amount: bigint, n: number): TxFields => ({
+    type: 'GAMetaTx',
+    ga_id: ga,
+    auth_data: encode('cb', Buffer.from([n])),
+    abi_version: 3,
+    fee: 100_000,
+    gas: 5000,
+    gas_price: 1_000_000_000,
+    tx: { tx: { type: 'SpendTx', sender_id: ga, recipient_id: bob, amount, fee: 20_000, nonce: 0 } },
+  });
+
+  /** opened opens a channel by channelCreate: its creation and id. */
+  function opened(): { create: TxFields; channelId: string } {
+    const create = channelCreate();
+    const before = new Set([...state.channels.entries()].map(([id]) => id));
+    applied(create);
+    return { create, channelId: [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))! };
+  }
+
+  /** bobCloses is Bob's mutual close of a channel paying out `initiator` and `responder`. */
+  const bobCloses = (channelId: string, initiator: number, responder: number, fee: number): TxFields => ({
+    type: 'ChannelCloseMutualTx',
+    channel_id: channelId,
+    from_id: bob,
+    initiator_amount_final: initiator,
+    responder_amount_final: responder,
+    fee,
+    nonce: nonce(bob),
+  });
+
   it('spends, paid-for spends, oracles, preclaims and channels move what their deltas say', () => {
     const cases: [() => TxFields, TxFacts?][] = [
       [() => ({ type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 1234, fee: 20, nonce: nonce(alice) })],
@@ -410,16 +441,7 @@ describe('txDeltas against the devnode rules', () => {
   it("a generalized account's meta transactions move what their deltas say, one whose inner spend fails its fee and gas only", () => {
     const ga = encode('ak', Buffer.alloc(32, 4));
     state.accounts.set(ga, { balance: 10n ** 18n, nonce: 1, ga: { contractId: contract, authFun: 'authorize' } });
-    const meta = (amount: bigint, n: number): TxFields => ({
-      type: 'GAMetaTx',
-      ga_id: ga,
-      auth_data: encode('cb', Buffer.from([n])),
-      abi_version: 3,
-      fee: 100_000,
-      gas: 5000,
-      gas_price: 1_000_000_000,
-      tx: { tx: { type: 'SpendTx', sender_id: ga, recipient_id: bob, amount, fee: 20_000, nonce: 0 } },
-    });
+    const meta = (amount: bigint, n: number): TxFields => gaSpend(ga, amount, n);
     for (const [amount, ok] of [
       [10n ** 20n, false],
       [1234n, true],
@@ -446,18 +468,7 @@ describe('txDeltas against the devnode rules', () => {
       payer_id: carol,
       fee: 7,
       nonce: nonce(carol),
-      tx: {
-        tx: {
-          type: 'GAMetaTx',
-          ga_id: ga,
-          auth_data: encode('cb', Buffer.from([n])),
-          abi_version: 3,
-          fee: 100_000,
-          gas: 5000,
-          gas_price: 1_000_000_000,
-          tx: { tx: { type: 'SpendTx', sender_id: ga, recipient_id: bob, amount, fee: 20_000, nonce: 0 } },
-        },
-      },
+      tx: { tx: gaSpend(ga, amount, n) },
     });
     const gas = 1000n * 1_000_000_000n;
     const ok = applied(paidMeta(1234n, 1), { gaGasUsed: 1000n, gaOk: true });
@@ -470,19 +481,8 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it("a paid-for mutual close whose final amounts alone are the channel's amount moves what its deltas say, nothing locked", () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
-    const close = {
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: bob,
-      initiator_amount_final: 100,
-      responder_amount_final: 50,
-      fee: 3,
-      nonce: nonce(bob),
-    };
+    const { create, channelId } = opened();
+    const close = bobCloses(channelId, 100, 50, 3);
     const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
     const { node, derived } = applied(paid, { channel: closingChannel([create]) });
     expect(derived).to.deep.equal(node);
@@ -490,10 +490,7 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it("a settle of a solo close's proven amounts moves what its deltas say, what they leave of the channel's amount locked", () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
+    const { create, channelId } = opened();
     const deposit = {
       type: 'ChannelDepositTx',
       channel_id: channelId,
@@ -536,10 +533,7 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it("a force progress, plain or paid for, moves what its deltas say: its sender's or payer's fee and its call's gas at the update's price", () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
+    const { channelId } = opened();
     const progress = (round: number): TxFields => ({
       type: 'ChannelForceProgressTx',
       channel_id: channelId,
@@ -568,19 +562,8 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it("a mutual close a PayingForTx pays for moves what its deltas say, the channel's leftover (its fee) locked", () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
-    const close = {
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: bob,
-      initiator_amount_final: 90,
-      responder_amount_final: 57,
-      fee: 3,
-      nonce: nonce(bob),
-    };
+    const { channelId } = opened();
+    const close = bobCloses(channelId, 90, 57, 3);
     const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
     const { node, derived } = applied(paid, { channel: { initiator: alice, responder: bob, amount: 150n } });
     expect(derived).to.deep.equal(node);
@@ -588,19 +571,8 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it('a mutual close whose final amounts and fee leave coins in the channel moves what its deltas say, the rest locked', () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
-    const close = {
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: bob,
-      initiator_amount_final: 80,
-      responder_amount_final: 50,
-      fee: 4,
-      nonce: nonce(bob),
-    };
+    const { create, channelId } = opened();
+    const close = bobCloses(channelId, 80, 50, 4);
     const channel = closingChannel([create]);
     expect(channel).to.deep.equal({ initiator: alice, responder: bob, amount: 150n });
     const { node, derived } = applied(close, { channel });
