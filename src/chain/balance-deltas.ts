@@ -257,21 +257,13 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
       move(owner, -(fee + facts.gaGasUsed * int(tx.gas_price)));
       // an inner transaction that failed is undone, its fee too: the GA paid the meta transaction's fee and the
       // authentication's gas only (aega_meta_tx:process_inner, set_meta_result: the GA call's return type `error`)
-      return tx.type === 'GAMetaTx' && facts.gaOk !== false ? wrapped(tx, facts, move, inner) : undefined;
+      return tx.type === 'GAMetaTx' && facts.gaOk !== false ? wrapped(tx, move, inner) : undefined;
     }
     case 'PayingForTx': {
-      const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
+      const signed = innerOf(tx);
       if (signed === undefined) return 'a PayingForTx without its inner transaction';
-      // the payer pays the inner transaction's fee and gas (aeprimop's spend_fee and split_payment charge the payer the
-      // PayingForTx sets): its origin gets back what the inner rules took of it, but a mutual close, whose fee the
-      // channel no longer pays: the channel's coins the final amounts leave are locked (aeprimop channel_close_mutual)
-      const paid = int(signed.fee) + innerGas(signed, facts);
-      move(tx.payer_id, -(fee + paid));
-      const back =
-        signed.type === 'ChannelCloseMutualTx'
-          ? { account: LOCKED_COINS_ACCOUNT, amount: int(signed.fee) }
-          : { account: payerOf(signed), amount: paid };
-      return wrapped(tx, facts, move, inner, back);
+      move(tx.payer_id, -(fee + paidCharge(signed, facts)));
+      return paidDeltas(signed, facts, move, inner);
     }
     case 'ChannelCreateTx':
       move(tx.initiator_id, -(fee + int(tx.initiator_amount)));
@@ -316,23 +308,47 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
   }
 }
 
+/** innerOf is the transaction a wrapper (GAMetaTx, PayingForTx) holds. */
+const innerOf = (tx: TxFields): TxFields | undefined =>
+  isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
+
 /**
- * wrapped moves a wrapper's inner transaction's deltas, and `back` to whom it names (a PayingForTx's inner fee and gas
- * to the inner transaction's origin).
+ * paidCharge is what a PayingForTx's payer pays of the transaction it pays for: its fee and gas, and those of a GA's
+ * inner transaction that ran, the payer staying in the GA's environment (aeprimop spend_fee and the gas operations
+ * charge the payer a PayingForTx sets: establish_payer).
  */
-function wrapped(
-  tx: TxFields,
-  facts: TxFacts,
-  move: Move,
-  inner: (tx: TxFields) => TxDeltas,
-  back?: { readonly account: Json | undefined; readonly amount: bigint },
-): string | undefined {
-  const signed = isJsonObject(tx.tx) && isJsonObject(tx.tx.tx) ? tx.tx.tx : undefined;
+function paidCharge(tx: TxFields, facts: TxFacts): bigint {
+  const signed = tx.type === 'GAMetaTx' && facts.gaOk !== false ? innerOf(tx) : undefined;
+  return int(tx.fee) + innerGas(tx, facts) + (signed === undefined ? 0n : paidCharge(signed, facts));
+}
+
+/**
+ * paidDeltas moves what a paid-for transaction does besides its payer's charge (paidCharge): its origin gets back what
+ * its rules took of it as fee and gas; a mutual close's fee is the payer's, its channel paying out as a close without
+ * one would (aeprimop channel_close_mutual: a payer and `Fee > 0`); a GA's fee and gas are the payer's alone, its
+ * inner transaction paid for in turn when it ran.
+ */
+function paidDeltas(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) => TxDeltas): string | undefined {
+  if (tx.type === 'GAMetaTx') {
+    if (facts.gaGasUsed === undefined) return 'no gas used known for the generalized account';
+    const signed = innerOf(tx);
+    if (signed === undefined) return 'a GAMetaTx without its inner transaction';
+    return facts.gaOk === false ? undefined : paidDeltas(signed, facts, move, inner);
+  }
+  const told = inner(tx.type === 'ChannelCloseMutualTx' ? { ...tx, fee: 0 } : tx);
+  if ('unknown' in told) return told.unknown;
+  for (const d of told.deltas) move(d.account, d.amount);
+  if (tx.type !== 'ChannelCloseMutualTx') move(payerOf(tx), int(tx.fee) + innerGas(tx, facts));
+  return undefined;
+}
+
+/** wrapped moves a GAMetaTx's inner transaction's deltas. */
+function wrapped(tx: TxFields, move: Move, inner: (tx: TxFields) => TxDeltas): string | undefined {
+  const signed = innerOf(tx);
   if (signed === undefined) return `a ${String(tx.type)} without its inner transaction`;
   const told = inner(signed);
   if ('unknown' in told) return told.unknown;
   for (const d of told.deltas) move(d.account, d.amount);
-  if (back !== undefined) move(back.account, back.amount);
   return undefined;
 }
 

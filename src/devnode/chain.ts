@@ -12,7 +12,7 @@ import {
 } from './store/blocks.ts';
 import { signBytes, unsignedBy, type KeyPair } from './keys.ts';
 import { applyHardFork, CERES_ONLY, ProtocolSchedule, type DevnodeHardFork } from './rules/hard-forks.ts';
-import { TxKnown, TxRejected, applyTx, endAuctions, nonceAccount, signers, type ApplyContext } from './rules/apply.ts';
+import { TxKnown, TxRejected, applyTx, endAuctions, signers, type ApplyContext } from './rules/apply.ts';
 import { commitState, copyState, foldState, newState, ownSize, type WorldState } from './store/state.ts';
 import { AccountTrail, blockKey, type AccountEntry } from './store/account-trail.ts';
 import { decodeSignedTx, decodeTx, encodeTx, type TxFields } from './tx-codec.ts';
@@ -297,7 +297,10 @@ export class Chain {
     return this.admit(signedBytes, tx);
   }
 
-  /** #verifySignatures checks the signers of a tx and, in a PayingForTx, the inner tx's (over `network-inner_tx`). */
+  /**
+   * #verifySignatures checks the signers of a tx and, in a PayingForTx, the inner tx's own signers (over
+   * `network-inner_tx`: aec_paying_for_tx:signers verifies the inner signed tx by its aetx:signers, a GAMetaTx's none).
+   */
   #verifySignatures(tx: TxFields, txBytes: Uint8Array, signatures: Uint8Array[]): void {
     const network = this.options.networkId;
     const missing = unsignedBy(network, signers(tx, this.pending), txBytes, signatures);
@@ -307,7 +310,12 @@ export class Chain {
     const innerSignatures = (Array.isArray(tx.tx.signatures) ? tx.tx.signatures : []).map(
       (s) => decode(String(s)).bytes,
     );
-    const innerMissing = unsignedBy(`${network}-inner_tx`, [nonceAccount(inner)], encodeTx(inner), innerSignatures);
+    const innerMissing = unsignedBy(
+      `${network}-inner_tx`,
+      signers(inner, this.pending),
+      encodeTx(inner),
+      innerSignatures,
+    );
     if (innerMissing) throw new TxRejected(`invalid signature: the inner transaction is not signed by ${innerMissing}`);
   }
 

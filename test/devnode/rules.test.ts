@@ -11,6 +11,7 @@ import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules/apply.t
 import { newState, commitState, type WorldState } from '../../src/devnode/store/state.ts';
 import { FATE_UNIT } from '../../src/devnode/contracts/fate-contract.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from '../../src/devnode/tx-codec.ts';
+import { poiOfBalances } from '../support/channel-txs.ts';
 
 const NAME_CLAIM_MAX_EXPIRATION = claimMaxExpiration(Protocol.CERES);
 const alice = encode('ak', Buffer.alloc(32, 1));
@@ -114,6 +115,28 @@ const closeSolo = (channelId: string): TxFields => ({
   payload: 'tx_',
   poi: '',
   fee: 1,
+  sender_id: alice,
+});
+
+/** slashOf is Bob's slash of a channel by its off-chain state of round 2 and the proof `poi`. */
+const slashOf = (channelId: string, poi: string): TxFields => ({
+  type: 'ChannelSlashTx',
+  channel_id: channelId,
+  from_id: bob,
+  payload: offChain(channelId, 2),
+  poi,
+  fee: 1,
+  sender_id: bob,
+});
+
+/** closeMutual is Alice's mutual close of a channel paying her `initiatorFinal` and Bob 100. */
+const closeMutual = (channelId: string, initiatorFinal: number, fee: number): TxFields => ({
+  type: 'ChannelCloseMutualTx',
+  channel_id: channelId,
+  from_id: alice,
+  initiator_amount_final: initiatorFinal,
+  responder_amount_final: 100,
+  fee,
   sender_id: alice,
 });
 
@@ -348,15 +371,7 @@ describe('devnode rules', () => {
       1,
     );
     const channelId = [...s.channels.entries()][0]![0];
-    const close = (i: number): TxFields => ({
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: alice,
-      initiator_amount_final: i,
-      responder_amount_final: 100,
-      fee: 1,
-      sender_id: alice,
-    });
+    const close = (i: number): TxFields => closeMutual(channelId, i, 1);
     expect(() => apply(newState(s), close(100), 2)).to.throw(TxRejected, /wrong_amounts/);
     const exact = newState(s);
     apply(exact, close(99), 2);
@@ -462,15 +477,7 @@ describe('devnode rules', () => {
     const channelId = [...s.channels.entries()][0]![0];
     apply(s, closeSolo(channelId), 10);
     // a slash needs a closing channel only (aesc_utils:check_slash_payload; aesc_txs_SUITE slash_after_lock_timer)
-    const slash: TxFields = {
-      type: 'ChannelSlashTx',
-      channel_id: channelId,
-      from_id: bob,
-      payload: offChain(channelId, 2),
-      poi: '',
-      fee: 1,
-      sender_id: bob,
-    };
+    const slash = slashOf(channelId, '');
     apply(s, slash, 16);
     expect(s.channels.get(channelId)).to.include({ round: 2, lockedUntil: 21 });
     // a settle from locked_until on (aesc_channels:is_solo_closed: LockedUntil =< Height)
@@ -486,6 +493,127 @@ describe('devnode rules', () => {
     expect(() => apply(newState(s), settle, 20)).to.throw(TxRejected, /not closed yet/);
     apply(s, settle, 21);
     expect(s.channels.get(channelId)).to.equal(undefined);
+  });
+
+  it("settles the amounts a solo close's proof holds, each its party's, and locks what they leave of the channel's amount (aeprimop channel_settle, issue 88)", () => {
+    const s = world();
+    apply(s, channelCreate, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    // the off-chain state the proof holds: 30 of the channel's 200 in neither party's account (an off-chain contract's)
+    apply(
+      s,
+      {
+        ...closeSolo(channelId),
+        poi: poiOfBalances([
+          [alice, 120n],
+          [bob, 50n],
+        ]),
+      },
+      2,
+    );
+    expect(s.channels.get(channelId)).to.include({ amount: 200n, initiatorAmount: 120n, responderAmount: 50n });
+    const settle = (i: number, r: number): TxFields => ({
+      type: 'ChannelSettleTx',
+      channel_id: channelId,
+      from_id: alice,
+      initiator_amount_final: i,
+      responder_amount_final: r,
+      fee: 1,
+      sender_id: alice,
+    });
+    // each final amount must be its party's on-chain one, their sum at most the channel's amount
+    expect(() => apply(newState(s), settle(100, 100), 7)).to.throw(TxRejected, /^wrong_amt:/);
+    expect(() => apply(newState(s), settle(120, 49), 7)).to.throw(TxRejected, /^wrong_amt:/);
+    const [aliceBefore, bobBefore] = [s.accounts.get(alice)!.balance, s.accounts.get(bob)!.balance];
+    apply(s, settle(120, 50), 7);
+    expect(s.channels.get(channelId)).to.equal(undefined);
+    expect(s.accounts.get(alice)!.balance).to.equal(aliceBefore - 1n + 120n);
+    expect(s.accounts.get(bob)!.balance).to.equal(bobBefore + 50n);
+    expect(s.accounts.get(LOCKED_COINS_ACCOUNT)).to.deep.equal({ balance: 30n, nonce: 0 });
+    // a slash's proof sets them too; amounts above the channel's are refused before they are compared
+    const t = world();
+    apply(t, channelCreate, 1);
+    apply(t, closeSolo(channelId), 2);
+    const slash = slashOf(
+      channelId,
+      poiOfBalances([
+        [alice, 150n],
+        [bob, 60n],
+      ]),
+    );
+    apply(t, slash, 3);
+    expect(() => apply(newState(t), settle(150, 60), 8)).to.throw(TxRejected, /^insufficient_channel_funds:/);
+    // an empty proof (the devnode's own traffic) keeps the on-chain amounts
+    const u = world();
+    apply(u, channelCreate, 1);
+    apply(u, closeSolo(channelId), 2);
+    apply(u, settle(100, 100), 7);
+    expect(u.accounts.get(LOCKED_COINS_ACCOUNT)).to.equal(undefined);
+  });
+
+  it("takes a paid-for mutual close whose final amounts alone are the channel's amount, its fee the payer's (aeprimop channel_close_mutual, issue 88)", () => {
+    const s = world();
+    const carol = encode('ak', Buffer.alloc(32, 3));
+    s.accounts.set(carol, { balance: 1000n, nonce: 0 });
+    apply(s, channelCreate, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    const close = (i: number): TxFields => ({ ...closeMutual(channelId, i, 3), nonce: nextNonce(s, alice) });
+    const paid = (inner: TxFields): TxFields => ({
+      type: 'PayingForTx',
+      payer_id: carol,
+      fee: 2,
+      nonce: nextNonce(s, carol),
+      tx: { tx: inner, signatures: [] },
+    });
+    expect(() => applyTx(newState(s), paid(close(101)), { height: 2, generation: 2, txHash: TX_HASH })).to.throw(
+      TxRejected,
+      /^wrong_amounts:/,
+    );
+    const [aliceBefore, bobBefore] = [s.accounts.get(alice)!.balance, s.accounts.get(bob)!.balance];
+    applyTx(s, paid(close(100)), { height: 2, generation: 2, txHash: TX_HASH });
+    expect(s.channels.get(channelId)).to.equal(undefined);
+    expect(s.accounts.get(alice)!.balance).to.equal(aliceBefore + 100n);
+    expect(s.accounts.get(bob)!.balance).to.equal(bobBefore + 100n);
+    expect(s.accounts.get(carol)).to.deep.equal({ balance: 1000n - 2n - 3n, nonce: 1 });
+    expect(s.accounts.get(LOCKED_COINS_ACCOUNT), 'nothing left in the channel').to.equal(undefined);
+  });
+
+  it("makes a PayingForTx's payer pay a GAMetaTx's fee and gas and its inner transaction's fee (aeprimop establish_payer, issue 88)", () => {
+    const s = world();
+    const [ga, carol] = [4, 3].map((n) => encode('ak', Buffer.alloc(32, n))) as [string, string];
+    s.accounts.set(carol, { balance: 10n ** 18n, nonce: 0 });
+    s.accounts.set(ga, {
+      balance: 1000n,
+      nonce: 1,
+      ga: { contractId: encode('ct', Buffer.alloc(32, 4)), authFun: '0x' },
+    });
+    const spend: TxFields = {
+      type: 'SpendTx',
+      sender_id: ga,
+      recipient_id: bob,
+      amount: 400,
+      fee: 5,
+      nonce: 0,
+      payload: 'ba_',
+    };
+    const meta: TxFields = {
+      type: 'GAMetaTx',
+      ga_id: ga,
+      auth_data: encode('cb', Buffer.alloc(4)),
+      abi_version: 3,
+      fee: 7,
+      gas: 5000,
+      gas_price: 1_000_000_000,
+      tx: { tx: spend, signatures: [] },
+    };
+    const paid: TxFields = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: 1, tx: { tx: meta, signatures: [] } };
+    const effect = applyTx(s, paid, { height: 2, generation: 2, txHash: TX_HASH });
+    const gas = BigInt(effect.gaInfo!.gas_used as number) * 1_000_000_000n;
+    expect(effect.gaInfo).to.include({ return_type: 'ok' });
+    // the generalized account pays the amount only, the payer every fee and the authentication's gas
+    expect(s.accounts.get(ga)!.balance).to.equal(600n);
+    expect(s.accounts.get(bob)!.balance).to.equal(1400n);
+    expect(s.accounts.get(carol)).to.deep.equal({ balance: 10n ** 18n - 2n - 7n - gas - 5n, nonce: 1 });
   });
 
   it('sets a channel’s delegates by a party on its last or a newer state, the fee paid (ChannelSetDelegatesTx, issue 39)', () => {

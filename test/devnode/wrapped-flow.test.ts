@@ -118,5 +118,40 @@ describe('devnode wrapped transactions over HTTP', () => {
       ga,
     );
     expect(direct.body.reason, 'a generalized account signs through GAMetaTx only').to.match(/generalized account/);
+
+    // paid for, its meta transaction carries no signature either: the inner transaction of a PayingForTx needs its own
+    // signers' (aec_paying_for_tx:signers, aetx_sign:verify), a GAMetaTx's none (aega_meta_tx:signers); the payer pays
+    // the meta transaction's fee and gas and its inner spend's fee (aeprimop establish_payer), the GA the amount only
+    const [payer] = t.accounts as [MemoryAccount];
+    const balance = async (a: string) => BigInt((await t.get(`/v2/accounts/${a}`)).body.balance);
+    const [payerBefore, gaBefore] = [await balance(payer.address), await balance(ga.address)];
+    const paidMeta = buildTx({
+      tag: Tag.GaMetaTx,
+      gaId: ga.address,
+      authData: gaAuthData(2n),
+      abiVersion: FATE_ABI_VERSION,
+      fee: FEE,
+      gasLimit: 5000,
+      gasPrice: 1_000_000_000,
+      tx: buildTx({ tag: Tag.SignedTx, encodedTx: innerSpend, signatures: [] }),
+    });
+    const outer = buildTx({
+      tag: Tag.PayingForTx,
+      payerId: payer.address,
+      nonce: 1,
+      fee: FEE,
+      tx: buildTx({ tag: Tag.SignedTx, encodedTx: paidMeta, signatures: [] }),
+    });
+    const paid = await t.post('/v2/transactions', {
+      tx: await payer.signTransaction(outer, { networkId: 'ae_devnet' }),
+    });
+    expect(paid.status, paid.text).to.equal(200);
+    await t.node.mineKeyBlock();
+    const paidInfo = (await t.get(`/v2/transactions/${paid.body.tx_hash}/info`)).body;
+    expect(paidInfo.ga_info).to.include({ caller_id: ga.address, return_type: 'ok' });
+    expect(await balance(recipient.address)).to.equal(FUNDS + 2n * 99n);
+    expect(await balance(ga.address)).to.equal(gaBefore - 99n);
+    const gas = BigInt(paidInfo.ga_info.gas_used) * 1_000_000_000n;
+    expect(await balance(payer.address)).to.equal(payerBefore - 3n * FEE - gas);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * @module The populator's ga_calls rows (migration 1008): which stored transactions are a generalized account's own
- * (GAAttachTx, GAMetaTx), and their calls' outcome as the node gave it.
+ * (GAAttachTx, GAMetaTx, or a PayingForTx paying for one), and their calls' outcome as the node gave it.
  */
 import { txTypeCode } from '../../chain/id-key.ts';
 import { stringifyJson, type Json } from '../../chain/json.ts';
@@ -16,16 +16,17 @@ export interface GaTransaction {
   readonly signed: Buffer;
 }
 
-const GA_TX_TYPES = ['GAAttachTx', 'GAMetaTx'].map(txTypeCode);
+const GA_TYPES = ['GAAttachTx', 'GAMetaTx'];
+const GA_TX_TYPES = GA_TYPES.map(txTypeCode);
 
-/** gaTransactions lists the GAAttachTx and GAMetaTx of a range, in chain order. */
+/** gaTransactions lists the GAAttachTx and GAMetaTx of a range, and the PayingForTx paying for one, in chain order. */
 export async function gaTransactions(db: Queryable, range: HeightRange): Promise<GaTransaction[]> {
   const { rows } = await db.query<GaTransaction>({
     name: 'mdw_ga_transactions',
     text: `SELECT t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed FROM transactions t
-            WHERE t.height BETWEEN $1 AND $2 AND (t.height > $1 OR t.micro_index >= $3) AND t.tx_type = ANY ($4::smallint[])
+            WHERE t.height BETWEEN $1 AND $2 AND (t.height > $1 OR t.micro_index >= $3) AND (t.tx_type = ANY ($4::smallint[]) OR t.tx_type = $5 AND t.inner_type = ANY ($6::text[]))
             ORDER BY t.height, t.micro_index, t.tx_index`,
-    values: [range.from, range.to, range.fromMicro, GA_TX_TYPES],
+    values: [range.from, range.to, range.fromMicro, GA_TX_TYPES, txTypeCode('PayingForTx'), GA_TYPES],
   });
   return rows;
 }

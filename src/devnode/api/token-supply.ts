@@ -44,7 +44,7 @@ export function tokenSupply(state: WorldState): TokenSupply {
   }
   let [auctions, channels, queries] = [0n, 0n, 0n];
   for (const [, auction] of state.auctions.entries()) auctions += auction.bid;
-  for (const [, channel] of state.channels.entries()) channels += channel.initiatorAmount + channel.responderAmount;
+  for (const [, channel] of state.channels.entries()) channels += channel.amount;
   for (const [, query] of state.queries.entries()) if (query.response === undefined) queries += query.fee;
   const parts = { accounts, auctions, channels, contract_oracles: contractOracles, contracts, locked };
   const rest = { oracle_queries: queries, oracles, pending_rewards: 0n };

@@ -162,7 +162,7 @@ export function channelJson(c: ChannelEntry): { [k: string]: Json } {
     id: c.id,
     initiator_id: c.initiatorId,
     responder_id: c.responderId,
-    channel_amount: jsonInt(c.initiatorAmount + c.responderAmount),
+    channel_amount: jsonInt(c.amount),
     initiator_amount: jsonInt(c.initiatorAmount),
     responder_amount: jsonInt(c.responderAmount),
     channel_reserve: jsonInt(c.channelReserve),

@@ -5,10 +5,10 @@
  * protocol (blocks.ts PROTOCOL_VERSION). Pure.
  */
 import { payerOf } from '../../chain/balance-deltas.ts';
-import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { encode } from '../../chain/encoding.ts';
 import { withPrefix } from '../../chain/id-cache.ts';
-import type { Json } from '../../chain/json.ts';
+import { isJsonObject, type Json } from '../../chain/json.ts';
+import { callGasPrice } from '../../chain/reward-fees.ts';
 import { MIN_FEE, ttlFee } from './fees.ts';
 import { contractId, oracleQueryId } from '../ids.ts';
 import { contractCallResult, FATE_TRUE } from '../contracts/fate-contract.ts';
@@ -305,7 +305,8 @@ const APPLY: Record<string, Apply> = {
     const layer = newState(state);
     let effect: TxEffect | undefined;
     try {
-      effect = applyChecked(layer, inner, ctx, true);
+      // a PayingForTx's payer pays the inner transaction's fee and gas too (the payer stays in its aetx_env)
+      effect = ctx.payer ? applyPaidFor(layer, inner, ctx, ctx.payer, true) : applyChecked(layer, inner, ctx, true);
       commitState(layer);
     } catch (err) {
       if (!(err instanceof TxRejected)) throw err;
@@ -326,23 +327,9 @@ const APPLY: Record<string, Apply> = {
     };
   },
   PayingForTx(state, tx, ctx) {
-    const inner = innerSigned(tx);
     const payer = asAccount(str(tx.payer_id));
-    const origin = nonceAccount(inner);
-    // the payer pays both fees and the inner transaction's gas (aeprimop's spend_fee and split_payment charge the payer
-    // the PayingForTx sets): the inner origin gets back what the inner rules took of it; a mutual close's fee is no
-    // longer the channel's, so the coins its final amounts leave in the channel, as much, are locked (aeprimop
-    // channel_close_mutual, int_lock_amount: none of 0, which makes no account)
-    debit(state, payer, int(tx.fee) + int(inner.fee));
-    if (inner.type !== 'ChannelCloseMutualTx') credit(state, origin, int(inner.fee));
-    else if (int(inner.fee) > 0n) credit(state, LOCKED_COINS_ACCOUNT, int(inner.fee));
-    const effect = applyChecked(state, inner, ctx, false);
-    // at the gas price of the call the info tells (a force progress's is its off-chain call's, not a field of its own)
-    const info = effect.callInfo ?? effect.gaInfo;
-    const gas = typeof info?.gas_used === 'number' ? BigInt(info.gas_used) * int(info.gas_price) : 0n;
-    debit(state, payer, gas);
-    credit(state, origin, gas);
-    return effect;
+    debit(state, payer, int(tx.fee));
+    return applyPaidFor(state, innerSigned(tx), ctx, payer, false);
   },
   // node 7.3's hyperchain epoch vote (aec_hc_vote_tx): no fee, no nonce, no effect on the state but its inclusion
   HCVoteTx(state, tx) {
@@ -368,6 +355,36 @@ function applyChecked(state: WorldState, tx: TxFields, ctx: ApplyContext, gaInne
   if (int(tx.fee) < minFee) throw new TxRejected(`fee too low: ${int(tx.fee)} is below the minimum fee ${minFee}`);
   if (tx.type !== 'GAMetaTx' && !gaInner) bumpNonce(state, nonceAccount(tx), num(tx.nonce));
   return apply(state, tx, ctx) ?? {};
+}
+
+/**
+ * lentGas is the gas a rule takes of a transaction's origin before it runs: a contract create's or call's limit (what
+ * it leaves refunded after), the flat gas of what the devnode does not run (a GA's authentication, a force progress's
+ * call). Not more: a GA's inner transaction runs on what its account holds.
+ */
+function lentGas(tx: TxFields): bigint {
+  if (tx.type === 'ContractCallTx' || tx.type === 'ContractCreateTx') return int(tx.gas) * int(tx.gas_price);
+  return flatGasUsed((isJsonObject(tx.update) ? tx.update : tx).gas) * callGasPrice(tx);
+}
+
+/**
+ * applyPaidFor applies `tx` with `payer` paying its fee and gas, as the node's spend_fee and gas operations charge the
+ * payer a PayingForTx sets (aetx_env:payer, aeprimop establish_payer, refund_payer): the payer pays the fee and the
+ * gas the rule takes first (lentGas), lent to the origin (which may have nothing), and gets back what the call left
+ * of it; a mutual close takes its fee from the payer itself (aeprimop channel_close_mutual).
+ */
+function applyPaidFor(state: WorldState, tx: TxFields, ctx: ApplyContext, payer: string, gaInner: boolean): TxEffect {
+  const origin = nonceAccount(tx);
+  const limit = lentGas(tx);
+  debit(state, payer, int(tx.fee) + limit);
+  if (tx.type !== 'ChannelCloseMutualTx') credit(state, origin, int(tx.fee) + limit);
+  const effect = applyChecked(state, tx, { ...ctx, payer }, gaInner);
+  // at the gas price of the call the info tells (a force progress's is its off-chain call's, not a field of its own)
+  const info = effect.callInfo ?? effect.gaInfo;
+  const used = typeof info?.gas_used === 'number' ? BigInt(info.gas_used) * int(info.gas_price) : 0n;
+  debit(state, origin, limit - used);
+  credit(state, payer, limit - used);
+  return effect;
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
  * @module A state channel's on-chain lifecycle (aesc_*_tx): create, deposit, withdraw, snapshot,
  * mutual close, solo close → slash → settle, and force progress. Off-chain states are taken at
- * their word: a payload's round and state hash are read, its proof of inclusion is not checked,
- * and the balances are the on-chain ones (deposits and withdrawals move them). Pure.
+ * their word: a payload's round and state hash are read, its proof of inclusion is not checked but read for the
+ * parties' balances at a solo close or slash (which a settle pays out), and otherwise the balances are the on-chain
+ * ones (deposits and withdrawals move them). Pure.
  */
 import { offChainState } from '../../chain/channel-payload.ts';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../../chain/channel-state.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { encode, reprefix } from '../../chain/encoding.ts';
 import { channelId } from '../ids.ts';
+import { poiAmounts } from './channel-poi.ts';
 import { credit, debit, flatGasUsed, int, num, str, TxRejected, type Apply, type ApplyContext } from './common.ts';
 import { FATE_UNIT } from '../contracts/fate-contract.ts';
 import type { ChannelEntry, WorldState } from '../store/state.ts';
@@ -91,28 +93,48 @@ function newerState(channel: ChannelEntry, tx: TxFields): OffChainState {
 const soloRoundAfterClose = (channel: ChannelEntry, height: number): number =>
   height >= SOLO_ROUND_SWITCH_HEIGHT ? 0 : channel.soloRound;
 
-const total = (c: ChannelEntry): bigint => c.initiatorAmount + c.responderAmount;
-
 /**
- * payout closes the channel: a mutual close's final amounts and fee (its fee from the channel) may leave coins in it,
- * which are locked (aeprimop channel_close_mutual: `LockAmount >= 0`, int_lock_amount), a settle's final amounts must
- * be the channel's amount.
+ * payout closes the channel: what the final amounts (and a mutual close's fee, when the channel pays it) leave of the
+ * channel's amount is locked (aeprimop channel_close_mutual, channel_settle: int_lock_amount). A mutual close's may not
+ * be more than the channel's amount (`wrong_amounts`); a settle's may not either (`insufficient_channel_funds`), and
+ * each must be its party's on-chain amount (`wrong_amt`).
  */
 function payout(state: WorldState, channel: ChannelEntry, tx: TxFields, feeFromChannel: boolean): void {
+  const settle = tx.type === 'ChannelSettleTx';
   const finals = int(tx.initiator_amount_final) + int(tx.responder_amount_final);
-  const left = total(channel) - finals - (feeFromChannel ? int(tx.fee) : 0n);
-  if (left < 0n || (!feeFromChannel && left !== 0n))
-    throw new TxRejected('wrong_amounts: final amounts do not add up to the channel amount');
+  const left = channel.amount - finals - (feeFromChannel ? int(tx.fee) : 0n);
+  if (left < 0n)
+    throw new TxRejected(
+      settle
+        ? 'insufficient_channel_funds: the final amounts are more than the channel amount'
+        : 'wrong_amounts: the final amounts and fee are more than the channel amount',
+    );
+  if (
+    settle &&
+    (int(tx.initiator_amount_final) !== channel.initiatorAmount ||
+      int(tx.responder_amount_final) !== channel.responderAmount)
+  )
+    throw new TxRejected("wrong_amt: the final amounts are not the parties' on-chain amounts");
   credit(state, channel.initiatorId, int(tx.initiator_amount_final));
   credit(state, channel.responderId, int(tx.responder_amount_final));
   if (left > 0n) credit(state, LOCKED_COINS_ACCOUNT, left);
   state.channels.delete(channel.id);
 }
 
+/**
+ * provenAmounts are the parties' amounts a solo close's or slash's proof of inclusion holds, which become the
+ * channel's on-chain ones (aesc_channels:close_solo_int); none when it holds no account of theirs.
+ */
+function provenAmounts(channel: ChannelEntry, tx: TxFields): Partial<ChannelEntry> {
+  const proven = poiAmounts(tx.poi, channel.initiatorId, channel.responderId);
+  return proven ? { initiatorAmount: proven.initiator, responderAmount: proven.responder } : {};
+}
+
 function side(channel: ChannelEntry, party: string, delta: bigint): ChannelEntry {
+  const amount = channel.amount + delta;
   return party === channel.initiatorId
-    ? { ...channel, initiatorAmount: channel.initiatorAmount + delta }
-    : { ...channel, responderAmount: channel.responderAmount + delta };
+    ? { ...channel, amount, initiatorAmount: channel.initiatorAmount + delta }
+    : { ...channel, amount, responderAmount: channel.responderAmount + delta };
 }
 
 export const CHANNEL_RULES: Record<string, Apply> = {
@@ -130,6 +152,7 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       id,
       initiatorId: initiator,
       responderId: responder,
+      amount: int(tx.initiator_amount) + int(tx.responder_amount),
       initiatorAmount: int(tx.initiator_amount),
       responderAmount: int(tx.responder_amount),
       channelReserve: int(tx.channel_reserve),
@@ -206,8 +229,10 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       ...(off ? { round: off.round, soloRound: 0, stateHash: off.stateHash } : {}),
     });
   },
-  ChannelCloseMutualTx(state, tx) {
-    payout(state, openChannel(state, tx, str(tx.from_id)), tx, true);
+  // its fee is the channel's, but a payer's (its PayingForTx's) when it has one (aeprimop channel_close_mutual: a
+  // payer and `Fee > 0`)
+  ChannelCloseMutualTx(state, tx, ctx) {
+    payout(state, openChannel(state, tx, str(tx.from_id)), tx, ctx.payer === undefined);
   },
   ChannelCloseSoloTx(state, tx, ctx) {
     const from = str(tx.from_id);
@@ -220,6 +245,7 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       ...(off
         ? { round: off.round, soloRound: soloRoundAfterClose(channel, ctx.height), stateHash: off.stateHash }
         : {}),
+      ...provenAmounts(channel, tx),
       lockedUntil: ctx.height + channel.lockPeriod,
     });
   },
@@ -236,6 +262,7 @@ export const CHANNEL_RULES: Record<string, Apply> = {
       round: off.round,
       soloRound: soloRoundAfterClose(channel, ctx.height),
       stateHash: off.stateHash,
+      ...provenAmounts(channel, tx),
       lockedUntil: ctx.height + channel.lockPeriod,
     });
   },

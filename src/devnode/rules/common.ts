@@ -33,6 +33,11 @@ export interface ApplyContext {
   /** the height of the key block the micro block follows, whose prune decides what still exists (isHeld) */
   readonly generation: number;
   readonly txHash: string;
+  /**
+   * the account paying for the transaction, inside a PayingForTx (aetx_env:payer): a mutual close's fee is then its,
+   * not the channel's
+   */
+  readonly payer?: string;
 }
 
 /**

@@ -157,6 +157,12 @@ export interface ChannelEntry {
   readonly id: string;
   readonly initiatorId: string;
   readonly responderId: string;
+  /**
+   * the channel's amount (aesc_channels' channel_amount): its creation's two amounts, plus its deposits, less its
+   * withdrawals; a settle pays out the parties' amounts and locks the rest
+   */
+  readonly amount: bigint;
+  /** the parties' on-chain amounts: moved by deposits and withdrawals, set by a solo close's or slash's proof */
   readonly initiatorAmount: bigint;
   readonly responderAmount: bigint;
   readonly channelReserve: bigint;

@@ -6,6 +6,7 @@
  */
 import { isJsonObject, toBigInt } from '../../chain/json.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import { gaTransactions, replaceGaCalls, type GaCallRow } from '../../db/writes/ga-calls.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
@@ -21,6 +22,14 @@ export type GaInfoReader = Pick<NodeClient, 'transactionInfo'>;
 
 /** The transactions whose GA call the area stores (db/writes/ga-calls.ts reads the same types). */
 export const GA_TX_TYPES: ReadonlySet<string> = new Set(['GAAttachTx', 'GAMetaTx']);
+
+/**
+ * hasGaCall: whether a transaction is a GA's own or a PayingForTx paying for one, whose info tells the GA's call as its
+ * own (the node's info of a PayingForTx is its inner transaction's), which its payer's balance and the generation's
+ * fees need. Pure.
+ */
+export const hasGaCall = (tx: JsonObject): boolean =>
+  GA_TX_TYPES.has(String(tx.type)) || (tx.type === 'PayingForTx' && GA_TX_TYPES.has(String(innerTx(tx)?.type)));
 
 /** Infos asked at once: the node set bounds the requests in flight; this bounds the promises waiting for it. */
 const IN_FLIGHT = 64;
@@ -82,7 +91,7 @@ export async function deriveBatchGaCalls(
 ): Promise<void> {
   const txs = gens.flatMap((g) =>
     g.transactions.flatMap((t) =>
-      GA_TX_TYPES.has(t.txType)
+      hasGaCall(t.tx)
         ? [{ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex, hash: t.txHash, tx: t.tx }]
         : [],
     ),

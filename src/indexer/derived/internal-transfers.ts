@@ -31,7 +31,7 @@ import {
 import { gaCallOutcomes } from '../../db/writes/ga-calls.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { batchRange } from './batch-range.ts';
-import { GA_TX_TYPES } from './ga-calls.ts';
+import { hasGaCall } from './ga-calls.ts';
 
 /** The chain's rules for the transfers no transaction shows: its rewards, its genesis accounts and its forks' credits. */
 export interface TransferRules {
@@ -170,7 +170,7 @@ export async function writeInternalTransfers(
   if (gens.length === 0) return;
   const range = batchRange(gens);
   // most batches hold no GA transaction: no read
-  const gaTxs = gens.some((g) => g.transactions.some((t) => GA_TX_TYPES.has(t.txType)));
+  const gaTxs = gens.some((g) => g.transactions.some((t) => hasGaCall(t.tx)));
   const gaCalls: GaOutcomes = new Map(
     (gaTxs ? await gaCallOutcomes(db, range) : []).map((c) => [
       position(c.height, c.microIndex, c.txIndex),

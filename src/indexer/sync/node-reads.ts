@@ -12,7 +12,7 @@ import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BalanceReader } from '../derived/account-balances.ts';
-import { GA_TX_TYPES, type GaInfoReader } from '../derived/ga-calls.ts';
+import { hasGaCall, type GaInfoReader } from '../derived/ga-calls.ts';
 import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
 import { batchReplayable, readInternalCalls, type CodeReader, type InternalCalls } from '../derived/internal-calls.ts';
 
@@ -81,7 +81,7 @@ export function askBatchReads(
   const infos = new Map(
     rows
       .flatMap((r) => r.transactions)
-      .filter((t) => GA_TX_TYPES.has(t.txType))
+      .filter((t) => hasGaCall(t.tx))
       .map((t) => {
         const info = fetched.get(t.txHash);
         return [t.txHash, asked(info ? Promise.resolve({ info }) : node.transactionInfo(t.txHash, priority))] as const;

@@ -4,8 +4,10 @@
  * claim's where no auction runs (13+ characters) at once; an auction's bids are held in the auction, an outbid one
  * returned to its bidder, and the key block after the auction's end locks the winning one (aeprimop lock_namefee,
  * int_lock_amount; aens_state_tree run_elapsed_name_auction). What a mutual close's final amounts and fee leave in its
- * channel is locked as well, a PayingForTx's close leaving its fee there (aeprimop channel_close_mutual). The chain below claims the recorded chain's three names
- * with the recorded fees, out-bids as it did, then transfers, updates and revokes.
+ * channel is locked as well, a PayingForTx's close's fee being the payer's (aeprimop channel_close_mutual), and what a
+ * settle's, each its party's amount in the solo close's proof, leave of it (aeprimop channel_settle). The chain below
+ * claims the recorded chain's three names with the recorded fees, out-bids as it did, then transfers, updates and
+ * revokes; it closes channels so, and has a PayingForTx pay for a generalized account's unsigned meta transaction.
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
@@ -19,8 +21,8 @@ import { keyPairFromSeed, parseSecretKey, signBytes, type KeyPair } from '../../
 import { encodeTx, type BuiltTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
-import { stateHash } from '../../support/channel-txs.ts';
-import { fundGa } from '../../support/ga-txs.ts';
+import { offChainPayload, poiOfBalances, stateHash } from '../../support/channel-txs.ts';
+import { fundGa, gaAttachTx, gaMetaTx, innerSpend } from '../../support/ga-txs.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
 import { readExchanges } from '../../support/real-node-recording.ts';
 import {
@@ -40,6 +42,10 @@ const FEE = 10n ** 15n;
 const DEPOSIT = 10n ** 17n;
 /** what the plain mutual close's final amounts and fee leave in its channel */
 const LEFT = 12_345n;
+/** what the settle's final amounts leave in its channel (an off-chain contract's coins, say) */
+const SETTLE_LEFT = 54_321n;
+/** the generalized account's inner spend, paid for */
+const GA_SPEND = 777n;
 
 /** A NameClaimTx of the recorded chain, in its order: its height, the name, its fee, and whether it bid (salt 0). */
 interface RecordedClaim {
@@ -86,7 +92,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
   let pool: Pool;
   let env: Record<string, string>;
   /** the claimer of the long names (the recording's A and C), the auction's opener (D) and its outbidder (B) */
-  let [claimer, opener, bidder]: KeyPair[] = [];
+  let [claimer, opener, bidder, ga]: KeyPair[] = [];
   /** the auction's end: as many heights after its opening as the recorded auction's */
   let auctionEnd = 0;
   /** the generation holding the recorded chain's claims but the bid */
@@ -94,12 +100,18 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
   /** the heights of the generations holding the paid-for mutual close and the one leaving coins in its channel */
   let closeHeight = 0;
   let leftHeight = 0;
+  /** the heights of the paid-for close whose final amounts alone are its channel's, the settle, the paid-for GA */
+  let exactHeight = 0;
+  let settleHeight = 0;
+  let gaHeight = 0;
+  /** the generalized account's balance before its paid-for meta transaction */
+  let gaBefore = 0n;
 
   before(async () => {
     h = await startHarness(3, 'balances-name-locks', {}, { REWARD_RULES: 'devnode' });
     const chain = h.devnode.chain;
     const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
-    [claimer, opener, bidder] = [91, 92, 93].map((n) => keyPairFromSeed(Buffer.alloc(32, n)));
+    [claimer, opener, bidder, ga] = [91, 92, 93, 94].map((n) => keyPairFromSeed(Buffer.alloc(32, n)));
     const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
     const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
     const sign = (k: KeyPair, tx: Omit<TxFields, 'nonce'>): BuiltTx => ({
@@ -107,7 +119,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       signers: [k],
     });
     await h.devnode.mineKeyBlock();
-    for (const k of [claimer!, opener!, bidder!]) submit(fundGa(patron, k.address, 10n ** 21n, nonce(patron)));
+    for (const k of [claimer!, opener!, bidder!, ga!]) submit(fundGa(patron, k.address, 10n ** 21n, nonce(patron)));
     await mineGeneration(h);
     // the recording's claims: the long names claimed after a preclaim (locked at once), the auction opened after one
     // and out-bid with salt 0 (the opener's bid returned; the winning one locked after the auction's end)
@@ -184,18 +196,17 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
     await mineGeneration(h);
     closeHeight = await close(claimer!, opener!, 0n, patron);
     leftHeight = await close(claimer!, bidder!, LEFT);
+    // paid for, the close's fee is not the channel's: final amounts of all of it leave nothing
+    exactHeight = await close(bidder!, claimer!, -FEE, patron);
+    settleHeight = await settle(bidder!, claimer!);
+    gaHeight = await paidMeta(bidder!);
     auctionEnd = claimed + (law.end - opening!.height);
     while (chain.height < auctionEnd + 3) await h.devnode.mineKeyBlock();
     ({ env, pool } = await populatedWithNodeSettings(h));
 
-    /**
-     * close opens a channel between `initiator` and `responder` and closes it by a mutual close whose final amounts and
-     * fee leave `left` in it, `payer` paying for it (its fee then also left in the channel): what it leaves is locked.
-     * The generation holding the close.
-     */
-    async function close(initiator: KeyPair, responder: KeyPair, left: bigint, payer?: KeyPair): Promise<number> {
+    /** open opens a channel between `initiator` and `responder`, each putting DEPOSIT in it; its id. */
+    async function open(initiator: KeyPair, responder: KeyPair): Promise<string> {
       const createNonce = nonce(initiator);
-      const channel = channelId(initiator.address, createNonce, responder.address);
       const create: TxFields = {
         type: 'ChannelCreateTx',
         version: 2,
@@ -212,6 +223,65 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       };
       submit({ tx: create, signers: [initiator, responder] });
       await mineGeneration(h);
+      return channelId(initiator.address, createNonce, responder.address);
+    }
+
+    /**
+     * settle opens a channel, closes it alone on a state whose proof gives its initiator SETTLE_LEFT less than it put
+     * in, and settles it after its lock period: that is locked. The generation holding the settle.
+     */
+    async function settle(initiator: KeyPair, responder: KeyPair): Promise<number> {
+      const id = await open(initiator, responder);
+      const proof = poiOfBalances([
+        [initiator.address, DEPOSIT - SETTLE_LEFT],
+        [responder.address, DEPOSIT],
+      ]);
+      const payload = offChainPayload(id, 2);
+      const solo = { type: 'ChannelCloseSoloTx', version: 1, channel_id: id, from_id: initiator.address, payload };
+      submit(sign(initiator, { ...solo, poi: proof, fee: FEE }));
+      await mineGeneration(h);
+      for (let i = 0; i < 5; i += 1) await h.devnode.mineKeyBlock();
+      submit(
+        sign(responder, {
+          type: 'ChannelSettleTx',
+          version: 1,
+          channel_id: id,
+          from_id: responder.address,
+          initiator_amount_final: DEPOSIT - SETTLE_LEFT,
+          responder_amount_final: DEPOSIT,
+          fee: FEE,
+        }),
+      );
+      return mineGeneration(h);
+    }
+
+    /**
+     * paidMeta makes `ga` a generalized account and has `payer` pay for its meta transaction of an inner spend to the
+     * claimer, neither signed (aega_meta_tx:signers: none). The generation holding it.
+     */
+    async function paidMeta(payer: KeyPair): Promise<number> {
+      submit(gaAttachTx(ga!));
+      await mineGeneration(h);
+      gaBefore = chain.pending.accounts.get(ga!.address)!.balance;
+      const meta = gaMetaTx(ga!.address, 1n, innerSpend(ga!.address, claimer!.address, GA_SPEND)).tx;
+      const tx = {
+        type: 'PayingForTx',
+        version: 1,
+        payer_id: payer.address,
+        fee: FEE,
+        tx: { tx: meta, signatures: [] },
+      };
+      submit(sign(payer, tx));
+      return mineGeneration(h);
+    }
+
+    /**
+     * close opens a channel between `initiator` and `responder` and closes it by a mutual close whose final amounts and
+     * fee leave `left` in it, `payer` paying for it (its fee then the payer's: FEE more left in the channel): what it
+     * leaves is locked. The generation holding the close.
+     */
+    async function close(initiator: KeyPair, responder: KeyPair, left: bigint, payer?: KeyPair): Promise<number> {
+      const channel = await open(initiator, responder);
       const mutual: TxFields = {
         type: 'ChannelCloseMutualTx',
         version: 1,
@@ -277,6 +347,13 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
     expect(await locks(closeHeight + 1)).to.equal(FEE);
     // so is what a plain one's final amounts and fee leave in it
     expect(await locks(leftHeight + 1)).to.equal(LEFT);
+    // a paid-for one's final amounts alone may be all of it: nothing left
+    expect(await locks(exactHeight + 1)).to.equal(0n);
+    // what a settle's final amounts, its parties' in the solo close's proof, leave of it
+    expect(await locks(settleHeight + 1)).to.equal(SETTLE_LEFT);
+    // the paid-for generalized account paid its inner spend's amount only, its fees and gas the payer's
+    const balances = devnodeBalances(h.devnode.chain, gaHeight);
+    expect(balances.get(ga!.address)).to.equal(gaBefore - GA_SPEND);
     // the outbid opener got its bid back: what it paid is the preclaim's and the claim's fees, and what it left of its
     // deposit in the channel (the responder's part of the close's fee)
     const paid = 10n ** 21n - devnodeBalances(h.devnode.chain, h.devnode.height()).get(opener!.address)!;
@@ -297,12 +374,13 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       [LOCKED_COINS_ACCOUNT],
     );
     const [first, second, , outbid] = law.claims;
-    const ours = [claimed, closeHeight, leftHeight, auctionEnd + 1];
+    const ours = [claimed, closeHeight, leftHeight, exactHeight, settleHeight, auctionEnd + 1];
     expect(locked.rows.filter((r) => ours.includes(r.height))).to.deep.equal([
       { height: claimed, micro_index: 0, kind: 'fee_lock_name', delta: String(first!.nameFee) },
       { height: claimed, micro_index: 0, kind: 'fee_lock_name', delta: String(second!.nameFee) },
       { height: closeHeight, micro_index: 0, kind: 'PayingForTx', delta: String(FEE) },
       { height: leftHeight, micro_index: 0, kind: 'ChannelCloseMutualTx', delta: String(LEFT) },
+      { height: settleHeight, micro_index: 0, kind: 'ChannelSettleTx', delta: String(SETTLE_LEFT) },
       { height: auctionEnd + 1, micro_index: -1, kind: 'fee_lock_name', delta: String(outbid!.nameFee) },
     ]);
   });

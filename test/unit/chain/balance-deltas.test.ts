@@ -22,6 +22,7 @@ import { functionId } from '../../../src/devnode/contracts/bytecode.ts';
 import { applyTx } from '../../../src/devnode/rules/apply.ts';
 import { newState, type WorldState } from '../../../src/devnode/store/state.ts';
 import type { TxFields } from '../../../src/devnode/tx-codec.ts';
+import { poiOfBalances } from '../../support/channel-txs.ts';
 
 const alice = encode('ak', Buffer.alloc(32, 1));
 const bob = encode('ak', Buffer.alloc(32, 2));
@@ -312,6 +313,37 @@ describe('txDeltas against the devnode rules', () => {
     nonce: nonce(alice),
   });
 
+  /** gaSpend is the generalized account `ga`'s meta transaction (authorized by `n`) of a spend of `amount` to Bob. */
+  const gaSpend = (ga: string, amount: bigint, n: number): TxFields => ({
+    type: 'GAMetaTx',
+    ga_id: ga,
+    auth_data: encode('cb', Buffer.from([n])),
+    abi_version: 3,
+    fee: 100_000,
+    gas: 5000,
+    gas_price: 1_000_000_000,
+    tx: { tx: { type: 'SpendTx', sender_id: ga, recipient_id: bob, amount, fee: 20_000, nonce: 0 } },
+  });
+
+  /** opened opens a channel by channelCreate: its creation and id. */
+  function opened(): { create: TxFields; channelId: string } {
+    const create = channelCreate();
+    const before = new Set([...state.channels.entries()].map(([id]) => id));
+    applied(create);
+    return { create, channelId: [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))! };
+  }
+
+  /** bobCloses is Bob's mutual close of a channel paying out `initiator` and `responder`. */
+  const bobCloses = (channelId: string, initiator: number, responder: number, fee: number): TxFields => ({
+    type: 'ChannelCloseMutualTx',
+    channel_id: channelId,
+    from_id: bob,
+    initiator_amount_final: initiator,
+    responder_amount_final: responder,
+    fee,
+    nonce: nonce(bob),
+  });
+
   it('spends, paid-for spends, oracles, preclaims and channels move what their deltas say', () => {
     const cases: [() => TxFields, TxFacts?][] = [
       [() => ({ type: 'SpendTx', sender_id: alice, recipient_id: bob, amount: 1234, fee: 20, nonce: nonce(alice) })],
@@ -409,16 +441,7 @@ describe('txDeltas against the devnode rules', () => {
   it("a generalized account's meta transactions move what their deltas say, one whose inner spend fails its fee and gas only", () => {
     const ga = encode('ak', Buffer.alloc(32, 4));
     state.accounts.set(ga, { balance: 10n ** 18n, nonce: 1, ga: { contractId: contract, authFun: 'authorize' } });
-    const meta = (amount: bigint, n: number): TxFields => ({
-      type: 'GAMetaTx',
-      ga_id: ga,
-      auth_data: encode('cb', Buffer.from([n])),
-      abi_version: 3,
-      fee: 100_000,
-      gas: 5000,
-      gas_price: 1_000_000_000,
-      tx: { tx: { type: 'SpendTx', sender_id: ga, recipient_id: bob, amount, fee: 20_000, nonce: 0 } },
-    });
+    const meta = (amount: bigint, n: number): TxFields => gaSpend(ga, amount, n);
     for (const [amount, ok] of [
       [10n ** 20n, false],
       [1234n, true],
@@ -436,11 +459,81 @@ describe('txDeltas against the devnode rules', () => {
     expect(state.accounts.get(ga)!.balance).to.equal(before - 100_000n - 10n ** 12n);
   });
 
+  it("a paid-for generalized account's meta transaction moves what its deltas say: the payer pays every fee and the authentication's gas", () => {
+    const ga = encode('ak', Buffer.alloc(32, 5));
+    // a GA holding less than the fees and gas it would pay alone
+    state.accounts.set(ga, { balance: 5000n, nonce: 1, ga: { contractId: contract, authFun: 'authorize' } });
+    const paidMeta = (amount: bigint, n: number): TxFields => ({
+      type: 'PayingForTx',
+      payer_id: carol,
+      fee: 7,
+      nonce: nonce(carol),
+      tx: { tx: gaSpend(ga, amount, n) },
+    });
+    const gas = 1000n * 1_000_000_000n;
+    const ok = applied(paidMeta(1234n, 1), { gaGasUsed: 1000n, gaOk: true });
+    expect(ok.derived).to.deep.equal(ok.node);
+    expect(ok.node).to.deep.equal({ [ga]: -1234n, [bob]: 1234n, [carol]: -(7n + 100_000n + gas + 20_000n) });
+    // an inner spend the GA cannot make is undone, its fee too
+    const failed = applied(paidMeta(10n ** 6n, 2), { gaGasUsed: 1000n, gaOk: false });
+    expect(failed.derived).to.deep.equal(failed.node);
+    expect(failed.node).to.deep.equal({ [carol]: -(7n + 100_000n + gas) });
+  });
+
+  it("a paid-for mutual close whose final amounts alone are the channel's amount moves what its deltas say, nothing locked", () => {
+    const { create, channelId } = opened();
+    const close = bobCloses(channelId, 100, 50, 3);
+    const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
+    const { node, derived } = applied(paid, { channel: closingChannel([create]) });
+    expect(derived).to.deep.equal(node);
+    expect(node).to.deep.equal({ [alice]: 100n, [bob]: 50n, [carol]: -5n });
+  });
+
+  it("a settle of a solo close's proven amounts moves what its deltas say, what they leave of the channel's amount locked", () => {
+    const { create, channelId } = opened();
+    const deposit = {
+      type: 'ChannelDepositTx',
+      channel_id: channelId,
+      from_id: bob,
+      amount: 30,
+      round: 2,
+      state_hash: encode('st', Buffer.alloc(32, 2)),
+      fee: 1,
+      nonce: nonce(bob),
+    };
+    applied(deposit);
+    const closeSolo = {
+      type: 'ChannelCloseSoloTx',
+      channel_id: channelId,
+      from_id: alice,
+      payload: 'tx_',
+      poi: poiOfBalances([
+        [alice, 90n],
+        [bob, 70n],
+      ]),
+      fee: 1,
+      nonce: nonce(alice),
+    };
+    applied(closeSolo);
+    height += 1;
+    const settle = {
+      type: 'ChannelSettleTx',
+      channel_id: channelId,
+      from_id: bob,
+      initiator_amount_final: 90,
+      responder_amount_final: 70,
+      fee: 4,
+      nonce: nonce(bob),
+    };
+    const channel = closingChannel([create, deposit]);
+    expect(channel).to.deep.equal({ initiator: alice, responder: bob, amount: 180n });
+    const { node, derived } = applied(settle, { channel });
+    expect(derived).to.deep.equal(node);
+    expect(node).to.deep.equal({ [alice]: 90n, [bob]: 66n, [LOCKED_COINS_ACCOUNT]: 20n });
+  });
+
   it("a force progress, plain or paid for, moves what its deltas say: its sender's or payer's fee and its call's gas at the update's price", () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
+    const { channelId } = opened();
     const progress = (round: number): TxFields => ({
       type: 'ChannelForceProgressTx',
       channel_id: channelId,
@@ -469,19 +562,8 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it("a mutual close a PayingForTx pays for moves what its deltas say, the channel's leftover (its fee) locked", () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
-    const close = {
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: bob,
-      initiator_amount_final: 90,
-      responder_amount_final: 57,
-      fee: 3,
-      nonce: nonce(bob),
-    };
+    const { channelId } = opened();
+    const close = bobCloses(channelId, 90, 57, 3);
     const paid = { type: 'PayingForTx', payer_id: carol, fee: 2, nonce: nonce(carol), tx: { tx: close } };
     const { node, derived } = applied(paid, { channel: { initiator: alice, responder: bob, amount: 150n } });
     expect(derived).to.deep.equal(node);
@@ -489,19 +571,8 @@ describe('txDeltas against the devnode rules', () => {
   });
 
   it('a mutual close whose final amounts and fee leave coins in the channel moves what its deltas say, the rest locked', () => {
-    const create = channelCreate();
-    const before = new Set([...state.channels.entries()].map(([id]) => id));
-    applied(create);
-    const channelId = [...state.channels.entries()].map(([id]) => id).find((id) => !before.has(id))!;
-    const close = {
-      type: 'ChannelCloseMutualTx',
-      channel_id: channelId,
-      from_id: bob,
-      initiator_amount_final: 80,
-      responder_amount_final: 50,
-      fee: 4,
-      nonce: nonce(bob),
-    };
+    const { create, channelId } = opened();
+    const close = bobCloses(channelId, 80, 50, 4);
     const channel = closingChannel([create]);
     expect(channel).to.deep.equal({ initiator: alice, responder: bob, amount: 150n });
     const { node, derived } = applied(close, { channel });
