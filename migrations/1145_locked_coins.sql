@@ -18,3 +18,16 @@ SELECT area, first.height, (SELECT max(height) FROM key_blocks)
  WHERE first.height IS NOT NULL AND first.height <= (SELECT max(height) FROM key_blocks)
 ON CONFLICT (area) DO UPDATE SET next_height = least(derive_backfill.next_height, EXCLUDED.next_height),
                                  to_height = greatest(derive_backfill.to_height, EXCLUDED.to_height);
+
+-- 3. A PayingForTx paying for a generalized account's transaction: the ga area stored no GA call of it (its gas was an
+--    `unexplained` change), and the node charges the payer the inner transaction's fee and gas too (the payer carries
+--    into the GA's context), where the balances charged the GA. The ga area and the areas reading it derive again from
+--    the first such transaction (a walk of the PayingForTx by transactions_type, as 1141's).
+INSERT INTO derive_backfill (area, next_height, to_height)
+SELECT area, first.height, (SELECT max(height) FROM key_blocks)
+  FROM (SELECT min(height) AS height FROM transactions
+         WHERE tx_type = 82 AND inner_type IN ('GAAttachTx', 'GAMetaTx')) first
+ CROSS JOIN (VALUES ('ga'), ('transfers'), ('stats'), ('balances')) areas(area)
+ WHERE first.height IS NOT NULL
+ON CONFLICT (area) DO UPDATE SET next_height = least(derive_backfill.next_height, EXCLUDED.next_height),
+                                 to_height = greatest(derive_backfill.to_height, EXCLUDED.to_height);

@@ -389,7 +389,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
     await verifyClean(h, env);
   });
 
-  it("derives again, by migration 1145, a schema that locked the auction's winning bid one height early, a close's rest never", async () => {
+  it("derives again, by migration 1145, a schema that locked the auction's winning bid one height early, a close's rest never, a paid-for GA's call not at all", async () => {
     // the schema before 1145: the winning bid's lock at the key block of the auction's end, nothing of what a mutual
     // close left in its channel
     await pool.query(
@@ -402,6 +402,11 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       `DELETE FROM account_balance_changes WHERE account_id = $1 AND height = $2 AND kind = 'ChannelCloseMutualTx'`,
       [LOCKED_COINS_ACCOUNT, leftHeight],
     );
+    // nor a GA call of a paid-for GA transaction
+    const gaCall = 'SELECT gas_used FROM ga_calls WHERE height = $1';
+    const storedGaCall = (await pool.query(gaCall, [gaHeight])).rows;
+    expect(storedGaCall).to.have.length(1);
+    await pool.query('DELETE FROM ga_calls WHERE height = $1', [gaHeight]);
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
     const apart = await aeBalancesApart(pool, h.devnode.chain, all);
     for (const height of [leftHeight, auctionEnd])
@@ -416,9 +421,20 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       )
     ).rows[0]!.height;
     expect(start).to.be.at.most(Math.min(closeHeight, auctionEnd));
-    expect(pending.rows).to.deep.equal(
-      ['balances', 'transfers'].map((area) => ({ area, next_height: start, to_height: h.devnode.height() })),
-    );
+    // and the first paid-for GA transaction (the generated chain's own among them) for the ga area and its readers
+    const paidGa = (
+      await pool.query<{ height: number }>(
+        `SELECT min(height) AS height FROM transactions WHERE tx_type = 82 AND inner_type IN ('GAAttachTx', 'GAMetaTx')`,
+      )
+    ).rows[0]!.height;
+    expect(paidGa).to.be.at.most(gaHeight);
+    const top = h.devnode.height();
+    expect(pending.rows).to.deep.equal([
+      { area: 'balances', next_height: Math.min(start, paidGa), to_height: top },
+      { area: 'ga', next_height: paidGa, to_height: top },
+      { area: 'stats', next_height: paidGa, to_height: top },
+      { area: 'transfers', next_height: Math.min(start, paidGa), to_height: top },
+    ]);
     const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
     try {
       await waitFor(
@@ -430,6 +446,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       await populator.stop();
     }
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    expect((await pool.query(gaCall, [gaHeight])).rows).to.deep.equal(storedGaCall);
     await verifyClean(h, env);
   });
 });
