@@ -439,6 +439,19 @@ function byPosition<T extends number | bigint>(heights: readonly number[], value
   return out;
 }
 
+/**
+ * named is a statement of a batch's derivation prepared once a connection, so that PostgreSQL keeps its plan: those of
+ * the batches counted in memory (a catch-up's) were planned again at every batch, the generations' about 5 ms each.
+ */
+const named = (
+  statement: 'accountsCounted' | 'minerRewards' | 'generationsCounted' | 'seriesCounted',
+  values: unknown[],
+): { name: string; text: string; values: unknown[] } => ({
+  name: `mdw_stats_${statement}`,
+  text: STATEMENTS[statement],
+  values,
+});
+
 /** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself. */
 const INTERVALS_ADDED = 'mdw.series_intervals';
 
@@ -458,27 +471,31 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   const accounts = counted?.accounts;
   if (accounts === undefined) await db.query(STATEMENTS.accounts, batch);
   else
-    await db.query(STATEMENTS.accountsCounted, [
-      arrayText(accounts.firstSeen.accounts),
-      arrayText(accounts.firstSeen.heights),
-      arrayText(accounts.firstSeen.days),
-      arrayText(accounts.active.intervalBy),
-      arrayText(accounts.active.starts),
-      arrayText(accounts.active.accounts),
-      arrayText(accounts.active.heights),
-    ]);
-  await db.query(STATEMENTS.minerRewards, batch);
+    await db.query(
+      named('accountsCounted', [
+        arrayText(accounts.firstSeen.accounts),
+        arrayText(accounts.firstSeen.heights),
+        arrayText(accounts.firstSeen.days),
+        arrayText(accounts.active.intervalBy),
+        arrayText(accounts.active.starts),
+        arrayText(accounts.active.accounts),
+        arrayText(accounts.active.heights),
+      ]),
+    );
+  await db.query(named('minerRewards', batch));
   const generations = counted?.generations;
   if (generations === undefined) await db.query(STATEMENTS.generations, batch);
   else
-    await db.query(STATEMENTS.generationsCounted, [
-      ...batch,
-      ...[generations.channelsOpened, generations.channelsClosed, generations.lockedInChannels].map((column) =>
-        arrayText(byPosition<number | bigint>(generations.heights, column, f.heights[0]!)),
-      ),
-      arrayText(byPosition(generations.heights, generations.microTxs, f.heights[0]!)),
-      arrayText(byPosition(generations.heights, generations.lastMs, f.heights[0]!)),
-    ]);
+    await db.query(
+      named('generationsCounted', [
+        ...batch,
+        ...[generations.channelsOpened, generations.channelsClosed, generations.lockedInChannels].map((column) =>
+          arrayText(byPosition<number | bigint>(generations.heights, column, f.heights[0]!)),
+        ),
+        arrayText(byPosition(generations.heights, generations.microTxs, f.heights[0]!)),
+        arrayText(byPosition(generations.heights, generations.lastMs, f.heights[0]!)),
+      ]),
+    );
   if (replacing)
     await db.query(
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
@@ -489,16 +506,18 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   else {
     const { rows: counts, daySums } = counted.series;
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', 'added', true)`);
-    await db.query(STATEMENTS.seriesCounted, [
-      ...batch,
-      arrayText(counts.heights),
-      arrayText(counts.series),
-      arrayText(counts.days),
-      arrayText(counts.counts),
-      arrayText(daySums.series),
-      arrayText(daySums.days),
-      arrayText(daySums.counts),
-    ]);
+    await db.query(
+      named('seriesCounted', [
+        ...batch,
+        arrayText(counts.heights),
+        arrayText(counts.series),
+        arrayText(counts.days),
+        arrayText(counts.counts),
+        arrayText(daySums.series),
+        arrayText(daySums.days),
+        arrayText(daySums.counts),
+      ]),
+    );
     await db.query(`SELECT set_config('${INTERVALS_ADDED}', '', true)`);
   }
 }
