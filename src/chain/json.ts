@@ -172,24 +172,6 @@ export function stringifyJson(value: unknown, space?: number): string {
 }
 
 /**
- * stringifySeldomBig is stringifyJson for values that seldom hold a bigint (the populator's jsonb columns: call infos,
- * headers): the native stringify first, which throws on a bigint (unless something gave BigInt a toJSON: then
- * stringifyJson at once), and stringifyJson then. stringifyJson's walk of every value for bigints was a fifth of the
- * cost of writing such a value (valgrind, the recorded node's answers: 14.1k → 11.6k instructions each).
- */
-export function stringifySeldomBig(value: unknown): string {
-  if ((BigInt.prototype as { toJSON?: unknown }).toJSON === undefined) {
-    try {
-      return JSON.stringify(value);
-    } catch (err) {
-      // a bigint (or a cycle, which throws again)
-      if (!(err instanceof TypeError)) throw err;
-    }
-  }
-  return stringifyJson(value);
-}
-
-/**
  * stringifyRawBigInts writes a value whose bigints are raw JSON already (withRawBigInts applied where they can be, as
  * the GraphQL scalars do for their values): the native stringify without a walk over the whole value, and the
  * replacer's where a bigint was left.

@@ -2,7 +2,7 @@
  * @module The table layout the writer fills: for each table, its columns, their PostgreSQL types
  * and how each value is read from a row. One list serves the batched INSERTs and the COPY baseline.
  */
-import { stringifySeldomBig } from '../../chain/json.ts';
+import { stringifyJson } from '../../chain/json.ts';
 import { storedCallInfo, type StoredCallInfo } from './call-info-trim.ts';
 import { storedMicroHeader } from './micro-header-trim.ts';
 import type {
@@ -71,7 +71,7 @@ const storedInfo = (r: ContractCallRow): StoredCallInfo | null => {
 /** byteaHex is a bytea value for COPY's text format (`\x…`; copyText escapes the backslash). */
 const byteaHex = (bytes: Uint8Array): string =>
   `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex')}`;
-const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifySeldomBig(v));
+const json = (v: unknown): string | null => (v === null || v === undefined ? null : stringifyJson(v));
 const pos = <R extends { height: number; microIndex: number; txIndex: number }>(): Column<R>[] => [
   ['height', 'int', (r) => r.height],
   ['micro_index', 'int', (r) => r.microIndex],

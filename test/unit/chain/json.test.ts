@@ -5,7 +5,6 @@ import {
   parseJson,
   parseJsonMember,
   stringifyJson,
-  stringifySeldomBig,
   toBigInt,
   toSafeNumber,
   withSortedKeys,
@@ -155,34 +154,5 @@ describe('chain/json', () => {
     for (const a of [...values, ...odd])
       for (const b of [...values, ...odd, ...values.map((v) => parseJson(stringifyJson(v)))])
         expect(jsonEqual(a, b), `${stringifyJson(a)} ${stringifyJson(b)}`).to.equal(isDeepStrictEqual(a, b));
-  });
-
-  it('writes a value as stringifyJson does with or without bigints, by the native stringify first', () => {
-    const values: unknown[] = [
-      parseJson('{"a":1,"b":[{"c":"x","d":null,"e":true}],"f":1.5}'),
-      parseJson(
-        '{"nonce":15041902164601590529,"log":[{"topics":[115792089237316195423570985008687907853269984665640564039457584007913129639935]}]}',
-      ),
-      [1n, { deep: [[-9007199254740993n]] }],
-      { date: new Date(0), text: 'a\u2028b' },
-      'text',
-      null,
-    ];
-    for (const v of values) expect(stringifySeldomBig(v)).to.equal(stringifyJson(v));
-    expect(stringifySeldomBig(values[1])).to.include('"nonce":15041902164601590529');
-    // a cycle still throws
-    const cyclic: Record<string, unknown> = {};
-    cyclic.self = cyclic;
-    expect(() => stringifySeldomBig(cyclic)).to.throw(TypeError);
-    // a BigInt toJSON (some library's) is not taken: bigints stay bare integers
-    const proto = BigInt.prototype as { toJSON?: () => string };
-    proto.toJSON = function (this: bigint) {
-      return this.toString();
-    };
-    try {
-      expect(stringifySeldomBig({ n: 2n ** 70n })).to.equal('{"n":1180591620717411303424}');
-    } finally {
-      delete proto.toJSON;
-    }
   });
 });
