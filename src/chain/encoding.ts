@@ -71,8 +71,8 @@ export function hash(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * The bytes and checksum of one encode call, reused (the calls are synchronous), grown for a longer input: a Buffer
- * allocated per call was a tenth of a signature's encoding (every stored transaction's is rendered back).
+ * The bytes and checksum of one encode call, reused (the calls are synchronous), grown for a longer input: no Buffer
+ * made per call, as garbage, for every signature the stored transactions' render-back check encodes.
  */
 let payload = Buffer.alloc(256);
 
