@@ -71,15 +71,22 @@ export function hash(bytes: Uint8Array): Uint8Array {
 }
 
 /**
+ * The bytes and checksum of one encode call, reused (the calls are synchronous), grown for a longer input: no Buffer
+ * made per call, as garbage, for every signature the stored transactions' render-back check encodes.
+ */
+let payload = Buffer.alloc(256);
+
+/**
  * encode prefixes and checksums bytes the way the node prints them. The result is one flat string:
  * ids are stored by the million (devnode chains, caches), and a string built a character at a time
  * stays a V8 rope of ~1.5 KB.
  */
 export function encode(prefix: Prefix, bytes: Uint8Array): string {
-  const payload = Buffer.allocUnsafe(bytes.length + 4);
+  const size = bytes.length + 4;
+  if (size > payload.length) payload = Buffer.alloc(2 * size);
   payload.set(bytes);
   payload.writeInt32BE(checksumWord(bytes), bytes.length);
-  return `${prefix}_${BASE64_PREFIXES.has(prefix) ? payload.toString('base64') : base58(payload)}`;
+  return `${prefix}_${BASE64_PREFIXES.has(prefix) ? payload.toString('base64', 0, size) : base58(payload, size)}`;
 }
 
 const ALPHABET = Buffer.from('123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz', 'latin1');
@@ -117,12 +124,11 @@ function multiplyAdd(limbs: Float64Array, count: number, factor: number, carry: 
 }
 
 /**
- * base58 encodes bytes in the Bitcoin alphabet (leading zero bytes become '1's), on base-58^4 limbs fed three bytes at
+ * base58 encodes bytes (the first `n`) in the Bitcoin alphabet (leading zero bytes become '1's), on base-58^4 limbs fed three bytes at
  * a time (a limb × 2^24 + carry stays below 2^48: exact in a double), each limb's digits two at a time from PAIRS (a
  * signature's 68 bytes 1.7 → 1.35 µs: a digit at a time was a third of it).
  */
-export function base58(bytes: Uint8Array): string {
-  const n = bytes.length;
+export function base58(bytes: Uint8Array, n = bytes.length): string {
   // 58^4 holds more than 23 bits: a limb per 23 bits of the input (and one to spare), 4 digits per limb
   if (Math.ceil((n * 8) / 23) + 1 > limbs.length) {
     limbs = new Float64Array(Math.ceil((n * 8) / 23) + 1);

@@ -4,6 +4,7 @@
  * waits a server asked for with Retry-After (a node's 503), which this process kept before asking again.
  */
 import type prom from 'prom-client';
+import { LeanHistogram, type LeanHistogramChild } from '../base/lean-histogram.ts';
 import { registerMetrics } from '../base/metric-table.ts';
 
 /** OutboundTarget: who is asked. */
@@ -37,14 +38,15 @@ export type Meter = (outcome: OutboundOutcome, seconds: number) => void;
 
 export const OUTBOUND_METRIC = 'mdw_outbound_request_duration_seconds';
 
+/** The histogram of every request: a LeanHistogram, observed at each request's end. */
+const REQUESTS = {
+  name: OUTBOUND_METRIC,
+  help: 'Requests this process sent (node, compiler) by target, operation and outcome (status class, timeout, unreachable, aborted).',
+  labels: ['target', 'operation', 'outcome'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+} as const;
+
 const OUTBOUND_METRICS = {
-  requests: {
-    type: 'histogram',
-    name: OUTBOUND_METRIC,
-    help: 'Requests this process sent (node, compiler) by target, operation and outcome (status class, timeout, unreachable, aborted).',
-    labels: ['target', 'operation', 'outcome'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  },
   retryAfter: {
     type: 'histogram',
     name: 'mdw_outbound_retry_after_wait_seconds',
@@ -56,13 +58,12 @@ const OUTBOUND_METRICS = {
 
 /** OutboundMetrics is the histogram on one registry, handing out a Meter per kind of request. */
 export class OutboundMetrics {
-  readonly #histogram: prom.Histogram<'target' | 'operation' | 'outcome'>;
+  readonly #histogram: LeanHistogram<'target' | 'operation' | 'outcome'>;
   readonly #retryAfter: prom.Histogram<'target'>;
 
   constructor(registry: prom.Registry) {
-    const { requests, retryAfter } = registerMetrics(registry, OUTBOUND_METRICS);
-    this.#histogram = requests;
-    this.#retryAfter = retryAfter;
+    this.#histogram = new LeanHistogram(registry, REQUESTS);
+    this.#retryAfter = registerMetrics(registry, OUTBOUND_METRICS).retryAfter;
   }
 
   /** waitedAsAsked records a wait of `seconds` kept because `target` answered with a Retry-After. */
@@ -72,7 +73,7 @@ export class OutboundMetrics {
 
   /** meter is the Meter of requests to `target` for `operation` (a label set per outcome, looked up once). */
   meter(target: OutboundTarget, operation: OutboundOperation): Meter {
-    const children = new Map<OutboundOutcome, prom.Histogram.Internal<'target' | 'operation' | 'outcome'>>();
+    const children = new Map<OutboundOutcome, LeanHistogramChild>();
     return (outcome, seconds) => {
       let child = children.get(outcome);
       if (child === undefined) {

@@ -384,7 +384,7 @@ export class Populator implements Role {
     return {
       metrics: metrics.outbound,
       onError: (e: NodeError) => metrics.nodeErrors.inc({ code: e.code }),
-      onAnswer: (node: string) => metrics.nodeRequests.inc({ node }),
+      onAnswer: metrics.answered,
     };
   }
 
