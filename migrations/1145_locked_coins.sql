@@ -28,6 +28,6 @@ SELECT area, first.height, (SELECT max(height) FROM key_blocks)
   FROM (SELECT min(height) AS height FROM transactions
          WHERE tx_type = 82 AND inner_type IN ('GAAttachTx', 'GAMetaTx')) first
  CROSS JOIN (VALUES ('ga'), ('transfers'), ('stats'), ('balances')) areas(area)
- WHERE first.height IS NOT NULL
+ WHERE first.height IS NOT NULL AND first.height <= (SELECT max(height) FROM key_blocks)
 ON CONFLICT (area) DO UPDATE SET next_height = least(derive_backfill.next_height, EXCLUDED.next_height),
                                  to_height = greatest(derive_backfill.to_height, EXCLUDED.to_height);

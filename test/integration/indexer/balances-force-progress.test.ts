@@ -7,7 +7,6 @@
  * what its transactions took out of all accounts.
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
@@ -19,14 +18,12 @@ import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-t
 import { forcedCall, stateHash } from '../../support/channel-txs.ts';
 import { fundGa, gaAttachTx, gaMetaTx } from '../../support/ga-txs.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import {
+  deriveAgain,
   mineGeneration,
   populatedWithNodeSettings,
-  silent,
   startHarness,
   verifyClean,
-  waitFor,
   type Harness,
 } from './support/harness.ts';
 
@@ -174,16 +171,7 @@ describe('AE balances and generation fees of force progresses, plain, paid for a
     expect(pending.rows).to.deep.equal(
       ['balances', 'ga', 'stats', 'transfers'].map((area) => ({ area, next_height: heights[3], to_height: top })),
     );
-    const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
-    try {
-      await waitFor(
-        'the areas derived again',
-        async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
-        60_000,
-      );
-    } finally {
-      await populator.stop();
-    }
+    await deriveAgain(h, pool, env);
     expect(await feesApart()).to.deep.equal([]);
     const stored = await pool.query(
       "SELECT 1 FROM channel_events WHERE tx_type = 'ChannelForceProgressTx' AND gas_used IS NULL",

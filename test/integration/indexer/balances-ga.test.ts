@@ -7,7 +7,6 @@
  * which burns fees, what a generation's transactions took out of all accounts.
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
 import { readFile } from 'node:fs/promises';
 import { encode } from '../../../src/chain/encoding.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
@@ -17,14 +16,13 @@ import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart, devnodeBalances, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { fundGa, GA_GAS_PRICE, gaAttachTx, gaMetaTx, INNER_SPEND_FEE, innerSpend } from '../../support/ga-txs.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import {
+  deriveAgain,
   mineGeneration,
   populatedWithNodeSettings,
   silent,
   startHarness,
   verifyClean,
-  waitFor,
   type Harness,
 } from './support/harness.ts';
 
@@ -169,16 +167,7 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       { area: 'transfers', next_height: heights[1], to_height: top },
     ]);
 
-    const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
-    try {
-      await waitFor(
-        'the areas derived again',
-        async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
-        60_000,
-      );
-    } finally {
-      await populator.stop();
-    }
+    await deriveAgain(h, pool, env);
     const repaired = await pool.query<{ height: number; fees: string }>(
       'SELECT height, fees::text FROM generation_fees WHERE height = ANY($1) ORDER BY height',
       [heights],

@@ -10,7 +10,6 @@
  * revokes; it closes channels so, and has a PayingForTx pay for a generalized account's unsigned meta transaction.
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
@@ -19,19 +18,17 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { channelId, commitmentId, nameHash } from '../../../src/devnode/ids.ts';
 import { keyPairFromSeed, parseSecretKey, signBytes, type KeyPair } from '../../../src/devnode/keys.ts';
 import { encodeTx, type BuiltTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
 import { offChainPayload, poiOfBalances, stateHash } from '../../support/channel-txs.ts';
 import { fundGa, gaAttachTx, gaMetaTx, innerSpend } from '../../support/ga-txs.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
 import { readExchanges } from '../../support/real-node-recording.ts';
 import {
+  deriveAgain,
   mineGeneration,
   populatedWithNodeSettings,
-  silent,
   startHarness,
   verifyClean,
-  waitFor,
   type Harness,
 } from './support/harness.ts';
 
@@ -435,16 +432,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       { area: 'stats', next_height: paidGa, to_height: top },
       { area: 'transfers', next_height: Math.min(start, paidGa), to_height: top },
     ]);
-    const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
-    try {
-      await waitFor(
-        'the areas derived again',
-        async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
-        60_000,
-      );
-    } finally {
-      await populator.stop();
-    }
+    await deriveAgain(h, pool, env);
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
     expect((await pool.query(gaCall, [gaHeight])).rows).to.deep.equal(storedGaCall);
     await verifyClean(h, env);

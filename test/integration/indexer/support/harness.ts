@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
+import prom from 'prom-client';
 import { writeNodeFiles } from '../../../../src/cli/dev/node-files.ts';
 import { loadConfig, type Config } from '../../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../../src/db/connection/pool.ts';
@@ -13,6 +14,8 @@ import type { GenerateOptions } from '../../../../src/devnode/generator.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
 import { populateToTop } from '../../../support/populate.ts';
 import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
+import { startPopulator } from '../../../../src/indexer/sync/populator.ts';
+import { waitFor } from '../../../support/wait.ts';
 import { startGeneratedDevnode } from '../../../support/devnode.ts';
 import { wrappedAe } from '../../../support/aex9-truth.ts';
 
@@ -134,6 +137,20 @@ export async function storedTopHash(h: Harness, schema: string): Promise<{ heigh
  * verifyClean checks every stored height against the node, full JSON included: no difference at all (`env`: the
  * populator's own settings, which the derivation compared follows, e.g. its genesis accounts file).
  */
+/** deriveAgain runs a populator until the derived areas a migration queued (`derive_backfill`) are derived again. */
+export async function deriveAgain(h: Harness, pool: Pool, env: Record<string, string> = {}): Promise<void> {
+  const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
+  try {
+    await waitFor(
+      'the areas derived again',
+      async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
+      60_000,
+    );
+  } finally {
+    await populator.stop();
+  }
+}
+
 export async function verifyClean(h: Harness, env: Record<string, string> = {}): Promise<void> {
   const lines: string[] = [];
   const report = await verifyChain({ cfg: h.config(env), log: silent, out: (l) => lines.push(l) }, { full: true });
