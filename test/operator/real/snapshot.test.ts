@@ -188,8 +188,13 @@ realTier('a Middleware starting from a snapshot on a real control plane', functi
     expect(applied.map((e) => e.message)).to.deep.equal([
       `schema of generation 2 restored from the snapshot ${url} and migrated; starting its populator and preview servers`,
     ]);
-    const status = await c.get('http://from-url.chain.svc:80/mdw/v3/status');
-    expect((JSON.parse(status.body) as { mdw_height: number }).mdw_height).to.be.at.least(manifest.top.height);
+    // once (a loaded full run) the test's Service proxy found no ready pod of generation 2 at the first request after
+    // Completed; not seen alone, its cause not found (noted in issue 88's closing note): the answer is awaited
+    await eventually(async () => {
+      const status = await c.get('http://from-url.chain.svc:80/mdw/v3/status');
+      expect(status.status, status.body).to.equal(200);
+      expect((JSON.parse(status.body) as { mdw_height: number }).mdw_height).to.be.at.least(manifest.top.height);
+    }, 30_000);
   });
 
   it('reports a snapshot of another network on a volume with the import refusal, and starts nothing else', async () => {
