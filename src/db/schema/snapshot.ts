@@ -54,6 +54,34 @@ export async function relationCount(db: Queryable, schema: string): Promise<numb
   return rows[0]!.n;
 }
 
+/** The snapshot an import restored into a schema (migrations/1149_snapshot_restored.sql). */
+export interface RestoredSnapshot {
+  readonly manifestSha256: string;
+  readonly top: { readonly height: number; readonly hash: string };
+}
+
+/** restoredSnapshot is the snapshot `schema` was restored from by an import, undefined when none (or no such table). */
+export async function restoredSnapshot(db: Queryable, schema: string): Promise<RestoredSnapshot | undefined> {
+  const table = `${quoteIdent(schema)}.snapshot_restored`;
+  const { rows: exists } = await db.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [table]);
+  if (exists[0]?.t == null) return undefined;
+  const { rows } = await db.query<{ manifest_sha256: string; top_height: number; top_hash: string }>(
+    `SELECT manifest_sha256, top_height, top_hash FROM ${table}`,
+  );
+  const row = rows[0];
+  return row && { manifestSha256: row.manifest_sha256, top: { height: row.top_height, hash: row.top_hash } };
+}
+
+/** recordRestored notes in `schema` the snapshot an import restored there (replacing any row). */
+export async function recordRestored(db: Queryable, schema: string, restored: RestoredSnapshot): Promise<void> {
+  await db.query(
+    `INSERT INTO ${quoteIdent(schema)}.snapshot_restored (manifest_sha256, top_height, top_hash) VALUES ($1, $2, $3)
+     ON CONFLICT (singleton) DO UPDATE SET manifest_sha256 = EXCLUDED.manifest_sha256,
+       top_height = EXCLUDED.top_height, top_hash = EXCLUDED.top_hash, restored_at = now()`,
+    [restored.manifestSha256, restored.top.height, restored.top.hash],
+  );
+}
+
 /**
  * lockForSnapshot takes ACCESS SHARE on the tables, as their COPY would one by one: a DDL statement (a migration)
  * waits for the snapshot's end instead of changing a table not copied yet. The populator's writes are not held.

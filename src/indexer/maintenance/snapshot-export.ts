@@ -43,7 +43,7 @@ import {
  * users' configuration with the webhooks' deliveries, which are a deployment's own, not the chain's (API keys,
  * webhooks and their queue).
  */
-const NOT_IN_SNAPSHOT: readonly string[] = [STATE_TABLE, ...CONFIG_TABLES, 'webhook_deliveries'];
+const NOT_IN_SNAPSHOT: readonly string[] = [STATE_TABLE, ...CONFIG_TABLES, 'webhook_deliveries', 'snapshot_restored'];
 
 /** zstd's level: its default, 3, compresses COPY's text about 4 to 1 at several times gzip's speed. */
 const ZSTD_LEVEL = 3;

@@ -18,8 +18,17 @@ import { VERSION } from '../../base/version.ts';
 import type { Config } from '../../config/middleware.ts';
 import { createWritePool, type Pool } from '../../db/connection/pool.ts';
 import { dropSchema } from '../../db/schema/admin.ts';
-import { migrate, migrationNames } from '../../db/schema/migrator.ts';
-import { analyzeTables, relationCount, restoreTables, type RestoreTimes } from '../../db/schema/snapshot.ts';
+import { migrate, migrationNames, type MigrateOptions } from '../../db/schema/migrator.ts';
+import {
+  analyzeTables,
+  recordRestored,
+  relationCount,
+  restoredSnapshot,
+  restoreTables,
+  type RestoredSnapshot,
+  type RestoreTimes,
+} from '../../db/schema/snapshot.ts';
+import { topKeyBlock } from '../../db/queries/blocks.ts';
 import { nodeChains } from '../../node/chain-identity.ts';
 import {
   MANIFEST_FILE,
@@ -87,7 +96,9 @@ export async function importSnapshot(
 ): Promise<ImportReport> {
   const { cfg, log, out } = deps;
   const schema = cfg.databaseSchema;
-  const manifest = parseManifest(await readManifest(dir), dir);
+  const text = await readManifest(dir);
+  const manifest = parseManifest(text, dir);
+  const snapshot = { manifestSha256: createHash('sha256').update(text).digest('hex'), top: manifest.top };
   const [node] = await nodeChains(cfg.nodeUrls, { timeoutMs: cfg.nodeTimeoutMs, wait: false, attempts: 1 }, log);
   if (node === undefined)
     throw new AppError(ErrorCode.NODE_UNREACHABLE, 502, `no node of ${cfg.nodeUrls.join(', ')} answered`);
@@ -97,27 +108,22 @@ export async function importSnapshot(
   const target = { databaseUrl: cfg.databaseUrl, schema, configSchema: cfg.databaseConfigSchema };
   try {
     const held = await relationCount(pool, schema);
-    if (held > 0)
+    // an import of this snapshot that restored the schema and failed comparing it (its Job runs it again) compares
+    // again, while no populator went on from it; any other schema holding something is refused
+    const again = held > 0 && (await holdsOnly(pool, schema, snapshot));
+    if (held > 0 && !again)
       throw new AppError(
         ErrorCode.SNAPSHOT_REFUSED,
         409,
         `schema "${schema}" is not empty (${held} tables and sequences): import into a new schema (--schema), or ` +
           `drop it first (mdw migrate --drop --schema ${schema})`,
       );
-    let started = performance.now();
-    await verifyParts(dir, manifest);
-    const verifyMs = performance.now() - started;
-    started = performance.now();
-    const restored = await restore(dir, manifest, { cfg, log, pool, connections }).catch(async (err: unknown) => {
-      // the schema was empty: it goes, for the next import to find it so
-      await dropSchema(cfg.databaseUrl, schema);
-      throw err;
-    });
-    let at = performance.now();
-    const migrated = await migrate(target, log);
-    const restoreMs = performance.now() - started;
-    const migrateMs = restored.migrate + performance.now() - at;
-    started = performance.now();
+    if (again) log.info({ schema, top: manifest.top.height }, 'the schema holds this snapshot: comparing it again');
+    const filled = again
+      ? await migrateOnly(target, log)
+      : await fill(dir, manifest, { cfg, log, pool, connections, target });
+    await recordRestored(pool, schema, snapshot);
+    const started = performance.now();
     const heights = sampleHeights(manifest.top.height, sample.heights, Math.random);
     // the heights and the accounts at once: each check keeps to its own concurrency, both far within the node's
     // budget of reads (NODE_MAX_READS)
@@ -125,28 +131,95 @@ export async function importSnapshot(
     const [[verified, heightsMs], [state, accountsMs]] = await Promise.all([
       timed(verifyChain({ cfg, log, out }, { heights })),
       timed(verifyChain({ cfg, log, out }, { state: true, sample: sample.accounts, accountsOnly: true })),
-    ]);
-    at = performance.now();
+    ]).catch((err: unknown) => {
+      throw uncheckedImport(err, schema, manifest.top.height);
+    });
     return {
       manifest,
-      migrated,
+      migrated: filled.migrated,
       heightsChecked: verified.checked,
       accountsChecked: state.state.reduce((n, c) => n + c.items, 0),
       differences: verified.differences + state.differences,
-      ms: { verify: verifyMs, restore: restoreMs, check: at - started },
-      phases: {
-        migrate: migrateMs,
-        copy: restored.times.copy,
-        indexes: restored.times.indexes,
-        rows: restored.times.wall,
-        analyze: restored.analyze,
-        heights: heightsMs,
-        accounts: accountsMs,
-      },
+      ms: { ...filled.ms, check: performance.now() - started },
+      phases: { ...filled.phases, heights: heightsMs, accounts: accountsMs },
     };
   } finally {
     await pool.end();
   }
+}
+
+/** holdsOnly says whether `schema` holds `snapshot` as an import restored it, with no block written after its top. */
+async function holdsOnly(pool: Pool, schema: string, snapshot: RestoredSnapshot): Promise<boolean> {
+  const restored = await restoredSnapshot(pool, schema);
+  if (restored?.manifestSha256 !== snapshot.manifestSha256) return false;
+  return (await topKeyBlock(pool))?.hash === snapshot.top.hash;
+}
+
+/** What filling the schema took: the migrations applied after the rows, and the phases' times (ms). */
+interface Filled {
+  readonly migrated: readonly string[];
+  readonly ms: { readonly verify: number; readonly restore: number };
+  readonly phases: Omit<ImportPhases, 'heights' | 'accounts'>;
+}
+
+/**
+ * fill checks every part's SHA-256, restores the rows into the empty schema (dropping it again on a failure) and
+ * migrates it on to this binary's newest.
+ */
+async function fill(
+  dir: string,
+  manifest: SnapshotManifest,
+  deps: { cfg: Config; log: Logger; pool: Pool; connections: number; target: MigrateOptions },
+): Promise<Filled> {
+  const { cfg, log, target } = deps;
+  let started = performance.now();
+  await verifyParts(dir, manifest);
+  const verify = performance.now() - started;
+  started = performance.now();
+  const restored = await restore(dir, manifest, deps).catch(async (err: unknown) => {
+    // the schema was empty: it goes, for the next import to find it so
+    await dropSchema(cfg.databaseUrl, cfg.databaseSchema);
+    throw err;
+  });
+  const at = performance.now();
+  const migrated = await migrate(target, log);
+  return {
+    migrated,
+    ms: { verify, restore: performance.now() - started },
+    phases: {
+      migrate: restored.migrate + performance.now() - at,
+      copy: restored.times.copy,
+      indexes: restored.times.indexes,
+      rows: restored.times.wall,
+      analyze: restored.analyze,
+    },
+  };
+}
+
+/** migrateOnly is a schema restored by an earlier run of the import: this binary's newer migrations, if any. */
+async function migrateOnly(target: MigrateOptions, log: Logger): Promise<Filled> {
+  const started = performance.now();
+  const migrated = await migrate(target, log);
+  const none = { copy: 0, indexes: 0, rows: 0, analyze: 0 };
+  return { migrated, ms: { verify: 0, restore: 0 }, phases: { migrate: performance.now() - started, ...none } };
+}
+
+/**
+ * uncheckedImport is the error of an import restored whole whose comparison with the node failed (the node away or
+ * too slow even after the client's retries): the schema is kept, for an hour of restore at mainnet's size must not be
+ * lost to a node's bad minute, and the same import run again (a Job's retry) only compares. Its code stays the cause's,
+ * so the command exits as for any node away.
+ */
+function uncheckedImport(err: unknown, schema: string, top: number): unknown {
+  if (!(err instanceof AppError)) return err;
+  return new AppError(
+    err.code,
+    err.status,
+    `schema "${schema}" is restored and migrated (top ${top}), but comparing it with the node failed: ` +
+      `${err.message}; the schema is kept: the same import run again compares it again without restoring it twice, ` +
+      `\`mdw migrate --drop --schema ${schema}\` drops it`,
+    { cause: err },
+  );
 }
 
 /**

@@ -34,7 +34,8 @@ export const JOB_DEADLINE_SECONDS = {
 
 /**
  * RESTORE_BACKOFF_LIMIT: a restore is retried once only: `mdw snapshot import` drops the schema it failed to fill,
- * so a retry starts clean, but a refusal (another network, a newer migration level) would only be fetched again.
+ * so a retry starts clean (and one whose comparison with the node failed is kept: the retry only compares), but a
+ * refusal (another network, a newer migration level) would only be fetched again.
  */
 const RESTORE_BACKOFF_LIMIT = 1;
 

@@ -1,7 +1,8 @@
 /**
  * @module `mdw snapshot` round trip (issue 88): exported while the populator writes, imported into another schema that
  * `-v --full` finds equal to the node's chain, followed on by a populator; a snapshot of another network, of a newer
- * migration level, with a damaged part, or into a schema that is not empty, refused with its error.
+ * migration level, with a damaged part, or into a schema that is not empty, refused with its error; an import whose
+ * comparison with the node failed kept, and only compared when run again.
  */
 import { expect } from 'chai';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { migrationNames } from '../../../src/db/schema/migrator.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { startFaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
 describe('mdw snapshot export and import', function () {
@@ -117,7 +119,12 @@ describe('mdw snapshot export and import', function () {
     expect(manifest.migrations.at(-1)).to.equal(migrationNames().at(-1));
     // every part holds the rows the snapshot saw, no more: key_blocks' count is the top's height + 1
     expect(manifest.parts.find((p) => p.table === 'key_blocks')!.rows).to.equal(manifest.top.height + 1);
-    expect(manifest.parts.map((p) => p.table)).to.not.include.members(['mdw_migrations', 'webhooks', 'api_keys']);
+    expect(manifest.parts.map((p) => p.table)).to.not.include.members([
+      'mdw_migrations',
+      'webhooks',
+      'api_keys',
+      'snapshot_restored',
+    ]);
   });
 
   it('imports into an empty schema, -v --full finds it equal to the chain, and a populator follows on from its top', async () => {
@@ -154,6 +161,35 @@ describe('mdw snapshot export and import', function () {
     // every index and constraint the restore dropped before the rows is back, as the source has it
     expect(await indexes('imported_synced')).to.deep.equal(await indexes('mdw'));
     expect(await constraints('imported_synced')).to.deep.equal(await constraints('mdw'));
+  });
+
+  it('keeps a schema whose comparison with the node failed, and the same import run again only compares', async () => {
+    const dir = join(work, 'again');
+    await exportSnapshot({ cfg: h.config(), log: silent }, dir);
+    const node = await startFaultProxy(h.devnode.externalUrl);
+    try {
+      // the accounts' reads go unanswered: the client's timeouts and retries, then the import's error
+      node.hang(/\/accounts\//);
+      const err = await refusal(importInto(dir, 'compared_again', { NODE_URL: node.url, NODE_TIMEOUT_MS: '300' }));
+      expect(err.code).to.equal(ErrorCode.NODE_TIMEOUT);
+      expect(err.message).to.contain('schema "compared_again" is restored and migrated');
+      expect(err.message).to.contain('the same import run again compares it again');
+      const held = await tables('compared_again');
+      expect(held).to.be.greaterThan(0);
+      node.hang(undefined);
+      const { report, lines } = await importInto(dir, 'compared_again', { NODE_URL: node.url });
+      expect(lines).to.deep.equal([]);
+      expect(report).to.include({ differences: 0 });
+      expect(report.accountsChecked).to.be.greaterThan(0);
+      // nothing restored twice
+      expect(report.ms).to.include({ verify: 0, restore: 0 });
+      expect(await tables('compared_again')).to.equal(held);
+      // another snapshot into that schema is still refused
+      const other = await refusal(importInto(snapshot, 'compared_again'));
+      expect(other.code).to.equal(ErrorCode.SNAPSHOT_REFUSED);
+    } finally {
+      await node.close();
+    }
   });
 
   it('refuses to export a schema that is not migrated, or into a directory that is not empty', async () => {
