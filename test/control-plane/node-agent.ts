@@ -2,8 +2,8 @@
  * @module A stand-in for the kubelet of one node (no kubelet runs here): it registers the node and renews its Lease,
  * binds unscheduled pods to it (there is no scheduler either), runs each container of the middleware's image as a
  * process of this checkout (`node bin/mdw.js <args>`) with the pod's environment, reports Running, Ready (from the
- * readiness probe), restarts and, for a Job's pod, Succeeded or Failed by the exit code with the termination message,
- * and stops the process when the pod is deleted. Init containers run first, one after the other, as processes too; one
+ * readiness probe; not ready after failureThreshold failures in a row, as a kubelet), restarts and, for a Job's pod,
+ * Succeeded or Failed by the exit code with the termination message, and stops the process when the pod is deleted. Init containers run first, one after the other, as processes too; one
  * that fails fails a pod that is not restarted (restartPolicy Never). Service names are resolved by its proxy (service-proxy.ts).
  *
  * Where a process cannot be what a container is, the agent maps it, and says so here:
@@ -52,6 +52,8 @@ interface Running {
   terminationFile: string;
   restarts: number;
   ready: boolean;
+  /** failed readiness probes in a row */
+  failures: number;
   nextProbeMs: number;
   startedAt: string;
   exited?: { code: number; at: string };
@@ -274,6 +276,7 @@ export class NodeAgent {
       terminationFile: join(dir, 'termination-log'),
       restarts: 0,
       ready: false,
+      failures: 0,
       nextProbeMs: 0,
       startedAt: new Date().toISOString(),
       inits: [],
@@ -308,6 +311,7 @@ export class NodeAgent {
     run.child = child;
     run.exited = undefined;
     run.ready = false;
+    run.failures = 0;
     run.startedAt = new Date().toISOString();
     run.nextProbeMs = Date.now() + 1000 * (container.readinessProbe?.initialDelaySeconds ?? 0);
     child.once('exit', (code, signal) => {
@@ -423,7 +427,9 @@ export class NodeAgent {
   async #probe(pod: V1Pod, container: V1Container, run: Running): Promise<void> {
     const probe = container.readinessProbe;
     run.nextProbeMs = Date.now() + 1000 * Math.min(probe?.periodSeconds ?? 10, 2);
-    const ready = probe === undefined ? true : await httpProbe(probe, container, run.ip);
+    const passed = probe === undefined ? true : await httpProbe(probe, container, run.ip);
+    const { ready, failures } = nextReadiness(run, passed, probe?.failureThreshold);
+    run.failures = failures;
     if (ready !== run.ready || pod.status?.podIP !== run.ip) {
       run.ready = ready;
       await this.#reportStatus(pod, container, run);
@@ -616,6 +622,24 @@ function quantity(q: string): number {
     Ti: 2 ** 40,
   };
   return Number(m[1]) * (m[2] === undefined ? 1 : (factor[m[2]] as number));
+}
+
+/** Readiness is a container's readiness as its probes judged it: ready or not, and the failed probes in a row. */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly failures: number;
+}
+
+/**
+ * nextReadiness judges one readiness probe as the kubelet's prober does: a ready container is marked not ready only
+ * after failureThreshold failed probes in a row (the probe's, 3 by default), one probe that passes makes it ready
+ * (successThreshold 1, the default no pod here changes). One slow answer of a loaded server does not take it out of
+ * its Services. The agent probes every 2 s at most (periodSeconds, faster than a kubelet, so pods start sooner).
+ */
+export function nextReadiness(before: Readiness, passed: boolean, failureThreshold = 3): Readiness {
+  if (passed) return { ready: true, failures: 0 };
+  const failures = before.failures + 1;
+  return { ready: before.ready && failures < failureThreshold, failures };
 }
 
 /** httpProbe runs an httpGet probe against the pod's address; other probe kinds count as passing. */

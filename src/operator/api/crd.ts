@@ -213,7 +213,9 @@ function statusSchema(): JsonSchema {
     ),
     activeGeneration: generation('Data generation behind the stable Service.'),
     pendingGeneration: generation('Data generation being built behind the preview Service.'),
-    previousGeneration: generation('Generation kept for rollback until previousExpiresAt.'),
+    previousGeneration: generation(
+      'Generation switched from, running until previousExpiresAt (for a rollback, or draining after one).',
+    ),
     previousExpiresAt: time(),
     height: count(),
     nodeHeight: count(),

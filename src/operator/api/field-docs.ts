@@ -208,7 +208,8 @@ export const FIELD_DOCS: Readonly<Record<string, string>> = {
   '.status.phase':
     'One word for people: Pending, Migrating, Syncing, Available, Reindexing, Degraded, Paused, Invalid.',
   '.status.previousExpiresAt': 'When the retained previous generation is dropped.',
-  '.status.previousGeneration': 'Generation kept for rollback until previousExpiresAt.',
+  '.status.previousGeneration':
+    'Generation switched from, running until previousExpiresAt (for a rollback, or draining after one).',
   '.status.readyReplicas': 'Servers of the active generation that are ready.',
   '.status.reload': 'Progress of the reload spec.reload requests.',
   '.status.reload.cleanupGeneration': 'The generation being cleaned up (workloads deleted, schema dropped).',

@@ -200,7 +200,7 @@ export type MiddlewareStatus = {
   activeGeneration?: number;
   /** Data generation being built behind the preview Service. */
   pendingGeneration?: number;
-  /** Generation kept for rollback until previousExpiresAt. */
+  /** Generation switched from, running until previousExpiresAt (for a rollback, or draining after one). */
   previousGeneration?: number;
   /** When the retained previous generation is dropped. */
   previousExpiresAt?: string;

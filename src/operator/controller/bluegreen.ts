@@ -158,6 +158,17 @@ export interface DesiredLayout {
 }
 
 const POLL_MS = 10_000;
+
+/**
+ * SWITCH_DRAIN_MS: the servers the stable Service stops selecting keep running at least this long after the switch.
+ * The switch is one write of the selector, but clients follow it later: the EndpointSlice controller rewrites the
+ * Service's endpoints, then kube-proxy on every node its rules (seconds, more on a loaded cluster). Servers deleted
+ * at the switch would meanwhile still be sent requests, refused; Argo Rollouts waits 30 s (scaleDownDelaySeconds)
+ * before scaling the old side down for the same reason. It bounds the rollback window from below and delays the
+ * drop of a generation rolled back from.
+ */
+export const SWITCH_DRAIN_MS = 30_000;
+
 const TERMINAL: ReadonlySet<ReloadState> = new Set([
   ReloadState.Completed,
   ReloadState.RolledBack,
@@ -576,7 +587,8 @@ function catchUp(
 }
 
 function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): ReloadStep {
-  const previousExpiresAt = new Date(now.getTime() + settings.retainPreviousMs).toISOString();
+  const retainMs = Math.max(settings.retainPreviousMs, SWITCH_DRAIN_MS);
+  const previousExpiresAt = new Date(now.getTime() + retainMs).toISOString();
   const message = `stable Services switched from generation ${reload.fromGeneration} to ${reload.generation}; generation ${reload.fromGeneration} is kept until ${previousExpiresAt}`;
   const next: ReloadProgress = { ...reload, state: ReloadState.Promoted, promotedAt: now.toISOString(), message };
   return {
@@ -587,7 +599,7 @@ function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): R
       reload: next,
     },
     events: [{ type: 'Normal', reason: 'Promoted', message }],
-    requeueAfterMs: Math.min(POLL_MS, settings.retainPreviousMs),
+    requeueAfterMs: Math.min(POLL_MS, retainMs),
   };
 }
 
@@ -610,11 +622,21 @@ function retain(
         reload.message === message ? [] : [{ type: 'Warning', reason: 'RollbackWaiting', message }];
       return { state: { ...state, reload: { ...reload, message } }, events, requeueAfterMs: POLL_MS };
     }
-    return cleanUp({ activeGeneration: reload.fromGeneration }, reload, reload.generation, 'RolledBack', {
-      type: 'Normal',
-      reason: 'RolledBack',
-      message: `stable Services switched back to generation ${reload.fromGeneration}; dropping generation ${reload.generation}`,
-    });
+    // the generation left keeps its servers while clients follow the switch back: it is dropped after the drain
+    const drainedAt = new Date(now.getTime() + SWITCH_DRAIN_MS).toISOString();
+    const draining = { previousGeneration: reload.generation, previousExpiresAt: drainedAt };
+    return cleanUp(
+      { activeGeneration: reload.fromGeneration },
+      reload,
+      reload.generation,
+      'RolledBack',
+      {
+        type: 'Normal',
+        reason: 'RolledBack',
+        message: `stable Services switched back to generation ${reload.fromGeneration}; dropping generation ${reload.generation} once its servers drained (${drainedAt})`,
+      },
+      draining,
+    );
   }
   const left = Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
   if (left > 0) return { state, events: [], requeueAfterMs: left };
@@ -625,12 +647,17 @@ function retain(
   });
 }
 
+/**
+ * cleanUp retires `generation`: its workloads go, then its schema. `draining` keeps it as the previous generation,
+ * servers running, until its time (finishCleanUp): the stable Service selected it until this switch.
+ */
 function cleanUp(
   state: GenerationState,
   reload: ReloadProgress,
   generation: number,
   outcome: ReloadOutcome,
   event: ReloadEvent,
+  draining?: Required<Pick<GenerationState, 'previousGeneration' | 'previousExpiresAt'>>,
 ): ReloadStep {
   const next: ReloadProgress = {
     ...reload,
@@ -639,10 +666,20 @@ function cleanUp(
     outcome,
     message: event.message,
   };
-  return { state: { activeGeneration: state.activeGeneration, reload: next }, events: [event], requeueAfterMs: 0 };
+  return {
+    state: { activeGeneration: state.activeGeneration, ...draining, reload: next },
+    events: [event],
+    requeueAfterMs: draining === undefined ? 0 : SWITCH_DRAIN_MS,
+  };
 }
 
 function finishCleanUp(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {
+  if (state.previousGeneration !== undefined) {
+    // a generation rolled back from drains first: its workloads (and so its drop Job) wait until then
+    const left = Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
+    if (left > 0) return { state, events: [], requeueAfterMs: left };
+    return { state: { activeGeneration: state.activeGeneration, reload }, events: [], requeueAfterMs: 0 };
+  }
   if (job === 'Failed') {
     const message = `dropping generation ${reload.cleanupGeneration ?? '?'} failed; retrying`;
     const events: ReloadEvent[] =

@@ -4,6 +4,7 @@ import {
   desiredLayout,
   isReloadBusy,
   nextGenerationNumber,
+  SWITCH_DRAIN_MS,
   type GenerationState,
   type ReloadObservation,
   type ReloadProgress,
@@ -373,6 +374,23 @@ describe('advanceReload', () => {
       expect(step.state.reload).to.deep.include({ state: 'Promoted', promotedAt: later(60_000).toISOString() });
       expect(step.events.map((e) => e.reason)).to.deep.equal(['Promoted']);
     });
+    // clients follow a selector switch late (EndpointSlices, then kube-proxy): the servers left keep running meanwhile
+    it('keeps N for the drain at least, with a rollback window shorter than it (retainPrevious 0s)', () => {
+      const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
+      const noWindow = { ...settings, retainPreviousMs: 0 };
+      const step = advanceReload(windowOpen, blueGreen, caughtUp, later(60_000), noWindow);
+      expect(step.state).to.deep.include({
+        activeGeneration: 2,
+        previousGeneration: 1,
+        previousExpiresAt: later(60_000 + SWITCH_DRAIN_MS).toISOString(),
+      });
+      const draining = advanceReload(step.state, blueGreen, quiet, later(60_000 + SWITCH_DRAIN_MS - 1), noWindow);
+      expect(draining.state).to.deep.equal(step.state);
+      expect(draining.requeueAfterMs).to.equal(1);
+      const drained = advanceReload(step.state, blueGreen, quiet, later(60_000 + SWITCH_DRAIN_MS), noWindow);
+      expect(drained.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 1 });
+      expect(drained.state.previousGeneration).to.equal(undefined);
+    });
     it('waits for approval without autoPromote, announcing it once', () => {
       const windowOpen = reloading({ state: 'CatchingUp', syncedSince: now.toISOString() });
       const first = advanceReload(windowOpen, manual, caughtUp, later(60_000), settings);
@@ -475,12 +493,37 @@ describe('advanceReload', () => {
       previousServersAvailable: true,
       previousProbe: healthy(100, 101),
     };
-    it('rolls back on the rollback annotation naming this reload: N active again, N+1 dropped', () => {
+    it('rolls back on the rollback annotation naming this reload: N active again, N+1 dropped once drained', () => {
       const step = advanceReload(promoted, blueGreen, rollback, later(600_000), settings);
-      expect(step.state).to.deep.include({ activeGeneration: 1 });
-      expect(step.state.previousGeneration).to.equal(undefined);
+      // N+1's servers keep running while clients follow the switch back: they were the stable Service's until now
+      expect(step.state).to.deep.include({
+        activeGeneration: 1,
+        previousGeneration: 2,
+        previousExpiresAt: later(600_000 + SWITCH_DRAIN_MS).toISOString(),
+      });
       expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'RolledBack' });
       expect(step.events[0]?.reason).to.equal('RolledBack');
+      expect(step.requeueAfterMs).to.equal(SWITCH_DRAIN_MS);
+      expect(desiredLayout(step.state).generations).to.deep.include({ generation: 2, workloads: true, preview: false });
+      const draining = advanceReload(step.state, blueGreen, quiet, later(600_000 + SWITCH_DRAIN_MS - 1), settings);
+      expect(draining.state).to.deep.equal(step.state);
+      expect(draining.requeueAfterMs).to.equal(1);
+      // a drop Job seen meanwhile (it cannot run: the workloads are there) does not end the clean-up early
+      const early = advanceReload(
+        step.state,
+        blueGreen,
+        { ...quiet, cleanupJob: 'Succeeded' },
+        later(600_001),
+        settings,
+      );
+      expect(early.state).to.deep.equal(step.state);
+      const drained = advanceReload(step.state, blueGreen, quiet, later(600_000 + SWITCH_DRAIN_MS), settings);
+      expect(drained.state).to.deep.equal({ activeGeneration: 1, reload: step.state.reload });
+      expect(desiredLayout(drained.state)).to.deep.equal({
+        generations: [{ generation: 1, workloads: true, preview: false }],
+        stableGeneration: 1,
+        cleanupGeneration: 2,
+      });
     });
     // issue 14 item 5: a rollback must not switch to a generation that cannot serve
     it('waits with a rollback while the previous servers are not available, saying so once', () => {

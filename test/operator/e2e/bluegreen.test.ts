@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { V1Service } from '@kubernetes/client-node';
 import type { Middleware, ReloadSpec } from '../../../src/operator/api/middleware-types.ts';
-import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.ts';
+import { ROLLBACK_ANNOTATION, SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import type { Reconciler } from '../../../src/operator/controller/reconcile.ts';
 import { isKubeError } from '../../../src/operator/kube/client.ts';
-import { Component, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
+import { Component, LABEL_COMPONENT, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
 import { Harness, InterceptingKube, KEY, MW_REF, crashingAt } from './harness.ts';
 
 const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
@@ -83,6 +83,40 @@ async function drive(h: Harness, reconcile: (i: number) => Reconciler, onPass?: 
     h.clock.advance(Math.min(Math.max(requeue, 1000), 3_600_000));
   }
   throw new Error(`the reload did not finish: ${JSON.stringify(snapshot(h))}`);
+}
+
+/**
+ * DrainWatch follows, pass after pass, which generation the stable Service selects and which server Deployments
+ * live (not being deleted): `drains` holds, for each generation's servers deleted, how long (on the clock) after the
+ * stable Service stopped selecting them. Clients follow a switch late (EndpointSlices, then kube-proxy): a short one
+ * is requests sent to servers that are gone.
+ */
+class DrainWatch {
+  readonly drains: Array<{ generation: number; afterMs: number }> = [];
+  readonly #h: Harness;
+  readonly #leftAt = new Map<number, number>();
+  #selected: string | undefined;
+  #live: number[] = [];
+
+  constructor(h: Harness) {
+    this.#h = h;
+    this.look();
+  }
+
+  /** look records what the last pass did (call it after each pass, before the clock moves). */
+  look(): void {
+    const now = this.#h.clock.now().getTime();
+    const selected = stableGeneration(this.#h);
+    if (this.#selected !== undefined && selected !== this.#selected) this.#leftAt.set(Number(this.#selected), now);
+    this.#selected = selected;
+    const live = this.#h
+      .deployments()
+      .filter((d) => d.metadata.labels?.[LABEL_COMPONENT] === Component.server && !d.metadata.deletionTimestamp)
+      .map((d) => Number(d.metadata.labels?.[LABEL_GENERATION]));
+    for (const generation of this.#live.filter((g) => !live.includes(g)))
+      this.drains.push({ generation, afterMs: now - (this.#leftAt.get(generation) ?? now) });
+    this.#live = live;
+  }
 }
 
 /** startReload requests a reload and answers its database check: generation 2's migration Job then runs. */
@@ -293,6 +327,38 @@ describe('blue/green reload on the fake API server', () => {
     expect(h.generationsOf('Deployment')).to.deep.equal([1]);
     expect(h.names('Job').some((n) => n.includes('-g2-'))).to.equal(false);
     expect(reasons).to.include.members(['Promoted', 'RolledBack', 'GenerationDropped']);
+  });
+
+  it('keeps the servers the stable Service stops selecting for the drain: after a promotion without rollback window, after a rollback', async () => {
+    const promoted = await serving();
+    requestReload(promoted, { ...RELOAD, retainPrevious: '0s' });
+    const afterPromotion = new DrainWatch(promoted);
+    await drive(
+      promoted,
+      () => promoted.reconcile,
+      () => afterPromotion.look(),
+    );
+    expect(reloadState(promoted)).to.equal('Completed');
+    expect(afterPromotion.drains.map((d) => d.generation)).to.deep.equal([1]);
+    expect(afterPromotion.drains[0]?.afterMs).to.be.at.least(SWITCH_DRAIN_MS);
+
+    const rolledBack = await serving();
+    requestReload(rolledBack, RELOAD);
+    const afterRollback = new DrainWatch(rolledBack);
+    await drive(
+      rolledBack,
+      () => rolledBack.reconcile,
+      () => {
+        afterRollback.look();
+        const annotations = rolledBack.middleware().metadata.annotations;
+        if (reloadState(rolledBack) === 'Promoted' && annotations?.[ROLLBACK_ANNOTATION] === undefined)
+          rolledBack.kube.userPatch(MW_REF, { metadata: { annotations: { [ROLLBACK_ANNOTATION]: 'reindex-1' } } });
+      },
+    );
+    expect(reloadState(rolledBack)).to.equal('RolledBack');
+    // generation 1 was never deleted (the window kept it); generation 2 went only after its drain
+    expect(afterRollback.drains.map((d) => d.generation)).to.deep.equal([2]);
+    expect(afterRollback.drains[0]?.afterMs).to.be.at.least(SWITCH_DRAIN_MS);
   });
 
   // issue 14 item 5: switching back to a generation that cannot serve would trade a working one for a broken one

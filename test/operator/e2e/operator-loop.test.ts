@@ -4,6 +4,7 @@ import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { requestReload } from '../../../src/operator/admin.ts';
+import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import { createReconciler } from '../../../src/operator/controller/reconcile.ts';
 import { refOf, type KubeObject, type WatchHandle } from '../../../src/operator/kube/client.ts';
 import { buildCrd } from '../../../src/operator/api/crd.ts';
@@ -51,9 +52,12 @@ describe('the operator loop with the real reconciler', () => {
   let operator: OperatorRuntime;
   let watches: WatchHandle[];
   let registry: Registry;
+  /** how far the operator's clock runs ahead of the wall clock (a test jumps over a wait) */
+  let aheadMs = 0;
 
   beforeEach(async () => {
     kube = new FakeKube({ crds: [buildCrd()] });
+    aheadMs = 0;
     registry = new Registry();
     const metrics = createOperatorMetrics(registry);
     const probe = new ScriptedProbe();
@@ -65,7 +69,7 @@ describe('the operator loop with the real reconciler', () => {
       log,
       metrics,
       probe: probe.probe,
-      clock: () => new Date(),
+      clock: () => new Date(Date.now() + aheadMs),
       config: { image: IMAGE },
     });
     operator = new OperatorRuntime({
@@ -110,6 +114,10 @@ describe('the operator loop with the real reconciler', () => {
       retainPrevious: '0s',
       id: 'loop',
     });
+    await eventually(async () => expect(status()?.reload).to.deep.include({ id: 'loop', state: 'Promoted' }));
+    // generation 1's servers drain after the switch: the clock jumps over the drain, an annotation wakes the operator
+    aheadMs = SWITCH_DRAIN_MS;
+    await kube.patchMerge(MW_REF, { metadata: { annotations: { 'test.mdw/wake': '1' } } });
     await eventually(async () => expect(status()?.reload).to.deep.include({ id: 'loop', state: 'Completed' }));
     expect(status()).to.deep.include({ activeGeneration: 2 });
     const generations = kube

@@ -10,6 +10,7 @@ import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { V1Deployment, V1Pod, V1Service } from '@kubernetes/client-node';
 import { parseJson } from '../../../src/chain/json.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
+import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
@@ -21,6 +22,7 @@ import {
   OPERATOR_NAMESPACE,
   OPERATOR_USER,
   conditionOf,
+  expectDrainAfterSwitch,
   exampleMiddleware,
   exampleNamespace,
   install,
@@ -44,7 +46,7 @@ class ObjectPaths extends KubernetesObjectApi {
     return this.specUriPath(obj, 'patch');
   }
 }
-type Status = { activeGeneration?: number; height?: number; reload?: { state?: string } };
+type Status = { activeGeneration?: number; height?: number; reload?: { state?: string; promotedAt?: string } };
 
 realTier('the operator on a real control plane', function () {
   this.timeout(120_000);
@@ -236,7 +238,9 @@ realTier('the operator on a real control plane', function () {
     });
   });
 
-  it('reloads blue/green to promotion: generation 2 built beside 1, the stable Service moved, 1 retired', async () => {
+  it('reloads blue/green to promotion: generation 2 built beside 1, the stable Service moved, 1 retired after its drain', async function () {
+    // the drain of generation 1's servers after the switch (SWITCH_DRAIN_MS) comes on top of the reload
+    this.timeout(120_000 + SWITCH_DRAIN_MS);
     await c.kube.patchMerge(MW, {
       spec: { reload: { id: 'reindex-1', strategy: 'BlueGreen', autoPromote: true, retainPrevious: '0s' } },
     });
@@ -244,7 +248,9 @@ realTier('the operator on a real control plane', function () {
       const m = await middleware();
       expect(m?.status?.reload?.state).to.equal('Completed');
       expect(m?.status?.activeGeneration).to.equal(2);
-    }, 115_000);
+    }, 115_000 + SWITCH_DRAIN_MS);
+    const promoted = (await middleware())?.status?.reload?.promotedAt;
+    expectDrainAfterSwitch(c, NS, 'mainnet', 'mainnet-server-g1', promoted);
     const stable = await c.kube.get<V1Service & KubeObject>({
       apiVersion: 'v1',
       kind: 'Service',

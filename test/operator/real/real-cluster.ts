@@ -4,11 +4,13 @@
  * operator's log, read after each test for errors nobody expected. Without the built binaries the tier is skipped,
  * said in one line.
  */
+import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProxyAgent, fetch } from 'undici';
 import { parse } from 'yaml';
 import type { Devnode } from '../../../src/devnode/index.ts';
+import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import type { KubeClient, KubeObject } from '../../../src/operator/kube/client.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
 import { CHECKOUT, IMAGE_REPOSITORY, IMAGE_TAG, startRealCluster } from '../../control-plane/cluster.ts';
@@ -121,6 +123,34 @@ export interface AuditEntry {
   user: { username: string };
   objectRef?: { resource?: string; namespace?: string; name?: string; subresource?: string };
   responseStatus?: { code?: number };
+  /** when the stage was reached (RFC 3339, microseconds) */
+  stageTimestamp: string;
+}
+
+/**
+ * expectDrainAfterSwitch asserts, from the audit log, that the operator switched the stable Service `service` away
+ * from the server Deployment `deployment` in the pass that recorded the promotion (`promotedAt`, that pass's start),
+ * and deleted the Deployment no sooner than SWITCH_DRAIN_MS after it: clients had the drain to follow the switch.
+ */
+export function expectDrainAfterSwitch(
+  c: Installed,
+  namespace: string,
+  service: string,
+  deployment: string,
+  promotedAt: string | undefined,
+): void {
+  const writes = c.audit().filter((e) => e.user.username === OPERATOR_USER && e.objectRef?.namespace === namespace);
+  const deleted = writes.findIndex(
+    (e) => e.verb === 'delete' && e.objectRef?.resource === 'deployments' && e.objectRef.name === deployment,
+  );
+  expect(deleted, `${deployment} deleted`).to.be.at.least(0);
+  const switched = writes
+    .slice(0, deleted)
+    .findLast((e) => e.verb === 'patch' && e.objectRef?.resource === 'services' && e.objectRef.name === service);
+  const promoted = Date.parse(String(promotedAt));
+  expect(Date.parse(String(switched?.stageTimestamp)), 'the switch').to.be.within(promoted, promoted + SWITCH_DRAIN_MS);
+  const deletedMs = Date.parse((writes[deleted] as AuditEntry).stageTimestamp);
+  expect(deletedMs - promoted, `${deployment} deleted after the promotion`).to.be.at.least(SWITCH_DRAIN_MS);
 }
 
 /** jsonLines parses every JSON line of a file (others skipped: a line still being written). */
