@@ -65,10 +65,11 @@ format-check: node_modules/.installed
 TEST_FIRST := indexer e2e devnode integration
 TEST_FOLDERS := $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(foreach f,$(shell find test -name '*.test.ts'),$(word 2,$(subst /, ,$(f))))))
 
-# Before them, the files that ran longest in a full run, longest first (test/support/longest-first.txt, made by
-# test/support/longest-first.ts from MDW_TEST_CPU_LOG): the real control plane's, the e2e files' and the indexer's
-# long ones started last made a tail of minutes where one worker ran and the others had nothing left. A file listed
-# there and since removed is skipped (wildcard); a new one goes by its folder until the list is made again.
+# Before them, the files that cost most in a full run, costliest first (test/support/longest-first.txt, made by
+# test/support/longest-first.ts from MDW_TEST_CPU_LOG), the real control plane's two first: by folder alone those two,
+# minutes each and mostly waiting, started after the 186 integration files, where a long file makes the run's tail
+# with the other workers idle. A file listed there and since removed is skipped (wildcard); a new one goes by its
+# folder until the list is made again.
 TEST_LONGEST := $(wildcard $(shell cat test/support/longest-first.txt))
 TEST_FILES := $(TEST_LONGEST) $(filter-out $(TEST_LONGEST),$(foreach d,$(TEST_FOLDERS),$(sort $(shell find test/$(d) -name '*.test.ts'))))
 
