@@ -32,6 +32,11 @@ import {
   treesOfBalances,
 } from '../../support/channel-txs.ts';
 import { loadAndServe, type Served } from '../../support/served.ts';
+import { migrationSql } from '../../support/migration-sql.ts';
+import { waitFor } from '../../support/wait.ts';
+import prom from 'prom-client';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from '../../support/populate.ts';
 
 type Obj = { [key: string]: Json };
@@ -398,5 +403,54 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
       await populateToTop(served.cfg);
       expectAsTheNode(await compare());
     });
+
+    it('verifies clean against the node (mdw -v --full): the channels and their totals', async () => {
+      await expectVerifiedClean();
+    });
+
+    if (kind === 'main chain')
+      it('derives the channels of a schema stored before migration 1147 again: parties’ amounts, wrapped deposits', async () => {
+        const { pool } = served;
+        // the schema before 1147: no parties' amounts; a wrapped deposit's amount neither stored nor counted
+        const wrapped = `FROM transactions t WHERE t.height = e.height AND t.micro_index = e.micro_index
+            AND t.tx_index = e.tx_index AND t.inner_type IS NOT NULL AND e.tx_type = 'ChannelDepositTx'`;
+        const lost = await pool.query(
+          `UPDATE channel_totals k SET deposited = k.deposited - w.amount
+             FROM (SELECT e.channel_id, sum(e.amount) AS amount FROM channel_events e
+                    WHERE EXISTS (SELECT 1 ${wrapped}) GROUP BY e.channel_id) w
+            WHERE k.channel_id = w.channel_id`,
+        );
+        expect(lost.rowCount, 'channels with a wrapped deposit').to.be.at.least(2);
+        await pool.query(`UPDATE channel_events e SET amount = NULL ${wrapped}`);
+        await pool.query('ALTER TABLE channel_events DROP COLUMN initiator_amount, DROP COLUMN responder_amount');
+        await pool.query(await migrationSql('1147_channel_party_amounts'));
+        const queued = await pool.query("SELECT next_height FROM derive_backfill WHERE area = 'channels'");
+        expect(queued.rows).to.have.length(1);
+        const populator = await startPopulator({
+          cfg: served.cfg,
+          log: pino({ level: 'silent' }),
+          registry: new prom.Registry(),
+        });
+        try {
+          await waitFor(
+            'the channels derived again',
+            async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
+            60_000,
+          );
+        } finally {
+          await populator.stop();
+        }
+        expectAsTheNode(await compare());
+        await expectVerifiedClean();
+      });
+
+    /** expectVerifiedClean runs `mdw -v --full` over the served schema: no difference. */
+    const expectVerifiedClean = async (): Promise<void> => {
+      const lines: string[] = [];
+      const log = pino({ level: 'silent' });
+      const report = await verifyChain({ cfg: served.cfg, log, out: (l) => lines.push(l) }, { full: true });
+      expect(lines).to.deep.equal([]);
+      expect(report.differences).to.equal(0);
+    };
   });
 }
