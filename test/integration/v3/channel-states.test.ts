@@ -33,11 +33,8 @@ import {
 } from '../../support/channel-txs.ts';
 import { loadAndServe, type Served } from '../../support/served.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
-import { waitFor } from '../../support/wait.ts';
-import prom from 'prom-client';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { populateToTop } from '../../support/populate.ts';
+import { deriveBackfills, populateToTop } from '../../support/populate.ts';
 
 type Obj = { [key: string]: Json };
 type Built = { tx: TxFields; signers: KeyPair[] };
@@ -426,20 +423,7 @@ for (const kind of ['main chain', 'hyperchain'] as const) {
         await pool.query(await migrationSql('1147_channel_party_amounts'));
         const queued = await pool.query("SELECT next_height FROM derive_backfill WHERE area = 'channels'");
         expect(queued.rows).to.have.length(1);
-        const populator = await startPopulator({
-          cfg: served.cfg,
-          log: pino({ level: 'silent' }),
-          registry: new prom.Registry(),
-        });
-        try {
-          await waitFor(
-            'the channels derived again',
-            async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
-            60_000,
-          );
-        } finally {
-          await populator.stop();
-        }
+        await deriveBackfills(served.cfg, pool);
         expectAsTheNode(await compare());
         await expectVerifiedClean();
       });
