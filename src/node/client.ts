@@ -70,6 +70,13 @@ const COOL_DOWN_MS = 1000;
 const MAX_REFUSALS = 20;
 
 /**
+ * OVER_TIME_LIMIT_SAID: the node URLs whose dry-runs were said to end at their time limit. Once per process, not per
+ * client: a populator holds several clients of the same nodes (populator.ts), and a dependency's trouble is logged
+ * once, not per request.
+ */
+const OVER_TIME_LIMIT_SAID = new Set<string>();
+
+/**
  * NodeClient reads chain data from one node or spreads it over several; every answer is parsed without losing
  * digits, and a request already in flight for the same path is shared, never sent twice.
  */
@@ -89,8 +96,6 @@ export class NodeClient {
   readonly #log: Logger;
   /** requests in flight by path (and parse), shared by every caller that asks for the same meanwhile */
   readonly #inFlight = new Map<string, Promise<unknown>>();
-  /** a dry-run every node gave up at its time limit was logged: once per client, not per request or round */
-  #overTimeLimitSaid = false;
 
   constructor(opts: NodeClientOptions, log: Logger) {
     const { url, metrics, paced, ...rest } = opts;
@@ -406,7 +411,7 @@ export class NodeClient {
   /**
    * #dryRun asks a dry-run (`body`) in rounds over the node set, its answer read by `read` (dryRun's doc), until it
    * ends in one of the `lasting` failures (dry-run.ts countLasting): the nodes' time limit round after round is said
-   * once per client, a warning.
+   * once per process and node (OVER_TIME_LIMIT_SAID), a warning.
    */
   async #dryRun<T, K extends Lasting>(
     top: string | undefined,
@@ -415,17 +420,23 @@ export class NodeClient {
     lasting: readonly K[],
   ): Promise<DryRunOutcome<T | K>> {
     const outcome = await this.#inRounds(countLasting(this.#round(top, body, read), lasting));
-    if (outcome === OVER_TIME_LIMIT && !this.#overTimeLimitSaid) {
-      this.#overTimeLimitSaid = true;
+    if (outcome === OVER_TIME_LIMIT) this.#sayOverTimeLimit(top);
+    return outcome;
+  }
+
+  /** #sayOverTimeLimit warns that every node gave a dry-run up at its time limit, unless said of them all before. */
+  #sayOverTimeLimit(top: string | undefined): void {
+    const unsaid = this.#nodes.urls.filter((url) => !OVER_TIME_LIMIT_SAID.has(url));
+    if (unsaid.length > 0) {
+      for (const url of unsaid) OVER_TIME_LIMIT_SAID.add(url);
       this.#log.warn(
-        { top, rounds: LASTING_ROUNDS },
+        { top, rounds: LASTING_ROUNDS, nodes: this.#nodes.urls },
         `every node gave a dry-run up at its time limit (400 dry-run exceeded time limit) ${LASTING_ROUNDS} rounds ` +
           "in a row: what it reads is left untold (a call's internal calls a gap, mdw_incomplete_areas; a token's " +
           "balances unknown); said once per run. Raise the nodes' http.dry_run.timeout_ms (0: unbounded) and " +
           'reload (-H) the heights to fill it in',
       );
     }
-    return outcome;
   }
 
   /** #inRounds runs a dry-run's `round` again after a backoff while it fails transiently, as the client retries. */

@@ -1,16 +1,15 @@
 /** @module Channel create and mutual close over HTTP, signed by both parties with the sdk. */
 import { expect } from 'chai';
 import {
-  EntryTag,
   Tag,
   buildTx,
-  packEntry,
   decode as sdkDecode,
   encode as sdkEncode,
   Encoding,
   type MemoryAccount,
 } from '@aeternity/aepp-sdk';
 import { channelId as deriveChannelId } from '../../src/devnode/ids.ts';
+import { poiOfBalances } from '../support/channel-txs.ts';
 import { startTestNode, FUNDS, type TestNode } from './harness.ts';
 
 async function signedByBoth(
@@ -107,15 +106,11 @@ describe('devnode channel flow over HTTP', () => {
       const signatures = await Promise.all([initiator, responder].map((p) => p.sign(message)));
       return buildTx({ tag: Tag.SignedTx, encodedTx: tx, signatures });
     };
-    const poi = packEntry({
-      tag: EntryTag.TreesPoi,
-      accounts: [],
-      calls: [],
-      channels: [],
-      contracts: [],
-      ns: [],
-      oracles: [],
-    });
+    // the off-chain state the solo transactions prove: the deposit and the withdrawal moved, 950 and 600
+    const poi = poiOfBalances([
+      [initiator.address, 950n],
+      [responder.address, 600n],
+    ]);
     const step = async (builder: string, body: Record<string, unknown>, signer: MemoryAccount): Promise<void> => {
       const res = await t.submit(builder, { channel_id, fee: 1, ...body }, signer);
       expect(res.status, `${builder}: ${res.text}`).to.equal(200);
@@ -133,7 +128,14 @@ describe('devnode channel flow over HTTP', () => {
       { to_id: initiator.address, amount: 50, state_hash: stateHash(3), round: 3 },
       initiator,
     );
-    expect(await channel()).to.include({ channel_amount: 1550, round: 3, locked_until: 0 });
+    // a deposit and a withdrawal move the channel's amount, not the parties' (aesc_channels deposit, withdraw)
+    expect(await channel()).to.include({
+      channel_amount: 1550,
+      initiator_amount: 1000,
+      responder_amount: 500,
+      round: 3,
+      locked_until: 0,
+    });
     const stale = await t.submit(
       'channels/snapshot/solo',
       { channel_id, from_id: initiator.address, payload: await offChain(3), fee: 1 },
@@ -143,7 +145,12 @@ describe('devnode channel flow over HTTP', () => {
     await step('channels/snapshot/solo', { from_id: initiator.address, payload: await offChain(4) }, initiator);
     const closedAt = t.node.height();
     await step('channels/close/solo', { from_id: initiator.address, payload: await offChain(5), poi }, initiator);
-    expect(await channel()).to.include({ round: 5, locked_until: closedAt + 3 });
+    expect(await channel()).to.include({
+      initiator_amount: 950,
+      responder_amount: 600,
+      round: 5,
+      locked_until: closedAt + 3,
+    });
     const slashedAt = t.node.height();
     await step('channels/slash', { from_id: responder.address, payload: await offChain(6), poi }, responder);
     expect(await channel()).to.include({ round: 6, locked_until: slashedAt + 3 });

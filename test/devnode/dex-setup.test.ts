@@ -77,6 +77,16 @@ describe('deployDex (the devnode DEX of mdw dev)', () => {
     expect(factory.decodeResult('all_pairs_length', length!.call_obj.return_value as `cb_${string}`)).to.equal(1n);
   });
 
+  it('gives a dry-run with tx_events of a call that creates a pair up at the time limit (400) when it runs past it, as the node kills the run before it would crash serialising', async () => {
+    const factory = new BytecodeContractCallEncoder(BYTECODE.factory as `cb_${string}`);
+    const none = { '0': [] };
+    const calldata = factory.encodeCall('create_pair', [dex.wrappedAe, dex.router, none, none]);
+    const create = { call_req: { contract: dex.factory, calldata, abi_version: 3, context: { stateful: true } } };
+    t.node.overTimeLimitCall(dex.factory, calldata);
+    const reply = await t.post('/v2/dry-run', { txs: [create], tx_events: true });
+    expect([reply.status, reply.body]).to.deep.equal([400, { reason: 'Bad request: dry-run exceeded time limit' }]);
+  });
+
   it('deploys nothing where the protocol at genesis takes no contracts (mdw dev --hard-forks from Roma)', async () => {
     const roma = await startTestNode({ hardForks: parseHardForkSchedule(JSON.stringify({ 1: 0, 6: 5 })) });
     try {

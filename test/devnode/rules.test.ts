@@ -11,7 +11,7 @@ import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules/apply.t
 import { newState, commitState, type WorldState } from '../../src/devnode/store/state.ts';
 import { FATE_UNIT } from '../../src/devnode/contracts/fate-contract.ts';
 import { encodeSignedTx, encodeTx, type TxFields } from '../../src/devnode/tx-codec.ts';
-import { poiOfBalances } from '../support/channel-txs.ts';
+import { poiOfBalances, treesOfBalances } from '../support/channel-txs.ts';
 
 const NAME_CLAIM_MAX_EXPIRATION = claimMaxExpiration(Protocol.CERES);
 const alice = encode('ak', Buffer.alloc(32, 1));
@@ -530,7 +530,7 @@ describe('devnode rules', () => {
     expect(s.accounts.get(alice)!.balance).to.equal(aliceBefore - 1n + 120n);
     expect(s.accounts.get(bob)!.balance).to.equal(bobBefore + 50n);
     expect(s.accounts.get(LOCKED_COINS_ACCOUNT)).to.deep.equal({ balance: 30n, nonce: 0 });
-    // a slash's proof sets them too; amounts above the channel's are refused before they are compared
+    // a slash's proof sets them too
     const t = world();
     apply(t, channelCreate, 1);
     apply(t, closeSolo(channelId), 2);
@@ -541,14 +541,80 @@ describe('devnode rules', () => {
         [bob, 60n],
       ]),
     );
-    apply(t, slash, 3);
-    expect(() => apply(newState(t), settle(150, 60), 8)).to.throw(TxRejected, /^insufficient_channel_funds:/);
+    // a proof whose amounts are more than the channel's is refused (aesc_utils:check_peers_and_amounts_in_poi)
+    expect(() => apply(newState(t), slash, 3)).to.throw(TxRejected, /^poi_amounts_change_channel_funds:/);
+    apply(
+      t,
+      {
+        ...slash,
+        poi: poiOfBalances([
+          [alice, 150n],
+          [bob, 50n],
+        ]),
+      },
+      3,
+    );
+    expect(t.channels.get(channelId)).to.include({ initiatorAmount: 150n, responderAmount: 50n });
     // an empty proof (the devnode's own traffic) keeps the on-chain amounts
     const u = world();
     apply(u, channelCreate, 1);
     apply(u, closeSolo(channelId), 2);
     apply(u, settle(100, 100), 7);
     expect(u.accounts.get(LOCKED_COINS_ACCOUNT)).to.equal(undefined);
+  });
+
+  it("moves the channel's amount only by deposits and withdrawals, the parties' amounts their creation's until a force progress's trees set them (aesc_channels deposit, withdraw, force_progress)", () => {
+    const s = world();
+    apply(s, { ...channelCreate, channel_reserve: 20 }, 1);
+    const channelId = [...s.channels.entries()][0]![0];
+    s.accounts.set(bob, { ...s.accounts.get(bob)!, balance: 10n ** 6n });
+    const move = (type: string, party: 'from_id' | 'to_id', amount: number, round: number): TxFields => ({
+      type,
+      channel_id: channelId,
+      [party]: alice,
+      amount,
+      state_hash: encode('st', Buffer.alloc(32, round)),
+      round,
+      fee: 1,
+      sender_id: alice,
+    });
+    const aliceBefore = s.accounts.get(alice)!.balance;
+    apply(s, move('ChannelDepositTx', 'from_id', 50, 2), 2);
+    expect(s.channels.get(channelId)).to.include({ amount: 250n, initiatorAmount: 100n, responderAmount: 100n });
+    // a withdrawal may take more than the party's on-chain amount, as long as twice the reserve stays
+    // (aeprimop assert_channel_withdraw_amount)
+    expect(() => apply(newState(s), move('ChannelWithdrawTx', 'to_id', 211, 3), 3)).to.throw(
+      TxRejected,
+      /^not_enough_channel_funds:/,
+    );
+    apply(s, move('ChannelWithdrawTx', 'to_id', 210, 3), 3);
+    expect(s.channels.get(channelId)).to.include({ amount: 40n, initiatorAmount: 100n, responderAmount: 100n });
+    expect(s.accounts.get(alice)!.balance).to.equal(aliceBefore - 51n - 1n + 210n);
+    // a force progress: its trees' balances, less its call's amount for the caller (the contract's then)
+    const forced = (round: number, balances: [bigint, bigint], amount: number): TxFields => ({
+      ...forceProgress(channelId, round),
+      update: { op: 'OffChainCallContract', caller_id: alice, amount, gas_price: 1, gas: 1000 },
+      offchain_trees: treesOfBalances([
+        [alice, balances[0]],
+        [bob, balances[1]],
+      ]),
+    });
+    apply(s, forced(4, [30n, 10n], 5), 4);
+    expect(s.channels.get(channelId)).to.include({ amount: 40n, initiatorAmount: 25n, responderAmount: 10n });
+    // a caller that would keep less than the reserve moves nothing (the call fails: aesc_offchain_update remove_tokens)
+    apply(s, forced(5, [30n, 10n], 11), 5);
+    expect(s.channels.get(channelId)).to.include({ round: 5, initiatorAmount: 30n, responderAmount: 10n });
+    // trees without both parties leave the amounts as they were
+    apply(s, { ...forced(6, [1n, 1n], 0), offchain_trees: encode('ss', Buffer.alloc(16)) }, 6);
+    expect(s.channels.get(channelId)).to.include({ round: 6, initiatorAmount: 30n, responderAmount: 10n });
+    // on a closing channel, balances above the channel's amount leave the channel as it was, the fee paid
+    apply(s, closeSolo(channelId), 7);
+    const bobBefore = s.accounts.get(bob)!.balance;
+    apply(s, forced(7, [35n, 10n], 0), 8);
+    expect(s.channels.get(channelId)).to.include({ round: 6, initiatorAmount: 30n, responderAmount: 10n });
+    expect(bobBefore - s.accounts.get(bob)!.balance, 'the fee and the flat gas').to.equal(1001n);
+    apply(s, forced(7, [28n, 12n], 0), 9);
+    expect(s.channels.get(channelId)).to.include({ round: 7, initiatorAmount: 28n, responderAmount: 12n });
   });
 
   it("takes a paid-for mutual close whose final amounts alone are the channel's amount, its fee the payer's (aeprimop channel_close_mutual, issue 88)", () => {

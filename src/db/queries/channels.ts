@@ -54,8 +54,8 @@ export interface ChannelRow {
     timeMs: string;
   };
   /**
-   * its state after its latest transaction (round, solo round, state hash), kept on that row (migration 1051); null
-   * while the channels area has not derived it for a row stored before
+   * its state after its latest transaction (round, solo round, state hash, the parties' on-chain amounts), kept on that
+   * row (migrations 1051, 1147); null while the channels area has not derived it for a row stored before
    */
   readonly state: ChannelState | null;
   readonly updatesCount: number;
@@ -87,9 +87,11 @@ function channelSql(source: string): string {
                       'blockHeight', ${microBlockHeightSql('lt')},
                       'txType', ${txTypeNameSql('lt')}, 'updateType', lt.update_type, 'timeMs', lt.micro_time_ms::text) AS last,
     lt.round::text AS round, lt.solo_round::text AS "soloRound", lt.state_hash AS "stateHash",
+    lt.initiator_amount::text AS "initiatorAmount", lt.responder_amount::text AS "responderAmount",
     ${k}.updates AS "updatesCount", ${k}.deposited::text AS deposited, ${k}.withdrawn::text AS withdrawn
   FROM (${source}) k
-  CROSS JOIN LATERAL (SELECT t.*, x.tx_type AS update_type, x.round, x.solo_round, x.state_hash FROM channel_events x
+  CROSS JOIN LATERAL (SELECT t.*, x.tx_type AS update_type, x.round, x.solo_round, x.state_hash, x.initiator_amount,
+                             x.responder_amount FROM channel_events x
                         JOIN transactions t ON t.height = x.height AND t.micro_index = x.micro_index AND t.tx_index = x.tx_index
                        WHERE x.channel_id = ${k}.channel_id AND x.height = ${k}.last_height
                          AND x.micro_index = ${k}.last_micro_index AND x.tx_index = ${k}.last_tx_index) lt`;
@@ -102,15 +104,33 @@ type StoredChannelRow = Omit<ChannelRow, 'createTx' | 'delegatesTx' | 'state'> &
   round: string | null;
   soloRound: string | null;
   stateHash: string | null;
+  initiatorAmount: string | null;
+  responderAmount: string | null;
 };
 
 /** rendered renders a channel's transactions from their stored forms. */
-function rendered({ round, soloRound, stateHash, ...r }: StoredChannelRow): ChannelRow {
+function rendered({
+  round,
+  soloRound,
+  stateHash,
+  initiatorAmount,
+  responderAmount,
+  ...r
+}: StoredChannelRow): ChannelRow {
   return {
     ...r,
     createTx: renderStoredTx(r.createTx).tx,
     delegatesTx: r.delegatesTx ? renderStoredTx(r.delegatesTx).tx : undefined,
-    state: round === null ? null : { round: BigInt(round), soloRound: BigInt(soloRound ?? 0), stateHash },
+    state:
+      round === null
+        ? null
+        : {
+            round: BigInt(round),
+            soloRound: BigInt(soloRound ?? 0),
+            stateHash,
+            initiatorAmount: BigInt(initiatorAmount ?? 0),
+            responderAmount: BigInt(responderAmount ?? 0),
+          },
   };
 }
 

@@ -3,7 +3,8 @@
  * latest event before a chain position (the state a batch starting there folds its new events onto).
  */
 import type { Json } from '../../chain/json.ts';
-import type { ChannelState } from '../../chain/channel-state.ts';
+import { channelTerms, type ChannelState, type ChannelTerms } from '../../chain/channel-state.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
 import type { Queryable } from '../connection/pool.ts';
 
 /** A position in the chain: events strictly before it are the prior state. */
@@ -99,23 +100,53 @@ export async function priorOracleStates(
   );
 }
 
+/** A channel before a batch: its state after its latest transaction (null: not derived yet) and its terms. */
+export interface PriorChannel {
+  readonly state: ChannelState | null;
+  /** its creation's terms (parties and reserve), which its solo closes', slashes' and force progresses' trees need */
+  readonly terms: ChannelTerms | undefined;
+}
+
 /**
- * priorChannelStates maps each channel id that has a transaction before `before` to its state after the latest one;
- * null while that state is not known yet (a row stored before migration 1051 that the channels area has not derived).
+ * priorChannelStates maps each channel id that has a transaction before `before` to its state after the latest one
+ * (null while that state is not known yet: a row stored before migration 1051 or 1147 that the channels area has not
+ * derived) and its terms, read from its first transaction (its creation).
  */
 export async function priorChannelStates(
   db: Queryable,
   ids: string[],
   before: ChainPosition,
-): Promise<Map<string, ChannelState | null>> {
+): Promise<Map<string, PriorChannel>> {
+  const columns = `e.round::text, e.solo_round::text, e.state_hash, e.initiator_amount::text,
+    e.responder_amount::text,
+    (SELECT t.signed FROM channel_events c
+       JOIN transactions t ON t.height = c.height AND t.micro_index = c.micro_index AND t.tx_index = c.tx_index
+      WHERE c.channel_id = h.channel_id ORDER BY c.height, c.micro_index, c.tx_index LIMIT 1) AS created`;
   return latestStates(
     db,
-    { table: 'channel_events', key: 'channel_id', columns: 'e.round::text, e.solo_round::text, e.state_hash' },
+    { table: 'channel_events', key: 'channel_id', columns },
     ids,
     before,
-    (r: { channel_id: string; round: string | null; solo_round: string | null; state_hash: string | null }) =>
-      r.round === null
-        ? null
-        : { round: BigInt(r.round), soloRound: BigInt(r.solo_round ?? 0), stateHash: r.state_hash },
+    (r: {
+      channel_id: string;
+      round: string | null;
+      solo_round: string | null;
+      state_hash: string | null;
+      initiator_amount: string | null;
+      responder_amount: string | null;
+      created: Buffer;
+    }) => ({
+      state:
+        r.round === null
+          ? null
+          : {
+              round: BigInt(r.round),
+              soloRound: BigInt(r.solo_round ?? 0),
+              stateHash: r.state_hash,
+              initiatorAmount: BigInt(r.initiator_amount ?? 0),
+              responderAmount: BigInt(r.responder_amount ?? 0),
+            },
+      terms: channelTerms(renderStoredTx(r.created).tx),
+    }),
   );
 }

@@ -1,16 +1,18 @@
 /**
  * @module A state channel's on-chain lifecycle (aesc_*_tx): create, deposit, withdraw, snapshot,
  * mutual close, solo close → slash → settle, and force progress. Off-chain states are taken at
- * their word: a payload's round and state hash are read, its proof of inclusion is not checked but read for the
- * parties' balances at a solo close or slash (which a settle pays out), and otherwise the balances are the on-chain
- * ones (deposits and withdrawals move them). Pure.
+ * their word: a payload's round and state hash are read; a solo close's or slash's proof of inclusion is not checked
+ * but read for the parties' balances, and a force progress's off-chain trees for theirs after its call, which become
+ * the parties' on-chain amounts (a settle pays them out). Deposits and withdrawals move the channel's amount only:
+ * the parties' keep their creation's (or last solo close's, slash's or force progress's) values (aesc_channels
+ * deposit, withdraw). Pure.
  */
 import { offChainState } from '../../chain/channel-payload.ts';
 import { SOLO_ROUND_SWITCH_HEIGHT } from '../../chain/channel-state.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { encode, reprefix } from '../../chain/encoding.ts';
 import { channelId } from '../ids.ts';
-import { poiAmounts } from './channel-poi.ts';
+import { forcedAmounts, poiAmounts, type PartyAmounts } from '../../chain/channel-proofs.ts';
 import { credit, debit, flatGasUsed, int, num, str, TxRejected, type Apply, type ApplyContext } from './common.ts';
 import { FATE_UNIT } from '../contracts/fate-contract.ts';
 import type { ChannelEntry, WorldState } from '../store/state.ts';
@@ -123,19 +125,21 @@ function payout(state: WorldState, channel: ChannelEntry, tx: TxFields, feeFromC
 
 /**
  * provenAmounts are the parties' amounts a solo close's or slash's proof of inclusion holds, which become the
- * channel's on-chain ones (aesc_channels:close_solo_int); none when it holds no account of theirs.
+ * channel's on-chain ones (aesc_channels:close_solo_int); none when it holds no account of theirs. Together they may
+ * be less than the channel's amount (what is left is burnt at the settle), not more (aesc_utils
+ * check_peers_and_amounts_in_poi).
  */
 function provenAmounts(channel: ChannelEntry, tx: TxFields): Partial<ChannelEntry> {
   const proven = poiAmounts(tx.poi, channel.initiatorId, channel.responderId);
-  return proven ? { initiatorAmount: proven.initiator, responderAmount: proven.responder } : {};
+  if (proven && proven.initiator + proven.responder > channel.amount)
+    throw new TxRejected("poi_amounts_change_channel_funds: the proof's amounts are more than the channel amount");
+  return proven ? partyAmounts(proven) : {};
 }
 
-function side(channel: ChannelEntry, party: string, delta: bigint): ChannelEntry {
-  const amount = channel.amount + delta;
-  return party === channel.initiatorId
-    ? { ...channel, amount, initiatorAmount: channel.initiatorAmount + delta }
-    : { ...channel, amount, responderAmount: channel.responderAmount + delta };
-}
+const partyAmounts = (a: PartyAmounts): Partial<ChannelEntry> => ({
+  initiatorAmount: a.initiator,
+  responderAmount: a.responder,
+});
 
 export const CHANNEL_RULES: Record<string, Apply> = {
   ChannelCreateTx(state, tx) {
@@ -169,19 +173,31 @@ export const CHANNEL_RULES: Record<string, Apply> = {
     const channel = active(openChannel(state, tx, from));
     checkRound(channel, num(tx.round));
     debit(state, from, int(tx.fee) + int(tx.amount));
-    const next = side(channel, from, int(tx.amount));
-    state.channels.set(channel.id, { ...next, round: num(tx.round), soloRound: 0, stateHash: str(tx.state_hash) });
+    state.channels.set(channel.id, {
+      ...channel,
+      amount: channel.amount + int(tx.amount),
+      round: num(tx.round),
+      soloRound: 0,
+      stateHash: str(tx.state_hash),
+    });
   },
   ChannelWithdrawTx(state, tx) {
     const to = str(tx.to_id);
     const channel = active(openChannel(state, tx, to));
+    // what is left must hold both parties' reserves, whoever's the coins were (aeprimop
+    // assert_channel_withdraw_amount); the round is checked after it
+    if (channel.amount < 2n * channel.channelReserve + int(tx.amount))
+      throw new TxRejected('not_enough_channel_funds: the channel would keep less than twice its reserve');
     checkRound(channel, num(tx.round));
-    const own = to === channel.initiatorId ? channel.initiatorAmount : channel.responderAmount;
-    if (int(tx.amount) > own) throw new TxRejected('not_enough_channel_funds');
     debit(state, to, int(tx.fee));
     credit(state, to, int(tx.amount));
-    const next = side(channel, to, -int(tx.amount));
-    state.channels.set(channel.id, { ...next, round: num(tx.round), soloRound: 0, stateHash: str(tx.state_hash) });
+    state.channels.set(channel.id, {
+      ...channel,
+      amount: channel.amount - int(tx.amount),
+      round: num(tx.round),
+      soloRound: 0,
+      stateHash: str(tx.state_hash),
+    });
   },
   ChannelSnapshotSoloTx(state, tx) {
     const from = str(tx.from_id);
@@ -203,8 +219,15 @@ export const CHANNEL_RULES: Record<string, Apply> = {
     // the first of a chain of forced states is kept; from the switch height on a co-signed payload starts a new chain
     // (aesc_channels:force_progress, force_progress_with_payload)
     const withPayload = payloadState(tx.payload) !== undefined && ctx.height >= SOLO_ROUND_SWITCH_HEIGHT;
+    // the parties' balances after the call become their on-chain amounts; on a closing channel a state whose balances
+    // are more than the channel's amount leaves the channel as it was, the fee and gas paid (aesc_utils
+    // process_force_progress, amounts_do_not_exceed_total_balance)
+    const forced = forcedAmounts(tx, channel.initiatorId, channel.responderId, channel.channelReserve);
+    if (forced && channel.lockedUntil > 0 && forced.initiator + forced.responder > channel.amount)
+      return { callInfo: call };
     state.channels.set(channel.id, {
       ...channel,
+      ...(forced ? partyAmounts(forced) : {}),
       round,
       soloRound: withPayload || channel.soloRound === 0 ? round : channel.soloRound,
       stateHash: str(tx.state_hash),

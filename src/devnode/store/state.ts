@@ -162,7 +162,10 @@ export interface ChannelEntry {
    * withdrawals; a settle pays out the parties' amounts and locks the rest
    */
   readonly amount: bigint;
-  /** the parties' on-chain amounts: moved by deposits and withdrawals, set by a solo close's or slash's proof */
+  /**
+   * the parties' on-chain amounts: their creation's, set again by a solo close's or slash's proof and a force
+   * progress's off-chain trees, never moved by deposits and withdrawals (aesc_channels)
+   */
   readonly initiatorAmount: bigint;
   readonly responderAmount: bigint;
   readonly channelReserve: bigint;

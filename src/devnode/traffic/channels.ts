@@ -4,12 +4,12 @@
  * chosen from what the chain says the channel allows.
  */
 import { encode } from '../../chain/encoding.ts';
-import { intToBytes, rlpEncode } from '../../chain/rlp.ts';
 import { signBytes, type KeyPair } from '../keys.ts';
 import { channelId } from '../ids.ts';
 import type { ChannelEntry } from '../store/state.ts';
 import { encodeSignedTx, encodeTx, jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
+import { poiOfBalances, treesOfBalances, type Balances } from './off-chain-trees.ts';
 
 interface Channel {
   readonly id: string;
@@ -17,8 +17,18 @@ interface Channel {
   readonly responder: KeyPair;
 }
 
-/** EMPTY_POI is a proof of inclusion with no trees: `[60, 1, [], [], [], [], [], []]` (the devnode checks none). */
-const EMPTY_POI = encode('pi', rlpEncode([intToBytes(60), intToBytes(1), [], [], [], [], [], []]));
+/**
+ * offChainBalances are the parties' balances in the off-chain state a solo transaction proves: the traffic keeps no
+ * off-chain state, so the channel's amount split as the parties' on-chain amounts split it.
+ */
+function offChainBalances(c: Channel, e: ChannelEntry): Balances {
+  const held = e.initiatorAmount + e.responderAmount;
+  const initiator = held === 0n ? e.amount / 2n : (e.amount * e.initiatorAmount) / held;
+  return [
+    [c.initiator.address, initiator],
+    [c.responder.address, e.amount - initiator],
+  ];
+}
 
 /** MAX_OPEN_CHANNELS bounds the channels the traffic keeps open, so choosing one costs the same on any chain length. */
 const MAX_OPEN_CHANNELS = 40;
@@ -123,8 +133,9 @@ export class ChannelTraffic {
 
   #withdraw(c: Channel, e: ChannelEntry): BuiltTx {
     const to = this.#party(c);
-    const own = to === c.initiator ? e.initiatorAmount : e.responderAmount;
-    return this.#nextRound(this.#base('ChannelWithdrawTx', c, to, 'to_id'), e, jsonInt(own / 10n), to);
+    // a tenth of what the parties' reserves leave (aeprimop assert_channel_withdraw_amount)
+    const withdrawable = e.amount - 2n * e.channelReserve;
+    return this.#nextRound(this.#base('ChannelWithdrawTx', c, to, 'to_id'), e, jsonInt(withdrawable / 10n), to);
   }
 
   /** #nextRound is a deposit or a withdrawal: its `base`, the `amount` moved and the channel's next round, by `party`. */
@@ -175,9 +186,11 @@ export class ChannelTraffic {
       round: e.round + 1,
       update,
       state_hash: this.#stateHash(),
-      offchain_trees: encode('ss', this.#kit.rng.bytes(16)),
     };
-    return { tx, signers: [from] };
+    // the 16 random bytes its off-chain trees were once: still drawn, last, so that a seed generates the chain it did
+    // (tests and benchmarks pair chains by their seed)
+    this.#kit.rng.bytes(16);
+    return { tx: { ...tx, offchain_trees: treesOfBalances(offChainBalances(c, e)) }, signers: [from] };
   }
 
   #closeSolo(c: Channel, e: ChannelEntry): BuiltTx {
@@ -185,14 +198,18 @@ export class ChannelTraffic {
     const tx = {
       ...this.#base('ChannelCloseSoloTx', c, from),
       payload: this.#offChain(c, e.round + 1),
-      poi: EMPTY_POI,
+      poi: poiOfBalances(offChainBalances(c, e)),
     };
     return { tx, signers: [from] };
   }
 
   #slash(c: Channel, e: ChannelEntry): BuiltTx {
     const from = this.#party(c);
-    const tx = { ...this.#base('ChannelSlashTx', c, from), payload: this.#offChain(c, e.round + 1), poi: EMPTY_POI };
+    const tx = {
+      ...this.#base('ChannelSlashTx', c, from),
+      payload: this.#offChain(c, e.round + 1),
+      poi: poiOfBalances(offChainBalances(c, e)),
+    };
     return { tx, signers: [from] };
   }
 
@@ -208,8 +225,10 @@ export class ChannelTraffic {
 
   #closeMutual(c: Channel, e: ChannelEntry): BuiltTx {
     const fee = BigInt(this.#kit.fee());
-    const initiatorFinal = e.initiatorAmount - fee < 0n ? 0n : e.initiatorAmount - fee;
-    const responderFinal = e.initiatorAmount + e.responderAmount - fee - initiatorFinal;
+    // the channel's amount, its fee taken from the initiator's share of it (no more than the channel's amount)
+    const share = e.initiatorAmount < e.amount ? e.initiatorAmount : e.amount;
+    const initiatorFinal = share - fee < 0n ? 0n : share - fee;
+    const responderFinal = e.amount - fee - initiatorFinal;
     const tx = {
       ...this.#base('ChannelCloseMutualTx', c, c.initiator),
       fee: jsonInt(fee),

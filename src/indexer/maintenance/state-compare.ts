@@ -159,6 +159,8 @@ export interface StoredChannel {
   readonly round: bigint;
   readonly soloRound: bigint;
   readonly stateHash: string | null;
+  readonly initiatorAmount: bigint;
+  readonly responderAmount: bigint;
 }
 
 /** channelDifferences compares a stored channel with the node's Channel (undefined: closed, a 404). */
@@ -177,6 +179,8 @@ export function channelDifferences(c: StoredChannel, node: { [k: string]: Json }
     ['round', c.round, int(node.round)],
     ['solo round', c.soloRound, int(node.solo_round)],
     ['state hash', c.stateHash, node.state_hash],
+    ['initiator amount', c.initiatorAmount, int(node.initiator_amount)],
+    ['responder amount', c.responderAmount, int(node.responder_amount)],
   ];
   return fields.flatMap(([field, db, held]) => (db === held ? [] : [differs(subject, field, db, held)]));
 }

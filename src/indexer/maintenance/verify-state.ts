@@ -543,6 +543,8 @@ function storedChannel(c: ChannelRow): StoredChannel {
     round: state.round,
     soloRound: state.soloRound,
     stateHash: state.stateHash,
+    initiatorAmount: state.initiatorAmount,
+    responderAmount: state.responderAmount,
   };
 }
 

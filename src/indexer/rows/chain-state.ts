@@ -6,9 +6,9 @@
 import { withPrefix } from '../../chain/id-cache.ts';
 import { oracleQueryId } from '../../chain/derived-ids.ts';
 import { isJsonObject } from '../../chain/json.ts';
-import { nextChannelState, NO_CHANNEL_STATE, type ChannelState } from '../../chain/channel-state.ts';
+import { channelTerms, nextChannelState, NO_CHANNEL_STATE, type ChannelState } from '../../chain/channel-state.ts';
 import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration } from '../../chain/aens.ts';
-import type { NameEventState, OracleEventState } from '../../db/queries/state-events.ts';
+import type { NameEventState, OracleEventState, PriorChannel } from '../../db/queries/state-events.ts';
 import type {
   AccountTxRow,
   ChannelEventRow,
@@ -156,17 +156,19 @@ export function foldOracleActions(
 
 /**
  * foldChannelEvents sets each channel transaction's state after it (ascending), from its channel's stored state before
- * the batch: none for a channel the batch creates, null (unknown, and so after it) while that is not derived yet.
+ * the batch: none for a channel the batch creates, null (unknown, and so after it) while that is not derived yet. A
+ * channel's terms are its prior's, or its creation's in the batch.
  */
 export function foldChannelEvents<E extends Pick<ChannelEventRow, 'channelId' | 'update'>>(
-  prior: ReadonlyMap<string, ChannelState | null>,
+  prior: ReadonlyMap<string, PriorChannel>,
   events: readonly E[],
 ): (E & { state: ChannelState | null })[] {
-  const states = new Map(prior);
+  const channels = new Map(prior);
   return events.map((e) => {
-    const before = states.has(e.channelId) ? states.get(e.channelId)! : NO_CHANNEL_STATE;
-    const state = before === null ? null : nextChannelState(before, e.update);
-    states.set(e.channelId, state);
+    const before = channels.get(e.channelId) ?? { state: NO_CHANNEL_STATE, terms: undefined };
+    const terms = before.terms ?? channelTerms(e.update.tx);
+    const state = before.state === null ? null : nextChannelState(before.state, e.update, terms);
+    channels.set(e.channelId, { state, terms });
     return { ...e, state };
   });
 }

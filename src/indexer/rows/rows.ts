@@ -138,7 +138,7 @@ export interface ChannelEventRow extends TxPosition {
   channelId: string;
   txType: string;
   closes: boolean;
-  /** a ChannelDepositTx's or ChannelWithdrawTx's amount when it is not wrapped (as transactions.channel_amount) */
+  /** a ChannelDepositTx's or ChannelWithdrawTx's amount, wrapped too (movedAmount; migration 1147 for the stored) */
   amount: string | null;
   /** a ChannelForceProgressTx's: the gas its call used, which its payer paid (null: not known, or another type) */
   gasUsed: string | null;

@@ -185,6 +185,8 @@ export const TABLES: readonly TableSpec<unknown>[] = [
       ['solo_round', 'numeric', (r) => r.state?.soloRound.toString() ?? null],
       ['state_hash', 'text', (r) => r.state?.stateHash ?? null],
       ['gas_used', 'numeric', (r) => r.gasUsed],
+      ['initiator_amount', 'numeric', (r) => r.state?.initiatorAmount.toString() ?? null],
+      ['responder_amount', 'numeric', (r) => r.state?.responderAmount.toString() ?? null],
     ],
     'needsState',
   ),

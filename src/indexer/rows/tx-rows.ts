@@ -11,6 +11,14 @@ const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx'])
 /** the channel transactions whose `amount` a channel's amount adds (deposits) or takes (withdrawals) */
 const MOVING_CHANNEL_TXS = new Set(['ChannelDepositTx', 'ChannelWithdrawTx']);
 
+/**
+ * movedAmount is what a channel transaction (unwrapped) moves in or out of its channel's amount: a deposit's or
+ * withdrawal's `amount`, wrapped in a PayingForTx or GAMetaTx too; null for another.
+ */
+export function movedAmount(tx: JsonObject): string | null {
+  return MOVING_CHANNEL_TXS.has(String(tx.type)) ? intText(tx.amount) : null;
+}
+
 export function str(value: Json | undefined): string {
   if (typeof value !== 'string') throw new TypeError(`expected a string, got ${typeof value}`);
   return value;
@@ -152,7 +160,7 @@ const oracleResponseRows: RowHandler = (rows, { tx, pos }) => {
 };
 
 /** Every channel tx is an event of its channel (a ChannelCreateTx's channel is the id it creates). */
-const channelRows: RowHandler = (rows, { gen, tx, pos, created, depth, blockHeight }) => {
+const channelRows: RowHandler = (rows, { gen, tx, pos, created, blockHeight }) => {
   const type = String(tx.type);
   const channel = type === 'ChannelCreateTx' ? created.channel_id : tx.channel_id;
   if (typeof channel === 'string')
@@ -161,7 +169,7 @@ const channelRows: RowHandler = (rows, { gen, tx, pos, created, depth, blockHeig
       channelId: channel,
       txType: type,
       closes: CLOSING_CHANNEL_TXS.has(type),
-      amount: depth === 0 && MOVING_CHANNEL_TXS.has(type) ? intText(tx.amount) : null,
+      amount: movedAmount(tx),
       gasUsed: type === 'ChannelForceProgressTx' ? (gen.forceProgressGas?.get(pos.txHash)?.toString() ?? null) : null,
       update: { tx, height: blockHeight },
     });

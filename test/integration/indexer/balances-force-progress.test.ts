@@ -191,10 +191,7 @@ describe('AE balances and generation fees of force progresses, plain, paid for a
     const held = (hash: string): bigint => {
       const state = chain.stateAfter(hash)!;
       const accounts = [...state.accounts.entries()].reduce((sum, [, a]) => sum + a.balance, 0n);
-      const channels = [...state.channels.entries()].reduce(
-        (sum, [, c]) => sum + c.initiatorAmount + c.responderAmount,
-        0n,
-      );
+      const channels = [...state.channels.entries()].reduce((sum, [, c]) => sum + c.amount, 0n);
       return accounts + channels;
     };
     const apart: string[] = [];

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { encode } from '../../../src/chain/encoding.ts';
 import { intToBytes, rlpEncode } from '../../../src/chain/rlp.ts';
 import { channelState, SOLO_ROUND_SWITCH_HEIGHT, type ChannelTx } from '../../../src/chain/channel-state.ts';
+import { EMPTY_POI, poiOfBalances, treesOfBalances } from '../../support/channel-txs.ts';
 
 const CHANNEL = encode('ch', Buffer.alloc(32, 7));
 const st = (round: number): string => encode('st', Buffer.alloc(32, round));
@@ -14,8 +15,20 @@ const offChain = (round: number): string => {
 };
 const EMPTY = 'tx_';
 
+const [I, R] = [encode('ak', Buffer.alloc(32, 1)), encode('ak', Buffer.alloc(32, 2))];
 // the transactions of one channel, as channel_events holds them (unwrapped), each at height 10 unless moved
-const create: ChannelTx = { height: 1, tx: { type: 'ChannelCreateTx', state_hash: st(1) } };
+const create: ChannelTx = {
+  height: 1,
+  tx: {
+    type: 'ChannelCreateTx',
+    initiator_id: I,
+    initiator_amount: 100,
+    responder_id: R,
+    responder_amount: 50,
+    channel_reserve: 10,
+    state_hash: st(1),
+  },
+};
 const co = (type: string, round: number): ChannelTx => ({
   height: 10,
   tx: { type, channel_id: CHANNEL, round, state_hash: st(round) },
@@ -29,6 +42,8 @@ const at = (round: number, soloRound: number, stateRound = round) => ({
   round: BigInt(round),
   soloRound: BigInt(soloRound),
   stateHash: st(stateRound),
+  initiatorAmount: 100n,
+  responderAmount: 50n,
 });
 const LATE = SOLO_ROUND_SWITCH_HEIGHT;
 
@@ -98,4 +113,60 @@ describe('channelState(txs) (aesc_channels: round, solo_round and state_hash per
     ],
   ];
   for (const [what, txs, expected] of cases) it(what, () => expect(channelState(txs)).to.deep.equal(expected));
+});
+
+describe("channelState(txs): the parties' on-chain amounts (aesc_channels: creation, close_solo_int, force_progress)", () => {
+  const amounts = (txs: ChannelTx[]): [bigint, bigint] => {
+    const s = channelState(txs);
+    return [s.initiatorAmount, s.responderAmount];
+  };
+  const moved = (type: string, round: number): ChannelTx => ({
+    ...co(type, round),
+    tx: { ...co(type, round).tx, amount: 30 },
+  });
+  const proven = (type: string, i: bigint, r: bigint): ChannelTx => ({
+    height: 10,
+    tx: {
+      type,
+      payload: offChain(5),
+      poi: poiOfBalances([
+        [I, i],
+        [R, r],
+      ]),
+    },
+  });
+  const progressed = (i: bigint, r: bigint, caller: string, amount: number): ChannelTx => ({
+    height: 10,
+    tx: {
+      ...forced(6).tx,
+      offchain_trees: treesOfBalances([
+        [I, i],
+        [R, r],
+      ]),
+      update: { op: 'OffChainCallContract', caller_id: caller, amount },
+    },
+  });
+
+  it("keeps the creation's through deposits and withdrawals, which move the channel's amount only", () => {
+    expect(amounts([create, moved('ChannelDepositTx', 2), moved('ChannelWithdrawTx', 3)])).to.deep.equal([100n, 50n]);
+  });
+
+  it("takes a solo close's and a slash's proof, and keeps them at a proof without both parties", () => {
+    expect(amounts([create, proven('ChannelCloseSoloTx', 70n, 80n)])).to.deep.equal([70n, 80n]);
+    expect(amounts([create, proven('ChannelCloseSoloTx', 70n, 80n), proven('ChannelSlashTx', 1n, 2n)])).to.deep.equal([
+      1n,
+      2n,
+    ]);
+    const empty: ChannelTx = { height: 10, tx: { type: 'ChannelCloseSoloTx', payload: EMPTY, poi: EMPTY_POI } };
+    expect(amounts([create, moved('ChannelDepositTx', 2), empty])).to.deep.equal([100n, 50n]);
+  });
+
+  it("takes a force progress's trees after its call: its amount leaves a caller that keeps the reserve", () => {
+    expect(amounts([create, progressed(40n, 60n, R, 7)])).to.deep.equal([40n, 53n]);
+    // a caller left below the reserve (10): the call fails, nothing moves
+    expect(amounts([create, progressed(40n, 15n, R, 7)])).to.deep.equal([40n, 15n]);
+    // trees without the parties keep them
+    const blind: ChannelTx = { height: 10, tx: { ...forced(6).tx, offchain_trees: encode('ss', Buffer.alloc(16)) } };
+    expect(amounts([create, proven('ChannelCloseSoloTx', 70n, 80n), blind])).to.deep.equal([70n, 80n]);
+  });
 });

@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { MemoryAccount, oracleQueryId, produceNameId } from '@aeternity/aepp-sdk';
 import type { NamePointer } from '../../../src/chain/aens.ts';
 import { encode } from '../../../src/chain/encoding.ts';
-import { channelState, type ChannelTx } from '../../../src/chain/channel-state.ts';
+import { channelState, type ChannelState, type ChannelTx } from '../../../src/chain/channel-state.ts';
+import { treesOfBalances } from '../../support/channel-txs.ts';
 import {
   foldChannelEvents,
   foldNameActions,
@@ -409,13 +410,35 @@ describe('foldChannelEvents(prior, events)', () => {
 
   it('continues from the stored state before the batch (the first forced round of a chain spanning two batches)', () => {
     const before = channelState([create, forced(2)]);
-    expect(states(new Map([['ch_a', before]]), events('ch_a', [forced(3)]))).to.deep.equal([
-      channelState([create, forced(2), forced(3)]),
-    ]);
+    expect(states(new Map([['ch_a', { state: before, terms: undefined }]]), events('ch_a', [forced(3)]))).to.deep.equal(
+      [channelState([create, forced(2), forced(3)])],
+    );
     expect(before.soloRound).to.equal(2n);
   });
 
+  it("reads a force progress's off-chain trees for the parties its creation named, in the batch or stored before", () => {
+    const [i, r] = [encode('ak', Buffer.alloc(32, 1)), encode('ak', Buffer.alloc(32, 2))];
+    const terms = { initiator: i, responder: r, reserve: 2n };
+    const opened = tx(1, { ...create.tx, initiator_id: i, responder_id: r, channel_reserve: 2, initiator_amount: 9 });
+    const trees = treesOfBalances([
+      [i, 4n],
+      [r, 5n],
+    ]);
+    const update = { op: 'OffChainCallContract', caller_id: r, amount: 1 };
+    const progressed = tx(3, { ...forced(2).tx, offchain_trees: trees, update });
+    const amounts = (s: ChannelState | null) => s && [s.initiatorAmount, s.responderAmount];
+    expect(states(new Map(), events('ch_a', [opened, progressed])).map(amounts)).to.deep.equal([
+      [9n, 0n],
+      [4n, 4n],
+    ]);
+    const before = channelState([opened]);
+    expect(
+      states(new Map([['ch_a', { state: before, terms }]]), events('ch_a', [progressed])).map(amounts),
+    ).to.deep.equal([[4n, 4n]]);
+  });
+
   it('leaves the state unknown after a stored state not derived yet (the channels area pending)', () => {
-    expect(states(new Map([['ch_a', null]]), events('ch_a', [deposit(2), forced(3)]))).to.deep.equal([null, null]);
+    const pending = new Map([['ch_a', { state: null, terms: undefined }]]);
+    expect(states(pending, events('ch_a', [deposit(2), forced(3)]))).to.deep.equal([null, null]);
   });
 });

@@ -149,6 +149,8 @@ describe('state-compare (mdw -v --full against the chain state)', () => {
       round: 3n,
       soloRound: 0n,
       stateHash: 'st_x',
+      initiatorAmount: 100n,
+      responderAmount: 150n,
     };
     const node = {
       id: 'ch_a',
@@ -160,11 +162,18 @@ describe('state-compare (mdw -v --full against the chain state)', () => {
       round: 3,
       solo_round: 0,
       state_hash: 'st_x',
+      initiator_amount: 100,
+      responder_amount: 150,
     };
     expect(channelDifferences(channel, node)).to.deep.equal([]);
     expect(channelDifferences(channel, { ...node, channel_amount: 301, round: 4 })).to.deep.equal([
       'channel ch_a: amount differs: db 300 node 301',
       'channel ch_a: round differs: db 3 node 4',
+    ]);
+    // the parties' on-chain amounts, which deposits and withdrawals leave as they were
+    expect(channelDifferences(channel, { ...node, initiator_amount: 99, responder_amount: 151 })).to.deep.equal([
+      'channel ch_a: initiator amount differs: db 100 node 99',
+      'channel ch_a: responder amount differs: db 150 node 151',
     ]);
     expect(channelDifferences({ ...channel, active: false }, undefined)).to.deep.equal([]);
     expect(channelDifferences({ ...channel, active: false }, node)).to.deep.equal([

@@ -286,21 +286,24 @@ describe('AEX-N dry-runs against the node', () => {
       .and.include({ overTimeLimit: true });
   });
 
-  it("says the nodes' time limit once per client, not per request or round, naming the setting", async () => {
-    const lines: { level: number; msg: string }[] = [];
+  it("says the nodes' time limit once per process and node, not per client, request or round, naming the setting", async () => {
+    const lines: { level: number; msg: string; nodes: string[] }[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-    const client = new NodeClient(
-      { url: [await node(400)], timeoutMs: 1000, attempts: Infinity, backoffInitialMs: 1, backoffMaxMs: 2 },
-      log,
-    );
-    expect(await client.replay('mh_b', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
-    expect(await client.replay('mh_c', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
+    const client = (url: string): NodeClient =>
+      new NodeClient({ url: [url], timeoutMs: 1000, attempts: Infinity, backoffInitialMs: 1, backoffMaxMs: 2 }, log);
+    const [limited, other] = [await node(400), await node(400)];
+    expect(await client(limited).replay('mh_b', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
+    expect(await client(limited).replay('mh_c', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
     // a token's balances() too: the node set's dry-runs count the rounds alike
-    expect(await client.dryRun('mh_b', call)).to.equal(OVER_TIME_LIMIT);
-    const said = lines.filter((l) => l.msg.includes('time limit'));
-    expect(said).to.have.length(1);
-    expect(said[0]).to.include({ level: 40 });
-    expect(said[0]!.msg).to.include('http.dry_run.timeout_ms');
+    expect(await client(limited).dryRun('mh_b', call)).to.equal(OVER_TIME_LIMIT);
+    const said = (): typeof lines => lines.filter((l) => l.msg.includes('time limit'));
+    expect(said()).to.have.length(1);
+    expect(said()[0]).to.include({ level: 40 });
+    expect(said()[0]!.msg).to.include('http.dry_run.timeout_ms');
+    // another node is said of once too
+    expect(await client(other).replay('mh_b', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
+    expect(await client(other).replay('mh_b', ['tx_a'])).to.equal(OVER_TIME_LIMIT);
+    expect(said().map((l) => l.nodes)).to.deep.equal([[limited], [other]]);
   });
 
   it('stops asking again once its signal aborts', async () => {

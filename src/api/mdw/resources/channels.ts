@@ -36,17 +36,17 @@ export function channelObject(c: ChannelRow): Record<string, Json> {
   const create = c.createTx;
   const state = c.state;
   const big = (v: Json | undefined): bigint => BigInt(String(v ?? 0));
-  const initiatorAmount = big(create.initiator_amount);
-  const responderAmount = big(create.responder_amount);
+  const created = [big(create.initiator_amount), big(create.responder_amount)] as const;
   return {
     channel: c.channelId,
     active: c.active,
-    amount: initiatorAmount + responderAmount + BigInt(c.deposited) - BigInt(c.withdrawn),
+    amount: created[0] + created[1] + BigInt(c.deposited) - BigInt(c.withdrawn),
     channel_reserve: big(create.channel_reserve),
     initiator: create.initiator_id ?? null,
     responder: create.responder_id ?? null,
-    initiator_amount: initiatorAmount,
-    responder_amount: responderAmount,
+    // the node's on-chain amounts (a deposit or withdrawal moves `amount` only); the creation's while not derived
+    initiator_amount: state ? state.initiatorAmount : created[0],
+    responder_amount: state ? state.responderAmount : created[1],
     delegate_ids: delegateIds(c),
     last_updated_height: c.last.height,
     last_updated_time: Number(c.last.timeMs),

@@ -5,17 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import pg from 'pg';
-import prom from 'prom-client';
 import { writeNodeFiles } from '../../../../src/cli/dev/node-files.ts';
 import { loadConfig, type Config } from '../../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../../src/db/connection/pool.ts';
 import type { Devnode, DevnodeOptions } from '../../../../src/devnode/index.ts';
 import type { GenerateOptions } from '../../../../src/devnode/generator.ts';
 import { createTestDatabase } from '../../../support/postgres.ts';
-import { populateToTop } from '../../../support/populate.ts';
+import { deriveBackfills, populateToTop } from '../../../support/populate.ts';
 import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
-import { startPopulator } from '../../../../src/indexer/sync/populator.ts';
-import { waitFor } from '../../../support/wait.ts';
 import { startGeneratedDevnode } from '../../../support/devnode.ts';
 import { wrappedAe } from '../../../support/aex9-truth.ts';
 
@@ -139,16 +136,7 @@ export async function storedTopHash(h: Harness, schema: string): Promise<{ heigh
  */
 /** deriveAgain runs a populator until the derived areas a migration queued (`derive_backfill`) are derived again. */
 export async function deriveAgain(h: Harness, pool: Pool, env: Record<string, string> = {}): Promise<void> {
-  const populator = await startPopulator({ cfg: h.config(env), log: silent, registry: new prom.Registry() });
-  try {
-    await waitFor(
-      'the areas derived again',
-      async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
-      60_000,
-    );
-  } finally {
-    await populator.stop();
-  }
+  await deriveBackfills(h.config(env), pool);
 }
 
 export async function verifyClean(h: Harness, env: Record<string, string> = {}): Promise<void> {

@@ -19,7 +19,7 @@ const channel = (updateType: string, soloClosed: boolean, txType = updateType): 
     updateType,
     timeMs: '0',
   },
-  state: { round: 3n, soloRound: 0n, stateHash: null },
+  state: { round: 3n, soloRound: 0n, stateHash: null, initiatorAmount: 1n, responderAmount: 2n },
   updatesCount: 3,
   deposited: '0',
   withdrawn: '0',

@@ -28,21 +28,32 @@ const channel = (state: ChannelState | null): ChannelRow => ({
   withdrawn: '1',
 });
 const shown = (c: ChannelRow) => {
-  const { round, solo_round, state_hash, amount } = channelObject(c);
-  return { round, solo_round, state_hash, amount };
+  const { round, solo_round, state_hash, amount, initiator_amount, responder_amount } = channelObject(c);
+  return { round, solo_round, state_hash, amount, initiator_amount, responder_amount };
 };
 
-describe('channelObject(channel): round, solo_round, state_hash and amount', () => {
+describe('channelObject(channel): round, solo_round, state_hash and the amounts', () => {
   it('shows the state kept after its latest transaction, and the amounts it moved exactly', () => {
-    expect(shown(channel({ round: 2n ** 70n, soloRound: 3n, stateHash: st(4) }))).to.deep.equal({
+    const state = {
+      round: 2n ** 70n,
+      soloRound: 3n,
+      stateHash: st(4),
+      initiatorAmount: 2n ** 64n,
+      responderAmount: 1n,
+    };
+    expect(shown(channel(state))).to.deep.equal({
       round: 2n ** 70n,
       solo_round: 3,
       state_hash: st(4),
       amount: 12n + 10n ** 20n - 1n,
+      // the parties' on-chain amounts kept, which the deposit and withdrawal did not move
+      initiator_amount: 2n ** 64n,
+      responder_amount: 1n,
     });
   });
 
   it('shows null for a state not derived yet (a row stored before migration 1051, the channels area pending)', () => {
     expect(shown(channel(null))).to.include({ round: null, solo_round: null, state_hash: null });
+    expect(shown(channel(null))).to.include({ initiator_amount: 5n, responder_amount: 7n });
   });
 });
