@@ -9,8 +9,8 @@
  * imported schema ≤ 1.2 × its source. Writes bench/results/snapshot.json.
  *
  *   make bench ONLY=snapshot                           (1 % of mainnet: about 660 000 transactions)
- *   BENCH_SNAPSHOT_SCALE=10 make bench ONLY=snapshot   (the issue's size: generating and loading the chain take an
- *     hour here the first time; 15 GB of database, 2 GB of snapshot while it runs)
+ *   BENCH_SNAPSHOT_SCALE=10 make bench ONLY=snapshot   (the issue's size: generating and loading the chain take
+ *     hours here the first time, generating it again half an hour each run; 18.5 GB of database, 2.4 GB of snapshot)
  *   BENCH_SNAPSHOT_CONNECTIONS=1 …                     (the restore's connections; default the import's, 4)
  *   BENCH_SNAPSHOT_DATABASE_URL=… BENCH_SNAPSHOT_SCHEMA=… BENCH_SNAPSHOT_NODE_URL=… make bench ONLY=snapshot
  *     (a synced schema that is already there, and its node: exported without a populator of the bench's, imported
