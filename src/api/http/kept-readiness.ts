@@ -42,7 +42,7 @@ export interface KeptReadinessOptions {
   readonly metrics?: ReadinessGauges;
 }
 
-/** KeptReadiness keeps what the pings found (one in flight at a time); no timer of its own: the probes drive it. */
+/** KeptReadiness keeps what the pings found (one in flight at a time); no timer of its own: the probes send them. */
 export class KeptReadiness {
   readonly #options: KeptReadinessOptions;
   #answeredAtMs: number | undefined;
@@ -54,8 +54,13 @@ export class KeptReadiness {
   #inFlight: { readonly sentAtMs: number; readonly done: Promise<void> } | undefined;
   #state: DatabaseState | undefined;
 
+  /**
+   * The first ping is sent at once (the server's start): a database lost before the first probe is then a failure
+   * after answers, judged over UNREACHABLE_AFTER_MS, not one that never answered.
+   */
   constructor(options: KeptReadinessOptions) {
     this.#options = options;
+    this.#send();
   }
 
   /**
