@@ -16,7 +16,7 @@ import { requestMetrics } from './http/middleware/request-metrics.ts';
 import { responseCache } from './http/middleware/cached-answers.ts';
 import { validText } from './http/middleware/valid-text.ts';
 import { NodeHeight } from './http/node-height.ts';
-import { pingDatabase, readiness } from './http/readiness.ts';
+import { pingDatabase, poolBusy, readiness } from './http/readiness.ts';
 import { KeptReadiness } from './http/kept-readiness.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import type { HeapTrim } from './http/heap-trim.ts';
@@ -139,6 +139,7 @@ function operations(deps: AppDeps, admission: Admission, metrics: ApiMetrics): A
   const pinged = new KeptReadiness({
     ping: () => pingDatabase(deps.pool),
     loaded: () => admission.counts.waiting > 0,
+    busy: () => poolBusy(deps.pool),
     log: deps.log.child({ component: 'readiness' }),
     metrics: metrics.readiness,
   });

@@ -38,6 +38,8 @@ export interface KeptReadinessOptions {
   readonly ping: () => Promise<PingResult>;
   /** requests wait for their turns: a slow ping is this process busy, not the database slow */
   readonly loaded?: () => boolean;
+  /** the pool is full with requests waiting, known in memory: busy at each probe, whatever the last ping found */
+  readonly busy?: () => boolean;
   readonly log: Logger;
   readonly metrics?: ReadinessGauges;
 }
@@ -77,7 +79,7 @@ export class KeptReadiness {
       answeredAtMs: this.#answeredAtMs,
       failingSinceMs: this.#failingSinceMs,
       lastMs: this.#lastMs,
-      busy: this.#busy,
+      busy: this.#busy || (this.#options.busy?.() ?? false),
       pendingMs: this.#inFlight ? now - this.#inFlight.sentAtMs : undefined,
     };
     const state = databaseState(pings, now);

@@ -133,6 +133,6 @@ export function replicaBehind(lag: ReplicaLag | undefined): Readiness | undefine
 }
 
 /** poolBusy: every connection is checked out and requests wait for one. */
-function poolBusy(pool: Pool): boolean {
+export function poolBusy(pool: Pool): boolean {
   return pool.idleCount === 0 && pool.waitingCount > 0;
 }

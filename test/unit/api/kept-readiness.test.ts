@@ -77,6 +77,14 @@ describe('KeptReadiness', () => {
     pings.finish();
   });
 
+  it('is busy at the probe that finds the pool full, before any ping tells it', async () => {
+    let full = false;
+    const kept = new KeptReadiness({ ping: async () => ANSWERED, log: silentLog, busy: () => full });
+    expect(await kept.current()).to.deep.equal({ ready: true });
+    full = true;
+    expect(await kept.current()).to.deep.equal({ ready: true, busy: true });
+  });
+
   it('waits at most WAIT_MS for a first ping that hangs, and is not ready when the first ping fails', async () => {
     const pings = hanging(0);
     const kept = new KeptReadiness({ ping: pings.ping, log: silentLog });
