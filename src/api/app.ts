@@ -5,7 +5,7 @@ import compress from 'koa-compress';
 import type prom from 'prom-client';
 import { notFound } from '../base/errors.ts';
 import { COMPRESS_THRESHOLD } from './http/content-encoding.ts';
-import { createApiMetrics } from './http/metrics.ts';
+import { createApiMetrics, type ApiMetrics } from './http/metrics.ts';
 import { aeHeight } from './http/middleware/ae-height.ts';
 import { cacheHeaders } from './http/middleware/cache-headers.ts';
 import { topHeight } from '../db/queries/blocks.ts';
@@ -16,7 +16,7 @@ import { requestMetrics } from './http/middleware/request-metrics.ts';
 import { responseCache } from './http/middleware/cached-answers.ts';
 import { validText } from './http/middleware/valid-text.ts';
 import { NodeHeight } from './http/node-height.ts';
-import { pingReadiness, readiness } from './http/readiness.ts';
+import { pingDatabase, poolBusy, readiness } from './http/readiness.ts';
 import { KeptReadiness } from './http/kept-readiness.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import type { HeapTrim } from './http/heap-trim.ts';
@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): Koa {
   app.use(validText());
   app.use(compressor);
   app.use(cacheHeaders({ db: pool, forkWindow: cfg.forkWindow }));
-  app.use(operations(deps, admission));
+  app.use(operations(deps, admission, metrics));
   const routeDeps = {
     cfg,
     log,
@@ -135,9 +135,14 @@ export function createApp(deps: AppDeps): Koa {
  * operations serves /healthz (the process answers), /readyz (the process can serve: see readiness) and /metrics, each
  * counted in the metrics under its path.
  */
-function operations(deps: AppDeps, admission: Admission): ApiMiddleware {
-  const loaded = (): boolean => admission.counts.waiting > 0;
-  const pinged = new KeptReadiness(() => pingReadiness(deps.pool, loaded));
+function operations(deps: AppDeps, admission: Admission, metrics: ApiMetrics): ApiMiddleware {
+  const pinged = new KeptReadiness({
+    ping: () => pingDatabase(deps.pool),
+    loaded: () => admission.counts.waiting > 0,
+    busy: () => poolBusy(deps.pool),
+    log: deps.log.child({ component: 'readiness' }),
+    metrics: metrics.readiness,
+  });
   return async function operations(ctx, next) {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/healthz') {

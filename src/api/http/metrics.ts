@@ -42,6 +42,18 @@ const API_METRICS = {
     name: 'mdw_api_shed_requests_total',
     help: 'Requests refused with 503 and Retry-After because the database pool and its queue were full (overload).',
   },
+  /** the readiness pings of the database (kept-readiness.ts): a slow database shows here, the server staying ready */
+  readinessPingSeconds: {
+    type: 'gauge',
+    name: 'mdw_api_readiness_ping_seconds',
+    help: 'How long the last readiness ping of the database took (/readyz answers from the last pings at once).',
+  },
+  readinessDatabase: {
+    type: 'gauge',
+    name: 'mdw_api_readiness_database',
+    help: 'The database as the readiness pings see it: 1 for its state now (answers, busy, slow, failing, unreachable), 0 for the others.',
+    labels: ['state'],
+  },
 } as const;
 
 /** The metrics read at scrape time from the parts the server watches. */
@@ -106,8 +118,16 @@ const WATCHED_METRICS = {
   },
 } as const;
 
+/** What the readiness (kept-readiness.ts) shows in the metrics: the last ping's duration and the state it judges. */
+export interface ReadinessGauges {
+  readonly pingSeconds: prom.Gauge;
+  readonly state: prom.Gauge<'state'>;
+}
+
 /** ApiMetrics is what the API middleware and handlers record into. */
 export type ApiMetrics = MetricsOf<typeof API_METRICS> & {
+  /** the readiness pings' gauges, as KeptReadiness sets them */
+  readonly readiness: ReadinessGauges;
   /** every request the server sends to the node (forwarded or its own) and to the compiler */
   readonly outbound: OutboundMetrics;
   /** watch adds the pool gauges and the sync gauges (the database's top and the node's height now, read at scrape time) */
@@ -132,8 +152,10 @@ function counted(counter: prom.Counter, total: number): void {
 export function createApiMetrics(registry: prom.Registry): ApiMetrics {
   const watched: Watched = { pools: [], nodeHeights: [], admissions: [], trims: [], caches: [], replicaSets: [] };
   registerMetrics(registry, WATCHED_METRICS, watchedCollectors(watched));
+  const metrics = registerMetrics(registry, API_METRICS);
   return {
-    ...registerMetrics(registry, API_METRICS),
+    ...metrics,
+    readiness: { pingSeconds: metrics.readinessPingSeconds, state: metrics.readinessDatabase },
     outbound: createOutboundMetrics(registry),
     watch(pool, nodeHeight) {
       watched.pools.push(pool);

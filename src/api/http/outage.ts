@@ -72,6 +72,11 @@ export class DependencyOutage {
     return this.#down !== undefined;
   }
 
+  /** downForMs is how long the dependency has been down (0 while it is not). */
+  get downForMs(): number {
+    return this.#down === undefined ? 0 : Date.now() - this.#down.since;
+  }
+
   /** quietMs is how long ago the last request was refused (Infinity before any): a probe may wait for quiet. */
   get quietMs(): number {
     return Date.now() - this.#lastRefusedAt;

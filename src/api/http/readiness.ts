@@ -1,57 +1,116 @@
 /**
- * @module /readyz's answer: whether this process can serve. A busy pool is a serving process (its requests are
- * answered, some with 503 and Retry-After), so load never takes a server out of its Service; only a database that
- * is away does.
+ * @module /readyz's answer: whether this process can serve. Every server of both generations reads one database, so
+ * what is true of it for one is true for all: a readiness that failed for a database that is only slow, or busy, took
+ * every server out of its Service at once, and clients got connection errors instead of answers or 503s. So a busy
+ * pool and a slow database keep a server ready (its requests get their 503/504 with Retry-After, the metrics and the
+ * log say why); only a database that refuses or cuts connections for UNREACHABLE_AFTER_MS does not.
  */
+import { errorMessage } from '../../base/errors.ts';
 import type { Pool } from '../../db/connection/pool.ts';
+import { isPoolBusy } from '../../db/connection/errors.ts';
 import { ping } from '../../db/queries/stats.ts';
 import type { DependencyOutage } from './outage.ts';
 
-/** READY_TIMEOUT_MS bounds the database ping of /readyz. */
-const READY_TIMEOUT_MS = 2000;
+/**
+ * UNREACHABLE_AFTER_MS: how long connections must fail before the server leaves its Service. A blip (a restart, a
+ * failover, a connection cut) is answered 503 per request and never reaches the kubelet, which adds its own 3 probes.
+ */
+export const UNREACHABLE_AFTER_MS = 10_000;
 
-export type Readiness = { ready: true; busy?: true } | { ready: false; reason: string };
+/** SLOW_MS: a ping slower than this is a slow database (ready, logged, in the metrics); the probe's timeout is 2 s. */
+export const SLOW_MS = 1000;
+
+export type Readiness = { ready: true; busy?: true; reason?: string } | { ready: false; reason: string };
+
+/** What one readiness ping found: an answer, a pool too full to send it (busy), or a failure (refused, cut). */
+export type PingResult = { outcome: 'answered' } | { outcome: 'busy' } | { outcome: 'failed'; reason: string };
+
+/**
+ * The database as the readiness pings saw it: `answers`, `busy` (the pool full, requests waiting), `slow` (a ping past
+ * SLOW_MS), `failing` (connections fail, for less than UNREACHABLE_AFTER_MS) and `unreachable`.
+ */
+export type DatabaseState = 'answers' | 'busy' | 'slow' | 'failing' | 'unreachable';
+export const DATABASE_STATES: readonly DatabaseState[] = ['answers', 'busy', 'slow', 'failing', 'unreachable'];
+
+/** What the pings saw, in milliseconds of Date.now(); the fields absent before the first of their kind. */
+export interface PingHistory {
+  /** the last ping answered */
+  readonly answeredAtMs?: number;
+  /** the first ping that failed since the last answer (absent: the last ping that ended was no failure) */
+  readonly failingSinceMs?: number;
+  /** the last ping that ended (answered or unanswered) took this long */
+  readonly lastMs?: number;
+  /** the last ping found the pool full */
+  readonly busy?: boolean;
+  /** the ping in flight was sent this long ago */
+  readonly pendingMs?: number;
+}
+
+/**
+ * databaseState judges the pings: failures are unreachable once they last UNREACHABLE_AFTER_MS (at once if the
+ * database never answered: a server that never reached it has nothing to serve); a ping slow to end, or the one in
+ * flight already late, is slow however long it takes: the database is there.
+ */
+export function databaseState(pings: PingHistory, nowMs: number): DatabaseState {
+  if (pings.failingSinceMs !== undefined) {
+    const sustained = nowMs - pings.failingSinceMs >= UNREACHABLE_AFTER_MS;
+    return sustained || pings.answeredAtMs === undefined ? 'unreachable' : 'failing';
+  }
+  if (pings.busy) return 'busy';
+  if ((pings.lastMs ?? 0) > SLOW_MS || (pings.pendingMs ?? 0) > SLOW_MS) return 'slow';
+  return 'answers';
+}
+
+/**
+ * stateReadiness names the state for /readyz: a slow ping while requests wait for their turns is this process busy
+ * (the ping's rows wait behind the pages rendered before them, issue 41), not the database slow.
+ */
+export function stateReadiness(state: DatabaseState, pings: PingHistory, nowMs: number, loaded: boolean): Readiness {
+  switch (state) {
+    case 'answers':
+      return { ready: true };
+    case 'busy':
+      return { ready: true, busy: true };
+    case 'slow':
+      return loaded ? { ready: true, busy: true } : { ready: true, reason: 'database slow' };
+    case 'failing': {
+      const seconds = Math.floor((nowMs - pings.failingSinceMs!) / 1000);
+      const after = UNREACHABLE_AFTER_MS / 1000;
+      return { ready: true, reason: `database unreachable for ${seconds} s (not ready after ${after} s)` };
+    }
+    case 'unreachable':
+      return UNREACHABLE;
+  }
+}
 
 const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
 
 /**
- * readiness is not ready during a known database outage or while the read replicas are behind (both known in
- * memory, judged at each probe), else the database's judgement by pingReadiness, kept aside while ready
- * (kept-readiness.ts): a ready server's probe never waits for a ping, whose rows wait for their turn behind a burst.
+ * readiness is not ready once requests have found the database away for UNREACHABLE_AFTER_MS (known in memory) or
+ * while the read replicas are behind, else the pings' judgement (kept-readiness.ts), which never waits long.
  */
 export async function readiness(
   database: DependencyOutage | undefined,
   replicaLag: ReplicaLag | undefined,
   pinged: () => Promise<Readiness>,
 ): Promise<Readiness> {
-  if (database?.down) return UNREACHABLE;
+  if ((database?.downForMs ?? 0) >= UNREACHABLE_AFTER_MS) return UNREACHABLE;
   return replicaBehind(replicaLag) ?? pinged();
 }
 
 /**
- * pingReadiness: with every connection in use and requests waiting it is ready and busy at once, without joining the
- * queue (a probe that waits behind the load would time out and take the server out of service for being loaded);
- * otherwise it is whether the database answers a ping, a ping too slow while `loaded` (requests wait for their turns)
- * counting as busy.
+ * pingDatabase: with every connection in use and requests waiting it is busy, without joining the queue (a probe that
+ * waits behind the load would time out and take the server out of service for being loaded); otherwise it pings. A
+ * failed ping is the database's answer, whatever the load, unless it is the pool's refusal for want of a connection.
  */
-export async function pingReadiness(pool: Pool, loaded: () => boolean = () => false): Promise<Readiness> {
-  if (poolBusy(pool)) return { ready: true, busy: true };
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Error('timeout');
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(timedOut), READY_TIMEOUT_MS);
-  });
+export async function pingDatabase(pool: Pool): Promise<PingResult> {
+  if (poolBusy(pool)) return { outcome: 'busy' };
   try {
-    await Promise.race([ping(pool), timeout]);
-    return { ready: true };
+    await ping(pool);
+    return { outcome: 'answered' };
   } catch (err) {
-    // The ping waited behind requests that filled the pool meanwhile, or (its rows handed over in a turn of the event
-    // loop, src/base/turns.ts) behind the pages rendered before it while requests wait for their turns: busy, not away. A
-    // ping that failed is the database's answer, whatever the load.
-    const slowUnderLoad = err === timedOut && loaded();
-    return poolBusy(pool) || slowUnderLoad ? { ready: true, busy: true } : UNREACHABLE;
-  } finally {
-    clearTimeout(timer);
+    if (isPoolBusy(err) || poolBusy(pool)) return { outcome: 'busy' };
+    return { outcome: 'failed', reason: errorMessage(err) };
   }
 }
 
@@ -74,6 +133,6 @@ export function replicaBehind(lag: ReplicaLag | undefined): Readiness | undefine
 }
 
 /** poolBusy: every connection is checked out and requests wait for one. */
-function poolBusy(pool: Pool): boolean {
+export function poolBusy(pool: Pool): boolean {
   return pool.idleCount === 0 && pool.waitingCount > 0;
 }

@@ -11,6 +11,7 @@ import { STATUS_MAX_AGE_MS } from '../../../src/api/mdw/resources/status-source.
 import { migrate } from '../../../src/db/schema/migrator.ts';
 import { startRestartablePostgres, type RestartablePostgres } from '../../support/restartable-postgres.ts';
 import { waitFor } from '../../support/wait.ts';
+import { UNREACHABLE_AFTER_MS } from '../../../src/api/http/readiness.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 import { capturedLog, type LogLine } from '../../support/captured-log.ts';
 
@@ -92,7 +93,9 @@ describe('a database outage as the server answers and logs it', function () {
         expect(res.body, path).to.deep.equal({ reason: 'database unavailable', code: 'MDW_DB_UNAVAILABLE' });
       }
     }
-    expect((await get('/readyz')).status).to.equal(503);
+    // not ready once the database has refused for UNREACHABLE_AFTER_MS: shorter outages are only the requests' 503s
+    const notReady = async (): Promise<boolean> => (await get('/readyz')).status === 503;
+    await waitFor('the server to be not ready', notReady, UNREACHABLE_AFTER_MS + 10_000, 500);
     await db.start();
     await waitFor('the return to be logged', () => logged('database available again').length > 0, 30_000);
     await waitFor('the server to be ready again', async () => (await get('/readyz')).status === 200);

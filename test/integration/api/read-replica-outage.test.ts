@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import type { Json } from '../../../src/chain/json.ts';
 import { waitFor } from '../../support/wait.ts';
+import { UNREACHABLE_AFTER_MS } from '../../../src/api/http/readiness.ts';
 import { startReplicaFixture, type ReplicaFixture } from './replica-fixture.ts';
 
 const PATHS = ['/mdw/v3/transactions', '/mdw/v3/key-blocks/1', '/v2/key-blocks/height/2', '/middleware/count/current'];
@@ -17,6 +18,7 @@ describe('the standby a server reads, stopped and started again under read load'
   let fixture: ReplicaFixture;
   let server: ReplicaFixture['server'];
   const logged = (msg: string): ReplicaFixture['lines'] => fixture.logged(msg);
+  const notReady = async (): Promise<boolean> => (await fetch(`${server.httpUrl}/readyz`)).status === 503;
   const errors = (): string[] => fixture.lines.filter((l) => l.level >= 50).map((l) => l.msg);
 
   before(async () => {
@@ -51,7 +53,8 @@ describe('the standby a server reads, stopped and started again under read load'
       const hash = String((await fixture.write(6)).keyBlock.hash);
       await fixture.announce(6, 6);
       await waitFor('reads refused', () => (statuses.get(503) ?? 0) > 20);
-      expect((await fetch(`${server.httpUrl}/readyz`)).status).to.equal(503);
+      // not ready once reads have been refused for UNREACHABLE_AFTER_MS
+      await waitFor('the server to be not ready', notReady, UNREACHABLE_AFTER_MS + 10_000, 500);
       await fixture.pg.startReplica();
       const event = (await fixture.client.next(30_000)) as { payload: Record<string, Json> };
       expect(event.payload.hash).to.equal(hash);
@@ -79,8 +82,7 @@ describe('the standby a server reads, stopped and started again under read load'
     await fixture.pg.promoteReplica();
     await waitFor('reads refused', async () => (await fetch(`${server.httpUrl}/mdw/v3/transactions`)).status === 503);
     for (const path of PATHS) expect((await fetch(`${server.httpUrl}${path}`)).status, path).to.equal(503);
-    const readyz = await fetch(`${server.httpUrl}/readyz`);
-    expect(readyz.status).to.equal(503);
+    await waitFor('the server to be not ready', notReady, UNREACHABLE_AFTER_MS + 10_000, 500);
     expect(logged('database unavailable: refusing what needs it until it is back')).to.have.length(unavailable + 1);
     expect(errors()).to.deep.equal([]);
     expect(rejections.map(String)).to.deep.equal([]);

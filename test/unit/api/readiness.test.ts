@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { replicaBehind } from '../../../src/api/http/readiness.ts';
+import {
+  databaseState,
+  replicaBehind,
+  SLOW_MS,
+  stateReadiness,
+  UNREACHABLE_AFTER_MS,
+} from '../../../src/api/http/readiness.ts';
 
 describe('replicaBehind: /readyz of a server reading standbys', () => {
   it('says nothing for a server reading the primary', () => {
@@ -17,5 +23,39 @@ describe('replicaBehind: /readyz of a server reading standbys', () => {
       ready: false,
       reason: 'no read replica serving',
     });
+  });
+});
+
+describe('databaseState and stateReadiness: what the readiness pings found, named for /readyz', () => {
+  const now = 1_000_000;
+
+  it('is ready while the database answers, however slowly, and busy while this process is', () => {
+    expect(databaseState({ answeredAtMs: now, lastMs: 5 }, now)).to.equal('answers');
+    expect(databaseState({ answeredAtMs: now, lastMs: 3000 }, now)).to.equal('slow');
+    expect(databaseState({ answeredAtMs: now, lastMs: 5, pendingMs: SLOW_MS + 1 }, now)).to.equal('slow');
+    expect(databaseState({ answeredAtMs: now, lastMs: 5, pendingMs: SLOW_MS }, now)).to.equal('answers');
+    expect(databaseState({ answeredAtMs: now, busy: true }, now)).to.equal('busy');
+    const pings = { answeredAtMs: now, lastMs: 3000 };
+    expect(stateReadiness('slow', pings, now, false)).to.deep.equal({ ready: true, reason: 'database slow' });
+    expect(stateReadiness('slow', pings, now, true)).to.deep.equal({ ready: true, busy: true });
+    expect(stateReadiness('busy', pings, now, false)).to.deep.equal({ ready: true, busy: true });
+    expect(stateReadiness('answers', pings, now, false)).to.deep.equal({ ready: true });
+  });
+
+  it('is not ready once connections have failed for UNREACHABLE_AFTER_MS, or at once if they never worked', () => {
+    const failing = { answeredAtMs: now - 20_000, failingSinceMs: now - UNREACHABLE_AFTER_MS + 1 };
+    expect(databaseState(failing, now)).to.equal('failing');
+    expect(stateReadiness('failing', failing, now, false)).to.deep.equal({
+      ready: true,
+      reason: `database unreachable for 9 s (not ready after ${UNREACHABLE_AFTER_MS / 1000} s)`,
+    });
+    expect(databaseState(failing, now + 1)).to.equal('unreachable');
+    expect(stateReadiness('unreachable', failing, now + 1, false)).to.deep.equal({
+      ready: false,
+      reason: 'database unreachable',
+    });
+    expect(databaseState({ failingSinceMs: now }, now)).to.equal('unreachable');
+    // a ping in flight past a second while failing is no answer: still failing
+    expect(databaseState({ ...failing, pendingMs: 5000 }, now)).to.equal('failing');
   });
 });
