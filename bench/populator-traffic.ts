@@ -8,8 +8,8 @@
  * (2) under `strace -f`: every system call from its `syncing` line to its report, by name, and its writes (write,
  *     writev, sendto, sendmsg) by peer: PostgreSQL, the node, the rest;
  * (3) with `--cpu-prof` (BENCH_TRAFFIC_RUNS=cpu, not by default): its busy time by stage (bench/cpu-profile.lib.ts).
- * Each per transaction of the chain. The runs are apart because each slows the populator (its batches may then
- * hold more generations than without).
+ * Each per transaction of the chain, also in bench/results/populator-traffic.json. The runs are apart because each
+ * slows the populator (its batches may then hold more generations than without). Without strace, (2) is left out.
  *
  *   node bench/populator-traffic.ts   (BENCH_TRAFFIC_GENERATIONS=600 BENCH_TRAFFIC_LATENCY_MS=20
  *                                      BENCH_TRAFFIC_SITES=25: the sites listed; BENCH_TRAFFIC_RUNS=alloc,strace;
@@ -27,7 +27,8 @@ import { createTestDatabase, queryOnce, stopTestServer } from '../test/support/p
 import { stageShares, type CpuProfile } from './cpu-profile.lib.ts';
 import { extractCommit } from './checkout.lib.ts';
 import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess, workerFlags, type DevnodeChild } from './http.lib.ts';
-import { allocationSites, syscallCounts, type SamplingProfile } from './populator-traffic.lib.ts';
+import { allocationSites, syscallCounts, type SamplingProfile, type Sums } from './populator-traffic.lib.ts';
+import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_TRAFFIC_GENERATIONS ?? 600);
 const LATENCY_MS = Number(process.env.BENCH_TRAFFIC_LATENCY_MS ?? 20);
@@ -92,8 +93,8 @@ interface Context {
   transactions(schema: string): Promise<number>;
 }
 
-/** allocation prints what `side` allocates a transaction over its load, by package and by site. */
-async function allocation(side: Side, run: Context): Promise<void> {
+/** allocation prints (and answers) what `side` allocates a transaction over its load, by package and by site. */
+async function allocation(side: Side, run: Context): Promise<object> {
   const file = join(run.dir, `allocation-${side.name}.json`);
   const schema = `traffic_alloc_${side.name}`;
   const hook = ['--import', join(HERE, 'bench/allocation.hook.ts')];
@@ -109,16 +110,27 @@ async function allocation(side: Side, run: Context): Promise<void> {
     `${side.name}, ${transactions} transactions: allocated ${kb(total / transactions)} a transaction; ` +
       `${(gcs / transactions).toFixed(4)} collections, ${((1000 * gcMs) / transactions).toFixed(1)} µs of pauses a transaction`,
   );
-  if (SITES === 0) return;
-  console.log('  by package or source folder:');
-  for (const [name, bytes] of packages.slice(0, SITES))
-    console.log(`  ${kb(bytes / transactions).padStart(10)}  ${name}`);
-  console.log(`  the ${SITES} largest sites (the innermost frame):`);
-  for (const [name, bytes] of sites.slice(0, SITES)) console.log(`  ${kb(bytes / transactions).padStart(10)}  ${name}`);
+  if (SITES > 0) {
+    console.log('  by package or source folder:');
+    for (const [name, bytes] of packages.slice(0, SITES))
+      console.log(`  ${kb(bytes / transactions).padStart(10)}  ${name}`);
+    console.log(`  the ${SITES} largest sites (the innermost frame):`);
+    for (const [name, bytes] of sites.slice(0, SITES))
+      console.log(`  ${kb(bytes / transactions).padStart(10)}  ${name}`);
+  }
+  const perTx = (sums: Sums): Sums => sums.slice(0, 100).map(([name, bytes]) => [name, bytes / transactions]);
+  return {
+    transactions,
+    bytes: total / transactions,
+    collections: gcs / transactions,
+    pauseMs: gcMs / transactions,
+    packages: perTx(packages),
+    sites: perTx(sites),
+  };
 }
 
 /** cpu prints `side`'s busy time by stage. */
-async function cpu(side: Side, run: Context): Promise<void> {
+async function cpu(side: Side, run: Context): Promise<object> {
   const profiles = join(run.dir, `cpu-${side.name}`);
   await populate(
     side,
@@ -135,10 +147,11 @@ async function cpu(side: Side, run: Context): Promise<void> {
   console.log(`${side.name}: the populator's busy time by stage (--cpu-prof; its start and idle time left out):`);
   for (const [stage, ms] of [...shares].sort((a, b) => b[1] - a[1]))
     console.log(`  ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(6)} ms  ${stage}`);
+  return { busyMs: busy, stages: Object.fromEntries(shares) };
 }
 
 /** syscalls prints `side`'s system calls a transaction over its load, by name, and its writes by peer. */
-async function syscalls(side: Side, run: Context): Promise<void> {
+async function syscalls(side: Side, run: Context): Promise<object> {
   const file = join(run.dir, `strace-${side.name}.txt`);
   const schema = `traffic_strace_${side.name}`;
   await populate(
@@ -160,11 +173,13 @@ async function syscalls(side: Side, run: Context): Promise<void> {
     console.log(`  ${per(n).padStart(8)}  ${name}`);
   console.log('  writes (write, writev, sendto, sendmsg) a transaction, by peer (calls, bytes):');
   for (const [peer, w] of writes) console.log(`  ${per(w.calls).padStart(8)}  ${kb(w.bytes / transactions)}  ${peer}`);
+  return { transactions, calls: Object.fromEntries(byName), writes: Object.fromEntries(writes) };
 }
 
 async function main(): Promise<void> {
   killChildrenOnExit();
-  if (RUNS.includes('strace') && spawnSync('strace', ['-V']).status !== 0) throw new Error('strace is not installed');
+  const runs = RUNS.filter((kind) => kind !== 'strace' || spawnSync('strace', ['-V']).status === 0);
+  if (runs.length < RUNS.length) console.log('strace is not installed: no system calls counted');
   const old = COMMIT === undefined ? undefined : extractCommit(HERE, COMMIT);
   const sides: Side[] = [...(old ? [{ name: old.commit.slice(0, 7), dir: old.dir }] : []), { name: 'tree', dir: HERE }];
   console.log(
@@ -190,9 +205,12 @@ async function main(): Promise<void> {
   };
   try {
     const measures = { alloc: allocation, cpu, strace: syscalls };
+    const results: Record<string, Record<string, object>> = {};
     for (const [kind, measure] of Object.entries(measures))
-      if (RUNS.includes(kind)) for (const side of sides) await measure(side, run);
-    console.log(`load ${loadavg()[0]!.toFixed(1)}`);
+      if (runs.includes(kind)) for (const side of sides) (results[kind] ??= {})[side.name] = await measure(side, run);
+    const load = loadavg()[0]!;
+    console.log(`load ${load.toFixed(1)}`);
+    writeResult('populator-traffic', { date: new Date().toISOString(), generations: GENERATIONS, load, results });
   } finally {
     if (!KEEP) rmSync(dir, { recursive: true, force: true });
     old?.remove();
