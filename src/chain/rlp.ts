@@ -82,6 +82,12 @@ function readLength(bytes: Uint8Array, at: number, size: number): number {
   return n;
 }
 
+/** The one-byte integers, made once: most of a transaction's integers (tags, versions, small amounts) are one byte. */
+const ONE_BYTE: readonly Uint8Array[] = Array.from({ length: 256 }, (_, v) => Uint8Array.of(v));
+
+/** The empty byte string (a ttl or nonce of 0, an empty payload), made once. */
+const EMPTY = new Uint8Array(0);
+
 /**
  * decodedEnd is where the item decodeAt read last ends: decoding is synchronous, so one variable serves every call,
  * where an [item, end] pair per item allocated as many objects again as the items themselves (the populator decodes
@@ -89,13 +95,27 @@ function readLength(bytes: Uint8Array, at: number, size: number): number {
  */
 let decodedEnd = 0;
 
+/**
+ * shared says whether the decoding under way answers its empty and one-byte strings with the shared ONE_BYTE and
+ * EMPTY (callers read items, never change them) rather than a view each: tags, versions, small integers and empty
+ * fields are half of a transaction's byte strings (the 714 of the recorded node's). Only for a plain Uint8Array: the
+ * items of a Buffer are Buffers, whose methods (`toString('hex')`) a plain array answers differently.
+ */
+let shared = false;
+
+/** byteString is bytes start..end of `bytes` as an item. */
+function byteString(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  if (shared && end - start <= 1) return end === start ? EMPTY : ONE_BYTE[bytes[start]!]!;
+  return bytes.subarray(start, end);
+}
+
 /** decodeAt reads the item at `at`, and leaves where it ends in decodedEnd. */
 function decodeAt(bytes: Uint8Array, at: number): RlpItem {
   if (at >= bytes.length) throw new RlpError('truncated item');
   const first = bytes[at]!;
   if (first < 0x80) {
     decodedEnd = at + 1;
-    return bytes.subarray(at, at + 1);
+    return byteString(bytes, at, at + 1);
   }
   let start: number;
   let length: number;
@@ -113,7 +133,7 @@ function decodeAt(bytes: Uint8Array, at: number): RlpItem {
   if (end > bytes.length) throw new RlpError('item longer than its input');
   if (!isList) {
     decodedEnd = end;
-    return bytes.subarray(start, end);
+    return byteString(bytes, start, end);
   }
   const items: RlpItem[] = [];
   let pos = start;
@@ -126,15 +146,16 @@ function decodeAt(bytes: Uint8Array, at: number): RlpItem {
   return items;
 }
 
-/** rlpDecode parses exactly one item spanning all of `bytes`. */
+/**
+ * rlpDecode parses exactly one item spanning all of `bytes`. Its byte strings are views of `bytes` (of its type), or,
+ * for a plain Uint8Array, shared ones when empty or of one byte: read them, never change them.
+ */
 export function rlpDecode(bytes: Uint8Array): RlpItem {
+  shared = Object.getPrototypeOf(bytes) === Uint8Array.prototype;
   const item = decodeAt(bytes, 0);
   if (decodedEnd !== bytes.length) throw new RlpError('trailing bytes after the item');
   return item;
 }
-
-/** The one-byte integers, made once: most of a transaction's integers (tags, versions, small amounts) are one byte. */
-const ONE_BYTE: readonly Uint8Array[] = Array.from({ length: 256 }, (_, v) => Uint8Array.of(v));
 
 /**
  * intToBytes is the node's unsigned big-endian integer with no leading zeros; 0 is one 0x00 byte. A one-byte result is

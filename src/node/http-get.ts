@@ -82,29 +82,28 @@ function closedWhenReused(err: Error): boolean {
 const RETRIES = 3;
 
 /**
- * The requests to abort per signal. One listener per signal for its lifetime: an `abort` listener added and removed
+ * The exchanges to abort per signal. One listener per signal for its lifetime: an `abort` listener added and removed
  * per request cost the populator about 1 % of its CPU (EventTarget's bookkeeping).
  */
-const ABORTS = new WeakMap<AbortSignal, Set<() => void>>();
+const ABORTS = new WeakMap<AbortSignal, Set<Exchange>>();
 
-function onAbort(signal: AbortSignal, abort: () => void): () => void {
+/** abortsOf is the set of exchanges `signal` aborts, its listener added with the set. */
+function abortsOf(signal: AbortSignal): Set<Exchange> {
   let pending = ABORTS.get(signal);
   if (pending === undefined) {
-    const set = new Set<() => void>();
+    const set = new Set<Exchange>();
     pending = set;
     ABORTS.set(signal, set);
     signal.addEventListener(
       'abort',
       () => {
-        for (const f of [...set]) f();
+        for (const exchange of [...set]) exchange.finish(new HttpGetError('aborted', 'aborted'));
         set.clear();
       },
       { once: true },
     );
   }
-  pending.add(abort);
-  const set = pending;
-  return () => set.delete(abort);
+  return pending;
 }
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
@@ -160,68 +159,114 @@ function send(
   postHeaders: Readonly<Record<string, string>> = JSON_HEADERS,
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
-    const sentAt = meter === undefined ? 0 : performance.now();
     const [origin, path] =
       url instanceof URL ? [url.origin, url.pathname + url.search] : [url.base.origin, url.base.path + url.path];
-    let settled = false;
-    let forget: (() => void) | undefined;
-    let controller: Controller | undefined;
-    let retries = 0;
-    const finish = (err: HttpGetError | undefined, value?: HttpAnswer): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      forget?.();
-      meter?.(err ? err.outcome : statusOutcome(value!.status), (performance.now() - sentAt) / 1000);
-      if (err) {
-        reject(err);
-        controller?.abort(err);
-      } else resolve(value!);
-    };
-    const dispatch = (): void => {
-      let status = 0;
-      let retryAfter: string | undefined;
-      let started = false;
-      const chunks: Buffer[] = [];
-      pool(origin).dispatch(
-        body === undefined
-          ? { origin, path, method, headers: HEADERS }
-          : { origin, path, method, headers: postHeaders, body, idempotent: true },
-        {
-          onRequestStart(c) {
-            controller = c;
-            if (settled) c.abort(new HttpGetError('aborted', 'aborted'));
-          },
-          onResponseStart(_c, statusCode, headers) {
-            status = statusCode;
-            started = true;
-            if (statusCode >= 400) {
-              const value = headers['retry-after'];
-              retryAfter = Array.isArray(value) ? value[0] : value;
-            }
-          },
-          onResponseData(_c, chunk) {
-            chunks.push(chunk);
-          },
-          onResponseEnd() {
-            const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-            finish(undefined, retryAfter === undefined ? { status, text } : { status, text, retryAfter });
-          },
-          onResponseError(_c, err) {
-            if (!settled && !started && retries < RETRIES && closedWhenReused(err)) {
-              retries++;
-              controller = undefined;
-              dispatch();
-            } else finish(new HttpGetError(err.message, 'unreachable', { cause: err }));
-          },
-        },
-      );
-    };
-    const timer = setTimeout(() => finish(new HttpGetError(`no answer within ${timeoutMs} ms`, 'timeout')), timeoutMs);
-    if (signal?.aborted) finish(new HttpGetError('aborted', 'aborted'));
-    else {
-      if (signal) forget = onAbort(signal, () => finish(new HttpGetError('aborted', 'aborted')));
-      dispatch();
-    }
+    const options: Dispatcher.DispatchOptions =
+      body === undefined
+        ? { origin, path, method, headers: HEADERS }
+        : { origin, path, method, headers: postHeaders, body, idempotent: true };
+    new Exchange(options, meter, resolve, reject).start(timeoutMs, signal);
   });
+}
+
+/** timedOut ends an exchange at its deadline (a function of the module's: no closure per request). */
+function timedOut(exchange: Exchange, timeoutMs: number): void {
+  exchange.finish(new HttpGetError(`no answer within ${timeoutMs} ms`, 'timeout'));
+}
+
+/**
+ * Exchange is one request until its answer: its attempts (a kept-alive connection closed under one sends it again,
+ * closedWhenReused), its deadline and abort, and the handler of each attempt's answer. One object per request for
+ * what were a closure for each part of it (the node is asked thousands of times a second).
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly #options: Dispatcher.DispatchOptions;
+  readonly #meter: Meter | undefined;
+  readonly #resolve: (answer: HttpAnswer) => void;
+  readonly #reject: (err: HttpGetError) => void;
+  readonly #sentAt: number;
+  #settled = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** the exchanges of the signal that aborts this one */
+  #aborts: Set<Exchange> | undefined;
+  #controller: Controller | undefined;
+  #retries = 0;
+  // the attempt's answer so far
+  #status = 0;
+  #retryAfter: string | undefined;
+  #started = false;
+  #chunks: Buffer[] = [];
+
+  constructor(
+    options: Dispatcher.DispatchOptions,
+    meter: Meter | undefined,
+    resolve: (answer: HttpAnswer) => void,
+    reject: (err: HttpGetError) => void,
+  ) {
+    this.#options = options;
+    this.#meter = meter;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    this.#sentAt = meter === undefined ? 0 : performance.now();
+  }
+
+  start(timeoutMs: number, signal: AbortSignal | undefined): void {
+    this.#timer = setTimeout(timedOut, timeoutMs, this, timeoutMs);
+    if (signal?.aborted) this.finish(new HttpGetError('aborted', 'aborted'));
+    else {
+      if (signal) (this.#aborts = abortsOf(signal)).add(this);
+      this.#dispatch();
+    }
+  }
+
+  finish(err: HttpGetError | undefined, value?: HttpAnswer): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    this.#aborts?.delete(this);
+    this.#meter?.(err ? err.outcome : statusOutcome(value!.status), (performance.now() - this.#sentAt) / 1000);
+    if (err) {
+      this.#reject(err);
+      this.#controller?.abort(err);
+    } else this.#resolve(value!);
+  }
+
+  #dispatch(): void {
+    pool(this.#options.origin as string).dispatch(this.#options, this);
+  }
+
+  onRequestStart(c: Controller): void {
+    this.#controller = c;
+    if (this.#settled) c.abort(new HttpGetError('aborted', 'aborted'));
+  }
+
+  onResponseStart(_c: Controller, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.#status = statusCode;
+    this.#started = true;
+    if (statusCode >= 400) {
+      const value = headers['retry-after'];
+      this.#retryAfter = Array.isArray(value) ? value[0] : value;
+    }
+  }
+
+  onResponseData(_c: Controller, chunk: Buffer): void {
+    this.#chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    const chunks = this.#chunks;
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const status = this.#status;
+    const retryAfter = this.#retryAfter;
+    this.finish(undefined, retryAfter === undefined ? { status, text } : { status, text, retryAfter });
+  }
+
+  onResponseError(_c: Controller, err: Error): void {
+    if (!this.#settled && !this.#started && this.#retries < RETRIES && closedWhenReused(err)) {
+      // an attempt without an answer: nothing of it to forget but its controller
+      this.#retries++;
+      this.#controller = undefined;
+      this.#dispatch();
+    } else this.finish(new HttpGetError(err.message, 'unreachable', { cause: err }));
+  }
 }

@@ -221,15 +221,29 @@ export class NodeSet {
     let best: number | undefined;
     let room = 0;
     let now: number | undefined;
-    for (const i of allowed) {
+    // index loops, no destructuring: this runs for every request, and an iterator or a pair each was garbage
+    for (let k = 0; k < allowed.length; k++) {
+      const i = allowed[k]!;
       const slots = this.#slots[i]!;
       const budget = slots[kind];
       if (!budget.free || slots.pace[kind].pausedAt((now ??= Date.now()))) continue;
       const r = (budget.limit - budget.inFlight) / budget.limit;
-      if (r > room) [best, room] = [i, r];
+      if (r > room) {
+        best = i;
+        room = r;
+      }
     }
     if (best !== undefined) this.#slots[best]![kind].started();
     return best;
+  }
+
+  /** #anyFree says whether some node has a slot of `kind` it may be asked for `now` (asked per waiter served). */
+  #anyFree(kind: SlotKind, now: number): boolean {
+    for (let i = 0; i < this.#slots.length; i++) {
+      const s = this.#slots[i]!;
+      if (s[kind].free && !s.pace[kind].pausedAt(now)) return true;
+    }
+    return false;
   }
 
   #dispatch(): void {
@@ -238,7 +252,7 @@ export class NodeSet {
       const queue = this.#waiting[kind];
       for (let w = 0; w < queue.length; w++) {
         // no node with a slot it may be asked for now: the rest of the queue waits (no scan of thousands)
-        if (!this.#slots.some((s) => s[kind].free && !s.pace[kind].pausedAt(now))) break;
+        if (!this.#anyFree(kind, now)) break;
         const waiter = queue[w]!;
         const index = this.#pick(waiter.allowed, kind);
         if (index === undefined) continue;

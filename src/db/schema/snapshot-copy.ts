@@ -110,15 +110,38 @@ export function copyOut(client: Queryable, sql: string): { stream: Readable; row
   return { stream: copy, rows: () => copy.rows };
 }
 
-/** CopyFrom sends a Readable's chunks as a `COPY … FROM STDIN`'s data, waiting for the socket to drain. */
+/**
+ * The CopyData message's header before `length` bytes of data: its type and its length, the length's own four bytes
+ * included (the protocol's `d` message, as pg-protocol's serializer writes it).
+ */
+function copyDataHeader(length: number): Buffer {
+  const header = Buffer.allocUnsafe(5);
+  header[0] = 0x64;
+  header.writeInt32BE(length + 4, 1);
+  return header;
+}
+
+/** CopyDone: the end of a COPY's data. */
+const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]);
+
+/**
+ * CopyFrom sends a COPY's data: a Readable's chunks as they come, waiting for the socket to drain, or chunks held in
+ * memory (the populator's payloads) all at once, each chunk after its own header rather than copied into a message:
+ * the socket corked meanwhile, they leave in one write, where a write per CopyData message and one for CopyDone
+ * were a system call each.
+ */
 class CopyFrom {
   readonly text: string;
-  readonly #source: Readable;
+  readonly #source: Readable | readonly Buffer[];
   readonly #done: (err: Error | undefined, rows: number) => void;
   #failure: Error | undefined;
   #rows = 0;
 
-  constructor(text: string, source: Readable, done: (err: Error | undefined, rows: number) => void) {
+  constructor(
+    text: string,
+    source: Readable | readonly Buffer[],
+    done: (err: Error | undefined, rows: number) => void,
+  ) {
     this.text = text;
     this.#source = source;
     this.#done = done;
@@ -129,12 +152,24 @@ class CopyFrom {
   }
 
   handleCopyInResponse(connection: CopyConnection): void {
-    void this.#pump(connection);
+    if (this.#source instanceof Readable) void this.#pump(connection, this.#source);
+    else this.#send(connection, this.#source);
   }
 
-  async #pump(connection: CopyConnection): Promise<void> {
+  #send(connection: CopyConnection, chunks: readonly Buffer[]): void {
+    const socket = connection.stream;
+    socket.cork();
+    for (const chunk of chunks) {
+      socket.write(copyDataHeader(chunk.length));
+      socket.write(chunk);
+    }
+    socket.write(COPY_DONE);
+    socket.uncork();
+  }
+
+  async #pump(connection: CopyConnection, source: Readable): Promise<void> {
     try {
-      for await (const chunk of this.#source) {
+      for await (const chunk of source) {
         connection.sendCopyFromChunk(chunk as Buffer);
         if (connection.stream.writableNeedDrain) await once(connection.stream, 'drain');
       }
@@ -152,7 +187,7 @@ class CopyFrom {
 
   handleError(err: Error): void {
     // pg drops the active query after an error, so ReadyForQuery will not reach this object
-    this.#source.destroy();
+    if (this.#source instanceof Readable) this.#source.destroy();
     this.#done(this.#failure ?? err, this.#rows);
   }
 
@@ -167,8 +202,11 @@ class CopyFrom {
   handlePortalSuspended(): void {}
 }
 
-/** copyFrom runs `sql` (a `COPY … FROM STDIN`) with `source`'s bytes on `client`; the rows the server stored. */
-export function copyFrom(client: Queryable, sql: string, source: Readable): Promise<number> {
+/**
+ * copyFrom runs `sql` (a `COPY … FROM STDIN`) with `source`'s bytes (a stream, or chunks in memory) on `client`; the
+ * rows the server stored.
+ */
+export function copyFrom(client: Queryable, sql: string, source: Readable | readonly Buffer[]): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const copy = new CopyFrom(sql, source, (err, rows) => (err ? reject(err) : resolve(rows)));
     (client as unknown as { query(q: CopyFrom): unknown }).query(copy);

@@ -3,7 +3,6 @@
  * first row of a repeated key), or one COPY … FROM STDIN of prepared text payloads. Table and
  * column names are constants (indexer/tables.ts), never input.
  */
-import { Readable } from 'node:stream';
 import { copyFrom } from '../schema/snapshot-copy.ts';
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
 
@@ -28,7 +27,7 @@ export async function insertMany(
 
 /**
  * copyMany loads COPY text payloads (writes/copy-in.ts `CopyPayloads`) into the named columns, PostgreSQL's bulk path:
- * on one client (not a pool), through the COPY FROM a snapshot's import streams its tables with.
+ * on one client (not a pool), through the COPY FROM a snapshot's import streams its tables with, in one write.
  */
 export async function copyMany(
   db: Queryable,
@@ -40,6 +39,6 @@ export async function copyMany(
   await copyFrom(
     db,
     `COPY ${quoteIdent(table)} (${columns.map((name) => quoteIdent(name)).join(', ')}) FROM STDIN`,
-    Readable.from(chunks),
+    chunks,
   );
 }

@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import pino from 'pino';
+import type { Socket } from 'node:net';
 import type pg from 'pg';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { copyMany } from '../../../src/db/writes/bulk-load.ts';
@@ -36,6 +37,38 @@ describe('copyMany against PostgreSQL', () => {
     await copyMany(client, 'loaded', ['n', 't'], payloads);
     const { rows: back } = await client.query<{ n: string; t: string }>('SELECT n::text, t FROM loaded ORDER BY n');
     expect(back).to.deep.equal(rows);
+  });
+
+  it('sends the statement, then every payload and the end of the data in one write (a system call each before)', async () => {
+    const out = new CopyPayloads();
+    for (let i = 0; i < 30_000; i++) out.line(`${copyText('bigint', String(100_000 + i))}\t${'x'.repeat(20)}`);
+    const payloads = out.payloads();
+    expect(payloads.length).to.be.above(3);
+    const socket = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+    const writes: number[] = [];
+    const { _write: one, _writev: many } = socket as unknown as Record<string, (...a: unknown[]) => unknown>;
+    Object.assign(socket, {
+      _write(...a: unknown[]) {
+        writes.push(1);
+        return one!.apply(socket, a);
+      },
+      _writev(chunks: unknown[], ...a: unknown[]) {
+        writes.push(chunks.length);
+        return many!.apply(socket, [chunks, ...a]);
+      },
+    });
+    try {
+      await copyMany(client, 'loaded', ['n', 't'], payloads);
+    } finally {
+      delete (socket as unknown as Record<string, unknown>)._write;
+      delete (socket as unknown as Record<string, unknown>)._writev;
+    }
+    // the COPY statement, then a header and a payload per CopyData message and CopyDone
+    expect(writes).to.deep.equal([1, 2 * payloads.length + 1]);
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM loaded WHERE n BETWEEN 100000 AND 129999',
+    );
+    expect(rows[0]!.n).to.equal(30_000);
   });
 
   it("rejects with PostgreSQL's error for a COPY it refuses, and the connection runs the next statement", async () => {

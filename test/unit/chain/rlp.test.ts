@@ -23,6 +23,23 @@ describe('chain/rlp', () => {
     }
   });
 
+  it('decodes a plain Uint8Array to plain byte strings, empty and one-byte ones included, and a Buffer to Buffers', () => {
+    /** plain is an item with its byte strings as plain arrays of numbers, whatever their type */
+    const plain = (item: RlpItem): unknown => (Array.isArray(item) ? item.map(plain) : [...item]);
+    const types = (item: RlpItem): unknown => (Array.isArray(item) ? item.map(types) : item.constructor.name);
+    for (let i = 0; i < 300; i++) {
+      const item = [randomItem(3), Buffer.of(), Buffer.of(5), Buffer.of(0x90)];
+      const fromBuffer = rlpDecode(rlpEncode(item));
+      const fromPlain = rlpDecode(new Uint8Array(rlpEncode(item)));
+      expect(plain(fromPlain)).to.deep.equal(plain(item));
+      expect(plain(fromBuffer)).to.deep.equal(plain(item));
+      expect(JSON.stringify(types(fromBuffer))).not.to.include('"Uint8Array"');
+      expect(JSON.stringify(types(fromPlain))).not.to.include('"Buffer"');
+      // a Buffer's items answer as Buffers: a one-byte string's hex is its byte's
+      expect((fromBuffer as Buffer[])[3]!.toString('hex')).to.equal('90');
+    }
+  });
+
   it('measures a string or list of any content size as its encoding is long', () => {
     for (const n of [2, 55, 56, 255, 256, 65_535, 65_536, 16_777_216]) {
       expect(rlpLength(n)).to.equal(rlpEncode(Buffer.alloc(n, 0x80)).length);
