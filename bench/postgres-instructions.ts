@@ -1,8 +1,11 @@
 /**
  * @module PostgreSQL's instructions in (c) against the bare COPY of its rows (issue 15), counted by valgrind on the
  * server itself, which no other job on the machine changes. A PostgreSQL of its own runs every process under
- * cachegrind (no cache simulation; each backend writes its count at its exit, autovacuum off so that no background
- * worker runs); the populator loads a devnode chain into a migrated schema, then the bare COPY of every row it left
+ * callgrind, counting inside BackendMain alone (each backend writes its count at its exit, autovacuum off so that no
+ * background worker runs): a backend is a fork of the postmaster and inherits its counts, about 18 M instructions of
+ * the postmaster's start and loop, which a count of the whole process gave every connection again (the populator's
+ * 42 connections on the default chain: 39k a transaction, none of it the populator's work). The populator loads a
+ * devnode chain into a migrated schema, then the bare COPY of every row it left
  * goes into fresh schemas, batch by batch into the growing tables as (c) wrote them and all at once
  * (bench/bare-copy.lib.ts). Each side's count is the sum over its backends, told apart by their application names in
  * the server's connection log: the populator's, and the one connection that runs the COPYs in.
@@ -27,7 +30,7 @@ const GENERATIONS = Number(process.env.BENCH_PG_INSTRUCTIONS_GENERATIONS ?? 2000
 const POPULATOR_APPLICATION = 'mdw-populator';
 const log = pino({ level: 'warn' });
 
-/** A PostgreSQL whose processes run under cachegrind, each writing `<dir>/cg/cg.<pid>`; its log names each backend. */
+/** A PostgreSQL whose backends are counted by callgrind, each writing `<dir>/cg/cg.<pid>`; its log names each one. */
 interface CountedServer {
   readonly url: string;
   /** stops the server and sums the instructions of the backends per application name */
@@ -62,9 +65,12 @@ async function startCountedServer(): Promise<CountedServer> {
   ];
   const argv = [
     'valgrind',
-    '--tool=cachegrind',
-    '--cache-sim=no',
-    `--cachegrind-out-file=${join(dir, 'cg', 'cg.%p')}`,
+    '--tool=callgrind',
+    '--collect-atstart=no',
+    '--toggle-collect=BackendMain',
+    '--dump-instr=no',
+    '--dump-line=no',
+    `--callgrind-out-file=${join(dir, 'cg', 'cg.%p')}`,
     postgres,
     '-D',
     join(dir, 'data'),

@@ -1,11 +1,13 @@
--- Issue 88: the AEX-141 tokens' refresh and counts keep their plans (bench/postgres-instructions.ts).
+-- Issue 88: the AEX-141 tokens' refresh and counts in plpgsql, whose plans a session can keep.
 --
 -- aex141_tokens_refresh and aex141_counts_apply (1002) were the last SQL functions that write and that a batch calls
 -- (aex141_events' triggers for the tokens a statement touched, then aex141_tokens' for the owners they moved: three
 -- calls a batch holding NFT events, eight statements). PostgreSQL plans a SQL function's statements again at every
--- call; plpgsql keeps the plans for the session, as 1144 and 1146 did for name_state's refresh and the statistics'
--- adders. Same statements, same rows: a column still wins over a parameter of the same name (per_collection's
--- `owners`), as in the SQL functions. A replaced function's settings are the new definition's, so the schema's
+-- call; plpgsql keeps them in the session's plan cache, as 1144 and 1146 did for name_state's refresh and the
+-- statistics' adders: planned for each of a session's first five calls (custom plans, as before), then generic unless
+-- that one is estimated dearer (on the bench's 10 batches every call was still planned: no change measured). Same
+-- statements, same rows: a column still wins over a parameter of the same name (per_collection's `owners`), as in
+-- the SQL functions. A replaced function's settings are the new definition's, so the schema's
 -- search_path (1006) is set again on these two, and on 1146's adders, which lost it there (their callers, the
 -- statistics' triggers and the populator's session, had it set: nothing read another schema).
 -- PostgreSQL 11 compatible.
