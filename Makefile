@@ -65,16 +65,8 @@ format-check: node_modules/.installed
 TEST_FIRST := indexer e2e devnode integration
 TEST_FOLDERS := $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(foreach f,$(shell find test -name '*.test.ts'),$(word 2,$(subst /, ,$(f))))))
 
-# Before them, the files that cost most in a full run, costliest first (test/support/longest-first.txt, made by
-# test/support/longest-first.ts from MDW_TEST_CPU_LOG), the real control plane's two first: by folder alone those two,
-# minutes each and mostly waiting, started after the 186 integration files, where a long file makes the run's tail
-# with the other workers idle. A file listed there and since removed is skipped (wildcard); a new one goes by its
-# folder until the list is made again.
-TEST_LONGEST := $(wildcard $(shell cat test/support/longest-first.txt))
-TEST_FILES := $(TEST_LONGEST) $(filter-out $(TEST_LONGEST),$(foreach d,$(TEST_FOLDERS),$(sort $(shell find test/$(d) -name '*.test.ts'))))
-
 unit: node_modules/.installed
-	npx mocha --parallel --jobs 3 $(TEST_FILES)
+	npx mocha --parallel --jobs 3 $(foreach d,$(TEST_FOLDERS),'test/$(d)/**/*.test.ts')
 
 ## control-plane: builds the real tier's kube-apiserver, kube-controller-manager and etcd from the Go module proxy,
 ## once per machine, into MDW_KUBE_CACHE (default ~/.cache/mdw-control-plane), keyed by the versions in

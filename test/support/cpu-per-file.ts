@@ -13,7 +13,7 @@
  * are not counted, so `pg` is a lower bound. `heapMB` is the worker's V8 heap in use at the file's end (garbage
  * included): a worker's files run in one heap, and what one leaves there makes every later collection longer (a file
  * whose measures collect all garbage cost 4 CPU-s alone, 15 in a full run's worker). `end` (epoch ms) and `pid` (the
- * worker) give the run's schedule: which files ran beside which, and which made its tail (longest-first.ts). The
+ * worker) give the run's schedule: which files ran beside which, and which made its tail. The
  * sampling reads only the server's processes: it found them by their clients' ports among every socket of the worker's
  * process tree, the machine's whole TCP table read each time, which cost about a tenth of a core, counted as the
  * file's own (`worker`). Linux only (reads /proc).
