@@ -76,9 +76,7 @@ export class KeptReadiness {
     if (!known && this.#inFlight) await settledWithin(this.#inFlight.done, WAIT_MS);
     const now = Date.now();
     const pings = {
-      answeredAtMs: this.#answeredAtMs,
-      failingSinceMs: this.#failingSinceMs,
-      lastMs: this.#lastMs,
+      ...this.#pings(),
       busy: this.#busy || (this.#options.busy?.() ?? false),
       pendingMs: this.#inFlight ? now - this.#inFlight.sentAtMs : undefined,
     };
