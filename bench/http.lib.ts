@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Koa from 'koa';
 import { Pool as HttpPool } from 'undici';
+import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { freePort } from '../test/support/postgres.ts';
 import { processCpuSeconds } from './process-cpu.lib.ts';
 
@@ -113,6 +114,16 @@ export function track(child: ChildProcess): ChildProcess {
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
+}
+
+/**
+ * fixedGenesisArgs are a devnode's flags for the populator benches' genesis: a fixed account and beneficiary, the same
+ * on every node and in every run (the devnode would make random ones), so paired runs load one chain.
+ */
+export function fixedGenesisArgs(): string[] {
+  const account = keyPairFromSeed(new Uint8Array(32).fill(21));
+  const beneficiary = keyPairFromSeed(new Uint8Array(32).fill(22));
+  return ['--beneficiary', beneficiary.secretKey, '--account', `${account.secretKey}:${10n ** 24n}`];
 }
 
 /**

@@ -27,7 +27,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config/middleware.ts';
-import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
 import { createPool } from '../src/db/connection/pool.ts';
 import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
@@ -35,6 +34,7 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 import { bareClient, type BareRead } from './bare-client.lib.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
 import {
+  fixedGenesisArgs,
   killChildrenOnExit,
   median,
   nodeFilesArgs,
@@ -55,9 +55,6 @@ const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
 const TIMELINE = process.env.BENCH_AB_TIMELINE === '1';
 const MAINNET_LIKE = process.env.BENCH_AB_MAINNET_LIKE === '1';
 const NEW = new URL('..', import.meta.url).pathname;
-// the same genesis on every node: a fixed account and beneficiary (the devnode would make random ones)
-const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
-const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 
 /** One populator's load of the chain. */
 interface Run {
@@ -170,7 +167,7 @@ function startNodes(): Promise<DevnodeChild[]> {
       startDevnodeProcess([
         ...['--generate', String(GENERATIONS), '--seed', 'perf', ...(MAINNET_LIKE ? ['--mainnet-like'] : [])],
         ...['--latency-ms', String(LATENCY_MS), ...workerFlags(SLOTS)],
-        ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+        ...fixedGenesisArgs(),
         ...nodeFilesArgs(),
       ]),
     ),

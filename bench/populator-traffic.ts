@@ -22,11 +22,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { createTestDatabase, queryOnce, stopTestServer } from '../test/support/postgres.ts';
 import { stageShares, type CpuProfile } from './cpu-profile.lib.ts';
 import { extractCommit } from './checkout.lib.ts';
-import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess, workerFlags, type DevnodeChild } from './http.lib.ts';
+import {
+  fixedGenesisArgs,
+  killChildrenOnExit,
+  nodeFilesArgs,
+  startDevnodeProcess,
+  workerFlags,
+  type DevnodeChild,
+} from './http.lib.ts';
 import { allocationSites, syscallCounts, type SamplingProfile, type Sums } from './populator-traffic.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -39,9 +45,6 @@ const COMMIT = process.env.BENCH_TRAFFIC_COMMIT;
 const FLAGS = process.env.BENCH_TRAFFIC_FLAGS?.split(' ').filter(Boolean) ?? [];
 const SLOTS = 32;
 const HERE = new URL('..', import.meta.url).pathname;
-// the chain of bench/populator-ab.ts: its genesis account and beneficiary
-const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
-const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 
 /** A populator to measure: a checkout (this tree, or an older commit's) and its name in the report. */
 interface Side {
@@ -189,7 +192,7 @@ async function main(): Promise<void> {
   const node = await startDevnodeProcess([
     ...['--generate', String(GENERATIONS), '--seed', 'perf', '--latency-ms', String(LATENCY_MS)],
     ...workerFlags(SLOTS),
-    ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
+    ...fixedGenesisArgs(),
     ...nodeFilesArgs(),
   ]);
   const db = await createTestDatabase();
