@@ -638,7 +638,7 @@ function retain(
       draining,
     );
   }
-  const left = Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
+  const left = previousLeftMs(state, now);
   if (left > 0) return { state, events: [], requeueAfterMs: left };
   return cleanUp(state, reload, reload.fromGeneration, 'Completed', {
     type: 'Normal',
@@ -673,10 +673,15 @@ function cleanUp(
   };
 }
 
+/** previousLeftMs is how long the previous generation is kept from `now` (≤ 0: its time is up, or none is set). */
+function previousLeftMs(state: GenerationState, now: Date): number {
+  return Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
+}
+
 function finishCleanUp(state: GenerationState, reload: ReloadProgress, job: JobState, now: Date): ReloadStep {
   if (state.previousGeneration !== undefined) {
     // a generation rolled back from drains first: its workloads (and so its drop Job) wait until then
-    const left = Date.parse(state.previousExpiresAt ?? now.toISOString()) - now.getTime();
+    const left = previousLeftMs(state, now);
     if (left > 0) return { state, events: [], requeueAfterMs: left };
     return { state: { activeGeneration: state.activeGeneration, reload }, events: [], requeueAfterMs: 0 };
   }
