@@ -67,10 +67,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
   }
 
   before(async () => {
-    // a third of the traffic tokens, NFTs and swaps: 250 generations hold every kind the cases check (each asserts its
-    // kinds are present) that 1000 of the default mix held
+    // half of the traffic tokens, NFTs and swaps: 100 generations hold every kind the cases check (each asserts its
+    // kinds are present: 48 swaps through 9 pairs, 8 burns, 25 tokens of templates) that 1000 of the default mix held
     v3 = await startV3(
-      250,
+      100,
       'nft-dex',
       (devnode) => {
         factory = contractsOf(devnode, 'factory')[0]!;
@@ -78,7 +78,7 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
         // the default configuration: the devnode's factory and wrapped AE are known by their code (issue 58)
         return {};
       },
-      { tokenShare: 0.3 },
+      { tokenShare: 0.5 },
     );
     logs = perChainState(v3.devnode, readLogs);
   });
@@ -560,9 +560,10 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
 describe('/v3 AEX-141 collections over a pruning node', function () {
   this.timeout(600_000);
   let v3: V3UnderTest;
-  const GC_HEIGHT = 80;
+  // the collections are created in the first generations: below the GC height, each has calls stored pruned (206)
+  const GC_HEIGHT = 40;
   before(async () => {
-    v3 = await startV3(120, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT, tokenShare: 0.3 });
+    v3 = await startV3(60, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT, tokenShare: 0.5 });
   });
   after(async () => {
     await v3?.close();
