@@ -3,13 +3,14 @@
  * ask the middleware's REST and GraphQL answers through supertest.
  */
 import prom from 'prom-client';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import { createApp } from '../../src/api/app.ts';
 import { loadConfig, type Config } from '../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../src/db/connection/pool.ts';
 import { silentLog } from '../integration/api/harness.ts';
 import { populateToTop } from './populate.ts';
 import { createTestDatabase } from './postgres.ts';
+import { appRequest } from './app-request.ts';
 
 /** An app over a loaded schema; close ends its pool (and drops the database it made). */
 export interface Served {
@@ -20,10 +21,19 @@ export interface Served {
 }
 
 /** serveLoaded serves `cfg`'s loaded schema as a server role does. */
-export function serveLoaded(cfg: Config): Served {
+export async function serveLoaded(cfg: Config): Promise<Served> {
   const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, max: 2 }, silentLog);
   const app = createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' });
-  return { cfg, request: supertest(app.callback()), pool, close: () => pool.end() };
+  const { request, close } = await appRequest(app.callback());
+  return {
+    cfg,
+    request,
+    pool,
+    async close() {
+      await close();
+      await pool.end();
+    },
+  };
 }
 
 /** loadAndServe loads the chain of the node at `nodeUrl` into a new database up to its top and serves it. */
@@ -32,7 +42,7 @@ export async function loadAndServe(nodeUrl: string): Promise<Served> {
   try {
     const cfg = loadConfig({ NODE_URL: nodeUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw', POLL_INTERVAL_MS: '50' });
     await populateToTop(cfg);
-    const served = serveLoaded(cfg);
+    const served = await serveLoaded(cfg);
     return {
       ...served,
       async close() {

@@ -31,7 +31,7 @@ describe('relative TTLs on a hyperchain', function () {
     // solo-closed, all with relative TTLs
     hc = await startHyperchain({ epochs: 8, seed: 'relative-ttls' });
     await hc.populate();
-    served = serveLoaded(hc.config());
+    served = await serveLoaded(hc.config());
   });
   after(async () => {
     await served?.close();

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type pino from 'pino';
 import type Koa from 'koa';
 import prom from 'prom-client';
-import supertest from 'supertest';
+import type supertest from 'supertest';
 import type { Admission } from '../../../src/api/http/admission.ts';
 import { createApp } from '../../../src/api/app.ts';
 import type { ResponseCache } from '../../../src/api/http/response-cache.ts';
@@ -12,6 +12,7 @@ import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool, createReadPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createLogger } from '../../../src/base/log.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
+import { appRequest } from '../../support/app-request.ts';
 import { buildFixture, type ChainFixture } from './fixture.ts';
 
 /** silentLog is a logger that writes nothing. */
@@ -134,14 +135,16 @@ export async function startApi(
     admission: opts.admission,
     ...(opts.writes ? { writes: pool } : {}),
   });
+  const served = await appRequest(app.callback());
   return {
-    request: supertest(app.callback()),
+    request: served.request,
     app,
     pool,
     node,
     registry,
     fixture: fixture!,
     async close() {
+      await served.close();
       await node.close();
       await reads.end();
       await pool.end();

@@ -99,7 +99,7 @@ describe('a migration outside the transaction (CREATE INDEX CONCURRENTLY)', func
     const migrating = migrate({ databaseUrl: db.url, schema, dir }, log);
     await waitingBuild();
     // a server answers from the schema meanwhile
-    const served = serveLoaded(
+    const served = await serveLoaded(
       loadConfig({ DATABASE_URL: db.url, DATABASE_SCHEMA: schema, NODE_URL: 'http://127.0.0.1:1' }),
     );
     const answer = await served.request.get('/mdw/v3/transactions/count');

@@ -8,7 +8,6 @@
  * the internal calls, the AE balances, and `mdw -v --full`.
  */
 import { expect } from 'chai';
-import { Agent } from 'node:http';
 import pino from 'pino';
 import prom from 'prom-client';
 import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
@@ -240,7 +239,7 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
         mh,
         ['header', 'transactions'].map((what) => node.askedFor(`/v3/micro-blocks/hash/${mh}/${what}`)),
       );
-    served = serveLoaded(cfg);
+    served = await serveLoaded(cfg);
   });
   after(async () => {
     await populator?.stop();
@@ -293,9 +292,6 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
     readonly forwarded: boolean;
   }
   let chainAnswers: Promise<Map<Exchange, ChainAnswer>> | undefined;
-  // its connections kept for the next request: a connection each (supertest's own) cost a third of the answers' CPU
-  const keptAlive = new Agent({ keepAlive: true });
-  after(() => keptAlive.destroy());
   /**
    * answered asks the server each of chainGets once (the server only reads the loaded chain): the cases that check its
    * answers, each alone or after the other, read the same answers. Asked 8 at a time; a path's /v2 and /v3 one after
@@ -309,7 +305,7 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
       await mapLimit([...groups.values()], 8, async (group) => {
         for (const e of group) {
           const before = node.askedFor(e.path);
-          const res = await served!.request.get(e.path).agent(keptAlive);
+          const res = await served!.request.get(e.path);
           answers.set(e, { status: res.status, text: res.text, forwarded: node.askedFor(e.path) !== before });
         }
       });
