@@ -1,19 +1,13 @@
 /**
  * @module Mocha's global fixtures: one PostgreSQL for the whole run. The suite runs its files in parallel worker
  * processes; the server starts once in mocha's main process, before the workers, which inherit its address through
- * TEST_DATABASE_URL and make their own databases on it. The workers keep V8's code for the modules they load in
- * one compile cache (as bin/mdw.js does for the processes the tests start): each compiled the same sources again.
- * The SDK's warning of a big integer in a field its models type as a number is not printed (quietSdkBigInts). With
- * MDW_TEST_CPU_LOG=<file> (`MDW_TEST_CPU_LOG=/tmp/cpu.ndjson make unit`) each test file's wall and CPU seconds are
- * appended to that file, one JSON line per file (cpu-per-file.ts).
+ * TEST_DATABASE_URL and make their own databases on it. Every process first sets its compile cache and its temporary
+ * directory (test-process.ts). The SDK's warning of a big integer in a field its models type as a number is not
+ * printed (quietSdkBigInts). With MDW_TEST_CPU_LOG=<file> (`MDW_TEST_CPU_LOG=/tmp/cpu.ndjson make unit`) each test
+ * file's wall and CPU seconds are appended to that file, one JSON line per file (cpu-per-file.ts).
  */
-import { enableCompileCache } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import './test-process.ts';
 import { sharedServerUrl, stopTestServer } from './postgres.ts';
-
-process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
-enableCompileCache();
 
 /**
  * quietSdkBigInts drops @aeternity/aepp-sdk's "BigInt value … handled incorrectly", which it prints for every answer
