@@ -4,19 +4,16 @@
  * partial index contract_calls_own_log as in the contract logs' query, which still walks that index.
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/schema/migrator.ts';
-import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
-import { silent } from '../indexer/support/harness.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 
 describe("a contract's own-event test, inlined (migration 1151)", () => {
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let db: Awaited<ReturnType<typeof createMigratedDatabase>>;
   let pool: Pool;
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, silent);
-    pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, silent);
+    db = await createMigratedDatabase('mdw', 1);
+    pool = db.pool;
     // 1015's definition, the oracle
     await pool.query(`CREATE FUNCTION pg_temp.own_event_1015(call_info jsonb, called text) RETURNS boolean
       LANGUAGE sql IMMUTABLE AS $$
@@ -27,7 +24,6 @@ describe("a contract's own-event test, inlined (migration 1151)", () => {
       $$`);
   });
   after(async () => {
-    await pool?.end();
     await db?.drop();
   });
 
