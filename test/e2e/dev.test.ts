@@ -83,12 +83,19 @@ describe('mdw dev (the binary)', function () {
       200,
     );
     expect(transfers.data!.map((t) => [t.account_id, String(t.amount), t.height])).to.deep.equal([[newcomer, '5', 2]]);
-    // each populator at its top, what its catch-up deferred built and logged (buildDeferred): the Ctrl-C's window
-    // then holds the stop's own line, not a build's that came just before it
+    // each populator at its top and what its catch-up deferred built and logged (buildDeferred; the status says
+    // synced by the chain's lag, the builds still listed): the Ctrl-C's window then holds the stop's own line, not a
+    // build's that came just before it
     for (const u of urls)
       await waitFor(
-        'the populator synced',
-        async () => (await new Middleware(u.mdw).getStatus()).mdwSynced,
+        'the populator synced, nothing left to build',
+        async () => {
+          const status = (await (await fetch(`${u.mdw}/v3/status`)).json()) as {
+            mdw_synced: boolean;
+            mdw_deferred_builds: unknown[];
+          };
+          return status.mdw_synced && status.mdw_deferred_builds.length === 0;
+        },
         60_000,
         200,
       );
