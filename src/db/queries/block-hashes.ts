@@ -27,11 +27,12 @@ export interface StoredLink {
 
 /** storedLink is the stored key hash and last micro block hash at `height` (undefined when not stored). */
 export async function storedLink(db: Queryable, height: number): Promise<StoredLink | undefined> {
-  const { rows } = await db.query<{ hash: string; last_micro: string | null }>(
-    `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
+  const { rows } = await db.query<{ hash: string; last_micro: string | null }>({
+    name: 'mdw_stored_link',
+    text: `SELECT k.hash, (SELECT m.hash FROM micro_blocks m WHERE m.height = k.height ORDER BY m.micro_index DESC LIMIT 1) AS last_micro
        FROM key_blocks k WHERE k.height = $1`,
-    [height],
-  );
+    values: [height],
+  });
   return rows[0] ? { height, keyHash: rows[0].hash, lastMicroHash: rows[0].last_micro } : undefined;
 }
 

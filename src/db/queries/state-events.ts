@@ -41,14 +41,16 @@ async function latestStates<R extends object, S>(
   state: (row: R) => S,
 ): Promise<Map<string, S>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await db.query<R>(
-    `SELECT h.${key}, ${columns}
+  const { rows } = await db.query<R>({
+    // one text a table (each has its one set of columns)
+    name: `mdw_latest_${table}`,
+    text: `SELECT h.${key}, ${columns}
        FROM unnest($1::text[]) AS h(${key})
        CROSS JOIN LATERAL (
          SELECT * FROM ${table} e WHERE e.${key} = h.${key} AND (e.height, e.micro_index) < ($2, $3)
           ORDER BY e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1) e`,
-    [keys, before.height, before.microIndex],
-  );
+    values: [keys, before.height, before.microIndex],
+  });
   return new Map(rows.map((r) => [r[key] as string, state(r)]));
 }
 

@@ -44,7 +44,11 @@ export class AccountNumbers {
     // a second try sees (in a new snapshot) the ids another writer numbered while the first ran
     for (let attempt = 0; missing.size > 0; attempt++) {
       if (attempt === 3) throw new Error(`ids left without a number: ${[...missing.values()].slice(0, 3).join(' ')}`);
-      const { rows } = await db.query<{ num: number; key: string }>(NUMBER_IDS, [[...missing.keys()]]);
+      const { rows } = await db.query<{ num: number; key: string }>({
+        name: 'mdw_account_ids_number',
+        text: NUMBER_IDS,
+        values: [[...missing.keys()]],
+      });
       for (const { num, key } of rows) {
         this.#numbers.set(missing.get(key)!, num);
         missing.delete(key);

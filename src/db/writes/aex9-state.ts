@@ -43,8 +43,9 @@ const balanceAt = (to: string): string =>
  * such touch, where the read goes.
  */
 export async function aex9Unsettled(db: Queryable, from: number, to: number): Promise<Aex9Unsettled[]> {
-  const { rows } = await db.query<Aex9Unsettled>(
-    `WITH batch AS (
+  const { rows } = await db.query<Aex9Unsettled>({
+    name: 'mdw_aex9_unsettled',
+    text: `WITH batch AS (
        SELECT contract_id, account FROM aex9_events WHERE height BETWEEN $1 AND $2 AND kind <> 'state'),
      last_read AS (
        SELECT DISTINCT ON (contract_id) contract_id, height, micro_index, tx_index
@@ -90,8 +91,8 @@ export async function aex9Unsettled(db: Queryable, from: number, to: number): Pr
        JOIN candidates c ON c.contract_id = l.contract_id
        JOIN micro_blocks m ON m.height = l.height AND m.micro_index = l.micro_index
       ORDER BY l.contract_id`,
-    [from, to],
-  );
+    values: [from, to],
+  });
   return rows;
 }
 

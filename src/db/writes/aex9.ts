@@ -56,8 +56,9 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
      WHERE (l.height, l.micro_index) > (c.height, c.micro_index)
        AND (c.wrapped_ae OR l.kind NOT IN ('deposit', 'withdrawal'))`;
   // one statement reads the arrays once for both tables; the events' trigger runs at its end, as before
-  await db.query(
-    `WITH l AS (${events}),
+  await db.query({
+    name: 'mdw_aex9_logs_insert',
+    text: `WITH l AS (${events}),
      transfers AS (
        INSERT INTO aex9_transfers (contract_id, sender, recipient, amount, height, micro_index, tx_index, log_idx, tx_hash)
        SELECT contract_id, sender, recipient, amount, height, micro_index, tx_index, log_idx, tx_hash
@@ -69,6 +70,6 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
       CROSS JOIN LATERAL (VALUES (l.sender, 0, -l.amount), (l.recipient, 1, l.amount)) AS m(account, side, delta)
       WHERE m.account IS NOT NULL
      ON CONFLICT DO NOTHING`,
-    params,
-  );
+    values: params,
+  });
 }

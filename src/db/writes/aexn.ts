@@ -89,13 +89,14 @@ export interface CreatedAt {
  */
 export async function contractsCreatedAt(db: Queryable, ids: readonly string[]): Promise<Map<string, CreatedAt>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ contract_id: string; height: number; micro_index: number }>(
-    `SELECT c.contract_id, c.height, t.micro_index
+  const { rows } = await db.query<{ contract_id: string; height: number; micro_index: number }>({
+    name: 'mdw_contracts_created_at',
+    text: `SELECT c.contract_id, c.height, t.micro_index
        FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash
       WHERE c.contract_id = ANY($1::text[])
      UNION ALL
      SELECT contract_id, height, micro_index FROM aexn_call_created WHERE contract_id = ANY($1::text[])`,
-    [ids],
-  );
+    values: [ids],
+  });
   return new Map(rows.map((r) => [r.contract_id, { height: r.height, microIndex: r.micro_index }]));
 }

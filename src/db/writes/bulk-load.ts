@@ -5,6 +5,13 @@
  */
 import { copyFrom } from '../schema/snapshot-copy.ts';
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
+import { StatementNames } from '../connection/statement-names.ts';
+
+/**
+ * The inserts' names: one text a table and its columns, prepared once a connection (the populator inserts into about
+ * twenty tables so), where unnamed they were parsed and planned again at every batch.
+ */
+const INSERT_NAMES = new StatementNames('mdw_insert_many', 64);
 
 /** insertMany inserts column-wise arrays with one statement, keeping the first row of a repeated key. */
 export async function insertMany(
@@ -19,10 +26,8 @@ export async function insertMany(
   const sources = columns.map(([, t], i) => (t === 'text[]' ? `string_to_array(c${i}, ' ')` : `c${i}`)).join(', ');
   const unnest = columns.map(([, t], i) => `$${i + 1}::${t === 'text[]' ? 'text' : t}[]`).join(', ');
   const aliases = columns.map((_, i) => `c${i}`).join(', ');
-  await db.query(
-    `INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases}) ON CONFLICT DO NOTHING`,
-    values,
-  );
+  const text = `INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases}) ON CONFLICT DO NOTHING`;
+  await db.query({ name: INSERT_NAMES.nameOf(text), text, values });
 }
 
 /**

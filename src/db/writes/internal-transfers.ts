@@ -70,12 +70,13 @@ export interface RewardInput {
 /** rewardInputs reads the key blocks at `heights` (written ones, this batch's included) and their generations' fees. */
 export async function rewardInputs(db: Queryable, heights: readonly number[]): Promise<Map<number, RewardInput>> {
   if (heights.length === 0) return new Map();
-  const { rows } = await db.query<{ height: number; beneficiary: string; version: number; fees: string }>(
-    `SELECT k.height, k.beneficiary, coalesce((k.data->>'version')::int, 1) AS version,
+  const { rows } = await db.query<{ height: number; beneficiary: string; version: number; fees: string }>({
+    name: 'mdw_reward_inputs',
+    text: `SELECT k.height, k.beneficiary, coalesce((k.data->>'version')::int, 1) AS version,
             (SELECT coalesce(sum(f.fees), 0) FROM generation_fees f WHERE f.height = k.height)::text AS fees
        FROM key_blocks k WHERE k.height = ANY($1::int[])`,
-    [heights],
-  );
+    values: [heights],
+  });
   return new Map(rows.map((r) => [r.height, { ...r, fees: BigInt(r.fees) }]));
 }
 
@@ -93,8 +94,9 @@ export async function rewardInputs(db: Queryable, heights: readonly number[]): P
  * migration 1112) are not read: the int_calls area writes them after this area, maybe long after (behind the head).
  */
 export async function deriveInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
-  await db.query(
-    `INSERT INTO internal_transfers (height, micro_index, tx_index, kind, account_id, ref_tx_hash, amount)
+  await db.query({
+    name: 'mdw_internal_transfers_derive',
+    text: `INSERT INTO internal_transfers (height, micro_index, tx_index, kind, account_id, ref_tx_hash, amount)
      SELECT e.height, e.micro_index, e.tx_index, 'fee_lock_name', e.owner, e.tx_hash, coalesce(e.name_fee, 3)
        FROM name_events e
       WHERE e.local_idx IS NULL AND e.height BETWEEN $1 AND $2 AND e.kind = 'claim' AND e.auction_end IS NULL
@@ -129,6 +131,6 @@ export async function deriveInternalTransfers(db: Queryable, from: number, to: n
       WHERE q.expires_at BETWEEN $1 - 1 AND $2 - 1
         AND NOT EXISTS (SELECT 1 FROM oracle_responses r WHERE r.query_id = q.query_id)
      ON CONFLICT DO NOTHING`,
-    [from, to],
-  );
+    values: [from, to],
+  });
 }

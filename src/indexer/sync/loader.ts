@@ -42,6 +42,13 @@ import { ReorgLog } from './reorg-log.ts';
 
 export interface LoaderDeps {
   readonly pool: Pool;
+  /**
+   * where a batch's transaction takes its connection (`pool` when absent): the populator's pool of one, so that every
+   * batch runs in the same session, whose caches (the triggers' compiled functions and plans, the tables' and
+   * indexes' descriptions) its first batch filled. Taken from the shared pool, batches went to whichever connection a
+   * read had just released: on the bench's chain 7 of 10 sessions wrote batches, each paying for the caches again.
+   */
+  readonly writer?: Pool;
   readonly node: NodeClient;
   readonly decoder: ContractDecoder;
   /** finds AEX-N contracts before the transaction (none found when absent) */
@@ -136,11 +143,11 @@ function changesState(rows: readonly GenerationRows[]): boolean {
  * became shorter). The notification's `to` is below its `from`: nothing was written.
  */
 export async function rollbackOnly(
-  deps: Pick<LoaderDeps, 'pool' | 'schema' | 'metrics' | 'decoder'>,
+  deps: Pick<LoaderDeps, 'pool' | 'writer' | 'schema' | 'metrics' | 'decoder'>,
   height: number,
 ): Promise<void> {
   deps.decoder.forgetCode();
-  await withTransaction(deps.pool, async (client) => {
+  await withTransaction(deps.writer ?? deps.pool, async (client) => {
     const log = await ReorgLog.before(client, { from: height });
     const webhooks = await WebhookBatch.before(client, { from: height });
     await deleteFrom(client, height);
@@ -310,7 +317,7 @@ export async function loadBatch(
   const numbers = deps.accountNumbers ?? new AccountNumbers();
   const types = deps.txTypeCodes ?? new TxTypeCodes();
   let unknownTypes: WrittenRows['unknownTypes'] | undefined;
-  const transactions = await withTransaction(deps.pool, async (client) => {
+  const transactions = await withTransaction(deps.writer ?? deps.pool, async (client) => {
     // what the deletes below drop for good is logged with the rows that replace it, for the websocket's reorg notices
     const reorgLog =
       opts.rollbackFrom !== undefined

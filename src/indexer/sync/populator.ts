@@ -49,8 +49,8 @@ import type { Json } from '../../chain/json.ts';
 import { onSizeFallback } from '../../chain/tx-size.ts';
 
 const MAX_ERROR_BACKOFF_MS = 5_000;
-/** connections opened at once at the start: the writer lock's, the start's checks', the first batch's */
-const POOL_WARMED = 3;
+/** connections opened at once at the start: the writer lock's, the start's checks' (the first batch's is the writer's) */
+const POOL_WARMED = 2;
 
 export interface PopulatorDeps {
   readonly cfg: Config;
@@ -69,6 +69,8 @@ export class Populator implements Role {
   readonly #cfg: Config;
   readonly #log: Logger;
   readonly #pool: Pool;
+  /** the batches' one connection (LoaderDeps.writer) */
+  readonly #writer: Pool;
   readonly #metrics: IndexerMetrics;
   /** heights, lag, the node's and the database's answers: one set across the followers of each lock term */
   readonly #gauges: SyncGauges;
@@ -96,6 +98,7 @@ export class Populator implements Role {
     this.#cfg = cfg;
     this.#log = log;
     this.#pool = createWritePool(cfg, 'mdw-populator', log, Math.max(3, Math.min(cfg.databasePoolSize, 10)));
+    this.#writer = createWritePool(cfg, 'mdw-populator', log, 1);
     this.#metrics = createIndexerMetrics(deps.registry);
     this.#gauges = new SyncGauges(this.#metrics);
     this.#nodes = new NodeSet(cfg.nodeUrls, {}, cfg.nodeAdmits);
@@ -122,6 +125,7 @@ export class Populator implements Role {
     const signal = this.#abort.signal;
     // the connections the first steps use (the writer lock's, the checks', a batch's), opened while the guard runs
     void warmPool(this.#pool, POOL_WARMED);
+    void warmPool(this.#writer, 1);
     // whether the chain is a hyperchain, asked of the nodes while the guard runs: a first start needs the answer (a
     // restart reads the schema's record), and the guard's own requests to the nodes are not delayed by it
     let asked: Promise<HyperchainRecord> | undefined = detectHyperchain({
@@ -188,7 +192,7 @@ export class Populator implements Role {
         return undefined;
       });
     } catch (err) {
-      await this.#pool.end();
+      await Promise.all([this.#pool.end(), this.#writer.end()]);
       throw err;
     }
     // a tx layout the serialiser does not know (ChannelForceProgressTx) is measured by its JSON: say so once per type
@@ -213,7 +217,7 @@ export class Populator implements Role {
     this.#abort.abort();
     await this.#running;
     this.#quitSizeFallback?.();
-    await this.#pool.end();
+    await Promise.all([this.#pool.end(), this.#writer.end()]);
   }
 
   /** #run follows the chain while it holds the writer lock, taking it again after its connection went. */
@@ -440,6 +444,7 @@ export class Populator implements Role {
     // the follower's, and the start-up repair's (which reads no heights ahead: its list is not the chain's order)
     const loader = {
       pool,
+      writer: this.#writer,
       node,
       ...readers,
       schema: cfg.databaseSchema,
