@@ -23,6 +23,8 @@ export interface HyperchainOptions {
   readonly seed?: string;
   /** what MainStaking's `get_validator_state` answers (the devnode's `--staking-record`; default `response`) */
   readonly stakingRecord?: StakingRecord;
+  /** the populator's BATCH_SIZE (default 10): a load in fewer batches pays each batch's derivations and commit fewer times */
+  readonly batchSize?: number;
 }
 
 /** A running hyperchain devnode, a database and a config pointing at both. */
@@ -65,7 +67,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       DATABASE_URL: db.url,
       DATABASE_SCHEMA: 'mdw',
       POLL_INTERVAL_MS: '50',
-      BATCH_SIZE: '10',
+      BATCH_SIZE: String(options.batchSize ?? 10),
       FORK_WINDOW: '5',
       NODE_TIMEOUT_MS: '5000',
       FETCH_CONCURRENCY: '4',

@@ -19,6 +19,7 @@ import * as reads from '../../../src/db/queries/hyperchain.ts';
 import { expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { createMigratedDatabase } from '../../support/postgres.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { waitFor } from '../../support/wait.ts';
 import { expectDevnodeState } from './oracle.ts';
@@ -97,7 +98,9 @@ describe('populator on a hyperchain', function () {
   let hc: TestHyperchain;
 
   before(async () => {
-    hc = await startHyperchain({ epochs: EPOCHS, extra: 3 });
+    // batches of 37 heights end inside epochs and cross their boundaries, in 6 batches where 10 made 22: the chain is
+    // loaded five times (the populator, three -v --full scratch loads, the killed schema), each a fifth cheaper
+    hc = await startHyperchain({ epochs: EPOCHS, extra: 3, batchSize: 37 });
     await hc.populate();
   });
   after(async () => {
@@ -313,39 +316,46 @@ describe('populator on a hyperchain', function () {
   });
 
   it('resumes a populator killed (SIGKILL) mid-epoch with the same rows as an uninterrupted load', async () => {
-    const env = {
-      NODE_URL: hc.devnode.externalUrl,
-      DATABASE_URL: hc.config().databaseUrl,
-      DATABASE_SCHEMA: 'killed',
-      BATCH_SIZE: '7',
-      POLL_INTERVAL_MS: '50',
-      LOG_LEVEL: 'silent',
-      // the modules' compiled code the run keeps (hooks.ts): compiled again, a start cost a second of CPU more
-      NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
-    };
-    const child = spawn(process.execPath, [CHILD], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const stored = async (): Promise<number> =>
-      (
-        await hc
-          .query<{ top: number | null }>('killed', 'SELECT max(height) AS top FROM key_blocks')
-          .catch(() => [{ top: null }])
-      )[0]?.top ?? -1;
-    // batches of 7 heights end mid-epoch (at 48, 55, 62, …): the kill comes in one of them
-    await waitFor('the populator past height 45', async () => (await stored()) >= 45, 120_000);
-    child.kill('SIGKILL');
-    await exited;
-    const top = await stored();
-    expect(top).to.be.below(hc.devnode.height());
-    // what the kill left: whole heights, each with its key block's row, and the epochs whose boundary is stored
-    const [left] = await hc.query<{ produced: number; epochs: number }>(
-      'killed',
-      'SELECT (SELECT count(*)::int FROM hc_produced) AS produced, (SELECT count(*)::int FROM hc_epochs) AS epochs',
-    );
-    expect(left).to.deep.equal({ produced: top + 1, epochs: Math.floor(top / 10) + 1 });
-    await populateToTop(hc.config({ DATABASE_SCHEMA: 'killed' }));
-    expect(await tableRows(hc, 'killed')).to.deep.equal(await tableRows(hc, 'mdw'));
-    await expectDevnodeState(hc, 'killed');
+    // a database of its own, copied from the migrated template as the first one: the child's start migrates nothing
+    const db = await createMigratedDatabase('mdw', 1);
+    const killed: TestHyperchain = { ...hc, query: async (_, sql, params) => (await db.pool.query(sql, params)).rows };
+    try {
+      const env = {
+        NODE_URL: hc.devnode.externalUrl,
+        DATABASE_URL: db.url,
+        DATABASE_SCHEMA: 'mdw',
+        BATCH_SIZE: '7',
+        POLL_INTERVAL_MS: '50',
+        LOG_LEVEL: 'silent',
+        // the modules' compiled code the run keeps (hooks.ts): compiled again, a start cost a second of CPU more
+        NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
+      };
+      const child = spawn(process.execPath, [CHILD], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const stored = async (): Promise<number> =>
+        (
+          await killed
+            .query<{ top: number | null }>('mdw', 'SELECT max(height) AS top FROM key_blocks')
+            .catch(() => [{ top: null }])
+        )[0]?.top ?? -1;
+      // batches of 7 heights end mid-epoch (at 48, 55, 62, …): the kill comes in one of them
+      await waitFor('the populator past height 45', async () => (await stored()) >= 45, 120_000);
+      child.kill('SIGKILL');
+      await exited;
+      const top = await stored();
+      expect(top).to.be.below(hc.devnode.height());
+      // what the kill left: whole heights, each with its key block's row, and the epochs whose boundary is stored
+      const [left] = await killed.query<{ produced: number; epochs: number }>(
+        'mdw',
+        'SELECT (SELECT count(*)::int FROM hc_produced) AS produced, (SELECT count(*)::int FROM hc_epochs) AS epochs',
+      );
+      expect(left).to.deep.equal({ produced: top + 1, epochs: Math.floor(top / 10) + 1 });
+      await populateToTop(hc.config({ DATABASE_URL: db.url }));
+      expect(await tableRows(killed, 'mdw')).to.deep.equal(await tableRows(hc, 'mdw'));
+      await expectDevnodeState(killed, 'mdw');
+    } finally {
+      await db.drop();
+    }
   });
 
   it('follows a fork across an epoch boundary: the replaced epoch rows go, the new chain is loaded', async () => {

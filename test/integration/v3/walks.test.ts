@@ -85,24 +85,32 @@ describe('/v3 lists walked forward and backward while blocks arrive and forks re
   };
 
   before(async () => {
-    v3 = await startV3(25, 'v3-walks');
+    v3 = await startV3(12, 'v3-walks');
     account = v3.devnode.accounts[1]!.publicKey;
     beneficiary = String((await v3.truth()).keyBlocks[1]!.beneficiary);
-    await v3.spend(account, 4);
-    await v3.devnode.mineKeyBlock();
+    // the account's transactions: more than a page, in generations of their own (a backward walk stops above some)
+    for (const amount of [1, 2, 3, 4]) {
+      await v3.spend(account, amount);
+      await v3.devnode.mineKeyBlock();
+    }
     await v3.synced();
   });
   after(async () => {
     await v3?.close();
   });
 
+  // Each test starts every list's walk, changes the chain once under them all, then finishes each walk: every walk still
+  // meets the change between two of its pages, and the populator follows one fork a test and the node's chain is read
+  // again once, where a change per list cost six of each.
   it('a forward walk that the change overtakes ends with the chain as the node has it afterwards', async () => {
+    const walks: { list: List; page: SdkPage; seen: string[] }[] = [];
     for (const list of lists()) {
-      const seen: string[] = [];
       const page = await open(list, 'forward', 3);
-      seen.push(...page.data.map(list.id));
       expect(page.nextPath, `${list.path} has more than a page`).to.not.equal(null);
-      await change();
+      walks.push({ list, page, seen: page.data.map(list.id) });
+    }
+    await change();
+    for (const { list, page, seen } of walks) {
       await rest(list, page, seen);
       const truth = await list.truth(await v3.truth());
       expect(seen, list.path).to.deep.equal(truth);
@@ -111,25 +119,28 @@ describe('/v3 lists walked forward and backward while blocks arrive and forks re
   });
 
   it('a backward walk past the forked heights keeps what it read and ends with the unchanged rest', async () => {
+    const top = v3.devnode.height();
+    // below the heights the fork replaces before the chain changes (a list's items carry their height or block)
+    const heights = new Map((await v3.truth()).keyBlocks.map((k) => [String(k.hash), Number(k.height)]));
+    const heightOf = async (id: string): Promise<number> => {
+      const first = id.split(' ')[0]!;
+      if (/^\d+$/.test(first)) return Number(first);
+      if (heights.has(first)) return heights.get(first)!;
+      return Number(((await v3.nodeGet(`/v2/transactions/${first}`)) as Obj).block_height);
+    };
+    const walks: { list: List; before: string[]; page: SdkPage; seen: string[] }[] = [];
     for (const list of lists()) {
       const before = (await list.truth(await v3.truth())).reverse();
-      const top = v3.devnode.height();
-      const seen: string[] = [];
       let page = await open(list, 'backward', 2);
-      seen.push(...page.data.map(list.id));
-      // below the heights the fork replaces before the chain changes (a list's items carry their height or block)
-      const heights = new Map((await v3.truth()).keyBlocks.map((k) => [String(k.hash), Number(k.height)]));
-      const heightOf = async (id: string): Promise<number> => {
-        const first = id.split(' ')[0]!;
-        if (/^\d+$/.test(first)) return Number(first);
-        if (heights.has(first)) return heights.get(first)!;
-        return Number(((await v3.nodeGet(`/v2/transactions/${first}`)) as Obj).block_height);
-      };
+      const seen = page.data.map(list.id);
       while (page.nextPath !== null && (await heightOf(seen.at(-1)!)) > top - 4) {
         page = await v3.mdw.requestByPath<SdkPage>(page.nextPath);
         seen.push(...page.data.map(list.id));
       }
-      await change();
+      walks.push({ list, before, page, seen });
+    }
+    await change();
+    for (const { list, before, page, seen } of walks) {
       await rest(list, page, seen);
       expect(seen, list.path).to.deep.equal(before);
       // and walking back up from the end with prev links gives the changed chain above the old cursor
@@ -142,11 +153,15 @@ describe('/v3 lists walked forward and backward while blocks arrive and forks re
   });
 
   it('prev links walk back over a fork without a gap or a repeat', async () => {
+    const ends: { list: List; page: SdkPage }[] = [];
     for (const list of lists()) {
       // go to the end forward, then walk back with prev while the top is forked away
       let page = await open(list, 'forward', 3);
       while (page.nextPath !== null) page = await v3.mdw.requestByPath<SdkPage>(page.nextPath);
-      await change();
+      ends.push({ list, page });
+    }
+    await change();
+    for (const { list, page } of ends) {
       const back: string[] = [];
       for (let current = page; current.prevPath !== null;) {
         current = await v3.mdw.requestByPath<SdkPage>(current.prevPath);
