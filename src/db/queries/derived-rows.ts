@@ -54,16 +54,22 @@ export interface DerivedTable {
 
 /**
  * derivedTables lists the base tables of `schema` and their columns, leaving out the tables NOT_DERIVED and columns
- * the database fills itself (serial ids, insertion times), which no two loads share.
+ * the database fills itself (serial ids, insertion times), which no two loads share. Read from pg_catalog, not
+ * information_schema, whose views (privileges checked per column, every type's name formatted) cost PostgreSQL about
+ * 0.13 CPU s for a migrated schema: a tenth of a `-v --full` of a short chain.
  */
 export async function derivedTables(db: Queryable, schema: string): Promise<DerivedTable[]> {
-  const { rows } = await db.query<{ table_name: string; column_name: string; data_type: string }>(
-    `SELECT c.table_name, c.column_name, c.data_type
-       FROM information_schema.columns c
-       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
-      WHERE c.table_schema = $1 AND t.table_type = 'BASE TABLE' AND NOT (c.table_name = ANY($2))
-        AND coalesce(c.column_default, '') !~* '(nextval|now\\(|current_timestamp|clock_timestamp)'
-      ORDER BY c.table_name, c.ordinal_position`,
+  const { rows } = await db.query<{ table_name: string; column_name: string; json: boolean }>(
+    `SELECT c.relname AS table_name, a.attname AS column_name,
+            coalesce(nullif(t.typbasetype, 0), a.atttypid) = 'json'::regtype AS json
+       FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+       JOIN pg_type t ON t.oid = a.atttypid
+       LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT (c.relname = ANY($2))
+        AND coalesce(pg_get_expr(d.adbin, d.adrelid), '') !~* '(nextval|now\\(|current_timestamp|clock_timestamp)'
+      ORDER BY c.relname, a.attnum`,
     [schema, NOT_DERIVED],
   );
   const tables = new Map<string, { name: string; json: boolean; idNumber: boolean }[]>();
@@ -71,7 +77,7 @@ export async function derivedTables(db: Queryable, schema: string): Promise<Deri
     const columns = tables.get(r.table_name) ?? [];
     columns.push({
       name: r.column_name,
-      json: r.data_type === 'json',
+      json: r.json,
       idNumber: ID_NUMBER_COLUMNS[r.table_name]?.includes(r.column_name) ?? false,
     });
     tables.set(r.table_name, columns);
