@@ -10,13 +10,16 @@
  * net of the postmaster's count; no parallel workers, so that a backend does all of its statements' work). Each
  * side migrates its own schema (an older commit has other migrations): its start, its migrations and its
  * connections' cancel in the difference of the two chains' counts over the difference of their transactions (the
- * bare client's count, bench/bare-client.lib.ts). Every side runs with all of its derived areas, and each load is
- * checked to have stopped with none pending. Prints each side's populator, PostgreSQL and own (their sum)
- * instructions per transaction and B ÷ A of each. A populator's count moves by up to 150 M from one run to the next
- * (bench/instructions.ts): about 25k a transaction over the 6000 between the chains.
+ * bare client's count, bench/bare-client.lib.ts). Every side runs with all of its derived areas (0.2.0 has 8 of the
+ * working tree's 11: no internal calls, channels or spends), and each load is checked to have stopped with none
+ * pending. Left out on both sides, unlike populator-ab's CPU seconds: the kernel's work (valgrind counts user space)
+ * and PostgreSQL's checkpointer, WAL writer and background writer, whose wake-ups follow the clock and so the load.
+ * Prints each side's populator, PostgreSQL and own (their sum) instructions per transaction and B ÷ A of each. A
+ * populator's count moves by up to 150 M from one run to the next (bench/instructions.ts): about 25k a transaction
+ * over the 6000 between the chains.
  *
- *   node bench/own-instructions-ab.ts   (make bench ONLY=own-instructions-ab; needs valgrind; about 25 min a side on
- *                                        a loaded machine)
+ *   node bench/own-instructions-ab.ts   (make bench ONLY=own-instructions-ab; needs valgrind; about 10 min a side at
+ *                                        load 10–15)
  *   BENCH_OWN_AB_COMMITS=8ad1e69e,bbc7ed24   the A sides (default 8ad1e69e, release 0.2.0: issue 88's baseline)
  *   BENCH_OWN_AB_GENERATIONS=200,800         the two chains' lengths, the shorter first
  */
@@ -27,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { bareClient } from './bare-client.lib.ts';
 import { extractCommit, type Checkout } from './checkout.lib.ts';
 import { derivedWhole } from './derived-whole.lib.ts';
-import { killChildrenOnExit } from './http.lib.ts';
+import { killChildrenOnExit, type DevnodeChild } from './http.lib.ts';
 import {
   countedChildEnv,
   countInstructions,
@@ -56,7 +59,7 @@ interface Side {
 }
 
 /** load counts `side`'s populator loading the chain of `devnode` up to `length`, and the server's backends. */
-async function load(side: Side, devnode: Parameters<typeof countedChildEnv>[0], length: number): Promise<void> {
+async function load(side: Side, devnode: DevnodeChild, length: number): Promise<void> {
   const started = performance.now();
   const server = await startCountedServer(SERIAL);
   let populator: number;
