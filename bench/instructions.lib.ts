@@ -6,6 +6,10 @@
  * threads, whose share of the work depends on timing and so on the machine's load, do it on the main thread instead.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { fixedGenesisArgs, nodeFilesArgs, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+
+/** the bare client's slots: as many requests in flight as the populator A/B's node takes */
+const SLOTS = 32;
 
 /** valgrindAvailable says whether `valgrind` runs here. */
 export function valgrindAvailable(): boolean {
@@ -13,12 +17,56 @@ export function valgrindAvailable(): boolean {
 }
 
 /**
- * countInstructions runs `node <args>` under cachegrind with `env` and resolves with the instructions it executed
- * (its main thread, doing V8's background work too) and its last stdout line (the child's JSON report).
+ * startCountedChain serves the populator A/B's chain (`--seed perf`, its fixed genesis, no latency) of `length`
+ * generations from a devnode of its own, with its node files.
+ */
+export function startCountedChain(length: number): Promise<DevnodeChild> {
+  return startDevnodeProcess([
+    '--generate',
+    String(length),
+    '--seed',
+    'perf',
+    ...fixedGenesisArgs(),
+    ...nodeFilesArgs(),
+  ]);
+}
+
+/**
+ * countedChildEnv is the environment of a counted child (bench/indexer.lib.populate.ts of any commit, or the bare
+ * client's) reading `devnode`'s chain up to `top` into `schema`.
+ */
+export function countedChildEnv(
+  devnode: DevnodeChild,
+  databaseUrl: string,
+  schema: string,
+  top: number,
+): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
+    ...devnode.deployment,
+    NODE_URL: devnode.url,
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: schema,
+    BENCH_TOP: String(top),
+    BENCH_SLOTS: String(SLOTS),
+    LOG_LEVEL: 'warn',
+    // valgrind slows a process down 30–100 times: no request may time out for it
+    NODE_TIMEOUT_MS: '600000',
+    BENCH_SAMPLE: '0',
+    MALLOC_MMAP_THRESHOLD_: '131072',
+  };
+}
+
+/**
+ * countInstructions runs `node <args>` under cachegrind with `env` (in `cwd`, else this process's) and resolves with
+ * the instructions it executed (its main thread, doing V8's background work too) and its last stdout line (the
+ * child's JSON report).
  */
 export async function countInstructions(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
+  cwd?: string,
 ): Promise<{ instructions: number; report: string }> {
   const child = spawn(
     'valgrind',
@@ -30,7 +78,7 @@ export async function countInstructions(
       '--single-threaded',
       ...args,
     ],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   let err = '';
@@ -47,4 +95,29 @@ export async function countInstructions(
 export function perUnit(a: { count: number; units: number }, b: { count: number; units: number }): number {
   if (b.units === a.units) throw new RangeError('the two runs must differ in length');
   return (b.count - a.count) / (b.units - a.units);
+}
+
+/** A load's counts over the two chains, the shorter first: its populator's and PostgreSQL's backends'. */
+export interface LoadCounts {
+  readonly populator: readonly number[];
+  readonly postgres: readonly number[];
+}
+
+/** A load's instructions per transaction: the populator's, PostgreSQL's and their sum, its own. */
+export interface OwnPerTransaction {
+  readonly populator: number;
+  readonly postgres: number;
+  readonly own: number;
+}
+
+/**
+ * ownPerTransaction is a load's instructions per transaction from its counts over two chains of `transactions`
+ * (each the difference of the two counts over the difference of the transactions, perUnit). Pure.
+ */
+export function ownPerTransaction(counts: LoadCounts, transactions: readonly number[]): OwnPerTransaction {
+  const of = (c: readonly number[]): number =>
+    perUnit({ count: c[0]!, units: transactions[0]! }, { count: c[1]!, units: transactions[1]! });
+  const populator = of(counts.populator);
+  const postgres = of(counts.postgres);
+  return { populator, postgres, own: populator + postgres };
 }

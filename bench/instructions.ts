@@ -23,21 +23,21 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { keyPairFromSeed } from '../src/devnode/keys.ts';
 import { stageShares, type CpuProfile } from './cpu-profile.lib.ts';
-import { killChildrenOnExit, nodeFilesArgs, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
-import { countInstructions, perUnit, valgrindAvailable } from './instructions.lib.ts';
+import { killChildrenOnExit } from './http.lib.ts';
+import {
+  countedChildEnv,
+  countInstructions,
+  perUnit,
+  startCountedChain,
+  valgrindAvailable,
+} from './instructions.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const LENGTHS = (process.env.BENCH_INSTRUCTIONS_GENERATIONS ?? '200,800').split(',').map(Number);
 const SIDES = (process.env.BENCH_INSTRUCTIONS_SIDES ?? 'bare,populator').split(',').filter(Boolean);
 const FLAGS = process.env.BENCH_INSTRUCTIONS_FLAGS?.split(' ').filter(Boolean) ?? [];
 const PROFILE = process.env.BENCH_INSTRUCTIONS_PROFILE === '1';
-/** the bare client's slots: as many requests in flight as the A/B's node takes */
-const SLOTS = 32;
-// the populator A/B's genesis: a fixed account and beneficiary (the devnode would make random ones)
-const ACCOUNT = keyPairFromSeed(new Uint8Array(32).fill(21));
-const BENEFICIARY = keyPairFromSeed(new Uint8Array(32).fill(22));
 const CHILDREN = {
   bare: new URL('instructions.lib.bare.ts', import.meta.url).pathname,
   populator: new URL('indexer.lib.populate.ts', import.meta.url).pathname,
@@ -49,41 +49,13 @@ interface Side {
   readonly transactions: number[];
 }
 
-/** startChain serves the A/B's chain of `length` generations from a devnode of its own, with its node files. */
-function startChain(length: number): Promise<DevnodeChild> {
-  return startDevnodeProcess([
-    ...['--generate', String(length), '--seed', 'perf'],
-    ...['--beneficiary', BENEFICIARY.secretKey, '--account', `${ACCOUNT.secretKey}:${10n ** 24n}`],
-    ...nodeFilesArgs(),
-  ]);
-}
-
-/** childEnv is the environment of a counted child reading `devnode` into `schema`. */
-function childEnv(devnode: DevnodeChild, databaseUrl: string, schema: string, top: number): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    // configured as a deployment on the devnode's chain (its reward rules and genesis accounts, DevnodeChild)
-    ...devnode.deployment,
-    NODE_URL: devnode.url,
-    DATABASE_URL: databaseUrl,
-    DATABASE_SCHEMA: schema,
-    BENCH_TOP: String(top),
-    BENCH_SLOTS: String(SLOTS),
-    LOG_LEVEL: 'warn',
-    // valgrind slows a process down 30–100 times: no request may time out for it
-    NODE_TIMEOUT_MS: '600000',
-    BENCH_SAMPLE: '0',
-    MALLOC_MMAP_THRESHOLD_: '131072',
-  };
-}
-
 /** profile loads the longer chain once with `--cpu-prof` (no valgrind) and prints the populator's time by stage. */
 async function profile(): Promise<void> {
   const top = LENGTHS.at(-1)!;
   killChildrenOnExit();
   const dir = mkdtempSync(join(tmpdir(), 'mdw-bench-profile-'));
   const db = await createTestDatabase();
-  const devnode = await startChain(top);
+  const devnode = await startCountedChain(top);
   try {
     const child = spawn(
       process.execPath,
@@ -91,7 +63,7 @@ async function profile(): Promise<void> {
         ...['--single-threaded', '--predictable', '--expose-gc', '--cpu-prof', `--cpu-prof-dir=${dir}`],
         CHILDREN.populator,
       ],
-      { env: childEnv(devnode, db.url, 'profiled', top), stdio: ['ignore', 'ignore', 'inherit'] },
+      { env: countedChildEnv(devnode, db.url, 'profiled', top), stdio: ['ignore', 'ignore', 'inherit'] },
     );
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`the populator exited with ${code}`);
@@ -122,9 +94,9 @@ async function main(): Promise<void> {
     throw new Error('BENCH_INSTRUCTIONS_GENERATIONS: two lengths, the shorter first');
   try {
     for (const length of lengths) {
-      const devnode = await startChain(length);
+      const devnode = await startCountedChain(length);
       try {
-        const env = childEnv(devnode, db.url, `instructions_${length}`, length);
+        const env = countedChildEnv(devnode, db.url, `instructions_${length}`, length);
         for (const [name, side] of sides) {
           const args = [
             '--predictable',

@@ -28,11 +28,10 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../src/config/middleware.ts';
 import { verifyChain } from '../src/indexer/maintenance/verify.ts';
-import { createPool } from '../src/db/connection/pool.ts';
-import { pendingBackfills } from '../src/db/queries/pending-backfills.ts';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
 import { bareClient, type BareRead } from './bare-client.lib.ts';
 import { extractCommit, releaseCommit, type Checkout } from './checkout.lib.ts';
+import { derivedWhole } from './derived-whole.lib.ts';
 import {
   fixedGenesisArgs,
   killChildrenOnExit,
@@ -129,23 +128,6 @@ async function populate(
     nodeRequests: report.nodeRequests,
     slots,
   };
-}
-
-/**
- * derivedWhole throws when a populator stopped synced with a derived area still pending (one that fails does not hold
- * it: its time would leave that area's work out, as the balances' failing stretch once did).
- */
-async function derivedWhole(databaseUrl: string, schema: string): Promise<void> {
-  const pool = createPool({ databaseUrl, schema, max: 1 }, pino({ level: 'warn' }));
-  try {
-    const pending = await pendingBackfills(pool);
-    if (pending.length > 0)
-      throw new Error(
-        `${schema}: synced with derived areas pending: ${pending.map((p) => `${p.area} ${p.next}-${p.to} ${p.error ?? ''}`).join('; ')}`,
-      );
-  } finally {
-    await pool.end();
-  }
 }
 
 /** idleLine is where a populator left the node's slots idle: its load's first tenth, the eight between, the last. */

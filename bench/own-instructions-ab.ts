@@ -1,0 +1,154 @@
+/**
+ * @module Own instructions per transaction of the working tree's load (B) against older commits' (A) (issue 88: "own
+ * CPU per transaction ≤ 1.1 × 0.2.0's" settled in a measure the machine's load does not move; bench/populator-ab.ts's
+ * CPU seconds move ±10 % from day to day for the same code). Each side's populator (bench/indexer.lib.populate.ts of
+ * its checkout, bench/checkout.lib.ts) loads the devnode chains bench/instructions.ts reads (`--seed perf`, the A/B's
+ * fixed genesis, no latency; 200 and 800 generations) into an empty schema of a PostgreSQL of its own, configured
+ * alike as a deployment on the devnode's chain (REWARD_RULES=devnode, its genesis accounts and hard-fork files): the
+ * populator under cachegrind as bench/instructions.ts counts it (Node `--single-threaded --predictable`), the
+ * server's every backend under cachegrind as bench/postgres-instructions.ts counts them (bench/postgres-count.lib.ts,
+ * net of the postmaster's count; no parallel workers, so that a backend does all of its statements' work). Each
+ * side migrates its own schema (an older commit has other migrations): its start, its migrations and its
+ * connections' cancel in the difference of the two chains' counts over the difference of their transactions (the
+ * bare client's count, bench/bare-client.lib.ts). Every side runs with all of its derived areas (0.2.0 has 8 of the
+ * working tree's 11: no internal calls, channels or spends), and each load is checked to have stopped with none
+ * pending. Left out on both sides, unlike populator-ab's CPU seconds: the kernel's work (valgrind counts user space)
+ * and PostgreSQL's checkpointer, WAL writer and background writer, whose wake-ups follow the clock and so the load.
+ * Prints each side's populator, PostgreSQL and own (their sum) instructions per transaction and B ÷ A of each. A
+ * populator's count moves by up to 150 M from one run to the next (bench/instructions.ts): about 25k a transaction
+ * over the 6000 between the chains.
+ *
+ *   node bench/own-instructions-ab.ts   (make bench ONLY=own-instructions-ab; needs valgrind; about 10 min a side at
+ *                                        load 10–15)
+ *   BENCH_OWN_AB_COMMITS=8ad1e69e,bbc7ed24   the A sides (default 8ad1e69e, release 0.2.0: issue 88's baseline)
+ *   BENCH_OWN_AB_GENERATIONS=200,800         the two chains' lengths, the shorter first
+ */
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { bareClient } from './bare-client.lib.ts';
+import { extractCommit, type Checkout } from './checkout.lib.ts';
+import { derivedWhole } from './derived-whole.lib.ts';
+import { killChildrenOnExit, type DevnodeChild } from './http.lib.ts';
+import {
+  countedChildEnv,
+  countInstructions,
+  ownPerTransaction,
+  startCountedChain,
+  valgrindAvailable,
+  type OwnPerTransaction,
+} from './instructions.lib.ts';
+import { createDatabase, loadInstructions, startCountedServer } from './postgres-count.lib.ts';
+import { writeResult } from './results.lib.ts';
+
+const COMMITS = (process.env.BENCH_OWN_AB_COMMITS ?? '8ad1e69e').split(',').filter(Boolean);
+const LENGTHS = (process.env.BENCH_OWN_AB_GENERATIONS ?? '200,800').split(',').map(Number);
+const NEW = new URL('..', import.meta.url).pathname;
+/** the bare client's slots, as bench/instructions.ts reads the chains */
+const SLOTS = 32;
+/** a parallel worker is no backend in the server's log, and its work would be left out */
+const SERIAL = ['max_parallel_workers_per_gather=0', 'max_parallel_maintenance_workers=0'];
+
+/** One side of the A/B: a checkout and its counts over the chains. */
+interface Side {
+  readonly label: string;
+  readonly dir: string;
+  readonly populator: number[];
+  readonly postgres: number[];
+}
+
+/** load counts `side`'s populator loading the chain of `devnode` up to `length`, and the server's backends. */
+async function load(side: Side, devnode: DevnodeChild, length: number): Promise<void> {
+  const started = performance.now();
+  const server = await startCountedServer(SERIAL);
+  let populator: number;
+  try {
+    const databaseUrl = await createDatabase(server, 'chain');
+    const env = countedChildEnv(devnode, databaseUrl, 'populated', length);
+    const script = join(side.dir, 'bench/indexer.lib.populate.ts');
+    ({ instructions: populator } = await countInstructions(['--predictable', '--expose-gc', script], env, side.dir));
+    await derivedWhole(databaseUrl, 'populated');
+  } finally {
+    side.postgres.push(loadInstructions(await server.stop()));
+  }
+  side.populator.push(populator);
+  const g = (n: number): string => `${(n / 1e9).toFixed(3)} G`;
+  console.log(
+    `  ${side.label}, ${length} generations: populator ${g(populator)}, PostgreSQL ${g(side.postgres.at(-1)!)} ` +
+      `(${((performance.now() - started) / 60_000).toFixed(1)} min, load ${loadavg()[0]!.toFixed(1)})`,
+  );
+}
+
+async function main(): Promise<void> {
+  if (!valgrindAvailable()) {
+    console.log('own instruction counts skipped: valgrind is not installed');
+    return;
+  }
+  if (LENGTHS.length !== 2 || !(LENGTHS[0]! < LENGTHS[1]!))
+    throw new Error('BENCH_OWN_AB_GENERATIONS: two lengths, the shorter first');
+  killChildrenOnExit();
+  const head = execFileSync('git', ['-C', NEW, 'rev-parse', '--short=8', 'HEAD'], { encoding: 'utf8' }).trim();
+  const checkouts: Checkout[] = [];
+  const sides: Side[] = [];
+  const transactions: number[] = [];
+  try {
+    for (const commit of COMMITS) {
+      const checkout = extractCommit(NEW, commit);
+      checkouts.push(checkout);
+      sides.push({ label: checkout.commit.slice(0, 8), dir: checkout.dir, populator: [], postgres: [] });
+    }
+    sides.push({ label: `B (working tree, ${head})`, dir: NEW, populator: [], postgres: [] });
+    console.log(
+      `A: ${COMMITS.join(', ')}; B: the working tree at ${head}; chains of ${LENGTHS.join(' and ')} generations`,
+    );
+    for (const length of LENGTHS) {
+      const devnode = await startCountedChain(length);
+      try {
+        transactions.push((await bareClient([devnode.url], length, SLOTS)).transactions);
+        for (const side of sides) await load(side, devnode, length);
+      } finally {
+        await devnode.stop();
+      }
+    }
+  } finally {
+    for (const checkout of checkouts) checkout.remove();
+  }
+  const perTx = new Map<string, OwnPerTransaction>(sides.map((s) => [s.label, ownPerTransaction(s, transactions)]));
+  const kilo = (n: number): string => `${(n / 1000).toFixed(1)}k`;
+  console.log(`instructions per transaction (valgrind, ${transactions.join(' and ')} transactions):`);
+  for (const [label, t] of perTx)
+    console.log(`  ${label}: populator ${kilo(t.populator)}, PostgreSQL ${kilo(t.postgres)}, own ${kilo(t.own)}`);
+  const b = perTx.get(sides.at(-1)!.label)!;
+  const ratios: Record<string, OwnPerTransaction> = {};
+  for (const side of sides.slice(0, -1)) {
+    const a = perTx.get(side.label)!;
+    ratios[side.label] = {
+      populator: b.populator / a.populator,
+      postgres: b.postgres / a.postgres,
+      own: b.own / a.own,
+    };
+    const r = ratios[side.label]!;
+    console.log(
+      `B ÷ ${side.label}: own ${r.own.toFixed(3)} (target ≤ 1.1; populator ${r.populator.toFixed(3)}, ` +
+        `PostgreSQL ${r.postgres.toFixed(3)})`,
+    );
+  }
+  writeResult('own-instructions-ab', {
+    benchmark: 'own-instructions-ab',
+    date: new Date().toISOString(),
+    command: 'node bench/own-instructions-ab.ts',
+    head,
+    generations: LENGTHS,
+    transactions,
+    sides: sides.map(({ label, populator, postgres }) => ({
+      label,
+      populator,
+      postgres,
+      perTransaction: perTx.get(label),
+    })),
+    bOverA: ratios,
+  });
+}
+
+await main();
