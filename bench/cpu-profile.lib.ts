@@ -9,7 +9,7 @@
 export interface CpuProfile {
   readonly nodes: readonly {
     readonly id: number;
-    readonly callFrame: { readonly functionName: string; readonly url: string };
+    readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber?: number };
     readonly children?: readonly number[];
   }[];
   readonly samples: readonly number[];
@@ -63,4 +63,35 @@ export function stageShares(profile: CpuProfile, stages: readonly Stage[] = POPU
     if (stage !== undefined) shares.set(stage, shares.get(stage)! + (profile.timeDeltas[i] ?? 0) / 1000);
   }
   return shares;
+}
+
+/**
+ * selfTimes sums the profile's samples (ms) per function where the sample was taken (its self time): the `count`
+ * largest, largest first, each named `<function> <file>:<line>` (the file without its
+ * directories, the line 1-based where the profile has it). Idle samples and Node's start are left out as in stageShares.
+ */
+export function selfTimes(profile: CpuProfile, count: number): [name: string, ms: number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const leftOut = new Map<number, boolean>();
+  const times = new Map<string, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i]!;
+    if (!leftOut.has(id)) {
+      let out = false;
+      for (let at: number | undefined = id; at !== undefined && !out; at = parent.get(at)) {
+        const { functionName, url } = byId.get(at)!.callFrame;
+        out = LEFT_OUT.some(([, frame]) => frame.test(`${functionName} ${url}`));
+      }
+      leftOut.set(id, out);
+    }
+    if (leftOut.get(id)) continue;
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const line = lineNumber === undefined || lineNumber < 0 ? '' : `:${lineNumber + 1}`;
+    const where = url === '' ? '' : ` ${url.slice(url.lastIndexOf('/') + 1)}${line}`;
+    const name = `${functionName || '(anonymous)'}${where}`;
+    times.set(name, (times.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  }
+  return [...times].sort((a, b) => b[1] - a[1]).slice(0, count);
 }

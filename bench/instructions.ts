@@ -15,15 +15,16 @@
  *                                 (the two lengths; about half an hour on a loaded machine),
  *                                 BENCH_INSTRUCTIONS_SIDES=bare,populator (or one of them),
  *                                 BENCH_INSTRUCTIONS_FLAGS="…" Node flags of the populator's process)
- *   BENCH_INSTRUCTIONS_PROFILE=1 node bench/instructions.ts   (no valgrind: where the populator's time goes, by stage,
- *                                 from a `--cpu-prof` of one load of the longer chain, `--single-threaded`)
+ *   BENCH_INSTRUCTIONS_PROFILE=1 node bench/instructions.ts   (no valgrind: where the populator's time goes, by stage
+ *                                 and by function (self time), from a `--cpu-prof` of one load of the longer chain,
+ *                                 `--single-threaded`)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts';
-import { stageShares, type CpuProfile } from './cpu-profile.lib.ts';
+import { selfTimes, stageShares, type CpuProfile } from './cpu-profile.lib.ts';
 import { killChildrenOnExit } from './http.lib.ts';
 import {
   countedChildEnv,
@@ -38,6 +39,8 @@ const LENGTHS = (process.env.BENCH_INSTRUCTIONS_GENERATIONS ?? '200,800').split(
 const SIDES = (process.env.BENCH_INSTRUCTIONS_SIDES ?? 'bare,populator').split(',').filter(Boolean);
 const FLAGS = process.env.BENCH_INSTRUCTIONS_FLAGS?.split(' ').filter(Boolean) ?? [];
 const PROFILE = process.env.BENCH_INSTRUCTIONS_PROFILE === '1';
+/** the profile's functions listed by self time */
+const SELF_TIMES = 25;
 const CHILDREN = {
   bare: new URL('instructions.lib.bare.ts', import.meta.url).pathname,
   populator: new URL('indexer.lib.populate.ts', import.meta.url).pathname,
@@ -68,11 +71,15 @@ async function profile(): Promise<void> {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`the populator exited with ${code}`);
     const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
-    const shares = stageShares(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile);
+    const cpuProfile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+    const shares = stageShares(cpuProfile);
     const busy = [...shares.values()].reduce((a, b) => a + b, 0);
     console.log(`the populator's busy time by stage, one load of ${top} generations (--cpu-prof, --single-threaded):`);
     for (const [stage, ms] of [...shares].sort((a, b) => b[1] - a[1]))
       console.log(`  ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(6)} ms  ${stage}`);
+    console.log(`the ${SELF_TIMES} functions of most self time (where the samples were taken):`);
+    for (const [name, ms] of selfTimes(cpuProfile, SELF_TIMES))
+      console.log(`  ${((100 * ms) / busy).toFixed(1).padStart(5)} %  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
   } finally {
     await devnode.stop();
     await db.drop();

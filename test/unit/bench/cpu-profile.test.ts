@@ -1,6 +1,6 @@
 /** @module bench/cpu-profile.lib.ts: a CPU profile's samples summed per stage of the populator. */
 import { expect } from 'chai';
-import { stageShares, type CpuProfile } from '../../../bench/cpu-profile.lib.ts';
+import { selfTimes, stageShares, type CpuProfile } from '../../../bench/cpu-profile.lib.ts';
 
 const frame = (
   id: number,
@@ -40,5 +40,21 @@ describe('bench/cpu-profile.lib', () => {
     // the root's own sample and one outside every stage
     expect(shares.get('other')).to.equal(17);
     expect([...shares.values()].reduce((a, b) => a + b, 0)).to.equal(32);
+  });
+
+  it("sums each function's own samples by name, file and line, largest first, idle time and the start left out", () => {
+    const withLines: CpuProfile = {
+      ...profile,
+      nodes: profile.nodes.map((n) => (n.id === 4 ? { ...n, callFrame: { ...n.callFrame, lineNumber: 147 } } : n)),
+    };
+    expect(selfTimes(withLines, 2)).to.deep.equal([
+      ['(root)', 9],
+      ['somethingElse other.ts', 8],
+    ]);
+    const all = new Map(selfTimes(withLines, 10));
+    expect(all.get('storedTxColumns stored-tx.ts:148')).to.equal(5);
+    expect(all.get('#once client.ts')).to.equal(4);
+    expect([...all.keys()].some((name) => name.startsWith('(idle)') || name.startsWith('(anon)'))).to.equal(false);
+    expect([...all.values()].reduce((a, b) => a + b, 0)).to.equal(32);
   });
 });
