@@ -5,10 +5,11 @@
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
 
 /**
- * A kept table the catch-up leaves empty: the table whose triggers keep it (`on`), those triggers (disabled
- * meanwhile), and the kept tables that follow from it (name_count_spans, kept by name_count_edges' trigger), empty
- * with it. It is filled at the top by its kept aggregate's recount of the stored rows of schema `s` (quoted), or by
- * `fill` where that recount reads the rows `mdw -v` derives again.
+ * A kept table the catch-up leaves empty: the table whose triggers keep it (`on`), those triggers (dropped meanwhile,
+ * their definitions kept in the table's deferred_builds row, migration 1152), and the kept tables that follow from it
+ * (name_count_spans, kept by name_count_edges' trigger), empty with it. It is filled at the top by its kept aggregate's
+ * recount of the stored rows of schema `s` (quoted), or by `fill` where that recount reads the rows `mdw -v` derives
+ * again.
  */
 export interface DeferredTable {
   readonly name: string;

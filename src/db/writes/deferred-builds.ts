@@ -4,8 +4,9 @@
  * over their table where the catch-up would have updated them for every row (the names' GIN indexes above all), and
  * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day, an id's
  * transaction counts), filled from what they are kept from in one statement where their triggers would have kept them
- * at every batch. Their definitions are the migrations' (1000, 1001, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070,
- * 1076, 1077, 1097, 1135), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
+ * at every batch (their triggers dropped meanwhile, and created again from the definitions their rows keep, 1152).
+ * Their definitions are the migrations' (1000, 1001, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077,
+ * 1097, 1135), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
  * (queries/kept-aggregates.ts).
  */
 import type { Logger } from '../../base/log.ts';
@@ -149,15 +150,19 @@ export async function deferBuilds(pool: Pool): Promise<string[]> {
             ? `ALTER TABLE ${quoteIdent(constraint.table)} DROP CONSTRAINT IF EXISTS ${quoteIdent(name)}`
             : `DROP INDEX IF EXISTS ${quoteIdent(name)}`,
         );
-      for (const { on, triggers } of DEFERRED_TABLES)
-        for (const t of triggers) await client.query(`ALTER TABLE ${quoteIdent(on)} DISABLE TRIGGER ${quoteIdent(t)}`);
+      const triggers: string[] = [];
+      for (const table of DEFERRED_TABLES) triggers.push(JSON.stringify(await dropTriggers(client, table)));
+      // a populator started again before the first block finds the rows, their triggers dropped already: it keeps
+      // the definitions they hold
       await client.query(
-        `INSERT INTO deferred_builds (name, kind, state)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+        `INSERT INTO deferred_builds AS d (name, kind, state, triggers)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+         ON CONFLICT (name) DO UPDATE SET triggers = d.triggers || excluded.triggers WHERE excluded.triggers <> '{}'`,
         [
           [...DEFERRED_INDEXES.map((i) => i.name), ...DEFERRED_TABLES.map((t) => t.name)],
           [...DEFERRED_INDEXES.map(() => 'index'), ...DEFERRED_TABLES.map(() => 'table')],
           [...DEFERRED_INDEXES.map(() => 'deferred'), ...DEFERRED_TABLES.map(() => 'deferred')],
+          [...DEFERRED_INDEXES.map(() => '{}'), ...triggers],
         ],
       );
     });
@@ -223,14 +228,36 @@ async function buildIndex(client: PoolClient, index: DeferredIndex, log: Logger)
 }
 
 /**
- * fillTable turns the table's triggers on again and fills it from the rows it is kept from, as its kept aggregate
- * recounts it (or by its own `fill`), in place of what it holds: a schema restored from a snapshot taken during the
- * catch-up has the triggers on already (a restore turns every trigger on), so the rows written since kept their
- * deltas on an empty table.
+ * dropTriggers drops the triggers that keep `table` and gives their definitions by name, as the migrations left them
+ * (their schema left out: the search_path's), for the top to create them again. Dropped, not disabled: PostgreSQL
+ * copies every row a statement writes into the transition tables of its table's statement triggers whether they are
+ * enabled or not (a disabled one is only not run), temporary files once a statement's rows pass work_mem.
+ */
+async function dropTriggers(client: PoolClient, table: DeferredTable): Promise<Record<string, string>> {
+  const { rows } = await client.query<{ definitions: Record<string, string> }>(
+    `SELECT coalesce(jsonb_object_agg(tgname, pg_get_triggerdef(oid, true)), '{}') AS definitions FROM pg_trigger
+      WHERE tgrelid = $1::regclass AND tgname = ANY ($2)`,
+    [table.on, table.triggers],
+  );
+  for (const t of table.triggers)
+    await client.query(`DROP TRIGGER IF EXISTS ${quoteIdent(t)} ON ${quoteIdent(table.on)}`);
+  return rows[0]!.definitions;
+}
+
+/**
+ * fillTable creates the table's triggers again from the definitions its row kept, and fills it from the rows it is
+ * kept from, as its kept aggregate recounts it (or by its own `fill`), in place of what it holds: a schema restored
+ * from a snapshot taken during the catch-up has the triggers already (the migrations' own, turned on by the restore,
+ * newer than the kept definitions where a migration since changed them), so the rows written since kept their deltas
+ * on an empty table.
  */
 async function fillTable(client: PoolClient, table: DeferredTable): Promise<void> {
-  for (const t of table.triggers)
-    await client.query(`ALTER TABLE ${quoteIdent(table.on)} ENABLE TRIGGER ${quoteIdent(t)}`);
+  const { rows: missing } = await client.query<{ definition: string }>(
+    `SELECT t.value AS definition FROM deferred_builds d, jsonb_each_text(d.triggers) t
+      WHERE d.name = $1 AND NOT EXISTS (SELECT 1 FROM pg_trigger g WHERE g.tgrelid = $2::regclass AND g.tgname = t.key)`,
+    [table.name, table.on],
+  );
+  for (const { definition } of missing) await client.query(definition);
   // TRUNCATE fires no trigger: the followers (name_count_spans) are emptied with it and filled by its insert's
   await client.query(`TRUNCATE ${[table.name, ...table.follow].map(quoteIdent).join(', ')}`);
   const kept = KEPT_AGGREGATES.find((k) => k.table === table.name)!;

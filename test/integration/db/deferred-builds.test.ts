@@ -1,14 +1,16 @@
 /**
- * @module What a catch-up from genesis leaves to the top (migration 1140, issue 88): on an empty schema the indexes only
- * queries read are dropped and the kept tables only queries read left empty (their triggers off), each said in
- * /v3/status's mdw_deferred_builds; at the top the indexes are built again and the tables filled, equal to what their
- * triggers keep in a schema that never deferred them (the oracle: the same names, AEX-9 events, spends and account
- * rows written there). A schema holding blocks defers nothing.
+ * @module What a catch-up from genesis leaves to the top (migrations 1140, 1152, issue 88): on an empty schema the
+ * indexes only queries read are dropped and the kept tables only queries read left empty (their triggers dropped),
+ * each said in /v3/status's mdw_deferred_builds; at the top the indexes and triggers are there again and the tables
+ * filled, equal to what their triggers keep in a schema that never deferred them (the oracle: the same names, AEX-9
+ * events, spends and account rows written there), after a restart, a restore or an upgrade during the catch-up too. A
+ * schema holding blocks defers nothing.
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/schema/migrator.ts';
+import { migrate, migrationNames } from '../../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { storedTotals } from '../../../src/db/queries/sync-state.ts';
+import { DEFERRED_TABLES } from '../../../src/db/queries/deferred-builds.ts';
 import { buildDeferred, deferBuilds } from '../../../src/db/writes/deferred-builds.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { silent } from '../indexer/support/harness.ts';
@@ -71,6 +73,9 @@ const LATER = [
   'INSERT INTO spend_heights VALUES (20, 20_001, 1, 1)',
   `INSERT INTO account_transactions VALUES (9, 20, 0, 0, 12, 'sender_id'), (25, 20, 0, 0, 12, 'recipient_id')`,
 ];
+
+/** the tables whose triggers keep the kept tables */
+const KEPT_FROM = ['name_state', 'aex9_events', 'spend_heights', 'account_transactions'];
 
 const KEPT = [
   'name_count_edges',
@@ -164,6 +169,21 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
     ).rows
       .map((r) => r.def)
       .sort();
+  /**
+   * the triggers on the tables the kept tables are kept from, each as PostgreSQL gives it back (its schema left out)
+   * and whether it is on (`O`) or off (`D`)
+   */
+  const triggers = async (pool: Pool): Promise<string[]> =>
+    (
+      await pool.query<{ def: string }>(
+        `SELECT t.tgenabled::text || ' ' || pg_get_triggerdef(t.oid, true) AS def FROM pg_trigger t
+           JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE c.relnamespace = current_schema()::regnamespace AND c.relname = ANY ($1) AND NOT t.tgisinternal`,
+        [KEPT_FROM],
+      )
+    ).rows
+      .map((r) => r.def)
+      .sort();
   const rows = async (pool: Pool, table: string): Promise<string[]> =>
     (await pool.query<{ r: string }>(`SELECT row_to_json(t)::text AS r FROM ${table} t`)).rows.map((r) => r.r).sort();
 
@@ -180,6 +200,24 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
       'account_tx_counts',
     ]);
     expect(await indexes(fresh)).to.deep.equal([]);
+    // dropped, not turned off: PostgreSQL copies each row written into a disabled trigger's transition table too
+    const keeping = (t: string): boolean => KEPT.some((k) => t.includes(`TRIGGER ${k}_on_`));
+    const all = await triggers(control);
+    expect(all.filter(keeping)).to.have.length(14);
+    expect(await triggers(fresh)).to.deep.equal(all.filter((t) => !keeping(t)));
+    // each kept with its table's row by name, naming no schema (a snapshot's rows go into a schema of another name)
+    const saved = async (): Promise<Record<string, string>[]> =>
+      (
+        await fresh.query<{ t: Record<string, string> }>(
+          `SELECT triggers AS t FROM deferred_builds WHERE kind = 'table' ORDER BY name`,
+        )
+      ).rows.map((r) => r.t);
+    const definitions = await saved();
+    expect(definitions.flatMap((d) => Object.values(d).map((v) => `O ${v}`)).sort()).to.deep.equal(all.filter(keeping));
+    expect(JSON.stringify(definitions)).to.not.include('fresh.');
+    // a populator started again before the first block defers the same, keeping the triggers' definitions
+    expect(await deferBuilds(fresh)).to.deep.equal(deferred);
+    expect(await saved()).to.deep.equal(definitions);
     await writeRows(fresh);
     await writeRows(control);
     for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal([]);
@@ -203,34 +241,69 @@ describe('deferred builds of a catch-up from genesis (migration 1140)', () => {
       expect(await rows(fresh, table), table).to.deep.equal(kept);
     }
     expect((await storedTotals(fresh)).deferredBuilds).to.deep.equal([]);
+    expect(await triggers(fresh)).to.deep.equal(await triggers(control));
     // the triggers are on again: the rows written now are kept as in the control
     await writeLater(fresh);
     await writeLater(control);
     for (const table of KEPT) expect(await rows(fresh, table), table).to.deep.equal(await rows(control, table));
   });
 
-  it('fills the tables in place of what the triggers kept after a restore turned them on (a snapshot of a catch-up)', async () => {
+  it('fills the tables in place of what the triggers kept after a restore (a snapshot of a catch-up)', async () => {
+    await migrate({ databaseUrl: db.url, schema: 'caught_up' }, silent);
     await migrate({ databaseUrl: db.url, schema: 'restored' }, silent);
+    const caughtUp = createPool({ databaseUrl: db.url, schema: 'caught_up', max: 2 }, silent);
     const restored = createPool({ databaseUrl: db.url, schema: 'restored', max: 2 }, silent);
     try {
-      await deferBuilds(restored);
-      await writeRows(restored);
-      // what `mdw snapshot import` does after its COPY: every trigger on, the rows written since kept on empty tables
-      for (const table of ['name_state', 'aex9_events', 'spend_heights', 'account_transactions'])
+      await deferBuilds(caughtUp);
+      await writeRows(caughtUp);
+      // what `mdw snapshot import` does: the rows copied into a migrated schema (its indexes and triggers there) with
+      // the triggers off, then every trigger on, the rows written since kept on empty tables
+      for (const table of [...KEPT_FROM, 'deferred_builds']) {
+        await restored.query(`ALTER TABLE ${table} DISABLE TRIGGER USER`);
+        await restored.query(`INSERT INTO ${table} SELECT * FROM caught_up.${table}`);
         await restored.query(`ALTER TABLE ${table} ENABLE TRIGGER USER`);
-      // and its index rebuild, of the migrated schema's indexes: the pairs' key is there again
-      await restored.query(
-        'ALTER TABLE account_pairs ADD PRIMARY KEY (sender, recipient, height, micro_index, tx_index)',
-      );
+      }
       await writeLater(restored);
       expect(await rows(restored, 'name_pointees')).to.have.length(1);
       expect(await rows(restored, 'spend_days')).to.have.length(1);
       expect(await rows(restored, 'account_tx_counts')).to.have.length(2);
       await buildDeferred(restored, silent);
       expect(await definitions(restored)).to.deep.equal(await definitions(control));
+      expect(await triggers(restored)).to.deep.equal(await triggers(control));
       for (const table of KEPT) expect(await rows(restored, table), table).to.deep.equal(await rows(control, table));
     } finally {
+      await caughtUp.end();
       await restored.end();
+    }
+  });
+
+  it('drops the triggers an older version turned off during its catch-up, and builds them at the top (1152)', async () => {
+    const older = migrationNames().filter((m) => m < '1152');
+    await migrate({ databaseUrl: db.url, schema: 'upgraded', only: older }, silent);
+    const upgraded = createPool({ databaseUrl: db.url, schema: 'upgraded', max: 2 }, silent);
+    try {
+      // 1140's catch-up: the kept tables' triggers off, a row for each
+      for (const { name, on, triggers: off } of DEFERRED_TABLES) {
+        for (const t of off) await upgraded.query(`ALTER TABLE ${on} DISABLE TRIGGER ${t}`);
+        await upgraded.query(`INSERT INTO deferred_builds (name, kind, state) VALUES ($1, 'table', 'deferred')`, [
+          name,
+        ]);
+      }
+      await writeRows(upgraded);
+      expect(await migrate({ databaseUrl: db.url, schema: 'upgraded' }, silent)).to.include(
+        '1152_deferred_triggers_dropped',
+      );
+      const left = await triggers(upgraded);
+      expect(left.filter((t) => t.startsWith('D '))).to.deep.equal([]);
+      expect(left.filter((t) => KEPT.some((k) => t.includes(`TRIGGER ${k}_on_`)))).to.deep.equal([]);
+      // written after the upgrade, still catching up
+      await writeLater(upgraded);
+      for (const table of KEPT) expect(await rows(upgraded, table), table).to.deep.equal([]);
+      await buildDeferred(upgraded, silent);
+      expect(await triggers(upgraded)).to.deep.equal(await triggers(control));
+      for (const table of KEPT) expect(await rows(upgraded, table), table).to.deep.equal(await rows(control, table));
+    } finally {
+      await upgraded.end();
     }
   });
 
