@@ -38,6 +38,8 @@ const DEFAULT_MAX_RETRY_MS = 5000;
 // A silently dead connection is noticed within interval + timeout (15 s) at one tiny query per 10 s.
 const DEFAULT_CHECK_INTERVAL_MS = 10_000;
 const DEFAULT_CHECK_TIMEOUT_MS = 5000;
+/** A check's timer firing later than this share of the timeout found the event loop stalled, not the database slow. */
+const STALLED_SHARE = 0.1;
 
 /**
  * NotificationListener holds one pool client for LISTEN, shared by every user in the process.
@@ -189,17 +191,37 @@ export class NotificationListener {
     // One check at a time: a slow answer is judged by its own timeout.
     if (!client || this.#checking === client) return;
     this.#checking = client;
-    // A half-open TCP connection never answers; treat a check that takes too long as a lost one.
-    const timeout = setTimeout(
-      () => this.#lost(client, new Error('listen connection check timed out')),
-      this.#options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-    );
+    const timeoutMs = this.#options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+    let answered = false;
+    let timer: NodeJS.Timeout | undefined;
+    // A half-open TCP connection never answers; treat a check that takes too long as a lost one. The timeout must
+    // judge the database, not this process's event loop: after a stall (a GC pause, a long synchronous render, a
+    // stopped process) the timer and the answer are both ready, and the loop runs timers before it reads sockets.
+    const wait = (extended: boolean): void => {
+      const dueAt = performance.now() + timeoutMs;
+      timer = setTimeout(() => {
+        const lateMs = performance.now() - dueAt;
+        // setImmediate runs after the loop's next poll phase: an answer that is in has been read by then.
+        setImmediate(() => {
+          if (answered) return;
+          // A timer this late timed the stall, and the database may have been stopped with the process (SIGSTOP,
+          // CPU starvation): one more timeout, once, so that a dead connection is still found under repeated stalls.
+          if (!extended && lateMs > timeoutMs * STALLED_SHARE) return wait(true);
+          this.#lost(client, new Error('listen connection check timed out'));
+        });
+      }, timeoutMs);
+    };
+    wait(false);
     // Repeating LISTEN is a no-op that keeps it the backend's last statement in pg_stat_activity.
     listen(client, this.#options.channel)
       .then(
-        () => clearTimeout(timeout),
+        () => {
+          answered = true;
+          clearTimeout(timer);
+        },
         (err: unknown) => {
-          clearTimeout(timeout);
+          answered = true;
+          clearTimeout(timer);
           this.#lost(client, err as Error);
         },
       )

@@ -6,6 +6,8 @@ import { expect } from 'chai';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { NotificationListener } from '../../../src/events/listener.ts';
 import { notifyChannel } from '../../../src/db/connection/notification.ts';
+import { capturedLog } from '../../support/captured-log.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
 import { createEventsFixture, type EventsFixture } from './ws-client.ts';
 
 const SCHEMA = 'mdw_listener';
@@ -80,6 +82,38 @@ async function startProxy(databaseUrl: string): Promise<FreezableProxy> {
       }
       server.close();
       await once(server, 'close');
+    },
+  };
+}
+
+/**
+ * stallAfterCheck makes `stall(ms)` block the event loop for `ms` (a synchronous busy loop: a long render, a GC pause, a
+ * stopped process) right after the next LISTEN a client of `pool` sends, in the same turn of the loop, before its answer
+ * can be read. Connections made before it are not watched: LISTEN on those is the listener's start.
+ */
+function stallAfterCheck(pool: Pool): { stall(ms: number): void; readonly pending: boolean } {
+  let stallMs = 0;
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      const sent = query(...args);
+      if (stallMs > 0 && String(args[0]).startsWith('LISTEN')) {
+        const until = performance.now() + stallMs;
+        stallMs = 0;
+        // after the turn that sent it (its poll phase included), as a render in a request's own callback would
+        setImmediate(() => {
+          while (performance.now() < until);
+        });
+      }
+      return sent;
+    }) as typeof client.query;
+  });
+  return {
+    stall: (ms) => {
+      stallMs = ms;
+    },
+    get pending() {
+      return stallMs > 0;
     },
   };
 }
@@ -205,5 +239,98 @@ describe('NotificationListener (real PostgreSQL)', () => {
       await pool.end();
       await proxy.close();
     }
+  });
+
+  describe('a check under an event loop blocked past its timeout (a long render, a GC pause, a stopped process)', () => {
+    const LOST = 'database listen connection lost; reconnecting';
+    /** watched runs a listener on `pool` (checks every 100 ms, 300 ms timeout), with what its subscriber heard and its log. */
+    const watched = async (pool: Pool) => {
+      const { log, lines } = capturedLog();
+      const listener = new NotificationListener({
+        pool,
+        channel: CHANNEL,
+        log,
+        checkIntervalMs: 100,
+        checkTimeoutMs: 300,
+        initialRetryMs: 50,
+      });
+      const events: string[] = [];
+      listener.subscribe({
+        onNotification: (p) => events.push(`notification ${p}`),
+        onLost: () => events.push('lost'),
+        onReconnected: () => events.push('reconnected'),
+      });
+      await listener.start();
+      return { listener, events, logged: () => lines.map((line) => line.msg) };
+    };
+
+    // A stall past the timeout by far, and one that ends as the timeout falls due (the timer is then hardly late).
+    for (const stallMs of [1000, 305]) {
+      it(`keeps the connection when the database answered during a ${stallMs} ms stall: no loss logged or emitted, notifications go on`, async () => {
+        const pool = createPool({ databaseUrl: fixture.databaseUrl, schema: SCHEMA, max: 2 }, fixture.log);
+        const stalls = stallAfterCheck(pool);
+        const { listener, events, logged } = await watched(pool);
+        try {
+          stalls.stall(stallMs);
+          await until(() => !stalls.pending, 'a check was sent');
+          // the stalled check and a few more go by
+          await new Promise((r) => setTimeout(r, stallMs + 800));
+          await send('after the stall');
+          await until(() => events.length > 0, 'the notification after the stall arrived');
+          expect(events).to.deep.equal(['notification after the stall']);
+          expect(logged()).to.not.include(LOST);
+          expect(listener.listening).to.equal(true);
+        } finally {
+          await listener.stop();
+          await pool.end();
+        }
+      });
+    }
+
+    it('keeps the connection when the answer comes only after the stall (the database stopped with the process)', async () => {
+      // Through a proxy in this process, which forwards nothing while the loop is blocked: the answer reaches the
+      // listener a few turns after the loop resumes, as from a database that was paused or starved with it.
+      const target = new URL(fixture.databaseUrl);
+      const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port) });
+      const proxied = new URL(fixture.databaseUrl);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const pool = createPool({ databaseUrl: proxied.toString(), schema: SCHEMA, max: 2 }, fixture.log);
+      const stalls = stallAfterCheck(pool);
+      const { listener, events, logged } = await watched(pool);
+      try {
+        stalls.stall(1000);
+        await until(() => !stalls.pending, 'a check was sent');
+        await new Promise((r) => setTimeout(r, 800));
+        await send('after the stall');
+        await until(() => events.length > 0, 'the notification after the stall arrived');
+        expect(events).to.deep.equal(['notification after the stall']);
+        expect(logged()).to.not.include(LOST);
+      } finally {
+        await listener.stop();
+        await pool.end();
+        await proxy.close();
+      }
+    });
+
+    it('still finds a connection that never answers lost, once, though its check timed a stall', async () => {
+      const proxy = await startProxy(fixture.databaseUrl);
+      const pool = createPool({ databaseUrl: proxy.url, schema: SCHEMA, max: 2 }, fixture.log);
+      const stalls = stallAfterCheck(pool);
+      const { listener, events, logged } = await watched(pool);
+      try {
+        proxy.freeze();
+        stalls.stall(1000);
+        await until(() => events.includes('reconnected'), 'the listener reconnected');
+        await send('after');
+        await until(() => events.includes('notification after'), 'the notification after the reconnect arrived');
+        expect(events).to.deep.equal(['lost', 'reconnected', 'notification after']);
+        expect(logged().filter((msg) => msg === LOST)).to.have.length(1);
+      } finally {
+        await listener.stop();
+        await pool.end();
+        await proxy.close();
+      }
+    });
   });
 });
