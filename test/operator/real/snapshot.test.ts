@@ -18,6 +18,7 @@ import { migrate } from '../../../src/db/schema/migrator.ts';
 import { exportSnapshot } from '../../../src/indexer/maintenance/snapshot-export.ts';
 import { MANIFEST_FILE, type SnapshotManifest } from '../../../src/indexer/maintenance/snapshot-manifest.ts';
 import { API_VERSION, KIND, type MiddlewareStatus } from '../../../src/operator/api/middleware-types.ts';
+import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import {
   INPLACE_NO_SNAPSHOT,
   RELOAD_NEEDS_NEW_ID,
@@ -174,13 +175,15 @@ realTier('a Middleware starting from a snapshot on a real control plane', functi
     expect(served.mdw_height).to.be.at.least(manifest.top.height);
   });
 
-  it("restores a BlueGreen reload's green generation (with heights) from the snapshot and promotes it", async () => {
+  it("restores a BlueGreen reload's green generation (with heights) from the snapshot and promotes it", async function () {
+    // the drain of generation 1's servers after the switch (SWITCH_DRAIN_MS) comes on top of the restore
+    this.timeout(180_000 + SWITCH_DRAIN_MS);
     const reload = { id: 'from-snapshot', heights: '3-5', retainPrevious: '0s', snapshot: { url } };
     await c.kube.patchMerge(ref('from-url'), { spec: { reload } });
     await eventually(async () => {
       const m = await c.kube.get<Mw>(ref('from-url'));
       expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
-    }, 170_000);
+    }, 170_000 + SWITCH_DRAIN_MS);
     // the first request through the stable Service right after Completed: generation 2 serves it
     const first = await c.get('http://from-url.chain.svc:80/mdw/v3/status');
     expect(first.status, first.body).to.equal(200);
