@@ -163,13 +163,13 @@ describe('NotificationListener (real PostgreSQL)', () => {
     }
   });
 
-  it('notices a connection that stops answering without closing: reports it lost, reconnects, and hears notifications again', async () => {
-    const proxy = await startProxy(fixture.databaseUrl);
-    const pool: Pool = createPool({ databaseUrl: proxy.url, schema: SCHEMA, max: 2 }, fixture.log);
+  /** watched runs a listener on `pool` (checks every 100 ms, 300 ms timeout), with what its subscriber heard and its log. */
+  const watched = async (pool: Pool) => {
+    const { log, lines } = capturedLog();
     const listener = new NotificationListener({
       pool,
       channel: CHANNEL,
-      log: fixture.log,
+      log,
       checkIntervalMs: 100,
       checkTimeoutMs: 300,
       initialRetryMs: 50,
@@ -181,6 +181,13 @@ describe('NotificationListener (real PostgreSQL)', () => {
       onReconnected: () => events.push('reconnected'),
     });
     await listener.start();
+    return { listener, events, logged: () => lines.map((line) => line.msg) };
+  };
+
+  it('notices a connection that stops answering without closing: reports it lost, reconnects, and hears notifications again', async () => {
+    const proxy = await startProxy(fixture.databaseUrl);
+    const pool: Pool = createPool({ databaseUrl: proxy.url, schema: SCHEMA, max: 2 }, fixture.log);
+    const { listener, events } = await watched(pool);
     try {
       await send('before');
       await until(() => events.length === 1, 'the notification arrived through the proxy');
@@ -243,26 +250,6 @@ describe('NotificationListener (real PostgreSQL)', () => {
 
   describe('a check under an event loop blocked past its timeout (a long render, a GC pause, a stopped process)', () => {
     const LOST = 'database listen connection lost; reconnecting';
-    /** watched runs a listener on `pool` (checks every 100 ms, 300 ms timeout), with what its subscriber heard and its log. */
-    const watched = async (pool: Pool) => {
-      const { log, lines } = capturedLog();
-      const listener = new NotificationListener({
-        pool,
-        channel: CHANNEL,
-        log,
-        checkIntervalMs: 100,
-        checkTimeoutMs: 300,
-        initialRetryMs: 50,
-      });
-      const events: string[] = [];
-      listener.subscribe({
-        onNotification: (p) => events.push(`notification ${p}`),
-        onLost: () => events.push('lost'),
-        onReconnected: () => events.push('reconnected'),
-      });
-      await listener.start();
-      return { listener, events, logged: () => lines.map((line) => line.msg) };
-    };
 
     // A stall past the timeout by far, and one that ends as the timeout falls due (the timer is then hardly late).
     for (const stallMs of [1000, 305]) {
