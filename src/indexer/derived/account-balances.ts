@@ -7,7 +7,6 @@
  * and the range's end changed the account, so the row is its balance after that height as well, and a rollback that
  * deletes heights leaves each account's latest row its balance at the new top.
  */
-import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
@@ -80,8 +79,9 @@ export async function deriveBalances(
   // the contracts' accounts: followed and reconciled as any, but left out of account_balances (the ranking's, as
   // ae_mdw's, is of accounts alone)
   const contracts = new Set<string>();
-  for (const t of await touchedAccounts(db, range, LOCKED_COINS_ACCOUNT)) {
-    const id = t.id ?? reprefix(idOfKey(t.key!), 'ak');
+  for (const t of await touchedAccounts(db, range)) touch(reprefix(idOfKey(t.key), 'ak'), t.height);
+  // the internal transfers' accounts, from the rows the changes were derived from (touchedAccounts reads them no more)
+  for (const [id, t] of derived.transferred) {
     touch(id, t.height);
     if (t.contract) contracts.add(id);
   }

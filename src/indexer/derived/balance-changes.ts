@@ -19,6 +19,7 @@ import {
   type BalanceDelta,
   type TxFacts,
 } from '../../chain/balance-deltas.ts';
+import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import { toBigInt } from '../../chain/json.ts';
 import { renderStoredTxFields, storedTxAmounts } from '../../chain/stored-tx.ts';
@@ -33,6 +34,7 @@ import {
   internalCallGaps,
   namedIds,
   resolvedRecipients,
+  type BalanceEventRow,
   type BalanceTxRow,
   type Place,
 } from '../../db/queries/balance-inputs.ts';
@@ -81,6 +83,40 @@ export interface RangeDeltas {
   readonly untold: UntoldNaming[];
   /** the payers of the internal calls whose cost is not derived (AENS.*, Oracle.*: internalCallPayer), and where */
   readonly unfollowed: readonly { readonly account: string; readonly height: number }[];
+  /** the accounts the range's internal transfers touched (transferredAccounts) */
+  readonly transferred: ReadonlyMap<string, TransferredAccount>;
+}
+
+/** An account internal transfers touched: the highest height of them, and whether one is a Lima contract's amount. */
+export interface TransferredAccount {
+  readonly height: number;
+  readonly contract: boolean;
+}
+
+/**
+ * transferredAccounts gives the accounts a range's internal transfers touched (`events`: balanceEvents' rows, whose
+ * transfers carry an account): each `ak_` account a transfer credits or debits (rewards, name fees and refunds, oracle
+ * rewards and refunds, genesis and fork credits), `contract` where a Lima contract's amount credits it, and the
+ * locked-coins account where a name's fee or an auction's winning bid moved to it. Pure.
+ */
+export function transferredAccounts(
+  events: readonly Pick<BalanceEventRow, 'height' | 'kind' | 'accountId'>[],
+): Map<string, TransferredAccount> {
+  const touched = new Map<string, TransferredAccount>();
+  const touch = (account: string, height: number, contract: boolean): void => {
+    const seen = touched.get(account);
+    touched.set(account, {
+      height: Math.max(height, seen?.height ?? height),
+      contract: contract || seen?.contract === true,
+    });
+  };
+  for (const e of events) {
+    // an internal call's row carries no account: its payer is the transaction's or internalCallPayer's
+    if (e.accountId === null) continue;
+    if (e.accountId.startsWith('ak_')) touch(e.accountId, e.height, e.kind === 'contracts_lima');
+    if (e.kind === 'fee_lock_name' || e.kind === 'fee_spend_name') touch(LOCKED_COINS_ACCOUNT, e.height, false);
+  }
+  return touched;
 }
 
 /**
@@ -153,6 +189,7 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
       const account = e.internalTx === null ? undefined : internalCallPayer(e.kind, e.internalTx);
       return account === undefined ? [] : [{ account, height: e.height }];
     }),
+    transferred: transferredAccounts(events),
   };
 }
 

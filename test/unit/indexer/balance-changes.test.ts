@@ -3,12 +3,14 @@
  * and the reconciliation with the node's balance at the range's end.
  */
 import { expect } from 'chai';
+import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { AFTER_BLOCK } from '../../../src/db/queries/balance-changes.ts';
 import {
   balanceChangeRows,
   derivedDeltas,
   inChainOrder,
+  transferredAccounts,
   type PlacedDelta,
 } from '../../../src/indexer/derived/balance-changes.ts';
 
@@ -261,5 +263,39 @@ describe('balanceChangeRows (derived/balance-changes.ts)', () => {
       [5, 'SpendTx', -6n, 94n],
       [7, 'unexplained', 30n, 124n],
     ]);
+  });
+});
+
+describe('transferredAccounts (derived/balance-changes.ts)', () => {
+  const contract = encode('ak', Buffer.alloc(32, 3));
+  const event = (height: number, kind: string, accountId: string | null) => ({ height, kind, accountId });
+
+  it("gives each account a transfer moved with its highest height, a Lima contract's amount marking it a contract", () => {
+    const touched = transferredAccounts([
+      event(3, 'reward_block', bob),
+      event(9, 'reward_dev', bob),
+      event(5, 'contracts_lima', contract),
+      event(7, 'reward_oracle', contract),
+      event(4, 'refund_name', alice),
+    ]);
+    expect(Object.fromEntries(touched)).to.deep.equal({
+      [bob]: { height: 9, contract: false },
+      [contract]: { height: 7, contract: true },
+      [alice]: { height: 4, contract: false },
+    });
+  });
+
+  it("touches the locked-coins account where a name's fee or bid moved to it, and no internal call's row or other id", () => {
+    const touched = transferredAccounts([
+      event(2, 'fee_lock_name', alice),
+      event(6, 'fee_spend_name', alice),
+      // an internal call's row: its payer is not told by this row
+      event(8, 'Chain.spend', null),
+      event(8, 'reward_oracle', encode('ok', Buffer.alloc(32, 4))),
+    ]);
+    expect(Object.fromEntries(touched)).to.deep.equal({
+      [alice]: { height: 6, contract: false },
+      [LOCKED_COINS_ACCOUNT]: { height: 6, contract: false },
+    });
   });
 });
