@@ -196,11 +196,11 @@ const INDEX_BUILD_MEMORY = '256MB';
  * restored, not derived again; dropped, not disabled: tableRebuilds), its indexes and the constraints that own one,
  * empties it, COPYs its rows FREEZE (the table was emptied in the same transaction: no later rewrite by VACUUM), clears
  * the source deployment's own rows, builds the indexes and constraints again (one sort each, not an insert per row) and
- * creates the triggers again as they were, then takes the next. The
- * transactions commit only once every connection has restored all its tables: a failure anywhere rolls every one back,
- * so the schema is left as empty as it was found, but for the moment between the first commit and the last. The
- * sequences are set last (outside transactions in PostgreSQL). `onTable` hears each table's rows as the server counted
- * them, inside its transaction: what it throws rolls the restore back.
+ * creates the triggers again as they were, then takes the next. The transactions commit only once every connection
+ * has restored all its tables: a failure anywhere rolls every one back, so the schema is left as empty as it was
+ * found, but for the moment between the first commit and the last. The sequences are set last (outside transactions in
+ * PostgreSQL). `onTable` hears each table's rows as the server counted them, inside its transaction: what it throws
+ * rolls the restore back.
  */
 export async function restoreTables(
   clients: readonly PoolClient[],
