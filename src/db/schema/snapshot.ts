@@ -1,9 +1,9 @@
 /**
  * @module SQL of `mdw snapshot` (docs/operations.md, "Starting from a snapshot"): a schema's tables and sequences read in
  * one REPEATABLE READ transaction, and restored into a schema migrated to the snapshot's level over several
- * connections whose transactions commit together once all have succeeded: triggers off (the kept counts and derived
- * rows come with the snapshot, as they were), indexes built after the rows, so an interrupted import leaves the schema
- * as empty as it found it.
+ * connections whose transactions commit together once all have succeeded: triggers dropped while the rows go in (the
+ * kept counts and derived rows come with the snapshot, as they were), indexes built and triggers created after the
+ * rows, so an interrupted import leaves the schema as empty as it found it.
  */
 import type { Readable } from 'node:stream';
 import type { PoolClient, Queryable } from '../connection/pool.ts';
@@ -192,14 +192,15 @@ const INDEX_BUILD_MEMORY = '256MB';
 /**
  * restoreTables fills `schema`'s `tables` (migrated to the snapshot's level, so their columns are the snapshot's) with
  * the rows each `open()` gives, replacing what the migrations seeded, over `clients`, each in a transaction of its
- * own: each connection takes the largest table left, turns its user triggers off (the kept counts and derived rows are
- * restored, not derived again), drops its indexes and the constraints that own one, empties it, COPYs its rows FREEZE
- * (the table was emptied in the same transaction: no later rewrite by VACUUM), clears the source deployment's own rows,
- * and builds the indexes and constraints again (one sort each, not an insert per row), then takes the next. The
- * transactions commit only once every connection has restored all its tables: a failure anywhere rolls every one back,
- * so the schema is left as empty as it was found, but for the moment between the first commit and the last. The
- * sequences are set last (outside transactions in PostgreSQL). `onTable` hears each table's rows as the server counted
- * them, inside its transaction: what it throws rolls the restore back.
+ * own: each connection takes the largest table left, drops its user triggers (the kept counts and derived rows are
+ * restored, not derived again; dropped, not disabled: tableRebuilds), its indexes and the constraints that own one,
+ * empties it, COPYs its rows FREEZE (the table was emptied in the same transaction: no later rewrite by VACUUM), clears
+ * the source deployment's own rows, builds the indexes and constraints again (one sort each, not an insert per row) and
+ * creates the triggers again as they were, then takes the next. The transactions commit only once every connection
+ * has restored all its tables: a failure anywhere rolls every one back, so the schema is left as empty as it was
+ * found, but for the moment between the first commit and the last. The sequences are set last (outside transactions in
+ * PostgreSQL). `onTable` hears each table's rows as the server counted them, inside its transaction: what it throws
+ * rolls the restore back.
  */
 export async function restoreTables(
   clients: readonly PoolClient[],
@@ -209,12 +210,11 @@ export async function restoreTables(
   onTable: (table: string, rows: number) => void,
 ): Promise<RestoreTimes> {
   const started = performance.now();
-  const rebuilds = await indexRebuilds(clients[0]!, schema, tables);
+  const rebuilds = await tableRebuilds(clients[0]!, schema, tables);
   const spent = { copy: 0, indexes: 0 };
   const restoreOne = async (client: PoolClient, table: RestoredTable): Promise<void> => {
     const name = `${quoteIdent(schema)}.${quoteIdent(table.name)}`;
     const { drop, build } = rebuilds.get(table.name) ?? { drop: [], build: [] };
-    await client.query(`ALTER TABLE ${name} DISABLE TRIGGER USER`);
     for (const statement of drop) await client.query(statement);
     await client.query(`TRUNCATE ${name}`);
     let at = performance.now();
@@ -226,7 +226,6 @@ export async function restoreTables(
     at = performance.now();
     for (const statement of build) await client.query(statement);
     spent.indexes += performance.now() - at;
-    await client.query(`ALTER TABLE ${name} ENABLE TRIGGER USER`);
   };
   try {
     for (const client of clients) {
@@ -249,41 +248,56 @@ export async function restoreTables(
   return { ...spent, wall };
 }
 
-/** A table's indexes as a restore drops them before its rows and builds them after: one statement each. */
-interface IndexRebuild {
+/** A table's indexes and triggers as a restore drops them before its rows and creates them after, in order. */
+interface TableRebuild {
   readonly drop: readonly string[];
   readonly build: readonly string[];
 }
 
 /**
- * indexRebuilds reads each table's indexes and the constraints that own one (primary keys, unique and exclusion
- * constraints), as the statements that drop and rebuild them. Foreign keys are not among them: a snapshot's tables
- * have none (a restore would otherwise have to drop them first and check them after).
+ * tableRebuilds reads each table's indexes, the constraints that own one (primary keys, unique and exclusion
+ * constraints) and its user triggers as the statements that drop them and create them again: a trigger as
+ * pg_get_triggerdef gives it (its table named with its schema), then turned off, or on for replicas or always, when
+ * it was not simply on. Dropped, not disabled: PostgreSQL copies every row a statement writes into the transition
+ * tables (REFERENCING NEW TABLE) of a disabled statement trigger all the same (only its run is skipped), temporary
+ * files for a whole table's COPY. The foreign keys' internal triggers are not among them, nor the foreign keys: a
+ * snapshot's tables have none (a restore would otherwise have to drop them first and check them after).
  */
-async function indexRebuilds(
+async function tableRebuilds(
   db: Queryable,
   schema: string,
   tables: readonly SnapshotTable[],
-): Promise<Map<string, IndexRebuild>> {
-  const { rows } = await db.query<{ table: string; drop: string; build: string }>(
+): Promise<Map<string, TableRebuild>> {
+  const { rows } = await db.query<{ table: string; drop: string; build: string[] }>(
     `SELECT t.relname AS table,
             CASE WHEN c.oid IS NULL THEN format('DROP INDEX %I.%I', n.nspname, i.relname)
                  ELSE format('ALTER TABLE %I.%I DROP CONSTRAINT %I', n.nspname, t.relname, c.conname) END AS drop,
-            CASE WHEN c.oid IS NULL THEN pg_get_indexdef(x.indexrelid)
-                 ELSE format('ALTER TABLE %I.%I ADD CONSTRAINT %I %s', n.nspname, t.relname, c.conname,
-                             pg_get_constraintdef(c.oid)) END AS build
+            ARRAY[CASE WHEN c.oid IS NULL THEN pg_get_indexdef(x.indexrelid)
+                       ELSE format('ALTER TABLE %I.%I ADD CONSTRAINT %I %s', n.nspname, t.relname, c.conname,
+                                   pg_get_constraintdef(c.oid)) END] AS build,
+            0 AS kind, i.relname AS object
        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
        JOIN pg_namespace n ON n.oid = t.relnamespace
        LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid AND c.contype IN ('p', 'u', 'x')
       WHERE n.nspname = $1 AND t.relname = ANY($2::text[])
-      ORDER BY t.relname, i.relname`,
+     UNION ALL
+     SELECT t.relname, format('DROP TRIGGER %I ON %I.%I', g.tgname, n.nspname, t.relname),
+            ARRAY[pg_get_triggerdef(g.oid)] || CASE g.tgenabled
+              WHEN 'O' THEN '{}'::text[]
+              ELSE ARRAY[format('ALTER TABLE %I.%I %s TRIGGER %I', n.nspname, t.relname,
+                                CASE g.tgenabled WHEN 'D' THEN 'DISABLE' WHEN 'R' THEN 'ENABLE REPLICA'
+                                                 ELSE 'ENABLE ALWAYS' END, g.tgname)] END,
+            1, g.tgname
+       FROM pg_trigger g JOIN pg_class t ON t.oid = g.tgrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+      WHERE n.nspname = $1 AND t.relname = ANY($2::text[]) AND NOT g.tgisinternal
+      ORDER BY 1, kind, object`,
     [schema, tables.map((t) => t.name)],
   );
   const out = new Map<string, { drop: string[]; build: string[] }>();
   for (const row of rows) {
     const rebuild = out.get(row.table) ?? { drop: [], build: [] };
     rebuild.drop.push(row.drop);
-    rebuild.build.push(row.build);
+    rebuild.build.push(...row.build);
     out.set(row.table, rebuild);
   }
   return out;

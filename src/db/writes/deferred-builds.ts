@@ -247,9 +247,9 @@ async function dropTriggers(client: PoolClient, table: DeferredTable): Promise<R
 /**
  * fillTable creates the table's triggers again from the definitions its row kept, and fills it from the rows it is
  * kept from, as its kept aggregate recounts it (or by its own `fill`), in place of what it holds: a schema restored
- * from a snapshot taken during the catch-up has the triggers already (the migrations' own, turned on by the restore,
- * newer than the kept definitions where a migration since changed them), so the rows written since kept their deltas
- * on an empty table.
+ * from a snapshot taken during the catch-up has the triggers already (the migrations' own, created again by the
+ * restore, newer than the kept definitions where a migration since changed them), so the rows written since kept their
+ * deltas on an empty table.
  */
 async function fillTable(client: PoolClient, table: DeferredTable): Promise<void> {
   const { rows: missing } = await client.query<{ definition: string }>(

@@ -16,7 +16,7 @@ import { exportSnapshot } from '../../../src/indexer/maintenance/snapshot-export
 import { importSnapshot } from '../../../src/indexer/maintenance/snapshot-import.ts';
 import { MANIFEST_FILE, type SnapshotManifest } from '../../../src/indexer/maintenance/snapshot-manifest.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { migrationNames } from '../../../src/db/schema/migrator.ts';
+import { migrate, migrationNames } from '../../../src/db/schema/migrator.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 import { startFaultProxy } from './support/fault-proxy.ts';
@@ -88,6 +88,20 @@ describe('mdw snapshot export and import', function () {
         [schema],
       )
     ).map((r) => r.c);
+
+  /** triggers are `schema`'s own triggers (not the foreign keys'), their tables, enabled states and definitions, the
+   * schema's name left out, in order */
+  const triggers = async (schema: string): Promise<string[]> =>
+    (
+      await h.query<{ t: string }>(
+        'public',
+        `SELECT c.relname || ' ' || g.tgname || ' ' || g.tgenabled::text || ' '
+                || replace(pg_get_triggerdef(g.oid), quote_ident($1) || '.', '') AS t
+           FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = $1 AND NOT g.tgisinternal ORDER BY 1`,
+        [schema],
+      )
+    ).map((r) => r.t);
 
   it('exports while the populator writes, at one consistent top', async () => {
     const populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
@@ -161,6 +175,13 @@ describe('mdw snapshot export and import', function () {
     // every index and constraint the restore dropped before the rows is back, as the source has it
     expect(await indexes('imported_synced')).to.deep.equal(await indexes('mdw'));
     expect(await constraints('imported_synced')).to.deep.equal(await constraints('mdw'));
+    // every trigger the restore dropped before the rows is back, on as a freshly migrated schema has it (a disabled
+    // one would still copy each row into its transition tables)
+    const { databaseUrl, databaseConfigSchema: configSchema } = h.config();
+    await migrate({ databaseUrl, schema: 'freshly_migrated', configSchema }, silent);
+    const migrated = await triggers('freshly_migrated');
+    expect(migrated).to.have.length.greaterThan(20);
+    expect(await triggers('imported_synced')).to.deep.equal(migrated);
   });
 
   it('keeps a schema whose comparison with the node failed, and the same import run again only compares', async () => {
