@@ -63,10 +63,12 @@ format-check: node_modules/.installed
 # files are light): the workers take the files in this order, so a long file started last no longer makes the tail
 # of the run. The real control plane's two files come right after the indexer's: minutes each of mostly waiting on
 # their cluster, they made the run's last four minutes when their folder's turn came after integration's 189 files
-# (the suite's CPU then 1.2 of the two cores). Every folder holding a test file is listed, the others after the first
-# ones in name order (mocha runs a file listed twice once, at its first place).
+# (the suite's CPU then 1.2 of the two cores). Every folder holding a test file is listed once (a parallel mocha runs
+# a file twice if two globs name it), test/operator's by its subfolders, the others after the first ones in name order.
+test_dir = $(if $(filter operator,$(word 2,$(1))),operator/$(word 3,$(1)),$(word 2,$(1)))
+TEST_DIRS := $(sort $(foreach f,$(shell find test -name '*.test.ts'),$(call test_dir,$(subst /, ,$(f)))))
 TEST_FIRST := indexer operator/real e2e devnode integration
-TEST_FOLDERS := $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(sort $(foreach f,$(shell find test -name '*.test.ts'),$(word 2,$(subst /, ,$(f))))))
+TEST_FOLDERS := $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(TEST_DIRS))
 
 unit: node_modules/.installed
 	npx mocha --parallel --jobs 3 $(foreach d,$(TEST_FOLDERS),'test/$(d)/**/*.test.ts')
