@@ -30,7 +30,7 @@ describe('the gateway over the real pipeline (devnode → populator → database
     const res = await fetch(`${devnode.externalUrl}${path}`);
     return { status: res.status, json: parseJson(await res.text()) };
   };
-  /** apiGet asks the gateway on its port (supertest would start and stop a server for each of these thousands) */
+  /** apiGet asks the gateway on its port, as the SDK does */
   const apiGet = async (path: string): Promise<{ status: number; json: unknown }> => {
     const res = await fetch(`${url}${path}`);
     return { status: res.status, json: parseJson(await res.text()) };
@@ -59,7 +59,7 @@ describe('the gateway over the real pipeline (devnode → populator → database
     );
     stack = await startPipeline(devnode, 'mdw_g1');
     ({ pool, registry, url } = stack);
-    request = supertest(stack.app.callback());
+    request = supertest(url);
   });
   after(async () => {
     await stack?.stop();
