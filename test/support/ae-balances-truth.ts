@@ -54,8 +54,8 @@ export async function aeBalancesApart(db: Queryable, chain: Chain, heights: read
   );
   for (const [i, id] of accounts.entries()) {
     const served = probed[i] === undefined ? 0n : BigInt(probed[i]!.balance);
-    if (served !== balanceAfter(histories[i]!, highest))
-      apart.push(`${id} at ${highest}: ${served} served, ${balanceAfter(histories[i]!, highest)} in its history`);
+    const stored = balanceAfter(histories[i]!, highest);
+    if (served !== stored) apart.push(`${id} at ${highest}: ${served} served, ${stored} in its history`);
   }
   return apart;
 }
