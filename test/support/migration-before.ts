@@ -18,6 +18,8 @@ export interface MigrationBefore {
   migrateBefore(schema: string): Promise<string[]>;
   /** migrateAll migrates `schema` by all the shipped migrations and returns the names it applied */
   migrateAll(schema: string): Promise<string[]>;
+  /** url is the database's address (made by the hooks) */
+  url(): string;
   /** query runs one statement on a connection of its own and returns its rows */
   query(sql: string, params?: unknown[]): Promise<unknown[]>;
 }
@@ -43,6 +45,7 @@ export function databaseBeforeMigration(migration: string): MigrationBefore {
   return {
     migrateBefore: (schema) => migrate({ databaseUrl: url(), schema, dir }, silent),
     migrateAll: (schema) => migrate({ databaseUrl: url(), schema }, silent),
+    url,
     query: async (sql, params) => (await queryOnce(url(), sql, params)).rows,
   };
 }

@@ -6,7 +6,7 @@
  * transaction counts), filled from what they are kept from in one statement where their triggers would have kept them
  * at every batch (their triggers dropped meanwhile, and created again from the definitions their rows keep, 1152).
  * Their definitions are the migrations' (1000, 1001, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077,
- * 1097, 1135), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
+ * 1097, 1135, 1153), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
  * (queries/kept-aggregates.ts).
  */
 import type { Logger } from '../../base/log.ts';
@@ -32,9 +32,10 @@ interface DeferredIndex {
 const DEFERRED_INDEXES: readonly DeferredIndex[] = [
   // the names' substring search (queries/names.ts)
   { name: NAME_SEARCH_INDEX, create: null },
+  // its keys compared in byte order (1153)
   {
     name: 'name_state_name_grams',
-    create: 'CREATE INDEX IF NOT EXISTS name_state_name_grams ON name_state USING gin (name_grams(name))',
+    create: 'CREATE INDEX IF NOT EXISTS name_state_name_grams ON name_state USING gin ((name_grams(name)) COLLATE "C")',
     analyze: 'name_state',
   },
   {
@@ -72,16 +73,12 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
     create:
       'CREATE INDEX IF NOT EXISTS internal_transfers_account ON internal_transfers (account_id, height, micro_index, tx_index, kind, ref_tx_hash)',
   },
-  // the names' lists and counts (1001: active, in auction, by claim, expiry or name, an owner's; 1048: by
-  // deactivation): the populator reads name_state by its key alone (the refresh of a batch's names, 1144), where these
-  // were most of the cost of each name it rewrites
+  // the names' lists (1001: in auction, by claim, expiry or name, an owner's; 1048: by deactivation): the populator
+  // reads name_state by its key alone (the refresh of a batch's names, 1144), where these were most of the cost of
+  // each name it rewrites
   {
     name: 'name_state_deactivation',
     create: 'CREATE INDEX IF NOT EXISTS name_state_deactivation ON name_state (expires_at, name)',
-  },
-  {
-    name: 'name_state_active',
-    create: `CREATE INDEX IF NOT EXISTS name_state_active ON name_state (expires_at, auction_end_height) WHERE kind <> 'revoke'`,
   },
   {
     name: 'name_state_auction_end',

@@ -91,7 +91,6 @@ const INDEXES = [
   'name_state_name_reversed',
   'name_state_name_not_label_chain',
   'name_state_deactivation',
-  'name_state_active',
   'name_state_auction_end',
   'name_state_created',
   'name_state_expires',

@@ -1,7 +1,8 @@
 /**
- * @module Migration 1151: call_logs_own_event, the test of a contract's own log entries, answers as 1015's definition
- * did (the oracle here, created under another name) for every shape of log, and is inlined by PostgreSQL, in the
- * partial index contract_calls_own_log as in the contract logs' query, which still walks that index.
+ * @module Migrations 1151 and 1153: call_logs_own_event, the test of a contract's own log entries (a containment since
+ * 1151, without the test of the log's type since 1153), answers as 1015's definition did (the oracle here, created
+ * under another name) for every shape of log, and is inlined by PostgreSQL, in the partial index contract_calls_own_log
+ * as in the contract logs' query, which still walks that index.
  */
 import { expect } from 'chai';
 import type { Pool } from '../../../src/db/connection/pool.ts';
