@@ -18,7 +18,8 @@ export interface Place {
 /** A stored transaction with what its balance changes need beside its fields. */
 export interface BalanceTxRow extends Place {
   readonly hash: string;
-  readonly signed: Buffer;
+  /** its signed bytes, where they were asked for (else null) */
+  readonly signed: Buffer | null;
   /** its contract call's gas used and return type (call info), or its force progress's call's gas used, when known */
   readonly gasUsed: string | null;
   readonly returnType: string | null;
@@ -41,17 +42,23 @@ const IN_RANGE = (alias: string): string =>
 
 /**
  * balanceTransactions lists a range's transactions in chain order, each with its call's (a force progress's too) and GA
- * call's gas: one statement of four range reads, merged here, where a join probed contract_calls and ga_calls once per transaction
- * (a stretch's 100 000) and sorted the transactions' signed bytes on disk past work_mem. The rows are sorted here,
- * not by PostgreSQL: they come in the order they were written, the chain's, which the sort (TimSort) only checks.
+ * call's gas, and its signed bytes when `signed` (the caller that holds the transactions' fields asks none: they were
+ * most of what PostgreSQL sent, as hex text): one statement of four range reads, merged here, where a join probed
+ * contract_calls and ga_calls once per transaction (a stretch's 100 000) and sorted the transactions' signed bytes on
+ * disk past work_mem. The rows are sorted here, not by PostgreSQL: they come in the order they were written, the
+ * chain's, which the sort (TimSort) only checks.
  */
-export async function balanceTransactions(db: Queryable, range: HeightRange): Promise<BalanceTxRow[]> {
+export async function balanceTransactions(
+  db: Queryable,
+  range: HeightRange,
+  { signed }: { readonly signed: boolean },
+): Promise<BalanceTxRow[]> {
   const { rows } = await db.query<
-    Place & { part: number; hash: string; signed: Buffer; gasUsed: string | null; returnType: string | null }
+    Place & { part: number; hash: string; signed: Buffer | null; gasUsed: string | null; returnType: string | null }
   >({
-    name: 'mdw_balance_transactions',
-    text: `SELECT 0 AS part, t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
-                  NULL::text AS "gasUsed", NULL::text AS "returnType"
+    name: signed ? 'mdw_balance_transactions' : 'mdw_balance_transactions_unsigned',
+    text: `SELECT 0 AS part, t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash,
+                  ${signed ? 't.signed' : 'NULL::bytea'} AS signed, NULL::text AS "gasUsed", NULL::text AS "returnType"
              FROM transactions t WHERE ${IN_RANGE('t')}
            UNION ALL
            SELECT 1, c.height, c.micro_index, c.tx_index, NULL, NULL, c.call_info->>'gas_used',
@@ -89,6 +96,17 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
       gaReturnType: g?.returnType ?? null,
     };
   });
+}
+
+/** signedByHash gives the signed bytes of the stored transactions of the hashes given (those stored), by hash. */
+export async function signedByHash(db: Queryable, hashes: readonly string[]): Promise<Map<string, Buffer>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await db.query<{ hash: string; signed: Buffer }>({
+    name: 'mdw_balance_signed_by_hash',
+    text: 'SELECT t.hash, t.signed FROM transactions t WHERE t.hash = ANY ($1::text[])',
+    values: [hashes],
+  });
+  return new Map(rows.map((r) => [r.hash, r.signed]));
 }
 
 /**

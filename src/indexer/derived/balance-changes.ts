@@ -34,6 +34,7 @@ import {
   internalCallGaps,
   namedIds,
   resolvedRecipients,
+  signedByHash,
   type BalanceEventRow,
   type BalanceTxRow,
   type Place,
@@ -43,6 +44,7 @@ import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import { hyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
+import type { KnownTransactions } from './written-transactions.ts';
 
 /**
  * A change derived at a place, with the transaction that caused it where that is not the transaction at its place
@@ -124,10 +126,13 @@ export function transferredAccounts(
  * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
  * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.
  */
-export async function readRangeDeltas(db: Queryable, range: HeightRange): Promise<RangeDeltas> {
-  const txs = await balanceTransactions(db, range);
-  // their ids and amounts alone: the call data, payloads and signatures were most of a full rendering
-  const fields = txs.map((t) => storedTxAmounts(t.signed));
+export async function readRangeDeltas(
+  db: Queryable,
+  range: HeightRange,
+  known?: KnownTransactions,
+): Promise<RangeDeltas> {
+  const txs = await balanceTransactions(db, range, { signed: known === undefined });
+  const fields = await rangeTxFields(db, range, txs, known);
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
   const recipients = await resolvedRecipients(db, toNames);
   const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
@@ -170,13 +175,17 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
   }));
   // a hyperchain's staking withdrawals among the gaps: their payout is the contract's rule, known without a dry-run
   const staking = (await hyperchainRecord(db))?.contracts?.staking;
-  const payouts = gaps.flatMap((g) => {
-    const i = indexAt.get(placeKey(g));
-    if (staking == null || i === undefined) return [];
-    // its call data too (not among the amounts)
-    const withdrawn = stakingWithdrawal(renderStoredTxFields(txs[i]!.signed), staking, txs[i]!.returnType === 'ok');
-    return withdrawn.map((d) => placedDelta(g, null, d));
-  });
+  const payouts =
+    staking == null
+      ? []
+      : await stakingPayouts(
+          db,
+          gaps.flatMap((g) => {
+            const i = indexAt.get(placeKey(g));
+            return i === undefined ? [] : [{ gap: g, tx: txs[i]! }];
+          }),
+          staking,
+        );
   const untold = [...derived.untold, ...gaps].sort(comparePlaces);
   const named = await namedIds(db, untold);
   return {
@@ -191,6 +200,48 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
     }),
     transferred: transferredAccounts(events),
   };
+}
+
+/**
+ * stakingPayouts are the payouts of a hyperchain's staking withdrawals among a range's calls whose internal calls no
+ * dry-run told (stakingWithdrawal), of their call data (not among the amounts: read back for these few where the
+ * range's transactions were read without their bytes).
+ */
+async function stakingPayouts(
+  db: Queryable,
+  calls: readonly { readonly gap: Place; readonly tx: BalanceTxRow }[],
+  staking: string,
+): Promise<PlacedDelta[]> {
+  const signed = await signedByHash(
+    db,
+    calls.flatMap(({ tx }) => (tx.signed === null ? [tx.hash] : [])),
+  );
+  return calls.flatMap(({ gap, tx }) =>
+    stakingWithdrawal(renderStoredTxFields(tx.signed ?? signed.get(tx.hash)!), staking, tx.returnType === 'ok').map(
+      (d) => placedDelta(gap, null, d),
+    ),
+  );
+}
+
+/**
+ * rangeTxFields gives the ids and amounts of a range's transactions (storedTxAmounts: the call data, payloads and
+ * signatures were most of a full rendering): those `known` holds as it holds them, the others of their signed bytes,
+ * read with them (no `known`), by their hashes (the few a bound left out of `known`) or, where `known` lacks most (the
+ * first stretch after a restart), with the range's again.
+ */
+async function rangeTxFields(
+  db: Queryable,
+  range: HeightRange,
+  txs: readonly BalanceTxRow[],
+  known: KnownTransactions | undefined,
+): Promise<TxFields[]> {
+  const held = txs.map((t) => known?.(t.hash));
+  const missing = txs.flatMap((t, i) => (held[i] === undefined && t.signed === null ? [t.hash] : []));
+  const signed =
+    missing.length > txs.length / 2
+      ? new Map((await balanceTransactions(db, range, { signed: true })).map((t) => [t.hash, t.signed!]))
+      : await signedByHash(db, missing);
+  return txs.map((t, i) => held[i] ?? storedTxAmounts(t.signed ?? signed.get(t.hash)!));
 }
 
 /** A transaction to derive, with the facts the node's API gives beside its fields. */
