@@ -143,7 +143,8 @@ export async function deriveBalances(
   let located: ReadonlyMap<string, readonly (Place & { amount: bigint })[]> = new Map();
   if (reconciled.differences.length > 0) {
     const opened = new Map([...before, ...openings]);
-    located = await locateDifferences(node, await rangeBlocks(db, range), derived, opened, reconciled.differences);
+    const blocks = derived.blocks ?? (await rangeBlocks(db, range));
+    located = await locateDifferences(node, blocks, derived, opened, reconciled.differences);
     if (located.size > 0) reconciled = reconcileRange(derived.deltas, { ...rec, openings, located });
   }
   const changes = balanceChangeRows(derived.deltas, { ...rec, openings, located }, reconciled);

@@ -29,12 +29,15 @@ import type { Logger } from '../../base/log.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import {
   balanceEvents,
+  balanceCallFacts,
   balanceTransactions,
   channelFundings,
   internalCallGaps,
   namedIds,
   resolvedRecipients,
+  rangeBlocks,
   signedByHash,
+  withCallFacts,
   type BalanceEventRow,
   type BalanceTxRow,
   type Place,
@@ -44,7 +47,8 @@ import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import { hyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
-import type { KnownTransactions } from './written-transactions.ts';
+import type { HeldTransaction, KnownTransactions } from './written-transactions.ts';
+import type { RangeBlock } from './difference-steps.ts';
 
 /**
  * A change derived at a place, with the transaction that caused it where that is not the transaction at its place
@@ -87,6 +91,8 @@ export interface RangeDeltas {
   readonly unfollowed: readonly { readonly account: string; readonly height: number }[];
   /** the accounts the range's internal transfers touched (transferredAccounts) */
   readonly transferred: ReadonlyMap<string, TransferredAccount>;
+  /** the range's blocks in chain order, where they were read */
+  readonly blocks?: readonly RangeBlock[];
 }
 
 /** An account internal transfers touched: the highest height of them, and whether one is a Lima contract's amount. */
@@ -131,8 +137,10 @@ export async function readRangeDeltas(
   range: HeightRange,
   known?: KnownTransactions,
 ): Promise<RangeDeltas> {
-  const txs = await balanceTransactions(db, range, { signed: known === undefined });
-  const fields = await rangeTxFields(db, range, txs, known);
+  // the range's blocks name its transactions where `known` holds them (and tell where a difference arose)
+  const blocks = known === undefined ? undefined : await rangeBlocks(db, range);
+  const held = known === undefined ? undefined : heldTransactions(blocks!, known);
+  const { txs, fields } = await rangeTransactions(db, range, held);
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
   const recipients = await resolvedRecipients(db, toNames);
   const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
@@ -189,6 +197,7 @@ export async function readRangeDeltas(
   const untold = [...derived.untold, ...gaps].sort(comparePlaces);
   const named = await namedIds(db, untold);
   return {
+    ...(blocks === undefined ? {} : { blocks }),
     deltas: inChainOrder(derived.deltas, payouts),
     untold: untold.map((u) => ({
       ...u,
@@ -224,24 +233,42 @@ async function stakingPayouts(
 }
 
 /**
- * rangeTxFields gives the ids and amounts of a range's transactions (storedTxAmounts: the call data, payloads and
- * signatures were most of a full rendering): those `known` holds as it holds them, the others of their signed bytes,
- * read with them (no `known`), by their hashes (the few a bound left out of `known`) or, where `known` lacks most (the
- * first stretch after a restart), with the range's again.
+ * heldTransactions are the transactions of a range's blocks (in chain order) as `known` holds them, each at its place;
+ * undefined where it does not hold every micro block's. Pure.
  */
-async function rangeTxFields(
+export function heldTransactions(
+  blocks: readonly { readonly height: number; readonly microIndex: number; readonly hash: string }[],
+  known: KnownTransactions,
+): (Place & HeldTransaction)[] | undefined {
+  const held: (Place & HeldTransaction)[] = [];
+  for (const b of blocks) {
+    if (b.microIndex < 0) continue;
+    const txs = known(b.hash);
+    if (txs === undefined) return undefined;
+    txs.forEach((t, txIndex) => held.push({ height: b.height, microIndex: b.microIndex, txIndex, ...t }));
+  }
+  return held;
+}
+
+/**
+ * rangeTransactions gives a range's transactions with their calls' outcomes, and their ids and amounts
+ * (storedTxAmounts: the call data, payloads and signatures were most of a full rendering): as `held` has them, with
+ * their calls' outcomes alone read, else read with their signed bytes.
+ */
+async function rangeTransactions(
   db: Queryable,
   range: HeightRange,
-  txs: readonly BalanceTxRow[],
-  known: KnownTransactions | undefined,
-): Promise<TxFields[]> {
-  const held = txs.map((t) => known?.(t.hash));
-  const missing = txs.flatMap((t, i) => (held[i] === undefined && t.signed === null ? [t.hash] : []));
-  const signed =
-    missing.length > txs.length / 2
-      ? new Map((await balanceTransactions(db, range, { signed: true })).map((t) => [t.hash, t.signed!]))
-      : await signedByHash(db, missing);
-  return txs.map((t, i) => held[i] ?? storedTxAmounts(t.signed ?? signed.get(t.hash)!));
+  held: readonly (Place & HeldTransaction)[] | undefined,
+): Promise<{ txs: BalanceTxRow[]; fields: TxFields[] }> {
+  if (held !== undefined) {
+    const txs = withCallFacts(
+      held.map((t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex, hash: t.hash, signed: null })),
+      await balanceCallFacts(db, range),
+    );
+    return { txs, fields: held.map((t) => t.fields) };
+  }
+  const txs = await balanceTransactions(db, range);
+  return { txs, fields: txs.map((t) => storedTxAmounts(t.signed!)) };
 }
 
 /** A transaction to derive, with the facts the node's API gives beside its fields. */

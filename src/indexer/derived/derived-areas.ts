@@ -273,7 +273,13 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
         ),
       stored: async (db, from, to, { balances, onBalanceDifferences, written }) => {
         const range = { from, to, fromMicro: -1 };
-        await deriveBalances(db, nodeReader('balances', balances), range, onBalanceDifferences, written?.fieldsOf);
+        await deriveBalances(
+          db,
+          nodeReader('balances', balances),
+          range,
+          onBalanceDifferences,
+          written?.transactionsOf,
+        );
         written?.forgetThrough(to);
       },
       tables: ['account_balances', 'account_wealth', 'account_holders', 'account_balance_changes'],

@@ -1,64 +1,95 @@
 /**
  * @module The transactions the populator wrote while catching up, kept for the balances' next stretch (issue 88): the
  * stretch derives their changes from their ids and amounts, which it read back as each one's signed bytes (a `bytea`
- * PostgreSQL sends as hex text, 14 of its 24 ms of CPU per 10 000 transactions of the stretch) and decoded again. A
- * transaction's hash names its bytes, so a kept copy found by its hash is what the stored row holds, whatever forks
- * and reloads came between; one not kept (a restart, a stretch larger than the bound, a backfill of stored heights) is
- * read back as before.
+ * PostgreSQL sends as hex text: 4.2k of its 607k instructions per transaction of a catch-up) and decoded again. They
+ * are kept by micro block: a micro block's hash names its header, whose transactions' root names its transactions,
+ * so the transactions kept under the hash of a stored micro block are the ones stored there, in their order, whatever
+ * forks and reloads came between. A stretch whose micro blocks are not all kept (a restart, a stretch larger than the
+ * bound, a backfill of stored heights) reads its transactions back, as before.
  */
 import { txAmounts } from '../../chain/stored-tx.ts';
 import type { TxFields } from '../../chain/tx-serialize.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
-/** A transaction the populator wrote: its place's height, its hash, and the node's JSON of it. */
-export interface WrittenTransaction {
-  readonly height: number;
-  readonly txHash: string;
-  readonly tx: TxFields;
+/** A transaction held in memory: its hash, and its fields (txAmounts, or all of them). */
+export interface HeldTransaction {
+  readonly hash: string;
+  readonly fields: TxFields;
 }
 
-/** Where a range's transactions' fields may be found without reading them back: by the transaction's hash. */
-export type KnownTransactions = (hash: string) => TxFields | undefined;
+/** The transactions of a micro block, in their order, by the micro block's hash (undefined: not held). */
+export type KnownTransactions = (microHash: string) => readonly HeldTransaction[] | undefined;
 
 /**
- * WrittenTransactions keeps the ids and amounts (txAmounts) of the transactions written, until a stretch that took
- * them forgets their heights; at most `limit` of them, the oldest dropped first (an area behind or failing holds none
- * for ever).
+ * WrittenTransactions keeps the ids and amounts (txAmounts) of the transactions of the batches written, until a stretch
+ * that took them forgets their heights; at most `limit` transactions, the oldest micro blocks dropped first (an area
+ * behind or failing holds none for ever).
  */
 export class WrittenTransactions {
   readonly #limit: number;
-  readonly #kept = new Map<string, { readonly height: number; readonly fields: TxFields }>();
+  readonly #kept = new Map<string, { readonly height: number; readonly txs: readonly HeldTransaction[] }>();
+  #count = 0;
 
   constructor(limit: number) {
     this.#limit = limit;
   }
 
-  /** keep remembers the transactions of a committed batch. */
-  keep(txs: readonly WrittenTransaction[]): void {
-    for (const t of txs) this.#kept.set(t.txHash, { height: t.height, fields: txAmounts(t.tx) });
+  /** keep remembers the transactions of a committed batch's generations. */
+  keep(gens: readonly GenerationRows[]): void {
+    for (const [hash, block] of byMicroBlock(gens, txAmounts)) {
+      this.#count += block.txs.length - (this.#kept.get(hash)?.txs.length ?? 0);
+      this.#kept.set(hash, block);
+    }
     // a Map iterates in insertion order: the oldest first
-    for (const hash of this.#kept.keys()) {
-      if (this.#kept.size <= this.#limit) break;
-      this.#kept.delete(hash);
+    for (const [hash, block] of this.#kept) {
+      if (this.#count <= this.#limit) break;
+      this.#drop(hash, block.txs.length);
     }
   }
 
-  /** fieldsOf gives a kept transaction's ids and amounts. */
-  readonly fieldsOf: KnownTransactions = (hash) => this.#kept.get(hash)?.fields;
+  /** transactionsOf gives a kept micro block's transactions. */
+  readonly transactionsOf: KnownTransactions = (microHash) => this.#kept.get(microHash)?.txs;
 
-  /** forgetThrough drops the transactions kept of heights up to `height` (a stretch derived them). */
+  /** forgetThrough drops the micro blocks kept of heights up to `height` (a stretch derived them). */
   forgetThrough(height: number): void {
-    for (const [hash, t] of this.#kept) if (t.height <= height) this.#kept.delete(hash);
+    for (const [hash, block] of this.#kept) if (block.height <= height) this.#drop(hash, block.txs.length);
   }
 
-  /** size is how many are kept. */
-  get size(): number {
-    return this.#kept.size;
+  /** count is how many transactions are kept. */
+  get count(): number {
+    return this.#count;
+  }
+
+  #drop(hash: string, txs: number): void {
+    this.#kept.delete(hash);
+    this.#count -= txs;
   }
 }
 
 /** batchTransactions are a batch's own transactions, whole, for its balances derived in its transaction. */
 export function batchTransactions(gens: readonly GenerationRows[]): KnownTransactions {
-  const byHash = new Map(gens.flatMap((g) => g.transactions.map((t) => [t.txHash, t.tx] as const)));
-  return (hash) => byHash.get(hash);
+  const held = byMicroBlock(gens, (tx) => tx);
+  return (microHash) => held.get(microHash)?.txs;
+}
+
+/** byMicroBlock groups generations' transactions (`fields` of each) by their micro block's hash, in their order. */
+function byMicroBlock(
+  gens: readonly GenerationRows[],
+  fields: (tx: TxFields) => TxFields,
+): Map<string, { height: number; txs: HeldTransaction[] }> {
+  const blocks = new Map<string, { height: number; txs: HeldTransaction[] }>();
+  for (const g of gens) {
+    const at = new Map<number, HeldTransaction[]>();
+    for (const m of g.microBlocks) {
+      const txs: HeldTransaction[] = [];
+      at.set(m.microIndex, txs);
+      blocks.set(m.hash, { height: m.height, txs });
+    }
+    // a transaction's index in its micro block is its place in the list
+    for (const t of g.transactions) {
+      const txs = at.get(t.microIndex);
+      if (txs !== undefined) txs[t.txIndex] = { hash: t.txHash, fields: fields(t.tx) };
+    }
+  }
+  return blocks;
 }

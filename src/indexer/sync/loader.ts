@@ -379,7 +379,7 @@ export async function loadBatch(
     throw err;
   });
   if (unknownTypes) reportUnknownTypes(deps, unknownTypes);
-  if (gathering) deps.written?.keep(rows.flatMap((r) => r.transactions));
+  if (gathering) deps.written?.keep(rows);
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
   deps.onProtocols?.(gens.map((g) => ({ height: g.height, version: keyBlockProtocol(g.keyBlock) })));
