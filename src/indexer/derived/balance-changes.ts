@@ -138,8 +138,12 @@ export async function readRangeDeltas(
   known?: KnownTransactions,
 ): Promise<RangeDeltas> {
   // the range's blocks name its transactions where `known` holds them (and tell where a difference arose)
-  const blocks = known === undefined ? undefined : await rangeBlocks(db, range);
-  const held = known === undefined ? undefined : heldTransactions(blocks!, known);
+  let blocks: RangeBlock[] | undefined;
+  let held: (Place & HeldTransaction)[] | undefined;
+  if (known !== undefined) {
+    blocks = await rangeBlocks(db, range);
+    held = heldTransactions(blocks, known);
+  }
   const { txs, fields } = await rangeTransactions(db, range, held);
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
   const recipients = await resolvedRecipients(db, toNames);
