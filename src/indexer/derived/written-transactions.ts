@@ -1,11 +1,12 @@
 /**
  * @module The transactions the populator wrote while catching up, kept for the balances' next stretch (issue 88): the
  * stretch derives their changes from their ids and amounts, which it read back as each one's signed bytes (a `bytea`
- * PostgreSQL sends as hex text: 4.2k of its 607k instructions per transaction of a catch-up) and decoded again. They
- * are kept by micro block: a micro block's hash names its header, whose transactions' root names its transactions,
- * so the transactions kept under the hash of a stored micro block are the ones stored there, in their order, whatever
- * forks and reloads came between. A stretch whose micro blocks are not all kept (a restart, a stretch larger than the
- * bound, a backfill of stored heights) reads its transactions back, as before.
+ * PostgreSQL sends as hex text) and decoded again: 8k of PostgreSQL's 607k instructions a transaction of a catch-up,
+ * and some 140k of the populator's 1 066–1 091k (bench/own-instructions-ab.ts, docs/benchmarks.md). They are kept by
+ * micro block: a micro block's hash names its header, whose transactions' root names its transactions, so the
+ * transactions kept under the hash of a stored micro block are the ones stored there, in their order, whatever forks
+ * and reloads came between. A stretch whose micro blocks are not all kept (a restart, a stretch larger than the bound,
+ * a backfill of stored heights) reads its transactions back, as before.
  */
 import { txAmounts } from '../../chain/stored-tx.ts';
 import type { TxFields } from '../../chain/tx-serialize.ts';
