@@ -9,6 +9,7 @@ import { encode } from './encoding.ts';
 import { isJsonObject, jsonEqual, parseJson, stringifyJson, type Json } from './json.ts';
 import { AMOUNT_KINDS, decodeSignedTx, decodeTx } from './tx-parse.ts';
 import { signedTxSize } from './tx-size.ts';
+import { schemaFor } from './tx-schema.ts';
 import { signedTxEncoding, type TxFields } from './tx-serialize.ts';
 
 /** The GenericSignedTx fields a stored transaction renders: `signatures` null where the node omits it (GAMetaTx). */
@@ -191,6 +192,28 @@ export function renderStoredTxFields(stored: Uint8Array): TxFields {
  */
 export function storedTxAmounts(stored: Uint8Array): TxFields {
   return isBinary(stored) ? decodeTx(decodeSignedTx(plainBytes(stored)).txBytes, AMOUNT_KINDS) : storedJson(stored).tx;
+}
+
+/**
+ * txAmounts is storedTxAmounts of the node's JSON of a transaction, with no bytes to decode: the fields of its layout
+ * that are ids, integers, a wrapped transaction (its own, without its signatures) and a force progress's update, then
+ * `type` and `version`. What the populator keeps of the transactions it wrote for the balances' stretch
+ * (derived/written-transactions.ts), which reads them back no more. A layout it does not know gives every field, as a
+ * transaction stored as JSON does.
+ */
+export function txAmounts(tx: TxFields): TxFields {
+  const schema = schemaFor(String(tx.type), Number(tx.version));
+  if (schema === undefined) return tx;
+  const out: TxFields = {};
+  for (const [name, kind] of schema.fields) {
+    const value = tx[name];
+    if (value === undefined || !AMOUNT_KINDS.has(kind)) continue;
+    out[name] =
+      kind === 'signedTx' && isJsonObject(value) && isJsonObject(value.tx) ? { tx: txAmounts(value.tx) } : value;
+  }
+  out.type = tx.type!;
+  out.version = tx.version!;
+  return out;
 }
 
 /**

@@ -18,7 +18,8 @@ export interface Place {
 /** A stored transaction with what its balance changes need beside its fields. */
 export interface BalanceTxRow extends Place {
   readonly hash: string;
-  readonly signed: Buffer;
+  /** its signed bytes (null where the caller holds its fields: withCallFacts) */
+  readonly signed: Buffer | null;
   /** its contract call's gas used and return type (call info), or its force progress's call's gas used, when known */
   readonly gasUsed: string | null;
   readonly returnType: string | null;
@@ -39,23 +40,22 @@ export interface BalanceEventRow extends Place {
 const IN_RANGE = (alias: string): string =>
   `${alias}.height BETWEEN $1 AND $2 AND (${alias}.height > $1 OR ${alias}.micro_index >= $3)`;
 
-/**
- * balanceTransactions lists a range's transactions in chain order, each with its call's (a force progress's too) and GA
- * call's gas: one statement of four range reads, merged here, where a join probed contract_calls and ga_calls once per transaction
- * (a stretch's 100 000) and sorted the transactions' signed bytes on disk past work_mem. The rows are sorted here,
- * not by PostgreSQL: they come in the order they were written, the chain's, which the sort (TimSort) only checks.
- */
-export async function balanceTransactions(db: Queryable, range: HeightRange): Promise<BalanceTxRow[]> {
-  const { rows } = await db.query<
-    Place & { part: number; hash: string; signed: Buffer; gasUsed: string | null; returnType: string | null }
-  >({
-    name: 'mdw_balance_transactions',
-    text: `SELECT 0 AS part, t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
-                  NULL::text AS "gasUsed", NULL::text AS "returnType"
-             FROM transactions t WHERE ${IN_RANGE('t')}
-           UNION ALL
-           SELECT 1, c.height, c.micro_index, c.tx_index, NULL, NULL, c.call_info->>'gas_used',
-                  c.call_info->>'return_type'
+/** A range's calls' and GA calls' outcomes (balanceCallFacts), which withCallFacts gives their transactions. */
+export interface CallFacts {
+  readonly calls: (Place & CallOutcome)[];
+  readonly gaCalls: (Place & CallOutcome)[];
+}
+
+interface CallOutcome {
+  readonly gasUsed: string | null;
+  readonly returnType: string | null;
+}
+
+type FactRow = Place & CallOutcome & { part: number; hash: string | null; signed: Buffer | null };
+
+/** The range reads of a range's calls' outcomes: parts 1 (calls, force progresses' too) and 2 (GA calls). */
+const CALL_FACTS = `SELECT 1 AS part, c.height, c.micro_index AS "microIndex", c.tx_index AS "txIndex", NULL::text AS hash,
+                  NULL::bytea AS signed, c.call_info->>'gas_used' AS "gasUsed", c.call_info->>'return_type' AS "returnType"
              FROM contract_calls c WHERE ${IN_RANGE('c')}
            UNION ALL
            SELECT 2, g.height, g.micro_index, g.tx_index, NULL, NULL, g.gas_used::text, g.return_type
@@ -64,17 +64,57 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
            -- a force progress's call, whose gas its payer pays (it returns no outcome its payment depends on)
            SELECT 1, e.height, e.micro_index, e.tx_index, NULL, NULL, e.gas_used::text, 'ok'
              FROM channel_events e
-            WHERE ${IN_RANGE('e')} AND e.tx_type = 'ChannelForceProgressTx' AND e.gas_used IS NOT NULL`,
+            WHERE ${IN_RANGE('e')} AND e.tx_type = 'ChannelForceProgressTx' AND e.gas_used IS NOT NULL`;
+
+/**
+ * balanceTransactions lists a range's transactions in chain order, each with its signed bytes and its call's (a force
+ * progress's too) and GA call's gas: one statement of four range reads, merged here, where a join probed
+ * contract_calls and ga_calls once per transaction (a stretch's 100 000) and sorted the transactions' signed bytes on
+ * disk past work_mem. The rows are sorted here, not by PostgreSQL: they come in the order they were written, the
+ * chain's, which the sort (TimSort) only checks.
+ */
+export async function balanceTransactions(db: Queryable, range: HeightRange): Promise<BalanceTxRow[]> {
+  const { rows } = await db.query<FactRow>({
+    name: 'mdw_balance_transactions',
+    text: `SELECT 0 AS part, t.height, t.micro_index AS "microIndex", t.tx_index AS "txIndex", t.hash, t.signed,
+                  NULL::text AS "gasUsed", NULL::text AS "returnType"
+             FROM transactions t WHERE ${IN_RANGE('t')}
+           UNION ALL
+           ${CALL_FACTS}`,
     values: [range.from, range.to, range.fromMicro],
   });
-  // each part's rows apart: the transactions, their calls' gas (contract calls' and force progresses'), their GA calls'
-  // gas
-  const parts: [typeof rows, typeof rows, typeof rows] = [[], [], []];
-  for (const r of rows) parts[r.part as 0 | 1 | 2].push(r);
-  const [txs, calls, gaCalls] = parts;
-  const call = atPlaces(calls);
-  const ga = atPlaces(gaCalls);
-  return txs.sort(comparePositions).map((t) => {
+  const txs = rows.filter((r) => r.part === 0) as (FactRow & { hash: string })[];
+  return withCallFacts(txs.sort(comparePositions), callFactsOf(rows));
+}
+
+/**
+ * balanceCallFacts reads a range's calls' and GA calls' outcomes alone, for the caller that holds its transactions
+ * (their signed bytes, sent as hex text, were most of what balanceTransactions' statement cost PostgreSQL).
+ */
+export async function balanceCallFacts(db: Queryable, range: HeightRange): Promise<CallFacts> {
+  const { rows } = await db.query<FactRow>({
+    name: 'mdw_balance_call_facts',
+    text: CALL_FACTS,
+    values: [range.from, range.to, range.fromMicro],
+  });
+  return callFactsOf(rows);
+}
+
+function callFactsOf(rows: readonly FactRow[]): CallFacts {
+  return { calls: rows.filter((r) => r.part === 1), gaCalls: rows.filter((r) => r.part === 2) };
+}
+
+/**
+ * withCallFacts gives each transaction (in chain order) its call's and GA call's gas used and return type. Pure (it
+ * sorts the facts' lists).
+ */
+export function withCallFacts(
+  txs: readonly (Place & { readonly hash: string; readonly signed: Buffer | null })[],
+  facts: CallFacts,
+): BalanceTxRow[] {
+  const call = atPlaces(facts.calls);
+  const ga = atPlaces(facts.gaCalls);
+  return txs.map((t) => {
     const c = call(t);
     const g = ga(t);
     return {
@@ -89,6 +129,17 @@ export async function balanceTransactions(db: Queryable, range: HeightRange): Pr
       gaReturnType: g?.returnType ?? null,
     };
   });
+}
+
+/** signedByHash gives the signed bytes of the stored transactions of the hashes given (those stored), by hash. */
+export async function signedByHash(db: Queryable, hashes: readonly string[]): Promise<Map<string, Buffer>> {
+  if (hashes.length === 0) return new Map();
+  const { rows } = await db.query<{ hash: string; signed: Buffer }>({
+    name: 'mdw_balance_signed_by_hash',
+    text: 'SELECT t.hash, t.signed FROM transactions t WHERE t.hash = ANY ($1::text[])',
+    values: [hashes],
+  });
+  return new Map(rows.map((r) => [r.hash, r.signed]));
 }
 
 /**

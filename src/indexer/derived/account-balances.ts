@@ -36,6 +36,7 @@ import {
   type UntoldTx,
 } from './balance-changes.ts';
 import { balanceAfter, differenceSteps, stepPlace, type RangeBlock } from './difference-steps.ts';
+import type { KnownTransactions } from './written-transactions.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 
 /** What the area asks the node: an account's balance after a block (or at its top). */
@@ -59,21 +60,22 @@ export type BalanceReport = (differences: readonly BalanceDifference[], untold: 
 /**
  * deriveBalances stores the balances of the accounts heights from..to touched (from micro block `fromMicro` of
  * `from` on: −1 for whole generations), read from the node after the last stored block of `to`, and every change of
- * their balances with its cause (balance-changes.ts), reconciled with those balances. A node that no longer holds
- * that state (410, garbage-collected) is asked for its top's: the account's later heights store their own rows as
- * the populator reaches them, so its latest row is exact once the stored chain is at the node's top; its changes are
- * not reconciled there (the top's balance is not the range's end's).
+ * their balances with its cause (balance-changes.ts), reconciled with those balances; the transactions `kept` holds
+ * are not read back. A node that no longer holds that state (410, garbage-collected) is asked for its top's: the
+ * account's later heights store their own rows as the populator reaches them, so its latest row is exact once the
+ * stored chain is at the node's top; its changes are not reconciled there (the top's balance is not the range's end's).
  */
 export async function deriveBalances(
   db: Queryable,
   node: BalanceReader,
   range: HeightRange,
   report?: BalanceReport,
+  kept?: KnownTransactions,
 ): Promise<void> {
   const link = await storedLink(db, range.to);
   if (!link) return;
   const after = link.lastMicroHash ?? link.keyHash;
-  const derived = await readRangeDeltas(db, range);
+  const derived = await readRangeDeltas(db, range, kept);
   const touched = new Map<string, number>();
   const touch = (id: string, height: number): void => void touched.set(id, Math.max(height, touched.get(id) ?? height));
   // the contracts' accounts: followed and reconciled as any, but left out of account_balances (the ranking's, as
@@ -141,7 +143,8 @@ export async function deriveBalances(
   let located: ReadonlyMap<string, readonly (Place & { amount: bigint })[]> = new Map();
   if (reconciled.differences.length > 0) {
     const opened = new Map([...before, ...openings]);
-    located = await locateDifferences(node, await rangeBlocks(db, range), derived, opened, reconciled.differences);
+    const blocks = derived.blocks ?? (await rangeBlocks(db, range));
+    located = await locateDifferences(node, blocks, derived, opened, reconciled.differences);
     if (located.size > 0) reconciled = reconcileRange(derived.deltas, { ...rec, openings, located });
   }
   const changes = balanceChangeRows(derived.deltas, { ...rec, openings, located }, reconciled);

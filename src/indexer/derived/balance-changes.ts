@@ -29,11 +29,15 @@ import type { Logger } from '../../base/log.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import {
   balanceEvents,
+  balanceCallFacts,
   balanceTransactions,
   channelFundings,
   internalCallGaps,
   namedIds,
   resolvedRecipients,
+  rangeBlocks,
+  signedByHash,
+  withCallFacts,
   type BalanceEventRow,
   type BalanceTxRow,
   type Place,
@@ -43,6 +47,8 @@ import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
 import { hyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
+import type { HeldTransaction, KnownTransactions } from './written-transactions.ts';
+import type { RangeBlock } from './difference-steps.ts';
 
 /**
  * A change derived at a place, with the transaction that caused it where that is not the transaction at its place
@@ -85,6 +91,8 @@ export interface RangeDeltas {
   readonly unfollowed: readonly { readonly account: string; readonly height: number }[];
   /** the accounts the range's internal transfers touched (transferredAccounts) */
   readonly transferred: ReadonlyMap<string, TransferredAccount>;
+  /** the range's blocks in chain order, where they were read */
+  readonly blocks?: readonly RangeBlock[];
 }
 
 /** An account internal transfers touched: the highest height of them, and whether one is a Lima contract's amount. */
@@ -124,10 +132,19 @@ export function transferredAccounts(
  * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
  * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.
  */
-export async function readRangeDeltas(db: Queryable, range: HeightRange): Promise<RangeDeltas> {
-  const txs = await balanceTransactions(db, range);
-  // their ids and amounts alone: the call data, payloads and signatures were most of a full rendering
-  const fields = txs.map((t) => storedTxAmounts(t.signed));
+export async function readRangeDeltas(
+  db: Queryable,
+  range: HeightRange,
+  known?: KnownTransactions,
+): Promise<RangeDeltas> {
+  // the range's blocks name its transactions where `known` holds them (and tell where a difference arose)
+  let blocks: RangeBlock[] | undefined;
+  let held: (Place & HeldTransaction)[] | undefined;
+  if (known !== undefined) {
+    blocks = await rangeBlocks(db, range);
+    held = heldTransactions(blocks, known);
+  }
+  const { txs, fields } = await rangeTransactions(db, range, held);
   const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
   const recipients = await resolvedRecipients(db, toNames);
   const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
@@ -170,16 +187,21 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
   }));
   // a hyperchain's staking withdrawals among the gaps: their payout is the contract's rule, known without a dry-run
   const staking = (await hyperchainRecord(db))?.contracts?.staking;
-  const payouts = gaps.flatMap((g) => {
-    const i = indexAt.get(placeKey(g));
-    if (staking == null || i === undefined) return [];
-    // its call data too (not among the amounts)
-    const withdrawn = stakingWithdrawal(renderStoredTxFields(txs[i]!.signed), staking, txs[i]!.returnType === 'ok');
-    return withdrawn.map((d) => placedDelta(g, null, d));
-  });
+  const payouts =
+    staking == null
+      ? []
+      : await stakingPayouts(
+          db,
+          gaps.flatMap((g) => {
+            const i = indexAt.get(placeKey(g));
+            return i === undefined ? [] : [{ gap: g, tx: txs[i]! }];
+          }),
+          staking,
+        );
   const untold = [...derived.untold, ...gaps].sort(comparePlaces);
   const named = await namedIds(db, untold);
   return {
+    ...(blocks === undefined ? {} : { blocks }),
     deltas: inChainOrder(derived.deltas, payouts),
     untold: untold.map((u) => ({
       ...u,
@@ -191,6 +213,66 @@ export async function readRangeDeltas(db: Queryable, range: HeightRange): Promis
     }),
     transferred: transferredAccounts(events),
   };
+}
+
+/**
+ * stakingPayouts are the payouts of a hyperchain's staking withdrawals among a range's calls whose internal calls no
+ * dry-run told (stakingWithdrawal), of their call data (not among the amounts: read back for these few where the
+ * range's transactions were read without their bytes).
+ */
+async function stakingPayouts(
+  db: Queryable,
+  calls: readonly { readonly gap: Place; readonly tx: BalanceTxRow }[],
+  staking: string,
+): Promise<PlacedDelta[]> {
+  const signed = await signedByHash(
+    db,
+    calls.flatMap(({ tx }) => (tx.signed === null ? [tx.hash] : [])),
+  );
+  return calls.flatMap(({ gap, tx }) =>
+    stakingWithdrawal(renderStoredTxFields(tx.signed ?? signed.get(tx.hash)!), staking, tx.returnType === 'ok').map(
+      (d) => placedDelta(gap, null, d),
+    ),
+  );
+}
+
+/**
+ * heldTransactions are the transactions of a range's blocks (in chain order) as `known` holds them, each at its place;
+ * undefined where it does not hold every micro block's. Pure.
+ */
+export function heldTransactions(
+  blocks: readonly { readonly height: number; readonly microIndex: number; readonly hash: string }[],
+  known: KnownTransactions,
+): (Place & HeldTransaction)[] | undefined {
+  const held: (Place & HeldTransaction)[] = [];
+  for (const b of blocks) {
+    if (b.microIndex < 0) continue;
+    const txs = known(b.hash);
+    if (txs === undefined) return undefined;
+    txs.forEach((t, txIndex) => held.push({ height: b.height, microIndex: b.microIndex, txIndex, ...t }));
+  }
+  return held;
+}
+
+/**
+ * rangeTransactions gives a range's transactions with their calls' outcomes, and their ids and amounts
+ * (storedTxAmounts: the call data, payloads and signatures were most of a full rendering): as `held` has them, with
+ * their calls' outcomes alone read, else read with their signed bytes.
+ */
+async function rangeTransactions(
+  db: Queryable,
+  range: HeightRange,
+  held: readonly (Place & HeldTransaction)[] | undefined,
+): Promise<{ txs: BalanceTxRow[]; fields: TxFields[] }> {
+  if (held !== undefined) {
+    const txs = withCallFacts(
+      held.map((t) => ({ height: t.height, microIndex: t.microIndex, txIndex: t.txIndex, hash: t.hash, signed: null })),
+      await balanceCallFacts(db, range),
+    );
+    return { txs, fields: held.map((t) => t.fields) };
+  }
+  const txs = await balanceTransactions(db, range);
+  return { txs, fields: txs.map((t) => storedTxAmounts(t.signed!)) };
 }
 
 /** A transaction to derive, with the facts the node's API gives beside its fields. */

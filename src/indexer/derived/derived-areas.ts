@@ -17,6 +17,7 @@ import { deriveBatchTokens, deriveStoredTokens } from './derive-tokens.ts';
 import type { Aex9Settling } from './aex9-state.ts';
 import { deriveBalances, type BalanceReader, type BalanceReport } from './account-balances.ts';
 import { batchRange } from './batch-range.ts';
+import { batchTransactions, type WrittenTransactions } from './written-transactions.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 import { deriveStats, deriveStatsOfStored } from './stats.ts';
 import { redecodeStoredCalls } from './redecode-calls.ts';
@@ -59,6 +60,8 @@ export interface DeriveContext {
   readonly onAex9State?: Aex9Settling['onRead'];
   /** hears of the accounts whose derived balance was not the node's (the populator's log and metric) */
   readonly onBalanceDifferences?: BalanceReport;
+  /** the transactions the populator wrote while catching up, kept for the balances' stretches (none: read back) */
+  readonly written?: WrittenTransactions;
 }
 
 /** How an area derives: a batch's heights from its rows in memory, or stored heights from..to from stored rows. */
@@ -258,10 +261,27 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     // (catching up) or fails to read the node defers none after it
     'balances',
     {
+      // the transactions' fields from the batch's rows, or those the populator kept of the stretch's (written by it
+      // while catching up), not read back
       batch: (db, gens, { balances, onBalanceDifferences }) =>
-        deriveBalances(db, nodeReader('balances', balances), batchRange(gens), onBalanceDifferences),
-      stored: (db, from, to, { balances, onBalanceDifferences }) =>
-        deriveBalances(db, nodeReader('balances', balances), { from, to, fromMicro: -1 }, onBalanceDifferences),
+        deriveBalances(
+          db,
+          nodeReader('balances', balances),
+          batchRange(gens),
+          onBalanceDifferences,
+          batchTransactions(gens),
+        ),
+      stored: async (db, from, to, { balances, onBalanceDifferences, written }) => {
+        const range = { from, to, fromMicro: -1 };
+        await deriveBalances(
+          db,
+          nodeReader('balances', balances),
+          range,
+          onBalanceDifferences,
+          written?.transactionsOf,
+        );
+        written?.forgetThrough(to);
+      },
       tables: ['account_balances', 'account_wealth', 'account_holders', 'account_balance_changes'],
       asksNode: true,
       leaf: true,

@@ -28,6 +28,7 @@ import { TxTypeCodes } from '../../db/writes/tx-type-codes.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
 import { DEFAULT_TRANSFER_RULES, type TransferRules } from '../derived/internal-transfers.ts';
 import { deriveBatchAreas } from '../derived/derive-batch.ts';
+import type { WrittenTransactions } from '../derived/written-transactions.ts';
 import { WebhookBatch } from './webhook-batch.ts';
 import { aex9StateReport } from '../derived/aex9-state.ts';
 import { balanceDifferenceReport } from '../derived/balance-changes.ts';
@@ -77,6 +78,8 @@ export interface LoaderDeps {
   readonly hyperchain?: HyperchainReader;
   /** generations loaded only up to so many micro blocks, by height (FetchOptions.upTo: verify's scratch load) */
   readonly upTo?: ReadonlyMap<number, number>;
+  /** keeps the transactions of the batches that gather, committed, for the balances' stretch (the populator) */
+  readonly written?: WrittenTransactions;
 }
 
 /** What a batch did: rows written, or a broken parent link that calls for a rollback first. */
@@ -376,6 +379,7 @@ export async function loadBatch(
     throw err;
   });
   if (unknownTypes) reportUnknownTypes(deps, unknownTypes);
+  if (gathering) deps.written?.keep(rows);
   // only now: a batch prepared but never written (a fork came first) must teach the decoder nothing
   deps.decoder.rememberCode(createdCode);
   deps.onProtocols?.(gens.map((g) => ({ height: g.height, version: keyBlockProtocol(g.keyBlock) })));

@@ -28,7 +28,8 @@ import { balanceDifferenceReport } from '../derived/balance-changes.ts';
 import { detectHyperchain } from '../hyperchain/detect.ts';
 import { hyperchainReader } from '../hyperchain/reader.ts';
 import { DeriveBackfill } from '../derived/derive-backfill.ts';
-import { transactionAreas } from '../derived/derived-areas.ts';
+import { WrittenTransactions } from '../derived/written-transactions.ts';
+import { GATHERED_TRANSACTIONS, transactionAreas } from '../derived/derived-areas.ts';
 import { guardSchema } from '../identity/guard.ts';
 import type { NodeMeters } from '../../node/chain-identity.ts';
 import { Follower } from './follower.ts';
@@ -424,10 +425,13 @@ export class Populator implements Role {
       meters: this.#nodeMeters(),
       ...(this.#chain ? { known: this.#chain } : {}),
     });
+    // what the catch-up's batches wrote, for the balances' stretch: at most a stretch's transactions and a batch's
+    const written = new WrittenTransactions(GATHERED_TRANSACTIONS + cfg.batchTransactions);
     const backfill = new DeriveBackfill({
       pool,
       log,
       rules,
+      written,
       detector: readers.aexn,
       balances: node,
       gaCalls: node,
@@ -459,6 +463,7 @@ export class Populator implements Role {
       maxForkDepth: cfg.allowDeepFork ? Infinity : cfg.maxForkDepth,
       txTypeCodes: new TxTypeCodes(),
       hyperchain,
+      written,
     };
     const follower = new Follower({
       cfg,

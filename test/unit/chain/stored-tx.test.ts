@@ -17,6 +17,7 @@ import {
   renderStoredTx,
   storedTxAmounts,
   storedTxColumns,
+  txAmounts,
 } from '../../../src/chain/stored-tx.ts';
 import { txDeltas } from '../../../src/chain/balance-deltas.ts';
 import { signedTxBytes, signedTxEncoding } from '../../../src/chain/tx-serialize.ts';
@@ -225,6 +226,21 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
       expect(txDeltas(part, facts)).to.deep.equal(txDeltas(full, facts));
     }
     expect(binary).to.be.greaterThan(txs.length / 2);
+  });
+
+  it("takes of a transaction's JSON the fields its stored bytes give as its amounts, a wrapped one's too", () => {
+    // the populator's copy of a transaction it wrote must be what the balances would read back: the same object for
+    // every stored binary form, the same changes for one kept as JSON (whose amounts are all its fields)
+    const facts = { call: { gasUsed: 1234n, ok: true }, gaGasUsed: 56n, gaOk: true, recipient: 'ak_x' };
+    const types = new Set<string>();
+    for (const signed of txs) {
+      const stored = storedTxColumns(signed).signed;
+      const kept = txAmounts(signed.tx as JsonObject);
+      types.add(String(kept.type));
+      if (isBinary(stored)) expect(kept).to.deep.equal(storedTxAmounts(stored));
+      expect(txDeltas(kept, facts)).to.deep.equal(txDeltas(storedTxAmounts(stored), facts));
+    }
+    expect(types.size).to.be.greaterThan(20);
   });
 
   it('keeps altered JSON as text and renders every alteration back as it came, deciding as the full check does', () => {
