@@ -1,5 +1,5 @@
 -- Issue 88: triggers that cost a catch-up less (bench/postgres-instructions.ts): the AEX-9 and channel ones' statements
--- static and fewer, and the transactions' totals per type added by the writer.
+-- static and fewer; the transactions' totals per type and the calls' remote contracts written by the writer.
 --
 -- aex9_after_events (1020) and channel_totals_apply (1051) named their transition table through EXECUTE format(), so
 -- each of their statements was parsed, analysed and planned at every batch; of a catch-up's PostgreSQL instructions
@@ -191,3 +191,10 @@ $do$;
 -- wrote, the signed bytes included, into its transition table to group them again: 2.3k instructions a transaction
 -- (its drop measured). Deletes and updates keep their triggers.
 DROP TRIGGER tx_type_totals_on_insert ON transactions;
+
+-- contract_remote_calls (1003): the writer writes a batch's beside its calls (src/indexer/rows/remote-calls.ts), from
+-- the call infos it holds, as remote_log_emitters reads them stored (which stays, for the check of the two). The insert
+-- trigger copied every call's row, its call info and arguments included, into its transition table to read the logs
+-- again: 5.7k instructions a transaction with the rows it wrote (its drop measured). The height cascade deletes them
+-- (1005).
+DROP TRIGGER contract_remote_calls_on_insert ON contract_calls;
