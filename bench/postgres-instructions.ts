@@ -7,10 +7,15 @@
  * the server's connection log: the populator's, and the one connection that runs the COPYs in.
  *
  *   node bench/postgres-instructions.ts   (BENCH_PG_INSTRUCTIONS_GENERATIONS=2000; needs valgrind; a few minutes)
+ *
+ * BENCH_PG_INSTRUCTIONS_DROP=trigger@table,… drops those triggers of the migrated schema before the load: what (c) loses
+ * is what they cost, with the work they would have caused (the rows they write, the indexes built on them at the top).
  */
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../src/config/middleware.ts';
+import { quoteIdent } from '../src/db/connection/pool.ts';
 import { migrate } from '../src/db/schema/migrator.ts';
 import { bareCopyApplication, bareCopyOf, populatorBatches, storedTxCounts } from './bare-copy.lib.ts';
 import { nodeFilesArgs, startDevnodeProcess } from './http.lib.ts';
@@ -31,6 +36,7 @@ async function main(): Promise<void> {
   const databaseUrl = await createDatabase(server, 'chain');
   // the schema migrated beforehand: the populator's backends then count the load alone
   await migrate({ databaseUrl, schema: 'populated' }, log);
+  await dropTriggers(databaseUrl, process.env.BENCH_PG_INSTRUCTIONS_DROP);
   const devnode = await startDevnodeProcess(['--generate', String(GENERATIONS), '--seed', 'bench', ...nodeFilesArgs()]);
   try {
     const child = spawn(
@@ -88,6 +94,21 @@ async function main(): Promise<void> {
     instructions: { populator, bareCopyBatched: batched, bareCopyWhole: whole, ...Object.fromEntries(counts) },
     ratios: { overBatched: populator / batched, overWhole: populator / whole },
   });
+}
+
+/** dropTriggers drops the `trigger@table` pairs of the comma-separated `list` in the populated schema. */
+async function dropTriggers(databaseUrl: string, list: string | undefined): Promise<void> {
+  if (!list) return;
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'mdw-bench-setup' });
+  await client.connect();
+  try {
+    for (const pair of list.split(',')) {
+      const [trigger, table] = pair.split('@');
+      await client.query(`DROP TRIGGER ${quoteIdent(trigger!)} ON populated.${quoteIdent(table!)}`);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 await main();

@@ -74,7 +74,7 @@ export const KEPT_AGGREGATES: readonly KeptAggregate[] = [
   {
     table: 'tx_type_totals',
     migration: 1015,
-    doc: 'per outer type, how many transactions and their bytes; recounted from `transactions`',
+    doc: 'per outer type, how many transactions and their bytes (added by the writer); recounted from `transactions`',
     columns: ['tx_type', 'n', 'size'],
     recount: (s) => `SELECT tx_type, count(*), sum(size) FROM ${s}.transactions GROUP BY 1`,
   },

@@ -134,6 +134,13 @@ export interface ContractCallRow extends TxPosition {
   result: Json | null;
   decodeError: string | null;
 }
+/** A contract that emitted an event of another's call (migration 1003): the call's position. */
+export interface RemoteCallRow {
+  readonly contractId: string;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+}
 export interface ChannelEventRow extends TxPosition {
   channelId: string;
   txType: string;

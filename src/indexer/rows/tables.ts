@@ -18,9 +18,11 @@ import type {
   OracleEventRow,
   OracleQueryRow,
   OracleResponseRow,
+  RemoteCallRow,
   ResolvedRows,
   TransactionRow,
 } from './rows.ts';
+import { remoteCalls } from './remote-calls.ts';
 
 /**
  * IdNumbers gives the number that stands for an id in account_transactions (db/queries/account-ids.ts) and the code
@@ -170,6 +172,14 @@ export const TABLES: readonly TableSpec<unknown>[] = [
     ['result', 'jsonb', (r) => json(r.result)],
     ['decode_error', 'text', (r) => r.decodeError],
   ]),
+  // the contracts the calls reached through another (migration 1154: a trigger on contract_calls derived them from
+  // every call's row, copied into its transition table); a position may repeat an emitter (two calls at one position)
+  spec<RemoteCallRow>(
+    'contract_remote_calls',
+    (b) => remoteCalls(b.contractCalls),
+    [['contract_id', 'text', (r) => r.contractId], ...pos<RemoteCallRow>()],
+    'firstWins',
+  ),
   // the state after each transaction is known once the stored state before the batch is (migration 1051)
   spec<ChannelEventRow>(
     'channel_events',

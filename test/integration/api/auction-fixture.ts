@@ -6,6 +6,7 @@
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import type { Queryable } from '../../../src/db/connection/pool.ts';
+import { addTxTypeTotals } from '../../../src/db/writes/tx-type-totals.ts';
 import { ALICE, BOB, CAROL, DAVE, id } from './fixture.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
@@ -67,17 +68,14 @@ export async function addAuctions(db: Queryable): Promise<void> {
       'SELECT hash, time_ms FROM micro_blocks WHERE height = $1 AND micro_index = 0',
       [b.height],
     );
+    const size = stringifyJson(t.tx).length;
     await db.query(
       `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
        VALUES ($1, $2, 0, 50, $3, ${txTypeCode('NameClaimTx')}, $4, $5, $6, $7, $8, $9)`,
-      [
-        t.hash,
-        b.height,
-        rows[0]!.time_ms,
-        String(t.tx.fee),
-        ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),
-      ],
+      [t.hash, b.height, rows[0]!.time_ms, String(t.tx.fee), ...storedTxValues(t.tx, t.signatures, size)],
     );
+    // as the writer adds its transactions to their type's totals (migration 1154)
+    await addTxTypeTotals(db, [{ code: txTypeCode('NameClaimTx'), n: 1, size }]);
     await db.query(
       `INSERT INTO name_events (name_hash, name, height, micro_index, tx_index, tx_hash, kind, owner, expires_at, auction_end, name_fee)
        VALUES ($1, $2, $3, 0, 50, $4, $5, $6, $7, $7, $8)`,

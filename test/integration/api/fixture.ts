@@ -6,6 +6,7 @@ import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { channelId, contractId, nameId, oracleId, oracleQueryId } from '../../../src/chain/derived-ids.ts';
 import { referencedIds } from '../../../src/chain/tx-fields.ts';
 import type { Queryable } from '../../../src/db/connection/pool.ts';
+import { addTxTypeTotals } from '../../../src/db/writes/tx-type-totals.ts';
 import { accountPairs } from '../../../src/indexer/rows/account-pairs.ts';
 import { deriveStoredSpends } from '../../../src/indexer/derived/spend-days.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
@@ -370,6 +371,7 @@ export async function buildFixture(
 async function insertTx(db: Queryable, t: Tx, microTime: number): Promise<void> {
   const pos = [t.height, t.micro, t.index];
   const type = String(t.tx.type);
+  const size = stringifyJson(t.tx).length;
   await db.query(
     `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -381,9 +383,11 @@ async function insertTx(db: Queryable, t: Tx, microTime: number): Promise<void> 
       microTime,
       txTypeCode(type),
       String(t.tx.fee),
-      ...storedTxValues(t.tx, t.signatures, stringifyJson(t.tx).length),
+      ...storedTxValues(t.tx, t.signatures, size),
     ],
   );
+  // as the writer adds its transactions to their type's totals (migration 1154)
+  await addTxTypeTotals(db, [{ code: txTypeCode(type), n: 1, size }]);
   const accountRows = [...referencedIds(t.tx)].map(([account, fields]) => ({
     height: t.height,
     microIndex: t.micro,

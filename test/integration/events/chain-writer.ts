@@ -4,6 +4,7 @@ import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { Encoding, MemoryAccount, encode } from '@aeternity/aepp-sdk';
 import { stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { withTransaction, type Pool, type Queryable } from '../../../src/db/connection/pool.ts';
+import { addTxTypeTotals } from '../../../src/db/writes/tx-type-totals.ts';
 import { ReorgLog } from '../../../src/indexer/sync/reorg-log.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { encodeNotification, notifyChannel, type ChainNotification } from '../../../src/db/connection/notification.ts';
@@ -143,6 +144,8 @@ async function writeHeightIn(
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [hash, height, microIndex, txIndex, microTime, txTypeCode(String(spec.tx.type)), '20000', ...values],
       );
+      // as the writer adds its transactions to their type's totals (migration 1154)
+      await addTxTypeTotals(db, [{ code: txTypeCode(String(spec.tx.type)), n: 1, size: 200 }]);
       for (const id of new Set(spec.ids)) {
         await db.query(
           `INSERT INTO account_transactions (account, height, micro_index, tx_index, tx_type, fields)

@@ -17,7 +17,7 @@ import { createMigratedDatabase } from '../../support/postgres.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 
-const id = (p: 'ak' | 'kh' | 'mh' | 'th' | 'sg'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
+const id = (p: 'ak' | 'ct' | 'kh' | 'mh' | 'th' | 'sg'): string => encode(p, randomBytes(p === 'sg' ? 64 : 32));
 const alice = id('ak');
 const bob = id('ak');
 const nameHash = produceNameId('averyveryverylongname.chain');
@@ -246,7 +246,8 @@ describe('indexer writer', () => {
       response_ttl: { type: 'delta', value: 5 },
       fee: 1,
     };
-    // the create's log announces a DEX pair and a swap (dex_pairs, dex_swaps)
+    // the create's log announces a DEX pair and a swap (dex_pairs, dex_swaps), and holds another contract's event
+    // (contract_remote_calls)
     const withDex = gen(20, [spend, claim, contract]);
     const topic = (name: string): bigint => eventTopic(name);
     const pubkey = (): bigint => BigInt(`0x${randomBytes(32).toString('hex')}`);
@@ -258,6 +259,7 @@ describe('indexer writer', () => {
           data: encode('cb', Buffer.from('1|0|0|2')),
         },
         { address: id('ak'), topics: [topic('PairCreated'), pubkey(), pubkey(), pubkey()], data: 'cb_Xfbg4g==' },
+        { address: id('ct'), topics: [], data: 'cb_Xfbg4g==' },
       ],
     });
     await withTransaction(pool, (c) =>

@@ -504,6 +504,20 @@ describe('/v3 DEX swaps and AEX-141 NFTs through the SDK, checked against the de
     }
   });
 
+  it('writes the contracts a call reached through another as remote_log_emitters reads them from the stored calls', async () => {
+    // the writer's rows (migration 1154) against the schema's own reading of the stored call infos (1003)
+    const stored = await v3.pool.query(
+      'SELECT contract_id, height, micro_index, tx_index FROM contract_remote_calls ORDER BY 1, 2, 3, 4',
+    );
+    const derived = await v3.pool.query(
+      `SELECT DISTINCT e.contract_id, c.height, c.micro_index, c.tx_index
+         FROM contract_calls c CROSS JOIN LATERAL remote_log_emitters(c.call_info, c.contract_id) e(contract_id)
+        ORDER BY 1, 2, 3, 4`,
+    );
+    expect(stored.rows.length, 'remote calls').to.be.above(0);
+    expect(stored.rows).to.deep.equal(derived.rows);
+  });
+
   it('answers every AEX-141 and DEX operation of the /v3/api document in the shape it documents', async () => {
     const ajv = new Ajv({ strict: false });
     ajv.addSchema({ $id: 'doc', components: { schemas: V3_SCHEMAS } });
