@@ -1,9 +1,9 @@
 /**
  * @module A mined transaction's stored form (`transactions.signed`): the node's binary serialisation
  * of the signed transaction, from which its JSON (`signatures` and `tx` of GenericSignedTx) is rendered, digit for
- * digit. A transaction the serialiser cannot reproduce (a layout it does not know, or JSON that is not the node's
- * rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte ≥ 0xc0, JSON with `{`,
- * so one column holds both. Pure.
+ * digit. A transaction whose bytes would not render back as the node's JSON (a layout the codec does not know, or JSON
+ * that is not the node's rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte
+ * ≥ 0xc0, JSON with `{`, so one column holds both. Pure.
  */
 import { encode } from './encoding.ts';
 import { isJsonObject, jsonEqual, parseJson, stringifyJson, type Json } from './json.ts';
