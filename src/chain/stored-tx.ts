@@ -1,9 +1,9 @@
 /**
  * @module A mined transaction's stored form (`transactions.signed`): the node's binary serialisation
  * of the signed transaction, from which its JSON (`signatures` and `tx` of GenericSignedTx) is rendered, digit for
- * digit. A transaction the serialiser cannot reproduce (a layout it does not know, or JSON that is not the node's
- * rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte ≥ 0xc0, JSON with `{`,
- * so one column holds both. Pure.
+ * digit. A transaction whose bytes would not render back as the node's JSON (a layout the codec does not know, or JSON
+ * that is not the node's rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte
+ * ≥ 0xc0, JSON with `{`, so one column holds both. Pure.
  */
 import { encode } from './encoding.ts';
 import { isJsonObject, jsonEqual, parseJson, stringifyJson, type Json } from './json.ts';
@@ -63,35 +63,32 @@ function channelAmount(tx: TxFields): string | null {
 }
 
 /**
- * binaryOf is the signed transaction's bytes (the node's `encoded_tx` when it sent one), or undefined when the
- * serialiser does not know its layout; `renders` when the serialiser vouches that they render back as `signatures`
- * and `tx` (tx-serialize `signedTxEncoding`), where rendersAs need not check it. The node's bytes are vouched for
- * where they are the serialiser's own (every transaction a real 7.2.2 node sent): comparing them costs less than
- * rendering them back (bench/stored-tx.ts, storedTxColumns: 175k instructions a transaction so, 157k by the bytes;
- * on the mainnet-like chain, of cheaper transactions, 96k and 92k).
+ * binaryOf is the signed transaction's bytes, or undefined when there are none to keep; `renders` when the serialiser
+ * vouches that they render back as `signatures` and `tx` (tx-serialize `signedTxEncoding`), where rendersAs need not
+ * check it. The node's `encoded_tx` where it sent one (a 7.x node: every transaction), which rendersAs checks: rendering
+ * the bytes back and comparing costs less than serialising the JSON and comparing the bytes (bench/stored-tx.ts,
+ * storedTxColumns over 400 generations: 151k instructions a transaction against 216k on the bench chain, 83k against
+ * 138k on the mainnet-like one; issue 88). Else the serialiser's bytes of the JSON.
  */
 function binaryOf(signed: { readonly [key: string]: Json }): { bytes: Uint8Array; renders: boolean } | undefined {
-  let sent: Uint8Array | undefined;
   try {
-    if (typeof signed.encoded_tx === 'string') sent = encodedTxBytes(signed.encoded_tx);
+    if (typeof signed.encoded_tx === 'string') return { bytes: encodedTxBytes(signed.encoded_tx), renders: false };
     const encoded = signedTxEncoding({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
     // the renderer prints no signatures for a GAMetaTx (not even none) and a list for every other type
     const printed = signaturesOmitted(signed.tx as TxFields)
       ? signed.signatures === undefined
       : Array.isArray(signed.signatures);
-    const renders = encoded.renders && printed;
-    if (sent === undefined) return { bytes: encoded.bytes, renders };
-    return { bytes: sent, renders: renders && Buffer.compare(sent, encoded.bytes) === 0 };
+    return { bytes: encoded.bytes, renders: encoded.renders && printed };
   } catch {
-    // bytes the serialiser cannot make (a layout it does not know) are still the node's, which rendersAs checks
-    return sent && { bytes: sent, renders: false };
+    // no bytes: an encoded_tx that is not one, or JSON of a layout the serialiser does not know
+    return undefined;
   }
 }
 
 /**
  * encodedTxBytes are the bytes of a node's `encoded_tx` (`tx_`, the Base64 of the bytes and their 4-byte checksum), the
  * checksum not checked: the bytes are kept only where they render back exactly as the JSON the node sent beside them
- * (rendersAs, or are the serialiser's own bytes for that JSON), a check no transport corruption passes by chance, and
+ * (rendersAs), a check no transport corruption passes by chance, and
  * the checksum's double SHA-256 of every transaction was a fifth of the populator's stored binary (74 of 388 ms on a
  * 1 000-generation load).
  */
@@ -143,8 +140,8 @@ function rendersAs(binary: Uint8Array, signed: { readonly [key: string]: Json })
 /**
  * storedTxColumns makes a transaction's stored columns from the node's GenericSignedTx. The binary form is kept when
  * it renders back exactly (`signatures` omitted exactly for a GAMetaTx, every field equal), else the JSON text: the
- * serialiser vouches for the node's usual JSON as it writes the bytes, and what it does not vouch for is rendered
- * and compared.
+ * node's `encoded_tx` is rendered and compared; without one, the serialiser vouches for the node's usual JSON as it
+ * writes the bytes, and what it does not vouch for is rendered and compared.
  */
 export function storedTxColumns(signed: { readonly [key: string]: Json }): StoredTxColumns {
   const tx = isJsonObject(signed.tx) ? signed.tx : {};
