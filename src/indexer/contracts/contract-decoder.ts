@@ -236,10 +236,11 @@ export class ContractDecoder {
   }
 
   /**
-   * #code keeps (#lookUpCode) the code it looked up, not the batch's own: the loader remembers that once the batch is committed
-   * (rememberCode), since a batch prepared but never written (a fork came first) must teach the decoder nothing. Kept
-   * here by the batch's internal calls (their quiet calls' code), it decoded the next batch's calls to the batch's
-   * contracts, prepared before their creation was stored, where a node that withholds their code leaves them undecoded.
+   * #code keeps (#lookUpCode) the code it looked up, not the batch's own: the loader remembers that once the batch is
+   * committed (rememberCode), since a batch prepared but never written (a fork came first) must teach the decoder
+   * nothing. Kept here by the batch's internal calls (their quiet calls' code), it decoded the next batch's calls to the
+   * batch's contracts, prepared before their creation was stored, where a node that withholds their code leaves them
+   * undecoded.
    */
   async #code(id: string, batchCodes: ReadonlyMap<string, string>): Promise<string | undefined> {
     return this.#codeById.get(id) ?? batchCodes.get(id) ?? (await this.#lookUp(id));
