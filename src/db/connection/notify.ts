@@ -8,7 +8,11 @@ import { quoteIdent, type Queryable } from './pool.ts';
 
 /** notifyCommitted queues the schema's chain notification; PostgreSQL sends it when the caller's transaction commits. */
 export async function notifyCommitted(db: Queryable, schema: string, notification: ChainNotification): Promise<void> {
-  await db.query('SELECT pg_notify($1, $2)', [notifyChannel(schema), encodeNotification(notification)]);
+  await db.query({
+    name: 'mdw_notify',
+    text: 'SELECT pg_notify($1, $2)',
+    values: [notifyChannel(schema), encodeNotification(notification)],
+  });
 }
 
 /** listen subscribes the connection to a channel; its notifications arrive as the client's 'notification' events. */

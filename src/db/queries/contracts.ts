@@ -83,14 +83,22 @@ export async function creationTransactionJson(
 
 /** contractCreateTx is the stored transaction that created a contract (its `tx` object), undefined when not stored. */
 export async function contractCreateTx(db: Queryable, contractId: string): Promise<Json | undefined> {
-  // named: asked for every contract the decoder has not met yet (tens a batch on the bench chain): each
-  // connection then parses it once and plans it once (a generic plan), not for every contract
-  const { rows } = await db.query<{ signed: Buffer }>({
-    name: 'mdw-contract-create-tx',
-    text: 'SELECT t.signed FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash WHERE c.contract_id = $1',
-    values: [contractId],
+  return (await contractCreateTxs(db, [contractId])).get(contractId);
+}
+
+/**
+ * contractCreateTxs is contractCreateTx of each of `contractIds` that is stored, by contract id. Named: the decoder
+ * asks it once a batch for the contracts it has not met yet, where asking contract by contract (tens a batch on the
+ * bench's chain, over the pool's connections) planned each connection's first five anew.
+ */
+export async function contractCreateTxs(db: Queryable, contractIds: readonly string[]): Promise<Map<string, Json>> {
+  const { rows } = await db.query<{ contract_id: string; signed: Buffer }>({
+    name: 'mdw_contract_create_txs',
+    text: `SELECT c.contract_id, t.signed FROM contracts c JOIN transactions t ON t.hash = c.create_tx_hash
+            WHERE c.contract_id = ANY($1::text[])`,
+    values: [contractIds],
   });
-  return rows[0] && renderStoredTx(rows[0].signed).tx;
+  return new Map(rows.map((r) => [r.contract_id, renderStoredTx(r.signed).tx]));
 }
 
 /** A contract's creation as ae_mdw shows it: the transaction that created it, and its standard. */

@@ -21,7 +21,11 @@ export async function pendingBackfills(db: Queryable): Promise<PendingBackfill[]
     to_height: number;
     failing_since: Date | null;
     last_error: string | null;
-  }>('SELECT area, next_height, to_height, failing_since, last_error FROM derive_backfill ORDER BY area');
+  }>({
+    // named: the derive backfill asks it at every step of a catch-up, and a statement with no name is planned each time
+    name: 'mdw_pending_backfills',
+    text: 'SELECT area, next_height, to_height, failing_since, last_error FROM derive_backfill ORDER BY area',
+  });
   return rows.map((r) => ({
     area: r.area,
     next: r.next_height,

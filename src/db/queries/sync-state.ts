@@ -13,10 +13,11 @@ import { topHeight, topKeyBlock } from './blocks.ts';
  */
 export async function missingHeights(db: Queryable, from: number, to: number, limit: number): Promise<number[]> {
   if (to < from) return [];
-  const { rows } = await db.query<{ height: number }>('SELECT height FROM key_blocks WHERE height BETWEEN $1 AND $2', [
-    from,
-    to,
-  ]);
+  const { rows } = await db.query<{ height: number }>({
+    name: 'mdw_stored_heights_between',
+    text: 'SELECT height FROM key_blocks WHERE height BETWEEN $1 AND $2',
+    values: [from, to],
+  });
   const stored = new Set(rows.map((r) => r.height));
   const missing: number[] = [];
   for (let h = from; h <= to && missing.length < limit; h++) if (!stored.has(h)) missing.push(h);

@@ -38,12 +38,13 @@ export async function withSavepoint(db: Queryable, fn: () => Promise<void>): Pro
 
 /** recordBackfill asks for an area's rows of heights from..to (merged with what is already asked). */
 export async function recordBackfill(db: Queryable, area: string, from: number, to: number): Promise<void> {
-  await db.query(
-    `INSERT INTO derive_backfill AS b (area, next_height, to_height) VALUES ($1, $2, $3)
+  await db.query({
+    name: 'mdw_record_backfill',
+    text: `INSERT INTO derive_backfill AS b (area, next_height, to_height) VALUES ($1, $2, $3)
      ON CONFLICT (area) DO UPDATE SET next_height = least(b.next_height, excluded.next_height),
                                       to_height = greatest(b.to_height, excluded.to_height)`,
-    [area, from, to],
-  );
+    values: [area, from, to],
+  });
 }
 
 /** advanceBackfill records that an area is derived below `next` (the row goes once it passes to_height). */

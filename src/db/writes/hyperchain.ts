@@ -20,16 +20,17 @@ export const HYPERCHAIN_LOAD_TABLES = [
 
 /** recordHyperchain records, once, whether the chain is a hyperchain and its contracts (`hc_chain`). */
 export async function recordHyperchain(db: Queryable, record: HyperchainRecord): Promise<void> {
-  await db.query(
-    `INSERT INTO hc_chain (hyperchain, staking, election, rewards) VALUES ($1, $2, $3, $4)
+  await db.query({
+    name: 'mdw_record_hyperchain',
+    text: `INSERT INTO hc_chain (hyperchain, staking, election, rewards) VALUES ($1, $2, $3, $4)
      ON CONFLICT (singleton) DO NOTHING`,
-    [
+    values: [
       record.hyperchain,
       record.contracts?.staking ?? null,
       record.contracts?.election ?? null,
       record.contracts?.rewards ?? null,
     ],
-  );
+  });
 }
 
 /** deleteHyperchainLoads removes the rows the heights from..to wrote (to derive them again). */

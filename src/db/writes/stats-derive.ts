@@ -464,7 +464,12 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   const batch = [[...f.heights], f.heights[0]!, f.heights.at(-1)!];
   // a batch above every derived height (the usual case while following) has nothing to replace, and its totals
   // are complete as inserted (an UPDATE of them wrote each wide row a second time)
-  const { rows } = await db.query<{ top: number | null }>('SELECT max(height) AS top FROM stats_generations');
+  // this and the settings below named: with no parameters each keeps one generic plan, where a statement with no name
+  // was planned at every batch
+  const { rows } = await db.query<{ top: number | null }>({
+    name: 'mdw_stats_top',
+    text: 'SELECT max(height) AS top FROM stats_generations',
+  });
   const replacing = rows[0]?.top != null && rows[0].top >= f.heights[0]!;
   if (replacing) for (const sql of STATEMENTS.clear) await db.query(sql, batch);
   const counted = replacing ? undefined : f.counted?.();
@@ -505,7 +510,10 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
     await db.query(STATEMENTS.series, [...batch, arrayText(f.difficulties), arrayText(f.hashrates)]);
   else {
     const { rows: counts, daySums } = counted.series;
-    await db.query(`SELECT set_config('${INTERVALS_ADDED}', 'added', true)`);
+    await db.query({
+      name: 'mdw_stats_intervals_added',
+      text: `SELECT set_config('${INTERVALS_ADDED}', 'added', true)`,
+    });
     await db.query(
       named('seriesCounted', [
         ...batch,
@@ -518,6 +526,6 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
         arrayText(daySums.counts),
       ]),
     );
-    await db.query(`SELECT set_config('${INTERVALS_ADDED}', '', true)`);
+    await db.query({ name: 'mdw_stats_intervals_left', text: `SELECT set_config('${INTERVALS_ADDED}', '', true)` });
   }
 }

@@ -13,7 +13,7 @@ import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
 import { typedCallData, typedValue } from './typed-values.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
-import { contractCreateTx } from '../../db/queries/contracts.ts';
+import { contractCreateTxs } from '../../db/queries/contracts.ts';
 import { AppError, ErrorCode, errorMessage } from '../../base/errors.ts';
 import type { NodeClient } from '../../node/client.ts';
 import { createCompilerClient, type CompilerClient } from '../../node/compiler.ts';
@@ -132,6 +132,7 @@ export class ContractDecoder {
     gens: readonly FetchedGeneration[],
     batchCodes: ReadonlyMap<string, string> = new Map(),
   ): Promise<FetchedGeneration[]> {
+    this.#lookUpCalled(gens, batchCodes);
     return Promise.all(
       gens.map(async (gen) => {
         const decoded = new Map<string, DecodedCall>();
@@ -235,17 +236,14 @@ export class ContractDecoder {
   }
 
   /**
-   * #code keeps the code it looked up, not the batch's own: the loader remembers that once the batch is committed
-   * (rememberCode), since a batch prepared but never written (a fork came first) must teach the decoder nothing. Kept
-   * here by the batch's internal calls (their quiet calls' code), it decoded the next batch's calls to the batch's
-   * contracts, prepared before their creation was stored, where a node that withholds their code leaves them undecoded.
+   * #code keeps (#lookUpCode) the code it looked up, not the batch's own: the loader remembers that once the batch is
+   * committed (rememberCode), since a batch prepared but never written (a fork came first) must teach the decoder
+   * nothing. Kept here by the batch's internal calls (their quiet calls' code), it decoded the next batch's calls to the
+   * batch's contracts, prepared before their creation was stored, where a node that withholds their code leaves them
+   * undecoded.
    */
   async #code(id: string, batchCodes: ReadonlyMap<string, string>): Promise<string | undefined> {
-    const known = this.#codeById.get(id) ?? batchCodes.get(id);
-    if (known !== undefined) return known;
-    const code = await this.#lookUp(id);
-    if (code !== undefined) this.#codeById.set(id, code, { size: code.length });
-    return code;
+    return this.#codeById.get(id) ?? batchCodes.get(id) ?? (await this.#lookUp(id));
   }
 
   /** #lookUp is #lookUpCode, one at a time per contract: the calls that need it meanwhile wait for the same one. */
@@ -258,12 +256,47 @@ export class ContractDecoder {
     return lookup;
   }
 
-  /** #lookUpCode finds deployed bytecode: stored, else asked from the node (undefined when neither knows it). */
-  async #lookUpCode(id: string): Promise<string | undefined> {
-    const stored = await contractCreateTx(this.#opts.db, id);
-    const create = isJsonObject(stored) ? contractTx(stored) : undefined;
-    if (create && typeof create.code === 'string') return create.code;
-    return this.#opts.node.contractCode(id).catch(() => undefined);
+  /**
+   * #lookUpCalled starts the lookups of the contracts the generations call whose code is not at hand, their stored
+   * creations read in one statement (decodeCalls' calls then wait for them).
+   */
+  #lookUpCalled(gens: readonly FetchedGeneration[], batchCodes: ReadonlyMap<string, string>): void {
+    const ids = new Set<string>();
+    for (const gen of gens)
+      for (const mb of gen.microBlocks)
+        for (const signed of mb.transactions) {
+          const tx = isJsonObject(signed.tx) ? contractTx(signed.tx, gen.gaInfos?.get(String(signed.hash))) : undefined;
+          if (!tx || tx.type === 'ContractCreateTx') continue;
+          const id = String(tx.contract_id);
+          if (!this.#codeById.has(id) && !batchCodes.has(id) && !this.#lookingUp.has(id)) ids.add(id);
+        }
+    if (ids.size === 0) return;
+    const stored = contractCreateTxs(this.#opts.db, [...ids]);
+    for (const id of ids) {
+      const lookup = this.#lookUpCode(id, stored).finally(() => this.#lookingUp.delete(id));
+      // a failed read reaches the calls that wait for it (decode records it), not the process
+      lookup.catch(() => {});
+      this.#lookingUp.set(id, lookup);
+    }
+  }
+
+  /**
+   * #lookUpCode finds deployed bytecode and keeps it: stored (in `stored`, the creations read for several contracts at
+   * once), else asked from the node (undefined when neither knows it). Kept here, not by the call that waited for it:
+   * a lookup #lookUpCalled started may end before its generation's decoding reaches the call.
+   */
+  async #lookUpCode(
+    id: string,
+    stored: Promise<ReadonlyMap<string, Json>> = contractCreateTxs(this.#opts.db, [id]),
+  ): Promise<string | undefined> {
+    const created = (await stored).get(id);
+    const create = isJsonObject(created) ? contractTx(created) : undefined;
+    const code =
+      create && typeof create.code === 'string'
+        ? create.code
+        : await this.#opts.node.contractCode(id).catch(() => undefined);
+    if (code !== undefined) this.#codeById.set(id, code, { size: code.length });
+    return code;
   }
 
   /** #inProcessAfter decodes in-process after the compiler failed; when both fail, the error names both. */

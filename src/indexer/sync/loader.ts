@@ -389,7 +389,8 @@ export async function loadBatch(
 
 /** relinkBelow is the rollback a batch needs when its first generation does not follow the stored one below it. */
 async function relinkBelow(deps: LoaderDeps, first: FetchedGeneration): Promise<BatchResult | undefined> {
-  const below = first.height > 0 ? await storedLink(deps.pool, first.height - 1) : undefined;
+  // on the batches' connection, idle between them: the pool's connections each planned it anew
+  const below = first.height > 0 ? await storedLink(deps.writer ?? deps.pool, first.height - 1) : undefined;
   if (!below || linkBreak(first, below) === undefined) return undefined;
   const floor = Math.max(0, first.height - (deps.maxForkDepth ?? Infinity));
   const agreeing = await agreeingBelow(deps.pool, deps.node, first.height - 1, floor);

@@ -11,6 +11,7 @@ import type { Pool } from '../../../src/db/connection/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
+import type { FetchedGeneration, JsonObject } from '../../../src/indexer/rows/rows.ts';
 
 const ct = 'ct_2Zjp';
 const codeOf = async (id: string): Promise<string | undefined> => (id === ct ? DEVNODE_CONTRACT_BYTECODE : undefined);
@@ -172,6 +173,68 @@ describe('ContractDecoder', () => {
     const batch = new Map([['ct_created_in_batch', DEVNODE_CONTRACT_BYTECODE]]);
     expect(await decoder.decode(call('ct_created_in_batch'), undefined, batch)).to.include({ decodeError: null });
     expect(asked).to.deep.equal([]);
+  });
+
+  it('reads the stored code of the contracts a batch calls in one statement, asking the node only for the others', async () => {
+    await db.pool.query(
+      `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)
+       VALUES (2, 'kh_2', 'kh_1', 'kh_1', 'ak_b', 'ak_m', 2, '{}')`,
+    );
+    const stored = ['ct_stored_a', 'ct_stored_b'];
+    for (const [i, id] of stored.entries()) {
+      await db.pool.query(
+        `INSERT INTO transactions (hash, height, micro_index, tx_index, micro_time_ms, tx_type, fee, ${STORED_TX_COLUMNS})
+         VALUES ($6, 2, 0, $7, 2, ${txTypeCode('ContractCreateTx')}, 1, $1, $2, $3, $4, $5)`,
+        [
+          ...storedTxValues({ type: 'ContractCreateTx', code: DEVNODE_CONTRACT_BYTECODE }, [`sg_${i}`], 10),
+          `th_${id}`,
+          i,
+        ],
+      );
+      await db.pool.query(
+        `INSERT INTO contracts (contract_id, create_tx_hash, height, owner_id, vm_version, abi_version) VALUES ($1, $2, 2, 'ak_o', '7', '3')`,
+        [id, `th_${id}`],
+      );
+    }
+    const statements: unknown[] = [];
+    const asked: string[] = [];
+    const decoder = new ContractDecoder({
+      timeoutMs: 1000,
+      db: {
+        query: ((...args: Parameters<Pool['query']>) => {
+          statements.push(args[0]);
+          return (db.pool.query as (...a: unknown[]) => unknown)(...args);
+        }) as Pool['query'],
+      },
+      node: {
+        contractCode: async (id) => {
+          asked.push(id);
+          const code = await codeOf(id);
+          if (code === undefined) throw new Error('Contract not found');
+          return code;
+        },
+      },
+    });
+    const callTo = (id: string, n: number) => ({
+      hash: `th_call_${n}`,
+      tx: { type: 'ContractCallTx', contract_id: id, abi_version: 3, call_data: contractCallData('set', [7n]) },
+    });
+    const generation = (height: number, calls: { hash: string; tx: JsonObject }[]) =>
+      ({
+        height,
+        keyBlock: {},
+        microBlocks: [{ header: {}, transactions: calls }],
+        callInfos: new Map(),
+      }) as unknown as FetchedGeneration;
+    const gens = await decoder.decodeCalls([
+      generation(3, [callTo('ct_stored_a', 1), callTo(ct, 2), callTo('ct_stored_b', 3)]),
+      generation(4, [callTo('ct_stored_b', 4), callTo('ct_stored_a', 5)]),
+    ]);
+    const decoded = gens.flatMap((g) => [...g.decodedCalls.values()]);
+    expect(decoded).to.have.length(5);
+    expect(decoded.every((d) => d.function === 'set' && d.decodeError === null)).to.equal(true);
+    expect(statements).to.have.length(1);
+    expect(asked).to.deep.equal([ct]);
   });
 
   it("keeps a batch's code only once the loader remembers it: a batch never written teaches it nothing", async () => {
