@@ -15,6 +15,13 @@ export interface Place {
   readonly txIndex: number;
 }
 
+/** A block of a range (a key block: microIndex −1), in whose state after it the node can be asked a balance. */
+export interface RangeBlock {
+  readonly height: number;
+  readonly microIndex: number;
+  readonly hash: string;
+}
+
 /** A stored transaction with what its balance changes need beside its fields. */
 export interface BalanceTxRow extends Place {
   readonly hash: string;
@@ -324,11 +331,8 @@ export async function lastMicroIndex(db: Queryable, height: number): Promise<num
  * rangeBlocks lists a range's stored blocks in chain order, each key block (micro index −1) before its micro blocks:
  * where the node's state can be asked an account's balance inside the range.
  */
-export async function rangeBlocks(
-  db: Queryable,
-  range: HeightRange,
-): Promise<{ height: number; microIndex: number; hash: string }[]> {
-  const { rows } = await db.query<{ height: number; microIndex: number; hash: string }>({
+export async function rangeBlocks(db: Queryable, range: HeightRange): Promise<RangeBlock[]> {
+  const { rows } = await db.query<RangeBlock>({
     name: 'mdw_balance_range_blocks',
     text: `SELECT height, micro_index AS "microIndex", hash FROM (
              SELECT k.height, -1 AS micro_index, k.hash FROM key_blocks k

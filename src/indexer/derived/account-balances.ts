@@ -23,6 +23,7 @@ import {
   lastMicroIndex,
   rangeBlocks,
   type Place,
+  type RangeBlock,
 } from '../../db/queries/balance-inputs.ts';
 import { replaceBalanceChanges } from '../../db/writes/balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
@@ -35,7 +36,7 @@ import {
   type RangeDeltas,
   type UntoldTx,
 } from './balance-changes.ts';
-import { balanceAfter, differenceSteps, stepPlace, type RangeBlock } from './difference-steps.ts';
+import { balanceAfter, differenceSteps, stepPlace } from './difference-steps.ts';
 import type { KnownTransactions } from './written-transactions.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 

@@ -41,6 +41,7 @@ import {
   type BalanceEventRow,
   type BalanceTxRow,
   type Place,
+  type RangeBlock,
 } from '../../db/queries/balance-inputs.ts';
 import type { BalanceChangeRow } from '../../db/writes/balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
@@ -48,7 +49,6 @@ import { hyperchainRecord } from '../../db/queries/hyperchain.ts';
 import type { HeightRange } from '../../db/queries/height-range.ts';
 import type { IndexerMetrics } from '../metrics.ts';
 import type { HeldTransaction, KnownTransactions } from './written-transactions.ts';
-import type { RangeBlock } from './difference-steps.ts';
 
 /**
  * A change derived at a place, with the transaction that caused it where that is not the transaction at its place

@@ -5,16 +5,9 @@
  * node's. Asked only for the accounts whose balance at the range's end differs (a call wrapped in a PayingForTx or
  * GAMetaTx, whose internal calls no dry-run tells; a rule the node applies otherwise).
  */
-import type { Place } from '../../db/queries/balance-inputs.ts';
+import type { Place, RangeBlock } from '../../db/queries/balance-inputs.ts';
 import { comparePlaces } from './balance-changes.ts';
 import { AFTER_BLOCK } from '../../db/queries/balance-changes.ts';
-
-/** A block of a range (a key block: microIndex −1), in whose state after it the node can be asked a balance. */
-export interface RangeBlock {
-  readonly height: number;
-  readonly microIndex: number;
-  readonly hash: string;
-}
 
 /**
  * A step of an account's difference: node − derived grew by `amount` after block `from` (exclusive; −1: before the
