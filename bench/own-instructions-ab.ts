@@ -3,7 +3,7 @@
  * CPU per transaction ≤ 1.1 × 0.2.0's" settled in a measure the machine's load does not move; bench/populator-ab.ts's
  * CPU seconds move ±10 % from day to day for the same code). Each side's populator (bench/indexer.lib.populate.ts of
  * its checkout, bench/checkout.lib.ts) loads the devnode chains bench/instructions.ts reads (`--seed perf`, the A/B's
- * fixed genesis, no latency; 200 and 800 generations) into an empty schema of a PostgreSQL of its own, configured
+ * fixed genesis, no latency; 800 and 2 400 generations) into an empty schema of a PostgreSQL of its own, configured
  * alike as a deployment on the devnode's chain (REWARD_RULES=devnode, its genesis accounts and hard-fork files): the
  * populator under cachegrind as bench/instructions.ts counts it (Node `--single-threaded --predictable`), the
  * server's every backend under cachegrind as bench/postgres-instructions.ts counts them (bench/postgres-count.lib.ts,
@@ -15,13 +15,13 @@
  * pending. Left out on both sides, unlike populator-ab's CPU seconds: the kernel's work (valgrind counts user space)
  * and PostgreSQL's checkpointer, WAL writer and background writer, whose wake-ups follow the clock and so the load.
  * Prints each side's populator, PostgreSQL and own (their sum) instructions per transaction and B ÷ A of each. A
- * populator's count moves by up to 150 M from one run to the next (bench/instructions.ts): about 25k a transaction
- * over the 6000 between the chains.
+ * populator's count moves by up to ~550 M from one run to the next: about 35k a transaction over the 16 000 between
+ * the chains; pair in one run, and take more than one.
  *
- *   node bench/own-instructions-ab.ts   (make bench ONLY=own-instructions-ab; needs valgrind; about 10 min a side at
- *                                        load 10–15)
+ *   node bench/own-instructions-ab.ts   (make bench ONLY=own-instructions-ab; needs valgrind; 5–10 min a side at
+ *                                        load 2–8)
  *   BENCH_OWN_AB_COMMITS=8ad1e69e,bbc7ed24   the A sides (default 8ad1e69e, release 0.2.0: issue 88's baseline)
- *   BENCH_OWN_AB_GENERATIONS=200,800         the two chains' lengths, the shorter first
+ *   BENCH_OWN_AB_GENERATIONS=800,2400        the two chains' lengths, the shorter first
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -43,7 +43,9 @@ import { createDatabase, loadInstructions, startCountedServer } from './postgres
 import { writeResult } from './results.lib.ts';
 
 const COMMITS = (process.env.BENCH_OWN_AB_COMMITS ?? '8ad1e69e').split(',').filter(Boolean);
-const LENGTHS = (process.env.BENCH_OWN_AB_GENERATIONS ?? '200,800').split(',').map(Number);
+// past 800 generations: V8 still compiles the populator's functions after 200 (828 compilations in a load of 200, 1 313
+// in one of 800), which a 200/800 difference counts per transaction and a long catch-up pays once
+const LENGTHS = (process.env.BENCH_OWN_AB_GENERATIONS ?? '800,2400').split(',').map(Number);
 const NEW = new URL('..', import.meta.url).pathname;
 /** the bare client's slots, as bench/instructions.ts reads the chains */
 const SLOTS = 32;
