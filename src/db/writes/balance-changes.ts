@@ -5,7 +5,7 @@
 import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from '../queries/height-range.ts';
 import { copyMany } from './bulk-load.ts';
-import { CopyPayloads, copyText } from './copy-in.ts';
+import { CopyPayloads } from './copy-in.ts';
 
 /** A change of an account's balance at its place, with the balance after it. */
 export interface BalanceChangeRow {
@@ -39,11 +39,18 @@ export async function replaceBalanceChanges(
   // COPY, not INSERT … SELECT FROM unnest(…): a catch-up's stretch writes tens of thousands of rows at once, and the
   // rows of the range were just deleted, so no key can repeat (a repeated one is a derivation's bug: the COPY fails)
   const out = new CopyPayloads();
-  for (const r of byAccount(rows))
-    out.line(
-      `${copyText('text', r.accountId)}\t${r.height}\t${r.microIndex}\t${r.txIndex}\t${r.seq}\t` +
-        `${copyText('text', r.kind)}\t${copyText('text', r.txHash)}\t${r.delta}\t${r.balance}`,
-    );
+  for (const r of byAccount(rows)) {
+    out.value('text', r.accountId);
+    out.value('int', r.height);
+    out.value('int', r.microIndex);
+    out.value('int', r.txIndex);
+    out.value('int', r.seq);
+    out.value('text', r.kind);
+    out.value('text', r.txHash);
+    out.value('numeric', r.delta.toString());
+    out.value('numeric', r.balance.toString());
+    out.end();
+  }
   await copyMany(db, 'account_balance_changes', COLUMNS, out.payloads());
 }
 

@@ -24,7 +24,7 @@ import type {
 import { accountPairs } from './account-pairs.ts';
 import { TABLES, type IdNumbers, type TableColumns } from './tables.ts';
 import { AccountNumbers } from '../../db/writes/account-numbers.ts';
-import { CopyPayloads, copyText } from '../../db/writes/copy-in.ts';
+import { CopyPayloads } from '../../db/writes/copy-in.ts';
 import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
 import { priorChannelStates, priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
@@ -52,7 +52,10 @@ const NO_NUMBERS: IdNumbers = {
   },
 };
 
-/** copyRows adds the COPY text lines of rows `from`..`to` of one table to `out` (a plain loop: it runs for every value written). */
+/**
+ * copyRows adds the COPY text lines of rows `from`..`to` of one table to `out`, value by value (a plain loop: it runs
+ * for every value written).
+ */
 function copyRows<R>(
   out: CopyPayloads,
   spec: TableColumns<R>,
@@ -64,14 +67,13 @@ function copyRows<R>(
   const columns = spec.columns;
   for (let r = from; r < to; r++) {
     const row = rows[r]!;
-    let line = copyText(columns[0]![1], columns[0]![2](row, numbers));
-    for (let c = 1; c < columns.length; c++) line += `\t${copyText(columns[c]![1], columns[c]![2](row, numbers))}`;
-    out.line(line);
+    for (let c = 0; c < columns.length; c++) out.value(columns[c]![1], columns[c]![2](row, numbers));
+    out.end();
   }
 }
 
-/** copyPayloads are the COPY payloads of one table's rows. */
-function copyPayloads<R>(spec: TableColumns<R>, rows: readonly R[], numbers?: IdNumbers): Buffer[] {
+/** copyPayloads are the COPY payloads of one table's rows, as the writer writes them. */
+export function copyPayloads<R>(spec: TableColumns<R>, rows: readonly R[], numbers?: IdNumbers): Buffer[] {
   const out = new CopyPayloads();
   copyRows(out, spec, rows, 0, rows.length, numbers);
   return out.payloads();
@@ -100,10 +102,11 @@ export type EncodedRows = ReadonlyMap<string, Buffer[]>;
 export async function encodeRows(gens: readonly GenerationRows[]): Promise<EncodedRows> {
   const direct = flatten(gens, NO_STATE_ROWS);
   const encoded = new Map<string, Buffer[]>();
+  // one for the batch's tables: its buffer serves them in turn
+  const out = new CopyPayloads();
   for (const spec of TABLES) {
     if (spec.firstWins || spec.needsState) continue;
     const rows = spec.rows(direct);
-    const out = new CopyPayloads();
     try {
       for (let i = 0; i < rows.length; i += ENCODE_TURN) {
         copyRows(out, spec, rows, i, Math.min(rows.length, i + ENCODE_TURN));
@@ -111,8 +114,9 @@ export async function encodeRows(gens: readonly GenerationRows[]): Promise<Encod
       }
     } catch (err) {
       // a type the code does not know: the table is encoded in the transaction, once the type has its code
-      if (err instanceof UnresolvedTypeError) continue;
-      throw err;
+      if (!(err instanceof UnresolvedTypeError)) throw err;
+      out.discard();
+      continue;
     }
     encoded.set(spec.table, out.payloads());
   }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { CopyPayloads, copyText } from '../../../src/db/writes/copy-in.ts';
+import { Random } from '../../../src/devnode/random.ts';
 
 describe('db/copy-in copyText', () => {
   it('writes NULL, numbers, booleans and text in COPY text format', () => {
@@ -53,5 +54,116 @@ describe('db/copy-in CopyPayloads', () => {
     out.line('2');
     expect(Buffer.concat(out.payloads()).toString('utf8')).to.equal(`1\n${long}\n2\n`);
     expect(new CopyPayloads().payloads()).to.deep.equal([]);
+  });
+});
+
+describe('db/copy-in CopyPayloads value by value', () => {
+  type Value = string | number | boolean | null;
+  const random = new Random('copy-in values');
+  const pieces = [
+    'ak_2a1j2Mk9YSmC1gioUq4PWRm3bsv887MbuRVwyv4KaUGoR1eiKi',
+    'a',
+    ' ',
+    '\t',
+    '\n',
+    '\r',
+    '\\',
+    '\\x',
+    'æ',
+  ];
+  const more = ['€', '😀', '\u0000', '\u0001', '\u007f', '\u0080', '"', '{"a":[1,2]}', 'x'.repeat(90), '\\N', '{', ','];
+  const text = (): string => {
+    const parts = random.int(0, random.chance(0.2) ? 40 : 6);
+    let s = '';
+    for (let i = 0; i < parts; i++) s += random.pick(random.chance(0.6) ? pieces : more);
+    return s;
+  };
+  const numbers = [
+    0,
+    -0,
+    1,
+    9,
+    10,
+    99,
+    100,
+    -1,
+    -10,
+    2 ** 31,
+    2 ** 53 - 1,
+    -(2 ** 53 - 1),
+    2 ** 53,
+    1e21,
+    0.5,
+    -1.5e-7,
+  ];
+  const value = (pgType: string): Value => {
+    if (random.chance(0.1)) return null;
+    if (pgType === 'int') return random.chance(0.5) ? random.pick(numbers) : random.int(-1e9, 1e9);
+    if (pgType === 'boolean') return random.chance(0.5);
+    if (pgType === 'bytea')
+      return `\\x${Buffer.from(random.bigint(8 * random.int(1, 400)).toString(16)).toString('hex')}`;
+    if (pgType === 'text[]') return random.pick(['', 'a b', ' a  b ', 'sender_id tx.recipient_id', 'x']);
+    if (pgType === 'numeric' || pgType === 'bigint') return random.bigint(random.int(1, 300)).toString();
+    return text();
+  };
+  const types = ['int', 'boolean', 'bytea', 'text[]', 'numeric', 'bigint', 'text', 'jsonb'];
+  // one oracle: a line as copyText makes each value, joined by tabs (the lines the writer made before)
+  const asLines = (rows: readonly [string, Value][][]): Buffer[] => {
+    const out = new CopyPayloads();
+    for (const row of rows) out.line(row.map(([t, v]) => copyText(t, v)).join('\t'));
+    return out.payloads();
+  };
+  const byValue = (rows: readonly [string, Value][][], out = new CopyPayloads()): Buffer[] => {
+    for (const row of rows) {
+      for (const [t, v] of row) out.value(t, v);
+      out.end();
+    }
+    return out.payloads();
+  };
+
+  it('writes the bytes copyText and the tabs give, for any values, in payloads that end at a line', () => {
+    for (let round = 0; round < 40; round++) {
+      const width = random.int(1, 12);
+      const columns = Array.from({ length: width }, () => random.pick(types));
+      const rows = Array.from({ length: random.int(0, 400) }, () =>
+        columns.map((t) => [t, value(t)] as [string, Value]),
+      );
+      const payloads = byValue(rows);
+      expect(Buffer.concat(payloads).equals(Buffer.concat(asLines(rows))), `round ${round}`).to.equal(true);
+      for (const p of payloads) expect(p.at(-1)).to.equal(0x0a);
+    }
+  });
+
+  it('moves a line that outgrows the buffer, whole, into the next payload, and serves tables in turn', () => {
+    const out = new CopyPayloads();
+    const long = (n: number): [string, Value][] => [
+      ['int', n],
+      ['text', `é\t${'y'.repeat(30_000)}`],
+      ['jsonb', 'z'.repeat(50_000)],
+    ];
+    const first = Array.from({ length: 9 }, (_, i) => long(i));
+    const payloads = byValue(first, out);
+    expect(payloads.length).to.be.greaterThan(3);
+    for (const p of payloads) expect(p.at(-1)).to.equal(0x0a);
+    expect(Buffer.concat(payloads).equals(Buffer.concat(asLines(first)))).to.equal(true);
+    const second: [string, Value][][] = [
+      [
+        ['int', 7],
+        ['text', 'b'],
+      ],
+    ];
+    expect(Buffer.concat(byValue(second, out)).toString()).to.equal('7\tb\n');
+    expect(out.payloads()).to.deep.equal([]);
+  });
+
+  it('forgets, on discard, all it wrote since the last payloads, a line begun included', () => {
+    const out = new CopyPayloads();
+    byValue([[['int', 1]]], out);
+    out.value('int', 2);
+    out.value('text', 'half');
+    out.discard();
+    out.value('text', 'next');
+    out.end();
+    expect(Buffer.concat(out.payloads()).toString()).to.equal('next\n');
   });
 });
