@@ -3,6 +3,7 @@
  * each call, every contract but the called one whose address is on an entry of its log, as remote_log_emitters reads
  * the stored call info. Pure.
  */
+import { isJsonObject } from '../../chain/json.ts';
 import type { ContractCallRow, RemoteCallRow } from './rows.ts';
 
 /** remoteCalls lists, per call, the other contracts that emitted an event of its log, each once. */
@@ -13,7 +14,7 @@ export function remoteCalls(calls: readonly ContractCallRow[]): RemoteCallRow[] 
     if (!Array.isArray(log)) continue;
     const emitters = new Set<string>();
     for (const entry of log) {
-      const address = entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry.address : undefined;
+      const address = isJsonObject(entry) ? entry.address : undefined;
       if (typeof address === 'string' && address.startsWith('ct_') && address !== call.contractId)
         emitters.add(address);
     }
