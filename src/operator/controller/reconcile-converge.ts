@@ -7,6 +7,7 @@ import type { KubeObject } from '../kube/client.ts';
 import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { populatorDeploymentName } from '../specs/populator-deployment.ts';
 import { desiredLayout, type DesiredLayout, type ReloadStep } from './bluegreen.ts';
+import { PROBE_FAILURE_THRESHOLD } from './probe-streak.ts';
 import { deleteChild, isDeploymentAvailable } from './reconcile-children.ts';
 import { bootstrapEvents, conditionEvents } from './reconcile-condition-events.ts';
 import { keepDatabaseCheck, readDatabaseCheck } from './reconcile-database.ts';
@@ -33,6 +34,18 @@ export async function converge(pass: ChildPass, step: ReloadStep, operand: Opera
   const active = await convergeChildren(pass, desiredLayout(step.state, restoringBootstrap(mw.status, step.state)));
   const activeProbe =
     (active.server?.status?.availableReplicas ?? 0) > 0 ? await pass.probe(stableTarget(pass)) : undefined;
+  const activeProbeStreak = pass.probeStreaks.record(ref, mw.metadata.uid, activeProbe, pass.now);
+  if (activeProbeStreak !== undefined)
+    pass.log.info(
+      {
+        name: ref.name,
+        namespace: ref.namespace,
+        error: activeProbe?.error,
+        failures: activeProbeStreak.failures,
+        since: activeProbeStreak.since,
+      },
+      `status probe got no answer (Synced says so from ${PROBE_FAILURE_THRESHOLD} in a row)`,
+    );
   const pending = step.state.pendingGeneration;
   const pendingPopulator =
     pending === undefined
@@ -44,6 +57,7 @@ export async function converge(pass: ChildPass, step: ReloadStep, operand: Opera
       state: step.state,
       active,
       activeProbe,
+      activeProbeStreak,
       pendingPopulator,
       operand: operand.condition,
       now: pass.now,

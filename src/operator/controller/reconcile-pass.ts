@@ -12,6 +12,7 @@ import { listAll } from '../kube/list-all.ts';
 import { FIELD_MANAGER } from '../specs/meta.ts';
 import type { ReloadEvent } from './bluegreen.ts';
 import { reportStatusSeries, type MiddlewareSeries } from './middleware-series.ts';
+import type { ProbeStreaks } from './probe-streak.ts';
 import { listChildren } from './reconcile-children.ts';
 import { overrideMessage, type EventRecorder, type HomeEventRecorder, type OperatorHome } from './reconcile-events.ts';
 import { ChildSet, type PassContext } from './reconcile-generation.ts';
@@ -62,6 +63,8 @@ export interface Pass extends ReconcilerDeps {
   readonly recordEvent: EventRecorder;
   /** records an Event on the operator's own pod, for what a namespace being deleted cannot take */
   readonly recordHomeEvent: HomeEventRecorder;
+  /** the active generations' unanswered status probes in a row, the reconciler's memory between passes */
+  readonly probeStreaks: ProbeStreaks;
 }
 
 /** ChildPass is a pass past its checks: its spec resolved, its children listed, what it keeps and writes. */

@@ -4,6 +4,7 @@ import type { BootstrapStatus, Middleware, MiddlewareStatus, SnapshotSource } fr
 import { ConditionType, ReloadState, RestoreState, SpaceCheckResult } from '../api/middleware-types.ts';
 import { Component, formatSelector, selectorFor } from '../specs/meta.ts';
 import { describeSnapshot, type GenerationState, type ReloadProgress } from './bluegreen.ts';
+import { isTolerated, type ProbeStreak } from './probe-streak.ts';
 import { deploymentCounts, isDeploymentAvailable, jobFailure, rolloutStall } from './reconcile-children.ts';
 import type { GenerationReport } from './reconcile-generation.ts';
 import {
@@ -30,6 +31,8 @@ export interface PassOutcome {
   readonly active: GenerationReport;
   /** `/middleware/status` of the active generation through the stable Service, when its servers are available. */
   readonly activeProbe: ProbeResult | undefined;
+  /** The active generation's probes that got no answer in a row, this one's included (ProbeStreaks). */
+  readonly activeProbeStreak?: ProbeStreak | undefined;
   /** The populator Deployment of the pending generation, when a blue/green reload builds one. */
   readonly pendingPopulator?: V1Deployment | undefined;
   /** The OperandVersion condition of the pass (reconcile-operand.ts): a refused image is a problem. */
@@ -105,7 +108,11 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     reconciledCondition(active),
     migrationsCondition(active),
     available,
-    syncedCondition(available.status === 'True' ? activeProbe : undefined),
+    syncedCondition(
+      available.status === 'True' ? activeProbe : undefined,
+      outcome.activeProbeStreak,
+      findCondition(mw.status?.conditions, ConditionType.Synced),
+    ),
     reindexingCondition(state.reload),
     pendingPopulatorCondition(state, outcome.pendingPopulator),
     databaseSpaceCondition(state.reload),
@@ -117,7 +124,8 @@ export function reconciledStatus(outcome: PassOutcome): MiddlewareStatus {
     now,
     observedGeneration: mw.metadata.generation ?? 0,
   });
-  const probe = activeProbe?.reachable ? activeProbe : undefined;
+  // a failure not yet counted keeps the last answer's heights, as it keeps Synced
+  const probe = isTolerated(outcome.activeProbeStreak) ? mw.status : activeProbe?.reachable ? activeProbe : undefined;
   const { height: _h, nodeHeight: _n, lag: _l, ...previous } = mw.status ?? {};
   const bootstrap = bootstrapAfter(mw.status?.bootstrap, active, now);
   return {

@@ -13,6 +13,7 @@ import { withAbort } from '../kube/abortable.ts';
 import type { ObjectCache } from '../kube/cache.ts';
 import { isKubeError, type ObjectRef } from '../kube/client.ts';
 import { generationsInPlay } from './bluegreen.ts';
+import { ProbeStreaks } from './probe-streak.ts';
 import { advanceAndPersist } from './reconcile-advance.ts';
 import { converge } from './reconcile-converge.ts';
 import { adoptGeneration } from './reconcile-database.ts';
@@ -52,6 +53,7 @@ const DATABASE_RETRY_MS = 60_000;
 /** createReconciler returns the reconcile function the work queue calls, one key at a time. */
 export function createReconciler(deps: ReconcilerDeps): Reconciler {
   const log = deps.log.child({ component: 'reconcile' });
+  const probeStreaks = new ProbeStreaks();
   return async function reconcile(key, signal, cache) {
     const kube = signal === undefined ? deps.kube : withAbort(deps.kube, signal);
     const onEventError = (err: unknown) => {
@@ -62,6 +64,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
     const ref = middlewareRef(key);
     const mw = await kube.get<Middleware>(ref);
     if (mw === undefined) {
+      probeStreaks.forget(ref);
       reportStatusSeries(deps.metrics, ref, undefined);
       return {};
     }
@@ -74,6 +77,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
       mw,
       recordEvent,
       recordHomeEvent,
+      probeStreaks,
       now: deps.clock(),
     };
     try {

@@ -1,6 +1,7 @@
 /** @module Status math of a Middleware (pure): conditions with stable transition times, Available and Synced from observations, the phase. */
 import { isDeepStrictEqual } from 'node:util';
 import { ConditionType, Phase, type ConditionStatus, type MiddlewareCondition } from '../api/middleware-types.ts';
+import { isTolerated, type ProbeStreak } from './probe-streak.ts';
 import type { ProbeResult } from './status-probe.ts';
 
 /** ConditionUpdate is a condition as a reconcile step computes it, before times and generations are stamped. */
@@ -97,18 +98,33 @@ export function availabilityProblem(available: ConditionUpdate): Problem | undef
     : undefined;
 }
 
-/** syncedCondition maps the active generation's status probe to Synced; unreachable is never synced. */
-export function syncedCondition(probe: ProbeResult | undefined): ConditionUpdate {
+/**
+ * syncedCondition maps the active generation's status probe to Synced. An answer decides at once (a lag is news); a
+ * probe that got none is tolerated while `streak` is below PROBE_FAILURE_THRESHOLD: Synced stays as it was
+ * (`previous`: what the last answer made it), or Unknown/NoAnswerYet when there was no server to ask before. From
+ * the threshold on (or without a streak) it is False/StatusUnreachable, saying since when nothing answered.
+ */
+export function syncedCondition(
+  probe: ProbeResult | undefined,
+  streak?: ProbeStreak,
+  previous?: MiddlewareCondition,
+): ConditionUpdate {
   const type = ConditionType.Synced;
   if (probe === undefined)
     return { type, status: 'Unknown', reason: 'NotProbed', message: 'no server is available to ask' };
-  if (!probe.reachable)
+  if (!probe.reachable) {
+    if (isTolerated(streak))
+      return previous === undefined || previous.reason === 'NotProbed'
+        ? { type, status: 'Unknown', reason: 'NoAnswerYet', message: 'the status endpoint has not answered yet' }
+        : { type, status: previous.status, reason: previous.reason, message: previous.message };
+    const error = probe.error ?? 'status endpoint unreachable';
     return {
       type,
       status: 'False',
       reason: 'StatusUnreachable',
-      message: probe.error ?? 'status endpoint unreachable',
+      message: streak === undefined ? error : `${error}; no answer since ${streak.since}`,
     };
+  }
   const heights = `height ${probe.height ?? '?'}, node height ${probe.nodeHeight ?? '?'}, lag ${probe.lag ?? '?'}`;
   if (probe.synced) return { type, status: 'True', reason: 'CaughtUp', message: heights };
   return {

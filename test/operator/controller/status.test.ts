@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { MiddlewareCondition } from '../../../src/operator/api/middleware-types.ts';
+import { nextStreak, type ProbeStreak } from '../../../src/operator/controller/probe-streak.ts';
+import type { ProbeResult } from '../../../src/operator/controller/status-probe.ts';
 import {
   availabilityProblem,
   availableCondition,
@@ -132,6 +134,93 @@ describe('syncedCondition', () => {
     expect(syncedCondition({ reachable: true, synced: false, height: 5, nodeHeight: 90, lag: 85 }).message).to.equal(
       'height 5, node height 90, lag 85',
     ));
+
+  describe('over passes whose probes time out', () => {
+    const timedOut: ProbeResult = { reachable: false, synced: false, error: 'status endpoint timed out' };
+    const atHead: ProbeResult = { reachable: true, synced: true, height: 90, nodeHeight: 90, lag: 0 };
+    const behind: ProbeResult = {
+      reachable: true,
+      synced: false,
+      httpStatus: 503,
+      height: 60,
+      nodeHeight: 90,
+      lag: 30,
+    };
+    const passTime = (i: number) => new Date(t0.getTime() + i * 30_000);
+
+    // passes folds probes 30 s apart through the streak and Synced, as the reconciler's passes do
+    function passes(probes: readonly ProbeResult[], start?: MiddlewareCondition): MiddlewareCondition[] {
+      let streak: ProbeStreak | undefined;
+      let conditions = start === undefined ? [] : [start];
+      return probes.map((probe, i) => {
+        streak = nextStreak(streak, probe, passTime(i));
+        const update = syncedCondition(probe, streak, findCondition(conditions, 'Synced'));
+        conditions = setCondition(conditions, update, { now: passTime(i), observedGeneration: 1 });
+        return conditions[0]!;
+      });
+    }
+    const statuses = (list: readonly MiddlewareCondition[]) => list.map((c) => `${c.status}/${c.reason}`);
+
+    it('keeps Synced as the last answer left it for one and two failures, heights and all', () => {
+      const [answered, ...tolerated] = passes([atHead, timedOut, timedOut]);
+      expect(tolerated).to.deep.equal([answered, answered]);
+      expect(answered).to.deep.include({
+        status: 'True',
+        reason: 'CaughtUp',
+        message: 'height 90, node height 90, lag 0',
+      });
+    });
+
+    it('turns it False on the third in a row, naming when the first failed, and says the same after', () => {
+      const seen = passes([atHead, timedOut, timedOut, timedOut, timedOut]);
+      expect(statuses(seen)).to.deep.equal([
+        'True/CaughtUp',
+        'True/CaughtUp',
+        'True/CaughtUp',
+        'False/StatusUnreachable',
+        'False/StatusUnreachable',
+      ]);
+      expect(seen[3]?.message).to.equal(`status endpoint timed out; no answer since ${passTime(1).toISOString()}`);
+      expect(seen[4]).to.deep.equal(seen[3]);
+    });
+
+    it('turns it False at once on an answer with a lag, after a failure too', () => {
+      expect(statuses(passes([atHead, behind]))).to.deep.equal(['True/CaughtUp', 'False/CatchingUp']);
+      expect(statuses(passes([atHead, timedOut, behind]))).to.deep.equal([
+        'True/CaughtUp',
+        'True/CaughtUp',
+        'False/CatchingUp',
+      ]);
+    });
+
+    it('starts counting afresh after an answer', () =>
+      expect(statuses(passes([atHead, timedOut, timedOut, atHead, timedOut, timedOut]))).to.deep.equal(
+        Array(6).fill('True/CaughtUp'),
+      ));
+
+    it('keeps an answer that said behind, and a False the failures already set (an operator restarted)', () => {
+      expect(statuses(passes([behind, timedOut, timedOut]))).to.deep.equal(Array(3).fill('False/CatchingUp'));
+      const unreachable = passes([atHead, timedOut, timedOut, timedOut])[3];
+      expect(passes([timedOut, timedOut], unreachable)).to.deep.equal([unreachable, unreachable]);
+    });
+
+    it('is Unknown/NoAnswerYet while servers that had none to ask have not answered', () => {
+      const [notProbed] = setCondition([], syncedCondition(undefined), { now: t0, observedGeneration: 1 });
+      expect(statuses(passes([timedOut, timedOut, timedOut], notProbed))).to.deep.equal([
+        'Unknown/NoAnswerYet',
+        'Unknown/NoAnswerYet',
+        'False/StatusUnreachable',
+      ]);
+      expect(statuses(passes([timedOut]))).to.deep.equal(['Unknown/NoAnswerYet']);
+    });
+
+    it('tolerates nothing without a streak', () =>
+      expect(syncedCondition(timedOut, undefined, passes([atHead])[0])).to.deep.include({
+        status: 'False',
+        reason: 'StatusUnreachable',
+        message: 'status endpoint timed out',
+      }));
+  });
 });
 
 describe('pausedCondition', () => {

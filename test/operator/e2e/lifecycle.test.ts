@@ -114,6 +114,76 @@ describe('operator lifecycle on the fake API server', () => {
     }
   });
 
+  describe('a status probe that gets no answer', () => {
+    const TIMED_OUT = { reachable: false, synced: false, error: 'status endpoint timed out' };
+
+    it('writes no status and records no Event for one or two in a row, and looks again in 30 s', async () => {
+      await runningMiddleware();
+      const before = h.middleware().status;
+      h.probe.answers.set('mainnet', TIMED_OUT);
+      for (let i = 1; i <= 2; i++) {
+        h.kube.clearRecords();
+        h.clock.advance(30_000);
+        const result = await h.pass();
+        expect(h.kube.writes, `timeout ${i}`).to.deep.equal([]);
+        expect(h.kube.events, `timeout ${i}`).to.deep.equal([]);
+        expect(result, `timeout ${i}`).to.deep.equal({ requeueAfterMs: 30_000 });
+      }
+      expect(h.middleware().status).to.deep.equal(before);
+      // an answer ends the run: two more timeouts are tolerated again
+      h.probe.set('mainnet', 100, 0);
+      await h.pass();
+      h.probe.answers.set('mainnet', TIMED_OUT);
+      h.kube.clearRecords();
+      for (let i = 1; i <= 2; i++) await h.pass();
+      expect(h.kube.writes).to.deep.equal([]);
+      expect(h.kube.events).to.deep.equal([]);
+    });
+
+    it('turns Synced False on the third in a row, naming the first, with one Warning Event; an answer turns it back', async () => {
+      await runningMiddleware();
+      h.probe.answers.set('mainnet', TIMED_OUT);
+      h.kube.clearRecords();
+      const first = h.clock.now().toISOString();
+      for (let i = 0; i < 3; i++) {
+        await h.pass();
+        h.clock.advance(30_000);
+      }
+      expect(h.condition('Synced')).to.deep.include({
+        status: 'False',
+        reason: 'StatusUnreachable',
+        message: `status endpoint timed out; no answer since ${first}`,
+      });
+      expect(h.middleware().status?.phase).to.equal('Syncing');
+      expect(h.middleware().status?.height).to.equal(undefined);
+      expect(h.kube.events.map((e) => [e.type, e.reason])).to.deep.equal([['Warning', 'StatusUnreachable']]);
+      expect(h.kube.writes.filter((w) => w.verb === 'patchStatus')).to.have.length(1);
+
+      // By failing on: the condition says the same, so nothing is written.
+      h.kube.clearRecords();
+      await h.pass();
+      expect(h.kube.writes).to.deep.equal([]);
+
+      h.probe.set('mainnet', 100, 0);
+      await h.pass();
+      expect(h.condition('Synced')).to.deep.include({ status: 'True', reason: 'CaughtUp' });
+      expect(h.middleware().status).to.deep.include({ phase: 'Available', height: 100, lag: 0 });
+      expect(h.kube.events.map((e) => [e.type, e.reason])).to.deep.equal([['Normal', 'CaughtUp']]);
+    });
+
+    it('does not hide an answer: a lag turns Synced False at once, in the middle of a run of timeouts too', async () => {
+      await runningMiddleware();
+      h.probe.answers.set('mainnet', TIMED_OUT);
+      await h.pass();
+      h.kube.clearRecords();
+      h.probe.set('mainnet', 100, 40);
+      await h.pass();
+      expect(h.condition('Synced')).to.deep.include({ status: 'False', reason: 'CatchingUp' });
+      expect(h.middleware().status).to.deep.include({ phase: 'Syncing', height: 100, nodeHeight: 140, lag: 40 });
+      expect(h.kube.events.map((e) => [e.type, e.reason])).to.deep.equal([['Warning', 'CatchingUp']]);
+    });
+  });
+
   it('keeps lastTransitionTime across passes while a condition holds', async () => {
     await runningMiddleware();
     const before = h.condition('Available') as { lastTransitionTime?: string };
