@@ -1,6 +1,7 @@
-/** @module The node agent's readiness verdict, judged as a kubelet's prober judges it (no cluster needed). */
+/** @module The node agent's readiness verdict, judged as a kubelet's prober judges it, and its subnet (no cluster needed). */
 import { expect } from 'chai';
-import { nextReadiness, type Readiness } from './node-agent.ts';
+import { spawn } from 'node:child_process';
+import { nextReadiness, reserveSubnet, type Readiness } from './node-agent.ts';
 
 describe("the node agent's readiness probes", () => {
   const judge = (results: boolean[], threshold?: number): boolean[] => {
@@ -19,5 +20,30 @@ describe("the node agent's readiness probes", () => {
 
   it('leaves a pod that never passed not ready', () => {
     expect(judge([false, false, false, false])).to.deep.equal([false, false, false, false]);
+  });
+});
+
+describe("the node agent's pod subnet", () => {
+  it('is one no other agent holds, in this process or another, and free again once its agent stops', async () => {
+    // another process's agent (another test file's cluster) holds the first free subnet from 200, until killed
+    const agentModule = new URL('./node-agent.ts', import.meta.url).href;
+    const holder = `const s = await (await import('${agentModule}')).reserveSubnet(200); s.held.ref(); console.log(s.octet);`;
+    const other = spawn(process.execPath, ['--input-type=module', '--eval', holder], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const held = await new Promise<number>((resolve) =>
+        other.stdout.once('data', (line) => resolve(Number(String(line)))),
+      );
+      const mine = await reserveSubnet(held);
+      const next = await reserveSubnet(held);
+      expect([mine.octet, next.octet]).to.deep.equal([held + 1, held + 2]);
+      await new Promise((resolve) => mine.held.close(resolve));
+      const again = await reserveSubnet(held);
+      expect(again.octet).to.equal(held + 1);
+      for (const s of [next, again]) await new Promise((resolve) => s.held.close(resolve));
+    } finally {
+      other.kill();
+    }
   });
 });

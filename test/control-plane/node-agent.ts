@@ -7,7 +7,8 @@
  * that fails fails a pod that is not restarted (restartPolicy Never). Service names are resolved by its proxy (service-proxy.ts).
  *
  * Where a process cannot be what a container is, the agent maps it, and says so here:
- * - network: each pod gets an address of its own in 127.77.0.0/16; a listener on all addresses (HTTP_HOST unset,
+ * - network: each pod gets an address of its own in the agent's 127.77.<subnet>.0/24 (one no other agent on the machine
+ *   holds: the test files' clusters run side by side); a listener on all addresses (HTTP_HOST unset,
  *   `0.0.0.0:<port>` in a variable) is moved to that address, as the pod's network namespace would confine it;
  * - credentials: the pod's ServiceAccount token (TokenRequest, bound to the pod) comes as a kubeconfig in
  *   KUBECONFIG, since a process cannot have its own /var/run/secrets;
@@ -20,6 +21,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Container, V1ContainerStatus, V1EnvVar, V1Pod, V1Probe } from '@kubernetes/client-node';
@@ -38,7 +40,10 @@ export interface NodeAgentOptions {
   runsImage: (image: string) => boolean;
   /** the service proxy's URL, given to every process as HTTP_PROXY */
   proxyUrl: string;
-  /** the third octet of the pods' addresses (127.77.<subnet>.<n>): two agents in one run use two */
+  /**
+   * the first third octet tried for the pods' addresses (127.77.<subnet>.<n>); the agent takes the first one no other
+   * agent on this machine holds (reserveSubnet), so two clusters side by side never give two pods one address
+   */
   subnet?: number;
 }
 
@@ -57,6 +62,8 @@ interface Running {
   nextProbeMs: number;
   startedAt: string;
   exited?: { code: number; at: string };
+  /** the exit was reported (not ready, terminated) while the restart waits for its back-off */
+  exitReported?: boolean;
   stopping?: Promise<void>;
   /** frozen: crashed and never restarted nor reported (freeze) */
   frozen?: boolean;
@@ -66,12 +73,15 @@ interface Running {
 
 const TICK_MS = 250;
 const LEASE_RENEW_MS = 10_000;
+/** RESERVE_PORT: the port an agent listens on at 127.77.<subnet>.1 while it runs, holding its subnet machine-wide */
+const RESERVE_PORT = 7707;
 
 /** NodeAgent is the kubelet of one node, from start() until stop(). */
 export class NodeAgent {
   readonly #opts: NodeAgentOptions;
   readonly #pods = new Map<string, Running>();
   readonly #ipsInUse = new Set<string>();
+  #subnet: { readonly octet: number; readonly held: Server } | undefined;
   #timer: NodeJS.Timeout | undefined;
   #tick: Promise<void> = Promise.resolve();
   #lastLeaseMs = 0;
@@ -118,6 +128,7 @@ export class NodeAgent {
   }
 
   async start(): Promise<void> {
+    this.#subnet = await reserveSubnet(this.#opts.subnet ?? 1);
     this.#stopped = false;
     process.once('exit', () => {
       for (const run of this.#pods.values()) run.child?.kill('SIGKILL');
@@ -138,6 +149,8 @@ export class NodeAgent {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     await this.#tick;
     await Promise.all([...this.#pods.values()].map((r) => (r.child === undefined ? undefined : stopProcess(r.child))));
+    const held = this.#subnet?.held;
+    if (held !== undefined) await new Promise((resolve) => held.close(resolve));
   }
 
   /** #register creates the Node (Ready, with room for every pod) and its Lease in kube-node-lease. */
@@ -284,7 +297,7 @@ export class NodeAgent {
   }
 
   #allocateIp(): string {
-    const subnet = this.#opts.subnet ?? 1;
+    const subnet = this.#subnet?.octet ?? 1;
     for (let n = 2; n < 255; n++) {
       const ip = `127.77.${subnet}.${n}`;
       if (!this.#ipsInUse.has(ip)) {
@@ -310,6 +323,7 @@ export class NodeAgent {
     child.stderr.pipe(out);
     run.child = child;
     run.exited = undefined;
+    run.exitReported = false;
     run.ready = false;
     run.failures = 0;
     run.startedAt = new Date().toISOString();
@@ -450,9 +464,14 @@ export class NodeAgent {
       await this.#reportStatus(pod, container, run);
       return;
     }
-    // CrashLoopBackOff, shortened: 1 s doubling to 10 s
+    // CrashLoopBackOff, shortened: 1 s doubling to 10 s. Meanwhile the pod is not ready, as a kubelet reports a
+    // container's death at once: a Service must not send requests to a process that is gone.
     const backoffMs = Math.min(10_000, 1000 * 2 ** run.restarts);
-    if (Date.now() - Date.parse(exited.at) < backoffMs) return;
+    if (Date.now() - Date.parse(exited.at) < backoffMs) {
+      if (run.exitReported !== true) await this.#reportStatus(pod, container, run);
+      run.exitReported = true;
+      return;
+    }
     run.restarts += 1;
     await this.#launch(pod, container, run);
   }
@@ -622,6 +641,22 @@ function quantity(q: string): number {
     Ti: 2 ** 40,
   };
   return Number(m[1]) * (m[2] === undefined ? 1 : (factor[m[2]] as number));
+}
+
+/**
+ * reserveSubnet holds the first subnet from `first` on whose .1 address RESERVE_PORT is free, by listening there until
+ * the agent stops (or its process ends): a lock no other agent on the machine, in any process, can take meanwhile.
+ */
+export async function reserveSubnet(first: number): Promise<{ octet: number; held: Server }> {
+  for (let octet = first; octet < 255; octet++) {
+    const held = createServer();
+    const taken = await new Promise<boolean>((resolve, reject) => {
+      held.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? resolve(true) : reject(err)));
+      held.listen(RESERVE_PORT, `127.77.${octet}.1`, () => resolve(false));
+    });
+    if (!taken) return { octet, held: held.unref() };
+  }
+  throw new Error('every subnet of 127.77.0.0/16 is held by another node agent');
 }
 
 /** Readiness is a container's readiness as its probes judged it: ready or not, and the failed probes in a row. */

@@ -40,7 +40,7 @@ export class ServiceProxy {
   }
 
   /** resolve is the address of a ready pod behind service.namespace:port, or an error saying why there is none. */
-  async resolve(host: string, port: number): Promise<{ ip: string; port: number }> {
+  async resolve(host: string, port: number): Promise<{ ip: string; port: number; pod: string }> {
     const m = /^([a-z0-9-]+)\.([a-z0-9-]+)\.svc(\.cluster\.local)?$/.exec(host);
     if (m === null) throw new Error(`${host} is not a Service's name`);
     const [, name, namespace] = m as unknown as [string, string, string];
@@ -66,7 +66,7 @@ export class ServiceProxy {
         ? target
         : (pod.spec?.containers ?? []).flatMap((c) => c.ports ?? []).find((p) => p.name === target)?.containerPort;
     if (targetPort === undefined) throw new Error(`no container port named ${String(target)} in ${pod.metadata?.name}`);
-    return { ip: pod.status?.podIP ?? '', port: targetPort };
+    return { ip: pod.status?.podIP ?? '', port: targetPort, pod: pod.metadata?.name ?? '' };
   }
 
   async #forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -79,7 +79,7 @@ export class ServiceProxy {
         answer.pipe(res);
       },
     );
-    upstream.on('error', (err) => fail(res, 502, String(err)));
+    upstream.on('error', (err) => fail(res, 502, `pod ${to.pod} (ready when resolved): ${String(err)}`));
     req.pipe(upstream);
   }
 }
