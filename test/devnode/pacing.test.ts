@@ -114,7 +114,11 @@ describe('devnode --latency-ms and its regulators’ workers', () => {
       // the internal port reports the external listener's counts; an unpaced devnode has none
       const stats = await paced.getInternal('/v2/debug/dev/pacing');
       expect(stats.status).to.equal(200);
-      expect(stats.body).to.include({ latency_ms: N, node_profile: null, answers: 25, overran: 0, refused: 0 });
+      expect(stats.body).to.include({ latency_ms: N, node_profile: null, answers: 25, refused: 0 });
+      // an answer's own work outlasts its service time only where the machine is that slow for everyone: no more of
+      // them than unpaced answers slower than half the latency (a loaded run once had one at 56 ms a request)
+      const slowUnpaced = baseline.filter((ms) => ms >= N / 2).length;
+      expect(Number(stats.body.overran), `unpaced answers ${baseline.join(', ')} ms`).to.be.at.most(slowUnpaced);
       expect(stats.body.queues.http_read).to.include({ workers: 5, max_waiting: 100, answers: 25 });
       expect(Number(stats.body.answer_ms) / 25).to.be.at.least(0.8 * N);
       // an unpaced devnode still has the node's regulators, and counts its answers without a latency
