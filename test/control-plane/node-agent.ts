@@ -478,8 +478,10 @@ export class NodeAgent {
 
   async #finishDeletion(key: string, pod: V1Pod, run: Running | undefined): Promise<void> {
     if (run?.child !== undefined) {
+      // the process is told to stop and the pod deleted in a later tick, once it exited: a server's shutdown delay
+      // must not hold up the node's other pods meanwhile, as a kubelet stops each pod on its own
       run.stopping ??= stopProcess(run.child);
-      await run.stopping;
+      return;
     }
     if (run !== undefined) this.#ipsInUse.delete(run.ip);
     this.#pods.delete(key);
