@@ -28,7 +28,9 @@ function request(url: string, agent: Agent | false = false): Promise<Answer> {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, reused: req.reusedSocket }),
+      );
     });
     req.on('error', reject);
   });
