@@ -55,6 +55,8 @@ export interface AppDeps extends Pick<
   readonly heapTrim?: HeapTrim;
   /** API keys and quotas, started (API_KEYS on); absent: no request is counted, as before keys existed */
   readonly access?: ApiAccess;
+  /** the server's stop has begun: /readyz answers 503 `stopping` (absent: never) */
+  readonly stopping?: () => boolean;
 }
 
 /** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
@@ -148,7 +150,8 @@ function operations(deps: AppDeps, admission: Admission, metrics: ApiMetrics): A
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const answer = await readiness(deps.outages?.database, replicaLag(deps), () => pinged.current());
+      const stopping = deps.stopping?.() ?? false;
+      const answer = await readiness(stopping, deps.outages?.database, replicaLag(deps), () => pinged.current());
       ctx.status = answer.ready ? 200 : 503;
       ctx.body = answer;
     } else if (ctx.path === '/metrics') {

@@ -29,6 +29,7 @@ import { ResponseCache } from './http/response-cache.ts';
 import { STATUS_READ_MAX_MS } from './http/node-height.ts';
 import { ApiAccess, loadTiers } from './quota/api-access.ts';
 import { socketGate } from './quota/socket-gate.ts';
+import { sleep } from '../base/retry.ts';
 
 /**
  * Queries that may wait for each connection of the server's pool; more are refused at once with 503 and Retry-After
@@ -75,8 +76,9 @@ export interface ServerDeps {
 /**
  * ApiServer listens for HTTP on cfg.port and starts the websocket server. One LISTEN connection feeds both the
  * websocket server and the response cache's invalidation. Each part it starts pushes its stop on one list, which a
- * failed start and stop() run last first: the websocket's clients are told the server is going away, in-flight
- * requests finish, then the cache's invalidation, the listener, the replicas and the pool stop.
+ * failed start and stop() run last first: the server stops being ready and serves SHUTDOWN_DELAY_MS more (#delayStop),
+ * the websocket's clients are told the server is going away, in-flight requests finish, then the cache's
+ * invalidation, the listener, the replicas and the pool stop.
  */
 export class ApiServer implements Role {
   readonly name = 'server';
@@ -84,6 +86,8 @@ export class ApiServer implements Role {
   readonly #stops = new StopList();
   #httpUrl = '';
   #websocket: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
+  /** the stop has begun: /readyz answers 503 and every answer closes its connection */
+  #stopping = false;
 
   constructor(deps: ServerDeps) {
     this.#deps = deps;
@@ -118,6 +122,23 @@ export class ApiServer implements Role {
     const { server, heapTrim } = await this.#serveHttp(db, listening, access);
     await this.#startWebsocket(db, listening.listener, server, access);
     this.#startBackground(heapTrim);
+    // the first step of a stop, every part still serving; a start that failed stops without it
+    this.#stops.push(() => this.#delayStop());
+  }
+
+  /**
+   * #delayStop begins a stop: /readyz answers 503 `stopping` and each answer carries `Connection: close`, while the
+   * server goes on serving for SHUTDOWN_DELAY_MS. Kubernetes removes a deleted pod from its Service's endpoints
+   * asynchronously (the EndpointSlice controller, then each kube-proxy and ingress controller): for a second or more
+   * clients are still sent to it, and a closed listener would refuse them. A keep-alive client told to close its
+   * connection opens its next one elsewhere.
+   */
+  async #delayStop(): Promise<void> {
+    const { cfg, log } = this.#deps;
+    this.#stopping = true;
+    if (cfg.shutdownDelayMs === 0) return;
+    log.info({ delayMs: cfg.shutdownDelayMs }, 'stopping: not ready, serving for SHUTDOWN_DELAY_MS before closing');
+    await sleep(cfg.shutdownDelayMs);
   }
 
   /**
@@ -268,8 +289,15 @@ export class ApiServer implements Role {
       ...(access ? { access } : {}),
       // the websocket server starts after the app: posted transactions reach it once it is there
       onTransactionPosted: (body) => this.#websocket?.reportPosted(body),
+      stopping: () => this.#stopping,
     });
-    const server = createServer(REQUEST_TIMEOUTS, app.callback());
+    const handle = app.callback();
+    const server = createServer(REQUEST_TIMEOUTS, (req, res) => {
+      // Node then answers `Connection: close` and closes the socket after the answer; the forwarding proxy reads the
+      // same flag for the node's answers it passes on
+      if (this.#stopping) res.shouldKeepAlive = false;
+      void handle(req, res);
+    });
     server.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

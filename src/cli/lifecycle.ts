@@ -6,7 +6,8 @@ import type { Role } from '../base/roles.ts';
  * runUntilSignal keeps the roles running until SIGTERM or SIGINT, then stops them in reverse
  * start order (servers before the populator's pool, say) and resolves. A clean stop logs one
  * line (each role's own stop is a debug detail); a role that fails to stop logs an error. A second
- * signal while stopping exits at once with status 130, for a person pressing Ctrl-C twice.
+ * signal while stopping exits at once with status 130, for a person pressing Ctrl-C twice, a server's
+ * SHUTDOWN_DELAY_MS included.
  */
 export function runUntilSignal(
   roles: readonly Role[],

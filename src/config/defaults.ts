@@ -42,6 +42,8 @@ export const DEFAULTS = {
   KUBE_REQUEST_TIMEOUT_MS: 30000,
   CORS_ORIGINS: '*',
   API_CACHE_MAX_BYTES: 64 * 1024 * 1024,
+  // a plain process (make dev, the tests) stops at once; the operator's servers wait for their endpoints' removal
+  SHUTDOWN_DELAY_MS: 0,
   ROOT_V3: 'node',
   // mainnet's (ae_mdw's dex_factories and ae_token)
   DEX_FACTORY: 'ct_2mfj3FoZxnhkSw5RZMcP8BfPoB1QR4QiYGNCdkAvLZ1zfF6paW',

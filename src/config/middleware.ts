@@ -59,6 +59,11 @@ export interface Config {
   readonly port: number;
   /** Address the HTTP API listens on; undefined: every interface. */
   readonly httpHost: string | undefined;
+  /**
+   * How long a server keeps serving after SIGTERM, not ready and closing each connection after its answer, before it
+   * stops (SHUTDOWN_DELAY_MS): the time Kubernetes takes to stop sending it traffic. 0: it stops at once.
+   */
+  readonly shutdownDelayMs: number;
   /** Generations re-checked against the node at every poll; blocks deeper are final for caching. */
   readonly forkWindow: number;
   /**
@@ -299,6 +304,7 @@ function readServing(read: Reader) {
   return {
     port: read.integer('PORT', DEFAULTS.PORT, 0, 65535),
     httpHost: read.optional('HTTP_HOST'),
+    shutdownDelayMs: read.integer('SHUTDOWN_DELAY_MS', DEFAULTS.SHUTDOWN_DELAY_MS, 0, 600_000),
     forkWindow: read.integer('FORK_WINDOW', DEFAULTS.FORK_WINDOW, 1, 100000),
     maxForkDepth: read.integer('MAX_FORK_DEPTH', DEFAULTS.MAX_FORK_DEPTH, 1, 10 ** 9),
     allowDeepFork: read.boolean('ALLOW_DEEP_FORK', false),

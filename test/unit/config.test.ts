@@ -164,7 +164,14 @@ describe('loadConfig(env)', () => {
     expect(loadConfig({ API_CACHE_MAX_BYTES: '0' }).apiCacheMaxBytes).to.equal(0);
   });
 
+  it('SHUTDOWN_DELAY_MS: a server stops at once by default, after the delay given in milliseconds', () => {
+    expect(loadConfig({}).shutdownDelayMs).to.equal(0);
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '5000' }).shutdownDelayMs).to.equal(5000);
+  });
+
   const bad: Array<[string, string, RegExp]> = [
+    ['SHUTDOWN_DELAY_MS', '5s', /SHUTDOWN_DELAY_MS: expected an integer/],
+    ['SHUTDOWN_DELAY_MS', '-1', /SHUTDOWN_DELAY_MS: expected an integer/],
     ['API_CACHE_MAX_BYTES', '-1', /API_CACHE_MAX_BYTES: expected an integer/],
     ['API_CACHE_MAX_BYTES', '64MiB', /API_CACHE_MAX_BYTES: expected an integer/],
     ['NODE_URLS', 'http://a:3013,not a url', /NODE_URLS: not a URL: "not a url"/],
@@ -261,6 +268,7 @@ describe('loadConfig(env, defaults) for mdw dev', () => {
       KUBE_REQUEST_TIMEOUT_MS: '2500',
       CORS_ORIGINS: 'https://a.example',
       API_CACHE_MAX_BYTES: '0',
+      SHUTDOWN_DELAY_MS: '2000',
       ROOT_V3: 'mdw',
       DEX_FACTORY: 'ct_NhbxN8wg8NLkGuzwRNDQhMDKSKBwDAQgxQawK7tkigi2aC7i9',
       DEX_WRAPPED_AE: 'ct_JDp175ruWd7mQggeHewSLS1PFXt9AzThCDaFedxon8mF8xTRF',

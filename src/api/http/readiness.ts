@@ -86,14 +86,23 @@ export function stateReadiness(state: DatabaseState, pings: PingHistory, nowMs: 
 const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
 
 /**
- * readiness is not ready once requests have found the database away for UNREACHABLE_AFTER_MS (known in memory) or
- * while the read replicas are behind, else the pings' judgement (kept-readiness.ts), which never waits long.
+ * STOPPING: a server whose stop has begun (SIGTERM, SHUTDOWN_DELAY_MS) leaves its Service first, whatever its
+ * database: it still serves the clients sent to it meanwhile.
+ */
+export const STOPPING: Readiness = { ready: false, reason: 'stopping' };
+
+/**
+ * readiness is not ready once the server is stopping, once requests have found the database away for
+ * UNREACHABLE_AFTER_MS (known in memory) or while the read replicas are behind, else the pings' judgement
+ * (kept-readiness.ts), which never waits long.
  */
 export async function readiness(
+  stopping: boolean,
   database: DependencyOutage | undefined,
   replicaLag: ReplicaLag | undefined,
   pinged: () => Promise<Readiness>,
 ): Promise<Readiness> {
+  if (stopping) return STOPPING;
   if ((database?.downForMs ?? 0) >= UNREACHABLE_AFTER_MS) return UNREACHABLE;
   return replicaBehind(replicaLag) ?? pinged();
 }

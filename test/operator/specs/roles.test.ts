@@ -58,6 +58,23 @@ describe('server Deployment', () => {
       '--max-semi-space-size=32',
     );
   });
+  it('stops a server in two steps: out of its Service for 5 s, still serving, then its requests finish before SIGKILL', () => {
+    const server = buildServerDeployment(contextOf(aFullMiddleware()), 1).spec?.template;
+    const delayMs = Number(envOf(server).SHUTDOWN_DELAY_MS);
+    expect(delayMs).to.equal(5000);
+    // the kubelet's SIGKILL comes after the delay and 30 s more: a request's body is received within 30 s
+    const graceSeconds = server?.spec?.terminationGracePeriodSeconds ?? 30;
+    expect(graceSeconds).to.be.at.least(delayMs / 1000 + 30);
+    expect(managedEnvProblem('SHUTDOWN_DELAY_MS')).to.match(/is set by the operator .*cannot be changed/);
+    // the populator and the Jobs stop as before: no delay, Kubernetes' grace
+    for (const other of [
+      buildPopulatorDeployment(contextOf(aFullMiddleware()), 1).spec?.template,
+      buildReloadJob(contextOf(aFullMiddleware()), 1, 'r1', '1-5').spec?.template,
+    ]) {
+      expect(envOf(other)).to.not.have.property('SHUTDOWN_DELAY_MS');
+      expect(other?.spec).to.not.have.property('terminationGracePeriodSeconds');
+    }
+  });
   it('uses the operator image unless the spec names one', () => {
     expect(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0]?.image).to.equal(
       'ghcr.io/aeternity/mdw:0.1.0',

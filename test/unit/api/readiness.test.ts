@@ -1,11 +1,27 @@
 import { expect } from 'chai';
 import {
   databaseState,
+  readiness,
   replicaBehind,
   SLOW_MS,
   stateReadiness,
   UNREACHABLE_AFTER_MS,
 } from '../../../src/api/http/readiness.ts';
+
+describe('readiness: /readyz of a server that is stopping (SHUTDOWN_DELAY_MS)', () => {
+  it('is not ready, "stopping", without asking the database, however well it answers or a replica lags', async () => {
+    let pinged = 0;
+    const answers = () => (pinged++, Promise.resolve({ ready: true as const }));
+    const behind = { seconds: 120, maxSeconds: 30 };
+    expect(await readiness(true, undefined, undefined, answers)).to.deep.equal({ ready: false, reason: 'stopping' });
+    expect(await readiness(true, undefined, behind, answers)).to.deep.equal({ ready: false, reason: 'stopping' });
+    expect(pinged).to.equal(0);
+    // the same server before its stop: the database's answer, then the replica's lag
+    expect(await readiness(false, undefined, undefined, answers)).to.deep.equal({ ready: true });
+    expect(pinged).to.equal(1);
+    expect((await readiness(false, undefined, behind, answers)).ready).to.equal(false);
+  });
+});
 
 describe('replicaBehind: /readyz of a server reading standbys', () => {
   it('says nothing for a server reading the primary', () => {

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
 import { createLogger } from '../../../src/base/log.ts';
 import type { Role } from '../../../src/base/roles.ts';
-import { SignalsAtStart } from '../../../src/cli/lifecycle.ts';
+import { runUntilSignal, SignalsAtStart } from '../../../src/cli/lifecycle.ts';
 
 /** A process as the lifecycle sees it: its signals' listeners, and the status it was asked to exit with. */
 function fakeProcess(): NodeJS.Process & { exited?: number } {
@@ -53,5 +53,21 @@ describe('the process lifecycle: a signal while the roles start', () => {
     proc.emit('SIGINT', 'SIGINT');
     expect(proc.exited).to.equal(130);
     atStart.stop();
+  });
+});
+
+describe('the process lifecycle: a signal while the roles run', () => {
+  it("exits at once with 130 on a second signal while a server's stop waits out SHUTDOWN_DELAY_MS", async () => {
+    const proc = fakeProcess();
+    let releaseStop = (): void => {};
+    const server: Role = { name: 'server', stop: () => new Promise<void>((resolve) => (releaseStop = resolve)) };
+    const running = runUntilSignal([server], logger, proc);
+    proc.emit('SIGTERM', 'SIGTERM');
+    await new Promise((r) => setImmediate(r));
+    expect(proc.exited).to.equal(undefined);
+    proc.emit('SIGTERM', 'SIGTERM');
+    expect(proc.exited).to.equal(130);
+    releaseStop();
+    await running;
   });
 });
