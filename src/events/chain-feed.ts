@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { sleep } from '../base/retry.ts';
 import type { Logger } from '../base/log.ts';
+import { isDatabaseUnavailable } from '../db/connection/errors.ts';
 import type { Pool } from '../db/connection/pool.ts';
 import type { ChainNotification } from '../db/connection/notification.ts';
 import { topHeight } from '../db/queries/blocks.ts';
@@ -106,6 +107,8 @@ export class ChainFeed {
   #noticed: { to: number; at: number }[] = [];
   #draining: Promise<void> | undefined;
   #stopped = false;
+  /** the last read of chain events failed for the database being away (said once until a read succeeds) */
+  #databaseAway = false;
   readonly #stopping = new AbortController();
 
   constructor(options: ChainFeedOptions) {
@@ -206,13 +209,17 @@ export class ChainFeed {
       try {
         const range = chunk;
         await this.atFrontier(() => this.#deliverChunk(range.from, range.to));
+        if (this.#databaseAway) log.info({ from: range.from, to: range.to }, 'reading chain events again');
+        this.#databaseAway = false;
       } catch (err) {
         // cut short by stop (a wait for the floor, a read): nothing to retry
         if (this.#stopped) return;
-        log.error(
-          { err: (err as Error).message, from: chunk.from, to: chunk.to },
-          'reading chain events failed; retrying',
-        );
+        const fields = { err: (err as Error).message, from: chunk.from, to: chunk.to };
+        // the database away is an outage the server logs once (its loss and return); the feed says so once too, not at
+        // each retry. Anything else is a bug, which must not go quiet.
+        if (!isDatabaseUnavailable(err)) log.error(fields, 'reading chain events failed; retrying');
+        else if (!this.#databaseAway) log.warn(fields, 'reading chain events failed: the database is away; retrying');
+        this.#databaseAway ||= isDatabaseUnavailable(err);
         await sleep(retryMs);
       }
     }
