@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -66,9 +66,20 @@ describe('mdw -d (the binary)', function () {
       const started = spawnSync(process.execPath, [MDW, '-d', '-p'], { env, encoding: 'utf8' });
       expect(started.status, started.stderr).to.equal(0);
       const pid = Number(readFileSync(pidFile, 'utf8').trim());
-      await waitFor('the daemon to answer /healthz', async () => {
-        const res = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).catch(() => undefined);
-        return res?.ok === true;
+      // a daemon's start is a few seconds (migrations included); on two loaded cores it once took more than 20
+      await waitFor(
+        'the daemon to answer /healthz',
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${env.PORT}/healthz`).catch(() => undefined);
+          return res?.ok === true;
+        },
+        45_000,
+      ).catch((err: unknown) => {
+        // what the daemon said, or that it never wrote a line
+        const logs = (existsSync(env.LOG_DIR) ? readdirSync(env.LOG_DIR) : []).map(
+          (f) => `${f}:\n${readFileSync(join(env.LOG_DIR, f), 'utf8').slice(-3000)}`,
+        );
+        throw new Error(`${String(err)}; its logs: ${logs.join('\n') || 'none'}`);
       });
       process.kill(pid, 'SIGTERM');
       await waitFor('the daemon to exit', () => !isRunning(pid), 20_000);
