@@ -3,7 +3,7 @@
  * production install laid out from a checkout's node_modules.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Instruction is one Dockerfile line (continuations joined), e.g. { op: 'COPY', args: '--from=build /a ./b' }. */
@@ -96,12 +96,10 @@ export function installProduction(dir: string, from: string): void {
   // the folder itself, not a link to it (a worktree's node_modules may be one): the links `cp -a` would copy as they
   // are, and the pruning below would then delete the dev packages of the checkout they point to
   const source = realpathSync(join(from, 'node_modules'));
-  try {
-    execFileSync('cp', ['-al', source, target]);
-  } catch {
-    rmSync(target, { recursive: true, force: true });
-    cpSync(source, target, { recursive: true });
-  }
+  // hard links only within one file system: across two (the test's directory in /dev/shm) `cp -al` failed on every
+  // file, printing thousands of lines into the test run before the copy
+  if (statSync(source).dev === statSync(dir).dev) execFileSync('cp', ['-al', source, target]);
+  else cpSync(source, target, { recursive: true });
   // what npm would not have installed: dev packages, and anything npm keeps beside them (.bin, its own caches)
   const keep = new Set(kept.map(([path]) => path));
   const prune = (folder: string): void => {
