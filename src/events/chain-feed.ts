@@ -217,9 +217,10 @@ export class ChainFeed {
         const fields = { err: (err as Error).message, from: chunk.from, to: chunk.to };
         // the database away is an outage the server logs once (its loss and return); the feed says so once too, not at
         // each retry. Anything else is a bug, which must not go quiet.
-        if (!isDatabaseUnavailable(err)) log.error(fields, 'reading chain events failed; retrying');
+        const away = isDatabaseUnavailable(err);
+        if (!away) log.error(fields, 'reading chain events failed; retrying');
         else if (!this.#databaseAway) log.warn(fields, 'reading chain events failed: the database is away; retrying');
-        this.#databaseAway ||= isDatabaseUnavailable(err);
+        this.#databaseAway ||= away;
         await sleep(retryMs);
       }
     }
