@@ -16,7 +16,7 @@ import { requestMetrics } from './http/middleware/request-metrics.ts';
 import { responseCache } from './http/middleware/cached-answers.ts';
 import { validText } from './http/middleware/valid-text.ts';
 import { NodeHeight } from './http/node-height.ts';
-import { pingDatabase, poolBusy, readiness } from './http/readiness.ts';
+import { pingDatabase, poolBusy, readiness, type ServerPhase } from './http/readiness.ts';
 import { KeptReadiness } from './http/kept-readiness.ts';
 import { Admission, admissionLimits } from './http/admission.ts';
 import type { HeapTrim } from './http/heap-trim.ts';
@@ -55,8 +55,8 @@ export interface AppDeps extends Pick<
   readonly heapTrim?: HeapTrim;
   /** API keys and quotas, started (API_KEYS on); absent: no request is counted, as before keys existed */
   readonly access?: ApiAccess;
-  /** the server's stop has begun: /readyz answers 503 `stopping` (absent: never) */
-  readonly stopping?: () => boolean;
+  /** where the server is in its life: /readyz answers 503 while it starts or stops (absent: always serving) */
+  readonly phase?: () => ServerPhase;
 }
 
 /** createApp wires the middleware chain; the caller listens (`app.callback()` in tests). */
@@ -150,8 +150,8 @@ function operations(deps: AppDeps, admission: Admission, metrics: ApiMetrics): A
     if (ctx.path === '/healthz') {
       ctx.body = { alive: true };
     } else if (ctx.path === '/readyz') {
-      const stopping = deps.stopping?.() ?? false;
-      const answer = await readiness(stopping, deps.outages?.database, replicaLag(deps), () => pinged.current());
+      const phase = deps.phase?.() ?? 'serving';
+      const answer = await readiness(phase, deps.outages?.database, replicaLag(deps), () => pinged.current());
       ctx.status = answer.ready ? 200 : 503;
       ctx.body = answer;
     } else if (ctx.path === '/metrics') {

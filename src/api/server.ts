@@ -27,6 +27,7 @@ import { startCacheInvalidation } from './http/cache-invalidation.ts';
 import { HeapTrim, processSampler } from './http/heap-trim.ts';
 import { ResponseCache } from './http/response-cache.ts';
 import { STATUS_READ_MAX_MS } from './http/node-height.ts';
+import type { ServerPhase } from './http/readiness.ts';
 import { ApiAccess, loadTiers } from './quota/api-access.ts';
 import { socketGate } from './quota/socket-gate.ts';
 import { sleep } from '../base/retry.ts';
@@ -86,8 +87,11 @@ export class ApiServer implements Role {
   readonly #stops = new StopList();
   #httpUrl = '';
   #websocket: Awaited<ReturnType<typeof startWebsocketServer>> | undefined;
-  /** the stop has begun: /readyz answers 503 and every answer closes its connection */
-  #stopping = false;
+  /**
+   * starting until the websocket listens too, stopping once the stop has begun: /readyz answers 503 in both, and when
+   * stopping every answer closes its connection
+   */
+  #phase: ServerPhase = 'starting';
 
   constructor(deps: ServerDeps) {
     this.#deps = deps;
@@ -122,6 +126,7 @@ export class ApiServer implements Role {
     const { server, heapTrim } = await this.#serveHttp(db, listening, access);
     await this.#startWebsocket(db, listening.listener, server, access);
     this.#startBackground(heapTrim);
+    this.#phase = 'serving';
     // the first step of a stop, every part still serving; a start that failed stops without it
     this.#stops.push(() => this.#delayStop());
   }
@@ -135,7 +140,7 @@ export class ApiServer implements Role {
    */
   async #delayStop(): Promise<void> {
     const { cfg, log } = this.#deps;
-    this.#stopping = true;
+    this.#phase = 'stopping';
     if (cfg.shutdownDelayMs === 0) return;
     log.info({ delayMs: cfg.shutdownDelayMs }, 'stopping: not ready, serving for SHUTDOWN_DELAY_MS before closing');
     await sleep(cfg.shutdownDelayMs);
@@ -289,13 +294,13 @@ export class ApiServer implements Role {
       ...(access ? { access } : {}),
       // the websocket server starts after the app: posted transactions reach it once it is there
       onTransactionPosted: (body) => this.#websocket?.reportPosted(body),
-      stopping: () => this.#stopping,
+      phase: () => this.#phase,
     });
     const handle = app.callback();
     const server = createServer(REQUEST_TIMEOUTS, (req, res) => {
       // Node then answers `Connection: close` and closes the socket after the answer; the forwarding proxy reads the
       // same flag for the node's answers it passes on
-      if (this.#stopping) res.shouldKeepAlive = false;
+      if (this.#phase === 'stopping') res.shouldKeepAlive = false;
       void handle(req, res);
     });
     server.keepAliveTimeout = 65_000;

@@ -257,12 +257,12 @@ export class ControlPlane {
   }
 }
 
-/** stopProcess ends a child: SIGTERM, then SIGKILL after 10 s. */
-export async function stopProcess(child: ChildProcess): Promise<void> {
+/** stopProcess ends a child: SIGTERM, then SIGKILL after its grace period (10 s unless told). */
+export async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }

@@ -1,7 +1,12 @@
-/** @module The node agent's readiness verdict, judged as a kubelet's prober judges it, and its subnet (no cluster needed). */
+/**
+ * @module The node agent's readiness verdict, judged as a kubelet's prober judges it, its subnet, and how it stops a
+ * pod's process (no cluster needed).
+ */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import { nextReadiness, reserveSubnet, type Readiness } from './node-agent.ts';
+import { once } from 'node:events';
+import { stopProcess } from './control-plane.ts';
+import { gracePeriodMs, nextReadiness, reserveSubnet, type Readiness } from './node-agent.ts';
 
 describe("the node agent's readiness probes", () => {
   const judge = (results: boolean[], threshold?: number): boolean[] => {
@@ -45,5 +50,44 @@ describe("the node agent's pod subnet", () => {
     } finally {
       other.kill();
     }
+  });
+});
+
+describe("the node agent's stop of a pod's process", () => {
+  /** a process that, told SIGTERM, exits after `exitAfterMs` (never, when undefined), as a server's shutdown delay */
+  const started = async (exitAfterMs: number | undefined) => {
+    const onTerm = exitAfterMs === undefined ? '() => {}' : `() => setTimeout(() => process.exit(0), ${exitAfterMs})`;
+    const child = spawn(
+      process.execPath,
+      ['--eval', `process.on('SIGTERM', ${onTerm}); setInterval(() => {}, 1000); console.log('up');`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await once(child.stdout, 'data');
+    return child;
+  };
+
+  it("gives the pod's grace period: a deletion's, else the spec's terminationGracePeriodSeconds, else 30 s", () => {
+    expect(gracePeriodMs({ spec: { containers: [], terminationGracePeriodSeconds: 45 } })).to.equal(45_000);
+    expect(gracePeriodMs({ spec: { containers: [] } })).to.equal(30_000);
+    expect(
+      gracePeriodMs({
+        metadata: { deletionGracePeriodSeconds: 5 },
+        spec: { containers: [], terminationGracePeriodSeconds: 45 },
+      }),
+    ).to.equal(5_000);
+  });
+
+  it('kills a process that ignores SIGTERM once the grace period is over, not after a fixed 10 s', async () => {
+    const child = await started(undefined);
+    const t0 = Date.now();
+    await stopProcess(child, gracePeriodMs({ spec: { containers: [], terminationGracePeriodSeconds: 1 } }));
+    expect(child.signalCode).to.equal('SIGKILL');
+    expect(Date.now() - t0).to.be.within(1000, 5000);
+  });
+
+  it('lets a process that takes its time within the grace period exit on its own', async () => {
+    const child = await started(1500);
+    await stopProcess(child, gracePeriodMs({ spec: { containers: [], terminationGracePeriodSeconds: 3 } }));
+    expect([child.exitCode, child.signalCode]).to.deep.equal([0, null]);
   });
 });

@@ -3,8 +3,10 @@
  * binds unscheduled pods to it (there is no scheduler either), runs each container of the middleware's image as a
  * process of this checkout (`node bin/mdw.js <args>`) with the pod's environment, reports Running, Ready (from the
  * readiness probe; not ready after failureThreshold failures in a row, as a kubelet), restarts and, for a Job's pod,
- * Succeeded or Failed by the exit code with the termination message, and stops the process when the pod is deleted. Init containers run first, one after the other, as processes too; one
- * that fails fails a pod that is not restarted (restartPolicy Never). Service names are resolved by its proxy (service-proxy.ts).
+ * Succeeded or Failed by the exit code with the termination message, and stops the process when the pod is deleted
+ * (SIGTERM, then SIGKILL once the pod's grace period is over, as a kubelet: gracePeriodMs). Init containers run first,
+ * one after the other, as processes too; one that fails fails a pod that is not restarted (restartPolicy Never).
+ * Service names are resolved by its proxy (service-proxy.ts).
  *
  * Where a process cannot be what a container is, the agent maps it, and says so here:
  * - network: each pod gets an address of its own in the agent's 127.77.<subnet>.0/24 (one no other agent on the machine
@@ -65,6 +67,8 @@ interface Running {
   /** the exit was reported (not ready, terminated) while the restart waits for its back-off */
   exitReported?: boolean;
   stopping?: Promise<void>;
+  /** from SIGTERM to SIGKILL when the process is stopped: the pod's grace period (gracePeriodMs) */
+  graceMs: number;
   /** frozen: crashed and never restarted nor reported (freeze) */
   frozen?: boolean;
   /** the init containers that ended with 0, in order, as reported: the next one (or the main container) runs now */
@@ -148,7 +152,9 @@ export class NodeAgent {
     this.#stopped = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     await this.#tick;
-    await Promise.all([...this.#pods.values()].map((r) => (r.child === undefined ? undefined : stopProcess(r.child))));
+    await Promise.all(
+      [...this.#pods.values()].map((r) => (r.child === undefined ? undefined : stopProcess(r.child, r.graceMs))),
+    );
     const held = this.#subnet?.held;
     if (held !== undefined) await new Promise((resolve) => held.close(resolve));
   }
@@ -233,7 +239,7 @@ export class NodeAgent {
     // a pod removed without the agent seeing its deletion (force-deleted): its process goes too
     for (const [key, r] of this.#pods) {
       if (!seen.has(key) && r.child !== undefined && r.child.exitCode === null && r.stopping === undefined) {
-        r.stopping = stopProcess(r.child);
+        r.stopping = stopProcess(r.child, r.graceMs);
       }
     }
   }
@@ -254,7 +260,7 @@ export class NodeAgent {
     let run = this.#pods.get(key);
     if (run !== undefined && run.uid !== uid) {
       // a new pod of the same name (a StatefulSet's, a recreated Job pod): the old process is gone with the old pod
-      if (run.child !== undefined) await stopProcess(run.child);
+      if (run.child !== undefined) await stopProcess(run.child, run.graceMs);
       this.#ipsInUse.delete(run.ip);
       this.#pods.delete(key);
       run = undefined;
@@ -266,7 +272,7 @@ export class NodeAgent {
     if (main === undefined) return;
     if (run === undefined) {
       if (!this.#opts.runsImage(main.image ?? '')) return this.#refuseImage(pod, main);
-      run = this.#newRun(key, uid);
+      run = this.#newRun(key, uid, gracePeriodMs(pod));
       this.#pods.set(key, run);
       await this.#launch(pod, currentContainer(pod, run), run);
       return;
@@ -277,7 +283,7 @@ export class NodeAgent {
     if (run.child !== undefined && Date.now() >= run.nextProbeMs) await this.#probe(pod, container, run);
   }
 
-  #newRun(key: string, uid: string): Running {
+  #newRun(key: string, uid: string, graceMs: number): Running {
     const dir = join(this.#opts.plane.dir, 'pods', key.replace('/', '_'), uid.slice(0, 8));
     mkdirSync(join(dir, 'tmp'), { recursive: true });
     return {
@@ -293,6 +299,7 @@ export class NodeAgent {
       nextProbeMs: 0,
       startedAt: new Date().toISOString(),
       inits: [],
+      graceMs,
     };
   }
 
@@ -480,7 +487,7 @@ export class NodeAgent {
     if (run?.child !== undefined) {
       // the process is told to stop and the pod deleted in a later tick, once it exited: a server's shutdown delay
       // must not hold up the node's other pods meanwhile, as a kubelet stops each pod on its own
-      run.stopping ??= stopProcess(run.child);
+      run.stopping ??= stopProcess(run.child, gracePeriodMs(pod));
       return;
     }
     if (run !== undefined) this.#ipsInUse.delete(run.ip);
@@ -659,6 +666,20 @@ export async function reserveSubnet(first: number): Promise<{ octet: number; hel
     if (!taken) return { octet, held: held.unref() };
   }
   throw new Error('every subnet of 127.77.0.0/16 is held by another node agent');
+}
+
+/** DEFAULT_GRACE_SECONDS: a pod's terminationGracePeriodSeconds when its spec has none (Kubernetes' default). */
+const DEFAULT_GRACE_SECONDS = 30;
+
+/**
+ * gracePeriodMs is how long a pod's process has from SIGTERM to SIGKILL, as a kubelet gives it: a deleted pod's
+ * deletion grace period (which the API server sets from the DELETE's, else from the spec), else the spec's
+ * terminationGracePeriodSeconds, else 30 s: a server pod's 45 s hold its SHUTDOWN_DELAY_MS and its drain.
+ */
+export function gracePeriodMs(pod: V1Pod): number {
+  const seconds =
+    pod.metadata?.deletionGracePeriodSeconds ?? pod.spec?.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+  return 1000 * seconds;
 }
 
 /** Readiness is a container's readiness as its probes judged it: ready or not, and the failed probes in a row. */

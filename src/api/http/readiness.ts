@@ -86,6 +86,18 @@ export function stateReadiness(state: DatabaseState, pings: PingHistory, nowMs: 
 const UNREACHABLE: Readiness = { ready: false, reason: 'database unreachable' };
 
 /**
+ * ServerPhase is where the server's process is in its life: `starting` until every listener it offers is up (the
+ * websocket starts after the HTTP API, once the chain feed has read the top), `serving`, then `stopping` from SIGTERM.
+ */
+export type ServerPhase = 'starting' | 'serving' | 'stopping';
+
+/**
+ * STARTING: a server whose websocket is not listening yet is not ready, though its HTTP API answers: a Service would
+ * send websocket clients to a port that refuses them.
+ */
+export const STARTING: Readiness = { ready: false, reason: 'starting: websocket not listening yet' };
+
+/**
  * STOPPING: a server whose stop has begun (SIGTERM, SHUTDOWN_DELAY_MS) leaves its Service first, whatever its
  * database: it still serves the clients sent to it meanwhile.
  */
@@ -93,18 +105,18 @@ export const STOPPING: Readiness = { ready: false, reason: 'stopping' };
 
 /**
  * readiness is not ready once the server is stopping, once requests have found the database away for
- * UNREACHABLE_AFTER_MS (known in memory) or while the read replicas are behind, else the pings' judgement
- * (kept-readiness.ts), which never waits long.
+ * UNREACHABLE_AFTER_MS (known in memory), while the read replicas are behind (a start waits for them) or while it is
+ * starting otherwise; else the pings' judgement (kept-readiness.ts), which never waits long.
  */
 export async function readiness(
-  stopping: boolean,
+  phase: ServerPhase,
   database: DependencyOutage | undefined,
   replicaLag: ReplicaLag | undefined,
   pinged: () => Promise<Readiness>,
 ): Promise<Readiness> {
-  if (stopping) return STOPPING;
+  if (phase === 'stopping') return STOPPING;
   if ((database?.downForMs ?? 0) >= UNREACHABLE_AFTER_MS) return UNREACHABLE;
-  return replicaBehind(replicaLag) ?? pinged();
+  return replicaBehind(replicaLag) ?? (phase === 'starting' ? STARTING : pinged());
 }
 
 /**

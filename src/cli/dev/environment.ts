@@ -4,6 +4,7 @@
  */
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { Errors } from '@oclif/core';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -244,9 +245,19 @@ export class DevEnvironment implements Role {
     const settings = {
       internalUrl: node.internalUrl,
       ...(dex ? { dex } : {}),
-      ...(await writeNodeFiles(join(tmpdir(), `mdw-dev-${process.pid}`), node.chain)),
+      ...(await writeNodeFiles(await this.#temporaryDirectory(), node.chain)),
     };
     return { node, dex, settings };
+  }
+
+  /**
+   * #temporaryDirectory makes a directory of this environment's own for the devnode's node files, removed when it
+   * stops (after the populator, which reads them), a failed start's stop too: each `mdw dev` and each test's left one.
+   */
+  async #temporaryDirectory(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'mdw-dev-'));
+    this.#stops.push(() => rm(dir, { recursive: true, force: true }));
+    return dir;
   }
 
   /**

@@ -30,6 +30,16 @@ export function nextStreak(
   return { failures: (previous?.failures ?? 0) + 1, since: previous?.since ?? now.toISOString() };
 }
 
+/**
+ * ProbeRecord is a pass's probe folded into its Middleware's streak: the streak it gives, and the streak an answer
+ * ended (what the log says: a run of failures is said at its first and at its answer, not at every pass between).
+ */
+export interface ProbeRecord {
+  readonly streak: ProbeStreak | undefined;
+  /** the run of failures this pass's answer ended; not set when it ended for want of a server to ask */
+  readonly answeredAfter?: ProbeStreak;
+}
+
 /** isTolerated: the probe failed, but not yet often enough in a row to count; the status stays as the last answer left it. */
 export function isTolerated(streak: ProbeStreak | undefined): boolean {
   return streak !== undefined && streak.failures < PROBE_FAILURE_THRESHOLD;
@@ -43,14 +53,17 @@ export function isTolerated(streak: ProbeStreak | undefined): boolean {
 export class ProbeStreaks {
   readonly #streaks = new Map<string, ProbeStreak & { readonly uid: string | undefined }>();
 
-  /** record folds this pass's probe into the key's streak and returns the streak it gives. */
-  record(ref: ObjectRef, uid: string | undefined, probe: ProbeResult | undefined, now: Date): ProbeStreak | undefined {
+  /** record folds this pass's probe into the key's streak and returns the streak it gives, and the one it answered. */
+  record(ref: ObjectRef, uid: string | undefined, probe: ProbeResult | undefined, now: Date): ProbeRecord {
     const key = keyOf(ref);
     const kept = this.#streaks.get(key);
-    const next = nextStreak(kept?.uid === uid ? kept : undefined, probe, now);
+    const previous = kept?.uid === uid ? kept : undefined;
+    const next = nextStreak(previous, probe, now);
     if (next === undefined) this.#streaks.delete(key);
     else this.#streaks.set(key, { ...next, uid });
-    return next;
+    return previous !== undefined && probe?.reachable === true
+      ? { streak: next, answeredAfter: { failures: previous.failures, since: previous.since } }
+      : { streak: next };
   }
 
   /** forget drops the streak of a Middleware that is gone. */

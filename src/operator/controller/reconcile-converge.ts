@@ -7,7 +7,7 @@ import type { KubeObject } from '../kube/client.ts';
 import { buildDatabaseUsageJob } from '../specs/jobs.ts';
 import { populatorDeploymentName } from '../specs/populator-deployment.ts';
 import { desiredLayout, type DesiredLayout, type ReloadStep } from './bluegreen.ts';
-import { PROBE_FAILURE_THRESHOLD } from './probe-streak.ts';
+import { PROBE_FAILURE_THRESHOLD, type ProbeRecord } from './probe-streak.ts';
 import { deleteChild, isDeploymentAvailable } from './reconcile-children.ts';
 import { bootstrapEvents, conditionEvents } from './reconcile-condition-events.ts';
 import { keepDatabaseCheck, readDatabaseCheck } from './reconcile-database.ts';
@@ -21,6 +21,7 @@ import {
 } from './reconcile-generation.ts';
 import { reconcileExtras, reconcileServices } from './reconcile-instance.ts';
 import { stableTarget } from './reconcile-observe.ts';
+import type { ProbeResult } from './status-probe.ts';
 import type { OperandStep } from './reconcile-operand.ts';
 import type { ChildPass, PassEnd } from './reconcile-pass.ts';
 import { reconciledStatus, restoringBootstrap } from './reconcile-status.ts';
@@ -32,20 +33,11 @@ const NOT_SYNCED_MS = 30_000;
 export async function converge(pass: ChildPass, step: ReloadStep, operand: OperandStep): Promise<PassEnd> {
   const { mw, ref } = pass;
   const active = await convergeChildren(pass, desiredLayout(step.state, restoringBootstrap(mw.status, step.state)));
-  const activeProbe =
-    (active.server?.status?.availableReplicas ?? 0) > 0 ? await pass.probe(stableTarget(pass)) : undefined;
-  const activeProbeStreak = pass.probeStreaks.record(ref, mw.metadata.uid, activeProbe, pass.now);
-  if (activeProbeStreak !== undefined)
-    pass.log.info(
-      {
-        name: ref.name,
-        namespace: ref.namespace,
-        error: activeProbe?.error,
-        failures: activeProbeStreak.failures,
-        since: activeProbeStreak.since,
-      },
-      `status probe got no answer (Synced says so from ${PROBE_FAILURE_THRESHOLD} in a row)`,
-    );
+  const target = stableTarget(pass);
+  const activeProbe = (active.server?.status?.availableReplicas ?? 0) > 0 ? await pass.probe(target) : undefined;
+  const probed = pass.probeStreaks.record(ref, mw.metadata.uid, activeProbe, pass.now);
+  logProbe(pass, { generation: step.state.activeGeneration, service: target.service }, activeProbe, probed);
+  const activeProbeStreak = probed.streak;
   const pending = step.state.pendingGeneration;
   const pendingPopulator =
     pending === undefined
@@ -78,6 +70,31 @@ export async function converge(pass: ChildPass, step: ReloadStep, operand: Opera
       activeProbe?.synced === true,
     ),
   };
+}
+
+/**
+ * logProbe says a run of unanswered status probes twice: at its first failure (warn, with the cause) and at the answer
+ * that ends it (info, with how many failed), not at each pass between, which may be hours of one line every 30 s.
+ */
+function logProbe(
+  pass: ChildPass,
+  probed: { readonly generation: number; readonly service: string },
+  probe: ProbeResult | undefined,
+  { streak, answeredAfter }: ProbeRecord,
+): void {
+  const fields = { name: pass.ref.name, namespace: pass.ref.namespace, ...probed };
+  if (streak?.failures === 1)
+    pass.log.warn(
+      { ...fields, error: probe?.error },
+      `status probe of generation ${probed.generation} (Service ${probed.service}) got no answer: ${probe?.error ?? '?'}; ` +
+        `Synced says so from ${PROBE_FAILURE_THRESHOLD} in a row, this line not again until it answers`,
+    );
+  if (answeredAfter !== undefined)
+    pass.log.info(
+      { ...fields, failures: answeredAfter.failures, since: answeredAfter.since },
+      `status probe of generation ${probed.generation} (Service ${probed.service}) answering again after ` +
+        `${answeredAfter.failures} failure${answeredAfter.failures === 1 ? '' : 's'}`,
+    );
 }
 
 /** convergeChildren applies what the layout asks for, in order, prunes the rest, and reports on the active generation. */

@@ -3,24 +3,26 @@
  * for a ping; a database that is only slow keeps the server ready, named "database slow", and logged once (every server
  * shares the database: one slow for everyone took them all out of their Service); a database that refuses connections
  * makes it not ready after UNREACHABLE_AFTER_MS, and ready at the first probe once it is back. And (issue 89) a probe
- * under a burst answers at once, while the ping's rows wait for their turn behind the pages.
+ * under a burst answers at once, while the ping's rows wait for their turn behind the pages. A starting server is not
+ * ready until its websocket listens too.
  */
 import { expect } from 'chai';
 import { createServer as createHttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
 import { Admission } from '../../../src/api/http/admission.ts';
 import { UNREACHABLE_AFTER_MS } from '../../../src/api/http/readiness.ts';
+import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
 import { createPool } from '../../../src/db/connection/pool.ts';
 import { capturedLog } from '../../support/captured-log.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { HeldTurns } from '../../support/held-turns.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
+import { createMigratedDatabase, createTestDatabase, freePort } from '../../support/postgres.ts';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.ts';
 import { waitFor } from '../../support/wait.ts';
-import { silentLog } from './harness.ts';
+import { silentLog, startFakeNode } from './harness.ts';
 
 type Answer = { status: number | 'timeout'; ms: number; body?: unknown };
 
@@ -192,6 +194,70 @@ describe('/readyz under a burst (issue 89)', function () {
       turns.release();
       server.close();
       await pool.end();
+      await node.close();
+      await db.drop();
+    }
+  });
+});
+
+describe('/readyz of a server starting', function () {
+  this.timeout(60_000);
+
+  /** accepts is whether a TCP connection to 127.0.0.1:port is accepted (false: refused) */
+  const accepts = (port: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), resolve(true))).once('error', () => resolve(false));
+    });
+
+  it('is not ready while its HTTP API listens and its websocket does not yet, and ready once both do', async () => {
+    const db = await createMigratedDatabase('mdw_starting');
+    const node = await startFakeNode();
+    const [port, wsPort] = [await freePort(), await freePort()];
+    const cfg = loadConfig({
+      DATABASE_URL: db.url,
+      DATABASE_SCHEMA: 'mdw_starting',
+      NODE_URL: node.url,
+      PORT: String(port),
+      HTTP_HOST: '127.0.0.1',
+      WEBSOCKET_ADDRESS: `127.0.0.1:${wsPort}`,
+    });
+    // another session's lock holds the websocket's start where it reads the stored top (its chain feed), after the
+    // HTTP API listens: the window a slow start (a long table scan, a database under load) leaves open
+    const locker = await db.pool.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE key_blocks IN ACCESS EXCLUSIVE MODE');
+    let locked = true;
+    const unlock = async (): Promise<void> => {
+      if (!locked) return;
+      locked = false;
+      await locker.query('ROLLBACK');
+      locker.release();
+    };
+    const started = startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
+    const probe = probeOf(`http://127.0.0.1:${port}`);
+    try {
+      await waitFor('the HTTP API to listen', async () => (await probe()).status !== 'timeout', 20_000, 50);
+      const answers: Answer[] = [];
+      for (let i = 0; i < 3; i++) {
+        answers.push(await probe());
+        await pause(200);
+      }
+      expect(await accepts(wsPort), 'the websocket port accepts').to.equal(false);
+      expect(answers.map(({ status, body }) => ({ status, body }))).to.deep.equal(
+        Array.from({ length: 3 }, () => ({
+          status: 503,
+          body: { ready: false, reason: 'starting: websocket not listening yet' },
+        })),
+      );
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 'alive meanwhile').to.equal(200);
+      await unlock();
+      await started;
+      expect(await accepts(wsPort), 'the websocket port accepts').to.equal(true);
+      expect(await probe()).to.deep.include({ status: 200, body: { ready: true } });
+    } finally {
+      await unlock();
+      await (await started.catch(() => undefined))?.stop();
       await node.close();
       await db.drop();
     }

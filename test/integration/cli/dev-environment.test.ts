@@ -1,12 +1,12 @@
 /**
  * @module `mdw dev`'s parts as one lifecycle (issue 42, item 5): a part that fails to start stops those started before
- * it, and stop() frees every port the environment listened on.
+ * it, and stop() frees every port the environment listened on and removes the temporary directory it made.
  */
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Errors } from '@oclif/core';
 import pino from 'pino';
 import { DevEnvironment, type DevEnvironmentOptions } from '../../../src/cli/dev/environment.ts';
@@ -82,16 +82,27 @@ describe('DevEnvironment (mdw dev)', function () {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('stops the devnode it started when the database refuses, and throws what refused', async () => {
+  it('stops the devnode it started when the database refuses, and throws what refused, leaving no directory', async () => {
     const [nodePort, nodeInternalPort, database] = [await freePort(), await freePort(), await deadEnd()];
     const dev = environment(
       { nodePort, nodeInternalPort },
       { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${database.port}/middleware` },
     );
-    const err = await failure(dev.start());
+    // a temporary directory of this start's alone (os.tmpdir() reads TMPDIR), where the devnode's node files go
+    const tmp = mkdtempSync(join(tmpdir(), 'mdw-dev-env-tmp-'));
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    let err: Error | undefined;
+    try {
+      err = await failure(dev.start());
+    } finally {
+      process.env.TMPDIR = before;
+    }
     await database.close();
     expect(err?.message).to.match(/ECONNRESET/);
     for (const port of [nodePort, nodeInternalPort]) await expectFree(port);
+    expect(readdirSync(tmp), 'left in the temporary directory').to.deep.equal([]);
+    rmSync(tmp, { recursive: true });
   });
 
   it('serves the devnode chain on the ports it reports, and stop() frees every one', async () => {
@@ -103,7 +114,12 @@ describe('DevEnvironment (mdw dev)', function () {
       expect(facts.accounts).to.have.length(3);
       expect(facts.schema).to.match(/^devnode_[0-9a-f]{16}$/);
       expect(status.node_version).to.match(/devnode/);
+      // the devnode's node files, given to the populator, in a directory of this environment's own
+      const nodeFiles = dirname(facts.settings.GENESIS_ACCOUNTS_FILE!);
+      expect(dirname(nodeFiles)).to.equal(tmpdir());
+      expect(readdirSync(nodeFiles)).to.include('genesis-accounts.json');
       await dev.stop();
+      expect(existsSync(nodeFiles), 'the node files left behind').to.equal(false);
       const ports = [facts.http, facts.websocket, facts.node.external, facts.node.internal!].map((url) =>
         Number(new URL(url).port),
       );

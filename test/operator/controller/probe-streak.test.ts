@@ -45,17 +45,29 @@ describe('ProbeStreaks', () => {
   it('keeps each Middleware’s run between passes', () => {
     const streaks = new ProbeStreaks();
     streaks.record(MW, 'u1', refused, t0);
-    expect(streaks.record({ ...MW, name: 'testnet' }, 'u2', refused, t1)).to.deep.include({ failures: 1 });
-    expect(streaks.record(MW, 'u1', refused, t1)).to.deep.equal({ failures: 2, since: t0.toISOString() });
-    expect(streaks.record(MW, 'u1', lagging, t1)).to.equal(undefined);
-    expect(streaks.record(MW, 'u1', refused, t1)).to.deep.include({ failures: 1 });
+    expect(streaks.record({ ...MW, name: 'testnet' }, 'u2', refused, t1).streak).to.deep.include({ failures: 1 });
+    expect(streaks.record(MW, 'u1', refused, t1)).to.deep.equal({ streak: { failures: 2, since: t0.toISOString() } });
+    expect(streaks.record(MW, 'u1', lagging, t1)).to.deep.equal({
+      streak: undefined,
+      answeredAfter: { failures: 2, since: t0.toISOString() },
+    });
+    expect(streaks.record(MW, 'u1', refused, t1).streak).to.deep.include({ failures: 1 });
+  });
+
+  it('says which run an answer ended: none when the run ended for want of a server, or there was none', () => {
+    const streaks = new ProbeStreaks();
+    expect(streaks.record(MW, 'u1', lagging, t0)).to.deep.equal({ streak: undefined });
+    streaks.record(MW, 'u1', refused, t0);
+    expect(streaks.record(MW, 'u1', undefined, t1)).to.deep.equal({ streak: undefined });
+    expect(streaks.record(MW, 'u1', lagging, t1)).to.deep.equal({ streak: undefined });
   });
 
   it('starts afresh for a Middleware made again under the same name, or forgotten', () => {
     const streaks = new ProbeStreaks();
     streaks.record(MW, 'u1', refused, t0);
-    expect(streaks.record(MW, 'u2', refused, t1)).to.deep.equal({ failures: 1, since: t1.toISOString() });
+    expect(streaks.record(MW, 'u2', refused, t1)).to.deep.equal({ streak: { failures: 1, since: t1.toISOString() } });
     streaks.forget(MW);
-    expect(streaks.record(MW, 'u2', refused, t1)).to.deep.include({ failures: 1 });
+    expect(streaks.record(MW, 'u2', refused, t1).streak).to.deep.include({ failures: 1 });
+    expect(streaks.record(MW, 'u1', lagging, t1)).to.deep.equal({ streak: undefined });
   });
 });

@@ -144,6 +144,7 @@ describe('operator lifecycle on the fake API server', () => {
       await runningMiddleware();
       h.probe.answers.set('mainnet', TIMED_OUT);
       h.kube.clearRecords();
+      h.logs.length = 0;
       const first = h.clock.now().toISOString();
       for (let i = 0; i < 3; i++) {
         await h.pass();
@@ -163,12 +164,49 @@ describe('operator lifecycle on the fake API server', () => {
       h.kube.clearRecords();
       await h.pass();
       expect(h.kube.writes).to.deep.equal([]);
+      // The run is said once, at its first failure, not at each of the four passes (the house rule for a lost dependency).
+      const probeLines = (): unknown[] =>
+        h.logs
+          .filter((l) => l.msg.startsWith('status probe'))
+          .map(({ level, msg, generation, service, error, failures }) => ({
+            level,
+            msg,
+            generation,
+            service,
+            error,
+            failures,
+          }));
+      expect(probeLines()).to.deep.equal([
+        {
+          level: 40,
+          msg:
+            'status probe of generation 1 (Service mainnet) got no answer: status endpoint timed out; ' +
+            'Synced says so from 3 in a row, this line not again until it answers',
+          generation: 1,
+          service: 'mainnet',
+          error: 'status endpoint timed out',
+          failures: undefined,
+        },
+      ]);
 
       h.probe.set('mainnet', 100, 0);
       await h.pass();
       expect(h.condition('Synced')).to.deep.include({ status: 'True', reason: 'CaughtUp' });
       expect(h.middleware().status).to.deep.include({ phase: 'Available', height: 100, lag: 0 });
       expect(h.kube.events.map((e) => [e.type, e.reason])).to.deep.equal([['Normal', 'CaughtUp']]);
+      expect(probeLines().slice(1)).to.deep.equal([
+        {
+          level: 30,
+          msg: 'status probe of generation 1 (Service mainnet) answering again after 4 failures',
+          generation: 1,
+          service: 'mainnet',
+          error: undefined,
+          failures: 4,
+        },
+      ]);
+      // By answering on: nothing more is said.
+      await h.pass();
+      expect(probeLines()).to.have.length(2);
     });
 
     it('does not hide an answer: a lag turns Synced False at once, in the middle of a run of timeouts too', async () => {

@@ -8,18 +8,36 @@ import {
   UNREACHABLE_AFTER_MS,
 } from '../../../src/api/http/readiness.ts';
 
-describe('readiness: /readyz of a server that is stopping (SHUTDOWN_DELAY_MS)', () => {
+describe('readiness: /readyz of a server that is starting, or stopping (SHUTDOWN_DELAY_MS)', () => {
   it('is not ready, "stopping", without asking the database, however well it answers or a replica lags', async () => {
     let pinged = 0;
     const answers = () => (pinged++, Promise.resolve({ ready: true as const }));
     const behind = { seconds: 120, maxSeconds: 30 };
-    expect(await readiness(true, undefined, undefined, answers)).to.deep.equal({ ready: false, reason: 'stopping' });
-    expect(await readiness(true, undefined, behind, answers)).to.deep.equal({ ready: false, reason: 'stopping' });
+    expect(await readiness('stopping', undefined, undefined, answers)).to.deep.equal({
+      ready: false,
+      reason: 'stopping',
+    });
+    expect(await readiness('stopping', undefined, behind, answers)).to.deep.equal({ ready: false, reason: 'stopping' });
     expect(pinged).to.equal(0);
     // the same server before its stop: the database's answer, then the replica's lag
-    expect(await readiness(false, undefined, undefined, answers)).to.deep.equal({ ready: true });
+    expect(await readiness('serving', undefined, undefined, answers)).to.deep.equal({ ready: true });
     expect(pinged).to.equal(1);
-    expect((await readiness(false, undefined, behind, answers)).ready).to.equal(false);
+    expect((await readiness('serving', undefined, behind, answers)).ready).to.equal(false);
+  });
+
+  it('is not ready while the websocket is not listening yet, naming a replica it waits for', async () => {
+    let pinged = 0;
+    const answers = () => (pinged++, Promise.resolve({ ready: true as const }));
+    expect(await readiness('starting', undefined, undefined, answers)).to.deep.equal({
+      ready: false,
+      reason: 'starting: websocket not listening yet',
+    });
+    expect(pinged).to.equal(0);
+    // a server reading standbys starts its websocket once one has replayed the primary's position: that is the reason
+    expect(await readiness('starting', undefined, { seconds: null, maxSeconds: 30 }, answers)).to.deep.equal({
+      ready: false,
+      reason: 'no read replica serving',
+    });
   });
 });
 
