@@ -3,25 +3,23 @@
  * an undici Agent of its own, and so a TCP and TLS connection of its own (PooledAuthentication in real-client.ts).
  */
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
-import { makeCerts } from '../../control-plane/certs.ts';
 
 describe('createKubeClient over TLS', () => {
-  let dir: string;
   let server: Server;
   let connections: number;
   let kc: KubeConfig;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mdw-kube-pool-'));
-    const certs = makeCerts(dir);
-    server = createServer({ cert: readFileSync(certs.serverCert), key: readFileSync(certs.serverKey) }, (req, res) => {
+    // self-signed for localhost and 127.0.0.1, its own CA
+    const cert = fileURLToPath(new URL('../../support/tls/localhost.crt', import.meta.url));
+    const key = readFileSync(new URL('../../support/tls/localhost.key', import.meta.url));
+    server = createServer({ cert: readFileSync(cert), key }, (req, res) => {
       res.setHeader('content-type', 'application/json');
       const resources = [{ name: 'configmaps', kind: 'ConfigMap', namespaced: true, singularName: '', verbs: [] }];
       if (req.url === '/api/v1') res.end(JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources }));
@@ -31,9 +29,7 @@ describe('createKubeClient over TLS', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     kc = new KubeConfig();
     kc.loadFromOptions({
-      clusters: [
-        { name: 'c', server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caFile: certs.caCert },
-      ],
+      clusters: [{ name: 'c', server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caFile: cert }],
       users: [{ name: 'u', token: 'a-token' }],
       contexts: [{ name: 'x', cluster: 'c', user: 'u', namespace: 'default' }],
       currentContext: 'x',
@@ -42,7 +38,6 @@ describe('createKubeClient over TLS', () => {
   after(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('sends its requests over the connections it keeps, not a TLS handshake each', async () => {
