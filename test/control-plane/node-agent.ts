@@ -76,6 +76,13 @@ interface Running {
 }
 
 const TICK_MS = 250;
+/**
+ * RELIST_MS: how old the agent's list of pods may grow while its watch says nothing changed. The agent lists the pods
+ * when its watch of them sends an event (a pod created, bound, deleted, its status written: the agent's own writes
+ * too), or none runs; listing them every tick, four times a second whether or not anything had changed, was most of
+ * the API server's work for the agent. The relist every few seconds only bounds what a lost event could cost.
+ */
+const RELIST_MS = 5_000;
 const LEASE_RENEW_MS = 10_000;
 /** RESERVE_PORT: the port an agent listens on at 127.77.<subnet>.1 while it runs, holding its subnet machine-wide */
 const RESERVE_PORT = 7707;
@@ -90,6 +97,11 @@ export class NodeAgent {
   #tick: Promise<void> = Promise.resolve();
   #lastLeaseMs = 0;
   #stopped = true;
+  /** the pods as last listed, when, and whether an event since (or no watch running) says to list them again */
+  #listed: V1Pod[] = [];
+  #listedMs = 0;
+  #stale = true;
+  #watch: { stop(): void } | undefined;
   /** errors the agent met (a refused status update, a process that could not start): a test reads them. */
   readonly errors: string[] = [];
 
@@ -151,6 +163,7 @@ export class NodeAgent {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#watch?.stop();
     await this.#tick;
     await Promise.all(
       [...this.#pods.values()].map((r) => (r.child === undefined ? undefined : stopProcess(r.child, r.graceMs))),
@@ -221,7 +234,7 @@ export class NodeAgent {
 
   async #reconcile(): Promise<void> {
     if (Date.now() - this.#lastLeaseMs > LEASE_RENEW_MS) await this.#reportNode();
-    const { items } = await this.#opts.rest.get<{ items: V1Pod[] }>('/api/v1/pods');
+    const items = await this.#currentPods();
     const seen = new Set<string>();
     for (const pod of items) {
       const key = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
@@ -244,8 +257,33 @@ export class NodeAgent {
     }
   }
 
+  /** #currentPods are the pods listed again when the watch (or its absence, or RELIST_MS) says to, else as last listed. */
+  async #currentPods(): Promise<V1Pod[]> {
+    if (!this.#stale && Date.now() - this.#listedMs < RELIST_MS) return this.#listed;
+    this.#stale = false; // before the list: an event while it is on its way lists again
+    const list = await this.#opts.rest
+      .get<{ items: V1Pod[]; metadata: { resourceVersion: string } }>('/api/v1/pods')
+      .catch((err: unknown) => {
+        this.#stale = true;
+        throw err;
+      });
+    this.#listed = list.items;
+    this.#listedMs = Date.now();
+    // from the list's version: no change between the list and the watch's start is missed
+    this.#watch ??= this.#opts.rest.watch(
+      `/api/v1/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`,
+      () => (this.#stale = true),
+      () => {
+        this.#watch = undefined;
+        this.#stale = true;
+      },
+    );
+    return this.#listed;
+  }
+
   async #bind(pod: V1Pod): Promise<void> {
     if (pod.metadata?.deletionTimestamp !== undefined) return;
+    this.#stale = true; // the agent's own write: the next tick reads it back at once, not when the watch says so
     const { namespace, name } = pod.metadata ?? {};
     await this.#opts.rest.call('POST', `/api/v1/namespaces/${namespace}/pods/${name}/binding`, {
       apiVersion: 'v1',
@@ -492,6 +530,7 @@ export class NodeAgent {
     }
     if (run !== undefined) this.#ipsInUse.delete(run.ip);
     this.#pods.delete(key);
+    this.#stale = true;
     const { namespace, name, uid } = pod.metadata ?? {};
     await this.#opts.rest
       .call('DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`, {
@@ -574,6 +613,7 @@ export class NodeAgent {
 
   async #patchStatus(pod: V1Pod, status: object): Promise<void> {
     const { namespace, name } = pod.metadata ?? {};
+    this.#stale = true;
     await this.#opts.rest
       .call('PATCH', `/api/v1/namespaces/${namespace}/pods/${name}/status`, { status }, 'application/merge-patch+json')
       .catch(ignoreNotFound);

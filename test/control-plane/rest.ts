@@ -37,6 +37,33 @@ export class KubeRest {
     return this.call<T>('GET', path);
   }
 
+  /**
+   * watch opens a watch (path with `watch=1` and its resourceVersion) and calls onData for each piece of its stream
+   * (the agent only needs to know that something changed), until the API server ends it (its request timeout, a 410
+   * for a version compacted away: an ERROR line, which is data too) or the connection fails, then onEnd once. stop()
+   * ends it.
+   */
+  watch(path: string, onData: () => void, onEnd: () => void): { stop(): void } {
+    const abort = new AbortController();
+    void (async () => {
+      try {
+        const res = await request(`${this.#url}${path}`, {
+          dispatcher: this.#dispatcher,
+          signal: abort.signal,
+          headers: { accept: 'application/json' },
+          headersTimeout: 30_000,
+          bodyTimeout: 0, // an idle watch sends nothing for as long as nothing changes
+        });
+        for await (const _ of res.body) onData();
+      } catch {
+        // ended: stopped, or its connection failed; the agent lists and watches again either way
+      } finally {
+        onEnd();
+      }
+    })();
+    return { stop: () => abort.abort() };
+  }
+
   async close(): Promise<void> {
     await this.#dispatcher.close();
   }

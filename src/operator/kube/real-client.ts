@@ -14,6 +14,7 @@ import type {
   KubernetesObject,
   RequestContext,
   ResponseContext,
+  SecurityAuthentication,
 } from '@kubernetes/client-node';
 import { KubeError } from './client.ts';
 import type {
@@ -112,12 +113,40 @@ interface RawList {
   items?: KubeObject[];
 }
 
+/**
+ * PooledAuthentication is the KubeConfig's authentication with one connection pool for every request. client-node
+ * 2.0.1 gives each request a new undici Agent (applySecurityAuthentication builds one from the TLS options each time),
+ * so each request opened a TCP and TLS connection of its own, a handshake on both ends: the operator's Lease renewal
+ * every 2 s and each reconcile pass's reads and writes. The first request's Agent serves them all; the credentials a
+ * request carries (a bearer token, re-read as the KubeConfig does) are still set per request, and the Agent keeps only
+ * the TLS options, which are the KubeConfig's for its whole life.
+ */
+class PooledAuthentication implements SecurityAuthentication {
+  readonly #kc: KubeConfig;
+  #dispatcher: ReturnType<RequestContext['getDispatcher']>;
+
+  constructor(kc: KubeConfig) {
+    this.#kc = kc;
+  }
+
+  getName(): string {
+    return this.#kc.getName();
+  }
+
+  async applySecurityAuthentication(ctx: RequestContext): Promise<void> {
+    await this.#kc.applySecurityAuthentication(ctx);
+    this.#dispatcher ??= ctx.getDispatcher();
+    if (this.#dispatcher !== undefined) ctx.setDispatcher(this.#dispatcher);
+  }
+}
+
 /** ObjectApi adds raw lists and merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
 class ObjectApi extends KubernetesObjectApi {
   #requestTimeoutMs: number = DEFAULTS.KUBE_REQUEST_TIMEOUT_MS;
 
   static forConfig(kc: KubeConfig, requestTimeoutMs: number): ObjectApi {
     const api = kc.makeApiClient(ObjectApi);
+    api.configuration.authMethods.default = new PooledAuthentication(kc);
     api.setDefaultNamespace(kc);
     api.#requestTimeoutMs = requestTimeoutMs;
     return api;

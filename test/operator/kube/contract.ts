@@ -370,8 +370,9 @@ export function runKubeClientContract(name: string, newSubject: () => Promise<Co
  * eventually retries an assertion until it passes or timeoutMs passes (real clusters act asynchronously): every 20 ms
  * for its first second, where most checks pass, then every 250 ms. A wait of tens of seconds on the real control
  * plane (a Middleware coming up, a blue/green reload, a lease running out) read the apiserver 50 times a second.
+ * With pollMs, every pollMs from the start.
  */
-export async function eventually(check: () => Promise<unknown>, timeoutMs = 5000): Promise<void> {
+export async function eventually(check: () => Promise<unknown>, timeoutMs = 5000, pollMs?: number): Promise<void> {
   const started = Date.now();
   for (;;) {
     try {
@@ -380,7 +381,7 @@ export async function eventually(check: () => Promise<unknown>, timeoutMs = 5000
     } catch (err) {
       const waited = Date.now() - started;
       if (waited > timeoutMs) throw err;
-      await new Promise((r) => setTimeout(r, waited < 1000 ? 20 : 250));
+      await new Promise((r) => setTimeout(r, pollMs ?? (waited < 1000 ? 20 : 250)));
     }
   }
 }

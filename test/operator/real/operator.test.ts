@@ -14,7 +14,6 @@ import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
-import { eventually } from '../kube/contract.ts';
 import { CANONICAL } from '../api/canonical-quantities.ts';
 import { CHART, renderChart } from '../chart/helm.ts';
 import {
@@ -22,6 +21,7 @@ import {
   OPERATOR_NAMESPACE,
   OPERATOR_USER,
   conditionOf,
+  eventually,
   expectDrainAfterSwitch,
   exampleMiddleware,
   exampleNamespace,

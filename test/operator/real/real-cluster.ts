@@ -19,6 +19,7 @@ import { controlPlaneBin } from '../../control-plane/control-plane.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { CHART, helm } from '../chart/helm.ts';
+import { eventually as eventuallyEvery } from '../kube/contract.ts';
 
 /** OPERATOR_NAMESPACE is where the chart is installed. */
 export const OPERATOR_NAMESPACE = 'mdw-system';
@@ -29,6 +30,14 @@ export const INSTALL_VALUES = `image.repository=${IMAGE_REPOSITORY},image.tag=${
  * named after the release (mdw-operator) and the chart.
  */
 export const OPERATOR_USER = `system:serviceaccount:${OPERATOR_NAMESPACE}:mdw-operator-aeternity-middleware-operator`;
+
+/**
+ * eventually is the contract's, looking again every 500 ms: the real tier's waits last seconds to minutes (pods start
+ * as processes, a Lease runs out, a drain), and each look is a request to the API server: at every 20 ms, then 250 ms,
+ * they were about a quarter of the requests a file's cluster served.
+ */
+export const eventually = (check: () => Promise<unknown>, timeoutMs?: number): Promise<void> =>
+  eventuallyEvery(check, timeoutMs, 500);
 
 /** realTier registers the suite when the control plane is built here, and says in one line that it skipped otherwise. */
 export function realTier(title: string, suite: (this: Mocha.Suite) => void): void {

@@ -27,9 +27,9 @@ import {
 import { isKubeError, type KubeObject, type ObjectRef } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_COMPONENT, LABEL_INSTANCE } from '../../../src/operator/specs/meta.ts';
 import { populateToTop } from '../../support/populate.ts';
-import { eventually } from '../kube/contract.ts';
 import {
   conditionOf,
+  eventually,
   expectDrainAfterSwitch,
   exampleMiddleware,
   exampleNamespace,
