@@ -119,6 +119,8 @@ const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
 const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
+/** The internal transfers that mint: the genesis accounts' and those a hard fork credits. */
+const MINTED = "i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%'";
 /** code is a transaction type's stored code (transactions.tx_type, 0087). */
 const code = (type: string): number => txTypeCode(type);
 
@@ -252,7 +254,8 @@ const deltas = (inMemory: boolean): string => `
                    ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1)`,
               )}, 0)`,
           },
-          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.height')}`,
+          // the kinds that count (an update or a transfer adds nothing: only rows to sort and sum)
+          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.height')} AND e.kind IN ('claim', 'bid', 'revoke')`,
         ),
         // the winning bids of auctions ended at H - 1
         contributions(
@@ -286,9 +289,10 @@ const deltas = (inMemory: boolean): string => `
           {
             block_reward: when("i.kind = 'reward_block'", 'i.amount'),
             dev_reward: when("i.kind = 'reward_dev'", 'i.amount'),
-            minted: when("i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%'", 'i.amount'),
+            minted: when(MINTED, 'i.amount'),
           },
-          `internal_transfers i WHERE ${inRange('i.height')}`,
+          // those kinds alone (the name fees, oracle rewards and refunds add nothing: only rows to sort and sum)
+          `internal_transfers i WHERE ${inRange('i.height')} AND (i.kind IN ('reward_block', 'reward_dev') OR ${MINTED})`,
         ),
         contributions('a.height', { accounts: '1' }, `stats_accounts a WHERE ${inRange('a.height')}`),
       ].join('\n      UNION ALL ')}) x
