@@ -44,11 +44,28 @@ const figures = batches.map(
       }),
     ),
 );
+// what the batch's statements would return for the series: each key block's beneficiary, each generation's contracts
+// (no names: the statement's figure), the AEX-9 logs of transfers, mints and burns per micro block
+const derived = batches.map((batch) => ({
+  miners: batch.map((g) => ({ height: g.keyBlock.height, miner: g.keyBlock.beneficiary })),
+  generations: batch.map((g) => ({
+    height: g.keyBlock.height,
+    names_activated: 0,
+    contracts_created: g.transactions.filter((t) => t.txType === 'ContractCreateTx').length,
+  })),
+  aex9Transfers: batch.flatMap((g) => {
+    const perMicro = new Map<number, number>();
+    for (const l of g.aexn.aex9Logs)
+      if (['transfer', 'mint', 'burn'].includes(l.kind))
+        perMicro.set(l.microIndex, (perMicro.get(l.microIndex) ?? 0) + 1);
+    return [...perMicro].map(([micro_index, count]) => ({ height: g.keyBlock.height, micro_index, count }));
+  }),
+}));
 let rows = 0;
 let bytes = 0;
 for (let pass = 0; pass < passes; pass++)
   for (const [i, batch] of batches.entries()) {
-    const series = countedSeries(batch, figures[i]!);
+    const series = countedSeries(batch, figures[i]!, derived[i]!);
     const accounts = countedAccounts(batch, { rows: [batch.flatMap((g) => g.accountTxs)], numbers: ids });
     const generations = countedGenerations(batch);
     // the statements' array parameters as the stored derivation hands them to pg (db/connection/array-text.ts)

@@ -56,9 +56,27 @@ export interface CountedAccounts {
   };
 }
 
-/** What a batch counted in memory: its series, and its accounts' rows when the writer gave its appearances. */
+/**
+ * What a batch's statements derived in PostgreSQL that its series count, as they returned them: the miners each key
+ * block paid (stats_miner_rewards' rows), each generation's names activated and contracts created (stats_generations'),
+ * and the AEX-9 transfers, mints and burns of each micro block.
+ */
+export interface DerivedFigures {
+  readonly miners: readonly { readonly height: number; readonly miner: string }[];
+  readonly generations: readonly {
+    readonly height: number;
+    readonly names_activated: number;
+    readonly contracts_created: number;
+  }[];
+  readonly aex9Transfers: readonly { readonly height: number; readonly micro_index: number; readonly count: number }[];
+}
+
+/**
+ * What a batch counted in memory: its series (from its rows and what its statements derived), and its accounts' rows
+ * when the writer gave its appearances.
+ */
 export interface CountedBatch {
-  readonly series: CountedSeries;
+  readonly series: (derived: DerivedFigures) => CountedSeries;
   readonly accounts?: CountedAccounts;
   readonly generations: CountedGenerations;
 }
@@ -101,6 +119,8 @@ const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
 const EARLIER_ORACLE_EVENT = `EXISTS (SELECT 1 FROM oracle_events o WHERE o.oracle_id = e.oracle_id
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
+/** The internal transfers that mint: the genesis accounts' and those a hard fork credits. */
+const MINTED = "i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%'";
 /** code is a transaction type's stored code (transactions.tx_type, 0087). */
 const code = (type: string): number => txTypeCode(type);
 
@@ -234,7 +254,8 @@ const deltas = (inMemory: boolean): string => `
                    ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1)`,
               )}, 0)`,
           },
-          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.height')}`,
+          // the kinds that count (an update or a transfer adds nothing: only rows to sort and sum)
+          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.height')} AND e.kind IN ('claim', 'bid', 'revoke')`,
         ),
         // the winning bids of auctions ended at H - 1
         contributions(
@@ -268,9 +289,10 @@ const deltas = (inMemory: boolean): string => `
           {
             block_reward: when("i.kind = 'reward_block'", 'i.amount'),
             dev_reward: when("i.kind = 'reward_dev'", 'i.amount'),
-            minted: when("i.kind LIKE 'accounts\\_%' OR i.kind LIKE 'contracts\\_%'", 'i.amount'),
+            minted: when(MINTED, 'i.amount'),
           },
-          `internal_transfers i WHERE ${inRange('i.height')}`,
+          // those kinds alone (the name fees, oracle rewards and refunds add nothing: only rows to sort and sum)
+          `internal_transfers i WHERE ${inRange('i.height')} AND (i.kind IN ('reward_block', 'reward_dev') OR ${MINTED})`,
         ),
         contributions('a.height', { accounts: '1' }, `stats_accounts a WHERE ${inRange('a.height')}`),
       ].join('\n      UNION ALL ')}) x
@@ -300,6 +322,11 @@ const TOTAL_COLUMNS: readonly (readonly [total: string, delta: string])[] = [
   ['sum_minted', 'minted'],
 ];
 
+/** The batch's AEX-9 transfer, mint and burn events, one row each (aex9_events has a row per account it moves). */
+const AEX9_TRANSFERS = `(SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
+                FROM aex9_events e
+               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn'))`;
+
 /**
  * The series that derive from other derived rows (the miners' rewards, the AEX-9 events, the generations' names and
  * contracts): read back in SQL on both paths. Columns height, series, day, count; not yet summed.
@@ -311,9 +338,7 @@ const DERIVED_SERIES = `
       UNION ALL
       -- ae_mdw's AEX-9 transfers statistic: every Transfer, Mint and Burn event, at its transaction's time
       SELECT x.height, 'aex9_transfers', ${day('t.micro_time_ms')}, 1
-        FROM (SELECT DISTINCT e.contract_id, e.height, e.micro_index, e.tx_index, e.log_idx, e.tx_hash
-                FROM aex9_events e
-               WHERE ${inBatch('e.height')} AND e.kind IN ('transfer', 'mint', 'burn')) x
+        FROM ${AEX9_TRANSFERS} x
         JOIN transactions t ON t.hash = x.tx_hash
       UNION ALL
       SELECT g.height, s.series, ${day('g.time_ms')}, s.count
@@ -324,7 +349,7 @@ const DERIVED_SERIES = `
 /**
  * generationsSql inserts the batch's generations with the running totals from the highest height below the batch
  * (the batch's own when nothing is stored above it, as while following the chain; `totals` then carries them up
- * after a -H reload); `inMemory`: with the figures counted in memory.
+ * after a -H reload); `inMemory`: with the figures counted in memory, returning what the series count of the rows.
  */
 const generationsSql = (
   inMemory: boolean,
@@ -336,7 +361,10 @@ const generationsSql = (
                    channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
                    locked_in_auctions, locked_in_channels, accounts, tps, minted
               FROM (${deltas(inMemory)}) d) g
-    WINDOW w AS (ORDER BY g.height)`;
+    WINDOW w AS (ORDER BY g.height)${inMemory ? '\n    RETURNING height, names_activated, contracts_created' : ''}`;
+
+/** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself. */
+const INTERVALS_ADDED = 'mdw.series_intervals';
 
 /**
  * Every statement of a batch's derivation, in order (each takes its own parameters). A row's several series (or
@@ -360,10 +388,12 @@ const STATEMENTS = {
     INSERT INTO stats_active_accounts AS s (interval_by, start, account, height)
     SELECT * FROM unnest($4::text[], $5::int[], $6::int[], $7::int[])
     ON CONFLICT (interval_by, start, account) DO UPDATE SET height = excluded.height WHERE excluded.height < s.height`,
-  // what each key block paid each miner (the writer stores the internal transfers first)
+  // what each key block paid each miner (the writer stores the internal transfers first), returned for the series
+  // a batch counts in memory
   minerRewards: `INSERT INTO stats_miner_rewards (height, miner, reward)
     SELECT height, account_id, sum(amount) FROM internal_transfers
-     WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0`,
+     WHERE ${inBatch('height')} AND kind = 'reward_block' GROUP BY 1, 2 HAVING sum(amount) <> 0
+    RETURNING height, miner`,
   // an account counts from its first appearance in any transaction field (accounts by number, of kind ak: migration 1000),
   // and is active in each day, week and month it appears in; both read the batch's appearances once, each with its
   // micro block's time (a transaction's micro_time_ms: one hash join with the batch's micro blocks, not a probe of
@@ -408,16 +438,13 @@ const STATEMENTS = {
       UNION ALL
       ${DERIVED_SERIES}
     ) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0`,
-  // the derived rows when the batch's own series (blocks, transactions, difficulty, hashrate) were counted in memory
-  // (indexer/stats-series.ts, already summed per height, series and day) and COPYed just before: the series sets
-  // are disjoint, so only the derived ones are grouped here. The intervals are added here too, from the counted sums
-  // per series and day ($4..$6) and the derived rows; the insert trigger skips both statements (migration 1004:
-  // mdw.series_intervals is 'added' around them)
-  seriesCounted: `WITH derived AS (
-      SELECT height, series, day, sum(count) AS count FROM (${DERIVED_SERIES}) x GROUP BY 1, 2, 3 HAVING sum(count) <> 0),
-    inserted AS (INSERT INTO stats_series_counts (height, series, day, count) SELECT * FROM derived)
-    SELECT stats_intervals_add($4::text[] || array_agg(series), $5::int[] || array_agg(day), $6::numeric[] || array_agg(count))
-      FROM derived`,
+  // the AEX-9 events a batch counts in memory, per micro block (its time is the memory's: no probe of transactions
+  // by hash per event, as DERIVED_SERIES's)
+  aex9Transfers: `SELECT height, micro_index, count(*)::int AS count FROM ${AEX9_TRANSFERS} x GROUP BY 1, 2`,
+  // the intervals of a batch's series counted in memory, from their sums per series and day, after their rows were
+  // COPYed (the insert trigger skips them: migration 1004, mdw.series_intervals is 'added' around the COPY)
+  intervalsCounted: `SELECT stats_intervals_add($1::text[], $2::int[], $3::numeric[]),
+           set_config('${INTERVALS_ADDED}', '', true)`,
   generations: generationsSql(false),
   // the same with the figures a batch of whole generations counted in memory ($4..$8, COUNTED_FIGURES)
   generationsCounted: generationsSql(true),
@@ -444,16 +471,13 @@ function byPosition<T extends number | bigint>(heights: readonly number[], value
  * the batches counted in memory (a catch-up's) were planned again at every batch, the generations' about 5 ms each.
  */
 const named = (
-  statement: 'accountsCounted' | 'minerRewards' | 'generationsCounted' | 'seriesCounted',
+  statement: 'accountsCounted' | 'minerRewards' | 'generationsCounted' | 'aex9Transfers' | 'intervalsCounted',
   values: unknown[],
 ): { name: string; text: string; values: unknown[] } => ({
   name: `mdw_stats_${statement}`,
   text: STATEMENTS[statement],
   values,
 });
-
-/** The transaction-local setting by which a statement tells the series' insert trigger it adds the intervals itself. */
-const INTERVALS_ADDED = 'mdw.series_intervals';
 
 /**
  * deriveStatsRows replaces the statistics of the given heights (ascending) with what the stored
@@ -487,11 +511,19 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
         arrayText(accounts.active.heights),
       ]),
     );
-  await db.query(named('minerRewards', batch));
+  const miners = await db.query<DerivedFigures['miners'][number]>(named('minerRewards', batch));
   const generations = counted?.generations;
+  let generationRows: DerivedFigures['generations'] = [];
   if (generations === undefined) await db.query(STATEMENTS.generations, batch);
-  else
-    await db.query(
+  else {
+    // planned generic at once: PostgreSQL plans a prepared statement for its parameters at its first five executions
+    // on a connection before it keeps a generic plan, and this one's plan took about 3 ms of backend CPU each time
+    // (its execution about 10 ms), where its generic plan is the one PostgreSQL then keeps anyway
+    const { rows: setting } = await db.query<{ previous: string }>({
+      name: 'mdw_stats_generic_plan',
+      text: `SELECT current_setting('plan_cache_mode') AS previous, set_config('plan_cache_mode', 'force_generic_plan', true)`,
+    });
+    ({ rows: generationRows } = await db.query<DerivedFigures['generations'][number]>(
       named('generationsCounted', [
         ...batch,
         ...[generations.channelsOpened, generations.channelsClosed, generations.lockedInChannels].map((column) =>
@@ -500,7 +532,13 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
         arrayText(byPosition(generations.heights, generations.microTxs, f.heights[0]!)),
         arrayText(byPosition(generations.heights, generations.lastMs, f.heights[0]!)),
       ]),
-    );
+    ));
+    await db.query({
+      name: 'mdw_stats_plan_mode',
+      text: `SELECT set_config('plan_cache_mode', $1, true)`,
+      values: [setting[0]!.previous],
+    });
+  }
   if (replacing)
     await db.query(
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
@@ -509,7 +547,16 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   if (counted === undefined)
     await db.query(STATEMENTS.series, [...batch, arrayText(f.difficulties), arrayText(f.hashrates)]);
   else {
-    const { rows: counts, daySums } = counted.series;
+    // every series row counted in memory, those of the rows just derived too (the miners, the generations' names and
+    // contracts, the AEX-9 events' micro blocks): PostgreSQL writes them, where a statement read those rows back
+    const { rows: aex9Transfers } = await db.query<DerivedFigures['aex9Transfers'][number]>(
+      named('aex9Transfers', batch),
+    );
+    const { rows: counts, daySums } = counted.series({
+      miners: miners.rows,
+      generations: generationRows,
+      aex9Transfers,
+    });
     await db.query({
       name: 'mdw_stats_intervals_added',
       text: `SELECT set_config('${INTERVALS_ADDED}', 'added', true)`,
@@ -526,8 +573,7 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
     }
     await copyMany(db, 'stats_series_counts', ['height', 'series', 'day', 'count'], rows.payloads());
     await db.query(
-      named('seriesCounted', [...batch, arrayText(daySums.series), arrayText(daySums.days), arrayText(daySums.counts)]),
+      named('intervalsCounted', [arrayText(daySums.series), arrayText(daySums.days), arrayText(daySums.counts)]),
     );
-    await db.query({ name: 'mdw_stats_intervals_left', text: `SELECT set_config('${INTERVALS_ADDED}', '', true)` });
   }
 }

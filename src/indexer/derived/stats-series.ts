@@ -1,11 +1,12 @@
 /**
- * @module The statistics' series counts a batch's own rows decide (blocks, transactions, difficulty and hashrate),
- * counted from the rows in memory, the twin of the stored derivation's branches for them in
+ * @module The statistics' series counts of a batch: those its own rows decide (blocks, transactions, difficulty and
+ * hashrate), counted from the rows in memory, and those of what its statements derive (miners, names, contracts,
+ * AEX-9 events), from the rows they return; the twin of the stored derivation's branches for them in
  * db/writes/stats-derive.ts: PostgreSQL then writes them instead of reading back the rows the batch has just
  * written (most of the statistics' cost, docs/benchmarks.md). Pure.
  */
 import { utcDay } from '../../chain/stats-intervals.ts';
-import type { CountedSeries } from '../../db/writes/stats-derive.ts';
+import type { CountedSeries, DerivedFigures } from '../../db/writes/stats-derive.ts';
 import type { GenerationRows } from '../rows/rows.ts';
 
 /** What the populator computes of a key block's compact target (chain/stats-intervals.ts). */
@@ -55,13 +56,19 @@ class DaySums {
  * countedSeries are the series counts of whole generations (ascending, none continuing a stored one): each key block
  * (blocks:key, blocks:all, its difficulty and hashrate, `figures` by height), each micro block (blocks:micro,
  * blocks:all) and each transaction (transactions, transactions:<type>), at the block's UTC day (a transaction's micro
- * block's), summed per height, series and day, sums of zero left out as the SQL's HAVING; and the same summed per
- * series and day over the batch, from which the intervals (day, week, month) are added: tens of rows for thousands.
+ * block's); and of what the batch's statements `derived`: each miner a key block paid (miner:<id>, 1), its generation's
+ * names activated and contracts created (names, contracts), at the key block's day, and the AEX-9 transfers, mints and
+ * burns (aex9_transfers) at their micro block's. Summed per height, series and day, sums of zero left out as the SQL's
+ * HAVING; and the same summed per series and day over the batch, from which the intervals (day, week, month) are
+ * added: tens of rows for thousands.
  */
 export function countedSeries(
   gens: readonly GenerationRows[],
   figures: ReadonlyMap<number, KeyBlockFigures>,
+  derived: DerivedFigures,
 ): CountedSeries {
+  const atKeyBlock = keyBlockCounts(derived);
+  const aex9 = byHeight(derived.aex9Transfers);
   const rows = {
     heights: [] as number[],
     series: [] as string[],
@@ -81,10 +88,14 @@ export function countedSeries(
     height.add(keyDay, 'blocks:all', 1);
     height.add(keyDay, 'difficulty', f.difficulty);
     height.add(keyDay, 'hashrate', f.hashrate);
+    for (const [series, count] of atKeyBlock.get(h) ?? []) height.add(keyDay, series, count);
+    const transfers = aex9.get(h);
     for (const m of g.microBlocks) {
       const day = utcDay(Number(m.timeMs));
       height.add(day, 'blocks:micro', 1);
       height.add(day, 'blocks:all', 1);
+      const events = transfers?.get(m.microIndex);
+      if (events !== undefined) height.add(day, 'aex9_transfers', events);
     }
     let ms: bigint | undefined;
     let day = 0;
@@ -109,4 +120,29 @@ export function countedSeries(
     daySums.counts.push(count);
   });
   return { rows, daySums };
+}
+
+/** keyBlockCounts are the derived series counted at a height's key block: its miners', its names' and contracts'. */
+function keyBlockCounts(derived: DerivedFigures): Map<number, [series: string, count: number][]> {
+  const out = new Map<number, [string, number][]>();
+  const at = (height: number): [string, number][] => {
+    let counts = out.get(height);
+    if (counts === undefined) out.set(height, (counts = []));
+    return counts;
+  };
+  for (const r of derived.miners) at(r.height).push([`miner:${r.miner}`, 1]);
+  for (const g of derived.generations)
+    at(g.height).push(['names', g.names_activated], ['contracts', g.contracts_created]);
+  return out;
+}
+
+/** byHeight are the AEX-9 events' counts by height and micro index. */
+function byHeight(rows: DerivedFigures['aex9Transfers']): Map<number, Map<number, number>> {
+  const out = new Map<number, Map<number, number>>();
+  for (const r of rows) {
+    let micro = out.get(r.height);
+    if (micro === undefined) out.set(r.height, (micro = new Map()));
+    micro.set(r.micro_index, r.count);
+  }
+  return out;
 }

@@ -2,9 +2,9 @@
  * @module The statistics of a batch's heights (/v3/stats), derived in the batch's transaction after
  * its rows and internal transfers are written: difficulty from the header's compact target here, the
  * rest from the stored chain (db/writes/stats-derive.ts), but for what a batch of whole generations decides
- * itself, counted from its rows in memory: its series of blocks, transactions, difficulty and hashrate
- * (stats-series.ts), its accounts' first appearances and activity (stats-accounts.ts) and its generations' channels
- * and micro blocks (stats-generations.ts).
+ * itself, counted from its rows in memory: its series of blocks, transactions, difficulty and hashrate, and those of
+ * the rows its statements return (stats-series.ts), its accounts' first appearances and activity (stats-accounts.ts)
+ * and its generations' channels and micro blocks (stats-generations.ts).
  */
 import { toSafeNumber } from '../../chain/json.ts';
 import { difficultyOf, hashrateOf } from '../../chain/stats-intervals.ts';
@@ -36,7 +36,7 @@ export async function deriveStats(
     [...targets].map(([height, target]) => ({ height, target })),
     whole
       ? (figures) => ({
-          series: countedSeries(gens, figures),
+          series: (derived) => countedSeries(gens, figures, derived),
           accounts: appearances && countedAccounts(gens, appearances),
           generations: countedGenerations(gens),
         })

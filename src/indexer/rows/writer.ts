@@ -28,6 +28,7 @@ import { CopyPayloads } from '../../db/writes/copy-in.ts';
 import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
 import { priorChannelStates, priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
+import { generationTotals } from './generation-totals.ts';
 import { addTxTypeTotals } from '../../db/writes/tx-type-totals.ts';
 import { txTypeTotals } from './tx-type-totals.ts';
 import { TxTypeCodes, type UnknownTxType } from '../../db/writes/tx-type-codes.ts';
@@ -275,7 +276,7 @@ export async function writeGenerations(
   // the transactions' totals per type from the rows at hand: a trigger on the COPY (1015) copied every row into a
   // transition table to count them again (2.3k PostgreSQL instructions a transaction, migration 1154)
   await addTxTypeTotals(db, txTypeTotals(resolved.transactions, numbers.typeCode));
-  await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height);
+  await writeGenerationTxis(db, gens[0]!.keyBlock.height, gens.at(-1)!.keyBlock.height, generationTotals(gens));
   return {
     transactions: resolved.transactions.length,
     unknownTypes: { counts, firstMet },

@@ -1,6 +1,6 @@
 /** @module The series a batch's rows decide, counted in memory (the stored derivation's twin is compared in test/integration/indexer/stats-memory.test.ts). */
 import { expect } from 'chai';
-import type { CountedSeries } from '../../../src/db/writes/stats-derive.ts';
+import type { CountedSeries, DerivedFigures } from '../../../src/db/writes/stats-derive.ts';
 import type { GenerationRows } from '../../../src/indexer/rows/rows.ts';
 import { countedSeries } from '../../../src/indexer/derived/stats-series.ts';
 
@@ -16,7 +16,7 @@ function gen(
   return {
     keyBlock: { height, timeMs: keyMs },
     continuesAt,
-    microBlocks: micros.map((m) => ({ timeMs: m.ms })),
+    microBlocks: micros.map((m, microIndex) => ({ microIndex, timeMs: m.ms })),
     transactions: micros.flatMap((m) => m.types.map((txType) => ({ microTimeMs: m.ms, txType }))),
   } as unknown as GenerationRows;
 }
@@ -24,11 +24,17 @@ function gen(
 const figures = (...heights: number[]): Map<number, { difficulty: bigint; hashrate: bigint }> =>
   new Map(heights.map((h) => [h, { difficulty: BigInt(1000 + h), hashrate: BigInt(h) }]));
 
+/** nothing derived by the batch's statements */
+const NONE: DerivedFigures = { miners: [], generations: [], aex9Transfers: [] };
+
 const rows = (c: CountedSeries['rows']): string[] =>
   c.heights.map((h, i) => `${h} ${c.series[i]} ${c.days[i]} ${c.counts[i]}`).sort();
 /** batchSeriesCounts are the rows per height alone */
-const batchSeriesCounts = (...args: Parameters<typeof countedSeries>): CountedSeries['rows'] =>
-  countedSeries(...args).rows;
+const batchSeriesCounts = (
+  gens: Parameters<typeof countedSeries>[0],
+  f: Parameters<typeof countedSeries>[1],
+  derived = NONE,
+): CountedSeries['rows'] => countedSeries(gens, f, derived).rows;
 
 describe('countedSeries', () => {
   it('counts blocks, transactions per type, difficulty and hashrate per height and UTC day', () => {
@@ -94,6 +100,7 @@ describe('countedSeries', () => {
         gen(2, day * DAY + 2n, [{ ms: (day + 1n) * DAY, types: ['SpendTx', 'SpendTx'] }]),
       ],
       figures(1, 2),
+      NONE,
     );
     expect(rows(counted)).to.have.length(15);
     expect(daySums.series.map((s, i) => `${s} ${daySums.days[i]} ${daySums.counts[i]}`).sort()).to.deep.equal(
@@ -109,6 +116,60 @@ describe('countedSeries', () => {
         `transactions ${day + 1n} 2`,
         `transactions:SpendTx ${day} 1`,
         `transactions:SpendTx ${day + 1n} 2`,
+      ].sort(),
+    );
+  });
+
+  it("counts what the batch's statements derived: miners and names at the key block's day, AEX-9 events at their micro block's", () => {
+    const day = 20_454n;
+    const counted = countedSeries(
+      [
+        gen(7, day * DAY - 5n, [
+          { ms: day * DAY - 1n, types: ['ContractCallTx'] },
+          { ms: day * DAY, types: ['ContractCallTx', 'ContractCallTx'] },
+        ]),
+        gen(8, day * DAY + 5n, []),
+      ],
+      figures(7, 8),
+      {
+        miners: [
+          { height: 7, miner: 'ak_a' },
+          { height: 7, miner: 'ak_b' },
+          { height: 8, miner: 'ak_a' },
+        ],
+        generations: [
+          { height: 7, names_activated: 2, contracts_created: 0 },
+          { height: 8, names_activated: 0, contracts_created: 1 },
+        ],
+        aex9Transfers: [
+          { height: 7, micro_index: 0, count: 1 },
+          { height: 7, micro_index: 1, count: 3 },
+        ],
+      },
+    );
+    const derived = rows(counted.rows).filter((r) => !/ (blocks|transactions|difficulty|hashrate)/.test(r));
+    expect(derived).to.deep.equal(
+      [
+        `7 miner:ak_a ${day - 1n} 1`,
+        `7 miner:ak_b ${day - 1n} 1`,
+        // contracts_created 0 and names_activated 0 left out (the SQL's HAVING)
+        `7 names ${day - 1n} 2`,
+        `7 aex9_transfers ${day - 1n} 1`,
+        `7 aex9_transfers ${day} 3`,
+        `8 miner:ak_a ${day} 1`,
+        `8 contracts ${day} 1`,
+      ].sort(),
+    );
+    const sums = counted.daySums.series.map((s, i) => `${s} ${counted.daySums.days[i]} ${counted.daySums.counts[i]}`);
+    expect(sums.filter((r) => /^(miner|aex9|names|contracts)/.test(r)).sort()).to.deep.equal(
+      [
+        `miner:ak_a ${day - 1n} 1`,
+        `miner:ak_a ${day} 1`,
+        `miner:ak_b ${day - 1n} 1`,
+        `names ${day - 1n} 2`,
+        `contracts ${day} 1`,
+        `aex9_transfers ${day - 1n} 1`,
+        `aex9_transfers ${day} 3`,
       ].sort(),
     );
   });
