@@ -515,14 +515,7 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
   const generations = counted?.generations;
   let generationRows: DerivedFigures['generations'] = [];
   if (generations === undefined) await db.query(STATEMENTS.generations, batch);
-  else {
-    // planned generic at once: PostgreSQL plans a prepared statement for its parameters at its first five executions
-    // on a connection before it keeps a generic plan, and this one's plan took about 3 ms of backend CPU each time
-    // (its execution about 10 ms), where its generic plan is the one PostgreSQL then keeps anyway
-    const { rows: setting } = await db.query<{ previous: string }>({
-      name: 'mdw_stats_generic_plan',
-      text: `SELECT current_setting('plan_cache_mode') AS previous, set_config('plan_cache_mode', 'force_generic_plan', true)`,
-    });
+  else
     ({ rows: generationRows } = await db.query<DerivedFigures['generations'][number]>(
       named('generationsCounted', [
         ...batch,
@@ -533,12 +526,6 @@ export async function deriveStatsRows(db: Queryable, f: GenerationFigures): Prom
         arrayText(byPosition(generations.heights, generations.lastMs, f.heights[0]!)),
       ]),
     ));
-    await db.query({
-      name: 'mdw_stats_plan_mode',
-      text: `SELECT set_config('plan_cache_mode', $1, true)`,
-      values: [setting[0]!.previous],
-    });
-  }
   if (replacing)
     await db.query(
       `WITH b AS (SELECT * FROM stats_generations WHERE height < $1 ORDER BY height DESC LIMIT 1) ${STATEMENTS.totals}`,
