@@ -45,15 +45,29 @@ const [TRANSFER, MINT, BURN, SWAP, DEPOSIT, WITHDRAWAL] = [
  * hash; the whole chain when absent; a key block hash: the blocks before it).
  */
 export function balancesFromLogs(chain: Chain, upto?: string): Balances {
+  return balancesFromLogsAt(chain, upto === undefined ? [] : [upto]).get(upto) ?? new Map();
+}
+
+/**
+ * balancesFromLogsAt is balancesFromLogs at each block of `uptos`, in one replay of the chain (one from genesis for
+ * each block made a check of every 25th height quadratic in the chain's length); the whole chain's under `undefined`,
+ * and under any block of `uptos` the chain does not hold.
+ */
+export function balancesFromLogsAt(chain: Chain, uptos: readonly string[]): Map<string | undefined, Balances> {
   const tokens = aex9Tokens(chain);
   const wae = wrappedAe(chain);
+  const wanted = new Set(uptos);
+  const at = new Map<string | undefined, Balances>();
   const sums: Balances = new Map();
   const add = (contract: string, who: bigint, delta: bigint): void => {
     const k = balanceKey(contract, account(who));
     sums.set(k, (sums.get(k) ?? 0n) + delta);
   };
+  const reached = (hash: string): void => {
+    if (wanted.has(hash)) at.set(hash, positive(sums));
+  };
   for (const kb of chain.keyBlocks) {
-    if (kb.hash === upto) return positive(sums);
+    reached(kb.hash);
     for (const mb of kb.micro) {
       for (const record of mb.txs) {
         const log = (record.callInfo?.log ?? []) as { address: string; topics: bigint[] }[];
@@ -68,10 +82,13 @@ export function balancesFromLogs(chain: Chain, upto?: string): Balances {
           else if (topic === BURN || topic === SWAP || (isWae && topic === WITHDRAWAL)) add(address, a!, -b!);
         }
       }
-      if (mb.hash === upto) return positive(sums);
+      reached(mb.hash);
     }
   }
-  return positive(sums);
+  const whole = positive(sums);
+  at.set(undefined, whole);
+  for (const upto of uptos) if (!at.has(upto)) at.set(upto, whole);
+  return at;
 }
 
 /** ledgerBalances reads each token's balances from the devnode's contract store. */

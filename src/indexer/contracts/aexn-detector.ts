@@ -6,6 +6,7 @@
  * emitters of `PairCreated` events are DEX factories by their code (their pairs are the ones /v3/dex lists).
  */
 import { LRUCache } from 'lru-cache';
+import { countedCache } from '../../base/counted-cache.ts';
 import { isJsonObject } from '../../chain/json.ts';
 import { createdIds } from '../../chain/tx-fields.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
@@ -147,14 +148,14 @@ export class AexnDetector {
    * prepared again after a fork or for a reload (its heights and all above them are replaced) finds its own
    * contracts anew, and a batch prepared but never written lies above every batch prepared after it.
    */
-  readonly #created = new LRUCache<string, CreatedAt>({ max: KNOWN_CONTRACTS });
+  readonly #created = countedCache<string, CreatedAt>(KNOWN_CONTRACTS);
   /** detectAexn's answer per bytecode (decoding the code's functions is the detection's cost) */
   readonly #detected = new LRUCache<string, { readonly detection: AexnDetection | undefined }>({
     maxSize: DETECTED_CODE_CHARS,
     sizeCalculation: (_, code) => code.length,
   });
   /** whether an emitter of `PairCreated` is a DEX factory by its code (a contract's code never changes) */
-  readonly #factories = new LRUCache<string, { readonly factory: boolean }>({ max: KNOWN_FACTORIES });
+  readonly #factories = countedCache<string, { readonly factory: boolean }>(KNOWN_FACTORIES);
 
   constructor(opts: AexnDetectorOptions) {
     this.#opts = opts;

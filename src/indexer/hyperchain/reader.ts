@@ -11,7 +11,7 @@
  * The same reads serve the hyperchain derived area's backfill, from stored key blocks (derived/hyperchain.ts).
  */
 import { AciContractCallEncoder } from '@aeternity/aepp-calldata';
-import { LRUCache } from 'lru-cache';
+import { countedCache } from '../../base/counted-cache.ts';
 import type { Logger } from 'pino';
 import { ErrorCode } from '../../base/errors.ts';
 import type { HyperchainContracts, HyperchainRecord } from '../../db/queries/hyperchain.ts';
@@ -93,7 +93,7 @@ export class HyperchainReader {
    * calldata by contract, function and argument, or why the contract's code cannot encode that call (no such function
    * in ae_mdw 1.107's staking contract, `get_state()`): a contract's code never changes, so neither does the answer
    */
-  readonly #calldata = new LRUCache<string, string | Error>({ max: CALLDATA_KEPT });
+  readonly #calldata = countedCache<string, string | Error>(CALLDATA_KEPT);
   /** what rewards.ts asks through the reader */
   readonly #ask: RewardsAsk = {
     dryRun: (block, calls) => this.#dryRun(block, calls),

@@ -17,6 +17,7 @@ import {
   aex9Tokens,
   balanceKey,
   balancesFromLogs,
+  balancesFromLogsAt,
   ledgerBalances,
   wrappedAe,
   type Balances,
@@ -186,8 +187,10 @@ describe('/v3/aex9 against the devnode chain', function () {
     // at every 7th micro block and key block of the chain: the logs replayed up to it
     const blocks = chain.keyBlocks.flatMap((kb) => [kb.hash, ...kb.micro.map((m) => m.hash)]);
     let compared = 0;
-    for (const hash of blocks.filter((_, i) => i % 7 === 3)) {
-      const expected = balancesFromLogs(chain, hash);
+    const sampled = blocks.filter((_, i) => i % 7 === 3);
+    const truths = balancesFromLogsAt(chain, sampled);
+    for (const hash of sampled) {
+      const expected = truths.get(hash)!;
       for (const [k, want] of [...expected].filter(([k]) => k.startsWith(`${id} `)).slice(0, 3)) {
         const holder = k.split(' ')[1]!;
         const raw = (await v3.get(`/mdw/v3/aex9/${id}/balances/${holder}?hash=${hash}`)).body as Obj;

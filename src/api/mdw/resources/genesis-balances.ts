@@ -5,7 +5,7 @@
  * where the node holds its genesis money. Nothing having changed it, its balance at any stored height is the one at
  * the genesis key block, which the node tells once (`/v3/accounts/{id}/hash/{genesis}`) and which never changes: kept.
  */
-import { LRUCache } from 'lru-cache';
+import { countedCache } from '../../../base/counted-cache.ts';
 import type { Logger } from '../../../base/log.ts';
 import type { Config } from '../../../config/middleware.ts';
 import type { Queryable } from '../../../db/connection/pool.ts';
@@ -33,7 +33,7 @@ export interface UntouchedBalance {
 export class GenesisBalances {
   readonly #db: Queryable;
   readonly #node: Pick<NodeClient, 'accountBalance'> | undefined;
-  readonly #kept = new LRUCache<string, bigint>({ max: KEPT });
+  readonly #kept = countedCache<string, bigint>(KEPT);
   #genesis: { readonly hash: string; readonly timeMs: number } | undefined;
 
   constructor(db: Queryable, node: Pick<NodeClient, 'accountBalance'> | undefined) {

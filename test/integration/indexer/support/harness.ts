@@ -65,7 +65,8 @@ export async function startHarness(
         NODE_URL: devnode.externalUrl,
         DATABASE_URL: db.url,
         DATABASE_SCHEMA: 'mdw',
-        POLL_INTERVAL_MS: '50',
+        // 200 ms, not 50: the populators the cases leave running idle at under half the CPU (test/integration/v3/harness.ts)
+        POLL_INTERVAL_MS: '200',
         BATCH_SIZE: '10',
         FORK_WINDOW: '5',
         NODE_TIMEOUT_MS: '2000',
