@@ -1,5 +1,7 @@
 /** @module KubeClient over @kubernetes/client-node 2 (undici fetch): generic objects, SSA, merge patches, watches. */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type https from 'node:https';
 import {
   ApiException,
   HttpMethod,
@@ -16,6 +18,7 @@ import type {
   ResponseContext,
   SecurityAuthentication,
 } from '@kubernetes/client-node';
+import type { Dispatcher } from 'undici';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
@@ -114,16 +117,36 @@ interface RawList {
 }
 
 /**
- * PooledAuthentication is the KubeConfig's authentication with one connection pool for every request. client-node
- * 2.0.1 gives each request a new undici Agent (applySecurityAuthentication builds one from the TLS options each time),
- * so each request opened a TCP and TLS connection of its own, a handshake on both ends: the operator's Lease renewal
- * every 2 s and each reconcile pass's reads and writes. The first request's Agent serves them all; the credentials a
- * request carries (a bearer token, re-read as the KubeConfig does) are still set per request, and the Agent keeps only
- * the TLS options, which are the KubeConfig's for its whole life.
+ * TLS_OPTIONS are the request options the KubeConfig builds a request's undici Agent from (applySecurityAuthentication
+ * in client-node 2.0.1): the CA, the client certificate and key, and how the server is checked.
+ */
+const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+/** tlsKeyOf is a digest of the TLS options: two requests with the same one can share a connection. */
+function tlsKeyOf(options: https.RequestOptions): string {
+  const hash = createHash('sha256');
+  for (const name of TLS_OPTIONS) {
+    const value: unknown = options[name];
+    const bytes = Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value) ?? '-');
+    hash.update(`${name} ${bytes.length}\n`).update(bytes);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * PooledAuthentication is the KubeConfig's authentication with one connection pool for the requests of the same TLS
+ * material. client-node 2.0.1 gives each request a new undici Agent (applySecurityAuthentication builds one from the
+ * TLS options each time), so each request opened a TCP and TLS connection of its own, a handshake on both ends: the
+ * operator's Lease renewal every 2 s and each reconcile pass's reads and writes. The credentials a request carries (a
+ * bearer token, re-read as the KubeConfig does) are still set per request; the TLS options are read per request too,
+ * and when they change (an exec plugin's new client certificate, a rotated certificate file or CA) the request's own
+ * Agent becomes the pool and the old pool is closed: what runs on it finishes, and its connections go.
  */
 class PooledAuthentication implements SecurityAuthentication {
   readonly #kc: KubeConfig;
-  #dispatcher: ReturnType<RequestContext['getDispatcher']>;
+  /** the pool, the digest of its TLS options and the number of the request that brought them */
+  #pool: { readonly key: string; readonly request: number; readonly dispatcher: Dispatcher | undefined } | undefined;
+  #requests = 0;
 
   constructor(kc: KubeConfig) {
     this.#kc = kc;
@@ -134,9 +157,21 @@ class PooledAuthentication implements SecurityAuthentication {
   }
 
   async applySecurityAuthentication(ctx: RequestContext): Promise<void> {
+    const request = ++this.#requests;
+    // read before the request's Agent is built: if they change in between, the Agent has the newer ones and the next
+    // request reads those and moves the pool to them
+    const options: https.RequestOptions = {};
+    await this.#kc.applyToHTTPSOptions(options);
+    const key = tlsKeyOf(options);
     await this.#kc.applySecurityAuthentication(ctx);
-    this.#dispatcher ??= ctx.getDispatcher();
-    if (this.#dispatcher !== undefined) ctx.setDispatcher(this.#dispatcher);
+    const pool = this.#pool;
+    // a request that read its options before the pool's did keeps to the pool: its options are not newer
+    if (pool === undefined || (key !== pool.key && request > pool.request)) {
+      this.#pool = { key, request, dispatcher: ctx.getDispatcher() };
+      void pool?.dispatcher?.close();
+    }
+    const dispatcher = this.#pool?.dispatcher;
+    if (dispatcher !== undefined) ctx.setDispatcher(dispatcher);
   }
 }
 
