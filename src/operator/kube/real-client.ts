@@ -175,13 +175,28 @@ class PooledAuthentication implements SecurityAuthentication {
   }
 }
 
+/**
+ * pooledConfig is kc with auth's applySecurityAuthentication, for Watch, which reads the cluster and authenticates each
+ * watch through its KubeConfig: the watches then share the requests' pool instead of a TCP and TLS connection each,
+ * and one that ends leaves its connection to the next. A watch's answer streams for minutes and keeps its connection
+ * busy meanwhile (HTTP/1.1) or one stream of it (HTTP/2, which a Go API server chooses), so the pool opens another
+ * connection for what comes while every one is busy: undici's Pool has no limit of connections unless one is set, and
+ * none is. A pool closed after its TLS material changed lets its watches run to their end (the informer then watches
+ * again, over the new pool).
+ */
+function pooledConfig(kc: KubeConfig, auth: PooledAuthentication): KubeConfig {
+  const config = Object.create(kc) as KubeConfig;
+  config.applySecurityAuthentication = (ctx) => auth.applySecurityAuthentication(ctx);
+  return config;
+}
+
 /** ObjectApi adds raw lists and merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
 class ObjectApi extends KubernetesObjectApi {
   #requestTimeoutMs: number = DEFAULTS.KUBE_REQUEST_TIMEOUT_MS;
 
-  static forConfig(kc: KubeConfig, requestTimeoutMs: number): ObjectApi {
+  static forConfig(kc: KubeConfig, auth: PooledAuthentication, requestTimeoutMs: number): ObjectApi {
     const api = kc.makeApiClient(ObjectApi);
-    api.configuration.authMethods.default = new PooledAuthentication(kc);
+    api.configuration.authMethods.default = auth;
     api.setDefaultNamespace(kc);
     api.#requestTimeoutMs = requestTimeoutMs;
     return api;
@@ -248,8 +263,9 @@ class RealKubeClient implements KubeClient {
   readonly #watch: Watch;
 
   constructor(kc: KubeConfig, requestTimeoutMs: number) {
-    this.#objects = ObjectApi.forConfig(kc, requestTimeoutMs);
-    this.#watch = new Watch(kc);
+    const auth = new PooledAuthentication(kc);
+    this.#objects = ObjectApi.forConfig(kc, auth, requestTimeoutMs);
+    this.#watch = new Watch(pooledConfig(kc, auth));
   }
 
   async get<T extends KubeObject>(ref: ObjectRef, options?: CallOptions): Promise<T | undefined> {

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeClient } from '../../../src/operator/kube/client.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
 import { makeCerts, type ClusterCerts } from '../../control-plane/certs.ts';
 
@@ -28,6 +30,8 @@ describe('createKubeClient over TLS', () => {
   let server: Server;
   let connections: number;
   let kc: KubeConfig;
+  /** watches the server holds open until the test ends them; with none, a watch's answer ends at once */
+  let held: ServerResponse[] | undefined;
 
   before(async () => {
     // self-signed for localhost and 127.0.0.1, its own CA
@@ -35,7 +39,12 @@ describe('createKubeClient over TLS', () => {
     const key = readFileSync(new URL('../../support/tls/localhost.key', import.meta.url));
     server = createServer({ cert: readFileSync(cert), key }, (req, res) => {
       res.setHeader('content-type', 'application/json');
-      res.end(answer(req.url));
+      if (req.url?.includes('watch=true') !== true) res.end(answer(req.url));
+      else if (held === undefined) res.end();
+      else {
+        res.flushHeaders();
+        held.push(res);
+      }
     });
     server.on('secureConnection', () => (connections += 1));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,6 +68,52 @@ describe('createKubeClient over TLS', () => {
     // the discovery of ConfigMap's path, then 20 lists (21 connections before): the pool opens a second connection when
     // a request goes out while the first connection's answer is still being read, then both serve the rest
     expect(connections).to.be.at.most(2);
+  });
+
+  /** watchUntilDone watches ConfigMaps until the watch ends. */
+  async function watchUntilDone(kube: KubeClient): Promise<void> {
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
+    const watch = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: '1' };
+    await kube.watch(
+      watch,
+      () => undefined,
+      (err) => (err === undefined ? resolve() : reject(err)),
+    );
+    return promise;
+  }
+
+  it('watches over the same pool: a watch that ended leaves its connection to the next', async () => {
+    held = undefined;
+    connections = 0;
+    const kube = createKubeClient(kc);
+    await kube.list('v1', 'ConfigMap', 'default');
+    for (let i = 0; i < 5; i++) await watchUntilDone(kube);
+    await kube.list('v1', 'ConfigMap', 'default');
+    // 7 before: one for each watch, the others for the discovery and the lists
+    expect(connections).to.be.at.most(2);
+  });
+
+  it('answers the other requests while watches hold connections', async () => {
+    held = [];
+    connections = 0;
+    const kube = createKubeClient(kc);
+    const watches = [];
+    for (let i = 0; i < 3; i++) {
+      const watch = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', resourceVersion: '1' };
+      watches.push(
+        await kube.watch(
+          watch,
+          () => undefined,
+          () => undefined,
+        ),
+      );
+    }
+    while (held.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    // each watch's answer keeps a connection busy (HTTP/1.1): the lists go over others
+    for (let i = 0; i < 20; i++) await kube.list('v1', 'ConfigMap', 'default', {});
+    expect(connections).to.be.within(4, 5);
+    for (const w of watches) w.stop();
+    for (const res of held) res.end();
   });
 });
 
