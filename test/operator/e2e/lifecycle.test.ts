@@ -209,6 +209,43 @@ describe('operator lifecycle on the fake API server', () => {
       expect(probeLines()).to.have.length(2);
     });
 
+    it('says the end of a run that no answer ended: no server left to ask', async () => {
+      await runningMiddleware();
+      h.probe.answers.set('mainnet', TIMED_OUT);
+      h.logs.length = 0;
+      const first = h.clock.now().toISOString();
+      for (let i = 0; i < 2; i++) {
+        await h.pass();
+        h.clock.advance(30_000);
+      }
+      // By playing the Deployment controller: every server pod has gone unready, so there is none to probe.
+      h.kube.setStatus(SERVER, { ...h.kube.peek<Built<V1Deployment>>(SERVER)!.status, availableReplicas: 0 });
+      await h.pass();
+      await h.pass();
+      const probeLines = h.logs
+        .filter((l) => l.msg.startsWith('status probe'))
+        .map(({ level, msg, failures, since }) => ({ level, msg, failures, since }));
+      expect(probeLines).to.deep.equal([
+        {
+          level: 40,
+          msg:
+            'status probe of generation 1 (Service mainnet) got no answer: status endpoint timed out; ' +
+            'Synced says so from 3 in a row, this line not again until it answers',
+          failures: undefined,
+          since: undefined,
+        },
+        {
+          level: 30,
+          msg:
+            'status probe of generation 1 (Service mainnet) stopped after 2 failures without an answer: ' +
+            'no server is available to ask',
+          failures: 2,
+          since: first,
+        },
+      ]);
+      expect(h.condition('Synced')).to.deep.include({ status: 'Unknown', reason: 'NotProbed' });
+    });
+
     it('does not hide an answer: a lag turns Synced False at once, in the middle of a run of timeouts too', async () => {
       await runningMiddleware();
       h.probe.answers.set('mainnet', TIMED_OUT);
