@@ -403,6 +403,47 @@ describe('operator lifecycle on the fake API server', () => {
     );
   });
 
+  it('rolls the servers onto spec.server.shutdownDelaySeconds, refused outside 0–600 s by the API server and the operator', async () => {
+    await runningMiddleware();
+    const server = () => h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec;
+    const delayOf = () => server()?.containers[0]?.env?.find((e) => e.name === 'SHUTDOWN_DELAY_MS')?.value;
+    // the default, which the API server fills in: the servers of a Middleware from before the field do not roll
+    expect(h.middleware().spec.server).to.deep.include({ shutdownDelaySeconds: 5 });
+    expect([delayOf(), server()?.terminationGracePeriodSeconds]).to.deep.equal(['5000', 45]);
+
+    // By giving a load balancer that deregisters its targets slowly 30 s, as `kubectl edit middleware/mainnet` would.
+    h.kube.userPatch(MW_REF, { spec: { server: { shutdownDelaySeconds: 30 } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    expect([delayOf(), server()?.terminationGracePeriodSeconds]).to.deep.equal(['30000', 70]);
+
+    // Outside its bounds: the API server refuses the edit, naming the field and the bound.
+    for (const [delay, bound] of [
+      [601, 'must be <= 600'],
+      [-1, 'must be >= 0'],
+    ] as const) {
+      let refused: unknown;
+      try {
+        h.kube.userPatch(MW_REF, { spec: { server: { shutdownDelaySeconds: delay } } });
+      } catch (err) {
+        refused = err;
+      }
+      expect(refused, `${delay}`).to.be.instanceOf(KubeError).and.include({ status: 422 });
+      expect((refused as Error).message).to.contain(`spec.server.shutdownDelaySeconds: ${bound}`);
+    }
+    // Let in under an older CRD: the operator refuses it and leaves the servers as they are.
+    h.kube.legacyPatch(MW_REF, { spec: { server: { shutdownDelaySeconds: 601 } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply')).to.deep.equal([]);
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'InvalidSpec' });
+    expect(JSON.stringify(h.middleware().status?.conditions)).to.contain(
+      'spec.server.shutdownDelaySeconds: must be between 0 and 600',
+    );
+    expect([delayOf(), server()?.terminationGracePeriodSeconds]).to.deep.equal(['30000', 70]);
+  });
+
   it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {
     await h.apply();
     h.probe.set('mainnet', 100, 0);
