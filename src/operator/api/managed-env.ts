@@ -17,7 +17,6 @@ const NOT_FROM_A_FIELD: Readonly<Record<string, string>> = {
   PORT: fixed("the containers' ports; spec.server.http.port sets the Service's"),
   WEBSOCKET_ADDRESS: fixed("the containers' ports; spec.server.websocket.port sets the Service's"),
   NODE_OPTIONS: fixed("each role's V8 settings, measured in docs/benchmarks.md"),
-  SHUTDOWN_DELAY_MS: fixed("the server pods' terminationGracePeriodSeconds is sized for it"),
   WRITER_LEASE_NAME: fixed("the generation's writer Lease"),
   POD_NAME: fixed("the pod's own name, for its Leases"),
   POD_NAMESPACE: fixed("the pod's own namespace, for its Leases"),

@@ -58,6 +58,8 @@ export const BOUNDS = {
   syncedWithinBlocks: { min: 0, max: 100000 },
   stableWindowSeconds: { min: 0, max: 604800 },
   replicaMaxLagSeconds: { min: 1, max: 86400 },
+  /** SHUTDOWN_DELAY_MS's own range, in seconds (src/config/middleware.ts): a pod never gets a delay its server refuses. */
+  shutdownDelaySeconds: { min: 0, max: 600 },
   /** Variables of spec.server.env and spec.populator.env each. */
   env: { min: 0, max: 128 },
   envNameLength: 128,

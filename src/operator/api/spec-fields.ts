@@ -425,6 +425,13 @@ const server = obj(
         env: ['TRUSTED_PROXIES'],
       },
     ),
+    shutdownDelaySeconds: int(B.shutdownDelaySeconds, {
+      // about a second on a calm cluster until kube-proxy and the ingress controllers drop a deleted pod: 5 s leaves
+      // room for a busy control plane; a cloud load balancer that deregisters its targets slowly wants more
+      default: 5,
+      doc: "SHUTDOWN_DELAY_MS: seconds a stopping server (a rolling update, a scale-down, a drain) keeps serving after SIGTERM, its /readyz 503, while Kubernetes takes it out of its Service's endpoints and kube-proxy, the ingress controllers and load balancers learn it; its pods' terminationGracePeriodSeconds is this plus 40. 0: it stops at once.",
+      env: ['SHUTDOWN_DELAY_MS'],
+    }),
     env: env(
       "More variables of the server containers (README's Configuration: CORS_ORIGINS, WEBSOCKET_*, API_CACHE_MAX_BYTES, …), a value or a Secret's, ConfigMap's or the pod's; the ones the operator sets itself are refused.",
     ),

@@ -31,13 +31,16 @@ export function nextStreak(
 }
 
 /**
- * ProbeRecord is a pass's probe folded into its Middleware's streak: the streak it gives, and the streak an answer
- * ended (what the log says: a run of failures is said at its first and at its answer, not at every pass between).
+ * ProbeRecord is a pass's probe folded into its Middleware's streak: the streak it gives, and the streak this pass
+ * ended, by an answer or for want of a server to ask (what the log says: a run of failures is said at its first and
+ * at its end, not at every pass between).
  */
 export interface ProbeRecord {
   readonly streak: ProbeStreak | undefined;
-  /** the run of failures this pass's answer ended; not set when it ended for want of a server to ask */
+  /** the run of failures this pass's answer ended */
   readonly answeredAfter?: ProbeStreak;
+  /** the run of failures that ended without an answer: no server was available to ask this pass */
+  readonly unansweredAfter?: ProbeStreak;
 }
 
 /** isTolerated: the probe failed, but not yet often enough in a row to count; the status stays as the last answer left it. */
@@ -61,9 +64,9 @@ export class ProbeStreaks {
     const next = nextStreak(previous, probe, now);
     if (next === undefined) this.#streaks.delete(key);
     else this.#streaks.set(key, { ...next, uid });
-    return previous !== undefined && probe?.reachable === true
-      ? { streak: next, answeredAfter: { failures: previous.failures, since: previous.since } }
-      : { streak: next };
+    if (previous === undefined || probe?.reachable === false) return { streak: next };
+    const ended = { failures: previous.failures, since: previous.since };
+    return probe === undefined ? { streak: next, unansweredAfter: ended } : { streak: next, answeredAfter: ended };
   }
 
   /** forget drops the streak of a Middleware that is gone. */

@@ -73,14 +73,16 @@ export async function converge(pass: ChildPass, step: ReloadStep, operand: Opera
 }
 
 /**
- * logProbe says a run of unanswered status probes twice: at its first failure (warn, with the cause) and at the answer
- * that ends it (info, with how many failed), not at each pass between, which may be hours of one line every 30 s.
+ * logProbe says a run of unanswered status probes twice: at its first failure (warn, with the cause) and at its end
+ * (info, with how many failed), not at each pass between, which may be hours of one line every 30 s. It ends at an
+ * answer, or without one when no server is left to ask (the Available condition says why): a reader who saw the
+ * first line is told the run is over either way, and a failure after it starts a run that is said again.
  */
 function logProbe(
   pass: ChildPass,
   probed: { readonly generation: number; readonly service: string },
   probe: ProbeResult | undefined,
-  { streak, answeredAfter }: ProbeRecord,
+  { streak, answeredAfter, unansweredAfter }: ProbeRecord,
 ): void {
   const fields = { name: pass.ref.name, namespace: pass.ref.namespace, ...probed };
   if (streak?.failures === 1)
@@ -94,6 +96,13 @@ function logProbe(
       { ...fields, failures: answeredAfter.failures, since: answeredAfter.since },
       `status probe of generation ${probed.generation} (Service ${probed.service}) answering again after ` +
         `${answeredAfter.failures} failure${answeredAfter.failures === 1 ? '' : 's'}`,
+    );
+  if (unansweredAfter !== undefined)
+    pass.log.info(
+      { ...fields, failures: unansweredAfter.failures, since: unansweredAfter.since },
+      `status probe of generation ${probed.generation} (Service ${probed.service}) stopped after ` +
+        `${unansweredAfter.failures} failure${unansweredAfter.failures === 1 ? '' : 's'} without an answer: ` +
+        'no server is available to ask',
     );
 }
 

@@ -1,5 +1,7 @@
 /** @module KubeClient over @kubernetes/client-node 2 (undici fetch): generic objects, SSA, merge patches, watches. */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
+import type https from 'node:https';
 import {
   ApiException,
   HttpMethod,
@@ -16,6 +18,7 @@ import type {
   ResponseContext,
   SecurityAuthentication,
 } from '@kubernetes/client-node';
+import type { Dispatcher } from 'undici';
 import { KubeError } from './client.ts';
 import type {
   ApplyOptions,
@@ -114,16 +117,36 @@ interface RawList {
 }
 
 /**
- * PooledAuthentication is the KubeConfig's authentication with one connection pool for every request. client-node
- * 2.0.1 gives each request a new undici Agent (applySecurityAuthentication builds one from the TLS options each time),
- * so each request opened a TCP and TLS connection of its own, a handshake on both ends: the operator's Lease renewal
- * every 2 s and each reconcile pass's reads and writes. The first request's Agent serves them all; the credentials a
- * request carries (a bearer token, re-read as the KubeConfig does) are still set per request, and the Agent keeps only
- * the TLS options, which are the KubeConfig's for its whole life.
+ * TLS_OPTIONS are the request options the KubeConfig builds a request's undici Agent from (applySecurityAuthentication
+ * in client-node 2.0.1): the CA, the client certificate and key, and how the server is checked.
+ */
+const TLS_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+/** tlsKeyOf is a digest of the TLS options: two requests with the same one can share a connection. */
+function tlsKeyOf(options: https.RequestOptions): string {
+  const hash = createHash('sha256');
+  for (const name of TLS_OPTIONS) {
+    const value: unknown = options[name];
+    const bytes = Buffer.isBuffer(value) ? value : Buffer.from(JSON.stringify(value) ?? '-');
+    hash.update(`${name} ${bytes.length}\n`).update(bytes);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * PooledAuthentication is the KubeConfig's authentication with one connection pool for the requests of the same TLS
+ * material. client-node 2.0.1 gives each request a new undici Agent (applySecurityAuthentication builds one from the
+ * TLS options each time), so each request opened a TCP and TLS connection of its own, a handshake on both ends: the
+ * operator's Lease renewal every 2 s and each reconcile pass's reads and writes. The credentials a request carries (a
+ * bearer token, re-read as the KubeConfig does) are still set per request; the TLS options are read per request too,
+ * and when they change (an exec plugin's new client certificate, a rotated certificate file or CA) the request's own
+ * Agent becomes the pool and the old pool is closed: what runs on it finishes, and its connections go.
  */
 class PooledAuthentication implements SecurityAuthentication {
   readonly #kc: KubeConfig;
-  #dispatcher: ReturnType<RequestContext['getDispatcher']>;
+  /** the pool, the digest of its TLS options and the number of the request that brought them */
+  #pool: { readonly key: string; readonly request: number; readonly dispatcher: Dispatcher | undefined } | undefined;
+  #requests = 0;
 
   constructor(kc: KubeConfig) {
     this.#kc = kc;
@@ -134,19 +157,46 @@ class PooledAuthentication implements SecurityAuthentication {
   }
 
   async applySecurityAuthentication(ctx: RequestContext): Promise<void> {
+    const request = ++this.#requests;
+    // read before the request's Agent is built: if they change in between, the Agent has the newer ones and the next
+    // request reads those and moves the pool to them
+    const options: https.RequestOptions = {};
+    await this.#kc.applyToHTTPSOptions(options);
+    const key = tlsKeyOf(options);
     await this.#kc.applySecurityAuthentication(ctx);
-    this.#dispatcher ??= ctx.getDispatcher();
-    if (this.#dispatcher !== undefined) ctx.setDispatcher(this.#dispatcher);
+    const pool = this.#pool;
+    // a request that read its options before the pool's did keeps to the pool: its options are not newer
+    if (pool === undefined || (key !== pool.key && request > pool.request)) {
+      this.#pool = { key, request, dispatcher: ctx.getDispatcher() };
+      void pool?.dispatcher?.close();
+    }
+    const dispatcher = this.#pool?.dispatcher;
+    if (dispatcher !== undefined) ctx.setDispatcher(dispatcher);
   }
+}
+
+/**
+ * pooledConfig is kc with auth's applySecurityAuthentication, for Watch, which reads the cluster and authenticates each
+ * watch through its KubeConfig: the watches then share the requests' pool instead of a TCP and TLS connection each,
+ * and one that ends leaves its connection to the next. A watch's answer streams for minutes and keeps its connection
+ * busy meanwhile (HTTP/1.1) or one stream of it (HTTP/2, which a Go API server chooses), so the pool opens another
+ * connection for what comes while every one is busy: undici's Pool has no limit of connections unless one is set, and
+ * none is. A pool closed after its TLS material changed lets its watches run to their end (the informer then watches
+ * again, over the new pool).
+ */
+function pooledConfig(kc: KubeConfig, auth: PooledAuthentication): KubeConfig {
+  const config = Object.create(kc) as KubeConfig;
+  config.applySecurityAuthentication = (ctx) => auth.applySecurityAuthentication(ctx);
+  return config;
 }
 
 /** ObjectApi adds raw lists and merge patches (main resource and /status) and collection paths to KubernetesObjectApi. */
 class ObjectApi extends KubernetesObjectApi {
   #requestTimeoutMs: number = DEFAULTS.KUBE_REQUEST_TIMEOUT_MS;
 
-  static forConfig(kc: KubeConfig, requestTimeoutMs: number): ObjectApi {
+  static forConfig(kc: KubeConfig, auth: PooledAuthentication, requestTimeoutMs: number): ObjectApi {
     const api = kc.makeApiClient(ObjectApi);
-    api.configuration.authMethods.default = new PooledAuthentication(kc);
+    api.configuration.authMethods.default = auth;
     api.setDefaultNamespace(kc);
     api.#requestTimeoutMs = requestTimeoutMs;
     return api;
@@ -213,8 +263,9 @@ class RealKubeClient implements KubeClient {
   readonly #watch: Watch;
 
   constructor(kc: KubeConfig, requestTimeoutMs: number) {
-    this.#objects = ObjectApi.forConfig(kc, requestTimeoutMs);
-    this.#watch = new Watch(kc);
+    const auth = new PooledAuthentication(kc);
+    this.#objects = ObjectApi.forConfig(kc, auth, requestTimeoutMs);
+    this.#watch = new Watch(pooledConfig(kc, auth));
   }
 
   async get<T extends KubeObject>(ref: ObjectRef, options?: CallOptions): Promise<T | undefined> {

@@ -26,21 +26,14 @@ export const SERVER_NODE_OPTIONS = '--max-semi-space-size=8';
 const UNLIMITED_SERVER_HEAP = '--max-old-space-size=1024';
 
 /**
- * SERVER_SHUTDOWN_DELAY_MS is a server pod's SHUTDOWN_DELAY_MS: after SIGTERM it answers /readyz 503 and keeps serving
- * this long before it closes its listener. Kubernetes removes a deleted pod from its Service's endpoints
- * asynchronously (the EndpointSlice controller, then each kube-proxy and ingress controller): about a second on a calm
- * cluster, during which clients are still sent to it; 5 s leaves room for a busy control plane. Every rolling update
- * and scale-down of the servers then costs their clients no refused connection.
+ * SERVER_STOP_SECONDS is how long the kubelet waits, after a server pod's shutdown delay (its SHUTDOWN_DELAY_MS,
+ * spec.server.shutdownDelaySeconds), before SIGKILL: the requests in flight (a request's body is received within
+ * 30 s, REQUEST_TIMEOUTS in src/api/server.ts; middleware queries are answered within 5 s, the node's within
+ * NODE_TIMEOUT_MS, 10 s) and the pools' close, with 10 s to spare. Only a streamed export may run longer
+ * (EXPORT_MAX_SECONDS); its client resumes after its last row. The pod's terminationGracePeriodSeconds is the delay
+ * plus this: 45 s with the default delay of 5 s.
  */
-export const SERVER_SHUTDOWN_DELAY_MS = 5000;
-
-/**
- * SERVER_TERMINATION_GRACE_SECONDS is how long the kubelet waits after SIGTERM before SIGKILL: the delay, then the
- * requests in flight (a request's body is received within 30 s, REQUEST_TIMEOUTS in src/api/server.ts; middleware
- * queries are answered within 5 s, the node's within NODE_TIMEOUT_MS, 10 s) and the pools' close, with 10 s to spare.
- * Only a streamed export may run longer (EXPORT_MAX_SECONDS); its client resumes after its last row.
- */
-export const SERVER_TERMINATION_GRACE_SECONDS = 45;
+export const SERVER_STOP_SECONDS = 40;
 
 /** serverNodeOptions are a server pod's Node flags for its container's `resources`. */
 export function serverNodeOptions(resources: V1ResourceRequirements | undefined): string {
@@ -71,7 +64,7 @@ export function buildServerDeployment(
     resources: ctx.spec.server.resources,
     extraEnv: [
       { name: 'NODE_OPTIONS', value: serverNodeOptions(ctx.spec.server.resources) },
-      { name: 'SHUTDOWN_DELAY_MS', value: String(SERVER_SHUTDOWN_DELAY_MS) },
+      { name: 'SHUTDOWN_DELAY_MS', value: String(ctx.spec.server.shutdownDelaySeconds * 1000) },
       // set only away from the default, so that servers of a Middleware without it keep their pod template
       ...(ctx.spec.server.rootV3 === 'node' ? [] : [{ name: 'ROOT_V3', value: ctx.spec.server.rootV3 }]),
       // only the servers read from replicas: whatever writes or migrates stays on the primary
@@ -90,7 +83,7 @@ export function buildServerDeployment(
   if (keys) container.volumeMounts = [...(container.volumeMounts ?? []), keys.mount];
   const template = podTemplate(ctx, labels, container, ctx.spec.server.scheduling);
   if (keys) template.spec!.volumes = [...(template.spec!.volumes ?? []), keys.volume];
-  template.spec!.terminationGracePeriodSeconds = SERVER_TERMINATION_GRACE_SECONDS;
+  template.spec!.terminationGracePeriodSeconds = ctx.spec.server.shutdownDelaySeconds + SERVER_STOP_SECONDS;
   return withInputHash({
     apiVersion: 'apps/v1',
     kind: 'Deployment',

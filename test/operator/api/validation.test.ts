@@ -189,6 +189,21 @@ describe('validateMiddleware', () => {
     { name: 'a root /v3 of neither API', mw: withSpec({ server: { rootV3: 'both' } }), path: 'spec.server.rootV3' },
     { name: 'fork window 0', mw: withSpec({ forkWindow: 0 }), path: 'spec.forkWindow' },
     {
+      name: 'a negative server shutdown delay',
+      mw: withSpec({ server: { shutdownDelaySeconds: -1 } }),
+      path: 'spec.server.shutdownDelaySeconds',
+    },
+    {
+      name: 'a server shutdown delay over 10 minutes, more than SHUTDOWN_DELAY_MS takes',
+      mw: withSpec({ server: { shutdownDelaySeconds: 601 } }),
+      path: 'spec.server.shutdownDelaySeconds',
+    },
+    {
+      name: 'a server shutdown delay in milliseconds or with a unit',
+      mw: withSpec({ server: { shutdownDelaySeconds: '5s' } }),
+      path: 'spec.server.shutdownDelaySeconds',
+    },
+    {
       name: 'batches of 0 transactions',
       mw: withSpec({ populator: { batchTransactions: 0 } }),
       path: 'spec.populator.batchTransactions',
@@ -338,6 +353,13 @@ describe('validateMiddleware', () => {
       JsonSchema
     >;
     expect(server.server!['x-kubernetes-validations']).to.equal(undefined);
+  });
+
+  it('says the bounds of a server shutdown delay, which SHUTDOWN_DELAY_MS shares', () => {
+    expect(formatProblems(validateMiddleware(withSpec({ server: { shutdownDelaySeconds: 601 } })))).to.equal(
+      'spec.server.shutdownDelaySeconds: must be between 0 and 600',
+    );
+    expect(validateMiddleware(withSpec({ server: { shutdownDelaySeconds: 0 } }))).to.deep.equal([]);
   });
 
   it('reports every problem at once', () => {

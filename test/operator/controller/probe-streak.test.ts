@@ -54,11 +54,16 @@ describe('ProbeStreaks', () => {
     expect(streaks.record(MW, 'u1', refused, t1).streak).to.deep.include({ failures: 1 });
   });
 
-  it('says which run an answer ended: none when the run ended for want of a server, or there was none', () => {
+  it('says which run a pass ended, by an answer or for want of a server to ask; none when there was none', () => {
     const streaks = new ProbeStreaks();
     expect(streaks.record(MW, 'u1', lagging, t0)).to.deep.equal({ streak: undefined });
+    expect(streaks.record(MW, 'u1', undefined, t0)).to.deep.equal({ streak: undefined });
     streaks.record(MW, 'u1', refused, t0);
-    expect(streaks.record(MW, 'u1', undefined, t1)).to.deep.equal({ streak: undefined });
+    streaks.record(MW, 'u1', refused, t1);
+    expect(streaks.record(MW, 'u1', undefined, t1)).to.deep.equal({
+      streak: undefined,
+      unansweredAfter: { failures: 2, since: t0.toISOString() },
+    });
     expect(streaks.record(MW, 'u1', lagging, t1)).to.deep.equal({ streak: undefined });
   });
 

@@ -209,6 +209,43 @@ describe('operator lifecycle on the fake API server', () => {
       expect(probeLines()).to.have.length(2);
     });
 
+    it('says the end of a run that no answer ended: no server left to ask', async () => {
+      await runningMiddleware();
+      h.probe.answers.set('mainnet', TIMED_OUT);
+      h.logs.length = 0;
+      const first = h.clock.now().toISOString();
+      for (let i = 0; i < 2; i++) {
+        await h.pass();
+        h.clock.advance(30_000);
+      }
+      // By playing the Deployment controller: every server pod has gone unready, so there is none to probe.
+      h.kube.setStatus(SERVER, { ...h.kube.peek<Built<V1Deployment>>(SERVER)!.status, availableReplicas: 0 });
+      await h.pass();
+      await h.pass();
+      const probeLines = h.logs
+        .filter((l) => l.msg.startsWith('status probe'))
+        .map(({ level, msg, failures, since }) => ({ level, msg, failures, since }));
+      expect(probeLines).to.deep.equal([
+        {
+          level: 40,
+          msg:
+            'status probe of generation 1 (Service mainnet) got no answer: status endpoint timed out; ' +
+            'Synced says so from 3 in a row, this line not again until it answers',
+          failures: undefined,
+          since: undefined,
+        },
+        {
+          level: 30,
+          msg:
+            'status probe of generation 1 (Service mainnet) stopped after 2 failures without an answer: ' +
+            'no server is available to ask',
+          failures: 2,
+          since: first,
+        },
+      ]);
+      expect(h.condition('Synced')).to.deep.include({ status: 'Unknown', reason: 'NotProbed' });
+    });
+
     it('does not hide an answer: a lag turns Synced False at once, in the middle of a run of timeouts too', async () => {
       await runningMiddleware();
       h.probe.answers.set('mainnet', TIMED_OUT);
@@ -364,6 +401,47 @@ describe('operator lifecycle on the fake API server', () => {
     expect(JSON.stringify(h.middleware().status?.conditions)).to.contain(
       'DATABASE_URL is set by the operator from spec.database.urlSecretRef',
     );
+  });
+
+  it('rolls the servers onto spec.server.shutdownDelaySeconds, refused outside 0–600 s by the API server and the operator', async () => {
+    await runningMiddleware();
+    const server = () => h.kube.peek<Built<V1Deployment>>(SERVER)?.spec?.template.spec;
+    const delayOf = () => server()?.containers[0]?.env?.find((e) => e.name === 'SHUTDOWN_DELAY_MS')?.value;
+    // the default, which the API server fills in: the servers of a Middleware from before the field do not roll
+    expect(h.middleware().spec.server).to.deep.include({ shutdownDelaySeconds: 5 });
+    expect([delayOf(), server()?.terminationGracePeriodSeconds]).to.deep.equal(['5000', 45]);
+
+    // By giving a load balancer that deregisters its targets slowly 30 s, as `kubectl edit middleware/mainnet` would.
+    h.kube.userPatch(MW_REF, { spec: { server: { shutdownDelaySeconds: 30 } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply').map((w) => w.ref.name)).to.deep.equal(['mainnet-server-g1']);
+    expect([delayOf(), server()?.terminationGracePeriodSeconds]).to.deep.equal(['30000', 70]);
+
+    // Outside its bounds: the API server refuses the edit, naming the field and the bound.
+    for (const [delay, bound] of [
+      [601, 'must be <= 600'],
+      [-1, 'must be >= 0'],
+    ] as const) {
+      let refused: unknown;
+      try {
+        h.kube.userPatch(MW_REF, { spec: { server: { shutdownDelaySeconds: delay } } });
+      } catch (err) {
+        refused = err;
+      }
+      expect(refused, `${delay}`).to.be.instanceOf(KubeError).and.include({ status: 422 });
+      expect((refused as Error).message).to.contain(`spec.server.shutdownDelaySeconds: ${bound}`);
+    }
+    // Let in under an older CRD: the operator refuses it and leaves the servers as they are.
+    h.kube.legacyPatch(MW_REF, { spec: { server: { shutdownDelaySeconds: 601 } } });
+    h.kube.clearRecords();
+    await h.pass();
+    expect(h.kube.writes.filter((w) => w.verb === 'apply')).to.deep.equal([]);
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'InvalidSpec' });
+    expect(JSON.stringify(h.middleware().status?.conditions)).to.contain(
+      'spec.server.shutdownDelaySeconds: must be between 0 and 600',
+    );
+    expect([delayOf(), server()?.terminationGracePeriodSeconds]).to.deep.equal(['30000', 70]);
   });
 
   it('starts without a Degraded moment, and reports losing every server as Degraded until they are back', async () => {

@@ -11,6 +11,7 @@ import type { V1Deployment, V1Pod, V1Service } from '@kubernetes/client-node';
 import { parseJson } from '../../../src/chain/json.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
 import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
+import { isKubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
@@ -145,6 +146,36 @@ realTier('the operator on a real control plane', function () {
     const nodeBlock = await fetch(`${c.devnode.externalUrl}/v2/key-blocks/height/${top}`);
     // the same block, digit for digit (the nonce is above 2^53), whatever the order of its keys
     expect(parseJson(keyBlock.body)).to.deep.equal(parseJson(await nodeBlock.text()));
+  });
+
+  it('defaults spec.server.shutdownDelaySeconds to 5 s, and refuses one outside 0–600 s naming the field', async () => {
+    const mw = await c.kube.get<KubeObject & { spec: { server: { shutdownDelaySeconds?: number } } }>(MW);
+    expect(mw?.spec.server.shutdownDelaySeconds).to.equal(5);
+    const server = await c.kube.get<V1Deployment & KubeObject>({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      namespace: NS,
+      name: 'mainnet-server-g1',
+    });
+    const pod = server?.spec?.template.spec;
+    expect(pod?.containers[0]?.env?.find((e) => e.name === 'SHUTDOWN_DELAY_MS')?.value).to.equal('5000');
+    expect(pod?.terminationGracePeriodSeconds).to.equal(45);
+    for (const [delay, bound] of [
+      [601, 'should be less than or equal to 600'],
+      [-1, 'should be greater than or equal to 0'],
+    ] as const) {
+      const bad = exampleMiddleware(c.devnode);
+      bad.metadata = { name: 'bad-delay', namespace: NS };
+      bad.spec.server = { ...(bad.spec.server as object), shutdownDelaySeconds: delay };
+      const err = await c.kube.apply(bad, 'real-tier').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(isKubeError(err, 422), String(err)).to.equal(true);
+      expect((err as Error).message)
+        .to.contain('spec.server.shutdownDelaySeconds')
+        .and.to.contain(bound);
+    }
   });
 
   // issue 89 item 2: "0.5" stored as "500m" was drift on every pass, so every pass wrote

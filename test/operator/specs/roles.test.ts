@@ -22,6 +22,7 @@ import { buildServerHpa } from '../../../src/operator/specs/server-hpa.ts';
 import { buildIngress } from '../../../src/operator/specs/ingress.ts';
 import { createBuildContext, selectorFor } from '../../../src/operator/specs/meta.ts';
 import { managedEnvProblem } from '../../../src/operator/api/spec-fields.ts';
+import { loadConfig } from '../../../src/config/middleware.ts';
 import { aFullMiddleware, aMiddleware, contextOf } from './fixtures.ts';
 
 const envOf = (t: V1PodTemplateSpec | undefined) =>
@@ -65,7 +66,11 @@ describe('server Deployment', () => {
     // the kubelet's SIGKILL comes after the delay and 30 s more: a request's body is received within 30 s
     const graceSeconds = server?.spec?.terminationGracePeriodSeconds ?? 30;
     expect(graceSeconds).to.be.at.least(delayMs / 1000 + 30);
-    expect(managedEnvProblem('SHUTDOWN_DELAY_MS')).to.match(/is set by the operator .*cannot be changed/);
+    // the pod template of a Middleware from before the field: servers roll only when it is changed
+    expect(graceSeconds).to.equal(45);
+    expect(managedEnvProblem('SHUTDOWN_DELAY_MS')).to.equal(
+      'SHUTDOWN_DELAY_MS is set by the operator from spec.server.shutdownDelaySeconds: set that instead',
+    );
     // the populator and the Jobs stop as before: no delay, Kubernetes' grace
     for (const other of [
       buildPopulatorDeployment(contextOf(aFullMiddleware()), 1).spec?.template,
@@ -74,6 +79,21 @@ describe('server Deployment', () => {
       expect(envOf(other)).to.not.have.property('SHUTDOWN_DELAY_MS');
       expect(other?.spec).to.not.have.property('terminationGracePeriodSeconds');
     }
+  });
+  it('serves for spec.server.shutdownDelaySeconds after SIGTERM (0: stops at once), its grace period 40 s longer', () => {
+    for (const [delay, env, grace] of [
+      [0, '0', 40],
+      [30, '30000', 70],
+      [600, '600000', 640],
+    ] as const) {
+      const server = buildServerDeployment(contextOf(aMiddleware({ server: { shutdownDelaySeconds: delay } })), 1).spec
+        ?.template;
+      expect(envOf(server).SHUTDOWN_DELAY_MS, `${delay} s`).to.equal(env);
+      expect(server?.spec?.terminationGracePeriodSeconds, `${delay} s`).to.equal(grace);
+      // the server takes it: the field's bounds (0–600) are SHUTDOWN_DELAY_MS's own
+      expect(loadConfig({ SHUTDOWN_DELAY_MS: env }).shutdownDelayMs, `${delay} s`).to.equal(delay * 1000);
+    }
+    expect(() => loadConfig({ SHUTDOWN_DELAY_MS: '601000' })).to.throw(/SHUTDOWN_DELAY_MS/);
   });
   it('uses the operator image unless the spec names one', () => {
     expect(buildServerDeployment(contextOf(aMiddleware()), 1).spec?.template.spec?.containers[0]?.image).to.equal(
