@@ -167,3 +167,57 @@ describe("AE balances of a contract's bids in name auctions: refunds and locks a
     await verifyClean(h, env);
   });
 });
+
+describe('AE balances of a generated chain whose registrar bids in the accounts’ auctions (GenerateOptions.registrarBids)', function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+
+  before(async () => {
+    h = await startHarness(
+      40,
+      'balances-registrar-bids',
+      { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
+      { REWARD_RULES: 'devnode' },
+    );
+    ({ pool } = await populatedWithNodeSettings(h));
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it("returns each outbid bid at the bid outbidding it, a contract's (the devnode's call amount) and an account's alike", async () => {
+    const { rows } = await pool.query<{ account_id: string; delta: string; outbid: string; at: string }>(
+      `SELECT c.account_id, c.delta::text, c.tx_hash AS outbid, t.hash AS at
+         FROM account_balance_changes c
+         JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (c.height, c.micro_index, c.tx_index)
+        WHERE c.kind = 'fee_refund_name'`,
+    );
+    const chain = h.devnode.chain;
+    const typeOf = (hash: string): string => String(chain.txs.get(hash)!.tx.type);
+    for (const r of rows) {
+      // the outbid bid as the devnode holds it: a contract's is its call's amount (the registrar bids what it is sent)
+      const outbid = chain.txs.get(r.outbid)!.tx;
+      const [bidder, fee] =
+        outbid.type === 'ContractCallTx'
+          ? [reprefix(String(outbid.contract_id), 'ak'), outbid.amount]
+          : [String(outbid.account_id), outbid.name_fee];
+      expect({ account: r.account_id, delta: r.delta }).to.deep.equal({ account: bidder, delta: String(fee) });
+    }
+    const contracts = (key: 'outbid' | 'at'): number => rows.filter((r) => typeOf(r[key]) === 'ContractCallTx').length;
+    expect(contracts('outbid'), "a contract's bid outbid").to.be.above(0);
+    expect(contracts('at'), "an account's bid a contract outbid").to.be.above(0);
+  });
+
+  it("serves every account after every height as the devnode's state, 'unexplained' only where a call's internal calls are untold", async () => {
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    const { rows } = await pool.query(
+      `SELECT account_id, height FROM account_balance_changes c
+        WHERE kind = 'unexplained' AND NOT EXISTS (SELECT 1 FROM contract_internal_call_gaps g WHERE g.height = c.height)`,
+    );
+    expect(rows).to.deep.equal([]);
+  });
+});
