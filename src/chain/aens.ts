@@ -23,13 +23,19 @@ function labelLength(name: string): number {
   return dot < 0 ? ascii.length : dot;
 }
 
+/**
+ * LONGEST_AUCTION: the most heights an auction's end lies after a claim or bid of it (a label of 1 to 4 characters'
+ * timeout before Ceres; a bid's extension is at most the timeout).
+ */
+export const LONGEST_AUCTION = 29760;
+
 /** auctionTimeout is how long an auction runs after a bid (0: the name is not auctioned). */
 export function auctionTimeout(name: string, protocol: number): number {
   if (protocol < Protocol.LIMA) return 0;
   const len = labelLength(name);
   if (len > MAX_AUCTIONED_LABEL_LENGTH) return 0;
   if (protocol >= Protocol.CERES) return len <= 4 ? 2400 : len <= 8 ? 960 : 480;
-  return len <= 4 ? 29760 : len <= 8 ? 14880 : 480;
+  return len <= 4 ? LONGEST_AUCTION : len <= 8 ? 14880 : 480;
 }
 
 /** claimMaxExpiration is the lifetime a claim (or an auction win) gives a name. */

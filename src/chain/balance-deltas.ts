@@ -137,8 +137,8 @@ export function closingChannel(fundings: readonly TxFields[]): TxFacts['channel'
 /**
  * lockedAtClaim is what a contract's `AENS.claim` of a name no auction is held for locks: its name fee, in the
  * locked-coins account (aeprimop lock_namefee). A contract's claim is Lima's or later (FATE), where names of more than
- * 12 characters are not auctioned; an auctioned name's bid is held in its auction, and what becomes of it (a refund
- * when outbid, the lock at the auction's end) no internal call tells: the node's balances reconcile it.
+ * 12 characters are not auctioned; an auctioned name's bid is held in its auction, what becomes of it (a refund when
+ * outbid, the lock at the auction's end) told by the name's later events (auction-transfers.ts), as an account's.
  */
 function lockedAtClaim(fn: string, internalTx: { readonly [key: string]: Json }): BalanceDelta[] {
   if (fn !== 'AENS.claim' || typeof internalTx.name !== 'string') return [];
@@ -230,7 +230,7 @@ function apply(tx: TxFields, facts: TxFacts, move: Move, inner: (tx: TxFields) =
       move(tx.sender_id, -(fee + int(tx.query_fee)));
       return undefined;
     case 'NameClaimTx':
-      // a bid's refund to the bidder it outbids is the `fee_refund_name` transfer
+      // a bid's refund to the bidder it outbids is the auction's `fee_refund_name` (auction-transfers.ts)
       move(tx.account_id, -(fee + int(tx.name_fee)));
       return undefined;
     case 'ContractCreateTx':

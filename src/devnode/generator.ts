@@ -38,6 +38,11 @@ export interface GenerateOptions {
   readonly tokenShare?: number;
   /** the token traffic includes a names registrar contract's AENS calls (claims, updates, transfers, revokes) */
   readonly registrar?: boolean;
+  /**
+   * with `registrar`: it bids in the accounts' running auctions too, which their bids may outbid in turn (a contract's
+   * bids returned when outbid, locked when they win)
+   */
+  readonly registrarBids?: boolean;
   /** more transaction makers for the mix (weight, maker), built over the traffic's shared context */
   readonly extraMakers?: (kit: TrafficKit) => readonly WeightedMaker[];
   /**
@@ -162,7 +167,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const share = opts.tokenShare;
   if (share !== undefined && !(share >= 0 && share <= 1)) throw new RangeError(`tokenShare ${share} is not in 0–1`);
   const tokenBuilt = new WeakSet<BuiltTx>();
-  const tokens = new TokenTraffic(chain, rng, accounts, opts.registrar === true);
+  const tokens = new TokenTraffic(chain, rng, accounts, opts.registrar === true, opts.registrarBids === true);
   const counted = (built: BuiltTx | undefined): BuiltTx | undefined => {
     if (built) tokenBuilt.add(built);
     return built;

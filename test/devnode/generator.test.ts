@@ -129,6 +129,35 @@ describe('devnode chain generator', () => {
     expect(generated.txTypes.HCVoteTx, 'not without the flag').to.equal(undefined);
   });
 
+  it('with registrarBids, the registrar outbids accounts in their auctions and accounts outbid it; without, it bids in none', () => {
+    /** bidders lists each name's successful claims and bids in chain order: `contract` for the registrar's calls */
+    const bidders = (g: GeneratedChain): Map<string, string[]> => {
+      const out = new Map<string, string[]>();
+      const add = (name: string, who: string): void => void out.set(name, [...(out.get(name) ?? []), who]);
+      for (const r of g.chain.txs.values()) {
+        if (r.tx.type === 'NameClaimTx') add(String(r.tx.name), 'account');
+        if (r.tx.type !== 'ContractCallTx' || r.callInfo?.return_type !== 'ok') continue;
+        const code = g.chain.state.contracts.get(r.tx.contract_id as string)!.code as `cb_${string}`;
+        if (code !== BYTECODE.registrar) continue;
+        const call = new BytecodeContractCallEncoder(code).decodeCall(r.tx.call_data as `cb_${string}`) as {
+          functionName: string;
+          args: unknown[];
+        };
+        if (call.functionName === 'claim') add(String(call.args[0]), 'contract');
+      }
+      return out;
+    };
+    const follows = (g: GeneratedChain, first: string, then: string): boolean =>
+      [...bidders(g).values()].some((seq) => seq.some((who, i) => who === first && seq[i + 1] === then));
+    const shape = { generations: 40, txsPerMicroBlock: 8, tokenShare: 0.5, registrar: true };
+    const bidding = generateChain({ ...shape, seed: 'balances-registrar-bids', registrarBids: true });
+    expect(bidding.rejected).to.equal(0);
+    expect(follows(bidding, 'account', 'contract'), 'an account outbid by the contract').to.equal(true);
+    expect(follows(bidding, 'contract', 'account'), 'the contract outbid by an account').to.equal(true);
+    const claiming = generateChain({ ...shape, seed: 'balances-registrar-bids' });
+    expect(follows(claiming, 'account', 'contract'), 'not without the flag').to.equal(false);
+  });
+
   it('has key block nonces and amounts beyond 2^53', () => {
     expect(chain.keyBlocks.some((k) => (k.header.nonce ?? 0n) > SAFE)).to.equal(true);
     expect([...chain.txs.values()].some((r) => typeof r.tx.amount === 'bigint' && r.tx.amount > SAFE)).to.equal(true);

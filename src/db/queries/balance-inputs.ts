@@ -3,6 +3,7 @@
  * heights with their calls' gas, its internal transfers and internal calls, the accounts names resolved to and the
  * parties of channels that close; and the balance each account had before the range.
  */
+import { LONGEST_AUCTION } from '../../chain/aens.ts';
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 import type { HeightRange } from './height-range.ts';
@@ -165,7 +166,8 @@ function atPlaces<T extends Place>(rows: T[]): (at: Place) => T | undefined {
 /**
  * balanceEvents lists a range's internal transfers (Lima's contracts' amounts included) and its internal calls (those
  * that move AE, `Chain.spend` and `Call.amount`, and the others, whose payer is reconciled), in chain order, a call's
- * internal calls before the transfers at its place.
+ * internal calls before the transfers at its place. The auctions' refunds and locks are not among them: the
+ * transfers area derives those before the contracts' bids are known (auctionEvents has them all).
  */
 export async function balanceEvents(db: Queryable, range: HeightRange): Promise<BalanceEventRow[]> {
   const { rows } = await db.query<BalanceEventRow>({
@@ -180,9 +182,40 @@ export async function balanceEvents(db: Queryable, range: HeightRange): Promise<
              SELECT i.height, i.micro_index, i.tx_index, 1, 0, i.kind, nullif(i.ref_tx_hash, ''), i.account_id,
                     i.amount::text, NULL
                FROM internal_transfers i
-              WHERE ${IN_RANGE('i')}) e
+              WHERE ${IN_RANGE('i')} AND i.kind <> 'fee_refund_name'
+                AND (i.kind <> 'fee_lock_name' OR i.micro_index >= 0)) e
             ORDER BY height, "microIndex", "txIndex", part, idx, kind, "accountId"`,
     values: [range.from, range.to, range.fromMicro],
+  });
+  return rows;
+}
+
+/** A claim or bid of a name in an auction, a contract's `AENS.claim` (migration 1112) among them. */
+export interface AuctionEventRow extends Place {
+  readonly nameHash: string;
+  readonly kind: string;
+  readonly owner: string;
+  readonly nameFee: string;
+  readonly auctionEnd: number;
+  readonly txHash: string;
+}
+
+/**
+ * auctionEvents lists, in chain order, the claims and bids of the auctions running in a range (ending at its first
+ * height − 1 or later, claimed or bid by its end: those auction-transfers.ts needs), the contracts' among them (the
+ * balances area derives after the internal calls' area, which writes them). An auction ends at most LONGEST_AUCTION
+ * (+ 1 on a hyperchain, whose heights count from the next one) after a claim or bid: the index scans that far only.
+ */
+export async function auctionEvents(db: Queryable, range: HeightRange): Promise<AuctionEventRow[]> {
+  const { rows } = await db.query<AuctionEventRow>({
+    name: 'mdw_balance_auction_events',
+    text: `SELECT e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex", e.name_hash AS "nameHash", e.kind,
+                  e.owner, e.name_fee::text AS "nameFee", e.auction_end AS "auctionEnd", e.tx_hash AS "txHash"
+             FROM name_events e
+            WHERE e.auction_end BETWEEN $1::int - 1 AND $2::int + $3::int AND e.height <= $2
+              AND e.kind IN ('claim', 'bid') AND e.name_fee IS NOT NULL
+            ORDER BY e.height, e.micro_index, e.tx_index, e.local_idx NULLS FIRST`,
+    values: [range.from, range.to, LONGEST_AUCTION + 1],
   });
   return rows;
 }

@@ -91,7 +91,9 @@ export async function rewardInputs(db: Queryable, heights: readonly number[]): P
  * a response pays the query fee to the oracle's account; a query expiring unanswered returns its fee
  * to the sender at the key block after its expiry (when the node prunes it). A generation continued
  * by a later batch finds its key-block rows there already. The name events of contracts' AENS calls (`local_idx`,
- * migration 1112) are not read: the int_calls area writes them after this area, maybe long after (behind the head).
+ * migration 1112) are not read: the int_calls area writes them after this area, maybe long after (behind the head); the
+ * balances derive the auctions' refunds and locks from all of a name's events, the contracts' among them
+ * (auction-transfers.ts), not from these rows.
  */
 export async function deriveInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
   await db.query({

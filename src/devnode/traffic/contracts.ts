@@ -63,16 +63,21 @@ export class TokenTraffic {
    */
   readonly #registrarRng = new Random('devnode registrar');
   readonly #withRegistrar: boolean;
+  readonly #registrarBids: boolean;
   #turns = 0;
   readonly #routerAllowances = new Set<string>();
   #setup: Step[];
   readonly #actions: readonly [number, Step][];
 
-  /** `registrar`: a names registrar is deployed and acts on names (opt-in: it changes a seed's chain) */
-  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[], registrar = false) {
+  /**
+   * `registrar`: a names registrar is deployed and acts on names (opt-in: it changes a seed's chain); `registrarBids`:
+   * it bids in the accounts' running auctions too (#registrarBid)
+   */
+  constructor(chain: Chain, rng: Random, accounts: readonly KeyPair[], registrar = false, registrarBids = false) {
     this.#chain = chain;
     this.#rng = rng;
     this.#withRegistrar = registrar;
+    this.#registrarBids = registrarBids;
     this.#traders = accounts.slice(0, TRADERS);
     this.#setup = this.#setupSteps();
     this.#actions = [
@@ -189,12 +194,16 @@ export class TokenTraffic {
   }
 
   /**
-   * #registrarCall has the registrar act on a name: point, transfer or revoke one it holds, else claim a new one with
-   * the name's minimum fee sent along (a fifth of them of 9 characters: the contract opens their auction).
+   * #registrarCall has the registrar act on a name: with `registrarBids`, a third of its turns outbid an account in a
+   * running auction (#registrarBid); else point, transfer or revoke one it holds, else claim a new one with the name's
+   * minimum fee sent along (a fifth of them of 9 characters: the contract opens their auction).
    */
   #registrarCall(): BuiltTx {
     const caller = this.#traders[this.#registrarRng.int(0, this.#traders.length - 1)]!;
     const account = withPrefix(this.#registrar, 'ak');
+    const bid =
+      this.#registrarBids && this.#registrarRng.int(1, 3) === 1 ? this.#registrarBid(caller, account) : undefined;
+    if (bid !== undefined) return bid;
     const names = this.#chain.pending.names;
     const held = this.#registered.filter((n) => {
       const entry = names.get(nameHash(n));
@@ -213,6 +222,22 @@ export class TokenTraffic {
         : `registrar${n.padStart(4, '0')}x${this.#registrarRng.uint32().toString(36)}.chain`;
     this.#registered.push(fresh);
     return this.#call(caller, this.#registrar, 'claim', [fresh], minimumNameFee(fresh));
+  }
+
+  /**
+   * #registrarBid has the registrar (`account`) outbid by 10 % a running auction another bidder leads, the fee sent
+   * along: a contract's bid, outbidding an account's (returned to it), which the name traffic's bids may outbid in turn
+   * (the contract's returned), or winning (locked after the auction's end). None where no such auction runs.
+   */
+  #registrarBid(caller: KeyPair, account: string): BuiltTx | undefined {
+    const height = this.#chain.height;
+    const running = [...this.#chain.pending.auctions.entries()]
+      .map(([, a]) => a)
+      .filter((a) => a.bidder !== account && a.ends >= height);
+    if (running.length === 0) return undefined;
+    const auction = running[this.#registrarRng.int(0, running.length - 1)]!;
+    if (!this.#registered.includes(auction.name)) this.#registered.push(auction.name);
+    return this.#call(caller, this.#registrar, 'claim', [auction.name], (auction.bid * 110n + 99n) / 100n);
   }
 
   /** #seedHolder gives a trader a twentieth of the owner's tokens. */

@@ -1,12 +1,13 @@
 /**
  * @module Every change of an account's AE balance with its cause (migration 1100, issue 76): derived from a range's
- * stored transactions, internal calls and internal transfers by the node's rules (chain/balance-deltas.ts), each with
- * the balance after it, and reconciled at the range's end with the node's balance of every account it touched: what
- * the rules cannot tell (an unknown type, a call whose internal calls no dry-run gave: inside or after a GAMetaTx or
- * PayingForTx, a pruned block; a rule the node applies differently) becomes 'unexplained' rows where the node's state
- * shows it arising (difference-steps.ts), else one after the first such transaction naming the account or after the
- * range's last block, so every balance served at a range's end is the node's, and after each of its blocks as well
- * where the node could tell.
+ * stored transactions, internal calls and internal transfers by the node's rules (chain/balance-deltas.ts), and its
+ * name auctions' refunds and locks from the names' events, a contract's bids among them (chain/auction-transfers.ts),
+ * each with the balance after it, and reconciled at the range's end with the node's balance of every account it
+ * touched: what the rules cannot tell (an unknown type, a call whose internal calls no dry-run gave: inside or after a
+ * GAMetaTx or PayingForTx, a pruned block; a rule the node applies differently) becomes 'unexplained' rows where the
+ * node's state shows it arising (difference-steps.ts), else one after the first such transaction naming the account or
+ * after the range's last block, so every balance served at a range's end is the node's, and after each of its blocks
+ * as well where the node could tell.
  */
 import {
   accountOf,
@@ -19,6 +20,7 @@ import {
   type BalanceDelta,
   type TxFacts,
 } from '../../chain/balance-deltas.ts';
+import { auctionTransfers } from '../../chain/auction-transfers.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { idOfKey } from '../../chain/id-key.ts';
 import { toBigInt } from '../../chain/json.ts';
@@ -28,6 +30,7 @@ import type { TxFields } from '../../chain/tx-serialize.ts';
 import type { Logger } from '../../base/log.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import {
+  auctionEvents,
   balanceEvents,
   balanceCallFacts,
   balanceTransactions,
@@ -103,9 +106,10 @@ export interface TransferredAccount {
 
 /**
  * transferredAccounts gives the accounts a range's internal transfers touched (`events`: balanceEvents' rows, whose
- * transfers carry an account): each `ak_` account a transfer credits or debits (rewards, name fees and refunds, oracle
- * rewards and refunds, genesis and fork credits), `contract` where a Lima contract's amount credits it, and the
- * locked-coins account where a name's fee or an auction's winning bid moved to it. Pure.
+ * transfers carry an account): each `ak_` account a transfer credits or debits (rewards, name fees, oracle rewards and
+ * refunds, genesis and fork credits), `contract` where a Lima contract's amount credits it, and the locked-coins
+ * account where a claim's name fee moved to it (an auction's refunds and locks are not among the events: their
+ * accounts are their changes'). Pure.
  */
 export function transferredAccounts(
   events: readonly Pick<BalanceEventRow, 'height' | 'kind' | 'accountId'>[],
@@ -153,6 +157,10 @@ export async function readRangeDeltas(
     [...fundings].map(([id, signed]) => [id, closingChannel(signed.map((s) => storedTxAmounts(s)))] as const),
   );
   const events = await balanceEvents(db, range);
+  const auctions = auctionTransfers(
+    (await auctionEvents(db, range)).map((e) => ({ ...e, nameFee: BigInt(e.nameFee) })),
+    range,
+  );
   const derived = derivedDeltas(
     txs.map((t, i) => {
       // a place's key built only where some name resolved (few of a range's transactions send to a name)
@@ -168,16 +176,20 @@ export async function readRangeDeltas(
         ),
       };
     }),
-    events.map((e) => ({
-      height: e.height,
-      microIndex: e.microIndex,
-      txIndex: e.txIndex,
-      txHash: e.txHash,
-      deltas:
-        e.internalTx !== null
-          ? internalCallDeltas(e.kind, e.internalTx)
-          : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
-    })),
+    // an auction's refund or lock after its place's internal calls and transfers, as the transfers area's own were
+    inChainOrder(
+      events.map((e) => ({
+        height: e.height,
+        microIndex: e.microIndex,
+        txIndex: e.txIndex,
+        txHash: e.txHash,
+        deltas:
+          e.internalTx !== null
+            ? internalCallDeltas(e.kind, e.internalTx)
+            : transferDeltas(e.kind, e.accountId ?? '', toBigInt(e.amount ?? '0')),
+      })),
+      auctions.map((t) => ({ ...placeOf(t), txHash: t.txHash, deltas: transferDeltas(t.kind, t.account, t.amount) })),
+    ),
   );
   const gapRows = await internalCallGaps(db, range);
   const indexAt = new Map(gapRows.length === 0 ? [] : txs.map((t, i) => [placeKey(t), i]));
@@ -438,10 +450,10 @@ export function balanceChangeRows(
  * their order where they share a place (stable). One merge: inserting each into the array in turn cost a stretch's
  * thousands of 'unexplained' parts a scan and a copy of its tens of thousands of changes each. Pure.
  */
-export function inChainOrder(deltas: readonly PlacedDelta[], added: readonly PlacedDelta[]): PlacedDelta[] {
+export function inChainOrder<T extends Place>(deltas: readonly T[], added: readonly T[]): T[] {
   if (added.length === 0) return deltas.slice();
   const sorted = added.map((u, i) => [u, i] as const).sort(([a, i], [b, j]) => comparePlaces(a, b) || i - j);
-  const out: PlacedDelta[] = [];
+  const out: T[] = [];
   let d = 0;
   for (const [u] of sorted) {
     while (d < deltas.length && comparePlaces(deltas[d]!, u) <= 0) out.push(deltas[d++]!);

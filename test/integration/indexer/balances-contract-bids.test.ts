@@ -1,0 +1,223 @@
+/**
+ * @module A contract's bids in name auctions (`AENS.claim` as an internal call of a ContractCallTx) against the
+ * devnode's state: the node returns an outbid bid to its bidder, a contract or an account, at the bid that outbids it
+ * (`fee_refund_name`), and locks the winning bid in the locked-coins account (`ak_1111…273Yts`) at the key block
+ * after the auction's end (`fee_lock_name`), a contract's as an account's. The chain below has the
+ * registrar contract outbid an account's claim in one auction and be outbid by another account's NameClaimTx, win an
+ * auction it outbid an account in, and win one it opened alone.
+ */
+import { expect } from 'chai';
+import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
+import { reprefix } from '../../../src/chain/encoding.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { contractId } from '../../../src/devnode/ids.ts';
+import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
+import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
+import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
+import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { fundGa } from '../../support/ga-txs.ts';
+import {
+  mineGeneration,
+  populatedWithNodeSettings,
+  startHarness,
+  verifyClean,
+  type Harness,
+} from './support/harness.ts';
+
+const FEE = 10n ** 15n;
+/** the names: 9 to 12 characters go to auction (480 heights from Ceres) */
+const [OUTBID, WON, ALONE] = ['outbidcon.chain', 'wonbycont.chain', 'alonecont.chain'];
+
+interface ChangeRow {
+  readonly account_id: string;
+  readonly height: number;
+  readonly micro_index: number;
+  readonly kind: string;
+  readonly tx_hash: string | null;
+  readonly delta: string;
+}
+
+describe("AE balances of a contract's bids in name auctions: refunds and locks as the node makes them", function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+  let env: Record<string, string>;
+  let [opener, bidder]: KeyPair[] = [];
+  /** the registrar's account (`ak_`) */
+  let registrar = '';
+  /** each bid's fee, transaction hash and height */
+  const bids = new Map<string, { fee: bigint; hash: string; height: number }>();
+  /** each auction's end */
+  const ends = new Map<string, number>();
+
+  before(async () => {
+    h = await startHarness(3, 'balances-contract-bids', {}, { REWARD_RULES: 'devnode' });
+    const chain = h.devnode.chain;
+    const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+    [opener, bidder] = [95, 96].map((n) => keyPairFromSeed(Buffer.alloc(32, n)));
+    const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+    const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+    await h.devnode.mineKeyBlock();
+    for (const k of [opener!, bidder!]) submit(fundGa(patron, k.address, 10n ** 21n, nonce(patron)));
+    const deployNonce = nonce(patron);
+    submit(createTx(patron, deployNonce, 'registrar', []));
+    const contract = contractId(patron.address, deployNonce);
+    registrar = reprefix(contract, 'ak');
+    await mineGeneration(h);
+    const claim = (k: KeyPair, name: string, fee: bigint): string =>
+      submit({
+        tx: {
+          type: 'NameClaimTx',
+          version: 2,
+          account_id: k.address,
+          name,
+          name_salt: 0,
+          name_fee: fee,
+          fee: FEE,
+          nonce: nonce(k),
+        } satisfies TxFields,
+        signers: [k],
+      });
+    const contractBid = (name: string, fee: bigint): string =>
+      submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee));
+    const bid = async (key: string, fee: bigint, send: (fee: bigint) => string): Promise<void> => {
+      const hash = send(fee);
+      bids.set(key, { fee, hash, height: await mineGeneration(h) });
+    };
+    // an account opens an auction, the contract outbids it, another account outbids the contract
+    const f0 = minimumNameFee(OUTBID);
+    await bid('opener', f0, (fee) => claim(opener!, OUTBID, fee));
+    // the contract opens an auction alone, and wins it
+    await bid('alone', minimumNameFee(ALONE), (fee) => contractBid(ALONE, fee));
+    await bid('contract', f0 * 2n, (fee) => contractBid(OUTBID, fee));
+    await bid('bidder', f0 * 4n, (fee) => claim(bidder!, OUTBID, fee));
+    // an account opens an auction, the contract outbids it and wins
+    const g0 = minimumNameFee(WON);
+    await bid('opener won', g0, (fee) => claim(opener!, WON, fee));
+    await bid('contract won', g0 * 2n, (fee) => contractBid(WON, fee));
+    ends.set(OUTBID, bids.get('opener')!.height + 480);
+    ends.set(ALONE, bids.get('alone')!.height + 480);
+    ends.set(WON, bids.get('opener won')!.height + 480);
+    while (chain.height < Math.max(...ends.values()) + 3) await h.devnode.mineKeyBlock();
+    ({ env, pool } = await populatedWithNodeSettings(h));
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  /** changes are the stored changes of `kind` of `account`, in chain order. */
+  async function changes(account: string, kind: string): Promise<ChangeRow[]> {
+    const { rows } = await pool.query<ChangeRow>(
+      `SELECT account_id, height, micro_index, kind, tx_hash, delta::text FROM account_balance_changes
+        WHERE account_id = $1 AND kind = $2 ORDER BY height, micro_index, tx_index, seq`,
+      [account, kind],
+    );
+    return rows;
+  }
+
+  it('returns an outbid bid at the bid outbidding it: a contract outbid by an account, accounts by a contract', async () => {
+    const at = (key: string): { height: number; micro_index: number } => ({
+      height: bids.get(key)!.height,
+      micro_index: 0,
+    });
+    const refund = (key: string, outbid: string, account: string): ChangeRow => ({
+      account_id: account,
+      ...at(key),
+      kind: 'fee_refund_name',
+      tx_hash: bids.get(outbid)!.hash,
+      delta: String(bids.get(outbid)!.fee),
+    });
+    expect(await changes(registrar, 'fee_refund_name')).to.deep.equal([refund('bidder', 'contract', registrar)]);
+    expect(await changes(opener!.address, 'fee_refund_name')).to.deep.equal([
+      refund('contract', 'opener', opener!.address),
+      refund('contract won', 'opener won', opener!.address),
+    ]);
+  });
+
+  it("locks each auction's winning bid, a contract's or an account's, at the key block after its end", async () => {
+    const lock = (name: string, key: string): ChangeRow => ({
+      account_id: LOCKED_COINS_ACCOUNT,
+      height: ends.get(name)! + 1,
+      micro_index: -1,
+      kind: 'fee_lock_name',
+      tx_hash: bids.get(key)!.hash,
+      delta: String(bids.get(key)!.fee),
+    });
+    const ours = new Set([...ends.values()].map((e) => e + 1));
+    const locks = (await changes(LOCKED_COINS_ACCOUNT, 'fee_lock_name')).filter((r) => ours.has(r.height));
+    const expected = [lock(OUTBID, 'bidder'), lock(ALONE, 'alone'), lock(WON, 'contract won')];
+    expect(locks).to.have.deep.members(expected);
+    expect(locks).to.have.length(expected.length);
+  });
+
+  it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    const unexplained = await pool.query<{ account_id: string; height: number }>(
+      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained'",
+    );
+    expect(unexplained.rows).to.deep.equal([]);
+  });
+
+  it('verifies clean against the devnode (mdw -v --full)', async () => {
+    await verifyClean(h, env);
+  });
+});
+
+describe('AE balances of a generated chain whose registrar bids in the accounts’ auctions (GenerateOptions.registrarBids)', function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+
+  before(async () => {
+    h = await startHarness(
+      40,
+      'balances-registrar-bids',
+      { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
+      { REWARD_RULES: 'devnode' },
+    );
+    ({ pool } = await populatedWithNodeSettings(h));
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it("returns each outbid bid at the bid outbidding it, a contract's (the devnode's call amount) and an account's alike", async () => {
+    const { rows } = await pool.query<{ account_id: string; delta: string; outbid: string; at: string }>(
+      `SELECT c.account_id, c.delta::text, c.tx_hash AS outbid, t.hash AS at
+         FROM account_balance_changes c
+         JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (c.height, c.micro_index, c.tx_index)
+        WHERE c.kind = 'fee_refund_name'`,
+    );
+    const chain = h.devnode.chain;
+    const typeOf = (hash: string): string => String(chain.txs.get(hash)!.tx.type);
+    for (const r of rows) {
+      // the outbid bid as the devnode holds it: a contract's is its call's amount (the registrar bids what it is sent)
+      const outbid = chain.txs.get(r.outbid)!.tx;
+      const [bidder, fee] =
+        outbid.type === 'ContractCallTx'
+          ? [reprefix(String(outbid.contract_id), 'ak'), outbid.amount]
+          : [String(outbid.account_id), outbid.name_fee];
+      expect({ account: r.account_id, delta: r.delta }).to.deep.equal({ account: bidder, delta: String(fee) });
+    }
+    const contracts = (key: 'outbid' | 'at'): number => rows.filter((r) => typeOf(r[key]) === 'ContractCallTx').length;
+    expect(contracts('outbid'), "a contract's bid outbid").to.be.above(0);
+    expect(contracts('at'), "an account's bid a contract outbid").to.be.above(0);
+  });
+
+  it("serves every account after every height as the devnode's state, 'unexplained' only where a call's internal calls are untold", async () => {
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    const { rows } = await pool.query(
+      `SELECT account_id, height FROM account_balance_changes c
+        WHERE kind = 'unexplained' AND NOT EXISTS (SELECT 1 FROM contract_internal_call_gaps g WHERE g.height = c.height)`,
+    );
+    expect(rows).to.deep.equal([]);
+  });
+});
