@@ -6,16 +6,21 @@
  * Read with aepp-sdk's unpacking. Pure.
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type * as AeppSdk from '@aeternity/aepp-sdk';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 
 let loaded: typeof AeppSdk | undefined;
 /**
  * sdk is aepp-sdk, loaded at the first proof or trees read here (a channel's solo close, slash or force progress):
- * its 500 modules cost a start of the populator 0.35 CPU-s. Required (its CommonJS build), since the folds calling
- * this are pure and synchronous.
+ * its 500 modules cost a start of the populator 0.35 CPU-s. Required, since the folds calling this are pure and
+ * synchronous: its ES build, found as an import finds it, so that a process importing the SDK too (the devnode) holds
+ * one copy of it.
  */
-const sdk = (): typeof AeppSdk => (loaded ??= createRequire(import.meta.url)('@aeternity/aepp-sdk') as typeof AeppSdk);
+const sdk = (): typeof AeppSdk =>
+  (loaded ??= createRequire(import.meta.url)(
+    fileURLToPath(import.meta.resolve('@aeternity/aepp-sdk')),
+  ) as typeof AeppSdk);
 
 /** PartyAmounts is the two parties' balances in an off-chain state. */
 export interface PartyAmounts {
