@@ -5,8 +5,22 @@
  * `initiator_amount` and `responder_amount` (aesc_channels:close_solo_int, force_progress), which a settle pays out.
  * Read with aepp-sdk's unpacking. Pure.
  */
-import { EntryTag, unpackEntry } from '@aeternity/aepp-sdk';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type * as AeppSdk from '@aeternity/aepp-sdk';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
+
+let loaded: typeof AeppSdk | undefined;
+/**
+ * sdk is aepp-sdk, loaded at the first proof or trees read here (a channel's solo close, slash or force progress):
+ * its 500 modules cost a start of the populator 0.35 CPU-s. Required, since the folds calling this are pure and
+ * synchronous: its ES build, found as an import finds it, so that a process importing the SDK too (the devnode) holds
+ * one copy of it.
+ */
+const sdk = (): typeof AeppSdk =>
+  (loaded ??= createRequire(import.meta.url)(
+    fileURLToPath(import.meta.resolve('@aeternity/aepp-sdk')),
+  ) as typeof AeppSdk);
 
 /** PartyAmounts is the two parties' balances in an off-chain state. */
 export interface PartyAmounts {
@@ -30,6 +44,7 @@ interface StateTrees {
  */
 export function poiAmounts(poi: Json | undefined, initiator: string, responder: string): PartyAmounts | undefined {
   if (typeof poi !== 'string' || !poi.startsWith('pi_')) return undefined;
+  const { unpackEntry, EntryTag } = sdk();
   let trees: ProvenTrees;
   try {
     trees = unpackEntry(poi as `pi_${string}`, EntryTag.TreesPoi) as unknown as ProvenTrees;
@@ -52,6 +67,7 @@ export function poiAmounts(poi: Json | undefined, initiator: string, responder: 
 /** treesAmounts reads both parties' balances from off-chain state trees (`ss_`); undefined when not both are there. */
 export function treesAmounts(trees: Json | undefined, initiator: string, responder: string): PartyAmounts | undefined {
   if (typeof trees !== 'string' || !trees.startsWith('ss_')) return undefined;
+  const { unpackEntry, EntryTag } = sdk();
   let accounts: StateTrees['accounts'];
   try {
     accounts = (unpackEntry(trees as `ss_${string}`, EntryTag.StateTrees) as unknown as StateTrees).accounts;

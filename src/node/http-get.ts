@@ -6,10 +6,20 @@
  * ClientRequest, no IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
  */
 import { errors, Pool, type Dispatcher } from 'undici';
-import { statusOutcome, type Meter, type OutboundOutcome } from './outbound-metrics.ts';
+// types only: the metrics' module loads prom-client, which a process that serves no metrics (a migration, -v) skips
+import type { Meter, OutboundOutcome } from './outbound-metrics.ts';
 
 /** NoAnswer: why a request got no answer: too slow, no connection (refused, reset), or its signal aborted it. */
 export type NoAnswer = Extract<OutboundOutcome, 'timeout' | 'unreachable' | 'aborted'>;
+
+/** statusOutcome is the outcome of an answer with HTTP status `status`. Pure. */
+export function statusOutcome(status: number): OutboundOutcome {
+  if (status >= 500) return '5xx';
+  if (status >= 400) return '4xx';
+  if (status >= 300) return '3xx';
+  if (status >= 200) return '2xx';
+  return '1xx';
+}
 
 /** Why a request failed before an answer (`outcome`). */
 export class HttpGetError extends Error {

@@ -24,15 +24,6 @@ export type OutboundOperation =
  */
 export type OutboundOutcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'timeout' | 'unreachable' | 'aborted';
 
-/** statusOutcome is the outcome of an answer with HTTP status `status`. Pure. */
-export function statusOutcome(status: number): OutboundOutcome {
-  if (status >= 500) return '5xx';
-  if (status >= 400) return '4xx';
-  if (status >= 300) return '3xx';
-  if (status >= 200) return '2xx';
-  return '1xx';
-}
-
 /** Meter records how one kind of request (a target and an operation) ended and how long it took. */
 export type Meter = (outcome: OutboundOutcome, seconds: number) => void;
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freePort } from '../support/postgres.ts';
+import { waitFor } from '../support/wait.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
 const version = (
@@ -121,10 +122,12 @@ describe('mdw devnode --node-files (the binary)', () => {
       const file = /^GENESIS_ACCOUNTS_FILE=(\S+)$/m.exec(text)?.[1];
       expect(text.indexOf(`GENESIS_ACCOUNTS_FILE=${file}`)).to.be.below(text.indexOf('external API:'));
       // the prefunded accounts it printed, each with a balance: what the middleware's GENESIS_ACCOUNTS_FILE reads
-      const printed = [...text.matchAll(/^\s+(ak_\w+)\s+sk_\w+$/gm)].map((m) => m[1]);
       const accounts = JSON.parse(await readFile(file!, 'utf8')) as Record<string, number>;
-      expect(printed.length).to.be.above(0);
-      expect(Object.keys(accounts).sort()).to.deep.equal(printed.sort());
+      // the account lines come last: those after the first may arrive after startDevnodeBinary returned on the first
+      const printed = (): string[] => [...out().matchAll(/^\s+(ak_\w+)\s+sk_\w+$/gm)].map((m) => m[1]!);
+      await waitFor('as many accounts printed as written', () => printed().length >= Object.keys(accounts).length);
+      expect(printed().length).to.be.above(0);
+      expect(Object.keys(accounts).sort()).to.deep.equal(printed().sort());
       for (const balance of Object.values(accounts)) expect(balance).to.be.above(0);
       child.kill('SIGTERM');
       expect(await new Promise((r) => child.on('exit', r))).to.equal(0);

@@ -3,7 +3,7 @@
  * its own or a sibling of its row, inside src/ and inside every folder of src/ that holds folders of its own (each
  * such folder's rooms have an order of their own, which names every one of them); no files import each other in a circle, the devnode is a
  * development tool that only the CLI starts and that takes nothing of the product but chain/ and base/, chain/ is
- * pure, and shapes/ takes only types from db/.
+ * pure, shapes/ takes only types from db/, and no start loads with it a package only some of its paths run (STARTS).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -217,10 +217,67 @@ function projectImports(file: string): string[] {
   return specifiers.map((s) => relative(SRC, resolve(dirname(file), s)));
 }
 
-/** valueSpecifiers lists the specifiers of the import and export declarations of `code` that bring values, not only types. */
+/**
+ * valueSpecifiers lists the specifiers (files and packages) of the import and export declarations of `code` that bring
+ * values, not only types, and of its imports for their effects alone.
+ */
 function valueSpecifiers(code: string): string[] {
-  return [...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;]*?from\s*'(\.[^']+)'/gms)].map((m) => m[1]!);
+  return [...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;=(]*?\sfrom\s*'([^']+)'|^import\s*'([^']+)'/gm)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
 }
+
+/** packageName is the package a specifier names (`@scope/name` or `name`, without a path inside it). */
+const packageName = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+/** staticPackages lists the packages `entry` (src/-relative) loads with it: its value imports', followed through src/. */
+function staticPackages(entry: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  for (let todo = [entry], file = todo.pop(); file !== undefined; file = todo.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const s of valueSpecifiers(readFileSync(join(SRC, file), 'utf8')))
+      if (s.startsWith('.')) todo.push(relative(SRC, resolve(dirname(join(SRC, file)), s)));
+      else if (!s.startsWith('node:')) packages.add(packageName(s));
+  }
+  return packages;
+}
+
+/**
+ * STARTS: the packages a start must not load before it runs (its entry's static imports), since only some of its paths
+ * use them, and the code on those paths imports them (an `await import`, channel-proofs.ts's require): each cost
+ * every start that loaded it 0.05 to 0.4 CPU-s. Every process loads the command map, each role's start its module;
+ * `mdw migrate`, `-v` and `-H` serve no metrics.
+ */
+const STARTS: Readonly<Record<string, readonly string[]>> = {
+  'cli/commands.ts': [
+    '@kubernetes/client-node',
+    '@aeternity/aepp-sdk',
+    '@aeternity/aepp-calldata',
+    'graphql',
+    'prom-client',
+    'undici',
+    'pg',
+    'koa',
+  ],
+  'indexer/sync/populator.ts': ['@aeternity/aepp-sdk', 'graphql', '@kubernetes/client-node'],
+  'api/server.ts': [
+    '@aeternity/aepp-sdk',
+    '@aeternity/aepp-calldata',
+    'graphql',
+    'graphql-jit',
+    '@kubernetes/client-node',
+  ],
+  'indexer/identity/guard.ts': ['prom-client'],
+  'db/schema/migrator.ts': ['prom-client'],
+  'indexer/maintenance/verify.ts': ['prom-client', '@aeternity/aepp-sdk'],
+  'indexer/maintenance/reload.ts': ['prom-client', '@aeternity/aepp-sdk'],
+};
 
 const unit = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : path);
 const row = (u: string): number => LAYERS.findIndex((r) => r.includes(u));
@@ -341,8 +398,13 @@ describe('layers', () => {
     expect(importAllowed('db', 'events')).to.equal(false);
     expect(importAllowed('api', 'indexer')).to.equal(false);
     expect(importAllowed('events', 'db')).to.equal(true);
-    const code = "import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport { d } from './d.ts';";
-    expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts']);
+    const code =
+      "import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport { d } from './d.ts';\n" +
+      "import e from '@e/e/sub';\nimport './f.ts';\nexport const g = h('from' in i ? 'x' : 'y');";
+    expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts', '@e/e/sub', './f.ts']);
+    expect(packageName('@e/e/sub')).to.equal('@e/e');
+    expect(packageName('graphql/language')).to.equal('graphql');
+    expect(staticPackages('api/server.ts')).to.include('koa');
     const rooms = [
       { path: 'api/http/app.ts', imports: ['api/mdw/mdw-api.ts'] },
       { path: 'api/mdw/graphql/fields.ts', imports: ['api/mdw/rest/operations.ts', 'api/mdw/resources/blocks.ts'] },
@@ -389,10 +451,19 @@ describe('layers', () => {
         const code = readFileSync(join(SRC, f.path), 'utf8');
         const packages = [...code.matchAll(/(?:from|import)\s*\(?\s*'([^.'][^']*)'/g)].map((m) => m[1]!);
         const db = valueSpecifiers(code)
+          .filter((s) => s.startsWith('.'))
           .map((s) => relative(SRC, resolve(dirname(join(SRC, f.path)), s)))
           .filter((i) => unit(i) === 'db');
         return [...packages, ...db].map((i) => `${f.path} → ${i}`);
       });
+    expect(offenders).to.deep.equal([]);
+  });
+
+  it("keeps each start's static imports off the packages only some of its paths run", () => {
+    const offenders = Object.entries(STARTS).flatMap(([entry, unloaded]) => {
+      const loaded = staticPackages(entry);
+      return unloaded.filter((p) => loaded.has(p)).map((p) => `${entry} → ${p}`);
+    });
     expect(offenders).to.deep.equal([]);
   });
 });

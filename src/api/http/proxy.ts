@@ -22,7 +22,8 @@ import vary from 'vary';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
 import { badResponse, isRefusalStatus, timedOut, unreachable } from '../../node/errors.ts';
-import { statusOutcome, type OutboundMetrics } from '../../node/outbound-metrics.ts';
+import { statusOutcome } from '../../node/http-get.ts';
+import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
 
 /** Where and how long to forward. */
 export interface NodeProxyOptions {

@@ -9,7 +9,7 @@ import { httpGet, type HttpAnswer } from '../../node/http-get.ts';
 import { noAnswer } from '../../node/errors.ts';
 import { parseJson, type Json } from '../../chain/json.ts';
 import { AppError, ErrorCode } from '../../base/errors.ts';
-import { graphqlApi } from './graphql/endpoint.ts';
+import type { Admission } from '../http/admission.ts';
 import type { RouteDeps } from '../http/route-deps.ts';
 import { Aex141Metadata } from './resources/aex141-metadata.ts';
 import { GenesisBalances } from './resources/genesis-balances.ts';
@@ -79,12 +79,29 @@ export function v3Env({
 /** The /v3 paths answered from memory, which never wait for a turn to read the database. */
 const FROM_MEMORY = new Set(['/v3/status', '/v3/api']);
 
+/** graphqlPath: GraphQL's path, and GraphiQL's page and assets. */
+const graphqlPath = (path: string): boolean =>
+  path === '/graphql' || path === '/graphiql' || path.startsWith('/graphiql/');
+
 /**
- * ownTurns: those paths, GraphiQL's page and assets, and GraphQL, whose operations take their turns themselves, as many
- * as their cost once it is measured (mdw/graphql/endpoint.ts).
+ * ownTurns: those paths, and GraphQL's, whose operations take their turns themselves, as many as their cost once it is
+ * measured (mdw/graphql/endpoint.ts).
  */
-const ownTurns = (path: string): boolean =>
-  FROM_MEMORY.has(path) || path === '/graphql' || path === '/graphiql' || path.startsWith('/graphiql/');
+const ownTurns = (path: string): boolean => FROM_MEMORY.has(path) || graphqlPath(path);
+
+/**
+ * lazyGraphql is the GraphQL endpoint made at the first request to its paths: graphql, graphql-jit and the schema
+ * built from them are about 330 modules, 0.2 CPU-s of each server's start, which a server never asked for GraphQL
+ * need not pay (its first request does).
+ */
+function lazyGraphql(env: V3Env, admission: Admission | undefined): ApiMiddleware {
+  let endpoint: Promise<ApiMiddleware> | undefined;
+  return async (ctx, next) => {
+    if (!graphqlPath(ctx.path)) return next();
+    endpoint ??= import('./graphql/endpoint.ts').then(({ graphqlApi }) => graphqlApi(env, admission));
+    return (await endpoint)(ctx, next);
+  };
+}
 
 /**
  * v3Api answers every request under /mdw (ae_mdw's /v3 at /mdw/v3), and under the root /v3 too when
@@ -95,7 +112,7 @@ export function v3Api(deps: RouteDeps): ApiMiddleware {
   const env = v3Env(deps);
   const index = v3RouteIndex();
   // GraphQL at /mdw/graphql, its fields answered by the same resources as the routes
-  const graphql = graphqlApi(env, deps.admission);
+  const graphql = lazyGraphql(env, deps.admission);
   const exports = new AccountExports(env, deps.admission, deps.cfg.exports, deps.log);
   const asString = intAsString();
   const routes = async (ctx: Koa.Context, found: RouteMatch<V3Route> | undefined): Promise<void> => {

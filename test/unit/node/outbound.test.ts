@@ -16,9 +16,9 @@ import { NodeClient } from '../../../src/node/client.ts';
 import { createCompilerClient } from '../../../src/node/compiler.ts';
 import { dryRun, fateCall } from '../../../src/node/dry-run.ts';
 import { badResponse, noAnswer, NodeError, timedOut, unreachable } from '../../../src/node/errors.ts';
-import { httpGet, HttpGetError, httpPostJson } from '../../../src/node/http-get.ts';
+import { httpGet, HttpGetError, httpPostJson, statusOutcome } from '../../../src/node/http-get.ts';
 import { readMempool } from '../../../src/node/mempool.ts';
-import { createOutboundMetrics, OUTBOUND_METRIC, statusOutcome } from '../../../src/node/outbound-metrics.ts';
+import { createOutboundMetrics, OUTBOUND_METRIC } from '../../../src/node/outbound-metrics.ts';
 import { deadEnd } from '../../support/dead-end.ts';
 import { outboundCounts, type SeriesValue } from '../../support/outbound.ts';
 
