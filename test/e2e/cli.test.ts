@@ -80,6 +80,12 @@ describe('mdw (the binary)', () => {
   });
 });
 
+/** the devnodes startDevnodeBinary started and not seen to exit: a case that fails before its own stop leaves none */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** startDevnodeBinary runs `mdw devnode` with its ports free and waits for its accounts: its output so far and its external URL. */
 async function startDevnodeBinary(args: string[]): Promise<{ child: ChildProcess; out: () => string; url: string }> {
   const { spawn } = await import('node:child_process');
@@ -88,6 +94,8 @@ async function startDevnodeBinary(args: string[]): Promise<{ child: ChildProcess
     [MDW, 'devnode', '--port', '0', '--internal-port', '0', '--key-block-interval', '0', ...args],
     { env: { PATH: process.env.PATH ?? '' } },
   );
+  running.add(child);
+  child.on('exit', () => running.delete(child));
   let out = '';
   child.stdout!.on('data', (d: Buffer) => {
     out += d.toString();
