@@ -6,10 +6,22 @@
  * threads, whose share of the work depends on timing and so on the machine's load, do it on the main thread instead.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { fixedGenesisArgs, nodeFilesArgs, startDevnodeProcess, type DevnodeChild } from './http.lib.ts';
+import { fixedGenesisArgs, nodeFilesArgs, startDevnodeProcess, workerFlags, type DevnodeChild } from './http.lib.ts';
 
 /** the bare client's slots: as many requests in flight as the populator A/B's node takes */
 const SLOTS = 32;
+
+/**
+ * Node flags that make V8's collector follow the allocations alone: its heap's growth is fixed rather than set from
+ * the collections' measured speed (which a slowed-down process on a loaded machine changes from run to run), and a
+ * full collection is done at once rather than in steps paced by the clock. Each collection's timing decides which
+ * functions' bytecode is flushed and compiled again and which feedback is lost: two runs of one load differed by
+ * 119 M instructions of 14.6 G, +38 M of compiling and +61 M of inline-cache misses against −24 M of collecting. What
+ * is live when a collection comes still follows the answers' timing (what the fetch-ahead holds, at a concurrency the
+ * populator adapts to the round trips): two runs with these flags differed by 435 M of 16 G, 194 M of it collecting
+ * and 133 M compiling, so a per-transaction figure is the median of rounds (bench/own-instructions-ab.ts).
+ */
+export const FIXED_GC = ['--predictable-gc-schedule', '--no-incremental-marking'] as const;
 
 /** valgrindAvailable says whether `valgrind` runs here. */
 export function valgrindAvailable(): boolean {
@@ -18,7 +30,9 @@ export function valgrindAvailable(): boolean {
 
 /**
  * startCountedChain serves the populator A/B's chain (`--seed perf`, its fixed genesis, no latency) of `length`
- * generations from a devnode of its own, with its node files.
+ * generations from a devnode of its own, with its node files, and queues no client fills (workerFlags): with a real
+ * node's (100 reads waiting) a devnode on the loaded machine refused 904 of a load's 6 027 requests with 503, each
+ * asked again, and a load of 800 generations that asked 2 884 more than its usual 6 537 counted 1.06 G more.
  */
 export function startCountedChain(length: number): Promise<DevnodeChild> {
   return startDevnodeProcess([
@@ -26,6 +40,7 @@ export function startCountedChain(length: number): Promise<DevnodeChild> {
     String(length),
     '--seed',
     'perf',
+    ...workerFlags(SLOTS),
     ...fixedGenesisArgs(),
     ...nodeFilesArgs(),
   ]);
@@ -53,6 +68,10 @@ export function countedChildEnv(
     LOG_LEVEL: 'warn',
     // valgrind slows a process down 30–100 times: no request may time out for it
     NODE_TIMEOUT_MS: '600000',
+    // nor may the node's top be asked every 2 s of its clock: ~100 polls more in a load of 2 400 generations than in
+    // one of 800, counted per transaction, and as many more as the machine's load slows the run (a catch-up asks the
+    // top again only within a batch of the last known one; every commit reads this variable)
+    POLL_INTERVAL_MS: '3600000',
     BENCH_SAMPLE: '0',
     MALLOC_MMAP_THRESHOLD_: '131072',
   };
