@@ -11,18 +11,6 @@ import { fixedGenesisArgs, nodeFilesArgs, startDevnodeProcess, workerFlags, type
 /** the bare client's slots: as many requests in flight as the populator A/B's node takes */
 const SLOTS = 32;
 
-/**
- * Node flags that make V8's collector follow the allocations alone: its heap's growth is fixed rather than set from
- * the collections' measured speed (which a slowed-down process on a loaded machine changes from run to run), and a
- * full collection is done at once rather than in steps paced by the clock. Each collection's timing decides which
- * functions' bytecode is flushed and compiled again and which feedback is lost: two runs of one load differed by
- * 119 M instructions of 14.6 G, +38 M of compiling and +61 M of inline-cache misses against −24 M of collecting. What
- * is live when a collection comes still follows the answers' timing (what the fetch-ahead holds, at a concurrency the
- * populator adapts to the round trips): two runs with these flags differed by 435 M of 16 G, 194 M of it collecting
- * and 133 M compiling, so a per-transaction figure is the median of rounds (bench/own-instructions-ab.ts).
- */
-export const FIXED_GC = ['--predictable-gc-schedule', '--no-incremental-marking'] as const;
-
 /** valgrindAvailable says whether `valgrind` runs here. */
 export function valgrindAvailable(): boolean {
   return spawnSync('valgrind', ['--version']).status === 0;

@@ -6,10 +6,11 @@
  * empty schema, every derived area, configured for the devnode's chain as the A/B's populators are), each alone in
  * its process (Node `--predictable` besides valgrind's `--single-threaded`), over chains of two lengths; each cost per
  * transaction is the difference of the two counts over the difference of the transactions (Node's start, module
- * loading and the schema's migrations cancel). V8's collector runs on a fixed schedule and the node's top is not
- * polled by the clock (FIXED_GC, countedChildEnv: bench/own-instructions-ab.ts); a count still moves with how the
- * answers arrive in a slowed-down process, so the two chains differ by 6000 transactions. Devnodes and PostgreSQL run
- * in processes of their own and are not counted (PostgreSQL's share: bench/postgres-instructions.ts).
+ * loading and the schema's migrations cancel). The node's top is not polled by the clock, and the devnode refuses no
+ * request (countedChildEnv, startCountedChain); a count still moves with how the answers arrive in a slowed-down
+ * process (V8's collections follow it: bench/own-instructions-ab.ts), so the two chains differ by 6000 transactions.
+ * Devnodes and PostgreSQL run in processes of their own and are not counted (PostgreSQL's share:
+ * bench/postgres-instructions.ts).
  *
  *   node bench/instructions.ts   (make bench ONLY=instructions; needs valgrind; BENCH_INSTRUCTIONS_GENERATIONS=200,800
  *                                 (the two lengths; about half an hour on a loaded machine),
@@ -27,7 +28,6 @@ import { createTestDatabase, stopTestServer } from '../test/support/postgres.ts'
 import { selfTimes, stageShares, type CpuProfile } from './cpu-profile.lib.ts';
 import { killChildrenOnExit } from './http.lib.ts';
 import {
-  FIXED_GC,
   countedChildEnv,
   countInstructions,
   perUnit,
@@ -108,7 +108,6 @@ async function main(): Promise<void> {
         for (const [name, side] of sides) {
           const args = [
             '--predictable',
-            ...FIXED_GC,
             ...(name === 'populator' ? ['--expose-gc', ...FLAGS, CHILDREN.populator] : [CHILDREN.bare]),
           ];
           const { instructions, report } = await countInstructions(args, env);

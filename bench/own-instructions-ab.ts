@@ -14,11 +14,14 @@
  * working tree's 11: no internal calls, channels or spends), and each load is checked to have stopped with none
  * pending. Left out on both sides, unlike populator-ab's CPU seconds: the kernel's work (valgrind counts user space)
  * and PostgreSQL's checkpointer, WAL writer and background writer, whose wake-ups follow the clock and so the load.
- * The populator's count is made to follow the load alone (instructions.lib.ts), where it moved ±8 % a transaction run
- * to run: V8's collector on a fixed schedule (FIXED_GC), no poll of the node's top per 2 s of a slowed-down clock
- * (POLL_INTERVAL_MS), and a devnode that refuses no request (startCountedChain: its 503s under the machine's load were
- * asked again, ~0.4 M instructions each). The batches were cut alike in every run already (each waits for its
- * generations in chain order up to BATCH_TRANSACTIONS): a load's node requests, printed, show a refusal's retries.
+ * The populator's count moved ±8 % a transaction run to run. Not by its batches: every run cuts them alike (each
+ * waits for its generations in chain order up to BATCH_TRANSACTIONS). Taken out (instructions.lib.ts): the devnode's
+ * 503s under the machine's load, each asked again (a load of 800 generations asked 2 884 requests more and counted
+ * 1.06 G more; a load's node requests are printed), and a poll of the node's top per 2 s of a slowed-down clock. Left:
+ * V8's collections, whose heap grows by their measured speed and whose work is what is live when they come (the
+ * answers' timing): two loads of 800 generations 14.57 and 14.69 G. V8's fixed schedule (`--predictable-gc-schedule
+ * --no-incremental-marking`) is no cure: four such loads still 15.60–16.20 G, and it collects unlike any deployment
+ * (main ÷ 0.2.0 came out 1.229, populator 1 026k ÷ 735k a tx, where the default schedule gave 1.07–1.17). So: rounds.
  * Each round loads each chain once per side, the sides in turn; prints each side's populator, PostgreSQL and own
  * (their sum) instructions per transaction, the median of the rounds and their range, and B ÷ A of the medians.
  *
@@ -37,7 +40,6 @@ import { extractCommit, type Checkout } from './checkout.lib.ts';
 import { derivedWhole } from './derived-whole.lib.ts';
 import { killChildrenOnExit, median, type DevnodeChild } from './http.lib.ts';
 import {
-  FIXED_GC,
   countedChildEnv,
   countInstructions,
   ownPerTransaction,
@@ -81,7 +83,7 @@ async function load(side: Side, devnode: DevnodeChild, chain: number, length: nu
     const databaseUrl = await createDatabase(server, 'chain');
     const env = countedChildEnv(devnode, databaseUrl, 'populated', length);
     const script = join(side.dir, 'bench/indexer.lib.populate.ts');
-    const counted = await countInstructions(['--predictable', ...FIXED_GC, '--expose-gc', script], env, side.dir);
+    const counted = await countInstructions(['--predictable', '--expose-gc', script], env, side.dir);
     populator = counted.instructions;
     requests = (JSON.parse(counted.report) as { nodeRequests: number }).nodeRequests;
     await derivedWhole(databaseUrl, 'populated');
