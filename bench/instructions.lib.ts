@@ -20,7 +20,7 @@ export function valgrindAvailable(): boolean {
  * startCountedChain serves the populator A/B's chain (`--seed perf`, its fixed genesis, no latency) of `length`
  * generations from a devnode of its own, with its node files, and queues no client fills (workerFlags): with a real
  * node's (100 reads waiting) a devnode on the loaded machine refused 904 of a load's 6 027 requests with 503, each
- * asked again, and a load of 800 generations that asked 2 884 more than its usual 6 537 counted 1.06 G more.
+ * asked again.
  */
 export function startCountedChain(length: number): Promise<DevnodeChild> {
   return startDevnodeProcess([

@@ -14,16 +14,19 @@
  * working tree's 11: no internal calls, channels or spends), and each load is checked to have stopped with none
  * pending. Left out on both sides, unlike populator-ab's CPU seconds: the kernel's work (valgrind counts user space)
  * and PostgreSQL's checkpointer, WAL writer and background writer, whose wake-ups follow the clock and so the load.
- * The populator's count moved ±8 % a transaction run to run. Not by its batches: every run cuts them alike (each
- * waits for its generations in chain order up to BATCH_TRANSACTIONS). Taken out (instructions.lib.ts): the devnode's
- * 503s under the machine's load, each asked again (a load of 800 generations asked 2 884 requests more and counted
- * 1.06 G more; a load's node requests are printed), and a poll of the node's top per 2 s of a slowed-down clock. Left:
- * V8's collections, whose heap grows by their measured speed and whose work is what is live when they come (the
- * answers' timing): two loads of 800 generations 14.57 and 14.69 G. V8's fixed schedule (`--predictable-gc-schedule
- * --no-incremental-marking`) is no cure: four such loads still 15.60–16.20 G, and it collects unlike any deployment
- * (main ÷ 0.2.0 came out 1.229, populator 1 026k ÷ 735k a tx, where the default schedule gave 1.07–1.17). So: rounds.
- * Each round loads each chain once per side, the sides in turn; prints each side's populator, PostgreSQL and own
- * (their sum) instructions per transaction, the median of the rounds and their range, and B ÷ A of the medians.
+ * The populator's count moved ±8 % a transaction run to run. Not by its batches: every run cuts them alike (each waits
+ * for its generations in chain order up to BATCH_TRANSACTIONS). Taken out (instructions.lib.ts): the devnode's 503s
+ * under the machine's load, each asked again, and a poll of the node's top per 2 s of a slowed-down clock. Not yet:
+ * some loads ask ~2 900 requests more, a fetch-ahead's worth of generations again, at ~0.37 M instructions each (800
+ * generations: 9 421 against 6 537, +1.06 G; 2 400: 22 489 against 19 402 with no 503 possible), perhaps after a socket
+ * the devnode closed (its keep-alive is 5 s; ~100 closed a load): each load's node requests are printed, and a load
+ * above its side's usual count is no measure of its code. Left as well: V8's collections, whose heap grows by their
+ * measured speed and whose work is what is live when they come (the answers' timing): two loads of 800 generations
+ * 14.57 and 14.69 G. V8's fixed schedule (`--predictable-gc-schedule --no-incremental-marking`) is no cure: four such
+ * loads still 15.60–16.20 G, and it collects unlike any deployment (main ÷ 0.2.0 came out 1.229, populator 1 026k ÷
+ * 735k a tx, where the default schedule gave 1.07–1.17). So: rounds. Each round loads each chain once per side, the
+ * sides in turn; prints each side's populator, PostgreSQL and own (their sum) instructions per transaction, the median
+ * of the rounds and their range, and B ÷ A of the medians.
  *
  *   node bench/own-instructions-ab.ts   (make bench ONLY=own-instructions-ab; needs valgrind; 5–10 min a side at
  *                                        load 2–8)
