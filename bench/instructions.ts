@@ -6,9 +6,10 @@
  * empty schema, every derived area, configured for the devnode's chain as the A/B's populators are), each alone in
  * its process (Node `--predictable` besides valgrind's `--single-threaded`), over chains of two lengths; each cost per
  * transaction is the difference of the two counts over the difference of the transactions (Node's start, module
- * loading and the schema's migrations cancel). A count moves by up to 150 M from one run to the next (how the answers
- * arrive in a slowed-down process), so the two chains differ by 6000 transactions: a 2.5 % error on the bare client's
- * difference at most. Devnodes and PostgreSQL run in processes of their own and are not counted (PostgreSQL's share:
+ * loading and the schema's migrations cancel). The node's top is not polled by the clock, and the devnode refuses no
+ * request (countedChildEnv, startCountedChain); a count still moves with how the answers arrive in a slowed-down
+ * process (V8's collections follow it: bench/own-instructions-ab.ts), so the two chains differ by 6000 transactions.
+ * Devnodes and PostgreSQL run in processes of their own and are not counted (PostgreSQL's share:
  * bench/postgres-instructions.ts).
  *
  *   node bench/instructions.ts   (make bench ONLY=instructions; needs valgrind; BENCH_INSTRUCTIONS_GENERATIONS=200,800
