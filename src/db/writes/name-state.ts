@@ -31,23 +31,24 @@ const KEPT_BY_WRITER = 'mdw.name_state_kept';
 /**
  * takeNameStates deletes the rows of `hashes` and gives them by name hash, and tells the insert trigger of name_events
  * to skip the writer's events, where every stored name event is below `height` (the batch's first, a whole
- * generation); else it changes nothing and gives undefined (the trigger refreshes the names). One statement: the
+ * generation); else (a batch continuing a generation: no height) it changes nothing, says the trigger refreshes the
+ * names again (the transaction's earlier batch may have said otherwise) and gives undefined. One statement: the
  * highest stored name event is one probe of its height index.
  */
 export async function takeNameStates(
   db: Queryable,
   hashes: readonly string[],
-  height: number,
+  height: number | undefined,
 ): Promise<Map<string, PriorNameRow> | undefined> {
   const { rows } = await db.query<{ kept: string; rows: { h: string; n: string; t: string; c: number; a: number }[] }>({
     name: 'mdw_take_name_states',
-    text: `WITH below AS (SELECT coalesce((SELECT max(height) FROM name_events), -1) < $2 AS yes),
+    text: `WITH below AS (SELECT coalesce((SELECT max(height) FROM name_events), -1) < $2::int IS TRUE AS yes),
        taken AS (
          DELETE FROM name_state s WHERE s.name_hash = ANY ($1::text[]) AND (SELECT yes FROM below)
          RETURNING s.name_hash AS h, s.name AS n, s.tx_hash AS t, s.created_at_height AS c, s.auction_end_height AS a)
      SELECT set_config('${KEPT_BY_WRITER}', CASE WHEN (SELECT yes FROM below) THEN 'writer' ELSE '' END, true) AS kept,
             (SELECT coalesce(json_agg(taken), '[]') FROM taken) AS rows`,
-    values: [hashes, height],
+    values: [hashes, height ?? null],
   });
   const { kept, rows: taken } = rows[0]!;
   if (kept !== 'writer') return undefined;

@@ -260,9 +260,9 @@ export async function writeGenerations(
   // a batch of whole generations above every stored name event (a sync's) writes its names' name_state rows itself
   // from those before it, where the insert trigger of name_events walked each name's events twice (migration 1156)
   const names = [...new Set(resolved.nameEvents.map((e) => e.nameHash))];
-  const priorNames =
-    names.length > 0 && gens[0]!.continuesAt === undefined
-      ? await takeNameStates(db, names, gens[0]!.keyBlock.height)
+  const namesBefore =
+    names.length > 0
+      ? await takeNameStates(db, names, gens[0]!.continuesAt === undefined ? gens[0]!.keyBlock.height : undefined)
       : undefined;
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
@@ -282,7 +282,7 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyPayloads(spec, rows, numbers),
       );
   }
-  if (priorNames) await writeTableRows(db, NAME_STATE_COLUMNS, nameStateRows(priorNames, resolved.nameEvents));
+  if (namesBefore) await writeTableRows(db, NAME_STATE_COLUMNS, nameStateRows(namesBefore, resolved.nameEvents));
   // the transactions' totals per type from the rows at hand: a trigger on the COPY (1015) copied every row into a
   // transition table to count them again (2.3k PostgreSQL instructions a transaction, migration 1154)
   await addTxTypeTotals(db, txTypeTotals(resolved.transactions, numbers.typeCode));
