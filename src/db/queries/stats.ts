@@ -240,7 +240,10 @@ export interface OverallStats {
   readonly previous: { readonly count: number; readonly fees: string };
 }
 
-/** overallStats reads /v3/stats' figures; the 24-hour windows end at `nowMs`. */
+/**
+ * overallStats reads /v3/stats' figures; the 24-hour windows end at `nowMs`. The highest tps is the highest
+ * generation's best through it (migration 1155): one probe, during a catch-up too.
+ */
 export async function overallStats(db: Queryable, nowMs: number): Promise<OverallStats> {
   const window = (from: string, to: string): string =>
     `(SELECT json_build_object('count', count(*), 'fees', coalesce(sum(t.fee), 0)::text)
@@ -254,8 +257,9 @@ export async function overallStats(db: Queryable, nowMs: number): Promise<Overal
                   ${window('$1::bigint - 86400000', '$1::bigint')} AS last,
                   ${window('$1::bigint - 172800000', '$1::bigint - 86400000')} AS previous
              FROM (SELECT 1) one
-             LEFT JOIN LATERAL (SELECT height, tps FROM stats_generations ORDER BY tps DESC, height LIMIT 1) best ON true
-             LEFT JOIN key_blocks k ON k.height = best.height`,
+             LEFT JOIN LATERAL (SELECT g.best_tps AS tps, g.best_tps_height FROM stats_generations g
+                                 ORDER BY g.height DESC LIMIT 1) best ON true
+             LEFT JOIN key_blocks k ON k.height = best.best_tps_height`,
     values: [nowMs],
   });
   return rows[0]!;

@@ -5,7 +5,7 @@
  * kept tables (the names' counts and pointees, the AEX-9 balances after each event, the spends per day, an id's
  * transaction counts), filled from what they are kept from in one statement where their triggers would have kept them
  * at every batch (their triggers dropped meanwhile, and created again from the definitions their rows keep, 1152).
- * Their definitions are the migrations' (1000, 1001, 1003, 1004, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077,
+ * Their definitions are the migrations' (1000, 1001, 1003, 1015, 1030, 1045, 1048, 1050, 1061, 1062, 1070, 1076, 1077,
  * 1097, 1135, 1153), the name search's (schema/name-search-index.ts) and the kept aggregates' recounts
  * (queries/kept-aggregates.ts).
  */
@@ -116,12 +116,6 @@ const DEFERRED_INDEXES: readonly DeferredIndex[] = [
     name: 'account_pairs_pkey',
     create: null,
     constraint: { table: 'account_pairs', columns: 'sender, recipient, height, micro_index, tx_index' },
-  },
-  // the generation of the highest tps (/v3/stats, queries/stats.ts); the populator reads stats_generations by height:
-  // in a catch-up's generations insert, its upkeep was a tenth of the statement
-  {
-    name: 'stats_generations_tps',
-    create: 'CREATE INDEX IF NOT EXISTS stats_generations_tps ON stats_generations (tps DESC, height)',
   },
   // /v3/contracts/calls?function= and ?contract_id= (queries/internal-calls.ts)
   {

@@ -347,6 +347,13 @@ const DERIVED_SERIES = `
        WHERE ${inBatch('g.height')}`;
 
 /**
+ * BEST is a generation's best through it (migration 1155), as an array: the highest tps of the generations up to it and
+ * the lowest height holding that tps, negated (the greatest (tps, -height) is the first by tps descending, then
+ * height), from the generation below the window's first (`b`) on; /v3/stats reads the highest generation's.
+ */
+const BEST = 'greatest((SELECT ARRAY[b.best_tps, -b.best_tps_height] FROM b), max(ARRAY[tps, -height]) OVER w)';
+
+/**
  * generationsSql inserts the batch's generations with the running totals from the highest height below the batch
  * (the batch's own when nothing is stored above it, as while following the chain; `totals` then carries them up
  * after a -H reload); `inMemory`: with the figures counted in memory, returning what the series count of the rows.
@@ -354,8 +361,9 @@ const DERIVED_SERIES = `
 const generationsSql = (
   inMemory: boolean,
 ): string => `WITH b AS (SELECT * FROM stats_generations WHERE height < $2 ORDER BY height DESC LIMIT 1)
-    INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')})
-    SELECT ${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w`).join(', ')}
+    INSERT INTO stats_generations (${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t]) => t).join(', ')}, best_tps, best_tps_height)
+    SELECT ${DELTA_COLUMNS}, ${TOTAL_COLUMNS.map(([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w`).join(', ')},
+           (${BEST})[1], -(${BEST})[2]
       FROM (SELECT height, time_ms, beneficiary, auctions_started, auctions_ended, names_claimed + auctions_ended AS names_activated,
                    names_expired, names_revoked, names_reclaimed, oracles_registered, oracles_expired, oracles_reregistered,
                    channels_opened, channels_closed, contracts_created, block_reward, dev_reward, burned_in_auctions,
@@ -450,10 +458,11 @@ const STATEMENTS = {
   generationsCounted: generationsSql(true),
   // totals are running sums from the highest height below the batch: every stored height from the
   // batch's lowest up (after a -H reload or a backfill below stored statistics)
-  totals: `UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')}
+  totals: `UPDATE stats_generations g SET ${TOTAL_COLUMNS.map(([t]) => `${t} = r.${t}`).join(', ')},
+             best_tps = r.best[1], best_tps_height = -r.best[2]
       FROM (SELECT s.height, ${TOTAL_COLUMNS.map(
         ([t, d]) => `coalesce((SELECT b.${t} FROM b), 0) + sum(${d}) OVER w AS ${t}`,
-      ).join(', ')}
+      ).join(', ')}, ${BEST} AS best
               FROM stats_generations s WHERE s.height >= $1
             WINDOW w AS (ORDER BY s.height)) r
      WHERE g.height = r.height`,

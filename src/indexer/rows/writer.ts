@@ -28,6 +28,8 @@ import { CopyPayloads } from '../../db/writes/copy-in.ts';
 import { copyMany, insertMany } from '../../db/writes/bulk-load.ts';
 import { priorChannelStates, priorNameStates, priorOracleStates } from '../../db/queries/state-events.ts';
 import { writeGenerationTxis } from '../../db/writes/generation-txis.ts';
+import { takeNameStates } from '../../db/writes/name-state.ts';
+import { NAME_STATE_COLUMNS, nameStateRows } from './name-state-rows.ts';
 import { generationTotals } from './generation-totals.ts';
 import { addTxTypeTotals } from '../../db/writes/tx-type-totals.ts';
 import { txTypeTotals } from './tx-type-totals.ts';
@@ -255,6 +257,13 @@ export async function writeGenerations(
     db,
     unknown.map((t) => ({ name: t.txType, height: t.height, hash: t.txHash })),
   );
+  // a batch of whole generations above every stored name event (a sync's) writes its names' name_state rows itself
+  // from those before it, where the insert trigger of name_events walked each name's events twice (migration 1156)
+  const names = [...new Set(resolved.nameEvents.map((e) => e.nameHash))];
+  const namesBefore =
+    names.length > 0
+      ? await takeNameStates(db, names, gens[0]!.continuesAt === undefined ? gens[0]!.keyBlock.height : undefined)
+      : undefined;
   for (const spec of TABLES) {
     const rows = spec.rows(resolved);
     // COPY cannot skip a repeated key, so the few tables keyed by a derived id take an INSERT
@@ -273,6 +282,7 @@ export async function writeGenerations(
         encoded?.get(spec.table) ?? copyPayloads(spec, rows, numbers),
       );
   }
+  if (namesBefore) await writeTableRows(db, NAME_STATE_COLUMNS, nameStateRows(namesBefore, resolved.nameEvents));
   // the transactions' totals per type from the rows at hand: a trigger on the COPY (1015) copied every row into a
   // transition table to count them again (2.3k PostgreSQL instructions a transaction, migration 1154)
   await addTxTypeTotals(db, txTypeTotals(resolved.transactions, numbers.typeCode));

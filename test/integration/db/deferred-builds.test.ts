@@ -106,7 +106,6 @@ const INDEXES = [
   'account_pairs_pkey',
   'contract_internal_calls_function',
   'contract_internal_calls_contract',
-  'stats_generations_tps',
 ];
 
 describe('deferred builds of a catch-up from genesis (migration 1140)', () => {

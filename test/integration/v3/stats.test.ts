@@ -208,6 +208,17 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
       ),
     );
     expect(top1.data.every((m) => m.miner === miners[0]!.miner)).to.equal(true);
+    // the highest tps and its generation as the generations' rows give them (the first by tps, descending, then
+    // height), where /v3/stats reads the top generation's best through it (migration 1155)
+    const { rows: best } = await v3.pool.query<{ tps: string; hash: string }>(
+      `SELECT g.tps::text AS tps, k.hash
+         FROM stats_generations g JOIN key_blocks k ON k.height = g.height ORDER BY g.tps DESC, g.height LIMIT 1`,
+    );
+    const stats = (await v3.get('/mdw/v3/stats')).body as Obj;
+    expect([stats.max_transactions_per_second, stats.max_transactions_per_second_block_hash]).to.deep.equal([
+      Number(best[0]!.tps),
+      best[0]!.hash,
+    ]);
   }
 
   /** checkAccounts compares account series with a recount of the stored transactions' account ids. */
