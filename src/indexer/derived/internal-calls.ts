@@ -236,8 +236,9 @@ export async function readInternalCalls(
  * again from the range's start to the stored top: the name transactions' events after a contract's (the writer folded
  * them without it: a NameClaimTx bidding in an auction a contract opened was a claim of its own) and the contracts'
  * events above the range (a range derived again). A range derived again (`again`) first loses the events it had.
- * Reads nothing when no call acted on a name. Its answer: the lowest height whose name transaction's event changed,
- * from which the areas that read those events (the transfers' name fees, the statistics) must derive again.
+ * Reads nothing when no call acted on a name. Its answer: the lowest height from which the areas that read those
+ * events (NAME_READERS) must derive again: a name transaction's event it changed, a contract's claim or bid in an
+ * auction (the transfers' refunds and locks), the range's start where a range derived again had contracts' events.
  */
 async function writeContractNames(
   db: Queryable,
@@ -263,7 +264,15 @@ async function writeContractNames(
   ]);
   await deleteNameEventsFrom(db, hashes, start);
   await insertContractNameEvents(db, folded);
-  return changedFrom(txEvents, folded);
+  // the transfers read the contracts' bids too (their refunds and locks: auction-transfers.ts)
+  const bids = folded.filter((e) => e.localIdx !== null && e.auctionEnd !== null && ['claim', 'bid'].includes(e.kind));
+  const heights = [
+    changedFrom(txEvents, folded),
+    ...bids.map((e) => e.height),
+    ...(had.length > 0 ? [range.from] : []),
+  ];
+  const read = heights.filter((h) => h !== undefined);
+  return read.length === 0 ? undefined : Math.min(...read);
 }
 
 /** changedFrom is the lowest height of a name transaction's event that `folded` changed, if any. Pure. */
@@ -278,8 +287,9 @@ function changedFrom(stored: readonly ContractNameEventRow[], folded: readonly F
 }
 
 /**
- * NAME_READERS are the areas before this one that read the name transactions' events: the transfers' name fees, the
- * statistics' names and auctions. Where writeContractNames changed such an event, they derive again from its height.
+ * NAME_READERS are the areas before this one that read the names' events: the transfers' name fees and auctions'
+ * refunds and locks (the contracts' bids too), the statistics' names and auctions (the name transactions' alone).
+ * Where writeContractNames changed what they read, they derive again from its height.
  */
 export const NAME_READERS = ['transfers', 'stats'];
 
