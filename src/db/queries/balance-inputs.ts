@@ -166,8 +166,8 @@ function atPlaces<T extends Place>(rows: T[]): (at: Place) => T | undefined {
 /**
  * balanceEvents lists a range's internal transfers (Lima's contracts' amounts included) and its internal calls (those
  * that move AE, `Chain.spend` and `Call.amount`, and the others, whose payer is reconciled), in chain order, a call's
- * internal calls before the transfers at its place. The auctions' refunds and locks are not among them: the
- * transfers area derives those before the contracts' bids are known (auctionEvents has them all).
+ * internal calls before the transfers at its place. The auctions' refunds and locks are not among them: the balances
+ * derive them from auctionEvents (a batch's transfers derive before its contracts' bids are known, and again after).
  */
 export async function balanceEvents(db: Queryable, range: HeightRange): Promise<BalanceEventRow[]> {
   const { rows } = await db.query<BalanceEventRow>({

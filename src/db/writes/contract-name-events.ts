@@ -5,7 +5,8 @@
  */
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
-import { priorNameStates, type NameEventState } from '../queries/state-events.ts';
+import type { ChainPosition, NameEventState } from '../queries/state-events.ts';
+import type { StoredInternalCall } from './internal-calls.ts';
 import { insertMany } from './bulk-load.ts';
 import type { HeightRange } from '../queries/height-range.ts';
 
@@ -47,45 +48,97 @@ export interface StoredNameEventRow extends NameEventState {
   readonly txIndex: number;
 }
 
-/**
- * rangeNameEvents reads what the fold of `hashes` over a range starts from: each name's state before the range and
- * the range's events of the name transactions (chain order); the contracts' rows of the range are deleted first.
- */
-export async function rangeNameEvents(
-  db: Queryable,
-  hashes: readonly string[],
-  range: HeightRange,
-): Promise<{ prior: Map<string, NameEventState>; stored: StoredNameEventRow[] }> {
-  const prior = await priorNameStates(db, [...hashes], { height: range.from, microIndex: range.fromMicro });
-  const { rows } = await db.query<StoredNameEventRow>({
-    name: 'mdw_range_name_events',
-    text: `SELECT name_hash AS "nameHash", height, micro_index AS "microIndex", tx_index AS "txIndex", name, kind,
-                  owner, expires_at AS "expiresAt", auction_end AS "auctionEnd", name_fee::text AS "nameFee", pointers
-             FROM name_events
-            WHERE name_hash = ANY ($1::text[]) AND height BETWEEN $2 AND $3 AND (height > $2 OR micro_index >= $4)
-            ORDER BY height, micro_index, tx_index`,
-    values: [hashes, range.from, range.to, range.fromMicro],
-  });
-  return { prior, stored: rows };
-}
-
-/** A contract's name event as written. */
+/** A name event as written: a contract's (its internal call's `local_idx`) or a name transaction's (null). */
 export interface ContractNameEventRow extends StoredNameEventRow {
   readonly txHash: string;
-  readonly localIdx: number;
+  readonly localIdx: number | null;
 }
 
-/** deleteContractNameEvents removes the contracts' name events of a range (name_state follows by its triggers). */
-export async function deleteContractNameEvents(db: Queryable, range: HeightRange): Promise<void> {
-  await db.query({
+/**
+ * deleteContractNameEvents removes the contracts' name events of a range (name_state follows by its triggers): the
+ * names they were of.
+ */
+export async function deleteContractNameEvents(db: Queryable, range: HeightRange): Promise<string[]> {
+  const { rows } = await db.query<{ name_hash: string }>({
     name: 'mdw_contract_name_events_delete',
     text: `DELETE FROM name_events
-            WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3) AND local_idx IS NOT NULL`,
+            WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3) AND local_idx IS NOT NULL
+        RETURNING name_hash`,
     values: [range.from, range.to, range.fromMicro],
+  });
+  return [...new Set(rows.map((r) => r.name_hash))];
+}
+
+/** A name transaction's event as stored from a position on, with what folding it again needs. */
+export interface StoredNameTxEvent extends ContractNameEventRow {
+  readonly blockHeight: number;
+  readonly protocol: number;
+  /** the transaction (wrapped or not) as stored */
+  readonly signed: Uint8Array;
+}
+
+/** nameTxEventsFrom reads the events of the name transactions of `hashes` at `from` and after it, in chain order. */
+export async function nameTxEventsFrom(
+  db: Queryable,
+  hashes: readonly string[],
+  from: ChainPosition,
+): Promise<StoredNameTxEvent[]> {
+  const { rows } = await db.query<StoredNameTxEvent>({
+    name: 'mdw_name_tx_events_from',
+    text: `SELECT e.name_hash AS "nameHash", e.height, e.micro_index AS "microIndex", e.tx_index AS "txIndex",
+                  e.tx_hash AS "txHash", e.name, e.kind, e.owner, e.expires_at AS "expiresAt",
+                  e.auction_end AS "auctionEnd", e.name_fee::text AS "nameFee", e.pointers, t.signed,
+                  coalesce((m.header ->> 'height')::int, m.height) AS "blockHeight",
+                  coalesce((k.data ->> 'version')::int, 1) AS protocol
+             FROM name_events e
+             JOIN transactions t ON (t.height, t.micro_index, t.tx_index) = (e.height, e.micro_index, e.tx_index)
+             JOIN micro_blocks m ON (m.height, m.micro_index) = (e.height, e.micro_index)
+             JOIN key_blocks k ON k.height = e.height
+            WHERE e.name_hash = ANY ($1::text[]) AND e.local_idx IS NULL AND (e.height, e.micro_index) >= ($2, $3)
+            ORDER BY e.height, e.micro_index, e.tx_index`,
+    values: [hashes, from.height, from.microIndex],
+  });
+  return rows.map((r) => ({ ...r, localIdx: null }));
+}
+
+/**
+ * laterContractNameCalls reads the AENS internal calls of the calls holding a contract's name event of `hashes` above
+ * height `above` (a range derived again below heights whose calls are derived), in chain order.
+ */
+export async function laterContractNameCalls(
+  db: Queryable,
+  hashes: readonly string[],
+  above: number,
+): Promise<StoredInternalCall[]> {
+  const { rows } = await db.query<StoredInternalCall>({
+    name: 'mdw_later_contract_name_calls',
+    text: `SELECT i.height, i.micro_index AS "microIndex", i.tx_index AS "txIndex", i.local_idx AS "localIdx",
+                  i.function, i.internal_tx AS "internalTx"
+             FROM contract_internal_calls i
+            WHERE i.height > $2 AND i.function LIKE 'AENS.%'
+              AND EXISTS (SELECT 1 FROM name_events e
+                           WHERE e.name_hash = ANY ($1::text[]) AND e.local_idx IS NOT NULL AND e.height = i.height
+                             AND e.micro_index = i.micro_index AND e.tx_index = i.tx_index)
+            ORDER BY i.height, i.micro_index, i.tx_index, i.local_idx`,
+    values: [hashes, above],
+  });
+  return rows;
+}
+
+/** deleteNameEventsFrom removes every event of `hashes` at `from` and after it (name_state follows by its triggers). */
+export async function deleteNameEventsFrom(
+  db: Queryable,
+  hashes: readonly string[],
+  from: ChainPosition,
+): Promise<void> {
+  await db.query({
+    name: 'mdw_name_events_delete_from',
+    text: `DELETE FROM name_events WHERE name_hash = ANY ($1::text[]) AND (height, micro_index) >= ($2, $3)`,
+    values: [hashes, from.height, from.microIndex],
   });
 }
 
-/** insertContractNameEvents writes contracts' name events (name_state follows by its triggers). */
+/** insertContractNameEvents writes name events, contracts' and others (name_state follows by its triggers). */
 export async function insertContractNameEvents(db: Queryable, rows: readonly ContractNameEventRow[]): Promise<void> {
   const column = <T>(f: (r: ContractNameEventRow) => T): T[] => rows.map(f);
   await insertMany(

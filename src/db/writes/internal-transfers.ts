@@ -84,16 +84,11 @@ export async function rewardInputs(db: Queryable, heights: readonly number[]): P
  * deriveInternalTransfers adds the transfers that follow from the stored rows at heights
  * from..to (written by this batch, so everything before them is stored too), as ae_mdw books them:
  * a claim without an auction locks its name fee (the fixed 3 aettos before Lima, which had no
- * name fee); a claim or bid in an auction spends its fee, and a bid returns the bid it outbids to
- * that bidder (referring to that bid); the key block after an auction's end (its last height, at which a bid is still
- * taken) locks the winning bid's fee, as the node's prune of that key block does (aens_state_tree:prune with the
- * height − 1, run_elapsed_name_auction);
- * a response pays the query fee to the oracle's account; a query expiring unanswered returns its fee
- * to the sender at the key block after its expiry (when the node prunes it). A generation continued
- * by a later batch finds its key-block rows there already. The name events of contracts' AENS calls (`local_idx`,
- * migration 1112) are not read: the int_calls area writes them after this area, maybe long after (behind the head); the
- * balances derive the auctions' refunds and locks from all of a name's events, the contracts' among them
- * (auction-transfers.ts), not from these rows.
+ * name fee); a claim or bid in an auction spends its fee (a name transaction's: the name events of contracts' AENS
+ * calls, `local_idx`, are not read); a response pays the query fee to the oracle's account; a query expiring
+ * unanswered returns its fee to the sender at the key block after its expiry (when the node prunes it). A generation
+ * continued by a later batch finds its key-block rows there already. The auctions' refunds and locks are the
+ * caller's (auction-transfers.ts, from every claim and bid, the contracts' among them).
  */
 export async function deriveInternalTransfers(db: Queryable, from: number, to: number): Promise<void> {
   await db.query({
@@ -107,22 +102,6 @@ export async function deriveInternalTransfers(db: Queryable, from: number, to: n
        FROM name_events e
       WHERE e.local_idx IS NULL AND e.height BETWEEN $1 AND $2 AND e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL
         AND e.name_fee IS NOT NULL
-     UNION ALL
-     SELECT b.height, b.micro_index, b.tx_index, 'fee_refund_name', p.owner, p.tx_hash, p.name_fee
-       FROM name_events b
-      CROSS JOIN LATERAL (SELECT q.owner, q.name_fee, q.tx_hash FROM name_events q
-                           WHERE q.local_idx IS NULL AND q.name_hash = b.name_hash AND q.kind IN ('claim', 'bid')
-                             AND (q.height, q.micro_index, q.tx_index) < (b.height, b.micro_index, b.tx_index)
-                           ORDER BY q.height DESC, q.micro_index DESC, q.tx_index DESC LIMIT 1) p
-      WHERE b.local_idx IS NULL AND b.height BETWEEN $1 AND $2 AND b.kind = 'bid' AND p.name_fee IS NOT NULL
-     UNION ALL
-     SELECT w.auction_end + 1, -1, -1, 'fee_lock_name', w.owner, w.tx_hash, w.name_fee
-       FROM name_events w
-      WHERE w.local_idx IS NULL AND w.auction_end BETWEEN $1 - 1 AND $2 - 1 AND w.kind IN ('claim', 'bid')
-        AND w.name_fee IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM name_events l WHERE l.local_idx IS NULL AND l.name_hash = w.name_hash AND l.kind = 'bid'
-                         AND (l.height, l.micro_index, l.tx_index) > (w.height, w.micro_index, w.tx_index)
-                         AND l.height <= w.auction_end)
      UNION ALL
      SELECT r.height, r.micro_index, r.tx_index, 'reward_oracle', 'ak_' || substr(q.oracle_id, 4), r.tx_hash, q.fee
        FROM oracle_responses r JOIN oracle_queries q ON q.query_id = r.query_id

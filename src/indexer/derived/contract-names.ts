@@ -1,17 +1,20 @@
 /**
  * @module Names a contract acts on through AENS (issue 76): the `AENS.claim`, `AENS.update`, `AENS.transfer` and
  * `AENS.revoke` internal calls the int_calls area stores become events of their names in name_events, at the calling
- * transaction's position with the internal call's `local_idx`, as ae_mdw records them (`internal_source`). Their
- * state folds onto the name's events before them, the name transactions' and the contracts' alike. Pure.
+ * transaction's position with the internal call's `local_idx`, as ae_mdw records them (`internal_source`). They fold
+ * with the name transactions' actions in chain order, each onto the name's event before it, a transaction's or a
+ * contract's: the transactions' after a contract's fold again (the writer folded them without it). Pure.
  */
 import { namePointer } from '../../chain/aens.ts';
 import { nameId } from '../../chain/derived-ids.ts';
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
+import { innerTx } from '../../chain/tx-fields.ts';
 import { comparePositions } from '../../db/queries/positions.ts';
 import type { NameEventState } from '../../db/queries/state-events.ts';
 import type { StoredInternalCall } from '../../db/writes/internal-calls.ts';
 import { nextNameState } from '../rows/chain-state.ts';
-import type { NameAction, NameEventRow } from '../rows/rows.ts';
+import type { JsonObject, NameAction, NameEventRow } from '../rows/rows.ts';
+import { nameTxAction } from '../rows/tx-rows.ts';
 
 /** AENS_FUNCTIONS are the internal calls that act on a name (AENS.preclaim only commits to one). */
 export const AENS_FUNCTIONS: readonly string[] = ['AENS.claim', 'AENS.update', 'AENS.transfer', 'AENS.revoke'];
@@ -26,9 +29,6 @@ export interface CallPlace {
 
 /** ContractNameAction is a name action a contract's internal call made. */
 export type ContractNameAction = NameAction & { readonly localIdx: number };
-
-/** ContractNameEvent is a name event of a contract's internal call: a name_events row with its `local_idx`. */
-export type ContractNameEvent = NameEventRow & { readonly localIdx: number };
 
 /** callKey is a contract call's position as text. */
 export const callKey = (p: { height: number; microIndex: number; txIndex: number }): string =>
@@ -79,37 +79,59 @@ export function contractNameActions(
   });
 }
 
-/** A stored event of a name (a name transaction's) at its position, as the fold reads it. */
-export interface StoredNameEvent extends NameEventState {
+/** A name action as the fold takes it: a name transaction's (`localIdx` null) or a contract's AENS call's. */
+export type FoldedNameAction = NameAction & { readonly localIdx: number | null };
+
+/** A name event as the fold gives it: a name_events row with its `local_idx` (null: a name transaction's). */
+export type FoldedNameEvent = NameEventRow & { readonly localIdx: number | null };
+
+/** A name transaction as stored, with what its action needs: its place, its protocol, its stored form. */
+export interface StoredNameTx {
   readonly nameHash: string;
   readonly height: number;
   readonly microIndex: number;
   readonly txIndex: number;
+  readonly txHash: string;
+  readonly blockHeight: number;
+  readonly protocol: number;
+  /** the transaction, wrapped or not, as its stored form renders it */
+  readonly tx: JsonObject;
 }
 
+const NAME_TXS = ['NameClaimTx', 'NameUpdateTx', 'NameTransferTx', 'NameRevokeTx'];
+
+/** storedNameTxAction is the action of a stored name transaction (the one it is or wraps), as the writer made it. */
+export function storedNameTxAction(t: StoredNameTx): FoldedNameAction {
+  let own: JsonObject | undefined = t.tx;
+  while (own !== undefined && !NAME_TXS.includes(String(own.type))) own = innerTx(own);
+  const { nameHash, tx: _tx, ...at } = t;
+  const action = own && nameTxAction(own, at, nameHash);
+  if (action === undefined)
+    throw new Error(`the name event at ${t.height}-${t.microIndex}-${t.txIndex} has no name transaction`);
+  return { ...action, localIdx: null };
+}
+
+/** comparePlaces orders actions by position, a call's internal calls by their index. */
+const comparePlaces = (a: FoldedNameAction, b: FoldedNameAction): number =>
+  comparePositions(a, b) || (a.localIdx ?? -1) - (b.localIdx ?? -1);
+
 /**
- * foldContractNames gives each action (chain order) its event: the state after it, from the name's latest event
- * before it: a stored one (`stored`, the range's name transactions' events in chain order, else `prior`, the state
- * before the range) or a contract's folded here, whichever is later. A call acting on a name twice gives one event,
- * the state after its last action, with the first action's kind and index when that was a claim or bid (so the claim
- * is listed), else the last's.
+ * foldNameEvents gives each action its event (chain order): the state after it, from the name's event before it, in
+ * `prior` (the state before the actions) or folded here. The name transactions' and the contracts' fold alike: a
+ * NameClaimTx bidding in an auction a contract's AENS.claim opened is a bid. A call acting on a name twice gives one
+ * event, the state after its last action, with the first action's kind and index when that was a claim or bid (so the
+ * claim is listed), else the last's.
  */
-export function foldContractNames(
+export function foldNameEvents(
   prior: ReadonlyMap<string, NameEventState>,
-  stored: readonly StoredNameEvent[],
-  actions: readonly ContractNameAction[],
-): ContractNameEvent[] {
-  const events: ContractNameEvent[] = [];
-  const latest = new Map<string, ContractNameEvent>();
-  for (const a of actions) {
+  actions: readonly FoldedNameAction[],
+): FoldedNameEvent[] {
+  const events: FoldedNameEvent[] = [];
+  const latest = new Map<string, FoldedNameEvent>();
+  for (const a of [...actions].sort(comparePlaces)) {
     const own = latest.get(a.nameHash);
-    const chain = stored.findLast((e) => e.nameHash === a.nameHash && comparePositions(e, a) < 0);
-    const prev =
-      own !== undefined && (chain === undefined || comparePositions(own, chain) > 0)
-        ? own
-        : (chain ?? prior.get(a.nameHash));
-    const next = nextNameState(prev, a);
-    const row: ContractNameEvent = {
+    const next = nextNameState(own ?? prior.get(a.nameHash), a);
+    const row: FoldedNameEvent = {
       ...next,
       nameHash: a.nameHash,
       height: a.height,
@@ -118,7 +140,7 @@ export function foldContractNames(
       txHash: a.txHash,
       localIdx: a.localIdx,
     };
-    const sameCall = own !== undefined && callKey(own) === callKey(a);
+    const sameCall = own !== undefined && own.localIdx !== null && a.localIdx !== null && callKey(own) === callKey(a);
     if (sameCall) {
       const keepsKind = own.kind === 'claim' || own.kind === 'bid';
       const merged = keepsKind ? { ...row, kind: own.kind, localIdx: own.localIdx } : row;

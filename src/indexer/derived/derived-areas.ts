@@ -9,7 +9,9 @@ import {
   replaceGenerationFees,
   storedKeyBlockTargets,
 } from '../../db/writes/derive-backfill.ts';
-import { type PendingBackfill } from '../../db/queries/pending-backfills.ts';
+import { pendingBackfills, type PendingBackfill } from '../../db/queries/pending-backfills.ts';
+import { recordBackfill } from '../../db/writes/derive-backfill.ts';
+import { topHeight } from '../../db/queries/blocks.ts';
 import { deriveTransfersOfStored, writeInternalTransfers, type TransferRules } from './internal-transfers.ts';
 import type { AexnDetector } from '../contracts/aexn-detector.ts';
 import type { ContractDecoder } from '../contracts/contract-decoder.ts';
@@ -33,6 +35,7 @@ import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
 import { HYPERCHAIN_LOAD_TABLES } from '../../db/writes/hyperchain.ts';
 import {
   deriveInternalCalls,
+  NAME_READERS,
   writeBatchInternalCalls,
   type InternalCalls,
   type ReplayReader,
@@ -232,7 +235,14 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
     // (issue 76), they ran while the chain's reads waited, and the reads idled while they ran (issue 87)
     'int_calls',
     {
-      batch: (db, gens, { internalCalls }) => writeBatchInternalCalls(db, gens, internalCalls),
+      // and the areas before it that read the name transactions' events it changed derive the batch again from there
+      batch: async (db, gens, derivation) =>
+        deriveNameReadersAgain(
+          db,
+          await writeBatchInternalCalls(db, gens, derivation.internalCalls),
+          batchRange(gens).to,
+          derivation,
+        ),
       stored: (db, from, to, { internalCalls, decoder }) =>
         deriveInternalCalls(
           db,
@@ -376,6 +386,26 @@ export interface BatchDerivation {
    * derivation does, not the batch
    */
   readonly hyperchain?: Promise<HyperchainBatch>;
+}
+
+/**
+ * deriveNameReadersAgain derives NAME_READERS again from height `from` of a batch whose top is `to`: in its transaction
+ * where the batch is the stored top and derived them, else (a reload below the top, or the areas pending) through the
+ * backfill, up to the stored top.
+ */
+async function deriveNameReadersAgain(
+  db: Queryable,
+  from: number | undefined,
+  to: number,
+  { rules }: BatchDerivation,
+): Promise<void> {
+  if (from === undefined) return;
+  const top = Math.max(to, (await topHeight(db)) ?? to);
+  const pending = await pendingBackfills(db);
+  for (const area of NAME_READERS) {
+    if (top > to || pending.some((p) => p.area === area && p.next <= to)) await recordBackfill(db, area, from, top);
+    else await DERIVED_AREAS.get(area)!.stored(db, from, to, { rules });
+  }
 }
 
 /** nodeReader is an area's reader of the node (asksNode), or the error that no node was given to derive it. */

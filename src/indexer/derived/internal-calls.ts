@@ -11,7 +11,7 @@
  * none is not asked (quietCalls): one that failed, one of code without an operation that makes one.
  */
 import { encode } from '../../chain/encoding.ts';
-import type { Json } from '../../chain/json.ts';
+import { jsonEqual, type Json } from '../../chain/json.ts';
 import { decodeSignedTx } from '../../chain/tx-parse.ts';
 import { isBinary } from '../../chain/stored-tx.ts';
 import { mayMakeInternalCalls } from '../../chain/internal-call-ops.ts';
@@ -35,10 +35,24 @@ import { batchRange } from './batch-range.ts';
 import {
   callPlaces,
   deleteContractNameEvents,
+  deleteNameEventsFrom,
   insertContractNameEvents,
-  rangeNameEvents,
+  laterContractNameCalls,
+  nameTxEventsFrom,
+  type ContractNameEventRow,
 } from '../../db/writes/contract-name-events.ts';
-import { AENS_FUNCTIONS, callKey, contractNameActions, foldContractNames } from './contract-names.ts';
+import { priorNameStates } from '../../db/queries/state-events.ts';
+import { topHeight } from '../../db/queries/blocks.ts';
+import { recordBackfill } from '../../db/writes/derive-backfill.ts';
+import { renderStoredTx } from '../../chain/stored-tx.ts';
+import {
+  AENS_FUNCTIONS,
+  callKey,
+  contractNameActions,
+  foldNameEvents,
+  storedNameTxAction,
+  type FoldedNameEvent,
+} from './contract-names.ts';
 
 /** What the area asks the node: micro blocks' transactions run again. */
 export type ReplayReader = Pick<NodeClient, 'replay'>;
@@ -218,23 +232,75 @@ export async function readInternalCalls(
 }
 
 /**
- * writeContractNames writes the name events of a range's AENS calls (contract-names.ts), folded onto the names'
- * stored events; a range derived again (`again`) first loses the ones it had. Reads nothing when no call acted on a
- * name.
+ * writeContractNames writes the name events of a range's AENS calls (contract-names.ts) and folds the names they act on
+ * again from the range's start to the stored top: the name transactions' events after a contract's (the writer folded
+ * them without it: a NameClaimTx bidding in an auction a contract opened was a claim of its own) and the contracts'
+ * events above the range (a range derived again). A range derived again (`again`) first loses the events it had.
+ * Reads nothing when no call acted on a name. Its answer: the lowest height from which the areas that read those
+ * events (NAME_READERS) must derive again: a name transaction's event it changed, a contract's claim or bid in an
+ * auction (the transfers' refunds and locks), the range's start where a range derived again had contracts' events.
  */
 async function writeContractNames(
   db: Queryable,
   range: HeightRange,
   calls: readonly StoredInternalCall[],
   again: boolean,
-): Promise<void> {
-  if (again) await deleteContractNameEvents(db, range);
+): Promise<number | undefined> {
+  const had = again ? await deleteContractNameEvents(db, range) : [];
   const aens = calls.filter((c) => AENS_FUNCTIONS.includes(c.function));
-  if (aens.length === 0) return;
+  if (aens.length === 0 && had.length === 0) return undefined;
   const places = new Map((await callPlaces(db, aens)).map((p) => [callKey(p), p]));
   const actions = contractNameActions(aens, places);
-  const { prior, stored } = await rangeNameEvents(db, [...new Set(actions.map((a) => a.nameHash))], range);
-  await insertContractNameEvents(db, foldContractNames(prior, stored, actions));
+  const hashes = [...new Set([...had, ...actions.map((a) => a.nameHash)])];
+  const start = { height: range.from, microIndex: range.fromMicro };
+  const prior = await priorNameStates(db, hashes, start);
+  const txEvents = await nameTxEventsFrom(db, hashes, start);
+  const later = await laterContractNameCalls(db, hashes, range.to);
+  const laterPlaces = new Map((await callPlaces(db, later)).map((p) => [callKey(p), p]));
+  const folded = foldNameEvents(prior, [
+    ...txEvents.map((e) => storedNameTxAction({ ...e, tx: renderStoredTx(e.signed).tx })),
+    ...actions,
+    ...contractNameActions(later, laterPlaces).filter((a) => hashes.includes(a.nameHash)),
+  ]);
+  await deleteNameEventsFrom(db, hashes, start);
+  await insertContractNameEvents(db, folded);
+  // the transfers read the contracts' bids too (their refunds and locks: auction-transfers.ts)
+  const bids = folded.filter((e) => e.localIdx !== null && e.auctionEnd !== null && ['claim', 'bid'].includes(e.kind));
+  const heights = [
+    changedFrom(txEvents, folded),
+    ...bids.map((e) => e.height),
+    ...(had.length > 0 ? [range.from] : []),
+  ];
+  const read = heights.filter((h) => h !== undefined);
+  return read.length === 0 ? undefined : Math.min(...read);
+}
+
+/** changedFrom is the lowest height of a name transaction's event that `folded` changed, if any. Pure. */
+function changedFrom(stored: readonly ContractNameEventRow[], folded: readonly FoldedNameEvent[]): number | undefined {
+  const key = (e: ContractNameEventRow | FoldedNameEvent): string =>
+    `${e.nameHash} ${e.height} ${e.microIndex} ${e.txIndex}`;
+  const state = (e: ContractNameEventRow | FoldedNameEvent): Json =>
+    [e.name, e.kind, e.owner, e.expiresAt, e.auctionEnd, e.nameFee, e.pointers] as Json;
+  const now = new Map(folded.filter((e) => e.localIdx === null).map((e) => [key(e), state(e)]));
+  const changed = stored.filter((e) => !jsonEqual(now.get(key(e)) ?? null, state(e))).map((e) => e.height);
+  return changed.length === 0 ? undefined : Math.min(...changed);
+}
+
+/**
+ * NAME_READERS are the areas before this one that read the names' events: the transfers' name fees and auctions'
+ * refunds and locks (the contracts' bids too), the statistics' names and auctions (the name transactions' alone).
+ * Where writeContractNames changed what they read, they derive again from its height.
+ */
+export const NAME_READERS = ['transfers', 'stats'];
+
+/**
+ * nameReadersAgain has the populator's backfill derive NAME_READERS again, from the stored rows, from `from` (the lowest
+ * height whose event writeContractNames changed) to the stored top.
+ */
+async function nameReadersAgain(db: Queryable, from: number | undefined): Promise<void> {
+  const top = from === undefined ? undefined : await topHeight(db);
+  if (from === undefined || top === undefined) return;
+  for (const area of NAME_READERS) await recordBackfill(db, area, from, top);
 }
 
 /** deriveInternalCalls stores the internal calls of a range of stored heights, from their stored transactions. */
@@ -246,7 +312,7 @@ export async function deriveInternalCalls(
 ): Promise<void> {
   const found = await readInternalCalls(node, await replayableTransactions(db, range), codeOf ? { codeOf } : {});
   await replaceInternalCalls(db, range, found.calls, found.gaps);
-  await writeContractNames(db, range, found.calls, true);
+  await nameReadersAgain(db, await writeContractNames(db, range, found.calls, true));
 }
 
 /**
@@ -286,17 +352,21 @@ function callOf(call: ContractCallRow | undefined): Pick<ReplayableTx, 'contract
   return { contractId: call?.contractId ?? null, returnType: typeof returnType === 'string' ? returnType : null };
 }
 
-/** writeBatchInternalCalls stores a batch's internal calls, read as it was prepared (node-reads.ts). */
+/**
+ * writeBatchInternalCalls stores a batch's internal calls, read as it was prepared (node-reads.ts). Its answer: the
+ * lowest height of the batch whose name transaction's event it changed (writeContractNames), where the areas before it
+ * that read those events must derive again.
+ */
 export async function writeBatchInternalCalls(
   db: Queryable,
   gens: readonly GenerationRows[],
   found: Promise<InternalCalls> | undefined,
-): Promise<void> {
+): Promise<number | undefined> {
   if (found === undefined) throw new Error('the batch asked no internal calls');
   const { calls, gaps } = await found;
-  if (calls.length === 0 && gaps.length === 0) return;
+  if (calls.length === 0 && gaps.length === 0) return undefined;
   const range = batchRange(gens);
   await replaceInternalCalls(db, range, calls, gaps);
   // a batch's heights are new: no name event of a contract is there yet
-  await writeContractNames(db, range, calls, false);
+  return writeContractNames(db, range, calls, false);
 }

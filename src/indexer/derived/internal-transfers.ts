@@ -15,11 +15,13 @@ import {
 } from '../../chain/hard-forks.ts';
 import { isJsonObject, parseJson, toBigInt } from '../../chain/json.ts';
 import { rewardFees } from '../../chain/reward-fees.ts';
+import { auctionTransfers } from '../../chain/auction-transfers.ts';
 import { ConfigError } from '../../config/env-reader.ts';
 import { HARD_FORK_FILE_VARIABLES, type Config } from '../../config/middleware.ts';
 import type { Queryable } from '../../db/connection/pool.ts';
 import { protocolEntry, topHeight } from '../../db/queries/blocks.ts';
 import { hasKeyBlockTransfers } from '../../db/queries/internal-transfers.ts';
+import { auctionEvents } from '../../db/queries/balance-inputs.ts';
 import { recordBackfill } from '../../db/writes/derive-backfill.ts';
 import {
   deriveInternalTransfers,
@@ -195,7 +197,9 @@ export async function writeInternalTransfers(
 /**
  * deriveTransfersOfStored adds the transfers of heights whose rows and generation fees are stored: the
  * rewards and genesis accounts of `newKeyBlocks` (ascending) and what the stored rows of `range` imply
- * (name fees, oracle rewards and refunds). The loader calls it for each batch, the backfill for stored heights.
+ * (name fees, oracle rewards and refunds), the auctions' refunds and locks from every claim and bid, the contracts'
+ * AENS.claim among them (auction-transfers.ts, the balances' rule: the int_calls area, which writes those after this
+ * area, has it derive again where they change it). The loader calls it for each batch, the backfill for stored heights.
  */
 export async function deriveTransfersOfStored(
   db: Queryable,
@@ -233,6 +237,10 @@ export async function deriveTransfersOfStored(
         rows.push({ height, ...keyLevel, kind: c.kind, accountId: c.account, amount: c.amount });
     }
   }
+  const auctions = { from: range.from, to: range.to, fromMicro: -1 };
+  const events = (await auctionEvents(db, auctions)).map((e) => ({ ...e, nameFee: BigInt(e.nameFee) }));
+  for (const { account, txHash, ...t } of auctionTransfers(events, auctions))
+    rows.push({ ...t, accountId: account, refTxHash: txHash });
   await insertInternalTransfers(db, rows);
   await deriveInternalTransfers(db, range.from, range.to);
 }

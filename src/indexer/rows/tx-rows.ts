@@ -4,7 +4,7 @@
  */
 import { namePointer } from '../../chain/aens.ts';
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
-import type { ActionPosition, FetchedGeneration, GenerationRows, JsonObject, TxPosition } from './rows.ts';
+import type { ActionPosition, FetchedGeneration, GenerationRows, JsonObject, NameAction, TxPosition } from './rows.ts';
 
 /** Channel txs that end a channel's life. */
 const CLOSING_CHANNEL_TXS = new Set(['ChannelCloseMutualTx', 'ChannelSettleTx']);
@@ -95,40 +95,58 @@ const contractRows: RowHandler = (rows, t) => {
   if (tx.type === 'ContractCreateTx') addCall(rows, t, id, str(tx.owner_id));
 };
 
-const nameClaimRows: RowHandler = (rows, { tx, pos, created, protocol, blockHeight }) => {
-  const name = str(tx.name);
-  const nameFee = tx.name_fee === undefined ? null : intText(tx.name_fee);
-  if (created.name_id === undefined) return;
-  rows.nameActions.push({
-    ...pos,
-    blockHeight,
-    protocol,
-    nameHash: created.name_id,
-    account: str(tx.account_id),
-    kind: 'claim',
-    name,
-    nameFee,
-    salt: toBigInt(tx.name_salt),
-  });
+const nameClaimRows: RowHandler = (rows, t) => {
+  if (t.created.name_id === undefined) return;
+  rows.nameActions.push(
+    nameTxAction(t.tx, { ...t.pos, blockHeight: t.blockHeight, protocol: t.protocol }, t.created.name_id)!,
+  );
 };
 
 /** What every name action says: which name, whose tx, and where. */
 type NameActionHead = ActionPosition & { protocol: number; nameHash: string; account: string };
 
-/** nameAction is the head of a name action but a claim's (whose name's hash is the id it creates). */
-function nameAction({ tx, pos, protocol, blockHeight }: EffectiveTx): NameActionHead {
-  return { ...pos, blockHeight, protocol, nameHash: str(tx.name_id), account: str(tx.account_id) };
+/**
+ * nameTxAction is the action of a name transaction (unwrapped) at `at`: undefined for another type. A claim's name hash
+ * is the id it creates (`claimedId`), another's its `name_id`. The writer's and the int_calls area's, which folds the
+ * name transactions again after a contract's AENS call before them (contract-names.ts).
+ */
+export function nameTxAction(
+  tx: JsonObject,
+  at: ActionPosition & { protocol: number },
+  claimedId: string,
+): NameAction | undefined {
+  if (tx.type === 'NameClaimTx') {
+    const nameFee = tx.name_fee === undefined ? null : intText(tx.name_fee);
+    const name = str(tx.name);
+    const head = { ...at, nameHash: claimedId, account: str(tx.account_id) };
+    return { ...head, kind: 'claim', name, nameFee, salt: toBigInt(tx.name_salt) };
+  }
+  const head: NameActionHead = { ...at, nameHash: str(tx.name_id), account: str(tx.account_id) };
+  switch (tx.type) {
+    case 'NameUpdateTx': {
+      const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).filter(isJsonObject).map(namePointer);
+      return { ...head, kind: 'update', nameTtl: toSafeNumber(tx.name_ttl), pointers };
+    }
+    case 'NameTransferTx':
+      return { ...head, kind: 'transfer', recipient: str(tx.recipient_id) };
+    case 'NameRevokeTx':
+      return { ...head, kind: 'revoke' };
+    default:
+      return undefined;
+  }
 }
 
+/** nameActionRows adds the action of a name transaction but a claim. */
+const nameActionRows: RowHandler = (rows, { tx, pos, protocol, blockHeight }) => {
+  rows.nameActions.push(nameTxAction(tx, { ...pos, blockHeight, protocol }, '')!);
+};
+
 const nameUpdateRows: RowHandler = (rows, t) => {
-  const { tx, pos } = t;
-  const pointers = (Array.isArray(tx.pointers) ? tx.pointers : []).filter(isJsonObject).map(namePointer);
-  const action = nameAction(t);
-  const nameHash = action.nameHash;
-  rows.nameActions.push({ ...action, kind: 'update', nameTtl: toSafeNumber(tx.name_ttl), pointers });
+  nameActionRows(rows, t);
+  const action = rows.nameActions.at(-1) as Extract<NameAction, { kind: 'update' }>;
   // a key repeated in one update keeps its last id, as the node does
-  const byKey = new Map(pointers.map((p) => [p.key, p.id]));
-  for (const [key, id] of byKey) rows.namePointers.push({ ...pos, nameHash, key, id });
+  const byKey = new Map(action.pointers.map((p) => [p.key, p.id]));
+  for (const [key, id] of byKey) rows.namePointers.push({ ...t.pos, nameHash: action.nameHash, key, id });
 };
 
 const oracleQueryRows: RowHandler = (rows, { tx, pos, created, outerType, depth, blockHeight }) => {
@@ -182,11 +200,8 @@ const ROW_HANDLERS: ReadonlyMap<string, RowHandler> = new Map<string, RowHandler
   ['ContractCallTx', (rows, t) => addCall(rows, t, str(t.tx.contract_id), str(t.tx.caller_id))],
   ['NameClaimTx', nameClaimRows],
   ['NameUpdateTx', nameUpdateRows],
-  [
-    'NameTransferTx',
-    (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'transfer', recipient: str(t.tx.recipient_id) }),
-  ],
-  ['NameRevokeTx', (rows, t) => rows.nameActions.push({ ...nameAction(t), kind: 'revoke' })],
+  ['NameTransferTx', nameActionRows],
+  ['NameRevokeTx', nameActionRows],
   [
     'OracleRegisterTx',
     (rows, { tx, pos, created, blockHeight }) =>

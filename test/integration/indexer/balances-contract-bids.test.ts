@@ -154,6 +154,25 @@ describe("AE balances of a contract's bids in name auctions: refunds and locks a
     expect(locks).to.have.length(expected.length);
   });
 
+  it("lists those refunds and locks in /v3/transfers' rows, a contract's bids among them", async () => {
+    const read = async (sql: string): Promise<string[]> => (await pool.query<{ r: string }>(sql)).rows.map((x) => x.r);
+    const transfers = await read(
+      `SELECT concat_ws(' ', kind, account_id, height, micro_index, tx_index, ref_tx_hash, amount) AS r
+         FROM internal_transfers WHERE kind = 'fee_refund_name' OR (kind = 'fee_lock_name' AND micro_index = -1)`,
+    );
+    // the balances' rows, each a transfer's credit (a lock's of the locked-coins account)
+    const changes = await read(
+      `SELECT concat_ws(' ', c.kind, coalesce(l.account_id, c.account_id), c.height, c.micro_index, c.tx_index,
+                        c.tx_hash, c.delta) AS r
+         FROM account_balance_changes c
+         LEFT JOIN LATERAL (SELECT e.owner AS account_id FROM name_events e WHERE e.tx_hash = c.tx_hash
+                             AND e.kind IN ('claim', 'bid') LIMIT 1) l ON c.kind = 'fee_lock_name'
+        WHERE c.kind = 'fee_refund_name' OR (c.kind = 'fee_lock_name' AND c.micro_index = -1)`,
+    );
+    expect(transfers.filter((r) => r.includes(registrar)).length, "a contract's refund and win").to.equal(3);
+    expect(transfers.sort()).to.deep.equal(changes.sort());
+  });
+
   it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);

@@ -1,14 +1,15 @@
 /**
  * @module The name events of contracts' AENS calls (issue 76): each internal call's action at its call's place, and
- * their fold onto the names' events before them, the name transactions' and the contracts' alike.
+ * their fold with the name transactions' actions, each onto the name's event before it, a transaction's or a contract's.
  */
 import { expect } from 'chai';
 import { produceNameId } from '@aeternity/aepp-sdk';
 import {
   contractNameActions,
-  foldContractNames,
+  foldNameEvents,
+  storedNameTxAction,
   type CallPlace,
-  type StoredNameEvent,
+  type FoldedNameAction,
 } from '../../../src/indexer/derived/contract-names.ts';
 import type { StoredInternalCall } from '../../../src/db/writes/internal-calls.ts';
 
@@ -51,10 +52,10 @@ const transfer = (height: number, txIndex: number): StoredInternalCall => ({
   internalTx: { account_id: registrar, name_id: ID, recipient_id: alice, fee: 0, nonce: 0, ttl: 0 },
 });
 
-describe('contractNameActions and foldContractNames', () => {
+describe('contractNameActions and foldNameEvents', () => {
   const places = new Map([place(10, 1), place(12, 0), place(15, 2), place(20, 0)]);
-  const fold = (calls: StoredInternalCall[], stored: StoredNameEvent[] = []) =>
-    foldContractNames(new Map(), stored, contractNameActions(calls, places)).map((e) => ({
+  const fold = (calls: StoredInternalCall[], txs: FoldedNameAction[] = []) =>
+    foldNameEvents(new Map(), [...txs, ...contractNameActions(calls, places)]).map((e) => ({
       at: `${e.height}-${e.txIndex}-${e.localIdx}`,
       kind: e.kind,
       owner: e.owner,
@@ -78,23 +79,38 @@ describe('contractNameActions and foldContractNames', () => {
   });
 
   it("folds onto a name transaction's event between the contract's", () => {
-    const stored: StoredNameEvent[] = [
-      {
-        nameHash: ID,
-        height: 12,
-        microIndex: 0,
-        txIndex: 3,
-        name: NAME,
-        kind: 'update',
-        owner: registrar,
-        expiresAt: 100_000,
-        auctionEnd: null,
-        nameFee: null,
-        pointers: [],
-      },
-    ];
-    const [, transferred] = fold([claim(10, 1), transfer(15, 2)], stored);
+    const updated = storedNameTxAction({
+      nameHash: ID,
+      height: 12,
+      microIndex: 0,
+      txIndex: 3,
+      txHash: 'th_12_3',
+      blockHeight: 12,
+      protocol: PROTOCOL,
+      tx: { type: 'NameUpdateTx', account_id: registrar, name_id: ID, name_ttl: 99_988, pointers: [], client_ttl: 0 },
+    });
+    const [, , transferred] = fold([claim(10, 1), transfer(15, 2)], [updated]);
     expect(transferred).to.deep.include({ kind: 'transfer', owner: alice, expiresAt: 100_000 });
+  });
+
+  it('makes a NameClaimTx after a contract opened the auction, wrapped in a PayingForTx too, a bid of that auction', () => {
+    // 8 characters: an auction of 960 generations from Ceres
+    const name = 'shortcon.chain';
+    const id = produceNameId(name);
+    const opened = { ...claim(10, 1), internalTx: { ...claim(10, 1).internalTx, name, name_fee: 100n } };
+    const bid = { type: 'NameClaimTx', account_id: alice, name, name_salt: 0, name_fee: 200n, fee: 1, nonce: 1 };
+    const at = { nameHash: id, height: 12, microIndex: 0, txIndex: 0, txHash: 'th_12_0', blockHeight: 12 };
+    const wrapped = { type: 'PayingForTx', tx: { signatures: [], tx: bid } };
+    for (const tx of [bid, wrapped]) {
+      const events = foldNameEvents(new Map(), [
+        storedNameTxAction({ ...at, protocol: PROTOCOL, tx }),
+        ...contractNameActions([opened], places),
+      ]);
+      expect(events.map((e) => [e.kind, e.owner, e.nameFee, e.auctionEnd, e.localIdx])).to.deep.equal([
+        ['claim', registrar, '100', 10 + 960, 0],
+        ['bid', alice, '200', 10 + 960, null],
+      ]);
+    }
   });
 
   it('gives a call acting twice on a name one event: the state after it, listed as its claim', () => {

@@ -1,0 +1,251 @@
+/**
+ * @module Name auctions a contract opens (`AENS.claim`, an internal call of a ContractCallTx) and a NameClaimTx bids
+ * in afterwards, against the devnode's state: the NameClaimTx is a bid of that auction (its end the bid's, its winner
+ * the auction's), not a claim of its own: with the internal calls derived in their batch, and after the batches (the
+ * replays refused while the chain is stored, the backfill derives them, folds the names again and has the transfers
+ * and statistics derive again). The chain below has the registrar open two auctions that an account outbids in its
+ * next generation (one ended by the top, one running there), and a third that an account outbids in the same micro
+ * block.
+ */
+import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import prom from 'prom-client';
+import { startServer } from '../../../src/api/server.ts';
+import { reprefix } from '../../../src/chain/encoding.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { contractId } from '../../../src/devnode/ids.ts';
+import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
+import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
+import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
+import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { fundGa } from '../../support/ga-txs.ts';
+import { silentLog } from '../api/harness.ts';
+import {
+  deriveAgain,
+  mineGeneration,
+  nodeSettings,
+  silent,
+  populatedWithNodeSettings,
+  startHarness,
+  storedTopHash,
+  verifyClean,
+  waitFor,
+  type Harness,
+} from './support/harness.ts';
+
+type Obj = { [key: string]: Json };
+
+const FEE = 10n ** 15n;
+/** 9 to 12 characters go to auction (480 heights from Ceres) */
+const [ENDED, RUNNING, SAME] = ['endedcon.chain', 'runngcon.chain', 'samemcon.chain'];
+
+/**
+ * refusingDryRuns is a proxy of the devnode's external API that answers the internal calls' replays (dry-runs with
+ * `tx_events`) 404, as a node without the endpoint: the int_calls area fails, its heights left to the backfill, the
+ * batches going on.
+ */
+async function refusingDryRuns(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      // the replays of the internal calls only (the tokens' dry-runs answered)
+      if (req.url?.includes('dry-run') && body.includes('tx_events'))
+        return void res.writeHead(404).end('{"reason":"Not found"}');
+      const headers = { 'content-type': req.headers['content-type'] ?? 'application/json' };
+      fetch(`${target}${req.url}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+          res.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+for (const behind of [false, true])
+  describe(`name auctions a contract opens and a NameClaimTx bids in (internal calls ${behind ? 'derived after the batches' : 'in their batch'})`, function () {
+    this.timeout(300_000);
+    let h: Harness;
+    let pool: Pool;
+    let env: Record<string, string>;
+    let server: Awaited<ReturnType<typeof startServer>>;
+    let bidder: KeyPair;
+    let registrar = '';
+    /** each bid's transaction hash, in chain order per name */
+    const bids = new Map<string, string[]>();
+
+    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
+      const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
+      return { status: res.status, body: parseJson(await res.text()) as Obj };
+    };
+
+    before(async () => {
+      h = await startHarness(3, `names-contract-auctions-${behind}`, {}, { REWARD_RULES: 'devnode' });
+      const chain = h.devnode.chain;
+      const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+      bidder = keyPairFromSeed(Buffer.alloc(32, 97));
+      const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+      const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+      await h.devnode.mineKeyBlock();
+      submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
+      const deployNonce = nonce(patron);
+      submit(createTx(patron, deployNonce, 'registrar', []));
+      const contract = contractId(patron.address, deployNonce);
+      registrar = reprefix(contract, 'ak');
+      await mineGeneration(h);
+      const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
+      const claim = (name: string, fee: bigint): void =>
+        record(
+          name,
+          submit({
+            tx: {
+              type: 'NameClaimTx',
+              version: 2,
+              account_id: bidder.address,
+              name,
+              name_salt: 0,
+              name_fee: fee,
+              fee: FEE,
+              nonce: nonce(bidder),
+            } satisfies TxFields,
+            signers: [bidder],
+          }),
+        );
+      const contractClaim = (name: string, fee: bigint): void =>
+        record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
+      // the contract opens an auction, an account outbids it in the next generation: ended by the top
+      contractClaim(ENDED, minimumNameFee(ENDED));
+      await mineGeneration(h);
+      claim(ENDED, minimumNameFee(ENDED) * 2n);
+      await mineGeneration(h);
+      // the same in one micro block
+      contractClaim(SAME, minimumNameFee(SAME));
+      claim(SAME, minimumNameFee(SAME) * 2n);
+      await mineGeneration(h);
+      const ends = Math.max(...[ENDED, SAME].map((n) => chain.state.auctions.get(nameId(n))!.ends));
+      while (chain.height < ends + 3) await h.devnode.mineKeyBlock();
+      // one running at the top
+      contractClaim(RUNNING, minimumNameFee(RUNNING));
+      await mineGeneration(h);
+      claim(RUNNING, minimumNameFee(RUNNING) * 2n);
+      await mineGeneration(h);
+      if (behind) {
+        // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
+        env = await nodeSettings(h);
+        const proxy = await refusingDryRuns(h.devnode.externalUrl);
+        // to the node's top (not synced: the balances wait for the internal calls)
+        const populator = await startPopulator({
+          cfg: h.config({ ...env, NODE_URL: proxy.url }),
+          log: silent,
+          registry: new prom.Registry(),
+        });
+        try {
+          await waitFor(
+            "the node's top stored",
+            async () => (await storedTopHash(h, 'mdw'))?.height === h.devnode.height(),
+            120_000,
+          );
+        } finally {
+          await populator.stop();
+          await proxy.close();
+        }
+        pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+        const pending = await pool.query<{ next: number }>(
+          "SELECT next_height AS next FROM derive_backfill WHERE area = 'int_calls'",
+        );
+        expect(pending.rows[0]?.next, 'the internal calls pending from the first call').to.be.at.most(5);
+        await deriveAgain(h, pool, env);
+      } else ({ env, pool } = await populatedWithNodeSettings(h));
+      server = await startServer({
+        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
+        log: silentLog,
+        registry: new prom.Registry(),
+        version: 't',
+      });
+    });
+
+    after(async () => {
+      await server?.stop();
+      await pool?.end();
+      await h?.close();
+    });
+
+    /** claimsOf are a name's claims and bids as served: the transaction and the bidder of each, in chain order. */
+    async function claimsOf(path: string): Promise<{ hash: string; bidder: string }[]> {
+      const { status, body } = await get(`${path}?direction=forward&limit=100`);
+      expect(status, path).to.equal(200);
+      return (body.data as Obj[]).map((c) => ({
+        hash: String(c.source_tx_hash),
+        bidder: String((c.tx as Obj).account_id),
+      }));
+    }
+    const expectedClaims = (name: string): { hash: string; bidder: string }[] =>
+      bids.get(name)!.map((hash, i) => ({ hash, bidder: i === 0 ? registrar : bidder.address }));
+
+    it("serves an auction a contract opened and an account outbid as the devnode's: its end, bid and bidder", async () => {
+      const truth = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;
+      const { status, body } = await get(`/names/auctions/${RUNNING}`);
+      expect(status).to.equal(200);
+      const lastBid = body.last_bid as Obj;
+      expect({
+        end: body.auction_end,
+        bidder: (lastBid.tx as Obj).account_id,
+        fee: String((lastBid.tx as Obj).name_fee),
+      }).to.deep.equal({ end: truth.ends, bidder: truth.bidder, fee: String(truth.bid) });
+      expect(await claimsOf(`/names/auctions/${RUNNING}/claims`)).to.deep.equal(expectedClaims(RUNNING));
+      const listed = (await get('/names/auctions?limit=100')).body.data as Obj[];
+      expect(listed.map((a) => a.name)).to.deep.equal([RUNNING]);
+      expect(await kinds(RUNNING)).to.deep.equal(['claim', 'bid']);
+    });
+
+    /** kinds are the kinds of a name's events, in chain order: the contract's claim, then the account's bid */
+    async function kinds(name: string): Promise<string[]> {
+      const { rows } = await pool.query<{ kind: string }>(
+        'SELECT kind FROM name_events WHERE name_hash = $1 ORDER BY height, micro_index, tx_index',
+        [nameId(name)],
+      );
+      return rows.map((r) => r.kind);
+    }
+
+    for (const name of [ENDED, SAME])
+      it(`serves the name an account won in an auction a contract opened (${name}) as the devnode's`, async () => {
+        const truth = h.devnode.chain.state.names.get(nameId(name))!;
+        const { status, body } = await get(`/names/${name}`);
+        expect(status).to.equal(200);
+        expect({
+          owner: (body.ownership as Obj).current,
+          expires: body.expire_height,
+          active: body.active,
+        }).to.deep.equal({ owner: truth.owner, expires: truth.expires, active: true });
+        expect(await claimsOf(`/names/${name}/claims`)).to.deep.equal(expectedClaims(name));
+        expect((await get(`/names/auctions/${name}`)).status).to.equal(404);
+        expect(await kinds(name)).to.deep.equal(['claim', 'bid']);
+      });
+
+    it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
+      const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+      expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+      const unexplained = await pool.query('SELECT account_id, height FROM account_balance_changes WHERE kind = $1', [
+        'unexplained',
+      ]);
+      expect(unexplained.rows).to.deep.equal([]);
+    });
+
+    it('verifies clean against the devnode (mdw -v --full)', async () => {
+      await verifyClean(h, env);
+    });
+  });
