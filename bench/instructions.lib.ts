@@ -67,14 +67,14 @@ export function countedChildEnv(
 
 /**
  * countInstructions runs `node <args>` under cachegrind with `env` (in `cwd`, else this process's) and resolves with
- * the instructions it executed (its main thread, doing V8's background work too) and its last stdout line (the
- * child's JSON report).
+ * the instructions it executed (its main thread, doing V8's background work too), its last stdout line (the
+ * child's JSON report) and the warnings and errors its logger wrote on stdout (logWarnings).
  */
 export async function countInstructions(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   cwd?: string,
-): Promise<{ instructions: number; report: string }> {
+): Promise<{ instructions: number; report: string; warnings: string[] }> {
   const child = spawn(
     'valgrind',
     [
@@ -95,7 +95,36 @@ export async function countInstructions(
   const refs = /I\s+refs:\s+([\d,]+)/.exec(err)?.[1];
   if (code !== 0 || refs === undefined)
     throw new Error(`valgrind node ${args.join(' ')} exited with ${code}: ${err.slice(-2000)}`);
-  return { instructions: Number(refs.replaceAll(',', '')), report: out.trim().split('\n').at(-1) ?? '' };
+  return {
+    instructions: Number(refs.replaceAll(',', '')),
+    report: out.trim().split('\n').at(-1) ?? '',
+    warnings: logWarnings(out),
+  };
+}
+
+/**
+ * logWarnings are the warnings and errors (pino's level 40 and up) among a child's output lines, each as its message
+ * and its `err`: a populator step that failed and was retried is one (`populator step failed; retrying`), and its
+ * retry fetches its batch, the one prepared ahead and what was fetched ahead again, thousands of node requests a
+ * load more. Pure.
+ */
+export function logWarnings(out: string): string[] {
+  const warnings: string[] = [];
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { level, msg, err } = entry as { level?: unknown; msg?: unknown; err?: unknown };
+    if (typeof level !== 'number' || level < 40) continue;
+    const why = typeof err === 'string' ? err : (err as { message?: unknown } | undefined)?.message;
+    warnings.push(typeof why === 'string' ? `${String(msg)}: ${why}` : String(msg));
+  }
+  return warnings;
 }
 
 /** perUnit is the cost of one more unit between two runs: (count₂ − count₁) ÷ (units₂ − units₁). */

@@ -4,7 +4,8 @@
  * told apart by their application names in its log, each net of the postmaster's count.
  */
 import { expect } from 'chai';
-import { ownPerTransaction, perUnit } from '../../../bench/instructions.lib.ts';
+import pino from 'pino';
+import { logWarnings, ownPerTransaction, perUnit } from '../../../bench/instructions.lib.ts';
 import { backendApplications, loadInstructions, netByApplication } from '../../../bench/postgres-count.lib.ts';
 
 describe('bench instruction counts', () => {
@@ -22,6 +23,19 @@ describe('bench instruction counts', () => {
       postgres: 600e3,
       own: 1.6e6,
     });
+  });
+
+  it("logWarnings are a child's warnings and errors as pino wrote them, its report and infos left out", () => {
+    let out = 'syncing\n';
+    const log = pino({ level: 'info' }, { write: (line: string) => void (out += line) });
+    log.info('caught up with the node');
+    log.warn({ err: 'socket hang up', kind: 'step' }, 'populator step failed; retrying');
+    log.error({ err: new Error('connection terminated') }, 'writer lost');
+    out += '{"seconds":1,"nodeRequests":6537}\n';
+    expect(logWarnings(out)).to.deep.equal([
+      'populator step failed; retrying: socket hang up',
+      'writer lost: connection terminated',
+    ]);
   });
 
   it('backendApplications reads each backend from the connection log, "" where a client set no name', () => {
