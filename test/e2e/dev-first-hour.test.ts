@@ -24,13 +24,25 @@ import { waitFor } from '../support/wait.ts';
 
 const DEFAULT_PORTS = [8080, 3020, 3013, 3113, 54320];
 
-/** hold listens on a port as another program would; a port some other program holds already is taken anyway. */
-function hold(port: number): Promise<Server | undefined> {
+/** listen listens on a port as another program would: undefined when something else has it. */
+function listen(port: number): Promise<Server | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(undefined));
     server.listen(port, '127.0.0.1', () => resolve(server));
   });
+}
+
+/**
+ * hold listens on a port, asking again for 10 s while something else has it: the defaults lie in Linux's ephemeral
+ * range (54320 does), where a parallel test's socket can sit for a moment and be gone when mdw dev looks (it then
+ * took the default). A port some other program keeps is taken anyway.
+ */
+async function hold(port: number): Promise<Server | undefined> {
+  for (const until = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 200))) {
+    const server = await listen(port);
+    if (server || Date.now() > until) return server;
+  }
 }
 
 /** fundedAccounts reads the keys the banner prints for the developer: address, secret key, balance in AE. */

@@ -7,8 +7,8 @@
 import type { Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
 
-/** A name_state row: the name's current registration (its latest claim) after its latest event. */
-export interface NameStateRow {
+/** A name_state row as the writer COPYs it: the name's registration (its latest claim) after its latest event. */
+export interface NameStateWrite {
   readonly nameHash: string;
   readonly name: string;
   /** the latest claim's transaction and height */
@@ -23,7 +23,7 @@ export interface NameStateRow {
 }
 
 /** What a name's row before a batch gives the batch's: its claim and its auction's end so far. */
-export type PriorNameRow = Pick<NameStateRow, 'name' | 'txHash' | 'createdAtHeight' | 'auctionEndHeight'>;
+export type PriorNameRow = Pick<NameStateWrite, 'name' | 'txHash' | 'createdAtHeight' | 'auctionEndHeight'>;
 
 /** The transaction-local setting by which the writer tells name_events' insert trigger it keeps name_state itself. */
 const KEPT_BY_WRITER = 'mdw.name_state_kept';

@@ -4,12 +4,12 @@
  * reads back from name_events, without its walks. Pure; the writer supplies the rows before and COPYs the result.
  */
 import { stringifyJson } from '../../chain/json.ts';
-import type { NameStateRow, PriorNameRow } from '../../db/writes/name-state.ts';
+import type { NameStateWrite, PriorNameRow } from '../../db/writes/name-state.ts';
 import type { NameEventRow } from './rows.ts';
 import type { TableColumns } from './tables.ts';
 
 /** name_state's columns, as the writer COPYs the rows nameStateRows makes. */
-export const NAME_STATE_COLUMNS: TableColumns<NameStateRow> = {
+export const NAME_STATE_COLUMNS: TableColumns<NameStateWrite> = {
   table: 'name_state',
   columns: [
     ['name_hash', 'text', (r) => r.nameHash],
@@ -35,14 +35,14 @@ export const NAME_STATE_COLUMNS: TableColumns<NameStateRow> = {
 export function nameStateRows(
   prior: ReadonlyMap<string, PriorNameRow>,
   events: readonly NameEventRow[],
-): NameStateRow[] {
+): NameStateWrite[] {
   const byName = new Map<string, NameEventRow[]>();
   for (const e of events) {
     const list = byName.get(e.nameHash);
     if (list) list.push(e);
     else byName.set(e.nameHash, [e]);
   }
-  const rows: NameStateRow[] = [];
+  const rows: NameStateWrite[] = [];
   for (const [nameHash, list] of byName) {
     const last = list.at(-1)!;
     const claim = list.findLast((e) => e.kind === 'claim' && e.name !== null);

@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import { nameStateRows } from '../../../src/indexer/rows/name-state-rows.ts';
 import type { NameEventRow } from '../../../src/indexer/rows/rows.ts';
-import type { NameStateRow } from '../../../src/db/writes/name-state.ts';
+import type { NameStateWrite } from '../../../src/db/writes/name-state.ts';
 
 /** refreshed is the row the refresh makes of all the events of one name (in chain order), or undefined. */
-function refreshed(events: readonly NameEventRow[]): NameStateRow | undefined {
+function refreshed(events: readonly NameEventRow[]): NameStateWrite | undefined {
   const claims = events.filter((e) => e.kind === 'claim' && e.name !== null);
   const claim = claims.at(-1);
   if (!claim) return undefined;
@@ -105,7 +105,7 @@ describe('name_state rows from the rows before a batch', () => {
     const all = CASES.flatMap((c) => c.batch).sort((x, y) => x.height - y.height || x.txIndex - y.txIndex);
     const prior = new Map(CASES.map((c) => refreshed(c.before)).flatMap((r) => (r ? [[r.nameHash, r] as const] : [])));
     const expected = CASES.map((c) => refreshed([...c.before, ...c.batch])).filter((r) => r !== undefined);
-    const byName = (rows: NameStateRow[]): NameStateRow[] =>
+    const byName = (rows: NameStateWrite[]): NameStateWrite[] =>
       [...rows].sort((x, y) => x.nameHash.localeCompare(y.nameHash));
     expect(byName(nameStateRows(prior, all))).to.deep.equal(byName(expected));
     expect(expected.length, 'rows of most cases').to.equal(7);
