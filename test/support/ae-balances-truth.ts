@@ -88,13 +88,15 @@ function balanceAfter(history: readonly BalanceChange[], height: number): bigint
 }
 
 /**
- * unexplainedChanges are the stored changes of `accounts` that no rule told, the node's balance placing them after
- * their block (`unexplained`): one line each, "account at height" (none: every change told by the rules).
+ * unexplainedChanges are the stored changes of `accounts` (every account when not given) that no rule told, the node's
+ * balance placing them after their block (`unexplained`): one line each, "account at height" (none: every change
+ * told by the rules).
  */
-export async function unexplainedChanges(db: Queryable, accounts: readonly string[]): Promise<string[]> {
+export async function unexplainedChanges(db: Queryable, accounts?: readonly string[]): Promise<string[]> {
   const { rows } = await db.query<{ account_id: string; height: number }>(
-    "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained' AND account_id = ANY($1)",
-    [accounts],
+    `SELECT account_id, height FROM account_balance_changes
+      WHERE kind = 'unexplained' AND ($1::text[] IS NULL OR account_id = ANY($1))`,
+    [accounts ?? null],
   );
   return rows.map((r) => `${r.account_id} at ${r.height}`);
 }

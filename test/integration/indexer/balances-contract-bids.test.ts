@@ -16,7 +16,7 @@ import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devn
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
 import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
-import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { fundGa } from '../../support/ga-txs.ts';
 import {
   mineGeneration,
@@ -176,10 +176,7 @@ describe("AE balances of a contract's bids in name auctions: refunds and locks a
   it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
-    const unexplained = await pool.query<{ account_id: string; height: number }>(
-      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained'",
-    );
-    expect(unexplained.rows).to.deep.equal([]);
+    expect(await unexplainedChanges(pool)).to.deep.equal([]);
   });
 
   it('verifies clean against the devnode (mdw -v --full)', async () => {

@@ -18,7 +18,7 @@ import { signBuilt } from '../../../src/devnode/index.ts';
 import { channelId, commitmentId, nameHash } from '../../../src/devnode/ids.ts';
 import { keyPairFromSeed, parseSecretKey, signBytes, type KeyPair } from '../../../src/devnode/keys.ts';
 import { encodeTx, type BuiltTx, type TxFields } from '../../../src/devnode/tx-codec.ts';
-import { aeBalancesApart, devnodeBalances } from '../../support/ae-balances-truth.ts';
+import { aeBalancesApart, devnodeBalances, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { offChainPayload, poiOfBalances, stateHash } from '../../support/channel-txs.ts';
 import { fundGa, gaAttachTx, gaMetaTx, innerSpend } from '../../support/ga-txs.ts';
 import { migrationSql } from '../../support/migration-sql.ts';
@@ -360,10 +360,7 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
   it("serves every account after every height as the devnode's state, the locked-coins account's included, with no 'unexplained' change", async () => {
     const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
-    const unexplained = await pool.query<{ account_id: string; height: number }>(
-      "SELECT account_id, height FROM account_balance_changes WHERE kind = 'unexplained'",
-    );
-    expect(unexplained.rows).to.deep.equal([]);
+    expect(await unexplainedChanges(pool)).to.deep.equal([]);
     // the locked-coins account's changes are the name fees and the close's leftover, each where the node made it
     const locked = await pool.query<{ height: number; micro_index: number; kind: string; delta: string }>(
       `SELECT height, micro_index, kind, delta::text FROM account_balance_changes WHERE account_id = $1
