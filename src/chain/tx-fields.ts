@@ -28,10 +28,14 @@ export function innerTx(tx: TxObject): TxObject | undefined {
   return isJsonObject(signed) && isJsonObject(signed.tx) ? signed.tx : undefined;
 }
 
-/** ownTx is the transaction of type `type` that `tx` is or wraps (a GAMetaTx's or PayingForTx's, nested too). */
-export function ownTx(tx: TxObject, type: string): TxObject | undefined {
+/**
+ * ownTx is the transaction of type `type` (or of one of the types) that `tx` is or wraps (a GAMetaTx's or
+ * PayingForTx's, nested too).
+ */
+export function ownTx(tx: TxObject, type: string | readonly string[]): TxObject | undefined {
+  const wanted = typeof type === 'string' ? [type] : type;
   let own: TxObject | undefined = tx;
-  while (own && own.type !== type) own = innerTx(own);
+  while (own && !wanted.includes(String(own.type))) own = innerTx(own);
   return own;
 }
 

@@ -8,7 +8,7 @@
 import { namePointer } from '../../chain/aens.ts';
 import { nameId } from '../../chain/derived-ids.ts';
 import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/json.ts';
-import { innerTx } from '../../chain/tx-fields.ts';
+import { ownTx } from '../../chain/tx-fields.ts';
 import { comparePositions } from '../../db/queries/positions.ts';
 import type { NameEventState } from '../../db/queries/state-events.ts';
 import type { StoredInternalCall } from '../../db/writes/internal-calls.ts';
@@ -102,8 +102,7 @@ const NAME_TXS = ['NameClaimTx', 'NameUpdateTx', 'NameTransferTx', 'NameRevokeTx
 
 /** storedNameTxAction is the action of a stored name transaction (the one it is or wraps), as the writer made it. */
 export function storedNameTxAction(t: StoredNameTx): FoldedNameAction {
-  let own: JsonObject | undefined = t.tx;
-  while (own !== undefined && !NAME_TXS.includes(String(own.type))) own = innerTx(own);
+  const own = ownTx(t.tx, NAME_TXS);
   const { nameHash, tx: _tx, ...at } = t;
   const action = own && nameTxAction(own, at, nameHash);
   if (action === undefined)
