@@ -1,7 +1,8 @@
 /**
  * @module The name events of contracts' AENS calls (migration 1112): name_events rows with the internal call's
- * `local_idx`, written by the int_calls area beside its calls; and what their fold reads: each call's place and the
- * name transactions' events of the range.
+ * `local_idx`, written by the int_calls area beside its calls, and the pointers their updates set (name_pointers rows
+ * with it, migration 1160); and what their fold reads: each call's place and the name transactions' events of the
+ * range.
  */
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
@@ -172,6 +173,54 @@ export async function insertContractNameEvents(db: Queryable, rows: readonly Con
       column((r) => r.auctionEnd),
       column((r) => r.nameFee),
       column((r) => stringifyJson(r.pointers as Json)),
+      column((r) => r.localIdx),
+    ],
+  );
+}
+
+/** A pointer a contract's AENS.update set, as name_pointers holds it (migration 1160). */
+export interface ContractPointerWrite {
+  readonly nameHash: string;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly key: string;
+  readonly id: string;
+  readonly localIdx: number;
+}
+
+/** deleteContractNamePointers removes the pointers the contracts' updates of a range set. */
+export async function deleteContractNamePointers(db: Queryable, range: HeightRange): Promise<void> {
+  await db.query({
+    name: 'mdw_contract_name_pointers_delete',
+    text: `DELETE FROM name_pointers
+            WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3) AND local_idx IS NOT NULL`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+}
+
+/** insertContractNamePointers writes the pointers contracts' updates set. */
+export async function insertContractNamePointers(db: Queryable, rows: readonly ContractPointerWrite[]): Promise<void> {
+  const column = <T>(f: (r: ContractPointerWrite) => T): T[] => rows.map(f);
+  await insertMany(
+    db,
+    'name_pointers',
+    [
+      ['name_hash', 'text'],
+      ['height', 'int'],
+      ['micro_index', 'int'],
+      ['tx_index', 'int'],
+      ['key', 'text'],
+      ['id', 'text'],
+      ['local_idx', 'int'],
+    ],
+    [
+      column((r) => r.nameHash),
+      column((r) => r.height),
+      column((r) => r.microIndex),
+      column((r) => r.txIndex),
+      column((r) => r.key),
+      column((r) => r.id),
       column((r) => r.localIdx),
     ],
   );
