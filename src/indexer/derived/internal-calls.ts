@@ -241,8 +241,8 @@ export async function readInternalCalls(
  * claim of its own) and the contracts' events above the range (a range derived again). A range derived again (`again`)
  * first loses the events and pointers it had. Reads nothing when no call acted on a name. Its answer: the lowest height
  * from which the areas that read those events (NAME_READERS) must derive again: a name transaction's event it changed,
- * a contract's event (its claim's fee, the statistics' names and auctions), the range's start where a range derived
- * again had contracts' events.
+ * a contract's claim, update or revoke (its claim's fee, the statistics' names and auctions), the range's start where
+ * a range derived again had contracts' events.
  */
 async function writeContractNames(
   db: Queryable,
@@ -271,10 +271,10 @@ async function writeContractNames(
   await insertContractNameEvents(db, folded);
   await insertContractNamePointers(db, contractPointerRows(actions));
   // the transfers and the statistics read the contracts' events too: their claims' fees (and an auction's refunds and
-  // locks: auction-transfers.ts), their names and auctions
+  // locks: auction-transfers.ts), their names, auctions, revokes and expiries (a transfer changes none of them)
   const heights = [
     changedFrom(txEvents, folded),
-    ...actions.map((a) => a.height),
+    ...actions.filter((a) => a.kind !== 'transfer').map((a) => a.height),
     ...(had.length > 0 ? [range.from] : []),
   ];
   const read = heights.filter((h) => h !== undefined);

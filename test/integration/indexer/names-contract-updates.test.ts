@@ -204,6 +204,36 @@ for (const behind of [false, true])
       }
     });
 
+    it("holds each name after each of its events as the devnode's state after that micro block", async () => {
+      const { rows } = await pool.query<{
+        name: string;
+        hash: string;
+        kind: string;
+        owner: string;
+        expires: number;
+        pointers: Obj[];
+      }>(
+        `SELECT e.name_hash AS name, m.hash, e.kind, e.owner, e.expires_at AS expires, e.pointers
+           FROM name_events e JOIN micro_blocks m ON (m.height, m.micro_index) = (e.height, e.micro_index)
+          WHERE e.name_hash = ANY ($1) ORDER BY e.height, e.micro_index, e.tx_index`,
+        [NAMES.map(nameId)],
+      );
+      // the contract's claim, update and transfer, the account's update and transfer, the contract's update; a claim
+      // and two updates; a claim, an update and a revoke
+      expect(rows.length).to.equal(6 + 3 + 3);
+      for (const e of rows) {
+        const truth = h.devnode.chain.stateAfter(e.hash)!.names.get(e.name)!;
+        if (e.kind === 'revoke') {
+          expect(truth.revokedAt, e.hash).to.be.a('number');
+          continue;
+        }
+        expect(
+          { owner: e.owner, expires: e.expires, pointers: e.pointers.map((p) => ({ key: p.key, id: p.id })) },
+          `${e.kind} at ${e.hash}`,
+        ).to.deep.equal({ owner: truth.owner, expires: truth.expires, pointers: truth.pointers });
+      }
+    });
+
     it("lists the names pointing at each id as the devnode's state, each with the update that set it", async () => {
       const state = h.devnode.chain.state;
       for (const id of [x!, y!, z!]) {
