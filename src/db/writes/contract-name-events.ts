@@ -199,29 +199,23 @@ export async function deleteContractNamePointers(db: Queryable, range: HeightRan
   });
 }
 
+/** The columns of name_pointers a contract's update writes, each with its value of a row. */
+const POINTER_COLUMNS: readonly (readonly [string, string, (r: ContractPointerWrite) => unknown])[] = [
+  ['name_hash', 'text', (r) => r.nameHash],
+  ['height', 'int', (r) => r.height],
+  ['micro_index', 'int', (r) => r.microIndex],
+  ['tx_index', 'int', (r) => r.txIndex],
+  ['key', 'text', (r) => r.key],
+  ['id', 'text', (r) => r.id],
+  ['local_idx', 'int', (r) => r.localIdx],
+];
+
 /** insertContractNamePointers writes the pointers contracts' updates set. */
 export async function insertContractNamePointers(db: Queryable, rows: readonly ContractPointerWrite[]): Promise<void> {
-  const column = <T>(f: (r: ContractPointerWrite) => T): T[] => rows.map(f);
   await insertMany(
     db,
     'name_pointers',
-    [
-      ['name_hash', 'text'],
-      ['height', 'int'],
-      ['micro_index', 'int'],
-      ['tx_index', 'int'],
-      ['key', 'text'],
-      ['id', 'text'],
-      ['local_idx', 'int'],
-    ],
-    [
-      column((r) => r.nameHash),
-      column((r) => r.height),
-      column((r) => r.microIndex),
-      column((r) => r.txIndex),
-      column((r) => r.key),
-      column((r) => r.id),
-      column((r) => r.localIdx),
-    ],
+    POINTER_COLUMNS.map(([name, type]) => [name, type]),
+    POINTER_COLUMNS.map(([, , value]) => rows.map(value)),
   );
 }
