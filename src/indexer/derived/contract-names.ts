@@ -82,9 +82,9 @@ export function contractNameActions(
 
 /**
  * contractPointerRows are the name_pointers rows of the contracts' updates among `actions` (with the internal call's
- * `local_idx`), as a NameUpdateTx's (tx-rows.ts): each key of a name's pointers with the id it points at, at the call. A call updating a name twice sets
- * the pointers of its last update (an update replaces them all), a key repeated in one keeps its last id, as the node
- * does. Pure.
+ * `local_idx`), as a NameUpdateTx's (tx-rows.ts): each key of a name's pointers with the id it points at, at the call.
+ * A call updating a name twice sets the pointers of its last update (an update replaces them all), a key repeated in
+ * one keeps its last id, as the node does. Pure.
  */
 export function contractPointerRows(actions: readonly ContractNameAction[]): ContractPointerWrite[] {
   const last = new Map<string, Extract<ContractNameAction, { kind: 'update' }>>();
