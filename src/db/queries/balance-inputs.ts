@@ -167,7 +167,9 @@ function atPlaces<T extends Place>(rows: T[]): (at: Place) => T | undefined {
  * balanceEvents lists a range's internal transfers (Lima's contracts' amounts included) and its internal calls (those
  * that move AE, `Chain.spend` and `Call.amount`, and the others, whose payer is reconciled), in chain order, a call's
  * internal calls before the transfers at its place. The auctions' refunds and locks are not among them: the balances
- * derive them from auctionEvents (a batch's transfers derive before its contracts' bids are known, and again after).
+ * derive them from auctionEvents (a batch's transfers derive before its contracts' bids are known, and again after);
+ * nor are the name fees of a contract's claims (at a place holding internal calls), which their AENS.claim moves
+ * (balance-deltas.ts internalCallDeltas) whether or not the transfers have derived again since.
  */
 export async function balanceEvents(db: Queryable, range: HeightRange): Promise<BalanceEventRow[]> {
   const { rows } = await db.query<BalanceEventRow>({
@@ -183,7 +185,10 @@ export async function balanceEvents(db: Queryable, range: HeightRange): Promise<
                     i.amount::text, NULL
                FROM internal_transfers i
               WHERE ${IN_RANGE('i')} AND i.kind <> 'fee_refund_name'
-                AND (i.kind <> 'fee_lock_name' OR i.micro_index >= 0)) e
+                AND (i.kind <> 'fee_lock_name' OR i.micro_index >= 0)
+                AND NOT (i.kind IN ('fee_lock_name', 'fee_spend_name')
+                         AND EXISTS (SELECT 1 FROM contract_internal_calls x WHERE x.height = i.height
+                                        AND x.micro_index = i.micro_index AND x.tx_index = i.tx_index))) e
             ORDER BY height, "microIndex", "txIndex", part, idx, kind, "accountId"`,
     values: [range.from, range.to, range.fromMicro],
   });

@@ -399,22 +399,30 @@ export interface PointeeFilter {
   readonly top: number;
 }
 
-/** pointeesPage reads names whose current pointers point at the id, by the update that set them. */
+/**
+ * pointeesPage reads names whose current pointers point at the id, by the update that set them: a NameUpdateTx, or a
+ * contract's AENS.update (its internal call's transaction, as ae_mdw renders it).
+ */
 export const pointeesPage: PageReader<PointeeFilter, TxPosition, PointeeRow> = async (db, { id, top }, window) => {
   const ks = positionKeyset('p', window, 4);
   const { rows } = await db.query(
     `SELECT s.name, p.key, (s.expires_at >= $3 AND s.kind <> 'revoke') AS active, p.height, p.micro_index AS "microIndex",
             p.tx_index AS "txIndex", ${microBlockHashSql('t')} AS "blockHash", t.micro_time_ms::text AS "blockTime",
-            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", t.signed AS tx
+            t.hash AS "txHash", ${txTypeNameSql('t')} AS "txType", CASE WHEN i.internal_tx IS NULL THEN t.signed END AS tx,
+            i.internal_tx AS "internalTx"
        FROM name_pointers p
        JOIN name_state s ON s.name_hash = p.name_hash
         AND s.pointers @> jsonb_build_array(jsonb_build_object('key', p.key, 'id', $1::text))
        JOIN transactions t ON t.height = p.height AND t.micro_index = p.micro_index AND t.tx_index = p.tx_index
+       LEFT JOIN contract_internal_calls i ON p.local_idx IS NOT NULL AND i.height = p.height
+        AND i.micro_index = p.micro_index AND i.tx_index = p.tx_index AND i.local_idx = p.local_idx
       WHERE p.id = $1 AND ${ks.where}
         AND NOT EXISTS (SELECT 1 FROM name_pointers q WHERE q.name_hash = p.name_hash AND q.key = p.key
                           AND (q.height, q.micro_index, q.tx_index) > (p.height, p.micro_index, p.tx_index))
       ORDER BY ${ks.order} LIMIT $2`,
     [id, window.n, top, ...ks.values],
   );
-  return withTxObjects<PointeeRow>(rows, 'tx');
+  return withTxObjects<PointeeRow & { internalTx: { [key: string]: Json } | null }>(rows, 'tx').map(
+    ({ internalTx, ...p }) => (internalTx === null ? p : { ...p, tx: internalTx }),
+  );
 };

@@ -1,7 +1,8 @@
 /**
  * @module The name events of contracts' AENS calls (migration 1112): name_events rows with the internal call's
- * `local_idx`, written by the int_calls area beside its calls; and what their fold reads: each call's place and the
- * name transactions' events of the range.
+ * `local_idx`, written by the int_calls area beside its calls, and the pointers their updates set (name_pointers rows
+ * with it, migration 1160); and what their fold reads: each call's place and the name transactions' events of the
+ * range.
  */
 import { stringifyJson, type Json } from '../../chain/json.ts';
 import type { Queryable } from '../connection/pool.ts';
@@ -174,5 +175,47 @@ export async function insertContractNameEvents(db: Queryable, rows: readonly Con
       column((r) => stringifyJson(r.pointers as Json)),
       column((r) => r.localIdx),
     ],
+  );
+}
+
+/** A pointer a contract's AENS.update set, as name_pointers holds it (migration 1160). */
+export interface ContractPointerWrite {
+  readonly nameHash: string;
+  readonly height: number;
+  readonly microIndex: number;
+  readonly txIndex: number;
+  readonly key: string;
+  readonly id: string;
+  readonly localIdx: number;
+}
+
+/** deleteContractNamePointers removes the pointers the contracts' updates of a range set. */
+export async function deleteContractNamePointers(db: Queryable, range: HeightRange): Promise<void> {
+  await db.query({
+    name: 'mdw_contract_name_pointers_delete',
+    text: `DELETE FROM name_pointers
+            WHERE height BETWEEN $1 AND $2 AND (height > $1 OR micro_index >= $3) AND local_idx IS NOT NULL`,
+    values: [range.from, range.to, range.fromMicro],
+  });
+}
+
+/** The columns of name_pointers a contract's update writes, each with its value of a row. */
+const POINTER_COLUMNS: readonly (readonly [string, string, (r: ContractPointerWrite) => unknown])[] = [
+  ['name_hash', 'text', (r) => r.nameHash],
+  ['height', 'int', (r) => r.height],
+  ['micro_index', 'int', (r) => r.microIndex],
+  ['tx_index', 'int', (r) => r.txIndex],
+  ['key', 'text', (r) => r.key],
+  ['id', 'text', (r) => r.id],
+  ['local_idx', 'int', (r) => r.localIdx],
+];
+
+/** insertContractNamePointers writes the pointers contracts' updates set. */
+export async function insertContractNamePointers(db: Queryable, rows: readonly ContractPointerWrite[]): Promise<void> {
+  await insertMany(
+    db,
+    'name_pointers',
+    POINTER_COLUMNS.map(([name, type]) => [name, type]),
+    POINTER_COLUMNS.map(([, , value]) => rows.map(value)),
   );
 }

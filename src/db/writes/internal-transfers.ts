@@ -84,8 +84,10 @@ export async function rewardInputs(db: Queryable, heights: readonly number[]): P
  * deriveInternalTransfers adds the transfers that follow from the stored rows at heights
  * from..to (written by this batch, so everything before them is stored too), as ae_mdw books them:
  * a claim without an auction locks its name fee (the fixed 3 aettos before Lima, which had no
- * name fee); a claim or bid in an auction spends its fee (a name transaction's: the name events of contracts' AENS
- * calls, `local_idx`, are not read); a response pays the query fee to the oracle's account; a query expiring
+ * name fee); a claim or bid in an auction spends its fee; a contract's AENS.claim does as a NameClaimTx, on the
+ * contract's account and its call (its name event, `local_idx`: the int_calls area writes it after this area and has
+ * it derive again from there), a call's claims of one kind summed (a row is one place, kind and account); a response
+ * pays the query fee to the oracle's account; a query expiring
  * unanswered returns its fee to the sender at the key block after its expiry (when the node prunes it). A generation
  * continued by a later batch finds its key-block rows there already. The auctions' refunds and locks are the
  * caller's (auction-transfers.ts, from every claim and bid, the contracts' among them).
@@ -94,14 +96,15 @@ export async function deriveInternalTransfers(db: Queryable, from: number, to: n
   await db.query({
     name: 'mdw_internal_transfers_derive',
     text: `INSERT INTO internal_transfers (height, micro_index, tx_index, kind, account_id, ref_tx_hash, amount)
-     SELECT e.height, e.micro_index, e.tx_index, 'fee_lock_name', e.owner, e.tx_hash, coalesce(e.name_fee, 3)
-       FROM name_events e
-      WHERE e.local_idx IS NULL AND e.height BETWEEN $1 AND $2 AND e.kind = 'claim' AND e.auction_end IS NULL
-     UNION ALL
-     SELECT e.height, e.micro_index, e.tx_index, 'fee_spend_name', e.owner, e.tx_hash, e.name_fee
-       FROM name_events e
-      WHERE e.local_idx IS NULL AND e.height BETWEEN $1 AND $2 AND e.kind IN ('claim', 'bid') AND e.auction_end IS NOT NULL
-        AND e.name_fee IS NOT NULL
+     SELECT e.height, e.micro_index, e.tx_index, e.kind, e.owner, e.tx_hash, sum(e.fee)
+       FROM (SELECT e.height, e.micro_index, e.tx_index, e.owner, e.tx_hash,
+                    CASE WHEN e.auction_end IS NULL THEN 'fee_lock_name' ELSE 'fee_spend_name' END AS kind,
+                    CASE WHEN e.auction_end IS NULL THEN coalesce(e.name_fee, 3) ELSE e.name_fee END AS fee
+               FROM name_events e
+              WHERE e.height BETWEEN $1 AND $2
+                AND e.kind IN ('claim', 'bid')) e
+      WHERE e.fee IS NOT NULL
+      GROUP BY e.height, e.micro_index, e.tx_index, e.kind, e.owner, e.tx_hash
      UNION ALL
      SELECT r.height, r.micro_index, r.tx_index, 'reward_oracle', 'ak_' || substr(q.oracle_id, 4), r.tx_hash, q.fee
        FROM oracle_responses r JOIN oracle_queries q ON q.query_id = r.query_id

@@ -107,12 +107,13 @@ export interface GenerationFigures {
   readonly counted?: () => CountedBatch;
 }
 
-// A name event is a name's state from its height until the name's next event. Those of contracts' AENS calls
-// (`local_idx`, migration 1112) are not counted: the int_calls area writes them after this area, maybe long after.
+// A name event is a name's state from its height until the name's next event, a contract's AENS call's (`local_idx`,
+// migration 1112) as a name transaction's, as ae_mdw counts them: the int_calls area writes those after this area
+// (maybe long after, through the backfill) and has it derive again from their height (NAME_READERS).
 const LATER_NAME_EVENT_BY = (until: string): string =>
-  `EXISTS (SELECT 1 FROM name_events l WHERE l.local_idx IS NULL AND l.name_hash = e.name_hash AND l.height <= ${until}
+  `EXISTS (SELECT 1 FROM name_events l WHERE l.name_hash = e.name_hash AND l.height <= ${until}
              AND (l.height, l.micro_index, l.tx_index) > (e.height, e.micro_index, e.tx_index))`;
-const EARLIER_NAME_EVENT = `EXISTS (SELECT 1 FROM name_events o WHERE o.local_idx IS NULL AND o.name_hash = e.name_hash
+const EARLIER_NAME_EVENT = `EXISTS (SELECT 1 FROM name_events o WHERE o.name_hash = e.name_hash
              AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index))`;
 const LATER_ORACLE_EVENT_BEFORE = (height: string): string =>
   `EXISTS (SELECT 1 FROM oracle_events l WHERE l.oracle_id = e.oracle_id AND l.height < ${height}
@@ -249,25 +250,25 @@ const deltas = (inMemory: boolean): string => `
               - coalesce(${when(
                 "e.kind = 'bid'",
                 `(SELECT o.name_fee FROM name_events o
-                   WHERE o.local_idx IS NULL AND o.name_hash = e.name_hash AND o.kind IN ('claim', 'bid')
+                   WHERE o.name_hash = e.name_hash AND o.kind IN ('claim', 'bid')
                      AND (o.height, o.micro_index, o.tx_index) < (e.height, e.micro_index, e.tx_index)
                    ORDER BY o.height DESC, o.micro_index DESC, o.tx_index DESC LIMIT 1)`,
               )}, 0)`,
           },
           // the kinds that count (an update or a transfer adds nothing: only rows to sort and sum)
-          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.height')} AND e.kind IN ('claim', 'bid', 'revoke')`,
+          `name_events e WHERE ${inRange('e.height')} AND e.kind IN ('claim', 'bid', 'revoke')`,
         ),
         // the winning bids of auctions ended at H - 1
         contributions(
           'e.auction_end + 1',
           { auctions_ended: '1', locked_in_auctions: '-e.name_fee' },
-          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.auction_end', ' - 1')} AND e.kind IN ('claim', 'bid')
+          `name_events e WHERE ${inRange('e.auction_end', ' - 1')} AND e.kind IN ('claim', 'bid')
              AND NOT ${LATER_NAME_EVENT_BY('e.auction_end')}`,
         ),
         contributions(
           'e.expires_at + 1',
           { names_expired: '1' },
-          `name_events e WHERE e.local_idx IS NULL AND ${inRange('e.expires_at', ' - 1')} AND e.kind <> 'revoke'
+          `name_events e WHERE ${inRange('e.expires_at', ' - 1')} AND e.kind <> 'revoke'
              AND NOT ${LATER_NAME_EVENT_BY('e.expires_at')}`,
         ),
         contributions(

@@ -11,6 +11,7 @@ import { isJsonObject, toBigInt, toSafeNumber, type Json } from '../../chain/jso
 import { ownTx } from '../../chain/tx-fields.ts';
 import { comparePositions } from '../../db/queries/positions.ts';
 import type { NameEventState } from '../../db/queries/state-events.ts';
+import type { ContractPointerWrite } from '../../db/writes/contract-name-events.ts';
 import type { StoredInternalCall } from '../../db/writes/internal-calls.ts';
 import { nextNameState } from '../rows/chain-state.ts';
 import type { JsonObject, NameAction, NameEventRow } from '../rows/rows.ts';
@@ -77,6 +78,32 @@ export function contractNameActions(
         return [{ ...head, kind: 'revoke', nameHash: text(tx.name_id) }];
     }
   });
+}
+
+/**
+ * contractPointerRows are the name_pointers rows of the contracts' updates among `actions` (with the internal call's
+ * `local_idx`), as a NameUpdateTx's (tx-rows.ts): each key of a name's pointers with the id it points at, at the call.
+ * A call updating a name twice sets the pointers of its last update (an update replaces them all), a key repeated in
+ * one keeps its last id, as the node does. Pure.
+ */
+export function contractPointerRows(actions: readonly ContractNameAction[]): ContractPointerWrite[] {
+  const last = new Map<string, Extract<ContractNameAction, { kind: 'update' }>>();
+  for (const a of actions)
+    if (a.kind === 'update') {
+      const key = `${a.nameHash} ${callKey(a)}`;
+      if ((last.get(key)?.localIdx ?? -1) < a.localIdx) last.set(key, a);
+    }
+  return [...last.values()].flatMap((a) =>
+    [...new Map(a.pointers.map((p) => [p.key, p.id]))].map(([key, id]) => ({
+      height: a.height,
+      microIndex: a.microIndex,
+      txIndex: a.txIndex,
+      nameHash: a.nameHash,
+      key,
+      id,
+      localIdx: a.localIdx,
+    })),
+  );
 }
 
 /** A name action as the fold takes it: a name transaction's (`localIdx` null) or a contract's AENS call's. */

@@ -250,12 +250,14 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
           { from, to, fromMicro: -1 },
           decoder && ((id) => decoder.code(id)),
         ),
-      // and the name events of contracts' AENS calls, with the name state and counts their triggers keep (1112)
+      // and the name events of contracts' AENS calls, with the name state and counts their triggers keep (1112), and
+      // the pointers their updates set (1160)
       tables: [
         'contract_internal_calls',
         'contract_internal_call_gaps',
         'contract_internal_call_ids',
         'name_events',
+        'name_pointers',
         'name_state',
         'name_count_edges',
         'name_count_spans',

@@ -35,8 +35,10 @@ import { batchRange } from './batch-range.ts';
 import {
   callPlaces,
   deleteContractNameEvents,
+  deleteContractNamePointers,
   deleteNameEventsFrom,
   insertContractNameEvents,
+  insertContractNamePointers,
   laterContractNameCalls,
   nameTxEventsFrom,
   type ContractNameEventRow,
@@ -49,6 +51,7 @@ import {
   AENS_FUNCTIONS,
   callKey,
   contractNameActions,
+  contractPointerRows,
   foldNameEvents,
   storedNameTxAction,
   type FoldedNameEvent,
@@ -232,13 +235,14 @@ export async function readInternalCalls(
 }
 
 /**
- * writeContractNames writes the name events of a range's AENS calls (contract-names.ts) and folds the names they act on
- * again from the range's start to the stored top: the name transactions' events after a contract's (the writer folded
- * them without it: a NameClaimTx bidding in an auction a contract opened was a claim of its own) and the contracts'
- * events above the range (a range derived again). A range derived again (`again`) first loses the events it had.
- * Reads nothing when no call acted on a name. Its answer: the lowest height from which the areas that read those
- * events (NAME_READERS) must derive again: a name transaction's event it changed, a contract's claim or bid in an
- * auction (the transfers' refunds and locks), the range's start where a range derived again had contracts' events.
+ * writeContractNames writes the name events of a range's AENS calls (contract-names.ts) and the pointers their updates
+ * set, and folds the names they act on again from the range's start to the stored top: the name transactions' events
+ * after a contract's (the writer folded them without it: a NameClaimTx bidding in an auction a contract opened was a
+ * claim of its own) and the contracts' events above the range (a range derived again). A range derived again (`again`)
+ * first loses the events and pointers it had. Reads nothing when no call acted on a name. Its answer: the lowest height
+ * from which the areas that read those events (NAME_READERS) must derive again: a name transaction's event it changed,
+ * a contract's claim, update or revoke (its claim's fee, the statistics' names and auctions), the range's start where
+ * a range derived again had contracts' events.
  */
 async function writeContractNames(
   db: Queryable,
@@ -247,6 +251,7 @@ async function writeContractNames(
   again: boolean,
 ): Promise<number | undefined> {
   const had = again ? await deleteContractNameEvents(db, range) : [];
+  if (had.length > 0) await deleteContractNamePointers(db, range);
   const aens = calls.filter((c) => AENS_FUNCTIONS.includes(c.function));
   if (aens.length === 0 && had.length === 0) return undefined;
   const places = new Map((await callPlaces(db, aens)).map((p) => [callKey(p), p]));
@@ -264,11 +269,12 @@ async function writeContractNames(
   ]);
   await deleteNameEventsFrom(db, hashes, start);
   await insertContractNameEvents(db, folded);
-  // the transfers read the contracts' bids too (their refunds and locks: auction-transfers.ts)
-  const bids = folded.filter((e) => e.localIdx !== null && e.auctionEnd !== null && ['claim', 'bid'].includes(e.kind));
+  await insertContractNamePointers(db, contractPointerRows(actions));
+  // the transfers and the statistics read the contracts' events too: their claims' fees (and an auction's refunds and
+  // locks: auction-transfers.ts), their names, auctions, revokes and expiries (a transfer changes none of them)
   const heights = [
     changedFrom(txEvents, folded),
-    ...bids.map((e) => e.height),
+    ...actions.filter((a) => a.kind !== 'transfer').map((a) => a.height),
     ...(had.length > 0 ? [range.from] : []),
   ];
   const read = heights.filter((h) => h !== undefined);
@@ -287,8 +293,8 @@ function changedFrom(stored: readonly ContractNameEventRow[], folded: readonly F
 }
 
 /**
- * NAME_READERS are the areas before this one that read the names' events: the transfers' name fees and auctions'
- * refunds and locks (the contracts' bids too), the statistics' names and auctions (the name transactions' alone).
+ * NAME_READERS are the areas before this one that read the names' events, the contracts' too: the transfers' name fees
+ * and auctions' refunds and locks, the statistics' names and auctions.
  * Where writeContractNames changed what they read, they derive again from its height.
  */
 export const NAME_READERS = ['transfers', 'stats'];

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { hash } from '@aeternity/aepp-sdk';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
+import { reprefix } from '../../../src/chain/encoding.ts';
 import { decodeCallData } from '../../../src/chain/fate.ts';
 import {
   internalCallsTruth,
@@ -305,7 +306,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
       block_hash: e.block_hash,
       tx: e.tx,
     });
-    const seen = { auction: 0, revoked: 0, claimed: 0 };
+    const seen = { auction: 0, revoked: 0, claimed: 0, pointed: 0 };
     for (const [id, events] of byName) {
       const name = plain.get(id)!;
       const node = await fetch(`${v3.devnode.externalUrl}/v3/names/${name}`);
@@ -349,11 +350,41 @@ describe('internal contract calls: the int_calls area against the devnode', func
         (body.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })),
         name,
       ).to.deep.equal((truth.pointers as Obj[]).map((p) => ({ key: p.key, id: p.id })));
+      // a name the contract holds and pointed: listed among its target's pointees with the contract's last update
+      const pointed = events.filter((c) => c.function === 'AENS.update').at(-1);
+      if (truth.owner === reprefix(registrar, 'ak') && pointed !== undefined)
+        for (const p of truth.pointers as Obj[]) {
+          const pointees = await v3.walk(`/mdw/v3/accounts/${String(p.id)}/names/pointees`);
+          expect(
+            pointees.filter((e) => e.name === name).map((e) => [e.key, e.source_tx_hash, e.source_tx_type]),
+            name,
+          ).to.deep.equal([[p.key, pointed.callTxHash, 'ContractCallTx']]);
+          seen.pointed++;
+        }
       seen.claimed++;
     }
     // the claims the contract's account made, in pages, among /v3/accounts/{id}/names/claims
     const claimed = aens.filter((c) => c.function === 'AENS.claim');
     const account = String(claimed[0]!.internalTx.account_id);
+    // the name fee each booked on the contract's account at its call: a 13+ name's locked, an auctioned one's spent
+    // (an auction's lock at the key block after its end, of the winning bid, is not a claim's)
+    const auctioned = (c: (typeof claimed)[number]): boolean =>
+      String(c.internalTx.name).length - '.chain'.length <= 12;
+    const locking = new Set(claimed.filter((c) => !auctioned(c)).map((c) => c.callTxHash));
+    const fees = await v3.walk(`/mdw/v3/transfers?account=${account}&kind=fee_&direction=forward`);
+    expect(
+      fees
+        .filter(
+          (t) => t.kind === 'fee_spend_name' || (t.kind === 'fee_lock_name' && locking.has(String(t.ref_tx_hash))),
+        )
+        .map((t) => [t.ref_tx_hash, t.kind, String(t.amount)]),
+    ).to.deep.equal(
+      claimed.map((c) => [
+        c.callTxHash,
+        auctioned(c) ? 'fee_spend_name' : 'fee_lock_name',
+        String(c.internalTx.name_fee),
+      ]),
+    );
     const listed = await v3.walk(`/mdw/v3/accounts/${account}/names/claims?direction=forward&limit=3`);
     expect(listed.map(pick)).to.deep.equal(claimed.map(event));
     expect((await v3.walk(`/mdw/v3/accounts/${account}/names/claims?limit=2`)).map(pick)).to.deep.equal(
@@ -361,6 +392,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
     );
     expect(seen.auction, 'auctions a contract opened').to.be.above(0);
     expect(seen.claimed, 'names a contract holds or gave away').to.be.above(0);
+    expect(seen.pointed, 'names a contract holds and pointed').to.be.above(0);
   }
 
   it("follows the AE of the contracts' accounts as the devnode has it: the registrar's name fees, the DEX's AE", async () => {

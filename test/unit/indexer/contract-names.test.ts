@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { produceNameId } from '@aeternity/aepp-sdk';
 import {
   contractNameActions,
+  contractPointerRows,
   foldNameEvents,
   storedNameTxAction,
   type CallPlace,
@@ -129,5 +130,44 @@ describe('contractNameActions and foldNameEvents', () => {
   it('skips internal calls that act on no name and calls without a place', () => {
     const spend: StoredInternalCall = { ...at(10, 1, 1), function: 'Chain.spend', internalTx: { amount: 1 } };
     expect(contractNameActions([spend, claim(99, 9)], places)).to.deep.equal([]);
+  });
+});
+
+describe('contractPointerRows', () => {
+  const places = new Map([place(12, 0), place(15, 2)]);
+  const bob = 'ak_2dL2uyXgzuvNfdNZzttGHvLNcQfySBFauxJSMNgYBjEQq2mTgH';
+  const pointing = (call: StoredInternalCall, pointers: { key: string; id: string }[]): StoredInternalCall => ({
+    ...call,
+    internalTx: { ...call.internalTx, pointers },
+  });
+  const rows = (calls: StoredInternalCall[]) =>
+    contractPointerRows(contractNameActions(calls, places)).map((r) => ({
+      at: `${r.height}-${r.txIndex}-${r.localIdx}`,
+      nameHash: r.nameHash,
+      key: r.key,
+      id: r.id,
+    }));
+
+  it("gives each key of an update's pointers its id, at the call, a key repeated keeping its last id", () => {
+    const call = pointing(update(12, 0, 0), [
+      { key: 'account_pubkey', id: alice },
+      { key: 'oracle_pubkey', id: alice },
+      { key: 'account_pubkey', id: bob },
+    ]);
+    expect(rows([call])).to.deep.equal([
+      { at: '12-0-0', nameHash: ID, key: 'account_pubkey', id: bob },
+      { at: '12-0-0', nameHash: ID, key: 'oracle_pubkey', id: alice },
+    ]);
+  });
+
+  it("keeps a call's last update of a name only (an update replaces the pointers), and no other action", () => {
+    const first = pointing(update(15, 2, 0, 1), [{ key: 'oracle_pubkey', id: alice }]);
+    const last = pointing(update(15, 2, 0, 3), [{ key: 'account_pubkey', id: bob }]);
+    expect(rows([claim(15, 2, 0), last, first, transfer(15, 2)])).to.deep.equal([
+      { at: '15-2-3', nameHash: ID, key: 'account_pubkey', id: bob },
+    ]);
+    expect(rows([update(12, 0, 0), pointing(update(15, 2, 0), [])])).to.deep.equal([
+      { at: '12-0-0', nameHash: ID, key: 'account_pubkey', id: alice },
+    ]);
   });
 });
