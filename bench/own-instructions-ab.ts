@@ -16,11 +16,12 @@
  * and PostgreSQL's checkpointer, WAL writer and background writer, whose wake-ups follow the clock and so the load.
  * The populator's count moved ±8 % a transaction run to run. Not by its batches: every run cuts them alike (each waits
  * for its generations in chain order up to BATCH_TRANSACTIONS). Taken out (instructions.lib.ts): the devnode's 503s
- * under the machine's load, each asked again, and a poll of the node's top per 2 s of a slowed-down clock. Not yet:
- * some loads ask ~2 900 requests more, a fetch-ahead's worth of generations again, at ~0.37 M instructions each (800
- * generations: 9 421 against 6 537, +1.06 G; 2 400: 22 489 against 19 402 with no 503 possible), perhaps after a socket
- * the devnode closed (its keep-alive is 5 s; ~100 closed a load): each load's node requests are printed, and a load
- * above its side's usual count is no measure of its code. Left as well: V8's collections, whose heap grows by their
+ * under the machine's load, each asked again, and a poll of the node's top per 2 s of a slowed-down clock. Some loads
+ * asked ~2 900 requests more, at ~0.37 M instructions each (800 generations: 9 421 against 6 537, +1.06 G): a step that
+ * failed under valgrind, whose retry asked its batch, the one prepared ahead and the fetch-ahead's window again; the
+ * fetch-ahead keeps them now, so a failed step moves the count little (an older side's still does: each load's node
+ * requests and warnings are printed, and a load above its side's usual count is no measure of its code). What fails
+ * is not known yet. Left as well: V8's collections, whose heap grows by their
  * measured speed and whose work is what is live when they come (the answers' timing): two loads of 800 generations
  * 14.57 and 14.69 G. V8's fixed schedule (`--predictable-gc-schedule --no-incremental-marking`) is no cure: four such
  * loads still 15.60–16.20 G, and it collects unlike any deployment (main ÷ 0.2.0 came out 1.229, populator 1 026k ÷
@@ -106,8 +107,8 @@ async function load(side: Side, devnode: DevnodeChild, chain: number, length: nu
     `  ${side.label}, ${length} generations: populator ${g(populator)}, PostgreSQL ${g(side.postgres[chain].at(-1)!)}, ` +
       `${requests} node requests (${minutes} min, load ${loadavg()[0]!.toFixed(1)})`,
   );
-  // a step that failed and was retried asks the node again for what it had fetched (a load of 800 generations with
-  // a write that failed once, at its third step: 9 532 requests against 6 537): the warnings say whether a load moved so
+  // a step that failed is retried (before the fetch-ahead kept what it fetched, an 800 generations' load with a write
+  // that failed once, at its third step, asked 9 532 requests against 6 537): the warnings say whether a load failed one
   for (const [i, warning] of warnings.slice(0, WARNINGS_SHOWN).entries())
     console.log(`    warning ${i + 1}: ${warning}`);
   if (warnings.length > WARNINGS_SHOWN) console.log(`    (${warnings.length - WARNINGS_SHOWN} warnings more)`);

@@ -7,6 +7,10 @@
  * in chain order: it keeps starting heights (one per request slot of the node set) as long as what is fetched
  * and not yet handed out stays within a batch's transactions, and each batch is cut from its front. So the next
  * batch's requests take the slots the current one frees, and no height is asked twice.
+ * What it handed out it keeps until the step reports it written: a step that fails (a write, a node read) is retried
+ * with the same heights, which get back what was fetched for them and for the batch prepared ahead, where the stream
+ * was dropped and all of it asked again (on 800 generations 9 532 requests against 6 537). What a fork may have
+ * replaced is not kept: what lies above a fork the follower found, and within `margin` of the node's top.
  */
 import type { NodeClient } from '../../node/client.ts';
 import { fetchGeneration, type FetchOptions } from './fetch.ts';
@@ -29,6 +33,10 @@ export class FetchAhead {
   readonly #margin: number;
   /** started heights in order, not yet handed out */
   #window: Entry[] = [];
+  /** fetched heights handed out in order, before the window's, until their step reports them written */
+  #kept: Entry[] = [];
+  /** the node's top as last told (nodeTop) */
+  #top = Infinity;
   /** the heights of the last request; those from `#next` on are not started yet */
   #plan: readonly number[] = [];
   #next = 0;
@@ -63,7 +71,8 @@ export class FetchAhead {
    * transactions fit `maxTransactions` (at least one generation), taking what the stream fetched ahead when it
    * continues at `heights[0]`, and goes on fetching the rest of `heights` but the last `margin` in the background.
    * A height that failed ends the batch before it (this call fails when it is the first) and restarts the stream:
-   * it and the heights after it are fetched again when asked for.
+   * it and the heights after it are fetched again when asked for. Heights handed out before and not yet reported
+   * written (a retry) are handed out again, and the stream goes on after them.
    */
   async fetch(
     heights: readonly number[],
@@ -74,7 +83,11 @@ export class FetchAhead {
     if (heights.length === 0) return [];
     // a call supersedes one still running (its step failed and the follower asked again)
     const call = ++this.#call;
-    if (this.#failed || !this.#window.every((e, i) => e.height === heights[i])) this.#restart();
+    this.#takeBack(heights[0]!);
+    if (this.#failed || !this.#continues(heights)) {
+      this.#restart();
+      this.#kept = [];
+    }
     this.#plan = heights;
     this.#next = this.#window.length;
     this.#limit = heights.length;
@@ -100,7 +113,8 @@ export class FetchAhead {
       if (call !== this.#call) throw new Error('FetchAhead: asked again while a batch was cut');
       const count = entry.transactions ?? transactionsOf(gen);
       if (gens.length > 0 && transactions + count > maxTransactions) break;
-      this.#window.shift();
+      entry.transactions = count;
+      this.#kept.push(this.#window.shift()!);
       this.#buffered -= count;
       gens.push(gen);
       transactions += count;
@@ -109,6 +123,53 @@ export class FetchAhead {
     this.#limit = Math.max(this.#next, heights.length - this.#margin);
     this.#pump();
     return gens;
+  }
+
+  /**
+   * continues says whether the stream goes on at `heights`: its window starts there, and may reach past the last (a
+   * retry takes back the batch prepared ahead); an empty one after what was handed out.
+   */
+  #continues(heights: readonly number[]): boolean {
+    if (this.#window.length === 0) return this.#kept.length === 0 || this.#kept.at(-1)!.height + 1 === heights[0];
+    return this.#window.every((e, i) => i >= heights.length || e.height === heights[i]);
+  }
+
+  /** written says the heights up to `height` are stored: what was handed out for them is kept no more. */
+  written(height: number): void {
+    this.#kept = this.#kept.filter((e) => e.height > height);
+  }
+
+  /**
+   * nodeTop is the node's top, as the caller read it: a retry asks again what it had fetched within `margin` of it (a
+   * fork may have replaced it while the step failed), and what the stream holds above it is dropped (the top went down).
+   */
+  nodeTop(top: number): void {
+    this.#top = top;
+    this.forget(top + 1);
+  }
+
+  /** forget drops what the stream holds, handed out or not, from `height` up (a fork from there). */
+  forget(height: number): void {
+    this.#kept = this.#kept.filter((e) => e.height < height);
+    if (!this.#window.some((e) => e.height >= height)) return;
+    // a batch being cut (the one prepared ahead) gives up rather than hand out what follows
+    this.#call++;
+    this.#restart();
+  }
+
+  /**
+   * takeBack puts what was handed out from `height` on (the heights of a step retried) back in front of the window, but
+   * for what lies within `margin` of the node's top, which is asked again with all after it; the stream is dropped
+   * when it failed (a failed height of the batch prepared ahead is asked again, and those after it).
+   */
+  #takeBack(height: number): void {
+    const from = this.#kept.findIndex((e) => e.height === height);
+    if (from < 0) return;
+    const near = this.#top - this.#margin + 1;
+    const back = this.#kept.splice(from).filter((e) => e.height < near);
+    if (this.#failed || this.#window.some((e) => e.height >= near)) this.#restart();
+    this.#window.unshift(...back);
+    this.#buffered += back.reduce((sum, e) => sum + e.transactions!, 0);
   }
 
   /** restart drops the stream (its requests in flight finish unheard). */

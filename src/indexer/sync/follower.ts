@@ -80,6 +80,8 @@ export class Follower {
       log.info({ from: this.#next, rederiveFrom: this.#rederiveFrom, schema: cfg.databaseSchema }, 'populator started');
     }
     const nodeTop = await this.#nodeTop(this.#next);
+    // what was fetched near the top a fork may have replaced since: a retry asks it again
+    loader.fetchAhead?.nodeTop(nodeTop);
     if (this.#caughtUp && this.#rollbackFrom === undefined) {
       const found = await checkForks(
         loader.pool,
@@ -192,6 +194,7 @@ export class Follower {
       return 'busy';
     }
     this.#rollbackFrom = undefined;
+    loader.fetchAhead?.written(result.to);
     if (result.rederiveFrom !== undefined) {
       if (result.rederiveFrom !== null && this.#rederiveFrom === undefined) {
         this.#deps.log.warn(
@@ -220,6 +223,9 @@ export class Follower {
    */
   #forkFrom(from: number, message: string): void {
     const { cfg } = this.#deps;
+    // what was fetched or prepared above the fork is the old chain's
+    this.#deps.loader.fetchAhead?.forget(from);
+    this.#ahead = undefined;
     const depth = this.#storedTop - from + 1;
     if (depth > cfg.maxForkDepth && !cfg.allowDeepFork) throw forkTooDeep(from, this.#storedTop, cfg.maxForkDepth);
     this.#deps.log.warn({ from }, message);

@@ -110,6 +110,75 @@ describe('FetchAhead', () => {
     ).to.equal(true);
   });
 
+  it('hands a retried step what it handed out, and the batch prepared ahead, without asking the node again', async () => {
+    const node = counted();
+    const ahead = new FetchAhead(node, 0);
+    const heights = Array.from({ length: 41 }, (_, i) => i);
+    const first = await ahead.fetch(heights, 4, 30);
+    const next = await ahead.fetch(heights.slice(first.length), 4, 30);
+    // the step of `first` failed (its write) once `next` was prepared: the follower asks for its heights again
+    const again = await ahead.fetch(heights, 4, 30);
+    expect(again, 'the same generations').to.deep.equal(first);
+    expect(await ahead.fetch(heights.slice(first.length), 4, 30)).to.deep.equal(next);
+    const handed = [...again, ...next].map((g) => g.height);
+    for (let from = handed.length; from <= 40;) {
+      const batch = await ahead.fetch(heights.slice(from), 4, 30);
+      handed.push(...batch.map((g) => g.height));
+      from += batch.length;
+    }
+    expect(handed).to.deep.equal(heights);
+    expect(
+      [...node.asked].sort((a, b) => a - b),
+      'each height asked once',
+    ).to.deep.equal(heights);
+  });
+
+  it('keeps what was handed out until it is written, and nothing above a fork', async () => {
+    const node = counted();
+    const ahead = new FetchAhead(node, 0);
+    const heights = Array.from({ length: 21 }, (_, i) => i);
+    const first = await ahead.fetch(heights, 4, 60);
+    expect(first.length).to.be.greaterThan(2);
+    await ahead.fetch(heights.slice(first.length), 4, 60);
+    ahead.written(first.at(-1)!.height);
+    let asked = node.asked.length;
+    expect(await ahead.fetch(heights, 4, 60)).to.have.length(first.length);
+    const sorted = (from: number) => node.asked.slice(from).sort((a, b) => a - b);
+    expect(sorted(asked).slice(0, first.length), 'written: asked again').to.deep.equal(first.map((g) => g.height));
+    // a fork from height 2: what is kept from there up is the old chain's
+    ahead.forget(2);
+    asked = node.asked.length;
+    const afterFork = await ahead.fetch(heights, 4, 60);
+    expect(afterFork.map((g) => g.height)).to.deep.equal(first.map((g) => g.height));
+    expect(sorted(asked)[0], 'asked again from the fork').to.equal(2);
+    expect(afterFork.slice(0, 2), 'kept below the fork').to.deep.equal(first.slice(0, 2));
+  });
+
+  it('asks a retry again for what it fetched within the margin of the node’s top, and keeps nothing above a lower top', async () => {
+    const node = counted();
+    const heights = Array.from({ length: 11 }, (_, i) => 30 + i);
+    const near = new FetchAhead(node, 5);
+    near.nodeTop(40);
+    await near.fetch(heights, 4, Infinity);
+    let asked = node.asked.length;
+    // the step failed: 30..35 are handed out again, 36..40 (within 5 of the top) asked again
+    expect((await near.fetch(heights, 4, Infinity)).map((g) => g.height)).to.deep.equal(heights);
+    expect(node.asked.slice(asked).sort((a, b) => a - b)).to.deep.equal([36, 37, 38, 39, 40]);
+    const lower = new FetchAhead(node, 0);
+    lower.nodeTop(40);
+    await lower.fetch(heights, 4, Infinity);
+    // the top went down to 33 while the step failed: 30..33 are handed out again, nothing asked
+    lower.nodeTop(33);
+    asked = node.asked.length;
+    expect((await lower.fetch([30, 31, 32, 33], 4, Infinity)).map((g) => g.height)).to.deep.equal([30, 31, 32, 33]);
+    expect(node.asked.length).to.equal(asked);
+    // 34..40 were dropped: the top back at 40, they are asked again
+    lower.written(33);
+    lower.nodeTop(40);
+    expect((await lower.fetch(heights.slice(4), 4, Infinity)).map((g) => g.height)).to.deep.equal(heights.slice(4));
+    expect(node.asked.slice(asked).sort((a, b) => a - b)).to.deep.equal(heights.slice(4));
+  });
+
   it('fetches nothing ahead within the margin, and afresh when asked for other heights (a fork moved the sync)', async () => {
     const ahead = new FetchAhead(counted(), 10);
     const gens = await ahead.fetch([30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40], 4, 1);
