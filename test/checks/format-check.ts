@@ -24,6 +24,16 @@ const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--
   .split('\0')
   .filter((file) => file !== '' && existsSync(file)); // a tracked file deleted in the work tree is listed too
 
+/** formatted is Prettier's check of one file; a file it cannot parse is named with the reason, as the CLI names it. */
+async function formatted(file: string, source: string, options: prettier.Options): Promise<boolean> {
+  try {
+    return await prettier.check(source, options);
+  } catch (err) {
+    console.error(`[error] ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    return false;
+  }
+}
+
 const passed: string[] = [];
 const unformatted: string[] = [];
 for (const file of files) {
@@ -36,7 +46,7 @@ for (const file of files) {
     .update('\0')
     .update(source)
     .digest('hex');
-  if (passedBefore.has(key) || (await prettier.check(source, options))) passed.push(key);
+  if (passedBefore.has(key) || (await formatted(file, source, options))) passed.push(key);
   else unformatted.push(file);
 }
 
