@@ -4,6 +4,7 @@
  * Prettier's version and options: a later run, in this clone or a new one anywhere on the machine, formats only what
  * changed. Prettier's own cache cannot move: it keys each file's options by its absolute path, so a clone in a new folder
  * (as CI's and every fresh clone are) formatted all of its 1,500 files again, about 40 CPU-s.
+ * The options are resolved as the CLI resolves them (.prettierrc, an .editorconfig).
  *
  *     node test/checks/format-check.ts CACHE
  */
@@ -40,7 +41,7 @@ for (const file of files) {
   const info = await prettier.getFileInfo(file, { ignorePath: ['.gitignore', '.prettierignore'] });
   if (info.ignored || info.inferredParser === null) continue;
   const source = readFileSync(file, 'utf8');
-  const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+  const options = { ...(await prettier.resolveConfig(file, { editorconfig: true })), filepath: file };
   const key = createHash('sha256')
     .update(JSON.stringify([prettier.version, options]))
     .update('\0')
