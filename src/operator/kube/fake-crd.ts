@@ -11,7 +11,7 @@ import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import { KubeError, describeRef } from './client.ts';
 import type { KubeObject } from './client.ts';
-import { canonicalJson, isPlainObject } from './merge.ts';
+import { canonicalJson, copyJson, isPlainObject } from './merge.ts';
 import type { PlainObject } from './merge.ts';
 
 /** Schema is one node of an openAPIV3Schema. */
@@ -48,7 +48,7 @@ export class CustomKind {
    * ("Validation ratcheting"), so a status write goes through on an object an older CRD let in.
    */
   admit(obj: KubeObject, old?: KubeObject): KubeObject {
-    const out = defaulted(pruned(structuredClone(obj), this.#schema, true), this.#schema) as KubeObject;
+    const out = defaulted(pruned(copyJson(obj), this.#schema, true), this.#schema) as KubeObject;
     const plain = JSON.parse(JSON.stringify(out)) as PlainObject;
     const oldPlain = old === undefined ? undefined : (JSON.parse(JSON.stringify(old)) as PlainObject);
     const unchanged = (pointer: string): boolean => {
@@ -141,7 +141,7 @@ function defaulted(value: unknown, schema: Schema): unknown {
   const props = (schema.properties ?? {}) as Record<string, Schema>;
   const out: PlainObject = { ...value };
   for (const [k, s] of Object.entries(props)) {
-    if (out[k] === undefined && s.default !== undefined) out[k] = structuredClone(s.default);
+    if (out[k] === undefined && s.default !== undefined) out[k] = copyJson(s.default);
     if (out[k] !== undefined) out[k] = defaulted(out[k], s);
   }
   if (isPlainObject(schema.additionalProperties)) {

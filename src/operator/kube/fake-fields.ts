@@ -3,7 +3,7 @@
  * "Server-Side Apply" (sections "Field management", "Conflicts", "Merge strategy"): the set of fields each manager
  * owns, conflicts between managers, ownership moved by updates, and the apply merge. Pure.
  */
-import { canonicalJson, isPlainObject } from './merge.ts';
+import { canonicalJson, copyJson, isPlainObject } from './merge.ts';
 import type { PlainObject } from './merge.ts';
 
 /** FieldPath is one owned field: segments in FieldsV1 notation (`f:name`, `k:{"name":"x"}`, `v:"x"`). */
@@ -140,7 +140,7 @@ export function afterUpdate(
 export function applyMerge(live: PlainObject, managers: Managers, manager: string, applied: PlainObject): PlainObject {
   const mine = fieldsOf(applied);
   const kept = new Set([...managers].filter(([m]) => m !== manager).flatMap(([, o]) => [...o.fields]));
-  const out = structuredClone(live);
+  const out = copyJson(live);
   for (const path of managers.get(manager)?.fields ?? []) {
     if (!mine.has(path) && !kept.has(path)) removeAt(out, path.split(SEP));
   }
@@ -244,7 +244,7 @@ function mergeInto(live: unknown, applied: unknown, field: string): unknown {
     for (const item of applied) {
       const segment = hasKeys(item, keys) ? itemSegment(item, keys) : undefined;
       const i = segment === undefined ? -1 : out.findIndex((o) => itemMatches(o, segment));
-      if (i < 0) out.push(structuredClone(item));
+      if (i < 0) out.push(copyJson(item));
       else out[i] = mergeInto(out[i], item, '');
     }
     return out;
@@ -253,7 +253,7 @@ function mergeInto(live: unknown, applied: unknown, field: string): unknown {
     const seen = new Set(live.map((v) => JSON.stringify(v)));
     return [...live, ...applied.filter((v) => !seen.has(JSON.stringify(v)))];
   }
-  return structuredClone(applied);
+  return copyJson(applied);
 }
 
 function fieldsV1Of(fields: ReadonlySet<string>): PlainObject {

@@ -3,6 +3,7 @@
  * (Kubernetes documentation, "Garbage Collection", "Cascading deletion"). Pure over the store it is given.
  */
 import type { KubeObject } from './client.ts';
+import { copyJson } from './merge.ts';
 
 /** PropagationPolicy is the delete cascade. */
 export type PropagationPolicy = 'Foreground' | 'Background' | 'Orphan';
@@ -43,7 +44,7 @@ export class GarbageCollector {
       for (const dep of this.#dependents(uid)) {
         const refs = (dep.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
         this.#store.updateAsController(dep, {
-          ...structuredClone(dep),
+          ...copyJson(dep),
           metadata: { ...dep.metadata, ownerReferences: refs },
         });
       }
@@ -82,7 +83,7 @@ export class GarbageCollector {
     );
     if (blocking) return;
     const finalizers = (owner.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER);
-    this.#store.updateAsController(owner, { ...structuredClone(owner), metadata: { ...owner.metadata, finalizers } });
+    this.#store.updateAsController(owner, { ...copyJson(owner), metadata: { ...owner.metadata, finalizers } });
   }
 
   #dependents(ownerUid: string): KubeObject[] {

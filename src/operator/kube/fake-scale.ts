@@ -7,6 +7,7 @@ import type { KubeObject, ObjectRef } from './client.ts';
 import { readPath, writePath } from './fake-crd.ts';
 import type { ScaleSubresource } from './fake-crd.ts';
 import type { FakeStore } from './fake-store.ts';
+import { copyJson } from './merge.ts';
 
 /** SCALABLE: the built-in kinds with a scale subresource, and the paths it reads and writes. */
 const SCALABLE: ReadonlySet<string> = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'ReplicationController']);
@@ -24,7 +25,7 @@ export function writeScale(store: FakeStore, ref: ObjectRef, replicas: number, m
   if (!Number.isSafeInteger(replicas) || replicas < 0) {
     throw new KubeError(422, 'Invalid', `spec.replicas: Invalid value: ${replicas}: must be a non-negative integer`);
   }
-  const next = structuredClone(live);
+  const next = copyJson(live);
   writePath(next, paths.specReplicasPath, replicas);
   const updated = store.update(live, next, 'main', manager);
   const selector = paths.labelSelectorPath === undefined ? undefined : readPath(updated, paths.labelSelectorPath);

@@ -11,7 +11,7 @@ import { afterApply, afterUpdate, applyMerge, conflictsOf } from './fake-fields.
 import { OwnershipBook } from './fake-ownership.ts';
 import type { Ownership } from './fake-fields.ts';
 import { WatchHub } from './fake-watch.ts';
-import { canonicalJson, mergePatch } from './merge.ts';
+import { canonicalJson, copyJson, mergePatch } from './merge.ts';
 import type { PlainObject } from './merge.ts';
 import { byKeyOrder, groupOf, isClusterScoped, refOf, storageKey } from './fake-keys.ts';
 
@@ -76,7 +76,7 @@ export class FakeStore {
       .filter((o) => groupOf(o.apiVersion) === group && o.kind === kind)
       .filter((o) => namespace === undefined || isClusterScoped(kind) || o.metadata.namespace === namespace)
       .sort(byKeyOrder)
-      .map((o) => structuredClone(o) as T);
+      .map((o) => copyJson(o) as T);
   }
 
   /**
@@ -90,7 +90,7 @@ export class FakeStore {
     for (const ev of this.hub.since(rv)) {
       if (ev.group !== group || ev.kind !== kind) continue;
       if (ev.type === 'ADDED') state.delete(ev.key);
-      else state.set(ev.key, structuredClone(ev.previous ?? ev.object));
+      else state.set(ev.key, copyJson(ev.previous ?? ev.object));
     }
     return [...state.values()]
       .filter((o) => namespace === undefined || isClusterScoped(kind) || o.metadata.namespace === namespace)
@@ -149,13 +149,13 @@ export class FakeStore {
    */
   apply(obj: KubeObject, fieldManager: string, force: boolean): KubeObject {
     if (fieldManager === '') throw new KubeError(422, 'Invalid', 'fieldManager is required for apply');
-    const config = this.#withoutStatusIfSubresource(structuredClone(obj));
+    const config = this.#withoutStatusIfSubresource(copyJson(obj));
     const ref = refOf(obj);
     const key = storageKey(ref);
     const live = this.find(ref);
     const managers = this.#ownership.of(key);
     if (live === undefined) {
-      return this.create(structuredClone(config), fieldManager, afterApply(managers, fieldManager, config, []));
+      return this.create(copyJson(config), fieldManager, afterApply(managers, fieldManager, config, []));
     }
     this.precondition(live, config.metadata.resourceVersion);
     const conflicts = conflictsOf(managers, fieldManager, live, config);
@@ -199,9 +199,7 @@ export class FakeStore {
     ownership?: Map<string, Ownership>,
   ): KubeObject {
     const next: KubeObject =
-      part === 'status'
-        ? { ...structuredClone(live), status: structuredClone(proposed.status) }
-        : this.#keepStatus(live, proposed);
+      part === 'status' ? { ...copyJson(live), status: copyJson(proposed.status) } : this.#keepStatus(live, proposed);
     next.apiVersion = live.apiVersion;
     next.kind = live.kind;
     const m = live.metadata;
@@ -259,7 +257,7 @@ export class FakeStore {
 
   /** #mark sets deletionTimestamp with these finalizers (the API server bumps generation: store.go markAsDeleting). */
   #mark(obj: KubeObject, finalizers: string[]): void {
-    const marked = structuredClone(obj);
+    const marked = copyJson(obj);
     marked.metadata.deletionTimestamp = this.#now();
     marked.metadata.deletionGracePeriodSeconds = 0;
     marked.metadata.finalizers = finalizers;
@@ -271,7 +269,7 @@ export class FakeStore {
     const key = storageKey(refOf(obj));
     if (!this.#objects.has(key)) return;
     this.#ownership.forget(key);
-    this.#commit('DELETED', key, structuredClone(obj));
+    this.#commit('DELETED', key, copyJson(obj));
     this.#gc.removed(obj);
   }
 
@@ -301,7 +299,7 @@ export class FakeStore {
    * double what it copies).
    */
   withManagedFields<T extends KubeObject>(obj: T): T {
-    const out = structuredClone(obj);
+    const out = copyJson(obj);
     const managedFields = this.#ownership.managedFields(storageKey(refOf(obj)), obj.apiVersion);
     if (managedFields !== undefined) out.metadata.managedFields = managedFields as never;
     return out;
@@ -321,16 +319,16 @@ export class FakeStore {
       namespace: obj.metadata.namespace,
       type,
       key,
-      object: structuredClone(obj),
-      ...(previous === undefined ? {} : { previous: structuredClone(previous) }),
+      object: copyJson(obj),
+      ...(previous === undefined ? {} : { previous: copyJson(previous) }),
     });
   }
 
   #keepStatus(live: KubeObject, proposed: KubeObject): KubeObject {
-    const next = structuredClone(proposed);
+    const next = copyJson(proposed);
     if (!this.hasStatusSubresource(live.apiVersion, live.kind)) return next;
     if (live.status === undefined) delete next.status;
-    else next.status = structuredClone(live.status);
+    else next.status = copyJson(live.status);
     return next;
   }
 

@@ -2,6 +2,7 @@
 import { KubeError } from './client.ts';
 import type { KubeObject, WatchEvent } from './client.ts';
 import { matchesLabels, type Requirement } from './selector.ts';
+import { copyJson } from './merge.ts';
 
 /** StoredEvent is one committed change, kept until compaction so watches can resume from a resourceVersion. */
 export interface StoredEvent {
@@ -173,10 +174,10 @@ function eventFor(f: WatchFilter, ev: StoredEvent): WatchEvent<KubeObject> | und
   if (f.namespace !== undefined && f.namespace !== ev.namespace) return undefined;
   const now = ev.type !== 'DELETED' && matchesLabels(ev.object.metadata.labels, f.selector);
   const before = ev.type === 'ADDED' ? false : matchesLabels((ev.previous ?? ev.object).metadata.labels, f.selector);
-  if (now && before) return { type: 'MODIFIED', object: structuredClone(ev.object) };
-  if (now) return { type: 'ADDED', object: structuredClone(ev.object) };
+  if (now && before) return { type: 'MODIFIED', object: copyJson(ev.object) };
+  if (now) return { type: 'ADDED', object: copyJson(ev.object) };
   if (!before) return undefined;
-  const gone = structuredClone(ev.type === 'DELETED' ? ev.object : (ev.previous ?? ev.object));
+  const gone = copyJson(ev.type === 'DELETED' ? ev.object : (ev.previous ?? ev.object));
   gone.metadata.resourceVersion = String(ev.rv);
   return { type: 'DELETED', object: gone };
 }

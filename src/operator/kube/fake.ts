@@ -24,7 +24,7 @@ import {
 import type { Ownership } from './fake-fields.ts';
 import { DEFAULT_KINDS_WITHOUT_STATUS, groupOf, isClusterScoped, keyOrder, refOf } from './fake-keys.ts';
 import { CLIENT_MANAGER, CONTROLLER_MANAGER, FakeStore } from './fake-store.ts';
-import { isPlainObject, mergePatch } from './merge.ts';
+import { copyJson, isPlainObject, mergePatch } from './merge.ts';
 import { decodeBuiltIn } from './fake-decode.ts';
 import { admitCreate, validateEvent } from './fake-admission.ts';
 import { FailureRules } from './fake-failures.ts';
@@ -63,7 +63,7 @@ export class FakeKube implements KubeClient {
   constructor(opts: FakeKubeOptions = {}) {
     this.#now = opts.now ?? (() => new Date());
     this.#store = new FakeStore(this.#now, opts.kindsWithoutStatus ?? DEFAULT_KINDS_WITHOUT_STATUS);
-    for (const crd of opts.crds ?? []) this.#store.create(structuredClone(crd), CONTROLLER_MANAGER);
+    for (const crd of opts.crds ?? []) this.#store.create(copyJson(crd), CONTROLLER_MANAGER);
   }
 
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
@@ -132,7 +132,7 @@ export class FakeKube implements KubeClient {
   async create<T extends KubeObject>(obj: T): Promise<T> {
     this.#failures.check('create', refOf(obj));
     this.#admitCreate(refOf(obj));
-    const created = this.#store.create(structuredClone(decodeBuiltIn(obj)));
+    const created = this.#store.create(copyJson(decodeBuiltIn(obj)));
     this.#record('create', refOf(created), true);
     return this.#store.withManagedFields(created) as T;
   }
@@ -143,7 +143,7 @@ export class FakeKube implements KubeClient {
     const live = this.#store.mustFind(ref);
     this.#store.precondition(live, obj.metadata.resourceVersion);
     return this.#recorded('replace', ref, live, () =>
-      this.#store.update(live, structuredClone(decodeBuiltIn(obj)), 'main', CLIENT_MANAGER),
+      this.#store.update(live, copyJson(decodeBuiltIn(obj)), 'main', CLIENT_MANAGER),
     ) as T;
   }
 
@@ -187,7 +187,7 @@ export class FakeKube implements KubeClient {
       namespace: event.metadata.namespace,
       name: event.metadata.name ?? '',
     });
-    this.events.push(structuredClone(event));
+    this.events.push(copyJson(event));
   }
 
   // ---- test hooks (not recorded in writes) ----
