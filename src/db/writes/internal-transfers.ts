@@ -43,6 +43,19 @@ export async function insertInternalTransfers(db: Queryable, rows: readonly Inte
 }
 
 /**
+ * deleteAuctionTransfers removes the auctions' refunds and locks of heights from..to (auction-transfers.ts: a lock at
+ * key-block level, where a claim without an auction locks its fee at its transaction), to derive them again.
+ */
+export async function deleteAuctionTransfers(db: Queryable, from: number, to: number): Promise<void> {
+  await db.query({
+    name: 'mdw_delete_auction_transfers',
+    text: `DELETE FROM internal_transfers
+            WHERE height BETWEEN $1 AND $2 AND (kind = 'fee_refund_name' OR kind = 'fee_lock_name' AND micro_index = -1)`,
+    values: [from, to],
+  });
+}
+
+/**
  * addGenerationFees adds what the transactions just written paid to their generations' fees: a batch
  * that continues a generation adds to its row (one entry per height per call).
  */

@@ -45,6 +45,7 @@ import { priorNameStates } from '../../db/queries/state-events.ts';
 import { topHeight } from '../../db/queries/blocks.ts';
 import { recordBackfill } from '../../db/writes/derive-backfill.ts';
 import { renderStoredTx } from '../../chain/stored-tx.ts';
+import { deriveAuctionTransfersAgain } from './internal-transfers.ts';
 import {
   AENS_FUNCTIONS,
   callKey,
@@ -236,9 +237,10 @@ export async function readInternalCalls(
  * again from the range's start to the stored top: the name transactions' events after a contract's (the writer folded
  * them without it: a NameClaimTx bidding in an auction a contract opened was a claim of its own) and the contracts'
  * events above the range (a range derived again). A range derived again (`again`) first loses the events it had.
- * Reads nothing when no call acted on a name. Its answer: the lowest height from which the areas that read those
- * events (NAME_READERS) must derive again: a name transaction's event it changed, a contract's claim or bid in an
- * auction (the transfers' refunds and locks), the range's start where a range derived again had contracts' events.
+ * Reads nothing when no call acted on a name. Where a contract's claim or bid in an auction is among them (or a range
+ * derived again had contracts' events), the transfers' refunds and locks derive again from there to the stored top
+ * (deriveAuctionTransfersAgain). Its answer: the lowest height of a name transaction's event it changed, from which
+ * the areas that read those (NAME_READERS) must derive again.
  */
 async function writeContractNames(
   db: Queryable,
@@ -264,15 +266,15 @@ async function writeContractNames(
   ]);
   await deleteNameEventsFrom(db, hashes, start);
   await insertContractNameEvents(db, folded);
-  // the transfers read the contracts' bids too (their refunds and locks: auction-transfers.ts)
+  // the transfers' refunds and locks read the contracts' bids too (auction-transfers.ts)
   const bids = folded.filter((e) => e.localIdx !== null && e.auctionEnd !== null && ['claim', 'bid'].includes(e.kind));
-  const heights = [
-    changedFrom(txEvents, folded),
-    ...bids.map((e) => e.height),
-    ...(had.length > 0 ? [range.from] : []),
-  ];
-  const read = heights.filter((h) => h !== undefined);
-  return read.length === 0 ? undefined : Math.min(...read);
+  const auctionsFrom = [...bids.map((e) => e.height), ...(had.length > 0 ? [range.from] : [])];
+  if (auctionsFrom.length > 0)
+    await deriveAuctionTransfersAgain(db, {
+      from: Math.min(...auctionsFrom),
+      to: Math.max(range.to, (await topHeight(db)) ?? range.to),
+    });
+  return changedFrom(txEvents, folded);
 }
 
 /** changedFrom is the lowest height of a name transaction's event that `folded` changed, if any. Pure. */
@@ -287,9 +289,9 @@ function changedFrom(stored: readonly ContractNameEventRow[], folded: readonly F
 }
 
 /**
- * NAME_READERS are the areas before this one that read the names' events: the transfers' name fees and auctions'
- * refunds and locks (the contracts' bids too), the statistics' names and auctions (the name transactions' alone).
- * Where writeContractNames changed what they read, they derive again from its height.
+ * NAME_READERS are the areas before this one that read the name transactions' events: the transfers' name fees (and
+ * refunds and locks), the statistics' names and auctions. Where writeContractNames changed one, they derive again from
+ * its height (a contract's bids alone change the transfers' refunds and locks only, which it derives again itself).
  */
 export const NAME_READERS = ['transfers', 'stats'];
 

@@ -24,6 +24,7 @@ import { hasKeyBlockTransfers } from '../../db/queries/internal-transfers.ts';
 import { auctionEvents } from '../../db/queries/balance-inputs.ts';
 import { recordBackfill } from '../../db/writes/derive-backfill.ts';
 import {
+  deleteAuctionTransfers,
   deriveInternalTransfers,
   addGenerationFees,
   insertInternalTransfers,
@@ -199,7 +200,8 @@ export async function writeInternalTransfers(
  * rewards and genesis accounts of `newKeyBlocks` (ascending) and what the stored rows of `range` imply
  * (name fees, oracle rewards and refunds), the auctions' refunds and locks from every claim and bid, the contracts'
  * AENS.claim among them (auction-transfers.ts, the balances' rule: the int_calls area, which writes those after this
- * area, has it derive again where they change it). The loader calls it for each batch, the backfill for stored heights.
+ * area, derives them again where they change them, deriveAuctionTransfersAgain). The loader calls it for each batch,
+ * the backfill for stored heights.
  */
 export async function deriveTransfersOfStored(
   db: Queryable,
@@ -237,10 +239,35 @@ export async function deriveTransfersOfStored(
         rows.push({ height, ...keyLevel, kind: c.kind, accountId: c.account, amount: c.amount });
     }
   }
-  const auctions = { from: range.from, to: range.to, fromMicro: -1 };
-  const events = (await auctionEvents(db, auctions)).map((e) => ({ ...e, nameFee: BigInt(e.nameFee) }));
-  for (const { account, txHash, ...t } of auctionTransfers(events, auctions))
-    rows.push({ ...t, accountId: account, refTxHash: txHash });
+  rows.push(...(await auctionTransferRows(db, range)));
   await insertInternalTransfers(db, rows);
   await deriveInternalTransfers(db, range.from, range.to);
+}
+
+/** auctionTransferRows are the auctions' refunds and locks of heights from..to (auction-transfers.ts). */
+async function auctionTransferRows(
+  db: Queryable,
+  range: { readonly from: number; readonly to: number },
+): Promise<InternalTransferRow[]> {
+  const auctions = { from: range.from, to: range.to, fromMicro: -1 };
+  const events = (await auctionEvents(db, auctions)).map((e) => ({ ...e, nameFee: BigInt(e.nameFee) }));
+  return auctionTransfers(events, auctions).map(({ account, txHash, ...t }) => ({
+    ...t,
+    accountId: account,
+    refTxHash: txHash,
+  }));
+}
+
+/**
+ * deriveAuctionTransfersAgain derives the auctions' refunds and locks of stored heights from..to again: where the
+ * int_calls area changed a contract's claims or bids and no name transaction's event (the rest of the transfers reads
+ * the name transactions' events alone, and no statistic reads these rows), the area's whole derivation again would
+ * write the same rows but these (issue 88: it took the transfers' and the statistics' cost a second time).
+ */
+export async function deriveAuctionTransfersAgain(
+  db: Queryable,
+  range: { readonly from: number; readonly to: number },
+): Promise<void> {
+  await deleteAuctionTransfers(db, range.from, range.to);
+  await insertInternalTransfers(db, await auctionTransferRows(db, range));
 }

@@ -8,15 +8,12 @@
  * block.
  */
 import { expect } from 'chai';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
 import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { contractId } from '../../../src/devnode/ids.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
@@ -27,54 +24,19 @@ import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { fundGa } from '../../support/ga-txs.ts';
 import { silentLog } from '../api/harness.ts';
 import {
-  deriveAgain,
   mineGeneration,
-  nodeSettings,
-  silent,
   populatedWithNodeSettings,
   startHarness,
-  storedTopHash,
   verifyClean,
-  waitFor,
   type Harness,
 } from './support/harness.ts';
+import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
 
 type Obj = { [key: string]: Json };
 
 const FEE = 10n ** 15n;
 /** 9 to 12 characters go to auction (480 heights from Ceres) */
 const [ENDED, RUNNING, SAME] = ['endedcon.chain', 'runngcon.chain', 'samemcon.chain'];
-
-/**
- * refusingDryRuns is a proxy of the devnode's external API that answers the internal calls' replays (dry-runs with
- * `tx_events`) 404, as a node without the endpoint: the int_calls area fails, its heights left to the backfill, the
- * batches going on.
- */
-async function refusingDryRuns(target: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      // the replays of the internal calls only (the tokens' dry-runs answered)
-      if (req.url?.includes('dry-run') && body.includes('tx_events'))
-        return void res.writeHead(404).end('{"reason":"Not found"}');
-      const headers = { 'content-type': req.headers['content-type'] ?? 'application/json' };
-      fetch(`${target}${req.url}`, { method: req.method, headers, ...(body.length > 0 ? { body } : {}) })
-        .then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-          res.end(Buffer.from(await answer.arrayBuffer()));
-        })
-        .catch(() => res.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 for (const behind of [false, true])
   describe(`name auctions a contract opens and a NameClaimTx bids in (internal calls ${behind ? 'derived after the batches' : 'in their batch'})`, function () {
@@ -145,30 +107,9 @@ for (const behind of [false, true])
       await mineGeneration(h);
       if (behind) {
         // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
-        env = await nodeSettings(h);
-        const proxy = await refusingDryRuns(h.devnode.externalUrl);
-        // to the node's top (not synced: the balances wait for the internal calls)
-        const populator = await startPopulator({
-          cfg: h.config({ ...env, NODE_URL: proxy.url }),
-          log: silent,
-          registry: new prom.Registry(),
-        });
-        try {
-          await waitFor(
-            "the node's top stored",
-            async () => (await storedTopHash(h, 'mdw'))?.height === h.devnode.height(),
-            120_000,
-          );
-        } finally {
-          await populator.stop();
-          await proxy.close();
-        }
-        pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
-        const pending = await pool.query<{ next: number }>(
-          "SELECT next_height AS next FROM derive_backfill WHERE area = 'int_calls'",
-        );
-        expect(pending.rows[0]?.next, 'the internal calls pending from the first call').to.be.at.most(5);
-        await deriveAgain(h, pool, env);
+        let pendingFrom: number | undefined;
+        ({ env, pool, pendingFrom } = await populatedInternalCallsBehind(h));
+        expect(pendingFrom, 'the internal calls pending from the first call').to.be.at.most(5);
       } else ({ env, pool } = await populatedWithNodeSettings(h));
       server = await startServer({
         cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
