@@ -43,8 +43,9 @@ export async function insertInternalTransfers(db: Queryable, rows: readonly Inte
 }
 
 /**
- * deleteAuctionTransfers removes the auctions' refunds and locks of heights from..to (auction-transfers.ts: a lock at
- * key-block level, where a claim without an auction locks its fee at its transaction), to derive them again.
+ * deleteAuctionTransfers removes the auctions' refunds and locks of heights from..to (auction-transfers.ts), to derive
+ * them again: an auction's lock is at key-block level (a claim without an auction locks its fee at its transaction,
+ * a row that stays).
  */
 export async function deleteAuctionTransfers(db: Queryable, from: number, to: number): Promise<void> {
   await db.query({

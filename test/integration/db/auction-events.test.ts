@@ -6,7 +6,6 @@
  * auction, beside claims without an auction and updates.
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { auctionEvents, type AuctionEventRow } from '../../../src/db/queries/balance-inputs.ts';
 import { auctionTransfers, type AuctionRange } from '../../../src/chain/auction-transfers.ts';
@@ -75,8 +74,8 @@ describe('auctionEvents: the names a range may refund or lock', () => {
   let pool: Pool;
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, silent);
+    // the server's migrated template, copied
+    db = await createTestDatabase({ migrated: 'mdw' });
     pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, silent);
   });
   after(async () => {
