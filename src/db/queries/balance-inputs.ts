@@ -208,8 +208,12 @@ export interface AuctionEventRow extends Place {
 /**
  * auctionEvents lists, in chain order, the claims and bids of the auctions running in a range (ending at its first
  * height − 1 or later, claimed or bid by its end: those auction-transfers.ts needs), the contracts' among them (the
- * balances area derives after the internal calls' area, which writes them). An auction ends at most LONGEST_AUCTION
- * (+ 1 on a hyperchain, whose heights count from the next one) after a claim or bid: the index scans that far only.
+ * balances area derives after the internal calls' area, which writes them), of the names that may have a refund or
+ * a lock in the range: a bid in it, or an auction ending at its first height − 1 up to its last − 1. A name's refunds
+ * and locks follow from its own events alone: the other running auctions' (most of them, a batch's range being short
+ * beside an auction) are left out (issue 88: each batch read all of them). The names first, once (an array: as `IN`, the
+ * generic plan probed them once per running auction's row). An auction ends at most LONGEST_AUCTION (+ 1 on a
+ * hyperchain, whose heights count from the next one) after a claim or bid: the index scans that far only.
  */
 export async function auctionEvents(db: Queryable, range: HeightRange): Promise<AuctionEventRow[]> {
   const { rows } = await db.query<AuctionEventRow>({
@@ -219,6 +223,11 @@ export async function auctionEvents(db: Queryable, range: HeightRange): Promise<
              FROM name_events e
             WHERE e.auction_end BETWEEN $1::int - 1 AND $2::int + $3::int AND e.height <= $2
               AND e.kind IN ('claim', 'bid') AND e.name_fee IS NOT NULL
+              AND e.name_hash = ANY (ARRAY(SELECT t.name_hash FROM name_events t
+                                            WHERE t.kind = 'bid' AND t.height BETWEEN $1 AND $2
+                                           UNION
+                                           SELECT t.name_hash FROM name_events t
+                                            WHERE t.auction_end BETWEEN $1::int - 1 AND $2::int - 1))
             ORDER BY e.height, e.micro_index, e.tx_index, e.local_idx NULLS FIRST`,
     values: [range.from, range.to, LONGEST_AUCTION + 1],
   });

@@ -13,8 +13,7 @@ import { startServer } from '../../../src/api/server.ts';
 import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { contractId } from '../../../src/devnode/ids.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
@@ -24,19 +23,14 @@ import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { fundGa } from '../../support/ga-txs.ts';
 import { silentLog } from '../api/harness.ts';
-import { refusingDryRuns } from './support/refusing-dry-runs.ts';
 import {
-  deriveAgain,
   mineGeneration,
-  nodeSettings,
-  silent,
   populatedWithNodeSettings,
   startHarness,
-  storedTopHash,
   verifyClean,
-  waitFor,
   type Harness,
 } from './support/harness.ts';
+import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -113,30 +107,9 @@ for (const behind of [false, true])
       await mineGeneration(h);
       if (behind) {
         // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
-        env = await nodeSettings(h);
-        const proxy = await refusingDryRuns(h.devnode.externalUrl);
-        // to the node's top (not synced: the balances wait for the internal calls)
-        const populator = await startPopulator({
-          cfg: h.config({ ...env, NODE_URL: proxy.url }),
-          log: silent,
-          registry: new prom.Registry(),
-        });
-        try {
-          await waitFor(
-            "the node's top stored",
-            async () => (await storedTopHash(h, 'mdw'))?.height === h.devnode.height(),
-            120_000,
-          );
-        } finally {
-          await populator.stop();
-          await proxy.close();
-        }
-        pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
-        const pending = await pool.query<{ next: number }>(
-          "SELECT next_height AS next FROM derive_backfill WHERE area = 'int_calls'",
-        );
-        expect(pending.rows[0]?.next, 'the internal calls pending from the first call').to.be.at.most(5);
-        await deriveAgain(h, pool, env);
+        let pendingFrom: number | undefined;
+        ({ env, pool, pendingFrom } = await populatedInternalCallsBehind(h));
+        expect(pendingFrom, 'the internal calls pending from the first call').to.be.at.most(5);
       } else ({ env, pool } = await populatedWithNodeSettings(h));
       server = await startServer({
         cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
