@@ -70,12 +70,17 @@ export function blockReplays(
   });
   const quietUpTo = (last: number): Set<ReplayableTx> =>
     new Set(txs.filter((_, i) => contract[i] && !calling[i] && i <= last));
-  const planned = planReplays(txs, quietUpTo(txs.length)).replays;
-  const last = planned.at(-1)?.call.txIndex ?? -1;
-  // every contract transaction after it planned: the last of them the node can run
-  const tail = planReplays(txs, quietUpTo(last)).replays.at(-1);
-  const held = tail === undefined ? 0 : contract.filter((c, i) => c && i > last && i <= tail.call.txIndex).length;
-  return held >= 2 ? [...planned, tail!] : planned;
+  try {
+    const planned = planReplays(txs, quietUpTo(txs.length)).replays;
+    const last = planned.at(-1)?.call.txIndex ?? -1;
+    // every contract transaction after it planned: the last of them the node can run
+    const tail = planReplays(txs, quietUpTo(last)).replays.at(-1);
+    const held = tail === undefined ? 0 : contract.filter((c, i) => c && i > last && i <= tail.call.txIndex).length;
+    return held >= 2 ? [...planned, tail!] : planned;
+  } catch {
+    // an encoded_tx that is no signed transaction (the transform tells it apart, and stores it as JSON): asked as before
+    return [];
+  }
 }
 
 function bytesOf(encoded: unknown): Uint8Array {

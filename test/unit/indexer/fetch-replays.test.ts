@@ -94,6 +94,10 @@ describe('fetch-replays: the replays a fetch asks for its call infos', () => {
     const txs = [spend(1), call(noisy, 2)].map(signed);
     delete (txs[0] as { encoded_tx?: string }).encoded_tx;
     expect(blockReplays(place, txs, replays)).to.deep.equal([]);
+    // nor with an encoded_tx that is no signed transaction: the fetch asks the infos, the batch plans its replays
+    const garbled = [spend(1), call(noisy, 2)].map(signed);
+    (garbled[0] as { encoded_tx: string }).encoded_tx = `tx_${Buffer.alloc(12, 1).toString('base64')}`;
+    expect(blockReplays(place, garbled, replays)).to.deep.equal([]);
   });
 
   it('takes the call info of every contract transaction an answer ran, and of no other', () => {
