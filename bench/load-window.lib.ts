@@ -1,6 +1,7 @@
 /**
  * @module Where a benchmark child's load runs, for a hook loaded into it (`--import`): from its `syncing` line to its
- * report's `{` line on standard output (bench/indexer.lib.populate.ts, of either checkout).
+ * report's `{"seconds"` line on standard output (bench/indexer.lib.populate.ts, of either checkout; not any `{`: the
+ * populator's own log lines, a warning of 0.2.0's among them, are JSON on the same output).
  */
 import { performance } from 'node:perf_hooks';
 
@@ -17,7 +18,7 @@ export function watchLoadWindow(): LoadWindow {
   process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = String(chunk);
     if (text.startsWith('syncing')) window.from = performance.now();
-    else if (text.startsWith('{')) window.to = performance.now();
+    else if (text.startsWith('{"seconds"')) window.to = performance.now();
     return write(chunk, ...rest);
   }) as typeof process.stdout.write;
   return window;

@@ -20,6 +20,7 @@
  *   BENCH_AB_VERIFY=0 (no verify) BENCH_AB_FLAGS="--cpu-prof --cpu-prof-dir=…" (Node flags of both populators)
  *   BENCH_AB_TIMELINE=1: each populator's idle node slots in the first tenth of its load, the eight between and the
  *   last (bench/node-slots.hook.ts), to tell where a populator leaves the node idle
+ *   BENCH_AB_KINDS=1: each populator's requests per generation by kind (bench/node-requests.hook.ts), A beside B
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +43,7 @@ import {
   type DevnodeChild,
 } from './http.lib.ts';
 import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import { kindLines, type RequestKinds } from './node-requests.lib.ts';
 import { writeResult } from './results.lib.ts';
 
 const GENERATIONS = Number(process.env.BENCH_AB_GENERATIONS ?? 3000);
@@ -53,6 +55,7 @@ const VERIFY = process.env.BENCH_AB_VERIFY !== '0';
 const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
 const TIMELINE = process.env.BENCH_AB_TIMELINE === '1';
 const MAINNET_LIKE = process.env.BENCH_AB_MAINNET_LIKE === '1';
+const KINDS = process.env.BENCH_AB_KINDS === '1';
 const NEW = new URL('..', import.meta.url).pathname;
 
 /** One populator's load of the chain. */
@@ -67,6 +70,8 @@ interface Run {
   readonly nodeRequests: number;
   /** BENCH_AB_TIMELINE: the share of the node's slots idle in each tenth of the load, and over all of it */
   readonly slots?: { readonly idleByTenth: readonly number[]; readonly idle: number };
+  /** BENCH_AB_KINDS: its requests by kind */
+  readonly kinds?: RequestKinds;
 }
 
 /** populate runs `checkout`'s populator child into a new schema and reports its run. */
@@ -81,14 +86,19 @@ async function populate(
   const node0 = nodeCpu();
   const postgresCpu = await postgresCpuReader(databaseUrl);
   let pg0 = 0;
-  const slotsDir = TIMELINE ? mkdtempSync(join(tmpdir(), 'mdw-ab-slots-')) : undefined;
-  const slotsFile = slotsDir && join(slotsDir, 'slots.json');
-  const hook = slotsFile ? ['--import', join(NEW, 'bench/node-slots.hook.ts')] : [];
+  const dir = TIMELINE || KINDS ? mkdtempSync(join(tmpdir(), 'mdw-ab-')) : undefined;
+  const slotsFile = TIMELINE ? join(dir!, 'slots.json') : undefined;
+  const kindsFile = KINDS ? join(dir!, 'kinds.json') : undefined;
+  const hook = [
+    ...(slotsFile ? ['--import', join(NEW, 'bench/node-slots.hook.ts')] : []),
+    ...(kindsFile ? ['--import', join(NEW, 'bench/node-requests.hook.ts')] : []),
+  ];
   const script = join(checkout, 'bench/indexer.lib.populate.ts');
   const child = spawn(process.execPath, ['--expose-gc', ...FLAGS, ...hook, script], {
     cwd: checkout,
     env: {
       ...(slotsFile && { BENCH_NODE_SLOTS_FILE: slotsFile, BENCH_NODE_SLOTS: String(SLOTS * NODES) }),
+      ...(kindsFile && { BENCH_NODE_REQUESTS_FILE: kindsFile }),
       // both sides as a deployment on this chain: 0.2.0 reads the same settings
       ...nodes[0]!.deployment,
       NODE_URL: urls[0]!,
@@ -119,7 +129,8 @@ async function populate(
   };
   const slots =
     slotsFile && existsSync(slotsFile) ? (JSON.parse(readFileSync(slotsFile, 'utf8')) as Run['slots']) : undefined;
-  if (slotsDir) rmSync(slotsDir, { recursive: true, force: true });
+  const kinds = kindsFile ? (JSON.parse(readFileSync(kindsFile, 'utf8')) as { kinds: RequestKinds }).kinds : undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
   return {
     seconds: report.seconds,
     cpuSeconds: report.syncCpuSeconds,
@@ -127,6 +138,7 @@ async function populate(
     nodeCpuSeconds: nodeCpu() - node0,
     nodeRequests: report.nodeRequests,
     slots,
+    kinds,
   };
 }
 
@@ -140,6 +152,11 @@ function idleLine(name: string, { slots }: Run): string {
     `${pct(Math.min(...between))}–${pct(Math.max(...between))}, last tenth ${pct(slots.idleByTenth.at(-1)!)}; ` +
     `the whole load ${pct(slots.idle)}`
   );
+}
+
+/** kindsLine is a populator's requests per generation by kind (BENCH_AB_KINDS). */
+function kindsLine(name: string, { kinds }: Run, generations: number): string {
+  return kinds ? `\n  ${name}'s ${kindLines(kinds, generations).join('\n  ')}` : '';
 }
 
 /** startNodes runs NODES devnodes serving one chain, each in its own process. */
@@ -202,7 +219,9 @@ function roundLine(i: number, { n, a, b, load }: Round): string {
     `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}; ` +
     `own CPU (populator + PostgreSQL) A ${perTx(ownCpu(a))}, B ${perTx(ownCpu(b))} µs/tx, B ÷ A ${(ownCpu(b) / ownCpu(a)).toFixed(2)}` +
     idleLine('A', a) +
-    idleLine('B', b)
+    idleLine('B', b) +
+    kindsLine('A', a, n.generations) +
+    kindsLine('B', b, n.generations)
   );
 }
 

@@ -17,10 +17,16 @@ export interface TxEvent {
   readonly info: { readonly [key: string]: Json };
 }
 
-/** Replayed is the last item's outcome: whether it ran (`result` ok) and its internal calls, in the node's order. */
+/**
+ * Replayed is the last item's outcome: whether it ran (`result` ok) and its internal calls, in the node's order; and
+ * each item's `call_obj` (where the answer was read: undefined for an item that is no contract call or create, or did not run), which is the
+ * contract transaction's call info as `GET /v3/transactions/{hash}/info` gives it (`call_info`: the same members, the
+ * same values, on the state the item ran on).
+ */
 export interface Replayed {
   readonly ran: boolean;
   readonly events: readonly TxEvent[];
+  readonly callObjects?: readonly ({ [key: string]: Json } | undefined)[];
 }
 
 /**
@@ -35,6 +41,7 @@ export function readReplay(answer: Json, items: number): Replayed {
   const events = Array.isArray(answer.tx_events) ? answer.tx_events : [];
   return {
     ran,
+    callObjects: answer.results.map((r) => (isJsonObject(r) && isJsonObject(r.call_obj) ? r.call_obj : undefined)),
     events: events.flatMap((e): TxEvent[] =>
       isJsonObject(e) && e.kind === 'internal_call_tx' && typeof e.key === 'string' && isJsonObject(e.info)
         ? [{ key: e.key, info: e.info }]

@@ -223,6 +223,11 @@ export class ContractDecoder {
     return this.#code(id, batchCodes);
   }
 
+  /** remembered is a contract's code where the decoder holds it, undefined else: no lookup, no request. */
+  remembered(id: string): string | undefined {
+    return this.#codeById.get(id);
+  }
+
   /** encoder is the in-process encoder of FATE code, kept in the decoder's cache (AEX-N dry-runs use it too). */
   encoder(code: string): BytecodeEncoder {
     let encoder = this.#encoders.get(code);

@@ -27,8 +27,8 @@ import {
   type ReplayableTx,
 } from '../../db/writes/internal-calls.ts';
 import type { NodeClient } from '../../node/client.ts';
-import { CRASHED, OVER_TIME_LIMIT, PRUNED, REFUSED } from '../../node/dry-run.ts';
-import type { TxEvent } from '../../node/dry-run-events.ts';
+import { CRASHED, OVER_TIME_LIMIT, PRUNED, REFUSED, type Lasting } from '../../node/dry-run.ts';
+import type { Replayed, TxEvent } from '../../node/dry-run-events.ts';
 import { mapLimit } from '../../base/workers.ts';
 import type { ContractCallRow, GenerationRows } from '../rows/rows.ts';
 import { batchRange } from './batch-range.ts';
@@ -215,10 +215,19 @@ export async function quietCalls(txs: readonly ReplayableTx[], codeOf?: CodeRead
 export async function readInternalCalls(
   node: ReplayReader,
   txs: readonly ReplayableTx[],
-  { codeOf, gasCap = DRY_RUN_GAS_CAP }: { readonly codeOf?: CodeReader; readonly gasCap?: bigint } = {},
+  {
+    codeOf,
+    gasCap = DRY_RUN_GAS_CAP,
+    answered,
+  }: {
+    readonly codeOf?: CodeReader;
+    readonly gasCap?: bigint;
+    /** a replay's outcome already at hand (the fetch asked it for the call infos: fetch-replays.ts), else undefined */
+    readonly answered?: (replay: Replay) => Replayed | typeof PRUNED | Lasting | undefined;
+  } = {},
 ): Promise<InternalCalls> {
   const { replays, gaps } = planReplays(txs, await quietCalls(txs, codeOf), gasCap);
-  const outcomes = await mapLimit(replays, IN_FLIGHT, (r) => node.replay(r.top, r.txs));
+  const outcomes = await mapLimit(replays, IN_FLIGHT, async (r) => answered?.(r) ?? node.replay(r.top, r.txs));
   const calls: StoredInternalCall[] = [];
   const untold: InternalCallGap[] = [];
   outcomes.forEach((outcome, i) => {

@@ -3,6 +3,8 @@ import type { NamePointer } from '../../chain/aens.ts';
 import type { ChannelState, ChannelTx } from '../../chain/channel-state.ts';
 import type { Json } from '../../chain/json.ts';
 import type { StoredTxColumns } from '../../chain/stored-tx.ts';
+import type { Replayed } from '../../node/dry-run-events.ts';
+import type { Lasting, PRUNED } from '../../node/dry-run.ts';
 import type { NameReference } from '../../chain/tx-fields.ts';
 import type { AexnRows } from '../../db/writes/token-rows.ts';
 
@@ -54,10 +56,25 @@ export interface FetchedGeneration {
   readonly prunedCallInfos?: ReadonlySet<string>;
   /** the gas each force progress's call used (its info's), by the hash of its transaction (or of its wrapper) */
   readonly forceProgressGas?: ReadonlyMap<string, bigint>;
+  /**
+   * the replays the fetch asked for call infos (sync/fetch-replays.ts), answered, by their call's `microIndex:txIndex`:
+   * the batch's internal calls take them instead of asking them again
+   */
+  readonly replays?: ReadonlyMap<string, FetchedReplay>;
   /** decoded calls per contract tx hash (filled outside the database transaction). */
   readonly decodedCalls: ReadonlyMap<string, DecodedCall>;
   /** AEX-N contracts found in the generation (filled outside the database transaction, aexn-detector.ts) */
   readonly aexn?: AexnFindings;
+}
+
+/**
+ * A replay the fetch asked (its request: the block's transactions up to the call, on `top`) and its outcome: the
+ * answer, or a failure that lasts (dry-run.ts PRUNED, CRASHED, OVER_TIME_LIMIT), which the batch stores as its gap.
+ */
+export interface FetchedReplay {
+  readonly top: string;
+  readonly txs: readonly string[];
+  readonly outcome: Replayed | typeof PRUNED | Lasting;
 }
 
 /** Position of a tx in the chain: the keyset order every list uses. */

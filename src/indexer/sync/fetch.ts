@@ -7,7 +7,11 @@ import { badResponse, unlessGone } from '../../node/errors.ts';
 import { contractTx } from '../contracts/contract-decoder.ts';
 import { forceProgressGasUsed } from '../derived/force-progress-gas.ts';
 import { GA_TX_TYPES } from '../derived/ga-calls.ts';
-import type { FetchedGeneration, FetchedMicroBlock, JsonObject } from '../rows/rows.ts';
+import type { FetchedGeneration, FetchedMicroBlock, FetchedReplay, JsonObject } from '../rows/rows.ts';
+import type { Replayed } from '../../node/dry-run-events.ts';
+import { REFUSED } from '../../node/dry-run.ts';
+import type { Replay } from '../derived/internal-calls.ts';
+import { blockReplays, isContractTx, replayedInfos, replayKey, type FetchReplays } from './fetch-replays.ts';
 import type { RetryOptions } from '../../base/retry.ts';
 
 /**
@@ -50,6 +54,8 @@ export interface FetchOptions {
   readonly upTo?: ReadonlyMap<number, number>;
   /** told of each contract tx whose call info no node holds any more (410 from every node) */
   readonly onCallInfoGone?: (txHash: string, height: number) => void;
+  /** the contract calls whose replays the fetch asks for their call infos (fetch-replays.ts; none when absent) */
+  readonly replays?: FetchReplays;
 }
 
 /**
@@ -128,6 +134,36 @@ export async function fetchGeneration(
         return GA_TX_TYPES.has(String(s.tx.type)) || wrapsGaMeta(s) ? gaInfoOf(s) : undefined;
       }),
     );
+  const replays = new Map<string, FetchedReplay>();
+  // a micro block's replays (fetch-replays.ts) beside the infos of the transactions they do not run; a contract
+  // transaction they run has its info from their answers, or asked after them where none held it
+  const blockInfosOf = async (microIndex: number, header: JsonObject, txs: readonly JsonObject[]): Promise<void> => {
+    const place = { height, microIndex, prevHash: String(header.prev_hash) };
+    const planned = opts.replays ? blockReplays(place, txs, opts.replays) : [];
+    // the requests are the block's transactions up to each call: the last one runs every one the others run
+    const ran = (s: JsonObject, i: number): boolean => i <= (planned.at(-1)?.call.txIndex ?? -1) && isContractTx(s);
+    const replayed = (r: Replay): Promise<Replayed | undefined> =>
+      node.replay(r.top, r.txs).then(
+        (outcome) => {
+          // the batch takes a lasting failure as its gap too, and asks one every node refused again
+          if (outcome !== REFUSED)
+            replays.set(replayKey(r.call.microIndex, r.call.txIndex), { top: r.top, txs: r.txs, outcome });
+          return typeof outcome === 'object' ? outcome : undefined;
+        },
+        // the batch asks it again (askBatchReads), and the fetch the infos it would have held
+        () => undefined,
+      );
+    const [answers] = await Promise.all([
+      Promise.all(planned.map(replayed)),
+      infosOf(txs.filter((s, i) => !ran(s, i))),
+    ]);
+    const held = replayedInfos(
+      txs,
+      answers.filter((a) => a !== undefined),
+    );
+    for (const [hash, info] of held) callInfos.set(hash, info);
+    await infosOf(txs.filter((s, i) => ran(s, i) && !held.has(String(s.hash))));
+  };
   // every micro block at once: the node set bounds how many requests are in flight, and serves lower heights first
   // (each request's priority is its height). A block's transactions are asked only when its header's txs_hash names
   // some (a node in dev mode emits empty blocks: half the recorded 7.2.2's), which costs a generation one round trip
@@ -135,10 +171,10 @@ export async function fetchGeneration(
   // call infos are asked as soon as its transactions arrive, not after the whole generation's
   const hashes = microBlockHashes(generation, height);
   const microBlocks: FetchedMicroBlock[] = await Promise.all(
-    hashes.slice(continuesAt ?? 0, opts.upTo?.get(height)).map(async (hash) => {
+    hashes.slice(continuesAt ?? 0, opts.upTo?.get(height)).map(async (hash, i) => {
       const header = await node.microBlockHeader(hash, height);
       const transactions = holdsTransactions(header) ? await node.microBlockTransactions(hash, height) : [];
-      if (opts.callInfo ?? true) await infosOf(transactions);
+      if (opts.callInfo ?? true) await blockInfosOf((continuesAt ?? 0) + i, header, transactions);
       return { header, transactions };
     }),
   );
@@ -153,6 +189,7 @@ export async function fetchGeneration(
     gaInfos,
     prunedCallInfos,
     forceProgressGas,
+    ...(replays.size > 0 ? { replays } : {}),
     decodedCalls: new Map(),
   };
 }

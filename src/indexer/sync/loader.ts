@@ -16,6 +16,8 @@ import type { NodeClient } from '../../node/client.ts';
 import { NodeError } from '../../node/errors.ts';
 import { ErrorCode } from '../../base/errors.ts';
 import { createdContractCode, type ContractDecoder } from '../contracts/contract-decoder.ts';
+import { mayMakeInternalCalls } from '../../chain/internal-call-ops.ts';
+import type { FetchReplays } from './fetch-replays.ts';
 import { CodeUnknown, type AexnDetector } from '../contracts/aexn-detector.ts';
 import { fetchGeneration, fetchGenerations } from './fetch.ts';
 import type { FetchAhead } from './fetch-ahead.ts';
@@ -197,7 +199,7 @@ export async function prepareBatch(
   checkLinks: boolean,
   gathering = false,
 ): Promise<PreparedBatch> {
-  const fetchOptions = { onCallInfoGone: deps.onCallInfoGone, upTo: deps.upTo };
+  const fetchOptions = { onCallInfoGone: deps.onCallInfoGone, upTo: deps.upTo, replays: fetchReplays(deps.decoder) };
   const gens = deps.fetchAhead
     ? await deps.fetchAhead.fetch(heights, deps.concurrency, deps.batchTransactions ?? Infinity, fetchOptions)
     : await fetchGenerations(deps.node, heights, deps.concurrency, deps.batchTransactions, fetchOptions);
@@ -219,6 +221,19 @@ export async function prepareBatch(
     }
   }
   return decodeAndTransform(deps, gens, gathering);
+}
+
+/**
+ * fetchReplays has the fetch replay the calls whose code the decoder remembers (a create's is its own) and may make
+ * internal calls: the batch replays them anyway, and their answers hold their call infos (fetch-replays.ts).
+ */
+function fetchReplays(decoder: ContractDecoder): FetchReplays {
+  return {
+    mayCall: (tx) => {
+      const code = tx.type === 'ContractCreateTx' ? String(tx.code) : decoder.remembered(String(tx.contract_id));
+      return code === undefined ? undefined : mayMakeInternalCalls(code);
+    },
+  };
 }
 
 /**

@@ -6,15 +6,22 @@
  * answers through these readers (a GA transaction's info the fetch asked for its contract call is read from the fetch's
  * answer); what was not asked ahead (an account only the database knows the batch touched: a
  * reward to an earlier generation's beneficiary, an account a name resolved to, a channel's party) or failed is asked
- * then, as before.
+ * then, as before. The replays the fetch asked for their call infos (fetch-replays.ts) are taken as the batch's.
  */
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { reprefix } from '../../chain/encoding.ts';
 import type { NodeClient } from '../../node/client.ts';
 import type { BalanceReader } from '../derived/account-balances.ts';
 import { hasGaCall, type GaInfoReader } from '../derived/ga-calls.ts';
-import type { FetchedGeneration, GenerationRows } from '../rows/rows.ts';
-import { batchReplayable, readInternalCalls, type CodeReader, type InternalCalls } from '../derived/internal-calls.ts';
+import type { FetchedGeneration, FetchedReplay, GenerationRows } from '../rows/rows.ts';
+import {
+  batchReplayable,
+  readInternalCalls,
+  type CodeReader,
+  type InternalCalls,
+  type Replay,
+} from '../derived/internal-calls.ts';
+import { answeredReplay } from './fetch-replays.ts';
 
 /**
  * balanceCandidates lists the accounts a batch's own rows show it touches: each account (and oracle, whose account it
@@ -89,10 +96,13 @@ export function askBatchReads(
   );
   // a batch without contract calls asks none
   const replayable = batchReplayable(rows);
+  // the replays the fetch asked for call infos are not asked again
+  const fetchedReplays = new Map(gens.flatMap((g) => (g.replays ? [[g.height, g.replays] as const] : [])));
+  const answered = (r: Replay): FetchedReplay['outcome'] | undefined => answeredReplay(fetchedReplays, r);
   const internalCalls = asked(
     replayable.length === 0
       ? Promise.resolve({ calls: [], gaps: [] })
-      : readInternalCalls(node, replayable, ask.codeOf ? { codeOf: ask.codeOf } : {}),
+      : readInternalCalls(node, replayable, { ...(ask.codeOf ? { codeOf: ask.codeOf } : {}), answered }),
   );
   return {
     internalCalls,

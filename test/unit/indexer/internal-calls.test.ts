@@ -203,9 +203,12 @@ describe('int_calls: the node answer to rows', () => {
     const replayed = readReplay(answer, 2);
     expect(replayed.ran).to.equal(true);
     expect(replayed.events.map((e) => e.key)).to.deep.equal(['Call.amount', 'Chain.spend']);
+    // each item's call_obj, the contract transactions' call infos (fetch-replays.ts)
+    expect(replayed.callObjects).to.deep.equal([undefined, {}]);
     expect(readReplay({ results: [{ type: 'contract_call', result: 'error', reason: 'x' }] }, 1)).to.deep.equal({
       ran: false,
       events: [],
+      callObjects: [undefined],
     });
     expect(() => readReplay({ results: [] }, 1)).to.throw(/no results/);
   });

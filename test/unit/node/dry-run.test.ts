@@ -228,6 +228,7 @@ describe('AEX-N dry-runs against the node', () => {
     expect(await replay([await node((n) => (n < LASTING_ROUNDS ? 500 : 200))], Infinity)).to.deep.equal({
       ran: true,
       events: [],
+      callObjects: [{ return_type: 'ok', return_value: 'cb_P4fvHVw=' }],
     });
   });
 
@@ -276,6 +277,7 @@ describe('AEX-N dry-runs against the node', () => {
     expect(await replay([await node((n) => (n < LASTING_ROUNDS ? 400 : 200))], Infinity)).to.deep.equal({
       ran: true,
       events: [],
+      callObjects: [{ return_type: 'ok', return_value: 'cb_P4fvHVw=' }],
     });
     // crashes and time limits in turn: neither lasts, the rounds run out and the transient error is the answer
     const err = await replay([await node((n) => (n % 2 === 0 ? 400 : 500))], 2 * LASTING_ROUNDS);
