@@ -42,12 +42,19 @@ const balanceAt = (to: string): string =>
  * whose events or calls came after their last read (up to `to`: after a fork's rollback too). Each with its last
  * such touch, where the read goes. It records the heights as settled (migration 1157, issue 88): a batch that goes on
  * from the last settled one (its heights start at most one above that one's top and reach it) looks at the tokens its
- * heights touch and those whose reads a delete removed since, any other (a reload, a re-derivation's first step below
- * the top, a schema's first settle) at every token read up to `to`, one lookup each; both find the tokens the whole
- * chain's events would. Each token's last read and last event are looked up by their row comparisons on the token's
+ * heights touch (their AEX-9 events, and `called`: the contracts its calls call, as the batch holds them, where the
+ * table's calls of its heights would be read for them) and those whose reads a delete removed since; any other (a
+ * reload, a re-derivation's first step below the top, a schema's first settle) at every token read up to `to`, one
+ * lookup each. Both find the tokens the whole chain's events would: a settled batch leaves no token read up to its top
+ * with a touch after its last read, and the calls of a grown generation's earlier micro blocks were its last batch's. Each token's last read and last event are looked up by their row comparisons on the token's
  * keys alone (no bare height bound), so no plan walks the heights of every token between its last read and `to`.
  */
-export async function aex9Unsettled(db: Queryable, from: number, to: number): Promise<Aex9Unsettled[]> {
+export async function aex9Unsettled(
+  db: Queryable,
+  from: number,
+  to: number,
+  called: readonly string[],
+): Promise<Aex9Unsettled[]> {
   const { rows } = await db.query<Aex9Unsettled>({
     name: 'mdw_aex9_unsettled',
     text: `WITH RECURSIVE
@@ -66,7 +73,7 @@ export async function aex9Unsettled(db: Queryable, from: number, to: number): Pr
          FROM every_read r WHERE r.contract_id IS NOT NULL),
      touched AS (
        SELECT contract_id FROM batch
-       UNION SELECT contract_id FROM contract_calls WHERE height BETWEEN $1 AND $2
+       UNION SELECT unnest($3::text[])
        UNION SELECT contract_id FROM deleted_reads
        UNION SELECT contract_id FROM every_read WHERE contract_id IS NOT NULL),
      broken AS (
@@ -115,7 +122,7 @@ export async function aex9Unsettled(db: Queryable, from: number, to: number): Pr
        FROM latest l
        JOIN micro_blocks m ON m.height = l.height AND m.micro_index = l.micro_index
       ORDER BY l.contract_id`,
-    values: [from, to],
+    values: [from, to, [...new Set(called)]],
   });
   return rows;
 }
