@@ -46,8 +46,9 @@ const balanceAt = (to: string): string =>
  * table's calls of its heights would be read for them) and those whose reads a delete removed since; any other (a
  * reload, a re-derivation's first step below the top, a schema's first settle) at every token read up to `to`, one
  * lookup each. Both find the tokens the whole chain's events would: a settled batch leaves no token read up to its top
- * with a touch after its last read, and the calls of a grown generation's earlier micro blocks were its last batch's. Each token's last read and last event are looked up by their row comparisons on the token's
- * keys alone (no bare height bound), so no plan walks the heights of every token between its last read and `to`.
+ * with a touch after its last read, and the calls of a grown generation's earlier micro blocks were its last batch's.
+ * Each token's last read and last event are looked up by row comparisons on the token's keys alone (no bare height
+ * bound), so no plan walks the heights of every token between its last read and `to`.
  */
 export async function aex9Unsettled(
   db: Queryable,
