@@ -100,7 +100,10 @@ export async function aex9Unsettled(
             ORDER BY contract_id DESC, height DESC, micro_index DESC, tx_index DESC LIMIT 1) r ON true
          LEFT JOIN broken k ON k.contract_id = t.contract_id
          LEFT JOIN aexn_contracts c ON c.contract_id = t.contract_id
-        WHERE r.height IS NOT NULL OR k.reason IS NOT NULL),
+        WHERE r.height IS NOT NULL OR k.reason IS NOT NULL
+       -- kept apart (an inlined CTE is planned with its reader): the lookups below for these tokens only, not for
+       -- every token the batch touched, which a plan of stale statistics put first
+       OFFSET 0),
      latest AS (
        SELECT c.contract_id, l.height, l.micro_index, l.tx_index, l.tx_hash, c.reason, c.rh IS NULL AS first
          FROM candidates c
