@@ -18,8 +18,9 @@ import { ID_NUMBER_COLUMNS } from './account-ids.ts';
  * verify-state.ts); and whether the chain is a hyperchain (hc_chain: what the node said, once, like the identity);
  * and the reorg log (reorgs: the forks this schema's populator followed, which a load from the node never sees); and
  * an interrupted reload's progress (reload_progress), and the heights a repair has still to reload (repair_heights); and
- * the snapshot an import restored the schema from (snapshot_restored); and the users' configuration (API keys,
- * webhooks: CONFIG_TABLES).
+ * the snapshot an import restored the schema from (snapshot_restored); and the AEX-9 settle's bookkeeping (the last
+ * settled batch's top, aex9_settled, and the tokens whose reads a delete removed since, aex9_unsettled: 1157); and the
+ * users' configuration (API keys, webhooks: CONFIG_TABLES).
  */
 const NOT_DERIVED = [
   'hc_chain',
@@ -34,6 +35,8 @@ const NOT_DERIVED = [
   'reload_progress',
   'repair_heights',
   'snapshot_restored',
+  'aex9_settled',
+  'aex9_unsettled',
   ...CONFIG_TABLES,
 ];
 

@@ -40,17 +40,43 @@ const balanceAt = (to: string): string =>
  * aex9Unsettled lists the tokens whose balances the heights from..to leave to be read from their state: those the
  * events of these heights took below zero (a balance of an account they moved, or the supply), and those read before
  * whose events or calls came after their last read (up to `to`: after a fork's rollback too). Each with its last
- * such touch, where the read goes.
+ * such touch, where the read goes. It records the heights as settled (migration 1157, issue 88): a batch that goes on
+ * from the last settled one (its heights start at most one above that one's top and reach it) looks at the tokens its
+ * heights touch (their AEX-9 events, and `called`: the contracts its calls call, as the batch holds them, where the
+ * table's calls of its heights would be read for them) and those whose reads a delete removed since; any other (a
+ * reload, a re-derivation's first step below the top, a schema's first settle) at every token read up to `to`, one
+ * lookup each. Both find the tokens the whole chain's events would: a settled batch leaves no token read up to its top
+ * with a touch after its last read, and the calls of a grown generation's earlier micro blocks were its last batch's.
+ * Each token's last read and last event are looked up by row comparisons on the token's keys alone (no bare height
+ * bound), so no plan walks the heights of every token between its last read and `to`.
  */
-export async function aex9Unsettled(db: Queryable, from: number, to: number): Promise<Aex9Unsettled[]> {
+export async function aex9Unsettled(
+  db: Queryable,
+  from: number,
+  to: number,
+  called: readonly string[],
+): Promise<Aex9Unsettled[]> {
   const { rows } = await db.query<Aex9Unsettled>({
     name: 'mdw_aex9_unsettled',
-    text: `WITH batch AS (
+    text: `WITH RECURSIVE
+     goes_on AS (
+       SELECT coalesce((SELECT to_height BETWEEN $1 - 1 AND $2 FROM aex9_settled), false) AS yes),
+     settled AS (
+       INSERT INTO aex9_settled (to_height) VALUES ($2) ON CONFLICT (one) DO UPDATE SET to_height = excluded.to_height),
+     deleted_reads AS (DELETE FROM aex9_unsettled RETURNING contract_id),
+     batch AS (
        SELECT contract_id, account FROM aex9_events WHERE height BETWEEN $1 AND $2 AND kind <> 'state'),
-     last_read AS (
-       SELECT DISTINCT ON (contract_id) contract_id, height, micro_index, tx_index
-         FROM aex9_state_reads WHERE height <= $2
-        ORDER BY contract_id, height DESC, micro_index DESC, tx_index DESC),
+     every_read AS (
+       (SELECT contract_id FROM aex9_state_reads WHERE NOT (SELECT yes FROM goes_on) ORDER BY contract_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT s.contract_id FROM aex9_state_reads s WHERE s.contract_id > r.contract_id
+                ORDER BY s.contract_id LIMIT 1)
+         FROM every_read r WHERE r.contract_id IS NOT NULL),
+     touched AS (
+       SELECT contract_id FROM batch
+       UNION SELECT unnest($3::text[])
+       UNION SELECT contract_id FROM deleted_reads
+       UNION SELECT contract_id FROM every_read WHERE contract_id IS NOT NULL),
      broken AS (
        SELECT DISTINCT ON (contract_id) contract_id, reason FROM (
          SELECT b.contract_id, 'negative_balance' AS reason, 1 AS rank
@@ -65,33 +91,42 @@ export async function aex9Unsettled(db: Queryable, from: number, to: number): Pr
                 < 0) x
         ORDER BY contract_id, rank),
      candidates AS (
-       SELECT c.contract_id, r.height AS rh, r.micro_index AS rm, r.tx_index AS rt,
-              CASE WHEN t.balances_unknown AND k.reason IS NOT NULL THEN 'creation_unknown' ELSE k.reason END AS reason
-         FROM (SELECT contract_id FROM broken UNION SELECT contract_id FROM last_read) c
-         LEFT JOIN last_read r ON r.contract_id = c.contract_id
-         LEFT JOIN broken k ON k.contract_id = c.contract_id
-         LEFT JOIN aexn_contracts t ON t.contract_id = c.contract_id),
-     touches AS (
-       SELECT e.contract_id, e.height, e.micro_index, e.tx_index, e.tx_hash
-         FROM candidates c JOIN aex9_events e ON e.contract_id = c.contract_id
-        WHERE e.kind <> 'state' AND e.height <= $2
-          AND (CASE WHEN c.rh IS NULL THEN e.height >= $1
-                    ELSE (e.height, e.micro_index, e.tx_index) > (c.rh, c.rm, c.rt) END)
-       UNION ALL
-       SELECT k.contract_id, k.height, k.micro_index, k.tx_index, k.tx_hash
-         FROM candidates c JOIN contract_calls k ON k.contract_id = c.contract_id
-        WHERE k.height BETWEEN $1 AND $2
-          AND (c.rh IS NULL OR (k.height, k.micro_index, k.tx_index) > (c.rh, c.rm, c.rt))),
+       SELECT t.contract_id, r.height AS rh, r.micro_index AS rm, r.tx_index AS rt,
+              CASE WHEN c.balances_unknown AND k.reason IS NOT NULL THEN 'creation_unknown' ELSE k.reason END AS reason
+         FROM touched t
+         LEFT JOIN LATERAL (
+           SELECT height, micro_index, tx_index FROM aex9_state_reads s
+            WHERE s.contract_id = t.contract_id AND (s.contract_id, s.height) <= (t.contract_id, $2)
+            ORDER BY contract_id DESC, height DESC, micro_index DESC, tx_index DESC LIMIT 1) r ON true
+         LEFT JOIN broken k ON k.contract_id = t.contract_id
+         LEFT JOIN aexn_contracts c ON c.contract_id = t.contract_id
+        WHERE r.height IS NOT NULL OR k.reason IS NOT NULL
+       -- kept apart (an inlined CTE is planned with its reader): the lookups below for these tokens only, not for
+       -- every token the batch touched, which a plan of stale statistics put first
+       OFFSET 0),
      latest AS (
-       SELECT DISTINCT ON (contract_id) * FROM touches
-        ORDER BY contract_id, height DESC, micro_index DESC, tx_index DESC)
+       SELECT c.contract_id, l.height, l.micro_index, l.tx_index, l.tx_hash, c.reason, c.rh IS NULL AS first
+         FROM candidates c
+         CROSS JOIN LATERAL (
+           SELECT * FROM (
+             (SELECT e.height, e.micro_index, e.tx_index, e.tx_hash FROM aex9_events e
+               WHERE e.kind <> 'state'
+                 AND (e.contract_id, e.height, e.micro_index, e.tx_index)
+                     > (c.contract_id, coalesce(c.rh, $1 - 1), coalesce(c.rm, 2147483647), coalesce(c.rt, 2147483647))
+                 AND (e.contract_id, e.height) <= (c.contract_id, $2)
+               ORDER BY e.contract_id DESC, e.height DESC, e.micro_index DESC, e.tx_index DESC LIMIT 1)
+             UNION ALL
+             (SELECT k.height, k.micro_index, k.tx_index, k.tx_hash FROM contract_calls k
+               WHERE k.contract_id = c.contract_id AND k.height BETWEEN $1 AND $2
+                 AND (k.height, k.micro_index, k.tx_index) > (coalesce(c.rh, -1), coalesce(c.rm, -1), coalesce(c.rt, -1))
+               ORDER BY k.height DESC, k.micro_index DESC, k.tx_index DESC LIMIT 1)) x
+            ORDER BY height DESC, micro_index DESC, tx_index DESC LIMIT 1) l)
      SELECT l.contract_id AS "contractId", l.height, l.micro_index AS "microIndex", l.tx_index AS "txIndex",
-            l.tx_hash AS "txHash", m.hash AS "blockHash", coalesce(c.reason, 'touched') AS reason, c.rh IS NULL AS first
+            l.tx_hash AS "txHash", m.hash AS "blockHash", coalesce(l.reason, 'touched') AS reason, l.first
        FROM latest l
-       JOIN candidates c ON c.contract_id = l.contract_id
        JOIN micro_blocks m ON m.height = l.height AND m.micro_index = l.micro_index
       ORDER BY l.contract_id`,
-    values: [from, to],
+    values: [from, to, [...new Set(called)]],
   });
   return rows;
 }

@@ -25,14 +25,18 @@ export interface Aex9Settling {
 /** STATE_READS: dry-runs of one batch in flight at once (tokens read are few: those whose events fail them). */
 const STATE_READS = 8;
 
-/** settleAex9 reads the state of the tokens heights from..to leave unexplained and writes it, in the caller's transaction. */
+/**
+ * settleAex9 reads the state of the tokens heights from..to leave unexplained and writes it, in the caller's transaction;
+ * `called` are the contracts the calls of these heights call (a token read before is read again after a call).
+ */
 export async function settleAex9(
   db: Queryable,
   settling: Aex9Settling | undefined,
-  from: number,
-  to: number,
+  heights: { readonly from: number; readonly to: number },
+  called: readonly string[],
 ): Promise<void> {
-  const tokens = await aex9Unsettled(db, from, to);
+  const { from, to } = heights;
+  const tokens = await aex9Unsettled(db, from, to, called);
   if (tokens.length === 0) return;
   if (!settling)
     throw new Error(`${tokens.length} AEX-9 token(s) need their state read and no node is given to read it`);

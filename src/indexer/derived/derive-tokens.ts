@@ -88,7 +88,12 @@ export async function writeTokenRows(
   settling: Aex9Settling | undefined,
 ): Promise<void> {
   await writeAexnRows(db, aexn);
-  await settleAex9(db, settling, heights.from, heights.to);
+  await settleAex9(
+    db,
+    settling,
+    heights,
+    calls.map((c) => c.contractId),
+  );
   await insertAex141Events(db, aex141Candidates(calls));
   const dex = dexRows(calls, new Set(aexn.flatMap((a) => a.dexFactories)));
   const [pairs, swaps] = DEX_TABLES;
