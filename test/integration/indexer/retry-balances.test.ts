@@ -4,9 +4,10 @@
  * the devnode's at every height, no change is left 'unexplained', `mdw -v --full` finds nothing, and the balances'
  * tables equal the unfailed load's row for row. Each case fails one thing once at a point of the catch-up: a statement
  * (a trigger raising at its nth firing; a sequence counts the firings, whatever the transactions roll back), or a
- * request for a pooled connection, as the pool's connect timeout fails it (bench/own-instructions-ab.ts under valgrind
- * met one: its 'unexplained' balances came with every load of its chain, failed or not, from the calls no dry-run
- * tells, and the timeout was retried losing nothing but the decoding of a call, fixed in contract-decoder.ts).
+ * request for a pooled connection, as the pool's connect timeout fails it (bench/own-instructions-ab.ts met one under
+ * valgrind; the 'unexplained' balances it logged after it come with every load of its chain, failed or not, from the
+ * calls no dry-run tells). Of all the points only the decoder's read of a contract's code lost something: the call's
+ * decoding, its decode error the timeout's message for good (contract-decoder.ts throws it now).
  */
 import { expect } from 'chai';
 import pg from 'pg';
