@@ -151,15 +151,19 @@ export class ContractDecoder {
     );
   }
 
-  /** decode never throws: every failure becomes `decodeError`. */
+  /**
+   * decode turns every failure of the decoding into `decodeError`; a failed read of the stored code (the database's
+   * outage, a pool's connect timeout) is thrown: it says nothing of the call, and stored as its decode error it was
+   * kept for good (the batch is retried instead, the calls area's derivation fails and is retried).
+   */
   async decode(
     tx: JsonObject,
     callInfo: JsonObject | undefined,
     batchCodes: ReadonlyMap<string, string> = new Map(),
   ): Promise<DecodedCall> {
+    const code =
+      tx.type === 'ContractCreateTx' ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
     try {
-      const isCreate = tx.type === 'ContractCreateTx';
-      const code = isCreate ? String(tx.code) : await this.#code(String(tx.contract_id), batchCodes);
       if (!code) return { function: null, arguments: null, result: null, decodeError: CODE_UNKNOWN };
       const calldata = String(tx.call_data);
       if (this.#compiler) {

@@ -7,7 +7,8 @@ import { bareForm } from '../../support/bare-form.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../../src/devnode/contracts/fate-contract.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
-import type { Pool } from '../../../src/db/connection/pool.ts';
+import pino from 'pino';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { STORED_TX_COLUMNS, storedTxValues } from '../../support/stored-tx.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
@@ -17,7 +18,7 @@ const ct = 'ct_2Zjp';
 const codeOf = async (id: string): Promise<string | undefined> => (id === ct ? DEVNODE_CONTRACT_BYTECODE : undefined);
 
 describe('ContractDecoder', () => {
-  let db: { pool: Pool; drop(): Promise<void> };
+  let db: { url: string; pool: Pool; drop(): Promise<void> };
   before(async () => {
     db = await createMigratedDatabase('mdw');
   });
@@ -95,6 +96,23 @@ describe('ContractDecoder', () => {
       undefined,
     );
     expect(aevm.decodeError).to.match(/COMPILER_URL/);
+  });
+
+  it('throws a failed read of the stored code (the database away), which says nothing of the call', async () => {
+    // a real pool, ended: each query fails as one the database cannot take does
+    const away = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, pino({ level: 'silent' }));
+    await away.end();
+    const decoder = new ContractDecoder({ timeoutMs: 1000, db: away, node: { contractCode: async () => '' } });
+    const tx = { type: 'ContractCallTx', contract_id: ct, abi_version: 3, call_data: contractCallData('get', []) };
+    const failed = await decoder.decode(tx, undefined).then(
+      (decoded) => decoded.decodeError,
+      (err: unknown) => err,
+    );
+    // stored as the call's decode error it was kept for good: the batch is retried instead
+    expect(failed)
+      .to.be.instanceOf(Error)
+      .with.property('message')
+      .that.matches(/pool after calling end/);
   });
 
   it("looks a called contract's code up once, and again after forgetCode (a fork may change it)", async () => {

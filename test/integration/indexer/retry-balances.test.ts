@@ -1,0 +1,254 @@
+/**
+ * @module A failed populator step retried while catching up from genesis gives exactly the rows a load without the
+ * failure gives (the balances gathered over the catch-up and derived at its end above all): every account's balance is
+ * the devnode's at every height, no change is left 'unexplained', `mdw -v --full` finds nothing, and the balances'
+ * tables equal the unfailed load's row for row. Each case fails one thing once at a point of the catch-up: a statement
+ * (a trigger raising at its nth firing; a sequence counts the firings, whatever the transactions roll back), or a
+ * request for a pooled connection, as the pool's connect timeout fails it (bench/own-instructions-ab.ts met one under
+ * valgrind; the 'unexplained' balances it logged after it come with every load of its chain, failed or not, from the
+ * calls no dry-run tells). Of all the points only the decoder's read of a contract's code lost something: the call's
+ * decoding, its decode error the timeout's message for good (contract-decoder.ts throws it now).
+ */
+import { expect } from 'chai';
+import pg from 'pg';
+import prom from 'prom-client';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import { startPopulator } from '../../../src/indexer/sync/populator.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
+import { capturedLog } from '../../support/captured-log.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
+import { nodeSettings, silent, startHarness, verifyClean, waitFor, type Harness } from './support/harness.ts';
+
+/** A statement failed once: the nth of `event` on `table` whose text holds `holding` (any when absent). */
+interface StatementFault {
+  readonly kind: 'statement';
+  readonly table: string;
+  readonly event: 'INSERT' | 'UPDATE';
+  readonly nth: number;
+  readonly holding?: string;
+}
+
+/**
+ * A request for a pooled connection failed once, as the pool's connect timeout fails it: the nth query of the
+ * populator's pools named `query`, or the nth transaction of its batches' pool (its pool of one connection).
+ */
+interface ConnectFault {
+  readonly kind: 'connect';
+  readonly nth: number;
+  readonly query?: string;
+}
+
+type Fault = (StatementFault | ConnectFault) & { readonly name: string; readonly says: string };
+
+const STEP_FAILED = 'populator step failed; retrying';
+const AREA_FAILED = 'deriving an area fails: its heights are deferred and retried while the chain is followed';
+const INJECTED = 'injected fault';
+/** pg-pool's own message */
+const CONNECT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+const FAULTS: readonly Fault[] = [
+  { name: "a batch's first row", kind: 'statement', table: 'key_blocks', event: 'INSERT', nth: 3, says: STEP_FAILED },
+  // recordBackfill: the balances gathered for the backfill, after the batch's rows and the areas it derives
+  {
+    name: "a batch's balances recorded as gathered",
+    kind: 'statement',
+    table: 'derive_backfill',
+    event: 'UPDATE',
+    nth: 4,
+    holding: 'ON CONFLICT (area)',
+    says: STEP_FAILED,
+  },
+  { name: "a batch's top, last", kind: 'statement', table: 'sync_state', event: 'UPDATE', nth: 7, says: STEP_FAILED },
+  // the batch committed, its written transactions kept for the stretch; the step fails after it
+  {
+    name: 'the heartbeat after a batch committed',
+    kind: 'statement',
+    table: 'sync_state',
+    event: 'UPDATE',
+    nth: 4,
+    holding: 'heartbeat_at',
+    says: STEP_FAILED,
+  },
+  {
+    name: "the gathered balances' stretch, writing its changes",
+    kind: 'statement',
+    table: 'account_balance_changes',
+    event: 'INSERT',
+    nth: 1,
+    says: AREA_FAILED,
+  },
+  // its kept transactions forgotten already: the stretch derived again reads them back
+  {
+    name: "the backfill's step, recording the stretch's progress",
+    kind: 'statement',
+    table: 'derive_backfill',
+    event: 'UPDATE',
+    nth: 1,
+    holding: 'SET next_height = $2',
+    says: AREA_FAILED,
+  },
+  { name: "a batch's transaction, its connection", kind: 'connect', nth: 3, says: STEP_FAILED },
+  {
+    name: "the backfill's step, its first read",
+    kind: 'connect',
+    nth: 5,
+    query: 'mdw_pending_backfills',
+    says: STEP_FAILED,
+  },
+  // the decoder's read of the called contracts' code: once stored as the calls' decode error, for good
+  {
+    name: "a batch's decoding, reading a contract's code",
+    kind: 'connect',
+    nth: 2,
+    query: 'mdw_contract_create_txs',
+    says: STEP_FAILED,
+  },
+];
+
+describe('a failed populator step retried while catching up loses nothing of the balances', function () {
+  this.timeout(600_000);
+  let h: Harness;
+  let env: Record<string, string>;
+  /** the balances' tables as a load without a fault leaves them */
+  let unfailed: Record<string, unknown[]>;
+
+  before(async () => {
+    h = await startHarness(60, 'retry-balances', {}, { REWARD_RULES: 'devnode' });
+    env = { ...(await nodeSettings(h)), BATCH_SIZE: '5' };
+    unfailed = await inNewDatabase((url) => load(url));
+  });
+
+  after(async () => {
+    await h?.close();
+  });
+
+  const inNewDatabase = async <T>(fn: (url: string) => Promise<T>): Promise<T> => {
+    const db = await createTestDatabase({ migrated: 'mdw' });
+    try {
+      return await fn(db.url);
+    } finally {
+      await db.drop();
+    }
+  };
+
+  /** load loads the devnode's chain from genesis into the database at `url`, checks it, and gives the balances' rows. */
+  async function load(url: string, fault?: Fault): Promise<Record<string, unknown[]>> {
+    const cfg = h.config({ ...env, DATABASE_URL: url });
+    const pool = createPool({ databaseUrl: url, schema: 'mdw', max: 2 }, silent);
+    const injected = fault?.kind === 'connect' ? failConnect(fault) : undefined;
+    try {
+      if (fault?.kind === 'statement') await failStatement(pool, fault);
+      const { log, lines } = capturedLog('info');
+      const populator = await startPopulator({ cfg, log, registry: new prom.Registry() });
+      try {
+        await populator.synced();
+        // an area whose derivation failed is derived again a backoff later: synced does not wait for it
+        await waitFor(
+          'the derived areas whole',
+          async () => (await pool.query('SELECT 1 FROM derive_backfill')).rows.length === 0,
+          60_000,
+        );
+      } finally {
+        await populator.stop();
+      }
+      const said = lines.filter((l) => l.level >= 40).map((l) => `${l.msg}: ${String(l.err)}`);
+      if (fault) {
+        const fired = fault.kind === 'connect' ? injected!.fired() : await statementsFailed(pool);
+        expect(fired, 'the fault injected').to.equal(1);
+        const cause = fault.kind === 'connect' ? CONNECT_TIMEOUT : INJECTED;
+        expect(said.filter((l) => l.startsWith(`${fault.says}: `) && l.endsWith(cause))).to.have.length(1);
+      }
+      expect(
+        said.filter((l) => !l.endsWith(INJECTED) && !l.endsWith(CONNECT_TIMEOUT)),
+        'warnings but the fault’s',
+      ).to.deep.equal([]);
+      expect(await unexplainedChanges(pool)).to.deep.equal([]);
+      const heights = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+      expect(await aeBalancesApart(pool, h.devnode.chain, heights)).to.deep.equal([]);
+      await verifyClean(h, { ...env, DATABASE_URL: url });
+      return await balanceRows(pool);
+    } finally {
+      injected?.restore();
+      await pool.end();
+    }
+  }
+
+  for (const fault of FAULTS)
+    it(`${fault.name} failing once`, async () => {
+      expect(await inNewDatabase((url) => load(url, fault))).to.deep.equal(unfailed);
+    });
+});
+
+/** failStatement makes the nth statement of the fault's event on its table (holding its text) raise, once. */
+async function failStatement(pool: Pool, fault: StatementFault): Promise<void> {
+  await pool.query('CREATE SEQUENCE mdw_fault_seq');
+  await pool.query(`CREATE FUNCTION mdw_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF strpos(current_query(), TG_ARGV[1]) > 0 AND nextval('mdw_fault_seq') = TG_ARGV[0]::bigint THEN
+        RAISE EXCEPTION '${INJECTED}';
+      END IF;
+      RETURN NULL;
+    END $$`);
+  await pool.query(
+    `CREATE TRIGGER mdw_fault AFTER ${fault.event} ON ${fault.table}
+       FOR EACH STATEMENT EXECUTE FUNCTION mdw_fault('${fault.nth}', '${fault.holding ?? ''}')`,
+  );
+}
+
+/** statementsFailed is how many statements the trigger failed (its sequence went past the nth at most once). */
+async function statementsFailed(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: string; called: boolean }>(
+    'SELECT last_value::text AS n, is_called AS called FROM mdw_fault_seq',
+  );
+  return rows[0]!.called ? 1 : 0;
+}
+
+type PooledConnect = (this: pg.Pool, ...args: unknown[]) => unknown;
+
+/**
+ * failConnect makes the populator's pools (application_name mdw-populator) refuse one request for a connection as the
+ * pool's connect timeout does: the fault's nth query named `query`, else the nth transaction of its batches' pool.
+ */
+function failConnect(fault: ConnectFault): { fired(): number; restore(): void } {
+  const proto = pg.Pool.prototype as unknown as { query: PooledConnect; connect: PooledConnect };
+  const { query, connect } = proto;
+  const populators = (pool: pg.Pool): boolean =>
+    (pool as unknown as { options: { application_name?: string } }).options.application_name === 'mdw-populator';
+  let seen = 0;
+  let fired = 0;
+  const refuse = (callback: unknown): unknown => {
+    fired++;
+    const err = new Error(CONNECT_TIMEOUT);
+    if (typeof callback !== 'function') return Promise.reject(err);
+    process.nextTick(() => (callback as (e: Error) => void)(err));
+    return undefined;
+  };
+  proto.query = function (this: pg.Pool, ...args: unknown[]) {
+    const [config] = args;
+    const name = typeof config === 'object' && config !== null ? (config as { name?: string }).name : undefined;
+    if (fault.query !== undefined && populators(this) && name === fault.query && ++seen === fault.nth)
+      return refuse(args.find((a) => typeof a === 'function'));
+    return query.apply(this, args);
+  };
+  proto.connect = function (this: pg.Pool, ...args: unknown[]) {
+    // a transaction's (pool.query takes its connection with a callback); the batches' pool holds one connection
+    const batches = populators(this) && this.options.max === 1 && args.length === 0;
+    if (fault.query === undefined && batches && ++seen === fault.nth) return refuse(undefined);
+    return connect.apply(this, args);
+  };
+  return {
+    fired: () => fired,
+    restore: () => {
+      proto.query = query;
+      proto.connect = connect;
+    },
+  };
+}
+
+/** balanceRows are the rows of the balances area's tables, each in a fixed order. */
+async function balanceRows(pool: Pool): Promise<Record<string, unknown[]>> {
+  const rows: Record<string, unknown[]> = {};
+  for (const table of ['account_balances', 'account_balance_changes', 'account_wealth', 'account_holders'])
+    rows[table] = (await pool.query(`SELECT * FROM ${table} t ORDER BY t::text`)).rows;
+  return rows;
+}
