@@ -35,6 +35,7 @@ import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
 import { HYPERCHAIN_LOAD_TABLES } from '../../db/writes/hyperchain.ts';
 import {
   deriveInternalCalls,
+  foldStoredContractNames,
   NAME_READERS,
   writeBatchInternalCalls,
   type InternalCalls,
@@ -100,6 +101,11 @@ export interface AreaDerivation {
    */
   readonly gathers?: number;
   /**
+   * the area derives again rows another area writes (an upgrade's repair), none of its own: `mdw -v` does not repeat
+   * it, the rows are compared as that area's
+   */
+  readonly repairs?: string;
+  /**
    * the area derives from key blocks and the node alone, never from transactions: a transaction type learned later
    * (learned-tx-types.ts) does not send its heights back to it
    */
@@ -146,6 +152,17 @@ export const GATHERED_TRANSACTIONS = 100_000;
  * read, a node that no longer keeps an old boundary's state: until an upgrade or another node) must hold up no other.
  */
 export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string, AreaDerivation>([
+  [
+    // the names the stored AENS calls act on, folded again from the stored rows (migration 1164, a repair of the
+    // int_calls area's name events: no node asked); first: the transfers, the statistics and the balances read the
+    // events, so a batch defers them while it is pending. A batch's own names the int_calls area folds.
+    'names',
+    {
+      stored: (db, from, to) => foldStoredContractNames(db, { from, to, fromMicro: -1 }),
+      tables: ['name_events', 'name_pointers', 'name_state', 'name_count_edges', 'name_count_spans'],
+      repairs: 'int_calls',
+    },
+  ],
   [
     // first: the transfers read its rows (a GA's own call's gas is part of the generation's fees, a GAMetaTx's failed
     // inner transaction's fee is not), so the backfill derives its pending heights before theirs, and a batch that
