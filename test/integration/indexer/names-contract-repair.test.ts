@@ -1,0 +1,250 @@
+/**
+ * @module Migration 1164 on a chain an earlier build stored: the registrar contract opens name auctions that an
+ * account's NameClaimTx outbids (one ended, one in the same micro block, one running at the top). The stored rows
+ * are made what the build before the names' fold and the contracts' bids left (its NameClaimTx events folded without
+ * the contract's: a claim of its own; no refund or lock of a contract's bid, its balance's changes an 'unexplained'
+ * row), then the migration and the populator's backfill repair them from the stored rows: the names, the transfers,
+ * the statistics and the balances equal a fresh load's, the routes and balances the devnode's, `mdw -v --full` clean.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { startServer } from '../../../src/api/server.ts';
+import { reprefix } from '../../../src/chain/encoding.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
+import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
+import { MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
+import { insertContractNameEvents, nameTxEventsFrom } from '../../../src/db/writes/contract-name-events.ts';
+import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
+import { foldNameEvents, storedNameTxAction } from '../../../src/indexer/derived/contract-names.ts';
+import { signBuilt } from '../../../src/devnode/index.ts';
+import { contractId } from '../../../src/devnode/ids.ts';
+import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
+import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
+import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
+import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
+import { fundGa } from '../../support/ga-txs.ts';
+import { silentLog } from '../api/harness.ts';
+import {
+  deriveAgain,
+  mineGeneration,
+  populatedWithNodeSettings,
+  startHarness,
+  verifyClean,
+  type Harness,
+} from './support/harness.ts';
+
+type Obj = { [key: string]: Json };
+
+const FEE = 10n ** 15n;
+/** 9 to 12 characters go to auction (480 heights from Ceres) */
+const [ENDED, RUNNING, SAME] = ['endedrep.chain', 'runngrep.chain', 'samemrep.chain'];
+
+/** The rows the repair derives again, each table's in one order. */
+const TABLES: Readonly<Record<string, string>> = {
+  name_events: 'name_hash, height, micro_index, tx_index',
+  name_state: 'name_hash',
+  internal_transfers: 'height, micro_index, tx_index, kind, account_id, ref_tx_hash',
+  stats_generations: 'height',
+  account_balance_changes: 'account_id, height, micro_index, tx_index, seq',
+};
+
+describe("migration 1164 on a chain stored before the names' fold and the contracts' bids", function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+  let env: Record<string, string>;
+  let bidder: KeyPair;
+  let registrar = '';
+  /** each bid's transaction hash, in chain order per name */
+  const bids = new Map<string, string[]>();
+  /** the rows of a fresh load (TABLES) */
+  let fresh: Record<string, unknown[]> = {};
+
+  /** rows reads TABLES' rows */
+  async function rows(): Promise<Record<string, unknown[]>> {
+    const out: Record<string, unknown[]> = {};
+    for (const [table, order] of Object.entries(TABLES))
+      out[table] = (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
+    return out;
+  }
+
+  before(async () => {
+    h = await startHarness(3, 'names-contract-repair', {}, { REWARD_RULES: 'devnode' });
+    const chain = h.devnode.chain;
+    const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+    bidder = keyPairFromSeed(Buffer.alloc(32, 98));
+    const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+    const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+    await h.devnode.mineKeyBlock();
+    submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
+    const deployNonce = nonce(patron);
+    submit(createTx(patron, deployNonce, 'registrar', []));
+    const contract = contractId(patron.address, deployNonce);
+    registrar = reprefix(contract, 'ak');
+    await mineGeneration(h);
+    const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
+    const claim = (name: string, fee: bigint): void =>
+      record(
+        name,
+        submit({
+          tx: {
+            type: 'NameClaimTx',
+            version: 2,
+            account_id: bidder.address,
+            name,
+            name_salt: 0,
+            name_fee: fee,
+            fee: FEE,
+            nonce: nonce(bidder),
+          } satisfies TxFields,
+          signers: [bidder],
+        }),
+      );
+    const contractClaim = (name: string, fee: bigint): void =>
+      record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
+    contractClaim(ENDED, minimumNameFee(ENDED));
+    await mineGeneration(h);
+    claim(ENDED, minimumNameFee(ENDED) * 2n);
+    await mineGeneration(h);
+    contractClaim(SAME, minimumNameFee(SAME));
+    claim(SAME, minimumNameFee(SAME) * 2n);
+    await mineGeneration(h);
+    const ends = Math.max(...[ENDED, SAME].map((n) => chain.state.auctions.get(nameId(n))!.ends));
+    while (chain.height < ends + 3) await h.devnode.mineKeyBlock();
+    contractClaim(RUNNING, minimumNameFee(RUNNING));
+    await mineGeneration(h);
+    claim(RUNNING, minimumNameFee(RUNNING) * 2n);
+    await mineGeneration(h);
+    ({ env, pool } = await populatedWithNodeSettings(h));
+    fresh = await rows();
+    await storeAsTheBuildBefore();
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  /**
+   * storeAsTheBuildBefore makes the stored rows what the build before the fix left: the name transactions' events of
+   * the names a contract acted on folded without the contracts' events (the writer's fold), the transfers and the
+   * statistics derived from them, no refund or lock of a contract's bid, the balances derived from those.
+   */
+  async function storeAsTheBuildBefore(): Promise<void> {
+    const top = h.devnode.height();
+    await withTransaction(pool, async (db) => {
+      const { rows: named } = await db.query<{ name_hash: string }>(
+        'SELECT DISTINCT name_hash FROM name_events WHERE local_idx IS NOT NULL',
+      );
+      const hashes = named.map((r) => r.name_hash);
+      const txEvents = await nameTxEventsFrom(db, hashes, { height: 0, microIndex: -1 });
+      const alone = foldNameEvents(
+        new Map(),
+        txEvents.map((e) => storedNameTxAction({ ...e, tx: renderStoredTx(e.signed).tx })),
+      );
+      await db.query('DELETE FROM name_events WHERE name_hash = ANY ($1) AND local_idx IS NULL', [hashes]);
+      await insertContractNameEvents(db, alone);
+      for (const area of ['transfers', 'stats']) await recordBackfill(db, area, 0, top);
+    });
+    await deriveAgain(h, pool, env);
+    await pool.query(
+      `DELETE FROM internal_transfers WHERE kind IN ('fee_refund_name', 'fee_lock_name')
+          AND ref_tx_hash IN (SELECT tx_hash FROM name_events WHERE local_idx IS NOT NULL)`,
+    );
+    await recordBackfill(pool, 'balances', 0, top);
+    await deriveAgain(h, pool, env);
+  }
+
+  it("stores the earlier build's errors: the account's bids as claims, the contract's refund unexplained", async () => {
+    const { rows: kinds } = await pool.query<{ kind: string }>(
+      'SELECT kind FROM name_events WHERE name_hash = $1 ORDER BY height, micro_index, tx_index',
+      [nameId(RUNNING)],
+    );
+    expect(kinds.map((k) => k.kind)).to.deep.equal(['claim', 'claim']);
+    expect((await unexplainedChanges(pool)).length).to.be.above(0);
+    expect(await rows()).to.not.deep.equal(fresh);
+  });
+
+  describe('after the migration and the backfill', () => {
+    let server: Awaited<ReturnType<typeof startServer>>;
+    let queued: unknown[] = [];
+    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
+      const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
+      return { status: res.status, body: parseJson(await res.text()) as Obj };
+    };
+
+    before(async () => {
+      await pool.query(await readFile(join(MIGRATIONS_DIR, '1164_contract_claims_folded_again.sql'), 'utf8'));
+      queued = (await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area')).rows;
+      await deriveAgain(h, pool, env);
+      server = await startServer({
+        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
+        log: silentLog,
+        registry: new prom.Registry(),
+        version: 't',
+      });
+    });
+
+    after(async () => {
+      await server?.stop();
+    });
+
+    it("queues the names' fold, the transfers, the statistics and the balances from the contract's first claim", () => {
+      const first = Math.min(...[...bids.values()].map((b) => h.devnode.chain.txs.get(b[0]!)!.blockHeight!));
+      const to = h.devnode.height();
+      expect(queued).to.deep.equal(
+        ['balances', 'names', 'stats', 'transfers'].map((area) => ({ area, next_height: first, to_height: to })),
+      );
+    });
+
+    it("derives the names, transfers, statistics and balances' changes as a fresh load did", async () => {
+      expect(await rows()).to.deep.equal(fresh);
+    });
+
+    /** claimsOf are a name's claims and bids as served: the transaction and the bidder of each, in chain order. */
+    async function claimsOf(path: string): Promise<{ hash: string; bidder: string }[]> {
+      const { status, body } = await get(`${path}?direction=forward&limit=100`);
+      expect(status, path).to.equal(200);
+      return (body.data as Obj[]).map((c) => ({
+        hash: String(c.source_tx_hash),
+        bidder: String((c.tx as Obj).account_id),
+      }));
+    }
+    const expectedClaims = (name: string): { hash: string; bidder: string }[] =>
+      bids.get(name)!.map((hash, i) => ({ hash, bidder: i === 0 ? registrar : bidder.address }));
+
+    it("serves the running auction and the names won as the devnode's", async () => {
+      const auction = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;
+      const { body } = await get(`/names/auctions/${RUNNING}`);
+      expect({ end: body.auction_end, bidder: ((body.last_bid as Obj).tx as Obj).account_id }).to.deep.equal({
+        end: auction.ends,
+        bidder: auction.bidder,
+      });
+      expect(await claimsOf(`/names/auctions/${RUNNING}/claims`)).to.deep.equal(expectedClaims(RUNNING));
+      for (const name of [ENDED, SAME]) {
+        const truth = h.devnode.chain.state.names.get(nameId(name))!;
+        const { body: served } = await get(`/names/${name}`);
+        expect({ owner: (served.ownership as Obj).current, expires: served.expire_height }).to.deep.equal({
+          owner: truth.owner,
+          expires: truth.expires,
+        });
+        expect(await claimsOf(`/names/${name}/claims`)).to.deep.equal(expectedClaims(name));
+      }
+    });
+
+    it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
+      const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+      expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+      expect(await unexplainedChanges(pool)).to.deep.equal([]);
+    });
+
+    it('verifies clean against the devnode (mdw -v --full)', async () => {
+      await verifyClean(h, env);
+    });
+  });
+});
