@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
@@ -20,27 +19,20 @@ import { MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
 import { insertContractNameEvents, nameTxEventsFrom } from '../../../src/db/writes/contract-name-events.ts';
 import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
 import { foldNameEvents, storedNameTxAction } from '../../../src/indexer/derived/contract-names.ts';
-import { signBuilt } from '../../../src/devnode/index.ts';
-import { contractId } from '../../../src/devnode/ids.ts';
-import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
-import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
-import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
-import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import type { KeyPair } from '../../../src/devnode/keys.ts';
 import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
-import { fundGa } from '../../support/ga-txs.ts';
 import { silentLog } from '../api/harness.ts';
 import {
-  deriveAgain,
-  mineGeneration,
-  populatedWithNodeSettings,
-  startHarness,
-  verifyClean,
-  type Harness,
-} from './support/harness.ts';
+  chainClaims,
+  mineContractAuctions,
+  servedClaims,
+  type Claim,
+  type ContractAuctions,
+} from './support/contract-auctions.ts';
+import { deriveAgain, populatedWithNodeSettings, startHarness, verifyClean, type Harness } from './support/harness.ts';
 
 type Obj = { [key: string]: Json };
 
-const FEE = 10n ** 15n;
 /** 9 to 12 characters go to auction (480 heights from Ceres) */
 const [ENDED, RUNNING, SAME] = ['endedrep.chain', 'runngrep.chain', 'samemrep.chain'];
 
@@ -61,7 +53,7 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
   let bidder: KeyPair;
   let registrar = '';
   /** each bid's transaction hash, in chain order per name */
-  const bids = new Map<string, string[]>();
+  let bids: ContractAuctions['bids'] = new Map();
   /** the rows of a fresh load (TABLES) */
   let fresh: Record<string, unknown[]> = {};
 
@@ -75,51 +67,7 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
 
   before(async () => {
     h = await startHarness(3, 'names-contract-repair', {}, { REWARD_RULES: 'devnode' });
-    const chain = h.devnode.chain;
-    const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
-    bidder = keyPairFromSeed(Buffer.alloc(32, 98));
-    const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
-    const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-    await h.devnode.mineKeyBlock();
-    submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
-    const deployNonce = nonce(patron);
-    submit(createTx(patron, deployNonce, 'registrar', []));
-    const contract = contractId(patron.address, deployNonce);
-    registrar = reprefix(contract, 'ak');
-    await mineGeneration(h);
-    const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
-    const claim = (name: string, fee: bigint): void =>
-      record(
-        name,
-        submit({
-          tx: {
-            type: 'NameClaimTx',
-            version: 2,
-            account_id: bidder.address,
-            name,
-            name_salt: 0,
-            name_fee: fee,
-            fee: FEE,
-            nonce: nonce(bidder),
-          } satisfies TxFields,
-          signers: [bidder],
-        }),
-      );
-    const contractClaim = (name: string, fee: bigint): void =>
-      record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
-    contractClaim(ENDED, minimumNameFee(ENDED));
-    await mineGeneration(h);
-    claim(ENDED, minimumNameFee(ENDED) * 2n);
-    await mineGeneration(h);
-    contractClaim(SAME, minimumNameFee(SAME));
-    claim(SAME, minimumNameFee(SAME) * 2n);
-    await mineGeneration(h);
-    const ends = Math.max(...[ENDED, SAME].map((n) => chain.state.auctions.get(nameId(n))!.ends));
-    while (chain.height < ends + 3) await h.devnode.mineKeyBlock();
-    contractClaim(RUNNING, minimumNameFee(RUNNING));
-    await mineGeneration(h);
-    claim(RUNNING, minimumNameFee(RUNNING) * 2n);
-    await mineGeneration(h);
+    ({ bidder, registrar, bids } = await mineContractAuctions(h, { ended: ENDED, same: SAME, running: RUNNING }, 98));
     ({ env, pool } = await populatedWithNodeSettings(h));
     fresh = await rows();
     await storeAsTheBuildBefore();
@@ -206,17 +154,8 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
       expect(await rows()).to.deep.equal(fresh);
     });
 
-    /** claimsOf are a name's claims and bids as served: the transaction and the bidder of each, in chain order. */
-    async function claimsOf(path: string): Promise<{ hash: string; bidder: string }[]> {
-      const { status, body } = await get(`${path}?direction=forward&limit=100`);
-      expect(status, path).to.equal(200);
-      return (body.data as Obj[]).map((c) => ({
-        hash: String(c.source_tx_hash),
-        bidder: String((c.tx as Obj).account_id),
-      }));
-    }
-    const expectedClaims = (name: string): { hash: string; bidder: string }[] =>
-      bids.get(name)!.map((hash, i) => ({ hash, bidder: i === 0 ? registrar : bidder.address }));
+    const claimsOf = (path: string): Promise<Claim[]> => servedClaims(get, path);
+    const expectedClaims = (name: string): Claim[] => chainClaims({ bidder, registrar, bids }, name);
 
     it("serves the running auction and the names won as the devnode's", async () => {
       const auction = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;
