@@ -45,8 +45,19 @@ describe(`migration ${MIGRATION}`, function () {
     ]);
   });
 
-  it('queues nothing on a chain where no contract claimed a name', async () => {
-    const queued = await load('unclaimed', [...[1, 2, 3].map(keyBlock), call(2, 'AENS.update')]);
+  it('queues nothing on a chain where no contract claimed a name, at the cost of one probe of an index', async () => {
+    const queued = await load('unclaimed', [
+      ...[1, 2, 3].map(keyBlock),
+      call(2, 'AENS.update'),
+      // a chain's other internal calls, which the probe does not read
+      `INSERT INTO contract_internal_calls (height, micro_index, tx_index, local_idx, function, internal_tx, contract_id)
+       SELECT 3, 0, n, 0, 'Chain.spend', '{}', 'ct_r' FROM generate_series(1, 20000) n`,
+      'ANALYZE contract_internal_calls',
+    ]);
     expect(queued).to.deep.equal([]);
+    const plan = await db.query(
+      "EXPLAIN SELECT min(height) FROM unclaimed.contract_internal_calls WHERE function = 'AENS.claim'",
+    );
+    expect(JSON.stringify(plan)).to.match(/Index Only Scan using contract_internal_calls_function/);
   });
 });
