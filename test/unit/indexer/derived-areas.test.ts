@@ -5,8 +5,8 @@ import { DERIVED_AREAS, transactionAreas } from '../../../src/indexer/derived/de
 describe('DERIVED_AREAS', () => {
   it('sends a learned transaction type to every area but those derived from key blocks alone (the hyperchain)', () => {
     expect(transactionAreas()).to.deep.equal([
-      'names',
       'ga',
+      'names',
       'transfers',
       'tokens',
       'stats',
