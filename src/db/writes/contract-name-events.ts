@@ -102,6 +102,27 @@ export async function nameTxEventsFrom(
   return rows.map((r) => ({ ...r, localIdx: null }));
 }
 
+/** STORED_CALL_COLUMNS are a stored internal call's columns (of `contract_internal_calls i`) as StoredInternalCall. */
+const STORED_CALL_COLUMNS = `i.height, i.micro_index AS "microIndex", i.tx_index AS "txIndex", i.local_idx AS "localIdx",
+       i.function, i.internal_tx AS "internalTx"`;
+
+/** rangeCallsOf reads the stored internal calls of `functions` in a range, in chain order (the `names` area's fold). */
+export async function rangeCallsOf(
+  db: Queryable,
+  range: HeightRange,
+  functions: readonly string[],
+): Promise<StoredInternalCall[]> {
+  const { rows } = await db.query<StoredInternalCall>({
+    name: 'mdw_range_calls_of',
+    text: `SELECT ${STORED_CALL_COLUMNS}
+             FROM contract_internal_calls i
+            WHERE i.function = ANY ($4::text[]) AND i.height BETWEEN $1 AND $2 AND (i.height > $1 OR i.micro_index >= $3)
+            ORDER BY i.height, i.micro_index, i.tx_index, i.local_idx`,
+    values: [range.from, range.to, range.fromMicro, functions],
+  });
+  return rows;
+}
+
 /**
  * laterContractNameCalls reads the AENS internal calls of the calls holding a contract's name event of `hashes` above
  * height `above` (a range derived again below heights whose calls are derived), in chain order.
@@ -113,8 +134,7 @@ export async function laterContractNameCalls(
 ): Promise<StoredInternalCall[]> {
   const { rows } = await db.query<StoredInternalCall>({
     name: 'mdw_later_contract_name_calls',
-    text: `SELECT i.height, i.micro_index AS "microIndex", i.tx_index AS "txIndex", i.local_idx AS "localIdx",
-                  i.function, i.internal_tx AS "internalTx"
+    text: `SELECT ${STORED_CALL_COLUMNS}
              FROM contract_internal_calls i
             WHERE i.height > $2 AND i.function LIKE 'AENS.%'
               AND EXISTS (SELECT 1 FROM name_events e

@@ -35,6 +35,7 @@ import type { HyperchainBatch } from '../../db/writes/hyperchain-rows.ts';
 import { HYPERCHAIN_LOAD_TABLES } from '../../db/writes/hyperchain.ts';
 import {
   deriveInternalCalls,
+  foldStoredContractNames,
   NAME_READERS,
   writeBatchInternalCalls,
   type InternalCalls,
@@ -100,6 +101,11 @@ export interface AreaDerivation {
    */
   readonly gathers?: number;
   /**
+   * the area derives again rows another area writes (an upgrade's repair), none of its own: `mdw -v` does not repeat
+   * it, the rows are compared as that area's
+   */
+  readonly repairs?: string;
+  /**
    * the area derives from key blocks and the node alone, never from transactions: a transaction type learned later
    * (learned-tx-types.ts) does not send its heights back to it
    */
@@ -137,7 +143,8 @@ export const GATHERED_TRANSACTIONS = 100_000;
 /**
  * The areas in the order they derive: the internal transfers read the GA calls (generation_fees counts their gas and
  * leaves out a failed inner transaction's fee), the statistics read the internal transfers (miners' rewards, supply)
- * and the AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it. The
+ * and the AEX-9 events (transfers per day), and each generation's rewards read the fees of generations before it; the
+ * transfers, the statistics and the balances read the names' events, which an upgrade's `names` fold repairs first. The
  * GA calls ask the node: while they fail, the areas after them wait (the transfers must: their fees would lack the
  * GAs' gas). The calls'
  * decoding stands alone: a call undecoded for now defers no other area, and no other defers it in a batch. The
@@ -162,6 +169,18 @@ export const DERIVED_AREAS: ReadonlyMap<string, AreaDerivation> = new Map<string
       },
       tables: ['ga_calls'],
       asksNode: true,
+    },
+  ],
+  [
+    // the names the stored AENS calls act on, folded again from the stored rows (migration 1164, a repair of the
+    // int_calls area's name events: no node asked); before the transfers, the statistics and the balances, which read
+    // the events (a batch defers them while it is pending), after the GA calls, which do not. A batch's own names the
+    // int_calls area folds.
+    'names',
+    {
+      stored: (db, from, to) => foldStoredContractNames(db, { from, to, fromMicro: -1 }),
+      tables: ['name_events', 'name_pointers', 'name_state', 'name_count_edges', 'name_count_spans'],
+      repairs: 'int_calls',
     },
   ],
   [

@@ -41,6 +41,7 @@ import {
   insertContractNamePointers,
   laterContractNameCalls,
   nameTxEventsFrom,
+  rangeCallsOf,
   type ContractNameEventRow,
 } from '../../db/writes/contract-name-events.ts';
 import { priorNameStates } from '../../db/queries/state-events.ts';
@@ -328,6 +329,18 @@ export async function deriveInternalCalls(
   const found = await readInternalCalls(node, await replayableTransactions(db, range), codeOf ? { codeOf } : {});
   await replaceInternalCalls(db, range, found.calls, found.gaps);
   await nameReadersAgain(db, await writeContractNames(db, range, found.calls, true));
+}
+
+/**
+ * foldStoredContractNames is the `names` area (migration 1164): the names a range's stored AENS calls act on folded
+ * again from the range's start (writeContractNames), their events and pointers written anew, and the areas that read
+ * them derived again from there: the repair of a schema whose int_calls area folded without the name transactions
+ * after a contract's (a NameClaimTx bidding in an auction a contract opened stored as a claim of its own). The
+ * calls are the stored ones: no node is asked, no call replayed.
+ */
+export async function foldStoredContractNames(db: Queryable, range: HeightRange): Promise<void> {
+  const calls = await rangeCallsOf(db, range, AENS_FUNCTIONS);
+  await nameReadersAgain(db, await writeContractNames(db, range, calls, true));
 }
 
 /**

@@ -70,7 +70,7 @@ export async function compareStoredDerivations(
     pool,
     schema,
     async (db, top) => {
-      const areas = [...DERIVED_AREAS].filter(([, derive]) => !derive.asksNode);
+      const areas = [...DERIVED_AREAS].filter(([, derive]) => !derive.asksNode && derive.repairs === undefined);
       const batches = Math.ceil((top + 1) / HEIGHTS_PER_BATCH);
       const progress = new ProgressLine({
         ...opts.progress,

@@ -3,38 +3,31 @@
  * in afterwards, against the devnode's state: the NameClaimTx is a bid of that auction (its end the bid's, its winner
  * the auction's), not a claim of its own: with the internal calls derived in their batch, and after the batches (the
  * replays refused while the chain is stored, the backfill derives them, folds the names again and has the transfers
- * and statistics derive again). The chain below has the registrar open two auctions that an account outbids in its
+ * and statistics derive again). The chain (support/contract-auctions.ts) has the registrar open two auctions that an account outbids in its
  * next generation (one ended by the top, one running there), and a third that an account outbids in the same micro
  * block.
  */
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startServer } from '../../../src/api/server.ts';
-import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
-import { signBuilt } from '../../../src/devnode/index.ts';
-import { contractId } from '../../../src/devnode/ids.ts';
-import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
-import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
-import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
-import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
+import type { KeyPair } from '../../../src/devnode/keys.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
-import { fundGa } from '../../support/ga-txs.ts';
 import { silentLog } from '../api/harness.ts';
 import {
-  mineGeneration,
-  populatedWithNodeSettings,
-  startHarness,
-  verifyClean,
-  type Harness,
-} from './support/harness.ts';
+  chainClaims,
+  mineContractAuctions,
+  servedClaims,
+  type Claim,
+  type ContractAuctions,
+} from './support/contract-auctions.ts';
+import { populatedWithNodeSettings, startHarness, verifyClean, type Harness } from './support/harness.ts';
 import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
 
 type Obj = { [key: string]: Json };
 
-const FEE = 10n ** 15n;
 /** 9 to 12 characters go to auction (480 heights from Ceres) */
 const [ENDED, RUNNING, SAME] = ['endedcon.chain', 'runngcon.chain', 'samemcon.chain'];
 
@@ -48,7 +41,7 @@ for (const behind of [false, true])
     let bidder: KeyPair;
     let registrar = '';
     /** each bid's transaction hash, in chain order per name */
-    const bids = new Map<string, string[]>();
+    let bids: ContractAuctions['bids'] = new Map();
 
     const get = async (path: string): Promise<{ status: number; body: Obj }> => {
       const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
@@ -57,54 +50,7 @@ for (const behind of [false, true])
 
     before(async () => {
       h = await startHarness(3, `names-contract-auctions-${behind}`, {}, { REWARD_RULES: 'devnode' });
-      const chain = h.devnode.chain;
-      const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
-      bidder = keyPairFromSeed(Buffer.alloc(32, 97));
-      const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
-      const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-      await h.devnode.mineKeyBlock();
-      submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
-      const deployNonce = nonce(patron);
-      submit(createTx(patron, deployNonce, 'registrar', []));
-      const contract = contractId(patron.address, deployNonce);
-      registrar = reprefix(contract, 'ak');
-      await mineGeneration(h);
-      const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
-      const claim = (name: string, fee: bigint): void =>
-        record(
-          name,
-          submit({
-            tx: {
-              type: 'NameClaimTx',
-              version: 2,
-              account_id: bidder.address,
-              name,
-              name_salt: 0,
-              name_fee: fee,
-              fee: FEE,
-              nonce: nonce(bidder),
-            } satisfies TxFields,
-            signers: [bidder],
-          }),
-        );
-      const contractClaim = (name: string, fee: bigint): void =>
-        record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
-      // the contract opens an auction, an account outbids it in the next generation: ended by the top
-      contractClaim(ENDED, minimumNameFee(ENDED));
-      await mineGeneration(h);
-      claim(ENDED, minimumNameFee(ENDED) * 2n);
-      await mineGeneration(h);
-      // the same in one micro block
-      contractClaim(SAME, minimumNameFee(SAME));
-      claim(SAME, minimumNameFee(SAME) * 2n);
-      await mineGeneration(h);
-      const ends = Math.max(...[ENDED, SAME].map((n) => chain.state.auctions.get(nameId(n))!.ends));
-      while (chain.height < ends + 3) await h.devnode.mineKeyBlock();
-      // one running at the top
-      contractClaim(RUNNING, minimumNameFee(RUNNING));
-      await mineGeneration(h);
-      claim(RUNNING, minimumNameFee(RUNNING) * 2n);
-      await mineGeneration(h);
+      ({ bidder, registrar, bids } = await mineContractAuctions(h, { ended: ENDED, same: SAME, running: RUNNING }, 97));
       if (behind) {
         // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
         let pendingFrom: number | undefined;
@@ -125,17 +71,8 @@ for (const behind of [false, true])
       await h?.close();
     });
 
-    /** claimsOf are a name's claims and bids as served: the transaction and the bidder of each, in chain order. */
-    async function claimsOf(path: string): Promise<{ hash: string; bidder: string }[]> {
-      const { status, body } = await get(`${path}?direction=forward&limit=100`);
-      expect(status, path).to.equal(200);
-      return (body.data as Obj[]).map((c) => ({
-        hash: String(c.source_tx_hash),
-        bidder: String((c.tx as Obj).account_id),
-      }));
-    }
-    const expectedClaims = (name: string): { hash: string; bidder: string }[] =>
-      bids.get(name)!.map((hash, i) => ({ hash, bidder: i === 0 ? registrar : bidder.address }));
+    const claimsOf = (path: string): Promise<Claim[]> => servedClaims(get, path);
+    const expectedClaims = (name: string): Claim[] => chainClaims({ bidder, registrar, bids }, name);
 
     it("serves an auction a contract opened and an account outbid as the devnode's: its end, bid and bidder", async () => {
       const truth = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;

@@ -6,6 +6,7 @@ describe('DERIVED_AREAS', () => {
   it('sends a learned transaction type to every area but those derived from key blocks alone (the hyperchain)', () => {
     expect(transactionAreas()).to.deep.equal([
       'ga',
+      'names',
       'transfers',
       'tokens',
       'stats',

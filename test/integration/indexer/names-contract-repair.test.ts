@@ -1,0 +1,255 @@
+/**
+ * @module Migration 1164 on a chain an earlier build stored: the registrar contract opens name auctions that an
+ * account's NameClaimTx outbids (one ended, one in the same micro block, one running at the top). The stored rows
+ * are made what the build before the names' fold and the contracts' bids left (its NameClaimTx events folded without
+ * the contract's: a claim of its own; no refund or lock of a contract's bid, its balance's changes an 'unexplained'
+ * row), then the migration and the populator's backfill repair them from the stored rows: the names, the transfers,
+ * the statistics and the balances equal a fresh load's, the routes and balances the devnode's, `mdw -v --full` clean.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import prom from 'prom-client';
+import { startServer } from '../../../src/api/server.ts';
+import { nameId } from '../../../src/chain/derived-ids.ts';
+import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
+import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
+import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
+import { insertContractNameEvents, nameTxEventsFrom } from '../../../src/db/writes/contract-name-events.ts';
+import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
+import { foldNameEvents, storedNameTxAction } from '../../../src/indexer/derived/contract-names.ts';
+import type { KeyPair } from '../../../src/devnode/keys.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
+import { silentLog } from '../api/harness.ts';
+import {
+  chainClaims,
+  mineContractAuctions,
+  servedClaims,
+  type Claim,
+  type ContractAuctions,
+} from './support/contract-auctions.ts';
+import {
+  deriveAgain,
+  populatedWithNodeSettings,
+  silent,
+  startHarness,
+  verifyClean,
+  type Harness,
+} from './support/harness.ts';
+
+type Obj = { [key: string]: Json };
+
+/** 9 to 12 characters go to auction (480 heights from Ceres) */
+const [ENDED, RUNNING, SAME] = ['endedrep.chain', 'runngrep.chain', 'samemrep.chain'];
+
+/** The rows the repair derives again, each table's in one order. */
+const TABLES: Readonly<Record<string, string>> = {
+  name_events: 'name_hash, height, micro_index, tx_index',
+  name_state: 'name_hash',
+  internal_transfers: 'height, micro_index, tx_index, kind, account_id, ref_tx_hash',
+  stats_generations: 'height',
+  account_balance_changes: 'account_id, height, micro_index, tx_index, seq',
+};
+
+/** rows reads TABLES' rows */
+async function rows(pool: Pool): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const [table, order] of Object.entries(TABLES))
+    out[table] = (await pool.query(`SELECT * FROM ${table} ORDER BY ${order}`)).rows;
+  return out;
+}
+
+/**
+ * storeAsTheBuildBefore makes the stored rows what the build before the fix left: the name transactions' events of
+ * the names a contract acted on folded without the contracts' events (the writer's fold), the transfers and the
+ * statistics derived from them, no refund or lock of a contract's bid, the balances derived from those.
+ */
+async function storeAsTheBuildBefore(h: Harness, pool: Pool, env: Record<string, string>): Promise<void> {
+  const top = h.devnode.height();
+  await withTransaction(pool, async (db) => {
+    const { rows: named } = await db.query<{ name_hash: string }>(
+      'SELECT DISTINCT name_hash FROM name_events WHERE local_idx IS NOT NULL',
+    );
+    const hashes = named.map((r) => r.name_hash);
+    const txEvents = await nameTxEventsFrom(db, hashes, { height: 0, microIndex: -1 });
+    const alone = foldNameEvents(
+      new Map(),
+      txEvents.map((e) => storedNameTxAction({ ...e, tx: renderStoredTx(e.signed).tx })),
+    );
+    await db.query('DELETE FROM name_events WHERE name_hash = ANY ($1) AND local_idx IS NULL', [hashes]);
+    await insertContractNameEvents(db, alone);
+    for (const area of ['transfers', 'stats']) await recordBackfill(db, area, 0, top);
+  });
+  await deriveAgain(h, pool, env);
+  await pool.query(
+    `DELETE FROM internal_transfers WHERE kind IN ('fee_refund_name', 'fee_lock_name')
+        AND ref_tx_hash IN (SELECT tx_hash FROM name_events WHERE local_idx IS NOT NULL)`,
+  );
+  await recordBackfill(pool, 'balances', 0, top);
+  await deriveAgain(h, pool, env);
+}
+
+/** verifyLines are what `mdw -v --full` prints against the devnode */
+async function verifyLines(h: Harness, env: Record<string, string>): Promise<string[]> {
+  const lines: string[] = [];
+  await verifyChain({ cfg: h.config(env), log: silent, out: (l) => lines.push(l) }, { full: true });
+  return lines;
+}
+
+/** repair runs migration 1164 on the stored schema and the populator's backfill after it: what the migration queued */
+async function repair(h: Harness, pool: Pool, env: Record<string, string>): Promise<unknown[]> {
+  await pool.query(await readFile(join(MIGRATIONS_DIR, '1164_contract_claims_folded_again.sql'), 'utf8'));
+  const queued = (await pool.query('SELECT area, next_height, to_height FROM derive_backfill ORDER BY area')).rows;
+  await deriveAgain(h, pool, env);
+  return queued;
+}
+
+describe("migration 1164 on a chain stored before the names' fold and the contracts' bids", function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+  let env: Record<string, string>;
+  let bidder: KeyPair;
+  let registrar = '';
+  /** each bid's transaction hash, in chain order per name */
+  let bids: ContractAuctions['bids'] = new Map();
+  /** the rows of a fresh load (TABLES) */
+  let fresh: Record<string, unknown[]> = {};
+
+  before(async () => {
+    h = await startHarness(3, 'names-contract-repair', {}, { REWARD_RULES: 'devnode' });
+    ({ bidder, registrar, bids } = await mineContractAuctions(h, { ended: ENDED, same: SAME, running: RUNNING }, 98));
+    ({ env, pool } = await populatedWithNodeSettings(h));
+    fresh = await rows(pool);
+    await storeAsTheBuildBefore(h, pool, env);
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it("stores the earlier build's errors: the account's bids as claims, the contract's refund unexplained", async () => {
+    const { rows: kinds } = await pool.query<{ kind: string }>(
+      'SELECT kind FROM name_events WHERE name_hash = $1 ORDER BY height, micro_index, tx_index',
+      [nameId(RUNNING)],
+    );
+    expect(kinds.map((k) => k.kind)).to.deep.equal(['claim', 'claim']);
+    expect((await unexplainedChanges(pool)).length).to.be.above(0);
+    expect(await rows(pool)).to.not.deep.equal(fresh);
+  });
+
+  describe('after the migration and the backfill', () => {
+    let server: Awaited<ReturnType<typeof startServer>>;
+    let queued: unknown[] = [];
+    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
+      const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
+      return { status: res.status, body: parseJson(await res.text()) as Obj };
+    };
+
+    before(async () => {
+      queued = await repair(h, pool, env);
+      server = await startServer({
+        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
+        log: silentLog,
+        registry: new prom.Registry(),
+        version: 't',
+      });
+    });
+
+    after(async () => {
+      await server?.stop();
+    });
+
+    it("queues the names' fold, the transfers, the statistics and the balances from the contract's first claim", () => {
+      const first = Math.min(...[...bids.values()].map((b) => h.devnode.chain.txs.get(b[0]!)!.blockHeight!));
+      const to = h.devnode.height();
+      expect(queued).to.deep.equal(
+        ['balances', 'names', 'stats', 'transfers'].map((area) => ({ area, next_height: first, to_height: to })),
+      );
+    });
+
+    it("derives the names, transfers, statistics and balances' changes as a fresh load did", async () => {
+      expect(await rows(pool)).to.deep.equal(fresh);
+    });
+
+    const claimsOf = (path: string): Promise<Claim[]> => servedClaims(get, path);
+    const expectedClaims = (name: string): Claim[] => chainClaims({ bidder, registrar, bids }, name);
+
+    it("serves the running auction and the names won as the devnode's", async () => {
+      const auction = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;
+      const { body } = await get(`/names/auctions/${RUNNING}`);
+      expect({ end: body.auction_end, bidder: ((body.last_bid as Obj).tx as Obj).account_id }).to.deep.equal({
+        end: auction.ends,
+        bidder: auction.bidder,
+      });
+      expect(await claimsOf(`/names/auctions/${RUNNING}/claims`)).to.deep.equal(expectedClaims(RUNNING));
+      for (const name of [ENDED, SAME]) {
+        const truth = h.devnode.chain.state.names.get(nameId(name))!;
+        const { body: served } = await get(`/names/${name}`);
+        expect({ owner: (served.ownership as Obj).current, expires: served.expire_height }).to.deep.equal({
+          owner: truth.owner,
+          expires: truth.expires,
+        });
+        expect(await claimsOf(`/names/${name}/claims`)).to.deep.equal(expectedClaims(name));
+      }
+    });
+
+    it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
+      const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+      expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+      expect(await unexplainedChanges(pool)).to.deep.equal([]);
+    });
+
+    it('verifies clean against the devnode (mdw -v --full)', async () => {
+      await verifyClean(h, env);
+    });
+  });
+});
+
+describe("migration 1164 on a generated chain whose registrar bids in the accounts' auctions (registrarBids)", function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+  let env: Record<string, string>;
+  let fresh: Record<string, unknown[]> = {};
+  /** what `mdw -v --full` printed of the fresh load */
+  let freshVerify: string[] = [];
+
+  before(async () => {
+    h = await startHarness(
+      40,
+      'names-registrar-repair',
+      { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
+      { REWARD_RULES: 'devnode' },
+    );
+    ({ env, pool } = await populatedWithNodeSettings(h));
+    fresh = await rows(pool);
+    freshVerify = await verifyLines(h, env);
+    await storeAsTheBuildBefore(h, pool, env);
+    expect(await rows(pool), 'the rows the build before left').to.not.deep.equal(fresh);
+    await repair(h, pool, env);
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it("derives the names, transfers, statistics and balances' changes as a fresh load did", async () => {
+    expect(await rows(pool)).to.deep.equal(fresh);
+  });
+
+  it("serves every account after every height as the devnode's state", async () => {
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+  });
+
+  // the fresh load's own `mdw -v --full` is not clean on this chain (the locked-coins account's wealth at the top:
+  // an 'unexplained' change of a call whose internal calls are untold), so the repaired one is held to it
+  it('verifies against the devnode as the fresh load did (mdw -v --full)', async () => {
+    expect(await verifyLines(h, env)).to.deep.equal(freshVerify);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * @module A chain whose registrar contract opens name auctions (`AENS.claim`, an internal call of a ContractCallTx)
+ * that an account's NameClaimTx outbids: one ended by the top, one in the same micro block (ended too), one running
+ * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres).
+ */
+import { expect } from 'chai';
+import { reprefix } from '../../../../src/chain/encoding.ts';
+import { nameId } from '../../../../src/chain/derived-ids.ts';
+import type { Json } from '../../../../src/chain/json.ts';
+import { signBuilt } from '../../../../src/devnode/index.ts';
+import { contractId } from '../../../../src/devnode/ids.ts';
+import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../../src/devnode/keys.ts';
+import { callTx, createTx } from '../../../../src/devnode/contracts/txs.ts';
+import { minimumNameFee } from '../../../../src/devnode/rules/names.ts';
+import type { BuiltTx, TxFields } from '../../../../src/devnode/tx-codec.ts';
+import { fundGa } from '../../../support/ga-txs.ts';
+import { mineGeneration, type Harness } from './harness.ts';
+
+const FEE = 10n ** 15n;
+
+/** The names of the auctions: ended (outbid a generation later), outbid in the same micro block, running at the top. */
+export interface AuctionNames {
+  readonly ended: string;
+  readonly same: string;
+  readonly running: string;
+}
+
+/** What the chain holds: the bidding account, the registrar's account (`ak_`), each name's bids in chain order. */
+export interface ContractAuctions {
+  readonly bidder: KeyPair;
+  readonly registrar: string;
+  readonly bids: ReadonlyMap<string, readonly string[]>;
+}
+
+/** mineContractAuctions mines the chain on `h`'s devnode; `seed` makes the bidding account. */
+export async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
+  const chain = h.devnode.chain;
+  const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+  const bidder = keyPairFromSeed(Buffer.alloc(32, seed));
+  const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+  const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+  await h.devnode.mineKeyBlock();
+  submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
+  const deployNonce = nonce(patron);
+  submit(createTx(patron, deployNonce, 'registrar', []));
+  const contract = contractId(patron.address, deployNonce);
+  await mineGeneration(h);
+  const bids = new Map<string, string[]>();
+  const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
+  const claim = (name: string, fee: bigint): void =>
+    record(
+      name,
+      submit({
+        tx: {
+          type: 'NameClaimTx',
+          version: 2,
+          account_id: bidder.address,
+          name,
+          name_salt: 0,
+          name_fee: fee,
+          fee: FEE,
+          nonce: nonce(bidder),
+        } satisfies TxFields,
+        signers: [bidder],
+      }),
+    );
+  const contractClaim = (name: string, fee: bigint): void =>
+    record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
+  // the contract opens an auction, an account outbids it in the next generation: ended by the top
+  contractClaim(names.ended, minimumNameFee(names.ended));
+  await mineGeneration(h);
+  claim(names.ended, minimumNameFee(names.ended) * 2n);
+  await mineGeneration(h);
+  // the same in one micro block
+  contractClaim(names.same, minimumNameFee(names.same));
+  claim(names.same, minimumNameFee(names.same) * 2n);
+  await mineGeneration(h);
+  const ends = Math.max(...[names.ended, names.same].map((n) => chain.state.auctions.get(nameId(n))!.ends));
+  while (chain.height < ends + 3) await h.devnode.mineKeyBlock();
+  // one running at the top
+  contractClaim(names.running, minimumNameFee(names.running));
+  await mineGeneration(h);
+  claim(names.running, minimumNameFee(names.running) * 2n);
+  await mineGeneration(h);
+  return { bidder, registrar: reprefix(contract, 'ak'), bids };
+}
+
+type Obj = { [key: string]: Json };
+
+/** A claim or bid of a name: its transaction and its bidder. */
+export interface Claim {
+  readonly hash: string;
+  readonly bidder: string;
+}
+
+/** servedClaims are a name's claims and bids as `get` serves them at `path` (a `/claims` route), in chain order. */
+export async function servedClaims(
+  get: (path: string) => Promise<{ status: number; body: Obj }>,
+  path: string,
+): Promise<Claim[]> {
+  const { status, body } = await get(`${path}?direction=forward&limit=100`);
+  expect(status, path).to.equal(200);
+  return (body.data as Obj[]).map((c) => ({
+    hash: String(c.source_tx_hash),
+    bidder: String((c.tx as Obj).account_id),
+  }));
+}
+
+/** chainClaims are a name's claims and bids as mined: the registrar's first, then the account's. */
+export const chainClaims = (a: ContractAuctions, name: string): Claim[] =>
+  a.bids.get(name)!.map((hash, i) => ({ hash, bidder: i === 0 ? a.registrar : a.bidder.address }));
