@@ -35,6 +35,7 @@ import {
   type PlacedDelta,
   type RangeDeltas,
   type UntoldTx,
+  untoldAccounts,
 } from './balance-changes.ts';
 import { balanceAfter, differenceSteps, stepPlace } from './difference-steps.ts';
 import type { KnownTransactions } from './written-transactions.ts';
@@ -96,7 +97,7 @@ export async function deriveBalances(
     touch(id, height);
   };
   for (const d of derived.deltas) other(d.account, d.height);
-  for (const u of derived.untold) for (const a of u.accounts) other(a, u.height);
+  for (const [id, height] of untoldAccounts(derived.untold)) other(id, height);
   for (const u of derived.unfollowed) other(u.account, u.height);
   const known = await contractsAmong(
     db,

@@ -132,6 +132,21 @@ export function transferredAccounts(
 }
 
 /**
+ * untoldAccounts gives the accounts a range's untold transactions may have moved, each with the highest height of
+ * them: the accounts each names, and the locked-coins account wherever one is untold, which none names and any may
+ * have paid (a contract call's `AENS.claim` locks its name fee there at once: issue 88's rule, in a call no dry-run
+ * told). Unread, a batch holding such a call and no name transaction of its own kept that account's balance short
+ * of the node's until a later batch's name fee read it. Pure.
+ */
+export function untoldAccounts(untold: readonly Pick<UntoldNaming, 'height' | 'accounts'>[]): Map<string, number> {
+  const touched = new Map<string, number>();
+  for (const u of untold)
+    for (const a of [...u.accounts, LOCKED_COINS_ACCOUNT])
+      touched.set(a, Math.max(u.height, touched.get(a) ?? u.height));
+  return touched;
+}
+
+/**
  * readRangeDeltas derives the changes of a range of stored heights from its stored rows; the transactions it cannot
  * tell are those the rules cannot (a type not known, a contract call without its call info, …) and the contract
  * calls whose internal calls no dry-run told (the int_calls area's gaps), each with the accounts it names.

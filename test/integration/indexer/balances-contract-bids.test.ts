@@ -5,7 +5,9 @@
  * after the auction's end (`fee_lock_name`), a contract's as an account's. The chain below has the
  * registrar contract outbid an account's claim in one auction and be outbid by another account's NameClaimTx, win an
  * auction it outbid an account in, and win one it opened alone: with the internal calls derived in their batch, and after
- * the batches (the backfill derives them and the transfers' refunds and locks again).
+ * the batches (the backfill derives them and the transfers' refunds and locks again). A contract's claim in a call no
+ * dry-run tells (after a GAMetaTx in its micro block) locks its name fee unseen: the locked-coins account is read with
+ * the accounts such a call names, its batch holding no name transaction, and the lock is an 'unexplained' change there.
  */
 import { expect } from 'chai';
 import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
@@ -17,8 +19,8 @@ import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devn
 import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
 import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
-import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
-import { fundGa } from '../../support/ga-txs.ts';
+import { aeBalancesApart, devnodeBalances, unexplainedChanges } from '../../support/ae-balances-truth.ts';
+import { fundGa, gaAttachTx, gaMetaTx, innerSpend } from '../../support/ga-txs.ts';
 import {
   mineGeneration,
   populatedWithNodeSettings,
@@ -31,6 +33,8 @@ import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts
 const FEE = 10n ** 15n;
 /** the names: 9 to 12 characters go to auction (480 heights from Ceres) */
 const [OUTBID, WON, ALONE] = ['outbidcon.chain', 'wonbycont.chain', 'alonecont.chain'];
+/** 13 characters or more: no auction, the name fee locked at the claim */
+const UNTOLD = 'untoldclaimbycontract.chain';
 
 interface ChangeRow {
   readonly account_id: string;
@@ -194,6 +198,7 @@ describe('AE balances of a generated chain whose registrar bids in the accountsâ
   this.timeout(300_000);
   let h: Harness;
   let pool: Pool;
+  let env: Record<string, string>;
 
   before(async () => {
     h = await startHarness(
@@ -202,7 +207,7 @@ describe('AE balances of a generated chain whose registrar bids in the accountsâ
       { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
       { REWARD_RULES: 'devnode' },
     );
-    ({ pool } = await populatedWithNodeSettings(h));
+    ({ env, pool } = await populatedWithNodeSettings(h));
   });
 
   after(async () => {
@@ -241,5 +246,72 @@ describe('AE balances of a generated chain whose registrar bids in the accountsâ
         WHERE kind = 'unexplained' AND NOT EXISTS (SELECT 1 FROM contract_internal_call_gaps g WHERE g.height = c.height)`,
     );
     expect(rows).to.deep.equal([]);
+  });
+
+  it('verifies clean against the devnode (mdw -v --full)', async () => {
+    await verifyClean(h, env);
+  });
+});
+
+describe("AE balances of a contract's claim no dry-run tells (after a GAMetaTx in its micro block): the locked-coins account's lock", function () {
+  this.timeout(300_000);
+  let h: Harness;
+  let pool: Pool;
+  let env: Record<string, string>;
+  /** the registrar's account (`ak_`) */
+  let registrar = '';
+  /** the generation holding the untold claim */
+  let claimed = 0;
+
+  before(async () => {
+    h = await startHarness(3, 'balances-untold-claim', {}, { REWARD_RULES: 'devnode' });
+    const chain = h.devnode.chain;
+    const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
+    const ga = keyPairFromSeed(Buffer.alloc(32, 97));
+    const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
+    const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
+    await h.devnode.mineKeyBlock();
+    submit(fundGa(patron, ga.address, 10n ** 21n, nonce(patron)));
+    const deployNonce = nonce(patron);
+    submit(createTx(patron, deployNonce, 'registrar', []));
+    const contract = contractId(patron.address, deployNonce);
+    registrar = reprefix(contract, 'ak');
+    await mineGeneration(h);
+    submit(gaAttachTx(ga));
+    await mineGeneration(h);
+    // the claim in a batch of its own (BATCH_SIZE 10: verify's scratch loads heights 10-19 as one), no name transaction
+    // nor lock in it: nothing else makes a batch read the locked-coins account
+    while (chain.height < 10) await h.devnode.mineKeyBlock();
+    // the meta transaction first: the node's dry-run runs no micro block's calls after it, so the claim is untold
+    submit(gaMetaTx(ga.address, 1n, innerSpend(ga.address, patron.address, 777n)));
+    submit(callTx(patron, nonce(patron), contract, 'claim', [UNTOLD], minimumNameFee(UNTOLD)));
+    claimed = await mineGeneration(h);
+    while (chain.height < 25) await h.devnode.mineKeyBlock();
+    ({ env, pool } = await populatedWithNodeSettings(h));
+  });
+
+  after(async () => {
+    await pool?.end();
+    await h?.close();
+  });
+
+  it("stores the claim's call as one whose internal calls no dry-run told", async () => {
+    const { rows } = await pool.query<{ height: number }>('SELECT height FROM contract_internal_call_gaps');
+    expect(rows).to.deep.equal([{ height: claimed }]);
+  });
+
+  it("serves every account after every height as the devnode's state: the registrar's fee and the locked-coins account's lock 'unexplained' at the claim", async () => {
+    const locked = (height: number): bigint => devnodeBalances(h.devnode.chain, height).get(LOCKED_COINS_ACCOUNT) ?? 0n;
+    expect(locked(claimed) - locked(claimed - 1), "the claim's lock").to.equal(minimumNameFee(UNTOLD));
+    const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    expect(await unexplainedChanges(pool)).to.have.members([
+      `${registrar} at ${claimed}`,
+      `${LOCKED_COINS_ACCOUNT} at ${claimed}`,
+    ]);
+  });
+
+  it('verifies clean against the devnode (mdw -v --full)', async () => {
+    await verifyClean(h, env);
   });
 });

@@ -194,6 +194,8 @@ describe('transaction types (issue 39): each its own code and name, unknown ones
     ]);
     const reader = {
       accountBalance: (account: string, hash?: string) => {
+        // the node knows no other account: the locked-coins one, read where the rules cannot tell a transaction, none
+        if (account !== alice && account !== bob) return Promise.resolve(undefined);
         const block = hash === undefined ? undefined : blocks.get(hash)!;
         if (block?.height === 0) return Promise.resolve(genesis.get(account));
         const after = taken.filter(

@@ -11,6 +11,7 @@ import {
   derivedDeltas,
   inChainOrder,
   transferredAccounts,
+  untoldAccounts,
   type PlacedDelta,
 } from '../../../src/indexer/derived/balance-changes.ts';
 
@@ -297,5 +298,18 @@ describe('transferredAccounts (derived/balance-changes.ts)', () => {
       [alice]: { height: 6, contract: false },
       [LOCKED_COINS_ACCOUNT]: { height: 6, contract: false },
     });
+  });
+});
+
+describe('untoldAccounts (derived/balance-changes.ts)', () => {
+  const untold = (height: number, accounts: string[]) => ({ height, accounts });
+
+  it('gives each account an untold transaction names with its highest height, and the locked-coins account, which none names, with the last', () => {
+    const touched = untoldAccounts([untold(3, [alice, bob]), untold(7, [alice]), untold(5, [])]);
+    expect(Object.fromEntries(touched)).to.deep.equal({ [alice]: 7, [bob]: 3, [LOCKED_COINS_ACCOUNT]: 7 });
+  });
+
+  it('reads no account, the locked-coins one neither, where every transaction is told', () => {
+    expect(untoldAccounts([]).size).to.equal(0);
   });
 });
