@@ -46,19 +46,10 @@ const INJECTED = 'injected fault';
 /** pg-pool's own message */
 const CONNECT_TIMEOUT = 'timeout exceeded when trying to connect';
 
+// one point per kind of state a retry must rebuild (a batch's rows, a committed batch's kept transactions, the
+// stretch, the backfill's progress, a connection, the decoder's code): more points were tried once, and lost nothing
 const FAULTS: readonly Fault[] = [
   { name: "a batch's first row", kind: 'statement', table: 'key_blocks', event: 'INSERT', nth: 3, says: STEP_FAILED },
-  // recordBackfill: the balances gathered for the backfill, after the batch's rows and the areas it derives
-  {
-    name: "a batch's balances recorded as gathered",
-    kind: 'statement',
-    table: 'derive_backfill',
-    event: 'UPDATE',
-    nth: 4,
-    holding: 'ON CONFLICT (area)',
-    says: STEP_FAILED,
-  },
-  { name: "a batch's top, last", kind: 'statement', table: 'sync_state', event: 'UPDATE', nth: 7, says: STEP_FAILED },
   // the batch committed, its written transactions kept for the stretch; the step fails after it
   {
     name: 'the heartbeat after a batch committed',
@@ -88,13 +79,6 @@ const FAULTS: readonly Fault[] = [
     says: AREA_FAILED,
   },
   { name: "a batch's transaction, its connection", kind: 'connect', nth: 3, says: STEP_FAILED },
-  {
-    name: "the backfill's step, its first read",
-    kind: 'connect',
-    nth: 5,
-    query: 'mdw_pending_backfills',
-    says: STEP_FAILED,
-  },
   // the decoder's read of the called contracts' code: once stored as the calls' decode error, for good
   {
     name: "a batch's decoding, reading a contract's code",
