@@ -13,8 +13,6 @@ import { address } from '../../../src/chain/fate.ts';
 import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { signBuilt } from '../../../src/devnode/index.ts';
 import { contractId } from '../../../src/devnode/ids.ts';
 import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
@@ -24,18 +22,14 @@ import { nameStatus } from '../../../src/devnode/rules/common.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { fundGa } from '../../support/ga-txs.ts';
+import type { Pool } from '../../../src/db/connection/pool.ts';
 import { silentLog } from '../api/harness.ts';
-import { refusingDryRuns } from './support/refusing-dry-runs.ts';
+import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
 import {
-  deriveAgain,
   mineGeneration,
-  nodeSettings,
-  silent,
   populatedWithNodeSettings,
   startHarness,
-  storedTopHash,
   verifyClean,
-  waitFor,
   type Harness,
 } from './support/harness.ts';
 
@@ -151,25 +145,7 @@ for (const behind of [false, true])
       await h.devnode.mineKeyBlock();
       if (behind) {
         // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
-        env = await nodeSettings(h);
-        const proxy = await refusingDryRuns(h.devnode.externalUrl);
-        const populator = await startPopulator({
-          cfg: h.config({ ...env, NODE_URL: proxy.url }),
-          log: silent,
-          registry: new prom.Registry(),
-        });
-        try {
-          await waitFor(
-            "the node's top stored",
-            async () => (await storedTopHash(h, 'mdw'))?.height === h.devnode.height(),
-            120_000,
-          );
-        } finally {
-          await populator.stop();
-          await proxy.close();
-        }
-        pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
-        await deriveAgain(h, pool, env);
+        ({ env, pool } = await populatedInternalCallsBehind(h));
       } else ({ env, pool } = await populatedWithNodeSettings(h));
       server = await startServer({
         cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
