@@ -48,21 +48,33 @@ check: node_modules/.installed
 	$(MAKE) --no-print-directory -j3 -O typecheck eslint format-check
 
 # Each keeps what it found per file outside the clone, keyed by the file's content and the tool's settings, as .ci/run
-# keeps its tools: a later clean clone on the machine checks again only what changed (about 90 CPU-s of a cold run)
+# keeps its tools, in a form that names no clone's path: a later clean clone on the machine, in any folder, checks again
+# only what changed (about 90 CPU-s of a cold run, 15 warm). The tools' own caches name each file by its absolute path
+# (ESLint's, Prettier's) or by a path from the cache file (tsc's): kept under a name per clone folder, every fresh clone
+# in a new folder (CI's, /tmp/ci1, /tmp/ci2 …) checked all again. tsc's is used where it lies in the clone (.tmp/checks,
+# its paths from there the same in every clone) and ESLint's with the clone's path written as @CLONE@ outside it; each is
+# copied back whole with a rename, so two clones checking at once never leave half a file. Prettier's cannot move (it
+# keys a file's options by the absolute path): test/checks/format-check.ts keeps its own.
 CHECKS_CACHE ?= $(HOME)/.cache/mdw-checks
+CHECKS_WORK := .tmp/checks
+keep = mkdir -p $(CHECKS_CACHE) && $(2) > $(CHECKS_CACHE)/$(1).$$$$ && mv -f $(CHECKS_CACHE)/$(1).$$$$ $(CHECKS_CACHE)/$(1)
 
 typecheck: node_modules/.installed
-	$(NICE) npx tsc --noEmit --incremental --tsBuildInfoFile $(CHECKS_CACHE)/$(notdir $(CURDIR)).tsbuildinfo
+	@mkdir -p $(CHECKS_WORK) && if [ -f $(CHECKS_CACHE)/tsbuildinfo ]; then cp $(CHECKS_CACHE)/tsbuildinfo $(CHECKS_WORK)/; fi
+	$(NICE) npx tsc --noEmit --incremental --tsBuildInfoFile $(CHECKS_WORK)/tsbuildinfo; s=$$?; \
+	  $(call keep,tsbuildinfo,cat $(CHECKS_WORK)/tsbuildinfo); exit $$s
 
 ## lint: ESLint, and Prettier's check of the code's format (`npx prettier --write .` fixes it)
 lint: eslint format-check
 
 eslint: node_modules/.installed
-	$(NICE) npx eslint --cache --cache-strategy content --cache-location $(CHECKS_CACHE)/eslint/ .
+	@mkdir -p $(CHECKS_WORK) && if [ -f $(CHECKS_CACHE)/eslint.json ]; then \
+	  sed 's|@CLONE@/|$(CURDIR)/|g' $(CHECKS_CACHE)/eslint.json > $(CHECKS_WORK)/eslint.json; fi
+	$(NICE) npx eslint --cache --cache-strategy content --cache-location $(CHECKS_WORK)/eslint.json .; s=$$?; \
+	  $(call keep,eslint.json,sed 's|$(CURDIR)/|@CLONE@/|g' $(CHECKS_WORK)/eslint.json); exit $$s
 
 format-check: node_modules/.installed
-	$(NICE) npx prettier --check --log-level warn --cache --cache-strategy content \
-	  --cache-location $(CHECKS_CACHE)/prettier-$(notdir $(CURDIR)).json .
+	$(NICE) node test/checks/format-check.ts $(CHECKS_CACHE)/prettier
 
 # The test files by folder, the heaviest folders first (their files start mdw processes, devnodes, clusters; the unit
 # files are light): the workers take the files in this order, so a long file started last no longer makes the tail
