@@ -78,9 +78,9 @@ format-check: node_modules/.installed
 
 # The test files by folder, the heaviest folders first (their files start mdw processes, devnodes, clusters; the unit
 # files are light): the workers take the files in this order, so a long file started last no longer makes the tail
-# of the run. The real control plane's two files come right after the indexer's: minutes each of mostly waiting on
-# their cluster, they made the run's last four minutes when their folder's turn came after integration's 189 files
-# (the suite's CPU then 1.2 of the two cores). Every folder holding a test file is listed once (a parallel mocha runs
+# of the run. The real control plane's file (its two, before they shared one cluster) comes right after the indexer's:
+# minutes of mostly waiting on its cluster, they made the run's last four minutes when their folder's turn came after
+# integration's 189 files (the suite's CPU then 1.2 of the two cores). Every folder holding a test file is listed once (a parallel mocha runs
 # a file twice if two globs name it), test/operator's by its subfolders, the others after the first ones in name order.
 # Four workers: the real tier's two files hold two of them for their first minutes at about half a core between them,
 # so with three the suite used 1.7 of the two cores (11 m 44 s a run here, 10 m 38 s with four).

@@ -2,7 +2,7 @@
  * @module The -s role: the HTTP API (with /metrics and health) on cfg.port and the websocket server on
  * cfg.websocket (ae_mdw's sockets also on cfg.port, under /mdw).
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type prom from 'prom-client';
 import type { Config } from '../config/middleware.ts';
@@ -12,6 +12,7 @@ import { NotificationListener } from '../events/listener.ts';
 import { notifyChannel } from '../db/connection/notification.ts';
 import { startWebsocketServer } from '../events/ws-server.ts';
 import type { Logger } from '../base/log.ts';
+import { http } from '../base/node-http.ts';
 import { createOutageMetrics, DependencyOutage } from './http/outage.ts';
 import { httpGet } from '../node/http-get.ts';
 import { createOutboundMetrics, type Meter } from '../node/outbound-metrics.ts';
@@ -297,7 +298,7 @@ export class ApiServer implements Role {
       phase: () => this.#phase,
     });
     const handle = app.callback();
-    const server = createServer(REQUEST_TIMEOUTS, (req, res) => {
+    const server = http.createServer(REQUEST_TIMEOUTS, (req, res) => {
       // Node then answers `Connection: close` and closes the socket after the answer; the forwarding proxy reads the
       // same flag for the node's answers it passes on
       if (this.#phase === 'stopping') res.shouldKeepAlive = false;

@@ -1,5 +1,5 @@
 /** @module A small HTTP listener for roles without the API server: /metrics, /healthz, /readyz. */
-import { createServer } from 'node:http';
+import { http } from './node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import type { Logger } from './log.ts';
@@ -12,7 +12,7 @@ export async function startOpsServer(opts: {
   registry: Registry;
   log: Logger;
 }): Promise<Role & { url: string }> {
-  const server = createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/metrics') {
       opts.registry.metrics().then(

@@ -7,9 +7,10 @@
  * went to, so a receiver's connection and TLS handshake are paid once, not per delivery.
  */
 import { lookup } from 'node:dns/promises';
-import http from 'node:http';
+import type { Agent as HttpAgent } from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { http } from '../base/node-http.ts';
 
 /** OutboundLimits bound one POST. */
 export interface OutboundLimits {
@@ -84,14 +85,14 @@ const IDLE_MS = 4000;
  * the address it connected to: the checked one, resolved again for every delivery); `close` ends them.
  */
 export class Receivers {
-  readonly #agents: { readonly 'http:': http.Agent; readonly 'https:': https.Agent };
+  readonly #agents: { readonly 'http:': HttpAgent; readonly 'https:': https.Agent };
 
   constructor(perAddress: number) {
     const options = { keepAlive: true, maxSockets: perAddress, maxFreeSockets: perAddress, timeout: IDLE_MS };
     this.#agents = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
   }
 
-  agentOf(url: URL): http.Agent {
+  agentOf(url: URL): HttpAgent {
     return url.protocol === 'https:' ? this.#agents['https:'] : this.#agents['http:'];
   }
 
@@ -142,7 +143,7 @@ function post(
   to: { address: string; family: number },
   body: string,
   headers: Readonly<Record<string, string>>,
-  { limits, agent, signal }: { limits: OutboundLimits; agent: http.Agent; signal: AbortSignal },
+  { limits, agent, signal }: { limits: OutboundLimits; agent: HttpAgent; signal: AbortSignal },
 ): Promise<PostResult> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {

@@ -75,7 +75,8 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
   ],
   cli: [
     ['run.ts'], // the binary's entry
-    ['commands.ts', 'route.ts'], // oclif's explicit command map; the seed's flag-only form routed to the root command
+    // oclif's explicit command map; the seed's flag-only form routed to the root command; `mdw dev`'s process group
+    ['commands.ts', 'route.ts', 'own-group.ts'],
     ['commands'], // the commands
     ['dev'], // `mdw dev`'s environment
     ['admin-run.ts'], // what the `mdw keys` and `mdw webhooks` commands share

@@ -5,12 +5,12 @@
  * for load (its 503, a 429) or could not be reached is our own 503 with a Retry-After, never the node's bare answer;
  * 504 for a timeout.
  */
-import {
+import type {
   Agent as HttpAgent,
-  type ClientRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type ServerResponse,
+  ClientRequest,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  ServerResponse,
 } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
@@ -21,6 +21,7 @@ import koaProxies from 'koa-proxies';
 import vary from 'vary';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
+import { http } from '../../base/node-http.ts';
 import { badResponse, isRefusalStatus, timedOut, unreachable } from '../../node/errors.ts';
 import { statusOutcome } from '../../node/http-get.ts';
 import type { OutboundMetrics } from '../../node/outbound-metrics.ts';
@@ -159,7 +160,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     let agent = agents.get(url);
     if (!agent) {
       const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_NODE, timeout: IDLE_SOCKET_TIMEOUT_MS };
-      agent = url.startsWith('https:') ? new HttpsAgent(options) : new HttpAgent(options);
+      agent = url.startsWith('https:') ? new HttpsAgent(options) : new http.Agent(options);
       agents.set(url, agent);
     }
     return agent;

@@ -1,9 +1,6 @@
 /** @module `mdw dev` (`make dev`): embedded PostgreSQL + devnode (or a node of yours) + populator + server on one laptop. */
 import { Command, Flags } from '@oclif/core';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { constants as osConstants } from 'node:os';
 import { createLogger } from '../../base/log.ts';
 import { DEV_DEFAULTS } from '../../config/middleware.ts';
 import { parseAccountFlag } from '../account-flag.ts';
@@ -85,14 +82,12 @@ export default class Dev extends Command {
       default: true,
       allowNo: true,
     }),
+    // run.ts starts this command in a process group of its own, with this flag (own-group.ts)
     'own-group': Flags.boolean({ hidden: true, description: 'this process already leads its own process group' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
-    if (!flags['own-group']) {
-      this.exit(await runInOwnGroup(['dev', ...this.argv, '--own-group']));
-    }
     const { parseHardForkSchedule } = await import('../../devnode/index.ts');
     let hardForks;
     let accounts;
@@ -136,23 +131,4 @@ export default class Dev extends Command {
     this.log(bannerLines(await dev.start()).join('\n'));
     await runUntilSignal([dev], logger);
   }
-}
-
-/**
- * runInOwnGroup runs `mdw <args>` in a process group of its own and hands it this process's signals, resolving with
- * its exit status. A terminal's Ctrl-C signals its whole foreground group: the embedded PostgreSQL, a child, would
- * shut down at once, under the populator and the server. In its own group it hears nothing from the terminal and
- * is stopped last, by the ordered stop the signal starts.
- */
-async function runInOwnGroup(args: readonly string[]): Promise<number> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
-    detached: true,
-    stdio: 'inherit',
-  });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  for (const signal of signals) process.on(signal, forward);
-  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
-  for (const s of signals) process.off(s, forward);
-  return code ?? 128 + (signal ? osConstants.signals[signal] : 0);
 }

@@ -1,9 +1,10 @@
 /** @module A small JSON router on node:http for the devnode's two listeners: lossless bodies, `{reason}` errors. */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseJson, stringifyJson, withSortedKeys, type Json } from '../../chain/json.ts';
 import type { Logger } from '../../base/log.ts';
+import { http } from '../../base/node-http.ts';
 
 /** Reply is a status and a JSON body already serialised, with the headers it needs besides (a 503's Retry-After). */
 export interface Reply {
@@ -283,7 +284,7 @@ export interface JsonServerOptions {
 export function createJsonServer(routes: readonly Route[], log: Logger, options: JsonServerOptions = {}): Server {
   const table = new RouteTable(routes);
   const { regulate, height } = options;
-  return createServer((req, res) => {
+  return http.createServer((req, res) => {
     const stamped = {
       ...(height === undefined ? {} : { [AE_HEIGHT_HEADER]: String(height()) }),
       ...corsHeaders(header(req, 'origin'), header(req, 'access-control-request-headers')),

@@ -4,6 +4,7 @@ import Root from '../../../src/cli/commands/root.ts';
 import { routeArgv } from '../../../src/cli/route.ts';
 import { withoutDaemonFlag } from '../../../src/cli/daemonize.ts';
 import { parseAccountFlag } from '../../../src/cli/account-flag.ts';
+import { needsOwnGroup } from '../../../src/cli/own-group.ts';
 
 describe('routeArgv(args, commands)', () => {
   const commands = ['run', 'migrate', 'devnode', 'dev', 'db:usage'];
@@ -34,6 +35,17 @@ describe('routeArgv(args, commands)', () => {
     it(`routes ${JSON.stringify(args)} to ${JSON.stringify(expected)}`, () =>
       expect(routeArgv(args, commands)).to.deep.equal(expected));
   }
+});
+
+describe('needsOwnGroup(args)', () => {
+  it('is `mdw dev` not yet in a group of its own: its flags and --help included, no other command', () => {
+    expect(needsOwnGroup(['dev'])).to.equal(true);
+    expect(needsOwnGroup(['dev', '--port', '0', '--help'])).to.equal(true);
+    expect(needsOwnGroup(['dev', '--port', '0', '--own-group'])).to.equal(false);
+    expect(needsOwnGroup(['devnode', '--port', '0'])).to.equal(false);
+    expect(needsOwnGroup(['-p', 'dev'])).to.equal(false);
+    expect(needsOwnGroup([])).to.equal(false);
+  });
 });
 
 describe('withoutDaemonFlag(args)', () => {
