@@ -10,17 +10,26 @@ import { fileURLToPath } from 'node:url';
 import type * as AeppSdk from '@aeternity/aepp-sdk';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 
-let loaded: typeof AeppSdk | undefined;
+/** The SDK's entry builder (its es/tx/builder/entry modules): unpackEntry and the tags it reads. */
+type EntryBuilder = Pick<typeof AeppSdk, 'unpackEntry' | 'EntryTag'>;
+
+let loaded: EntryBuilder | undefined;
 /**
- * sdk is aepp-sdk, loaded at the first proof or trees read here (a channel's solo close, slash or force progress):
- * its 500 modules cost a start of the populator 0.35 CPU-s. Required, since the folds calling this are pure and
- * synchronous: its ES build, found as an import finds it, so that a process importing the SDK too (the devnode) holds
- * one copy of it.
+ * sdk is aepp-sdk's entry builder, loaded at the first proof or trees read here (a channel's solo close, slash or force
+ * progress): its own modules only, found beside the file an import of the SDK finds (the SDK's entry point loads its
+ * 500 modules, 0.41 CPU-s in the populator's load where this needs 0.16). Required, since the folds calling this are
+ * pure and synchronous: its ES build, the very files the SDK's entry point imports, so that a process importing the SDK
+ * too (the devnode) holds one copy of them.
  */
-const sdk = (): typeof AeppSdk =>
-  (loaded ??= createRequire(import.meta.url)(
-    fileURLToPath(import.meta.resolve('@aeternity/aepp-sdk')),
-  ) as typeof AeppSdk);
+const sdk = (): EntryBuilder => {
+  if (loaded) return loaded;
+  const entry = (file: string): string =>
+    fileURLToPath(new URL(`tx/builder/entry/${file}`, import.meta.resolve('@aeternity/aepp-sdk')));
+  const require = createRequire(import.meta.url);
+  const { unpackEntry } = require(entry('index.js')) as Pick<typeof AeppSdk, 'unpackEntry'>;
+  const { EntryTag } = require(entry('constants.js')) as Pick<typeof AeppSdk, 'EntryTag'>;
+  return (loaded = { unpackEntry, EntryTag });
+};
 
 /** PartyAmounts is the two parties' balances in an off-chain state. */
 export interface PartyAmounts {
