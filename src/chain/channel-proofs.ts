@@ -3,12 +3,13 @@
  * state a solo close's or slash's proof of inclusion (`pi_`, aec_trees:poi) proves, or a force progress's trees
  * (`ss_`, its `offchain_trees`) hold once its call moved its amount. The node makes them the channel's on-chain
  * `initiator_amount` and `responder_amount` (aesc_channels:close_solo_int, force_progress), which a settle pays out.
- * Read with aepp-sdk's unpacking. Pure.
+ * Read straight where they have a channel's usual shape (channel-trees-read.ts), else with aepp-sdk's unpacking. Pure.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type * as AeppSdk from '@aeternity/aepp-sdk';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
+import { poiBalances, stateTreesBalances, UNREAD } from './channel-trees-read.ts';
 
 /** The SDK's entry builder (its es/tx/builder/entry modules): unpackEntry and the tags it reads. */
 type EntryBuilder = Pick<typeof AeppSdk, 'unpackEntry' | 'EntryTag'>;
@@ -53,6 +54,8 @@ interface StateTrees {
  */
 export function poiAmounts(poi: Json | undefined, initiator: string, responder: string): PartyAmounts | undefined {
   if (typeof poi !== 'string' || !poi.startsWith('pi_')) return undefined;
+  const read = poiBalances(poi, [initiator, responder]);
+  if (read !== UNREAD) return both(read[0], read[1]);
   const { unpackEntry, EntryTag } = sdk();
   let trees: ProvenTrees;
   try {
@@ -76,6 +79,8 @@ export function poiAmounts(poi: Json | undefined, initiator: string, responder: 
 /** treesAmounts reads both parties' balances from off-chain state trees (`ss_`); undefined when not both are there. */
 export function treesAmounts(trees: Json | undefined, initiator: string, responder: string): PartyAmounts | undefined {
   if (typeof trees !== 'string' || !trees.startsWith('ss_')) return undefined;
+  const read = stateTreesBalances(trees, [initiator, responder]);
+  if (read !== UNREAD) return both(read[0], read[1]);
   const { unpackEntry, EntryTag } = sdk();
   let accounts: StateTrees['accounts'];
   try {
