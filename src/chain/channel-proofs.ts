@@ -18,7 +18,7 @@ let loaded: EntryBuilder | undefined;
 /**
  * sdk is aepp-sdk's entry builder, loaded at the first proof or trees read here (a channel's solo close, slash or force
  * progress): its own modules only, found beside the file an import of the SDK finds (the SDK's entry point loads its
- * 500 modules, 0.41 CPU-s in the populator's load where this needs 0.16). Required, since the folds calling this are
+ * 500 modules, 0.41 CPU-s where these need 0.16–0.21). Required, since the folds calling this are
  * pure and synchronous: its ES build, the very files the SDK's entry point imports, so that a process importing the SDK
  * too (the devnode) holds one copy of them.
  */
