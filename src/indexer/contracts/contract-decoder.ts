@@ -65,8 +65,12 @@ function message(err: unknown): string {
  * GAMetaTx whose `gaInfo` (the transaction's info, where asked) says its inner transaction failed (ga-outcome.ts).
  */
 export function contractTx(tx: JsonObject, gaInfo?: JsonObject): JsonObject | undefined {
-  return effectiveTxs(tx, gaInfo).find((t) => t.type === 'ContractCallTx' || t.type === 'ContractCreateTx');
+  // most transactions wrap none: asked a dozen times a transaction, their chain of one was an array each time
+  if (tx.type !== 'GAMetaTx' && tx.type !== 'PayingForTx') return isContractType(tx) ? tx : undefined;
+  return effectiveTxs(tx, gaInfo).find(isContractType);
 }
+
+const isContractType = (t: JsonObject): boolean => t.type === 'ContractCallTx' || t.type === 'ContractCreateTx';
 
 /** The encoder's methods used here, with plain string parameters. */
 export interface BytecodeEncoder {

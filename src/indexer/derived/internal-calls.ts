@@ -151,10 +151,23 @@ export function planReplays(
       gaps.push({ ...call, reason: GAP.gas });
       continue;
     }
-    for (const t of prefix.slice(encoded.length)) encoded.push(encode('tx', decodeSignedTx(t.signed).txBytes));
+    for (const t of prefix.slice(encoded.length)) encoded.push(encodedTx(t.signed));
     replays.push({ call, top: tx.prevHash, txs: encoded.slice() });
   }
   return { replays, gaps };
+}
+
+/**
+ * The `tx_` text of each signed transaction's bytes planned so far: the fetch plans a micro block's replays twice
+ * (fetch-replays.ts), each encoding the transactions up to its calls, their checksums two SHA-256 each.
+ */
+const encodedTxs = new WeakMap<Uint8Array, string>();
+
+/** encodedTx is the `tx_` text of a signed transaction's own transaction (remembered while its bytes live). */
+function encodedTx(signed: Uint8Array): string {
+  let text = encodedTxs.get(signed);
+  if (text === undefined) encodedTxs.set(signed, (text = encode('tx', decodeSignedTx(signed).txBytes)));
+  return text;
 }
 
 /** The transaction type (and version) each operation amounts to, as ae_mdw's `internal_tx` names it. */
