@@ -1,7 +1,9 @@
 /**
  * @module A chain whose registrar contract opens name auctions (`AENS.claim`, an internal call of a ContractCallTx)
  * that an account's NameClaimTx outbids: one ended by the top, one in the same micro block (ended too), one running
- * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres).
+ * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres). Every
+ * file builds the same chain (startContractAuctions): names-contract-auctions loads it twice and has `-v --full` verify
+ * its fresh load, names-contract-repair stores it as an earlier build did and compares its repair with a fresh load.
  */
 import { expect } from 'chai';
 import { reprefix } from '../../../../src/chain/encoding.ts';
@@ -14,7 +16,7 @@ import { callTx, createTx } from '../../../../src/devnode/contracts/txs.ts';
 import { minimumNameFee } from '../../../../src/devnode/rules/names.ts';
 import type { BuiltTx, TxFields } from '../../../../src/devnode/tx-codec.ts';
 import { fundGa } from '../../../support/ga-txs.ts';
-import { mineGeneration, type Harness } from './harness.ts';
+import { mineGeneration, startHarness, type Harness } from './harness.ts';
 
 const FEE = 10n ** 15n;
 
@@ -32,8 +34,26 @@ export interface ContractAuctions {
   readonly bids: ReadonlyMap<string, readonly string[]>;
 }
 
+/** The chain's names: 9 to 12 characters go to auction (480 heights from Ceres). */
+export const AUCTION_NAMES: AuctionNames = {
+  ended: 'endedcon.chain',
+  same: 'samemcon.chain',
+  running: 'runngcon.chain',
+};
+
+/** startContractAuctions starts a harness (the caller closes it) and mines the chain on its devnode. */
+export async function startContractAuctions(): Promise<{ h: Harness; auctions: ContractAuctions }> {
+  const h = await startHarness(3, 'contract-auctions', {}, { REWARD_RULES: 'devnode' });
+  try {
+    return { h, auctions: await mineContractAuctions(h, AUCTION_NAMES, 97) };
+  } catch (err) {
+    await h.close();
+    throw err;
+  }
+}
+
 /** mineContractAuctions mines the chain on `h`'s devnode; `seed` makes the bidding account. */
-export async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
+async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
   const chain = h.devnode.chain;
   const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
   const bidder = keyPairFromSeed(Buffer.alloc(32, seed));
