@@ -4,6 +4,8 @@
  * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres). Every
  * file builds the same chain (startContractAuctions): names-contract-auctions loads it twice and has `-v --full` verify
  * its fresh load, names-contract-repair stores it as an earlier build did and compares its repair with a fresh load.
+ * So with the generated chain whose registrar bids in the accounts' auctions (startRegistrarBids):
+ * balances-contract-bids has `-v --full` verify its fresh load, names-contract-repair repairs it.
  */
 import { expect } from 'chai';
 import { reprefix } from '../../../../src/chain/encoding.ts';
@@ -51,6 +53,15 @@ export async function startContractAuctions(): Promise<{ h: Harness; auctions: C
     throw err;
   }
 }
+
+/** startRegistrarBids starts a harness (the caller closes it) on the generated chain whose registrar bids in auctions. */
+export const startRegistrarBids = (): Promise<Harness> =>
+  startHarness(
+    40,
+    'balances-registrar-bids',
+    { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
+    { REWARD_RULES: 'devnode' },
+  );
 
 /** mineContractAuctions mines the chain on `h`'s devnode; `seed` makes the bidding account. */
 async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
