@@ -104,13 +104,15 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
   let auctions: ContractAuctions;
   /** the rows of a fresh load (TABLES) */
   let fresh: Record<string, unknown[]> = {};
+  /** the derivations again (the earlier build's and the repair's) 50 heights a step: the chain's 490 in about ten */
+  const stepped = (): Record<string, string> => ({ ...env, BATCH_SIZE: '50' });
 
   before(async () => {
     ({ h, auctions } = await startContractAuctions());
     ({ env, pool } = await populatedWithNodeSettings(h));
     fresh = await rows(pool);
     await keepAside(h.db.url, 'mdw', FRESH);
-    await storeAsTheBuildBefore(h, pool, env);
+    await storeAsTheBuildBefore(h, pool, stepped());
   });
 
   after(async () => {
@@ -137,7 +139,7 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
     };
 
     before(async () => {
-      queued = await repair(h, pool, env);
+      queued = await repair(h, pool, stepped());
       server = await startServer({
         cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
         log: silentLog,
