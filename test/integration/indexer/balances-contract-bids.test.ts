@@ -31,8 +31,7 @@ import {
   verifyClean,
   type Harness,
 } from './support/harness.ts';
-import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
-import { rowsApart } from './support/schema-rows.ts';
+import { itChecksTheLoad, LOADS, populatedAs } from './support/two-loads.ts';
 
 const FEE = 10n ** 15n;
 /** the names: 9 to 12 characters go to auction (480 heights from Ceres) */
@@ -115,19 +114,15 @@ describe("AE balances of a contract's bids in name auctions: refunds and locks a
     await h?.close();
   });
 
-  for (const behind of [false, true])
-    describe(`internal calls ${behind ? 'derived after the batches' : 'in their batch'}`, function () {
-      /** the schema loaded: the in-batch load's is the one `-v --full` verifies */
-      const schema = behind ? 'behind' : 'mdw';
+  for (const load of LOADS)
+    describe(load.title, function () {
       let pool: Pool;
       let env: Record<string, string>;
 
       before(async () => {
         // behind: the int_calls area derives the contracts' bids after the transfers and balances of their heights (the
         // backfill, 50 heights a step: about ten an area), the transfers' refunds and locks derived again from there
-        ({ env, pool } = behind
-          ? await populatedInternalCallsBehind(h, schema, 50)
-          : await populatedWithNodeSettings(h, schema));
+        ({ env, pool } = await populatedAs(h, load, 50));
       });
 
       after(async () => {
@@ -205,14 +200,11 @@ describe("AE balances of a contract's bids in name auctions: refunds and locks a
         expect(await unexplainedChanges(pool)).to.deep.equal([]);
       });
 
-      if (!behind)
-        it('verifies clean against the devnode (mdw -v --full)', async () => {
-          await verifyClean(h, env);
-        });
-      else
-        it('derives every table as the load with the internal calls in their batch (which -v --full verified)', async () => {
-          expect(await rowsApart(h.db.url, 'mdw', schema)).to.deep.equal([]);
-        });
+      itChecksTheLoad(
+        load,
+        () => h,
+        () => env,
+      );
     });
 });
 

@@ -10,13 +10,10 @@
  * `-v --full` compares its scratch load (a fresh load) with the verified schema.
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import { parseJson, type Json } from '../../../src/chain/json.ts';
+import type { Json } from '../../../src/chain/json.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
-import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
-import { silentLog } from '../api/harness.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import {
   AUCTION_NAMES,
   chainClaims,
@@ -25,9 +22,9 @@ import {
   type Claim,
   type ContractAuctions,
 } from './support/contract-auctions.ts';
-import { populatedWithNodeSettings, verifyClean, type Harness } from './support/harness.ts';
-import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
-import { rowsApart } from './support/schema-rows.ts';
+import type { Harness } from './support/harness.ts';
+import { serveSchema, type ServedSchema } from './support/served-schema.ts';
+import { itChecksTheLoad, LOADS, populatedAs } from './support/two-loads.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -46,33 +43,20 @@ describe('name auctions a contract opens and a NameClaimTx bids in', function ()
     await h?.close();
   });
 
-  for (const behind of [false, true])
-    describe(`internal calls ${behind ? 'derived after the batches' : 'in their batch'}`, function () {
-      /** the schema loaded: the in-batch load's is the one `-v --full` verifies */
-      const schema = behind ? 'behind' : 'mdw';
+  for (const load of LOADS)
+    describe(load.title, function () {
       let pool: Pool;
       let env: Record<string, string>;
-      let server: Awaited<ReturnType<typeof startServer>>;
-
-      const get = async (path: string): Promise<{ status: number; body: Obj }> => {
-        const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
-        return { status: res.status, body: parseJson(await res.text()) as Obj };
-      };
+      let server: ServedSchema;
+      const get = (path: string): ReturnType<ServedSchema['get']> => server.get(path);
 
       before(async () => {
-        if (behind) {
-          // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them, 50
-          // heights a step (about ten steps an area)
-          let pendingFrom: number | undefined;
-          ({ env, pool, pendingFrom } = await populatedInternalCallsBehind(h, schema, 50));
-          expect(pendingFrom, 'the internal calls pending from the first call').to.be.at.most(5);
-        } else ({ env, pool } = await populatedWithNodeSettings(h, schema));
-        server = await startServer({
-          cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
-          log: silentLog,
-          registry: new prom.Registry(),
-          version: 't',
-        });
+        // behind: the batches go on while the dry-runs are refused; the backfill derives the internal calls after
+        // them, 50 heights a step (about ten steps an area)
+        let pendingFrom: number | undefined;
+        ({ env, pool, pendingFrom } = await populatedAs(h, load, 50));
+        if (load.behind) expect(pendingFrom, 'the internal calls pending from the first call').to.be.at.most(5);
+        server = await serveSchema(h, env, '/mdw/v3');
       });
 
       after(async () => {
@@ -126,19 +110,13 @@ describe('name auctions a contract opens and a NameClaimTx bids in', function ()
       it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
         const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
         expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
-        const unexplained = await pool.query('SELECT account_id, height FROM account_balance_changes WHERE kind = $1', [
-          'unexplained',
-        ]);
-        expect(unexplained.rows).to.deep.equal([]);
+        expect(await unexplainedChanges(pool)).to.deep.equal([]);
       });
 
-      if (!behind)
-        it('verifies clean against the devnode (mdw -v --full)', async () => {
-          await verifyClean(h, env);
-        });
-      else
-        it('derives every table as the load with the internal calls in their batch (which -v --full verified)', async () => {
-          expect(await rowsApart(h.db.url, 'mdw', schema)).to.deep.equal([]);
-        });
+      itChecksTheLoad(
+        load,
+        () => h,
+        () => env,
+      );
     });
 });

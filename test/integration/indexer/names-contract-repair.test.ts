@@ -11,10 +11,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import { parseJson, type Json } from '../../../src/chain/json.ts';
+import type { Json } from '../../../src/chain/json.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
 import { MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
@@ -22,7 +20,6 @@ import { insertContractNameEvents, nameTxEventsFrom } from '../../../src/db/writ
 import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
 import { foldNameEvents, storedNameTxAction } from '../../../src/indexer/derived/contract-names.ts';
 import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
-import { silentLog } from '../api/harness.ts';
 import {
   AUCTION_NAMES,
   chainClaims,
@@ -34,6 +31,7 @@ import {
 } from './support/contract-auctions.ts';
 import { deriveAgain, populatedWithNodeSettings, type Harness } from './support/harness.ts';
 import { keepAside, rowsApart } from './support/schema-rows.ts';
+import { serveSchema, type ServedSchema } from './support/served-schema.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -131,21 +129,13 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
   });
 
   describe('after the migration and the backfill', () => {
-    let server: Awaited<ReturnType<typeof startServer>>;
+    let server: ServedSchema;
     let queued: unknown[] = [];
-    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
-      const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
-      return { status: res.status, body: parseJson(await res.text()) as Obj };
-    };
+    const get = (path: string): ReturnType<ServedSchema['get']> => server.get(path);
 
     before(async () => {
       queued = await repair(h, pool, stepped());
-      server = await startServer({
-        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
-        log: silentLog,
-        registry: new prom.Registry(),
-        version: 't',
-      });
+      server = await serveSchema(h, env, '/mdw/v3');
     });
 
     after(async () => {

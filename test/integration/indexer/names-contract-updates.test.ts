@@ -7,8 +7,6 @@
  * their batch, and after the batches (the backfill's path).
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import { address } from '../../../src/chain/fate.ts';
 import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
@@ -23,7 +21,6 @@ import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
 import { fundGa } from '../../support/ga-txs.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
-import { silentLog } from '../api/harness.ts';
 import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
 import {
   mineGeneration,
@@ -32,6 +29,7 @@ import {
   verifyClean,
   type Harness,
 } from './support/harness.ts';
+import { serveSchema, type ServedSchema } from './support/served-schema.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -57,7 +55,7 @@ for (const behind of [false, true])
     let h: Harness;
     let pool: Pool;
     let env: Record<string, string>;
-    let server: Awaited<ReturnType<typeof startServer>>;
+    let server: ServedSchema;
     let registrar = '';
     const [x, y, z] = [1, 2, 3].map((i) => keyPairFromSeed(Buffer.alloc(32, 100 + i)).address);
     /** each name's updates, in chain order */
@@ -67,10 +65,7 @@ for (const behind of [false, true])
     /** the heights of the contract's revokes */
     const revokes: number[] = [];
 
-    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
-      const res = await fetch(`${server.httpUrl}${path}`);
-      return { status: res.status, body: parseJson(await res.text()) as Obj };
-    };
+    const get = (path: string): ReturnType<ServedSchema['get']> => server.get(path);
 
     before(async () => {
       h = await startHarness(3, `names-contract-updates-${behind}`, {}, { REWARD_RULES: 'devnode' });
@@ -147,12 +142,7 @@ for (const behind of [false, true])
         // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
         ({ env, pool } = await populatedInternalCallsBehind(h));
       } else ({ env, pool } = await populatedWithNodeSettings(h));
-      server = await startServer({
-        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
-        log: silentLog,
-        registry: new prom.Registry(),
-        version: 't',
-      });
+      server = await serveSchema(h, env);
     });
 
     after(async () => {
