@@ -36,11 +36,11 @@ export interface ContractAuctions {
   readonly bids: ReadonlyMap<string, readonly string[]>;
 }
 
-/** The chain's names: 9 to 12 characters go to auction (480 heights from Ceres). */
+/** The chain's names: 9 to 12 characters go to auction for 480 heights from Ceres (5 to 8: 960, twice the chain). */
 export const AUCTION_NAMES: AuctionNames = {
-  ended: 'endedcon.chain',
-  same: 'samemcon.chain',
-  running: 'runngcon.chain',
+  ended: 'endedcont.chain',
+  same: 'samemcont.chain',
+  running: 'runngcont.chain',
 };
 
 /** startContractAuctions starts a harness (the caller closes it) and mines the chain on its devnode. */
@@ -54,7 +54,7 @@ export async function startContractAuctions(): Promise<{ h: Harness; auctions: C
   }
 }
 
-/** startRegistrarBids starts a harness (the caller closes it) on the generated chain whose registrar bids in auctions. */
+/** startRegistrarBids starts a harness (the caller closes it) on the generated chain whose registrar bids. */
 export const startRegistrarBids = (): Promise<Harness> =>
   startHarness(
     40,

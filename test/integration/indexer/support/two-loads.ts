@@ -37,7 +37,7 @@ export async function populatedAs(
     : populatedWithNodeSettings(h, load.schema);
 }
 
-/** itChecksTheLoad is a load's last case: `-v --full` of the in-batch load, every table of the behind one equal to it. */
+/** itChecksTheLoad is a load's last case: `-v --full` of the in-batch load, the behind one's tables equal to it. */
 export function itChecksTheLoad(load: Load, harness: () => Harness, env: () => Record<string, string>): void {
   if (!load.behind)
     it('verifies clean against the devnode (mdw -v --full)', async () => {
