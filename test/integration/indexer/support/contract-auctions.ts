@@ -8,19 +8,12 @@
  * balances-contract-bids has `-v --full` verify its fresh load, names-contract-repair repairs it.
  */
 import { expect } from 'chai';
-import { reprefix } from '../../../../src/chain/encoding.ts';
 import { nameId } from '../../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../../src/chain/json.ts';
-import { signBuilt } from '../../../../src/devnode/index.ts';
-import { contractId } from '../../../../src/devnode/ids.ts';
-import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../../src/devnode/keys.ts';
-import { callTx, createTx } from '../../../../src/devnode/contracts/txs.ts';
+import { keyPairFromSeed, type KeyPair } from '../../../../src/devnode/keys.ts';
 import { minimumNameFee } from '../../../../src/devnode/rules/names.ts';
-import type { BuiltTx, TxFields } from '../../../../src/devnode/tx-codec.ts';
-import { fundGa } from '../../../support/ga-txs.ts';
 import { mineGeneration, startHarness, type Harness } from './harness.ts';
-
-const FEE = 10n ** 15n;
+import { deployRegistrar } from './registrar.ts';
 
 /** The names of the auctions: ended (outbid a generation later), outbid in the same micro block, running at the top. */
 export interface AuctionNames {
@@ -66,37 +59,12 @@ export const startRegistrarBids = (): Promise<Harness> =>
 /** mineContractAuctions mines the chain on `h`'s devnode; `seed` makes the bidding account. */
 async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
   const chain = h.devnode.chain;
-  const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
   const bidder = keyPairFromSeed(Buffer.alloc(32, seed));
-  const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
-  const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-  await h.devnode.mineKeyBlock();
-  submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
-  const deployNonce = nonce(patron);
-  submit(createTx(patron, deployNonce, 'registrar', []));
-  const contract = contractId(patron.address, deployNonce);
-  await mineGeneration(h);
+  const registrar = await deployRegistrar(h, [bidder]);
   const bids = new Map<string, string[]>();
   const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
-  const claim = (name: string, fee: bigint): void =>
-    record(
-      name,
-      submit({
-        tx: {
-          type: 'NameClaimTx',
-          version: 2,
-          account_id: bidder.address,
-          name,
-          name_salt: 0,
-          name_fee: fee,
-          fee: FEE,
-          nonce: nonce(bidder),
-        } satisfies TxFields,
-        signers: [bidder],
-      }),
-    );
-  const contractClaim = (name: string, fee: bigint): void =>
-    record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
+  const claim = (name: string, fee: bigint): void => record(name, registrar.claim(bidder, name, fee));
+  const contractClaim = (name: string, fee: bigint): void => record(name, registrar.call('claim', [name], fee));
   // the contract opens an auction, an account outbids it in the next generation: ended by the top
   contractClaim(names.ended, minimumNameFee(names.ended));
   await mineGeneration(h);
@@ -113,7 +81,7 @@ async function mineContractAuctions(h: Harness, names: AuctionNames, seed: numbe
   await mineGeneration(h);
   claim(names.running, minimumNameFee(names.running) * 2n);
   await mineGeneration(h);
-  return { bidder, registrar: reprefix(contract, 'ak'), bids };
+  return { bidder, registrar: registrar.account, bids };
 }
 
 type Obj = { [key: string]: Json };

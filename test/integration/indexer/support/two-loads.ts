@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Pool } from '../../../../src/db/connection/pool.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../../support/ae-balances-truth.ts';
 import { populatedWithNodeSettings, verifyClean, type Harness } from './harness.ts';
 import { populatedInternalCallsBehind } from './internal-calls-behind.ts';
 import { rowsApart } from './schema-rows.ts';
@@ -37,11 +38,25 @@ export async function populatedAs(
     : populatedWithNodeSettings(h, load.schema);
 }
 
-/** itChecksTheLoad is a load's last case: `-v --full` of the in-batch load, the behind one's tables equal to it. */
-export function itChecksTheLoad(load: Load, harness: () => Harness, env: () => Record<string, string>): void {
+/**
+ * itChecksTheLoad is a load's last cases: every account's balance after every height the devnode's, no change
+ * 'unexplained'; `-v --full` of the in-batch load, the behind one's tables equal to it.
+ */
+export function itChecksTheLoad(
+  load: Load,
+  harness: () => Harness,
+  loaded: () => { env: Record<string, string>; pool: Pool },
+): void {
+  it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
+    const { devnode } = harness();
+    const all = Array.from({ length: devnode.height() + 1 }, (_, i) => i);
+    expect(await aeBalancesApart(loaded().pool, devnode.chain, all)).to.deep.equal([]);
+    expect(await unexplainedChanges(loaded().pool)).to.deep.equal([]);
+  });
+
   if (!load.behind)
     it('verifies clean against the devnode (mdw -v --full)', async () => {
-      await verifyClean(harness(), env());
+      await verifyClean(harness(), loaded().env);
     });
   else
     it('derives every table as the load with the internal calls in their batch (which -v --full verified)', async () => {
