@@ -4,37 +4,40 @@
  * are made what the build before the names' fold and the contracts' bids left (its NameClaimTx events folded without
  * the contract's: a claim of its own; no refund or lock of a contract's bid, its balance's changes an 'unexplained'
  * row), then the migration and the populator's backfill repair them from the stored rows: the names, the transfers,
- * the statistics and the balances equal a fresh load's, the routes and balances the devnode's, `mdw -v --full` clean.
+ * the statistics and the balances equal a fresh load's, the routes and balances the devnode's, and every table a fresh
+ * load's (kept aside before), as `mdw -v --full` compares it with its scratch load; the fresh load of each chain is
+ * the one names-contract-auctions and balances-contract-bids have `-v --full` verify (support/contract-auctions.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
-import { parseJson, type Json } from '../../../src/chain/json.ts';
+import type { Json } from '../../../src/chain/json.ts';
 import { renderStoredTx } from '../../../src/chain/stored-tx.ts';
 import { withTransaction, type Pool } from '../../../src/db/connection/pool.ts';
 import { MIGRATIONS_DIR } from '../../../src/db/schema/migrator.ts';
 import { insertContractNameEvents, nameTxEventsFrom } from '../../../src/db/writes/contract-name-events.ts';
 import { recordBackfill } from '../../../src/db/writes/derive-backfill.ts';
 import { foldNameEvents, storedNameTxAction } from '../../../src/indexer/derived/contract-names.ts';
-import type { KeyPair } from '../../../src/devnode/keys.ts';
 import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
-import { silentLog } from '../api/harness.ts';
 import {
+  AUCTION_NAMES,
   chainClaims,
-  mineContractAuctions,
   servedClaims,
+  startContractAuctions,
+  startRegistrarBids,
   type Claim,
   type ContractAuctions,
 } from './support/contract-auctions.ts';
-import { deriveAgain, populatedWithNodeSettings, startHarness, verifyClean, type Harness } from './support/harness.ts';
+import { deriveAgain, populatedWithNodeSettings, type Harness } from './support/harness.ts';
+import { keepAside, rowsApart } from './support/schema-rows.ts';
+import { serveSchema, type ServedSchema } from './support/served-schema.ts';
 
 type Obj = { [key: string]: Json };
 
-/** 9 to 12 characters go to auction (480 heights from Ceres) */
-const [ENDED, RUNNING, SAME] = ['endedrep.chain', 'runngrep.chain', 'samemrep.chain'];
+const { ended: ENDED, running: RUNNING, same: SAME } = AUCTION_NAMES;
+/** the schema a fresh load is kept aside in (keepAside) */
+const FRESH = 'fresh';
 
 /** The rows the repair derives again, each table's in one order. */
 const TABLES: Readonly<Record<string, string>> = {
@@ -96,19 +99,18 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
   let h: Harness;
   let pool: Pool;
   let env: Record<string, string>;
-  let bidder: KeyPair;
-  let registrar = '';
-  /** each bid's transaction hash, in chain order per name */
-  let bids: ContractAuctions['bids'] = new Map();
+  let auctions: ContractAuctions;
   /** the rows of a fresh load (TABLES) */
   let fresh: Record<string, unknown[]> = {};
+  /** the derivations again (the earlier build's and the repair's) 50 heights a step: the chain's 490 in about ten */
+  const stepped = (): Record<string, string> => ({ ...env, BATCH_SIZE: '50' });
 
   before(async () => {
-    h = await startHarness(3, 'names-contract-repair', {}, { REWARD_RULES: 'devnode' });
-    ({ bidder, registrar, bids } = await mineContractAuctions(h, { ended: ENDED, same: SAME, running: RUNNING }, 98));
+    ({ h, auctions } = await startContractAuctions());
     ({ env, pool } = await populatedWithNodeSettings(h));
     fresh = await rows(pool);
-    await storeAsTheBuildBefore(h, pool, env);
+    await keepAside(h.db.url, 'mdw', FRESH);
+    await storeAsTheBuildBefore(h, pool, stepped());
   });
 
   after(async () => {
@@ -127,21 +129,13 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
   });
 
   describe('after the migration and the backfill', () => {
-    let server: Awaited<ReturnType<typeof startServer>>;
+    let server: ServedSchema;
     let queued: unknown[] = [];
-    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
-      const res = await fetch(`${server.httpUrl}/mdw/v3${path}`);
-      return { status: res.status, body: parseJson(await res.text()) as Obj };
-    };
+    const get = (path: string): ReturnType<ServedSchema['get']> => server.get(path);
 
     before(async () => {
-      queued = await repair(h, pool, env);
-      server = await startServer({
-        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
-        log: silentLog,
-        registry: new prom.Registry(),
-        version: 't',
-      });
+      queued = await repair(h, pool, stepped());
+      server = await serveSchema(h, env, '/mdw/v3');
     });
 
     after(async () => {
@@ -149,7 +143,7 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
     });
 
     it("queues the names' fold, the transfers, the statistics and the balances from the contract's first claim", () => {
-      const first = Math.min(...[...bids.values()].map((b) => h.devnode.chain.txs.get(b[0]!)!.blockHeight!));
+      const first = Math.min(...[...auctions.bids.values()].map((b) => h.devnode.chain.txs.get(b[0]!)!.blockHeight!));
       const to = h.devnode.height();
       expect(queued).to.deep.equal(
         ['balances', 'names', 'stats', 'transfers'].map((area) => ({ area, next_height: first, to_height: to })),
@@ -161,7 +155,7 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
     });
 
     const claimsOf = (path: string): Promise<Claim[]> => servedClaims(get, path);
-    const expectedClaims = (name: string): Claim[] => chainClaims({ bidder, registrar, bids }, name);
+    const expectedClaims = (name: string): Claim[] => chainClaims(auctions, name);
 
     it("serves the running auction and the names won as the devnode's", async () => {
       const auction = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;
@@ -188,8 +182,8 @@ describe("migration 1164 on a chain stored before the names' fold and the contra
       expect(await unexplainedChanges(pool)).to.deep.equal([]);
     });
 
-    it('verifies clean against the devnode (mdw -v --full)', async () => {
-      await verifyClean(h, env);
+    it('derives every table as the fresh load did (the comparison of mdw -v --full)', async () => {
+      expect(await rowsApart(h.db.url, 'mdw', FRESH)).to.deep.equal([]);
     });
   });
 });
@@ -202,14 +196,10 @@ describe("migration 1164 on a generated chain whose registrar bids in the accoun
   let fresh: Record<string, unknown[]> = {};
 
   before(async () => {
-    h = await startHarness(
-      40,
-      'names-registrar-repair',
-      { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
-      { REWARD_RULES: 'devnode' },
-    );
+    h = await startRegistrarBids();
     ({ env, pool } = await populatedWithNodeSettings(h));
     fresh = await rows(pool);
+    await keepAside(h.db.url, 'mdw', FRESH);
     await storeAsTheBuildBefore(h, pool, env);
     expect(await rows(pool), 'the rows the build before left').to.not.deep.equal(fresh);
     await repair(h, pool, env);
@@ -229,7 +219,7 @@ describe("migration 1164 on a generated chain whose registrar bids in the accoun
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
   });
 
-  it('verifies clean against the devnode (mdw -v --full)', async () => {
-    await verifyClean(h, env);
+  it('derives every table as the fresh load did (the comparison of mdw -v --full)', async () => {
+    expect(await rowsApart(h.db.url, 'mdw', FRESH)).to.deep.equal([]);
   });
 });

@@ -7,23 +7,15 @@
  * their batch, and after the batches (the backfill's path).
  */
 import { expect } from 'chai';
-import prom from 'prom-client';
-import { startServer } from '../../../src/api/server.ts';
 import { address } from '../../../src/chain/fate.ts';
-import { reprefix } from '../../../src/chain/encoding.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { signBuilt } from '../../../src/devnode/index.ts';
-import { contractId } from '../../../src/devnode/ids.ts';
-import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../src/devnode/keys.ts';
-import { callTx, createTx } from '../../../src/devnode/contracts/txs.ts';
+import { keyPairFromSeed, type KeyPair } from '../../../src/devnode/keys.ts';
 import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
 import { nameStatus } from '../../../src/devnode/rules/common.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';
-import { fundGa } from '../../support/ga-txs.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
-import { silentLog } from '../api/harness.ts';
 import { populatedInternalCallsBehind } from './support/internal-calls-behind.ts';
 import {
   mineGeneration,
@@ -32,6 +24,8 @@ import {
   verifyClean,
   type Harness,
 } from './support/harness.ts';
+import { serveSchema, type ServedSchema } from './support/served-schema.ts';
+import { deployRegistrar } from './support/registrar.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -57,7 +51,7 @@ for (const behind of [false, true])
     let h: Harness;
     let pool: Pool;
     let env: Record<string, string>;
-    let server: Awaited<ReturnType<typeof startServer>>;
+    let server: ServedSchema;
     let registrar = '';
     const [x, y, z] = [1, 2, 3].map((i) => keyPairFromSeed(Buffer.alloc(32, 100 + i)).address);
     /** each name's updates, in chain order */
@@ -67,30 +61,17 @@ for (const behind of [false, true])
     /** the heights of the contract's revokes */
     const revokes: number[] = [];
 
-    const get = async (path: string): Promise<{ status: number; body: Obj }> => {
-      const res = await fetch(`${server.httpUrl}${path}`);
-      return { status: res.status, body: parseJson(await res.text()) as Obj };
-    };
+    const get = (path: string): ReturnType<ServedSchema['get']> => server.get(path);
 
     before(async () => {
       h = await startHarness(3, `names-contract-updates-${behind}`, {}, { REWARD_RULES: 'devnode' });
-      const chain = h.devnode.chain;
-      const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
       const holder: KeyPair = keyPairFromSeed(Buffer.alloc(32, 98));
-      const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
-      const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-      const sign = (k: KeyPair, tx: TxFields): BuiltTx => ({ tx: { ...tx, nonce: nonce(k) }, signers: [k] });
-      const call = (fn: string, args: Parameters<typeof callTx>[4], amount = 0n): string =>
-        submit(callTx(patron, nonce(patron), contract, fn, args, amount));
+      const r = await deployRegistrar(h, [holder]);
+      registrar = r.account;
+      const { submit, call } = r;
+      const sign = (k: KeyPair, tx: TxFields): BuiltTx => ({ tx: { ...tx, nonce: r.nonce(k) }, signers: [k] });
       const updated = (name: string, update: Update): void =>
         void updates.set(name, [...(updates.get(name) ?? []), update]);
-      await h.devnode.mineKeyBlock();
-      submit(fundGa(patron, holder.address, 10n ** 21n, nonce(patron)));
-      const deployNonce = nonce(patron);
-      submit(createTx(patron, deployNonce, 'registrar', []));
-      const contract = contractId(patron.address, deployNonce);
-      registrar = reprefix(contract, 'ak');
-      await mineGeneration(h);
       // the contract claims three names at once and opens an auction
       const claimed = [...NAMES, AUCTIONED].map((name) => ({
         name,
@@ -147,12 +128,7 @@ for (const behind of [false, true])
         // the batches go on while the dry-runs are refused; the backfill derives the internal calls after them
         ({ env, pool } = await populatedInternalCallsBehind(h));
       } else ({ env, pool } = await populatedWithNodeSettings(h));
-      server = await startServer({
-        cfg: h.config({ ...env, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' }),
-        log: silentLog,
-        registry: new prom.Registry(),
-        version: 't',
-      });
+      server = await serveSchema(h, env);
     });
 
     after(async () => {

@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { buildTx, Tag, type AensName } from '@aeternity/aepp-sdk';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
+import type { PoolClient } from '../../../src/db/connection/pool.ts';
 import { NAME_SEARCH_INDEX } from '../../../src/db/schema/name-search-index.ts';
 import { holdingCondition, names } from '../../../src/db/queries/names.ts';
 import { startV3, type V3UnderTest } from './harness.ts';
@@ -167,7 +168,7 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
     expect(holding('_')).to.deep.equal([]);
   };
 
-  it("answers the chain's names holding the query with the trigram index, which a rare query's plan reads", async () => {
+  it("answers the chain's names holding the query with the trigram index", async () => {
     const { rows } = await v3.pool.query<{ valid: boolean }>(
       `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
         WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
@@ -175,59 +176,29 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
     );
     expect(rows).to.deep.equal([{ valid: true }]);
     await expectAsTheChain();
-    // the server's connections see only their schema (search_path), not the extension's: the plan reads the index all
-    // the same. Planned over 20 000 more names (a table of 22 is read whole), in a transaction rolled back.
-    const client = await v3.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO name_state (name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers, kind)
-         SELECT 'nm_filler' || i, 'filler-name-' || i || '.chain', 'th_filler', 1, 1, 'ak_filler', i, '[]', 'claim'
-           FROM generate_series(1, 20000) i`,
-      );
-      // as (auto)vacuum moves a GIN index's pending entries into its tree, which a large table's has done long since
-      await client.query('SELECT gin_clean_pending_list($1::regclass)', [NAME_SEARCH_INDEX]);
-      await client.query('ANALYZE name_state');
-      const plan = await client.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT name FROM name_state s WHERE s.name LIKE '%rare-na%' ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
-      );
-      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(`Bitmap Index Scan on ${NAME_SEARCH_INDEX}`);
-      // one or two characters hold no trigram: a rare pair is read from the names' grams (migration 1076), the route's
-      // own statement planned, not a read of the table
-      await client.query('SELECT gin_clean_pending_list($1::regclass)', ['name_state_name_grams']);
-      const values: unknown[] = [];
-      const holding = holdingCondition('zq', values);
-      const grams = await client.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT name FROM name_state s WHERE ${holding} ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
-        values,
-      );
-      expect(grams.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(
-        'Bitmap Index Scan on name_state_name_grams',
-      );
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
   });
 
-  it("answers as the old statement with names of other forms than `label.chain`, and a whole name reads the names' ends", async () => {
-    // names the chain holds none of since Lima (mainnet's first year had `.test` names), beside 20 000 of the usual
-    // form, in a transaction rolled back; each page of names() equal to the old statement's on that connection
-    const OTHERS = [
-      'old-name.test',
-      'sub.domain.chain',
-      'search-alpha-01.chain.chain',
-      'a.chainy.chain',
-      'two..chain',
-      '.chain',
-      'search-alpha-01.chain.',
-      'no-dot-at-all',
-      'alpha-01.chain-and-more',
-      'umlaut-ä.test',
-      'astral-𝔸.test',
-    ];
-    const client = await v3.pool.connect();
-    try {
+  /** names the chain holds none of since Lima (mainnet's first year had `.test` names) */
+  const OTHERS = [
+    'old-name.test',
+    'sub.domain.chain',
+    'search-alpha-01.chain.chain',
+    'a.chainy.chain',
+    'two..chain',
+    '.chain',
+    'search-alpha-01.chain.',
+    'no-dot-at-all',
+    'alpha-01.chain-and-more',
+    'umlaut-ä.test',
+    'astral-𝔸.test',
+  ];
+
+  // 20 000 names of the usual form beside the chain's and OTHERS, in one transaction rolled back after the cases
+  describe('beside 20 000 more names', () => {
+    let client: PoolClient;
+
+    before(async () => {
+      client = await v3.pool.connect();
       await client.query('BEGIN');
       await client.query(
         `INSERT INTO name_state (name_hash, name, tx_hash, created_at_height, auction_end_height, owner, expires_at, pointers, kind)
@@ -240,7 +211,39 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
          SELECT 'nm_filler' || i, 'filler-name-' || i || '.chain', 'th_filler', 1, 1, 'ak_filler', i, '[]', 'claim'
            FROM generate_series(1, 20000) i`,
       );
+      // as (auto)vacuum moves a GIN index's pending entries into its tree, which a large table's has done long since
+      for (const index of [NAME_SEARCH_INDEX, 'name_state_name_grams'])
+        await client.query('SELECT gin_clean_pending_list($1::regclass)', [index]);
       await client.query('ANALYZE name_state');
+    });
+
+    after(async () => {
+      await client?.query('ROLLBACK');
+      client?.release();
+    });
+
+    it("plans a rare query's read with the trigram index, and a rare pair's with the names' grams", async () => {
+      // the server's connections see only their schema (search_path), not the extension's: the plan reads the index
+      // all the same (a table of the chain's 22 names is read whole)
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT name FROM name_state s WHERE s.name LIKE '%rare-na%' ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
+      );
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(`Bitmap Index Scan on ${NAME_SEARCH_INDEX}`);
+      // one or two characters hold no trigram: a rare pair is read from the names' grams (migration 1076), the route's
+      // own statement planned, not a read of the table
+      const values: unknown[] = [];
+      const holding = holdingCondition('zq', values);
+      const grams = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT name FROM name_state s WHERE ${holding} ORDER BY expires_at DESC NULLS LAST, name LIMIT 100`,
+        values,
+      );
+      expect(grams.rows.map((r) => r['QUERY PLAN']).join('\n')).to.include(
+        'Bitmap Index Scan on name_state_name_grams',
+      );
+    });
+
+    it("answers as the old statement with names of other forms than `label.chain`, and a whole name reads the names' ends", async () => {
+      // each page of names() equal to the old statement's on that connection
       const queries = [
         ...QUERIES,
         // `.` alone is no path segment a client sends (it names the directory): asked of names() only
@@ -292,14 +295,14 @@ describe('/middleware/names/{query} against the names of the devnode chain, with
       );
       expect(found.map((r) => r.name)).to.deep.equal(['filler-name-12345.chain']);
       expect(await scans()).to.deep.equal({ reversed: before.reversed + 1, trigrams: before.trigrams });
-    } finally {
-      await client.query('ROLLBACK');
-      client.release();
-    }
+    });
   });
 
-  it('answers the same without the trigram index (a database without pg_trgm reads every name for 3+ characters)', async () => {
-    await v3.pool.query(`DROP INDEX ${NAME_SEARCH_INDEX}`);
-    await expectAsTheChain();
+  // after the cases above (mocha runs a suite's own cases before its suites)
+  describe('without the trigram index', () => {
+    it('answers the same (a database without pg_trgm reads every name for 3+ characters)', async () => {
+      await v3.pool.query(`DROP INDEX ${NAME_SEARCH_INDEX}`);
+      await expectAsTheChain();
+    });
   });
 });

@@ -1,22 +1,19 @@
 /**
  * @module A chain whose registrar contract opens name auctions (`AENS.claim`, an internal call of a ContractCallTx)
  * that an account's NameClaimTx outbids: one ended by the top, one in the same micro block (ended too), one running
- * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres).
+ * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres). Every
+ * file builds the same chain (startContractAuctions): names-contract-auctions loads it twice and has `-v --full` verify
+ * its fresh load, names-contract-repair stores it as an earlier build did and compares its repair with a fresh load.
+ * So with the generated chain whose registrar bids in the accounts' auctions (startRegistrarBids):
+ * balances-contract-bids has `-v --full` verify its fresh load, names-contract-repair repairs it.
  */
 import { expect } from 'chai';
-import { reprefix } from '../../../../src/chain/encoding.ts';
 import { nameId } from '../../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../../src/chain/json.ts';
-import { signBuilt } from '../../../../src/devnode/index.ts';
-import { contractId } from '../../../../src/devnode/ids.ts';
-import { keyPairFromSeed, parseSecretKey, type KeyPair } from '../../../../src/devnode/keys.ts';
-import { callTx, createTx } from '../../../../src/devnode/contracts/txs.ts';
+import { keyPairFromSeed, type KeyPair } from '../../../../src/devnode/keys.ts';
 import { minimumNameFee } from '../../../../src/devnode/rules/names.ts';
-import type { BuiltTx, TxFields } from '../../../../src/devnode/tx-codec.ts';
-import { fundGa } from '../../../support/ga-txs.ts';
-import { mineGeneration, type Harness } from './harness.ts';
-
-const FEE = 10n ** 15n;
+import { mineGeneration, startHarness, type Harness } from './harness.ts';
+import { deployRegistrar } from './registrar.ts';
 
 /** The names of the auctions: ended (outbid a generation later), outbid in the same micro block, running at the top. */
 export interface AuctionNames {
@@ -32,40 +29,42 @@ export interface ContractAuctions {
   readonly bids: ReadonlyMap<string, readonly string[]>;
 }
 
+/** The chain's names: 9 to 12 characters go to auction for 480 heights from Ceres (5 to 8: 960, twice the chain). */
+export const AUCTION_NAMES: AuctionNames = {
+  ended: 'endedcont.chain',
+  same: 'samemcont.chain',
+  running: 'runngcont.chain',
+};
+
+/** startContractAuctions starts a harness (the caller closes it) and mines the chain on its devnode. */
+export async function startContractAuctions(): Promise<{ h: Harness; auctions: ContractAuctions }> {
+  const h = await startHarness(3, 'contract-auctions', {}, { REWARD_RULES: 'devnode' });
+  try {
+    return { h, auctions: await mineContractAuctions(h, AUCTION_NAMES, 97) };
+  } catch (err) {
+    await h.close();
+    throw err;
+  }
+}
+
+/** startRegistrarBids starts a harness (the caller closes it) on the generated chain whose registrar bids. */
+export const startRegistrarBids = (): Promise<Harness> =>
+  startHarness(
+    40,
+    'balances-registrar-bids',
+    { registrar: true, registrarBids: true, tokenShare: 0.5, txsPerMicroBlock: 8 },
+    { REWARD_RULES: 'devnode' },
+  );
+
 /** mineContractAuctions mines the chain on `h`'s devnode; `seed` makes the bidding account. */
-export async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
+async function mineContractAuctions(h: Harness, names: AuctionNames, seed: number): Promise<ContractAuctions> {
   const chain = h.devnode.chain;
-  const patron = parseSecretKey(h.devnode.accounts[0]!.secretKey);
   const bidder = keyPairFromSeed(Buffer.alloc(32, seed));
-  const nonce = (k: KeyPair): number => (chain.pending.accounts.get(k.address)?.nonce ?? 0) + 1;
-  const submit = (built: BuiltTx): string => chain.submit(signBuilt(chain.options.networkId, built)).hash;
-  await h.devnode.mineKeyBlock();
-  submit(fundGa(patron, bidder.address, 10n ** 21n, nonce(patron)));
-  const deployNonce = nonce(patron);
-  submit(createTx(patron, deployNonce, 'registrar', []));
-  const contract = contractId(patron.address, deployNonce);
-  await mineGeneration(h);
+  const registrar = await deployRegistrar(h, [bidder]);
   const bids = new Map<string, string[]>();
   const record = (name: string, hash: string): void => void bids.set(name, [...(bids.get(name) ?? []), hash]);
-  const claim = (name: string, fee: bigint): void =>
-    record(
-      name,
-      submit({
-        tx: {
-          type: 'NameClaimTx',
-          version: 2,
-          account_id: bidder.address,
-          name,
-          name_salt: 0,
-          name_fee: fee,
-          fee: FEE,
-          nonce: nonce(bidder),
-        } satisfies TxFields,
-        signers: [bidder],
-      }),
-    );
-  const contractClaim = (name: string, fee: bigint): void =>
-    record(name, submit(callTx(patron, nonce(patron), contract, 'claim', [name], fee)));
+  const claim = (name: string, fee: bigint): void => record(name, registrar.claim(bidder, name, fee));
+  const contractClaim = (name: string, fee: bigint): void => record(name, registrar.call('claim', [name], fee));
   // the contract opens an auction, an account outbids it in the next generation: ended by the top
   contractClaim(names.ended, minimumNameFee(names.ended));
   await mineGeneration(h);
@@ -82,7 +81,7 @@ export async function mineContractAuctions(h: Harness, names: AuctionNames, seed
   await mineGeneration(h);
   claim(names.running, minimumNameFee(names.running) * 2n);
   await mineGeneration(h);
-  return { bidder, registrar: reprefix(contract, 'ak'), bids };
+  return { bidder, registrar: registrar.account, bids };
 }
 
 type Obj = { [key: string]: Json };

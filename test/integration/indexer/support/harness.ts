@@ -101,13 +101,17 @@ export async function nodeSettings(h: Harness): Promise<Record<string, string>> 
 }
 
 /**
- * populatedWithNodeSettings populates the schema to the devnode's top with nodeSettings, and opens a pool on it (the
- * caller ends it): `env`, the settings, for the checks that must follow the same (verifyClean).
+ * populatedWithNodeSettings populates `schema` (the populator migrates one not there yet) to the devnode's top with
+ * nodeSettings, and opens a pool on it (the caller ends it): `env`, the settings and the schema, for the checks that
+ * must follow the same (verifyClean).
  */
-export async function populatedWithNodeSettings(h: Harness): Promise<{ env: Record<string, string>; pool: Pool }> {
-  const env = await nodeSettings(h);
+export async function populatedWithNodeSettings(
+  h: Harness,
+  schema = 'mdw',
+): Promise<{ env: Record<string, string>; pool: Pool }> {
+  const env = { ...(await nodeSettings(h)), DATABASE_SCHEMA: schema };
   await populateToTop(h.config(env));
-  return { env, pool: createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent) };
+  return { env, pool: createPool({ databaseUrl: h.db.url, schema, max: 2 }, silent) };
 }
 
 /** mineGeneration mines the pending transactions into a micro block and a key block after it: the micro block's height. */

@@ -12,13 +12,18 @@ import { refusingDryRuns } from './refusing-dry-runs.ts';
 /**
  * populatedInternalCallsBehind populates the schema to the devnode's top with the replays refused, then derives the
  * pending areas with the node (the int_calls area and those waiting for it), and opens a pool on it (the caller ends
- * it). `env`: the node settings (verifyClean); `pendingFrom`: the first height the int_calls area was pending from
- * before the backfill (the test's chain has it at its first contract call).
+ * it): of `schema` (the populator migrates one not there yet). `stepHeights`: the heights the backfill derives per
+ * step, when not the batches' (BATCH_SIZE 10: a chain of hundreds of heights, an auction's, in several steps each of
+ * 50 rather than dozens of 10, each a transaction of its own). `env`: the node settings and the schema (verifyClean);
+ * `pendingFrom`: the first height the int_calls area was pending from before the backfill (the test's chain has it at
+ * its first contract call).
  */
 export async function populatedInternalCallsBehind(
   h: Harness,
+  schema = 'mdw',
+  stepHeights?: number,
 ): Promise<{ env: Record<string, string>; pool: Pool; pendingFrom: number | undefined }> {
-  const env = await nodeSettings(h);
+  const env = { ...(await nodeSettings(h)), DATABASE_SCHEMA: schema };
   const proxy = await refusingDryRuns(h.devnode.externalUrl);
   // to the node's top (not synced: the balances wait for the internal calls)
   const populator = await startPopulator({
@@ -29,17 +34,17 @@ export async function populatedInternalCallsBehind(
   try {
     await waitFor(
       "the node's top stored",
-      async () => (await storedTopHash(h, 'mdw'))?.height === h.devnode.height(),
+      async () => (await storedTopHash(h, schema))?.height === h.devnode.height(),
       120_000,
     );
   } finally {
     await populator.stop();
     await proxy.close();
   }
-  const pool = createPool({ databaseUrl: h.db.url, schema: 'mdw', max: 2 }, silent);
+  const pool = createPool({ databaseUrl: h.db.url, schema, max: 2 }, silent);
   const pending = await pool.query<{ next: number }>(
     "SELECT next_height AS next FROM derive_backfill WHERE area = 'int_calls'",
   );
-  await deriveAgain(h, pool, env);
+  await deriveAgain(h, pool, stepHeights === undefined ? env : { ...env, BATCH_SIZE: String(stepHeights) });
   return { env, pool, pendingFrom: pending.rows[0]?.next };
 }

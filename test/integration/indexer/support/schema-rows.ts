@@ -1,5 +1,8 @@
-/** @module rowsApart: how two schemas of one database differ, table by table, as `mdw -v --full` compares them. */
-import { createPool } from '../../../../src/db/connection/pool.ts';
+/**
+ * @module rowsApart: how two schemas of one database differ, table by table, as `mdw -v --full` compares them;
+ * keepAside: a copy of a schema's rows to compare it with later.
+ */
+import { createPool, quoteIdent } from '../../../../src/db/connection/pool.ts';
 import { derivedTables, rowsOnlyIn } from '../../../../src/db/queries/derived-rows.ts';
 import { silent } from './harness.ts';
 
@@ -21,6 +24,28 @@ export async function rowsApart(databaseUrl: string, reference: string, other: s
       }
     }
     return differences;
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * keepAside copies every table of `schema` (partitions too, as rowsApart reads them) into schema `aside`, made anew:
+ * plain tables of the rows alone (no key, trigger or default), for rowsApart to compare `schema` with once it changed.
+ */
+export async function keepAside(databaseUrl: string, schema: string, aside: string): Promise<void> {
+  const pool = createPool({ databaseUrl, schema, max: 1 }, silent);
+  try {
+    const { rows } = await pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') ORDER BY 1`,
+      [schema],
+    );
+    await pool.query(`CREATE SCHEMA ${quoteIdent(aside)}`);
+    for (const { name } of rows)
+      await pool.query(
+        `CREATE TABLE ${quoteIdent(aside)}.${quoteIdent(name)} AS TABLE ${quoteIdent(schema)}.${quoteIdent(name)}`,
+      );
   } finally {
     await pool.end();
   }
