@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { AeSdk, MemoryAccount, Middleware, Node } from '@aeternity/aepp-sdk';
 import type prom from 'prom-client';
 import supertest from 'supertest';
-import { get } from 'node:http';
+import { plainGet } from '../../support/app-request.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { innerTx, nameReferences, referencedIds } from '../../../src/chain/tx-fields.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
@@ -28,22 +28,16 @@ describe('the gateway over the real pipeline (devnode → populator → database
   /** the gateway's URL, for the SDK's clients */
   let url: string;
   /**
-   * plainGet is a GET's status and exact JSON body from `base`, uncompressed: what is compared is the answer's content
-   * (the encodings have their own tests: response-cache.test.ts, operations.test.ts). Over node:http with its kept-alive
-   * agent, not fetch: the comparisons ask ~8,000 times, and fetch's streams and gzip cost a third of this file's CPU.
+   * the comparisons ask ~8,000 times: uncompressed over node:http (plainGet), fetch's streams and gzip cost a third
+   * of the file's CPU; what is compared is the answer's content
    */
-  const plainGet = (base: string, path: string): Promise<{ status: number; json: unknown }> =>
-    new Promise((resolve, reject) => {
-      get(`${base}${path}`, { headers: { 'accept-encoding': 'identity' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, json: parseJson(Buffer.concat(chunks).toString()) }));
-        res.on('error', reject);
-      }).on('error', reject);
-    });
-  const nodeGet = (path: string): Promise<{ status: number; json: unknown }> => plainGet(devnode.externalUrl, path);
+  const plainJson = async (base: string, path: string): Promise<{ status: number; json: unknown }> => {
+    const { status, text } = await plainGet(`${base}${path}`);
+    return { status, json: parseJson(text) };
+  };
+  const nodeGet = (path: string): Promise<{ status: number; json: unknown }> => plainJson(devnode.externalUrl, path);
   /** apiGet asks the gateway on its port, as the SDK does */
-  const apiGet = (path: string): Promise<{ status: number; json: unknown }> => plainGet(url, path);
+  const apiGet = (path: string): Promise<{ status: number; json: unknown }> => plainJson(url, path);
 
   /** answer is a request's status and exact body (parsed losslessly when it is JSON) from `base`. */
   const answer = async (base: string, path: string): Promise<{ status: number; body: unknown }> => {
