@@ -207,7 +207,7 @@ export async function startV3(
   seed = 'v3-api',
   /** the settings beside the harness's, told the devnode before the populator starts (a test may set it up there) */
   env: (devnode: Devnode) => Record<string, string> | Promise<Record<string, string>> = () => ({}),
-  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> & {
+  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts' | 'dryRunTimeoutMs'> & {
     readonly profile?: 'mainnet-like';
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
     readonly tokenShare?: number;
