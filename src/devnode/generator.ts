@@ -21,6 +21,11 @@ export interface GenerateOptions {
   readonly generations: number;
   readonly microBlocksPerGeneration?: number;
   readonly txsPerMicroBlock?: number;
+  /**
+   * how far apart the key blocks' times are (default the node's target, 3 minutes): wider, a chain of few generations
+   * spans days (a test of per-day statistics)
+   */
+  readonly keyBlockSpacingMs?: number;
   readonly seed: string;
   readonly networkId?: string;
   /** how many funded accounts the traffic uses (default 64) */
@@ -139,6 +144,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
   const rng = new Random(opts.seed);
   const micro = opts.microBlocksPerGeneration ?? 2;
   const perMicro = opts.txsPerMicroBlock ?? 5;
+  const spacing = opts.keyBlockSpacingMs ?? 180_000;
   const accounts = Array.from({ length: opts.accountCount ?? 64 }, (_, i) => deriveKey(opts.seed, `account${i}`));
   const miner = opts.miner ?? deriveKey(opts.seed, 'miner');
   const chain = new Chain({
@@ -210,7 +216,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     }
   };
   for (let h = 1; h <= opts.generations; h++) {
-    const keyTime = GENESIS_TIME + h * 180_000;
+    const keyTime = GENESIS_TIME + h * spacing;
     const pow = Array.from({ length: 42 }, () => rng.uint32());
     chain.mineKeyBlock({ nonce: rng.bigint(64), pow, time: keyTime, hole });
     for (const action of opts.perGeneration ?? []) action(chain, h);
@@ -232,7 +238,7 @@ export function generateChain(opts: GenerateOptions): GeneratedChain {
     // the hot spots' share of the generation, in a micro block of its own after the mix's (none in a hole)
     if (hotSpots && !hole) {
       for (const make of hotSpots.at(h)) admit(make());
-      chain.mineMicroBlock(keyTime + 179_000);
+      chain.mineMicroBlock(keyTime + spacing - 1000);
     }
     // votes before a leader that was to miss its slot: they cancel the hole, sealed at a time of the seed's (not now)
     if (hole) chain.mineMicroBlock(keyTime + 3000);

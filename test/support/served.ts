@@ -16,6 +16,8 @@ import { appRequest } from './app-request.ts';
 export interface Served {
   readonly cfg: Config;
   readonly request: ReturnType<typeof supertest>;
+  /** the server's URL (app-request.ts plainGet) */
+  readonly url: string;
   readonly pool: Pool;
   close(): Promise<void>;
 }
@@ -24,10 +26,11 @@ export interface Served {
 export async function serveLoaded(cfg: Config): Promise<Served> {
   const pool = createPool({ databaseUrl: cfg.databaseUrl, schema: cfg.databaseSchema, max: 2 }, silentLog);
   const app = createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' });
-  const { request, close } = await appRequest(app.callback());
+  const { request, url, close } = await appRequest(app.callback());
   return {
     cfg,
     request,
+    url,
     pool,
     async close() {
       await close();

@@ -102,7 +102,9 @@ describe('internal contract calls: a call whose replay always passes the dry-run
         devnode.overTimeLimit(last.callTxHash);
         return {};
       },
-      { tokenShare: 0.5 },
+      // the node's refusal at a time limit of 1 s, not its default 3 s: each of the populator's and -v's rounds of the
+      // heavy call waits for it (the file took 94 s of wall, two thirds of it waiting)
+      { tokenShare: 0.5, dryRunTimeoutMs: 1000 },
     );
     truth = perChainState(v3.devnode, async () => internalCallsTruth(v3.devnode, (await v3.truth()).transactions));
   });
@@ -174,7 +176,9 @@ describe('AEX-9 balances: a token whose balances() always passes the dry-run tim
         devnode.overTimeLimitCall(heavy, aex9.encodeCall('balances', []));
         return { DEX_WRAPPED_AE: wrappedAe(devnode.chain) };
       },
-      { tokenShare: 0.5 },
+      // the node's refusal at a time limit of 1 s, not its default 3 s: each of the populator's and -v's rounds of the
+      // heavy call waits for it (the file took 94 s of wall, two thirds of it waiting)
+      { tokenShare: 0.5, dryRunTimeoutMs: 1000 },
     );
     await v3.synced();
   });

@@ -199,20 +199,21 @@ export async function walkBack<T = Item>(last: unknown): Promise<T[]> {
  * settings that depend on the generated chain (e.g. its wrapped AE). With 0 generations the devnode starts at
  * genesis (where `node.hardForks` may give it a protocol schedule); `node.profile` generates a mainnet-like chain,
  * `node.tokenShare` one with that share of token transactions, `node.shape` its micro blocks and transactions per
- * generation (fewer: a cheaper chain of the same length in time), `node.hotSpots` its hot spots.
+ * generation (fewer: a cheaper chain of the same length in time) and its key blocks' spacing in time,
+ * `node.hotSpots` its hot spots.
  */
 export async function startV3(
   generations = 30,
   seed = 'v3-api',
   /** the settings beside the harness's, told the devnode before the populator starts (a test may set it up there) */
   env: (devnode: Devnode) => Record<string, string> | Promise<Record<string, string>> = () => ({}),
-  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts'> & {
+  node: Pick<DevnodeOptions, 'gcHeight' | 'hardForks' | 'accounts' | 'dryRunTimeoutMs'> & {
     readonly profile?: 'mainnet-like';
     /** the share of token, NFT and DEX transactions (GenerateOptions.tokenShare) */
     readonly tokenShare?: number;
     /** a names registrar's AENS calls among them (GenerateOptions.registrar) */
     readonly registrar?: boolean;
-    readonly shape?: Pick<GenerateOptions, 'microBlocksPerGeneration' | 'txsPerMicroBlock'>;
+    readonly shape?: Pick<GenerateOptions, 'microBlocksPerGeneration' | 'txsPerMicroBlock' | 'keyBlockSpacingMs'>;
     /** objects far busier than the mix makes them (GenerateOptions.hotSpots) */
     readonly hotSpots?: GenerateOptions['hotSpots'];
   } = {},

@@ -91,9 +91,13 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
   let chain: ChainTruth;
   let r: Recount;
   before(async () => {
-    // 500 generations, three minutes apart from 2026-01-01: two UTC days (the second from height 480); one micro block
-    // of four transactions each, the kinds the cases count still among them (checkSeries and checkGenerations guard it)
-    v3 = await startV3(500, 'v3-stats', () => ({}), { shape: { microBlocksPerGeneration: 1, txsPerMicroBlock: 4 } });
+    // 130 generations, twelve minutes apart from 2026-01-01: two UTC days (the second from height 120, which the
+    // deep fork below replaces); one micro block of four transactions each, every kind the cases count among them
+    // (the last, ChannelSettleTx, at 120; checkSeries and checkGenerations guard some). Three-minute spacing took 500
+    // generations for two days, four times the loads for the same checks
+    v3 = await startV3(130, 'v3-stats', () => ({}), {
+      shape: { microBlocksPerGeneration: 1, txsPerMicroBlock: 4, keyBlockSpacingMs: 12 * 60_000 },
+    });
     chain = await v3.truth();
     r = recount(chain);
   });
@@ -308,8 +312,8 @@ describe('/v3/stats through the SDK Middleware client (devnode → populator →
         ),
       );
     const before = await snapshot();
-    // every third height of 300..360: the rows of the heights between stay as they are
-    const targets = (await storedKeyBlockTargets(v3.pool, 300, 360)).filter((b) => b.height % 3 === 0);
+    // every third height of 90..125 (across the day boundary at 120): the rows of the heights between stay as they are
+    const targets = (await storedKeyBlockTargets(v3.pool, 90, 125)).filter((b) => b.height % 3 === 0);
     await withTransaction(v3.pool, (client) => deriveStatsOfStored(client, targets));
     expect(await snapshot()).to.deep.equal(before);
   });
