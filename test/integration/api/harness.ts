@@ -92,6 +92,8 @@ export async function startFakeNode(): Promise<FakeNode> {
 /** An API under test. */
 export interface ApiUnderTest {
   readonly request: ReturnType<typeof supertest>;
+  /** the listening server's URL (app-request.ts plainGet) */
+  readonly url: string;
   /** the app, for tests that need a real listening server */
   readonly app: Koa;
   /** a write pool on the API's database, for tests that change it */
@@ -138,6 +140,7 @@ export async function startApi(
   const served = await appRequest(app.callback());
   return {
     request: served.request,
+    url: served.url,
     app,
     pool,
     node,

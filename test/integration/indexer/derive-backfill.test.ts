@@ -165,9 +165,10 @@ describe('a stored database derives its missing derived rows from its stored row
   }
 
   before(async () => {
-    // names, oracles, contracts, channels, AEX-9, AEX-141 and DEX traffic (a token transaction in two)
+    // names, oracles, contracts, channels, AEX-9, AEX-141 and DEX traffic (a token transaction in two); 40 generations
+    // hold every kind of derived row (the first case asserts none empty) and three capped stretches (the catch-up's)
     devnode = await startGeneratedDevnode({
-      generations: 60,
+      generations: 40,
       microBlocksPerGeneration: 2,
       txsPerMicroBlock: 5,
       seed: 'upgrade',

@@ -14,9 +14,16 @@ import { freshContents, schemaContents } from '../../support/schema-contents.ts'
 describe('verify --full of derived rows (account index, fees, names, …)', function () {
   this.timeout(120_000);
   let h: Harness;
+  // 60 generations, not 125: each -v --full re-derives the whole chain, and 60 still hold a name's events and token
+  // balances that later events moved (both asserted below); FEE_HEIGHT is a height with transactions, STATS_FROM one
+  // below the top whose statistics a pending area leaves out
+  const GENERATIONS = 60;
+  const FEE_HEIGHT = 55;
+  const INDEX_HEIGHT = 30;
+  const STATS_FROM = 51;
 
   before(async () => {
-    h = await startHarness(125, 'verify-derived');
+    h = await startHarness(GENERATIONS, 'verify-derived');
     const populator = await startPopulator({ cfg: h.config(), log: silent, registry: new prom.Registry() });
     await populator.synced();
     await populator.stop();
@@ -48,10 +55,10 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
       expect(await loading.tryAcquire()).to.equal(true);
       await h.query(
         'mdw_verify',
-        "INSERT INTO reload_progress (heights, phase, done_through) VALUES ('0-125', 'listed', 9)",
+        `INSERT INTO reload_progress (heights, phase, done_through) VALUES ('0-${GENERATIONS}', 'listed', 9)`,
       );
       expect(await emptyScratch(pool, h.db.url, 'mdw_verify')).to.equal(false);
-      expect(await progress()).to.deep.equal([{ heights: '0-125' }]);
+      expect(await progress()).to.deep.equal([{ heights: `0-${GENERATIONS}` }]);
       await loading.release();
       expect(await emptyScratch(pool, h.db.url, 'mdw_verify')).to.equal(true);
       expect(await progress()).to.deep.equal([]);
@@ -78,15 +85,15 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
       { top: number },
     ];
     const balances = await h.query('mdw', 'DELETE FROM account_balances RETURNING *');
-    const stats = await h.query('mdw', 'DELETE FROM stats_generations WHERE height > 100 RETURNING *');
+    const stats = await h.query('mdw', 'DELETE FROM stats_generations WHERE height >= $1 RETURNING *', [STATS_FROM]);
     expect(balances.length * stats.length).to.be.greaterThan(0);
     await h.query(
       'mdw',
-      "INSERT INTO derive_backfill (area, next_height, to_height) VALUES ('balances', 0, $1), ('stats', 101, $1)",
-      [top],
+      "INSERT INTO derive_backfill (area, next_height, to_height) VALUES ('balances', 0, $1), ('stats', $2, $1)",
+      [top, STATS_FROM],
     );
     // and a difference in a table of no pending area, which the same pass still finds
-    await h.query('mdw', 'UPDATE transactions SET fee = fee + 1 WHERE height = 120');
+    await h.query('mdw', 'UPDATE transactions SET fee = fee + 1 WHERE height = $1', [FEE_HEIGHT]);
     try {
       const { lines, differences } = await verify();
       const found = lines.filter((l) => l.startsWith('derived transactions: '));
@@ -94,16 +101,16 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
       expect(differences).to.equal(found.length);
       expect(lines.filter((l) => !found.includes(l))).to.deep.equal([
         `derived areas not compared: the populator is still deriving balances (heights 0-${top}), ` +
-          `stats (heights 101-${top}) from the stored rows`,
+          `stats (heights ${STATS_FROM}-${top}) from the stored rows`,
         `derived rows of the balances area not compared: the populator is still deriving heights 0-${top} ` +
           '(account_balances, account_wealth, account_holders, account_balance_changes)',
-        `derived rows of the stats area not compared: the populator is still deriving heights 101-${top} ` +
+        `derived rows of the stats area not compared: the populator is still deriving heights ${STATS_FROM}-${top} ` +
           '(stats_generations, stats_series_counts, stats_accounts, stats_active_accounts, stats_intervals, ' +
           'stats_miner_rewards, stats_miners)',
         'state not compared for AE balances: the populator is still deriving them',
       ]);
     } finally {
-      await h.query('mdw', 'UPDATE transactions SET fee = fee - 1 WHERE height = 120');
+      await h.query('mdw', 'UPDATE transactions SET fee = fee - 1 WHERE height = $1', [FEE_HEIGHT]);
       await h.query('mdw', 'DELETE FROM derive_backfill');
       for (const [table, rows] of [
         ['account_balances', balances],
@@ -116,12 +123,15 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
     // the next test's pass, with nothing pending, finds no difference but those it plants
   });
 
-  it("finds each of a fee changed at height 120, an account-index row deleted and a name's owner changed, in one pass; a range that holds the height finds the fee, one that does not does not", async () => {
-    const changed = await h.query('mdw', 'UPDATE transactions SET fee = fee + 1 WHERE height = 120 RETURNING hash');
+  it("finds each of a fee changed at one height, an account-index row deleted and a name's owner changed, in one pass; a range that holds the height finds the fee, one that does not does not", async () => {
+    const changed = await h.query('mdw', 'UPDATE transactions SET fee = fee + 1 WHERE height = $1 RETURNING hash', [
+      FEE_HEIGHT,
+    ]);
     expect(changed.length).to.be.greaterThan(0);
     const [row] = await h.query<Record<string, unknown>>(
       'mdw',
-      'DELETE FROM account_transactions WHERE ctid = (SELECT ctid FROM account_transactions WHERE height = 60 LIMIT 1) RETURNING *',
+      'DELETE FROM account_transactions WHERE ctid = (SELECT ctid FROM account_transactions WHERE height = $1 LIMIT 1) RETURNING *',
+      [INDEX_HEIGHT],
     );
     expect(row).to.not.equal(undefined);
     const [event] = await h.query<{
@@ -150,7 +160,7 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
       expect(fees.filter((l) => l.startsWith('derived transactions: row only in the database'))).to.have.length(
         Math.min(changed.length, 5),
       );
-      expect(fees[0]).to.contain('"height":120');
+      expect(fees[0]).to.contain(`"height":${FEE_HEIGHT}`);
       // the row, and the account's kept count (migration 1015) that its delete took down with it: one count row
       // differs, shown from both sides
       const [index, ...others] = of('account_transactions');
@@ -162,7 +172,7 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
         expect(line).to.match(/^derived account_tx_counts: row only (re-derived from the node|in the database): /);
       // the id stored as its number (migration 1000) is shown as the id itself
       const [key] = await h.query<{ key: Buffer }>('mdw', 'SELECT key FROM account_ids WHERE num = $1', [row!.account]);
-      expect(index).to.contain(`"height":60,`);
+      expect(index).to.contain(`"height":${INDEX_HEIGHT},`);
       expect(index).to.contain(`"account":"${idOfKey(key!.key)}"`);
       expect(
         of('name_events').some(
@@ -182,17 +192,18 @@ describe('verify --full of derived rows (account index, fees, names, …)', func
     try {
       // a range that holds the height finds it too; one that does not, does not, though later heights moved what the
       // range holds: a token balance whose row says the height of its account's last event is state, not history
-      expect((await verify({ heights: [119, 120] })).differences).to.be.greaterThan(0);
+      expect((await verify({ heights: [FEE_HEIGHT - 1, FEE_HEIGHT] })).differences).to.be.greaterThan(0);
       const [moved] = await h.query<{ height: number }>(
         'mdw',
         `SELECT min(height) AS height FROM aex9_events e
-          WHERE height < 119 AND EXISTS (SELECT 1 FROM aex9_events l
+          WHERE height < $1 AND EXISTS (SELECT 1 FROM aex9_events l
             WHERE l.contract_id = e.contract_id AND l.account = e.account AND l.height > e.height)`,
+        [FEE_HEIGHT - 1],
       );
       expect(moved?.height, 'a balance that a later event moved').to.be.a('number');
       expect(await verify({ heights: [moved!.height] })).to.deep.equal({ lines: [], differences: 0 });
     } finally {
-      await h.query('mdw', 'UPDATE transactions SET fee = fee - 1 WHERE height = 120');
+      await h.query('mdw', 'UPDATE transactions SET fee = fee - 1 WHERE height = $1', [FEE_HEIGHT]);
     }
   });
 });

@@ -26,7 +26,9 @@ describe('/mdw/v3 where ae_mdw adds to the node: counts by type, sorted names, c
   let lowerCaseCollection: string;
 
   before(async () => {
-    v3 = await startV3(300, 'v3-mdw-gaps', (devnode) => ({
+    // 120 generations, not 300: they hold every kind the cases assert present (pairs the factory created, swaps, both
+    // GA transactions, calls wrapped by GAMetaTx and PayingForTx, channel transactions); at 60 no pair is created yet
+    v3 = await startV3(120, 'v3-mdw-gaps', (devnode) => ({
       DEX_FACTORY: contractsOf(devnode, 'factory')[0]!,
       DEX_WRAPPED_AE: wrappedAe(devnode.chain),
     }));
