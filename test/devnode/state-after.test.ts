@@ -34,55 +34,60 @@ describe('devnode: the state after a past block', function () {
   /** every key block, at most 3 kept: thinned (folded, the spacing doubled) three times over 30 generations (at 4, 8
    * and 16), leaving 8, 16 and 24 */
   const CHECKPOINTED = { spacing: 1, kept: 3 };
+  /**
+   * the oracle, made once for the cases that only read (the fork's chains are its own): a chain without kept states
+   * read newest first, so each block's state is replayed from genesis, and that state's contents by block hash
+   */
+  let oracle: { chain: Chain; hashes: string[]; after: Map<string, Record<string, [string, unknown][]>> };
+  before(() => {
+    const chain = generate();
+    const hashes = blockHashes(chain);
+    oracle = { chain, hashes, after: new Map(hashes.toReversed().map((h) => [h, contents(chain.stateAfter(h)!)])) };
+  });
 
   it('read block after block (each continued from the one before) equals each replayed from genesis', () => {
     const forward = generate();
-    // read newest first, a state below each block is never kept: each is replayed from genesis
-    const backward = generate();
     const hashes = blockHashes(forward);
-    expect(blockHashes(backward)).to.deep.equal(hashes);
-    const fromGenesis = new Map(hashes.toReversed().map((h) => [h, contents(backward.stateAfter(h)!)]));
+    expect(oracle.hashes).to.deep.equal(hashes);
     // every third block forward, then the ones between (a kept state above the block is of no use)
     const order = [...hashes.filter((_, i) => i % 3 === 0), ...hashes.filter((_, i) => i % 3 !== 0)];
-    for (const h of order) expect(contents(forward.stateAfter(h)!), h).to.deep.equal(fromGenesis.get(h));
+    for (const h of order) expect(contents(forward.stateAfter(h)!), h).to.deep.equal(oracle.after.get(h));
   });
 
   it('read from checkpoints, thinned as the chain grew, equals each replayed from genesis in any order', () => {
     const checkpointed = generate(CHECKPOINTED);
-    const rebuilt = generate();
     const hashes = blockHashes(checkpointed);
-    expect(blockHashes(rebuilt)).to.deep.equal(hashes);
-    expect(contents(checkpointed.state)).to.deep.equal(contents(rebuilt.state));
+    expect(oracle.hashes).to.deep.equal(hashes);
+    expect(contents(checkpointed.state)).to.deep.equal(contents(oracle.chain.state));
     // newest first (no read kept below: each from a checkpoint), then every fifth forward, then the rest
     const order = [...hashes.toReversed(), ...hashes.filter((_, i) => i % 5 === 0), ...hashes.filter((_, i) => i % 5)];
-    for (const h of order)
-      expect(contents(checkpointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
+    for (const h of order) expect(contents(checkpointed.stateAfter(h)!), h).to.deep.equal(oracle.after.get(h));
   });
 
   it('read from waypoints a replay kept, inside ranges read before, equals each replayed from genesis', () => {
     // waypoints every 4 key blocks, over checkpoints: a bisection's reads below the last one start from a waypoint
     const waypointed = generate(CHECKPOINTED, 4);
-    const rebuilt = generate();
     const hashes = blockHashes(waypointed);
+    expect(oracle.hashes).to.deep.equal(hashes);
     // a bisection of the whole chain (each middle first, then its halves), then every block newest first
     const bisected = (lo: number, hi: number): number[] => {
       const mid = Math.floor((lo + hi) / 2);
       return hi - lo < 1 ? [] : [mid, ...bisected(lo, mid), ...bisected(mid + 1, hi)];
     };
     const order = [...bisected(0, hashes.length).map((i) => hashes[i]!), ...hashes.toReversed()];
-    for (const h of order)
-      expect(contents(waypointed.stateAfter(h)!), h).to.deep.equal(contents(rebuilt.stateAfter(h)!));
+    for (const h of order) expect(contents(waypointed.stateAfter(h)!), h).to.deep.equal(oracle.after.get(h));
   });
 
   it('an account read at a block a replay passed equals the state replayed from genesis, in any order', () => {
     // waypoints every 4 key blocks over checkpoints: a read below an earlier one is answered from the accounts the
     // replay to the earlier one wrote as it passed the block (Chain.accountAfter), no replay of its own
     const trailed = generate(CHECKPOINTED, 4);
-    const rebuilt = generate();
     const hashes = blockHashes(trailed);
-    const ids = [...rebuilt.state.accounts.entries()].map(([id]) => id);
+    expect(oracle.hashes).to.deep.equal(hashes);
+    const top = oracle.chain.state;
+    const ids = [...top.accounts.entries()].map(([id]) => id);
     // the contracts' accounts (their entry too) and an account no block ever wrote
-    expect(ids.filter((id) => rebuilt.state.contracts.get(reprefix(id, 'ct')))).to.have.length.above(0);
+    expect(ids.filter((id) => top.contracts.get(reprefix(id, 'ct')))).to.have.length.above(0);
     const unknown = encode('ak', new Uint8Array(32).fill(7));
     expect(ids).to.not.include(unknown);
     const bisected = (lo: number, hi: number): number[] => {
@@ -93,9 +98,10 @@ describe('devnode: the state after a past block', function () {
     const order = [hashes.length - 1, ...bisected(0, hashes.length), ...[...hashes.keys()].toReversed()];
     for (const i of order) {
       const h = hashes[i]!;
-      const state = rebuilt.stateAfter(h)!;
+      const after = oracle.after.get(h)!;
+      const [accounts, contracts] = [new Map(after.accounts), new Map(after.contracts)];
       for (const id of [...ids, unknown]) {
-        const expected = { account: state.accounts.get(id), contract: state.contracts.get(reprefix(id, 'ct')) };
+        const expected = { account: accounts.get(id), contract: contracts.get(reprefix(id, 'ct')) };
         expect(trailed.accountAfter(h, id), `${id} after block ${i}`).to.deep.equal(expected);
       }
     }
@@ -121,6 +127,6 @@ describe('devnode: the state after a past block', function () {
   });
 
   it('answers for a block of the chain only', () => {
-    expect(generate().stateAfter('kh_2gavMMrzY9kvBjroNcVtNChqdHYHjgNZMr9NeHzmpPe9k5sjsA')).to.equal(undefined);
+    expect(oracle.chain.stateAfter('kh_2gavMMrzY9kvBjroNcVtNChqdHYHjgNZMr9NeHzmpPe9k5sjsA')).to.equal(undefined);
   });
 });
