@@ -2,7 +2,7 @@
  * @module Dry-runs that always pass the node's dry-run time limit (issue 88): a real node gives such a request up, 400
  * `Bad request: dry-run exceeded time limit`, however often it is asked. The devnode is told, before the populator
  * starts, that one contract call of its generated chain is that heavy to run again (Devnode.overTimeLimit), and one
- * token's `balances()` (Devnode.overTimeLimitCall), in one chain. The populator reaches the node's top and follows on; the call
+ * token's `balances()` (Devnode.overTimeLimitCall). The populator reaches the node's top and follows on; the call
  * (and any call after it in its micro block, whose replay runs it too) is a gap of its own reason, shown in
  * /v3/status, never silently without internal calls nor asked for ever, and the token's balances are incomplete, its
  * meta info read; everything else is the devnode's own, and `mdw -v --full` finds no difference (the token a note).
