@@ -3,8 +3,6 @@ import { expect } from 'chai';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { decode, encode } from '../../src/chain/encoding.ts';
 import { DEVNODE_CONTRACT_BYTECODE, contractCallData } from '../../src/devnode/index.ts';
-import { parseJson, stringifyJson } from '../../src/chain/json.ts';
-import { plainPost } from '../support/app-request.ts';
 import { startTestNode, type TestNode } from './harness.ts';
 
 describe('devnode rejections over HTTP', () => {
@@ -317,11 +315,9 @@ describe('devnode POST /v2/transactions with corrupted transactions', () => {
           bytes[at] = bytes[at]! ^ (1 << next(8));
         }
       }
-      // over plain node:http: a third of fetch's CPU a request
-      const res = await plainPost(`${t.node.externalUrl}/v2/transactions`, stringifyJson({ tx: encode('tx', bytes) }));
+      const res = await t.post('/v2/transactions', { tx: encode('tx', bytes) });
       statuses.add(res.status);
-      if (res.status !== 200)
-        expect((parseJson(res.text) as { reason: unknown }).reason, res.text).to.match(/^Invalid tx: /);
+      if (res.status !== 200) expect(res.body.reason, res.text).to.match(/^Invalid tx: /);
     }
     expect(
       [...statuses].every((s) => s === 200 || s === 400),
@@ -417,14 +413,9 @@ describe('devnode builders with wrongly typed fields', function () {
     for (const builder of builders) {
       for (const key of Object.keys(valid)) {
         for (const value of wrong) {
-          // over plain node:http: a third of fetch's CPU a request
-          const res = await plainPost(
-            `${t.node.internalUrl}/v2/debug/${builder}`,
-            stringifyJson({ ...valid, [key]: value }),
-          );
+          const res = await t.postInternal(`/v2/debug/${builder}`, { ...valid, [key]: value });
           expect(res.status, `${builder} ${key}=${String(value)}: ${res.text}`).to.be.below(500);
-          if (res.status !== 200)
-            expect((parseJson(res.text) as { reason: unknown }).reason, res.text).to.be.a('string');
+          if (res.status !== 200) expect(res.body.reason, res.text).to.be.a('string');
         }
       }
     }

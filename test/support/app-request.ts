@@ -50,8 +50,9 @@ export function plainGet(url: string): Promise<{ status: number; text: string }>
 }
 
 /**
- * plainPost is plainGet's POST: a JSON body's answer (status and text) over node:http's kept-alive agent, for a test
- * that sends thousands of requests (rejections.test.ts: every builder with every wrongly typed field).
+ * plainPost is plainGet's POST: a JSON body's answer (status and text) over node:http's kept-alive agent, for tests
+ * that send thousands of requests (test/devnode/harness.ts: rejections.test.ts posts every builder with every wrongly
+ * typed field).
  */
 export function plainPost(url: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
