@@ -25,6 +25,8 @@ export interface HyperchainOptions {
   readonly stakingRecord?: StakingRecord;
   /** the populator's BATCH_SIZE (default 10): a load in fewer batches pays each batch's derivations and commit fewer times */
   readonly batchSize?: number;
+  /** settings every `config()` starts from (its overrides win), e.g. REWARD_RULES */
+  readonly settings?: Readonly<Record<string, string>>;
 }
 
 /** A running hyperchain devnode, a database and a config pointing at both. */
@@ -72,6 +74,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       FORK_WINDOW: '5',
       NODE_TIMEOUT_MS: '5000',
       FETCH_CONCURRENCY: '4',
+      ...options.settings,
       ...overrides,
     });
   return {

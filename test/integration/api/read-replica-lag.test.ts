@@ -120,10 +120,14 @@ describe('a server on a lagging standby', function () {
       top++;
       await write(top);
       await notify(forkFrom, top, forkFrom);
-      // a reader keeps asking for the forked heights while the standby still has the old chain
+      // a reader keeps asking for the forked heights while the standby still has the old chain: a round every 20 ms,
+      // some 75 in the standby's delay (back to back, the rounds burnt a core for it)
       let reading = true;
       const reader = (async () => {
-        while (reading) await Promise.all(heights.map((h) => hashAt(h)));
+        while (reading) {
+          await Promise.all(heights.map((h) => hashAt(h)));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
       })();
       try {
         // the key block of the new top comes last: by then the server has acted on the fork

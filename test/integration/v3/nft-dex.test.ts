@@ -577,7 +577,7 @@ describe('/v3 AEX-141 collections over a pruning node', function () {
   // the collections are created in the first generations: below the GC height, each has calls stored pruned (206)
   const GC_HEIGHT = 40;
   before(async () => {
-    v3 = await startV3(60, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT, tokenShare: 0.5 });
+    v3 = await startV3(45, 'nft-dex', () => ({}), { gcHeight: GC_HEIGHT, tokenShare: 0.5 });
   });
   after(async () => {
     await v3?.close();
