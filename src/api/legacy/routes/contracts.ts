@@ -1,5 +1,5 @@
 /** @module Middleware queries over contracts: all, calls with decoded arguments and results, transactions, source verification. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import { bodyParser } from '@koa/bodyparser';
 import { isJsonObject, type Json } from '../../../chain/json.ts';
