@@ -49,7 +49,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     [
       // the helpers: a status's prompt reading, the requests' deadlines, the heap's trim, an outage's lines, the stored
       // answers' encodings, the node's /v3 parameters, ctx.state, Swagger UI's page, http-proxy's util._extend, the
-      // routers' @koa/router (its CommonJS build)
+      // routers' @koa/router (its CommonJS build), @koa/bodyparser loaded on first use
       'prompt-reading.ts',
       'deadlines.ts',
       'heap-trim.ts',
@@ -60,6 +60,7 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
       'swagger-page.ts',
       'util-extend.ts',
       'router.ts',
+      'body-parser.ts',
     ],
     ['brief-value.ts'], // a value read at most once per short period (the prompt reading's)
   ],
