@@ -6,11 +6,11 @@
  */
 import type { Logger } from '../base/log.ts';
 import type { Role } from '../base/roles.ts';
-import type { KubeClient } from '../operator/kube/client.ts';
+import type { LeaseKube } from '../operator/kube/client.ts';
 import { LeaderElector } from '../operator/runtime/leader.ts';
 
 export interface WriterLeaseOptions {
-  readonly kube: KubeClient;
+  readonly kube: LeaseKube;
   readonly namespace: string;
   readonly name: string;
   readonly identity: string;

@@ -48,7 +48,8 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
     ['admission.ts', 'node-height.ts', 'response-cache.ts'], // what the metrics read: admission, the node's top, the cache
     [
       // the helpers: a status's prompt reading, the requests' deadlines, the heap's trim, an outage's lines, the stored
-      // answers' encodings, the node's /v3 parameters, ctx.state, Swagger UI's page, http-proxy's util._extend
+      // answers' encodings, the node's /v3 parameters, ctx.state, Swagger UI's page, http-proxy's util._extend, the
+      // routers' @koa/router (its CommonJS build), @koa/bodyparser loaded on first use
       'prompt-reading.ts',
       'deadlines.ts',
       'heap-trim.ts',
@@ -58,6 +59,8 @@ const ROOMS: Readonly<Record<string, readonly (readonly string[])[]>> = {
       'state.ts',
       'swagger-page.ts',
       'util-extend.ts',
+      'router.ts',
+      'body-parser.ts',
     ],
     ['brief-value.ts'], // a value read at most once per short period (the prompt reading's)
   ],

@@ -15,9 +15,11 @@ import type {
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import type { ApiContext } from './state.ts';
-// before koa-proxies, which loads http-proxy: its util._extend without Node's deprecation warning
+// before koa-proxies (loaded with the first request forwarded), which loads http-proxy: its util._extend without
+// Node's deprecation warning
 import './util-extend.ts';
-import koaProxies from 'koa-proxies';
+import type Koa from 'koa';
+import type koaProxies from 'koa-proxies';
 import vary from 'vary';
 import { AppError, ErrorCode } from '../../base/errors.ts';
 import type { Logger } from '../../base/log.ts';
@@ -198,21 +200,23 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
       leg(req).error = error;
     },
   };
-  const toNode = koaProxies(
-    '/',
-    (_params, ctx) =>
-      ({
-        ...bodyOption(ctx.req as Tagged),
-        target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
-        agent: agentFor(isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl),
-        changeOrigin: true,
-        rewrite: withoutApiKey,
-        proxyTimeout: opts.timeoutMs,
-        // the answer is written here (proxyRes, passOn), so that a refusal can be answered otherwise
-        selfHandleResponse: true,
-        events,
-      }) as koaProxies.IBaseKoaProxiesOptions,
-  );
+  const options: koaProxies.IKoaProxiesOptions = (_params, ctx) =>
+    ({
+      ...bodyOption(ctx.req as Tagged),
+      target: isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl,
+      agent: agentFor(isInternalPath(ctx.method, ctx.path) ? opts.nodeInternalUrl! : opts.nodeUrl),
+      changeOrigin: true,
+      rewrite: withoutApiKey,
+      proxyTimeout: opts.timeoutMs,
+      // the answer is written here (proxyRes, passOn), so that a refusal can be answered otherwise
+      selfHandleResponse: true,
+      events,
+    }) as koaProxies.IBaseKoaProxiesOptions;
+  // koa-proxies and http-proxy (about 25 modules, 0.05 CPU-s) load with the first request forwarded: a server that
+  // forwards none (most test servers, a /mdw-only deployment) does without them
+  let toNode: Promise<Koa.Middleware> | undefined;
+  const forwarder = (): Promise<Koa.Middleware> =>
+    (toNode ??= import('koa-proxies').then(({ default: proxies }) => proxies('/', options)));
 
   return async function forwardToNode(ctx) {
     if (isInternalPath(ctx.method, ctx.path) && opts.nodeInternalUrl === undefined) {
@@ -222,6 +226,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
         "the node's internal API is not forwarded by this middleware (NODE_INTERNAL_URL is unset)",
       );
     }
+    const forward = await forwarder();
     const hasBody =
       ctx.req.headers['content-length'] !== undefined || ctx.req.headers['transfer-encoding'] !== undefined;
     const body = hasBody ? await wholeBody(ctx.req) : undefined;
@@ -239,7 +244,7 @@ export function createNodeProxy(opts: NodeProxyOptions): ForwardToNode {
     let clientLeft = false;
     const refusal = new Promise<void>((resolve) => (leg(ctx.req).refused = resolve));
     // after a refusal the leg's promise settles with the client's answer (ours): nobody waits for it then
-    const proxied = toNode(ctx, async () => {});
+    const proxied = forward(ctx, async () => {});
     proxied.catch(() => {});
     try {
       await Promise.race([proxied, refusal]);

@@ -2,7 +2,7 @@
  * @module Swagger UI over our OpenAPI documents (SWAGGER_SITES: ae_mdw's at /mdw/swagger and /mdw/v3/swagger, ours at
  * /middleware/swagger), its files read from the swagger-ui-dist package we depend on: no CDN, nothing fetched.
  */
-import Router from '@koa/router';
+import { Router } from './router.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 /** @module Serves the OpenAPI document of our API at /middleware/api. */
-import Router from '@koa/router';
+import { Router } from '../http/router.ts';
 import type { ApiState } from '../http/state.ts';
 import { openApiDocument } from './legacy-openapi.ts';
 

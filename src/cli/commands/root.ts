@@ -190,9 +190,9 @@ async function underWriterLease(
   log: Logger,
 ): Promise<Role> {
   const { holdWriterLease } = await import('../writer-lease.ts');
-  const { kubeClientFor } = await import('../kube-flags.ts');
+  const { leaseKubeFor } = await import('../kube-flags.ts');
   return holdWriterLease({
-    kube: await kubeClientFor({}, kube),
+    kube: await leaseKubeFor(kube),
     namespace: kube.podNamespace,
     name,
     identity: kube.podName ?? hostname(),

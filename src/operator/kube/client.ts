@@ -108,6 +108,9 @@ export interface KubeClient {
   createEvent(event: CoreV1Event): Promise<void>;
 }
 
+/** LeaseKube is the part of the port a LeaderElector uses (lease-client.ts serves it alone, for Leases). */
+export type LeaseKube = Pick<KubeClient, 'get' | 'create' | 'replace'>;
+
 /** KubeError is an API failure with its HTTP status and the API server's reason. */
 export class KubeError extends Error {
   override readonly name = 'KubeError';
@@ -120,6 +123,61 @@ export class KubeError extends Error {
     this.status = status;
     this.reason = reason;
   }
+}
+
+const REASONS: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/** reasonOf is the API server's reason for an HTTP status, when its Status gives none. */
+export function reasonOf(status: number): string {
+  return REASONS[status] ?? 'Unknown';
+}
+
+/**
+ * statusError is the KubeError of an answer with HTTP status `status` and body `body` (a v1 Status, as text or parsed):
+ * its reason and message kept (409 Conflict vs AlreadyExists, 410 Expired …), `action` said first.
+ */
+export function statusError(status: number, body: unknown, action: string, cause?: unknown): KubeError {
+  const s = parseBody(body);
+  const reason = typeof s.reason === 'string' && s.reason !== '' ? s.reason : reasonOf(status);
+  const message = typeof s.message === 'string' ? s.message : `HTTP ${status}`;
+  return new KubeError(status, reason, `${action}: ${message}`, { cause });
+}
+
+/** parseBody reads an answer's body (JSON text or already parsed) as an object; {} when it is none. */
+export function parseBody(body: unknown): Record<string, unknown> {
+  if (typeof body === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+}
+
+/** reviveMetadata makes metadata timestamps Dates whatever path the object came by (typed read, list, watch). */
+export function reviveMetadata(obj: KubeObject): KubeObject {
+  const m = obj.metadata as Record<string, unknown> | undefined;
+  if (m === undefined) return obj;
+  for (const k of ['creationTimestamp', 'deletionTimestamp']) {
+    if (typeof m[k] === 'string') m[k] = new Date(m[k]);
+  }
+  return obj;
 }
 
 /** isKubeError tells whether err is a KubeError with the given status (any status when omitted). */

@@ -19,7 +19,7 @@ import type {
   SecurityAuthentication,
 } from '@kubernetes/client-node';
 import type { Dispatcher } from 'undici';
-import { KubeError } from './client.ts';
+import { KubeError, parseBody, reasonOf, reviveMetadata, statusError } from './client.ts';
 import type {
   ApplyOptions,
   CallOptions,
@@ -394,22 +394,6 @@ class RealKubeClient implements KubeClient {
   }
 }
 
-const REASONS: Record<number, string> = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  405: 'MethodNotAllowed',
-  409: 'Conflict',
-  410: 'Gone',
-  415: 'UnsupportedMediaType',
-  422: 'Invalid',
-  429: 'TooManyRequests',
-  500: 'InternalError',
-  503: 'ServiceUnavailable',
-  504: 'Timeout',
-};
-
 function specOf(ref: ObjectRef): { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } } {
   const metadata = ref.namespace === undefined ? { name: ref.name } : { name: ref.name, namespace: ref.namespace };
   return { apiVersion: ref.apiVersion, kind: ref.kind, metadata };
@@ -422,13 +406,7 @@ function statusOf(err: unknown): number | undefined {
 /** toKubeError keeps the API server's Status reason and message (409 Conflict vs AlreadyExists, 410 Expired …). */
 function toKubeError(err: unknown, action: string): KubeError {
   if (err instanceof KubeError) return err;
-  if (err instanceof ApiException) {
-    const body = parseBody(err.body);
-    const status = err.code;
-    const reason = typeof body.reason === 'string' && body.reason !== '' ? body.reason : (REASONS[status] ?? 'Unknown');
-    const message = typeof body.message === 'string' ? body.message : `HTTP ${status}`;
-    return new KubeError(status, reason, `${action}: ${message}`, { cause: err });
-  }
+  if (err instanceof ApiException) return statusError(err.code, err.body, action, err);
   // the request's deadline (requestTimeoutMs) or the caller's signal ended it
   if (err instanceof RequestAbortedError) {
     return new KubeError(0, 'Timeout', `${action}: ${err.message}`, { cause: err });
@@ -442,23 +420,11 @@ function toKubeError(err: unknown, action: string): KubeError {
   });
 }
 
-function parseBody(body: unknown): Record<string, unknown> {
-  if (typeof body === 'string') {
-    try {
-      const parsed: unknown = JSON.parse(body);
-      return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
-    } catch {
-      return {};
-    }
-  }
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-}
-
 /** statusToError turns an in-stream ERROR event (a v1 Status) into a KubeError; 410 says "relist". */
 function statusToError(obj: unknown): KubeError {
   const s = parseBody(obj);
   const code = typeof s.code === 'number' ? s.code : 500;
-  const reason = code === 410 ? 'Gone' : typeof s.reason === 'string' ? s.reason : (REASONS[code] ?? 'Unknown');
+  const reason = code === 410 ? 'Gone' : typeof s.reason === 'string' ? s.reason : reasonOf(code);
   return new KubeError(code, reason, typeof s.message === 'string' ? s.message : `watch error ${code}`);
 }
 
@@ -468,17 +434,7 @@ function watchEndError(err: unknown): KubeError | undefined {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return undefined;
   const statusCode = (err as { statusCode?: unknown }).statusCode;
   if (typeof statusCode === 'number') {
-    return new KubeError(statusCode, REASONS[statusCode] ?? 'Unknown', `watch: HTTP ${statusCode}`, { cause: err });
+    return new KubeError(statusCode, reasonOf(statusCode), `watch: HTTP ${statusCode}`, { cause: err });
   }
   return new KubeError(0, 'NetworkError', `watch: ${errorMessage(err)}`, { cause: err });
-}
-
-/** reviveMetadata makes metadata timestamps Dates whatever path the object came by (typed read, list, watch). */
-function reviveMetadata(obj: KubeObject): KubeObject {
-  const m = obj.metadata as Record<string, unknown> | undefined;
-  if (m === undefined) return obj;
-  for (const k of ['creationTimestamp', 'deletionTimestamp']) {
-    if (typeof m[k] === 'string') m[k] = new Date(m[k]);
-  }
-  return obj;
 }

@@ -3,18 +3,17 @@
  * stop, and each attempt cancelled at the renew deadline, so a leader whose requests hang steps down in time.
  *
  * A Lease's times are MicroTime: the API server parses them with exactly six fractional digits and refuses a plain
- * Date's three (400), so every time written here is a V1MicroTime, whose JSON has six.
+ * Date's three (400), so every time written here is microTime's. (client-node's V1MicroTime did the same, but a value
+ * import of the package loads its ~870 modules, which the populator's writer Lease does without: lease-client.ts.)
  */
-import { V1MicroTime } from '@kubernetes/client-node';
-import type { V1LeaseSpec } from '@kubernetes/client-node';
 import { isKubeError } from '../kube/client.ts';
-import type { KubeClient, KubeObject, ObjectRef } from '../kube/client.ts';
+import type { KubeObject, LeaseKube, ObjectRef } from '../kube/client.ts';
 import type { Logger } from '../../base/log.ts';
 import { backoffDelay } from '../../base/retry.ts';
 
 /** LeaderElectorOptions: the Lease to contend for, who we are, the timings and the callbacks. */
 export interface LeaderElectorOptions {
-  kube: KubeClient;
+  kube: LeaseKube;
   namespace: string;
   name: string;
   identity: string;
@@ -35,7 +34,20 @@ export interface LeaderElectorOptions {
   onNewLeader?: (identity: string) => void;
 }
 
-type LeaseObject = KubeObject & { spec?: V1LeaseSpec };
+/** LeaseSpec is a coordination.k8s.io/v1 Lease's spec; its times are MicroTime strings as written (a client may read them as Dates). */
+interface LeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: string | Date;
+  renewTime?: string | Date;
+  leaseTransitions?: number;
+}
+type LeaseObject = KubeObject & { spec?: LeaseSpec };
+
+/** microTime is a time as the API server's MicroTime: RFC 3339 with six fractional digits (a Date has milliseconds). */
+function microTime(at: Date | string = new Date()): string {
+  return new Date(at).toISOString().slice(0, -1) + '000Z';
+}
 type Attempt = 'acquired' | 'held-by-other' | 'failed';
 
 /** LeaderElector contends for the Lease from start() until stop(); nothing happens before start(). */
@@ -111,7 +123,7 @@ export class LeaderElector {
   async #tryAcquireOrRenew(signal: AbortSignal): Promise<Attempt> {
     const { kube, identity } = this.#opts;
     const call = { signal };
-    const now = new V1MicroTime();
+    const now = microTime();
     const lease = await kube.get<LeaseObject>(this.#ref, call);
     if (lease === undefined) {
       await kube.create<LeaseObject>(
@@ -142,12 +154,12 @@ export class LeaderElector {
     return 'acquired';
   }
 
-  #leaseSpec(now: V1MicroTime, previous: V1LeaseSpec | undefined): V1LeaseSpec {
+  #leaseSpec(now: string, previous: LeaseSpec | undefined): LeaseSpec {
     const ours = previous?.holderIdentity === this.#opts.identity;
     return {
       holderIdentity: this.#opts.identity,
       leaseDurationSeconds: Math.max(1, Math.ceil(this.#leaseDurationMs / 1000)),
-      acquireTime: ours && previous?.acquireTime !== undefined ? new V1MicroTime(previous.acquireTime) : now,
+      acquireTime: ours && previous?.acquireTime !== undefined ? microTime(previous.acquireTime) : now,
       renewTime: now,
       leaseTransitions: previous === undefined ? 0 : (previous.leaseTransitions ?? 0) + (ours ? 0 : 1),
     };
@@ -199,7 +211,7 @@ export class LeaderElector {
       const call = { signal: AbortSignal.timeout(this.#renewDeadlineMs) };
       const lease = await this.#opts.kube.get<LeaseObject>(this.#ref, call);
       if (lease?.spec?.holderIdentity !== this.#opts.identity) return;
-      const now = new V1MicroTime();
+      const now = microTime();
       await this.#opts.kube.replace<LeaseObject>(
         {
           ...lease,

@@ -1,5 +1,5 @@
 /** @module Middleware queries over name auctions: running ones, their count, the bids of a name or an account, one auction. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';
 import {
   bidsOfAccount,

@@ -1,5 +1,5 @@
 /** @module Middleware queries about the chain itself: generations, time → height, sizes, rewards, status. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import { isJsonObject } from '../../../chain/json.ts';
 import {

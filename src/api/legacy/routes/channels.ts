@@ -1,5 +1,5 @@
 /** @module Middleware queries over state channels. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import { activeChannels, channelTransactions } from '../../../db/queries/channels.ts';
 import { parseId, parseLimitPage } from '../legacy-params.ts';

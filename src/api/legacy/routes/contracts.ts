@@ -1,7 +1,7 @@
 /** @module Middleware queries over contracts: all, calls with decoded arguments and results, transactions, source verification. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
-import { bodyParser } from '@koa/bodyparser';
+import { bodyParser } from '../../http/body-parser.ts';
 import { isJsonObject, type Json } from '../../../chain/json.ts';
 import { innerTx } from '../../../chain/tx-fields.ts';
 import {

@@ -1,5 +1,5 @@
 /** @module Middleware queries over names: all, active, search, reverse lookup, by hash. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import type { ApiContext } from '../../http/state.ts';
 import { topHeight } from '../../../db/queries/blocks.ts';

@@ -4,7 +4,7 @@
  * bodies, and /v3 adds the `int-as-string` parameter (checked before the others, as the node's validator does).
  */
 import type { ApiContext } from '../../http/state.ts';
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import type { Prefix } from '../../../chain/encoding.ts';
 import { decodeErrorCode } from '../../../chain/decode-error.ts';

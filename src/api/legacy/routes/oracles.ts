@@ -1,5 +1,5 @@
 /** @module Middleware queries over oracles: the registrations and each oracle's queries with their responses. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import { isJsonObject, type Json } from '../../../chain/json.ts';
 import { oracleExists, oracleQueries, oracles } from '../../../db/queries/oracles.ts';

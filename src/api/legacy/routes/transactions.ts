@@ -1,5 +1,5 @@
 /** @module Middleware queries over transactions: per account, between two accounts, per height interval, daily rates. */
-import Router from '@koa/router';
+import { Router } from '../../http/router.ts';
 import type { ApiState } from '../../http/state.ts';
 import type { Prefix } from '../../../chain/encoding.ts';
 import { countTransactionsOfAccount } from '../../../db/queries/account-transactions.ts';

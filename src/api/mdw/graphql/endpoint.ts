@@ -6,7 +6,7 @@
  * is answered 200 with `errors`, as ae_mdw does. A failure of the server's own (the database away, overload) is
  * thrown on to the error boundary, which answers it as for any /v3 request (503), never as a GraphQL error.
  */
-import { bodyParser } from '@koa/bodyparser';
+import { bodyParser } from '../../http/body-parser.ts';
 import { execute, getOperationAST, GraphQLError, type ExecutionResult } from 'graphql';
 import type Koa from 'koa';
 import { jsonBytes } from '../../../chain/json-bytes.ts';

@@ -3,7 +3,7 @@
  * size, and a body in another content type refused 415 naming it. bodyparser leaves such a body unread, and the
  * route then answered about a missing field (`400 url: expected a string` for curl's `-d`, which sends a form).
  */
-import { bodyParser } from '@koa/bodyparser';
+import { bodyParser } from '../../http/body-parser.ts';
 import { AppError, ErrorCode } from '../../../base/errors.ts';
 import type { ApiContext } from '../../http/state.ts';
 
