@@ -28,7 +28,8 @@ describe('a reload (-H) killed and started again', function () {
   let top: number;
 
   before(async () => {
-    h = await startHarness(60, 'reload-resume');
+    // 36 generations: the kills come after a third of them, 24 heights (5 batches of 5 at least) before the end
+    h = await startHarness(36, 'reload-resume');
     top = h.devnode.height();
     const wae = wrappedAe(h.devnode.chain);
     env = {
@@ -90,15 +91,22 @@ describe('a reload (-H) killed and started again', function () {
     expect(lines.at(-1)!.reloaded).to.equal(top - left.done_through);
     expect(await progress(), 'a completed reload leaves no progress behind').to.equal(undefined);
 
-    const verify = startMdw(['-v', '--schema', SCHEMA], env);
-    expect(await exitCode(verify.child), verify.output()).to.equal(0);
-    expect(verify.output()).to.contain(`verified ${top + 1} heights: 0 difference(s)`);
-    const compared = logged(verify, /^verify: heights compared with the node$/);
+    // `-v` in this process, its progress lines read back (the binary's summary line: the `-v --full` case below)
+    const { log, lines: verifyLines } = capturedLog();
+    const differences: string[] = [];
+    const report = await verifyChain(
+      { cfg: h.config({ ...env, DATABASE_SCHEMA: SCHEMA }), log, out: (l) => differences.push(l) },
+      {},
+    );
+    expect(differences).to.deep.equal([]);
+    expect(report).to.include({ checked: top + 1, differences: 0 });
+    const logs = (msg: RegExp): Record<string, unknown>[] => verifyLines.filter((l) => msg.test(l.msg));
+    const compared = logs(/^verify: heights compared with the node$/);
     expect(compared.length).to.be.greaterThan(1);
     expect(compared.map((l) => l.total)).to.satisfy((t: unknown[]) => t.every((x) => x === top + 1));
     expect(compared.map((l) => l.done)).to.deep.equal(compared.map((_, i) => i + 1));
     expect(typeof compared[0]!.perSecond).to.equal('number');
-    const derived = logged(verify, /^verify: derived areas re-derived from the stored rows$/);
+    const derived = logs(/^verify: derived areas re-derived from the stored rows$/);
     expect(derived.at(-1)!.done).to.equal(derived.at(-1)!.total);
   });
 
@@ -129,8 +137,8 @@ describe('a reload (-H) killed and started again', function () {
       const said = (msg: RegExp): Record<string, unknown>[] => lines.filter((l) => msg.test(String(l.msg)));
       const schema = 'mdw_g3';
       const cfg = h.config({ DATABASE_SCHEMA: schema, NODE_URL: proxy.url, BATCH_SIZE: '5', PROGRESS_LOG_MS: '0' });
-      // the first half of the chain: enough batches to go away in the middle of
-      const heights = Array.from({ length: Math.ceil(top / 2) }, (_, i) => i);
+      // the whole chain: enough batches to go away in the middle of
+      const heights = Array.from({ length: top + 1 }, (_, i) => i);
       const reloading = reloadHeights({ cfg, log }, heights);
       await waitFor(
         'a third of the heights reloaded',
