@@ -8,7 +8,6 @@ import { expect } from 'chai';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { saveReloadProgress } from '../../../src/db/writes/reload-progress.ts';
 import { createWritePool } from '../../../src/db/connection/pool.ts';
-import { queryOnce } from '../../support/postgres.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy } from './support/fault-proxy.ts';
 import prom from 'prom-client';
@@ -48,14 +47,20 @@ describe('a reload (-H) killed and started again', function () {
     await h.close();
   });
 
+  /**
+   * rowsOf runs a query naming its schemas on the harness's own connection (none: a table not there yet): the waits
+   * below ask every 50 ms, a connection each cost the server a backend's start each time
+   */
+  const rowsOf = <T extends Record<string, unknown>>(sql: string): Promise<T[]> =>
+    h.query<T>('public', sql).catch(() => []);
+
   const progress = async (): Promise<{ done_through: number; stored_top: number } | undefined> =>
     (
-      await queryOnce<{ done_through: number; stored_top: number }>(
-        h.db.url,
+      await rowsOf<{ done_through: number; stored_top: number }>(
         `SELECT done_through, (SELECT max(height) FROM ${SCHEMA}.key_blocks) AS stored_top
            FROM ${SCHEMA}.reload_progress`,
-      ).catch(() => ({ rows: [] }))
-    ).rows[0];
+      )
+    )[0];
 
   it('goes on after the last batch it wrote, and `mdw -v` then finds no difference', async () => {
     const list = `0-${top}`;
@@ -170,11 +175,10 @@ describe('a reload (-H) killed and started again', function () {
           'every deferred area derived',
           async () =>
             (
-              await queryOnce<{ n: string }>(
-                h.db.url,
+              await rowsOf<{ n: string }>(
                 `SELECT count(*) AS n FROM ${schema}.derive_backfill WHERE next_height <= to_height`,
               )
-            ).rows[0]!.n === '0',
+            )[0]?.n === '0',
           60_000,
         );
       } finally {
@@ -195,12 +199,8 @@ describe('a reload (-H) killed and started again', function () {
   it('`-v --full` killed while it loads its scratch schema goes on from it when started again', async () => {
     const scratch = `${SCHEMA}_verify`;
     const scratchDone = async (): Promise<number> =>
-      (
-        await queryOnce<{ done_through: number }>(
-          h.db.url,
-          `SELECT done_through FROM ${scratch}.reload_progress`,
-        ).catch(() => ({ rows: [] }))
-      ).rows[0]?.done_through ?? -1;
+      (await rowsOf<{ done_through: number }>(`SELECT done_through FROM ${scratch}.reload_progress`))[0]
+        ?.done_through ?? -1;
     const first = startMdw(['-v', '--full', '--schema', SCHEMA], env);
     await waitFor(
       'the scratch load to write a third of the chain',
@@ -222,7 +222,7 @@ describe('a reload (-H) killed and started again', function () {
     expect(logged(second, /^resuming an interrupted reload/).map((l) => l.after)).to.deep.equal([left]);
     // emptied once compared: nothing loaded, no reload to go on with
     expect(await scratchDone(), 'its reload progress cleared').to.equal(-1);
-    const loaded = await queryOnce<{ n: string }>(h.db.url, `SELECT count(*) AS n FROM ${scratch}.key_blocks`);
-    expect(Number(loaded.rows[0]!.n), 'its key blocks truncated').to.equal(0);
+    const loaded = await h.query<{ n: string }>('public', `SELECT count(*) AS n FROM ${scratch}.key_blocks`);
+    expect(Number(loaded[0]!.n), 'its key blocks truncated').to.equal(0);
   });
 });
