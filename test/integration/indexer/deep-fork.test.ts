@@ -15,7 +15,8 @@ describe('deep forks (issue 38)', function () {
   const registry = new prom.Registry();
 
   before(async () => {
-    h = await startHarness(40, 'deep-fork-test');
+    // 25 generations: the deepest fork replaces 12 (every case below the top's generation 13)
+    h = await startHarness(25, 'deep-fork-test');
     populator = await startPopulator({ cfg: h.config(bounded), log: silent, registry });
     await populator.synced();
   });

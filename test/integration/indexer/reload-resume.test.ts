@@ -8,7 +8,6 @@ import { expect } from 'chai';
 import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { saveReloadProgress } from '../../../src/db/writes/reload-progress.ts';
 import { createWritePool } from '../../../src/db/connection/pool.ts';
-import { queryOnce } from '../../support/postgres.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy } from './support/fault-proxy.ts';
 import prom from 'prom-client';
@@ -28,7 +27,8 @@ describe('a reload (-H) killed and started again', function () {
   let top: number;
 
   before(async () => {
-    h = await startHarness(60, 'reload-resume');
+    // 36 generations: the kills come after a third of them, 24 heights (5 batches of 5 at least) before the end
+    h = await startHarness(36, 'reload-resume');
     top = h.devnode.height();
     const wae = wrappedAe(h.devnode.chain);
     env = {
@@ -47,14 +47,20 @@ describe('a reload (-H) killed and started again', function () {
     await h.close();
   });
 
+  /**
+   * rowsOf runs a query naming its schemas on the harness's own connection (none: a table not there yet): the waits
+   * below ask every 50 ms, a connection each cost the server a backend's start each time
+   */
+  const rowsOf = <T extends Record<string, unknown>>(sql: string): Promise<T[]> =>
+    h.query<T>('public', sql).catch(() => []);
+
   const progress = async (): Promise<{ done_through: number; stored_top: number } | undefined> =>
     (
-      await queryOnce<{ done_through: number; stored_top: number }>(
-        h.db.url,
+      await rowsOf<{ done_through: number; stored_top: number }>(
         `SELECT done_through, (SELECT max(height) FROM ${SCHEMA}.key_blocks) AS stored_top
            FROM ${SCHEMA}.reload_progress`,
-      ).catch(() => ({ rows: [] }))
-    ).rows[0];
+      )
+    )[0];
 
   it('goes on after the last batch it wrote, and `mdw -v` then finds no difference', async () => {
     const list = `0-${top}`;
@@ -90,15 +96,22 @@ describe('a reload (-H) killed and started again', function () {
     expect(lines.at(-1)!.reloaded).to.equal(top - left.done_through);
     expect(await progress(), 'a completed reload leaves no progress behind').to.equal(undefined);
 
-    const verify = startMdw(['-v', '--schema', SCHEMA], env);
-    expect(await exitCode(verify.child), verify.output()).to.equal(0);
-    expect(verify.output()).to.contain(`verified ${top + 1} heights: 0 difference(s)`);
-    const compared = logged(verify, /^verify: heights compared with the node$/);
+    // `-v` in this process, its progress lines read back (the binary's summary line: the `-v --full` case below)
+    const { log, lines: verifyLines } = capturedLog();
+    const differences: string[] = [];
+    const report = await verifyChain(
+      { cfg: h.config({ ...env, DATABASE_SCHEMA: SCHEMA }), log, out: (l) => differences.push(l) },
+      {},
+    );
+    expect(differences).to.deep.equal([]);
+    expect(report).to.include({ checked: top + 1, differences: 0 });
+    const logs = (msg: RegExp): Record<string, unknown>[] => verifyLines.filter((l) => msg.test(l.msg));
+    const compared = logs(/^verify: heights compared with the node$/);
     expect(compared.length).to.be.greaterThan(1);
     expect(compared.map((l) => l.total)).to.satisfy((t: unknown[]) => t.every((x) => x === top + 1));
     expect(compared.map((l) => l.done)).to.deep.equal(compared.map((_, i) => i + 1));
     expect(typeof compared[0]!.perSecond).to.equal('number');
-    const derived = logged(verify, /^verify: derived areas re-derived from the stored rows$/);
+    const derived = logs(/^verify: derived areas re-derived from the stored rows$/);
     expect(derived.at(-1)!.done).to.equal(derived.at(-1)!.total);
   });
 
@@ -129,8 +142,8 @@ describe('a reload (-H) killed and started again', function () {
       const said = (msg: RegExp): Record<string, unknown>[] => lines.filter((l) => msg.test(String(l.msg)));
       const schema = 'mdw_g3';
       const cfg = h.config({ DATABASE_SCHEMA: schema, NODE_URL: proxy.url, BATCH_SIZE: '5', PROGRESS_LOG_MS: '0' });
-      // the first half of the chain: enough batches to go away in the middle of
-      const heights = Array.from({ length: Math.ceil(top / 2) }, (_, i) => i);
+      // the whole chain: enough batches to go away in the middle of
+      const heights = Array.from({ length: top + 1 }, (_, i) => i);
       const reloading = reloadHeights({ cfg, log }, heights);
       await waitFor(
         'a third of the heights reloaded',
@@ -162,11 +175,10 @@ describe('a reload (-H) killed and started again', function () {
           'every deferred area derived',
           async () =>
             (
-              await queryOnce<{ n: string }>(
-                h.db.url,
+              await rowsOf<{ n: string }>(
                 `SELECT count(*) AS n FROM ${schema}.derive_backfill WHERE next_height <= to_height`,
               )
-            ).rows[0]!.n === '0',
+            )[0]?.n === '0',
           60_000,
         );
       } finally {
@@ -187,12 +199,8 @@ describe('a reload (-H) killed and started again', function () {
   it('`-v --full` killed while it loads its scratch schema goes on from it when started again', async () => {
     const scratch = `${SCHEMA}_verify`;
     const scratchDone = async (): Promise<number> =>
-      (
-        await queryOnce<{ done_through: number }>(
-          h.db.url,
-          `SELECT done_through FROM ${scratch}.reload_progress`,
-        ).catch(() => ({ rows: [] }))
-      ).rows[0]?.done_through ?? -1;
+      (await rowsOf<{ done_through: number }>(`SELECT done_through FROM ${scratch}.reload_progress`))[0]
+        ?.done_through ?? -1;
     const first = startMdw(['-v', '--full', '--schema', SCHEMA], env);
     await waitFor(
       'the scratch load to write a third of the chain',
@@ -214,7 +222,7 @@ describe('a reload (-H) killed and started again', function () {
     expect(logged(second, /^resuming an interrupted reload/).map((l) => l.after)).to.deep.equal([left]);
     // emptied once compared: nothing loaded, no reload to go on with
     expect(await scratchDone(), 'its reload progress cleared').to.equal(-1);
-    const loaded = await queryOnce<{ n: string }>(h.db.url, `SELECT count(*) AS n FROM ${scratch}.key_blocks`);
-    expect(Number(loaded.rows[0]!.n), 'its key blocks truncated').to.equal(0);
+    const loaded = await h.query<{ n: string }>('public', `SELECT count(*) AS n FROM ${scratch}.key_blocks`);
+    expect(Number(loaded[0]!.n), 'its key blocks truncated').to.equal(0);
   });
 });

@@ -24,8 +24,10 @@ describe('a populator that cannot get what it needs', function () {
   let populator: Populator | undefined;
 
   before(async () => {
-    // the chain of the AEX-N detection test: its DEX factory clones pairs inside calls, whose code only the node knows
-    h = await startHarness(160, 'aexn-detection');
+    // the seed of the AEX-N detection test with half its transactions token traffic: its DEX factory clones pairs
+    // inside calls, whose code only the node knows, by height 40, and 5 calls to them follow by 60 (the first case
+    // asserts both), where the default share (a tenth) clones them only after height 100 (the 160 generations it took)
+    h = await startHarness(60, 'aexn-detection', { tokenShare: 0.5 });
     proxy = await startFaultProxy(h.devnode.externalUrl);
   });
   after(async () => {
