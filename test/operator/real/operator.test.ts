@@ -223,8 +223,8 @@ function operatorSteps(installed: () => Installed): (this: Mocha.Suite) => void 
     });
 
     // issue 89 item 2: "0.5" stored as "500m" was drift on every pass, so every pass wrote
-    it('writes nothing for a minute of passes over the unchanged Middleware whose cpu is "0.5"', async function () {
-      this.timeout(150_000);
+    it('writes nothing in six passes over the unchanged Middleware whose cpu is "0.5"', async function () {
+      this.timeout(90_000);
       const server = await c.kube.get<V1Deployment & KubeObject>({
         apiVersion: 'apps/v1',
         kind: 'Deployment',
@@ -249,10 +249,13 @@ function operatorSteps(installed: () => Installed): (this: Mocha.Suite) => void 
       const from = c.audit().length;
       const isMiddleware = (e: { objectRef?: { resource?: string; name?: string } }) =>
         e.objectRef?.resource === 'middlewares' && e.objectRef.name === MW.name;
-      // each change of an annotation is a watch event, so a reconcile pass, which reads the Middleware first
+      // each change of an annotation is a watch event, so a reconcile pass, which reads the Middleware first. A pass
+      // takes well under a second: 3 s apart, each is a pass of its own (the operator's queue merges only a key
+      // already waiting), and the drift that wrote did so on every pass. Ten seconds apart, the minute cost the
+      // cluster's idle CPU (about 0.1 CPU-s a second) for nothing a pass needed.
       for (let i = 0; i < 6; i++) {
         await c.kube.patchMerge(MW, { metadata: { annotations: { 'example.com/touched': String(i) } } });
-        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        await new Promise((resolve) => setTimeout(resolve, 3000));
       }
       const requests = c
         .audit()
@@ -342,10 +345,8 @@ function operatorSteps(installed: () => Installed): (this: Mocha.Suite) => void 
       }, 40_000);
       // the Lease lasts 15 s, then a standby's next try (2 s, plus jitter) takes it
       expect(Date.now() - started).to.be.below(25_000);
-      // the dead pod goes as a node's lost pods do (force-deleted); its Deployment makes another
-      await c.cluster.rest.call('DELETE', `/api/v1/namespaces/${OPERATOR_NAMESPACE}/pods/${before}`, {
-        gracePeriodSeconds: 0,
-      });
+      // the dead pod stays, as on a node that hangs, until the helm upgrade below rolls it away with the others: a
+      // replacement now would be one more operator process started (about 2 CPU-s) for no step
     });
 
     it('reloads blue/green to promotion: generation 2 built beside 1, the stable Service moved, 1 retired after its drain', async function () {
@@ -375,6 +376,8 @@ function operatorSteps(installed: () => Installed): (this: Mocha.Suite) => void 
     it('upgrades with helm: the operator pods roll, a new one leads, the Middleware stays Available', async () => {
       const before = await c.kube.list<KubeObject>('v1', 'Pod', OPERATOR_NAMESPACE);
       const old = new Set(before.items.map((p) => p.metadata.name));
+      // to one replica: the failover is proven above, and a standby for the steps after would be one more operator
+      // process started (about 2 CPU-s) to ask for the Lease every 2 s
       await c.helm(
         'upgrade',
         'mdw-operator',
@@ -383,7 +386,7 @@ function operatorSteps(installed: () => Installed): (this: Mocha.Suite) => void 
         OPERATOR_NAMESPACE,
         '--reuse-values',
         '--set',
-        'logLevel=info',
+        'logLevel=info,replicaCount=1',
       );
       await eventually(async () => {
         const leader = (await holder())?.holderIdentity;
