@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { stopProcess } from './control-plane.ts';
-import { gracePeriodMs, nextReadiness, reserveSubnet, type Readiness } from './node-agent.ts';
+import { gracePeriodMs, nextReadiness, probePeriodMs, reserveSubnet, type Readiness } from './node-agent.ts';
 
 describe("the node agent's readiness probes", () => {
   const judge = (results: boolean[], threshold?: number): boolean[] => {
@@ -25,6 +25,13 @@ describe("the node agent's readiness probes", () => {
 
   it('leaves a pod that never passed not ready', () => {
     expect(judge([false, false, false, false])).to.deep.equal([false, false, false, false]);
+  });
+
+  it('probes a ready container at its periodSeconds (10 s unset), one not ready every 2 s at most', () => {
+    expect(probePeriodMs({ periodSeconds: 5 }, true)).to.equal(5000);
+    expect(probePeriodMs(undefined, true)).to.equal(10_000);
+    expect(probePeriodMs({ periodSeconds: 5 }, false)).to.equal(2000);
+    expect(probePeriodMs({ periodSeconds: 1 }, false)).to.equal(1000);
   });
 });
 

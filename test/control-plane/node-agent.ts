@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { V1Container, V1ContainerStatus, V1EnvVar, V1Pod, V1Probe } from '@kubernetes/client-node';
 import type { ControlPlane } from './control-plane.ts';
+import { PodCache } from './pod-cache.ts';
 import { stopProcess, tail } from './control-plane.ts';
 import { KubeRestError } from './rest.ts';
 import type { KubeRest } from './rest.ts';
@@ -76,13 +77,6 @@ interface Running {
 }
 
 const TICK_MS = 250;
-/**
- * RELIST_MS: how old the agent's list of pods may grow while its watch says nothing changed. The agent lists the pods
- * when its watch of them sends an event (a pod created, bound, deleted, its status written: the agent's own writes
- * too), or none runs; listing them every tick, four times a second whether or not anything had changed, was most of
- * the API server's work for the agent. The relist every few seconds only bounds what a lost event could cost.
- */
-const RELIST_MS = 5_000;
 const LEASE_RENEW_MS = 10_000;
 /** RESERVE_PORT: the port an agent listens on at 127.77.<subnet>.1 while it runs, holding its subnet machine-wide */
 const RESERVE_PORT = 7707;
@@ -97,10 +91,8 @@ export class NodeAgent {
   #tick: Promise<void> = Promise.resolve();
   #lastLeaseMs = 0;
   #stopped = true;
-  /** the pods as last listed, when, and whether an event since (or no watch running) says to list them again */
-  #listed: V1Pod[] = [];
-  #listedMs = 0;
-  #stale = true;
+  /** the pods as the last list and its watch told them; no watch running, the next tick lists them again */
+  readonly #cache = new PodCache();
   #watch: { stop(): void } | undefined;
   /** errors the agent met (a refused status update, a process that could not start): a test reads them. */
   readonly errors: string[] = [];
@@ -257,39 +249,42 @@ export class NodeAgent {
     }
   }
 
-  /** #currentPods are the pods listed again when the watch (or its absence, or RELIST_MS) says to, else as last listed. */
+  /**
+   * #currentPods are the pods as the watch told them, listed again (and watched from there) when no watch runs: at
+   * the start, and when the API server ended the last one (its request timeout, a minute or two; a version compacted
+   * away), which also bounds what a lost event could cost.
+   */
   async #currentPods(): Promise<V1Pod[]> {
-    if (!this.#stale && Date.now() - this.#listedMs < RELIST_MS) return this.#listed;
-    this.#stale = false; // before the list: an event while it is on its way lists again
-    const list = await this.#opts.rest
-      .get<{ items: V1Pod[]; metadata: { resourceVersion: string } }>('/api/v1/pods')
-      .catch((err: unknown) => {
-        this.#stale = true;
-        throw err;
-      });
-    this.#listed = list.items;
-    this.#listedMs = Date.now();
+    if (this.#watch !== undefined) return this.#cache.pods;
+    const list = await this.#opts.rest.get<{ items: V1Pod[]; metadata: { resourceVersion: string } }>('/api/v1/pods');
+    this.#cache.reset(list.items);
     // from the list's version: no change between the list and the watch's start is missed
-    this.#watch ??= this.#opts.rest.watch(
+    const watch = this.#opts.rest.watch(
       `/api/v1/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`,
-      () => (this.#stale = true),
+      (chunk) => {
+        if (this.#watch === watch) this.#cache.feed(chunk);
+      },
       () => {
-        this.#watch = undefined;
-        this.#stale = true;
+        if (this.#watch === watch) this.#watch = undefined;
       },
     );
-    return this.#listed;
+    this.#watch = watch;
+    return this.#cache.pods;
   }
 
   async #bind(pod: V1Pod): Promise<void> {
     if (pod.metadata?.deletionTimestamp !== undefined) return;
-    this.#stale = true; // the agent's own write: the next tick reads it back at once, not when the watch says so
     const { namespace, name } = pod.metadata ?? {};
     await this.#opts.rest.call('POST', `/api/v1/namespaces/${namespace}/pods/${name}/binding`, {
       apiVersion: 'v1',
       kind: 'Binding',
       metadata: { name, namespace },
       target: { apiVersion: 'v1', kind: 'Node', name: this.#opts.nodeName },
+    });
+    // the answer is a Status: the next tick runs the pod (bound here) before the watch's event of it comes
+    this.#cache.put({
+      ...pod,
+      spec: { ...pod.spec, containers: pod.spec?.containers ?? [], nodeName: this.#opts.nodeName },
     });
   }
 
@@ -485,9 +480,9 @@ export class NodeAgent {
 
   async #probe(pod: V1Pod, container: V1Container, run: Running): Promise<void> {
     const probe = container.readinessProbe;
-    run.nextProbeMs = Date.now() + 1000 * Math.min(probe?.periodSeconds ?? 10, 2);
     const passed = probe === undefined ? true : await httpProbe(probe, container, run.ip);
     const { ready, failures } = nextReadiness(run, passed, probe?.failureThreshold);
+    run.nextProbeMs = Date.now() + probePeriodMs(probe, ready);
     run.failures = failures;
     if (ready !== run.ready || pod.status?.podIP !== run.ip) {
       run.ready = ready;
@@ -530,7 +525,6 @@ export class NodeAgent {
     }
     if (run !== undefined) this.#ipsInUse.delete(run.ip);
     this.#pods.delete(key);
-    this.#stale = true;
     const { namespace, name, uid } = pod.metadata ?? {};
     await this.#opts.rest
       .call('DELETE', `/api/v1/namespaces/${namespace}/pods/${name}`, {
@@ -540,6 +534,7 @@ export class NodeAgent {
         preconditions: { uid },
       })
       .catch(ignoreNotFound);
+    this.#cache.remove(pod);
     if (run !== undefined) this.#pods.set(`${key}#deleted-${run.uid}`, run); // its log stays readable
   }
 
@@ -613,10 +608,16 @@ export class NodeAgent {
 
   async #patchStatus(pod: V1Pod, status: object): Promise<void> {
     const { namespace, name } = pod.metadata ?? {};
-    this.#stale = true;
-    await this.#opts.rest
-      .call('PATCH', `/api/v1/namespaces/${namespace}/pods/${name}/status`, { status }, 'application/merge-patch+json')
+    const written = await this.#opts.rest
+      .call<V1Pod>(
+        'PATCH',
+        `/api/v1/namespaces/${namespace}/pods/${name}/status`,
+        { status },
+        'application/merge-patch+json',
+      )
       .catch(ignoreNotFound);
+    // the next tick judges the pod as written, not as it was before (its watch event may come later)
+    if (written !== undefined) this.#cache.put(written);
   }
 
   #error(message: string): void {
@@ -732,12 +733,23 @@ export interface Readiness {
  * nextReadiness judges one readiness probe as the kubelet's prober does: a ready container is marked not ready only
  * after failureThreshold failed probes in a row (the probe's, 3 by default), one probe that passes makes it ready
  * (successThreshold 1, the default no pod here changes). One slow answer of a loaded server does not take it out of
- * its Services. The agent probes every 2 s at most (periodSeconds, faster than a kubelet, so pods start sooner).
+ * its Services. The agent probes a pod not ready every 2 s at most (faster than a kubelet, so pods start sooner), a
+ * ready one at its periodSeconds (probePeriodMs).
  */
 export function nextReadiness(before: Readiness, passed: boolean, failureThreshold = 3): Readiness {
   if (passed) return { ready: true, failures: 0 };
   const failures = before.failures + 1;
   return { ready: before.ready && failures < failureThreshold, failures };
+}
+
+/**
+ * probePeriodMs is when a container's readiness is probed next: at its periodSeconds (10 s by default) once ready, as a
+ * kubelet probes; every 2 s at most while not ready, so that a pod starting (or coming back) is ready sooner than a
+ * kubelet would say. Every 2 s for ready pods too was a request a second to the pods of a cluster for nothing.
+ */
+export function probePeriodMs(probe: V1Probe | undefined, ready: boolean): number {
+  const period = probe?.periodSeconds ?? 10;
+  return 1000 * (ready ? period : Math.min(period, 2));
 }
 
 /** httpProbe runs an httpGet probe against the pod's address; other probe kinds count as passing. */

@@ -38,12 +38,12 @@ export class KubeRest {
   }
 
   /**
-   * watch opens a watch (path with `watch=1` and its resourceVersion) and calls onData for each piece of its stream
-   * (the agent only needs to know that something changed), until the API server ends it (its request timeout, a 410
+   * watch opens a watch (path with `watch=1` and its resourceVersion) and calls onData with each piece of its stream
+   * (JSON events one a line, a piece's last perhaps cut), until the API server ends it (its request timeout, a 410
    * for a version compacted away: an ERROR line, which is data too) or the connection fails, then onEnd once. stop()
    * ends it.
    */
-  watch(path: string, onData: () => void, onEnd: () => void): { stop(): void } {
+  watch(path: string, onData: (chunk: Buffer) => void, onEnd: () => void): { stop(): void } {
     const abort = new AbortController();
     void (async () => {
       try {
@@ -54,7 +54,7 @@ export class KubeRest {
           headersTimeout: 30_000,
           bodyTimeout: 0, // an idle watch sends nothing for as long as nothing changes
         });
-        for await (const _ of res.body) onData();
+        for await (const chunk of res.body) onData(chunk as Buffer);
       } catch {
         // ended: stopped, or its connection failed; the agent lists and watches again either way
       } finally {

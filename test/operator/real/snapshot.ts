@@ -43,15 +43,50 @@ const silent = pino({ level: 'silent' });
 const ref = (name: string): ObjectRef => ({ apiVersion: API_VERSION, kind: KIND, namespace: NS, name });
 type Mw = KubeObject & { spec: Record<string, unknown>; status?: MiddlewareStatus };
 
-/** snapshotSteps are the steps, on the cluster `installed` gives (the chart installed, its operator running). */
-export function snapshotSteps(installed: () => Installed): (this: Mocha.Suite) => void {
-  return function () {
+/**
+ * snapshotSteps are the steps, on the cluster `installed` gives (the chart installed, its operator running), in this
+ * order: the refusals and the first generation restored (restoring, whose `before` exports and serves the snapshot),
+ * a BlueGreen reload from the snapshot (requested by requestReload, judged by the step reloaded registers), a snapshot
+ * of another network (otherNetwork); stop() ends the snapshot's server.
+ */
+export function snapshotSteps(installed: () => Installed): {
+  restoring: (this: Mocha.Suite) => void;
+  requestReload: () => Promise<void>;
+  reloaded: () => void;
+  otherNetwork: () => void;
+  stop: () => Promise<void>;
+} {
+  let c: Installed;
+  let work: string | undefined;
+  let server: Server | undefined;
+  let url: string;
+  let manifest: SnapshotManifest;
+
+  /** aMiddleware is examples/middleware.yaml on the devnode, named `name`, with `spec` added. */
+  const aMiddleware = (name: string, spec: Record<string, unknown>): Mw => {
+    const mw = exampleMiddleware(c.devnode) as Mw;
+    mw.metadata = { name, namespace: NS };
+    // the generated chain's blocks are stamped long ago: a status that judged their age would never say synced
+    Object.assign(mw.spec, { statusMaxBlockAge: 1_000_000_000 }, spec);
+    return mw;
+  };
+  const refusal = async (mw: Mw): Promise<string> => {
+    const err = await c.kube.apply(mw, 'real-tier').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isKubeError(err, 422), `${mw.metadata.name}: ${String(err)}`).to.equal(true);
+    return (err as Error).message;
+  };
+  const jobsOf = async (instance: string, component: string) =>
+    (
+      await c.kube.list<V1Job & KubeObject>('batch/v1', 'Job', NS, {
+        labelSelector: `${LABEL_INSTANCE}=${instance},${LABEL_COMPONENT}=${component}`,
+      })
+    ).items;
+
+  const restoring = function (this: Mocha.Suite): void {
     this.timeout(180_000);
-    let c: Installed;
-    let work: string;
-    let server: Server;
-    let url: string;
-    let manifest: SnapshotManifest;
 
     before(async function () {
       this.timeout(120_000);
@@ -68,46 +103,21 @@ export function snapshotSteps(installed: () => Installed): (this: Mocha.Suite) =
         silent,
       );
       await populateToTop(cfg);
-      work = await mkdtemp(join(tmpdir(), 'mdw-real-snapshot-'));
-      manifest = await exportSnapshot({ cfg, log: silent }, join(work, 'snap'));
-      server = createServer((req, res) => {
+      const dir = await mkdtemp(join(tmpdir(), 'mdw-real-snapshot-'));
+      work = dir;
+      manifest = await exportSnapshot({ cfg, log: silent }, join(dir, 'snap'));
+      const serving = createServer((req, res) => {
         const file = decodeURIComponent(req.url ?? '').replace(/^\/snap\//, '');
-        readFile(join(work, 'snap', file)).then(
+        readFile(join(dir, 'snap', file)).then(
           (body) => res.writeHead(200).end(body),
           () => res.writeHead(404).end(),
         );
       });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/snap/`;
+      server = serving;
+      await new Promise<void>((resolve) => serving.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(serving.address() as AddressInfo).port}/snap/`;
       await exampleNamespace(c, NS);
     });
-    after(async () => {
-      await new Promise((resolve) => (server === undefined ? resolve(undefined) : server.close(resolve)));
-      if (work !== undefined) await rm(work, { recursive: true, force: true });
-    });
-
-    /** aMiddleware is examples/middleware.yaml on the devnode, named `name`, with `spec` added. */
-    const aMiddleware = (name: string, spec: Record<string, unknown>): Mw => {
-      const mw = exampleMiddleware(c.devnode) as Mw;
-      mw.metadata = { name, namespace: NS };
-      // the generated chain's blocks are stamped long ago: a status that judged their age would never say synced
-      Object.assign(mw.spec, { statusMaxBlockAge: 1_000_000_000 }, spec);
-      return mw;
-    };
-    const refusal = async (mw: Mw): Promise<string> => {
-      const err = await c.kube.apply(mw, 'real-tier').then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(isKubeError(err, 422), `${mw.metadata.name}: ${String(err)}`).to.equal(true);
-      return (err as Error).message;
-    };
-    const jobsOf = async (instance: string, component: string) =>
-      (
-        await c.kube.list<V1Job & KubeObject>('batch/v1', 'Job', NS, {
-          labelSelector: `${LABEL_INSTANCE}=${instance},${LABEL_COMPONENT}=${component}`,
-        })
-      ).items;
 
     it('is refused by the API server as the fake refuses it: two sources or none, a URL not http(s), a path out of its volume', async () => {
       expect(
@@ -170,12 +180,17 @@ export function snapshotSteps(installed: () => Installed): (this: Mocha.Suite) =
       const served = JSON.parse(status.body) as { mdw_height: number };
       expect(served.mdw_height).to.be.at.least(manifest.top.height);
     });
+  };
 
+  const requestReload = async (): Promise<void> => {
+    const reload = { id: 'from-snapshot', heights: '3-5', retainPrevious: '0s', snapshot: { url } };
+    await c.kube.patchMerge(ref('from-url'), { spec: { reload } });
+  };
+
+  const reloaded = (): void => {
     it("restores a BlueGreen reload's green generation (with heights) from the snapshot and promotes it", async function () {
       // the drain of generation 1's servers after the switch (SWITCH_DRAIN_MS) comes on top of the restore
       this.timeout(180_000 + SWITCH_DRAIN_MS);
-      const reload = { id: 'from-snapshot', heights: '3-5', retainPrevious: '0s', snapshot: { url } };
-      await c.kube.patchMerge(ref('from-url'), { spec: { reload } });
       await eventually(async () => {
         const m = await c.kube.get<Mw>(ref('from-url'));
         expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
@@ -204,10 +219,14 @@ export function snapshotSteps(installed: () => Installed): (this: Mocha.Suite) =
       // generation 1's servers outlived the switch by the drain, so that clients could follow it
       expectDrainAfterSwitch(c, NS, 'from-url', 'from-url-server-g1', m?.status?.reload?.promotedAt);
     });
+  };
 
-    it('reports a snapshot of another network on a volume with the import refusal, and starts nothing else', async () => {
+  const otherNetwork = (): void => {
+    it('reports a snapshot of another network on a volume with the import refusal, and starts nothing else', async function () {
+      this.timeout(180_000);
+      const exported = exportedDir();
       const claim = c.cluster.agent.claimDir(NS, 'mdw-snapshots');
-      await cp(join(work, 'snap'), join(claim, 'other-network'), { recursive: true });
+      await cp(join(exported, 'snap'), join(claim, 'other-network'), { recursive: true });
       const file = join(claim, 'other-network', MANIFEST_FILE);
       const other = JSON.parse(await readFile(file, 'utf8')) as SnapshotManifest;
       await writeFile(file, JSON.stringify({ ...other, chain: { ...other.chain, networkId: 'ae_uat' } }));
@@ -238,4 +257,16 @@ export function snapshotSteps(installed: () => Installed): (this: Mocha.Suite) =
       expect(deployments.items).to.deep.equal([]);
     });
   };
+
+  const exportedDir = (): string => {
+    if (work === undefined) throw new Error('the snapshot was not exported: its steps run after restoring');
+    return work;
+  };
+  const stop = async (): Promise<void> => {
+    const running = server;
+    if (running !== undefined) await new Promise((resolve) => running.close(resolve));
+    if (work !== undefined) await rm(work, { recursive: true, force: true });
+  };
+
+  return { restoring, requestReload, reloaded, otherNetwork, stop };
 }
