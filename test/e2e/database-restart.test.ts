@@ -83,14 +83,16 @@ describe('PostgreSQL goes away under a running populator and a loaded server', f
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           if (status !== 200 && !(status === 503 && /reason/.test(body))) bad.push(`${status} ${body.slice(0, 200)}`);
           // a client's steady load, not a busy loop: unpaced, the four kept the server and this process a core busy
-          await new Promise((r) => setTimeout(r, 20));
+          await new Promise((r) => setTimeout(r, 50));
         }
       }),
     );
     await waitFor('answers before the restart', () => (statuses.get(200) ?? 0) >= paths.length, 10_000, 20);
     await db.stop();
     await devnode.mineKeyBlock();
-    await new Promise((r) => setTimeout(r, 3000));
+    // the outage as long as it takes each client to be refused twice: a fixed 3 s kept the load running for nothing
+    const refused = (statuses.get(503) ?? 0) + 8;
+    await waitFor('answers refused while the database is down', () => (statuses.get(503) ?? 0) >= refused, 20_000);
     await db.start();
     await devnode.mineKeyBlock();
     await waitForTop('the populator to load the heights mined while the database was down');

@@ -25,6 +25,8 @@ import { waitFor } from '../support/wait.ts';
 import { silentLog } from '../integration/api/harness.ts';
 
 const DAILY_QUOTA = 12;
+/** a wait's limit and pace where each try asks mdw dev over HTTP: every 50 ms, the tries cost it CPU */
+const HTTP_POLL = [20_000, 200] as const;
 
 /** The shell's exports: keys on, and a `small` tier whose daily quota a test uses up (anonymous ample for the SDK). */
 const ENV = {
@@ -128,18 +130,22 @@ describe('mdw dev: a webhook and an API key as a developer tries them (issue 77)
     ({ key } = JSON.parse(created.output.trim().split('\n').at(-1)!) as { key: string });
     // a new key is taken within API_KEYS_REFRESH_MS (2 s): 401 until then
     let answer: Response | undefined;
-    await waitFor('the server to take the new key', async () => {
-      answer = await fetch(`${http()}/mdw/v3/webhooks`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: JSON.stringify({
-          url: `${receiver.url}/wallet`,
-          filters: [{ account: recipient, direction: 'in' }],
-          confirmations: 0,
-        }),
-      });
-      return answer.status !== 401;
-    });
+    await waitFor(
+      'the server to take the new key',
+      async () => {
+        answer = await fetch(`${http()}/mdw/v3/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({
+            url: `${receiver.url}/wallet`,
+            filters: [{ account: recipient, direction: 'in' }],
+            confirmations: 0,
+          }),
+        });
+        return answer.status !== 401;
+      },
+      ...HTTP_POLL,
+    );
     expect(answer!.status, `${await answer!.clone().text()}\n${run.output()}`).to.equal(201);
     ({ id: hookId, secret } = (await answer!.json()) as { id: string; secret: string });
 
@@ -155,7 +161,11 @@ describe('mdw dev: a webhook and an API key as a developer tries them (issue 77)
     // the figures: the sender's own (its row's commit to the receiver's 2xx), and the micro block's time to receipt;
     // the sender observes its lag once it has recorded the receiver's answer, a moment after the receiver has it
     let lag = { sum: NaN, count: 0 };
-    await waitFor('the sender to record the delivery', async () => (lag = await lagSeconds(http())).count > 0);
+    await waitFor(
+      'the sender to record the delivery',
+      async () => (lag = await lagSeconds(http())).count > 0,
+      ...HTTP_POLL,
+    );
     expect(lag.count).to.equal(1);
     const header = (await (await fetch(`${node.externalUrl}/v2/micro-blocks/hash/${tx.blockHash}/header`)).json()) as {
       time: number;
@@ -189,7 +199,7 @@ describe('mdw dev: a webhook and an API key as a developer tries them (issue 77)
           pending: number;
         }
       ).pending;
-    await waitFor('the sender to record every delivery', async () => (await pendingCount()) === 0);
+    await waitFor('the sender to record every delivery', async () => (await pendingCount()) === 0, ...HTTP_POLL);
   });
 
   it("tells a fork that drops the delivered spends with a reorg naming their ids, then their new blocks'", async () => {
