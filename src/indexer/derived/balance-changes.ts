@@ -332,15 +332,18 @@ export function derivedDeltas(txs: readonly TxToDerive[], events: readonly Event
       for (const d of ev.deltas) deltas.push(placedDelta(ev, txHash, d));
     }
   };
+  // the events before a place (key-block level, earlier ones: no transaction of the range is at theirs, each having
+  // taken its place's events), and those at it: two predicates made once, not two closures per transaction
+  let place: Place = { height: 0, microIndex: 0, txIndex: 0 };
+  const before = (at: Place): boolean => comparePlaces(at, place) < 0;
+  const at = (ev: Place): boolean => comparePlaces(ev, place) === 0;
   for (const t of txs) {
-    const place = placeOf(t.row);
-    // the events before this transaction's place (key-block level, earlier ones: no transaction of the range is at
-    // theirs, each having taken its place's events), then its own, then its place's
-    eventsWhile((at) => comparePlaces(at, place) < 0);
+    place = t.row;
+    eventsWhile(before);
     const told = txDeltas(t.tx, t.facts);
-    if ('unknown' in told) untold.push({ ...place, txHash: t.row.hash, reason: told.unknown });
+    if ('unknown' in told) untold.push({ ...placeOf(place), txHash: t.row.hash, reason: told.unknown });
     else for (const d of told.deltas) deltas.push(placedDelta(place, null, d));
-    eventsWhile((at) => comparePlaces(at, place) === 0, t.row.hash);
+    eventsWhile(at, t.row.hash);
   }
   eventsWhile(() => true);
   return { deltas, untold };
@@ -564,14 +567,18 @@ const placedDelta = (p: Place, txHash: string | null, d: BalanceDelta): PlacedDe
   txHash,
 });
 
+/**
+ * factsOf is what the API tells of a transaction beside its fields, each fact set only where it is known: set member by
+ * member, where five conditional spreads made an object each per transaction.
+ */
 function factsOf(t: BalanceTxRow, recipient: string | undefined, channel: TxFacts['channel'] | undefined): TxFacts {
-  return {
-    ...(t.gasUsed === null ? {} : { call: { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' } }),
-    ...(t.gaGasUsed === null ? {} : { gaGasUsed: BigInt(t.gaGasUsed) }),
-    ...(t.gaReturnType === null ? {} : { gaOk: t.gaReturnType === 'ok' }),
-    ...(recipient === undefined ? {} : { recipient }),
-    ...(channel === undefined ? {} : { channel }),
-  };
+  const facts: Mutable<TxFacts> = {};
+  if (t.gasUsed !== null) facts.call = { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' };
+  if (t.gaGasUsed !== null) facts.gaGasUsed = BigInt(t.gaGasUsed);
+  if (t.gaReturnType !== null) facts.gaOk = t.gaReturnType === 'ok';
+  if (recipient !== undefined) facts.recipient = recipient;
+  if (channel !== undefined) facts.channel = channel;
+  return facts;
 }
 
 /** sendsToName: a spend (or a wrapped one) whose recipient is a name. */
