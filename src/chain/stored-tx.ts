@@ -72,7 +72,7 @@ function channelAmount(tx: TxFields): string | null {
  */
 function binaryOf(signed: { readonly [key: string]: Json }): { bytes: Uint8Array; renders: boolean } | undefined {
   try {
-    if (typeof signed.encoded_tx === 'string') return { bytes: encodedTxBytes(signed.encoded_tx), renders: false };
+    if (typeof signed.encoded_tx === 'string') return { bytes: signedTxBytes(signed)!, renders: false };
     const encoded = signedTxEncoding({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
     // the renderer prints no signatures for a GAMetaTx (not even none) and a list for every other type
     const printed = signaturesOmitted(signed.tx as TxFields)
@@ -97,6 +97,29 @@ export function encodedTxBytes(encoded: string): Uint8Array {
   const payload = Buffer.from(encoded.slice(3), 'base64');
   if (payload.length < 4) throw new TypeError('an encoded_tx has no checksum');
   return payload.subarray(0, payload.length - 4);
+}
+
+/**
+ * The bytes of each signed transaction's `encoded_tx` as decoded the first time, by its JSON object: the fetch's
+ * replays read a micro block's (sync/fetch-replays.ts) before its transform stores them (binaryOf), and the `tx_` text
+ * of their replays is remembered by the bytes' identity (derived/internal-calls.ts encodedTx), which the batch's
+ * replays of the stored bytes then find: one Base64 decoding and one encoding with its checksum a transaction where
+ * there were two.
+ */
+const decodedSigned = new WeakMap<object, { readonly encoded: string; readonly bytes: Uint8Array }>();
+
+/**
+ * signedTxBytes is encodedTxBytes of a node's signed transaction's `encoded_tx`, undefined without one (throwing as
+ * encodedTxBytes does), the same bytes each time for the same object and text.
+ */
+export function signedTxBytes(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
+  const encoded = signed.encoded_tx;
+  if (typeof encoded !== 'string') return undefined;
+  const known = decodedSigned.get(signed);
+  if (known !== undefined && known.encoded === encoded) return known.bytes;
+  const bytes = encodedTxBytes(encoded);
+  decodedSigned.set(signed, { encoded, bytes });
+  return bytes;
 }
 
 /** sortedKeys is the value with every object's keys in code unit order: one text per value, however it was read. */

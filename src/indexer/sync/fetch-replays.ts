@@ -10,7 +10,7 @@
  * batch, which asks it as before.
  */
 import { isJsonObject } from '../../chain/json.ts';
-import { encodedTxBytes } from '../../chain/stored-tx.ts';
+import { signedTxBytes } from '../../chain/stored-tx.ts';
 import type { ReplayableTx } from '../../db/writes/internal-calls.ts';
 import { CONTRACT_TX_TYPES } from '../../db/writes/internal-calls.ts';
 import type { Replayed } from '../../node/dry-run-events.ts';
@@ -54,7 +54,7 @@ export function blockReplays(
   if (!calling.includes(true) && contract.filter(Boolean).length < 2) return [];
   const txs = transactions.map((s, txIndex): ReplayableTx => {
     const tx = isJsonObject(s.tx) ? s.tx : {};
-    const signed = bytesOf(s.encoded_tx);
+    const signed = bytesOf(s);
     const gas = tx.gas === undefined || tx.gas === null ? null : String(tx.gas as number | string);
     return {
       ...place,
@@ -83,10 +83,10 @@ export function blockReplays(
   }
 }
 
-function bytesOf(encoded: unknown): Uint8Array {
-  if (typeof encoded !== 'string') return UNENCODED;
+/** bytesOf is a signed transaction's bytes as its transform stores them (the same object: signedTxBytes). */
+function bytesOf(signed: JsonObject): Uint8Array {
   try {
-    return encodedTxBytes(encoded);
+    return signedTxBytes(signed) ?? UNENCODED;
   } catch {
     return UNENCODED;
   }
