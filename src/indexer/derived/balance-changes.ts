@@ -164,9 +164,14 @@ export async function readRangeDeltas(
     held = heldTransactions(blocks, known);
   }
   const { txs, fields } = await rangeTransactions(db, range, held);
-  const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
-  const recipients = await resolvedRecipients(db, toNames);
-  const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
+  // each transaction's spend to a name and closed channel, told once (each looked into its wrapped transaction)
+  const toName = fields.map(sendsToName);
+  const closes = fields.map(closedChannel);
+  const recipients = await resolvedRecipients(
+    db,
+    txs.filter((_, i) => toName[i]),
+  );
+  const closing = [...new Set(closes.filter((c) => c !== undefined))];
   const fundings = await channelFundings(db, closing);
   const channels = new Map(
     [...fundings].map(([id, signed]) => [id, closingChannel(signed.map((s) => storedTxAmounts(s)))] as const),
@@ -180,13 +185,13 @@ export async function readRangeDeltas(
     txs.map((t, i) => {
       // a place's key built only where some name resolved (few of a range's transactions send to a name)
       const key = recipients.size === 0 ? undefined : recipients.get(placeKey(t));
-      const channel = closedChannel(fields[i]!);
+      const channel = closes[i];
       return {
         row: t,
         tx: fields[i]!,
         facts: factsOf(
           t,
-          key === undefined ? selfPaid(fields[i]!) : idOfKey(key),
+          key === undefined ? selfPaid(fields[i]!, toName[i]!) : idOfKey(key),
           channel === undefined ? undefined : channels.get(channel),
         ),
       };
@@ -207,10 +212,11 @@ export async function readRangeDeltas(
     ),
   );
   const gapRows = await internalCallGaps(db, range);
-  const indexAt = new Map(gapRows.length === 0 ? [] : txs.map((t, i) => [placeKey(t), i]));
-  const gaps = gapRows.map((g) => ({
+  // each gap's transaction: a search of the range's (in chain order), where a key text per transaction was made
+  const gapAt = gapRows.map((g) => indexOfPlace(txs, g));
+  const gaps = gapRows.map((g, i) => ({
     ...g,
-    txHash: txs[indexAt.get(placeKey(g)) ?? -1]?.hash ?? '',
+    txHash: txs[gapAt[i] ?? -1]?.hash ?? '',
   }));
   // a hyperchain's staking withdrawals among the gaps: their payout is the contract's rule, known without a dry-run
   const staking = (await hyperchainRecord(db))?.contracts?.staking;
@@ -219,8 +225,8 @@ export async function readRangeDeltas(
       ? []
       : await stakingPayouts(
           db,
-          gaps.flatMap((g) => {
-            const i = indexAt.get(placeKey(g));
+          gaps.flatMap((g, j) => {
+            const i = gapAt[j];
             return i === undefined ? [] : [{ gap: g, tx: txs[i]! }];
           }),
           staking,
@@ -553,6 +559,20 @@ export function comparePlaces(a: Place, b: Place): number {
   return a.height - b.height || a.microIndex - b.microIndex || a.txIndex - b.txIndex;
 }
 
+/** indexOfPlace is the index of the transaction at a place among `txs` (in chain order), undefined where none is. Pure. */
+function indexOfPlace(txs: readonly Place[], p: Place): number | undefined {
+  let lo = 0;
+  let hi = txs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = comparePlaces(txs[mid]!, p);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
 const placeKey = (p: Place): string => `${p.height}:${p.microIndex}:${p.txIndex}`;
 const placeOf = (p: Place): Place => ({ height: p.height, microIndex: p.microIndex, txIndex: p.txIndex });
 
@@ -593,8 +613,8 @@ function sendsToName(tx: TxFields): boolean {
  * the spend's own row of that account when it names it already (account_transactions keeps one row per account and
  * place), so no `recipient_id` row shows it.
  */
-function selfPaid(tx: TxFields): string | undefined {
-  return tx.type === 'SpendTx' && sendsToName(tx) ? String(tx.sender_id) : undefined;
+function selfPaid(tx: TxFields, toName: boolean): string | undefined {
+  return tx.type === 'SpendTx' && toName ? String(tx.sender_id) : undefined;
 }
 
 /** closedChannel is the channel a mutual close or settle (or a wrapped one) pays out. */
