@@ -73,6 +73,10 @@ export function blockReplays(
   try {
     const planned = planReplays(txs, quietUpTo(txs.length)).replays;
     const last = planned.at(-1)?.call.txIndex ?? -1;
+    // fewer than two contract transactions after it: no replay more can hold two of their infos (not planned again)
+    let after = 0;
+    for (let i = last + 1; i < contract.length; i++) if (contract[i]) after++;
+    if (after < 2) return planned;
     // every contract transaction after it planned: the last of them the node can run
     const tail = planReplays(txs, quietUpTo(last)).replays.at(-1);
     const held = tail === undefined ? 0 : contract.filter((c, i) => c && i > last && i <= tail.call.txIndex).length;
