@@ -328,30 +328,24 @@ export interface EventDeltas extends Place {
 export function derivedDeltas(txs: readonly TxToDerive[], events: readonly EventDeltas[]): DerivedDeltas {
   const deltas: PlacedDelta[] = [];
   const untold: UntoldTx[] = [];
-  let e = 0;
-  // `hashHere`: the hash of the transaction at the events' place (none: no transaction there)
-  const eventsWhile = (goes: (at: Place) => boolean, hashHere?: string): void => {
-    for (; e < events.length && goes(events[e]!); e++) {
-      const ev = events[e]!;
-      // the transaction at the change's place is its cause unless it names another (a refund names the bid it returns)
-      const txHash = ev.txHash === hashHere ? null : ev.txHash;
-      for (const d of ev.deltas) deltas.push(placedDelta(ev, txHash, d));
-    }
+  // an event's changes; `hashHere`: the hash of the transaction at its place (none: no transaction there)
+  const take = (ev: EventDeltas, hashHere: string | undefined): void => {
+    // the transaction at the change's place is its cause unless it names another (a refund names the bid it returns)
+    const txHash = ev.txHash === hashHere ? null : ev.txHash;
+    for (const d of ev.deltas) deltas.push(placedDelta(ev, txHash, d));
   };
-  // the events before a place (key-block level, earlier ones: no transaction of the range is at theirs, each having
-  // taken its place's events), and those at it: two predicates made once, not two closures per transaction
-  let place: Place = { height: 0, microIndex: 0, txIndex: 0 };
-  const before = (at: Place): boolean => comparePlaces(at, place) < 0;
-  const at = (ev: Place): boolean => comparePlaces(ev, place) === 0;
+  let e = 0;
   for (const t of txs) {
-    place = t.row;
-    eventsWhile(before);
+    const place = t.row;
+    // the events before this transaction's place (key-block level, earlier ones: no transaction of the range is at
+    // theirs, each having taken its place's events), then its own, then its place's (no closure per transaction)
+    for (; e < events.length && comparePlaces(events[e]!, place) < 0; e++) take(events[e]!, undefined);
     const told = txDeltas(t.tx, t.facts);
     if ('unknown' in told) untold.push({ ...placeOf(place), txHash: t.row.hash, reason: told.unknown });
     else for (const d of told.deltas) deltas.push(placedDelta(place, null, d));
-    eventsWhile(at, t.row.hash);
+    for (; e < events.length && comparePlaces(events[e]!, place) === 0; e++) take(events[e]!, t.row.hash);
   }
-  eventsWhile(() => true);
+  for (; e < events.length; e++) take(events[e]!, undefined);
   return { deltas, untold };
 }
 
