@@ -35,6 +35,10 @@ export function accountPairs(direct: readonly AccountTxRow[], reached: readonly 
   let last: AccountTxRow | undefined;
   let position = '';
   const add = (row: AccountTxRow): void => {
+    const sends = namesAny(row.fields, SENDER_FIELDS);
+    const receives = namesAny(row.fields, RECIPIENT_FIELDS);
+    // a row that pairs nothing needs no key unless it may hide a `reached` one
+    if (seen === undefined && !sends && !receives) return;
     if (
       last === undefined ||
       row.txIndex !== last.txIndex ||
@@ -48,8 +52,6 @@ export function accountPairs(direct: readonly AccountTxRow[], reached: readonly 
       if (seen.has(key)) return;
       seen.add(key);
     }
-    const sends = namesAny(row.fields, SENDER_FIELDS);
-    const receives = namesAny(row.fields, RECIPIENT_FIELDS);
     if (!sends && !receives) return;
     let at = stored.get(position);
     if (at === undefined) stored.set(position, (at = { senders: [], recipients: [], row }));
