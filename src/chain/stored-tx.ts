@@ -100,25 +100,29 @@ export function encodedTxBytes(encoded: string): Uint8Array {
 }
 
 /**
- * The bytes of each signed transaction's `encoded_tx` as decoded the first time, by its JSON object: the fetch's
- * replays read a micro block's (sync/fetch-replays.ts) before its transform stores them (binaryOf), and the `tx_` text
- * of their replays is remembered by the bytes' identity (derived/internal-calls.ts encodedTx), which the batch's
- * replays of the stored bytes then find: one Base64 decoding and one encoding with its checksum a transaction where
- * there were two.
+ * The bytes of a signed transaction's `encoded_tx` that the fetch decoded for its replays (sync/fetch-replays.ts), by
+ * its JSON object, for its transform to store (binaryOf): the `tx_` text of their replays is remembered by the bytes'
+ * identity (derived/internal-calls.ts encodedTx), which the batch's replays of the stored bytes then find: one Base64
+ * decoding and one encoding with its checksum a transaction where there were two. Only those are kept: a transaction
+ * of a block without a contract call is decoded once anyway.
  */
-const decodedSigned = new WeakMap<object, { readonly encoded: string; readonly bytes: Uint8Array }>();
+const keptSigned = new WeakMap<object, { readonly encoded: string; readonly bytes: Uint8Array }>();
 
 /**
- * signedTxBytes is encodedTxBytes of a node's signed transaction's `encoded_tx`, undefined without one (throwing as
- * encodedTxBytes does), the same bytes each time for the same object and text.
+ * signedTxBytes is encodedTxBytes of a node's signed transaction's `encoded_tx` (throwing as it does), undefined
+ * without one: the bytes kept of the same object and text (keptSignedTxBytes), else decoded.
  */
 export function signedTxBytes(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
   const encoded = signed.encoded_tx;
   if (typeof encoded !== 'string') return undefined;
-  const known = decodedSigned.get(signed);
-  if (known !== undefined && known.encoded === encoded) return known.bytes;
-  const bytes = encodedTxBytes(encoded);
-  decodedSigned.set(signed, { encoded, bytes });
+  const known = keptSigned.get(signed);
+  return known !== undefined && known.encoded === encoded ? known.bytes : encodedTxBytes(encoded);
+}
+
+/** keptSignedTxBytes is signedTxBytes, kept for the same object's later calls. */
+export function keptSignedTxBytes(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
+  const bytes = signedTxBytes(signed);
+  if (bytes !== undefined) keptSigned.set(signed, { encoded: signed.encoded_tx as string, bytes });
   return bytes;
 }
 

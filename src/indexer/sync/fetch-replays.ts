@@ -10,7 +10,7 @@
  * batch, which asks it as before.
  */
 import { isJsonObject } from '../../chain/json.ts';
-import { signedTxBytes } from '../../chain/stored-tx.ts';
+import { keptSignedTxBytes } from '../../chain/stored-tx.ts';
 import type { ReplayableTx } from '../../db/writes/internal-calls.ts';
 import { CONTRACT_TX_TYPES } from '../../db/writes/internal-calls.ts';
 import type { Replayed } from '../../node/dry-run-events.ts';
@@ -87,10 +87,10 @@ export function blockReplays(
   }
 }
 
-/** bytesOf is a signed transaction's bytes as its transform stores them (the same object: signedTxBytes). */
+/** bytesOf is a signed transaction's bytes, kept for its transform to store (keptSignedTxBytes). */
 function bytesOf(signed: JsonObject): Uint8Array {
   try {
-    return signedTxBytes(signed) ?? UNENCODED;
+    return keptSignedTxBytes(signed) ?? UNENCODED;
   } catch {
     return UNENCODED;
   }
