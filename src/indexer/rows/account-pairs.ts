@@ -34,32 +34,31 @@ export function accountPairs(direct: readonly AccountTxRow[], reached: readonly 
   const seen = reached.length === 0 ? undefined : new Set<string>();
   let last: AccountTxRow | undefined;
   let position = '';
-  const add = (row: AccountTxRow): void => {
-    const sends = namesAny(row.fields, SENDER_FIELDS);
-    const receives = namesAny(row.fields, RECIPIENT_FIELDS);
-    // a row that pairs nothing needs no key unless it may hide a `reached` one
-    if (seen === undefined && !sends && !receives) return;
-    if (
-      last === undefined ||
-      row.txIndex !== last.txIndex ||
-      row.microIndex !== last.microIndex ||
-      row.height !== last.height
-    )
-      position = `${row.height} ${row.microIndex} ${row.txIndex}`;
-    last = row;
-    if (seen !== undefined) {
-      const key = `${row.account} ${position}`;
-      if (seen.has(key)) return;
-      seen.add(key);
+  for (const rows of [direct, reached])
+    for (const row of rows) {
+      const sends = namesAny(row.fields, SENDER_FIELDS);
+      const receives = namesAny(row.fields, RECIPIENT_FIELDS);
+      // a row that pairs nothing needs no key unless it may hide a `reached` one
+      if (seen === undefined && !sends && !receives) continue;
+      if (
+        last === undefined ||
+        row.txIndex !== last.txIndex ||
+        row.microIndex !== last.microIndex ||
+        row.height !== last.height
+      )
+        position = `${row.height} ${row.microIndex} ${row.txIndex}`;
+      last = row;
+      if (seen !== undefined) {
+        const key = `${row.account} ${position}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      if (!sends && !receives) continue;
+      let at = stored.get(position);
+      if (at === undefined) stored.set(position, (at = { senders: [], recipients: [], row }));
+      if (sends) at.senders.push(row.account);
+      if (receives) at.recipients.push(row.account);
     }
-    if (!sends && !receives) return;
-    let at = stored.get(position);
-    if (at === undefined) stored.set(position, (at = { senders: [], recipients: [], row }));
-    if (sends) at.senders.push(row.account);
-    if (receives) at.recipients.push(row.account);
-  };
-  for (const row of direct) add(row);
-  for (const row of reached) add(row);
   const pairs: AccountPairRow[] = [];
   for (const { senders, recipients, row } of stored.values())
     for (const sender of senders)
