@@ -72,7 +72,7 @@ function channelAmount(tx: TxFields): string | null {
  */
 function binaryOf(signed: { readonly [key: string]: Json }): { bytes: Uint8Array; renders: boolean } | undefined {
   try {
-    if (typeof signed.encoded_tx === 'string') return { bytes: encodedTxBytes(signed.encoded_tx), renders: false };
+    if (typeof signed.encoded_tx === 'string') return { bytes: signedTxBytes(signed)!, renders: false };
     const encoded = signedTxEncoding({ tx: signed.tx ?? null, signatures: signed.signatures ?? [] });
     // the renderer prints no signatures for a GAMetaTx (not even none) and a list for every other type
     const printed = signaturesOmitted(signed.tx as TxFields)
@@ -97,6 +97,33 @@ export function encodedTxBytes(encoded: string): Uint8Array {
   const payload = Buffer.from(encoded.slice(3), 'base64');
   if (payload.length < 4) throw new TypeError('an encoded_tx has no checksum');
   return payload.subarray(0, payload.length - 4);
+}
+
+/**
+ * The bytes of a signed transaction's `encoded_tx` that the fetch decoded for its replays (sync/fetch-replays.ts), by
+ * its JSON object, for its transform to store (binaryOf): the `tx_` text of their replays is remembered by the bytes'
+ * identity (derived/internal-calls.ts encodedTx), which the batch's replays of the stored bytes then find: one Base64
+ * decoding and one encoding with its checksum a transaction where there were two. Only those are kept: a transaction
+ * of a block without a contract call is decoded once anyway.
+ */
+const keptSigned = new WeakMap<object, { readonly encoded: string; readonly bytes: Uint8Array }>();
+
+/**
+ * signedTxBytes is encodedTxBytes of a node's signed transaction's `encoded_tx` (throwing as it does), undefined
+ * without one: the bytes kept of the same object and text (keptSignedTxBytes), else decoded.
+ */
+export function signedTxBytes(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
+  const encoded = signed.encoded_tx;
+  if (typeof encoded !== 'string') return undefined;
+  const known = keptSigned.get(signed);
+  return known !== undefined && known.encoded === encoded ? known.bytes : encodedTxBytes(encoded);
+}
+
+/** keptSignedTxBytes is signedTxBytes, kept for the same object's later calls. */
+export function keptSignedTxBytes(signed: { readonly [key: string]: Json }): Uint8Array | undefined {
+  const bytes = signedTxBytes(signed);
+  if (bytes !== undefined) keptSigned.set(signed, { encoded: signed.encoded_tx as string, bytes });
+  return bytes;
 }
 
 /** sortedKeys is the value with every object's keys in code unit order: one text per value, however it was read. */

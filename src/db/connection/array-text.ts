@@ -25,3 +25,23 @@ export function arrayText(values: readonly (number | bigint)[] | readonly string
   }
   return `${out}}`;
 }
+
+/**
+ * arrayParameter is `pg`'s own text of an array parameter (utils.js arrayString: NULL for null and undefined, a byte
+ * view as `\\x` and its hex, anything else its text quoted, `"` and `\` escaped) made in one pass, where `pg` runs two
+ * regular expressions and a concatenation per element: the writer's multi-row inserts pass a batch's column-wise
+ * arrays so (bulk-load.ts). An element of another kind (a Date, a nested array) leaves the array to `pg`. Pure.
+ */
+export function arrayParameter(values: readonly unknown[]): string | readonly unknown[] {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const v = values[i];
+    if (v === null || v === undefined) out += 'NULL';
+    else if (typeof v === 'string') out += `"${NEEDS_ESCAPE.test(v) ? v.replace(/["\\]/g, '\\$&') : v}"`;
+    else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') out += `"${String(v)}"`;
+    else if (ArrayBuffer.isView(v)) out += `\\\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+    else return values;
+  }
+  return `${out}}`;
+}

@@ -2,6 +2,7 @@
  * @module The writer's numbering of ids (migration 1000): the number account_ids gives each id's key, new ids numbered
  * as a batch names them; queries/account-ids.ts reads the numbers.
  */
+import { arrayParameter } from '../connection/array-text.ts';
 import { idKey } from '../../chain/id-key.ts';
 import type { Queryable } from '../connection/pool.ts';
 
@@ -47,7 +48,7 @@ export class AccountNumbers {
       const { rows } = await db.query<{ num: number; key: string }>({
         name: 'mdw_account_ids_number',
         text: NUMBER_IDS,
-        values: [[...missing.keys()]],
+        values: [arrayParameter([...missing.keys()])],
       });
       for (const { num, key } of rows) {
         this.#numbers.set(missing.get(key)!, num);

@@ -1,5 +1,6 @@
 /** @module The writer's SQL for AEX-141: a batch's candidate events, kept only for registered AEX-141 collections. */
 import type { Queryable } from '../connection/pool.ts';
+import { arrayParameter } from '../connection/array-text.ts';
 import type { Aex141EventRow } from './token-rows.ts';
 
 /**
@@ -35,6 +36,6 @@ export async function insertAex141Events(db: Queryable, rows: readonly Aex141Eve
       col((r) => r.templateId),
       col((r) => r.limit),
       col((r) => r.edition),
-    ],
+    ].map(arrayParameter),
   });
 }

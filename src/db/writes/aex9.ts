@@ -6,6 +6,7 @@
  * balances and holders.
  */
 import type { Queryable } from '../connection/pool.ts';
+import { arrayParameter } from '../connection/array-text.ts';
 import type { AexnRows } from './token-rows.ts';
 
 /** writeAex9Rows writes a batch's AEX-9 seeds, events and transfers, after its aexn_contracts rows. */
@@ -30,7 +31,7 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
         seeds.map((s) => s.txIndex),
         seeds.map((s) => s.txHash),
         seeds.map((s) => s.amount),
-      ],
+      ].map(arrayParameter),
     );
   const logs = batch.flatMap((r) => r.aex9Logs);
   if (logs.length === 0) return;
@@ -70,6 +71,6 @@ export async function writeAex9Rows(db: Queryable, batch: readonly AexnRows[]): 
       CROSS JOIN LATERAL (VALUES (l.sender, 0, -l.amount), (l.recipient, 1, l.amount)) AS m(account, side, delta)
       WHERE m.account IS NOT NULL
      ON CONFLICT DO NOTHING`,
-    values: params,
+    values: params.map(arrayParameter),
   });
 }

@@ -6,6 +6,7 @@
 import { copyFrom } from '../schema/snapshot-copy.ts';
 import { quoteIdent, type Queryable } from '../connection/pool.ts';
 import { StatementNames } from '../connection/statement-names.ts';
+import { arrayParameter } from '../connection/array-text.ts';
 
 /**
  * The inserts' names: one text a table and its columns, prepared once a connection (the populator inserts into about
@@ -27,7 +28,7 @@ export async function insertMany(
   const unnest = columns.map(([, t], i) => `$${i + 1}::${t === 'text[]' ? 'text' : t}[]`).join(', ');
   const aliases = columns.map((_, i) => `c${i}`).join(', ');
   const text = `INSERT INTO ${quoteIdent(table)} (${names}) SELECT ${sources} FROM unnest(${unnest}) AS u(${aliases}) ON CONFLICT DO NOTHING`;
-  await db.query({ name: INSERT_NAMES.nameOf(text), text, values });
+  await db.query({ name: INSERT_NAMES.nameOf(text), text, values: values.map(arrayParameter) });
 }
 
 /**

@@ -9,6 +9,7 @@ import { BytecodeContractCallEncoder } from '@aeternity/aepp-calldata';
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import { effectiveTxs } from '../../chain/ga-outcome.ts';
 import { contractId } from '../../chain/derived-ids.ts';
+import { mayMakeInternalCalls } from '../../chain/internal-call-ops.ts';
 import { LRUCache } from 'lru-cache';
 import { withNativeChecksums } from './calldata-checksums.ts';
 import { typedCallData, typedValue } from './typed-values.ts';
@@ -99,6 +100,9 @@ const CODE_CACHE_CHARS = 8 * 2 ** 20;
 /** Encoders kept, by the characters of their bytecode (an encoder holds its code parsed, a few times larger). */
 const ENCODER_CACHE_CHARS = 4 * 2 ** 20;
 
+/** The contracts whose verdict (ContractDecoder.mayCall) is kept: a few hundred bytes each. */
+const VERDICTS = 10_000;
+
 /** A cache whose bound counts the characters of the bytecode each entry stands for, least recently used out first. */
 function weightedCache<V extends object | string>(maxChars: number): LRUCache<string, V> {
   // (an entry larger than the whole bound is not kept; a contract's code is far below it)
@@ -119,6 +123,11 @@ export class ContractDecoder {
    * hyperchain's first batch)
    */
   readonly #lookingUp = new Map<string, Promise<string | undefined>>();
+  /**
+   * mayMakeInternalCalls' verdict on each remembered code, by contract id with the code it was told of: a look-up by
+   * the code's text hashed and compared its hundreds of characters, 4 µs a contract call the fetch replays
+   */
+  readonly #verdicts = new Map<string, { readonly code: string; readonly may: boolean }>();
   readonly #compiler: CompilerClient | undefined;
 
   constructor(opts: DecoderOptions) {
@@ -224,6 +233,7 @@ export class ContractDecoder {
   forgetCode(): void {
     this.#codeById.clear();
     this.#lookingUp.clear();
+    this.#verdicts.clear();
   }
 
   /** code is a deployed contract's bytecode (created in the batch, remembered, stored, or asked from the node). */
@@ -231,9 +241,20 @@ export class ContractDecoder {
     return this.#code(id, batchCodes);
   }
 
-  /** remembered is a contract's code where the decoder holds it, undefined else: no lookup, no request. */
-  remembered(id: string): string | undefined {
-    return this.#codeById.get(id);
+  /**
+   * mayCall tells whether a contract's remembered code may make internal calls (chain/internal-call-ops.ts), undefined
+   * where the decoder holds no code of it: no lookup, no request.
+   */
+  mayCall(id: string): boolean | undefined {
+    const code = this.#codeById.get(id);
+    if (code === undefined) return undefined;
+    const known = this.#verdicts.get(id);
+    // the same text as a rule: the code remembered once is the one told of
+    if (known !== undefined && known.code === code) return known.may;
+    if (this.#verdicts.size >= VERDICTS) this.#verdicts.clear();
+    const may = mayMakeInternalCalls(code);
+    this.#verdicts.set(id, { code, may });
+    return may;
   }
 
   /** encoder is the in-process encoder of FATE code, kept in the decoder's cache (AEX-N dry-runs use it too). */

@@ -164,9 +164,14 @@ export async function readRangeDeltas(
     held = heldTransactions(blocks, known);
   }
   const { txs, fields } = await rangeTransactions(db, range, held);
-  const toNames = txs.filter((_, i) => sendsToName(fields[i]!));
-  const recipients = await resolvedRecipients(db, toNames);
-  const closing = [...new Set(fields.flatMap((f) => closedChannel(f) ?? []))];
+  // each transaction's spend to a name and closed channel, told once (each looked into its wrapped transaction)
+  const toName = fields.map(sendsToName);
+  const closes = fields.map(closedChannel);
+  const recipients = await resolvedRecipients(
+    db,
+    txs.filter((_, i) => toName[i]),
+  );
+  const closing = [...new Set(closes.filter((c) => c !== undefined))];
   const fundings = await channelFundings(db, closing);
   const channels = new Map(
     [...fundings].map(([id, signed]) => [id, closingChannel(signed.map((s) => storedTxAmounts(s)))] as const),
@@ -180,13 +185,13 @@ export async function readRangeDeltas(
     txs.map((t, i) => {
       // a place's key built only where some name resolved (few of a range's transactions send to a name)
       const key = recipients.size === 0 ? undefined : recipients.get(placeKey(t));
-      const channel = closedChannel(fields[i]!);
+      const channel = closes[i];
       return {
         row: t,
         tx: fields[i]!,
         facts: factsOf(
           t,
-          key === undefined ? selfPaid(fields[i]!) : idOfKey(key),
+          key === undefined ? selfPaid(fields[i]!, toName[i]!) : idOfKey(key),
           channel === undefined ? undefined : channels.get(channel),
         ),
       };
@@ -207,10 +212,11 @@ export async function readRangeDeltas(
     ),
   );
   const gapRows = await internalCallGaps(db, range);
-  const indexAt = new Map(gapRows.length === 0 ? [] : txs.map((t, i) => [placeKey(t), i]));
-  const gaps = gapRows.map((g) => ({
+  // each gap's transaction: a search of the range's (in chain order), where a key text per transaction was made
+  const gapAt = gapRows.map((g) => indexOfPlace(txs, g));
+  const gaps = gapRows.map((g, i) => ({
     ...g,
-    txHash: txs[indexAt.get(placeKey(g)) ?? -1]?.hash ?? '',
+    txHash: txs[gapAt[i] ?? -1]?.hash ?? '',
   }));
   // a hyperchain's staking withdrawals among the gaps: their payout is the contract's rule, known without a dry-run
   const staking = (await hyperchainRecord(db))?.contracts?.staking;
@@ -219,8 +225,8 @@ export async function readRangeDeltas(
       ? []
       : await stakingPayouts(
           db,
-          gaps.flatMap((g) => {
-            const i = indexAt.get(placeKey(g));
+          gaps.flatMap((g, j) => {
+            const i = gapAt[j];
             return i === undefined ? [] : [{ gap: g, tx: txs[i]! }];
           }),
           staking,
@@ -322,27 +328,24 @@ export interface EventDeltas extends Place {
 export function derivedDeltas(txs: readonly TxToDerive[], events: readonly EventDeltas[]): DerivedDeltas {
   const deltas: PlacedDelta[] = [];
   const untold: UntoldTx[] = [];
-  let e = 0;
-  // `hashHere`: the hash of the transaction at the events' place (none: no transaction there)
-  const eventsWhile = (goes: (at: Place) => boolean, hashHere?: string): void => {
-    for (; e < events.length && goes(events[e]!); e++) {
-      const ev = events[e]!;
-      // the transaction at the change's place is its cause unless it names another (a refund names the bid it returns)
-      const txHash = ev.txHash === hashHere ? null : ev.txHash;
-      for (const d of ev.deltas) deltas.push(placedDelta(ev, txHash, d));
-    }
+  // an event's changes; `hashHere`: the hash of the transaction at its place (none: no transaction there)
+  const take = (ev: EventDeltas, hashHere: string | undefined): void => {
+    // the transaction at the change's place is its cause unless it names another (a refund names the bid it returns)
+    const txHash = ev.txHash === hashHere ? null : ev.txHash;
+    for (const d of ev.deltas) deltas.push(placedDelta(ev, txHash, d));
   };
+  let e = 0;
   for (const t of txs) {
-    const place = placeOf(t.row);
+    const place = t.row;
     // the events before this transaction's place (key-block level, earlier ones: no transaction of the range is at
-    // theirs, each having taken its place's events), then its own, then its place's
-    eventsWhile((at) => comparePlaces(at, place) < 0);
+    // theirs, each having taken its place's events), then its own, then its place's (no closure per transaction)
+    for (; e < events.length && comparePlaces(events[e]!, place) < 0; e++) take(events[e]!, undefined);
     const told = txDeltas(t.tx, t.facts);
-    if ('unknown' in told) untold.push({ ...place, txHash: t.row.hash, reason: told.unknown });
+    if ('unknown' in told) untold.push({ ...placeOf(place), txHash: t.row.hash, reason: told.unknown });
     else for (const d of told.deltas) deltas.push(placedDelta(place, null, d));
-    eventsWhile((at) => comparePlaces(at, place) === 0, t.row.hash);
+    for (; e < events.length && comparePlaces(events[e]!, place) === 0; e++) take(events[e]!, t.row.hash);
   }
-  eventsWhile(() => true);
+  for (; e < events.length; e++) take(events[e]!, undefined);
   return { deltas, untold };
 }
 
@@ -550,6 +553,20 @@ export function comparePlaces(a: Place, b: Place): number {
   return a.height - b.height || a.microIndex - b.microIndex || a.txIndex - b.txIndex;
 }
 
+/** indexOfPlace is the index of the transaction at a place among `txs` (in chain order), undefined where none is. Pure. */
+function indexOfPlace(txs: readonly Place[], p: Place): number | undefined {
+  let lo = 0;
+  let hi = txs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = comparePlaces(txs[mid]!, p);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
+}
+
 const placeKey = (p: Place): string => `${p.height}:${p.microIndex}:${p.txIndex}`;
 const placeOf = (p: Place): Place => ({ height: p.height, microIndex: p.microIndex, txIndex: p.txIndex });
 
@@ -564,14 +581,18 @@ const placedDelta = (p: Place, txHash: string | null, d: BalanceDelta): PlacedDe
   txHash,
 });
 
+/**
+ * factsOf is what the API tells of a transaction beside its fields, each fact set only where it is known: set member by
+ * member, where five conditional spreads made an object each per transaction.
+ */
 function factsOf(t: BalanceTxRow, recipient: string | undefined, channel: TxFacts['channel'] | undefined): TxFacts {
-  return {
-    ...(t.gasUsed === null ? {} : { call: { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' } }),
-    ...(t.gaGasUsed === null ? {} : { gaGasUsed: BigInt(t.gaGasUsed) }),
-    ...(t.gaReturnType === null ? {} : { gaOk: t.gaReturnType === 'ok' }),
-    ...(recipient === undefined ? {} : { recipient }),
-    ...(channel === undefined ? {} : { channel }),
-  };
+  const facts: Mutable<TxFacts> = {};
+  if (t.gasUsed !== null) facts.call = { gasUsed: BigInt(t.gasUsed), ok: t.returnType === 'ok' };
+  if (t.gaGasUsed !== null) facts.gaGasUsed = BigInt(t.gaGasUsed);
+  if (t.gaReturnType !== null) facts.gaOk = t.gaReturnType === 'ok';
+  if (recipient !== undefined) facts.recipient = recipient;
+  if (channel !== undefined) facts.channel = channel;
+  return facts;
 }
 
 /** sendsToName: a spend (or a wrapped one) whose recipient is a name. */
@@ -586,8 +607,8 @@ function sendsToName(tx: TxFields): boolean {
  * the spend's own row of that account when it names it already (account_transactions keeps one row per account and
  * place), so no `recipient_id` row shows it.
  */
-function selfPaid(tx: TxFields): string | undefined {
-  return tx.type === 'SpendTx' && sendsToName(tx) ? String(tx.sender_id) : undefined;
+function selfPaid(tx: TxFields, toName: boolean): string | undefined {
+  return tx.type === 'SpendTx' && toName ? String(tx.sender_id) : undefined;
 }
 
 /** closedChannel is the channel a mutual close or settle (or a wrapped one) pays out. */

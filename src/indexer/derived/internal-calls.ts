@@ -122,36 +122,41 @@ export function planReplays(
 ): { replays: Replay[]; gaps: InternalCallGap[] } {
   const replays: Replay[] = [];
   const gaps: InternalCallGap[] = [];
-  let block = '';
+  // the block's place (no key text per transaction: the fetch plans every block with a contract call in it, twice)
+  let height = -1;
+  let microIndex = -1;
   // the block's transactions so far, and the first of them encoded: only a replay needs them encoded, and most blocks
   // hold no call to replay
   let prefix: ReplayableTx[] = [];
   let encoded: string[] = [];
   let gas = 0n;
   let broken: string | undefined;
+  const gap = (tx: ReplayableTx, reason: string): void =>
+    void gaps.push({ height: tx.height, microIndex: tx.microIndex, txIndex: tx.txIndex, reason });
   for (const tx of txs) {
-    const at = `${tx.height}-${tx.microIndex}`;
-    if (at !== block) [block, prefix, encoded, gas, broken] = [at, [], [], 0n, undefined];
-    const call = { height: tx.height, microIndex: tx.microIndex, txIndex: tx.txIndex };
+    if (tx.height !== height || tx.microIndex !== microIndex) {
+      [height, microIndex, prefix, encoded, gas, broken] = [tx.height, tx.microIndex, [], [], 0n, undefined];
+    }
     const isCall = CONTRACT.has(tx.txType) || (WRAPPERS.has(tx.txType) && CONTRACT.has(tx.innerType ?? ''));
     if (WRAPPERS.has(tx.txType)) {
-      if (isCall) gaps.push({ ...call, reason: broken ?? GAP.wrapped });
+      if (isCall) gap(tx, broken ?? GAP.wrapped);
       broken ??= GAP.afterWrapped;
       continue;
     }
     if (broken === undefined && !isBinary(tx.signed)) broken = GAP.unencoded;
     if (broken !== undefined) {
-      if (isCall) gaps.push({ ...call, reason: broken });
+      if (isCall) gap(tx, broken);
       continue;
     }
     prefix.push(tx);
     gas += nodeGasLimit(tx);
     if (!isCall || quiet.has(tx)) continue;
     if (gas > gasCap) {
-      gaps.push({ ...call, reason: GAP.gas });
+      gap(tx, GAP.gas);
       continue;
     }
-    for (const t of prefix.slice(encoded.length)) encoded.push(encodedTx(t.signed));
+    for (let i = encoded.length; i < prefix.length; i++) encoded.push(encodedTx(prefix[i]!.signed));
+    const call = { height: tx.height, microIndex: tx.microIndex, txIndex: tx.txIndex };
     replays.push({ call, top: tx.prevHash, txs: encoded.slice() });
   }
   return { replays, gaps };

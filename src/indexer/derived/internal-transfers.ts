@@ -14,7 +14,7 @@ import {
   type HardForkFile,
 } from '../../chain/hard-forks.ts';
 import { isJsonObject, parseJson, toBigInt } from '../../chain/json.ts';
-import { rewardFees } from '../../chain/reward-fees.ts';
+import { rewardFees, type RewardFeeFacts } from '../../chain/reward-fees.ts';
 import { auctionTransfers } from '../../chain/auction-transfers.ts';
 import { ConfigError } from '../../config/env-reader.ts';
 import { HARD_FORK_FILE_VARIABLES, type Config } from '../../config/middleware.ts';
@@ -142,20 +142,18 @@ const position = (height: number, microIndex: number, txIndex: number): string =
  * progress's call and generalized account's own call (`gaCalls`, the ga area's rows: a GA call without gas, or none, counts 0).
  */
 export function generationFees(gen: GenerationRows, gaCalls: GaOutcomes): bigint {
-  const gasUsed = new Map([
-    ...gen.contractCalls.flatMap((c) =>
-      c.callInfo?.gas_used === undefined ? [] : [[c.txHash, toBigInt(c.callInfo.gas_used)] as const],
-    ),
-    ...gen.channelEvents.flatMap((e) => (e.gasUsed === null ? [] : [[e.txHash, BigInt(e.gasUsed)] as const])),
-  ]);
+  const gasUsed = new Map<string, bigint>();
+  for (const c of gen.contractCalls)
+    if (c.callInfo?.gas_used !== undefined) gasUsed.set(c.txHash, toBigInt(c.callInfo.gas_used));
+  for (const e of gen.channelEvents) if (e.gasUsed !== null) gasUsed.set(e.txHash, BigInt(e.gasUsed));
   let fees = 0n;
   for (const t of gen.transactions) {
-    const ga = gaCalls.get(position(t.height, t.microIndex, t.txIndex));
-    fees += rewardFees(t.tx, {
-      callGasUsed: gasUsed.get(t.txHash),
-      ...(ga?.gasUsed == null ? {} : { gaGasUsed: ga.gasUsed }),
-      ...(ga?.ok == null ? {} : { gaOk: ga.ok }),
-    });
+    // a position's key made only where the batch has GA calls (most have none), the facts set member by member
+    const ga = gaCalls.size === 0 ? undefined : gaCalls.get(position(t.height, t.microIndex, t.txIndex));
+    const facts: { -readonly [K in keyof RewardFeeFacts]: RewardFeeFacts[K] } = { callGasUsed: gasUsed.get(t.txHash) };
+    if (ga?.gasUsed != null) facts.gaGasUsed = ga.gasUsed;
+    if (ga?.ok != null) facts.gaOk = ga.ok;
+    fees += rewardFees(t.tx, facts);
   }
   return fees;
 }

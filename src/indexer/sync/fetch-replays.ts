@@ -10,7 +10,7 @@
  * batch, which asks it as before.
  */
 import { isJsonObject } from '../../chain/json.ts';
-import { encodedTxBytes } from '../../chain/stored-tx.ts';
+import { keptSignedTxBytes } from '../../chain/stored-tx.ts';
 import type { ReplayableTx } from '../../db/writes/internal-calls.ts';
 import { CONTRACT_TX_TYPES } from '../../db/writes/internal-calls.ts';
 import type { Replayed } from '../../node/dry-run-events.ts';
@@ -54,7 +54,7 @@ export function blockReplays(
   if (!calling.includes(true) && contract.filter(Boolean).length < 2) return [];
   const txs = transactions.map((s, txIndex): ReplayableTx => {
     const tx = isJsonObject(s.tx) ? s.tx : {};
-    const signed = bytesOf(s.encoded_tx);
+    const signed = bytesOf(s);
     const gas = tx.gas === undefined || tx.gas === null ? null : String(tx.gas as number | string);
     return {
       ...place,
@@ -73,6 +73,10 @@ export function blockReplays(
   try {
     const planned = planReplays(txs, quietUpTo(txs.length)).replays;
     const last = planned.at(-1)?.call.txIndex ?? -1;
+    // fewer than two contract transactions after it: no replay more can hold two of their infos (not planned again)
+    let after = 0;
+    for (let i = last + 1; i < contract.length; i++) if (contract[i]) after++;
+    if (after < 2) return planned;
     // every contract transaction after it planned: the last of them the node can run
     const tail = planReplays(txs, quietUpTo(last)).replays.at(-1);
     const held = tail === undefined ? 0 : contract.filter((c, i) => c && i > last && i <= tail.call.txIndex).length;
@@ -83,10 +87,10 @@ export function blockReplays(
   }
 }
 
-function bytesOf(encoded: unknown): Uint8Array {
-  if (typeof encoded !== 'string') return UNENCODED;
+/** bytesOf is a signed transaction's bytes, kept for its transform to store (keptSignedTxBytes). */
+function bytesOf(signed: JsonObject): Uint8Array {
   try {
-    return encodedTxBytes(encoded);
+    return keptSignedTxBytes(signed) ?? UNENCODED;
   } catch {
     return UNENCODED;
   }

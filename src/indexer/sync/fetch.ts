@@ -140,8 +140,14 @@ export async function fetchGeneration(
   const blockInfosOf = async (microIndex: number, header: JsonObject, txs: readonly JsonObject[]): Promise<void> => {
     const place = { height, microIndex, prevHash: String(header.prev_hash) };
     const planned = opts.replays ? blockReplays(place, txs, opts.replays) : [];
+    // no replay: every info asked at once (no answers to wait for, nothing to ask after them)
+    if (planned.length === 0) {
+      await infosOf(txs);
+      return;
+    }
     // the requests are the block's transactions up to each call: the last one runs every one the others run
-    const ran = (s: JsonObject, i: number): boolean => i <= (planned.at(-1)?.call.txIndex ?? -1) && isContractTx(s);
+    const lastRan = planned.at(-1)!.call.txIndex;
+    const ran = (s: JsonObject, i: number): boolean => i <= lastRan && isContractTx(s);
     const replayed = (r: Replay): Promise<Replayed | undefined> =>
       node.replay(r.top, r.txs).then(
         (outcome) => {
@@ -162,7 +168,8 @@ export async function fetchGeneration(
       answers.filter((a) => a !== undefined),
     );
     for (const [hash, info] of held) callInfos.set(hash, info);
-    await infosOf(txs.filter((s, i) => ran(s, i) && !held.has(String(s.hash))));
+    const unheld = txs.filter((s, i) => ran(s, i) && !held.has(String(s.hash)));
+    if (unheld.length > 0) await infosOf(unheld);
   };
   // every micro block at once: the node set bounds how many requests are in flight, and serves lower heights first
   // (each request's priority is its height). A block's transactions are asked only when its header's txs_hash names

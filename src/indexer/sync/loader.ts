@@ -229,10 +229,8 @@ export async function prepareBatch(
  */
 function fetchReplays(decoder: ContractDecoder): FetchReplays {
   return {
-    mayCall: (tx) => {
-      const code = tx.type === 'ContractCreateTx' ? String(tx.code) : decoder.remembered(String(tx.contract_id));
-      return code === undefined ? undefined : mayMakeInternalCalls(code);
-    },
+    mayCall: (tx) =>
+      tx.type === 'ContractCreateTx' ? mayMakeInternalCalls(String(tx.code)) : decoder.mayCall(String(tx.contract_id)),
   };
 }
 

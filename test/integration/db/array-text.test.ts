@@ -1,6 +1,6 @@
 /** @module Array parameters as literal text (db/connection/array-text.ts) read back by PostgreSQL as the values themselves. */
 import { expect } from 'chai';
-import { arrayText } from '../../../src/db/connection/array-text.ts';
+import { arrayParameter, arrayText } from '../../../src/db/connection/array-text.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 
 describe('arrayText against PostgreSQL', () => {
@@ -31,5 +31,33 @@ describe('arrayText against PostgreSQL', () => {
   it('refuses a number that is not an exact integer', () => {
     expect(() => arrayText([1.5])).to.throw(RangeError);
     expect(() => arrayText([2 ** 53])).to.throw(RangeError);
+  });
+
+  it("arrayParameter reads back as pg's own conversion of the array: nulls, escapes, numbers, booleans, bytes", async () => {
+    const cases: [string, unknown[]][] = [
+      ['text', ['a"b', 'c\\d', 'e,f', '{g}', ' h i ', '', 'NULL', null, undefined, 'ünï', '\\"']],
+      ['numeric', [1, -0, 1.5, 2n ** 70n, null, -3n]],
+      ['int', [0, -2147483648, 2147483647, null]],
+      ['boolean', [true, false, null]],
+      ['bytea', [Buffer.from('00ff5c22', 'hex'), new Uint8Array([1, 2, 3]).subarray(1), null, Buffer.alloc(0)]],
+      ['text', []],
+    ];
+    for (const [type, values] of cases) {
+      const literal = arrayParameter(values);
+      expect(literal, type).to.be.a('string');
+      const { rows } = await queryOnce<{ same: boolean; ours: unknown[] }>(
+        db.url,
+        `SELECT $1::${type}[] IS NOT DISTINCT FROM $2::${type}[] AS same, $1::${type}[]::text[] AS ours`,
+        [literal, values],
+      );
+      expect(rows[0]!.same, `${type}: ${String(rows[0]!.ours)}`).to.equal(true);
+    }
+  });
+
+  it('arrayParameter leaves an array holding another kind of value (a Date, a nested array) to pg', () => {
+    const dated = [new Date(0)];
+    const nested = [[1, 2]];
+    expect(arrayParameter(dated)).to.equal(dated);
+    expect(arrayParameter(nested)).to.equal(nested);
   });
 });

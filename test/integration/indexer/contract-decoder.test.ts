@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { ContractDecoder, isTransientDecodeError } from '../../../src/indexer/contracts/contract-decoder.ts';
 import { bareForm } from '../../support/bare-form.ts';
 import { contractCallData, DEVNODE_CONTRACT_BYTECODE } from '../../../src/devnode/contracts/fate-contract.ts';
+import { BYTECODE } from '../../../src/devnode/contracts/standards.ts';
+import { mayMakeInternalCalls } from '../../../src/chain/internal-call-ops.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { parseJson } from '../../../src/chain/json.ts';
 import pino from 'pino';
@@ -96,6 +98,28 @@ describe('ContractDecoder', () => {
       undefined,
     );
     expect(aevm.decodeError).to.match(/COMPILER_URL/);
+  });
+
+  it("tells whether a remembered contract's code may make internal calls, by its id, none where it holds no code", () => {
+    const decoder = decoderWith();
+    const [token, router] = ['ct_token', 'ct_router'];
+    expect(decoder.mayCall(token)).to.equal(undefined);
+    decoder.rememberCode(
+      new Map([
+        [token, BYTECODE.aex9],
+        [router, BYTECODE.router],
+      ]),
+    );
+    // the verdicts of the code itself (a token's code makes none, a router's does), asked twice: the second kept
+    for (let i = 0; i < 2; i++) {
+      expect(decoder.mayCall(token)).to.equal(mayMakeInternalCalls(BYTECODE.aex9)).and.to.equal(false);
+      expect(decoder.mayCall(router)).to.equal(mayMakeInternalCalls(BYTECODE.router)).and.to.equal(true);
+    }
+    // another code remembered under the id (a fork's contract): its own verdict; none once the code is forgotten
+    decoder.rememberCode(new Map([[token, BYTECODE.wae]]));
+    expect(decoder.mayCall(token)).to.equal(true);
+    decoder.forgetCode();
+    expect(decoder.mayCall(router)).to.equal(undefined);
   });
 
   it('throws a failed read of the stored code (the database away), which says nothing of the call', async () => {
