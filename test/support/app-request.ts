@@ -3,7 +3,7 @@
  * `supertest(app.callback())` starts a server for each request and closes it after (measured: 0.70 → 0.53 CPU ms a
  * request, 2.8 → 1.6 ms of wall, 3 000 requests): the requests go over kept-alive connections to the same port.
  */
-import { createServer, get, request, type RequestListener } from 'node:http';
+import { createServer, request, type RequestListener, type RequestOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 
@@ -39,14 +39,7 @@ export async function appRequest(callback: RequestListener): Promise<AppRequest>
  * request it cost a fifth of supertest's CPU, a third of fetch's: neither their streams nor a gzip each way.
  */
 export function plainGet(url: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': 'identity' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString() }));
-      res.on('error', reject);
-    }).on('error', reject);
-  });
+  return plainRequest(url, { headers: { 'accept-encoding': 'identity' } });
 }
 
 /**
@@ -55,24 +48,23 @@ export function plainGet(url: string): Promise<{ status: number; text: string }>
  * typed field).
  */
 export function plainPost(url: string, body: string): Promise<{ status: number; text: string }> {
+  const headers = {
+    'accept-encoding': 'identity',
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  };
+  return plainRequest(url, { method: 'POST', headers }, body);
+}
+
+/** plainRequest sends `body` (if any) and collects the answer's status and text. */
+function plainRequest(url: string, options: RequestOptions, body?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'accept-encoding': 'identity',
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
+    const req = request(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(body);
   });

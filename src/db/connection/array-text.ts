@@ -6,6 +6,9 @@
 
 const NEEDS_ESCAPE = /["\\]/;
 
+/** quoted is an array element's text quoted, `"` and `\` escaped. */
+const quoted = (s: string): string => `"${NEEDS_ESCAPE.test(s) ? s.replace(/["\\]/g, '\\$&') : s}"`;
+
 /**
  * arrayText is the literal of integers (numbers or bigints: written in full, never rounded) or of strings (each
  * quoted, `"` and `\` escaped, so that any text, empty or `NULL` included, reads back as itself); cast it to the
@@ -20,8 +23,7 @@ export function arrayText(values: readonly (number | bigint)[] | readonly string
   }
   let out = '{';
   for (let i = 0; i < values.length; i++) {
-    const s = values[i] as string;
-    out += `${i === 0 ? '' : ','}"${NEEDS_ESCAPE.test(s) ? s.replace(/["\\]/g, '\\$&') : s}"`;
+    out += `${i === 0 ? '' : ','}${quoted(values[i] as string)}`;
   }
   return `${out}}`;
 }
@@ -38,7 +40,7 @@ export function arrayParameter(values: readonly unknown[]): string | readonly un
     if (i > 0) out += ',';
     const v = values[i];
     if (v === null || v === undefined) out += 'NULL';
-    else if (typeof v === 'string') out += `"${NEEDS_ESCAPE.test(v) ? v.replace(/["\\]/g, '\\$&') : v}"`;
+    else if (typeof v === 'string') out += quoted(v);
     else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') out += `"${String(v)}"`;
     else if (ArrayBuffer.isView(v)) out += `\\\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
     else return values;
