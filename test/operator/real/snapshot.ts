@@ -19,7 +19,6 @@ import { migrate } from '../../../src/db/schema/migrator.ts';
 import { exportSnapshot } from '../../../src/indexer/maintenance/snapshot-export.ts';
 import { MANIFEST_FILE, type SnapshotManifest } from '../../../src/indexer/maintenance/snapshot-manifest.ts';
 import { API_VERSION, KIND, type MiddlewareStatus } from '../../../src/operator/api/middleware-types.ts';
-import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import {
   INPLACE_NO_SNAPSHOT,
   RELOAD_NEEDS_NEW_ID,
@@ -31,6 +30,7 @@ import { populateToTop } from '../../support/populate.ts';
 import {
   conditionOf,
   eventually,
+  DRAIN_SECONDS,
   expectDrainAfterSwitch,
   exampleMiddleware,
   exampleNamespace,
@@ -148,7 +148,7 @@ export function snapshotSteps(installed: () => Installed): {
         aMiddleware('from-url', {
           bootstrap: { snapshot: { url } },
           server: { replicas: 1, pdb: { enabled: false } },
-          promotion: { syncedWithinBlocks: 3, stableWindowSeconds: 5 },
+          promotion: { syncedWithinBlocks: 3, stableWindowSeconds: 5, switchDrainSeconds: DRAIN_SECONDS },
         }),
         'real-tier',
       );
@@ -189,12 +189,15 @@ export function snapshotSteps(installed: () => Installed): {
 
   const reloaded = (): void => {
     it("restores a BlueGreen reload's green generation (with heights) from the snapshot and promotes it", async function () {
-      // the drain of generation 1's servers after the switch (SWITCH_DRAIN_MS) comes on top of the restore
-      this.timeout(180_000 + SWITCH_DRAIN_MS);
-      await eventually(async () => {
-        const m = await c.kube.get<Mw>(ref('from-url'));
-        expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
-      }, 170_000 + SWITCH_DRAIN_MS);
+      // the drain of generation 1's servers after the switch (spec.promotion.switchDrainSeconds) comes on top of the restore
+      this.timeout(180_000 + DRAIN_SECONDS * 1000);
+      await eventually(
+        async () => {
+          const m = await c.kube.get<Mw>(ref('from-url'));
+          expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
+        },
+        170_000 + DRAIN_SECONDS * 1000,
+      );
       // the first request through the stable Service right after Completed: generation 2 serves it
       const first = await c.get('http://from-url.snapshot.svc:80/mdw/v3/status');
       expect(first.status, first.body).to.equal(200);
@@ -217,7 +220,7 @@ export function snapshotSteps(installed: () => Installed): {
         `schema of generation 2 restored from the snapshot ${url} and migrated; starting its populator and preview servers`,
       ]);
       // generation 1's servers outlived the switch by the drain, so that clients could follow it
-      expectDrainAfterSwitch(c, NS, 'from-url', 'from-url-server-g1', m?.status?.reload?.promotedAt);
+      expectDrainAfterSwitch(c, 'from-url', 'from-url-server-g1', m);
     });
   };
 
