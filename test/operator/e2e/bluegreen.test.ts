@@ -3,9 +3,9 @@ import type { V1Service } from '@kubernetes/client-node';
 import type { Middleware, ReloadSpec } from '../../../src/operator/api/middleware-types.ts';
 import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.ts';
 import type { Reconciler } from '../../../src/operator/controller/reconcile.ts';
-import { isKubeError, KubeError } from '../../../src/operator/kube/client.ts';
+import { isKubeError } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_COMPONENT, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
-import { Harness, InterceptingKube, KEY, MW_REF, crashingAt, exampleMiddleware } from './harness.ts';
+import { Harness, InterceptingKube, KEY, MW_REF, crashingAt, exampleMiddleware, refusal } from './harness.ts';
 
 const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
 const PREVIEW = { ...STABLE, name: 'mainnet-preview' };
@@ -374,14 +374,11 @@ describe('blue/green reload on the fake API server', () => {
       [0, 'must be >= 1'],
       [3601, 'must be <= 3600'],
     ] as const) {
-      let refused: unknown;
-      try {
-        h.kube.userPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: drain } } });
-      } catch (err) {
-        refused = err;
-      }
-      expect(refused, `${drain}`).to.be.instanceOf(KubeError).and.include({ status: 422 });
-      expect((refused as Error).message).to.contain(`spec.promotion.switchDrainSeconds: ${bound}`);
+      const refused = await refusal(() =>
+        h.kube.userPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: drain } } }),
+      );
+      expect(refused.status, `${drain}`).to.equal(422);
+      expect(refused.message).to.contain(`spec.promotion.switchDrainSeconds: ${bound}`);
     }
     // let in under an older CRD: the operator refuses it and starts no reload
     h.kube.legacyPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: 0 } } });

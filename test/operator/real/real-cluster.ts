@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { ProxyAgent, fetch } from 'undici';
 import { parse } from 'yaml';
 import type { Devnode } from '../../../src/devnode/index.ts';
-import type { KubeClient, KubeObject } from '../../../src/operator/kube/client.ts';
+import { isKubeError, type KubeClient, type KubeObject } from '../../../src/operator/kube/client.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
 import { CHECKOUT, IMAGE_REPOSITORY, IMAGE_TAG, startRealCluster } from '../../control-plane/cluster.ts';
 import type { RealCluster } from '../../control-plane/cluster.ts';
@@ -133,6 +133,16 @@ export interface AuditEntry {
   responseStatus?: { code?: number };
   /** when the stage was reached (RFC 3339, microseconds) */
   stageTimestamp: string;
+}
+
+/** refusal applies `mw`, which the API server must refuse as invalid (422), and gives the refusal's message. */
+export async function refusal(c: Installed, mw: KubeObject): Promise<string> {
+  const err = await c.kube.apply(mw, 'real-tier').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isKubeError(err, 422), `${mw.metadata.name}: ${String(err)}`).to.equal(true);
+  return (err as Error).message;
 }
 
 /**
