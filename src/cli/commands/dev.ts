@@ -5,6 +5,7 @@ import { createLogger } from '../../base/log.ts';
 import { DEV_DEFAULTS } from '../../config/middleware.ts';
 import { parseAccountFlag } from '../account-flag.ts';
 import { bannerLines } from '../dev/banner.ts';
+import { chooseListeners } from '../dev/listeners.ts';
 import { configFromEnv } from '../env.ts';
 import { runUntilSignal } from '../lifecycle.ts';
 
@@ -88,16 +89,6 @@ export default class Dev extends Command {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Dev);
-    const { parseHardForkSchedule } = await import('../../devnode/index.ts');
-    let hardForks;
-    let accounts;
-    try {
-      if (flags['hard-forks']) hardForks = parseHardForkSchedule(await readFile(flags['hard-forks'], 'utf8'));
-      accounts = (flags.account ?? []).map(parseAccountFlag);
-    } catch (err) {
-      this.error((err as Error).message, { exit: 2 });
-    }
-    const { DevEnvironment } = await import('../dev/environment.ts');
     // flags win over the environment, which wins over the dev defaults (loopback)
     const base = configFromEnv(
       {
@@ -107,13 +98,32 @@ export default class Dev extends Command {
       },
       DEV_DEFAULTS,
     );
+    // the listeners' ports before the devnode and the environment are loaded: a port given that is taken exits 2 at once
+    const listeners = await chooseListeners(
+      {
+        host: flags.host,
+        ...(flags.port === undefined ? {} : { port: flags.port }),
+        ...(flags.websocket === undefined ? {} : { websocket: flags.websocket }),
+      },
+      base,
+    );
+    let hardForks;
+    let accounts;
+    try {
+      if (flags['hard-forks']) {
+        const { parseHardForkSchedule } = await import('../../devnode/index.ts');
+        hardForks = parseHardForkSchedule(await readFile(flags['hard-forks'], 'utf8'));
+      }
+      accounts = (flags.account ?? []).map(parseAccountFlag);
+    } catch (err) {
+      this.error((err as Error).message, { exit: 2 });
+    }
+    const { DevEnvironment } = await import('../dev/environment.ts');
     const logger = createLogger({ ...base, logPretty: base.logPretty || process.stdout.isTTY === true }, 'dev');
     const dev = new DevEnvironment({
       options: {
         host: flags.host,
         dataDir: flags['data-dir'],
-        ...(flags.port === undefined ? {} : { port: flags.port }),
-        ...(flags.websocket === undefined ? {} : { websocket: flags.websocket }),
         ...(flags['pg-port'] === undefined ? {} : { pgPort: flags['pg-port'] }),
         ...(flags['node-url'] === undefined ? {} : { nodeUrl: flags['node-url'] }),
         ...(flags['node-port'] === undefined ? {} : { nodePort: flags['node-port'] }),
@@ -125,6 +135,7 @@ export default class Dev extends Command {
         traffic: flags.traffic,
       },
       base,
+      listeners,
       configure: configFromEnv,
       log: logger.log,
     });

@@ -3,13 +3,11 @@
  * server, the webhook sender, the devnode's traffic) as one Role whose parts push their stop on one StopList.
  */
 import { MemoryAccount } from '@aeternity/aepp-sdk';
-import { Errors } from '@oclif/core';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { startServer } from '../../api/server.ts';
-import { DEFAULTS } from '../../config/defaults.ts';
 import { DEV_DEFAULTS, type Config, type RoleDefaults } from '../../config/middleware.ts';
 import { dropSchemasExcept } from '../../db/schema/admin.ts';
 import {
@@ -27,10 +25,11 @@ import type { Role } from '../../base/roles.ts';
 import { StopList } from '../../base/stop-list.ts';
 import { VERSION } from '../../base/version.ts';
 import { startWebhookSender } from '../../webhooks/sender-role.ts';
-import { choosePort, freePort, PortInUseError, type PortChoice } from '../free-port.ts';
+import { freePort, type PortChoice } from '../free-port.ts';
 import { stopRole } from '../lifecycle.ts';
 import type { BannerFacts } from './banner.ts';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import type { DevListeners } from './listeners.ts';
 import { chainSchema, DEVNODE_SCHEMA_PREFIX, devSettings } from './settings.ts';
 import { startTraffic } from './traffic.ts';
 import { writeNodeFiles } from './node-files.ts';
@@ -41,10 +40,6 @@ export interface DevEnvironmentOptions {
   readonly host: string;
   /** where the embedded PostgreSQL keeps its data */
   readonly dataDir: string;
-  /** the HTTP API's port (--port) */
-  readonly port?: number;
-  /** the websocket's host:port (--websocket) */
-  readonly websocket?: string;
   readonly pgPort?: number;
   /** a node of the developer's own instead of the devnode (--node-url) */
   readonly nodeUrl?: string;
@@ -64,6 +59,8 @@ export interface DevEnvironmentDeps {
   readonly options: DevEnvironmentOptions;
   /** the environment and the listener flags over the dev defaults: the database and listeners asked for */
   readonly base: Config;
+  /** the HTTP API's and the websocket's ports, chosen before the environment was loaded (chooseListeners) */
+  readonly listeners: DevListeners;
   /** configure reads the middleware's configuration: `overrides` over the environment over `defaults` */
   readonly configure: (overrides: Readonly<Record<string, string>>, defaults: RoleDefaults) => Config;
   readonly log: Logger;
@@ -84,7 +81,6 @@ export class DevEnvironment implements Role {
   readonly name = 'dev';
   readonly #deps: DevEnvironmentDeps;
   readonly #stops = new StopList();
-  readonly #movedPorts: BannerFacts['movedPorts'][number][] = [];
 
   constructor(deps: DevEnvironmentDeps) {
     this.#deps = deps;
@@ -100,8 +96,7 @@ export class DevEnvironment implements Role {
   }
 
   async #start(): Promise<BannerFacts> {
-    const { options, base, log } = this.#deps;
-    const listeners = await this.#listeners();
+    const { options, base, log, listeners } = this.#deps;
     const embeddedDatabase = !base.databaseUrlSet;
     const databaseUrl = embeddedDatabase ? await this.#embeddedPostgres() : base.databaseUrl;
     const yours = [
@@ -126,7 +121,7 @@ export class DevEnvironment implements Role {
       nodeUrl: node.external,
       ...(devnode ? { devnode: devnode.settings } : {}),
     });
-    const cfg = this.#deps.configure({ ...listeners, ...overrides }, defaults);
+    const cfg = this.#deps.configure({ ...listeners.settings, ...overrides }, defaults);
     const registry = new Registry();
     collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
     this.#started(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
@@ -162,32 +157,7 @@ export class DevEnvironment implements Role {
         const balance = byKey.get(a.secretKey);
         return balance === undefined ? [] : [{ ...a, balance }];
       }),
-      movedPorts: this.#movedPorts,
-    };
-  }
-
-  /** #listeners are the server's settings for its two ports, chosen before anything starts. */
-  async #listeners(): Promise<Record<string, string>> {
-    const { options, base } = this.#deps;
-    const httpPort = await this.#port({
-      setting: options.port === undefined ? 'PORT' : '--port',
-      port: base.port,
-      explicit: options.port !== undefined || base.port !== DEFAULTS.PORT,
-    });
-    const { host } = base.websocket;
-    const wsPort = await this.#port(
-      {
-        setting: options.websocket === undefined ? 'WEBSOCKET_ADDRESS' : '--websocket',
-        port: base.websocket.port,
-        explicit:
-          options.websocket !== undefined || `${host}:${base.websocket.port}` !== DEV_DEFAULTS.WEBSOCKET_ADDRESS,
-      },
-      host,
-    );
-    return {
-      HTTP_HOST: options.host,
-      PORT: String(httpPort),
-      WEBSOCKET_ADDRESS: `${host.includes(':') ? `[${host}]` : host}:${wsPort}`,
+      movedPorts: listeners.ports.moved,
     };
   }
 
@@ -260,16 +230,9 @@ export class DevEnvironment implements Role {
     return dir;
   }
 
-  /**
-   * #port is the port for one listener (choosePort), the moved default recorded for the banner; a port that cannot be
-   * had is the user's to fix: exit 2 with the reason.
-   */
-  async #port(choice: PortChoice, on = this.#deps.options.host): Promise<number> {
-    const chosen = await choosePort(on, choice).catch((err: unknown) => {
-      throw new Errors.CLIError(err instanceof PortInUseError ? err.message : String(err), { exit: 2 });
-    });
-    if (chosen.replaced) this.#movedPorts.push({ setting: choice.setting, from: choice.port, to: chosen.port });
-    return chosen.port;
+  /** #port is the port for one listener (DevPorts.choose), on the environment's host unless `on` says otherwise. */
+  #port(choice: PortChoice, on = this.#deps.options.host): Promise<number> {
+    return this.#deps.listeners.ports.choose(choice, on);
   }
 
   /** #started records a part just started: its stop runs (logged as the CLI logs a role's) before those before it. */

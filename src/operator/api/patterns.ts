@@ -57,6 +57,11 @@ export const BOUNDS = {
   statusMaxBlockAge: { min: 1, max: 1_000_000_000 },
   syncedWithinBlocks: { min: 0, max: 100000 },
   stableWindowSeconds: { min: 0, max: 604800 },
+  /**
+   * A second at least: none would delete the servers a switch leaves while clients still reach them (issue 88); an
+   * hour at most, which a rolled-back generation's drop waits for.
+   */
+  switchDrainSeconds: { min: 1, max: 3600 },
   replicaMaxLagSeconds: { min: 1, max: 86400 },
   /** SHUTDOWN_DELAY_MS's own range, in seconds (src/config/middleware.ts): a pod never gets a delay its server refuses. */
   shutdownDelaySeconds: { min: 0, max: 600 },

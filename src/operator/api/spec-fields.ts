@@ -708,8 +708,16 @@ export const SPEC_FIELDS = obj(
           default: 60,
           doc: 'How long it must stay synced.',
         }),
+        switchDrainSeconds: int(B.switchDrainSeconds, {
+          // Argo Rollouts' scaleDownDelaySeconds waits as long for the same reason; the fixed drain before the field
+          default: 30,
+          doc: 'Seconds the servers the stable Services stop selecting at a switch (a promotion, a rollback) keep running after it, while clients follow the switch (EndpointSlices, then kube-proxy); their websocket clients keep their connections until then. The rollback window (reload.retainPrevious) is never shorter.',
+        }),
       },
-      { default: {}, doc: 'The gate a new generation passes before the stable Services switch to it.' },
+      {
+        default: {},
+        doc: 'The gate a new generation passes before the stable Services switch to it, and the drain after a switch.',
+      },
     ),
   },
   {

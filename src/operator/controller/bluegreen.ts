@@ -98,7 +98,7 @@ export interface ReloadObservation {
   readonly firstReconcile?: boolean;
 }
 
-/** ReloadSettings are the gate and window parameters (spec.promotion and spec.reload.retainPrevious). */
+/** ReloadSettings are the gate, drain and window parameters (spec.promotion and spec.reload.retainPrevious). */
 export interface ReloadSettings {
   /** K: the new generation may trail the node by at most this many blocks. */
   readonly maxLagBlocks: number;
@@ -106,6 +106,14 @@ export interface ReloadSettings {
   readonly stableWindowMs: number;
   /** How long the previous generation is kept after a promotion. */
   readonly retainPreviousMs: number;
+  /**
+   * The drain (spec.promotion.switchDrainSeconds): the servers the stable Service stops selecting keep running at
+   * least this long after the switch. The switch is one write of the selector, but clients follow it later: the
+   * EndpointSlice controller rewrites the Service's endpoints, then kube-proxy on every node its rules (seconds, more
+   * on a loaded cluster). Servers deleted at the switch would meanwhile still be sent requests, refused. It bounds
+   * the rollback window from below and delays the drop of a generation rolled back from.
+   */
+  readonly switchDrainMs: number;
   /** How long a BlueGreen reload may stay in Migrating or CatchingUp after its start; then it fails. */
   readonly deadlineMs: number;
   /** spec.database.storageCapacity in bytes; undefined: the free-space check is skipped. */
@@ -158,16 +166,6 @@ export interface DesiredLayout {
 }
 
 const POLL_MS = 10_000;
-
-/**
- * SWITCH_DRAIN_MS: the servers the stable Service stops selecting keep running at least this long after the switch.
- * The switch is one write of the selector, but clients follow it later: the EndpointSlice controller rewrites the
- * Service's endpoints, then kube-proxy on every node its rules (seconds, more on a loaded cluster). Servers deleted
- * at the switch would meanwhile still be sent requests, refused; Argo Rollouts waits 30 s (scaleDownDelaySeconds)
- * before scaling the old side down for the same reason. It bounds the rollback window from below and delays the
- * drop of a generation rolled back from.
- */
-export const SWITCH_DRAIN_MS = 30_000;
 
 const TERMINAL: ReadonlySet<ReloadState> = new Set([
   ReloadState.Completed,
@@ -587,7 +585,7 @@ function catchUp(
 }
 
 function promote(reload: ReloadProgress, now: Date, settings: ReloadSettings): ReloadStep {
-  const retainMs = Math.max(settings.retainPreviousMs, SWITCH_DRAIN_MS);
+  const retainMs = Math.max(settings.retainPreviousMs, settings.switchDrainMs);
   const previousExpiresAt = new Date(now.getTime() + retainMs).toISOString();
   const message = `stable Services switched from generation ${reload.fromGeneration} to ${reload.generation}; generation ${reload.fromGeneration} is kept until ${previousExpiresAt}`;
   const next: ReloadProgress = { ...reload, state: ReloadState.Promoted, promotedAt: now.toISOString(), message };
@@ -623,9 +621,9 @@ function retain(
       return { state: { ...state, reload: { ...reload, message } }, events, requeueAfterMs: POLL_MS };
     }
     // the generation left keeps its servers while clients follow the switch back: it is dropped after the drain
-    const drainedAt = new Date(now.getTime() + SWITCH_DRAIN_MS).toISOString();
+    const drainedAt = new Date(now.getTime() + settings.switchDrainMs).toISOString();
     const draining = { previousGeneration: reload.generation, previousExpiresAt: drainedAt };
-    return cleanUp(
+    const step = cleanUp(
       { activeGeneration: reload.fromGeneration },
       reload,
       reload.generation,
@@ -637,6 +635,7 @@ function retain(
       },
       draining,
     );
+    return { ...step, requeueAfterMs: settings.switchDrainMs };
   }
   const left = previousLeftMs(state, now);
   if (left > 0) return { state, events: [], requeueAfterMs: left };
@@ -649,7 +648,8 @@ function retain(
 
 /**
  * cleanUp retires `generation`: its workloads go, then its schema. `draining` keeps it as the previous generation,
- * servers running, until its time (finishCleanUp): the stable Service selected it until this switch.
+ * servers running, until its time (finishCleanUp): the stable Service selected it until this switch. It asks to be
+ * looked at again at once; a caller that drains says when instead.
  */
 function cleanUp(
   state: GenerationState,
@@ -669,7 +669,7 @@ function cleanUp(
   return {
     state: { activeGeneration: state.activeGeneration, ...draining, reload: next },
     events: [event],
-    requeueAfterMs: draining === undefined ? 0 : SWITCH_DRAIN_MS,
+    requeueAfterMs: 0,
   };
 }
 

@@ -75,6 +75,7 @@ function reloadSettingsOf(spec: ResolvedSpec): ReloadSettings {
     maxLagBlocks: spec.promotion.syncedWithinBlocks,
     stableWindowMs: spec.promotion.stableWindowSeconds * 1000,
     retainPreviousMs: (spec.reload?.retainPreviousSeconds ?? 0) * 1000,
+    switchDrainMs: spec.promotion.switchDrainSeconds * 1000,
     deadlineMs: (spec.reload?.deadlineSeconds ?? 0) * 1000,
     storageCapacityBytes: spec.database.storageCapacityBytes,
   };

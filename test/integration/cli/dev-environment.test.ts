@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { Errors } from '@oclif/core';
 import pino from 'pino';
 import { DevEnvironment, type DevEnvironmentOptions } from '../../../src/cli/dev/environment.ts';
+import { chooseListeners } from '../../../src/cli/dev/listeners.ts';
 import { freePort } from '../../../src/cli/free-port.ts';
 import { DEV_DEFAULTS, loadConfig } from '../../../src/config/middleware.ts';
 import { deadEnd } from '../../support/dead-end.ts';
@@ -31,15 +32,20 @@ async function expectFree(port: number): Promise<void> {
   await close(await listening(port));
 }
 
-/** environment is `mdw dev` with `options` as its flags and `env` as its environment, quick and without traffic. */
-function environment(options: Partial<DevEnvironmentOptions>, env: Record<string, string> = {}): DevEnvironment {
-  const listeners = { PORT: String(options.port ?? 0), WEBSOCKET_ADDRESS: options.websocket ?? '127.0.0.1:0' };
+/**
+ * environment is `mdw dev` with `options` as its flags and `env` as its environment, quick and without traffic, its
+ * HTTP API and websocket on any free port (chosen as the command chooses them).
+ */
+async function environment(
+  options: Partial<DevEnvironmentOptions>,
+  env: Record<string, string> = {},
+): Promise<DevEnvironment> {
+  const listeners = { PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' };
+  const base = loadConfig({ ...env, ...listeners }, DEV_DEFAULTS);
   return new DevEnvironment({
     options: {
       host: '127.0.0.1',
       dataDir: '.data',
-      port: 0,
-      websocket: '127.0.0.1:0',
       nodePort: 0,
       nodeInternalPort: 0,
       keyBlockIntervalMs: 60_000,
@@ -48,7 +54,8 @@ function environment(options: Partial<DevEnvironmentOptions>, env: Record<string
       traffic: false,
       ...options,
     },
-    base: loadConfig({ ...env, ...listeners }, DEV_DEFAULTS),
+    base,
+    listeners: await chooseListeners({ host: '127.0.0.1' }, base),
     configure: (overrides, defaults) => loadConfig({ ...env, ...listeners, ...overrides }, defaults),
     log,
   });
@@ -69,7 +76,7 @@ describe('DevEnvironment (mdw dev)', function () {
     const taken = await listening();
     const pgPort = await freePort();
     const dataDir = mkdtempSync(join(tmpdir(), 'mdw-dev-env-'));
-    const dev = environment({ dataDir, pgPort, nodeInternalPort: (taken.address() as AddressInfo).port });
+    const dev = await environment({ dataDir, pgPort, nodeInternalPort: (taken.address() as AddressInfo).port });
     const err = await failure(dev.start());
     await close(taken);
     expect(err).to.be.instanceOf(Errors.CLIError);
@@ -84,7 +91,7 @@ describe('DevEnvironment (mdw dev)', function () {
 
   it('stops the devnode it started when the database refuses, and throws what refused, leaving no directory', async () => {
     const [nodePort, nodeInternalPort, database] = [await freePort(), await freePort(), await deadEnd()];
-    const dev = environment(
+    const dev = await environment(
       { nodePort, nodeInternalPort },
       { DATABASE_URL: `postgres://postgres:postgres@127.0.0.1:${database.port}/middleware` },
     );
@@ -108,7 +115,7 @@ describe('DevEnvironment (mdw dev)', function () {
   it('serves the devnode chain on the ports it reports, and stop() frees every one', async () => {
     const db = await createTestDatabase();
     try {
-      const dev = environment({}, { DATABASE_URL: db.url });
+      const dev = await environment({}, { DATABASE_URL: db.url });
       const facts = await dev.start();
       const status = (await (await fetch(`${facts.http}/v2/status`)).json()) as { node_version?: string };
       expect(facts.accounts).to.have.length(3);

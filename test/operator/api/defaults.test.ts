@@ -49,7 +49,7 @@ describe('resolveSpec', () => {
       false,
     ]);
     expect(spec.metrics.serviceMonitor).to.deep.equal({ enabled: false, interval: '30s' });
-    expect(spec.promotion).to.deep.equal({ syncedWithinBlocks: 3, stableWindowSeconds: 60 });
+    expect(spec.promotion).to.deep.equal({ syncedWithinBlocks: 3, stableWindowSeconds: 60, switchDrainSeconds: 30 });
     expect([spec.reload, spec.server.autoscaling, spec.server.ingress, spec.image]).to.deep.equal([
       undefined,
       undefined,

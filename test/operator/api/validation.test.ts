@@ -204,6 +204,21 @@ describe('validateMiddleware', () => {
       path: 'spec.server.shutdownDelaySeconds',
     },
     {
+      name: 'no drain after a switch: the servers it leaves would go while clients still reach them',
+      mw: withSpec({ promotion: { switchDrainSeconds: 0 } }),
+      path: 'spec.promotion.switchDrainSeconds',
+    },
+    {
+      name: 'a drain after a switch over an hour',
+      mw: withSpec({ promotion: { switchDrainSeconds: 3601 } }),
+      path: 'spec.promotion.switchDrainSeconds',
+    },
+    {
+      name: 'a drain after a switch as a duration',
+      mw: withSpec({ promotion: { switchDrainSeconds: '30s' } }),
+      path: 'spec.promotion.switchDrainSeconds',
+    },
+    {
       name: 'batches of 0 transactions',
       mw: withSpec({ populator: { batchTransactions: 0 } }),
       path: 'spec.populator.batchTransactions',

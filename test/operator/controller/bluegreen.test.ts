@@ -4,7 +4,6 @@ import {
   desiredLayout,
   isReloadBusy,
   nextGenerationNumber,
-  SWITCH_DRAIN_MS,
   type GenerationState,
   type ReloadObservation,
   type ReloadProgress,
@@ -17,10 +16,13 @@ import { parseStatusBody, type ProbeResult } from '../../../src/operator/control
 
 const now = new Date('2026-11-21T01:00:00Z');
 const later = (ms: number): Date => new Date(now.getTime() + ms);
+/** DRAIN_MS is the drain these settings ask for: not the field's default (30 s), which the machine must not assume. */
+const DRAIN_MS = 45_000;
 const settings: ReloadSettings = {
   maxLagBlocks: 3,
   stableWindowMs: 60_000,
   retainPreviousMs: 3_600_000,
+  switchDrainMs: DRAIN_MS,
   deadlineMs: 48 * 3_600_000,
 };
 const blueGreen: ReloadRequest = { id: 'r1', strategy: 'BlueGreen', heights: undefined, autoPromote: true };
@@ -382,12 +384,12 @@ describe('advanceReload', () => {
       expect(step.state).to.deep.include({
         activeGeneration: 2,
         previousGeneration: 1,
-        previousExpiresAt: later(60_000 + SWITCH_DRAIN_MS).toISOString(),
+        previousExpiresAt: later(60_000 + DRAIN_MS).toISOString(),
       });
-      const draining = advanceReload(step.state, blueGreen, quiet, later(60_000 + SWITCH_DRAIN_MS - 1), noWindow);
+      const draining = advanceReload(step.state, blueGreen, quiet, later(60_000 + DRAIN_MS - 1), noWindow);
       expect(draining.state).to.deep.equal(step.state);
       expect(draining.requeueAfterMs).to.equal(1);
-      const drained = advanceReload(step.state, blueGreen, quiet, later(60_000 + SWITCH_DRAIN_MS), noWindow);
+      const drained = advanceReload(step.state, blueGreen, quiet, later(60_000 + DRAIN_MS), noWindow);
       expect(drained.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 1 });
       expect(drained.state.previousGeneration).to.equal(undefined);
     });
@@ -499,13 +501,13 @@ describe('advanceReload', () => {
       expect(step.state).to.deep.include({
         activeGeneration: 1,
         previousGeneration: 2,
-        previousExpiresAt: later(600_000 + SWITCH_DRAIN_MS).toISOString(),
+        previousExpiresAt: later(600_000 + DRAIN_MS).toISOString(),
       });
       expect(step.state.reload).to.deep.include({ state: 'CleaningUp', cleanupGeneration: 2, outcome: 'RolledBack' });
       expect(step.events[0]?.reason).to.equal('RolledBack');
-      expect(step.requeueAfterMs).to.equal(SWITCH_DRAIN_MS);
+      expect(step.requeueAfterMs).to.equal(DRAIN_MS);
       expect(desiredLayout(step.state).generations).to.deep.include({ generation: 2, workloads: true, preview: false });
-      const draining = advanceReload(step.state, blueGreen, quiet, later(600_000 + SWITCH_DRAIN_MS - 1), settings);
+      const draining = advanceReload(step.state, blueGreen, quiet, later(600_000 + DRAIN_MS - 1), settings);
       expect(draining.state).to.deep.equal(step.state);
       expect(draining.requeueAfterMs).to.equal(1);
       // a drop Job seen meanwhile (it cannot run: the workloads are there) does not end the clean-up early
@@ -517,7 +519,7 @@ describe('advanceReload', () => {
         settings,
       );
       expect(early.state).to.deep.equal(step.state);
-      const drained = advanceReload(step.state, blueGreen, quiet, later(600_000 + SWITCH_DRAIN_MS), settings);
+      const drained = advanceReload(step.state, blueGreen, quiet, later(600_000 + DRAIN_MS), settings);
       expect(drained.state).to.deep.equal({ activeGeneration: 1, reload: step.state.reload });
       expect(desiredLayout(drained.state)).to.deep.equal({
         generations: [{ generation: 1, workloads: true, preview: false }],

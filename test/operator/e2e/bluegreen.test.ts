@@ -1,20 +1,21 @@
 import { expect } from 'chai';
 import type { V1Service } from '@kubernetes/client-node';
 import type { Middleware, ReloadSpec } from '../../../src/operator/api/middleware-types.ts';
-import { ROLLBACK_ANNOTATION, SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
+import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.ts';
 import type { Reconciler } from '../../../src/operator/controller/reconcile.ts';
 import { isKubeError } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_COMPONENT, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
-import { Harness, InterceptingKube, KEY, MW_REF, crashingAt } from './harness.ts';
+import { Harness, InterceptingKube, KEY, MW_REF, crashingAt, exampleMiddleware, refusal } from './harness.ts';
 
 const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
 const PREVIEW = { ...STABLE, name: 'mainnet-preview' };
 const TERMINAL = ['Completed', 'RolledBack', 'Failed', 'Aborted'];
 
-/** A serving Middleware on generation 1, before any reload. */
-async function serving(): Promise<Harness> {
+/** A serving Middleware on generation 1, before any reload (`spec`: merged into the example's). */
+async function serving(spec: Partial<Middleware['spec']> = {}): Promise<Harness> {
   const h = new Harness();
-  await h.apply();
+  const mw = exampleMiddleware();
+  await h.apply({ ...mw, spec: { ...mw.spec, ...spec } });
   h.probe.set('mainnet', 100, 0);
   await h.settle();
   return h;
@@ -329,8 +330,10 @@ describe('blue/green reload on the fake API server', () => {
     expect(reasons).to.include.members(['Promoted', 'RolledBack', 'GenerationDropped']);
   });
 
-  it('keeps the servers the stable Service stops selecting for the drain: after a promotion without rollback window, after a rollback', async () => {
-    const promoted = await serving();
+  it('keeps the servers the stable Service stops selecting for the configured drain: after a promotion without rollback window, after a rollback', async () => {
+    // a drain shorter than the default 30 s, as a test cluster sets it: the servers go after it, not after the default
+    const drain = { syncedWithinBlocks: 3, stableWindowSeconds: 60, switchDrainSeconds: 5 };
+    const promoted = await serving({ promotion: drain });
     requestReload(promoted, { ...RELOAD, retainPrevious: '0s' });
     const afterPromotion = new DrainWatch(promoted);
     await drive(
@@ -340,9 +343,11 @@ describe('blue/green reload on the fake API server', () => {
     );
     expect(reloadState(promoted)).to.equal('Completed');
     expect(afterPromotion.drains.map((d) => d.generation)).to.deep.equal([1]);
-    expect(afterPromotion.drains[0]?.afterMs).to.be.at.least(SWITCH_DRAIN_MS);
+    // the drive's clock moves at least a second between passes: the servers went at the first pass past the drain
+    expect(afterPromotion.drains[0]?.afterMs).to.be.within(5_000, 6_000);
 
-    const rolledBack = await serving();
+    // a longer one, as for websocket clients that keep their connections: it holds the rolled-back generation as long
+    const rolledBack = await serving({ promotion: { ...drain, switchDrainSeconds: 600 } });
     requestReload(rolledBack, RELOAD);
     const afterRollback = new DrainWatch(rolledBack);
     await drive(
@@ -358,7 +363,32 @@ describe('blue/green reload on the fake API server', () => {
     expect(reloadState(rolledBack)).to.equal('RolledBack');
     // generation 1 was never deleted (the window kept it); generation 2 went only after its drain
     expect(afterRollback.drains.map((d) => d.generation)).to.deep.equal([2]);
-    expect(afterRollback.drains[0]?.afterMs).to.be.at.least(SWITCH_DRAIN_MS);
+    expect(afterRollback.drains[0]?.afterMs).to.be.within(600_000, 601_000);
+  });
+
+  it('defaults spec.promotion.switchDrainSeconds to 30 s, refused outside 1–3600 s by the API server and the operator', async () => {
+    const h = await serving();
+    // the default, which the API server fills in: a Middleware from before the field drains as long as before
+    expect(h.middleware().spec.promotion).to.deep.include({ switchDrainSeconds: 30 });
+    for (const [drain, bound] of [
+      [0, 'must be >= 1'],
+      [3601, 'must be <= 3600'],
+    ] as const) {
+      const refused = await refusal(() =>
+        h.kube.userPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: drain } } }),
+      );
+      expect(refused.status, `${drain}`).to.equal(422);
+      expect(refused.message).to.contain(`spec.promotion.switchDrainSeconds: ${bound}`);
+    }
+    // let in under an older CRD: the operator refuses it and starts no reload
+    h.kube.legacyPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: 0 } } });
+    requestReload(h, RELOAD);
+    await h.pass();
+    expect(h.condition('Reconciled')).to.deep.include({ status: 'False', reason: 'InvalidSpec' });
+    expect(JSON.stringify(h.middleware().status?.conditions)).to.contain(
+      'spec.promotion.switchDrainSeconds: must be between 1 and 3600',
+    );
+    expect(reloadState(h)).to.equal(undefined);
   });
 
   // issue 14 item 5: switching back to a generation that cannot serve would trade a working one for a broken one

@@ -295,6 +295,17 @@ export class Harness {
   }
 }
 
+/** refusal is the KubeError a write is refused with; a write taken, or another error, fails the test. */
+export async function refusal(write: () => Promise<unknown> | unknown): Promise<KubeError> {
+  try {
+    await write();
+  } catch (err) {
+    if (err instanceof KubeError) return err;
+    throw err;
+  }
+  throw new Error('the API server took it');
+}
+
 /** WriteHook runs before each write through an InterceptingKube; throwing from it makes the write fail. */
 export type WriteHook = (verb: string, ref: ObjectRef) => Promise<void> | void;
 

@@ -4,7 +4,6 @@ import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { requestReload } from '../../../src/operator/admin.ts';
-import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import { createReconciler } from '../../../src/operator/controller/reconcile.ts';
 import { refOf, type KubeObject, type WatchHandle } from '../../../src/operator/kube/client.ts';
 import { buildCrd } from '../../../src/operator/api/crd.ts';
@@ -104,7 +103,8 @@ describe('the operator loop with the real reconciler', () => {
 
   it('runs a whole blue/green reload from the request alone', async () => {
     const mw = exampleMiddleware();
-    mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 0 };
+    const drainSeconds = 5;
+    mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 0, switchDrainSeconds: drainSeconds };
     await kube.create(mw);
     await eventually(async () => expect(status()?.phase).to.equal('Available'));
     await requestReload(kube, {
@@ -116,7 +116,7 @@ describe('the operator loop with the real reconciler', () => {
     });
     await eventually(async () => expect(status()?.reload).to.deep.include({ id: 'loop', state: 'Promoted' }));
     // generation 1's servers drain after the switch: the clock jumps over the drain, an annotation wakes the operator
-    aheadMs = SWITCH_DRAIN_MS;
+    aheadMs = drainSeconds * 1000;
     await kube.patchMerge(MW_REF, { metadata: { annotations: { 'test.mdw/wake': '1' } } });
     await eventually(async () => expect(status()?.reload).to.deep.include({ id: 'loop', state: 'Completed' }));
     expect(status()).to.deep.include({ activeGeneration: 2 });

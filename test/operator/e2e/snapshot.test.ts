@@ -6,9 +6,9 @@ import {
   RELOAD_NEEDS_NEW_ID,
   SNAPSHOT_ONE_SOURCE,
 } from '../../../src/operator/api/spec-fields.ts';
-import { KubeError, type ObjectRef } from '../../../src/operator/kube/client.ts';
+import type { ObjectRef } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_COMPONENT } from '../../../src/operator/specs/meta.ts';
-import { Harness, MW_REF, exampleMiddleware } from './harness.ts';
+import { Harness, MW_REF, exampleMiddleware, refusal } from './harness.ts';
 
 const URL_SOURCE: SnapshotSource = { url: 'https://snapshots.example/mainnet-2026-11-28/' };
 const VOLUME_SOURCE: SnapshotSource = { volume: { claimName: 'mdw-snapshots', path: 'mainnet-2026-11-28' } };
@@ -33,16 +33,6 @@ function jobRef(name: string): ObjectRef {
 function envOf(job: V1Job): Record<string, string | undefined> {
   const env = job.spec?.template.spec?.containers[0]?.env ?? [];
   return Object.fromEntries(env.map((e) => [e.name, e.value]));
-}
-
-async function refusal(write: () => Promise<unknown> | unknown): Promise<KubeError> {
-  try {
-    await write();
-  } catch (err) {
-    if (err instanceof KubeError) return err;
-    throw err;
-  }
-  throw new Error('the API server took it');
 }
 
 describe('a Middleware starting from a snapshot, on the fake API server', () => {

@@ -14,8 +14,6 @@ import { KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
 import type { V1Deployment, V1Pod, V1Service } from '@kubernetes/client-node';
 import { parseJson } from '../../../src/chain/json.ts';
 import { API_VERSION, KIND } from '../../../src/operator/api/middleware-types.ts';
-import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
-import { isKubeError } from '../../../src/operator/kube/client.ts';
 import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { LEADER_LEASE_NAME } from '../../../src/operator/specs/rbac.ts';
 import { LABEL_GENERATION } from '../../../src/operator/specs/meta.ts';
@@ -27,7 +25,9 @@ import {
   OPERATOR_USER,
   conditionOf,
   eventually,
+  DRAIN_SECONDS,
   expectDrainAfterSwitch,
+  refusal,
   exampleMiddleware,
   exampleNamespace,
   install,
@@ -75,8 +75,9 @@ realTier('the operator on a real control plane', function () {
 
   describe('a Middleware from examples/middleware.yaml', example.serving);
   describe('a Middleware starting from a snapshot', fromSnapshot.restoring);
-  // Each reload ends with the drain of its old servers (SWITCH_DRAIN_MS): one after the other, the cluster idled
-  // through two of them (about 0.1 CPU-s a second, some 6 CPU-s in all); at once, their drains overlap.
+  // Each reload ends with the drain of its old servers (spec.promotion.switchDrainSeconds): one after the other, the
+  // cluster idled through two of them (about 0.1 CPU-s a second, some 6 CPU-s in all at the default 30 s); at once,
+  // their drains overlap.
   describe('two blue/green reloads at once: the example reindexed, the snapshot Middleware restored again', () => {
     before(async () => {
       await example.requestReload();
@@ -180,7 +181,7 @@ function operatorSteps(installed: () => Installed): {
     it('serves the devnode chain from examples/middleware.yaml: migration Job, populator, server, conditions true', async () => {
       await exampleNamespace(c, NS);
       const mw = exampleMiddleware(c.devnode);
-      mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 5 };
+      mw.spec.promotion = { syncedWithinBlocks: 3, stableWindowSeconds: 5, switchDrainSeconds: DRAIN_SECONDS };
       // quantities as people write them, which the API server stores otherwise in the children: 500m, 1Gi. One server,
       // not the example's two: no step needs a second (the drift put back is to the spec's count, the drain after the
       // switch is judged on the Deployment), and each is a process of its own, about 2 CPU-s a generation
@@ -228,13 +229,22 @@ function operatorSteps(installed: () => Installed): {
         const bad = exampleMiddleware(c.devnode);
         bad.metadata = { name: 'bad-delay', namespace: NS };
         bad.spec.server = { ...(bad.spec.server as object), shutdownDelaySeconds: delay };
-        const err = await c.kube.apply(bad, 'real-tier').then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(isKubeError(err, 422), String(err)).to.equal(true);
-        expect((err as Error).message)
+        expect(await refusal(c, bad))
           .to.contain('spec.server.shutdownDelaySeconds')
+          .and.to.contain(bound);
+      }
+    });
+
+    it('refuses spec.promotion.switchDrainSeconds outside 1–3600 s naming the field, as the fake API server does', async () => {
+      for (const [drain, bound] of [
+        [0, 'should be greater than or equal to 1'],
+        [3601, 'should be less than or equal to 3600'],
+      ] as const) {
+        const bad = exampleMiddleware(c.devnode);
+        bad.metadata = { name: 'bad-drain', namespace: NS };
+        bad.spec.promotion = { ...(bad.spec.promotion as object), switchDrainSeconds: drain };
+        expect(await refusal(c, bad))
+          .to.contain('spec.promotion.switchDrainSeconds')
           .and.to.contain(bound);
       }
     });
@@ -375,15 +385,17 @@ function operatorSteps(installed: () => Installed): {
 
   const reloaded = (): void => {
     it('reloads blue/green to promotion: generation 2 built beside 1, the stable Service moved, 1 retired after its drain', async function () {
-      // the drain of generation 1's servers after the switch (SWITCH_DRAIN_MS) comes on top of the reload
-      this.timeout(120_000 + SWITCH_DRAIN_MS);
-      await eventually(async () => {
-        const m = await middleware();
-        expect(m?.status?.reload?.state).to.equal('Completed');
-        expect(m?.status?.activeGeneration).to.equal(2);
-      }, 115_000 + SWITCH_DRAIN_MS);
-      const promoted = (await middleware())?.status?.reload?.promotedAt;
-      expectDrainAfterSwitch(c, NS, 'mainnet', 'mainnet-server-g1', promoted);
+      // the drain of generation 1's servers after the switch (spec.promotion.switchDrainSeconds) comes on top of the reload
+      this.timeout(120_000 + DRAIN_SECONDS * 1000);
+      await eventually(
+        async () => {
+          const m = await middleware();
+          expect(m?.status?.reload?.state).to.equal('Completed');
+          expect(m?.status?.activeGeneration).to.equal(2);
+        },
+        115_000 + DRAIN_SECONDS * 1000,
+      );
+      expectDrainAfterSwitch(c, 'mainnet', 'mainnet-server-g1', await middleware());
       const stable = await c.kube.get<V1Service & KubeObject>({
         apiVersion: 'v1',
         kind: 'Service',

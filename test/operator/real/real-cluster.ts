@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { ProxyAgent, fetch } from 'undici';
 import { parse } from 'yaml';
 import type { Devnode } from '../../../src/devnode/index.ts';
-import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
-import type { KubeClient, KubeObject } from '../../../src/operator/kube/client.ts';
+import { isKubeError, type KubeClient, type KubeObject } from '../../../src/operator/kube/client.ts';
 import { createKubeClient } from '../../../src/operator/kube/real-client.ts';
 import { CHECKOUT, IMAGE_REPOSITORY, IMAGE_TAG, startRealCluster } from '../../control-plane/cluster.ts';
 import type { RealCluster } from '../../control-plane/cluster.ts';
@@ -136,18 +135,44 @@ export interface AuditEntry {
   stageTimestamp: string;
 }
 
+/** refusal applies `mw`, which the API server must refuse as invalid (422), and gives the refusal's message. */
+export async function refusal(c: Installed, mw: KubeObject): Promise<string> {
+  const err = await c.kube.apply(mw, 'real-tier').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isKubeError(err, 422), `${mw.metadata.name}: ${String(err)}`).to.equal(true);
+  return (err as Error).message;
+}
+
+/**
+ * DRAIN_SECONDS is spec.promotion.switchDrainSeconds of the tier's Middlewares that reload: each reload waits its drain
+ * out on the wall clock (the default's 30 s, an idle cluster the while), and expectDrainAfterSwitch judges any drain
+ * from the audit log alike.
+ */
+export const DRAIN_SECONDS = 5;
+
+/** Reloaded is what expectDrainAfterSwitch reads of a Middleware as the API server stored it. */
+type Reloaded = KubeObject & {
+  spec?: { promotion?: { switchDrainSeconds?: number } };
+  status?: { reload?: { promotedAt?: string } };
+};
+
 /**
  * expectDrainAfterSwitch asserts, from the audit log, that the operator switched the stable Service `service` away
  * from the server Deployment `deployment` in the pass that recorded the promotion (`promotedAt`, that pass's start),
- * and deleted the Deployment no sooner than SWITCH_DRAIN_MS after it: clients had the drain to follow the switch.
+ * and deleted the Deployment no sooner than the Middleware's drain (spec.promotion.switchDrainSeconds) after it:
+ * clients had the drain to follow the switch.
  */
 export function expectDrainAfterSwitch(
   c: Installed,
-  namespace: string,
   service: string,
   deployment: string,
-  promotedAt: string | undefined,
+  mw: Reloaded | undefined,
 ): void {
+  const namespace = mw?.metadata.namespace;
+  const drainMs = Number(mw?.spec?.promotion?.switchDrainSeconds) * 1000;
+  expect(drainMs, 'the drain the Middleware asks for').to.be.above(0);
   const writes = c.audit().filter((e) => e.user.username === OPERATOR_USER && e.objectRef?.namespace === namespace);
   const deleted = writes.findIndex(
     (e) => e.verb === 'delete' && e.objectRef?.resource === 'deployments' && e.objectRef.name === deployment,
@@ -156,10 +181,10 @@ export function expectDrainAfterSwitch(
   const switched = writes
     .slice(0, deleted)
     .findLast((e) => e.verb === 'patch' && e.objectRef?.resource === 'services' && e.objectRef.name === service);
-  const promoted = Date.parse(String(promotedAt));
-  expect(Date.parse(String(switched?.stageTimestamp)), 'the switch').to.be.within(promoted, promoted + SWITCH_DRAIN_MS);
+  const promoted = Date.parse(String(mw?.status?.reload?.promotedAt));
+  expect(Date.parse(String(switched?.stageTimestamp)), 'the switch').to.be.within(promoted, promoted + drainMs);
   const deletedMs = Date.parse((writes[deleted] as AuditEntry).stageTimestamp);
-  expect(deletedMs - promoted, `${deployment} deleted after the promotion`).to.be.at.least(SWITCH_DRAIN_MS);
+  expect(deletedMs - promoted, `${deployment} deleted after the promotion`).to.be.at.least(drainMs);
 }
 
 /** jsonLines parses every JSON line of a file (others skipped: a line still being written). */

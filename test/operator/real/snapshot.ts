@@ -19,19 +19,20 @@ import { migrate } from '../../../src/db/schema/migrator.ts';
 import { exportSnapshot } from '../../../src/indexer/maintenance/snapshot-export.ts';
 import { MANIFEST_FILE, type SnapshotManifest } from '../../../src/indexer/maintenance/snapshot-manifest.ts';
 import { API_VERSION, KIND, type MiddlewareStatus } from '../../../src/operator/api/middleware-types.ts';
-import { SWITCH_DRAIN_MS } from '../../../src/operator/controller/bluegreen.ts';
 import {
   INPLACE_NO_SNAPSHOT,
   RELOAD_NEEDS_NEW_ID,
   SNAPSHOT_ONE_SOURCE,
 } from '../../../src/operator/api/spec-fields.ts';
-import { isKubeError, type KubeObject, type ObjectRef } from '../../../src/operator/kube/client.ts';
+import type { KubeObject, ObjectRef } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_COMPONENT, LABEL_INSTANCE } from '../../../src/operator/specs/meta.ts';
 import { populateToTop } from '../../support/populate.ts';
 import {
   conditionOf,
   eventually,
+  DRAIN_SECONDS,
   expectDrainAfterSwitch,
+  refusal,
   exampleMiddleware,
   exampleNamespace,
   type Installed,
@@ -69,14 +70,6 @@ export function snapshotSteps(installed: () => Installed): {
     // the generated chain's blocks are stamped long ago: a status that judged their age would never say synced
     Object.assign(mw.spec, { statusMaxBlockAge: 1_000_000_000 }, spec);
     return mw;
-  };
-  const refusal = async (mw: Mw): Promise<string> => {
-    const err = await c.kube.apply(mw, 'real-tier').then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(isKubeError(err, 422), `${mw.metadata.name}: ${String(err)}`).to.equal(true);
-    return (err as Error).message;
   };
   const jobsOf = async (instance: string, component: string) =>
     (
@@ -121,20 +114,22 @@ export function snapshotSteps(installed: () => Installed): {
 
     it('is refused by the API server as the fake refuses it: two sources or none, a URL not http(s), a path out of its volume', async () => {
       expect(
-        await refusal(aMiddleware('both', { bootstrap: { snapshot: { url, volume: { claimName: 's' } } } })),
+        await refusal(c, aMiddleware('both', { bootstrap: { snapshot: { url, volume: { claimName: 's' } } } })),
       ).to.include(SNAPSHOT_ONE_SOURCE);
-      expect(await refusal(aMiddleware('neither', { bootstrap: { snapshot: {} } }))).to.include(SNAPSHOT_ONE_SOURCE);
-      expect(await refusal(aMiddleware('s3', { bootstrap: { snapshot: { url: 's3://bucket/snap' } } }))).to.include(
+      expect(await refusal(c, aMiddleware('neither', { bootstrap: { snapshot: {} } }))).to.include(SNAPSHOT_ONE_SOURCE);
+      expect(await refusal(c, aMiddleware('s3', { bootstrap: { snapshot: { url: 's3://bucket/snap' } } }))).to.include(
         'spec.bootstrap.snapshot.url',
       );
       const outside = aMiddleware('outside', { bootstrap: { snapshot: { volume: { claimName: 's', path: '../x' } } } });
-      expect(await refusal(outside)).to.include('spec.bootstrap.snapshot.volume.path');
+      expect(await refusal(c, outside)).to.include('spec.bootstrap.snapshot.volume.path');
       const inPlace = { id: 'r1', strategy: 'InPlace', heights: '1', snapshot: { url } };
-      expect(await refusal(aMiddleware('in-place', { paused: true, reload: inPlace }))).to.include(INPLACE_NO_SNAPSHOT);
+      expect(await refusal(c, aMiddleware('in-place', { paused: true, reload: inPlace }))).to.include(
+        INPLACE_NO_SNAPSHOT,
+      );
       // a reload's snapshot is fixed for its id (a transition rule): a paused Middleware, so nothing runs meanwhile
       await c.kube.apply(aMiddleware('fixed', { paused: true, reload: { id: 'r1', snapshot: { url } } }), 'real-tier');
       const changed = aMiddleware('fixed', { paused: true, reload: { id: 'r1', snapshot: { url: `${url}other/` } } });
-      expect(await refusal(changed)).to.include(RELOAD_NEEDS_NEW_ID);
+      expect(await refusal(c, changed)).to.include(RELOAD_NEEDS_NEW_ID);
       await c.kube.apply(
         aMiddleware('fixed', { paused: true, reload: { id: 'r2', snapshot: { url: `${url}other/` } } }),
         'real-tier',
@@ -148,7 +143,7 @@ export function snapshotSteps(installed: () => Installed): {
         aMiddleware('from-url', {
           bootstrap: { snapshot: { url } },
           server: { replicas: 1, pdb: { enabled: false } },
-          promotion: { syncedWithinBlocks: 3, stableWindowSeconds: 5 },
+          promotion: { syncedWithinBlocks: 3, stableWindowSeconds: 5, switchDrainSeconds: DRAIN_SECONDS },
         }),
         'real-tier',
       );
@@ -189,12 +184,15 @@ export function snapshotSteps(installed: () => Installed): {
 
   const reloaded = (): void => {
     it("restores a BlueGreen reload's green generation (with heights) from the snapshot and promotes it", async function () {
-      // the drain of generation 1's servers after the switch (SWITCH_DRAIN_MS) comes on top of the restore
-      this.timeout(180_000 + SWITCH_DRAIN_MS);
-      await eventually(async () => {
-        const m = await c.kube.get<Mw>(ref('from-url'));
-        expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
-      }, 170_000 + SWITCH_DRAIN_MS);
+      // the drain of generation 1's servers after the switch (spec.promotion.switchDrainSeconds) comes on top of the restore
+      this.timeout(180_000 + DRAIN_SECONDS * 1000);
+      await eventually(
+        async () => {
+          const m = await c.kube.get<Mw>(ref('from-url'));
+          expect(m?.status?.reload?.state, m?.status?.reload?.message).to.equal('Completed');
+        },
+        170_000 + DRAIN_SECONDS * 1000,
+      );
       // the first request through the stable Service right after Completed: generation 2 serves it
       const first = await c.get('http://from-url.snapshot.svc:80/mdw/v3/status');
       expect(first.status, first.body).to.equal(200);
@@ -217,7 +215,7 @@ export function snapshotSteps(installed: () => Installed): {
         `schema of generation 2 restored from the snapshot ${url} and migrated; starting its populator and preview servers`,
       ]);
       // generation 1's servers outlived the switch by the drain, so that clients could follow it
-      expectDrainAfterSwitch(c, NS, 'from-url', 'from-url-server-g1', m?.status?.reload?.promotedAt);
+      expectDrainAfterSwitch(c, 'from-url', 'from-url-server-g1', m);
     });
   };
 
