@@ -148,9 +148,10 @@ export async function refusal(c: Installed, mw: KubeObject): Promise<string> {
 /**
  * DRAIN_SECONDS is spec.promotion.switchDrainSeconds of the tier's Middlewares that reload: each reload waits its drain
  * out on the wall clock (the default's 30 s, an idle cluster the while), and expectDrainAfterSwitch judges any drain
- * from the audit log alike.
+ * from the audit log alike. 10 s, not less: the switch must fall within the drain after the promotion's pass started,
+ * and a pass on a loaded machine can take seconds.
  */
-export const DRAIN_SECONDS = 5;
+export const DRAIN_SECONDS = 10;
 
 /** Reloaded is what expectDrainAfterSwitch reads of a Middleware as the API server stored it. */
 type Reloaded = KubeObject & {
