@@ -122,11 +122,11 @@ export default class Root extends Command {
     }
     if (!flags.populate && !flags.server && !flags.webhooks) return removeOwnPidFile(cfg.pidFile);
 
-    // prom-client (with @opentelemetry/api, about 80 modules) only where a role serves /metrics: not for --help, -V, -v, -H
-    const { collectDefaultMetrics, Registry } = await import('prom-client');
+    // prom-client only where a role serves /metrics: not for --help, -V, -v, -H
+    const { collectDefaultMetrics, Registry } = await import('../../base/prom.ts');
     const { survivesUnhandledRejections } = await import('../process-metrics.ts');
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
+    collectDefaultMetrics(registry); // process_* and nodejs_* series, as every Node service exposes
     survivesUnhandledRejections(log, registry);
     const roles: Role[] = [];
     const atStart = new SignalsAtStart(roles, logger, () => {
