@@ -12,7 +12,7 @@ import { startOpsServer } from '../../base/ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
-import { runUntilSignal, SignalsAtStart, stopAll } from '../lifecycle.ts';
+import { SignalsAtStart, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../../base/version.ts';
 import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
@@ -163,9 +163,10 @@ export default class Root extends Command {
       await stopAll(roles, log);
       throw err;
     }
-    // a signal while the roles started: they are being stopped, and the process exits then
-    if (atStart.stop()) return;
-    await runUntilSignal(roles, logger);
+    // undefined: a signal came while the roles started; they are being stopped, and the process exits then
+    const running = atStart.handOver();
+    if (running === undefined) return;
+    await running;
     removeOwnPidFile(cfg.pidFile);
   }
 
