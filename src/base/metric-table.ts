@@ -3,7 +3,8 @@
  * registers. A role's metrics file is then its table (what the dashboards, alerts and docs name) and the few
  * collectors that read a value at scrape time.
  */
-import prom from 'prom-client';
+import type prom from 'prom-client';
+import { Counter, Gauge, Histogram } from './prom.ts';
 
 interface Declared<L extends string> {
   readonly name: string;
@@ -67,10 +68,10 @@ export function registerMetrics<const T extends MetricTable>(
     };
     const metric =
       declaration.type === 'counter'
-        ? new prom.Counter(configuration)
+        ? new Counter(configuration)
         : declaration.type === 'gauge'
-          ? new prom.Gauge(configuration)
-          : new prom.Histogram({ ...configuration, buckets: [...declaration.buckets] });
+          ? new Gauge(configuration)
+          : new Histogram({ ...configuration, buckets: [...declaration.buckets] });
     return [field, metric];
   });
   return Object.fromEntries(entries) as MetricsOf<T>;

@@ -1,6 +1,13 @@
 /** @module æternity API encoding: `<prefix>_<base58 or base64 of bytes ++ checksum>`. Pure. */
-import { createBLAKE2b } from 'hash-wasm';
+import { createRequire } from 'node:module';
+import type { createBLAKE2b as CreateBLAKE2b } from 'hash-wasm';
 import { checksumWord } from './sha256.ts';
+
+// hash-wasm's build of BLAKE2b alone (the per-algorithm bundle its README offers), 16 KB: its index holds the loaders
+// and WebAssembly (as text) of thirty algorithms, 280 KB that each process loaded at its start for this one
+const { createBLAKE2b } = createRequire(import.meta.url)('hash-wasm/dist/blake2b.umd.min.js') as {
+  createBLAKE2b: typeof CreateBLAKE2b;
+};
 
 /** Prefixes whose payload is Base64; every other prefix is Base58 (node aeser_api_encoder). */
 const BASE64_PREFIXES = new Set(['tx', 'cb', 'ba', 'ov', 'or', 'st', 'pi', 'ss', 'cs', 'ck', 'cv']);

@@ -89,6 +89,20 @@ export class SignalsAtStart {
     this.#proc.on('SIGINT', this.#onSignal);
   }
 
+  /**
+   * handOver has runUntilSignal answer the signals once the roles have started, and resolves when it has stopped them;
+   * undefined when a signal came while they started (the process is exiting). runUntilSignal listens before this stops
+   * listening: Node drops a signal it has received but not yet dispatched once the listeners it was received for are
+   * all removed, so a SIGTERM right as the roles had started (the server's port answering) was lost, and the process
+   * ran on.
+   */
+  handOver(): Promise<void> | undefined {
+    if (this.#stopping) return undefined;
+    const running = runUntilSignal(this.#roles, this.#logger, this.#proc);
+    this.stop();
+    return running;
+  }
+
   /** stop stops listening, once the roles have started; true when a signal came meanwhile (the process is exiting). */
   stop(): boolean {
     this.#proc.off('SIGTERM', this.#onSignal);

@@ -5,9 +5,19 @@
  * (outbound-metrics.ts) when it has one. A request costs the client about a quarter less CPU than node:http's (no
  * ClientRequest, no IncomingMessage stream, no agent bookkeeping per request; measured with bench/sync.ts).
  */
-import { errors, Pool, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher, errors as UndiciErrors, Pool as UndiciPool } from 'undici';
 // types only: the metrics' module loads prom-client, which a process that serves no metrics (a migration, -v) skips
 import type { Meter, OutboundOutcome } from './outbound-metrics.ts';
+
+/*
+ * undici's pool and its errors, required from their own files: its index loads its whole API (fetch, WebSocket, the
+ * caches, the mocks: 109 modules, about 0.06 CPU-s more at the start of each process that asks the node), of which
+ * this layer uses these two (21 modules). Types come from the index's declarations, which cost nothing at run time.
+ */
+const require = createRequire(import.meta.url);
+const Pool = require('undici/lib/dispatcher/pool.js') as typeof UndiciPool;
+const { SocketError } = require('undici/lib/core/errors.js') as typeof UndiciErrors;
 
 /** NoAnswer: why a request got no answer: too slow, no connection (refused, reset), or its signal aborted it. */
 export type NoAnswer = Extract<OutboundOutcome, 'timeout' | 'unreachable' | 'aborted'>;
@@ -65,9 +75,9 @@ export function httpBase(url: string): HttpBase {
  * An idle connection is closed after 4 s, or 2 s before the server's own `Keep-Alive: timeout` hint (undici's
  * defaults): before the server closes it, so that a request seldom meets a closed connection (see closedWhenReused).
  */
-const POOLS = new Map<string, Pool>();
+const POOLS = new Map<string, UndiciPool>();
 
-function pool(origin: string): Pool {
+function pool(origin: string): UndiciPool {
   let p = POOLS.get(origin);
   if (p === undefined) {
     p = new Pool(origin, { headersTimeout: 0, bodyTimeout: 0 });
@@ -87,7 +97,7 @@ const HEADERS = { accept: 'application/json' };
  * of the connection's past: both are the caller's to retry.
  */
 function closedWhenReused(err: Error): boolean {
-  return err instanceof errors.SocketError && (err.socket?.bytesRead ?? 0) > 0;
+  return err instanceof SocketError && (err.socket?.bytesRead ?? 0) > 0;
 }
 const RETRIES = 3;
 

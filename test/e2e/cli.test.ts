@@ -19,9 +19,9 @@ function mdw(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('mdw (the binary)', () => {
-  it('prints its version with -V and --version', () => {
+  // one start: the binary hands oclif `--version` for -V and for --version alike (routeArgv, cli-parsing.test.ts)
+  it('prints its version with -V', () => {
     expect(mdw(['-V']).out).to.contain(version);
-    expect(mdw(['--version']).out).to.contain(version);
   });
 
   it('prints help listing the seed flags and the subcommands', () => {

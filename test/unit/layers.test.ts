@@ -223,12 +223,17 @@ function projectImports(file: string): string[] {
 
 /**
  * valueSpecifiers lists the specifiers (files and packages) of the import and export declarations of `code` that bring
- * values, not only types, and of its imports for their effects alone.
+ * values, not only types, of its imports for their effects alone, and of its requires at the top level (a constant
+ * required as the module loads, as prom.ts requires prom-client's files: a require in a function is lazy).
  */
 function valueSpecifiers(code: string): string[] {
-  return [...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;=(]*?\sfrom\s*'([^']+)'|^import\s*'([^']+)'/gm)].map(
-    (m) => (m[1] ?? m[2])!,
-  );
+  const imports = [
+    ...code.matchAll(/^(?:import|export)(?!\s+type\b)[^;=(]*?\sfrom\s*'([^']+)'|^import\s*'([^']+)'/gm),
+  ].map((m) => (m[1] ?? m[2])!);
+  const requires = [
+    ...code.matchAll(/^(?:export\s+)?const\s[^=]+=\s*(?:require|createRequire\(import\.meta\.url\))\('([^']+)'\)/gm),
+  ].map((m) => m[1]!);
+  return [...imports, ...requires];
 }
 
 /** packageName is the package a specifier names (`@scope/name` or `name`, without a path inside it). */
@@ -404,11 +409,13 @@ describe('layers', () => {
     expect(importAllowed('events', 'db')).to.equal(true);
     const code =
       "import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport { d } from './d.ts';\n" +
-      "import e from '@e/e/sub';\nimport './f.ts';\nexport const g = h('from' in i ? 'x' : 'y');";
-    expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts', '@e/e/sub', './f.ts']);
+      "import e from '@e/e/sub';\nimport './f.ts';\nexport const g = h('from' in i ? 'x' : 'y');\n" +
+      "export const J = require('j/lib/j.js') as J;\nconst k = createRequire(import.meta.url)('k');\n" +
+      "function l() {\n  const m = require('m');\n}";
+    expect(valueSpecifiers(code)).to.deep.equal(['./b.ts', './d.ts', '@e/e/sub', './f.ts', 'j/lib/j.js', 'k']);
     expect(packageName('@e/e/sub')).to.equal('@e/e');
     expect(packageName('graphql/language')).to.equal('graphql');
-    expect(staticPackages('api/server.ts')).to.include('koa');
+    expect(staticPackages('api/server.ts')).to.include('koa').and.to.include('prom-client').and.to.include('undici');
     const rooms = [
       { path: 'api/http/app.ts', imports: ['api/mdw/mdw-api.ts'] },
       { path: 'api/mdw/graphql/fields.ts', imports: ['api/mdw/rest/operations.ts', 'api/mdw/resources/blocks.ts'] },

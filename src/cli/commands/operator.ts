@@ -23,12 +23,12 @@ export default class Operator extends Command {
     const { createReconciler } = await import('../../operator/controller/reconcile.ts');
     const { createStatusProbe } = await import('../../operator/controller/status-probe.ts');
     // imported here, not at the top: every command's module is loaded for any command (oclif's explicit discovery)
-    const { collectDefaultMetrics, Registry } = await import('prom-client');
+    const { collectDefaultMetrics, Registry } = await import('../../base/prom.ts');
     const { survivesUnhandledRejections } = await import('../process-metrics.ts');
     const logger = createLogger({ logDir: undefined, logLevel: cfg.logLevel, logPretty: false }, 'operator');
     const kube = await kubeClientFor({}, cfg);
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+    collectDefaultMetrics(registry);
     survivesUnhandledRejections(logger.log, registry);
     const metrics = createOperatorMetrics(registry);
     const identity = cfg.identity ?? hostname();

@@ -12,7 +12,7 @@ import { startOpsServer } from '../../base/ops-server.ts';
 import { configFromEnv } from '../env.ts';
 import { ensureSchema } from '../ensure-schema.ts';
 import { daemonize, removeOwnPidFile, withoutDaemonFlag } from '../daemonize.ts';
-import { runUntilSignal, SignalsAtStart, stopAll } from '../lifecycle.ts';
+import { SignalsAtStart, stopAll } from '../lifecycle.ts';
 import { VERSION } from '../../base/version.ts';
 import { AppError } from '../../base/errors.ts';
 import { exitIfAway, exitIfRefused } from '../refusal.ts';
@@ -122,11 +122,11 @@ export default class Root extends Command {
     }
     if (!flags.populate && !flags.server && !flags.webhooks) return removeOwnPidFile(cfg.pidFile);
 
-    // prom-client (with @opentelemetry/api, about 80 modules) only where a role serves /metrics: not for --help, -V, -v, -H
-    const { collectDefaultMetrics, Registry } = await import('prom-client');
+    // prom-client only where a role serves /metrics: not for --help, -V, -v, -H
+    const { collectDefaultMetrics, Registry } = await import('../../base/prom.ts');
     const { survivesUnhandledRejections } = await import('../process-metrics.ts');
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
+    collectDefaultMetrics(registry); // process_* and nodejs_* series, as every Node service exposes
     survivesUnhandledRejections(log, registry);
     const roles: Role[] = [];
     const atStart = new SignalsAtStart(roles, logger, () => {
@@ -163,9 +163,10 @@ export default class Root extends Command {
       await stopAll(roles, log);
       throw err;
     }
-    // a signal while the roles started: they are being stopped, and the process exits then
-    if (atStart.stop()) return;
-    await runUntilSignal(roles, logger);
+    // undefined: a signal came while the roles started; they are being stopped, and the process exits then
+    const running = atStart.handOver();
+    if (running === undefined) return;
+    await running;
     removeOwnPidFile(cfg.pidFile);
   }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
 import { createLogger } from '../../../src/base/log.ts';
@@ -12,6 +13,9 @@ function fakeProcess(): NodeJS.Process & { exited?: number } {
   }) as NodeJS.Process['exit'];
   return proc;
 }
+
+const LIFECYCLE = new URL('../../../src/cli/lifecycle.ts', import.meta.url).href;
+const LOG = new URL('../../../src/base/log.ts', import.meta.url).href;
 
 const logger = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined });
 
@@ -41,6 +45,25 @@ describe('the process lifecycle: a signal while the roles start', () => {
     expect(atStart.stop()).to.equal(false);
     expect(proc.listenerCount('SIGTERM') + proc.listenerCount('SIGINT')).to.equal(0);
     expect(exited).to.equal(false);
+  });
+
+  // a real process: a signal Node has received but not dispatched yet goes to the listeners of that moment
+  it('stops the roles on a signal that came as they finished starting, after handing them over', () => {
+    const script = `
+      import { createLogger } from ${JSON.stringify(LOG)};
+      import { SignalsAtStart } from ${JSON.stringify(LIFECYCLE)};
+      const logger = createLogger({ logLevel: 'silent', logPretty: false, logDir: undefined });
+      const roles = [{ name: 'server', stop: async () => console.log('server stopped') }];
+      const atStart = new SignalsAtStart(roles, logger, () => process.exit(3));
+      const listening = setTimeout(() => console.log('still running'), 2000); // the server's port
+      atStart.start();
+      process.kill(process.pid, 'SIGTERM'); // received at once, dispatched when the loop next polls
+      await atStart.handOver();
+      clearTimeout(listening);
+    `;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(run.stdout).to.equal('server stopped\n');
+    expect(run.status, run.stderr).to.equal(0);
   });
 
   it('exits at once with 130 on a second signal while the first one stops the roles', () => {

@@ -24,6 +24,8 @@ import { codeSpans, markdownFiles, readDoc, ROOT, section, tableRows } from './m
 const FACTORY_MODULES = [
   // every role's metrics, the operator's too, are a table (name, help, type, labels, buckets) this one helper registers
   'src/base/metric-table.ts',
+  // prom-client's default process_cpu_* counters, made here without its index (no mdw_ metric)
+  'src/base/prom.ts',
 ];
 
 /**
