@@ -6,7 +6,7 @@ import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from '../../base/prom.ts';
 import { startServer } from '../../api/server.ts';
 import { DEV_DEFAULTS, type Config, type RoleDefaults } from '../../config/middleware.ts';
 import { dropSchemasExcept } from '../../db/schema/admin.ts';
@@ -123,7 +123,7 @@ export class DevEnvironment implements Role {
     });
     const cfg = this.#deps.configure({ ...listeners.settings, ...overrides }, defaults);
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry }); // process_* and nodejs_* series, as every Node service exposes
+    collectDefaultMetrics(registry); // process_* and nodejs_* series, as every Node service exposes
     this.#started(await startPopulator({ cfg, log: log.child({ component: 'populator' }), registry }));
     const server = this.#started(
       await startServer({ cfg, log: log.child({ component: 'server' }), registry, version: VERSION }),
