@@ -19,6 +19,7 @@ import { migrate, MIGRATIONS_DIR } from '../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../src/db/connection/pool.ts';
 import { freePort } from '../../src/cli/free-port.ts';
 import { copyFreshCluster } from './cluster-template.ts';
+import { scratchSchemaOf } from '../../src/indexer/maintenance/verify-scratch.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -41,10 +42,18 @@ export const databasesMade = (): ReadonlySet<string> => madeHere;
  * server (migratedTemplate): a copy costs PostgreSQL about half of what the migrations cost it, each time.
  */
 export async function createTestDatabase(
-  opts: { readonly migrated?: string } = {},
+  opts: {
+    readonly migrated?: string;
+    /**
+     * with `migrated`, its `-v --full` scratch schema (scratchSchemaOf) migrated too, as a first `-v --full` leaves it:
+     * each file's first `-v --full` migrated it (~0.35 CPU-s of PostgreSQL's), where a copy of it costs a few ms
+     */
+    readonly verifyScratch?: boolean;
+  } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const url = await sharedServerUrl();
-  return copyOf(url, opts.migrated === undefined ? '' : await migratedTemplate(url, opts.migrated));
+  const { migrated, verifyScratch = false } = opts;
+  return copyOf(url, migrated === undefined ? '' : await migratedTemplate(url, migrated, verifyScratch));
 }
 
 const templates = new Map<string, Promise<string>>();
@@ -58,19 +67,20 @@ const templates = new Map<string, Promise<string>>();
  * needs it while the others wait on an advisory lock. It takes no connections: a database is copied only while no
  * session is connected to it.
  */
-function migratedTemplate(url: string, schema: string): Promise<string> {
-  let made = templates.get(schema);
+function migratedTemplate(url: string, schema: string, verifyScratch = false): Promise<string> {
+  const key = `${schema}${verifyScratch ? ' with its scratch' : ''}`;
+  let made = templates.get(key);
   if (!made) {
-    made = makeMigratedTemplate(url, schema);
-    made.catch(() => templates.delete(schema));
-    templates.set(schema, made);
+    made = makeMigratedTemplate(url, schema, verifyScratch);
+    made.catch(() => templates.delete(key));
+    templates.set(key, made);
   }
   return made;
 }
 
-async function makeMigratedTemplate(url: string, schema: string): Promise<string> {
+async function makeMigratedTemplate(url: string, schema: string, verifyScratch: boolean): Promise<string> {
   const files = readdirSync(MIGRATIONS_DIR).sort();
-  const hash = createHash('sha256').update(schema);
+  const hash = createHash('sha256').update(verifyScratch ? `${schema}\0${scratchSchemaOf(schema)}` : schema);
   for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(join(MIGRATIONS_DIR, file)));
   const name = `mdw_template_${hash.digest('hex').slice(0, 16)}`;
   const client = new pg.Client({ connectionString: url });
@@ -88,6 +98,8 @@ async function makeMigratedTemplate(url: string, schema: string): Promise<string
       await client.query(`DROP DATABASE IF EXISTS ${aside}`);
       await client.query(`CREATE DATABASE ${aside}`);
       await migrate({ databaseUrl: withDatabase(url, aside), schema }, silent);
+      if (verifyScratch)
+        await migrate({ databaseUrl: withDatabase(url, aside), schema: scratchSchemaOf(schema) }, silent);
       await client.query(`ALTER DATABASE ${aside} RENAME TO ${name}`);
       await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
     }

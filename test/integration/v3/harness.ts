@@ -234,9 +234,11 @@ export async function startV3(
      * the same chain in every file only so)
      */
     readonly populatedOnce?: boolean;
+    /** the file runs `-v --full`: its scratch schema comes migrated (createTestDatabase's verifyScratch) */
+    readonly verifyScratch?: boolean;
   } = {},
 ): Promise<V3UnderTest> {
-  const { profile, tokenShare, registrar, shape, hotSpots, populatedOnce, ...options } = node;
+  const { profile, tokenShare, registrar, shape, hotSpots, populatedOnce, verifyScratch, ...options } = node;
   if (populatedOnce && !options.accounts)
     options.accounts = [0, 1, 2].map((i) => ({
       secretKey: deriveKey(seed, `account ${i}`).secretKey,
@@ -292,7 +294,7 @@ export async function startV3(
         stringifyJson({ top: devnode.chain.topHash, genesis: genesisAccountsJson(devnode.chain), options, common }),
         (url) => populateToTop(loadConfig({ ...local, ...common, DATABASE_URL: url }), undefined, silentLog),
       )
-    : await createTestDatabase({ migrated: 'mdw_v3' });
+    : await createTestDatabase({ migrated: 'mdw_v3', verifyScratch: verifyScratch ?? false });
   const settings = { ...local, ...common, DATABASE_URL: db.url };
   const cfg = loadConfig(settings);
   let populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
