@@ -7,7 +7,7 @@
  * file's wall and CPU seconds are appended to that file, one JSON line per file (cpu-per-file.ts).
  */
 import './test-process.ts';
-import { sharedServerUrl, stopTestServer } from './postgres.ts';
+import { dropPopulatedTemplates, sharedServerUrl, stopTestServer } from './postgres.ts';
 
 /**
  * quietSdkBigInts drops @aeternity/aepp-sdk's "BigInt value … handled incorrectly", which it prints for every answer
@@ -32,5 +32,6 @@ export async function mochaGlobalSetup(): Promise<void> {
 }
 
 export async function mochaGlobalTeardown(): Promise<void> {
+  await dropPopulatedTemplates();
   await stopTestServer();
 }

@@ -60,7 +60,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
     },
     pino({ level: 'silent' }),
   );
-  const db = await createTestDatabase({ migrated: 'mdw' });
+  const db = await createTestDatabase({ migrated: 'mdw', verifyScratch: true });
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
   const config = (overrides: Record<string, string> = {}): Config =>

@@ -19,6 +19,7 @@ import { migrate, MIGRATIONS_DIR } from '../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../src/db/connection/pool.ts';
 import { freePort } from '../../src/cli/free-port.ts';
 import { copyFreshCluster } from './cluster-template.ts';
+import { scratchSchemaOf } from '../../src/indexer/maintenance/verify-scratch.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -41,22 +42,18 @@ export const databasesMade = (): ReadonlySet<string> => madeHere;
  * server (migratedTemplate): a copy costs PostgreSQL about half of what the migrations cost it, each time.
  */
 export async function createTestDatabase(
-  opts: { readonly migrated?: string } = {},
+  opts: {
+    readonly migrated?: string;
+    /**
+     * with `migrated`, its `-v --full` scratch schema (scratchSchemaOf) migrated too, as a first `-v --full` leaves it:
+     * each file's first `-v --full` migrated it (~0.35 CPU-s of PostgreSQL's), where a copy of it costs a few ms
+     */
+    readonly verifyScratch?: boolean;
+  } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const url = await sharedServerUrl();
-  const name = `mdw_test_${randomBytes(6).toString('hex')}`;
-  madeHere.add(name);
-  const from = opts.migrated === undefined ? '' : await migratedTemplate(url, opts.migrated);
-  await queryOnce(url, `CREATE DATABASE ${name}${from}`);
-  const dbUrl = withDatabase(url, name);
-  return {
-    url: dbUrl,
-    drop: async () => {
-      await queryOnce(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() =>
-        queryOnce(url, `DROP DATABASE IF EXISTS ${name}`),
-      );
-    },
-  };
+  const { migrated, verifyScratch = false } = opts;
+  return copyOf(url, migrated === undefined ? '' : await migratedTemplate(url, migrated, verifyScratch));
 }
 
 const templates = new Map<string, Promise<string>>();
@@ -70,19 +67,20 @@ const templates = new Map<string, Promise<string>>();
  * needs it while the others wait on an advisory lock. It takes no connections: a database is copied only while no
  * session is connected to it.
  */
-function migratedTemplate(url: string, schema: string): Promise<string> {
-  let made = templates.get(schema);
+function migratedTemplate(url: string, schema: string, verifyScratch = false): Promise<string> {
+  const key = `${schema}${verifyScratch ? ' with its scratch' : ''}`;
+  let made = templates.get(key);
   if (!made) {
-    made = makeMigratedTemplate(url, schema);
-    made.catch(() => templates.delete(schema));
-    templates.set(schema, made);
+    made = makeMigratedTemplate(url, schema, verifyScratch);
+    made.catch(() => templates.delete(key));
+    templates.set(key, made);
   }
   return made;
 }
 
-async function makeMigratedTemplate(url: string, schema: string): Promise<string> {
+async function makeMigratedTemplate(url: string, schema: string, verifyScratch: boolean): Promise<string> {
   const files = readdirSync(MIGRATIONS_DIR).sort();
-  const hash = createHash('sha256').update(schema);
+  const hash = createHash('sha256').update(verifyScratch ? `${schema}\0${scratchSchemaOf(schema)}` : schema);
   for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(join(MIGRATIONS_DIR, file)));
   const name = `mdw_template_${hash.digest('hex').slice(0, 16)}`;
   const client = new pg.Client({ connectionString: url });
@@ -100,6 +98,8 @@ async function makeMigratedTemplate(url: string, schema: string): Promise<string
       await client.query(`DROP DATABASE IF EXISTS ${aside}`);
       await client.query(`CREATE DATABASE ${aside}`);
       await migrate({ databaseUrl: withDatabase(url, aside), schema }, silent);
+      if (verifyScratch)
+        await migrate({ databaseUrl: withDatabase(url, aside), schema: scratchSchemaOf(schema) }, silent);
       await client.query(`ALTER DATABASE ${aside} RENAME TO ${name}`);
       await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
     }
@@ -107,6 +107,98 @@ async function makeMigratedTemplate(url: string, schema: string): Promise<string
   } finally {
     await client.end();
   }
+}
+
+const populated = new Map<string, Promise<string>>();
+
+/**
+ * The run's id (MDW_TEST_RUN, which mocha's global setup sets for its workers; a process of its own without it): a
+ * populated template is the run's own, since what the populator stores changes with its code, and a server kept
+ * between runs (TEST_DATABASE_URL) must not hand a later run an earlier one's (dropPopulatedTemplates drops them).
+ */
+const runId = (process.env.MDW_TEST_RUN ??= randomBytes(4).toString('hex'));
+const populatedPrefix = (): string => `mdw_populated_${runId}_`;
+
+/** dropPopulatedTemplates drops the run's populated templates (mocha's global teardown, for a server kept). */
+export async function dropPopulatedTemplates(): Promise<void> {
+  if (!server) return;
+  const url = await sharedServerUrl();
+  const { rows } = await queryOnce<{ datname: string }>(
+    url,
+    "SELECT datname FROM pg_database WHERE datname LIKE $1 || '%'",
+    [populatedPrefix()],
+  );
+  for (const { datname } of rows) await queryOnce(url, `DROP DATABASE IF EXISTS ${datname}`);
+}
+
+/**
+ * createPopulatedDatabase makes a fresh database for one test file holding what `populate` stores into a migrated
+ * `schema` (given its URL), for a `key` that names all that decides what it stores (a generated chain and the
+ * populator's settings): the run populates it once, into a template, and every file that asks for the same key gets a
+ * copy (the first waits for it, the others take it while another process makes it: an advisory lock per key). Several
+ * files that load the same chain the same way each loaded it again (1-3 CPU s of the populator and PostgreSQL each).
+ */
+export async function createPopulatedDatabase(
+  schema: string,
+  key: string,
+  populate: (url: string) => Promise<void>,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = await sharedServerUrl();
+  const hash = createHash('sha256')
+    .update(`${schema}\0${key}\0`)
+    .update(await migratedTemplate(url, schema));
+  const name = `${populatedPrefix()}${hash.digest('hex').slice(0, 16)}`;
+  let made = populated.get(name);
+  if (!made) {
+    made = makePopulatedTemplate(url, schema, name, populate);
+    made.catch(() => populated.delete(name));
+    populated.set(name, made);
+  }
+  return copyOf(url, await made);
+}
+
+async function makePopulatedTemplate(
+  url: string,
+  schema: string,
+  name: string,
+  populate: (url: string) => Promise<void>,
+): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const strategy = (await migratedTemplate(url, schema)).replace(/^ TEMPLATE \w+/, '');
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rows.length === 0) {
+      // populated aside and renamed, as a migrated template is (makeMigratedTemplate)
+      const aside = `${name}_making`;
+      madeHere.add(aside);
+      await client.query(`DROP DATABASE IF EXISTS ${aside}`);
+      await client.query(`CREATE DATABASE ${aside}${await migratedTemplate(url, schema)}`);
+      await populate(withDatabase(url, aside));
+      await client.query(`ALTER DATABASE ${aside} RENAME TO ${name}`);
+      await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+    }
+    return ` TEMPLATE ${name}${strategy}`;
+  } finally {
+    await client.end();
+  }
+}
+
+/** copyOf makes a new database of the server at `url` with `from`, a CREATE DATABASE's TEMPLATE clause. */
+async function copyOf(url: string, from: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `mdw_test_${randomBytes(6).toString('hex')}`;
+  madeHere.add(name);
+  await queryOnce(url, `CREATE DATABASE ${name}${from}`);
+  return {
+    url: withDatabase(url, name),
+    drop: async () => {
+      await queryOnce(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() =>
+        queryOnce(url, `DROP DATABASE IF EXISTS ${name}`),
+      );
+    },
+  };
 }
 
 /** createMigratedDatabase is createTestDatabase with the chain schema migrated into `schema` and a pool on it. */

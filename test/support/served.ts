@@ -41,7 +41,7 @@ export async function serveLoaded(cfg: Config): Promise<Served> {
 
 /** loadAndServe loads the chain of the node at `nodeUrl` into a new database up to its top and serves it. */
 export async function loadAndServe(nodeUrl: string): Promise<Served> {
-  const db = await createTestDatabase({ migrated: 'mdw' });
+  const db = await createTestDatabase({ migrated: 'mdw', verifyScratch: true });
   try {
     const cfg = loadConfig({ NODE_URL: nodeUrl, DATABASE_URL: db.url, DATABASE_SCHEMA: 'mdw', POLL_INTERVAL_MS: '50' });
     await populateToTop(cfg);

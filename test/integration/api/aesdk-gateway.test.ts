@@ -43,7 +43,7 @@ describe('aepp-sdk AeSdk with the middleware as the node URL, read back through 
 
   before(async () => {
     devnode = await startDevnode(sdkDevnodeOptions(accounts), silentLog);
-    stack = await startPipeline(devnode, 'mdw_sdk');
+    stack = await startPipeline(devnode, 'mdw');
     url = stack.url;
   });
   after(async () => {

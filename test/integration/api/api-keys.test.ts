@@ -16,7 +16,6 @@ import { startServer, type ApiServer } from '../../../src/api/server.ts';
 import { createKey, revoke } from '../../../src/api/quota/keys-admin.ts';
 import { hookList } from '../../../src/webhooks/webhooks-admin.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import { createPool } from '../../../src/db/connection/pool.ts';
 import { buildFixture, TOP } from './fixture.ts';
@@ -49,9 +48,8 @@ describe('API keys and quotas (two servers, one database)', function () {
 
   before(async () => {
     node = await startFakeNode();
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: 'public' });
     drop = db.drop;
-    await migrate({ databaseUrl: db.url, schema: 'public' }, silentLog);
     dir = await mkdtemp(join(tmpdir(), 'mdw-keys-'));
     await writeFile(join(dir, 'tiers.json'), JSON.stringify(TIERS));
     keysFile = join(dir, 'keys.json');
@@ -500,9 +498,8 @@ describe('API keys and quotas (two servers, one database)', function () {
 describe('API keys off (the default)', () => {
   it('answers without RateLimit fields and takes any X-API-Key as before', async () => {
     const node = await startFakeNode();
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: 'public' });
     try {
-      await migrate({ databaseUrl: db.url, schema: 'public' }, silentLog);
       const cfg = loadConfig({ DATABASE_URL: db.url, NODE_URL: node.url, PORT: '0', WEBSOCKET_ADDRESS: '127.0.0.1:0' });
       const server = await startServer({ cfg, log: silentLog, registry: new prom.Registry(), version: 't' });
       try {

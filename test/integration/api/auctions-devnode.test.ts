@@ -64,10 +64,10 @@ describe('name auctions end to end (devnode bids → populator → /middleware/n
 
   before(async () => {
     t = await startTestNode();
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: 'mdw' });
     const cfg = loadConfig({
       DATABASE_URL: db.url,
-      DATABASE_SCHEMA: 'mdw_auctions',
+      DATABASE_SCHEMA: 'mdw',
       NODE_URL: t.node.externalUrl,
       PORT: '0',
       WEBSOCKET_ADDRESS: '127.0.0.1:0',

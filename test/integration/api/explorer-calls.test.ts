@@ -80,11 +80,11 @@ describe("the explorer's calls, through the SDK's clients on the gateway", funct
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 30, seed: 'explorer-calls' } },
       silentLog,
     );
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: 'mdw' });
     drop = db.drop;
-    const cfg = loadConfig({ DATABASE_URL: db.url, NODE_URL: devnode.externalUrl, DATABASE_SCHEMA: 'mdw_x' });
+    const cfg = loadConfig({ DATABASE_URL: db.url, NODE_URL: devnode.externalUrl, DATABASE_SCHEMA: 'mdw' });
     await populateToTop(cfg);
-    pool = createPool({ databaseUrl: db.url, schema: 'mdw_x', max: 4 }, silentLog);
+    pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 4 }, silentLog);
     const app = createApp({ cfg, log: silentLog, pool, registry: new prom.Registry(), version: 't' });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

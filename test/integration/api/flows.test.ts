@@ -27,10 +27,10 @@ interface Stack {
 
 async function startStack(devnode: Parameters<typeof startTestNode>[0] = {}): Promise<Stack> {
   const t = await startTestNode(devnode);
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ migrated: 'mdw' });
   const cfg = loadConfig({
     DATABASE_URL: db.url,
-    DATABASE_SCHEMA: 'mdw_flow',
+    DATABASE_SCHEMA: 'mdw',
     NODE_URL: t.node.externalUrl,
     NODE_INTERNAL_URL: t.node.internalUrl,
     PORT: '0',

@@ -62,7 +62,7 @@ describe('the gateway over the real pipeline (devnode → populator → database
       { port: 0, internalPort: 0, microBlockIntervalMs: 0, generate: { generations: 32, seed: 'api-pipeline' } },
       silentLog,
     );
-    stack = await startPipeline(devnode, 'mdw_g1');
+    stack = await startPipeline(devnode, 'mdw');
     ({ pool, registry, url } = stack);
     request = supertest(url);
   });

@@ -4,7 +4,6 @@ import { createConnection, createServer, type AddressInfo, type Socket } from 'n
 import { WebSocket } from 'ws';
 import { startServer } from '../../../src/api/server.ts';
 import { loadConfig } from '../../../src/config/middleware.ts';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createTestDatabase, queryOnce } from '../../support/postgres.ts';
 import { silentLog, startFakeNode, type FakeNode } from './harness.ts';
 
@@ -14,10 +13,9 @@ describe('startServer', () => {
   let url: string;
   before(async () => {
     node = await startFakeNode();
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: 'public' });
     drop = db.drop;
     url = db.url;
-    await migrate({ databaseUrl: url, schema: 'public' }, silentLog);
   });
   after(async () => {
     await node.close();

@@ -18,10 +18,10 @@ describe('/middleware/status end to end (devnode → populator → server): the 
   it('follows the node now: lag grows when the populator stops, synced turns false at once, node_height null in an outage', async () => {
     const t = await startTestNode();
     for (let i = 0; i < 5; i++) await t.node.mineKeyBlock();
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: 'mdw' });
     const cfg = loadConfig({
       DATABASE_URL: db.url,
-      DATABASE_SCHEMA: 'mdw_status',
+      DATABASE_SCHEMA: 'mdw',
       NODE_URL: t.node.externalUrl,
       PORT: '0',
       WEBSOCKET_ADDRESS: '127.0.0.1:0',

@@ -26,8 +26,8 @@ describe('aex141_tokens and its counts kept from aex141_events (migrations 1002,
   let txs = 0;
 
   before(async () => {
-    db = await createTestDatabase();
-    for (const schema of ['mdw', 'other']) await migrate({ databaseUrl: db.url, schema }, silent);
+    db = await createTestDatabase({ migrated: 'mdw' });
+    await migrate({ databaseUrl: db.url, schema: 'other' }, silent);
     pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, silent);
     await pool.query(
       `INSERT INTO key_blocks (height, hash, prev_hash, prev_key_hash, beneficiary, miner, time_ms, data)

@@ -5,7 +5,6 @@
  * (their definition), a span summing to zero has no row.
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { silent } from '../indexer/support/harness.ts';
@@ -17,8 +16,7 @@ describe('name_count_spans kept from name_count_edges by statement (migration 10
   let pool: Pool;
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, silent);
+    db = await createTestDatabase({ migrated: 'mdw' });
     pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, silent);
   });
   after(async () => {

@@ -4,7 +4,6 @@
  * set computed in JavaScript, character by character (code points, as PostgreSQL's text functions count them).
  */
 import { expect } from 'chai';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { silent } from '../indexer/support/harness.ts';
@@ -36,8 +35,7 @@ describe('name_grams, the names’ characters and pairs (migration 1144)', () =>
   let pool: Pool;
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, silent);
+    db = await createTestDatabase({ migrated: 'mdw' });
     pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, silent);
   });
   after(async () => {

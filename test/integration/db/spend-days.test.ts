@@ -5,7 +5,6 @@
  */
 import { expect } from 'chai';
 import type { SpendDayTotal } from '../../../src/chain/spend-days.ts';
-import { migrate } from '../../../src/db/schema/migrator.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { deleteFrom } from '../../../src/db/writes/heights.ts';
 import { addSpendHeights, deleteSpendHeights } from '../../../src/db/writes/spend-heights.ts';
@@ -22,8 +21,7 @@ describe('spend_days kept from spend_heights (migration 1061)', () => {
   const written = new Map<string, SpendDayTotal>();
 
   before(async () => {
-    db = await createTestDatabase();
-    await migrate({ databaseUrl: db.url, schema: 'mdw' }, silent);
+    db = await createTestDatabase({ migrated: 'mdw' });
     pool = createPool({ databaseUrl: db.url, schema: 'mdw', max: 1 }, silent);
     for (const height of [10, 11, 12])
       await pool.query(

@@ -19,11 +19,11 @@ describe('tx_update of transactions posted through the server (no NODE_INTERNAL_
 
   before(async () => {
     t = await startTestNode();
-    db = await createTestDatabase();
+    db = await createTestDatabase({ migrated: 'mdw' });
     // no NODE_INTERNAL_URL: nothing polls the mempool; only our own forwarding can know of the post
     const cfg = loadConfig({
       DATABASE_URL: db.url,
-      DATABASE_SCHEMA: 'mdw_posted',
+      DATABASE_SCHEMA: 'mdw',
       NODE_URL: t.node.externalUrl,
       PORT: '0',
       WEBSOCKET_ADDRESS: '127.0.0.1:0',

@@ -18,7 +18,9 @@ describe('GraphQL at /mdw/graphql, field by field the REST answers of /mdw/v3', 
   let v3: V3UnderTest;
 
   before(async () => {
-    v3 = await startV3(120, 'v3-aex9', (devnode) => ({ DEX_WRAPPED_AE: wrappedAe(devnode.chain) }));
+    v3 = await startV3(120, 'v3-aex9', (devnode) => ({ DEX_WRAPPED_AE: wrappedAe(devnode.chain) }), {
+      populatedOnce: true,
+    });
   });
   after(async () => {
     await v3?.close();

@@ -210,7 +210,7 @@ describe('the populator and the server in front of a real node 7.2.2 (replayed)'
   before(async () => {
     node = new ReplayNode(recording);
     await node.start();
-    db = await createTestDatabase({ migrated: 'mdw' });
+    db = await createTestDatabase({ migrated: 'mdw', verifyScratch: true });
     cfg = loadConfig({
       NODE_URL: node.externalUrl,
       NODE_INTERNAL_URL: node.internalUrl,

@@ -64,10 +64,16 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
   /** the account named by the most transactions of the chain */
   let busiest: string;
   let naming: number;
+  /** the server the exports are asked of: pages of 7 rows (EXPORT_PAGE_ROWS) */
+  let exporting: { url: string; close(): Promise<void> };
+  /** the setting beside the harness's of each server the exports are asked of */
+  const PAGES = { EXPORT_PAGE_ROWS: '7' };
 
   before(async () => {
+    // the chain other files load (populatedOnce): the page size is the server's alone, not the populator's
+    v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
     // pages of 7 rows: an export of the account reads several, as one of a real account reads thousands
-    v3 = await startV3(60, 'v3-names', () => ({ EXPORT_PAGE_ROWS: '7' }));
+    exporting = await v3.serveWith(PAGES);
     chain = await v3.truth();
     const counts = new Map<string, number>();
     for (const t of chain.transactions)
@@ -76,6 +82,7 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
     [busiest, naming] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
   });
   after(async () => {
+    await exporting?.close();
     await v3?.close();
   });
 
@@ -83,7 +90,7 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
     expect(naming, 'the account has several pages').to.be.above(20);
     for (const query of ['', '&direction=forward', '&type=spend', '&scope=gen:40-10', '&type_group=contract']) {
       const listed = await v3.walk(`/mdw/v3/transactions?account=${busiest}&limit=100${query}`);
-      const res = await download(v3.url, `/mdw/v3/accounts/${busiest}/transactions/export?${query.slice(1)}`);
+      const res = await download(exporting.url, `/mdw/v3/accounts/${busiest}/transactions/export?${query.slice(1)}`);
       expect(res.status, res.text).to.equal(200);
       expect(res.headers['content-type']).to.equal('application/x-ndjson');
       expect(res.trailers['export-complete'], query).to.equal('true');
@@ -100,7 +107,7 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
     }
     // the whole history: every transaction of the chain that names the account (the devnode's own list)
     const all = ndjson(
-      (await download(v3.url, `/mdw/v3/accounts/${busiest}/transactions/export?direction=forward`)).text,
+      (await download(exporting.url, `/mdw/v3/accounts/${busiest}/transactions/export?direction=forward`)).text,
     );
     expect(all.length).to.equal(naming);
     const named = chain.transactions.filter((t) => stringifyJson(t.signed).includes(busiest)).map((t) => t.hash);
@@ -109,7 +116,11 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
 
   it('exports as CSV the same rows, each field exact and quoted as RFC 4180 says', async () => {
     const listed = await v3.walk(`/mdw/v3/transactions?account=${busiest}&limit=100&direction=forward`);
-    const res = await download(v3.url, `/mdw/v3/accounts/${busiest}/transactions/export?direction=forward`, 'text/csv');
+    const res = await download(
+      exporting.url,
+      `/mdw/v3/accounts/${busiest}/transactions/export?direction=forward`,
+      'text/csv',
+    );
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^text\/csv/);
     const rows = parseCsv(res.text);
@@ -149,8 +160,8 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
     let wrapped = 0;
     for (const account of accounts) {
       const path = `/mdw/v3/accounts/${account}/transactions/export`;
-      const whole = ndjson((await download(v3.url, path)).text);
-      const lines = (await download(v3.url, path, 'text/csv')).text.split('\r\n').slice(1, -1);
+      const whole = ndjson((await download(exporting.url, path)).text);
+      const lines = (await download(exporting.url, path, 'text/csv')).text.split('\r\n').slice(1, -1);
       expect(lines).to.have.length(whole.length);
       whole.forEach(({ cursor, item }, i) => {
         expect(lines[i], cursor).to.equal(transactionCsv(cursor, item).slice(0, -2));
@@ -171,14 +182,15 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
   it('exports the activities, row for row, as /accounts/{id}/activities pages them', async () => {
     for (const query of ['', '&direction=forward', '&type=transactions', '&owned_only=true&scope=gen:5-50']) {
       const listed = await v3.walk(`/mdw/v3/accounts/${busiest}/activities?limit=100${query}`);
-      const res = await download(v3.url, `/mdw/v3/accounts/${busiest}/activities/export?${query.slice(1)}`);
+      const res = await download(exporting.url, `/mdw/v3/accounts/${busiest}/activities/export?${query.slice(1)}`);
       expect(res.status, res.text).to.equal(200);
       expect(
         ndjson(res.text).map((r) => r.item),
         query,
       ).to.deep.equal(listed);
       const csv = parseCsv(
-        (await download(v3.url, `/mdw/v3/accounts/${busiest}/activities/export?${query.slice(1)}`, 'text/csv')).text,
+        (await download(exporting.url, `/mdw/v3/accounts/${busiest}/activities/export?${query.slice(1)}`, 'text/csv'))
+          .text,
       );
       expect(
         csv.map((r) => [Number(r.height), r.type]),
@@ -188,7 +200,7 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
   });
 
   it('stops at the row cap, says so in its trailers, and resumes after the last row sent to the same whole', async () => {
-    const server = await v3.serveWith({ EXPORT_MAX_ROWS: '10' });
+    const server = await v3.serveWith({ ...PAGES, EXPORT_MAX_ROWS: '10' });
     try {
       const listed = await v3.walk(`/mdw/v3/transactions?account=${busiest}&limit=100&type=spend`);
       const got: Obj[] = [];
@@ -238,15 +250,15 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
       [`/mdw/v3/accounts/${busiest}/activities/export?after=x`, 400],
     ] as const;
     for (const [p, status] of bad) {
-      const res = await download(v3.url, p);
+      const res = await download(exporting.url, p);
       expect([p, res.status]).to.deep.equal([p, status]);
       expect(parseJson(res.text)).to.have.property('error');
     }
-    expect((await download(v3.url, path, 'application/json')).status).to.equal(406);
+    expect((await download(exporting.url, path, 'application/json')).status).to.equal(406);
   });
 
   it('refuses a second export beyond EXPORT_MAX_RUNNING with 503 and Retry-After, and frees its place when a client leaves', async () => {
-    const server = await v3.serveWith({ EXPORT_MAX_RUNNING: '1' });
+    const server = await v3.serveWith({ ...PAGES, EXPORT_MAX_RUNNING: '1' });
     const locker = await v3.pool.connect();
     try {
       // a statement of the export that cannot end by itself: the table it reads is locked
@@ -284,7 +296,7 @@ describe('/mdw/v3 account exports: the whole history of an account, streamed, ag
   });
 
   it('frees its place and connection when the client leaves mid-stream', async () => {
-    const server = await v3.serveWith({ EXPORT_MAX_RUNNING: '1' });
+    const server = await v3.serveWith({ ...PAGES, EXPORT_MAX_RUNNING: '1' });
     try {
       const first = await new Promise<number>((resolve, reject) => {
         const req = request(`${server.url}/mdw/v3/accounts/${busiest}/activities/export`, (res) => {

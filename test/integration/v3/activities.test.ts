@@ -18,7 +18,7 @@ describe('/v3 transfers and account activities, checked against the devnode chai
   const txOf = (t: ChainTx): Obj => t.signed.tx as Obj;
 
   before(async () => {
-    v3 = await startV3(60, 'v3-names');
+    v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
     // a query nobody answers: its fee goes back to its sender at the key block after its expiry
     const oracle = ((await v3.get('/mdw/v3/oracles?state=active&limit=1')).body as Raw).data[0]!;
     const sender = v3.devnode.accounts[0]!.publicKey as `ak_${string}`;

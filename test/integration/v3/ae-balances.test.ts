@@ -83,7 +83,7 @@ describe('AE balance changes: every account at random heights against the devnod
   let funded: string;
 
   before(async () => {
-    v3 = await startV3(60, 'ae-balances', () => ({}), { tokenShare: 0.5 });
+    v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5, registrar: true, populatedOnce: true });
     funded = await fundedContract();
     await settled();
   });

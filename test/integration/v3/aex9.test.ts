@@ -60,7 +60,9 @@ describe('/v3/aex9 against the devnode chain', function () {
     new Map([...ledger].filter(([k]) => k.startsWith(`${id} `)).map(([k, v]) => [k.slice(id.length + 1), v] as const));
 
   before(async () => {
-    v3 = await startV3(120, 'v3-aex9', (devnode) => ({ DEX_WRAPPED_AE: wrappedAe(devnode.chain) }));
+    v3 = await startV3(120, 'v3-aex9', (devnode) => ({ DEX_WRAPPED_AE: wrappedAe(devnode.chain) }), {
+      populatedOnce: true,
+    });
     await v3.synced();
     tokens = aex9Tokens(v3.devnode.chain);
     ledger = ledgerBalances(v3.devnode.chain);

@@ -23,7 +23,7 @@ describe('/v3 blocks and transactions through the SDK Middleware client (devnode
   let v3: V3UnderTest;
   let chain: ChainTruth;
   before(async () => {
-    v3 = await startV3(30);
+    v3 = await startV3(30, 'v3-api', () => ({}), { populatedOnce: true });
     chain = await v3.truth();
   });
   after(async () => {

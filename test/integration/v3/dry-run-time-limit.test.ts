@@ -74,7 +74,7 @@ describe('dry-runs that always pass the dry-run time limit, over one chain', fun
       },
       // the node's refusal at a time limit of 1 s, not its default 3 s: each of the populator's and -v's rounds of the
       // heavy call waits for it (the file took 94 s of wall, two thirds of it waiting)
-      { tokenShare: 0.5, dryRunTimeoutMs: 1000 },
+      { tokenShare: 0.5, dryRunTimeoutMs: 1000, verifyScratch: true },
     );
     truth = perChainState(v3.devnode, async () => internalCallsTruth(v3.devnode, (await v3.truth()).transactions));
   });

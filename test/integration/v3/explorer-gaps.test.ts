@@ -18,7 +18,7 @@ describe('/mdw/v3 as the explorer reads it, checked against the devnode chain', 
   const fromBase64 = (text: Json | undefined): string => Buffer.from(String(text), 'base64').toString('utf8');
 
   before(async () => {
-    v3 = await startV3(60, 'v3-explorer');
+    v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
     chain = await v3.truth();
   });
   after(async () => {

@@ -59,7 +59,7 @@ describe('the failed inner GA transactions an older populator stored, repaired a
   let spendAt = 0;
 
   before(async () => {
-    v3 = await startV3(6, 'ga-failed-inner-repair');
+    v3 = await startV3(6, 'ga-failed-inner-repair', () => ({}), { verifyScratch: true });
     const chain = v3.devnode.chain;
     const ownerKey = parseSecretKey(v3.devnode.accounts[0]!.secretKey);
     owner = ownerKey.address;

@@ -39,7 +39,7 @@ describe('a GAMetaTx whose inner transaction fails takes no effect but its fees'
   let succeeded = '';
 
   before(async () => {
-    v3 = await startV3(6, 'ga-failed-inner');
+    v3 = await startV3(6, 'ga-failed-inner', () => ({}), { verifyScratch: true });
     const chain = v3.devnode.chain;
     const owner = parseSecretKey(v3.devnode.accounts[0]!.secretKey);
     const key = keyPairFromSeed(Buffer.alloc(32, 91));

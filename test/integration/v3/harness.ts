@@ -7,10 +7,17 @@ import type { AddressInfo } from 'node:net';
 import { Middleware } from '@aeternity/aepp-sdk';
 import prom from 'prom-client';
 import { createApp } from '../../../src/api/app.ts';
-import { parseJson, type Json } from '../../../src/chain/json.ts';
+import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import { startDevnode, type Devnode, type DevnodeOptions } from '../../../src/devnode/index.ts';
+import {
+  DEFAULT_ACCOUNT_BALANCE,
+  deriveKey,
+  genesisAccountsJson,
+  startDevnode,
+  type Devnode,
+  type DevnodeOptions,
+} from '../../../src/devnode/index.ts';
 import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import type { GenerateOptions } from '../../../src/devnode/generator.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
@@ -18,7 +25,8 @@ import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startWebsocketServer } from '../../../src/events/ws-server.ts';
 import type { Role } from '../../../src/base/roles.ts';
 import { plainGet } from '../../support/app-request.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
+import { createPopulatedDatabase, createTestDatabase } from '../../support/postgres.ts';
+import { populateToTop } from '../../support/populate.ts';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import { silentLog } from '../api/harness.ts';
@@ -220,9 +228,22 @@ export async function startV3(
     readonly shape?: Pick<GenerateOptions, 'microBlocksPerGeneration' | 'txsPerMicroBlock' | 'keyBlockSpacingMs'>;
     /** objects far busier than the mix makes them (GenerateOptions.hotSpots) */
     readonly hotSpots?: GenerateOptions['hotSpots'];
+    /**
+     * the database is a copy of the one the run populated for this chain and these settings (createPopulatedDatabase):
+     * for a chain other files load the same way. Its prefunded accounts are then derived from the seed (a chain is
+     * the same chain in every file only so)
+     */
+    readonly populatedOnce?: boolean;
+    /** the file runs `-v --full`: its scratch schema comes migrated (createTestDatabase's verifyScratch) */
+    readonly verifyScratch?: boolean;
   } = {},
 ): Promise<V3UnderTest> {
-  const { profile, tokenShare, registrar, shape, hotSpots, ...options } = node;
+  const { profile, tokenShare, registrar, shape, hotSpots, populatedOnce, verifyScratch, ...options } = node;
+  if (populatedOnce && !options.accounts)
+    options.accounts = [0, 1, 2].map((i) => ({
+      secretKey: deriveKey(seed, `account ${i}`).secretKey,
+      balance: DEFAULT_ACCOUNT_BALANCE,
+    }));
   const devnode = await startDevnode(
     {
       port: 0,
@@ -246,26 +267,35 @@ export async function startV3(
     },
     silentLog,
   );
-  // a copy of a template with the schema migrated, which the populator finds up to date (migrating it cost ~1 CPU s)
-  const db = await createTestDatabase({ migrated: 'mdw_v3' });
   // the node's genesis accounts and hard-fork files, as a node operator gives the ones the node was started with
   const genesisDir = await mkdtemp(join(tmpdir(), 'mdw-genesis-'));
   const { genesisAccountsFile, forkFiles } = await writeNodeFiles(genesisDir, devnode.chain);
-  const settings = {
-    REWARD_RULES: 'devnode',
+  const local = {
     GENESIS_ACCOUNTS_FILE: genesisAccountsFile,
     ...forkFiles,
-    DATABASE_URL: db.url,
     NODE_URL: devnode.externalUrl,
     NODE_INTERNAL_URL: devnode.internalUrl,
+    WEBSOCKET_ADDRESS: '127.0.0.1:0',
+  };
+  const common = {
+    REWARD_RULES: 'devnode',
     // the populator polls the node and PostgreSQL each interval while the file's cases run (a poll of the node's top,
     // its top generation and the stored rows: ~5 ms of CPU): every 50 ms that cost 0.06 CPU-s a second of the file's
     // wall; every 200 ms, a block a case mines waits at most 150 ms longer to be stored
     POLL_INTERVAL_MS: '200',
     DATABASE_SCHEMA: 'mdw_v3',
-    WEBSOCKET_ADDRESS: '127.0.0.1:0',
     ...(await env(devnode)),
   };
+  // a copy of a template with the schema migrated, which the populator finds up to date (migrating it cost ~1 CPU s),
+  // or of one populated with this chain (the chain named by its top block, whose hash covers every block before it)
+  const db = populatedOnce
+    ? await createPopulatedDatabase(
+        'mdw_v3',
+        stringifyJson({ top: devnode.chain.topHash, genesis: genesisAccountsJson(devnode.chain), options, common }),
+        (url) => populateToTop(loadConfig({ ...local, ...common, DATABASE_URL: url }), undefined, silentLog),
+      )
+    : await createTestDatabase({ migrated: 'mdw_v3', verifyScratch: verifyScratch ?? false });
+  const settings = { ...local, ...common, DATABASE_URL: db.url };
   const cfg = loadConfig(settings);
   let populator: Populator = await startPopulator({ cfg, log: silentLog, registry: new prom.Registry() });
   await populator.synced();

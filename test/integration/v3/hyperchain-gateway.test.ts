@@ -38,7 +38,7 @@ describe('AeSdk on a hyperchain through the gateway', function () {
       },
       silentLog,
     );
-    stack = await startPipeline(devnode, 'mdw_hc_gateway');
+    stack = await startPipeline(devnode, 'mdw');
     // the SDK finds the gateway a hyperchain (hc_devnet is no network it knows: it asks /v3/hyperchain/contracts)
     aeSdk = new AeSdk({
       nodes: [{ name: 'gateway', instance: new Node(stack.url) }],

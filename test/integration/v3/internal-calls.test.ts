@@ -64,7 +64,7 @@ describe('internal contract calls: the int_calls area against the devnode', func
   }
 
   before(async () => {
-    v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5, registrar: true });
+    v3 = await startV3(60, 'internal-calls', () => ({}), { tokenShare: 0.5, registrar: true, populatedOnce: true });
     fullTruth = perChainState(v3.devnode, async () => internalCallsTruth(v3.devnode, (await v3.truth()).transactions));
     expected = perChainState(v3.devnode, async () => {
       const { calls, gaps } = await fullTruth();

@@ -27,7 +27,7 @@ describe('kept counts and sizes (issue 57) against the devnode chain, through a 
   let v3: V3UnderTest;
 
   before(async () => {
-    v3 = await startV3(60, 'v3-kept-flat');
+    v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
   });
   after(async () => {
     await v3?.close();

@@ -17,7 +17,7 @@ describe('/mdw/v3/names/{id}/history, checked against the devnode chain', functi
   let v3: V3UnderTest;
 
   before(async () => {
-    v3 = await startV3(60, 'v3-name-history');
+    v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
   });
   after(async () => {
     await v3?.close();

@@ -10,6 +10,7 @@ import type { Json } from '../../../src/chain/json.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
 import { accountNumber } from '../../support/account-numbers.ts';
 import { startV3, type ChainTx, type V3UnderTest } from './harness.ts';
+import { wrappedAe } from '../../support/aex9-truth.ts';
 
 type Obj = { [key: string]: Json };
 
@@ -51,7 +52,9 @@ describe('a spend sent to a name, as ae_mdw indexes it (issue 44)', function () 
   let spends: NamedSpend[];
 
   before(async () => {
-    v3 = await startV3(120, 'name-recipients');
+    v3 = await startV3(120, 'v3-aex9', (devnode) => ({ DEX_WRAPPED_AE: wrappedAe(devnode.chain) }), {
+      populatedOnce: true,
+    });
     await v3.synced();
     spends = namedSpends((await v3.truth()).transactions);
   });

@@ -12,7 +12,7 @@ describe('/v3 over the v3-names chain', function () {
   const shared = {} as { v3: V3UnderTest };
 
   before(async () => {
-    shared.v3 = await startV3(60, 'v3-names');
+    shared.v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
   });
   after(async () => {
     await shared.v3?.close();

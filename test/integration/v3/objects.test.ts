@@ -25,7 +25,7 @@ describe('/v3 oracles, channels and contracts, checked against the devnode chain
   const newestFirst = (txs: ChainTx[]): string[] => txs.map((t) => t.hash).reverse();
 
   before(async () => {
-    v3 = await startV3(60, 'v3-objects');
+    v3 = await startV3(60, 'v3-names', () => ({}), { populatedOnce: true });
     chain = await v3.truth();
   });
   after(async () => {

@@ -16,7 +16,7 @@ describe('/mdw/v3 lists with scope=transaction:th_A-th_B, checked against the de
   let chain: ChainTruth;
 
   before(async () => {
-    v3 = await startV3(30, 'v3-transaction-scope');
+    v3 = await startV3(30, 'v3-api', () => ({}), { populatedOnce: true });
     chain = await v3.truth();
   });
   after(async () => {
