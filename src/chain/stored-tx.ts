@@ -3,7 +3,8 @@
  * of the signed transaction, from which its JSON (`signatures` and `tx` of GenericSignedTx) is rendered, digit for
  * digit. A transaction whose bytes would not render back as the node's JSON (a layout the codec does not know, or JSON
  * that is not the node's rendering of its own bytes) is kept as its JSON text instead: an RLP list starts with a byte
- * ≥ 0xc0, JSON with `{`, so one column holds both. Pure.
+ * ≥ 0xc0, JSON with `{`, so one column holds both. Of a signature the check compares the bytes, not its checksum's
+ * digits (rendersAs): a node's signature whose checksum is wrong would be served with the right one. Pure.
  */
 import { carriesBytes, encode } from './encoding.ts';
 import { isJsonObject, jsonEqual, parseJson, stringifyJson, type Json } from './json.ts';
