@@ -4,6 +4,7 @@ import bs58 from 'bs58';
 import {
   base58,
   base58Decode,
+  carriesBytes,
   decode,
   decodeCanonical,
   DecodeError,
@@ -75,6 +76,33 @@ describe('chain/encoding', () => {
       expect(base58Decode(text).equals(Buffer.from(bs58.decode(text))), text).to.equal(true);
     }
     for (const bad of ['0', 'O', 'I', 'l', 'ab+', 'é', 'a b']) expect(() => base58Decode(bad), bad).to.throw();
+  });
+
+  it("tells a text that carries a signature's bytes, whatever its checksum, from one of other bytes", () => {
+    for (let i = 0; i < 500; i++) {
+      const signature = randomBytes(64);
+      if (i % 5 === 0) signature.fill(0, 0, 1 + (i % 3));
+      const text = sdkEncode(signature, Encoding.Signature);
+      expect(carriesBytes(text, 'sg', signature), text).to.equal(true);
+      // its own four checksum bytes changed: the same bytes carried (bs58 is the oracle for the text)
+      const payload = Buffer.from(bs58.decode(text.slice(3)));
+      payload[64 + (i % 4)]! ^= 1 + (i % 255);
+      expect(carriesBytes(`sg_${bs58.encode(payload)}`, 'sg', signature)).to.equal(true);
+      // one bit of the bytes flipped, the text's checksum made right for them or not: other bytes
+      const other = Buffer.from(signature);
+      other[i % 64]! ^= 1 << (i % 8);
+      expect(carriesBytes(sdkEncode(other, Encoding.Signature), 'sg', signature)).to.equal(false);
+      expect(carriesBytes(`sg_${bs58.encode(Buffer.concat([other, payload.subarray(64)]))}`, 'sg', signature)).to.equal(
+        false,
+      );
+      // another prefix, a leading zero byte more, a character outside the alphabet, a byte more or less
+      expect(carriesBytes(`ak${text.slice(2)}`, 'sg', signature)).to.equal(false);
+      expect(carriesBytes(`sg_1${text.slice(3)}`, 'sg', signature)).to.equal(false);
+      expect(carriesBytes(`${text.slice(0, -1)}0`, 'sg', signature)).to.equal(false);
+      expect(carriesBytes(text, 'sg', signature.subarray(1))).to.equal(false);
+      expect(carriesBytes(text, 'sg', Buffer.concat([signature, Uint8Array.of(0)]))).to.equal(false);
+    }
+    expect(carriesBytes('sg_', 'sg', new Uint8Array(0))).to.equal(false);
   });
 
   it('encodes the empty byte array as the node does', () => {

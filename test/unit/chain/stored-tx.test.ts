@@ -49,6 +49,11 @@ function wrongChecksum(text: string): string {
   return `${prefix}_${prefix in BASE64_ENCODINGS ? payload.toString('base64') : bs58.encode(payload)}`;
 }
 
+/** signatureBytes are the bytes of a signature's text, its checksum's four bytes left out and not checked. */
+function signatureBytes(text: string): Buffer {
+  return Buffer.from(bs58.decode(text.slice(3))).subarray(0, -4);
+}
+
 /** otherBase64Texts are texts that Buffer decodes to the same bytes as the sdk's one text of them. */
 function otherBase64Texts(text: string): string[] {
   const prefix = text.slice(0, 2);
@@ -302,10 +307,16 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
       for (const { what, signed: changed } of variants) {
         const input = parseJson(stringifyJson({ ...changed, encoded_tx: encoded! })) as JsonObject;
         const stored = storedTxColumns(input).signed;
-        // the oracle: the node's bytes rendered, compared with the JSON it sent beside them
+        // the oracle: the node's bytes rendered, compared with the JSON it sent beside them, its signatures by their
+        // bytes (their checksums are not checked, as the encoded_tx's are not)
         const rendered = renderStoredTx(bytes);
-        const signatures = Array.isArray(input.signatures) ? input.signatures : null;
-        const renders = isDeepStrictEqual(rendered, { signatures, tx: input.tx });
+        const signatures = Array.isArray(input.signatures)
+          ? input.signatures.map((s) => signatureBytes(String(s)))
+          : null;
+        const renders = isDeepStrictEqual(
+          { signatures: rendered.signatures?.map(signatureBytes) ?? null, tx: rendered.tx },
+          { signatures, tx: input.tx },
+        );
         expect(isBinary(stored), what).to.equal(renders);
         if (renders) expect(Buffer.from(stored).equals(bytes), what).to.equal(true);
         if (what === 'as sent')
@@ -314,6 +325,30 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
       }
     }
     expect(binary).to.be.greaterThan(100);
+  });
+
+  it("keeps a 7.x node's bytes as JSON text where a signature's bytes differ from its JSON's, whatever its checksums", () => {
+    let count = 0;
+    for (const signed of [...samples.values()].flat()) {
+      const bytes = decode(encodedTxs.get(signed.hash) as string).bytes;
+      if (!Array.isArray(signed.signatures) || signed.signatures.length === 0) continue;
+      // a stored binary that is not the node's: one bit of its first signature flipped, the JSON as the node sent it
+      const at = bytes.indexOf(signatureBytes(signed.signatures[0] as string).subarray(0, 64));
+      expect(at, 'the signature is in the bytes').to.be.greaterThan(0);
+      const broken = Buffer.from(bytes);
+      broken[at + 63]! ^= 1;
+      const encoded = sdkEncode(broken, Encoding.Transaction);
+      expect(isBinary(storedTxColumns({ ...signed, encoded_tx: encoded }).signed), 'a broken binary').to.equal(false);
+      // the same with its checksum in the JSON made right for the broken bytes, and left wrong
+      const sdkSignature = sdkEncode(broken.subarray(at, at + 64), Encoding.Signature);
+      for (const text of [sdkSignature, wrongChecksum(sdkSignature)]) {
+        const json = { ...signed, signatures: [text, ...signed.signatures.slice(1)], encoded_tx: encoded };
+        expect(isBinary(storedTxColumns(json).signed), 'its JSON of the broken bytes').to.equal(true);
+        expect(isBinary(storedTxColumns({ ...json, encoded_tx: encodedTxs.get(signed.hash)! }).signed)).to.equal(false);
+      }
+      count++;
+    }
+    expect(count).to.be.greaterThan(20);
   });
 
   it("keeps a 7.x node's bytes whose encoded_tx checksum is wrong where they render as its JSON: the render is the check", () => {
