@@ -2,7 +2,8 @@
  * @module A contract's bids in name auctions (`AENS.claim` as an internal call of a ContractCallTx) against the
  * devnode's state, on a generated chain whose registrar bids in the accounts' auctions: the node returns an outbid bid
  * to its bidder, a contract or an account, at the bid that outbids it (`fee_refund_name`), and every account's balance
- * after every height is the devnode's. (The contract's bids of a mined chain, refunded and locked as the node does with
+ * after every height is the devnode's; migration 1164 on that load made what the build before the contracts' bids
+ * stored derives it again as loaded (support/claims-repair.ts). (The contract's bids of a mined chain, refunded and locked as the node does with
  * the internal calls in their batch and after the batches, are checked on the contract-auctions chain with its name
  * auctions: names-contract-auctions.test.ts.) A contract's claim in a call no dry-run tells (after a GAMetaTx in its
  * micro block) locks its name fee unseen: the locked-coins account is read with the accounts such a call names, its
@@ -25,6 +26,8 @@ import {
   type Harness,
 } from './support/harness.ts';
 import { deployRegistrar } from './support/registrar.ts';
+import { FRESH, repair, rows, storeAsTheBuildBefore } from './support/claims-repair.ts';
+import { keepAside, rowsApart } from './support/schema-rows.ts';
 
 /** 13 characters or more: no auction, the name fee locked at the claim */
 const UNTOLD = 'untoldclaimbycontract.chain';
@@ -81,6 +84,32 @@ describe('AE balances of a generated chain whose registrar bids in the accountsâ
   it('verifies clean against the devnode (mdw -v --full)', async () => {
     // its scratch load in batches of 100 heights, not the load's 10: the derived rows compared come from two batchings
     await verifyClean(h, { ...env, BATCH_SIZE: '100' });
+  });
+
+  // after the cases above: the load -v --full verified, repaired as an earlier build stored it (no load again for it)
+  describe("migration 1164 on the chain stored before the names' fold and the contracts' bids", () => {
+    let fresh: Record<string, unknown[]> = {};
+
+    before(async () => {
+      fresh = await rows(pool);
+      await keepAside(h.db.url, 'mdw', FRESH);
+      await storeAsTheBuildBefore(h, pool, env);
+      expect(await rows(pool), 'the rows the build before left').to.not.deep.equal(fresh);
+      await repair(h, pool, env);
+    });
+
+    it("derives the names, transfers, statistics and balances' changes as a fresh load did", async () => {
+      expect(await rows(pool)).to.deep.equal(fresh);
+    });
+
+    it("serves every account after every height as the devnode's state", async () => {
+      const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+      expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+    });
+
+    it('derives every table as the fresh load did (the comparison of mdw -v --full)', async () => {
+      expect(await rowsApart(h.db.url, 'mdw', FRESH)).to.deep.equal([]);
+    });
   });
 });
 

@@ -13,12 +13,17 @@
  * `-v --full` of ~490 heights, an auction's 480, paid once). It is mined once and loaded into two schemas of one
  * database: `mdw -v --full`
  * verifies the load with the internal calls in their batch; the other's tables are compared with that one's, as
- * `-v --full` compares its scratch load (a fresh load) with the verified schema.
+ * `-v --full` compares its scratch load (a fresh load) with the verified schema. Then migration 1164 on the verified
+ * load made what the build before the names' fold and the contracts' bids stored (the account's bids as claims of
+ * their own, no refund or lock of a contract's bid: 'unexplained' changes): the migration and the backfill derive the
+ * names, transfers, statistics and balances again as the fresh load had them, every table as that load's.
  */
 import { expect } from 'chai';
 import { LOCKED_COINS_ACCOUNT, nameId } from '../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../src/chain/json.ts';
-import type { Pool } from '../../../src/db/connection/pool.ts';
+import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
+import { aeBalancesApart, unexplainedChanges } from '../../support/ae-balances-truth.ts';
+import { FRESH, repair, rows, storeAsTheBuildBefore } from './support/claims-repair.ts';
 import {
   AUCTION_NAMES,
   BID_NAMES,
@@ -29,7 +34,8 @@ import {
   type ContractAuctions,
   type ContractBids,
 } from './support/contract-auctions.ts';
-import type { Harness } from './support/harness.ts';
+import { nodeSettings, silent, storedTopHash, type Harness } from './support/harness.ts';
+import { keepAside, rowsApart } from './support/schema-rows.ts';
 import { serveSchema, type ServedSchema } from './support/served-schema.ts';
 import { itChecksTheLoad, LOADS, populatedAs } from './support/two-loads.ts';
 
@@ -201,4 +207,100 @@ describe('name auctions a contract opens and a NameClaimTx bids in', function ()
         () => ({ env, pool }),
       );
     });
+
+  // after both loads' checks (the behind one's compares its tables with the in-batch one's): the in-batch load, which
+  // -v --full verified, repaired as an earlier build stored it; no load of the chain again for the repair
+  describe("migration 1164 on the chain stored before the names' fold and the contracts' bids", function () {
+    let pool: Pool;
+    let env: Record<string, string>;
+    /** the rows of a fresh load (TABLES) */
+    let fresh: Record<string, unknown[]> = {};
+    /** the derivations again (the earlier build's and the repair's) 50 heights a step: the chain's 490 in about ten */
+    const stepped = (): Record<string, string> => ({ ...env, BATCH_SIZE: '50' });
+
+    before(async () => {
+      const load = LOADS[0]!;
+      expect((await storedTopHash(h, load.schema))?.hash, 'the in-batch load, whole').to.equal(
+        h.devnode.chain.top.hash,
+      );
+      env = { ...(await nodeSettings(h)), DATABASE_SCHEMA: load.schema };
+      pool = createPool({ databaseUrl: h.db.url, schema: load.schema, max: 2 }, silent);
+      fresh = await rows(pool);
+      await keepAside(h.db.url, load.schema, FRESH);
+      await storeAsTheBuildBefore(h, pool, stepped());
+    });
+
+    after(async () => {
+      await pool?.end();
+    });
+
+    it("stores the earlier build's errors: the account's bids as claims, the contract's refund unexplained", async () => {
+      const { rows: kinds } = await pool.query<{ kind: string }>(
+        'SELECT kind FROM name_events WHERE name_hash = $1 ORDER BY height, micro_index, tx_index',
+        [nameId(RUNNING)],
+      );
+      expect(kinds.map((k) => k.kind)).to.deep.equal(['claim', 'claim']);
+      expect((await unexplainedChanges(pool)).length).to.be.above(0);
+      expect(await rows(pool)).to.not.deep.equal(fresh);
+    });
+
+    describe('after the migration and the backfill', () => {
+      let server: ServedSchema;
+      let queued: unknown[] = [];
+      const get = (path: string): ReturnType<ServedSchema['get']> => server.get(path);
+
+      before(async () => {
+        queued = await repair(h, pool, stepped());
+        server = await serveSchema(h, env, '/mdw/v3');
+      });
+
+      after(async () => {
+        await server?.stop();
+      });
+
+      it("queues the names' fold, the transfers, the statistics and the balances from the contract's first claim", () => {
+        const first = Math.min(...[...auctions.bids.values()].map((b) => h.devnode.chain.txs.get(b[0]!)!.blockHeight!));
+        const to = h.devnode.height();
+        expect(queued).to.deep.equal(
+          ['balances', 'names', 'stats', 'transfers'].map((area) => ({ area, next_height: first, to_height: to })),
+        );
+      });
+
+      it("derives the names, transfers, statistics and balances' changes as a fresh load did", async () => {
+        expect(await rows(pool)).to.deep.equal(fresh);
+      });
+
+      const claimsOf = (path: string): Promise<Claim[]> => servedClaims(get, path);
+      const expectedClaims = (name: string): Claim[] => chainClaims(auctions, name);
+
+      it("serves the running auction and the names won as the devnode's", async () => {
+        const auction = h.devnode.chain.state.auctions.get(nameId(RUNNING))!;
+        const { body } = await get(`/names/auctions/${RUNNING}`);
+        expect({ end: body.auction_end, bidder: ((body.last_bid as Obj).tx as Obj).account_id }).to.deep.equal({
+          end: auction.ends,
+          bidder: auction.bidder,
+        });
+        expect(await claimsOf(`/names/auctions/${RUNNING}/claims`)).to.deep.equal(expectedClaims(RUNNING));
+        for (const name of [ENDED, SAME]) {
+          const truth = h.devnode.chain.state.names.get(nameId(name))!;
+          const { body: served } = await get(`/names/${name}`);
+          expect({ owner: (served.ownership as Obj).current, expires: served.expire_height }).to.deep.equal({
+            owner: truth.owner,
+            expires: truth.expires,
+          });
+          expect(await claimsOf(`/names/${name}/claims`)).to.deep.equal(expectedClaims(name));
+        }
+      });
+
+      it("serves every account after every height as the devnode's state, with no 'unexplained' change", async () => {
+        const all = Array.from({ length: h.devnode.height() + 1 }, (_, i) => i);
+        expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
+        expect(await unexplainedChanges(pool)).to.deep.equal([]);
+      });
+
+      it('derives every table as the fresh load did (the comparison of mdw -v --full)', async () => {
+        expect(await rowsApart(h.db.url, LOADS[0]!.schema, FRESH)).to.deep.equal([]);
+      });
+    });
+  });
 });

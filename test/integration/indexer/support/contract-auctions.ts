@@ -2,11 +2,10 @@
  * @module A chain whose registrar contract opens name auctions (`AENS.claim`, an internal call of a ContractCallTx)
  * that an account's NameClaimTx outbids: one ended by the top, one in the same micro block (ended too), one running
  * at the top. Mined on the harness's devnode; names of 9 to 12 characters (480 heights of auction from Ceres). Every
- * file builds the same chain (startContractAuctions): names-contract-auctions loads it twice (with the auctions a
- * contract bids in, ContractBids, too) and has `-v --full` verify its fresh load, names-contract-repair stores it as an
- * earlier build did and compares its repair with a fresh load.
- * So with the generated chain whose registrar bids in the accounts' auctions (startRegistrarBids):
- * balances-contract-bids has `-v --full` verify its fresh load, names-contract-repair repairs it.
+ * names-contract-auctions builds it (startContractAuctions, with the auctions a contract bids in, ContractBids),
+ * loads it twice, has `-v --full` verify its fresh load, then stores that load as an earlier build did and compares
+ * its repair (migration 1164, support/claims-repair.ts) with it. So with the generated chain whose registrar bids in
+ * the accounts' auctions (startRegistrarBids): balances-contract-bids has `-v --full` verify its load, then repairs it.
  */
 import { expect } from 'chai';
 import { nameId } from '../../../../src/chain/derived-ids.ts';
