@@ -78,7 +78,8 @@ describe('name auctions a contract opens and a NameClaimTx bids in', function ()
 
       before(async () => {
         // behind: the batches go on while the dry-runs are refused; the backfill derives the internal calls after
-        // them, 50 heights a step (about ten steps an area)
+        // them, 50 heights a step (about ten steps an area), the batches 50 heights too (the in-batch load's are of 10:
+        // the two loads' tables compared come from two batchings)
         let pendingFrom: number | undefined;
         ({ env, pool, pendingFrom } = await populatedAs(h, load, 50));
         if (load.behind) expect(pendingFrom, 'the internal calls pending from the first call').to.be.at.most(5);
