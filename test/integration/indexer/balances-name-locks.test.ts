@@ -434,7 +434,9 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
       { area: 'stats', next_height: paidGa, to_height: top },
       { area: 'transfers', next_height: Math.min(start, paidGa), to_height: top },
     ]);
-    await deriveAgain(h, pool, env);
+    // 50 heights a step, not the batches' 10: the ~480 heights from the first auction's end in about ten steps, each a
+    // transaction of its own (the derived again compared with the load's batches of 10: two batchings)
+    await deriveAgain(h, pool, { ...env, BATCH_SIZE: '50' });
     expect(await aeBalancesApart(pool, h.devnode.chain, all)).to.deep.equal([]);
     expect((await pool.query(gaCall, [gaHeight])).rows).to.deep.equal(storedGaCall);
     // every table as the fresh load's (the comparison `-v --full` makes with its scratch load, a fresh load)

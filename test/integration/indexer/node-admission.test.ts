@@ -11,6 +11,7 @@ import { ErrorCode } from '../../../src/base/errors.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startAdmittingProxy, type AdmittingProxy } from './support/admitting-proxy.ts';
 import { startHarness, silent, storedTopHash, verifyClean, type Harness } from './support/harness.ts';
+import { rowsApart } from './support/schema-rows.ts';
 
 const GENERATIONS = 60;
 const SEED = 'node-admission';
@@ -30,23 +31,30 @@ describe('the populator within what a node admits (NODE_MAX_READS, NODE_MAX_DRY_
   const proxies: AdmittingProxy[] = [];
   let populator: Populator | undefined;
 
-  // a fresh chain and database for each case
-  beforeEach(async () => {
+  // one chain (no case mines) and one database, each case's load a schema of its own (the populator migrates it)
+  before(async () => {
     h = await startHarness(GENERATIONS, SEED);
   });
+  after(() => h?.close());
   afterEach(async () => {
     await populator?.stop();
     populator = undefined;
     for (const p of proxies.splice(0)) await p.close();
-    await h.close();
   });
 
-  const sync = async (urls: string[], env: Record<string, string> = {}): Promise<prom.Registry> => {
+  /** sync loads the whole chain into `schema` through the nodes at `urls` */
+  const sync = async (schema: string, urls: string[], env: Record<string, string> = {}): Promise<prom.Registry> => {
     const registry = new prom.Registry();
-    const cfg = h.config({ NODE_URL: urls[0]!, NODE_URLS: urls.join(','), BATCH_SIZE: '20', ...env });
+    const cfg = h.config({
+      NODE_URL: urls[0]!,
+      NODE_URLS: urls.join(','),
+      BATCH_SIZE: '20',
+      DATABASE_SCHEMA: schema,
+      ...env,
+    });
     populator = await startPopulator({ cfg, log: silent, registry });
     await populator.synced();
-    expect((await storedTopHash(h, 'mdw'))?.hash, 'the whole chain').to.equal(h.devnode.chain.top.hash);
+    expect((await storedTopHash(h, schema))?.hash, 'the whole chain').to.equal(h.devnode.chain.top.hash);
     return registry;
   };
 
@@ -54,7 +62,7 @@ describe('the populator within what a node admits (NODE_MAX_READS, NODE_MAX_DRY_
     // a node that admits more than the populator is told: only the populator's own bound holds it
     const node = await startAdmittingProxy(h.devnode.externalUrl, { read: 1000, dryRun: 1000 }, HOLD_MS);
     proxies.push(node);
-    await sync([node.url], { NODE_MAX_READS: '6', NODE_MAX_DRY_RUNS: '2' });
+    await sync('mdw', [node.url], { NODE_MAX_READS: '6', NODE_MAX_DRY_RUNS: '2' });
     expect(node.stats.peak.read, 'reads in flight at once').to.be.within(1, 6);
     expect(node.stats.peak.dryRun, 'dry-runs in flight at once').to.be.within(1, 2);
     expect(node.stats.refused).to.deep.equal({ read: 0, dryRun: 0 });
@@ -65,7 +73,7 @@ describe('the populator within what a node admits (NODE_MAX_READS, NODE_MAX_DRY_
     // the defaults (105 and 55), and the adaptive limit's first 32 reads, against a node that admits 5 and 2
     const node = await startAdmittingProxy(h.devnode.externalUrl, { read: 5, dryRun: 2 }, HOLD_MS);
     proxies.push(node);
-    const registry = await sync([node.url]);
+    const registry = await sync('paced', [node.url]);
     expect(node.stats.refused.read, 'the node refused reads').to.be.above(0);
     // each refusal counted as what it is (the node busy), and none failed a step of the populator (its poll included)
     expect((await counts(registry, 'mdw_node_request_errors_total'))[ErrorCode.NODE_BUSY]).to.equal(
@@ -74,7 +82,11 @@ describe('the populator within what a node admits (NODE_MAX_READS, NODE_MAX_DRY_
     expect(await counts(registry, 'mdw_populator_failures_total')).to.deep.equal({});
     // paced, not hammered: the refusals are a small share of the requests it answered
     expect(node.stats.refused.read).to.be.below(0.25 * node.stats.answered.read);
-    await verifyClean(h);
+    // its tables as the unhindered load's, which -v --full found the node's: one -v --full of the chain
+    expect((await storedTopHash(h, 'mdw'))?.hash, 'the unhindered load (the first case)').to.equal(
+      h.devnode.chain.top.hash,
+    );
+    expect(await rowsApart(h.db.url, 'mdw', 'paced')).to.deep.equal([]);
   });
 
   it('loads the chain from the other two of three nodes while one refuses everything, within each one’s admission', async () => {
@@ -86,7 +98,7 @@ describe('the populator within what a node admits (NODE_MAX_READS, NODE_MAX_DRY_
       [0, 1].map(() => startAdmittingProxy(h.devnode.externalUrl, { read: 10, dryRun: 4 }, HOLD_MS)),
     );
     proxies.push(refusing, ...serving);
-    await sync([refusing.url, ...serving.map((p) => p.url)], { NODE_MAX_READS: '10', NODE_MAX_DRY_RUNS: '4' });
+    await sync('three', [refusing.url, ...serving.map((p) => p.url)], { NODE_MAX_READS: '10', NODE_MAX_DRY_RUNS: '4' });
     // the other two loaded it, each within its admission, never refused
     for (const p of serving) {
       expect(p.stats.answered.read).to.be.above(0);

@@ -30,7 +30,7 @@ export interface Harness {
 /**
  * startHarness starts a generated devnode (mining only on demand) and creates a fresh database, its schema `mdw`
  * migrated (a copy of the server's template: the populator finds every migration applied, as after its own migrating,
- * and records the identity); `generate` adds to the chain's shape (e.g. its share of token transactions); `env` adds
+ * and records the identity), and its `-v --full` scratch schema too; `generate` adds to the chain's shape (e.g. its share of token transactions); `env` adds
  * to every config (e.g. REWARD_RULES=devnode, the devnode's own rewards, for a chain long enough that the default
  * mainnet rules, paying 180 blocks late, pay any); `node` configures the devnode (its endpoint gates, its pruning).
  */
@@ -51,7 +51,8 @@ export async function startHarness(
     },
     node,
   );
-  const db = await createTestDatabase({ migrated: 'mdw' });
+  // its `-v --full` scratch (mdw_verify) migrated too, as a first `-v --full` leaves it: most files verify `mdw`
+  const db = await createTestDatabase({ migrated: 'mdw', verifyScratch: true });
   // the chain's wrapped AE named, as on a configured network: unnamed, its deposits are not counted, and the
   // state check of `-v --full` (verifyClean) rightly finds its holders' balances wrong (issue 58)
   const wae = wrappedAe(devnode.chain);
