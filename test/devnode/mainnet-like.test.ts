@@ -5,6 +5,12 @@ import { functionId } from '../../src/devnode/contracts/bytecode.ts';
 import { decodeCallData } from '../../src/chain/fate.ts';
 
 describe('devnode --mainnet-like profile', () => {
+  // one chain for the cases that read one: 200 generations, two busy eras among quiet ones, the DEX set up by 100
+  const generations = 200;
+  let chain: ReturnType<typeof generateChain>['chain'];
+  let rejected: number;
+  before(() => ({ chain, rejected } = generateChain({ generations, seed: 'mainnet-like', profile: 'mainnet-like' })));
+
   it('makes two eras in ten busy, spread over the chain', () => {
     const busy = Array.from({ length: 1000 }, (_, i) => isBusy(i + 1, 1000));
     expect(busy.filter(Boolean).length).to.equal(200);
@@ -20,8 +26,6 @@ describe('devnode --mainnet-like profile', () => {
   });
 
   it('generates quiet generations of a few small micro blocks, busy ones of many, mostly spends and calls', () => {
-    const generations = 100;
-    const { chain, rejected } = generateChain({ generations, seed: 'mainnet-like', profile: 'mainnet-like' });
     expect(rejected).to.equal(0);
     const quiet = chain.keyBlocks.slice(1).filter((kb) => !isBusy(kb.header.height, generations));
     const busy = chain.keyBlocks.slice(1).filter((kb) => isBusy(kb.header.height, generations));
@@ -45,7 +49,6 @@ describe('devnode --mainnet-like profile', () => {
   });
 
   it('makes one transaction in twenty a call that moves AE inside the contracts once the DEX is set up', () => {
-    const { chain } = generateChain({ generations: 200, seed: 'mainnet-like', profile: 'mainnet-like' });
     // the DEX's AE legs: a swap from AE (the router's Call.amount to wrapped AE), a withdrawal (wrapped AE's Chain.spend)
     const moving = new Set(['withdraw', 'swap_exact_ae_for_tokens'].map(functionId));
     const late = chain.keyBlocks.slice(101).flatMap((kb) => kb.micro.flatMap((mb) => mb.txs));

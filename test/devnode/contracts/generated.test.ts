@@ -23,7 +23,9 @@ const PAIR_EVENTS: Record<string, string[]>[] = [
 
 describe('devnode generated token traffic', function () {
   this.timeout(60_000);
-  const { chain } = generateChain({ generations: 300, seed: 'generated-tokens' });
+  // 200 generations hold every kind checked below with room (300 did no more): 7 pairs, 14 calls logging from three
+  // contracts, 21 NFTs (150 hold 10, one short), 6 announced pairs and 8 swaps, 78 holders (74 below block 130)
+  const { chain } = generateChain({ generations: 200, seed: 'generated-tokens' });
   /** okLogs are the logs of the successful calls among these transactions (default: every one on chain). */
   const okLogs = (records = [...chain.txs.values()]): CallInfo['log'] =>
     records
@@ -101,8 +103,8 @@ describe('devnode generated token traffic', function () {
   });
 
   it('answers dry-runs below the top from the state at that block', () => {
-    const middle = chain.keyBlocks[200]!.micro[0]!;
-    const upto = chain.keyBlocks.slice(0, 200).flatMap((kb) => kb.micro.flatMap((mb) => mb.txs));
+    const middle = chain.keyBlocks[130]!.micro[0]!;
+    const upto = chain.keyBlocks.slice(0, 130).flatMap((kb) => kb.micro.flatMap((mb) => mb.txs));
     expect(checkAex9(okLogs([...upto, ...middle.txs]), middle.hash)).to.be.greaterThan(20);
   });
 

@@ -20,6 +20,8 @@ export function fieldDocsFromTypes(paths: ReadonlySet<string>): Record<string, s
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     target: ts.ScriptTarget.ES2022,
+    // no global @types (node's, mocha's, …): the types import all they use, and reading those was half the work
+    types: [],
   });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(TYPES);

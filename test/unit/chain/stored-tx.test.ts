@@ -157,7 +157,9 @@ function rendersBack(signed: JsonObject): boolean {
 }
 
 describe('stored transactions under altered JSON (chain/stored-tx, the serialiser’s proof)', () => {
-  const { chain } = generateChain({ generations: 300, seed: 'stored-tx-altered', hcVotes: true });
+  // 200 generations hold every type the devnode generates, the channels' last ones (close, deposit, withdraw, set
+  // delegates) included, and every wrapped kind: 28 kinds sampled (asserted below), as 300 did
+  const { chain } = generateChain({ generations: 200, seed: 'stored-tx-altered', hcVotes: true });
   // the JSON alone, as a node before 7.x printed it: a 7.x node's encoded_tx gives the bytes (its own case below)
   const encodedTxs = new Map<Json | undefined, Json | undefined>();
   const txs = [...chain.txs.values()].map((r) => {
@@ -190,7 +192,7 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
     }
     // an off-chain call's update is checked by rendering it
     expect([...unvouched]).to.deep.equal(['ChannelForceProgressTx']);
-    expect(samples.size).to.be.greaterThan(20);
+    expect(samples.size).to.be.at.least(28);
   });
 
   it("gives a transaction's ids, integers and a force progress's update as the node's JSON has them, a wrapped one's too, and no other field", () => {
@@ -245,7 +247,7 @@ describe('stored transactions under altered JSON (chain/stored-tx, the serialise
       if (isBinary(stored)) expect(kept).to.deep.equal(storedTxAmounts(stored));
       expect(txDeltas(kept, facts)).to.deep.equal(txDeltas(storedTxAmounts(stored), facts));
     }
-    expect(types.size).to.be.greaterThan(20);
+    expect(types.size).to.be.at.least(26);
   });
 
   it('keeps altered JSON as text and renders every alteration back as it came, deciding as the full check does', () => {

@@ -890,7 +890,8 @@ describe('stored transactions (chain/stored-tx): the binary form renders as the 
   });
 
   it('stores every transaction of a devnode chain in binary form (but its GAMetaTx) and renders the devnode’s JSON', () => {
-    const { chain } = generateChain({ generations: 300, seed: 'stored-tx', hcVotes: true });
+    // 200 generations hold every type the devnode generates, the channels' last ones included (asserted below)
+    const { chain } = generateChain({ generations: 200, seed: 'stored-tx', hcVotes: true });
     const types = new Set<string>();
     for (const record of chain.txs.values()) {
       const signed = parseJson(txJson(record)) as JsonObject;
@@ -912,6 +913,7 @@ describe('stored transactions (chain/stored-tx): the binary form renders as the 
       expect(stored.size).to.equal(sdkDecode(encodedStoredTx(stored.signed) as `tx_${string}`).length);
       types.add(type);
     }
-    expect(types.size).to.be.greaterThan(15);
+    // all 26 but the two kept as JSON
+    expect(types.size).to.be.at.least(24);
   });
 });
