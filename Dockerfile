@@ -17,8 +17,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# without source maps here: nothing in the image enables them (`make build`'s dist/ keeps them)
-RUN npx tsc -p tsconfig.build.json --sourceMap false
+# without source maps here: nothing in the image enables them (`make build`'s dist/ keeps them); without the type check,
+# which `make test` runs on the same sources and which changes nothing emitted: the same dist/, at about half the CPU
+RUN npx tsc -p tsconfig.build.json --sourceMap false --noCheck
 RUN node --input-type=module -e "await (await import('./dist/api/mdw/graphql/graphiql.js')).bundleGraphiql('dist/graphiql')"
 
 # Stage 2: /app as the image holds it: production dependencies, the compiled output, the migrations; nothing else.

@@ -194,7 +194,7 @@ function rehearseStage(stage: Stage, dir: string, stages: StageDirs, installDevD
           else installDevDependencies?.();
           continue;
         }
-        const command = step.startsWith('npx tsc') ? `${step} --noCheck --noResolve` : step;
+        const command = step.startsWith('npx tsc') ? `${step} --noResolve` : step;
         execFileSync('sh', ['-c', command], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
       }
     }
