@@ -155,8 +155,10 @@ describe('NodeClient with several nodes', () => {
 
   /** height reads one plain object (topHeight with several nodes reads each node's top, see the fork tests) */
   const height = async (c: NodeClient): Promise<unknown> => ((await c.get('/x')) as { height: unknown }).height;
+  // no case here waits out a timeout: 5 s, far above a loaded machine's answer (at load 13 a 500 ms one timed out a
+  // healthy node's answer and moved the client back to the refusing one)
   const client = (url: NodeClientUrl, attempts = 2): NodeClient =>
-    new NodeClient({ url, timeoutMs: 500, attempts, backoffInitialMs: 5, backoffMaxMs: 10 }, log);
+    new NodeClient({ url, timeoutMs: 5000, attempts, backoffInitialMs: 5, backoffMaxMs: 10 }, log);
   type NodeClientUrl = ConstructorParameters<typeof NodeClient>[0]['url'];
 
   for (const [what, answer] of [
