@@ -5,7 +5,15 @@ import { ROLLBACK_ANNOTATION } from '../../../src/operator/controller/bluegreen.
 import type { Reconciler } from '../../../src/operator/controller/reconcile.ts';
 import { isKubeError } from '../../../src/operator/kube/client.ts';
 import { Component, LABEL_COMPONENT, LABEL_GENERATION, type Built } from '../../../src/operator/specs/meta.ts';
-import { Harness, InterceptingKube, KEY, MW_REF, crashingAt, exampleMiddleware, refusal } from './harness.ts';
+import {
+  Harness,
+  InterceptingKube,
+  KEY,
+  MW_REF,
+  crashingAt,
+  exampleMiddleware,
+  expectBoundsRefused,
+} from './harness.ts';
 
 const STABLE = { apiVersion: 'v1', kind: 'Service', namespace: 'chain', name: 'mainnet' };
 const PREVIEW = { ...STABLE, name: 'mainnet-preview' };
@@ -370,16 +378,14 @@ describe('blue/green reload on the fake API server', () => {
     const h = await serving();
     // the default, which the API server fills in: a Middleware from before the field drains as long as before
     expect(h.middleware().spec.promotion).to.deep.include({ switchDrainSeconds: 30 });
-    for (const [drain, bound] of [
-      [0, 'must be >= 1'],
-      [3601, 'must be <= 3600'],
-    ] as const) {
-      const refused = await refusal(() =>
-        h.kube.userPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: drain } } }),
-      );
-      expect(refused.status, `${drain}`).to.equal(422);
-      expect(refused.message).to.contain(`spec.promotion.switchDrainSeconds: ${bound}`);
-    }
+    await expectBoundsRefused(
+      h.kube,
+      ['promotion', 'switchDrainSeconds'],
+      [
+        [0, 'must be >= 1'],
+        [3601, 'must be <= 3600'],
+      ],
+    );
     // let in under an older CRD: the operator refuses it and starts no reload
     h.kube.legacyPatch(MW_REF, { spec: { promotion: { switchDrainSeconds: 0 } } });
     requestReload(h, RELOAD);

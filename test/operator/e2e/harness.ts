@@ -1,4 +1,5 @@
 /** @module Test harness for operator scenarios: FakeKube, a manual clock, a scripted status probe and tiny simulated controllers. */
+import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import type { V1Deployment, V1Job } from '@kubernetes/client-node';
 import pino from 'pino';
@@ -304,6 +305,22 @@ export async function refusal(write: () => Promise<unknown> | unknown): Promise<
     throw err;
   }
   throw new Error('the API server took it');
+}
+
+/**
+ * expectBoundsRefused patches `spec.<section>.<field>` of the Middleware to each value as a user would; the API server
+ * must refuse each with a 422 naming the field and the bound the value crosses.
+ */
+export async function expectBoundsRefused(
+  kube: FakeKube,
+  [section, field]: readonly [string, string],
+  cases: ReadonlyArray<readonly [number, string]>,
+): Promise<void> {
+  for (const [value, bound] of cases) {
+    const refused = await refusal(() => kube.userPatch(MW_REF, { spec: { [section]: { [field]: value } } }));
+    expect(refused.status, `${value}`).to.equal(422);
+    expect(refused.message).to.contain(`spec.${section}.${field}: ${bound}`);
+  }
 }
 
 /** WriteHook runs before each write through an InterceptingKube; throwing from it makes the write fail. */

@@ -146,6 +146,26 @@ export async function refusal(c: Installed, mw: KubeObject): Promise<string> {
 }
 
 /**
+ * expectBoundsRefused applies in `namespace` the example Middleware with `spec.<section>.<field>` at each value, which
+ * the API server must refuse (refusal), naming the field and the bound the value crosses.
+ */
+export async function expectBoundsRefused(
+  c: Installed,
+  namespace: string,
+  [section, field]: readonly [string, string],
+  cases: ReadonlyArray<readonly [number, string]>,
+): Promise<void> {
+  for (const [value, bound] of cases) {
+    const bad = exampleMiddleware(c.devnode);
+    bad.metadata = { name: `bad-${field.toLowerCase()}`, namespace };
+    bad.spec[section] = { ...(bad.spec[section] as object), [field]: value };
+    expect(await refusal(c, bad))
+      .to.contain(`spec.${section}.${field}`)
+      .and.to.contain(bound);
+  }
+}
+
+/**
  * DRAIN_SECONDS is spec.promotion.switchDrainSeconds of the tier's Middlewares that reload: each reload waits its drain
  * out on the wall clock (the default's 30 s, an idle cluster the while), and expectDrainAfterSwitch judges any drain
  * from the audit log alike. 10 s, not less: the switch must fall within the drain after the promotion's pass started,
