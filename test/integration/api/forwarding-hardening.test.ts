@@ -128,7 +128,7 @@ describe('forwarding: the internal-API guard on normalised paths, hop-by-hop hea
     }
   });
 
-  it('reuses connections to the node: 40 forwards in a row open one connection, 20 at once at most 20', async () => {
+  it('reuses connections to the node: 40 forwards in a row open one connection, two bursts of 20 at once at most 20', async () => {
     const before = api.node.connections;
     for (let i = 0; i < 40; i++) await api.request.get(`/v2/accounts/ak_${i}`).expect(200);
     // one, or none when an earlier test left a free connection in the pool
@@ -136,9 +136,9 @@ describe('forwarding: the internal-API guard on normalised paths, hop-by-hop hea
     const burst = api.node.connections;
     await Promise.all(Array.from({ length: 20 }, (_, i) => api.request.get(`/v2/status?i=${i}`).expect(200)));
     expect(api.node.connections - burst).to.be.at.most(20);
-    const again = api.node.connections;
     await Promise.all(Array.from({ length: 20 }, (_, i) => api.request.get(`/v2/status?j=${i}`).expect(200)));
-    // the second burst finds the first burst's connections free
-    expect(api.node.connections - again).to.be.at.most(1);
+    // the second burst finds the first burst's connections free: both together never hold more than 20 at once (the
+    // second may reach more of them at once than the first did, so it can open a few, never another 20)
+    expect(api.node.connections - burst).to.be.at.most(20);
   });
 });
