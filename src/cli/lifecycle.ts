@@ -103,11 +103,10 @@ export class SignalsAtStart {
     return running;
   }
 
-  /** stop stops listening, once the roles have started; true when a signal came meanwhile (the process is exiting). */
-  stop(): boolean {
+  /** stop stops listening (handOver does, once the roles have started). */
+  stop(): void {
     this.#proc.off('SIGTERM', this.#onSignal);
     this.#proc.off('SIGINT', this.#onSignal);
-    return this.#stopping;
   }
 }
 

@@ -32,18 +32,24 @@ describe('the process lifecycle: a signal while the roles start', () => {
     await new Promise((r) => setImmediate(r));
     expect(stopped).to.deep.equal(['populator']);
     expect(exited).to.equal(true);
-    expect(atStart.stop()).to.equal(true);
-    expect(proc.listenerCount('SIGTERM') + proc.listenerCount('SIGINT')).to.equal(0);
+    // nothing to hand over: the process is exiting
+    expect(atStart.handOver()).to.equal(undefined);
   });
 
-  it('hands the roles on when no signal came while they started, listening no more', () => {
+  it('hands the roles on when no signal came while they started: the running roles answer the signals from then', async () => {
     const proc = fakeProcess();
+    const stopped: string[] = [];
+    const roles: Role[] = [{ name: 'server', stop: async () => void stopped.push('server') }];
     let exited = false;
-    const atStart = new SignalsAtStart([], logger, () => void (exited = true), proc);
+    const atStart = new SignalsAtStart(roles, logger, () => void (exited = true), proc);
     atStart.start();
-    expect(proc.listenerCount('SIGTERM')).to.equal(1);
-    expect(atStart.stop()).to.equal(false);
-    expect(proc.listenerCount('SIGTERM') + proc.listenerCount('SIGINT')).to.equal(0);
+    const running = atStart.handOver();
+    expect(running).to.be.instanceOf(Promise);
+    // one listener per signal, the running roles': the start's are gone
+    expect([proc.listenerCount('SIGTERM'), proc.listenerCount('SIGINT')]).to.deep.equal([1, 1]);
+    proc.emit('SIGTERM', 'SIGTERM');
+    await running;
+    expect(stopped).to.deep.equal(['server']);
     expect(exited).to.equal(false);
   });
 
