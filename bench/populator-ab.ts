@@ -131,9 +131,8 @@ async function populate(
   });
   let out = '';
   const pid = child.pid!;
-  let threads0 = threadCpu(pid);
-  let populator0 = processCpuSplit(pid)!;
-  let [threads1, populator1] = [threads0, populator0];
+  let [threads0, threads1] = [threadCpu(pid), threadCpu(pid)];
+  let [populator0, populator1] = [processCpuSplit(pid)!, processCpuSplit(pid)!];
   let sampler: NodeJS.Timeout | undefined;
   child.stdout.on('data', (c: Buffer) => {
     const before = out;
@@ -142,10 +141,13 @@ async function populate(
     if (!before.includes('syncing\n') && out.includes('syncing\n')) {
       pg0 = postgresCpu();
       [threads0, populator0] = [threadCpu(pid), processCpuSplit(pid)!];
-      // the threads are gone once it exits: their last reading is the end
+      [threads1, populator1] = [threads0, populator0];
+      // a thread's last reading is its end: threads end before the process does, and then the process is gone
       sampler = setInterval(() => {
-        const [threads, populator] = [threadCpu(pid), processCpuSplit(pid)];
-        if (threads.size > 0 && populator) [threads1, populator1] = [threads, populator];
+        const populator = processCpuSplit(pid);
+        if (!populator) return;
+        populator1 = populator;
+        threads1 = new Map([...threads1, ...threadCpu(pid)]);
       }, 250);
     }
   });
