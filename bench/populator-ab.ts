@@ -42,7 +42,14 @@ import {
   workerFlags,
   type DevnodeChild,
 } from './http.lib.ts';
-import { postgresCpuReader, processCpuSeconds } from './process-cpu.lib.ts';
+import {
+  postgresCpuSplitReader,
+  processCpuSeconds,
+  processCpuSplit,
+  threadCpu,
+  threadSplit,
+  type UserSystem,
+} from './process-cpu.lib.ts';
 import { kindLines, type RequestKinds } from './node-requests.lib.ts';
 import { writeResult } from './results.lib.ts';
 
@@ -72,6 +79,15 @@ interface Run {
   readonly slots?: { readonly idleByTenth: readonly number[]; readonly idle: number };
   /** BENCH_AB_KINDS: its requests by kind */
   readonly kinds?: RequestKinds;
+  /**
+   * where the CPU went, user and system: the populator's process (read by this process up to its last sample, every
+   * 250 ms) and its threads by kind, PostgreSQL's
+   */
+  readonly split: {
+    readonly populator: UserSystem;
+    readonly threads: Record<string, UserSystem>;
+    readonly postgres: UserSystem;
+  };
 }
 
 /** populate runs `checkout`'s populator child into a new schema and reports its run. */
@@ -84,8 +100,8 @@ async function populate(
   const urls = nodes.map((n) => n.url);
   const nodeCpu = (): number => nodes.reduce((sum, n) => sum + processCpuSeconds(n.pid), 0);
   const node0 = nodeCpu();
-  const postgresCpu = await postgresCpuReader(databaseUrl);
-  let pg0 = 0;
+  const postgresCpu = await postgresCpuSplitReader(databaseUrl);
+  let pg0: UserSystem = { user: 0, system: 0 };
   const dir = TIMELINE || KINDS ? mkdtempSync(join(tmpdir(), 'mdw-ab-')) : undefined;
   const slotsFile = TIMELINE ? join(dir!, 'slots.json') : undefined;
   const kindsFile = KINDS ? join(dir!, 'kinds.json') : undefined;
@@ -107,6 +123,8 @@ async function populate(
       DATABASE_SCHEMA: schema,
       BENCH_TOP: String(GENERATIONS),
       LOG_LEVEL: 'warn',
+      // no RSS samples (not reported here): their forced full collections were ~4 % of each side's CPU (180–210 ms)
+      BENCH_SAMPLE: '0',
       NODE_TIMEOUT_MS: '30000',
       MALLOC_MMAP_THRESHOLD_: '131072',
       PATH: process.env.PATH,
@@ -114,13 +132,30 @@ async function populate(
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
+  const pid = child.pid!;
+  let [threads0, threads1] = [threadCpu(pid), threadCpu(pid)];
+  let [populator0, populator1] = [processCpuSplit(pid)!, processCpuSplit(pid)!];
+  let sampler: NodeJS.Timeout | undefined;
   child.stdout.on('data', (c: Buffer) => {
     const before = out;
     out += c.toString();
-    // the child has migrated its schema and starts its clock: PostgreSQL's CPU from here on
-    if (!before.includes('syncing\n') && out.includes('syncing\n')) pg0 = postgresCpu();
+    // the child has migrated its schema and starts its clock: PostgreSQL's CPU from here on, and its threads'
+    if (!before.includes('syncing\n') && out.includes('syncing\n')) {
+      pg0 = postgresCpu();
+      [threads0, populator0] = [threadCpu(pid), processCpuSplit(pid)!];
+      [threads1, populator1] = [threads0, populator0];
+      // a thread's last reading is its end: threads end before the process does, and then the process is gone
+      sampler = setInterval(() => {
+        const populator = processCpuSplit(pid);
+        if (!populator) return;
+        populator1 = populator;
+        threads1 = new Map([...threads1, ...threadCpu(pid)]);
+      }, 250);
+    }
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(sampler);
+  const pg1 = postgresCpu();
   if (code !== 0) throw new Error(`${checkout}: populator exited with ${code}`);
   const report = JSON.parse(out.trim().split('\n').at(-1)!) as {
     seconds: number;
@@ -134,12 +169,30 @@ async function populate(
   return {
     seconds: report.seconds,
     cpuSeconds: report.syncCpuSeconds,
-    postgresCpuSeconds: postgresCpu() - pg0,
+    postgresCpuSeconds: pg1.user + pg1.system - pg0.user - pg0.system,
     nodeCpuSeconds: nodeCpu() - node0,
     nodeRequests: report.nodeRequests,
     slots,
     kinds,
+    split: {
+      populator: { user: populator1.user - populator0.user, system: populator1.system - populator0.system },
+      threads: threadSplit(threads0, threads1),
+      postgres: { user: pg1.user - pg0.user, system: pg1.system - pg0.system },
+    },
   };
+}
+
+/** splitLine is where a side's CPU went per transaction: user + system µs, the populator's by thread kind */
+function splitLine(name: string, { split }: Run, transactions: number): string {
+  const us = ({ user, system }: UserSystem): string =>
+    `${((1e6 * user) / transactions).toFixed(0)}+${((1e6 * system) / transactions).toFixed(0)}`;
+  const threads = Object.entries(split.threads)
+    .sort(([, x], [, y]) => y.user + y.system - x.user - x.system)
+    .map(([kind, t]) => `${kind} ${us(t)}`);
+  return (
+    `\n  ${name} user+system µs/tx: populator ${us(split.populator)} (${threads.join(', ')}), ` +
+    `PostgreSQL ${us(split.postgres)}`
+  );
 }
 
 /** idleLine is where a populator left the node's slots idle: its load's first tenth, the eight between, the last. */
@@ -218,6 +271,8 @@ function roundLine(i: number, { n, a, b, load }: Round): string {
     `${(n.requests / n.generations).toFixed(2)} req/gen, CPU ${perTx(n.cpuSeconds)} µs/tx; ${side('A', a)}; ${side('B', b)}; ` +
     `B ÷ A ${(a.seconds / b.seconds).toFixed(2)}, A ÷ n ${(n.seconds / a.seconds).toFixed(2)}, B ÷ n ${(n.seconds / b.seconds).toFixed(2)}; ` +
     `own CPU (populator + PostgreSQL) A ${perTx(ownCpu(a))}, B ${perTx(ownCpu(b))} µs/tx, B ÷ A ${(ownCpu(b) / ownCpu(a)).toFixed(2)}` +
+    splitLine('A', a, n.transactions) +
+    splitLine('B', b, n.transactions) +
     idleLine('A', a) +
     idleLine('B', b) +
     kindsLine('A', a, n.generations) +
@@ -279,11 +334,20 @@ async function main(): Promise<void> {
     postgresBOverA: rounds.map((r) => r.b.postgresCpuSeconds / r.a.postgresCpuSeconds),
     populatorBOverA: rounds.map((r) => r.b.cpuSeconds / r.a.cpuSeconds),
   };
+  const splitRatio = (pick: (s: Run['split']) => number | undefined): string =>
+    spread(rounds.map((r) => (pick(r.b.split) ?? 0) / (pick(r.a.split) ?? 0)));
+  const kind = (name: string, part: keyof UserSystem) => (s: Run['split']) => s.threads[name]?.[part];
   console.log(
     `median (min–max) of ${rounds.length} rounds, load ${rounds.map((r) => r.load.toFixed(1)).join(', ')}: ` +
       `gens/s B ÷ A ${spread(ratios.bOverA)}; A ÷ n ${spread(ratios.aOverN)}; B ÷ n ${spread(ratios.bOverN)}; ` +
       `CPU per tx A ÷ n ${spread(ratios.cpuAOverN)}, B ÷ n ${spread(ratios.cpuBOverN)}; own CPU per tx B ÷ A ` +
       `${spread(ratios.ownCpuBOverA)} (populator ${spread(ratios.populatorBOverA)}, PostgreSQL ${spread(ratios.postgresBOverA)})`,
+  );
+  console.log(
+    `B ÷ A by part: populator user ${splitRatio((s) => s.populator.user)}, system ${splitRatio((s) => s.populator.system)}; ` +
+      `main thread user ${splitRatio(kind('main', 'user'))}, system ${splitRatio(kind('main', 'system'))}; ` +
+      `V8Worker ${splitRatio((s) => (s.threads.V8Worker?.user ?? 0) + (s.threads.V8Worker?.system ?? 0))}; ` +
+      `PostgreSQL user ${splitRatio((s) => s.postgres.user)}, system ${splitRatio((s) => s.postgres.system)}`,
   );
   writeResult('populator-ab', {
     benchmark: 'populator-ab',

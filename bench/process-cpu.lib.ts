@@ -8,21 +8,62 @@ import { dataDirectory } from '../src/db/schema/admin.ts';
 
 const TICKS_PER_SECOND = 100;
 
+/** CPU seconds in user mode and in the kernel */
+export interface UserSystem {
+  readonly user: number;
+  readonly system: number;
+}
+
 interface Stat {
+  readonly name: string;
   readonly ppid: number;
   readonly own: number;
   readonly reaped: number;
+  /** ticks: own, then reaped children's */
+  readonly split: readonly [user: number, system: number, reapedUser: number, reapedSystem: number];
 }
 
-function stat(pid: number): Stat | undefined {
+function stat(pid: number, path = `/proc/${pid}/stat`): Stat | undefined {
   try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const text = readFileSync(path, 'utf8');
     // fields after the parenthesised command name, which may itself contain spaces
     const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), own: Number(f[11]) + Number(f[12]), reaped: Number(f[13]) + Number(f[14]) };
+    const split = [Number(f[11]), Number(f[12]), Number(f[13]), Number(f[14])] as const;
+    const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+    return { name, ppid: Number(f[1]), own: split[0] + split[1], reaped: split[2] + split[3], split };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * processCpuSplit is process `pid`'s user and system time so far, all its threads (those that ended too), undefined
+ * once it has gone.
+ */
+export function processCpuSplit(pid: number): UserSystem | undefined {
+  const s = stat(pid);
+  return s && { user: s.split[0] / TICKS_PER_SECOND, system: s.split[1] / TICKS_PER_SECOND };
+}
+
+/**
+ * threadCpu is each live thread of process `pid` by thread id: its name (the main thread's is "main") and its user
+ * and system time so far. Empty once the process has gone.
+ */
+export function threadCpu(pid: number): Map<number, UserSystem & { readonly name: string }> {
+  const threads = new Map<number, UserSystem & { readonly name: string }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const tid of tids) {
+    const s = stat(pid, `/proc/${pid}/task/${tid}/stat`);
+    if (!s) continue;
+    const name = Number(tid) === pid ? 'main' : s.name;
+    threads.set(Number(tid), { name, user: s.split[0] / TICKS_PER_SECOND, system: s.split[1] / TICKS_PER_SECOND });
+  }
+  return threads;
 }
 
 /** processCpuSeconds is the user and system time process `pid` itself has used so far. */
@@ -32,27 +73,40 @@ export function processCpuSeconds(pid: number): number {
   return s.own / TICKS_PER_SECOND;
 }
 
+/**
+ * threadSplit is the CPU each kind of thread (by name: main, V8Worker, libuv-worker …) of one process used between
+ * two threadCpu readings: a thread started in between counts from zero, one ended in between is missing.
+ */
+export function threadSplit(
+  before: ReturnType<typeof threadCpu>,
+  after: ReturnType<typeof threadCpu>,
+): Record<string, UserSystem> {
+  const kinds: Record<string, { user: number; system: number }> = {};
+  for (const [tid, t] of after) {
+    const from = before.get(tid);
+    const kind = (kinds[t.name] ??= { user: 0, system: 0 });
+    kind.user += t.user - (from?.user ?? 0);
+    kind.system += t.system - (from?.system ?? 0);
+  }
+  return kinds;
+}
+
 /** treeCpuSeconds sums user and system time of `root`, its live descendants and its reaped children. */
 export function treeCpuSeconds(root: number): number {
-  const stats = new Map<number, Stat>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const s = stat(Number(entry));
-    if (s) stats.set(Number(entry), s);
+  const { user, system } = treeCpuSplit(root);
+  return user + system;
+}
+
+/** treeCpuSplit is treeCpuSeconds split into user and system time. */
+export function treeCpuSplit(root: number): UserSystem {
+  let [user, system] = [0, 0];
+  for (const pid of descendantPids(root)) {
+    const s = stat(pid);
+    if (!s) continue;
+    user += s.split[0] + s.split[2];
+    system += s.split[1] + s.split[3];
   }
-  const rootStat = stats.get(root);
-  if (!rootStat) return 0;
-  let ticks = rootStat.own + rootStat.reaped;
-  const pending = [root];
-  while (pending.length > 0) {
-    const parent = pending.pop()!;
-    for (const [pid, s] of stats) {
-      if (s.ppid !== parent) continue;
-      ticks += s.own + s.reaped;
-      pending.push(pid);
-    }
-  }
-  return ticks / TICKS_PER_SECOND;
+  return { user: user / TICKS_PER_SECOND, system: system / TICKS_PER_SECOND };
 }
 
 /** descendantPids lists `root` and every live process below it. */
@@ -75,8 +129,17 @@ export function postmasterPid(dataDirectory: string): number {
 
 /** postgresCpuReader reads the CPU seconds of the whole local PostgreSQL server (postmaster and backends). */
 export async function postgresCpuReader(databaseUrl: string): Promise<() => number> {
+  const read = await postgresCpuSplitReader(databaseUrl);
+  return () => {
+    const { user, system } = read();
+    return user + system;
+  };
+}
+
+/** postgresCpuSplitReader is postgresCpuReader split into user and system time. */
+export async function postgresCpuSplitReader(databaseUrl: string): Promise<() => UserSystem> {
   const pid = postmasterPid(await dataDirectory(databaseUrl));
-  return () => treeCpuSeconds(pid);
+  return () => treeCpuSplit(pid);
 }
 
 /**
