@@ -51,9 +51,11 @@ export interface HyperchainOptions {
  * The hyperchain that hyperchain-load.test.ts, relative-ttls.test.ts and oracle-refunds.test.ts load, populated once a
  * run (`populated`): 8 epochs of ten heights and three of the next, with holes, validator churn, pins, stakes past
  * 2^53, name claims (auctions among them) and updates, oracles registered and extended, queries refunded and a channel
- * solo-closed, which each file asserts present (each loaded it, a chain of its own, before: 2-3 CPU-s each). Loaded in batches of 37 heights, which end inside epochs and cross their boundaries, with
- * REWARD_RULES=devnode: rules that would pay each key block's beneficiary at once, so that a middleware crediting a
- * hyperchain's blocks by the configured rules would do so at every height (hyperchain-load.test.ts).
+ * solo-closed, which each file asserts present. The other two loaded chains of their own before (relative-ttls one of
+ * 80 heights: ~2 CPU-s of its file's, the populator's and PostgreSQL's). Loaded in batches of 37 heights, which end
+ * inside epochs and cross their boundaries, with REWARD_RULES=devnode: rules that would pay each key block's
+ * beneficiary at once, so that a middleware crediting a hyperchain's blocks by the configured rules would do so at
+ * every height (hyperchain-load.test.ts).
  */
 export const SHARED_HYPERCHAIN: HyperchainOptions = {
   epochs: 8,

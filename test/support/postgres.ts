@@ -134,7 +134,8 @@ export async function dropPopulatedTemplates(): Promise<void> {
 /**
  * createPopulatedDatabase makes a fresh database for one test file holding what `populate` stores into a migrated
  * `schema` (given its URL), for a `key` that names all that decides what it stores (a generated chain and the
- * populator's settings), its `-v --full` scratch migrated too with `verifyScratch` (createTestDatabase): the run populates it once, into a template, and every file that asks for the same key gets a
+ * populator's settings), its `-v --full` scratch migrated too with `verifyScratch` (createTestDatabase's): the run
+ * populates it once, into a template, and every file that asks for the same key gets a
  * copy (the first waits for it, the others take it while another process makes it: an advisory lock per key). Several
  * files that load the same chain the same way each loaded it again (1-3 CPU s of the populator and PostgreSQL each).
  */
