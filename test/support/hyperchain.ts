@@ -1,18 +1,30 @@
 /**
  * @module A test's hyperchain: a hyperchain devnode with a generated chain of whole epochs (holes, validator churn,
- * delegates moving, HCVoteTxs) and a fresh database, with the populator run to the node's top when asked; and the
+ * delegates moving, HCVoteTxs) and a fresh database, with the populator run to the node's top when asked (or the
+ * database a copy of the run's populated one for the chain); and the
  * block rewards its consensus credited, per epoch and validator.
  */
 import { expect } from 'chai';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config/middleware.ts';
-import { HOLE_FLAG, startDevnode, type Devnode, type Hyperchain, type StakingRecord } from '../../src/devnode/index.ts';
+import { stringifyJson, type Json } from '../../src/chain/json.ts';
+import {
+  DEFAULT_ACCOUNT_BALANCE,
+  deriveKey,
+  genesisAccountsJson,
+  HOLE_FLAG,
+  startDevnode,
+  type Devnode,
+  type Hyperchain,
+  type StakingRecord,
+} from '../../src/devnode/index.ts';
 import { isPinned } from '../../src/devnode/hyperchain/consensus.ts';
 import { recordRewardFees } from '../../src/devnode/rules/reward-fees.ts';
 import { verifyChain } from '../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from './populate.ts';
-import { createTestDatabase } from './postgres.ts';
+import { createPopulatedDatabase, createTestDatabase } from './postgres.ts';
+import { FULL_VERIFY_BATCH } from './verify-batch.ts';
 
 /** How a test's hyperchain is made. */
 export interface HyperchainOptions {
@@ -27,7 +39,32 @@ export interface HyperchainOptions {
   readonly batchSize?: number;
   /** settings every `config()` starts from (its overrides win), e.g. REWARD_RULES */
   readonly settings?: Readonly<Record<string, string>>;
+  /**
+   * the database comes with `mdw` populated to the node's top: a copy of the one the run populated for this chain and
+   * these settings (createPopulatedDatabase), for a chain that other files load the same way. Its accounts are then
+   * derived from the seed (a chain is the same chain in every file only so)
+   */
+  readonly populated?: boolean;
 }
+
+/**
+ * The hyperchain that hyperchain-load.test.ts, relative-ttls.test.ts and oracle-refunds.test.ts load, populated once a
+ * run (`populated`): 8 epochs of ten heights and three of the next, with holes, validator churn, pins, stakes past
+ * 2^53, name claims (auctions among them) and updates, oracles registered and extended, queries refunded and a channel
+ * solo-closed, which each file asserts present. The other two loaded chains of their own before (relative-ttls one of
+ * 80 heights: ~2 CPU-s of its file's, the populator's and PostgreSQL's). Loaded in batches of 37 heights, which end
+ * inside epochs and cross their boundaries, with REWARD_RULES=devnode: rules that would pay each key block's
+ * beneficiary at once, so that a middleware crediting a hyperchain's blocks by the configured rules would do so at
+ * every height (hyperchain-load.test.ts).
+ */
+export const SHARED_HYPERCHAIN: HyperchainOptions = {
+  epochs: 8,
+  extra: 3,
+  seed: 'hyperchain',
+  batchSize: 37,
+  settings: { REWARD_RULES: 'devnode' },
+  populated: true,
+};
 
 /** A running hyperchain devnode, a database and a config pointing at both. */
 export interface TestHyperchain {
@@ -44,29 +81,36 @@ export interface TestHyperchain {
 /** startHyperchain starts a hyperchain devnode that mines only on demand and creates a fresh database. */
 export async function startHyperchain(options: HyperchainOptions): Promise<TestHyperchain> {
   const epochLength = options.epochLength ?? 10;
+  const seed = options.seed ?? 'hyperchain';
+  const hyperchain = { epochLength, ...(options.stakingRecord ? { stakingRecord: options.stakingRecord } : {}) };
   const devnode = await startDevnode(
     {
       port: 0,
       internalPort: 0,
       mine: false,
       microBlockIntervalMs: 0,
-      hyperchain: { epochLength, ...(options.stakingRecord ? { stakingRecord: options.stakingRecord } : {}) },
+      hyperchain,
+      ...(options.populated
+        ? {
+            accounts: [0, 1, 2].map((i) => ({
+              secretKey: deriveKey(seed, `account ${i}`).secretKey,
+              balance: DEFAULT_ACCOUNT_BALANCE,
+            })),
+          }
+        : {}),
       generate: {
         generations: options.epochs * epochLength + (options.extra ?? 0),
-        seed: options.seed ?? 'hyperchain',
+        seed,
         microBlocksPerGeneration: 1,
         txsPerMicroBlock: 4,
       },
     },
     pino({ level: 'silent' }),
   );
-  const db = await createTestDatabase({ migrated: 'mdw', verifyScratch: true });
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  const config = (overrides: Record<string, string> = {}): Config =>
+  const settings = (url: string, overrides: Record<string, string> = {}): Config =>
     loadConfig({
       NODE_URL: devnode.externalUrl,
-      DATABASE_URL: db.url,
+      DATABASE_URL: url,
       DATABASE_SCHEMA: 'mdw',
       // 200 ms, not 50: the populators the cases leave running idle at under half the CPU (test/integration/v3/harness.ts)
       POLL_INTERVAL_MS: '200',
@@ -77,6 +121,22 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       ...options.settings,
       ...overrides,
     });
+  // the chain named by its top block, whose hash covers every block before it
+  const key = {
+    top: devnode.chain.topHash,
+    genesis: genesisAccountsJson(devnode.chain),
+    hyperchain,
+    batchSize: options.batchSize,
+    settings: options.settings,
+  };
+  const db = options.populated
+    ? await createPopulatedDatabase('mdw', stringifyJson(key as Json)!, (url) => populateToTop(settings(url)), {
+        verifyScratch: true,
+      })
+    : await createTestDatabase({ migrated: 'mdw', verifyScratch: true });
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  const config = (overrides: Record<string, string> = {}): Config => settings(db.url, overrides);
   return {
     devnode,
     epochLength,
@@ -94,10 +154,13 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
   };
 }
 
-/** expectVerifyClean runs `mdw -v --full` on `schema`: no line printed, no difference, every height checked. */
+/**
+ * expectVerifyClean runs `mdw -v --full` on `schema`: no line printed, no difference, every height checked (its scratch
+ * loaded in batches of FULL_VERIFY_BATCH).
+ */
 export async function expectVerifyClean(hc: TestHyperchain, schema: string): Promise<void> {
   const lines: string[] = [];
-  const cfg = hc.config({ DATABASE_SCHEMA: schema });
+  const cfg = hc.config({ ...FULL_VERIFY_BATCH, DATABASE_SCHEMA: schema });
   const report = await verifyChain({ cfg, log: pino({ level: 'silent' }), out: (l) => lines.push(l) }, { full: true });
   expect(lines).to.deep.equal([]);
   expect(report.differences).to.equal(0);

@@ -134,7 +134,8 @@ export async function dropPopulatedTemplates(): Promise<void> {
 /**
  * createPopulatedDatabase makes a fresh database for one test file holding what `populate` stores into a migrated
  * `schema` (given its URL), for a `key` that names all that decides what it stores (a generated chain and the
- * populator's settings): the run populates it once, into a template, and every file that asks for the same key gets a
+ * populator's settings), its `-v --full` scratch migrated too with `verifyScratch` (createTestDatabase's): the run
+ * populates it once, into a template, and every file that asks for the same key gets a
  * copy (the first waits for it, the others take it while another process makes it: an advisory lock per key). Several
  * files that load the same chain the same way each loaded it again (1-3 CPU s of the populator and PostgreSQL each).
  */
@@ -142,15 +143,15 @@ export async function createPopulatedDatabase(
   schema: string,
   key: string,
   populate: (url: string) => Promise<void>,
+  opts: { readonly verifyScratch?: boolean } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const url = await sharedServerUrl();
-  const hash = createHash('sha256')
-    .update(`${schema}\0${key}\0`)
-    .update(await migratedTemplate(url, schema));
+  const from = await migratedTemplate(url, schema, opts.verifyScratch);
+  const hash = createHash('sha256').update(`${schema}\0${key}\0`).update(from);
   const name = `${populatedPrefix()}${hash.digest('hex').slice(0, 16)}`;
   let made = populated.get(name);
   if (!made) {
-    made = makePopulatedTemplate(url, schema, name, populate);
+    made = makePopulatedTemplate(url, from, name, populate);
     made.catch(() => populated.delete(name));
     populated.set(name, made);
   }
@@ -159,7 +160,7 @@ export async function createPopulatedDatabase(
 
 async function makePopulatedTemplate(
   url: string,
-  schema: string,
+  migrated: string,
   name: string,
   populate: (url: string) => Promise<void>,
 ): Promise<string> {
@@ -167,7 +168,7 @@ async function makePopulatedTemplate(
   client.on('error', () => {});
   await client.connect();
   try {
-    const strategy = (await migratedTemplate(url, schema)).replace(/^ TEMPLATE \w+/, '');
+    const strategy = migrated.replace(/^ TEMPLATE \w+/, '');
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
     const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (rows.length === 0) {
@@ -175,7 +176,7 @@ async function makePopulatedTemplate(
       const aside = `${name}_making`;
       madeHere.add(aside);
       await client.query(`DROP DATABASE IF EXISTS ${aside}`);
-      await client.query(`CREATE DATABASE ${aside}${await migratedTemplate(url, schema)}`);
+      await client.query(`CREATE DATABASE ${aside}${migrated}`);
       await populate(withDatabase(url, aside));
       await client.query(`ALTER DATABASE ${aside} RENAME TO ${name}`);
       await client.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);

@@ -27,6 +27,7 @@ import { NodeClient } from '../../../src/node/client.ts';
 import { PRUNED } from '../../../src/node/dry-run.ts';
 import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 import { rowsApart } from '../../integration/indexer/support/schema-rows.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { expectDevnodeState } from './oracle.ts';
 
 const silent = pino({ level: 'silent' });
@@ -132,7 +133,8 @@ describe('the hyperchain area: a consensus read this version cannot make does no
     const schema = cfg.databaseSchema;
     if (verifiedFull === undefined) {
       const lines: string[] = [];
-      const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+      const full = hc.config({ ...FULL_VERIFY_BATCH, DATABASE_SCHEMA: schema });
+      const report = await verifyChain({ cfg: full, log: silent, out: (l) => lines.push(l) }, { full: true });
       expect(lines).to.deep.equal([]);
       expect(report.differences).to.equal(0);
       expect(report.checked).to.equal(hc.devnode.height() + 1);

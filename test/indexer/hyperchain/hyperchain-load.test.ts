@@ -16,24 +16,30 @@ import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { idKey } from '../../../src/chain/id-key.ts';
 import * as reads from '../../../src/db/queries/hyperchain.ts';
-import { expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
+import {
+  expectVerifyClean,
+  SHARED_HYPERCHAIN,
+  startHyperchain,
+  type TestHyperchain,
+} from '../../support/hyperchain.ts';
 import { startHarness } from '../../integration/indexer/support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { createMigratedDatabase } from '../../support/postgres.ts';
 import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { waitFor } from '../../support/wait.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { expectDevnodeState } from './oracle.ts';
 
 const silent = pino({ level: 'silent' });
 const CHILD = fileURLToPath(new URL('../../integration/indexer/support/populate-child.ts', import.meta.url));
 /**
- * The chain's epochs of ten heights, and three heights of the next, with holes, validator churn, pins and stakes past
- * 2^53 (the first case asserts them). The loads run with REWARD_RULES=devnode: rules that would pay each key block's
- * beneficiary at once (no delay), so a middleware that credited a hyperchain's blocks by the configured rules would
- * do so at every height; the mainnet rules' delay of 180 made the chain pass height 180 for the same check. That the
- * default (unset) rules give way too is chain-transfer-rules.test.ts's.
+ * The chain's epochs of ten heights, and three heights of the next (SHARED_HYPERCHAIN), with holes, validator churn,
+ * pins and stakes past 2^53 (the first case asserts them). The loads run with REWARD_RULES=devnode: rules that would
+ * pay each key block's beneficiary at once (no delay), so a middleware that credited a hyperchain's blocks by the
+ * configured rules would do so at every height; the mainnet rules' delay of 180 made the chain pass height 180 for the
+ * same check. That the default (unset) rules give way too is chain-transfer-rules.test.ts's.
  */
-const EPOCHS = 8;
+const EPOCHS = SHARED_HYPERCHAIN.epochs;
 const TOP = EPOCHS * 10 + 3;
 /** where the third case plants the block rewards a version from before issue 45 stored (a reward and a dev share) */
 const PLANTED = EPOCHS * 10 - 10;
@@ -103,10 +109,9 @@ describe('populator on a hyperchain', function () {
   let hc: TestHyperchain;
 
   before(async () => {
-    // batches of 37 heights end inside epochs and cross their boundaries, in 3 batches where 10 made 9: the chain is
-    // loaded four times (the populator, two -v --full scratch loads, the killed schema), each cheaper
-    hc = await startHyperchain({ epochs: EPOCHS, extra: 3, batchSize: 37, settings: { REWARD_RULES: 'devnode' } });
-    await hc.populate();
+    // populated once a run, for relative-ttls.test.ts too, in batches of 37 heights that end inside epochs and cross
+    // their boundaries (3 batches where 10 made 9: the chain is loaded four times here, each cheaper)
+    hc = await startHyperchain(SHARED_HYPERCHAIN);
   });
   after(async () => {
     await hc?.close();
@@ -366,7 +371,7 @@ describe('populator on a hyperchain', function () {
     await hc.query('mdw', `UPDATE hc_validators SET stake = stake + 1 WHERE ${where}`);
     try {
       const lines: string[] = [];
-      const cfg = hc.config();
+      const cfg = hc.config(FULL_VERIFY_BATCH);
       const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
       expect(report.checked).to.equal(hc.devnode.height() + 1);
       expect(report.differences).to.equal(2);

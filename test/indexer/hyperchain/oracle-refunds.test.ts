@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import { idKey } from '../../../src/chain/id-key.ts';
-import { startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
+import { SHARED_HYPERCHAIN, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
 
 /** nodeBalance is an account's exact balance in the node's state after key block `height` (0 when it has none). */
 async function nodeBalance(hc: TestHyperchain, account: string, height: number): Promise<bigint> {
@@ -22,8 +22,8 @@ describe('oracle query refunds on a hyperchain', function () {
   let hc: TestHyperchain;
 
   before(async () => {
-    hc = await startHyperchain({ epochs: 4 });
-    await hc.populate();
+    // the chain hyperchain-load.test.ts loads, which the run populates once
+    hc = await startHyperchain(SHARED_HYPERCHAIN);
   });
   after(async () => {
     await hc?.close();

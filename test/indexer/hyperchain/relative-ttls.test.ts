@@ -8,7 +8,12 @@
 import { expect } from 'chai';
 import { claimMaxExpiration, Protocol } from '../../../src/chain/aens.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
-import { expectVerifyClean, startHyperchain, type TestHyperchain } from '../../support/hyperchain.ts';
+import {
+  expectVerifyClean,
+  SHARED_HYPERCHAIN,
+  startHyperchain,
+  type TestHyperchain,
+} from '../../support/hyperchain.ts';
 import { serveLoaded, type Served } from '../../support/served.ts';
 import { compareNames } from '../../integration/indexer/support/names.ts';
 
@@ -27,10 +32,10 @@ describe('relative TTLs on a hyperchain', function () {
   const mdw = async (path: string): Promise<Obj> => parseJson((await served.request.get(path).expect(200)).text) as Obj;
 
   before(async () => {
-    // the seed's 8 epochs hold name claims (two of them auctions), updates, oracle registers and extends, and a channel
-    // solo-closed, all with relative TTLs
-    hc = await startHyperchain({ epochs: 8, seed: 'relative-ttls' });
-    await hc.populate();
+    // the chain hyperchain-load.test.ts loads, which the run populates once: its 8 epochs hold name claims (auctions
+    // among them), updates, oracle registers and extends, and a channel solo-closed, all with relative TTLs (the first
+    // cases assert them present)
+    hc = await startHyperchain(SHARED_HYPERCHAIN);
     served = await serveLoaded(hc.config());
   });
   after(async () => {

@@ -16,9 +16,10 @@ import { exportSnapshot } from '../../../src/indexer/maintenance/snapshot-export
 import { importSnapshot } from '../../../src/indexer/maintenance/snapshot-import.ts';
 import { MANIFEST_FILE, type SnapshotManifest } from '../../../src/indexer/maintenance/snapshot-manifest.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
-import { migrate, migrationNames } from '../../../src/db/schema/migrator.ts';
+import { migrationNames } from '../../../src/db/schema/migrator.ts';
 import { populateToTop } from '../../support/populate.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { startFaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 
@@ -156,7 +157,11 @@ describe('mdw snapshot export and import', function () {
     expect((await storedTopHash(h, 'imported'))!.height).to.equal(h.devnode.height());
     const verified: string[] = [];
     const full = await verifyChain(
-      { cfg: h.config({ DATABASE_SCHEMA: 'imported' }), log: silent, out: (l) => verified.push(l) },
+      {
+        cfg: h.config({ ...FULL_VERIFY_BATCH, DATABASE_SCHEMA: 'imported' }),
+        log: silent,
+        out: (l) => verified.push(l),
+      },
       { full: true },
     );
     expect(verified).to.deep.equal([]);
@@ -176,10 +181,9 @@ describe('mdw snapshot export and import', function () {
     expect(await indexes('imported_synced')).to.deep.equal(await indexes('mdw'));
     expect(await constraints('imported_synced')).to.deep.equal(await constraints('mdw'));
     // every trigger the restore dropped before the rows is back, on as a freshly migrated schema has it (a disabled
-    // one would still copy each row into its transition tables)
-    const { databaseUrl, databaseConfigSchema: configSchema } = h.config();
-    await migrate({ databaseUrl, schema: 'freshly_migrated', configSchema }, silent);
-    const migrated = await triggers('freshly_migrated');
+    // one would still copy each row into its transition tables): the harness's mdw_verify, the `-v --full` scratch
+    // schema its template migrated (createTestDatabase), which no case here loads
+    const migrated = await triggers('mdw_verify');
     expect(migrated).to.have.length.greaterThan(20);
     expect(await triggers('imported_synced')).to.deep.equal(migrated);
   });

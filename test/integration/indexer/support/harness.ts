@@ -15,6 +15,7 @@ import { deriveBackfills, populateToTop } from '../../../support/populate.ts';
 import { verifyChain } from '../../../../src/indexer/maintenance/verify.ts';
 import { startGeneratedDevnode } from '../../../support/devnode.ts';
 import { wrappedAe } from '../../../support/aex9-truth.ts';
+import { FULL_VERIFY_BATCH } from '../../../support/verify-batch.ts';
 
 export const silent = pino({ level: 'silent' });
 
@@ -136,18 +137,21 @@ export async function storedTopHash(h: Harness, schema: string): Promise<{ heigh
   )[0];
 }
 
-/**
- * verifyClean checks every stored height against the node, full JSON included: no difference at all (`env`: the
- * populator's own settings, which the derivation compared follows, e.g. its genesis accounts file).
- */
 /** deriveAgain runs a populator until the derived areas a migration queued (`derive_backfill`) are derived again. */
 export async function deriveAgain(h: Harness, pool: Pool, env: Record<string, string> = {}): Promise<void> {
   await deriveBackfills(h.config(env), pool);
 }
 
+/**
+ * verifyClean checks every stored height against the node, full JSON included: no difference at all (`env`: the
+ * populator's own settings, which the derivation compared follows, e.g. its genesis accounts file). Its scratch load
+ * runs in batches of FULL_VERIFY_BATCH unless `env` says otherwise.
+ */
+
 export async function verifyClean(h: Harness, env: Record<string, string> = {}): Promise<void> {
   const lines: string[] = [];
-  const report = await verifyChain({ cfg: h.config(env), log: silent, out: (l) => lines.push(l) }, { full: true });
+  const cfg = h.config({ ...FULL_VERIFY_BATCH, ...env });
+  const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
   expect(lines).to.deep.equal([]);
   expect(report.differences).to.equal(0);
   expect(report.checked).to.equal(h.devnode.height() + 1);
