@@ -23,6 +23,23 @@ function labelLength(name: string): number {
   return dot < 0 ? ascii.length : dot;
 }
 
+/** NAME_FEE_BASE: a name's fee is this many aettos times a Fibonacci number (aec_governance name_claim_fee_base). */
+const NAME_FEE_BASE = 10n ** 14n;
+
+/** LONGEST_FEE_LABEL: labels this long or longer pay the lowest name fee. */
+const LONGEST_FEE_LABEL = 31;
+
+/**
+ * minimumNameFee is the lowest `name_fee` of a claim (aec_governance name_claim_fee, Lima on): NAME_FEE_BASE times the
+ * Fibonacci number that grows as the label shortens, fib(4) = 3 for a label of 31 characters or more up to
+ * fib(34) = 5702887 for one of a single character (what aepp-sdk's getMinimumNameFee tables).
+ */
+export function minimumNameFee(name: string): bigint {
+  let [a, b] = [0n, 1n];
+  for (let n = 35 - Math.min(labelLength(name), LONGEST_FEE_LABEL); n > 0; n--) [a, b] = [b, a + b];
+  return a * NAME_FEE_BASE;
+}
+
 /**
  * LONGEST_AUCTION: the most heights an auction's end lies after a claim or bid of it (a label of 1 to 4 characters'
  * timeout before Ceres; a bid's extension is at most the timeout).

@@ -5,32 +5,9 @@
  * `initiator_amount` and `responder_amount` (aesc_channels:close_solo_int, force_progress), which a settle pays out.
  * Read straight where they have a channel's usual shape (channel-trees-read.ts), else with aepp-sdk's unpacking. Pure.
  */
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import type * as AeppSdk from '@aeternity/aepp-sdk';
+import { entryBuilder } from './sdk-entry.ts';
 import { isJsonObject, toBigInt, type Json } from './json.ts';
 import { poiBalances, stateTreesBalances, UNREAD } from './channel-trees-read.ts';
-
-/** The SDK's entry builder (its es/tx/builder/entry modules): unpackEntry and the tags it reads. */
-type EntryBuilder = Pick<typeof AeppSdk, 'unpackEntry' | 'EntryTag'>;
-
-let loaded: EntryBuilder | undefined;
-/**
- * sdk is aepp-sdk's entry builder, loaded at the first proof or trees read here (a channel's solo close, slash or force
- * progress): its own modules only, found beside the file an import of the SDK finds (the SDK's entry point loads its
- * 500 modules, 0.41 CPU-s where these need 0.16–0.21). Required, since the folds calling this are
- * pure and synchronous: its ES build, the very files the SDK's entry point imports, so that a process importing the SDK
- * too (the devnode) holds one copy of them.
- */
-const sdk = (): EntryBuilder => {
-  if (loaded) return loaded;
-  const entry = (file: string): string =>
-    fileURLToPath(new URL(`tx/builder/entry/${file}`, import.meta.resolve('@aeternity/aepp-sdk')));
-  const require = createRequire(import.meta.url);
-  const { unpackEntry } = require(entry('index.js')) as Pick<typeof AeppSdk, 'unpackEntry'>;
-  const { EntryTag } = require(entry('constants.js')) as Pick<typeof AeppSdk, 'EntryTag'>;
-  return (loaded = { unpackEntry, EntryTag });
-};
 
 /** PartyAmounts is the two parties' balances in an off-chain state. */
 export interface PartyAmounts {
@@ -56,7 +33,7 @@ export function poiAmounts(poi: Json | undefined, initiator: string, responder: 
   if (typeof poi !== 'string' || !poi.startsWith('pi_')) return undefined;
   const read = poiBalances(poi, [initiator, responder]);
   if (read !== UNREAD) return both(read[0], read[1]);
-  const { unpackEntry, EntryTag } = sdk();
+  const { unpackEntry, EntryTag } = entryBuilder();
   let trees: ProvenTrees;
   try {
     trees = unpackEntry(poi as `pi_${string}`, EntryTag.TreesPoi) as unknown as ProvenTrees;
@@ -81,7 +58,7 @@ export function treesAmounts(trees: Json | undefined, initiator: string, respond
   if (typeof trees !== 'string' || !trees.startsWith('ss_')) return undefined;
   const read = stateTreesBalances(trees, [initiator, responder]);
   if (read !== UNREAD) return both(read[0], read[1]);
-  const { unpackEntry, EntryTag } = sdk();
+  const { unpackEntry, EntryTag } = entryBuilder();
   let accounts: StateTrees['accounts'];
   try {
     accounts = (unpackEntry(trees as `ss_${string}`, EntryTag.StateTrees) as unknown as StateTrees).accounts;

@@ -1,6 +1,5 @@
 /** @module Devnode: the chain, its two HTTP listeners and the mining timers, as one Role (startDevnode starts one). */
 import type { HotSpotSizes } from './traffic/hot-spots.ts';
-import { randomBytes } from 'node:crypto';
 import { stringifyJson } from '../chain/json.ts';
 import type { Logger } from '../base/log.ts';
 import type { Role } from '../base/roles.ts';
@@ -13,7 +12,7 @@ import { DEFAULT_DRY_RUN_TIMEOUT_MS, forbidDebug, HeavyItems, timeLimited } from
 import { alsoUnderV3, close, createJsonServer, listen, type Route } from './api/http.ts';
 import { internalRoutes } from './api/internal.ts';
 import { withIntAsString } from './api/int-as-string.ts';
-import { deriveKey, keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+import { deriveKey, parseSecretKey, randomKeyPair, type KeyPair } from './keys.ts';
 import type { DevnodeHardFork } from './rules/hard-forks.ts';
 import { Pacer, type PacingOptions } from './api/pacing.ts';
 import { pacingRoute } from './api/pacing-route.ts';
@@ -175,10 +174,10 @@ export class Devnode implements Role {
       ? parseSecretKey(opts.beneficiarySecret)
       : opts.generate
         ? deriveKey(opts.generate.seed, 'miner')
-        : keyPairFromSeed(randomBytes(32));
+        : randomKeyPair();
     const accounts = opts.accounts
       ? opts.accounts.map((a) => ({ pair: parseSecretKey(a.secretKey), balance: a.balance }))
-      : Array.from({ length: 3 }, () => ({ pair: keyPairFromSeed(randomBytes(32)), balance: DEFAULT_ACCOUNT_BALANCE }));
+      : Array.from({ length: 3 }, () => ({ pair: randomKeyPair(), balance: DEFAULT_ACCOUNT_BALANCE }));
     const startedAt = Date.now();
     this.#hyperchain = opts.hyperchain
       ? devnodeHyperchain(opts.hyperchain, opts.networkId ?? HYPERCHAIN_NETWORK_ID, opts.generate?.seed ?? 'devnode')

@@ -47,5 +47,5 @@ export { Hyperchain, HC_CONTRACT_OWNER, type EpochView, type HyperchainConfig } 
 export { devnodeHyperchain, HYPERCHAIN_NETWORK_ID, type HyperchainOptions } from './hyperchain/setup.ts';
 export { EOE_FLAG, HOLE_FLAG, validatorSchedule } from './contracts/hc-schedule.ts';
 export type { StakingRecord } from './contracts/hc-types.ts';
-export { keyPairFromSeed, parseSecretKey, type KeyPair } from './keys.ts';
+export { keyPairFromSeed, parseSecretKey, randomKeyPair, type KeyPair } from './keys.ts';
 export { hotSpotSizes, scaleChain, type HotSpotSizes } from './traffic/hot-spots.ts';

@@ -1,5 +1,5 @@
 /** @module Ed25519 account keys with Node's native crypto (fast signing), in the node's ak_/sk_ encodings. */
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { encode, decode, hash } from '../chain/encoding.ts';
 import { idBytes } from '../chain/id-cache.ts';
 
@@ -21,6 +21,11 @@ export function keyPairFromSeed(seed: Uint8Array): KeyPair {
   const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
   const publicKey = new Uint8Array(spki.subarray(spki.length - 32));
   return { publicKey, address: encode('ak', publicKey), secretKey: encode('sk', seed), privateKey };
+}
+
+/** randomKeyPair is a new account of random keys. */
+export function randomKeyPair(): KeyPair {
+  return keyPairFromSeed(randomBytes(32));
 }
 
 /** deriveKey is the i-th key pair of a seed. */

@@ -2,11 +2,12 @@
 import { expect } from 'chai';
 import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
 import { encode } from '../../src/chain/encoding.ts';
-import { CERES_BID_EXTENSION, claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
+import { getMinimumNameFee } from '@aeternity/aepp-sdk';
+import { CERES_BID_EXTENSION, claimMaxExpiration, minimumNameFee, Protocol } from '../../src/chain/aens.ts';
 import { NAME_REVOKE_PROTECTION } from '../../src/devnode/rules/fees.ts';
 import { commitmentId, nameHash } from '../../src/devnode/ids.ts';
 import { TxRejected, applyTx, endAuctions, nameStatus } from '../../src/devnode/rules/apply.ts';
-import { isValidOverbid, minimumNameFee } from '../../src/devnode/rules/names.ts';
+import { isValidOverbid } from '../../src/devnode/rules/names.ts';
 import { newState, type WorldState } from '../../src/devnode/store/state.ts';
 import type { TxFields } from '../../src/devnode/tx-codec.ts';
 
@@ -36,6 +37,15 @@ function mine(s: WorldState, from: number, height: number): void {
 }
 
 describe('devnode naming rules (Ceres)', () => {
+  it("asks the protocol's lowest name fee by the label's length, as aepp-sdk's getMinimumNameFee tables it", () => {
+    // every label length with a fee of its own and past it, and a label whose IDNA form is longer than its text
+    const names = [...Array.from({ length: 34 }, (_, i) => `${'a'.repeat(i + 1)}.chain`), 'äöü.chain', 'ÄBC.chain'];
+    expect(names.map(minimumNameFee)).to.deep.equal(
+      names.map((name) => BigInt(getMinimumNameFee(name as `${string}.chain`).toString())),
+    );
+    expect(minimumNameFee('a.chain')).to.equal(5702887n * 10n ** 14n);
+  });
+
   it('claims a name of 13+ characters without a preclaim at once, for 180000 blocks', () => {
     const s = world();
     const name = 'thirteenchars.chain';

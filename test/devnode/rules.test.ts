@@ -5,7 +5,7 @@ import { LOCKED_COINS_ACCOUNT } from '../../src/chain/derived-ids.ts';
 import { encode } from '../../src/chain/encoding.ts';
 import { ttlFee } from '../../src/devnode/rules/fees.ts';
 import { claimMaxExpiration, Protocol } from '../../src/chain/aens.ts';
-import { minimumNameFee } from '../../src/devnode/rules/names.ts';
+import { minimumNameFee } from '../../src/chain/aens.ts';
 import { commitmentId, nameHash, oracleQueryId } from '../../src/devnode/ids.ts';
 import { TxRejected, applyTx, minimumFee } from '../../src/devnode/rules/apply.ts';
 import { newState, commitState, type WorldState } from '../../src/devnode/store/state.ts';

@@ -24,6 +24,9 @@ import { waitFor } from '../support/wait.ts';
 
 const DEFAULT_PORTS = [8080, 3020, 3013, 3113, 54320];
 
+/** how often a case asks the middleware whether it stored what it waits for (mdw dev's populator polls every 500 ms) */
+const POLL_MS = 200;
+
 /** listen listens on a port as another program would: undefined when something else has it. */
 function listen(port: number): Promise<Server | undefined> {
   return new Promise((resolve) => {
@@ -139,13 +142,19 @@ describe('mdw dev, a first hour (issue 44)', function () {
 
     // and the middleware lists them, loaded from the same chain
     const mdw = `${url}/mdw/v3`;
-    await waitFor('the middleware to load the name and the response', async () => {
-      const [named, answered] = await Promise.all([
-        getJson(`${mdw}/names/${name.value}`),
-        getJson(`${mdw}/oracles/${oracle.address}/responses`),
-      ]);
-      return named.status === 200 && ((answered.body.data as unknown[] | undefined)?.length ?? 0) === 1;
-    });
+    // asked every POLL_MS: each ask is the middleware's work too, which every 50 ms was most of what the wait cost
+    await waitFor(
+      'the middleware to load the name and the response',
+      async () => {
+        const [named, answered] = await Promise.all([
+          getJson(`${mdw}/names/${name.value}`),
+          getJson(`${mdw}/oracles/${oracle.address}/responses`),
+        ]);
+        return named.status === 200 && ((answered.body.data as unknown[] | undefined)?.length ?? 0) === 1;
+      },
+      20_000,
+      POLL_MS,
+    );
     expect(await stopDev(run)).to.equal(0);
   });
 
@@ -190,6 +199,8 @@ describe('mdw dev, a first hour (issue 44)', function () {
     await waitFor(
       'the middleware to store the top',
       async () => (await getJson(`${mdw}/status`)).body.mdw_height === top,
+      20_000,
+      POLL_MS,
     );
     const beneficiary = String((await getJson(`${internal}/v2/debug/accounts/beneficiary`)).body.pub_key);
     // the devnode's own ledger: the beneficiary signs nothing, so what its balance gains at a height is that reward
@@ -246,7 +257,12 @@ describe('mdw dev, a first hour (issue 44)', function () {
       expect(printed(first, 'node')).to.equal(node.externalUrl);
       expect(first.output()).not.to.match(/^ {2}devnode /m);
       const status = async (run: DevRun) => (await getJson(`${printed(run, 'new Node(url)')}/mdw/v3/status`)).body;
-      await waitFor("the middleware to load the node's chain", async () => (await status(first)).mdw_height === 3);
+      await waitFor(
+        "the middleware to load the node's chain",
+        async () => (await status(first)).mdw_height === 3,
+        20_000,
+        POLL_MS,
+      );
       expect(await stopDev(first)).to.equal(0);
       const second = startDev([...ANY_MIDDLEWARE_PORTS, '--node-url', node.externalUrl], first.dir);
       runs.push(second);

@@ -13,7 +13,7 @@ import { startDevnode, type Devnode } from '../../src/devnode/index.ts';
 import { keyPairFromSeed } from '../../src/devnode/keys.ts';
 import { reloadHeights } from '../../src/indexer/maintenance/reload.ts';
 import { verifyChain } from '../../src/indexer/maintenance/verify.ts';
-import { createTestDatabase } from '../support/postgres.ts';
+import { createTestDatabase, queryOnce } from '../support/postgres.ts';
 import { populateToTop } from '../support/populate.ts';
 
 const MDW = new URL('../../bin/mdw.js', import.meta.url).pathname;
@@ -65,19 +65,24 @@ describe('the middleware against a pruning node (--gc-height)', function () {
   this.timeout(120_000);
   let pruning: { child: ChildProcess; url: string };
   let archive: Devnode;
-  let db: { url: string; drop(): Promise<void> };
-  let client: pg.Client;
-  const env = (schema: string, nodes: string[]): Record<string, string> => ({
+  /**
+   * a database for each load (the pruning node's, both nodes', the populator's): each a copy of the run's template with
+   * the schema `mdw` and its `-v --full` scratch migrated, as `mdw migrate` and a first `-v --full` leave them (the
+   * five migrations the loads and the verifications made in one database were most of PostgreSQL's work for the file)
+   */
+  const dbs = new Map<string, { url: string; drop(): Promise<void> }>();
+  const env = (load: string, nodes: string[]): Record<string, string> => ({
     NODE_URL: nodes[0]!,
     NODE_URLS: nodes.join(','),
-    DATABASE_URL: db.url,
-    DATABASE_SCHEMA: schema,
+    DATABASE_URL: dbs.get(load)!.url,
+    DATABASE_SCHEMA: 'mdw',
     NODE_TIMEOUT_MS: '5000',
   });
-  const calls = async (schema: string) =>
+  const calls = async (load: string) =>
     (
-      await client.query<{ height: number; call_info: unknown; call_info_pruned: boolean }>(
-        `SELECT height, call_info, call_info_pruned FROM "${schema}".contract_calls ORDER BY height`,
+      await queryOnce<{ height: number; call_info: unknown; call_info_pruned: boolean }>(
+        dbs.get(load)!.url,
+        'SELECT height, call_info, call_info_pruned FROM mdw.contract_calls ORDER BY height',
       )
     ).rows;
 
@@ -94,13 +99,11 @@ describe('the middleware against a pruning node (--gc-height)', function () {
       },
       quiet,
     );
-    db = await createTestDatabase();
-    client = new pg.Client({ connectionString: db.url });
-    await client.connect();
+    for (const load of ['pruned', 'both', 'populated'])
+      dbs.set(load, await createTestDatabase({ migrated: 'mdw', verifyScratch: true }));
   });
   after(async () => {
-    await client?.end();
-    await db?.drop();
+    for (const db of dbs.values()) await db.drop();
     await archive?.stop();
     pruning?.child.kill('SIGTERM');
   });
@@ -134,7 +137,7 @@ describe('the middleware against a pruning node (--gc-height)', function () {
       expect(r.call_info).to.be.an('object');
     }
     // every answer that shows call info says so
-    const pool = new pg.Pool({ connectionString: db.url, options: '-c search_path=pruned' });
+    const pool = new pg.Pool({ connectionString: dbs.get('pruned')!.url, options: '-c search_path=mdw' });
     try {
       const contract = (await pool.query<{ contract_id: string }>('SELECT contract_id FROM contract_calls LIMIT 1'))
         .rows[0]!.contract_id;

@@ -286,6 +286,9 @@ const STARTS: Readonly<Record<string, readonly string[]>> = {
   'db/schema/migrator.ts': ['prom-client'],
   'indexer/maintenance/verify.ts': ['prom-client', '@aeternity/aepp-sdk'],
   'indexer/maintenance/reload.ts': ['prom-client', '@aeternity/aepp-sdk'],
+  // `mdw dev` and `mdw devnode`: the dev traffic signs with the SDK, imported at its first step
+  'cli/dev/environment.ts': ['@aeternity/aepp-sdk', 'graphql', '@kubernetes/client-node'],
+  'devnode/index.ts': ['@aeternity/aepp-sdk'],
 };
 
 const unit = (path: string): string => (path.includes('/') ? path.slice(0, path.indexOf('/')) : path);

@@ -154,9 +154,10 @@ export default class Root extends Command {
         roles.push(startWebhookSender({ cfg, log, registry }));
       }
       if (flags.server) {
-        const { startServer } = await import('../../api/server.ts');
         const { guardSchema } = await import('../../indexer/identity/guard.ts');
         await guardSchema(cfg, log, { writes: false, waitForNodes: false, migrate: () => ensureSchema(cfg, log) });
+        // the API's modules after the check: a refused start (exit 2) never loads them
+        const { startServer } = await import('../../api/server.ts');
         roles.push(await startServer({ cfg, log, registry, version: VERSION }));
       } else roles.push(await startOpsServer({ port: cfg.port, host: cfg.httpHost, registry, log }));
     } catch (err) {

@@ -2,7 +2,6 @@
  * @module DevEnvironment: what `mdw dev` runs (embedded PostgreSQL, a devnode or a node of yours, the populator, the
  * server, the webhook sender, the devnode's traffic) as one Role whose parts push their stop on one StopList.
  */
-import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,7 @@ import { dropSchemasExcept } from '../../db/schema/admin.ts';
 import {
   DEFAULT_ACCOUNT_BALANCE,
   deployDex,
-  parseSecretKey,
+  randomKeyPair,
   startDevnode,
   type Devnode,
   type DevnodeHardFork,
@@ -101,7 +100,7 @@ export class DevEnvironment implements Role {
     const databaseUrl = embeddedDatabase ? await this.#embeddedPostgres() : base.databaseUrl;
     const yours = [
       ...Array.from({ length: DEVELOPER_ACCOUNTS }, () => ({
-        secretKey: MemoryAccount.generate().secretKey,
+        secretKey: randomKeyPair().secretKey,
         balance: DEFAULT_ACCOUNT_BALANCE,
       })),
       ...options.accounts,
@@ -182,8 +181,8 @@ export class DevEnvironment implements Role {
   /** #devnode starts the devnode with the traffic's accounts, the DEX's owner's and `yours`, and deploys the DEX. */
   async #devnode(yours: readonly { secretKey: string; balance: bigint }[]) {
     const { options, log } = this.#deps;
-    const traffic = Array.from({ length: TRAFFIC_ACCOUNTS }, () => MemoryAccount.generate());
-    const dexOwner = MemoryAccount.generate();
+    const traffic = Array.from({ length: TRAFFIC_ACCOUNTS }, () => randomKeyPair());
+    const dexOwner = randomKeyPair();
     const node: Devnode = this.#started(
       await startDevnode(
         {
@@ -210,7 +209,7 @@ export class DevEnvironment implements Role {
         log.child({ component: 'devnode' }),
       ),
     );
-    const dex = deployDex(node.chain, parseSecretKey(dexOwner.secretKey));
+    const dex = deployDex(node.chain, dexOwner);
     if (!dex) log.info('no DEX on the devnode: its protocol at genesis takes no contracts');
     const settings = {
       internalUrl: node.internalUrl,

@@ -1,5 +1,5 @@
 /** @module The internal port's transaction builders: a JSON body to an unsigned `{tx}`, with the node's 400/404 reasons. */
-import { getMinimumNameFee } from '@aeternity/aepp-sdk';
+import { minimumNameFee } from '../../chain/aens.ts';
 import { encode, decode, isEncoded, reprefix, type Prefix } from '../../chain/encoding.ts';
 import { isJsonObject, toBigInt, type Json } from '../../chain/json.ts';
 import type { Chain } from '../chain.ts';
@@ -204,7 +204,7 @@ function nameClaim(chain: Chain, b: Body): Reply {
     account_id: account,
     name,
     name_salt: intField(b, 'name_salt'),
-    name_fee: intField(b, 'name_fee', BigInt(getMinimumNameFee(name as `${string}.chain`).toString())),
+    name_fee: intField(b, 'name_fee', minimumNameFee(name)),
     ...common(chain, b, 'account_id', account),
   });
 }

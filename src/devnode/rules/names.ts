@@ -7,8 +7,13 @@
  * held in the auction (an outbid one returned to its bidder) until the key block after its end locks the winning one.
  * The protocol-dependent numbers come from chain/aens.ts, which the middleware uses too. Pure.
  */
-import { getMinimumNameFee } from '@aeternity/aepp-sdk';
-import { auctionEndAfterBid, auctionTimeout, claimMaxExpiration, namePointersMaxCount } from '../../chain/aens.ts';
+import {
+  auctionEndAfterBid,
+  auctionTimeout,
+  claimMaxExpiration,
+  minimumNameFee,
+  namePointersMaxCount,
+} from '../../chain/aens.ts';
 import { LOCKED_COINS_ACCOUNT } from '../../chain/derived-ids.ts';
 import { COMMITMENT_EXPIRATION, NAME_BID_INCREMENT_PERCENT } from './fees.ts';
 import { commitmentId, nameHash, nameValidationError } from '../ids.ts';
@@ -30,11 +35,6 @@ import {
 import type { Commitment, NameAuction, NameEntry, WorldState } from '../store/state.ts';
 import type { TxFields } from '../tx-codec.ts';
 import { FateError, type NameRules } from '../contracts/frame.ts';
-
-/** minimumNameFee is the protocol's lowest `name_fee` for a name (by the length of its label). */
-export function minimumNameFee(name: string): bigint {
-  return BigInt(getMinimumNameFee(name as `${string}.chain`).toString());
-}
 
 /** isValidOverbid: a bid must be at least 5 % above the previous one (integer arithmetic, as the node). */
 export function isValidOverbid(bid: bigint, previous: bigint): boolean {

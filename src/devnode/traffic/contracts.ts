@@ -17,7 +17,7 @@ import { sortTokens } from '../contracts/dex.ts';
 import { address, NONE, some, type FateTuple, type FateValue } from '../../chain/fate.ts';
 import { callTx, createTx } from '../contracts/txs.ts';
 import type { ContractKind } from '../contracts/standards.ts';
-import { minimumNameFee } from '../rules/names.ts';
+import { minimumNameFee } from '../../chain/aens.ts';
 import { nameStatus } from '../rules/common.ts';
 import { nameHash } from '../ids.ts';
 

@@ -7,7 +7,7 @@
  * oracle fifty thousand queries, each answered. Each spreads evenly over the chain's generations, in a micro block of
  * its own after the mix's, drawn from a random source of its own (the mix stays the chain the seed made before).
  */
-import { auctionTimeout } from '../../chain/aens.ts';
+import { auctionTimeout, minimumNameFee } from '../../chain/aens.ts';
 import { address, some } from '../../chain/fate.ts';
 import { encode, hash, reprefix } from '../../chain/encoding.ts';
 import { PROTOCOL_VERSION } from '../store/blocks.ts';
@@ -18,7 +18,6 @@ import { channelId, commitmentId, contractId, nameHash, oracleQueryId } from '..
 import { deriveKey, type KeyPair } from '../keys.ts';
 import { MAINNET } from './mainnet-like.ts';
 import { Random } from '../random.ts';
-import { minimumNameFee } from '../rules/names.ts';
 import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import { oracleQueryTx } from './kit.ts';
 

@@ -3,12 +3,11 @@
  * a preclaim, short names that go to auction and the bids that outbid them, then updates,
  * transfers and revokes of the names the chain says are claimed.
  */
-import { auctionTimeout } from '../../chain/aens.ts';
+import { auctionTimeout, minimumNameFee } from '../../chain/aens.ts';
 import { PROTOCOL_VERSION } from '../store/blocks.ts';
 import { commitmentId, nameHash } from '../ids.ts';
 import type { KeyPair } from '../keys.ts';
 import { nameStatus } from '../rules/common.ts';
-import { minimumNameFee } from '../rules/names.ts';
 import { jsonInt, type BuiltTx, type TxFields } from '../tx-codec.ts';
 import type { TrafficKit, WeightedMaker } from './kit.ts';
 

@@ -3,9 +3,9 @@
  * solo close's or slash's proof of inclusion (`pi_`) and a force progress's state trees (`ss_`). The devnode checks
  * neither against a state hash, but reads the parties' balances in them (src/chain/channel-proofs.ts). Pure.
  */
-import { EntryTag, hash, packEntry } from '@aeternity/aepp-sdk';
-import { decode, encode } from '../../chain/encoding.ts';
+import { decode, encode, hash } from '../../chain/encoding.ts';
 import { intToBytes, rlpEncode, type RlpItem } from '../../chain/rlp.ts';
+import { entryBuilder, type EntryBuilder } from '../../chain/sdk-entry.ts';
 
 /** Balances are accounts' balances in an off-chain state: [ak_…, balance] pairs. */
 export type Balances = readonly (readonly [string, bigint])[];
@@ -13,8 +13,10 @@ export type Balances = readonly (readonly [string, bigint])[];
 /** EMPTY_POI is a proof of inclusion with no trees: `[60, 1, [], [], [], [], [], []]`. */
 export const EMPTY_POI = encode('pi', rlpEncode([intToBytes(60), intToBytes(1), [], [], [], [], [], []]));
 
-const packedAccount = (balance: bigint): Uint8Array =>
-  decode(packEntry({ tag: EntryTag.Account, version: 1, nonce: 0, balance })).bytes;
+const packedAccount = (balance: bigint): Uint8Array => {
+  const { packEntry, EntryTag } = entryBuilder();
+  return decode(packEntry({ tag: EntryTag.Account, version: 1, nonce: 0, balance })).bytes;
+};
 
 /**
  * poiOfBalances is a proof of inclusion of an off-chain state holding two accounts with these balances: its accounts
@@ -47,6 +49,7 @@ export function poiOfBalances(balances: Balances): string {
 
 /** treesOfBalances is off-chain state trees (`ss_`, aec_trees) whose accounts are these, packed by aepp-sdk. */
 export function treesOfBalances(balances: Balances): string {
+  const { packEntry, EntryTag } = entryBuilder();
   const accounts = Object.fromEntries(balances.map(([id, balance]) => [id, { version: 1, nonce: 0, balance }]));
   // aepp-sdk types the map's entries as the latest account version: version 1 is what a channel's accounts are
   return packEntry({
@@ -57,5 +60,5 @@ export function treesOfBalances(balances: Balances): string {
     ns: {},
     oracles: {},
     accounts,
-  } as unknown as Parameters<typeof packEntry>[0]);
+  } as unknown as Parameters<EntryBuilder['packEntry']>[0]);
 }

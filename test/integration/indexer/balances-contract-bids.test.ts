@@ -14,7 +14,7 @@ import { LOCKED_COINS_ACCOUNT } from '../../../src/chain/derived-ids.ts';
 import { reprefix } from '../../../src/chain/encoding.ts';
 import type { Pool } from '../../../src/db/connection/pool.ts';
 import { keyPairFromSeed } from '../../../src/devnode/keys.ts';
-import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
+import { minimumNameFee } from '../../../src/chain/aens.ts';
 import { aeBalancesApart, devnodeBalances, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { gaAttachTx, gaMetaTx, innerSpend } from '../../support/ga-txs.ts';
 import { startRegistrarBids } from './support/contract-auctions.ts';

@@ -8,11 +8,16 @@ import pg from 'pg';
 import prom from 'prom-client';
 import supertest from 'supertest';
 import { createApp } from '../../../src/api/app.ts';
-import { CERES_BID_EXTENSION, auctionTimeout, claimMaxExpiration, Protocol } from '../../../src/chain/aens.ts';
+import {
+  CERES_BID_EXTENSION,
+  auctionTimeout,
+  claimMaxExpiration,
+  minimumNameFee,
+  Protocol,
+} from '../../../src/chain/aens.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 import { waitFor } from '../../support/wait.ts';
 import { FUNDS, startTestNode, type TestNode } from '../../devnode/harness.ts';

@@ -11,7 +11,7 @@ import { address } from '../../../src/chain/fate.ts';
 import { nameId } from '../../../src/chain/derived-ids.ts';
 import { parseJson, type Json } from '../../../src/chain/json.ts';
 import { keyPairFromSeed, type KeyPair } from '../../../src/devnode/keys.ts';
-import { minimumNameFee } from '../../../src/devnode/rules/names.ts';
+import { minimumNameFee } from '../../../src/chain/aens.ts';
 import { nameStatus } from '../../../src/devnode/rules/common.ts';
 import type { BuiltTx, TxFields } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart } from '../../support/ae-balances-truth.ts';

@@ -160,6 +160,7 @@ export function describeConformance(chain: CasesChain): void {
     let ids: Ids;
     let document: { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
     const ajv = new Ajv({ strict: false, allErrors: true });
+    const validators = new Map<string, ValidateFunction>();
     const usedExceptions = new Set<Exception>();
     /** the operations whose every answer was checked (exceptions are judged stale only after all of them) */
     const checked = new Set<string>();
@@ -274,8 +275,14 @@ export function describeConformance(chain: CasesChain): void {
       const response = document.paths[path]?.get.responses[status] as
         { content: { 'application/json': { schema: unknown } } } | undefined;
       expect(response, `/v3/api documents ${path} answering ${status}`).not.to.equal(undefined);
-      const schema = JSON.stringify(response!.content['application/json'].schema);
-      return ajv.compile(JSON.parse(schema.replaceAll('"#/components', '"doc#/components')));
+      const schema = JSON.stringify(response!.content['application/json'].schema).replaceAll(
+        '"#/components',
+        '"doc#/components',
+      );
+      // one compile a schema: the operations' error answers share theirs (ajv knows a schema by its object, not its text)
+      let validate = validators.get(schema);
+      if (!validate) validators.set(schema, (validate = ajv.compile(JSON.parse(schema))));
+      return validate;
     }
 
     /** excused tells whether an exception explains `violation` of a request of `operationId` (and records its use). */

@@ -59,32 +59,33 @@ export function mapperViolations(mapper: Mapper, value: Json, options: MapperOpt
   if (mapper.isConstant && mapper.defaultValue !== undefined && value !== mapper.defaultValue)
     return [`${at}: ${JSON.stringify(value)}, not the constant ${JSON.stringify(mapper.defaultValue)}`];
   const { type } = mapper;
-  const wrong = [`${at}: ${brief(value)}, not ${modelName(mapper)}`];
+  // made only where the value is wrong: a list's answer was serialized whole at each of its values' checks
+  const wrong = (): string[] => [`${at}: ${brief(value)}, not ${modelName(mapper)}`];
   switch (type.name) {
     case 'String':
-      if (typeof value !== 'string') return wrong;
+      if (typeof value !== 'string') return wrong();
       return mapper.constraints?.Pattern && !mapper.constraints.Pattern.test(value)
         ? [`${at}: ${JSON.stringify(value)} does not match ${String(mapper.constraints.Pattern)}`]
         : [];
     case 'Number':
     case 'BigInt':
     case 'UnixTime':
-      return isNumberOf(type.name, value, options) ? bounds(mapper, value as number | bigint | string, at) : wrong;
+      return isNumberOf(type.name, value, options) ? bounds(mapper, value as number | bigint | string, at) : wrong();
     case 'Boolean':
-      return typeof value === 'boolean' ? [] : wrong;
+      return typeof value === 'boolean' ? [] : wrong();
     case 'Enum':
       return type.allowedValues?.includes(value) ? [] : [`${at}: ${JSON.stringify(value)} is not one of its enum`];
     case 'Sequence': {
-      if (!Array.isArray(value)) return wrong;
+      if (!Array.isArray(value)) return wrong();
       const { MinItems = 0, MaxItems = Infinity } = mapper.constraints ?? {};
       const count = value.length < MinItems || value.length > MaxItems ? [`${at}: ${value.length} items`] : [];
       return [...count, ...value.flatMap((item, i) => mapperViolations(type.element!, item, options, `${at}[${i}]`))];
     }
     case 'Dictionary':
-      if (!isObject(value)) return wrong;
+      if (!isObject(value)) return wrong();
       return Object.entries(value).flatMap(([k, v]) => mapperViolations(type.value!, v, options, `${at}.${k}`));
     case 'Composite':
-      return isObject(value) ? compositeViolations(mapper, value, options, at) : wrong;
+      return isObject(value) ? compositeViolations(mapper, value, options, at) : wrong();
     case 'any':
     case 'Object':
       return [];

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { nameId } from '../../../../src/chain/derived-ids.ts';
 import type { Json } from '../../../../src/chain/json.ts';
 import { keyPairFromSeed, type KeyPair } from '../../../../src/devnode/keys.ts';
-import { minimumNameFee } from '../../../../src/devnode/rules/names.ts';
+import { minimumNameFee } from '../../../../src/chain/aens.ts';
 import { mineGeneration, startHarness, type Harness } from './harness.ts';
 import { deployRegistrar } from './registrar.ts';
 
