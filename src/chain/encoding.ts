@@ -175,33 +175,77 @@ ALPHABET.forEach((c, i) => {
   DIGITS[c] = i;
 });
 
-/**
- * carriesBytes tells whether `text` is `prefix_` (a Base58 prefix) and the Base58 of `bytes` and four checksum bytes,
- * the checksum not checked: the text's own last four bytes (its number modulo 2^32, read digit by digit) are encoded
- * after `bytes` and the result compared with it. The stored transactions' render-back check compares each of the node's
- * signatures so, as it does the bytes of its `encoded_tx` (stored-tx.ts encodedTxBytes): a signature's checksum, two
- * SHA-256, was more than half of encoding it (21.4k of 36.9k instructions, valgrind).
- */
-export function carriesBytes(text: string, prefix: Prefix, bytes: Uint8Array): boolean {
-  if (text.length < 4 || !text.startsWith(prefix) || text.charCodeAt(2) !== 0x5f) return false;
-  let word = 0;
-  for (let i = 3; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const digit = code < 128 ? DIGITS[code]! : -1;
-    if (digit < 0) return false;
-    word = (Math.imul(word, 58) + digit) | 0;
-  }
-  const size = bytes.length + 4;
-  if (size > payload.length) payload = Buffer.alloc(2 * size);
-  payload.set(bytes);
-  payload.writeInt32BE(word, bytes.length);
-  const digits = base58(payload, size);
-  return text.length === digits.length + 3 && text.endsWith(digits);
-}
 const LIMB_BITS = 24;
 const LIMB_BASE = 2 ** LIMB_BITS;
 /** 58^k for k = 0..4: four digits at a time keep limb × 58^4 + carry below 2^53. */
 const POW58 = [1, 58, 58 ** 2, 58 ** 3, 58 ** 4];
+
+/** carriesBytes' limbs of a text's number, base 2^24, the lowest first: reused (the calls are synchronous). */
+let carriedLimbs = new Float64Array(32);
+/** 2^-24: a limb's carry by a multiplication, exact for a power of two, where a division takes many more cycles. */
+const INVERSE_LIMB = 2 ** -24;
+/** log2(58): the most Base58 digits of n bytes are ceil(8n / log2(58)). */
+const DIGIT_BITS = Math.log2(58);
+
+/**
+ * carriesBytes tells whether `text` is `prefix_` (a Base58 prefix) and the Base58 of `bytes` and four checksum bytes,
+ * the checksum not checked: the text is read as its number (base 2^24 limbs, four digits a step, no division) and its
+ * bytes compared with `bytes`, its last four (the checksum) left out, its leading '1's with the leading zero bytes. The
+ * stored transactions' render-back check compares each of the node's signatures so, as it does the bytes of its
+ * `encoded_tx` (stored-tx.ts encodedTxBytes): a signature's checksum, two SHA-256, was more than half of encoding it
+ * (21.4k of 36.9k instructions, valgrind), and encoding the bytes to compare the texts (a division a limb a step) most
+ * of the rest.
+ */
+export function carriesBytes(text: string, prefix: Prefix, bytes: Uint8Array): boolean {
+  if (text.length < 4 || !text.startsWith(prefix) || text.charCodeAt(2) !== 0x5f) return false;
+  const size = bytes.length + 4;
+  let at = 3;
+  while (at < text.length && text.charCodeAt(at) === ALPHABET[0]) at++;
+  const zeros = at - 3;
+  // more digits than `size` bytes can have: another number (and no quadratic work on a long text)
+  if (text.length - at > Math.ceil((8 * size) / DIGIT_BITS)) return false;
+  const most = Math.ceil(((text.length - at) * 6) / LIMB_BITS) + 1;
+  if (most > carriedLimbs.length) carriedLimbs = new Float64Array(most);
+  const limbs = carriedLimbs;
+  let count = 0;
+  for (let i = at; i < text.length; i += 4) {
+    const k = Math.min(4, text.length - i);
+    let carry = 0;
+    for (let j = 0; j < k; j++) {
+      const code = text.charCodeAt(i + j);
+      const digit = code < 128 ? DIGITS[code]! : -1;
+      if (digit < 0) return false;
+      carry = carry * 58 + digit;
+    }
+    // limb × 58^4 + carry < 2^48: every step exact in a double
+    const factor = POW58[k]!;
+    for (let j = 0; j < count; j++) {
+      const v = limbs[j]! * factor + carry;
+      carry = Math.floor(v * INVERSE_LIMB);
+      limbs[j] = v - carry * LIMB_BASE;
+    }
+    for (; carry > 0; count++) {
+      const q = Math.floor(carry * INVERSE_LIMB);
+      limbs[count] = carry - q * LIMB_BASE;
+      carry = q;
+    }
+  }
+  // the number's bytes from the last, each at its place in `bytes` and the checksum (`size` bytes): the checksum's left
+  // out, none beyond the first
+  let index = size - 1;
+  for (let j = 0; j < count; j++) {
+    const limb = limbs[j]!;
+    for (let shift = 0; shift < 24; shift += 8, index--) {
+      const byte = (limb >>> shift) & 0xff;
+      if (index < 0 ? byte !== 0 : index < bytes.length && bytes[index] !== byte) return false;
+    }
+  }
+  // above the number's bytes `bytes` holds zeros, as many of the leading ones as the text's leading '1's
+  for (let i = 0; i <= index && i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  const top = count > 0 ? limbs[count - 1]! : 0;
+  const length = count > 0 ? 3 * (count - 1) + (top >= 65536 ? 3 : top >= 256 ? 2 : 1) : 0;
+  return zeros === size - length;
+}
 
 /** base58Decode's limbs, reused (a call grows it for a longer text): most decodes are of one size, a signature's. */
 let decodeLimbs = new Float64Array(32);
