@@ -34,10 +34,10 @@ interface EncodedEntry {
   readonly text: string;
 }
 
-/** sameBytes tells two byte strings of the same content: `a`, and `b` from `start` on. */
-function sameBytes(a: Uint8Array, b: Uint8Array, start = 0): boolean {
-  if (a.length !== b.length - start) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false;
+/** sameBytes tells two byte strings of the same content. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -53,14 +53,12 @@ function rememberedEncoding(
   prefix: Prefix,
   bytes: Uint8Array,
   max: number,
-  start = 0,
 ): string {
   const known = cache.get(slot);
-  if (known !== undefined && known.prefix === prefix && sameBytes(known.bytes, bytes, start)) return known.text;
-  const own = start === 0 ? bytes : bytes.subarray(start);
-  const text = encode(prefix, own);
+  if (known !== undefined && known.prefix === prefix && sameBytes(known.bytes, bytes)) return known.text;
+  const text = encode(prefix, bytes);
   // a copy: the bytes given are often a view of a buffer that is reused or long (a stored transaction's)
-  remember(cache, slot, { prefix, bytes: new Uint8Array(own), text }, max);
+  remember(cache, slot, { prefix, bytes: new Uint8Array(bytes), text }, max);
   return text;
 }
 
@@ -72,16 +70,14 @@ function prefixBits(prefix: Prefix): number {
 const encodedIdCache = new Map<number, EncodedEntry>();
 
 /**
- * encodedId is `encode(prefix, bytes)` of an id's 32 bytes (`bytes` from `start` on: a binary id's tag byte is passed
- * over without a view made of the rest, as most rendered ids hit), remembered: rendering stored transactions
+ * encodedId is `encode(prefix, bytes)` of an id's 32 bytes, remembered: rendering stored transactions
  * (chain/stored-tx.ts) and reading FATE values (chain/fate.ts) meet the same accounts again and again, and Base58 with
  * its checksum is most of a rendering. Its slot: 30 bits of the first four bytes (random in a hash or a key).
  */
-export function encodedId(prefix: Prefix, bytes: Uint8Array, start = 0): string {
-  if (bytes.length - start < 4) return encode(prefix, bytes.subarray(start));
-  const head =
-    (bytes[start]! << 22) | (bytes[start + 1]! << 14) | (bytes[start + 2]! << 6) | (bytes[start + 3]! & 0x3f);
-  return rememberedEncoding(encodedIdCache, head ^ prefixBits(prefix), prefix, bytes, MAX_ENTRIES, start);
+export function encodedId(prefix: Prefix, bytes: Uint8Array): string {
+  if (bytes.length < 4) return encode(prefix, bytes);
+  const head = (bytes[0]! << 22) | (bytes[1]! << 14) | (bytes[2]! << 6) | (bytes[3]! & 0x3f);
+  return rememberedEncoding(encodedIdCache, head ^ prefixBits(prefix), prefix, bytes, MAX_ENTRIES);
 }
 
 /**

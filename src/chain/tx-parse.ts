@@ -17,9 +17,7 @@ import {
 import type { Json } from './json.ts';
 import { TTL_TYPES, TxCodecError, type TxFields } from './tx-serialize.ts';
 
-/** The prefix of each id tag, by tag: an array, a look-up for every id rendered. */
-const PREFIX_BY_TAG: (IdPrefix | undefined)[] = [];
-for (const [prefix, tag] of Object.entries(ID_TAGS)) PREFIX_BY_TAG[tag] = prefix as IdPrefix;
+const PREFIX_BY_TAG = new Map<number, IdPrefix>(Object.entries(ID_TAGS).map(([p, t]) => [t, p as IdPrefix]));
 const utf8 = new TextDecoder('utf-8');
 
 /** jsonInt turns a bigint into a number when that loses nothing, as the node prints integers. */
@@ -40,9 +38,9 @@ function intJson(bytes: Uint8Array): number | bigint {
 
 function idJson(bytes: RlpItem, name: string): string {
   if (!(bytes instanceof Uint8Array) || bytes.length !== 33) throw new TxCodecError(`${name} is not an id`);
-  const prefix = PREFIX_BY_TAG[bytes[0]!];
+  const prefix = PREFIX_BY_TAG.get(bytes[0]!);
   if (!prefix) throw new TxCodecError(`${name} has an unknown id tag ${bytes[0]}`);
-  return encodedId(prefix, bytes, 1);
+  return encodedId(prefix, bytes.subarray(1));
 }
 
 function blob(item: RlpItem | undefined, name: string): Uint8Array {

@@ -44,25 +44,6 @@ describe('chain/id-cache encodedId', () => {
     expect(encodedId('ak', buffer)).to.equal(before);
   });
 
-  it('encodes the id after a binary id’s tag byte as the bytes alone, whichever form met it first', () => {
-    const ids = Array.from({ length: 50 }, () => randomBytes(32));
-    for (let round = 0; round < 2; round++)
-      ids.forEach((bytes, i) => {
-        // a tagged id (its tag, then the id) and a longer buffer whose id ends before its end: another byte string
-        const tagged = Buffer.concat([Uint8Array.of(1 + (i % 6)), bytes]);
-        const longer = Buffer.concat([tagged, Uint8Array.of(0)]);
-        const want = sdkEncode(bytes, Encoding.AccountAddress);
-        if ((i + round) % 2 === 0) expect(encodedId('ak', bytes)).to.equal(want);
-        expect(encodedId('ak', tagged, 1)).to.equal(want);
-        expect(encodedId('ak', bytes)).to.equal(want);
-        expect(encodedId('ak', tagged, 1)).to.equal(want);
-        // the same slot (prefix and first bytes), one byte more: not the remembered text
-        expect(encodedId('cb', tagged, 1)).to.equal(sdkEncode(bytes, Encoding.ContractBytearray));
-        expect(encodedId('cb', longer, 1)).to.equal(sdkEncode(longer.subarray(1), Encoding.ContractBytearray));
-        expect(encodedId('cb', tagged, 1)).to.equal(sdkEncode(bytes, Encoding.ContractBytearray));
-      });
-  });
-
   it('encodes byte strings of other lengths too (shorter than a slot’s key unremembered)', () => {
     for (let round = 0; round < 2; round++)
       for (const size of [0, 1, 3, 4, 20, 64]) {
