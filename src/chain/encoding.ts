@@ -175,36 +175,94 @@ ALPHABET.forEach((c, i) => {
   DIGITS[c] = i;
 });
 
-/**
- * carriesBytes tells whether `text` is `prefix_` (a Base58 prefix) and the Base58 of `bytes` and four checksum bytes,
- * the checksum not checked: the text's own last four bytes (its number modulo 2^32, read digit by digit) are encoded
- * after `bytes` and the result compared with it. The stored transactions' render-back check compares each of the node's
- * signatures so, as it does the bytes of its `encoded_tx` (stored-tx.ts encodedTxBytes): a signature's checksum, two
- * SHA-256, was more than half of encoding it (21.4k of 36.9k instructions, valgrind).
- */
-export function carriesBytes(text: string, prefix: Prefix, bytes: Uint8Array): boolean {
-  if (text.length < 4 || !text.startsWith(prefix) || text.charCodeAt(2) !== 0x5f) return false;
-  let word = 0;
-  for (let i = 3; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    const digit = code < 128 ? DIGITS[code]! : -1;
-    if (digit < 0) return false;
-    word = (Math.imul(word, 58) + digit) | 0;
-  }
-  const size = bytes.length + 4;
-  if (size > payload.length) payload = Buffer.alloc(2 * size);
-  payload.set(bytes);
-  payload.writeInt32BE(word, bytes.length);
-  const digits = base58(payload, size);
-  return text.length === digits.length + 3 && text.endsWith(digits);
-}
 const LIMB_BITS = 24;
 const LIMB_BASE = 2 ** LIMB_BITS;
 /** 58^k for k = 0..4: four digits at a time keep limb × 58^4 + carry below 2^53. */
 const POW58 = [1, 58, 58 ** 2, 58 ** 3, 58 ** 4];
 
-/** base58Decode's limbs, reused (a call grows it for a longer text): most decodes are of one size, a signature's. */
-let decodeLimbs = new Float64Array(32);
+/**
+ * The limbs of the last Base58 text read (readBase58), base 2^24, the lowest first: reused (the reads are synchronous; a
+ * read grows them for a longer text). An array of small integers, not a Float64Array, whose accesses V8 guards more (a
+ * signature's check 20.6k → 15.7k instructions, valgrind).
+ */
+let readLimbs: number[] = new Array<number>(32).fill(0);
+/** 2^-24: a limb's carry by a multiplication, exact for a power of two, where a division takes many more cycles. */
+const INVERSE_LIMB = 2 ** -24;
+/** log2(58): the most Base58 digits of n bytes are ceil(8n / log2(58)). */
+const DIGIT_BITS = Math.log2(58);
+
+/**
+ * readBase58 reads `text` from `from` on as a Base58 number into readLimbs, four digits a step (a limb × 58^4 + carry
+ * stays below 2^48: every step exact in a double): the count of limbs (0 for the number 0), or -1 at a character
+ * outside the alphabet.
+ */
+function readBase58(text: string, from: number): number {
+  const most = Math.ceil(((text.length - from) * 6) / LIMB_BITS) + 1;
+  if (most > readLimbs.length) readLimbs = new Array<number>(most).fill(0);
+  const limbs = readLimbs;
+  let count = 0;
+  for (let i = from; i < text.length; i += 4) {
+    const k = Math.min(4, text.length - i);
+    let carry = 0;
+    for (let j = 0; j < k; j++) {
+      const code = text.charCodeAt(i + j);
+      const digit = code < 128 ? DIGITS[code]! : -1;
+      if (digit < 0) return -1;
+      carry = carry * 58 + digit;
+    }
+    const factor = POW58[k]!;
+    for (let j = 0; j < count; j++) {
+      const v = limbs[j]! * factor + carry;
+      carry = Math.floor(v * INVERSE_LIMB);
+      limbs[j] = v - carry * LIMB_BASE;
+    }
+    for (; carry > 0; count++) {
+      const q = Math.floor(carry * INVERSE_LIMB);
+      limbs[count] = carry - q * LIMB_BASE;
+      carry = q;
+    }
+  }
+  return count;
+}
+
+/** numberBytes is the count of bytes of the number in the first `count` read limbs (none for 0). */
+function numberBytes(count: number): number {
+  if (count === 0) return 0;
+  const top = readLimbs[count - 1]!;
+  return 3 * (count - 1) + (top >= 65536 ? 3 : top >= 256 ? 2 : 1);
+}
+
+/**
+ * carriesBytes tells whether `text` is `prefix_` (a Base58 prefix) and the Base58 of `bytes` and four checksum bytes,
+ * the checksum not checked: the text is read as its number and its bytes compared with `bytes`, its last four (the
+ * checksum) left out, its leading '1's with the leading zero bytes. The stored transactions' render-back check compares
+ * each of the node's signatures so, as it does the bytes of its `encoded_tx` (stored-tx.ts encodedTxBytes): a
+ * signature's checksum, two SHA-256, was more than half of encoding it (21.4k of 36.9k instructions, valgrind);
+ * encoding the bytes to compare the texts (a division a limb a step) took 22.6k instructions, this reading 15.7k.
+ */
+export function carriesBytes(text: string, prefix: Prefix, bytes: Uint8Array): boolean {
+  if (text.length < 4 || !text.startsWith(prefix) || text.charCodeAt(2) !== 0x5f) return false;
+  const size = bytes.length + 4;
+  let at = 3;
+  while (at < text.length && text.charCodeAt(at) === ALPHABET[0]) at++;
+  // more digits than `size` bytes can have: another number (and no quadratic work on a long text)
+  if (text.length - at > Math.ceil((8 * size) / DIGIT_BITS)) return false;
+  const count = readBase58(text, at);
+  if (count < 0) return false;
+  // the number's bytes from the last, each at its place in `bytes` and the checksum (`size` bytes): the checksum's left
+  // out, none beyond the first
+  let index = size - 1;
+  for (let j = 0; j < count; j++) {
+    const limb = readLimbs[j]!;
+    for (let shift = 0; shift < 24; shift += 8, index--) {
+      const byte = (limb >>> shift) & 0xff;
+      if (index < 0 ? byte !== 0 : index < bytes.length && bytes[index] !== byte) return false;
+    }
+  }
+  // above the number's bytes `bytes` holds zeros, as many of the leading ones as the text's leading '1's
+  for (let i = 0; i <= index && i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return at - 3 === size - numberBytes(count);
+}
 
 /**
  * base58Decode is base58's inverse (leading '1's become zero bytes), on base-2^24 limbs four digits
@@ -215,32 +273,18 @@ let decodeLimbs = new Float64Array(32);
 export function base58Decode(text: string): Buffer {
   let zeros = 0;
   while (zeros < text.length && text.charCodeAt(zeros) === ALPHABET[0]) zeros++;
-  // a base58 digit holds under 6 bits: a limb per 24 bits of digits, and one to spare
-  const most = Math.ceil(((text.length - zeros) * 6) / LIMB_BITS) + 1;
-  if (most > decodeLimbs.length) decodeLimbs = new Float64Array(most);
-  const limbs = decodeLimbs;
-  let count = 0;
-  for (let i = zeros; i < text.length; i += 4) {
-    const k = Math.min(4, text.length - i);
-    let carry = 0;
-    for (let j = 0; j < k; j++) {
-      const code = text.charCodeAt(i + j);
-      const digit = code < 128 ? DIGITS[code]! : -1;
-      if (digit < 0) throw new Error(`not a base58 character: ${JSON.stringify(text[i + j])}`);
-      carry = carry * 58 + digit;
-    }
-    count = multiplyAdd(limbs, count, POW58[k]!, carry, LIMB_BASE);
+  const count = readBase58(text, zeros);
+  if (count < 0) {
+    const bad = [...text].find((c) => c.charCodeAt(0) >= 128 || DIGITS[c.charCodeAt(0)]! < 0);
+    throw new Error(`not a base58 character: ${JSON.stringify(bad)}`);
   }
-  // three bytes per limb, the top limb (never zero) without its leading zero bytes
-  let topBytes = 0;
-  for (let v = count > 0 ? limbs[count - 1]! : 0; v > 0; v = Math.floor(v / 256)) topBytes++;
-  const size = zeros + (count > 0 ? 3 * (count - 1) + topBytes : 0);
+  const size = zeros + numberBytes(count);
   // from Node's pool: a buffer of its own per signature (an ArrayBuffer beyond V8's heap) cost more than the decoding
   const out = Buffer.allocUnsafe(size).fill(0, 0, zeros);
   let at = size;
   for (let j = 0; j < count; j++) {
-    let v = limbs[j]!;
-    for (let b = 0; b < 3 && at > zeros; b++, v = Math.floor(v / 256)) out[--at] = v % 256;
+    const limb = readLimbs[j]!;
+    for (let shift = 0; shift < 24 && at > zeros; shift += 8) out[--at] = (limb >>> shift) & 0xff;
   }
   return out;
 }

@@ -435,11 +435,22 @@ export const ID_TAGS = { ak: 1, nm: 2, cm: 3, ok: 4, ct: 5, ch: 6 } as const;
 /** IdPrefix is a prefix that has a binary id tag. */
 export type IdPrefix = keyof typeof ID_TAGS;
 
+/**
+ * SCHEMAS_BY_KEY: the layouts of each type name and of each tag, in listed order. schemaFor is asked for every
+ * transaction the populator renders back and keeps the amounts of, where a filter of the whole list made an array.
+ */
+const SCHEMAS_BY_KEY = new Map<string | number, TxSchema[]>();
+for (const s of TX_SCHEMAS)
+  for (const key of [s.type, s.tag]) {
+    const listed = SCHEMAS_BY_KEY.get(key);
+    if (listed === undefined) SCHEMAS_BY_KEY.set(key, [s]);
+    else listed.push(s);
+  }
+
 /** schemaFor finds the layout of a type name (its first listed version) or of a tag and version. */
 export function schemaFor(typeOrTag: string | number, version?: number): TxSchema | undefined {
-  const matches = TX_SCHEMAS.filter((s) =>
-    typeof typeOrTag === 'string' ? s.type === typeOrTag : s.tag === typeOrTag,
-  );
+  const matches = SCHEMAS_BY_KEY.get(typeOrTag);
+  if (matches === undefined) return undefined;
   if (version !== undefined) return matches.find((s) => s.version === version);
   return matches[0];
 }
