@@ -22,6 +22,7 @@ import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 import { runMdw } from '../../support/dev-run.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { capturedLog } from '../../support/captured-log.ts';
@@ -81,7 +82,11 @@ describe('verify --full and --state against the chain state (contracts, names, o
   it('finds nothing on a clean chain, having compared every kind of entry with the chain, saying how far it is', async () => {
     const { log, lines: logged } = capturedLog();
     // a progress line at every step (issue 57)
-    const { lines, report } = await verify({ cfg: h.config({ PROGRESS_LOG_MS: '0' }), log, full: true });
+    const { lines, report } = await verify({
+      cfg: h.config({ ...FULL_VERIFY_BATCH, PROGRESS_LOG_MS: '0' }),
+      log,
+      full: true,
+    });
     const progress = (msg: string) => logged.filter((l) => l.msg === msg && l.done !== undefined);
     const ended = (msg: string) =>
       progress(msg)
