@@ -26,6 +26,7 @@ import { reloadHeights } from '../../../src/indexer/maintenance/reload.ts';
 import { createReadPool, type Pool } from '../../../src/db/connection/pool.ts';
 import { accountAmount, holdersPage, MAX_MICRO } from '../../../src/db/queries/aex9-balances.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 
 describe('AEX-9 balances from events, exact across forks', function () {
   this.timeout(600_000);
@@ -196,7 +197,7 @@ describe('AEX-9 balances from events, exact across forks', function () {
     // in batches of 100 heights (the populator's were of 10): a batch's reads and commit paid a tenth as often, and a
     // row that depends on where a batch ends differs between the two loads
     await reloadHeights(
-      { cfg: h.config({ DATABASE_SCHEMA: 'fresh', DEX_WRAPPED_AE: wae, BATCH_SIZE: '100' }), log: silent },
+      { cfg: h.config({ DATABASE_SCHEMA: 'fresh', DEX_WRAPPED_AE: wae, ...FULL_VERIFY_BATCH }), log: silent },
       Array.from({ length: h.devnode.height() + 1 }, (_, i) => i),
     );
     for (const [table, order] of [

@@ -82,8 +82,9 @@ describe('AE balances of a generated chain whose registrar bids in the accountsâ
   });
 
   it('verifies clean against the devnode (mdw -v --full)', async () => {
-    // its scratch load in batches of 100 heights, not the load's 10: the derived rows compared come from two batchings
-    await verifyClean(h, { ...env, BATCH_SIZE: '100' });
+    // its scratch load in batches of 100 heights (verifyClean's), not the load's 10: the derived rows compared come
+    // from two batchings
+    await verifyClean(h, env);
   });
 
   // after the cases above: the load -v --full verified, repaired as an earlier build stored it (no load again for it)

@@ -16,6 +16,7 @@ import type { BuiltTx } from '../../../src/devnode/tx-codec.ts';
 import { aeBalancesApart, devnodeBalances, unexplainedChanges } from '../../support/ae-balances-truth.ts';
 import { fundGa, GA_GAS_PRICE, gaAttachTx, gaMetaTx, INNER_SPEND_FEE, innerSpend } from '../../support/ga-txs.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import {
   deriveAgain,
   mineGeneration,
@@ -143,7 +144,10 @@ describe("AE balances of a generalized account's transactions, a failed inner on
       [ga, failed!.height, lost],
     );
     const lines: string[] = [];
-    await verifyChain({ cfg: h.config(env), log: silent, out: (l) => lines.push(l) }, { full: true });
+    await verifyChain(
+      { cfg: h.config({ ...FULL_VERIFY_BATCH, ...env }), log: silent, out: (l) => lines.push(l) },
+      { full: true },
+    );
     // -v compares the fees (the changes, whose reconciliation asks the node, only as the accounts' state: unchanged)
     expect(
       lines.filter((l) => !l.startsWith('derived generation_fees: ')),

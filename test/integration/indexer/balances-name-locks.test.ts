@@ -381,9 +381,9 @@ describe('AE balances of name fees locked as the node locks them, and of outbid 
   });
 
   it('verifies clean against the devnode (mdw -v --full)', async () => {
-    // its scratch load of the 490 heights in batches of 100, not the load's 10: the derived rows compared come from two
-    // batchings, and the scratch pays a batch's steps 5 times, not 49
-    await verifyClean(h, { ...env, BATCH_SIZE: '100' });
+    // its scratch load of the 490 heights in batches of 100 (verifyClean's), not the load's 10: the derived rows
+    // compared come from two batchings, and the scratch pays a batch's steps 5 times, not 49
+    await verifyClean(h, env);
   });
 
   it("derives again, by migration 1145, a schema that locked the auction's winning bid one height early, a close's rest never, a paid-for GA's call not at all", async () => {

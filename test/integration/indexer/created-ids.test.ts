@@ -13,6 +13,7 @@ import { startPopulator } from '../../../src/indexer/sync/populator.ts';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { transactionObject } from '../../../src/shapes/v3/render-tx.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { silent, startHarness, waitFor, type Harness } from './support/harness.ts';
 import { rowsApart } from './support/schema-rows.ts';
 
@@ -78,7 +79,7 @@ describe('created ids stored with their transactions', function () {
     const [claim] = (await stored('mdw')).filter((r) => r.type === 'NameClaimTx');
     const verify = async (): Promise<string[]> => {
       const lines: string[] = [];
-      await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+      await verifyChain({ cfg: h.config(FULL_VERIFY_BATCH), log: silent, out: (l) => lines.push(l) }, { full: true });
       return lines;
     };
     await h.query('mdw', 'UPDATE transactions SET created_id = $1 WHERE hash = $2', [

@@ -7,6 +7,7 @@ import { startPopulator, type Populator } from '../../../src/indexer/sync/popula
 import { compareGeneration, loadStored, verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import type { Queryable } from '../../../src/db/connection/pool.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { txTypeCode } from '../../../src/chain/id-key.ts';
 
 describe('devnode chain through the populator (contract calls and tx sizes)', function () {
@@ -75,7 +76,10 @@ describe('devnode chain through the populator (contract calls and tx sizes)', fu
 
   it('verify --full re-serialises each stored transaction and reports one whose content does not hash to its hash', async () => {
     const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
+    const report = await verifyChain(
+      { cfg: h.config(FULL_VERIFY_BATCH), log: silent, out: (l) => lines.push(l) },
+      { full: true },
+    );
     expect([report.differences, lines]).to.deep.equal([0, []]);
     const [spend] = await h.query<{ height: number; hash: string }>(
       'mdw',

@@ -44,8 +44,9 @@ describe('the devnode generated chain through the middleware (devnode + populato
     const types = new Set([...h.devnode.chain.txs.values()].map((r) => String(r.tx.type)));
     expect(types.size).to.be.greaterThanOrEqual(25);
     expect(stored.map((r) => r.type).sort()).to.deep.equal([...types].sort());
-    // its scratch load in batches of 100 heights, not the load's 10: the derived rows compared come from two batchings
-    await verifyClean(h, { BATCH_SIZE: '100' });
+    // its scratch load in batches of 100 heights (verifyClean's), not the load's 10: the derived rows compared come
+    // from two batchings
+    await verifyClean(h);
   });
 
   it("lists a GAMetaTx and a PayingForTx under their inner transaction's accounts", async () => {

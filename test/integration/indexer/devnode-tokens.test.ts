@@ -132,7 +132,8 @@ describe('devnode token chain through the populator', function () {
   });
 
   it('verifies clean against the devnode (mdw -v --full)', async () => {
-    // its scratch load in batches of 100 heights, not the load's 10: the derived rows compared come from two batchings
-    await verifyClean(h, { BATCH_SIZE: '100' });
+    // its scratch load in batches of 100 heights (verifyClean's), not the load's 10: the derived rows compared come
+    // from two batchings
+    await verifyClean(h);
   });
 });

@@ -7,6 +7,7 @@ import { startPopulator, type Populator } from '../../../src/indexer/sync/popula
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 
 const GENERATIONS = 40;
@@ -48,12 +49,8 @@ describe('populator with two nodes (NODE_URLS: spread and failover)', function (
   });
 
   it('completes the sync on the second node when the first stops mid-sync, and verifies clean', async () => {
-    const cfg = h.config({
-      NODE_URL: first.url,
-      NODE_URLS: `${first.url},${other.url}`,
-      BATCH_SIZE: '2',
-      FETCH_CONCURRENCY: '2',
-    });
+    const nodes = { NODE_URL: first.url, NODE_URLS: `${first.url},${other.url}`, FETCH_CONCURRENCY: '2' };
+    const cfg = h.config({ ...nodes, BATCH_SIZE: '2' });
     expect(cfg.nodeUrls).to.deep.equal([first.url, other.url]);
     populator = await startPopulator({ cfg, log: silent, registry });
     await waitFor('the first heights to be stored', async () => ((await storedTopHash(h, 'mdw'))?.height ?? -1) >= 5);
@@ -74,9 +71,11 @@ describe('populator with two nodes (NODE_URLS: spread and failover)', function (
       'failed requests to the first node',
     ).to.equal(true);
 
-    // verify reads through the same list: the first node is gone, the second answers
+    // verify reads through the same list: the first node is gone, the second answers (its scratch loaded in batches
+    // of 100, FULL_VERIFY_BATCH, not the sync's 2)
     const lines: string[] = [];
-    const report = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full: true });
+    const verified = h.config({ ...nodes, ...FULL_VERIFY_BATCH });
+    const report = await verifyChain({ cfg: verified, log: silent, out: (l) => lines.push(l) }, { full: true });
     expect(lines).to.deep.equal([]);
     expect(report.differences).to.equal(0);
     expect(report.checked).to.equal(GENERATIONS + 1);

@@ -2,9 +2,8 @@
 import { expect } from 'chai';
 import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
-import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
-import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
+import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
 describe('populator under node faults', function () {
   this.timeout(90_000);
@@ -38,10 +37,7 @@ describe('populator under node faults', function () {
 
   async function convergedAndClean(): Promise<void> {
     await converged();
-    const lines: string[] = [];
-    const report = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full: true });
-    expect(lines).to.deep.equal([]);
-    expect(report.checked).to.equal(h.devnode.height() + 1);
+    await verifyClean(h);
   }
 
   it('syncs through a storm of 503s', async () => {

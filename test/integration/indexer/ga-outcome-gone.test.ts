@@ -18,6 +18,7 @@ import { startPopulator, type Populator } from '../../../src/indexer/sync/popula
 import { fundGa, gaAttachTx, gaMetaTx, innerClaim, innerSpend } from '../../support/ga-txs.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { silent, startHarness, storedTopHash, type Harness } from './support/harness.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 
 /** more AE than the GA holds: an inner transaction sending it fails */
 const TOO_MUCH = 10n ** 22n;
@@ -132,7 +133,7 @@ describe("a GAMetaTx's info no node holds (410)", function () {
     pruning.gone(/\/transactions\/th_\w+\/info$/);
     const out: string[] = [];
     const report = await verifyChain(
-      { cfg: h.config({ NODE_URL: pruning.url }), log: silent, out: (l) => out.push(l) },
+      { cfg: h.config({ ...FULL_VERIFY_BATCH, NODE_URL: pruning.url }), log: silent, out: (l) => out.push(l) },
       { full: true },
     );
     expect(report.checked).to.equal(h.devnode.height() + 1);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { verifyChain } from '../../../src/indexer/maintenance/verify.ts';
 import { startHarness, silent, storedTopHash, waitFor, type Harness } from './support/harness.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 
 const CHILD = fileURLToPath(new URL('./support/populate-child.ts', import.meta.url));
 
@@ -35,7 +36,9 @@ describe('populator killed with SIGKILL', function () {
 
   async function verifyStored(full: boolean): Promise<{ checked: number; lines: string[] }> {
     const lines: string[] = [];
-    const { checked } = await verifyChain({ cfg: h.config(), log: silent, out: (l) => lines.push(l) }, { full });
+    // a full one loads its scratch in batches of 100 (FULL_VERIFY_BATCH)
+    const cfg = h.config(full ? FULL_VERIFY_BATCH : {});
+    const { checked } = await verifyChain({ cfg, log: silent, out: (l) => lines.push(l) }, { full });
     return { checked, lines };
   }
 

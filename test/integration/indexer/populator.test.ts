@@ -4,12 +4,6 @@ import prom from 'prom-client';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
 import { startHarness, silent, storedTopHash, verifyClean, waitFor, type Harness } from './support/harness.ts';
 
-/**
- * `-v --full` loads its scratch schema in one batch where the populator's are of 10 heights or 15 transactions: the
- * derived rows compared come from two batchings, and each of the file's six runs pays a batch's steps once.
- */
-const VERIFY = { BATCH_SIZE: '100' };
-
 describe('populator (devnode + PostgreSQL)', function () {
   this.timeout(120_000); // a full verify also asks the node for the state at the top (issue 58)
   let h: Harness;
@@ -42,7 +36,7 @@ describe('populator (devnode + PostgreSQL)', function () {
   }
 
   it('loads every height so that a full verify is clean, and reports progress', async () => {
-    await verifyClean(h, VERIFY);
+    await verifyClean(h);
     const [state] = await h.query<{ top_height: number; status: string; node_height: number }>(
       'mdw',
       'SELECT top_height, status, node_height FROM sync_state',
@@ -101,7 +95,7 @@ describe('populator (devnode + PostgreSQL)', function () {
       // derived state equals a fresh load of the same chain: -v --full loads heights 0 to the top into a scratch schema
       // and compares every derived table with it (name and oracle events and state, contracts, channels, the account
       // index by the ids' keys)
-      await verifyClean(h, VERIFY);
+      await verifyClean(h);
     });
   }
 
@@ -118,7 +112,7 @@ describe('populator (devnode + PostgreSQL)', function () {
       async () => (await h.query('mdw', `SELECT 1 FROM key_blocks WHERE hash = 'kh_gone'`)).length === 0,
     );
     await converged();
-    await verifyClean(h, VERIFY);
+    await verifyClean(h);
   });
 
   it('lets a second populator of the same schema wait for the writer lock, and stops it cleanly while waiting', async () => {
@@ -126,7 +120,7 @@ describe('populator (devnode + PostgreSQL)', function () {
     await h.devnode.mineKeyBlock();
     await converged();
     // what the first wrote while the second waited is what the node has
-    await verifyClean(h, VERIFY);
+    await verifyClean(h);
     let synced = false;
     void second.synced().then(() => {
       synced = true;

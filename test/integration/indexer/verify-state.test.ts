@@ -19,9 +19,11 @@ import type { FetchedGeneration } from '../../../src/indexer/rows/rows.ts';
 import type { Config } from '../../../src/config/middleware.ts';
 import type { Devnode } from '../../../src/devnode/index.ts';
 import { balanceKey, ledgerBalances, wrappedAe } from '../../support/aex9-truth.ts';
+import { devnodeBalances } from '../../support/ae-balances-truth.ts';
 import { startGeneratedDevnode } from '../../support/devnode.ts';
 import { runMdw } from '../../support/dev-run.ts';
 import { startHarness, silent, type Harness } from './support/harness.ts';
+import { FULL_VERIFY_BATCH } from '../../support/verify-batch.ts';
 import { startFaultProxy, type FaultProxy } from './support/fault-proxy.ts';
 import { encode } from '../../../src/chain/encoding.ts';
 import { capturedLog } from '../../support/captured-log.ts';
@@ -81,7 +83,11 @@ describe('verify --full and --state against the chain state (contracts, names, o
   it('finds nothing on a clean chain, having compared every kind of entry with the chain, saying how far it is', async () => {
     const { log, lines: logged } = capturedLog();
     // a progress line at every step (issue 57)
-    const { lines, report } = await verify({ cfg: h.config({ PROGRESS_LOG_MS: '0' }), log, full: true });
+    const { lines, report } = await verify({
+      cfg: h.config({ ...FULL_VERIFY_BATCH, PROGRESS_LOG_MS: '0' }),
+      log,
+      full: true,
+    });
     const progress = (msg: string) => logged.filter((l) => l.msg === msg && l.done !== undefined);
     const ended = (msg: string) =>
       progress(msg)
@@ -194,24 +200,10 @@ describe('verify --full and --state against the chain state (contracts, names, o
         RETURNING account_id, balance::text AS balance`,
     );
     try {
-      // the binary, as an operator runs it: each difference, then the summary, and exit status 1
-      const { code, output } = await runMdw(['-v', '--state'], {
-        NODE_URL: h.devnode.externalUrl,
-        DATABASE_URL: h.db.url,
-        DATABASE_SCHEMA: 'mdw',
-        DEX_WRAPPED_AE: wrappedAe(chain),
-        FETCH_CONCURRENCY: '4',
-        LOG_LEVEL: 'silent',
-      });
-      const lines = output.trim().split('\n');
-      expect(code, output).to.equal(1);
-      expect(lines.filter((l) => l.startsWith('verified '))).to.deep.equal([
-        `verified the state at height ${chain.height}: 4 difference(s)`,
-      ]);
-      // and what each kind cost, one line each
-      expect(
-        lines.map((l) => /^state of \d+ (.*) compared with the chain: \d+ node request\(s\), \d+ ms$/.exec(l)?.[1]),
-      ).to.include.members(['AEX-9 tokens', 'AEX-141 collections', 'names', 'oracles', 'channels', 'accounts']);
+      // in process (the binary's run, its summary and exit status, is the last case's, where an owner and a balance
+      // are changed too)
+      const { lines, report } = await verify();
+      expect(report.differences, lines.join('\n')).to.equal(4);
       const ledger = ledgerBalances(chain).get(balanceKey(balance!.contract_id, balance!.account));
       const pointers = pointed.pointers.map((p) => `${p.key}=${p.id}`).join(' ');
       expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.have.members([
@@ -353,18 +345,59 @@ describe('verify --full and --state against the chain state (contracts, names, o
     });
 
     // one run, of the binary: what it prints and its exit status are what a user reads of such a node
-    it('fails on each, saying what kept it from reading them, and calls none of them pruned; exits 1 from the binary, its summary counting them as differences', async () => {
+    it('fails on each, saying what kept it from reading them, and calls none of them pruned; exits 1 from the binary, its summary counting them as differences, with the differences of rows changed in the database', async () => {
       const top = await storedTopBlock();
-      const { code, output } = await runMdw(['-v', '--state'], {
-        NODE_URL: proxy.url,
-        DATABASE_URL: h.db.url,
-        DATABASE_SCHEMA: 'mdw',
-        DEX_WRAPPED_AE: wrappedAe(h.devnode.chain),
-        FETCH_CONCURRENCY: '4',
-        LOG_LEVEL: 'silent',
-      });
+      // an account's balance and a name's owner changed in the database too: the binary prints each difference, then
+      // the summary, and exits 1 (the file's one run of the binary: another cost ~0.9 CPU-s). The node is ahead of
+      // the stored top by two empty key blocks (an earlier case's): balances are compared at the stored top, names at
+      // the node's top (a name that lives past both, as that case picks one)
+      const chain = h.devnode.chain;
+      const [{ stored }] = (await h.query<{ stored: number }>(
+        'mdw',
+        'SELECT max(height) AS stored FROM key_blocks',
+      )) as [{ stored: number }];
+      const [owned] = (await h.query<{ name: string; owner: string }>(
+        'mdw',
+        `SELECT name, owner FROM name_state
+          WHERE kind <> 'revoke' AND expires_at > $1 AND auction_end_height < $2 ORDER BY name LIMIT 1`,
+        [chain.height, stored],
+      )) as [{ name: string; owner: string }];
+      const someone = [...chain.state.accounts.entries()].map(([id]) => id).find((id) => id !== owned.owner)!;
+      await h.query('mdw', 'UPDATE name_state SET owner = $2 WHERE name = $1', [owned.name, someone]);
+      const [account] = await h.query<{ account_id: string; balance: string }>(
+        'mdw',
+        `UPDATE account_wealth SET balance = balance + 7
+          WHERE account_id = (SELECT account_id FROM account_wealth ORDER BY account_id LIMIT 1)
+          RETURNING account_id, balance::text AS balance`,
+      );
+      let run: { code: number | null; output: string };
+      try {
+        run = await runMdw(['-v', '--state'], {
+          NODE_URL: proxy.url,
+          DATABASE_URL: h.db.url,
+          DATABASE_SCHEMA: 'mdw',
+          DEX_WRAPPED_AE: wrappedAe(chain),
+          FETCH_CONCURRENCY: '4',
+          LOG_LEVEL: 'silent',
+        });
+      } finally {
+        await h.query('mdw', 'UPDATE name_state SET owner = $2 WHERE name = $1', [owned.name, owned.owner]);
+        await h.query('mdw', 'UPDATE account_wealth SET balance = balance - 7 WHERE account_id = $1', [
+          account!.account_id,
+        ]);
+      }
+      const { code, output } = run;
       expect(code, output).to.equal(1);
       const lines = output.trim().split('\n');
+      expect(lines.filter((l) => STATE_DIFFERENCE.test(l))).to.have.members([
+        `name ${owned.name}: owner differs: db ${someone} node ${owned.owner}`,
+        `account ${account!.account_id}: balance differs: db ${account!.balance} ` +
+          `node ${devnodeBalances(chain, stored).get(account!.account_id)}`,
+      ]);
+      // and what each kind cost, one line each
+      expect(
+        lines.map((l) => /^state of \d+ (.*) compared with the chain: \d+ node request\(s\), \d+ ms$/.exec(l)?.[1]),
+      ).to.include.members(['AEX-9 tokens', 'AEX-141 collections', 'names', 'oracles', 'channels', 'accounts']);
       const [wrongAbi, refused, crashed] = tokens;
       expect(lines.filter((l) => / not read: /.test(l))).to.have.members([
         `aex9 ${wrongAbi}: not read: CALL FAILED: balances() at ${top}: Internal error: wrong_abi_version`,
@@ -373,9 +406,10 @@ describe('verify --full and --state against the chain state (contracts, names, o
           '{"reason":"Internal server error"} (every round)',
       ]);
       expect(lines.filter((l) => /unverifiable|pruned|PRUNED/.test(l))).to.deep.equal([]);
-      // 3 differences and, with no suffix, none unverifiable
-      const [summary] = lines.filter((l) => l.startsWith('verified '));
-      expect(summary).to.match(/^verified the state at height \d+: 3 difference\(s\)$/);
+      // 3 differences and the 2 changed rows, and, with no suffix, none unverifiable
+      expect(lines.filter((l) => l.startsWith('verified '))).to.deep.equal([
+        `verified the state at height ${stored}: 5 difference(s)`,
+      ]);
     });
   });
 

@@ -56,9 +56,10 @@ export function itChecksTheLoad(
 
   if (!load.behind)
     it('verifies clean against the devnode (mdw -v --full)', async () => {
-      // its scratch load in batches of 100 heights, not the load's 10: the derived rows compared come from two
-      // batchings, and the scratch of a chain of ~490 heights (an auction's 480) pays a batch's steps 5 times, not 49
-      await verifyClean(harness(), { ...loaded().env, BATCH_SIZE: '100' });
+      // its scratch load in batches of 100 heights (verifyClean's), not the load's 10: the derived rows compared come
+      // from two batchings, and the scratch of a chain of ~490 heights (an auction's 480) pays a batch's steps 5
+      // times, not 49
+      await verifyClean(harness(), loaded().env);
     });
   else
     it('derives every table as the load with the internal calls in their batch (which -v --full verified)', async () => {
