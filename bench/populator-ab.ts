@@ -18,6 +18,7 @@
  *   BENCH_AB_GENERATIONS=3000 BENCH_AB_ROUNDS=3 BENCH_AB_LATENCY_MS=20 BENCH_AB_SLOTS=32 BENCH_AB_NODES=1
  *   BENCH_AB_MAINNET_LIKE=1: the chain has mainnet's shape (`--mainnet-like`, docs/devnode.md), not the default's
  *   BENCH_AB_VERIFY=0 (no verify) BENCH_AB_FLAGS="--cpu-prof --cpu-prof-dir=…" (Node flags of both populators)
+ *   BENCH_AB_FLAGS_B="--single-threaded-gc" (Node flags of B's alone: with BENCH_AB_OLD=<this tree>, what a flag does)
  *   BENCH_AB_TIMELINE=1: each populator's idle node slots in the first tenth of its load, the eight between and the
  *   last (bench/node-slots.hook.ts), to tell where a populator leaves the node idle
  *   BENCH_AB_KINDS=1: each populator's requests per generation by kind (bench/node-requests.hook.ts), A beside B
@@ -60,6 +61,7 @@ const SLOTS = Number(process.env.BENCH_AB_SLOTS ?? 32);
 const NODES = Number(process.env.BENCH_AB_NODES ?? 1);
 const VERIFY = process.env.BENCH_AB_VERIFY !== '0';
 const FLAGS = process.env.BENCH_AB_FLAGS?.split(' ').filter(Boolean) ?? [];
+const FLAGS_B = process.env.BENCH_AB_FLAGS_B?.split(' ').filter(Boolean) ?? [];
 const TIMELINE = process.env.BENCH_AB_TIMELINE === '1';
 const MAINNET_LIKE = process.env.BENCH_AB_MAINNET_LIKE === '1';
 const KINDS = process.env.BENCH_AB_KINDS === '1';
@@ -96,6 +98,7 @@ async function populate(
   nodes: readonly DevnodeChild[],
   databaseUrl: string,
   schema: string,
+  flags: readonly string[] = [],
 ): Promise<Run> {
   const urls = nodes.map((n) => n.url);
   const nodeCpu = (): number => nodes.reduce((sum, n) => sum + processCpuSeconds(n.pid), 0);
@@ -110,7 +113,7 @@ async function populate(
     ...(kindsFile ? ['--import', join(NEW, 'bench/node-requests.hook.ts')] : []),
   ];
   const script = join(checkout, 'bench/indexer.lib.populate.ts');
-  const child = spawn(process.execPath, ['--expose-gc', ...FLAGS, ...hook, script], {
+  const child = spawn(process.execPath, ['--expose-gc', ...FLAGS, ...flags, ...hook, script], {
     cwd: checkout,
     env: {
       ...(slotsFile && { BENCH_NODE_SLOTS_FILE: slotsFile, BENCH_NODE_SLOTS: String(SLOTS * NODES) }),
@@ -294,7 +297,7 @@ async function main(): Promise<void> {
   }
   const load = { before: loadavg() };
   console.log(
-    `A: ${label}; B: the working tree. ${GENERATIONS} ${MAINNET_LIKE ? 'mainnet-like ' : ''}generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
+    `A: ${label}; B: the working tree${FLAGS_B.length ? ` with ${FLAGS_B.join(' ')}` : ''}. ${GENERATIONS} ${MAINNET_LIKE ? 'mainnet-like ' : ''}generations, ${NODES} devnode(s) at ${LATENCY_MS} ms with ` +
       `${SLOTS} slots; load ${load.before.map((l) => l.toFixed(1)).join(' ')}`,
   );
   const nodes = await startNodes();
@@ -305,7 +308,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < ROUNDS; i++) {
       const n = await bareClient(urls, GENERATIONS, SLOTS);
       const runA = (): Promise<Run> => populate(oldDir, nodes, db.url, `ab_a_${i}`);
-      const runB = (): Promise<Run> => populate(NEW, nodes, db.url, `ab_b_${i}`);
+      const runB = (): Promise<Run> => populate(NEW, nodes, db.url, `ab_b_${i}`, FLAGS_B);
       // A first in even rounds, B first in odd ones
       const [a, b] = i % 2 === 0 ? [await runA(), await runB()] : [await runB(), await runA()].reverse();
       await derivedWhole(db.url, `ab_a_${i}`);
@@ -353,6 +356,7 @@ async function main(): Promise<void> {
     benchmark: 'populator-ab',
     date: new Date().toISOString(),
     old: label,
+    flagsB: FLAGS_B,
     generations: GENERATIONS,
     mainnetLike: MAINNET_LIKE,
     nodes: NODES,

@@ -15,6 +15,8 @@
  *                                      BENCH_TRAFFIC_SITES=25: the sites listed; BENCH_TRAFFIC_RUNS=alloc,strace;
  *                                      BENCH_TRAFFIC_KEEP=<dir>: the profiles and strace logs kept there;
  *                                      BENCH_TRAFFIC_FLAGS="--import …": Node flags of the populator in every run;
+ *                                      BENCH_TRAFFIC_SURVIVORS=1: (1) counts only what survived a scavenge, the
+ *                                      garbage promoted to the old generation (and what is live at the end);
  *                                      BENCH_TRAFFIC_COMMIT=<commit>: that commit's populator measured too, before
  *                                      this tree's, each run on the same chain and database)
  */
@@ -43,6 +45,7 @@ const RUNS = (process.env.BENCH_TRAFFIC_RUNS ?? 'alloc,strace').split(',');
 const KEEP = process.env.BENCH_TRAFFIC_KEEP;
 const COMMIT = process.env.BENCH_TRAFFIC_COMMIT;
 const FLAGS = process.env.BENCH_TRAFFIC_FLAGS?.split(' ').filter(Boolean) ?? [];
+const SURVIVORS = process.env.BENCH_TRAFFIC_SURVIVORS === '1';
 const SLOTS = 32;
 const HERE = new URL('..', import.meta.url).pathname;
 
@@ -101,17 +104,21 @@ async function allocation(side: Side, run: Context): Promise<object> {
   const file = join(run.dir, `allocation-${side.name}.json`);
   const schema = `traffic_alloc_${side.name}`;
   const hook = ['--import', join(HERE, 'bench/allocation.hook.ts')];
-  await populate(side, run.node, run.databaseUrl, schema, [], hook, { BENCH_ALLOCATION_FILE: file });
+  await populate(side, run.node, run.databaseUrl, schema, [], hook, {
+    BENCH_ALLOCATION_FILE: file,
+    BENCH_ALLOCATION_SURVIVORS: SURVIVORS ? '1' : '0',
+  });
   const transactions = await run.transactions(schema);
-  const { profile, gcs, gcMs } = JSON.parse(readFileSync(file, 'utf8')) as {
+  const { profile, gcs, gcMs, majorGcs } = JSON.parse(readFileSync(file, 'utf8')) as {
     profile: SamplingProfile;
     gcs: number;
     gcMs: number;
+    majorGcs: number;
   };
   const { total, sites, packages } = allocationSites(profile);
   console.log(
-    `${side.name}, ${transactions} transactions: allocated ${kb(total / transactions)} a transaction; ` +
-      `${(gcs / transactions).toFixed(4)} collections, ${((1000 * gcMs) / transactions).toFixed(1)} µs of pauses a transaction`,
+    `${side.name}, ${transactions} transactions: ${SURVIVORS ? 'survived a scavenge' : 'allocated'} ${kb(total / transactions)} a transaction; ` +
+      `${(gcs / transactions).toFixed(4)} collections, ${((1000 * gcMs) / transactions).toFixed(1)} µs of pauses a transaction; ${majorGcs} major collections`,
   );
   if (SITES > 0) {
     console.log('  by package or source folder:');
@@ -127,6 +134,7 @@ async function allocation(side: Side, run: Context): Promise<object> {
     bytes: total / transactions,
     collections: gcs / transactions,
     pauseMs: gcMs / transactions,
+    majorCollections: majorGcs,
     packages: perTx(packages),
     sites: perTx(sites),
   };
