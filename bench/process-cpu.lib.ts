@@ -17,10 +17,10 @@ export interface UserSystem {
 interface Stat {
   readonly name: string;
   readonly ppid: number;
-  readonly own: number;
-  readonly reaped: number;
-  /** ticks: own, then reaped children's */
-  readonly split: readonly [user: number, system: number, reapedUser: number, reapedSystem: number];
+  /** its own user and system time, in seconds */
+  readonly own: UserSystem;
+  /** its reaped children's user and system time, in seconds */
+  readonly reaped: UserSystem;
 }
 
 function stat(pid: number, path = `/proc/${pid}/stat`): Stat | undefined {
@@ -28,9 +28,14 @@ function stat(pid: number, path = `/proc/${pid}/stat`): Stat | undefined {
     const text = readFileSync(path, 'utf8');
     // fields after the parenthesised command name, which may itself contain spaces
     const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const split = [Number(f[11]), Number(f[12]), Number(f[13]), Number(f[14])] as const;
+    const seconds = (i: number): number => Number(f[i]) / TICKS_PER_SECOND;
     const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-    return { name, ppid: Number(f[1]), own: split[0] + split[1], reaped: split[2] + split[3], split };
+    return {
+      name,
+      ppid: Number(f[1]),
+      own: { user: seconds(11), system: seconds(12) },
+      reaped: { user: seconds(13), system: seconds(14) },
+    };
   } catch {
     return undefined;
   }
@@ -41,8 +46,7 @@ function stat(pid: number, path = `/proc/${pid}/stat`): Stat | undefined {
  * once it has gone.
  */
 export function processCpuSplit(pid: number): UserSystem | undefined {
-  const s = stat(pid);
-  return s && { user: s.split[0] / TICKS_PER_SECOND, system: s.split[1] / TICKS_PER_SECOND };
+  return stat(pid)?.own;
 }
 
 /**
@@ -61,16 +65,16 @@ export function threadCpu(pid: number): Map<number, UserSystem & { readonly name
     const s = stat(pid, `/proc/${pid}/task/${tid}/stat`);
     if (!s) continue;
     const name = Number(tid) === pid ? 'main' : s.name;
-    threads.set(Number(tid), { name, user: s.split[0] / TICKS_PER_SECOND, system: s.split[1] / TICKS_PER_SECOND });
+    threads.set(Number(tid), { name, ...s.own });
   }
   return threads;
 }
 
 /** processCpuSeconds is the user and system time process `pid` itself has used so far. */
 export function processCpuSeconds(pid: number): number {
-  const s = stat(pid);
+  const s = processCpuSplit(pid);
   if (!s) throw new Error(`no process ${pid}`);
-  return s.own / TICKS_PER_SECOND;
+  return s.user + s.system;
 }
 
 /**
@@ -103,10 +107,10 @@ export function treeCpuSplit(root: number): UserSystem {
   for (const pid of descendantPids(root)) {
     const s = stat(pid);
     if (!s) continue;
-    user += s.split[0] + s.split[2];
-    system += s.split[1] + s.split[3];
+    user += s.own.user + s.reaped.user;
+    system += s.own.system + s.reaped.system;
   }
-  return { user: user / TICKS_PER_SECOND, system: system / TICKS_PER_SECOND };
+  return { user, system };
 }
 
 /** descendantPids lists `root` and every live process below it. */
