@@ -10,8 +10,6 @@ import pino from 'pino';
 import { loadConfig, type Config } from '../../src/config/middleware.ts';
 import { stringifyJson, type Json } from '../../src/chain/json.ts';
 import {
-  DEFAULT_ACCOUNT_BALANCE,
-  deriveKey,
   genesisAccountsJson,
   HOLE_FLAG,
   startDevnode,
@@ -23,6 +21,7 @@ import { isPinned } from '../../src/devnode/hyperchain/consensus.ts';
 import { recordRewardFees } from '../../src/devnode/rules/reward-fees.ts';
 import { verifyChain } from '../../src/indexer/maintenance/verify.ts';
 import { populateToTop } from './populate.ts';
+import { seededAccounts } from './seeded-accounts.ts';
 import { createPopulatedDatabase, createTestDatabase } from './postgres.ts';
 import { FULL_VERIFY_BATCH } from './verify-batch.ts';
 
@@ -90,14 +89,7 @@ export async function startHyperchain(options: HyperchainOptions): Promise<TestH
       mine: false,
       microBlockIntervalMs: 0,
       hyperchain,
-      ...(options.populated
-        ? {
-            accounts: [0, 1, 2].map((i) => ({
-              secretKey: deriveKey(seed, `account ${i}`).secretKey,
-              balance: DEFAULT_ACCOUNT_BALANCE,
-            })),
-          }
-        : {}),
+      ...(options.populated ? { accounts: seededAccounts(seed) } : {}),
       generate: {
         generations: options.epochs * epochLength + (options.extra ?? 0),
         seed,

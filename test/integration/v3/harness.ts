@@ -10,14 +10,7 @@ import { createApp } from '../../../src/api/app.ts';
 import { parseJson, stringifyJson, type Json } from '../../../src/chain/json.ts';
 import { loadConfig, type Config } from '../../../src/config/middleware.ts';
 import { createPool, type Pool } from '../../../src/db/connection/pool.ts';
-import {
-  DEFAULT_ACCOUNT_BALANCE,
-  deriveKey,
-  genesisAccountsJson,
-  startDevnode,
-  type Devnode,
-  type DevnodeOptions,
-} from '../../../src/devnode/index.ts';
+import { genesisAccountsJson, startDevnode, type Devnode, type DevnodeOptions } from '../../../src/devnode/index.ts';
 import { writeNodeFiles } from '../../../src/cli/dev/node-files.ts';
 import type { GenerateOptions } from '../../../src/devnode/generator.ts';
 import { startPopulator, type Populator } from '../../../src/indexer/sync/populator.ts';
@@ -27,6 +20,7 @@ import type { Role } from '../../../src/base/roles.ts';
 import { plainGet } from '../../support/app-request.ts';
 import { createPopulatedDatabase, createTestDatabase } from '../../support/postgres.ts';
 import { populateToTop } from '../../support/populate.ts';
+import { seededAccounts } from '../../support/seeded-accounts.ts';
 import { MemoryAccount } from '@aeternity/aepp-sdk';
 import { expect } from 'chai';
 import { silentLog } from '../api/harness.ts';
@@ -239,11 +233,7 @@ export async function startV3(
   } = {},
 ): Promise<V3UnderTest> {
   const { profile, tokenShare, registrar, shape, hotSpots, populatedOnce, verifyScratch, ...options } = node;
-  if (populatedOnce && !options.accounts)
-    options.accounts = [0, 1, 2].map((i) => ({
-      secretKey: deriveKey(seed, `account ${i}`).secretKey,
-      balance: DEFAULT_ACCOUNT_BALANCE,
-    }));
+  if (populatedOnce && !options.accounts) options.accounts = seededAccounts(seed);
   const devnode = await startDevnode(
     {
       port: 0,
